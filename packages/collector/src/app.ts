@@ -1,0 +1,98 @@
+// createApp(deps): the middleware chain and the routes, with nothing started. The
+// server, the tests and the benchmarks all build the same app.
+
+import Router from '@koa/router';
+import Koa, { type Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { fail } from './errors.js';
+import { requireToken } from './http/auth.js';
+import { jsonBody } from './http/body.js';
+import { allowedOrigin, preflight } from './http/cors.js';
+import { errorResponses } from './http/errors.js';
+import { parseListQuery } from './http/list-query.js';
+import { openApiDocument } from './http/openapi.js';
+import { requestContext } from './http/request-context.js';
+import type { Route } from './http/route.js';
+import { validateBody } from './http/validate.js';
+import { commissionRoutes } from './routes/commissions.js';
+import { partnerRoutes } from './routes/partners.js';
+import { partnershipRoutes } from './routes/partnerships.js';
+import { referralRoutes } from './routes/referrals.js';
+import { trackingRoutes } from './routes/tracking.js';
+import type { Db } from './store/db.js';
+import type { ProgramRow } from './store/programs.js';
+
+export interface AppDeps {
+  db: Db;
+  log: Logger;
+  /** Unix seconds. */
+  now?: () => number;
+}
+
+export const ROUTES: readonly Route[] = [
+  ...partnerRoutes,
+  ...partnershipRoutes,
+  ...commissionRoutes,
+  ...referralRoutes,
+  ...trackingRoutes,
+];
+
+const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };
+
+function handler(r: Route, deps: AppDeps, now: () => number): Middleware {
+  return async (ctx) => {
+    const reply = await r.handle({
+      db: deps.db,
+      now: now(),
+      program: ctx.state.program as ProgramRow,
+      params: ctx.params as Record<string, string>,
+      body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
+      list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,
+    });
+    ctx.status = reply.status;
+    if (reply.headers) ctx.set(reply.headers);
+    if (reply.body !== undefined) ctx.body = reply.body;
+  };
+}
+
+export function createApp(deps: AppDeps): Koa {
+  const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
+  const app = new Koa();
+  const router = new Router();
+
+  for (const r of ROUTES) {
+    const chain: Middleware[] = [requireToken(deps.db, r.access)];
+    if (r.access === 'publishable') {
+      chain.push(allowedOrigin(deps.db));
+      router.options(r.path, preflight);
+    }
+    if (r.body) chain.push(jsonBody);
+    chain.push(handler(r, deps, now));
+    router.register(r.path, [r.method.toUpperCase()], chain, { name: `${r.method} ${r.path}` });
+  }
+
+  const openapi = openApiDocument(ROUTES);
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = openapi;
+  });
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
+    await deps.db.ping();
+    ctx.body = { status: 'ok' };
+  });
+
+  app.use(requestContext(deps.log));
+  app.use(errorResponses(deps.log));
+  app.use(router.routes());
+  // Reached only when no route took the request: a known path with another method is 405.
+  app.use(async (ctx) => {
+    const allowed = [...new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods))];
+    if (allowed.length === 0) throw fail('not_found', `no route for ${ctx.method} ${ctx.path}`);
+    throw fail('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(', ')}`, {
+      headers: { Allow: allowed.join(', ') },
+    });
+  });
+  return app;
+}

@@ -1,0 +1,66 @@
+// A conversion: a referred person signed up. The first referral of a person wins, and
+// a retry of the same conversion is answered with the same record.
+
+import { fail } from '../errors.js';
+import type { Db } from '../store/db.js';
+import * as referrals from '../store/referrals.js';
+import type { ReferralRow } from '../store/referrals.js';
+import { attribute } from './attribution.js';
+import { normalizeEmail } from './email.js';
+import { uuidv7 } from './ids.js';
+
+export interface ConversionInput {
+  email: string;
+  gr_id: string;
+  pk?: string | undefined;
+  uid?: string | undefined;
+}
+
+export interface ConversionResult {
+  referral: ReferralRow;
+  /** False when an earlier request already recorded this very conversion. */
+  created: boolean;
+}
+
+function repeat(existing: ReferralRow, grId: string): ConversionResult {
+  if (existing.gr_id === grId) return { referral: existing, created: false };
+  throw fail('referral_exists', 'this person was already referred', {
+    pointer: '/email',
+    meta: { referral_id: existing.id },
+  });
+}
+
+export async function recordConversion(
+  db: Db,
+  programId: string,
+  input: ConversionInput,
+  now: number,
+): Promise<ConversionResult> {
+  const emailNorm = normalizeEmail(input.email);
+  const existing = await referrals.findByEmail(db, programId, emailNorm);
+  if (existing) return repeat(existing, input.gr_id);
+
+  const credited = await attribute(db, programId, input.pk, input.gr_id);
+  if (emailNorm === credited.partner_email_norm || emailNorm === credited.partner_paypal_email_norm) {
+    throw fail('self_referral', 'a partner cannot refer themself', { pointer: '/email' });
+  }
+  const referral: ReferralRow = {
+    id: uuidv7(),
+    program_id: programId,
+    partnership_id: credited.id,
+    partner_id: credited.partner_id,
+    email: input.email,
+    email_norm: emailNorm,
+    gr_id: input.gr_id,
+    uid: input.uid ?? null,
+    state: 'converted',
+    state_set_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+  if (await referrals.insertIfAbsent(db, referral)) return { referral, created: true };
+  // Another request recorded this person between our read and our insert.
+  const winner = await referrals.findByEmail(db, programId, emailNorm);
+  if (!winner) throw new Error('referral vanished after a unique conflict');
+  return repeat(winner, input.gr_id);
+}

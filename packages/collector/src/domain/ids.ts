@@ -1,0 +1,41 @@
+// UUIDv7 (RFC 9562): a millisecond timestamp, then a counter, then randomness. Ids made
+// by this process sort in creation order, which the lists use to break ties within
+// one second.
+
+import { randomFillSync } from 'node:crypto';
+
+const bytes = new Uint8Array(16);
+const hex = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+let lastMs = 0;
+let counter = 0;
+
+export function uuidv7(nowMs: number = Date.now()): string {
+  randomFillSync(bytes);
+  if (nowMs > lastMs) {
+    lastMs = nowMs;
+    counter = ((bytes[6] ?? 0) << 8 | (bytes[7] ?? 0)) & 0x7ff; // random start, room to count up
+  } else {
+    counter = (counter + 1) & 0xfff;
+    if (counter === 0) lastMs++; // 4096 ids in one millisecond: borrow the next one
+  }
+  let ms = lastMs;
+  for (let i = 5; i >= 0; i--) {
+    bytes[i] = ms % 256;
+    ms = Math.floor(ms / 256);
+  }
+  bytes[6] = 0x70 | (counter >> 8);
+  bytes[7] = counter & 0xff;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  let out = '';
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) out += '-';
+    out += hex[bytes[i] ?? 0];
+  }
+  return out;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

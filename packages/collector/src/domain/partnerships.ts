@@ -1,0 +1,131 @@
+// Partnerships: a partner's membership of a program, with the slugs that credit it.
+
+import { fail } from '../errors.js';
+import type { Db, Queryable } from '../store/db.js';
+import * as partners from '../store/partners.js';
+import * as partnerships from '../store/partnerships.js';
+import type { PartnershipRow, PartnershipState } from '../store/partnerships.js';
+import { uuidv7 } from './ids.js';
+import { normalizeSlug, slugFromName } from './slugs.js';
+import { assertMove } from './state-machines.js';
+
+export interface NewPartnership {
+  partner_id: string;
+  key?: string | undefined;
+  state?: PartnershipState | undefined;
+  competitor_slugs?: readonly string[] | undefined;
+  created_by?: 'company' | 'partner' | undefined;
+  commission_rate_bps?: number | null | undefined;
+}
+
+export interface PartnershipChanges {
+  state?: PartnershipState | undefined;
+  key?: string | undefined;
+  competitor_slugs?: readonly string[] | undefined;
+  commission_rate_bps?: number | null | undefined;
+}
+
+export function competitorSlugs(row: PartnershipRow): string[] {
+  return JSON.parse(row.competitor_slugs) as string[];
+}
+
+export async function getPartnership(db: Queryable, programId: string, id: string): Promise<PartnershipRow> {
+  const row = await partnerships.get(db, programId, id);
+  if (!row) throw fail('not_found', `no partnership ${id}`);
+  return row;
+}
+
+/** Refuses slugs that already credit another partnership of the program. */
+async function assertSlugsFree(
+  db: Queryable,
+  row: PartnershipRow,
+  slugs: readonly string[],
+  pointer: string,
+): Promise<void> {
+  const taken = await partnerships.slugsTaken(db, row.program_id, slugs, row.id);
+  if (taken.length > 0) {
+    throw fail('conflict', `slug already in use in this program: ${taken.join(', ')}`, { pointer });
+  }
+}
+
+/** The partner's name as a slug, with -2, -3… until it is free. */
+async function freeKeyFor(db: Queryable, programId: string, name: string): Promise<string> {
+  const base = slugFromName(name);
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if ((await partnerships.slugsTaken(db, programId, [candidate], null)).length === 0) return candidate;
+  }
+}
+
+function cleanSlugs(slugs: readonly string[], key: string): string[] {
+  return [...new Set(slugs.map(normalizeSlug))].filter((s) => s !== key);
+}
+
+async function saveSlugs(db: Queryable, row: PartnershipRow): Promise<void> {
+  await partnerships.setSlugs(db, row.program_id, row.id, [row.key, ...competitorSlugs(row)]);
+}
+
+export async function createPartnership(
+  db: Db,
+  programId: string,
+  input: NewPartnership,
+  now: number,
+): Promise<PartnershipRow> {
+  return db.transaction(async (tx) => {
+    const partner = await partners.get(tx, programId, input.partner_id);
+    if (!partner) throw fail('unknown_partner', `no partner ${input.partner_id}`, { pointer: '/partner_id' });
+    if (await partnerships.getByPartner(tx, programId, partner.id)) {
+      throw fail('conflict', 'this partner already has a partnership in this program', { pointer: '/partner_id' });
+    }
+    const key = input.key !== undefined ? normalizeSlug(input.key) : await freeKeyFor(tx, programId, partner.name);
+    const row: PartnershipRow = {
+      id: uuidv7(),
+      program_id: programId,
+      partner_id: partner.id,
+      key,
+      state: input.state ?? 'pending',
+      competitor_slugs: JSON.stringify(cleanSlugs(input.competitor_slugs ?? [], key)),
+      created_by: input.created_by ?? 'company',
+      commission_rate_bps: input.commission_rate_bps ?? null,
+      state_set_at: now,
+      created_at: now,
+      updated_at: now,
+    };
+    await assertSlugsFree(tx, row, [key], '/key');
+    await assertSlugsFree(tx, row, competitorSlugs(row), '/competitor_slugs');
+    await partnerships.insert(tx, row);
+    await saveSlugs(tx, row);
+    return row;
+  });
+}
+
+export async function updatePartnership(
+  db: Db,
+  programId: string,
+  id: string,
+  changes: PartnershipChanges,
+  now: number,
+): Promise<PartnershipRow> {
+  return db.transaction(async (tx) => {
+    const row = { ...(await getPartnership(tx, programId, id)) };
+    if (changes.state !== undefined) {
+      assertMove('partnership', row.state, changes.state);
+      row.state = changes.state;
+      row.state_set_at = now;
+    }
+    if (changes.key !== undefined) {
+      row.key = normalizeSlug(changes.key);
+      await assertSlugsFree(tx, row, [row.key], '/key');
+    }
+    if (changes.competitor_slugs !== undefined || changes.key !== undefined) {
+      const slugs = cleanSlugs(changes.competitor_slugs ?? competitorSlugs(row), row.key);
+      row.competitor_slugs = JSON.stringify(slugs);
+      await assertSlugsFree(tx, row, slugs, '/competitor_slugs');
+    }
+    if (changes.commission_rate_bps !== undefined) row.commission_rate_bps = changes.commission_rate_bps;
+    row.updated_at = now;
+    await partnerships.update(tx, row);
+    await saveSlugs(tx, row);
+    return row;
+  });
+}

@@ -1,0 +1,93 @@
+// Programs: one company's affiliate program, the tenant every record belongs to.
+
+import { fail } from '../errors.js';
+import type { Db } from '../store/db.js';
+import * as programs from '../store/programs.js';
+import type { ProgramRow } from '../store/programs.js';
+import { uuidv7 } from './ids.js';
+import { issueToken } from './tokens.js';
+
+export const DEFAULT_RATE_BPS = 2000;
+
+export interface NewProgram {
+  name: string;
+  siteUrl: string;
+  /** Browser origins allowed to post conversions; defaults to the site's own origin. */
+  allowedOrigins?: readonly string[];
+  commissionRateBps?: number;
+}
+
+export interface CreatedProgram {
+  program: ProgramRow;
+  origins: string[];
+  tokens: { secret: string; publishable: string };
+}
+
+/** An absolute http(s) URL: the page a referral link points to. */
+export function parseSiteUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw fail('invalid_field', `site URL must be an absolute http(s) URL, got "${raw}"`, { pointer: '/site_url' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw fail('invalid_field', 'site URL must use http or https', { pointer: '/site_url' });
+  }
+  return url.href;
+}
+
+/** `https://Shop.Example.com:443/` becomes `https://shop.example.com`; a path is refused. */
+export function parseOrigin(raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) {
+    throw fail('invalid_field', `allowed origin must look like https://shop.example.com, got "${raw}"`, {
+      pointer: '/allowed_origins',
+    });
+  }
+  return url.origin;
+}
+
+export function parseRateBps(raw: number): number {
+  if (!Number.isInteger(raw) || raw < 0 || raw > 10000) {
+    throw fail('invalid_field', 'commission rate must be a whole number of basis points from 0 to 10000', {
+      pointer: '/commission_rate_bps',
+    });
+  }
+  return raw;
+}
+
+export async function createProgram(db: Db, input: NewProgram, now: number): Promise<CreatedProgram> {
+  const siteUrl = parseSiteUrl(input.siteUrl);
+  const name = input.name.trim();
+  if (!name) throw fail('missing_field', 'program name is required', { pointer: '/name' });
+  const origins = [...new Set((input.allowedOrigins?.length ? input.allowedOrigins : [siteUrl]).map(parseOrigin))];
+  const program: ProgramRow = {
+    id: uuidv7(),
+    name,
+    site_url: siteUrl,
+    commission_rate_bps: parseRateBps(input.commissionRateBps ?? DEFAULT_RATE_BPS),
+    created_at: now,
+    updated_at: now,
+  };
+  return db.transaction(async (tx) => {
+    await programs.insert(tx, program, origins);
+    const secret = await issueToken(tx, program.id, 'secret', now);
+    const publishable = await issueToken(tx, program.id, 'publishable', now);
+    return { program, origins, tokens: { secret: secret.token, publishable: publishable.token } };
+  });
+}
+
+/**
+ * The first start on an empty database makes a program, so a new user can go at once.
+ * Returns it only when this call made it: its tokens are shown once.
+ */
+export async function ensureFirstProgram(db: Db, input: NewProgram, now: number): Promise<CreatedProgram | undefined> {
+  if ((await programs.count(db)) > 0) return undefined;
+  return createProgram(db, input, now);
+}

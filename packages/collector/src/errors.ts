@@ -1,0 +1,88 @@
+// The one error type of the service. Every layer throws it by code; the HTTP layer
+// turns it into the single JSON:API error shape (design/api.md §3). The catalog keeps
+// status and title in one place, so a code always means the same thing everywhere.
+
+const CATALOG = {
+  malformed_json: [400, 'Malformed JSON'],
+  invalid_parameter: [400, 'Invalid parameter'],
+  unknown_parameter: [400, 'Unknown parameter'],
+  unauthorized: [401, 'Unauthorized'],
+  forbidden: [403, 'Forbidden'],
+  origin_not_allowed: [403, 'Origin not allowed'],
+  not_found: [404, 'Not found'],
+  method_not_allowed: [405, 'Method not allowed'],
+  referral_exists: [409, 'Referral exists'],
+  invalid_transition: [409, 'Invalid state transition'],
+  idempotency_conflict: [409, 'Idempotency conflict'],
+  conflict: [409, 'Conflict'],
+  payload_too_large: [413, 'Payload too large'],
+  unsupported_media_type: [415, 'Unsupported media type'],
+  missing_field: [422, 'Missing field'],
+  invalid_field: [422, 'Invalid field'],
+  invalid_email: [422, 'Invalid e-mail address'],
+  unattributed: [422, 'Unattributed conversion'],
+  partnership_declined: [422, 'Partnership declined'],
+  self_referral: [422, 'Self-referral'],
+  unknown_partner: [422, 'Unknown partner'],
+  unknown_referral: [422, 'Unknown referral'],
+  rate_limited: [429, 'Rate limited'],
+  internal_error: [500, 'Internal error'],
+  unavailable: [503, 'Service unavailable'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof CATALOG;
+
+export interface ErrorSource {
+  pointer?: string;
+  parameter?: string;
+}
+
+export interface ErrorObject {
+  status: string;
+  code: ErrorCode;
+  title: string;
+  detail: string;
+  source?: ErrorSource;
+  meta?: Record<string, unknown>;
+}
+
+export interface ErrorOptions {
+  pointer?: string;
+  parameter?: string;
+  meta?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly errors: ErrorObject[];
+  readonly headers: Record<string, string>;
+  /** Expected errors are the client's fault and safe to show; unknown ones are not. */
+  readonly expose = true;
+
+  constructor(errors: ErrorObject[], headers: Record<string, string> = {}) {
+    super(errors[0]?.detail ?? 'error');
+    this.name = 'ApiError';
+    this.errors = errors;
+    this.status = Number(errors[0]?.status ?? 500);
+    this.headers = headers;
+  }
+
+  get code(): ErrorCode {
+    return this.errors[0]?.code ?? 'internal_error';
+  }
+}
+
+export function errorObject(code: ErrorCode, detail: string, opts: ErrorOptions = {}): ErrorObject {
+  const [status, title] = CATALOG[code];
+  const obj: ErrorObject = { status: String(status), code, title, detail };
+  if (opts.pointer !== undefined) obj.source = { pointer: opts.pointer };
+  else if (opts.parameter !== undefined) obj.source = { parameter: opts.parameter };
+  if (opts.meta) obj.meta = opts.meta;
+  return obj;
+}
+
+/** Build the error to throw: `throw fail('not_found', 'no such partner')`. */
+export function fail(code: ErrorCode, detail: string, opts: ErrorOptions = {}): ApiError {
+  return new ApiError([errorObject(code, detail, opts)], opts.headers);
+}

@@ -1,0 +1,31 @@
+// The first middleware inside the request context: every failure leaves the service in
+// the one error shape of design/api.md §3. Unknown errors are logged with the request id
+// and answered with nothing internal.
+
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { ApiError, errorObject } from '../errors.js';
+
+export function errorResponses(log: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const requestId = String(ctx.state.requestId ?? '');
+      let apiError: ApiError;
+      if (err instanceof ApiError) {
+        apiError = err;
+      } else {
+        log.error({ req_id: requestId, err }, 'unhandled error');
+        apiError = new ApiError([errorObject('internal_error', 'An unexpected error occurred.')]);
+      }
+      ctx.status = apiError.status;
+      ctx.set(apiError.headers);
+      const errors =
+        apiError.status >= 500
+          ? apiError.errors.map((e) => ({ ...e, meta: { ...e.meta, request_id: requestId } }))
+          : apiError.errors;
+      ctx.body = { errors };
+    }
+  };
+}

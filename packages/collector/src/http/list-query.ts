@@ -1,0 +1,93 @@
+// Query strings of the list routes (design/api.md §4). Strict on purpose: an unknown or
+// repeated parameter is refused, because a filter typo must never silently return
+// everything.
+
+import { fail } from '../errors.js';
+import type { Param } from '../store/db.js';
+import type { FieldFilter, FilterOp, PageRequest } from '../store/list.js';
+import { parseDateTime } from './datetime.js';
+
+/** Turns one raw value into the value compared in the database, or explains why not. */
+export interface FilterParser {
+  /** For /openapi.json. */
+  describe: string;
+  parse(raw: string): Param | undefined;
+  /** What to say when `parse` refuses a value. */
+  expected: string;
+}
+
+export type ListSpec = Readonly<Record<string, FilterParser>>;
+
+export interface ListQuery {
+  page: PageRequest;
+  filters: FieldFilter[];
+}
+
+export const PER_PAGE_DEFAULT = 25;
+export const PER_PAGE_MAX = 50;
+export const PAGE_MAX = 100_000;
+const VALUE_MAX = 1024;
+
+export const text: FilterParser = {
+  describe: 'exact match',
+  expected: 'a non-empty string',
+  parse: (raw) => raw,
+};
+
+export function oneOf(values: readonly string[]): FilterParser {
+  return {
+    describe: `one of ${values.join(', ')}`,
+    expected: `one of ${values.join(', ')}`,
+    parse: (raw) => (values.includes(raw) ? raw : undefined),
+  };
+}
+
+export function transformed(describe: string, fn: (raw: string) => string): FilterParser {
+  return { describe, expected: 'a non-empty string', parse: fn };
+}
+
+export const dateTime: FilterParser = {
+  describe: 'date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm" or ISO 8601',
+  expected: 'a date-time such as "2025-03-01 10:00:00 +0200" or "2025-03-01T10:00:00Z"',
+  parse: parseDateTime,
+};
+
+function integer(name: string, raw: string, max: number): number {
+  const n = /^[0-9]{1,7}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 1 && n <= max)) {
+    throw fail('invalid_parameter', `${name} must be a whole number from 1 to ${max}`, { parameter: name });
+  }
+  return n;
+}
+
+const NAME = /^(.+)_(eq|lt|gt)$/;
+
+export function parseListQuery(querystring: string, spec: ListSpec): ListQuery {
+  const seen = new Set<string>();
+  const page: PageRequest = { page: 1, perPage: PER_PAGE_DEFAULT };
+  const filters: FieldFilter[] = [];
+  for (const [name, raw] of new URLSearchParams(querystring)) {
+    if (seen.has(name)) throw fail('invalid_parameter', `${name} is given more than once`, { parameter: name });
+    seen.add(name);
+    if (name === 'page') {
+      page.page = integer(name, raw, PAGE_MAX);
+      continue;
+    }
+    if (name === 'per_page') {
+      page.perPage = integer(name, raw, PER_PAGE_MAX);
+      continue;
+    }
+    const parser = Object.hasOwn(spec, name) ? spec[name] : undefined;
+    const parts = NAME.exec(name);
+    if (!parser || !parts) {
+      const known = ['page', 'per_page', ...Object.keys(spec)].join(', ');
+      throw fail('unknown_parameter', `unknown parameter ${name}; this route takes ${known}`, { parameter: name });
+    }
+    const value = raw.length > 0 && raw.length <= VALUE_MAX ? parser.parse(raw) : undefined;
+    if (value === undefined) {
+      throw fail('invalid_parameter', `${name} must be ${parser.expected}`, { parameter: name });
+    }
+    filters.push({ field: parts[1] ?? '', op: parts[2] as FilterOp, value });
+  }
+  return { page, filters };
+}

@@ -1,0 +1,96 @@
+// /openapi.json, made from the route table: the body schemas that validate requests and
+// the filters that parse list queries. Nothing here is written twice by hand.
+
+import { z } from 'zod';
+import { PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX } from './list-query.js';
+import type { Route } from './route.js';
+
+const ERROR = {
+  type: 'object',
+  required: ['errors'],
+  properties: {
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['status', 'code', 'title', 'detail'],
+        properties: {
+          status: { type: 'string' },
+          code: { type: 'string' },
+          title: { type: 'string' },
+          detail: { type: 'string' },
+          source: {
+            type: 'object',
+            properties: { pointer: { type: 'string' }, parameter: { type: 'string' } },
+          },
+          meta: { type: 'object' },
+        },
+      },
+    },
+  },
+};
+
+const PAGING = [
+  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: 1 } },
+  {
+    name: 'per_page',
+    in: 'query',
+    schema: { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT },
+  },
+];
+
+function operation(r: Route) {
+  const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string', format: 'uuid' },
+  }));
+  const listParams = r.list
+    ? [
+        ...Object.entries(r.list).map(([name, f]) => ({
+          name,
+          in: 'query',
+          description: f.describe,
+          schema: { type: 'string' },
+        })),
+        ...PAGING,
+      ]
+    : [];
+  const { $schema: _, ...bodySchema } = r.body
+    ? (z.toJSONSchema(r.body, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>)
+    : {};
+  return {
+    summary: r.summary,
+    security: r.access === 'secret' ? [{ secretToken: [] }] : [{ publishableToken: [] }, { secretToken: [] }],
+    ...(pathParams.length + listParams.length > 0 ? { parameters: [...pathParams, ...listParams] } : {}),
+    ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema } } } } : {}),
+    responses: {
+      [String(r.status)]: { description: 'Success' },
+      default: {
+        description: 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
+    },
+  };
+}
+
+export function openApiDocument(routes: readonly Route[]) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const path = r.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] = { ...paths[path], [r.method]: operation(r) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Tally collector API', version: '1.0.0' },
+    paths,
+    components: {
+      securitySchemes: {
+        secretToken: { type: 'http', scheme: 'bearer', description: 'tly_sec_…: every /v1 route' },
+        publishableToken: { type: 'http', scheme: 'bearer', description: 'tly_pub_…: /v1/tracking only' },
+      },
+      schemas: { Error: ERROR },
+    },
+  };
+}

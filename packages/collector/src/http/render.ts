@@ -1,0 +1,24 @@
+// The JSON envelopes of the seed (§2): one record, and a page of records.
+
+import type { Page, PageRequest } from '../store/list.js';
+
+export interface Resource {
+  id: string;
+  type: string;
+  attributes: Record<string, unknown>;
+  relationships?: Record<string, { data: { id: string; type: string } }>;
+}
+
+/** Drops absent optional attributes: the seed's "present only if" fields are left out, not null. */
+export function present(attributes: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== null && value !== undefined) out[key] = value;
+  return out;
+}
+
+export function listEnvelope<T>(page: Page<T>, request: PageRequest, render: (row: T) => Resource) {
+  return {
+    data: page.rows.map(render),
+    meta: { pagination: { page: request.page, per_page: request.perPage, has_more: page.hasMore } },
+  };
+}

@@ -1,0 +1,33 @@
+// Gives each request an id (echoing a sane incoming X-Request-Id) and writes one log
+// line when it ends. The line names the matched route pattern, never the raw path,
+// query or body, which may hold e-mail addresses or tokens.
+
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+
+const VALID_ID = /^[\x21-\x7e]{1,128}$/;
+
+export function requestContext(log: Logger): Middleware {
+  return async (ctx, next) => {
+    const incoming = ctx.get('x-request-id');
+    const requestId = VALID_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      log.info(
+        {
+          req_id: requestId,
+          method: ctx.method,
+          route: (ctx as { _matchedRoute?: string })._matchedRoute ?? null,
+          status: ctx.status,
+          ms: Math.round((performance.now() - started) * 100) / 100,
+        },
+        'request',
+      );
+    }
+  };
+}

@@ -1,0 +1,44 @@
+// A route is data: method, path, who may call it, the schema of its body or the filters
+// of its list, and a handler that takes plain input and returns a reply. The app mounts
+// it; /openapi.json describes it; neither can drift from the other.
+
+import type { z } from 'zod';
+import type { Db } from '../store/db.js';
+import type { ProgramRow } from '../store/programs.js';
+import type { Access } from './auth.js';
+import type { ListQuery, ListSpec } from './list-query.js';
+
+export interface RouteInput<B> {
+  db: Db;
+  /** Unix seconds, read once per request. */
+  now: number;
+  program: ProgramRow;
+  params: Record<string, string>;
+  body: B;
+  list: ListQuery;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Route<B = unknown> {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** Koa style: /v1/partners/:id */
+  path: string;
+  summary: string;
+  access: Access;
+  body?: z.ZodType<B>;
+  list?: ListSpec;
+  /** The success status, for the document. */
+  status: number;
+  // Method syntax on purpose: a route with a narrower body type is still a Route.
+  handle(input: RouteInput<B>): Promise<Reply>;
+}
+
+/** Identity, for type inference of the body from its schema. */
+export function route<B>(def: Route<B>): Route<B> {
+  return def;
+}

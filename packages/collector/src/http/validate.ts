@@ -1,0 +1,58 @@
+// Request bodies are checked by zod schemas (the same ones /openapi.json is made from).
+// Each field's first problem becomes one error object with its JSON pointer.
+
+import type { z } from 'zod';
+import { ApiError, errorObject, type ErrorCode, type ErrorObject } from '../errors.js';
+
+type Issue = z.core.$ZodIssue;
+
+const NOUN: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'an array',
+  object: 'an object',
+};
+
+function bound(issue: { origin?: string }, word: string, n: number | bigint): string {
+  if (issue.origin === 'string') return n === 1 && word === 'at least' ? 'not be empty' : `be ${word} ${n} characters`;
+  if (issue.origin === 'array') return `have ${word} ${n} items`;
+  return `be ${word} ${n}`;
+}
+
+function describe(issue: Issue): { code: ErrorCode; detail: string } {
+  const name = issue.path.join('.') || 'the body';
+  switch (issue.code) {
+    case 'invalid_type':
+      if (!('input' in issue) || issue.input === undefined) return { code: 'missing_field', detail: `${name} is required` };
+      return { code: 'invalid_field', detail: `${name} must be ${NOUN[issue.expected] ?? issue.expected}` };
+    case 'too_small':
+      return { code: 'invalid_field', detail: `${name} must ${bound(issue, 'at least', issue.minimum)}` };
+    case 'too_big':
+      return { code: 'invalid_field', detail: `${name} must ${bound(issue, 'at most', issue.maximum)}` };
+    case 'invalid_value':
+      return { code: 'invalid_field', detail: `${name} must be one of: ${issue.values.join(', ')}` };
+    case 'custom': {
+      const code = (issue.params as { code?: ErrorCode } | undefined)?.code ?? 'invalid_field';
+      return { code, detail: `${name} ${issue.message}` };
+    }
+    default:
+      return { code: 'invalid_field', detail: `${name} ${issue.message}` };
+  }
+}
+
+export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body, { reportInput: true });
+  if (result.success) return result.data;
+  const errors: ErrorObject[] = [];
+  const seen = new Set<string>();
+  for (const issue of result.error.issues) {
+    const pointer = `/${issue.path.map(String).join('/')}`;
+    if (seen.has(pointer)) continue;
+    seen.add(pointer);
+    const { code, detail } = describe(issue);
+    errors.push(errorObject(code, detail, { pointer }));
+  }
+  throw new ApiError(errors);
+}

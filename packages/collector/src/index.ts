@@ -1,0 +1,7 @@
+// The collector as a library: for tests, benchmarks and embedding.
+export { createApp, ROUTES, type AppDeps } from './app.js';
+export { loadConfig, type Config } from './config.js';
+export { createLogger } from './log.js';
+export { startServer, openDatabase, type RunningServer } from './server.js';
+export { migrate } from './store/migrations.js';
+export { openSqlite } from './store/sqlite.js';

@@ -1,0 +1,48 @@
+// The read routes every resource has: one record by id, and a filtered page.
+
+import { fail } from '../errors.js';
+import type { Queryable } from '../store/db.js';
+import type { FieldFilter, Page, PageRequest } from '../store/list.js';
+import type { ListSpec } from '../http/list-query.js';
+import { listEnvelope, type Resource } from '../http/render.js';
+import { route, type RouteInput } from '../http/route.js';
+
+export interface ReadSpec<T> {
+  /** Plural, as in the path: "partners". */
+  plural: string;
+  /** The `type` of the records: "partner". */
+  type: string;
+  get(db: Queryable, programId: string, id: string): Promise<T | undefined>;
+  list(db: Queryable, programId: string, filters: readonly FieldFilter[], page: PageRequest): Promise<Page<T>>;
+  render(row: T, input: RouteInput<unknown>): Resource;
+  filters: ListSpec;
+}
+
+export function readRoutes<T>(spec: ReadSpec<T>) {
+  return [
+    route({
+      method: 'get',
+      path: `/v1/${spec.plural}`,
+      summary: `List ${spec.plural}, newest first`,
+      access: 'secret',
+      list: spec.filters,
+      status: 200,
+      async handle(input) {
+        const page = await spec.list(input.db, input.program.id, input.list.filters, input.list.page);
+        return { status: 200, body: listEnvelope(page, input.list.page, (row) => spec.render(row, input)) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: `/v1/${spec.plural}/:id`,
+      summary: `Fetch one ${spec.type}`,
+      access: 'secret',
+      status: 200,
+      async handle(input) {
+        const row = await spec.get(input.db, input.program.id, input.params.id ?? '');
+        if (!row) throw fail('not_found', `no ${spec.type} ${input.params.id}`);
+        return { status: 200, body: { data: spec.render(row, input) } };
+      },
+    }),
+  ];
+}

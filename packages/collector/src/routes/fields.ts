@@ -1,0 +1,33 @@
+// Field schemas shared by the routes' bodies. They validate requests and describe them
+// in /openapi.json.
+
+import { z } from 'zod';
+import { EMAIL_MAX, isValidEmail } from '../domain/email.js';
+import { SLUG_PATTERN } from '../domain/slugs.js';
+import { states, type Machine, type StateOf } from '../domain/state-machines.js';
+
+export const email = z
+  .string()
+  .refine(isValidEmail, { params: { code: 'invalid_email' }, message: 'must be a valid e-mail address' })
+  .meta({ format: 'email', maxLength: EMAIL_MAX });
+
+/** A string of bounded length; `null` and absence mean the same. */
+export function optionalText(max: number) {
+  return z.string().max(max).nullish();
+}
+
+export const slug = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(SLUG_PATTERN, { message: 'must be 2 to 64 of a-z, 0-9, _ and -, starting with a letter or digit' });
+
+export const competitorSlugs = z.array(slug).max(50);
+
+export const rateBps = z.number().int().min(0).max(10000);
+
+export const partnerName = z.string().trim().min(1).max(200);
+
+export function state<M extends Machine>(machine: M) {
+  return z.enum(states(machine) as [StateOf<M>, ...StateOf<M>[]]);
+}

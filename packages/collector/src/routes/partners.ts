@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { normalizeEmail } from '../domain/email.js';
+import { createPartner, deletePartner, updatePartner } from '../domain/partners.js';
+import { text, transformed } from '../http/list-query.js';
+import { present, type Resource } from '../http/render.js';
+import { route } from '../http/route.js';
+import * as partners from '../store/partners.js';
+import type { PartnerRow } from '../store/partners.js';
+import { readRoutes } from './crud.js';
+import { email, partnerName } from './fields.js';
+
+/** The account email is stored and filterable but, as in the seed, not returned. */
+export function renderPartner(row: PartnerRow): Resource {
+  return {
+    id: row.id,
+    type: 'partner',
+    attributes: present({
+      name: row.name,
+      paypal_email: row.paypal_email,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }),
+  };
+}
+
+const emailFilter = transformed('e-mail address, compared normalized', normalizeEmail);
+
+const createBody = z.object({ name: partnerName, email, paypal_email: email.nullish() });
+const updateBody = createBody.partial();
+
+export const partnerRoutes = [
+  ...readRoutes({
+    plural: 'partners',
+    type: 'partner',
+    get: partners.get,
+    list: partners.list,
+    render: renderPartner,
+    filters: { name_eq: text, email_eq: emailFilter, paypal_email_eq: emailFilter },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/partners',
+    summary: 'Create a partner',
+    access: 'secret',
+    body: createBody,
+    status: 201,
+    async handle({ db, program, body, now }) {
+      const row = await createPartner(db, program.id, body, now);
+      return { status: 201, headers: { Location: `/v1/partners/${row.id}` }, body: { data: renderPartner(row) } };
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/partners/:id',
+    summary: 'Change a partner',
+    access: 'secret',
+    body: updateBody,
+    status: 200,
+    async handle({ db, program, params, body, now }) {
+      const row = await updatePartner(db, program.id, params.id ?? '', body, now);
+      return { status: 200, body: { data: renderPartner(row) } };
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/partners/:id',
+    summary: 'Delete a partner with no referrals or commissions, and its partnership',
+    access: 'secret',
+    status: 204,
+    async handle({ db, program, params }) {
+      await deletePartner(db, program.id, params.id ?? '');
+      return { status: 204 };
+    },
+  }),
+];

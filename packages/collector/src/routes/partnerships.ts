@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { competitorSlugs as slugsOf, createPartnership, updatePartnership } from '../domain/partnerships.js';
+import { states } from '../domain/state-machines.js';
+import { dateTime, oneOf } from '../http/list-query.js';
+import { present, type Resource } from '../http/render.js';
+import { route } from '../http/route.js';
+import * as partnerships from '../store/partnerships.js';
+import type { PartnershipRow } from '../store/partnerships.js';
+import type { ProgramRow } from '../store/programs.js';
+import { readRoutes } from './crud.js';
+import { competitorSlugs, rateBps, slug, state } from './fields.js';
+
+/** The program's site with `?red=<key>`, the parameter the snippet reads first. */
+export function referralLink(siteUrl: string, key: string): string {
+  const url = new URL(siteUrl);
+  url.searchParams.set('red', key);
+  return url.href;
+}
+
+export function renderPartnership(row: PartnershipRow, program: ProgramRow): Resource {
+  return {
+    id: row.id,
+    type: 'partnership',
+    attributes: present({
+      state: row.state,
+      key: row.key,
+      competitor_slugs: slugsOf(row),
+      created_by: row.created_by,
+      commission_rate_bps: row.commission_rate_bps,
+      referral_link: referralLink(program.site_url, row.key),
+      state_set_at: row.state_set_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }),
+    relationships: { partner: { data: { id: row.partner_id, type: 'partner' } } },
+  };
+}
+
+const createBody = z.object({
+  partner_id: z.string().min(1).max(64),
+  key: slug.optional(),
+  state: state('partnership').optional(),
+  competitor_slugs: competitorSlugs.optional(),
+  created_by: z.enum(['company', 'partner']).optional(),
+  commission_rate_bps: rateBps.nullish(),
+});
+
+const updateBody = z.object({
+  state: state('partnership').optional(),
+  key: slug.optional(),
+  competitor_slugs: competitorSlugs.optional(),
+  commission_rate_bps: rateBps.nullish(),
+});
+
+export const partnershipRoutes = [
+  ...readRoutes({
+    plural: 'partnerships',
+    type: 'partnership',
+    get: partnerships.get,
+    list: partnerships.list,
+    render: (row, { program }) => renderPartnership(row, program),
+    filters: { state_eq: oneOf(states('partnership')), created_at_lt: dateTime, created_at_gt: dateTime },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/partnerships',
+    summary: "Make a partner a member of the program, with its referral key",
+    access: 'secret',
+    body: createBody,
+    status: 201,
+    async handle({ db, program, body, now }) {
+      const row = await createPartnership(db, program.id, body, now);
+      return {
+        status: 201,
+        headers: { Location: `/v1/partnerships/${row.id}` },
+        body: { data: renderPartnership(row, program) },
+      };
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/partnerships/:id',
+    summary: 'Change the state, key, competitor slugs or rate of a partnership',
+    access: 'secret',
+    body: updateBody,
+    status: 200,
+    async handle({ db, program, params, body, now }) {
+      const row = await updatePartnership(db, program.id, params.id ?? '', body, now);
+      return { status: 200, body: { data: renderPartnership(row, program) } };
+    },
+  }),
+];

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { recordClick } from '../domain/clicks.js';
+import { recordConversion } from '../domain/conversions.js';
+import { route } from '../http/route.js';
+import { email, optionalText } from './fields.js';
+import { renderReferral } from './referrals.js';
+
+// Unknown body fields are ignored (zod strips them): an older collector must never lose
+// a conversion sent by a newer snippet.
+const conversionBody = z.object({
+  email,
+  gr_id: z.string().min(1).max(128),
+  pk: optionalText(128),
+  uid: optionalText(255),
+});
+
+const clickBody = z.object({
+  gr_id: z.string().min(1).max(128),
+  pk: z.string().min(1).max(128),
+  url: optionalText(2048),
+  referrer: optionalText(2048),
+});
+
+export const trackingRoutes = [
+  route({
+    method: 'post',
+    path: '/v1/tracking/conversion',
+    summary: 'Record a conversion: a referred person signed up. A retry answers 200 with the same record',
+    access: 'publishable',
+    body: conversionBody,
+    status: 201,
+    async handle({ db, program, body, now }) {
+      const input = { email: body.email, gr_id: body.gr_id, pk: body.pk || undefined, uid: body.uid || undefined };
+      const { referral, created } = await recordConversion(db, program.id, input, now);
+      return {
+        status: created ? 201 : 200,
+        headers: { Location: `/v1/referrals/${referral.id}` },
+        body: { data: renderReferral(referral) },
+      };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/tracking/click',
+    summary: 'Record a visit through a referral link',
+    access: 'publishable',
+    body: clickBody,
+    status: 202,
+    async handle({ db, program, body, now }) {
+      const input = { gr_id: body.gr_id, pk: body.pk, url: body.url ?? undefined, referrer: body.referrer ?? undefined };
+      await recordClick(db, program.id, input, now);
+      return { status: 202 };
+    },
+  }),
+];

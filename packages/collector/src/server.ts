@@ -1,0 +1,66 @@
+// One running collector: open and migrate the database, make the first program on an
+// empty one, listen, and on SIGTERM stop accepting, finish what is in flight, then
+// close the database.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
+import type { Db } from './store/db.js';
+import { migrate } from './store/migrations.js';
+import { openSqlite, sqlitePath } from './store/sqlite.js';
+
+export interface RunningServer {
+  url: string;
+  db: Db;
+  server: Server;
+  /** Set only when this start made the first program: its tokens are shown once. */
+  firstProgram: CreatedProgram | undefined;
+  close(): Promise<void>;
+}
+
+const unixNow = (): number => Math.floor(Date.now() / 1000);
+
+export function openDatabase(config: Pick<Config, 'databaseUrl'>): Db {
+  return openSqlite(sqlitePath(config.databaseUrl));
+}
+
+export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  const db = openDatabase(config);
+  await migrate(db, unixNow());
+  const firstProgram = await ensureFirstProgram(
+    db,
+    {
+      name: 'My program',
+      siteUrl: `${config.publicUrl}/demo/`,
+      allowedOrigins: [config.publicUrl, `http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`],
+    },
+    unixNow(),
+  );
+  const app = createApp({ db, log, now: unixNow });
+  const server = createServer(app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      // close() stops accepting and resolves once in-flight requests are answered; idle
+      // keep-alive sockets are closed at once, and stragglers after 10 s.
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), 10_000);
+      await stopped;
+      clearTimeout(timer);
+      await db.close();
+    })();
+    return closing;
+  };
+  return { url: `http://${host}:${port}`, db, server, firstProgram, close };
+}

@@ -1,0 +1,45 @@
+import type { Queryable } from './db.js';
+import { listPage, type FieldFilter, type Page, type PageRequest } from './list.js';
+import { insertRow } from './rows.js';
+
+export type CommissionState = 'pending' | 'rejected' | 'paid';
+
+export interface CommissionRow {
+  id: string;
+  program_id: string;
+  partner_id: string;
+  referral_id: string | null;
+  /** Minor units (cents). */
+  amount: number;
+  currency: string;
+  state: CommissionState;
+  reject_reason: string | null;
+  state_set_at: number;
+  paid_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLUMNS = {
+  state: 'state',
+  partner_id: 'partner_id',
+  created_at: 'created_at',
+  state_set_at: 'state_set_at',
+};
+
+export async function insert(db: Queryable, row: CommissionRow): Promise<void> {
+  await insertRow(db, 'commissions', row);
+}
+
+export function get(db: Queryable, programId: string, id: string): Promise<CommissionRow | undefined> {
+  return db.get<CommissionRow>('SELECT * FROM commissions WHERE program_id = ? AND id = ?', [programId, id]);
+}
+
+export function list(
+  db: Queryable,
+  programId: string,
+  filters: readonly FieldFilter[],
+  page: PageRequest,
+): Promise<Page<CommissionRow>> {
+  return listPage<CommissionRow>(db, 'commissions', COLUMNS, programId, filters, page);
+}

@@ -1,0 +1,32 @@
+// The store's view of a database: a handful of Promise-returning calls with `?`
+// placeholders. Repositories are written once against it; each engine is a driver.
+// Promises keep the door open for an engine whose calls really are asynchronous.
+
+export type Param = string | number | bigint | null;
+
+export interface Queryable {
+  all<T>(sql: string, params?: readonly Param[]): Promise<T[]>;
+  get<T>(sql: string, params?: readonly Param[]): Promise<T | undefined>;
+  /** Runs a write and resolves to the number of rows it changed. */
+  run(sql: string, params?: readonly Param[]): Promise<number>;
+}
+
+export interface Db extends Queryable {
+  readonly engine: 'sqlite';
+  /**
+   * Runs `fn` in one write transaction and commits before resolving, so a resolved
+   * promise means the change is durable. A throw rolls everything back.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Liveness of the database itself, for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A unique index refused a row; the domain decides what that means to the caller. */
+export class UniqueViolation extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UniqueViolation';
+  }
+}

@@ -1,0 +1,47 @@
+import type { Queryable } from './db.js';
+import { insertRow } from './rows.js';
+
+export interface ProgramRow {
+  id: string;
+  name: string;
+  site_url: string;
+  commission_rate_bps: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export async function insert(db: Queryable, row: ProgramRow, origins: readonly string[]): Promise<void> {
+  await insertRow(db, 'programs', row);
+  for (const origin of origins) {
+    await db.run('INSERT INTO program_origins (program_id, origin) VALUES (?, ?)', [row.id, origin]);
+  }
+}
+
+export function get(db: Queryable, id: string): Promise<ProgramRow | undefined> {
+  return db.get<ProgramRow>('SELECT * FROM programs WHERE id = ?', [id]);
+}
+
+export function list(db: Queryable): Promise<ProgramRow[]> {
+  return db.all<ProgramRow>('SELECT * FROM programs ORDER BY created_at, id');
+}
+
+export async function count(db: Queryable): Promise<number> {
+  const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM programs');
+  return Number(row?.n ?? 0);
+}
+
+export async function origins(db: Queryable, programId: string): Promise<string[]> {
+  const rows = await db.all<{ origin: string }>(
+    'SELECT origin FROM program_origins WHERE program_id = ? ORDER BY origin',
+    [programId],
+  );
+  return rows.map((r) => r.origin);
+}
+
+export async function allowsOrigin(db: Queryable, programId: string, origin: string): Promise<boolean> {
+  const row = await db.get('SELECT 1 FROM program_origins WHERE program_id = ? AND origin = ?', [
+    programId,
+    origin,
+  ]);
+  return row !== undefined;
+}

@@ -1,0 +1,58 @@
+import type { Queryable } from './db.js';
+import { listPage, type FieldFilter, type Page, type PageRequest } from './list.js';
+import { insertRow } from './rows.js';
+
+export type ReferralState = 'converted' | 'paid' | 'churned' | 'rejected';
+
+export interface ReferralRow {
+  id: string;
+  program_id: string;
+  partnership_id: string;
+  partner_id: string;
+  /** As sent; matching uses email_norm. */
+  email: string;
+  email_norm: string;
+  gr_id: string;
+  uid: string | null;
+  state: ReferralState;
+  state_set_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLUMNS = {
+  state: 'state',
+  email: 'email_norm',
+  partner_id: 'partner_id',
+  created_at: 'created_at',
+  state_set_at: 'state_set_at',
+};
+
+/**
+ * Inserts unless the program already has a referral for this person. The unique index
+ * decides, not a prior read, so two racing requests cannot both create one.
+ */
+export async function insertIfAbsent(db: Queryable, row: ReferralRow): Promise<boolean> {
+  const changes = await insertRow(db, 'referrals', row, 'ON CONFLICT (program_id, email_norm) DO NOTHING');
+  return changes === 1;
+}
+
+export function findByEmail(db: Queryable, programId: string, emailNorm: string): Promise<ReferralRow | undefined> {
+  return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND email_norm = ?', [
+    programId,
+    emailNorm,
+  ]);
+}
+
+export function get(db: Queryable, programId: string, id: string): Promise<ReferralRow | undefined> {
+  return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND id = ?', [programId, id]);
+}
+
+export function list(
+  db: Queryable,
+  programId: string,
+  filters: readonly FieldFilter[],
+  page: PageRequest,
+): Promise<Page<ReferralRow>> {
+  return listPage<ReferralRow>(db, 'referrals', COLUMNS, programId, filters, page);
+}
