@@ -51,7 +51,13 @@ function handler(r: Route, deps: AppDeps, now: () => number): Middleware {
     });
     ctx.status = reply.status;
     if (reply.headers) ctx.set(reply.headers);
-    if (reply.body !== undefined) ctx.body = reply.body;
+    if (reply.body !== undefined) {
+      ctx.body = reply.body;
+    } else if (reply.status !== 204) {
+      // Koa would send the status text ("Accepted") as a body; a 202 here has none.
+      ctx.body = '';
+      ctx.remove('Content-Type');
+    }
   };
 }
 

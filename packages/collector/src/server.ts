@@ -27,9 +27,15 @@ export function openDatabase(config: Pick<Config, 'databaseUrl'>): Db {
   return openSqlite(sqlitePath(config.databaseUrl));
 }
 
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+export interface ServerOptions {
+  /** Unix seconds; tests pin it to place records at exact times. */
+  now?: () => number;
+}
+
+export async function startServer(config: Config, log: Logger, options: ServerOptions = {}): Promise<RunningServer> {
+  const now = options.now ?? unixNow;
   const db = openDatabase(config);
-  await migrate(db, unixNow());
+  await migrate(db, now());
   const firstProgram = await ensureFirstProgram(
     db,
     {
@@ -37,9 +43,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       siteUrl: `${config.publicUrl}/demo/`,
       allowedOrigins: [config.publicUrl, `http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`],
     },
-    unixNow(),
+    now(),
   );
-  const app = createApp({ db, log, now: unixNow });
+  const app = createApp({ db, log, now });
   const server = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

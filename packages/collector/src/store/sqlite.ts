@@ -125,8 +125,13 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
       await outside(async () => guard(() => conn.prepare('SELECT 1').get()));
     },
     async close() {
+      // Waits for an open transaction to finish; afterwards every call fails at once.
       await acquire();
-      conn.close();
+      try {
+        if (conn.open) conn.close();
+      } finally {
+        release();
+      }
     },
   };
 }

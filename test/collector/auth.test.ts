@@ -1,0 +1,160 @@
+// Tokens and tenancy (design/api.md §1, §2).
+
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../packages/collector/src/app.js';
+import { generateToken, hashToken, tokenKind } from '../../packages/collector/src/domain/tokens.js';
+import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
+
+let c: Collector;
+beforeEach(async () => {
+  c = await startCollector();
+});
+afterEach(async () => {
+  await c.close();
+});
+
+const concrete = (path: string) => path.replace(':id', '01900000-0000-7000-8000-000000000000');
+
+describe('token format', () => {
+  it('is the prefix, 32 base62 characters and a 6-character checksum', () => {
+    for (const kind of ['secret', 'publishable'] as const) {
+      const token = generateToken(kind);
+      expect(token).toMatch(kind === 'secret' ? /^tly_sec_[0-9A-Za-z]{38}$/ : /^tly_pub_[0-9A-Za-z]{38}$/);
+      expect(tokenKind(token)).toBe(kind);
+    }
+  });
+
+  it('refuses a token whose checksum does not match, whatever character changed', () => {
+    const token = generateToken('secret');
+    for (let i = 8; i < token.length; i++) {
+      const ch = token[i] === 'a' ? 'b' : 'a';
+      expect(tokenKind(token.slice(0, i) + ch + token.slice(i + 1))).toBeUndefined();
+    }
+    expect(tokenKind(token.replace('tly_sec_', 'tly_pub_'))).toBeUndefined();
+  });
+});
+
+describe('401 unauthorized', () => {
+  const shapes: Array<[string, Record<string, string>]> = [
+    ['no Authorization header', {}],
+    ['an empty header', { authorization: '' }],
+    ['another scheme', { authorization: 'Basic dXNlcjpwYXNz' }],
+    ['Bearer with nothing', { authorization: 'Bearer ' }],
+    ['a malformed token', { authorization: 'Bearer tly_sec_short' }],
+  ];
+  it.each(shapes)('%s', async (_name, headers) => {
+    const reply = await c.call('GET', '/v1/partners', { token: null, headers });
+    expectError(reply, 401, 'unauthorized');
+    expect(reply.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('a well-formed token with a valid checksum that was never issued', async () => {
+    expectError(await c.call('GET', '/v1/partners', { token: generateToken('secret') }), 401, 'unauthorized');
+  });
+
+  it('a token with a broken checksum', async () => {
+    const broken = c.secret.slice(0, -1) + (c.secret.endsWith('A') ? 'B' : 'A');
+    expectError(await c.call('GET', '/v1/partners', { token: broken }), 401, 'unauthorized');
+  });
+
+  it('a token in the query string is never read', async () => {
+    const reply = await c.call('GET', `/v1/partners?access_token=${c.secret}`, { token: null });
+    expectError(reply, 401, 'unauthorized');
+  });
+
+  it('accepts the scheme in any case', async () => {
+    const reply = await c.call('GET', '/v1/partners', { token: null, headers: { authorization: `bearer ${c.secret}` } });
+    expect(reply.status).toBe(200);
+  });
+});
+
+describe('publishable tokens', () => {
+  it('are refused with 403 forbidden on every route but tracking', async () => {
+    const routes = ROUTES.filter((r) => !r.path.startsWith('/v1/tracking/'));
+    expect(routes.length).toBeGreaterThanOrEqual(13);
+    for (const r of routes) {
+      const reply = await c.call(r.method.toUpperCase(), concrete(r.path), {
+        token: c.publishable,
+        ...(r.body ? { body: {} } : {}),
+      });
+      expectError(reply, 403, 'forbidden');
+    }
+  });
+
+  it('may post conversions and clicks, as may secret tokens', async () => {
+    const { key } = await seedPartner(c);
+    for (const token of [c.publishable, c.secret]) {
+      const email = `${token.slice(4, 7)}@buyer.test`;
+      const conv = await c.call('POST', '/v1/tracking/conversion', { token, body: { email, gr_id: 'g', pk: key } });
+      expect(conv.status).toBe(201);
+      const click = await c.call('POST', '/v1/tracking/click', { token, body: { gr_id: 'g', pk: key } });
+      expect(click.status).toBe(202);
+    }
+  });
+});
+
+describe('tokens at rest', () => {
+  it('the database files hold only hashes, never a token', async () => {
+    const extra = await c.otherProgram();
+    await c.call('GET', '/v1/partners'); // touch the database through the server too
+    const files = readdirSync(dirname(c.dbPath)).map((f) => join(dirname(c.dbPath), f));
+    expect(files.some((f) => f.endsWith('.db'))).toBe(true);
+    const bytes = Buffer.concat(files.map((f) => readFileSync(f)));
+    const tokens = [c.secret, c.publishable, extra.secret, extra.publishable];
+    for (const token of tokens) {
+      expect(bytes.includes(token)).toBe(false);
+      expect(bytes.includes(token.slice(8, 40))).toBe(false); // not even its random part
+      expect(bytes.includes(hashToken(token))).toBe(true); // what is stored instead
+    }
+  });
+});
+
+describe('tenancy', () => {
+  it("program B can neither read nor change program A's records: 404, and its lists are empty", async () => {
+    const b = await c.otherProgram();
+    const a = await seedPartner(c);
+    const conv = await c.call('POST', '/v1/tracking/conversion', {
+      token: c.publishable,
+      body: { email: 'x@y.test', gr_id: 'g', pk: a.key },
+    });
+    const referralId = conv.body.data.id;
+    const asB = (method: string, path: string, body?: unknown) =>
+      c.call(method, path, { token: b.secret, ...(body ? { body } : {}) });
+
+    expectError(await asB('GET', `/v1/partners/${a.partnerId}`), 404, 'not_found');
+    expectError(await asB('GET', `/v1/partnerships/${a.partnershipId}`), 404, 'not_found');
+    expectError(await asB('GET', `/v1/referrals/${referralId}`), 404, 'not_found');
+    expectError(await asB('PATCH', `/v1/partners/${a.partnerId}`, { name: 'Hijacked' }), 404, 'not_found');
+    expectError(await asB('DELETE', `/v1/partners/${a.partnerId}`), 404, 'not_found');
+    expectError(await asB('PATCH', `/v1/partnerships/${a.partnershipId}`, { state: 'declined' }), 404, 'not_found');
+    expectError(await asB('POST', '/v1/partnerships', { partner_id: a.partnerId }), 422, 'unknown_partner');
+    for (const route of ['partners', 'partnerships', 'referrals', 'commissions']) {
+      expect((await asB('GET', `/v1/${route}`)).body.data).toEqual([]);
+    }
+    expect((await asB('GET', `/v1/referrals?partner_id_eq=${a.partnerId}`)).body.data).toEqual([]);
+
+    // B's snippet cannot credit A's partner, nor read A's clicks.
+    expectError(
+      await c.call('POST', '/v1/tracking/conversion', { token: b.publishable, body: { email: 'z@y.test', gr_id: 'g', pk: a.key } }),
+      422,
+      'unattributed',
+    );
+
+    // A's records are untouched.
+    const partner = await c.call('GET', `/v1/partners/${a.partnerId}`);
+    expect(partner.body.data.attributes.name).not.toBe('Hijacked');
+    expect((await c.call('GET', `/v1/partnerships/${a.partnershipId}`)).body.data.attributes.state).toBe('accepted');
+  });
+
+  it('the same email and the same key may exist in two programs independently', async () => {
+    const b = await c.otherProgram();
+    const a = await seedPartner(c, { name: 'Same Name', email: 'same@partner.test' });
+    const inB = await seedPartner(c, { name: 'Same Name', email: 'same@partner.test', token: b.secret });
+    expect(inB.key).toBe(a.key);
+    const body = { email: 'buyer@x.test', gr_id: 'g', pk: a.key };
+    expect((await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body })).status).toBe(201);
+    expect((await c.call('POST', '/v1/tracking/conversion', { token: b.publishable, body })).status).toBe(201);
+  });
+});

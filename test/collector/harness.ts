@@ -1,0 +1,129 @@
+// A real collector for each test: its own SQLite file in a temp folder, a real HTTP
+// server on port 0, and a clock the test can move (time is the only thing faked).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '../../packages/collector/src/log.js';
+import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
+import { createProgram } from '../../packages/collector/src/domain/programs.js';
+
+/** 2025-03-01 10:00:00 UTC */
+export const T0 = 1_740_823_200;
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  // any: a reply may be any JSON; each test asserts the shape it expects.
+  body: any;
+}
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  /** Sent as-is instead of JSON.stringify(body). */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface Collector {
+  url: string;
+  dbPath: string;
+  running: RunningServer;
+  clock: { now: number };
+  secret: string;
+  publishable: string;
+  programId: string;
+  call(method: string, path: string, opts?: CallOptions): Promise<Reply>;
+  /** A second, unrelated program on the same server. */
+  otherProgram(): Promise<{ id: string; secret: string; publishable: string }>;
+  close(): Promise<void>;
+}
+
+export const PUBLIC_URL = 'http://localhost:8787';
+
+export async function startCollector(): Promise<Collector> {
+  const dir = mkdtempSync(join(tmpdir(), 'tally-test-'));
+  const dbPath = join(dir, 'tally.db');
+  const clock = { now: T0 };
+  const running = await startServer(
+    { port: 0, host: '127.0.0.1', databaseUrl: dbPath, logLevel: 'silent', publicUrl: PUBLIC_URL },
+    createLogger('silent'),
+    { now: () => clock.now },
+  );
+  const first = running.firstProgram;
+  if (!first) throw new Error('a new database must get a first program');
+
+  const call = async (method: string, path: string, opts: CallOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    const token = opts.token === undefined ? first.tokens.secret : opts.token;
+    if (token !== null) headers.authorization ??= `Bearer ${token}`;
+    let body: string | Buffer | undefined = opts.raw;
+    if (body === undefined && opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(running.url + path, { method, headers, body });
+    const text = await res.text();
+    const isJson = res.headers.get('content-type')?.startsWith('application/json');
+    return { status: res.status, headers: res.headers, body: isJson ? JSON.parse(text) : text || undefined };
+  };
+
+  return {
+    url: running.url,
+    dbPath,
+    running,
+    clock,
+    secret: first.tokens.secret,
+    publishable: first.tokens.publishable,
+    programId: first.program.id,
+    call,
+    async otherProgram() {
+      const p = await createProgram(running.db, { name: 'Other', siteUrl: 'https://other.example/' }, clock.now);
+      return { id: p.program.id, ...p.tokens };
+    },
+    async close() {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+
+/** A partner with an accepted (or given) partnership; returns both records' ids and the key. */
+export async function seedPartner(
+  c: Collector,
+  opts: { name?: string; email?: string; paypal_email?: string; state?: string; token?: string } = {},
+): Promise<{ partnerId: string; partnershipId: string; key: string }> {
+  counter++;
+  const partner = await c.call('POST', '/v1/partners', {
+    token: opts.token,
+    body: {
+      name: opts.name ?? `Partner ${counter}`,
+      email: opts.email ?? `partner${counter}@partners.test`,
+      ...(opts.paypal_email ? { paypal_email: opts.paypal_email } : {}),
+    },
+  });
+  if (partner.status !== 201) throw new Error(`partner: ${JSON.stringify(partner.body)}`);
+  const partnership = await c.call('POST', '/v1/partnerships', {
+    token: opts.token,
+    body: { partner_id: partner.body.data.id, state: opts.state ?? 'accepted' },
+  });
+  if (partnership.status !== 201) throw new Error(`partnership: ${JSON.stringify(partnership.body)}`);
+  return { partnerId: partner.body.data.id, partnershipId: partnership.body.data.id, key: partnership.body.data.attributes.key };
+}
+
+/** Asserts the one error shape of design/api.md §3 and returns the first error. */
+// any: the error object is JSON the caller inspects freely.
+export function expectError(reply: Reply, status: number, code: string): Record<string, any> {
+  const err = reply.body?.errors?.[0];
+  if (reply.status !== status || err?.code !== code || err?.status !== String(status)) {
+    throw new Error(`expected ${status} ${code}, got ${reply.status} ${JSON.stringify(reply.body)}`);
+  }
+  for (const field of ['title', 'detail']) {
+    if (typeof err[field] !== 'string' || err[field].length === 0) throw new Error(`error without ${field}`);
+  }
+  if (!String(reply.headers.get('content-type')).startsWith('application/json')) throw new Error('error not JSON');
+  return err;
+}
