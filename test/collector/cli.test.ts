@@ -1,0 +1,141 @@
+// The `tally` CLI, run as a separate process against a real database file.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../packages/collector/src/log.js';
+import { startServer } from '../../packages/collector/src/server.js';
+import { tally } from './processes.js';
+
+let dir: string;
+let env: Record<string, string>;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tally-cli-'));
+  env = { DATABASE_URL: join(dir, 'tally.db') };
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function createProgram(...extra: string[]) {
+  const run = await tally(['programs', 'create', '--name', 'Acme', '--site-url', 'https://acme.test/', '--json', ...extra], env);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as { program: { id: string; name: string }; tokens: { secret: string; publishable: string } };
+}
+
+describe('tally programs', () => {
+  it('create --json prints exactly one JSON object with the program and both tokens', async () => {
+    const run = await tally(['programs', 'create', '--name', 'Acme', '--site-url', 'https://acme.test', '--json'], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split('\n')).toHaveLength(1);
+    const out = JSON.parse(run.stdout);
+    expect(Object.keys(out)).toEqual(['program', 'tokens']);
+    expect(Object.keys(out.program)).toEqual(['id', 'name']);
+    expect(out.program.name).toBe('Acme');
+    expect(out.program.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Object.keys(out.tokens)).toEqual(['secret', 'publishable']);
+    expect(out.tokens.secret).toMatch(/^tly_sec_[0-9A-Za-z]{38}$/);
+    expect(out.tokens.publishable).toMatch(/^tly_pub_[0-9A-Za-z]{38}$/);
+  });
+
+  it('list shows the programs with their origins, and the rate option is stored', async () => {
+    const made = await createProgram('--allowed-origin', 'https://Www.Acme.test:443', '--allowed-origin', 'https://app.acme.test', '--commission-rate-bps', '1500');
+    const run = await tally(['programs', 'list', '--json'], env);
+    const [program] = JSON.parse(run.stdout);
+    expect(program).toMatchObject({
+      id: made.program.id,
+      name: 'Acme',
+      site_url: 'https://acme.test/',
+      commission_rate_bps: 1500,
+      allowed_origins: ['https://app.acme.test', 'https://www.acme.test'],
+    });
+    const human = await tally(['programs', 'list'], env);
+    expect(human.stdout).toContain(made.program.id);
+  });
+});
+
+describe('tally tokens', () => {
+  it('create, list by prefix only, and revoke, which a running server honours at once', async () => {
+    const made = await createProgram();
+    const server = await startServer(
+      { port: 0, host: '127.0.0.1', databaseUrl: env.DATABASE_URL!, logLevel: 'silent', publicUrl: 'http://localhost' },
+      createLogger('silent'),
+    );
+    try {
+      const created = await tally(['tokens', 'create', '--program', made.program.id, '--kind', 'secret', '--json'], env);
+      expect(created.code).toBe(0);
+      const issued = JSON.parse(created.stdout);
+      expect(issued).toMatchObject({ program_id: made.program.id, kind: 'secret' });
+      expect(issued.token).toMatch(/^tly_sec_/);
+
+      const get = () => fetch(`${server.url}/v1/partners`, { headers: { authorization: `Bearer ${issued.token}` } });
+      expect((await get()).status).toBe(200);
+
+      const listed = await tally(['tokens', 'list', '--program', made.program.id, '--json'], env);
+      const rows = JSON.parse(listed.stdout);
+      expect(rows).toHaveLength(3);
+      for (const row of rows) expect(row.prefix).toMatch(/^tly_(sec|pub)_[0-9A-Za-z]{4}$/);
+      for (const token of [issued.token, made.tokens.secret, made.tokens.publishable]) {
+        expect(listed.stdout).not.toContain(token);
+        expect((await tally(['tokens', 'list', '--program', made.program.id], env)).stdout).not.toContain(token);
+      }
+
+      const revoked = await tally(['tokens', 'revoke', issued.id], env);
+      expect(revoked.code).toBe(0);
+      expect(revoked.stdout).toContain('revoked');
+      const after = await get();
+      expect(after.status).toBe(401);
+      const again = await tally(['tokens', 'revoke', issued.id], env);
+      expect(again.stdout).toContain('already revoked');
+      const afterList = JSON.parse((await tally(['tokens', 'list', '--program', made.program.id, '--json'], env)).stdout);
+      expect(afterList.find((t: { id: string }) => t.id === issued.id).revoked_at).toEqual(expect.any(Number));
+      // The program's other secret token still works.
+      const other = await fetch(`${server.url}/v1/partners`, { headers: { authorization: `Bearer ${made.tokens.secret}` } });
+      expect(other.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('bad arguments: one line on stderr and exit code 2', () => {
+  const cases: Array<[string, string[]]> = [
+    ['an unknown command', ['launch']],
+    ['an unknown subcommand', ['programs', 'delete']],
+    ['an unknown option', ['programs', 'list', '--verbose']],
+    ['a missing --name', ['programs', 'create', '--site-url', 'https://a.test']],
+    ['a bad site URL', ['programs', 'create', '--name', 'A', '--site-url', 'not a url']],
+    ['an origin with a path', ['programs', 'create', '--name', 'A', '--site-url', 'https://a.test', '--allowed-origin', 'https://a.test/path']],
+    ['a bad rate', ['programs', 'create', '--name', 'A', '--site-url', 'https://a.test', '--commission-rate-bps', '20001']],
+    ['a bad kind', ['tokens', 'create', '--program', '01900000-0000-7000-8000-000000000000', '--kind', 'admin']],
+    ['an unknown program', ['tokens', 'create', '--program', '01900000-0000-7000-8000-000000000000', '--kind', 'secret']],
+    ['revoke without an id', ['tokens', 'revoke']],
+    ['revoke of an unknown token', ['tokens', 'revoke', 'nope']],
+    ['a missing --program', ['tokens', 'list']],
+  ];
+  it.each(cases)('%s', async (_name, args) => {
+    const run = await tally(args, env);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^tally: \S/);
+  });
+
+  it('a bad environment variable is a usage error too', async () => {
+    const run = await tally(['programs', 'list'], { ...env, PORT: 'eighty' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^tally: invalid configuration: PORT/);
+  });
+});
+
+describe('--help', () => {
+  const commands = [[], ['serve'], ['programs'], ['programs', 'create'], ['programs', 'list'], ['tokens'], ['tokens', 'create'], ['tokens', 'list'], ['tokens', 'revoke']];
+  it.each(commands.map((c) => [c.join(' ') || '(top level)', c]))('%s --help', async (_name, command) => {
+    const run = await tally([...(command as string[]), '--help'], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/tally/);
+    expect(run.stderr).toBe('');
+  });
+});

@@ -1,0 +1,54 @@
+// Runs the built `tally` binary, as a user would after npm install.
+
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const TALLY = fileURLToPath(new URL('../../packages/collector/bin/tally.js', import.meta.url));
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function tally(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TALLY, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface Served {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `tally serve` on a free port and resolves once it listens. */
+export function serve(env: Record<string, string>): Promise<Served> {
+  const child = spawn(process.execPath, [TALLY, 'serve'], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', ...env },
+  });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 15_000);
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1], output: () => out, exited });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+}

@@ -1,0 +1,104 @@
+// The collector as a process: first start, restart, durability settings, graceful stop.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqlite } from '../../packages/collector/src/store/sqlite.js';
+import { serve } from './processes.js';
+
+let dir: string;
+let env: Record<string, string>;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tally-server-'));
+  env = { DATABASE_URL: join(dir, 'nested', 'tally.db') };
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function tokensIn(output: string) {
+  return {
+    secret: /tly_sec_[0-9A-Za-z]{38}/.exec(output)?.[0],
+    publishable: /tly_pub_[0-9A-Za-z]{38}/.exec(output)?.[0],
+  };
+}
+
+/** Posts a JSON body in two halves, calling `between` after the first half is sent. */
+function slowPost(url: string, token: string, body: string, between: () => void): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    const half = Math.floor(body.length / 2);
+    req.write(body.slice(0, half));
+    setTimeout(() => {
+      between();
+      setTimeout(() => req.end(body.slice(half)), 300);
+    }, 200);
+  });
+}
+
+describe('tally serve', () => {
+  it('creates the database and a first program, prints its tokens once, and keeps data across restarts', async () => {
+    const first = await serve(env);
+    const tokens = tokensIn(first.output());
+    expect(tokens.secret).toBeDefined();
+    expect(tokens.publishable).toBeDefined();
+    expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
+
+    const auth = { authorization: `Bearer ${tokens.secret}`, 'content-type': 'application/json' };
+    const partner = await fetch(`${first.url}/v1/partners`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'Kept', email: 'kept@p.test' }),
+    });
+    expect(partner.status).toBe(201);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    const second = await serve(env);
+    try {
+      expect(tokensIn(second.output())).toEqual({ secret: undefined, publishable: undefined });
+      const list = await (await fetch(`${second.url}/v1/partners`, { headers: auth })).json();
+      expect(list.data.map((p: { attributes: { name: string } }) => p.attributes.name)).toEqual(['Kept']);
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  });
+
+  it('on SIGTERM finishes the request in flight, then exits 0 and refuses new connections', async () => {
+    const s = await serve(env);
+    const { secret } = tokensIn(s.output());
+    const body = JSON.stringify({ name: 'In flight', email: 'flight@p.test' });
+    const reply = await slowPost(`${s.url}/v1/partners`, secret!, body, () => s.child.kill('SIGTERM'));
+    expect(reply.status).toBe(201);
+    expect(JSON.parse(reply.text).data.attributes.name).toBe('In flight');
+    expect(await s.exited).toBe(0);
+    await expect(fetch(`${s.url}/healthz`)).rejects.toThrow();
+
+    // The answered write is in the database file.
+    const db = openSqlite(env.DATABASE_URL!);
+    expect(await db.get('SELECT name FROM partners')).toEqual({ name: 'In flight' });
+    await db.close();
+  });
+
+  it('runs SQLite in WAL mode with synchronous=FULL', async () => {
+    const db = openSqlite(join(dir, 'pragma.db'));
+    expect(await db.get('PRAGMA journal_mode')).toEqual({ journal_mode: 'wal' });
+    expect(await db.get('PRAGMA synchronous')).toEqual({ synchronous: 2 });
+    await db.close();
+  });
+});
