@@ -7,7 +7,8 @@ import type { CommissionState } from '../../packages/collector/src/store/commiss
 import { seedPartner, startCollector, T0, type Collector } from './harness.js';
 
 let c: Collector;
-const ids: Record<string, string[]> = { commissions: [], partnerships: [], partners: [], referrals: [] };
+const ids = { commissions: [] as string[], partnerships: [] as string[], partners: [] as string[], referrals: [] as string[] };
+type Route = keyof typeof ids;
 let alice: { partnerId: string; partnershipId: string; key: string };
 let bob: { partnerId: string; partnershipId: string; key: string };
 
@@ -71,7 +72,7 @@ async function listIds(route: string, query: string): Promise<string[]> {
 }
 
 /** Record i's id, for routes whose three records were made oldest first. */
-const nth = (route: string, ...which: number[]) => which.map((i) => ids[route]![i]!);
+const nth = (route: string, ...which: number[]) => which.map((i) => ids[route as Route][i]!);
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');

@@ -71,8 +71,10 @@ describe('tally serve', () => {
     const second = await serve(env);
     try {
       expect(tokensIn(second.output())).toEqual({ secret: undefined, publishable: undefined });
-      const list = await (await fetch(`${second.url}/v1/partners`, { headers: auth })).json();
-      expect(list.data.map((p: { attributes: { name: string } }) => p.attributes.name)).toEqual(['Kept']);
+      const list = (await (await fetch(`${second.url}/v1/partners`, { headers: auth })).json()) as {
+        data: Array<{ attributes: { name: string } }>;
+      };
+      expect(list.data.map((p) => p.attributes.name)).toEqual(['Kept']);
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
