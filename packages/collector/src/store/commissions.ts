@@ -1,5 +1,5 @@
 import type { Queryable } from './db.js';
-import { listPage, type FieldFilter, type Page, type PageRequest } from './list.js';
+import { lister } from './list.js';
 import { insertRow } from './rows.js';
 
 export type CommissionState = 'pending' | 'rejected' | 'paid';
@@ -35,11 +35,4 @@ export function get(db: Queryable, programId: string, id: string): Promise<Commi
   return db.get<CommissionRow>('SELECT * FROM commissions WHERE program_id = ? AND id = ?', [programId, id]);
 }
 
-export function list(
-  db: Queryable,
-  programId: string,
-  filters: readonly FieldFilter[],
-  page: PageRequest,
-): Promise<Page<CommissionRow>> {
-  return listPage<CommissionRow>(db, 'commissions', COLUMNS, programId, filters, page);
-}
+export const list = lister<CommissionRow>('commissions', COLUMNS);

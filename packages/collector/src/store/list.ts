@@ -51,3 +51,9 @@ export async function listPage<T>(
   if (hasMore) rows.pop();
   return { rows, hasMore };
 }
+
+/** The list function of one table, filterable by the fields in `columns`. */
+export function lister<T>(table: string, columns: Readonly<Record<string, string>>) {
+  return (db: Queryable, programId: string, filters: readonly FieldFilter[], page: PageRequest): Promise<Page<T>> =>
+    listPage<T>(db, table, columns, programId, filters, page);
+}

@@ -1,5 +1,5 @@
 import type { Queryable } from './db.js';
-import { listPage, type FieldFilter, type Page, type PageRequest } from './list.js';
+import { lister } from './list.js';
 import { insertRow, updateRow } from './rows.js';
 
 export interface PartnerRow {
@@ -60,11 +60,4 @@ export async function remove(db: Queryable, programId: string, id: string): Prom
   return db.run('DELETE FROM partners WHERE program_id = ? AND id = ?', [programId, id]);
 }
 
-export function list(
-  db: Queryable,
-  programId: string,
-  filters: readonly FieldFilter[],
-  page: PageRequest,
-): Promise<Page<PartnerRow>> {
-  return listPage<PartnerRow>(db, 'partners', COLUMNS, programId, filters, page);
-}
+export const list = lister<PartnerRow>('partners', COLUMNS);

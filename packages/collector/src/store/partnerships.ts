@@ -1,5 +1,5 @@
 import type { Queryable } from './db.js';
-import { listPage, type FieldFilter, type Page, type PageRequest } from './list.js';
+import { lister } from './list.js';
 import { insertRow, updateRow } from './rows.js';
 
 export type PartnershipState = 'pending' | 'accepted' | 'declined';
@@ -104,11 +104,4 @@ export function findByClick(db: Queryable, programId: string, grId: string): Pro
   );
 }
 
-export function list(
-  db: Queryable,
-  programId: string,
-  filters: readonly FieldFilter[],
-  page: PageRequest,
-): Promise<Page<PartnershipRow>> {
-  return listPage<PartnershipRow>(db, 'partnerships', COLUMNS, programId, filters, page);
-}
+export const list = lister<PartnershipRow>('partnerships', COLUMNS);

@@ -1,5 +1,5 @@
 import type { Queryable } from './db.js';
-import { listPage, type FieldFilter, type Page, type PageRequest } from './list.js';
+import { lister } from './list.js';
 import { insertRow } from './rows.js';
 
 export type ReferralState = 'converted' | 'paid' | 'churned' | 'rejected';
@@ -48,11 +48,4 @@ export function get(db: Queryable, programId: string, id: string): Promise<Refer
   return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND id = ?', [programId, id]);
 }
 
-export function list(
-  db: Queryable,
-  programId: string,
-  filters: readonly FieldFilter[],
-  page: PageRequest,
-): Promise<Page<ReferralRow>> {
-  return listPage<ReferralRow>(db, 'referrals', COLUMNS, programId, filters, page);
-}
+export const list = lister<ReferralRow>('referrals', COLUMNS);
