@@ -2,7 +2,8 @@
 // in /openapi.json.
 
 import { z } from 'zod';
-import { EMAIL_MAX, isValidEmail } from '../domain/email.js';
+import { EMAIL_MAX, isValidEmail, normalizeEmail } from '../domain/email.js';
+import { transformed } from '../http/list-query.js';
 import { SLUG_PATTERN } from '../domain/slugs.js';
 import { states, type Machine, type StateOf } from '../domain/state-machines.js';
 
@@ -31,3 +32,6 @@ export const partnerName = z.string().trim().min(1).max(200);
 export function state<M extends Machine>(machine: M) {
   return z.enum(states(machine) as [StateOf<M>, ...StateOf<M>[]]);
 }
+
+/** List filter on an address: compared in its normalized form, as it is stored. */
+export const emailFilter = transformed('e-mail address, compared normalized', normalizeEmail);

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { normalizeEmail } from '../domain/email.js';
 import { createPartner, deletePartner, updatePartner } from '../domain/partners.js';
-import { text, transformed } from '../http/list-query.js';
+import { text } from '../http/list-query.js';
 import { present, type Resource } from '../http/render.js';
 import { route } from '../http/route.js';
 import * as partners from '../store/partners.js';
 import type { PartnerRow } from '../store/partners.js';
 import { readRoutes } from './crud.js';
-import { email, partnerName } from './fields.js';
+import { email, emailFilter, partnerName } from './fields.js';
 
 /** The account email is stored and filterable but, as in the seed, not returned. */
 export function renderPartner(row: PartnerRow): Resource {
@@ -22,8 +21,6 @@ export function renderPartner(row: PartnerRow): Resource {
     }),
   };
 }
-
-const emailFilter = transformed('e-mail address, compared normalized', normalizeEmail);
 
 const createBody = z.object({ name: partnerName, email, paypal_email: email.nullish() });
 const updateBody = createBody.partial();

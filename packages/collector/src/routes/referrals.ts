@@ -1,10 +1,10 @@
-import { normalizeEmail } from '../domain/email.js';
 import { states } from '../domain/state-machines.js';
-import { dateTime, oneOf, text, transformed } from '../http/list-query.js';
+import { dateTime, oneOf, text } from '../http/list-query.js';
 import { present, type Resource } from '../http/render.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow } from '../store/referrals.js';
 import { readRoutes } from './crud.js';
+import { emailFilter } from './fields.js';
 
 /** The conversion record: the person a partner referred. */
 export function renderReferral(row: ReferralRow): Resource {
@@ -32,7 +32,7 @@ export const referralRoutes = [
     render: renderReferral,
     filters: {
       state_eq: oneOf(states('referral')),
-      email_eq: transformed('e-mail address, compared normalized', normalizeEmail),
+      email_eq: emailFilter,
       partner_id_eq: text,
       created_at_lt: dateTime,
       created_at_gt: dateTime,

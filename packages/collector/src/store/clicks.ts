@@ -36,10 +36,3 @@ export function findRecent(
 export async function touch(db: Queryable, id: string, now: number): Promise<void> {
   await db.run('UPDATE clicks SET last_seen_at = ? WHERE id = ?', [now, id]);
 }
-
-export async function countByPartnership(db: Queryable, partnershipId: string): Promise<number> {
-  const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM clicks WHERE partnership_id = ?', [
-    partnershipId,
-  ]);
-  return Number(row?.n ?? 0);
-}

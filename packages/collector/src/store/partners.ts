@@ -32,10 +32,6 @@ export function get(db: Queryable, programId: string, id: string): Promise<Partn
   return db.get<PartnerRow>('SELECT * FROM partners WHERE program_id = ? AND id = ?', [programId, id]);
 }
 
-export function findByEmail(db: Queryable, programId: string, emailNorm: string): Promise<PartnerRow | undefined> {
-  return db.get<PartnerRow>('SELECT * FROM partners WHERE program_id = ? AND email_norm = ?', [programId, emailNorm]);
-}
-
 /** True when deleting the partner would orphan money or attribution records. */
 export async function hasHistory(db: Queryable, programId: string, id: string): Promise<boolean> {
   const row = await db.get(
