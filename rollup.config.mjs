@@ -1,8 +1,10 @@
-// One build for the repository. The collector is bundled to ESM with its dependencies
-// left external; type errors fail the build.
+// One build for the repository: the tracker (a minified script-tag IIFE, an ES module
+// for bundlers, and its types) and the collector (ESM, dependencies left external).
+// Type errors fail the build.
+import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
-import { builtinModules } from 'node:module';
 import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 
 const collectorPkg = JSON.parse(readFileSync('packages/collector/package.json', 'utf8'));
 const external = [
@@ -11,7 +13,37 @@ const external = [
   ...Object.keys(collectorPkg.dependencies ?? {}),
 ];
 
+const trackerTs = (declarations) =>
+  typescript({
+    tsconfig: 'packages/tracker/tsconfig.json',
+    include: ['packages/tracker/src/**/*.ts'],
+    compilerOptions: {
+      noEmit: false,
+      noEmitOnError: true,
+      outDir: 'packages/tracker/dist',
+      ...(declarations ? { declaration: true, declarationDir: 'packages/tracker/dist' } : {}),
+    },
+  });
+
+// Squeezes the snippet for its 1 KiB goal; the names it mangles are local only.
+const squeeze = terser({
+  ecma: 2020,
+  compress: { passes: 3, unsafe_arrows: true, unsafe_methods: true, pure_getters: true },
+  mangle: { toplevel: true },
+  format: { comments: false },
+});
+
 export default [
+  {
+    input: 'packages/tracker/src/snippet.ts',
+    output: { file: 'packages/tracker/dist/tracker.js', format: 'iife', strict: false, plugins: [squeeze] },
+    plugins: [trackerTs(false)],
+  },
+  {
+    input: 'packages/tracker/src/index.ts',
+    output: { dir: 'packages/tracker/dist', entryFileNames: 'index.mjs', format: 'es' },
+    plugins: [trackerTs(true)],
+  },
   {
     input: {
       cli: 'packages/collector/src/cli.ts',

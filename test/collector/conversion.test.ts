@@ -160,7 +160,7 @@ describe('POST /v1/tracking/conversion', () => {
   });
 
   describe('bodies that are not a JSON object', () => {
-    const post = (raw: string | Buffer, contentType: string | null = 'application/json') =>
+    const post = (raw: string, contentType: string | null = 'application/json') =>
       c.call('POST', '/v1/tracking/conversion', {
         token: c.publishable,
         raw,

@@ -22,7 +22,7 @@ export interface CallOptions {
   token?: string | null;
   body?: unknown;
   /** Sent as-is instead of JSON.stringify(body). */
-  raw?: string | Buffer;
+  raw?: string;
   headers?: Record<string, string>;
 }
 
@@ -58,7 +58,7 @@ export async function startCollector(): Promise<Collector> {
     const headers: Record<string, string> = { ...opts.headers };
     const token = opts.token === undefined ? first.tokens.secret : opts.token;
     if (token !== null) headers.authorization ??= `Bearer ${token}`;
-    let body: string | Buffer | undefined = opts.raw;
+    let body: string | undefined = opts.raw;
     if (body === undefined && opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';

@@ -14,7 +14,9 @@ import { openApiDocument } from './http/openapi.js';
 import { requestContext } from './http/request-context.js';
 import type { Route } from './http/route.js';
 import { validateBody } from './http/validate.js';
+import { loadTracker, mountAssets } from './routes/assets.js';
 import { commissionRoutes } from './routes/commissions.js';
+import { mountDemo, type Demo } from './routes/demo.js';
 import { partnerRoutes } from './routes/partners.js';
 import { partnershipRoutes } from './routes/partnerships.js';
 import { referralRoutes } from './routes/referrals.js';
@@ -27,6 +29,10 @@ export interface AppDeps {
   log: Logger;
   /** Unix seconds. */
   now?: () => number;
+  /** The demo pages' program and token; no demo without it. */
+  demo?: Demo | undefined;
+  /** Where the built snippet is; the tracker package's by default. */
+  trackerPath?: string;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -81,6 +87,8 @@ export function createApp(deps: AppDeps): Koa {
   router.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
+  mountAssets(router, loadTracker(deps.trackerPath));
+  mountDemo(router, deps.demo);
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });

@@ -166,10 +166,11 @@ const COMMANDS: Record<string, Command> = {
         prefix: t.hint,
         created_at: t.created_at,
         revoked_at: t.revoked_at,
+        label: t.label,
       }));
       if (values.json) return out(JSON.stringify(shown));
       for (const t of shown) {
-        out(`${t.id}  ${t.kind.padEnd(11)}  ${t.prefix}…  created ${iso(t.created_at)}  revoked ${iso(t.revoked_at)}`);
+        out(`${t.id}  ${t.kind.padEnd(11)}  ${t.prefix}…  created ${iso(t.created_at)}  revoked ${iso(t.revoked_at)}${t.label ? `  (${t.label})` : ''}`);
       }
     },
   },

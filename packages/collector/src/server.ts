@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
-import { ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
+import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
 import type { Db } from './store/db.js';
 import { migrate } from './store/migrations.js';
 import { openSqlite, sqlitePath } from './store/sqlite.js';
@@ -45,7 +45,8 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     },
     now(),
   );
-  const app = createApp({ db, log, now });
+  const demo = await demoToken(db, now());
+  const app = createApp({ db, log, now, demo: demo && { token: demo.token, programName: demo.program.name } });
   const server = createServer(app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -6,6 +6,7 @@ import * as programs from '../store/programs.js';
 import type { ProgramRow } from '../store/programs.js';
 import { uuidv7 } from './ids.js';
 import { issueToken } from './tokens.js';
+import * as tokens from '../store/tokens.js';
 
 export const DEFAULT_RATE_BPS = 2000;
 
@@ -90,4 +91,18 @@ export async function createProgram(db: Db, input: NewProgram, now: number): Pro
 export async function ensureFirstProgram(db: Db, input: NewProgram, now: number): Promise<CreatedProgram | undefined> {
   if ((await programs.count(db)) > 0) return undefined;
   return createProgram(db, input, now);
+}
+
+/**
+ * The demo pages need a publishable token in their HTML, and tokens are stored only as
+ * hashes. So each start issues a fresh one for the first program and drops the last.
+ */
+export async function demoToken(db: Db, now: number): Promise<{ program: ProgramRow; token: string } | undefined> {
+  const [program] = await programs.list(db);
+  if (!program) return undefined;
+  return db.transaction(async (tx) => {
+    await tokens.removeLabelled(tx, program.id, 'demo');
+    const issued = await issueToken(tx, program.id, 'publishable', now, 'demo');
+    return { program, token: issued.token };
+  });
 }

@@ -58,7 +58,13 @@ export interface IssuedToken {
   token: string;
 }
 
-export async function issueToken(db: Queryable, programId: string, kind: TokenKind, now: number): Promise<IssuedToken> {
+export async function issueToken(
+  db: Queryable,
+  programId: string,
+  kind: TokenKind,
+  now: number,
+  label: string | null = null,
+): Promise<IssuedToken> {
   const token = generateToken(kind);
   const row: TokenRow = {
     id: uuidv7(),
@@ -68,6 +74,7 @@ export async function issueToken(db: Queryable, programId: string, kind: TokenKi
     hint: token.slice(0, PREFIX[kind].length + 4),
     created_at: now,
     revoked_at: null,
+    label,
   };
   await tokens.insert(db, row);
   return { row, token };

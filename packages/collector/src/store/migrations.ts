@@ -127,6 +127,11 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX commissions_state_set ON commissions (program_id, state_set_at);
   CREATE INDEX commissions_referral ON commissions (referral_id);
   `,
+  // The demo page's publishable token is replaced at each start; a label finds it.
+  `
+  ALTER TABLE tokens ADD COLUMN label TEXT;
+  CREATE INDEX tokens_label ON tokens (program_id, label);
+  `,
 ];
 
 export async function migrate(db: Db, now: number): Promise<number> {

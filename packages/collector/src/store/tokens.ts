@@ -14,6 +14,8 @@ export interface TokenRow {
   hint: string;
   created_at: number;
   revoked_at: number | null;
+  /** Marks tokens the service manages itself, such as the demo page's. */
+  label: string | null;
 }
 
 export interface Credential {
@@ -48,4 +50,8 @@ export function get(db: Queryable, id: string): Promise<TokenRow | undefined> {
 
 export function revoke(db: Queryable, id: string, now: number): Promise<number> {
   return db.run('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, id]);
+}
+
+export function removeLabelled(db: Queryable, programId: string, label: string): Promise<number> {
+  return db.run('DELETE FROM tokens WHERE program_id = ? AND label = ?', [programId, label]);
 }

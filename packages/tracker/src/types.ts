@@ -1,0 +1,35 @@
+/**
+ * Settings. The script tag passes its data-* attributes as they are (strings); the npm
+ * entry passes typed values. The names are the same on purpose.
+ */
+export interface Options {
+  /** The publishable token (tly_pub_…). */
+  key?: string | undefined;
+  /** Collector base URL, e.g. https://collector.example.com or a first-party proxy path. */
+  api?: string | undefined;
+  /** Attribution window in days, 1 to 365; 60 by default. */
+  cookieDays?: number | string | undefined;
+  /** e.g. ".example.com"; found at run time when absent. */
+  cookieDomain?: string | undefined;
+  /** "last" (default): a new link replaces the old one. "first": the first link wins until it expires. */
+  attribution?: string | undefined;
+  /** Extra link parameter names to read as a referral slug (an array, or a comma-separated string). */
+  params?: string[] | string | undefined;
+  /** false or "required": store and send nothing until consent(true). */
+  consent?: boolean | string | undefined;
+  /** Remove the referral parameters from the address bar after reading them. */
+  cleanUrl?: boolean | string | undefined;
+}
+
+/** What the first-party cookie `_gr_id` holds. `at` is when it was set or refreshed, in ms. */
+export interface Referral {
+  gr_id: string;
+  pk?: string | undefined;
+  uid?: string | undefined;
+  at: number;
+}
+
+export interface Conversion {
+  id: string;
+  state: string;
+}
