@@ -44,7 +44,7 @@ gr('ready', function (r) {
 
 export function mountDemo(router: Router, demo: Demo | undefined): void {
   if (!demo) return;
-  router.get('/demo', (ctx) => ctx.redirect('/demo/'));
+  // The router ignores a trailing slash, so this serves /demo as well.
   router.get('/demo/', (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = page(
