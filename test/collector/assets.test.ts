@@ -83,6 +83,8 @@ describe('/demo/', () => {
       const reply = await c.call('POST', '/v1/tracking/click', { token: token!, body: { gr_id: 'g', pk: 'nobody' } });
       expect(reply.status).toBe(422); // authenticated; only the slug is unknown
     }
-    expect((await get('/demo')).status).toBe(200);
+    const redirect = await fetch(`${c.url}/demo`, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe('/demo/');
   });
 });

@@ -44,7 +44,8 @@ gr('ready', function (r) {
 
 export function mountDemo(router: Router, demo: Demo | undefined): void {
   if (!demo) return;
-  // The router ignores a trailing slash, so this serves /demo as well.
+  // A route for /demo also matches /demo/: redirect only the bare path.
+  router.get('/demo', (ctx, next) => (ctx.path === '/demo' ? ctx.redirect('/demo/') : next()));
   router.get('/demo/', (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = page(
