@@ -20,7 +20,8 @@ export interface Entry {
 /** The outbox; with `keep`, only the entries it keeps, which are written back. */
 export function entries(keep?: (e: Entry) => unknown): Entry[] {
   let all = json<Entry[]>(local(KEY), []);
-  if (keep) local(KEY, JSON.stringify((all = all.filter(keep))));
+  // An empty outbox is removed, not stored: a visitor without a referral keeps nothing.
+  if (keep) local(KEY, (all = all.filter(keep)).length ? JSON.stringify(all) : '');
   return all;
 }
 
@@ -39,7 +40,7 @@ export async function deliver(url: string, key: string, entry: Entry, attempt = 
   if (status < 500 && status != 429) {
     entries((e) => e.i != entry.i);
     const data = status < 300 && (await (res as Response).json()).data;
-    return data && { id: data.id, state: data.attributes.state };
+    return data ? { id: data.id, state: data.attributes.state } : null;
   }
   // Three tries on this page, a second and then three seconds apart.
   return attempt < 2 ? new Promise((r) => setTimeout(r, 1e3 + 2e3 * attempt)).then(() => deliver(url, key, entry, attempt + 1)) : null;

@@ -1,0 +1,137 @@
+// The gr(...) interface: the stub and its queue, the hosted service's snippet, and the
+// commands of design/tracker.md.
+
+import { describe, expect, it } from 'vitest';
+import { Browser, cookieReferral, SCRIPT_SRC } from './browser.js';
+
+const SITE = 'https://www.shop.test/';
+const STUB = 'window.gr=window.gr||function(){(gr.q=gr.q||[]).push(arguments)};';
+
+describe('the stub and its queue', () => {
+  it('calls made before the script loads run in order once it does, and the stub is replaced', async () => {
+    const b = new Browser();
+    await b.open(`${SITE}?red=alice`);
+    const w = await b.open(`${SITE}signup`, {
+      before: `${STUB}
+        window.order = [];
+        gr('ready', function (r) { order.push('ready:' + (r && r.pk)); });
+        gr('track', 'conversion', { email: 'queued@user.test' });
+        gr('ready', function () { order.push('after-track'); });`,
+    });
+    await b.settle(w);
+    expect((w as any).order).toEqual(['ready:alice', 'after-track']);
+    expect(b.conversions().map((s) => s.body.email)).toEqual(['queued@user.test']);
+    expect((w as any).gr.q).toBeUndefined();
+    expect(typeof (w as any).gr.track).toBe('function');
+  });
+});
+
+describe("the hosted service's snippet", () => {
+  // Its installation snippet, as a company pastes it, with only the src pointed here.
+  const hosted = (calls: string) => `<script>
+    (function (w, d, s, p) {
+      var js = d.createElement(s); js.async = 1; js.src = p;
+      var first = d.getElementsByTagName(s)[0]; first.parentNode.insertBefore(js, first);
+      w.gr = w.gr || function () { w.gr.ce = 30; w.gr.q = w.gr.q || []; w.gr.q.push(arguments); };
+    })(window, document, 'script', '${SCRIPT_SRC}');
+    ${calls}
+  </script>`;
+
+  it('works unchanged: initCustomer gives the token, gr.ce the cookie lifetime', async () => {
+    const b = new Browser();
+    const landing = await b.open(`${SITE}?red=alice`, {
+      html: hosted(`gr('initCustomer', 'tly_pub_hosted'); gr('track', 'pageview');`),
+    });
+    await b.settle(landing);
+    expect(b.clicks()).toHaveLength(1);
+    expect(b.clicks()[0]!.headers.Authorization).toBe('Bearer tly_pub_hosted');
+    expect(b.cookie(SITE)!.maxAge).toBe(30 * 86400);
+
+    const signup = await b.open(`${SITE}signup`, {
+      html: hosted(`gr('initCustomer', 'tly_pub_hosted'); gr('track', 'conversion', { email: 'hosted@user.test', uid: 'u-1' });`),
+    });
+    await b.settle(signup);
+    expect(b.conversions().map((s) => s.body)).toEqual([
+      { email: 'hosted@user.test', gr_id: cookieReferral(b, SITE)?.gr_id, pk: 'alice', uid: 'u-1' },
+    ]);
+  });
+});
+
+describe('commands', () => {
+  it("gr('ready', cb) gives {gr_id, pk, uid}, or null without a referral", async () => {
+    const b = new Browser();
+    const none = await b.open(SITE);
+    let seen: unknown = 'not called';
+    (none as any).gr('ready', (r: unknown) => (seen = r));
+    expect(seen).toBeNull();
+    const w = await b.open(`${SITE}?red=alice&gr_uid=u5`);
+    (w as any).gr('ready', (r: unknown) => (seen = r));
+    expect(seen).toEqual({ gr_id: cookieReferral(b, SITE)?.gr_id, pk: 'alice', uid: 'u5' });
+  });
+
+  it("gr('decorate', el) adds gr_id to a link, keeping its query, and to a form as a field", async () => {
+    const b = new Browser();
+    const w = await b.open(`${SITE}?red=alice`);
+    const grId = cookieReferral(b, SITE)?.gr_id as string;
+    const link = w.document.getElementById('out') as HTMLAnchorElement;
+    (w as any).gr('decorate', link);
+    expect(link.href).toBe(`https://app.other.test/start?x=1&gr_id=${grId}`);
+    const form = w.document.getElementById('form') as HTMLFormElement;
+    (w as any).gr('decorate', form);
+    const field = form.querySelector('input[name=gr_id]') as HTMLInputElement;
+    expect(field.type).toBe('hidden');
+    expect(field.value).toBe(grId);
+  });
+
+  it("gr('decorate') does nothing without a referral", async () => {
+    const b = new Browser();
+    const w = await b.open(SITE);
+    const link = w.document.getElementById('out') as HTMLAnchorElement;
+    (w as any).gr('decorate', link);
+    expect(link.href).toBe('https://app.other.test/start?x=1');
+  });
+
+  it('unknown commands and bad arguments never throw into the page', async () => {
+    const b = new Browser();
+    const w = await b.open(`${SITE}?red=alice`);
+    const gr = (w as any).gr;
+    expect(() => {
+      gr('no-such-command');
+      gr('ready', 'not a function');
+      gr('decorate', null);
+      gr('decorate', 42);
+      gr('track', 'conversion');
+      gr('track', 'conversion', null);
+      gr();
+    }).not.toThrow();
+    await expect(gr.track(undefined)).resolves.toBeNull();
+    expect(b.logs.filter(([level]) => level === 'jsdomError')).toEqual([]);
+  });
+});
+
+describe('the console', () => {
+  it('stays silent without ?gr_debug=1', async () => {
+    const b = new Browser();
+    const w = await b.open(`${SITE}?red=alice`);
+    (w as any).gr('track', 'pageview');
+    await (w as any).gr.track('a@b.test');
+    expect(b.logs).toEqual([]);
+  });
+
+  it('logs with ?gr_debug=1', async () => {
+    const b = new Browser();
+    const w = await b.open(`${SITE}?red=alice&gr_debug=1`);
+    (w as any).gr('track', 'pageview');
+    expect(b.logs.some(([level, args]) => level === 'log' && String(args[0]).includes('tally'))).toBe(true);
+  });
+
+  it('a second and a third copy of the script do nothing and warn once', async () => {
+    const b = new Browser();
+    const tag = `<script src="${SCRIPT_SRC}" data-key="tly_pub_one"></script>`;
+    const w = await b.open(`${SITE}?red=alice`, { html: tag + tag.replace('one', 'two') + tag.replace('one', 'three') });
+    await b.settle(w);
+    expect(b.logs.filter(([level]) => level === 'warn')).toHaveLength(1);
+    expect(b.clicks()).toHaveLength(1);
+    expect(b.clicks()[0]!.headers.Authorization).toBe('Bearer tly_pub_one');
+  });
+});

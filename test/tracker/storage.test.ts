@@ -1,0 +1,147 @@
+// The first-party cookie, its localStorage mirror, the attribution window, and consent.
+
+import { describe, expect, it } from 'vitest';
+import { Browser, cookieReferral } from './browser.js';
+
+describe('the _gr_id cookie', () => {
+  it('holds {gr_id, pk, uid, at} with path=/, SameSite=Lax, Secure on https, for 60 days', async () => {
+    const b = new Browser();
+    const before = Date.now();
+    await b.open('https://www.shop.test/?red=alice&gr_uid=u7');
+    const c = b.cookie('https://www.shop.test/')!;
+    expect(c.path).toBe('/');
+    expect(c.sameSite).toBe('lax');
+    expect(c.secure).toBe(true);
+    expect(c.maxAge).toBe(60 * 86400);
+    const r = JSON.parse(decodeURIComponent(c.value));
+    expect(Object.keys(r).sort()).toEqual(['at', 'gr_id', 'pk', 'uid']);
+    expect(r.at).toBeGreaterThanOrEqual(before);
+  });
+
+  it('is not Secure on http', async () => {
+    const b = new Browser();
+    await b.open('http://www.shop.test/?red=alice');
+    expect(b.cookie('http://www.shop.test/')!.secure).toBe(false);
+  });
+
+  it('sits on the registrable domain, so www. and app. share it', async () => {
+    const b = new Browser();
+    await b.open('https://www.shop.test/?red=alice');
+    expect(b.cookie('https://www.shop.test/')!.domain).toBe('shop.test');
+    const w = await b.open('https://app.shop.test/signup');
+    expect(cookieReferral(b, 'https://app.shop.test/')?.pk).toBe('alice');
+    expect(await (w as any).gr.track('new@user.test')).toEqual({ id: 'ref-1', state: 'converted' });
+  });
+
+  it('never on a public suffix such as co.uk', async () => {
+    const b = new Browser();
+    await b.open('https://www.shop.example.co.uk/?red=alice');
+    expect(b.cookie('https://www.shop.example.co.uk/')!.domain).toBe('example.co.uk');
+  });
+
+  it('host-only on an IP address or a single-label host', async () => {
+    for (const url of ['http://127.0.0.1:8080/?red=alice', 'http://localhost:3000/?red=alice']) {
+      const b = new Browser();
+      await b.open(url);
+      expect(b.cookie(url)!.hostOnly).toBe(true);
+    }
+  });
+
+  it('uses data-cookie-domain when given', async () => {
+    const b = new Browser();
+    await b.open('https://www.shop.example.co.uk/?red=alice', { attrs: { 'cookie-domain': 'shop.example.co.uk' } });
+    expect(b.cookie('https://www.shop.example.co.uk/')!.domain).toBe('shop.example.co.uk');
+  });
+});
+
+describe('the localStorage mirror', () => {
+  it('holds the same referral as the cookie', async () => {
+    const b = new Browser();
+    const w = await b.open('https://www.shop.test/?red=alice');
+    expect(JSON.parse(w.localStorage.getItem('_gr_id')!)).toEqual(cookieReferral(b, 'https://www.shop.test/'));
+  });
+
+  it('restores a lost cookie', async () => {
+    const b = new Browser();
+    await b.open('https://www.shop.test/?red=alice');
+    const before = cookieReferral(b, 'https://www.shop.test/');
+    b.jar.removeAllCookiesSync();
+    await b.open('https://www.shop.test/next');
+    expect(cookieReferral(b, 'https://www.shop.test/')).toEqual(before);
+  });
+
+  it('is restored from the cookie when it was cleared', async () => {
+    const b = new Browser();
+    await b.open('https://www.shop.test/?red=alice');
+    b.storage.clear();
+    const w = await b.open('https://www.shop.test/next');
+    expect(JSON.parse(w.localStorage.getItem('_gr_id')!).pk).toBe('alice');
+  });
+
+  it('a stored value that is not ours is ignored without an error', async () => {
+    const b = new Browser();
+    b.storage.set('https://www.shop.test', { _gr_id: '{not json', _gr_outbox: 'nope' });
+    const w = await b.open('https://www.shop.test/');
+    expect(await (w as any).gr.track('a@b.test')).toBeNull();
+    expect(b.logs.filter(([level]) => level !== 'log')).toEqual([]);
+  });
+});
+
+describe('the attribution window', () => {
+  it('a referral older than data-cookie-days is forgotten', async () => {
+    const b = new Browser();
+    const attrs = { 'cookie-days': '30' };
+    await b.open('https://www.shop.test/?red=alice', { attrs });
+    const old = { ...cookieReferral(b, 'https://www.shop.test/')!, at: Date.now() - 31 * 864e5 };
+    const value = encodeURIComponent(JSON.stringify(old));
+    b.jar.setCookieSync(`_gr_id=${value}; Domain=shop.test; Path=/`, 'https://www.shop.test/');
+    b.storage.set('https://www.shop.test', { _gr_id: JSON.stringify(old) });
+    const w = await b.open('https://www.shop.test/signup', { attrs });
+    expect(await (w as any).gr.track('late@user.test')).toBeNull();
+    expect(b.conversions()).toHaveLength(0);
+  });
+
+  it('is clamped to 1..365 days', async () => {
+    for (const [days, expected] of [['1000', 365], ['0.2', 60], ['-5', 1], ['abc', 60], ['7', 7]] as const) {
+      const b = new Browser();
+      await b.open('https://www.shop.test/?red=alice', { attrs: { 'cookie-days': days } });
+      expect(b.cookie('https://www.shop.test/')!.maxAge, days).toBe(expected * 86400);
+    }
+  });
+});
+
+describe('consent', () => {
+  const attrs = { consent: 'required' };
+
+  it('stores and sends nothing before consent, even with a referral in the address', async () => {
+    const b = new Browser();
+    const w = await b.open('https://www.shop.test/?red=alice', { attrs });
+    expect(await (w as any).gr.track('a@b.test')).toBeNull();
+    await b.settle(w);
+    expect(b.sent).toEqual([]);
+    expect(w.document.cookie).toBe('');
+    expect(w.localStorage.length).toBe(0);
+    let seen: unknown = 'not called';
+    (w as any).gr('ready', (r: unknown) => (seen = r));
+    expect(seen).toBeNull();
+  });
+
+  it("gr('consent', true) records the referral in the address and posts its click", async () => {
+    const b = new Browser();
+    const w = await b.open('https://www.shop.test/?red=alice', { attrs });
+    (w as any).gr('consent', true);
+    await b.settle(w);
+    expect(cookieReferral(b, 'https://www.shop.test/')?.pk).toBe('alice');
+    expect(b.clicks()).toHaveLength(1);
+  });
+
+  it("gr('consent', false) deletes the cookie and the stored copy", async () => {
+    const b = new Browser();
+    const w = await b.open('https://www.shop.test/?red=alice');
+    expect(b.cookie('https://www.shop.test/')).toBeDefined();
+    (w as any).gr('consent', false);
+    expect(b.cookie('https://www.shop.test/')).toBeUndefined();
+    expect(w.localStorage.getItem('_gr_id')).toBeNull();
+    expect(await (w as any).gr.track('a@b.test')).toBeNull();
+  });
+});
