@@ -11,7 +11,7 @@ async function referredPage(b: Browser) {
   return b.open(`${SITE}signup`);
 }
 
-const outbox = (w: Window) => JSON.parse(w.localStorage.getItem('_gr_outbox') ?? '[]');
+const outbox = (w: { localStorage: Storage }) => JSON.parse(w.localStorage.getItem('_gr_outbox') ?? '[]');
 
 describe('a conversion', () => {
   it('is posted with the stored referral, the bearer token and keepalive, and resolves to {id, state}', async () => {
