@@ -1,0 +1,173 @@
+// The flows of design/tracker.md in real Chromium, from referral link to conversion,
+// with the collector and the company's site on two different origins.
+
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchChromium, Stack, STUB, trackerReady } from './stack.js';
+
+let browser: Browser;
+let s: Stack;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+beforeEach(async () => {
+  s = new Stack();
+  await s.start(browser);
+});
+afterEach(async () => {
+  await s.close();
+});
+
+const page = (head: string, body = '') => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
+const clicks = (sent: { url: string }[]) => sent.filter((r) => r.url.endsWith('/v1/tracking/click'));
+const conversions = (sent: { url: string }[]) => sent.filter((r) => r.url.endsWith('/v1/tracking/conversion'));
+
+describe('in Chromium', () => {
+  it('1. a referral link, then a signup that navigates away at once: credited to the right partner', async () => {
+    const alice = await s.partner('Alice');
+    await s.partner('Bob');
+    s.site.set('/', page(s.tag(), 'landing'));
+    s.site.set('/signup', page(s.tag(), 'signup'));
+    s.site.set('/thanks', page('', 'thanks'));
+    const { page: tab, sent, context } = await s.context();
+
+    await tab.goto(`${s.site.origin()}/?red=${alice.key}`);
+    await trackerReady(tab);
+    await expect.poll(() => clicks(sent).length).toBe(1);
+    const click = clicks(sent)[0]!.body;
+    expect(click).toMatchObject({ pk: alice.key, url: `${s.site.origin()}/?red=${alice.key}` });
+
+    await tab.goto(`${s.site.origin()}/signup`);
+    await trackerReady(tab);
+    await tab.evaluate(() => {
+      void (window as any).gr.track('jane@buyer.test');
+      location.href = '/thanks';
+    });
+    await tab.waitForURL('**/thanks');
+
+    const referral = await s.referralFor('jane@buyer.test');
+    expect(referral?.relationships.partnership.data.id).toBe(alice.partnershipId);
+    expect(conversions(sent).map((r) => r.body)).toEqual([{ email: 'jane@buyer.test', gr_id: click.gr_id, pk: alice.key }]);
+    const clicksStored = await s.collector.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM clicks');
+    expect(clicksStored?.n).toBe(1);
+    await context.close();
+  });
+
+  it("2. the hosted service's own snippet, unchanged but for its src", async () => {
+    const alice = await s.partner('Alice');
+    const hosted = (calls: string) => `<script>
+      (function (w, d, s, p) {
+        var js = d.createElement(s); js.async = 1; js.src = p;
+        var first = d.getElementsByTagName(s)[0]; first.parentNode.insertBefore(js, first);
+        w.gr = w.gr || function () { w.gr.ce = 60; w.gr.q = w.gr.q || []; w.gr.q.push(arguments); };
+      })(window, document, 'script', '${s.collectorUrl}/tracker.js');
+      ${calls}
+    </script>`;
+    s.site.set('/', page(hosted(`gr('initCustomer', '${s.publishable}'); gr('track', 'pageview');`)));
+    s.site.set(
+      '/signup',
+      page(hosted(`gr('initCustomer', '${s.publishable}'); gr('track', 'conversion', { email: 'hosted@buyer.test', uid: 'cus_42' });`)),
+    );
+    const { page: tab, sent, context } = await s.context();
+    await tab.goto(`${s.site.origin()}/?red=${alice.key}`);
+    await expect.poll(() => clicks(sent).length).toBe(1);
+    await tab.goto(`${s.site.origin()}/signup`);
+    const referral = await s.referralFor('hosted@buyer.test');
+    expect(referral?.relationships.partnership.data.id).toBe(alice.partnershipId);
+    expect(referral?.attributes.uid).toBe('cus_42');
+    const cookies = await context.cookies();
+    const cookie = cookies.find((c) => c.name === '_gr_id')!;
+    expect(cookie.expires - Date.now() / 1000).toBeGreaterThan(59 * 86400);
+    await context.close();
+  });
+
+  it('3. the collector is down when track is called; the next page load delivers from the outbox', async () => {
+    const alice = await s.partner('Alice');
+    // The site serves its own copy of tracker.js, so pages work while the collector is down.
+    const local = `${STUB}<script async src="/tracker.js" data-key="${s.publishable}" data-api="${s.collectorUrl}"></script>`;
+    s.site.set('/', page(local));
+    s.site.set('/signup', page(local));
+    s.site.set('/thanks', page('', 'thanks'));
+    s.site.set('/dashboard', page(local));
+    const { page: tab, context } = await s.context();
+    await tab.goto(`${s.site.origin()}/?red=${alice.key}`);
+    await trackerReady(tab);
+
+    const port = s.collectorPort;
+    await s.collector.close();
+    await tab.goto(`${s.site.origin()}/signup`);
+    await trackerReady(tab);
+    const result = await tab.evaluate(() => (window as any).gr.track('outage@buyer.test'));
+    expect(result).toBeNull(); // not delivered on this page
+    const queued = await tab.evaluate(() => localStorage.getItem('_gr_outbox'));
+    expect(JSON.parse(queued!)).toHaveLength(1);
+    await tab.goto(`${s.site.origin()}/thanks`);
+
+    await s.startCollector(port);
+    await tab.goto(`${s.site.origin()}/dashboard`);
+    const referral = await s.referralFor('outage@buyer.test');
+    expect(referral?.relationships.partnership.data.id).toBe(alice.partnershipId);
+    await expect.poll(() => tab.evaluate(() => localStorage.getItem('_gr_outbox'))).toBeNull();
+    await context.close();
+  });
+
+  it('4. www. and app. subdomains of one site share the attribution', async () => {
+    const alice = await s.partner('Alice');
+    s.site.set('/', page(s.tag(), 'marketing site'));
+    s.site.set('/signup', page(s.tag(), 'the app'));
+    const { page: tab, sent, context } = await s.context();
+    await tab.goto(`${s.site.origin('www.shop.test')}/?red=${alice.key}`);
+    await trackerReady(tab);
+    await expect.poll(() => clicks(sent).length).toBe(1);
+    const cookie = (await context.cookies()).find((c) => c.name === '_gr_id')!;
+    expect(cookie.domain).toBe('.shop.test');
+
+    await tab.goto(`${s.site.origin('app.shop.test')}/signup`);
+    await trackerReady(tab);
+    const result = await tab.evaluate(() => (window as any).gr.track('subdomain@buyer.test'));
+    expect(result).toMatchObject({ state: 'converted' });
+    const referral = await s.referralFor('subdomain@buyer.test');
+    expect(referral?.relationships.partnership.data.id).toBe(alice.partnershipId);
+    expect(conversions(sent)[0]!.body.gr_id).toBe(clicks(sent)[0]!.body.gr_id);
+    await context.close();
+  });
+
+  it('5. a single-page app that changes the address with pushState', async () => {
+    const alice = await s.partner('Alice');
+    s.site.set('/app', page(s.tag(), 'spa'));
+    const { page: tab, sent, context } = await s.context();
+    await tab.goto(`${s.site.origin()}/app`);
+    await trackerReady(tab);
+    expect(sent).toEqual([]);
+    await tab.evaluate((key) => history.pushState({}, '', `/app/pricing?red=${key}`), alice.key);
+    await expect.poll(() => clicks(sent).length).toBe(1);
+    await tab.evaluate(() => history.pushState({}, '', '/app/signup'));
+    const result = await tab.evaluate(() => (window as any).gr.track('spa@buyer.test'));
+    expect(result).toMatchObject({ state: 'converted' });
+    expect((await s.referralFor('spa@buyer.test'))?.relationships.partnership.data.id).toBe(alice.partnershipId);
+    await context.close();
+  });
+
+  it('6. consent required: nothing is stored or sent before consent', async () => {
+    const alice = await s.partner('Alice');
+    s.site.set('/', page(s.tag('data-consent="required"')));
+    const { page: tab, sent, context } = await s.context();
+    await tab.goto(`${s.site.origin()}/?red=${alice.key}`);
+    await trackerReady(tab);
+    expect(await tab.evaluate(() => (window as any).gr.track('early@buyer.test'))).toBeNull();
+    await tab.waitForTimeout(300);
+    expect(sent).toEqual([]);
+    expect(await context.cookies()).toEqual([]);
+    expect(await tab.evaluate(() => localStorage.length)).toBe(0);
+
+    await tab.evaluate(() => (window as any).gr('consent', true));
+    await expect.poll(() => clicks(sent).length).toBe(1);
+    expect((await context.cookies()).map((c) => c.name)).toContain('_gr_id');
+    expect(await tab.evaluate(() => (window as any).gr.track('consented@buyer.test'))).toMatchObject({ state: 'converted' });
+    expect(await s.referralFor('early@buyer.test', 300)).toBeUndefined();
+    await context.close();
+  });
+});
