@@ -3,7 +3,7 @@
 
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium, Stack, STUB, trackerReady } from './stack.js';
+import { launchChromium, Stack, STUB, trackerReady, type Captured } from './stack.js';
 
 let browser: Browser;
 let s: Stack;
@@ -22,8 +22,8 @@ afterEach(async () => {
 });
 
 const page = (head: string, body = '') => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
-const clicks = (sent: { url: string }[]) => sent.filter((r) => r.url.endsWith('/v1/tracking/click'));
-const conversions = (sent: { url: string }[]) => sent.filter((r) => r.url.endsWith('/v1/tracking/conversion'));
+const clicks = (sent: Captured[]) => sent.filter((r) => r.url.endsWith('/v1/tracking/click'));
+const conversions = (sent: Captured[]) => sent.filter((r) => r.url.endsWith('/v1/tracking/conversion'));
 
 describe('in Chromium', () => {
   it('1. a referral link, then a signup that navigates away at once: credited to the right partner', async () => {
