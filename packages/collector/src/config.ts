@@ -16,7 +16,8 @@ export interface Config {
   host: string;
   databaseUrl: string;
   logLevel: string;
-  publicUrl: string;
+  /** PUBLIC_URL when given; otherwise the server names itself by the address it listens on. */
+  publicUrl?: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -31,12 +32,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (/^postgres(ql)?:/.test(e.DATABASE_URL)) {
     throw new ConfigError('DATABASE_URL: PostgreSQL is not supported yet; use a SQLite file path');
   }
-  const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
-    publicUrl: (e.PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
   });
 }

@@ -2,7 +2,7 @@
 // empty one, listen, and on SIGTERM stop accepting, finish what is in flight, then
 // close the database.
 
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
@@ -36,24 +36,29 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   const now = options.now ?? unixNow;
   const db = openDatabase(config);
   await migrate(db, now());
-  const firstProgram = await ensureFirstProgram(
-    db,
-    {
-      name: 'My program',
-      siteUrl: `${config.publicUrl}/demo/`,
-      allowedOrigins: [config.publicUrl, `http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`],
-    },
-    now(),
-  );
-  const demo = await demoToken(db, now());
-  const app = createApp({ db, log, now, demo: demo && { token: demo.token, programName: demo.program.name } });
-  const server = createServer(app.callback());
+  // Listen first, so the first program's origins name the real port (PORT=0 picks one);
+  // until the app is ready, a request is told to come back.
+  let handle: RequestListener = (_req, res) => res.writeHead(503, { 'Retry-After': '1' }).end();
+  const server = createServer((req, res) => handle(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : host;
+  const publicUrl = config.publicUrl ?? `http://${shownHost}:${port}`;
+  const firstProgram = await ensureFirstProgram(
+    db,
+    {
+      name: 'My program',
+      siteUrl: `${publicUrl}/demo/`,
+      allowedOrigins: [publicUrl, `http://localhost:${port}`, `http://127.0.0.1:${port}`],
+    },
+    now(),
+  );
+  const demo = await demoToken(db, now());
+  handle = createApp({ db, log, now, demo: demo && { token: demo.token, programName: demo.program.name } }).callback();
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

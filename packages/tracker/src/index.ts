@@ -10,11 +10,7 @@ let tracker: Tracker | undefined;
 
 /** Starts tracking once per page; later calls return the same tracker, a `gr(...)` function. */
 export function init(options: Options): Tracker {
-  if (!tracker) {
-    tracker = createTracker(options);
-    tracker('go');
-  }
-  return tracker;
+  return (tracker ||= createTracker(options));
 }
 
 /** Records a conversion; resolves to the record, or null without a referral. Never rejects. */

@@ -33,15 +33,19 @@ export const post = (url: string, key: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
-/** Sends one entry; resolves to the record on a 2xx, null otherwise. */
-export async function deliver(url: string, key: string, entry: Entry, attempt = 0): Promise<Conversion | null> {
-  const res = await post(url, key, entry.b).catch(() => 0 as const);
-  const status = res ? res.status : 500;
-  if (status < 500 && status != 429) {
-    entries((e) => e.i != entry.i);
-    const data = status < 300 && (await (res as Response).json()).data;
-    return data ? { id: data.id, state: data.attributes.state } : null;
+/**
+ * Sends one entry: three tries, a second and then three seconds apart. Resolves to the
+ * record on a 2xx and to null otherwise; a final answer removes the entry.
+ */
+export async function deliver(url: string, key: string, entry: Entry): Promise<Conversion | null> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (attempt) await new Promise((r) => setTimeout(r, attempt * 2e3 - 1e3));
+    const res = await post(url, key, entry.b).catch(() => 0 as const);
+    if (res && res.status < 500 && res.status != 429) {
+      entries((e) => e.i != entry.i);
+      const data = res.ok && (await res.json()).data;
+      return data ? { id: data.id, state: data.attributes.state } : null;
+    }
   }
-  // Three tries on this page, a second and then three seconds apart.
-  return attempt < 2 ? new Promise((r) => setTimeout(r, 1e3 + 2e3 * attempt)).then(() => deliver(url, key, entry, attempt + 1)) : null;
+  return null;
 }

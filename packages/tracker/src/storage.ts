@@ -4,11 +4,7 @@
 /** localStorage: get (no value), set (a string) or remove (an empty string). */
 export function local(key: string, value?: string): string | null | void {
   try {
-    return value == null
-      ? localStorage.getItem(key)
-      : value
-        ? localStorage.setItem(key, value)
-        : localStorage.removeItem(key);
+    return localStorage[value == null ? 'getItem' : value ? 'setItem' : 'removeItem'](key, value!);
   } catch {
     // disabled or full: the cookie copy still works
   }

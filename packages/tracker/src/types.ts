@@ -24,8 +24,8 @@ export interface Options {
 /** What the first-party cookie `_gr_id` holds. `at` is when it was set or refreshed, in ms. */
 export interface Referral {
   gr_id: string;
-  pk?: string | undefined;
-  uid?: string | undefined;
+  pk?: string | null | undefined;
+  uid?: string | null | undefined;
   at: number;
 }
 
