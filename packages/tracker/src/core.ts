@@ -98,7 +98,8 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
       if (!referral || !email) return null;
       const entry = {
         i: Math.random(),
-        b: { email, gr_id: referral.gr_id, pk: referral.pk, uid: (opts && opts.uid) || referral.uid },
+        // Absent fields stay out of the body (JSON drops undefined, not null).
+        b: { email, gr_id: referral.gr_id, pk: referral.pk || undefined, uid: (opts && opts.uid) || referral.uid || undefined },
         t: now(),
       };
       local('_gr_outbox', JSON.stringify([...entries(), entry]));
