@@ -19,6 +19,7 @@ import { commissionRoutes } from './routes/commissions.js';
 import { mountDemo, type Demo } from './routes/demo.js';
 import { partnerRoutes } from './routes/partners.js';
 import { partnershipRoutes } from './routes/partnerships.js';
+import { paymentRoutes } from './routes/payments.js';
 import { referralRoutes } from './routes/referrals.js';
 import { trackingRoutes } from './routes/tracking.js';
 import type { Db } from './store/db.js';
@@ -40,6 +41,7 @@ export const ROUTES: readonly Route[] = [
   ...partnershipRoutes,
   ...commissionRoutes,
   ...referralRoutes,
+  ...paymentRoutes,
   ...trackingRoutes,
 ];
 

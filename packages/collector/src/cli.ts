@@ -4,6 +4,9 @@
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { formatCsv, parseCsv } from './csv.js';
+import { exportPayouts, markPaid } from './domain/payouts.js';
 import { createProgram, parseRateBps } from './domain/programs.js';
 import { isUuid } from './domain/ids.js';
 import { issueToken } from './domain/tokens.js';
@@ -52,6 +55,14 @@ async function requireProgram(db: Db, id: string): Promise<programs.ProgramRow> 
   const program = isUuid(id) ? await programs.get(db, id) : undefined;
   if (!program) throw new UsageError(`no program ${id}; see: tally programs list`);
   return program;
+}
+
+/** The program named by --program, or the only one there is. */
+async function programFor(db: Db, id: Values[string]): Promise<programs.ProgramRow> {
+  if (typeof id === 'string') return requireProgram(db, id);
+  const all = await programs.list(db);
+  if (all.length !== 1) throw new UsageError('--program is required: the database holds several programs');
+  return all[0]!;
 }
 
 function printTokens(secret: string | undefined, publishable: string | undefined): void {
@@ -131,6 +142,73 @@ const COMMANDS: Record<string, Command> = {
       if (values.json) return out(JSON.stringify(rows));
       if (rows.length === 0) return out('No programs yet: tally programs create --name NAME --site-url URL');
       for (const p of rows) out(`${p.id}  ${p.name}  ${p.site_url}  rate ${p.commission_rate_bps} bps  origins ${p.allowed_origins.join(',')}`);
+    },
+  },
+
+  'programs update': {
+    usage: 'tally programs update ID --commission-rate-bps N\n\nSets the program\'s commission rate, in basis points (2000 is 20%).',
+    options: { 'commission-rate-bps': { type: 'string' } },
+    positionals: ['ID'],
+    async run(values, positionals, config) {
+      const raw = required(values, 'commission-rate-bps');
+      if (!/^\d+$/.test(raw)) throw new UsageError('--commission-rate-bps must be a whole number from 0 to 10000');
+      const rate = parseRateBps(Number(raw));
+      await withDb(config, async (db) => {
+        const program = await requireProgram(db, positionals[0] ?? '');
+        await programs.setRate(db, program.id, rate, now());
+      });
+      out(`Program ${positionals[0]}: commission rate ${rate} bps.`);
+    },
+  },
+
+  'payouts export': {
+    usage:
+      'tally payouts export [--program ID] [--currency USD] [--csv FILE]\n\n' +
+      'Sums each partner\'s pending commissions of accepted partnerships, per currency, in the layout of\n' +
+      'PayPal\'s Payouts bulk upload (one file per currency: FILE.EUR.csv and so on when there are several).\n' +
+      'Partners without a PayPal address are listed on stderr and left out.',
+    options: { program: { type: 'string' }, currency: { type: 'string' }, csv: { type: 'string' } },
+    async run(values, _positionals, config) {
+      const currency = typeof values.currency === 'string' ? values.currency.toUpperCase() : null;
+      if (currency !== null && !/^[A-Z]{3}$/.test(currency)) throw new UsageError('--currency must be a three-letter code');
+      const result = await withDb(config, async (db) => {
+        const program = await programFor(db, values.program);
+        return exportPayouts(db, program.id, currency, now());
+      });
+      for (const s of result.skipped) {
+        process.stderr.write(`not exported, no paypal_email: partner ${s.partnerId} (${s.name}) ${s.amount} ${s.currency}\n`);
+      }
+      if (result.batches.length === 0) return void process.stderr.write('Nothing to pay out.\n');
+      const file = typeof values.csv === 'string' ? values.csv : undefined;
+      for (const batch of result.batches) {
+        const csv = formatCsv(batch.rows.map((r) => [r.email, r.amount, r.currency, '', r.note, 'PAYPAL']));
+        if (!file) {
+          process.stdout.write(csv);
+          continue;
+        }
+        const path = result.batches.length === 1 ? file : file.replace(/(\.csv)?$/i, `.${batch.currency}$1`);
+        writeFileSync(path, csv);
+        process.stderr.write(`Wrote ${batch.rows.length} ${batch.currency} payout(s) to ${path} (batch ${batch.id}).\n`);
+      }
+    },
+  },
+
+  'payouts mark-paid': {
+    usage:
+      'tally payouts mark-paid FILE\n\n' +
+      'Marks exactly the commissions of an exported file paid, in one transaction. Moves nothing if any\n' +
+      'of them changed state since the export, or the file differs from what was exported.',
+    options: {},
+    positionals: ['FILE'],
+    async run(_values, positionals, config) {
+      let text: string;
+      try {
+        text = readFileSync(positionals[0] ?? '', 'utf8');
+      } catch {
+        throw new UsageError(`cannot read ${positionals[0]}`);
+      }
+      const moved = await withDb(config, (db) => markPaid(db, parseCsv(text), now()));
+      out(`Marked ${moved} commission(s) paid.`);
     },
   },
 
@@ -236,7 +314,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     await command.run(parsed.values, parsed.positionals, loadConfig());
     return 0;
   } catch (err) {
-    const usage = err instanceof UsageError || err instanceof ConfigError || (err instanceof ApiError && err.status < 500);
+    // Bad arguments exit 2; a refusal by the data (a stale export, say) or a failure exits 1.
+    const usage =
+      err instanceof UsageError || err instanceof ConfigError || (err instanceof ApiError && [400, 422].includes(err.status));
     process.stderr.write(`tally: ${err instanceof Error ? err.message : String(err)}\n`);
     return usage ? 2 : 1;
   }

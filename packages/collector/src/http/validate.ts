@@ -23,9 +23,12 @@ function bound(issue: { origin?: string }, word: string, n: number | bigint): st
 
 function describe(issue: Issue): { code: ErrorCode; detail: string } {
   const name = issue.path.join('.') || 'the body';
+  // Whatever the schema, nothing at all where a value is required is a missing field.
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && (issue as { input?: unknown }).input === undefined) {
+    return { code: 'missing_field', detail: `${name} is required` };
+  }
   switch (issue.code) {
     case 'invalid_type':
-      if (!('input' in issue) || issue.input === undefined) return { code: 'missing_field', detail: `${name} is required` };
       return { code: 'invalid_field', detail: `${name} must be ${NOUN[issue.expected] ?? issue.expected}` };
     case 'too_small':
       return { code: 'invalid_field', detail: `${name} must ${bound(issue, 'at least', issue.minimum)}` };

@@ -1,9 +1,13 @@
+import { z } from 'zod';
+import { createCommission, updateCommission } from '../domain/commissions.js';
 import { states } from '../domain/state-machines.js';
 import { dateTime, oneOf, text } from '../http/list-query.js';
 import { present, type Resource } from '../http/render.js';
 import * as commissions from '../store/commissions.js';
 import type { CommissionRow } from '../store/commissions.js';
+import { route } from '../http/route.js';
 import { readRoutes } from './crud.js';
+import { amount, currency, state } from './fields.js';
 
 export function renderCommission(row: CommissionRow): Resource {
   return {
@@ -25,6 +29,18 @@ export function renderCommission(row: CommissionRow): Resource {
   };
 }
 
+const createBody = z.object({
+  partner_id: z.string().min(1).max(64),
+  amount,
+  currency,
+  referral_id: z.string().min(1).max(64).nullish(),
+});
+
+const updateBody = z.object({
+  state: state('commission'),
+  reject_reason: z.string().trim().min(1).max(500).nullish(),
+});
+
 export const commissionRoutes = [
   ...readRoutes({
     plural: 'commissions',
@@ -39,6 +55,30 @@ export const commissionRoutes = [
       created_at_gt: dateTime,
       state_set_at_lt: dateTime,
       state_set_at_gt: dateTime,
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/commissions',
+    summary: 'Record a one-off commission by hand',
+    access: 'secret',
+    body: createBody,
+    status: 201,
+    async handle({ db, program, body, now }) {
+      const row = await createCommission(db, program.id, body, now);
+      return { status: 201, headers: { Location: `/v1/commissions/${row.id}` }, body: { data: renderCommission(row) } };
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/commissions/:id',
+    summary: 'Pay or reject a pending commission',
+    access: 'secret',
+    body: updateBody,
+    status: 200,
+    async handle({ db, program, params, body, now }) {
+      const row = await updateCommission(db, program.id, params.id ?? '', body, now);
+      return { status: 200, body: { data: renderCommission(row) } };
     },
   }),
 ];

@@ -35,3 +35,8 @@ export function state<M extends Machine>(machine: M) {
 
 /** List filter on an address: compared in its normalized form, as it is stored. */
 export const emailFilter = transformed('e-mail address, compared normalized', normalizeEmail);
+
+/** Minor units (cents): a whole number from 0 to 10^12. */
+export const amount = z.number().int().min(0).max(1e12);
+
+export const currency = z.string().min(3).max(3);

@@ -1,10 +1,13 @@
+import { z } from 'zod';
+import { moveReferral } from '../domain/referrals.js';
 import { states } from '../domain/state-machines.js';
 import { dateTime, oneOf, text } from '../http/list-query.js';
 import { present, type Resource } from '../http/render.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow } from '../store/referrals.js';
+import { route } from '../http/route.js';
 import { readRoutes } from './crud.js';
-import { emailFilter } from './fields.js';
+import { emailFilter, state } from './fields.js';
 
 /** The conversion record: the person a partner referred. */
 export function renderReferral(row: ReferralRow): Resource {
@@ -38,6 +41,18 @@ export const referralRoutes = [
       created_at_gt: dateTime,
       state_set_at_lt: dateTime,
       state_set_at_gt: dateTime,
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/referrals/:id',
+    summary: 'Move a referral: converted → paid → churned, or to rejected',
+    access: 'secret',
+    body: z.object({ state: state('referral') }),
+    status: 200,
+    async handle({ db, program, params, body, now }) {
+      const row = await moveReferral(db, program.id, params.id ?? '', body.state, now);
+      return { status: 200, body: { data: renderReferral(row) } };
     },
   }),
 ];

@@ -36,3 +36,24 @@ export function get(db: Queryable, programId: string, id: string): Promise<Commi
 }
 
 export const list = lister<CommissionRow>('commissions', COLUMNS);
+
+export interface CommissionMove {
+  state: CommissionState;
+  reject_reason: string | null;
+  paid_at: number | null;
+  state_set_at: number;
+  updated_at: number;
+}
+
+/**
+ * Moves a commission out of `from` in one conditional update, so two racing moves cannot
+ * both succeed. Resolves to false when its state was no longer `from`.
+ */
+export async function move(db: Queryable, programId: string, id: string, from: CommissionState, to: CommissionMove) {
+  const changed = await db.run(
+    `UPDATE commissions SET state = ?, reject_reason = ?, paid_at = ?, state_set_at = ?, updated_at = ?
+      WHERE program_id = ? AND id = ? AND state = ?`,
+    [to.state, to.reject_reason, to.paid_at, to.state_set_at, to.updated_at, programId, id, from],
+  );
+  return changed === 1;
+}

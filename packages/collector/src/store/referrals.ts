@@ -49,3 +49,27 @@ export function get(db: Queryable, programId: string, id: string): Promise<Refer
 }
 
 export const list = lister<ReferralRow>('referrals', COLUMNS);
+
+/** The program's earliest referral with this uid (the company's own customer id). */
+export function findByUid(db: Queryable, programId: string, uid: string): Promise<ReferralRow | undefined> {
+  return db.get<ReferralRow>(
+    'SELECT * FROM referrals WHERE program_id = ? AND uid = ? ORDER BY created_at, id LIMIT 1',
+    [programId, uid],
+  );
+}
+
+/** Moves a referral out of `from` in one conditional update; false when it was no longer in `from`. */
+export async function move(
+  db: Queryable,
+  programId: string,
+  id: string,
+  from: ReferralState,
+  to: ReferralState,
+  now: number,
+): Promise<boolean> {
+  const changed = await db.run(
+    'UPDATE referrals SET state = ?, state_set_at = ?, updated_at = ? WHERE program_id = ? AND id = ? AND state = ?',
+    [to, now, now, programId, id, from],
+  );
+  return changed === 1;
+}

@@ -1,0 +1,101 @@
+// Commissions: what a partner earned, pending until it is paid or rejected.
+
+import { fail } from '../errors.js';
+import type { Db, Queryable } from '../store/db.js';
+import * as commissions from '../store/commissions.js';
+import type { CommissionRow, CommissionState } from '../store/commissions.js';
+import * as partners from '../store/partners.js';
+import * as referrals from '../store/referrals.js';
+import { uuidv7 } from './ids.js';
+import { currencyCode } from './money.js';
+import { assertMove } from './state-machines.js';
+
+export interface NewCommission {
+  partner_id: string;
+  amount: number;
+  currency: string;
+  referral_id?: string | null | undefined;
+}
+
+export async function getCommission(db: Queryable, programId: string, id: string): Promise<CommissionRow> {
+  const row = await commissions.get(db, programId, id);
+  if (!row) throw fail('not_found', `no commission ${id}`);
+  return row;
+}
+
+/** A one-off commission, entered by hand. */
+export async function createCommission(db: Db, programId: string, input: NewCommission, now: number): Promise<CommissionRow> {
+  const currency = currencyCode(input.currency);
+  return db.transaction(async (tx) => {
+    if (!(await partners.get(tx, programId, input.partner_id))) {
+      throw fail('unknown_partner', `no partner ${input.partner_id}`, { pointer: '/partner_id' });
+    }
+    if (input.referral_id) {
+      const referral = await referrals.get(tx, programId, input.referral_id);
+      if (!referral) throw fail('unknown_referral', `no referral ${input.referral_id}`, { pointer: '/referral_id' });
+      if (referral.partner_id !== input.partner_id) {
+        throw fail('invalid_field', 'that referral belongs to another partner', { pointer: '/referral_id' });
+      }
+    }
+    const row: CommissionRow = {
+      id: uuidv7(),
+      program_id: programId,
+      partner_id: input.partner_id,
+      referral_id: input.referral_id ?? null,
+      amount: input.amount,
+      currency,
+      state: 'pending',
+      reject_reason: null,
+      state_set_at: now,
+      paid_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await commissions.insert(tx, row);
+    return row;
+  });
+}
+
+/**
+ * Moves a commission by the state machine: pending → paid (sets paid_at) or
+ * pending → rejected (sets reject_reason). The update is conditional on the state read,
+ * so a concurrent move makes this one fail instead of overwriting it.
+ */
+export async function moveCommission(
+  db: Queryable,
+  row: CommissionRow,
+  to: CommissionState,
+  rejectReason: string | null,
+  now: number,
+): Promise<CommissionRow> {
+  assertMove('commission', row.state, to);
+  const moved = {
+    state: to,
+    reject_reason: to === 'rejected' ? rejectReason : null,
+    paid_at: to === 'paid' ? now : null,
+    state_set_at: now,
+    updated_at: now,
+  };
+  if (!(await commissions.move(db, row.program_id, row.id, row.state, moved))) {
+    throw fail('invalid_transition', 'the commission changed state meanwhile; read it again', { pointer: '/state' });
+  }
+  return { ...row, ...moved };
+}
+
+export async function updateCommission(
+  db: Db,
+  programId: string,
+  id: string,
+  change: { state: CommissionState; reject_reason?: string | null | undefined },
+  now: number,
+): Promise<CommissionRow> {
+  if (change.state === 'rejected' && !change.reject_reason) {
+    throw fail('missing_field', 'reject_reason is required to reject a commission', { pointer: '/reject_reason' });
+  }
+  if (change.state !== 'rejected' && change.reject_reason) {
+    throw fail('invalid_field', 'reject_reason goes only with state rejected', { pointer: '/reject_reason' });
+  }
+  return db.transaction(async (tx) =>
+    moveCommission(tx, await getCommission(tx, programId, id), change.state, change.reject_reason ?? null, now),
+  );
+}

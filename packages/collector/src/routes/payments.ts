@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { getPayment, recordPayment, refundPayment } from '../domain/payments.js';
+import type { Resource } from '../http/render.js';
+import { route } from '../http/route.js';
+import type { PaymentRow } from '../store/payments.js';
+import { renderCommission } from './commissions.js';
+import { amount, currency, email } from './fields.js';
+
+export function renderPayment(row: PaymentRow): Resource {
+  return {
+    id: row.id,
+    type: 'payment',
+    attributes: {
+      amount: row.amount,
+      currency: row.currency,
+      idempotency_key: row.idempotency_key,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    },
+    relationships: {
+      commission: { data: { id: row.commission_id, type: 'commission' } },
+      referral: { data: { id: row.referral_id, type: 'referral' } },
+    },
+  };
+}
+
+const paymentBody = z.object({
+  amount: amount.min(1),
+  currency,
+  idempotency_key: z.string().min(1).max(255),
+  referral_id: z.string().min(1).max(64).optional(),
+  referral_email: email.optional(),
+  referral_uid: z.string().min(1).max(255).optional(),
+});
+
+export const paymentRoutes = [
+  route({
+    method: 'post',
+    path: '/v1/payments',
+    summary: "Record a referred customer's payment; it earns the partner a pending commission",
+    access: 'secret',
+    body: paymentBody,
+    status: 201,
+    async handle({ db, program, body, now }) {
+      const { payment, commission, created } = await recordPayment(db, program, body, now);
+      return {
+        status: created ? 201 : 200,
+        headers: { Location: `/v1/payments/${payment.id}` },
+        body: { data: renderPayment(payment), included: [renderCommission(commission)] },
+      };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/payments/:id',
+    summary: 'Fetch one payment',
+    access: 'secret',
+    status: 200,
+    async handle({ db, program, params }) {
+      return { status: 200, body: { data: renderPayment(await getPayment(db, program.id, params.id ?? '')) } };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/refunds',
+    summary: "Refund a payment: its pending commission is rejected with reason \"refunded\"",
+    access: 'secret',
+    body: z.object({ payment_id: z.string().min(1).max(255) }),
+    status: 200,
+    async handle({ db, program, body, now }) {
+      const commission = await refundPayment(db, program.id, body.payment_id, now);
+      return { status: 200, body: { data: renderCommission(commission) } };
+    },
+  }),
+];

@@ -1,0 +1,29 @@
+import type { Queryable } from './db.js';
+import { insertRow } from './rows.js';
+
+export interface PaymentRow {
+  id: string;
+  program_id: string;
+  /** The company's own id for the payment; unique per program. */
+  idempotency_key: string;
+  /** SHA-256 of the request as understood, to tell a replay from a changed request. */
+  request_hash: string;
+  referral_id: string;
+  commission_id: string;
+  amount: number;
+  currency: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export async function insert(db: Queryable, row: PaymentRow): Promise<void> {
+  await insertRow(db, 'payments', row);
+}
+
+export function get(db: Queryable, programId: string, id: string): Promise<PaymentRow | undefined> {
+  return db.get<PaymentRow>('SELECT * FROM payments WHERE program_id = ? AND id = ?', [programId, id]);
+}
+
+export function findByKey(db: Queryable, programId: string, key: string): Promise<PaymentRow | undefined> {
+  return db.get<PaymentRow>('SELECT * FROM payments WHERE program_id = ? AND idempotency_key = ?', [programId, key]);
+}
