@@ -3,6 +3,7 @@
 
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hostedSnippet } from '../fixtures/hosted-snippet.js';
 import { launchChromium, Stack, STUB, trackerReady, type Captured } from './stack.js';
 
 let browser: Browser;
@@ -58,14 +59,7 @@ describe('in Chromium', () => {
 
   it("2. the hosted service's own snippet, unchanged but for its src", async () => {
     const alice = await s.partner('Alice');
-    const hosted = (calls: string) => `<script>
-      (function (w, d, s, p) {
-        var js = d.createElement(s); js.async = 1; js.src = p;
-        var first = d.getElementsByTagName(s)[0]; first.parentNode.insertBefore(js, first);
-        w.gr = w.gr || function () { w.gr.ce = 60; w.gr.q = w.gr.q || []; w.gr.q.push(arguments); };
-      })(window, document, 'script', '${s.collectorUrl}/tracker.js');
-      ${calls}
-    </script>`;
+    const hosted = (calls: string) => hostedSnippet(`${s.collectorUrl}/tracker.js`, calls);
     s.site.set('/', page(hosted(`gr('initCustomer', '${s.publishable}'); gr('track', 'pageview');`)));
     s.site.set(
       '/signup',

@@ -2,6 +2,7 @@
 // commands of design/tracker.md.
 
 import { describe, expect, it } from 'vitest';
+import { hostedSnippet } from '../fixtures/hosted-snippet.js';
 import { Browser, cookieReferral, SCRIPT_SRC } from './browser.js';
 
 const SITE = 'https://www.shop.test/';
@@ -27,15 +28,7 @@ describe('the stub and its queue', () => {
 });
 
 describe("the hosted service's snippet", () => {
-  // Its installation snippet, as a company pastes it, with only the src pointed here.
-  const hosted = (calls: string) => `<script>
-    (function (w, d, s, p) {
-      var js = d.createElement(s); js.async = 1; js.src = p;
-      var first = d.getElementsByTagName(s)[0]; first.parentNode.insertBefore(js, first);
-      w.gr = w.gr || function () { w.gr.ce = 30; w.gr.q = w.gr.q || []; w.gr.q.push(arguments); };
-    })(window, document, 'script', '${SCRIPT_SRC}');
-    ${calls}
-  </script>`;
+  const hosted = (calls: string) => hostedSnippet(SCRIPT_SRC, calls, 30);
 
   it('works unchanged: initCustomer gives the token, gr.ce the cookie lifetime', async () => {
     const b = new Browser();

@@ -23,6 +23,31 @@ export async function getCommission(db: Queryable, programId: string, id: string
   return row;
 }
 
+/** A new commission is always pending. */
+export function newCommission(
+  programId: string,
+  partnerId: string,
+  referralId: string | null,
+  amount: number,
+  currency: string,
+  now: number,
+): CommissionRow {
+  return {
+    id: uuidv7(),
+    program_id: programId,
+    partner_id: partnerId,
+    referral_id: referralId,
+    amount,
+    currency,
+    state: 'pending',
+    reject_reason: null,
+    state_set_at: now,
+    paid_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /** A one-off commission, entered by hand. */
 export async function createCommission(db: Db, programId: string, input: NewCommission, now: number): Promise<CommissionRow> {
   const currency = currencyCode(input.currency);
@@ -37,20 +62,7 @@ export async function createCommission(db: Db, programId: string, input: NewComm
         throw fail('invalid_field', 'that referral belongs to another partner', { pointer: '/referral_id' });
       }
     }
-    const row: CommissionRow = {
-      id: uuidv7(),
-      program_id: programId,
-      partner_id: input.partner_id,
-      referral_id: input.referral_id ?? null,
-      amount: input.amount,
-      currency,
-      state: 'pending',
-      reject_reason: null,
-      state_set_at: now,
-      paid_at: null,
-      created_at: now,
-      updated_at: now,
-    };
+    const row = newCommission(programId, input.partner_id, input.referral_id ?? null, input.amount, currency, now);
     await commissions.insert(tx, row);
     return row;
   });

@@ -13,7 +13,7 @@ import type { PaymentRow } from '../store/payments.js';
 import type { ProgramRow } from '../store/programs.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow } from '../store/referrals.js';
-import { getCommission, moveCommission } from './commissions.js';
+import { getCommission, moveCommission, newCommission } from './commissions.js';
 import { normalizeEmail } from './email.js';
 import { uuidv7 } from './ids.js';
 import { commissionAmount, currencyCode } from './money.js';
@@ -90,20 +90,8 @@ async function create(
     throw fail('partnership_declined', `the referral's partnership is ${partnership?.state ?? 'gone'}, not accepted`);
   }
   const rate = partnership.commission_rate_bps ?? program.commission_rate_bps;
-  const commission: CommissionRow = {
-    id: uuidv7(),
-    program_id: program.id,
-    partner_id: referral.partner_id,
-    referral_id: referral.id,
-    amount: commissionAmount(input.amount, rate),
-    currency: input.currency,
-    state: 'pending',
-    reject_reason: null,
-    state_set_at: now,
-    paid_at: null,
-    created_at: now,
-    updated_at: now,
-  };
+  const earned = commissionAmount(input.amount, rate);
+  const commission = newCommission(program.id, referral.partner_id, referral.id, earned, input.currency, now);
   const payment: PaymentRow = {
     id: uuidv7(),
     program_id: program.id,
