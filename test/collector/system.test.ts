@@ -2,7 +2,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
-import { startCollector, type Collector } from './harness.js';
+import { expectError, startCollector, type Collector } from './harness.js';
 
 let c: Collector;
 beforeEach(async () => {
@@ -23,7 +23,9 @@ describe('health', () => {
 
   it('/readyz fails when the database does not answer, /healthz does not', async () => {
     await c.running.db.close();
-    expect((await c.call('GET', '/readyz', { token: null })).status).toBeGreaterThanOrEqual(500);
+    const ready = await c.call('GET', '/readyz', { token: null });
+    expectError(ready, 503, 'unavailable');
+    expect(ready.headers.get('retry-after')).toBe('1');
     expect((await c.call('GET', '/healthz', { token: null })).status).toBe(200);
   });
 });

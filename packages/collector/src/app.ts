@@ -95,7 +95,11 @@ export function createApp(deps: AppDeps): Koa {
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', async (ctx) => {
-    await deps.db.ping();
+    try {
+      await deps.db.ping();
+    } catch {
+      throw fail('unavailable', 'the database does not answer', { headers: { 'Retry-After': '1' } });
+    }
     ctx.body = { status: 'ok' };
   });
 
