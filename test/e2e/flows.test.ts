@@ -44,7 +44,7 @@ describe('in Chromium', () => {
     await tab.goto(`${s.site.origin()}/signup`);
     await trackerReady(tab);
     await tab.evaluate(() => {
-      void (window as any).gr.track('jane@buyer.test');
+      void window.gr.track('jane@buyer.test');
       location.href = '/thanks';
     });
     await tab.waitForURL('**/thanks');
@@ -94,7 +94,7 @@ describe('in Chromium', () => {
     await s.collector.close();
     await tab.goto(`${s.site.origin()}/signup`);
     await trackerReady(tab);
-    const result = await tab.evaluate(() => (window as any).gr.track('outage@buyer.test'));
+    const result = await tab.evaluate(() => window.gr.track('outage@buyer.test'));
     expect(result).toBeNull(); // not delivered on this page
     const queued = await tab.evaluate(() => localStorage.getItem('_gr_outbox'));
     expect(JSON.parse(queued!)).toHaveLength(1);
@@ -121,7 +121,7 @@ describe('in Chromium', () => {
 
     await tab.goto(`${s.site.origin('app.shop.test')}/signup`);
     await trackerReady(tab);
-    const result = await tab.evaluate(() => (window as any).gr.track('subdomain@buyer.test'));
+    const result = await tab.evaluate(() => window.gr.track('subdomain@buyer.test'));
     expect(result).toMatchObject({ state: 'converted' });
     const referral = await s.referralFor('subdomain@buyer.test');
     expect(referral?.relationships.partnership.data.id).toBe(alice.partnershipId);
@@ -139,7 +139,7 @@ describe('in Chromium', () => {
     await tab.evaluate((key) => history.pushState({}, '', `/app/pricing?red=${key}`), alice.key);
     await expect.poll(() => clicks(sent).length).toBe(1);
     await tab.evaluate(() => history.pushState({}, '', '/app/signup'));
-    const result = await tab.evaluate(() => (window as any).gr.track('spa@buyer.test'));
+    const result = await tab.evaluate(() => window.gr.track('spa@buyer.test'));
     expect(result).toMatchObject({ state: 'converted' });
     expect((await s.referralFor('spa@buyer.test'))?.relationships.partnership.data.id).toBe(alice.partnershipId);
     await context.close();
@@ -151,16 +151,16 @@ describe('in Chromium', () => {
     const { page: tab, sent, context } = await s.context();
     await tab.goto(`${s.site.origin()}/?red=${alice.key}`);
     await trackerReady(tab);
-    expect(await tab.evaluate(() => (window as any).gr.track('early@buyer.test'))).toBeNull();
+    expect(await tab.evaluate(() => window.gr.track('early@buyer.test'))).toBeNull();
     await tab.waitForTimeout(300);
     expect(sent).toEqual([]);
     expect(await context.cookies()).toEqual([]);
     expect(await tab.evaluate(() => localStorage.length)).toBe(0);
 
-    await tab.evaluate(() => (window as any).gr('consent', true));
+    await tab.evaluate(() => window.gr('consent', true));
     await expect.poll(() => clicks(sent).length).toBe(1);
     expect((await context.cookies()).map((c) => c.name)).toContain('_gr_id');
-    expect(await tab.evaluate(() => (window as any).gr.track('consented@buyer.test'))).toMatchObject({ state: 'converted' });
+    expect(await tab.evaluate(() => window.gr.track('consented@buyer.test'))).toMatchObject({ state: 'converted' });
     expect(await s.referralFor('early@buyer.test', 300)).toBeUndefined();
     await context.close();
   });

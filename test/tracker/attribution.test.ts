@@ -58,8 +58,8 @@ describe('with no referral', () => {
   it('stores nothing and sends nothing, ever', async () => {
     const b = new Browser();
     const w = await b.open(`${SITE}?utm_source=newsletter`);
-    const result = await (w as any).gr.track('a@b.test');
-    (w as any).gr('track', 'pageview');
+    const result = await w.gr.track('a@b.test');
+    w.gr('track', 'pageview');
     await b.settle(w);
     expect(result).toBeNull();
     expect(b.sent).toEqual([]);
@@ -92,7 +92,7 @@ describe('clicks', () => {
   it('gr(track, pageview) records a click only when the address carries a new referral', async () => {
     const b = new Browser();
     const w = await b.open(`${SITE}?red=alice`);
-    (w as any).gr('track', 'pageview');
+    w.gr('track', 'pageview');
     await b.settle(w);
     expect(b.clicks()).toHaveLength(1);
   });

@@ -20,10 +20,10 @@ describe('the stub and its queue', () => {
         gr('ready', function () { order.push('after-track'); });`,
     });
     await b.settle(w);
-    expect((w as any).order).toEqual(['ready:alice', 'after-track']);
+    expect(w.order).toEqual(['ready:alice', 'after-track']);
     expect(b.conversions().map((s) => s.body.email)).toEqual(['queued@user.test']);
-    expect((w as any).gr.q).toBeUndefined();
-    expect(typeof (w as any).gr.track).toBe('function');
+    expect(w.gr.q).toBeUndefined();
+    expect(typeof w.gr.track).toBe('function');
   });
 });
 
@@ -55,10 +55,10 @@ describe('commands', () => {
     const b = new Browser();
     const none = await b.open(SITE);
     let seen: unknown = 'not called';
-    (none as any).gr('ready', (r: unknown) => (seen = r));
+    none.gr('ready', (r: unknown) => (seen = r));
     expect(seen).toBeNull();
     const w = await b.open(`${SITE}?red=alice&gr_uid=u5`);
-    (w as any).gr('ready', (r: unknown) => (seen = r));
+    w.gr('ready', (r: unknown) => (seen = r));
     expect(seen).toEqual({ gr_id: cookieReferral(b, SITE)?.gr_id, pk: 'alice', uid: 'u5' });
   });
 
@@ -67,10 +67,10 @@ describe('commands', () => {
     const w = await b.open(`${SITE}?red=alice`);
     const grId = cookieReferral(b, SITE)?.gr_id as string;
     const link = w.document.getElementById('out') as HTMLAnchorElement;
-    (w as any).gr('decorate', link);
+    w.gr('decorate', link);
     expect(link.href).toBe(`https://app.other.test/start?x=1&gr_id=${grId}`);
     const form = w.document.getElementById('form') as HTMLFormElement;
-    (w as any).gr('decorate', form);
+    w.gr('decorate', form);
     const field = form.querySelector('input[name=gr_id]') as HTMLInputElement;
     expect(field.type).toBe('hidden');
     expect(field.value).toBe(grId);
@@ -80,14 +80,14 @@ describe('commands', () => {
     const b = new Browser();
     const w = await b.open(SITE);
     const link = w.document.getElementById('out') as HTMLAnchorElement;
-    (w as any).gr('decorate', link);
+    w.gr('decorate', link);
     expect(link.href).toBe('https://app.other.test/start?x=1');
   });
 
   it('unknown commands and bad arguments never throw into the page', async () => {
     const b = new Browser();
     const w = await b.open(`${SITE}?red=alice`);
-    const gr = (w as any).gr;
+    const gr = w.gr;
     expect(() => {
       gr('no-such-command');
       gr('ready', 'not a function');
@@ -106,15 +106,15 @@ describe('the console', () => {
   it('stays silent without ?gr_debug=1', async () => {
     const b = new Browser();
     const w = await b.open(`${SITE}?red=alice`);
-    (w as any).gr('track', 'pageview');
-    await (w as any).gr.track('a@b.test');
+    w.gr('track', 'pageview');
+    await w.gr.track('a@b.test');
     expect(b.logs).toEqual([]);
   });
 
   it('logs with ?gr_debug=1', async () => {
     const b = new Browser();
     const w = await b.open(`${SITE}?red=alice&gr_debug=1`);
-    (w as any).gr('track', 'pageview');
+    w.gr('track', 'pageview');
     expect(b.logs.some(([level, args]) => level === 'log' && String(args[0]).includes('tally'))).toBe(true);
   });
 

@@ -18,7 +18,7 @@ describe('a conversion', () => {
     const b = new Browser();
     await b.open(`${SITE}?red=alice&gr_uid=from-link`);
     const w = await b.open(`${SITE}signup`);
-    const result = await (w as any).gr.track('Jane@Example.com', { uid: 'user-1' });
+    const result = await w.gr.track('Jane@Example.com', { uid: 'user-1' });
     expect(result).toEqual({ id: 'ref-1', state: 'converted' });
     const [sent] = b.conversions();
     expect(sent!.url).toBe('https://collector.test/v1/tracking/conversion');
@@ -32,7 +32,7 @@ describe('a conversion', () => {
     const b = new Browser();
     await b.open(`${SITE}?red=alice&gr_uid=from-link`);
     const w = await b.open(`${SITE}signup`);
-    await (w as any).gr('track', 'conversion', { email: 'a@b.test' });
+    await w.gr('track', 'conversion', { email: 'a@b.test' });
     expect(b.conversions()[0]!.body.uid).toBe('from-link');
   });
 
@@ -46,7 +46,7 @@ describe('a conversion', () => {
       seenInOutbox = outbox(w);
       return realFetch(...args);
     }) as typeof fetch;
-    await (w as any).gr.track('a@b.test');
+    await w.gr.track('a@b.test');
     expect(seenInOutbox).toEqual([expect.objectContaining({ b: expect.objectContaining({ email: 'a@b.test' }) })]);
   });
 });
@@ -57,7 +57,7 @@ describe('retry and give-up rules', () => {
     const b = new Browser();
     const w = await referredPage(b);
     b.fallback = answer as Answer;
-    expect(await (w as any).gr.track('a@b.test')).toBeNull();
+    expect(await w.gr.track('a@b.test')).toBeNull();
     expect(b.conversions()).toHaveLength(3);
     expect(b.delays).toEqual([1000, 3000]);
     expect(outbox(w)).toHaveLength(1);
@@ -68,7 +68,7 @@ describe('retry and give-up rules', () => {
     const b = new Browser();
     const w = await referredPage(b);
     b.fallback = answer as Answer;
-    const result = await (w as any).gr.track('a@b.test');
+    const result = await w.gr.track('a@b.test');
     expect(result).toEqual((answer as number) < 300 ? { id: 'ref-1', state: 'converted' } : null);
     expect(b.conversions()).toHaveLength(1);
     expect(w.localStorage.getItem('_gr_outbox')).toBeNull();
@@ -78,7 +78,7 @@ describe('retry and give-up rules', () => {
     const b = new Browser();
     const w = await referredPage(b);
     b.answers = ['offline', 503, 201];
-    expect(await (w as any).gr.track('a@b.test')).toEqual({ id: 'ref-1', state: 'converted' });
+    expect(await w.gr.track('a@b.test')).toEqual({ id: 'ref-1', state: 'converted' });
     expect(b.conversions()).toHaveLength(3);
     expect(w.localStorage.getItem('_gr_outbox')).toBeNull();
   });
@@ -89,7 +89,7 @@ describe('across page loads', () => {
     const b = new Browser();
     const w = await referredPage(b);
     b.fallback = 'offline';
-    await (w as any).gr.track('a@b.test');
+    await w.gr.track('a@b.test');
     expect(outbox(w)).toHaveLength(1);
     b.fallback = 201;
     b.sent = [];
@@ -102,7 +102,7 @@ describe('across page loads', () => {
   it('a conversion from a page that navigated away at once is sent again by the next', async () => {
     const b = new Browser();
     const w = await referredPage(b);
-    void (w as any).gr.track('fast@user.test'); // no await: the page goes away at once
+    void w.gr.track('fast@user.test'); // no await: the page goes away at once
     b.leave();
     b.sent = [];
     const next = await b.open(`${SITE}welcome`);
@@ -129,7 +129,7 @@ describe('across page loads', () => {
     const w = await b.open(SITE, { attrs: { key: null } });
     await b.settle(w);
     expect(b.sent).toEqual([]);
-    (w as any).gr('initCustomer', 'tly_pub_later');
+    w.gr('initCustomer', 'tly_pub_later');
     await b.settle(w);
     expect(b.conversions()[0]!.headers.Authorization).toBe('Bearer tly_pub_later');
   });
@@ -142,10 +142,10 @@ describe('never rejects', () => {
     w.fetch = (() => {
       throw new Error('blocked by an extension');
     }) as typeof fetch;
-    await expect((w as any).gr.track('a@b.test')).resolves.toBeNull();
+    await expect(w.gr.track('a@b.test')).resolves.toBeNull();
     const v = await referredPage(b);
     v.fetch = (async () => new Response('<html>', { status: 200 })) as typeof fetch;
-    await expect((v as any).gr.track('b@b.test')).resolves.toBeNull();
-    await expect((v as any).gr('track', 'conversion', { email: 'c@b.test' })).resolves.toBeNull();
+    await expect(v.gr.track('b@b.test')).resolves.toBeNull();
+    await expect(v.gr('track', 'conversion', { email: 'c@b.test' })).resolves.toBeNull();
   });
 });

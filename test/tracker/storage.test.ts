@@ -30,7 +30,7 @@ describe('the _gr_id cookie', () => {
     expect(b.cookie('https://www.shop.test/')!.domain).toBe('shop.test');
     const w = await b.open('https://app.shop.test/signup');
     expect(cookieReferral(b, 'https://app.shop.test/')?.pk).toBe('alice');
-    expect(await (w as any).gr.track('new@user.test')).toEqual({ id: 'ref-1', state: 'converted' });
+    expect(await w.gr.track('new@user.test')).toEqual({ id: 'ref-1', state: 'converted' });
   });
 
   it('never on a public suffix such as co.uk', async () => {
@@ -82,7 +82,7 @@ describe('the localStorage mirror', () => {
     const b = new Browser();
     b.storage.set('https://www.shop.test', { _gr_id: '{not json', _gr_outbox: 'nope' });
     const w = await b.open('https://www.shop.test/');
-    expect(await (w as any).gr.track('a@b.test')).toBeNull();
+    expect(await w.gr.track('a@b.test')).toBeNull();
     expect(b.logs.filter(([level]) => level !== 'log')).toEqual([]);
   });
 });
@@ -97,7 +97,7 @@ describe('the attribution window', () => {
     b.jar.setCookieSync(`_gr_id=${value}; Domain=shop.test; Path=/`, 'https://www.shop.test/');
     b.storage.set('https://www.shop.test', { _gr_id: JSON.stringify(old) });
     const w = await b.open('https://www.shop.test/signup', { attrs });
-    expect(await (w as any).gr.track('late@user.test')).toBeNull();
+    expect(await w.gr.track('late@user.test')).toBeNull();
     expect(b.conversions()).toHaveLength(0);
   });
 
@@ -116,20 +116,20 @@ describe('consent', () => {
   it('stores and sends nothing before consent, even with a referral in the address', async () => {
     const b = new Browser();
     const w = await b.open('https://www.shop.test/?red=alice', { attrs });
-    expect(await (w as any).gr.track('a@b.test')).toBeNull();
+    expect(await w.gr.track('a@b.test')).toBeNull();
     await b.settle(w);
     expect(b.sent).toEqual([]);
     expect(w.document.cookie).toBe('');
     expect(w.localStorage.length).toBe(0);
     let seen: unknown = 'not called';
-    (w as any).gr('ready', (r: unknown) => (seen = r));
+    w.gr('ready', (r: unknown) => (seen = r));
     expect(seen).toBeNull();
   });
 
   it("gr('consent', true) records the referral in the address and posts its click", async () => {
     const b = new Browser();
     const w = await b.open('https://www.shop.test/?red=alice', { attrs });
-    (w as any).gr('consent', true);
+    w.gr('consent', true);
     await b.settle(w);
     expect(cookieReferral(b, 'https://www.shop.test/')?.pk).toBe('alice');
     expect(b.clicks()).toHaveLength(1);
@@ -139,9 +139,9 @@ describe('consent', () => {
     const b = new Browser();
     const w = await b.open('https://www.shop.test/?red=alice');
     expect(b.cookie('https://www.shop.test/')).toBeDefined();
-    (w as any).gr('consent', false);
+    w.gr('consent', false);
     expect(b.cookie('https://www.shop.test/')).toBeUndefined();
     expect(w.localStorage.getItem('_gr_id')).toBeNull();
-    expect(await (w as any).gr.track('a@b.test')).toBeNull();
+    expect(await w.gr.track('a@b.test')).toBeNull();
   });
 });

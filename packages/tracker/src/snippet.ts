@@ -6,7 +6,7 @@ import { createTracker } from './core';
 
 type Stub = { (name: string, a?: unknown, b?: unknown): unknown; q?: Iterable<unknown>[]; ce?: number; t?: 1; w?: 1 };
 
-const w = window as Window & { gr?: Stub };
+const w = window as unknown as { gr?: Stub };
 const stub = w.gr;
 
 if (stub && stub.t) {
