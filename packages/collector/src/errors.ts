@@ -86,3 +86,9 @@ export function errorObject(code: ErrorCode, detail: string, opts: ErrorOptions 
 export function fail(code: ErrorCode, detail: string, opts: ErrorOptions = {}): ApiError {
   return new ApiError([errorObject(code, detail, opts)], opts.headers);
 }
+
+/** The record, or a 404 naming what was looked for. */
+export function found<T>(row: T | undefined, type: string, id: string): T {
+  if (row === undefined) throw fail('not_found', `no ${type} ${id}`);
+  return row;
+}

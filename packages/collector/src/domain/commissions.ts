@@ -1,6 +1,6 @@
 // Commissions: what a partner earned, pending until it is paid or rejected.
 
-import { fail } from '../errors.js';
+import { fail, found } from '../errors.js';
 import type { Db, Queryable } from '../store/db.js';
 import * as commissions from '../store/commissions.js';
 import type { CommissionRow, CommissionState } from '../store/commissions.js';
@@ -18,9 +18,7 @@ export interface NewCommission {
 }
 
 export async function getCommission(db: Queryable, programId: string, id: string): Promise<CommissionRow> {
-  const row = await commissions.get(db, programId, id);
-  if (!row) throw fail('not_found', `no commission ${id}`);
-  return row;
+  return found(await commissions.get(db, programId, id), 'commission', id);
 }
 
 /** A new commission is always pending. */

@@ -1,6 +1,6 @@
 // Partners: the people or companies who refer customers to a program.
 
-import { fail } from '../errors.js';
+import { fail, found } from '../errors.js';
 import { UniqueViolation, type Db, type Queryable } from '../store/db.js';
 import * as partners from '../store/partners.js';
 import type { PartnerRow } from '../store/partners.js';
@@ -14,9 +14,7 @@ export interface PartnerInput {
 }
 
 export async function getPartner(db: Queryable, programId: string, id: string): Promise<PartnerRow> {
-  const partner = await partners.get(db, programId, id);
-  if (!partner) throw fail('not_found', `no partner ${id}`);
-  return partner;
+  return found(await partners.get(db, programId, id), 'partner', id);
 }
 
 function duplicateEmail(): Error {

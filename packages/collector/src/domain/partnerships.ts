@@ -1,6 +1,6 @@
 // Partnerships: a partner's membership of a program, with the slugs that credit it.
 
-import { fail } from '../errors.js';
+import { fail, found } from '../errors.js';
 import type { Db, Queryable } from '../store/db.js';
 import * as partners from '../store/partners.js';
 import * as partnerships from '../store/partnerships.js';
@@ -30,9 +30,7 @@ export function competitorSlugs(row: PartnershipRow): string[] {
 }
 
 export async function getPartnership(db: Queryable, programId: string, id: string): Promise<PartnershipRow> {
-  const row = await partnerships.get(db, programId, id);
-  if (!row) throw fail('not_found', `no partnership ${id}`);
-  return row;
+  return found(await partnerships.get(db, programId, id), 'partnership', id);
 }
 
 /** Refuses slugs that already credit another partnership of the program. */

@@ -3,7 +3,7 @@
 // referral from converted to paid. The company's idempotency_key makes retries safe.
 
 import { createHash } from 'node:crypto';
-import { fail } from '../errors.js';
+import { fail, found } from '../errors.js';
 import { UniqueViolation, type Db, type Queryable } from '../store/db.js';
 import * as commissions from '../store/commissions.js';
 import type { CommissionRow } from '../store/commissions.js';
@@ -131,9 +131,7 @@ export async function recordPayment(db: Db, program: ProgramRow, input: PaymentI
 }
 
 export async function getPayment(db: Queryable, programId: string, id: string): Promise<PaymentRow> {
-  const payment = await payments.get(db, programId, id);
-  if (!payment) throw fail('not_found', `no payment ${id}`);
-  return payment;
+  return found(await payments.get(db, programId, id), 'payment', id);
 }
 
 /**

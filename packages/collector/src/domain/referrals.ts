@@ -1,6 +1,6 @@
 // Referrals: the people partners referred, converted until they pay, churn or are rejected.
 
-import { fail } from '../errors.js';
+import { fail, found } from '../errors.js';
 import type { Db } from '../store/db.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow, ReferralState } from '../store/referrals.js';
@@ -14,8 +14,7 @@ export async function moveReferral(
   now: number,
 ): Promise<ReferralRow> {
   return db.transaction(async (tx) => {
-    const row = await referrals.get(tx, programId, id);
-    if (!row) throw fail('not_found', `no referral ${id}`);
+    const row = found(await referrals.get(tx, programId, id), 'referral', id);
     assertMove('referral', row.state, to);
     if (!(await referrals.move(tx, programId, id, row.state, to, now))) {
       throw fail('invalid_transition', 'the referral changed state meanwhile; read it again', { pointer: '/state' });

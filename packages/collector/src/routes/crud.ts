@@ -1,6 +1,6 @@
 // The read routes every resource has: one record by id, and a filtered page.
 
-import { fail } from '../errors.js';
+import { found } from '../errors.js';
 import type { Queryable } from '../store/db.js';
 import type { FieldFilter, Page, PageRequest } from '../store/list.js';
 import type { ListSpec } from '../http/list-query.js';
@@ -39,8 +39,8 @@ export function readRoutes<T>(spec: ReadSpec<T>) {
       access: 'secret',
       status: 200,
       async handle(input) {
-        const row = await spec.get(input.db, input.program.id, input.params.id ?? '');
-        if (!row) throw fail('not_found', `no ${spec.type} ${input.params.id}`);
+        const id = input.params.id ?? '';
+        const row = found(await spec.get(input.db, input.program.id, id), spec.type, id);
         return { status: 200, body: { data: spec.render(row, input) } };
       },
     }),
