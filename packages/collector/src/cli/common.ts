@@ -1,0 +1,64 @@
+// What every command shares: its shape, argument helpers, and the database it opens.
+
+import type { ParseArgsConfig } from 'node:util';
+import type { Config } from '../config.js';
+import { isUuid } from '../domain/ids.js';
+import { openDatabase } from '../server.js';
+import type { Db } from '../store/db.js';
+import { migrate } from '../store/migrations.js';
+import * as programs from '../store/programs.js';
+
+/** A bad argument: one line on stderr and exit code 2. */
+export class UsageError extends Error {}
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+export interface Command {
+  usage: string;
+  options: Options;
+  positionals?: string[];
+  run(values: Values, positionals: string[], config: Readonly<Config>): Promise<void>;
+}
+
+export const now = (): number => Math.floor(Date.now() / 1000);
+export const out = (line: string): void => void process.stdout.write(`${line}\n`);
+export const iso = (t: number | null): string => (t === null ? '-' : new Date(t * 1000).toISOString());
+export const json = { json: { type: 'boolean' } } as const;
+
+export async function withDb<T>(config: Readonly<Config>, fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = openDatabase(config);
+  try {
+    await migrate(db, now());
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+export function required(values: Values, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+export async function requireProgram(db: Db, id: string): Promise<programs.ProgramRow> {
+  const program = isUuid(id) ? await programs.get(db, id) : undefined;
+  if (!program) throw new UsageError(`no program ${id}; see: tally programs list`);
+  return program;
+}
+
+/** The program named by --program, or the only one there is. */
+export async function programFor(db: Db, id: Values[string]): Promise<programs.ProgramRow> {
+  if (typeof id === 'string') return requireProgram(db, id);
+  const all = await programs.list(db);
+  if (all.length !== 1) throw new UsageError('--program is required: the database holds several programs');
+  return all[0]!;
+}
+
+export function printTokens(secret: string | undefined, publishable: string | undefined): void {
+  if (secret) out(`  secret token:      ${secret}`);
+  if (publishable) out(`  publishable token: ${publishable}`);
+  out('  Tokens are shown only now; store them safely.');
+}
+

@@ -1,0 +1,29 @@
+// tally serve: the collector, as npm start runs it.
+
+import { createLogger } from '../log.js';
+import { startServer } from '../server.js';
+import { out, printTokens, type Command } from './common.js';
+
+export const serveCommands: Record<string, Command> = {
+  serve: {
+    usage: 'tally serve\n\nRuns the collector on HOST:PORT with the database at DATABASE_URL (same as npm start).',
+    options: {},
+    async run(_values, _positionals, config) {
+      const log = createLogger(config.logLevel);
+      const running = await startServer(config, log);
+      if (running.firstProgram) {
+        const { program, tokens: t } = running.firstProgram;
+        out(`First start: created program "${program.name}" (${program.id}).`);
+        printTokens(t.secret, t.publishable);
+      }
+      out(`Tally collector listening on ${running.url}`);
+      const stop = (signal: string): void => {
+        log.info({ signal }, 'shutting down');
+        void running.close().then(() => process.exit(0));
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+      await new Promise(() => undefined); // run until a signal
+    },
+  },
+};
