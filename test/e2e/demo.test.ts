@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 it('a referral link to /demo/, a signup, and the conversion listed by GET /v1/referrals', async () => {

@@ -170,4 +170,4 @@ export class Stack {
 }
 
 /** Waits until the loaded tracker has replaced the stub. */
-export const trackerReady = (page: Page) => page.waitForFunction(() => window.gr?.t === 1);
+export const trackerReady = (page: Page) => page.waitForFunction(() => typeof window.gr?.track === 'function');

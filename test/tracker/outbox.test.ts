@@ -59,7 +59,7 @@ describe('retry and give-up rules', () => {
     b.fallback = answer as Answer;
     expect(await w.gr.track('a@b.test')).toBeNull();
     expect(b.conversions()).toHaveLength(3);
-    expect(b.delays).toEqual([1000, 3000]);
+    expect(b.delays).toEqual([1000, 2000]);
     expect(outbox(w)).toHaveLength(1);
   });
 
@@ -113,8 +113,9 @@ describe('across page loads', () => {
 
   it('drops entries older than 7 days without sending them', async () => {
     const b = new Browser();
-    const old = { i: 1, b: { email: 'old@user.test', gr_id: 'g' }, t: Date.now() - 8 * 864e5 };
-    const fresh = { i: 2, b: { email: 'new@user.test', gr_id: 'g' }, t: Date.now() - 6 * 864e5 };
+    // An entry's id is the time it was queued, in ms, plus a random fraction.
+    const old = { i: Date.now() - 8 * 864e5 + 0.5, b: { email: 'old@user.test', gr_id: 'g' } };
+    const fresh = { i: Date.now() - 6 * 864e5 + 0.5, b: { email: 'new@user.test', gr_id: 'g' } };
     b.storage.set('https://www.shop.test', { _gr_outbox: JSON.stringify([old, fresh]) });
     const w = await b.open(SITE);
     await b.settle(w);
@@ -124,7 +125,7 @@ describe('across page loads', () => {
   it('waits for the token when it comes later through initCustomer', async () => {
     const b = new Browser();
     b.storage.set('https://www.shop.test', {
-      _gr_outbox: JSON.stringify([{ i: 1, b: { email: 'q@user.test', gr_id: 'g' }, t: Date.now() }]),
+      _gr_outbox: JSON.stringify([{ i: Date.now() + 0.5, b: { email: 'q@user.test', gr_id: 'g' } }]),
     });
     const w = await b.open(SITE, { attrs: { key: null } });
     await b.settle(w);
@@ -132,6 +133,23 @@ describe('across page loads', () => {
     w.gr('initCustomer', 'tly_pub_later');
     await b.settle(w);
     expect(b.conversions()[0]!.headers.Authorization).toBe('Bearer tly_pub_later');
+  });
+
+  it('sends a conversion tracked before the token once initCustomer gives it', async () => {
+    const b = new Browser();
+    await b.open(`${SITE}?red=alice`, { attrs: { key: null } });
+    const w = await b.open(`${SITE}signup`, { attrs: { key: null } });
+    const result = w.gr.track('early@user.test');
+    await b.settle(w);
+    expect(b.sent).toEqual([]);
+    expect(outbox(w)).toHaveLength(1);
+    w.gr('initCustomer', 'tly_pub_later');
+    await b.settle(w);
+    expect(b.conversions().map((s) => [s.body.email, s.headers.Authorization])).toEqual([
+      ['early@user.test', 'Bearer tly_pub_later'],
+    ]);
+    expect(outbox(w)).toEqual([]);
+    expect(await result).toBeNull(); // answered before the token came: the record is not known yet
   });
 });
 

@@ -39,11 +39,15 @@ describe('the _gr_id cookie', () => {
     expect(b.cookie('https://www.shop.example.co.uk/')!.domain).toBe('example.co.uk');
   });
 
-  it('host-only on an IP address or a single-label host', async () => {
-    for (const url of ['http://127.0.0.1:8080/?red=alice', 'http://localhost:3000/?red=alice']) {
+  it('on the host itself for an IP address or a single-label host', async () => {
+    for (const [url, host] of [
+      ['http://127.0.0.1:8080/?red=alice', '127.0.0.1'],
+      ['http://localhost:3000/?red=alice', 'localhost'],
+    ] as const) {
       const b = new Browser();
       await b.open(url);
-      expect(b.cookie(url)!.hostOnly).toBe(true);
+      expect(b.cookie(url)!.domain).toBe(host);
+      expect(cookieReferral(b, url)?.pk).toBe('alice');
     }
   });
 
@@ -143,5 +147,15 @@ describe('consent', () => {
     expect(b.cookie('https://www.shop.test/')).toBeUndefined();
     expect(w.localStorage.getItem('_gr_id')).toBeNull();
     expect(await w.gr.track('a@b.test')).toBeNull();
+  });
+
+  it("gr('consent', false) on a later page deletes the cookie a subdomain set on the shared domain", async () => {
+    const b = new Browser();
+    await b.open('https://www.shop.test/?red=alice');
+    expect(b.cookie('https://app.shop.test/')?.domain).toBe('shop.test');
+    const w = await b.open('https://app.shop.test/settings', { attrs });
+    w.gr('consent', false);
+    expect(b.cookie('https://app.shop.test/')).toBeUndefined();
+    expect(b.cookie('https://www.shop.test/')).toBeUndefined();
   });
 });

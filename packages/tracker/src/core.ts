@@ -1,7 +1,7 @@
 // The tracker's behaviour (design/tracker.md), shared by the script tag and the npm entry.
+// Written for its size budget: one closure, few distinct names, nothing kept that the
+// browser already keeps (the cookie's domain, the original history methods).
 
-import { deliver, entries, post, type Entry } from './outbox';
-import { cookie, json, local } from './storage';
 import type { Conversion, Options, Referral } from './types';
 
 /** Link parameters that carry the referral slug, in order of precedence. */
@@ -14,6 +14,15 @@ export interface Tracker {
 }
 
 /**
+ * An outbox entry: `i` is when it was queued, in ms, plus a random fraction, so it is
+ * both the entry's id and its age; `b` is the JSON body.
+ */
+interface Entry {
+  i: number;
+  b: Record<string, unknown>;
+}
+
+/**
  * Starts tracking on this page: reads the address, runs the queued calls in order, then
  * sends what waited for the token. Returns the `gr(...)` command function.
  * @param api the collector's base URL when `o.api` is absent: where the script came from
@@ -23,59 +32,111 @@ export interface Tracker {
 export function createTracker(o: Options, api = '', days?: number, queue: Iterable<unknown>[] = []): Tracker {
   const loc = location;
   const hist = history;
+  const doc = document;
   const now = Date.now;
   let key = o.key;
-  // Options come typed from the npm entry and as strings from data-* attributes.
-  let consent = !/^(false|required)$/.test(o.consent + '');
   let referral: Referral | null | undefined;
-  let clickWaits: unknown;
-  let domain = o.cookieDomain;
-  // Conversions that earlier pages could not deliver, less those older than 7 days.
-  let earlier: Entry[] | undefined = entries((e) => e.t > now() - 6048e5);
+  // Options come typed from the npm entry and as strings from data-* attributes.
+  let consent = !/^(false|required)$/.test(o.consent as string);
+  // Work that needs the token, when initCustomer has not given it yet.
+  let waiting: (() => unknown)[] = [];
   const base = (o.api || api).replace(/\/$/, '') + '/v1/tracking/';
   const lifetime = Math.min(365, Math.max(1, ((o.cookieDays || days) as number) | 0 || 60));
-  const names = SLUG_PARAMS.concat((o.params || '').toString().split(/[\s,]+/));
-  const send = (entry: Entry) => deliver(base + 'conversion', key!, entry);
+  const names = SLUG_PARAMS.concat(([o.params] + '').match(/[^\s,]+/g) || []);
 
-  /** The referral from either copy, unless its window has passed. */
-  const load = (): Referral | null => {
-    const r = json<Referral | 0>(cookie() || local('_gr_id'), 0);
-    return r && r.at > now() - lifetime * 864e5 ? r : null;
+  /** Sets or (with an empty value) removes a stored item; a full storage is no error. */
+  const put = (name: string, value: string) => {
+    try {
+      value ? (localStorage[name] = value) : delete localStorage[name];
+    } catch {
+      // full: the cookie copy still works
+    }
+  };
+
+  const cookie = () => /(^|; )_gr_id=([^;]*)/.exec(doc.cookie)?.[2];
+
+  /** The referral from the cookie or the stored copy, unless its window has passed. */
+  const load = (): Referral | undefined => {
+    try {
+      const r: Referral = JSON.parse(decodeURIComponent(cookie() || '') || localStorage._gr_id);
+      if (r.at > now() - lifetime * 864e5) return r;
+    } catch {
+      // absent, or not ours
+    }
   };
 
   /** Writes both copies; `null` deletes them. */
-  const save = (r: Referral | null) => {
+  const save = (r?: Referral) => {
     const value = (referral = r) ? JSON.stringify(r) : '';
-    const maxAge = r ? lifetime * 86400 : 0;
-    if (domain == null) {
-      // The registrable domain is the shortest suffix of the host that takes the cookie:
-      // browsers refuse public suffixes such as co.uk, so www. and app. share the rest.
-      // IP addresses and single-label hosts keep a host-only cookie.
-      const labels = loc.hostname.split('.');
-      domain = '';
-      for (let i = labels.length - 1, d; r && --i >= 0 && !domain && !/^[\d.]+$/.test(loc.hostname); ) {
-        if (cookie(value, maxAge, (d = labels.slice(i).join('.'))) == value) domain = d;
-      }
-    }
-    cookie(value, maxAge, domain);
-    local('_gr_id', value);
+    const encoded = encodeURIComponent(value);
+    const set = (domain?: string) =>
+      // An empty domain attribute is ignored (RFC 6265 5.2.3): a host-only cookie.
+      (doc.cookie = `_gr_id=${encoded};path=/;max-age=${r ? lifetime * 86400 : 0};SameSite=Lax;domain=${domain}${
+        loc.protocol == 'https:' ? ';Secure' : ''
+      }`);
+    put('_gr_id', value);
+    if (o.cookieDomain) return set(o.cookieDomain);
+    // The registrable domain is the shortest suffix of the host that takes the cookie:
+    // browsers refuse public suffixes such as co.uk, so www. and app. share the rest.
+    // A deletion goes to every suffix, as the domain of an earlier page is not known.
+    const labels = loc.hostname.split('.');
+    // The whole host always takes it, so the loop ends there at the latest.
+    for (let i = labels.length; i--; ) if ((set(labels.slice(i).join('.')), value && cookie() == encoded)) return;
   };
 
-  const sendClick = () => {
-    if ((clickWaits = !key)) return;
-    const { gr_id, pk } = referral!;
-    post(base + 'click', key!, { gr_id, pk, url: loc.href, referrer: document.referrer }).catch(() => 0);
+  const post = (path: string, body: unknown) =>
+    fetch(base + path, {
+      method: 'POST',
+      keepalive: true, // outlives the page: a signup that navigates away at once is still sent
+      headers: { Authorization: 'Bearer ' + key, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    }).catch(() => 0 as const); // offline: the caller retries, or the click is lost
+
+  /** Runs `f` now if the token is known, else once initCustomer gives it. */
+  const withKey = (f: () => unknown) => (key ? f() : waiting.push(f));
+
+  /**
+   * The outbox, less entries older than 7 days or refused by `keep`; what is left is
+   * written back, and an empty outbox is removed, so a visitor without a referral keeps
+   * nothing.
+   */
+  const outbox = (keep = (e: Entry) => e.i > now() - 6048e5): Entry[] => {
+    let all: Entry[] = [];
+    try {
+      all = JSON.parse(localStorage._gr_outbox).filter(keep);
+    } catch {
+      // empty, or not ours
+    }
+    put('_gr_outbox', all[0] ? JSON.stringify(all) : '');
+    return all;
+  };
+
+  /**
+   * Sends one entry: three tries, one and then two seconds apart. A 2xx or a 4xx other
+   * than 429 is final and removes the entry; network errors, 429 and 5xx are retried,
+   * here and on later page loads. Resolves to the record on a 2xx, else null.
+   */
+  const send = async (entry: Entry): Promise<Conversion | null> => {
+    for (let attempt = 1; ; await new Promise((r) => setTimeout(r, attempt++ * 1e3))) {
+      const res = await post('conversion', entry.b);
+      if (res && res.status < 500 && res.status != 429) {
+        outbox((e) => e.i != entry.i);
+        const data = res.ok && (await res.json()).data;
+        return data ? { id: data.id, state: data.attributes.state } : null;
+      }
+      if (attempt > 2) return null;
+    }
   };
 
   /** Reads a referral from the address and records it by the attribution rule. */
   const capture = () => {
     const url = new URL(loc.href);
     const q = url.searchParams;
-    let pk: string | null = null;
-    for (const n of names) if ((pk = q.get(n))) break;
     const id = q.get('gr_id');
     const uid = q.get('gr_uid');
     const old = referral;
+    let pk: string | null = null;
+    for (const n of names) pk ||= q.get(n);
     if (!consent || !(pk || id)) return;
     if (old && (pk ? old.pk == pk : old.gr_id == id)) {
       // The same link again keeps the click id and refreshes the window.
@@ -83,71 +144,63 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
     } else if (!old || o.attribution != 'first') {
       // A new link replaces the old one, except under first-click. crypto.randomUUID
       // exists only on https and localhost; elsewhere the fallback will do.
-      save({ gr_id: id || crypto.randomUUID?.() || now() + '' + Math.random(), pk, uid, at: now() });
-      if (pk) sendClick();
+      const r = { gr_id: id || crypto.randomUUID?.() || now() + '' + Math.random(), pk, uid, at: now() };
+      save(r);
+      if (pk) withKey(() => post('click', { gr_id: r.gr_id, pk, url: loc.href, referrer: doc.referrer }));
     }
-    if (/^(|true)$/.test(o.cleanUrl + '')) {
-      for (const n of names.concat('gr_id', 'gr_uid')) q.delete(n);
-      replace.call(hist, hist.state, '', url.href);
+    if (/^(|true)$/.test(o.cleanUrl as string)) {
+      for (const n of [...names, 'gr_id', 'gr_uid']) q.delete(n);
+      // The hooked replaceState reads the address again, which now holds no referral.
+      hist.replaceState(hist.state, '', url);
     }
   };
 
   /** The conversion, queued before it is sent. Never rejects. */
   const track = async (email: string, opts?: { uid?: string | undefined }): Promise<Conversion | null> => {
     try {
-      if (!referral || !email) return null;
-      const entry = {
-        i: Math.random(),
+      if (referral && email) {
         // Absent fields stay out of the body (JSON drops undefined, not null).
-        b: { email, gr_id: referral.gr_id, pk: referral.pk || undefined, uid: (opts && opts.uid) || referral.uid || undefined },
-        t: now(),
-      };
-      local('_gr_outbox', JSON.stringify([...entries(), entry]));
-      return key ? await send(entry) : null;
-    } catch {
-      return null;
-    }
-  };
-
-  /** Sends what waited for the token: a click, and conversions from earlier pages. */
-  const go = () => {
-    if (key) {
-      if (clickWaits) sendClick();
-      earlier = earlier && void earlier.map(send);
-    }
-  };
-
-  const commands: Record<string, (a: unknown, b: unknown) => unknown> = {
-    initCustomer(a) {
-      key = a as string;
-      go();
-    },
-    // 'pageview' only re-reads the address: a click is recorded when it carries a referral.
-    track: (a, b) => (a == 'conversion' ? track((b as { email: string }).email, b as {}) : capture()),
-    consent(a) {
-      save((consent = !!a) ? load() : null);
-      capture();
-    },
-    ready: (a) => (a as (r: unknown) => void)(referral ? { gr_id: referral.gr_id, pk: referral.pk, uid: referral.uid } : null),
-    decorate(a) {
-      // Hands the click id to another domain: in a link's address, or as a form field
-      // (a GET form carries it in the address it opens; a POST form, in its body).
-      const el = a as HTMLAnchorElement & HTMLFormElement;
-      if (!referral) return;
-      if (el.href) {
-        const q = new URLSearchParams(el.search);
-        q.set('gr_id', referral.gr_id);
-        el.search = q + '';
-      } else {
-        el.append(Object.assign(document.createElement('input'), { type: 'hidden', name: 'gr_id', value: referral.gr_id }));
+        const body = { email, gr_id: referral.gr_id, pk: referral.pk || undefined, uid: opts?.uid || referral.uid || undefined };
+        const entry = { i: now() + Math.random(), b: body };
+        put('_gr_outbox', JSON.stringify([...outbox(), entry]));
+        if (key) return await send(entry);
+        waiting.push(() => send(entry));
       }
-    },
+    } catch {
+      // never into the host page
+    }
+    return null;
   };
 
-  const gr = ((name: string, a?: unknown, b?: unknown) => {
+  const gr = ((name: string, a?: any, b?: any) => {
     try {
-      if (/[?&]gr_debug=1/.test(loc.search)) console.log('tally', name, a);
-      return commands[name]?.(a, b);
+      if (/gr_debug=1/.test(loc.search)) console.log('tally', name, a);
+      const commands: Record<string, () => unknown> = {
+        initCustomer() {
+          key = a;
+          waiting.splice(0).map((f) => f());
+        },
+        // 'pageview' only re-reads the address: a click is recorded when it carries a referral.
+        track: () => (a == 'conversion' ? track(b.email, b) : capture()),
+        consent() {
+          save((consent = !!a) ? load() : undefined);
+          capture();
+        },
+        ready: () => a(referral ? (({ at, ...visible }) => visible)(referral) : null),
+        decorate() {
+          // Hands the click id to another domain: in a link's address, or as a form field
+          // (a GET form carries it in the address it opens; a POST form, in its body).
+          if (!referral) return;
+          if (a.href) {
+            const q = new URLSearchParams(a.search);
+            q.set('gr_id', referral.gr_id);
+            a.search = q;
+          } else {
+            a.append(Object.assign(doc.createElement('input'), { type: 'hidden', name: 'gr_id', value: referral.gr_id }));
+          }
+        },
+      };
+      return commands[name]?.();
     } catch {
       // never into the host page
     }
@@ -155,19 +208,20 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
   gr.track = track;
 
   // Single-page apps change the address without a load: re-read it after each change.
-  const replace = hist.replaceState;
   for (const m of ['pushState', 'replaceState'] as const) {
     const original = hist[m];
-    hist[m] = function (this: History, ...a: Parameters<History['pushState']>) {
-      original.apply(this, a);
+    hist[m] = (...args) => {
+      original.apply(hist, args);
       capture();
     };
   }
   addEventListener('popstate', capture);
 
+  // Conversions that earlier pages could not deliver; read before this page adds any.
+  const earlier = outbox();
   if (consent && load()) save(load()); // each copy restores the other
   capture();
   for (const args of queue) gr(...(args as [string]));
-  go();
+  withKey(() => earlier.map(send));
   return gr;
 }

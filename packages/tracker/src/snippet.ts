@@ -4,21 +4,20 @@
 
 import { createTracker } from './core';
 
-type Stub = { (name: string, a?: unknown, b?: unknown): unknown; q?: Iterable<unknown>[]; ce?: number; t?: 1; w?: 1 };
+type Stub = { (name: string, a?: unknown, b?: unknown): unknown; q?: Iterable<unknown>[]; ce?: number; track?: unknown; w?: 1 };
 
 const w = window as unknown as { gr?: Stub };
 const stub = w.gr;
 
-if (stub && stub.t) {
-  // A second copy on the page: the first one already works. Say so once.
+if (stub?.track) {
+  // A second copy on the page: the first one (whose gr has .track; the stub has not)
+  // already works. Say so once.
   if (!stub.w) console.warn('tally: loaded twice');
   stub.w = 1;
 } else {
   try {
     const s = document.currentScript as HTMLScriptElement;
-    const gr: Stub = createTracker(s.dataset, new URL(s.src).origin, stub && stub.ce, stub && stub.q);
-    gr.t = 1;
-    w.gr = gr;
+    w.gr = createTracker(s.dataset, new URL(s.src).origin, stub?.ce, stub?.q);
   } catch {
     // never into the host page
   }
