@@ -3,6 +3,7 @@
 // readers and one writer share the file).
 
 import { parseArgs } from 'node:util';
+import { dataCommands } from './cli/data.js';
 import { payoutCommands } from './cli/payouts.js';
 import { programCommands } from './cli/programs.js';
 import { serveCommands } from './cli/serve.js';
@@ -11,7 +12,13 @@ import { out, UsageError, type Command, type Values } from './cli/common.js';
 import { ConfigError, loadConfig } from './config.js';
 import { ApiError } from './errors.js';
 
-const COMMANDS: Record<string, Command> = { ...serveCommands, ...programCommands, ...tokenCommands, ...payoutCommands };
+const COMMANDS: Record<string, Command> = {
+  ...serveCommands,
+  ...programCommands,
+  ...tokenCommands,
+  ...payoutCommands,
+  ...dataCommands,
+};
 
 const OVERVIEW = `tally: the Tally collector and its administration
 

@@ -1,6 +1,7 @@
 // Referrals: the people partners referred, converted until they pay, churn or are rejected.
 
 import { fail, found } from '../errors.js';
+import { normalizeEmail } from './email.js';
 import type { Db } from '../store/db.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow, ReferralState } from '../store/referrals.js';
@@ -20,5 +21,26 @@ export async function moveReferral(
       throw fail('invalid_transition', 'the referral changed state meanwhile; read it again', { pointer: '/state' });
     }
     return { ...row, state: to, state_set_at: now, updated_at: now };
+  });
+}
+
+/**
+ * Erases a person from a program: the referral, its clicks, and its link from
+ * commissions and payments, whose amounts stay for the accounts. A later conversion for
+ * the same e-mail is a new referral.
+ */
+export async function eraseReferral(db: Db, programId: string, id: string, now: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (!(await referrals.erase(tx, programId, id, now))) found(undefined, 'referral', id);
+  });
+}
+
+/** `tally forget EMAIL`: erases the person in every program, or in one. Returns how many referrals went. */
+export async function forgetEmail(db: Db, email: string, now: number, programId?: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    let erased = 0;
+    const rows = await referrals.findEverywhere(tx, normalizeEmail(email), programId);
+    for (const row of rows) if (await referrals.erase(tx, row.program_id, row.id, now)) erased++;
+    return erased;
   });
 }

@@ -6,7 +6,8 @@ export interface Resource {
   id: string;
   type: string;
   attributes: Record<string, unknown>;
-  relationships?: Record<string, { data: { id: string; type: string } }>;
+  // JSON:API: a to-one relationship that is empty has `data: null`.
+  relationships?: Record<string, { data: { id: string; type: string } | null }>;
 }
 
 /** Drops absent optional attributes: the seed's "present only if" fields are left out, not null. */

@@ -19,7 +19,7 @@ export function renderPayment(row: PaymentRow): Resource {
     },
     relationships: {
       commission: { data: { id: row.commission_id, type: 'commission' } },
-      referral: { data: { id: row.referral_id, type: 'referral' } },
+      referral: { data: row.referral_id ? { id: row.referral_id, type: 'referral' } : null },
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { moveReferral } from '../domain/referrals.js';
+import { eraseReferral, moveReferral } from '../domain/referrals.js';
 import { states } from '../domain/state-machines.js';
 import { dateTime, oneOf, text } from '../http/list-query.js';
 import { present, type Resource } from '../http/render.js';
@@ -53,6 +53,17 @@ export const referralRoutes = [
     async handle({ db, program, params, body, now }) {
       const row = await moveReferral(db, program.id, params.id ?? '', body.state, now);
       return { status: 200, body: { data: renderReferral(row) } };
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/referrals/:id',
+    summary: 'Erase a person: the referral, its clicks, and its link from commissions and payments',
+    access: 'secret',
+    status: 204,
+    async handle({ db, program, params, now }) {
+      await eraseReferral(db, program.id, params.id ?? '', now);
+      return { status: 204 };
     },
   }),
 ];

@@ -20,6 +20,11 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Liveness of the database itself, for /readyz. */
   ping(): Promise<void>;
+  /**
+   * A consistent copy of the whole database at `dest`, taken while others keep
+   * writing (SQLite's online backup API). Resolves once the copy is complete.
+   */
+  backup(dest: string): Promise<void>;
   close(): Promise<void>;
 }
 

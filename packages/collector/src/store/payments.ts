@@ -8,7 +8,8 @@ export interface PaymentRow {
   idempotency_key: string;
   /** SHA-256 of the request as understood, to tell a replay from a changed request. */
   request_hash: string;
-  referral_id: string;
+  /** Null once the person was erased (DELETE /v1/referrals/:id, tally forget). */
+  referral_id: string | null;
   commission_id: string;
   amount: number;
   currency: string;

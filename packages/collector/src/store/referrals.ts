@@ -73,3 +73,27 @@ export async function move(
   );
   return changed === 1;
 }
+
+/** One person's referrals, by normalized e-mail: one per program, in all programs or in one. */
+export function findEverywhere(
+  db: Queryable,
+  emailNorm: string,
+  programId?: string,
+): Promise<Array<{ id: string; program_id: string }>> {
+  return programId
+    ? db.all('SELECT id, program_id FROM referrals WHERE email_norm = ? AND program_id = ?', [emailNorm, programId])
+    : db.all('SELECT id, program_id FROM referrals WHERE email_norm = ?', [emailNorm]);
+}
+
+/**
+ * Erases a referral: its clicks (by its click id), the link from its commissions and
+ * payments, which keep their amounts, and the referral itself. Run inside a transaction.
+ */
+export async function erase(db: Queryable, programId: string, id: string, now: number): Promise<boolean> {
+  const row = await get(db, programId, id);
+  if (!row) return false;
+  await db.run('DELETE FROM clicks WHERE program_id = ? AND gr_id = ?', [programId, row.gr_id]);
+  await db.run('UPDATE commissions SET referral_id = NULL, updated_at = ? WHERE referral_id = ?', [now, id]);
+  await db.run('UPDATE payments SET referral_id = NULL, updated_at = ? WHERE referral_id = ?', [now, id]);
+  return (await db.run('DELETE FROM referrals WHERE program_id = ? AND id = ?', [programId, id])) === 1;
+}

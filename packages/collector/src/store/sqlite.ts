@@ -124,6 +124,11 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     async ping() {
       await outside(async () => guard(() => conn.prepare('SELECT 1').get()));
     },
+    async backup(dest) {
+      // All pages in one step: one read snapshot, so writers (in the WAL) neither wait
+      // for the copy nor make it start over, as they would between smaller steps.
+      await outside(() => conn.backup(dest, { progress: ({ remainingPages }) => Math.max(remainingPages, 1) }));
+    },
     async close() {
       // Waits for an open transaction to finish; afterwards every call fails at once.
       await acquire();

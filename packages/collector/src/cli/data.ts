@@ -1,0 +1,62 @@
+// tally backup and tally forget: a copy of the whole database while the server runs,
+// and erasure of one person.
+
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { forgetEmail } from '../domain/referrals.js';
+import { isValidEmail } from '../domain/email.js';
+import { now, out, requireProgram, UsageError, withDb, type Command } from './common.js';
+
+export const dataCommands: Record<string, Command> = {
+  backup: {
+    usage:
+      'tally backup FILE\n\nCopies the database to FILE with SQLite\'s online backup, also while the server runs and\n' +
+      'writes. The copy is checked (PRAGMA integrity_check) before it takes the name FILE.\n' +
+      'To restore: stop the server, and start it with DATABASE_URL=FILE.',
+    options: {},
+    positionals: ['FILE'],
+    async run(_values, positionals, config) {
+      const file = positionals[0] ?? '';
+      if (existsSync(file)) throw new UsageError(`${file} exists; name a new file`);
+      // Written beside the target and renamed at the end: FILE is either whole or absent.
+      const partial = `${file}.partial`;
+      rmSync(partial, { force: true });
+      try {
+        await withDb(config, (db) => db.backup(partial));
+        const copy = new Database(partial, { readonly: true });
+        try {
+          const check = copy.pragma('integrity_check', { simple: true });
+          if (check !== 'ok') throw new Error(`the copy fails its integrity check: ${String(check)}`);
+          const counts = ['referrals', 'commissions', 'payments', 'partners'].map(
+            (t) => `${(copy.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n} ${t}`,
+          );
+          renameSync(partial, file);
+          out(`Backed up to ${file}: ${counts.join(', ')}; integrity ok.`);
+        } finally {
+          copy.close();
+        }
+      } finally {
+        rmSync(partial, { force: true });
+      }
+    },
+  },
+
+  forget: {
+    usage:
+      'tally forget EMAIL [--program ID]\n\nErases a person: their referral, its clicks, and the link from their commissions and\n' +
+      'payments, whose amounts stay for the accounts. In every program, or in one. A later\n' +
+      'conversion for the same e-mail is accepted as a new one.',
+    options: { program: { type: 'string' } },
+    positionals: ['EMAIL'],
+    async run(values, positionals, config) {
+      const email = positionals[0] ?? '';
+      if (!isValidEmail(email)) throw new UsageError('EMAIL must be an e-mail address');
+      const erased = await withDb(config, async (db) => {
+        const programId = typeof values.program === 'string' ? (await requireProgram(db, values.program)).id : undefined;
+        return forgetEmail(db, email, now(), programId);
+      });
+      // The address is not echoed: terminals and CI logs are logs too.
+      out(erased ? `Erased ${erased} referral${erased === 1 ? '' : 's'} and their clicks.` : 'No referral for that e-mail.');
+    },
+  },
+};
