@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createLogger } from '../../packages/collector/src/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
 import { createProgram } from '../../packages/collector/src/domain/programs.js';
+import type { RateLimits } from '../../packages/collector/src/http/rate-limit.js';
 
 /** 2025-03-01 10:00:00 UTC */
 export const T0 = 1_740_823_200;
@@ -42,12 +43,12 @@ export interface Collector {
 
 export const PUBLIC_URL = 'http://localhost:8787';
 
-export async function startCollector(): Promise<Collector> {
+export async function startCollector(opts: { limits?: RateLimits } = {}): Promise<Collector> {
   const dir = mkdtempSync(join(tmpdir(), 'tally-test-'));
   const dbPath = join(dir, 'tally.db');
   const clock = { now: T0 };
   const running = await startServer(
-    { port: 0, host: '127.0.0.1', databaseUrl: dbPath, logLevel: 'silent', publicUrl: PUBLIC_URL },
+    { port: 0, host: '127.0.0.1', databaseUrl: dbPath, logLevel: 'silent', publicUrl: PUBLIC_URL, limits: opts.limits },
     createLogger('silent'),
     { now: () => clock.now },
   );

@@ -10,6 +10,7 @@ import { jsonBody } from './http/body.js';
 import { allowedOrigin, preflight } from './http/cors.js';
 import { errorResponses } from './http/errors.js';
 import { parseListQuery } from './http/list-query.js';
+import { clientIp, NO_LIMITS, rateLimit, type RateLimits } from './http/rate-limit.js';
 import { openApiDocument } from './http/openapi.js';
 import { requestContext } from './http/request-context.js';
 import type { Route } from './http/route.js';
@@ -34,6 +35,8 @@ export interface AppDeps {
   demo?: Demo | undefined;
   /** Where the built snippet is; the tracker package's by default. */
   trackerPath?: string;
+  /** None unless given: the server passes the configured ones. */
+  limits?: RateLimits | undefined;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -74,8 +77,14 @@ export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   const router = new Router();
 
+  const limits = deps.limits ?? NO_LIMITS;
+  // Before the token lookup, so a flood of bad tokens is limited too.
+  const perIp = rateLimit(limits.perIp, now, (ctx) => clientIp(ctx, limits.trustProxy));
+  const perToken = rateLimit(limits.perToken, now, (ctx) => ctx.state.tokenId as string);
+
   for (const r of ROUTES) {
-    const chain: Middleware[] = [requireToken(deps.db, r.access)];
+    const chain: Middleware[] = r.path.startsWith('/v1/tracking/') ? [perIp] : [];
+    chain.push(requireToken(deps.db, r.access), perToken);
     if (r.access === 'publishable') {
       chain.push(allowedOrigin(deps.db));
       router.options(r.path, preflight);

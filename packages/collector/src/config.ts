@@ -1,6 +1,7 @@
 // The environment, read in one place, checked once at start, and frozen.
 
 import { z } from 'zod';
+import type { RateLimits } from './http/rate-limit.js';
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
@@ -9,6 +10,12 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where users reach this collector; used for the first program's demo site and origin. */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Requests per minute per token, on every /v1 route; 0 turns it off. */
+  RATE_LIMIT_TOKEN: z.coerce.number().int().min(0).default(6000),
+  /** Requests per minute per client IP on /v1/tracking/*; 0 turns it off. */
+  RATE_LIMIT_IP: z.coerce.number().int().min(0).default(600),
+  /** Proxies in front that append to X-Forwarded-For; 0 (default) believes the header never. */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(16).default(0),
 });
 
 export interface Config {
@@ -18,6 +25,8 @@ export interface Config {
   logLevel: string;
   /** PUBLIC_URL when given; otherwise the server names itself by the address it listens on. */
   publicUrl?: string | undefined;
+  /** From the environment, with its defaults; absent (tests, embedding) means no limits. */
+  limits?: RateLimits | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -38,5 +47,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    limits: Object.freeze({ perToken: e.RATE_LIMIT_TOKEN, perIp: e.RATE_LIMIT_IP, trustProxy: e.TRUST_PROXY }),
   });
 }

@@ -58,7 +58,13 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     now(),
   );
   const demo = await demoToken(db, now());
-  handle = createApp({ db, log, now, demo: demo && { token: demo.token, programName: demo.program.name } }).callback();
+  handle = createApp({
+    db,
+    log,
+    now,
+    demo: demo && { token: demo.token, programName: demo.program.name },
+    limits: config.limits,
+  }).callback();
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

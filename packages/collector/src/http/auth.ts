@@ -23,6 +23,7 @@ export function requireToken(db: Db, access: Access): Middleware {
       throw fail('forbidden', 'a publishable token may only call /v1/tracking routes; use a secret token');
     }
     ctx.state.program = credential.program;
+    ctx.state.tokenId = credential.token_id;
     await next();
   };
 }
