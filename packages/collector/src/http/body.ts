@@ -1,5 +1,6 @@
 // JSON request bodies: application/json only, at most 16 KiB (also after gzip is
-// undone), and a JSON object at the top. Every parser failure gets the error shape.
+// undone), and a JSON object at the top. Every parser failure gets the error shape, and
+// the raw body the parser attaches to its errors goes nowhere.
 
 import bodyParser from 'koa-bodyparser';
 import type { Middleware } from 'koa';
@@ -11,6 +12,9 @@ const parse = bodyParser({
   enableTypes: ['json'],
   jsonLimit: `${BODY_LIMIT_BYTES}b`,
   strict: true,
+  // Passed through to co-body's parser: `__proto__` (and `constructor.prototype`) keys are
+  // dropped while parsing, like any other key the route does not know. Never merged.
+  ...({ onProtoPoisoning: 'remove' } as object),
   onerror(err) {
     const status = (err as { status?: number }).status;
     if (status === 413) throw fail('payload_too_large', `the body is over ${BODY_LIMIT_BYTES} bytes`);

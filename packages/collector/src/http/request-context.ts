@@ -7,11 +7,13 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 
 const VALID_ID = /^[\x21-\x7e]{1,128}$/;
+// A client that sends a token as its request id would have it logged; it gets a new id.
+const TOKEN_LIKE = /tly_(sec|pub)_/i;
 
 export function requestContext(log: Logger): Middleware {
   return async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
-    const requestId = VALID_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = VALID_ID.test(incoming) && !TOKEN_LIKE.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     const started = performance.now();
