@@ -52,3 +52,11 @@ export function serve(env: Record<string, string>): Promise<Served> {
     void exited.then((code) => reject(new Error(`server exited with ${code}:\n${out}`)));
   });
 }
+
+/** The tokens a first start prints once. */
+export function tokensIn(output: string) {
+  return {
+    secret: /tly_sec_[0-9A-Za-z]{38}/.exec(output)?.[0],
+    publishable: /tly_pub_[0-9A-Za-z]{38}/.exec(output)?.[0],
+  };
+}

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../packages/collector/src/store/sqlite.js';
-import { serve } from './processes.js';
+import { serve, tokensIn } from './processes.js';
 
 let dir: string;
 let env: Record<string, string>;
@@ -17,13 +17,6 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-function tokensIn(output: string) {
-  return {
-    secret: /tly_sec_[0-9A-Za-z]{38}/.exec(output)?.[0],
-    publishable: /tly_pub_[0-9A-Za-z]{38}/.exec(output)?.[0],
-  };
-}
 
 /** Posts a JSON body in two halves, calling `between` after the first half is sent. */
 function slowPost(url: string, token: string, body: string, between: () => void): Promise<{ status: number; text: string }> {
