@@ -131,6 +131,7 @@ function halfSent(url: string, token: string, body: string) {
 
 it('SIGTERM with 50 requests in flight answers and stores every one, then refuses new connections', async () => {
   const { url, publishable, key } = await start(true);
+  if (!publishable || !key) throw new Error('the first start prints the tokens');
   const emails = Array.from({ length: 50 }, (_, i) => `flight${i}@term.test`);
   const inFlight = emails.map((email) => halfSent(url, publishable, JSON.stringify({ email, gr_id: `g-${email}`, pk: key })));
   await new Promise((r) => setTimeout(r, 300)); // every request is accepted and half read
