@@ -106,10 +106,10 @@ it(`every route answers below 500, in the error shape, for random and hostile re
       if (r.token !== null) headers.authorization = `Bearer ${tokens[r.token]}`;
       if (r.contentType !== null) headers['content-type'] = r.contentType;
       if (r.origin !== null) headers.origin = r.origin;
-      let payload: string | Uint8Array | undefined = method === 'GET' || method === 'HEAD' ? undefined : (r.body ?? undefined);
+      let payload: string | Uint8Array<ArrayBuffer> | undefined = method === 'GET' || method === 'HEAD' ? undefined : (r.body ?? undefined);
       if (payload !== undefined && r.gzip) {
         headers['content-encoding'] = 'gzip';
-        payload = new Uint8Array(gzipSync(payload));
+        payload = Uint8Array.from(gzipSync(payload));
       }
       const res = await fetch(c.url + path + (r.query === null ? '' : `?${r.query}`), { method, headers, body: payload });
       const text = await res.text();
