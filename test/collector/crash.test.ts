@@ -5,11 +5,10 @@
 
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { serve, tokensIn, type Served } from './processes.js';
+import { halfSent, serve, tokensIn, type Served } from './processes.js';
 
 const RUNS = Number(process.env.KILL_RUNS ?? 3);
 const WORKERS = 24;
@@ -104,36 +103,11 @@ it(`kill -9 under concurrent conversions loses no acknowledged one (${RUNS} runs
   expect(new Set(emails).size).toBe(emails.length);
 });
 
-/** Sends headers and half a body now; `finish()` sends the rest; `reply` is the answer. */
-function halfSent(url: string, token: string, body: string) {
-  let finish = () => {};
-  const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = request(
-      `${url}/v1/tracking/conversion`,
-      {
-        method: 'POST',
-        agent: false,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    const half = Math.floor(body.length / 2);
-    req.write(body.slice(0, half));
-    finish = () => req.end(body.slice(half));
-  });
-  return { reply, finish: () => finish() };
-}
-
 it('SIGTERM with 50 requests in flight answers and stores every one, then refuses new connections', async () => {
   const { url, publishable, key } = await start(true);
   if (!publishable || !key) throw new Error('the first start prints the tokens');
   const emails = Array.from({ length: 50 }, (_, i) => `flight${i}@term.test`);
-  const inFlight = emails.map((email) => halfSent(url, publishable, JSON.stringify({ email, gr_id: `g-${email}`, pk: key })));
+  const inFlight = emails.map((email) => halfSent(`${url}/v1/tracking/conversion`, publishable, JSON.stringify({ email, gr_id: `g-${email}`, pk: key })));
   await new Promise((r) => setTimeout(r, 300)); // every request is accepted and half read
   running!.child.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 100));

@@ -1,6 +1,7 @@
 // Runs the built `tally` binary, as a user would after npm install.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 export const TALLY = fileURLToPath(new URL('../../packages/collector/bin/tally.js', import.meta.url));
@@ -59,4 +60,29 @@ export function tokensIn(output: string) {
     secret: /tly_sec_[0-9A-Za-z]{38}/.exec(output)?.[0],
     publishable: /tly_pub_[0-9A-Za-z]{38}/.exec(output)?.[0],
   };
+}
+
+/** Sends headers and half a body now; `finish()` sends the rest; `reply` is the answer. */
+export function halfSent(url: string, token: string, body: string) {
+  let finish = () => {};
+  const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    const half = Math.floor(body.length / 2);
+    req.write(body.slice(0, half));
+    finish = () => req.end(body.slice(half));
+  });
+  return { reply, finish: () => finish() };
 }

@@ -1,12 +1,11 @@
 // The collector as a process: first start, restart, durability settings, graceful stop.
 
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../packages/collector/src/store/sqlite.js';
-import { serve, tokensIn } from './processes.js';
+import { halfSent, serve, tokensIn } from './processes.js';
 
 let dir: string;
 let env: Record<string, string>;
@@ -19,28 +18,13 @@ afterEach(() => {
 });
 
 /** Posts a JSON body in two halves, calling `between` after the first half is sent. */
-function slowPost(url: string, token: string, body: string, between: () => void): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    const half = Math.floor(body.length / 2);
-    req.write(body.slice(0, half));
-    setTimeout(() => {
-      between();
-      setTimeout(() => req.end(body.slice(half)), 300);
-    }, 200);
-  });
+async function slowPost(url: string, token: string, body: string, between: () => void) {
+  const post = halfSent(url, token, body);
+  await new Promise((r) => setTimeout(r, 200));
+  between();
+  await new Promise((r) => setTimeout(r, 300));
+  post.finish();
+  return post.reply;
 }
 
 describe('tally serve', () => {
