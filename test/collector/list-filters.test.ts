@@ -212,3 +212,21 @@ describe('sort order', () => {
     for (const route of Object.keys(ids)) expect(await listIds(route, '')).toEqual(nth(route, 2, 1, 0));
   });
 });
+
+// Runs last: it adds a record the tests above do not expect.
+describe('state_set_at after the clock stepped back', () => {
+  it('stays at created_at, so the _lt filter (which also bounds created_at) still finds the record', async () => {
+    c.clock.now = T0 + 5000;
+    const made = await c.call('POST', '/v1/commissions', { body: { partner_id: alice.partnerId, amount: 500, currency: 'USD' } });
+    expect(made.status).toBe(201);
+    c.clock.now = T0 + 4000;
+    const paid = await c.call('PATCH', `/v1/commissions/${made.body.data.id}`, { body: { state: 'paid' } });
+    expect(paid.status).toBe(200);
+    expect(paid.body.data.attributes.state_set_at).toBe(T0 + 5000);
+    const iso = (t: number) => new Date(t * 1000).toISOString();
+    expect(await listIds('commissions', `state_eq=paid&state_set_at_lt=${iso(T0 + 5001)}`)).toContain(made.body.data.id);
+    expect(await listIds('commissions', `state_eq=paid&state_set_at_lt=${iso(T0 + 5000)}`)).not.toContain(made.body.data.id);
+    const stored = await c.running.db.get<{ s: number }>('SELECT state_set_at AS s FROM commissions WHERE id = ?', [made.body.data.id]);
+    expect(stored?.s).toBe(T0 + 5000);
+  });
+});

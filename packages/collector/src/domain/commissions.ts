@@ -83,7 +83,8 @@ export async function moveCommission(
     state: to,
     reject_reason: to === 'rejected' ? rejectReason : null,
     paid_at: to === 'paid' ? now : null,
-    state_set_at: now,
+    // Never before creation, even after the clock stepped back (store/list.ts relies on it).
+    state_set_at: Math.max(now, row.created_at),
     updated_at: now,
   };
   if (!(await commissions.move(db, row.program_id, row.id, row.state, moved))) {

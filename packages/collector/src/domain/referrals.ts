@@ -20,7 +20,7 @@ export async function moveReferral(
     if (!(await referrals.move(tx, programId, id, row.state, to, now))) {
       throw fail('invalid_transition', 'the referral changed state meanwhile; read it again', { pointer: '/state' });
     }
-    return { ...row, state: to, state_set_at: now, updated_at: now };
+    return { ...row, state: to, state_set_at: Math.max(now, row.created_at), updated_at: now };
   });
 }
 

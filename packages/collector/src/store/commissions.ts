@@ -1,5 +1,5 @@
 import type { Queryable } from './db.js';
-import { lister } from './list.js';
+import { lister, STATE_SET_AT } from './list.js';
 import { insertRow } from './rows.js';
 
 export type CommissionState = 'pending' | 'rejected' | 'paid';
@@ -35,7 +35,7 @@ export function get(db: Queryable, programId: string, id: string): Promise<Commi
   return db.get<CommissionRow>('SELECT * FROM commissions WHERE program_id = ? AND id = ?', [programId, id]);
 }
 
-export const list = lister<CommissionRow>('commissions', COLUMNS);
+export const list = lister<CommissionRow>('commissions', COLUMNS, { notBeforeCreation: ['state_set_at'] });
 
 export interface CommissionMove {
   state: CommissionState;
@@ -51,9 +51,9 @@ export interface CommissionMove {
  */
 export async function move(db: Queryable, programId: string, id: string, from: CommissionState, to: CommissionMove) {
   const changed = await db.run(
-    `UPDATE commissions SET state = ?, reject_reason = ?, paid_at = ?, state_set_at = ?, updated_at = ?
+    `UPDATE commissions SET state = ?, reject_reason = ?, paid_at = ?, ${STATE_SET_AT}, updated_at = ?
       WHERE program_id = ? AND id = ? AND state = ?`,
-    [to.state, to.reject_reason, to.paid_at, to.state_set_at, to.updated_at, programId, id, from],
+    [to.state, to.reject_reason, to.paid_at, to.state_set_at, to.state_set_at, to.updated_at, programId, id, from],
   );
   return changed === 1;
 }

@@ -189,6 +189,13 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX payments_commission ON payments (commission_id);
   CREATE INDEX payments_referral ON payments (referral_id);
   `,
+  // A range on state_set_at from these indexes had to be sorted by created_at afterwards:
+  // the whole range, on a large program. Lists walk the created_at indexes instead
+  // (store/list.ts, notBeforeCreation).
+  `
+  DROP INDEX commissions_state_set;
+  DROP INDEX referrals_state_set;
+  `,
 ];
 
 export async function migrate(db: Db, now: number): Promise<number> {

@@ -1,5 +1,5 @@
 import type { Queryable } from './db.js';
-import { lister } from './list.js';
+import { lister, STATE_SET_AT } from './list.js';
 import { insertRow } from './rows.js';
 
 export type ReferralState = 'converted' | 'paid' | 'churned' | 'rejected';
@@ -48,7 +48,7 @@ export function get(db: Queryable, programId: string, id: string): Promise<Refer
   return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND id = ?', [programId, id]);
 }
 
-export const list = lister<ReferralRow>('referrals', COLUMNS);
+export const list = lister<ReferralRow>('referrals', COLUMNS, { notBeforeCreation: ['state_set_at'] });
 
 /** The program's earliest referral with this uid (the company's own customer id). */
 export function findByUid(db: Queryable, programId: string, uid: string): Promise<ReferralRow | undefined> {
@@ -68,8 +68,8 @@ export async function move(
   now: number,
 ): Promise<boolean> {
   const changed = await db.run(
-    'UPDATE referrals SET state = ?, state_set_at = ?, updated_at = ? WHERE program_id = ? AND id = ? AND state = ?',
-    [to, now, now, programId, id, from],
+    `UPDATE referrals SET state = ?, ${STATE_SET_AT}, updated_at = ? WHERE program_id = ? AND id = ? AND state = ?`,
+    [to, now, now, now, programId, id, from],
   );
   return changed === 1;
 }
