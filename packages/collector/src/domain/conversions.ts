@@ -37,30 +37,34 @@ export async function recordConversion(
   now: number,
 ): Promise<ConversionResult> {
   const emailNorm = normalizeEmail(input.email);
-  const existing = await referrals.findByEmail(db, programId, emailNorm);
-  if (existing) return repeat(existing, input.gr_id);
+  // One transaction: the check, the attribution and the insert see one state, and the
+  // commit is shared with whatever else arrived at the same time (group commit).
+  return db.transaction(async (tx) => {
+    const existing = await referrals.findByEmail(tx, programId, emailNorm);
+    if (existing) return repeat(existing, input.gr_id);
 
-  const credited = await attribute(db, programId, input.pk, input.gr_id);
-  if (emailNorm === credited.partner_email_norm || emailNorm === credited.partner_paypal_email_norm) {
-    throw fail('self_referral', 'a partner cannot refer themself', { pointer: '/email' });
-  }
-  const referral: ReferralRow = {
-    id: uuidv7(),
-    program_id: programId,
-    partnership_id: credited.id,
-    partner_id: credited.partner_id,
-    email: input.email,
-    email_norm: emailNorm,
-    gr_id: input.gr_id,
-    uid: input.uid ?? null,
-    state: 'converted',
-    state_set_at: now,
-    created_at: now,
-    updated_at: now,
-  };
-  if (await referrals.insertIfAbsent(db, referral)) return { referral, created: true };
-  // Another request recorded this person between our read and our insert.
-  const winner = await referrals.findByEmail(db, programId, emailNorm);
-  if (!winner) throw new Error('referral vanished after a unique conflict');
-  return repeat(winner, input.gr_id);
+    const credited = await attribute(tx, programId, input.pk, input.gr_id);
+    if (emailNorm === credited.partner_email_norm || emailNorm === credited.partner_paypal_email_norm) {
+      throw fail('self_referral', 'a partner cannot refer themself', { pointer: '/email' });
+    }
+    const referral: ReferralRow = {
+      id: uuidv7(),
+      program_id: programId,
+      partnership_id: credited.id,
+      partner_id: credited.partner_id,
+      email: input.email,
+      email_norm: emailNorm,
+      gr_id: input.gr_id,
+      uid: input.uid ?? null,
+      state: 'converted',
+      state_set_at: now,
+      created_at: now,
+      updated_at: now,
+    };
+    if (await referrals.insertIfAbsent(tx, referral)) return { referral, created: true };
+    // Another process recorded this person between our read and our insert.
+    const winner = await referrals.findByEmail(tx, programId, emailNorm);
+    if (!winner) throw new Error('referral vanished after a unique conflict');
+    return repeat(winner, input.gr_id);
+  });
 }

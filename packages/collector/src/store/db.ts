@@ -14,10 +14,14 @@ export interface Queryable {
 export interface Db extends Queryable {
   readonly engine: 'sqlite';
   /**
-   * Runs `fn` in one write transaction and commits before resolving, so a resolved
-   * promise means the change is durable. A throw rolls everything back.
+   * Runs `fn` in a write transaction and commits before resolving, so a resolved
+   * promise means the change is durable. A throw rolls back everything `fn` did. The
+   * engine may commit several callers' functions together (group commit); each is
+   * isolated from the others' failures, and all see one another's writes in order.
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Commits so far, and the transactions they carried: their ratio is the group size. */
+  stats(): { batches: number; transactions: number };
   /** Liveness of the database itself, for /readyz. */
   ping(): Promise<void>;
   /**

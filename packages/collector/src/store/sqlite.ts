@@ -1,10 +1,17 @@
 // The SQLite driver: better-sqlite3 with WAL and synchronous=FULL, so a committed
 // write survives kill -9 and power loss (design/architecture.md, durability).
 //
+// Group commit: an fsync costs more than everything else a write does, so writes that
+// arrive together share one. transaction() queues its function; on the next turn of
+// the event loop every queued function runs in one BEGIN IMMEDIATE … COMMIT, each inside
+// its own savepoint, and each caller is answered only after that COMMIT. A function that
+// throws rolls back to its savepoint and fails alone; a batch that cannot commit fails
+// every request in it with 503, and no other.
+//
 // better-sqlite3 is synchronous, but repositories await between statements. While a
-// transaction is open those awaits could let another request's statement run on the
-// same connection and silently join the transaction, so a small lock queues every
-// statement from outside the transaction until it ends.
+// batch is open those awaits could let another request's statement run on the same
+// connection and silently join it, so a small lock queues every statement from outside
+// the batch until it ends.
 
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
@@ -13,6 +20,11 @@ import { fail } from '../errors.js';
 import { UniqueViolation, type Db, type Param, type Queryable } from './db.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
+
+/** SQLite rolled the whole transaction back on its own (a full disk, an I/O error). */
+const lostTransaction = () => Object.assign(new Error('the transaction was rolled back'), { code: 'SQLITE_IOERR' });
+
+const PRAGMA = /^\s*PRAGMA\b/i;
 
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|READONLY|IOERR|CANTOPEN|NOMEM|PROTOCOL)/;
 
@@ -100,27 +112,90 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     }
   };
 
+  interface Queued {
+    fn: (tx: Queryable) => Promise<unknown>;
+    resolve: (value: unknown) => void;
+    reject: (err: unknown) => void;
+  }
+  type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
+  let queue: Queued[] = [];
+  let scheduled = false;
+  const stats = { batches: 0, transactions: 0 };
+
+  /** Runs one function in its savepoint; its own failure is rolled back and kept for it alone. */
+  const runOne = async (item: Queued): Promise<Outcome> => {
+    prepare('SAVEPOINT one').run();
+    try {
+      const value = await item.fn(direct);
+      prepare('RELEASE one').run();
+      return { ok: true, value };
+    } catch (err) {
+      // Some errors (a full disk, I/O) end the whole transaction; then no savepoint is left.
+      if (conn.inTransaction) {
+        prepare('ROLLBACK TO one').run();
+        prepare('RELEASE one').run();
+      }
+      return { ok: false, err };
+    }
+  };
+
+  /** One transaction for the whole batch; resolves to why it was lost, if it was. */
+  const commitBatch = async (batch: Queued[], outcomes: Outcome[]): Promise<unknown> => {
+    try {
+      guard(() => prepare('BEGIN IMMEDIATE').run());
+      for (const item of batch) {
+        outcomes.push(await runOne(item));
+        if (!conn.inTransaction) throw lostTransaction();
+      }
+      guard(() => prepare('COMMIT').run());
+      stats.batches++;
+      stats.transactions += outcomes.filter((o) => o.ok).length;
+      return undefined;
+    } catch (err) {
+      if (conn.open && conn.inTransaction) conn.exec('ROLLBACK');
+      return translate(err);
+    }
+  };
+
+  const flush = async (): Promise<void> => {
+    scheduled = false;
+    await acquire();
+    const batch = queue;
+    queue = [];
+    try {
+      const outcomes: Outcome[] = [];
+      const lost = await commitBatch(batch, outcomes);
+      batch.forEach((item, i) => {
+        const outcome = outcomes[i];
+        if (outcome && !outcome.ok) item.reject(outcome.err); // its own failure, rolled back alone
+        else if (lost !== undefined || !outcome) item.reject(lost);
+        else item.resolve(outcome.value);
+      });
+    } finally {
+      release();
+    }
+  };
+
+  const transaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      if (!scheduled) {
+        scheduled = true;
+        // After this turn's I/O callbacks: every request read in this turn joins the batch.
+        setImmediate(() => void flush());
+      }
+    });
+
   return {
     engine: 'sqlite',
     all: (sql, params) => outside(() => direct.all(sql, params)),
     get: (sql, params) => outside(() => direct.get(sql, params)),
-    run: (sql, params) => outside(() => direct.run(sql, params)),
-    async transaction(fn) {
-      await acquire();
-      try {
-        guard(() => conn.exec('BEGIN IMMEDIATE'));
-        try {
-          const result = await fn(direct);
-          guard(() => conn.exec('COMMIT'));
-          return result;
-        } catch (err) {
-          if (conn.inTransaction) conn.exec('ROLLBACK');
-          throw err;
-        }
-      } finally {
-        release();
-      }
-    },
+    // A lone write is a batch of one statement, so it shares the next commit too. A PRAGMA
+    // sets the connection, and some cannot run inside a transaction at all.
+    run: (sql, params) =>
+      PRAGMA.test(sql) ? outside(() => direct.run(sql, params)) : transaction((tx) => tx.run(sql, params)),
+    transaction,
+    stats: () => ({ ...stats }),
     async ping() {
       await outside(async () => guard(() => conn.prepare('SELECT 1').get()));
     },

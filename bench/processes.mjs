@@ -1,0 +1,67 @@
+// The servers under test, each in its own process, so that its CPU and memory are its
+// own and autocannon (in the bench's process) competes with it the same way for every
+// target. Output goes to a file, as a deployment's logs would, not through a pipe the
+// bench would have to drain.
+
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+export const TALLY = fileURLToPath(new URL(process.env.BENCH_TALLY ?? '../packages/collector/bin/tally.js', import.meta.url));
+export const BASELINE = fileURLToPath(new URL('./baseline-server.mjs', import.meta.url));
+
+/**
+ * Starts `node args…` with its output in `logPath` and waits until the output matches
+ * `ready`; resolves to the process, the match and the output read so far.
+ */
+export async function start(args, { env = {}, logPath, ready, nodeArgs = [] }) {
+  const fd = openSync(logPath, 'w');
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  let exited = null;
+  child.on('exit', (code, signal) => (exited = signal ?? code));
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    const output = readFileSync(logPath, 'utf8');
+    const match = ready.exec(output);
+    if (match) return { child, match, output };
+    if (exited !== null) throw new Error(`${args.join(' ')} exited (${exited}):\n${output}`);
+    await sleep(50);
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${args.join(' ')} did not start:\n${readFileSync(logPath, 'utf8')}`);
+}
+
+/** The process's peak resident set so far, in MB (Linux: VmHWM). */
+export function peakRssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN);
+  return Math.round(kb / 1024);
+}
+
+/** SIGTERM, and wait for the exit (the collector finishes in-flight requests first). */
+export async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** `tally serve` on a free port, with rate limits off; resolves to its URL and first-start tokens. */
+export async function startCollector(databaseUrl, logPath, nodeArgs = []) {
+  const { child, match, output } = await start([TALLY, 'serve'], {
+    env: { DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT_TOKEN: '0', RATE_LIMIT_IP: '0' },
+    logPath,
+    ready: /listening on (http:\/\/\S+)/,
+    nodeArgs,
+  });
+  return {
+    child,
+    url: match[1],
+    secret: /tly_sec_[0-9A-Za-z]{38}/.exec(output)?.[0],
+    publishable: /tly_pub_[0-9A-Za-z]{38}/.exec(output)?.[0],
+  };
+}

@@ -1,0 +1,224 @@
+// npm run bench: the collector against the bare stack, in one run on one machine.
+// Each target gets a warm-up, then BENCH_SECONDS (default 10) of autocannon at 50
+// connections. Prints req/s, p50, p99 and the server's peak RSS, the ratios the
+// performance goals are stated in, and writes the same to bench/results/latest.json.
+//
+// BENCH_SECONDS, BENCH_WARMUP and BENCH_ONLY (a substring of target names) shorten a run.
+// BENCH_PROFILE=1 writes a --cpu-prof profile of each collector process to bench/results.
+
+import autocannon from 'autocannon';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BASELINE, peakRssMb, start, startCollector, stop } from './processes.mjs';
+import { seededDatabase, SPAN } from './seed.mjs';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const ONLY = process.env.BENCH_ONLY ?? '';
+const CONNECTIONS = 50;
+const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const work = mkdtempSync(join(tmpdir(), 'tally-bench-'));
+mkdirSync(RESULTS, { recursive: true });
+
+function cannon(url, request) {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ url, connections: CONNECTIONS, duration: 1, ...request }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
+  });
+}
+
+/** Warm-up, then the measured run; refuses a run with any error or unexpected status. */
+async function measure(name, url, request, pid, expect = 200) {
+  if (WARMUP > 0) await cannon(url, { ...request, duration: WARMUP });
+  const r = await cannon(url, { ...request, duration: SECONDS });
+  const bad = r.non2xx + r.errors + r.timeouts;
+  const row = {
+    name,
+    reqPerSec: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    peakRssMb: peakRssMb(pid),
+    requests: r.requests.total,
+    failed: bad,
+  };
+  if (bad > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts (expected ${expect})`);
+  console.log(
+    `${name.padEnd(52)} ${String(row.reqPerSec).padStart(7)} req/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(3)} ms  RSS ${row.peakRssMb} MB`,
+  );
+  return row;
+}
+
+const wanted = (name) => name.includes(ONLY);
+let sequence = 0;
+/** A conversion body with an e-mail never sent before in this run. */
+const conversion = (pk) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  setupRequest(req) {
+    sequence++;
+    return { ...req, body: JSON.stringify({ email: `person${sequence}@bench.test`, gr_id: `g${sequence}`, pk }) };
+  },
+});
+
+async function baseline(sync) {
+  const name = `baseline-${sync === 'full' ? 'fsync' : 'nosync'}: node:http + 1 insert`;
+  if (!wanted(name)) return [];
+  const { child, match } = await start([BASELINE, join(work, `baseline-${sync}.db`), sync], {
+    logPath: join(work, `baseline-${sync}.log`),
+    ready: /listening (\d+)/,
+  });
+  try {
+    const req = conversion('p1');
+    return [await measure(name, `http://127.0.0.1:${match[1]}/`, { requests: [req] }, child.pid, 201)];
+  } finally {
+    await stop(child);
+  }
+}
+
+const profileArgs = (label) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`, `--cpu-prof-name=${label}.cpuprofile`] : []);
+
+async function collectorConversions() {
+  const name = 'collector: POST /v1/tracking/conversion';
+  if (!wanted(name)) return [];
+  const c = await startCollector(join(work, 'conversions.db'), join(work, 'conversions.log'), profileArgs('conversions'));
+  try {
+    const auth = { authorization: `Bearer ${c.secret}`, 'content-type': 'application/json' };
+    const partner = await fetch(`${c.url}/v1/partners`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'Bench partner', email: 'partner@bench.test' }),
+    }).then((r) => r.json());
+    const partnership = await fetch(`${c.url}/v1/partnerships`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ partner_id: partner.data.id, state: 'accepted' }),
+    }).then((r) => r.json());
+    // As the snippet sends it: the publishable token, from an allowed origin.
+    const req = conversion(partnership.data.attributes.key);
+    req.headers = { ...req.headers, authorization: `Bearer ${c.publishable}`, origin: new URL(c.url).origin };
+    return [await measure(name, `${c.url}/v1/tracking/conversion`, { requests: [req] }, c.child.pid, 201)];
+  } finally {
+    await stop(c.child);
+    if (process.env.BENCH_KEEP_LOG) console.log(readFileSync(join(work, 'conversions.log'), 'utf8').split('\n').filter((l) => !l.startsWith('{')).join('\n'));
+  }
+}
+
+const iso = (t) => new Date(t * 1000).toISOString().replace('.000', '');
+const MIDDLE = iso(SPAN.from + SPAN.seconds / 2);
+const pick = (n) => Math.floor(Math.random() * n);
+
+/** Each list route's page 1 under each single filter, and page 1,000 of 50; `() => query` varies per request. */
+const LISTS = [
+  ['commissions', ''],
+  ['commissions', 'state_eq=pending'],
+  ['commissions', () => `partner_id_eq=${'PARTNER'}${pick(100_000)}`],
+  ['commissions', `created_at_lt=${MIDDLE}`],
+  ['commissions', `created_at_gt=${MIDDLE}`],
+  ['commissions', `state_set_at_lt=${MIDDLE}`],
+  ['commissions', `state_set_at_gt=${MIDDLE}`],
+  ['commissions', 'page=1000&per_page=50'],
+  ['partnerships', ''],
+  ['partnerships', 'state_eq=pending'],
+  ['partnerships', `created_at_lt=${MIDDLE}`],
+  ['partnerships', `created_at_gt=${MIDDLE}`],
+  ['partnerships', 'page=1000&per_page=50'],
+  ['partners', ''],
+  ['partners', () => `name_eq=Partner%20${pick(100_000)}`],
+  ['partners', () => `email_eq=partner${pick(100_000)}%40partners.bench`],
+  ['partners', () => `paypal_email_eq=pay${pick(100_000)}%40paypal.bench`],
+  ['partners', 'page=1000&per_page=50'],
+];
+
+async function collectorLists() {
+  const names = LISTS.map(([route, q]) => `collector: GET /v1/${route}?${typeof q === 'function' ? q().replace(/\d+(%40|$)/, 'N$1') : q}`);
+  if (!names.some(wanted)) return [];
+  const seed = await seededDatabase();
+  const c = await startCollector(seed.path, join(work, 'lists.log'), profileArgs('lists'));
+  const rows = [];
+  try {
+    // Partner ids are read from the API itself, so the filter values are real ones.
+    const headers = { authorization: `Bearer ${seed.secret}` };
+    const partnerIds = [];
+    for (let page = 1; page <= 20; page++) {
+      const body = await fetch(`${c.url}/v1/partners?per_page=50&page=${page * 97}`, { headers }).then((r) => r.json());
+      partnerIds.push(...body.data.map((p) => p.id));
+    }
+    for (const [i, [route, query]] of LISTS.entries()) {
+      if (!wanted(names[i])) continue;
+      const path = (q) => `/v1/${route}${q ? `?${q}` : ''}`;
+      const request =
+        typeof query === 'function'
+          ? {
+              setupRequest: (req) => ({
+                ...req,
+                path: path(query().replace(/PARTNER\d+/, () => partnerIds[pick(partnerIds.length)])),
+              }),
+            }
+          : { path: path(query) };
+      rows.push(await measure(names[i], c.url, { requests: [{ method: 'GET', headers, ...request }] }, c.child.pid));
+    }
+  } finally {
+    await stop(c.child);
+  }
+  return { rows, seedSeconds: seed.seconds };
+}
+
+const TARGETS = [
+  ['conversions/s, collector ÷ baseline-fsync', (r) => r.ratios.collectorOverFsync, '≥', 2.0],
+  ['conversions/s, collector ÷ baseline-nosync', (r) => r.ratios.collectorOverNosync, '≥', 0.6],
+  ['conversion p99 at 50 connections (ms)', (r) => r.byName.conversion?.p99, '≤', 25],
+  ['list page 1, any single filter: worst p99 (ms)', (r) => r.worst.page1, '≤', 10],
+  ['list page 1,000: worst p99 (ms)', (r) => r.worst.page1000, '≤', 30],
+  ['peak RSS of the collector (MB)', (r) => r.worst.rss, '≤', 200],
+];
+
+async function main() {
+  console.log(`${CONNECTIONS} connections, ${WARMUP} s warm-up, ${SECONDS} s measured per target\n`);
+  const rows = [...(await baseline('full')), ...(await baseline('off')), ...(await collectorConversions())];
+  const lists = await collectorLists();
+  rows.push(...(lists.rows ?? []));
+
+  const find = (prefix) => rows.find((r) => r.name.startsWith(prefix));
+  const fsync = find('baseline-fsync');
+  const nosync = find('baseline-nosync');
+  const conversion = find('collector: POST');
+  const listRows = rows.filter((r) => r.name.startsWith('collector: GET'));
+  const ratio = (a, b) => (a && b ? Math.round((a.reqPerSec / b.reqPerSec) * 100) / 100 : undefined);
+  const report = {
+    when: new Date().toISOString(),
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    seedSeconds: lists.seedSeconds,
+    rows,
+    ratios: { collectorOverFsync: ratio(conversion, fsync), collectorOverNosync: ratio(conversion, nosync) },
+    byName: { conversion },
+    worst: {
+      page1: listRows.length ? Math.max(...listRows.filter((r) => !r.name.includes('page=1000')).map((r) => r.p99)) : undefined,
+      page1000: listRows.length ? Math.max(...listRows.filter((r) => r.name.includes('page=1000')).map((r) => r.p99)) : undefined,
+      rss: Math.max(...rows.filter((r) => r.name.startsWith('collector')).map((r) => r.peakRssMb)),
+    },
+  };
+  report.targets = TARGETS.map(([what, get, op, goal]) => {
+    const value = get(report);
+    const met = value === undefined || !Number.isFinite(value) ? null : op === '≥' ? value >= goal : value <= goal;
+    return { what, value, goal: `${op} ${goal}`, met };
+  });
+  console.log('\ntarget                                              value    goal     met');
+  for (const t of report.targets) {
+    const shown = t.met === null ? 'not run' : t.met ? 'yes' : 'NO';
+    console.log(`${t.what.padEnd(50)} ${String(t.value ?? '-').padStart(6)}   ${t.goal.padEnd(7)}  ${shown}`);
+  }
+  writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwritten to bench/results/latest.json`);
+}
+
+try {
+  await main();
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
