@@ -3,7 +3,12 @@
 
 import pino, { type DestinationStream, type Logger } from 'pino';
 
-/** JSON lines to stdout, or to `destination` (tests read what was logged). */
+/**
+ * JSON lines to stdout, or to `destination` (tests read what was logged). Stdout is
+ * written in 4 KiB chunks off the request path: one write per line cost more than a
+ * conversion's SQL (--cpu-prof). A kill -9 can lose the last chunk of log lines, never
+ * data; a normal stop flushes it (cli/serve.ts).
+ */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {
     level,
@@ -13,5 +18,5 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       censor: '[redacted]',
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }));
 }

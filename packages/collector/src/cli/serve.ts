@@ -19,7 +19,7 @@ export const serveCommands: Record<string, Command> = {
       out(`Tally collector listening on ${running.url}`);
       const stop = (signal: string): void => {
         log.info({ signal }, 'shutting down');
-        void running.close().then(() => process.exit(0));
+        void running.close().then(() => log.flush(() => process.exit(0)));
       };
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));

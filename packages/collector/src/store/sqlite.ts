@@ -1,5 +1,6 @@
-// The SQLite driver: better-sqlite3 with WAL and synchronous=FULL, so a committed
-// write survives kill -9 and power loss (design/architecture.md, durability).
+// The SQLite driver: better-sqlite3 in WAL mode. A write is answered only once its
+// commit is on disk, so it survives kill -9 and power loss (design/architecture.md,
+// durability); the fsync that ensures it runs off the event loop (wal-sync.ts).
 //
 // Group commit: an fsync costs more than everything else a write does, so writes that
 // arrive together share one. transaction() queues its function; on the next turn of
@@ -18,6 +19,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fail } from '../errors.js';
 import { UniqueViolation, type Db, type Param, type Queryable } from './db.js';
+import { walSync, type WalSync } from './wal-sync.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -28,6 +30,9 @@ const PRAGMA = /^\s*PRAGMA\b/i;
 
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|READONLY|IOERR|CANTOPEN|NOMEM|PROTOCOL)/;
 
+const unavailable = () =>
+  fail('unavailable', 'The database is unavailable; try again shortly.', { headers: { 'Retry-After': '1' } });
+
 /** Engine errors the caller can do nothing about become 503; uniqueness becomes UniqueViolation. */
 function translate(err: unknown): unknown {
   const code = (err as { code?: unknown } | null)?.code;
@@ -35,13 +40,12 @@ function translate(err: unknown): unknown {
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
     return new UniqueViolation((err as Error).message);
   }
-  if (UNAVAILABLE.test(code)) {
-    return fail('unavailable', 'The database is unavailable; try again shortly.', {
-      headers: { 'Retry-After': '1' },
-    });
-  }
+  if (UNAVAILABLE.test(code)) return unavailable();
   return err;
 }
+
+/** A memory database: nothing to wait for. */
+const inMemory: WalSync = { committed: () => 0, latest: () => 0, durable: async () => {}, close: () => {} };
 
 export interface SqliteOptions {
   /** How long a writer waits for another process (the CLI) to release the lock. */
@@ -49,17 +53,24 @@ export interface SqliteOptions {
 }
 
 export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const onDisk = path !== ':memory:' && path !== '';
+  if (onDisk) mkdirSync(dirname(path), { recursive: true });
   let conn: Database.Database;
   try {
     conn = new Database(path);
     conn.pragma('journal_mode = WAL');
-    conn.pragma('synchronous = FULL');
+    // NORMAL: COMMIT writes the WAL without waiting for the disk; wal-sync.ts does the
+    // waiting, off the event loop, before anyone is answered. A memory database has no disk.
+    conn.pragma(`synchronous = ${onDisk ? 'NORMAL' : 'FULL'}`);
     conn.pragma('foreign_keys = ON');
+    // Savepoints (one per write in a batch) journal into temp storage: keep it off the disk.
+    conn.pragma('temp_store = MEMORY');
     conn.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
   } catch (err) {
     throw translate(err);
   }
+
+  const wal = onDisk ? walSync(path, unavailable) : inMemory;
 
   const cache = new Map<string, Statement>();
   const prepare = (sql: string): Statement => {
@@ -111,6 +122,13 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
       release();
     }
   };
+  /** A read may see a commit whose fsync is still running; its answer waits for the disk too. */
+  const read = async <T>(op: () => Promise<T>): Promise<T> => {
+    const seen = wal.latest();
+    const result = await outside(op);
+    await wal.durable(seen);
+    return result;
+  };
 
   interface Queued {
     fn: (tx: Queryable) => Promise<unknown>;
@@ -140,6 +158,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
   };
 
   /** One transaction for the whole batch; resolves to why it was lost, if it was. */
+  let seq = 0;
   const commitBatch = async (batch: Queued[], outcomes: Outcome[]): Promise<unknown> => {
     try {
       guard(() => prepare('BEGIN IMMEDIATE').run());
@@ -148,6 +167,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
         if (!conn.inTransaction) throw lostTransaction();
       }
       guard(() => prepare('COMMIT').run());
+      seq = wal.committed();
       stats.batches++;
       stats.transactions += outcomes.filter((o) => o.ok).length;
       return undefined;
@@ -162,18 +182,26 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     await acquire();
     const batch = queue;
     queue = [];
+    const outcomes: Outcome[] = [];
+    let lost: unknown;
     try {
-      const outcomes: Outcome[] = [];
-      const lost = await commitBatch(batch, outcomes);
-      batch.forEach((item, i) => {
-        const outcome = outcomes[i];
-        if (outcome && !outcome.ok) item.reject(outcome.err); // its own failure, rolled back alone
-        else if (lost !== undefined || !outcome) item.reject(lost);
-        else item.resolve(outcome.value);
-      });
+      lost = await commitBatch(batch, outcomes);
     } finally {
-      release();
+      release(); // the next batch may start while this one's fsync runs
     }
+    if (lost === undefined) {
+      try {
+        await wal.durable(seq);
+      } catch (err) {
+        lost = err;
+      }
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i];
+      if (outcome && !outcome.ok) item.reject(outcome.err); // its own failure, rolled back alone
+      else if (lost !== undefined || !outcome) item.reject(lost);
+      else item.resolve(outcome.value);
+    });
   };
 
   const transaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> =>
@@ -188,8 +216,8 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
 
   return {
     engine: 'sqlite',
-    all: (sql, params) => outside(() => direct.all(sql, params)),
-    get: (sql, params) => outside(() => direct.get(sql, params)),
+    all: (sql, params) => read(() => direct.all(sql, params)),
+    get: (sql, params) => read(() => direct.get(sql, params)),
     // A lone write is a batch of one statement, so it shares the next commit too. A PRAGMA
     // sets the connection, and some cannot run inside a transaction at all.
     run: (sql, params) =>
@@ -197,7 +225,8 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     transaction,
     stats: () => ({ ...stats }),
     async ping() {
-      await outside(async () => guard(() => conn.prepare('SELECT 1').get()));
+      // read(): after a failed fsync the database is not ready until a restart.
+      await read(async () => guard(() => conn.prepare('SELECT 1').get()));
     },
     async backup(dest) {
       // All pages in one step: one read snapshot, so writers (in the WAL) neither wait
@@ -208,7 +237,9 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
       // Waits for an open transaction to finish; afterwards every call fails at once.
       await acquire();
       try {
+        await wal.durable(wal.latest()).catch(() => {}); // no fsync may be left running on the file
         if (conn.open) conn.close();
+        wal.close();
       } finally {
         release();
       }
