@@ -8,7 +8,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
-export const TALLY = fileURLToPath(new URL(process.env.BENCH_TALLY ?? '../packages/collector/bin/tally.js', import.meta.url));
+export const TALLY = fileURLToPath(new URL('../packages/collector/bin/tally.js', import.meta.url));
 export const BASELINE = fileURLToPath(new URL('./baseline-server.mjs', import.meta.url));
 
 /**
