@@ -157,9 +157,8 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     }
   };
 
-  /** One transaction for the whole batch; resolves to why it was lost, if it was. */
-  let seq = 0;
-  const commitBatch = async (batch: Queued[], outcomes: Outcome[]): Promise<unknown> => {
+  /** One transaction for the whole batch; resolves to its commit's number, or to why it was lost. */
+  const commitBatch = async (batch: Queued[], outcomes: Outcome[]): Promise<{ seq: number } | { lost: unknown }> => {
     try {
       guard(() => prepare('BEGIN IMMEDIATE').run());
       for (const item of batch) {
@@ -167,13 +166,12 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
         if (!conn.inTransaction) throw lostTransaction();
       }
       guard(() => prepare('COMMIT').run());
-      seq = wal.committed();
       stats.batches++;
       stats.transactions += outcomes.filter((o) => o.ok).length;
-      return undefined;
+      return { seq: wal.committed() };
     } catch (err) {
       if (conn.open && conn.inTransaction) conn.exec('ROLLBACK');
-      return translate(err);
+      return { lost: translate(err) };
     }
   };
 
@@ -182,16 +180,22 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     await acquire();
     const batch = queue;
     queue = [];
+    if (batch.length === 0) {
+      // An earlier flush, still waiting for the lock when this one was scheduled, took them all.
+      release();
+      return;
+    }
     const outcomes: Outcome[] = [];
-    let lost: unknown;
+    let committed: { seq: number } | { lost: unknown };
     try {
-      lost = await commitBatch(batch, outcomes);
+      committed = await commitBatch(batch, outcomes);
     } finally {
       release(); // the next batch may start while this one's fsync runs
     }
-    if (lost === undefined) {
+    let lost = 'lost' in committed ? committed.lost : undefined;
+    if ('seq' in committed) {
       try {
-        await wal.durable(seq);
+        await wal.durable(committed.seq);
       } catch (err) {
         lost = err;
       }
