@@ -77,7 +77,8 @@ export function lister<T>(table: string, columns: Readonly<Record<string, string
 
 /**
  * The SQL for "the state changed at `now`" that keeps state_set_at >= created_at even
- * when the clock has stepped back, which the notBeforeCreation option relies on.
- * Takes `now` once; portable to every engine (no MAX/GREATEST).
+ * when the clock has stepped back, which the notBeforeCreation option relies on. Binds
+ * `now` twice; a CASE, because SQLite's two-argument MAX is PostgreSQL's GREATEST. The
+ * domain mirrors it (Math.max) only to answer with the row as stored.
  */
 export const STATE_SET_AT = 'state_set_at = CASE WHEN ? > created_at THEN ? ELSE created_at END';
