@@ -6,7 +6,10 @@ import type { RateLimits } from './http/rate-limit.js';
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** A SQLite file (a path, `sqlite:` or `file:` URL) or a `postgres://` URL. */
   DATABASE_URL: z.string().min(1).default('./data/tally.db'),
+  /** Connections each process keeps to PostgreSQL. */
+  PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where users reach this collector; used for the first program's demo site and origin. */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -22,6 +25,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** PostgreSQL only; 10 unless given. */
+  pgPoolSize?: number | undefined;
   logLevel: string;
   /** PUBLIC_URL when given; otherwise the server names itself by the address it listens on. */
   publicUrl?: string | undefined;
@@ -38,13 +43,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration: ${problems}`);
   }
   const e = result.data;
-  if (/^postgres(ql)?:/.test(e.DATABASE_URL)) {
-    throw new ConfigError('DATABASE_URL: PostgreSQL is not supported yet; use a SQLite file path');
-  }
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    pgPoolSize: e.PG_POOL_SIZE,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     limits: Object.freeze({ perToken: e.RATE_LIMIT_TOKEN, perIp: e.RATE_LIMIT_IP, trustProxy: e.TRUST_PROXY }),

@@ -5,3 +5,4 @@ export { createLogger } from './log.js';
 export { startServer, openDatabase, type RunningServer } from './server.js';
 export { migrate } from './store/migrations.js';
 export { openSqlite } from './store/sqlite.js';
+export { openPostgres } from './store/postgres.js';

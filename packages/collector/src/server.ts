@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
 import type { Db } from './store/db.js';
 import { migrate } from './store/migrations.js';
+import { isPostgresUrl, openPostgres } from './store/postgres.js';
 import { openSqlite, sqlitePath } from './store/sqlite.js';
 
 export interface RunningServer {
@@ -23,8 +24,11 @@ export interface RunningServer {
 
 const unixNow = (): number => Math.floor(Date.now() / 1000);
 
-export function openDatabase(config: Pick<Config, 'databaseUrl'>): Db {
-  return openSqlite(sqlitePath(config.databaseUrl));
+/** `postgres://…` is PostgreSQL; anything else names a SQLite file. */
+export function openDatabase(config: Pick<Config, 'databaseUrl' | 'pgPoolSize'>): Db {
+  return isPostgresUrl(config.databaseUrl)
+    ? openPostgres(config.databaseUrl, { poolSize: config.pgPoolSize })
+    : openSqlite(sqlitePath(config.databaseUrl));
 }
 
 export interface ServerOptions {

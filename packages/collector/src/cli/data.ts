@@ -5,6 +5,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { forgetEmail } from '../domain/referrals.js';
 import { isValidEmail } from '../domain/email.js';
+import { isPostgresUrl } from '../store/postgres.js';
 import { now, out, requireProgram, UsageError, withDb, type Command } from './common.js';
 
 export const dataCommands: Record<string, Command> = {
@@ -12,11 +13,15 @@ export const dataCommands: Record<string, Command> = {
     usage:
       'tally backup FILE\n\nCopies the database to FILE with SQLite\'s online backup, also while the server runs and\n' +
       'writes. The copy is checked (PRAGMA integrity_check) before it takes the name FILE.\n' +
-      'To restore: stop the server, and start it with DATABASE_URL=FILE.',
+      'To restore: stop the server, and start it with DATABASE_URL=FILE.\n' +
+      'A PostgreSQL database is backed up with its own tools (pg_dump, base backups).',
     options: {},
     positionals: ['FILE'],
     async run(_values, positionals, config) {
       const file = positionals[0] ?? '';
+      if (isPostgresUrl(config.databaseUrl)) {
+        throw new UsageError('DATABASE_URL is PostgreSQL: back it up with pg_dump or a base backup');
+      }
       if (existsSync(file)) throw new UsageError(`${file} exists; name a new file`);
       // Written beside the target and renamed at the end: FILE is either whole or absent.
       const partial = `${file}.partial`;

@@ -11,15 +11,27 @@ export interface Queryable {
   run(sql: string, params?: readonly Param[]): Promise<number>;
 }
 
+/** What a transaction's function works with. */
+export interface Tx extends Queryable {
+  /**
+   * Holds `key` until the transaction ends, against every process that shares the
+   * database, for a read-then-write that no constraint can express. On SQLite one
+   * writer at a time holds the whole database anyway; PostgreSQL takes an advisory lock.
+   */
+  lock(key: string): Promise<void>;
+}
+
+export type Engine = 'sqlite' | 'postgres';
+
 export interface Db extends Queryable {
-  readonly engine: 'sqlite';
+  readonly engine: Engine;
   /**
    * Runs `fn` in a write transaction and commits before resolving, so a resolved
    * promise means the change is durable. A throw rolls back everything `fn` did. The
    * engine may commit several callers' functions together (group commit); each is
    * isolated from the others' failures, and all see one another's writes in order.
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Commits so far, and the transactions they carried: their ratio is the group size. */
   stats(): { batches: number; transactions: number };
   /** Liveness of the database itself, for /readyz. */
@@ -27,6 +39,7 @@ export interface Db extends Queryable {
   /**
    * A consistent copy of the whole database at `dest`, taken while others keep
    * writing (SQLite's online backup API). Resolves once the copy is complete.
+   * PostgreSQL has its own tools for this (pg_dump) and refuses.
    */
   backup(dest: string): Promise<void>;
   close(): Promise<void>;

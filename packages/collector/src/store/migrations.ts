@@ -1,10 +1,13 @@
-// Forward-only migrations, applied at start inside one write transaction. Two
-// processes starting together (server and CLI) serialize on the write lock, and the
-// second sees the first one's work. The SQL sticks to what SQLite and PostgreSQL share.
+// Forward-only migrations, applied at start inside one write transaction. Processes
+// starting together (servers, the CLI) take one lock first, so exactly one of them
+// migrates and the others then see its work. The SQL sticks to what SQLite and
+// PostgreSQL share; a step that cannot be shared says it once per engine.
 
-import type { Db } from './db.js';
+import type { Db, Engine } from './db.js';
 
-const MIGRATIONS: readonly string[] = [
+type Migration = string | Readonly<Record<Engine, string>>;
+
+const MIGRATIONS: readonly Migration[] = [
   `
   CREATE TABLE programs (
     id TEXT PRIMARY KEY,
@@ -167,7 +170,12 @@ const MIGRATIONS: readonly string[] = [
   `,
   // Erasing a person deletes their referral; their payments and commissions stay, for
   // the accounts, without the link. The rebuild is how SQLite drops a NOT NULL.
-  `
+  {
+    postgres: `
+  ALTER TABLE payments ALTER COLUMN referral_id DROP NOT NULL;
+  CREATE INDEX payments_referral ON payments (referral_id);
+  `,
+    sqlite: `
   CREATE TABLE payments_new (
     id TEXT PRIMARY KEY,
     program_id TEXT NOT NULL REFERENCES programs(id),
@@ -189,6 +197,7 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX payments_commission ON payments (commission_id);
   CREATE INDEX payments_referral ON payments (referral_id);
   `,
+  },
   // A range on state_set_at from these indexes had to be sorted by created_at afterwards:
   // the whole range, on a large program. Lists walk the created_at indexes instead
   // (store/list.ts, notBeforeCreation).
@@ -199,14 +208,15 @@ const MIGRATIONS: readonly string[] = [
 ];
 
 export async function migrate(db: Db, now: number): Promise<number> {
-  await db.run(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)',
-  );
   return db.transaction(async (tx) => {
+    await tx.lock('migrate');
+    await tx.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
     const row = await tx.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
     const current = row?.v ?? 0;
     for (let version = current + 1; version <= MIGRATIONS.length; version++) {
-      for (const statement of splitStatements(MIGRATIONS[version - 1] ?? '')) await tx.run(statement);
+      const migration = MIGRATIONS[version - 1] ?? '';
+      const script = typeof migration === 'string' ? migration : migration[db.engine];
+      for (const statement of splitStatements(script)) await tx.run(statement);
       await tx.run('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)', [version, now]);
     }
     return MIGRATIONS.length;

@@ -12,14 +12,16 @@ export interface PayableRow {
 }
 
 export function payable(db: Queryable, programId: string, currency: string | null): Promise<PayableRow[]> {
+  const params = currency === null ? [programId] : [programId, currency];
+  // NULLS FIRST: the engines' defaults differ (SQLite first, PostgreSQL last).
   return db.all<PayableRow>(
     `SELECT c.id AS commission_id, c.partner_id, pa.name AS partner_name, pa.paypal_email, c.amount, c.currency
        FROM commissions c
        JOIN partners pa ON pa.id = c.partner_id
        JOIN partnerships ps ON ps.program_id = c.program_id AND ps.partner_id = c.partner_id
-      WHERE c.program_id = ? AND c.state = 'pending' AND ps.state = 'accepted' AND (? IS NULL OR c.currency = ?)
-      ORDER BY c.currency, pa.paypal_email, c.partner_id, c.created_at, c.id`,
-    [programId, currency, currency],
+      WHERE c.program_id = ? AND c.state = 'pending' AND ps.state = 'accepted' ${currency === null ? '' : 'AND c.currency = ?'}
+      ORDER BY c.currency, pa.paypal_email NULLS FIRST, c.partner_id, c.created_at, c.id`,
+    params,
   );
 }
 

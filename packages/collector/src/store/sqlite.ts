@@ -18,7 +18,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fail } from '../errors.js';
-import { UniqueViolation, type Db, type Param, type Queryable } from './db.js';
+import { UniqueViolation, type Db, type Param, type Queryable, type Tx } from './db.js';
 import { walSync, type WalSync } from './wal-sync.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -99,6 +99,9 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
       guard(() => prepare(sql).run(...params).changes),
   };
 
+  // Inside a batch the connection holds SQLite's one write lock: nothing more to take.
+  const tx: Tx = { ...direct, lock: async () => {} };
+
   let locked = false;
   const waiting: Array<() => void> = [];
   const acquire = async (): Promise<void> => {
@@ -131,7 +134,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
   };
 
   interface Queued {
-    fn: (tx: Queryable) => Promise<unknown>;
+    fn: (tx: Tx) => Promise<unknown>;
     resolve: (value: unknown) => void;
     reject: (err: unknown) => void;
   }
@@ -144,7 +147,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
   const runOne = async (item: Queued): Promise<Outcome> => {
     prepare('SAVEPOINT one').run();
     try {
-      const value = await item.fn(direct);
+      const value = await item.fn(tx);
       prepare('RELEASE one').run();
       return { ok: true, value };
     } catch (err) {
@@ -208,7 +211,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     });
   };
 
-  const transaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> =>
+  const transaction = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
       if (!scheduled) {

@@ -52,6 +52,11 @@ export function revoke(db: Queryable, id: string, now: number): Promise<number> 
   return db.run('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, id]);
 }
 
-export function removeLabelled(db: Queryable, programId: string, label: string): Promise<number> {
-  return db.run('DELETE FROM tokens WHERE program_id = ? AND label = ?', [programId, label]);
+/** Deletes the program's tokens with this label, all but the newest `keep`. */
+export function pruneLabelled(db: Queryable, programId: string, label: string, keep: number): Promise<number> {
+  return db.run(
+    `DELETE FROM tokens WHERE program_id = ? AND label = ? AND id NOT IN
+       (SELECT id FROM tokens WHERE program_id = ? AND label = ? ORDER BY created_at DESC, id DESC LIMIT ?)`,
+    [programId, label, programId, label, keep],
+  );
 }

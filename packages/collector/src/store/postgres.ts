@@ -1,0 +1,179 @@
+// The PostgreSQL driver: a connection pool (pg) behind the same Db interface as SQLite,
+// so repositories, domain and routes run unchanged on both. Several collector
+// processes may share one database; what must hold across them is held by the
+// database itself: unique constraints, conditional updates, and advisory locks (Tx.lock).
+//
+// A 2xx still means committed: a transaction's promise resolves after COMMIT returns,
+// and with synchronous_commit on (set on every connection) a commit is flushed first.
+// Commits that arrive together share a WAL flush in PostgreSQL itself, so there is no
+// batching here.
+
+import pg from 'pg';
+import { fail } from '../errors.js';
+import { UniqueViolation, type Db, type Param, type Queryable, type Tx } from './db.js';
+
+export interface PostgresOptions {
+  /** Connections this process may hold. */
+  poolSize?: number;
+}
+
+/** PostgreSQL retries that are ours to make: the transaction lost a race, not an argument. */
+class Conflict extends Error {}
+const RETRIES = 5;
+
+// SQLSTATEs that say "not now" rather than "not this": no connection, no resources, an
+// operator shutting the server down, a read-only standby, a lock or statement timeout.
+const UNAVAILABLE = /^(08|53|57P0|57014|55P03|25006)/;
+
+const unavailable = () =>
+  fail('unavailable', 'The database is unavailable; try again shortly.', { headers: { 'Retry-After': '1' } });
+
+/** Errors from the driver, never from the function a transaction runs. */
+function translate(err: unknown): unknown {
+  if (err instanceof TypeError || err instanceof RangeError) return err; // ours: a bad parameter
+  if (!(err instanceof pg.DatabaseError)) return unavailable(); // the connection itself failed
+  const code = err.code ?? '';
+  if (code === '23505') return new UniqueViolation(err.message);
+  if (code === '40001' || code === '40P01') return new Conflict(err.message); // serialization, deadlock
+  if (UNAVAILABLE.test(code)) return unavailable();
+  return err;
+}
+
+const placeholders = new Map<string, string>();
+
+/** `?` becomes `$1`, `$2`…, outside quoted literals; the store writes SQL once, for both engines. */
+export function numbered(sql: string): string {
+  let out = placeholders.get(sql);
+  if (out !== undefined) return out;
+  let n = 0;
+  out = sql.replace(/'(?:[^']|'')*'|\?/g, (m) => (m === '?' ? `$${++n}` : m));
+  placeholders.set(sql, out);
+  return out;
+}
+
+// BIGINT (unix seconds, amounts in cents) and NUMERIC (sums) arrive as strings by
+// default, to be safe beyond 2^53; ours never get near it, and SQLite gives numbers.
+const asNumber = (value: string): number => Number(value);
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC
+      ? asNumber
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * The server's default may have been relaxed; a 2xx here means flushed, whatever it is.
+ * Set at connection start, after any options the URL already carries (a search_path).
+ */
+function durableCommits(url: string): string {
+  const u = new URL(url);
+  u.searchParams.set('options', [u.searchParams.get('options'), '-c synchronous_commit=on'].filter(Boolean).join(' '));
+  return u.toString();
+}
+
+export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
+  const pool = new pg.Pool({
+    connectionString: durableCommits(url),
+    max: opts.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    application_name: 'tally',
+    types,
+  });
+  // An idle connection that breaks is dropped by the pool; the next query reconnects.
+  pool.on('error', () => {});
+
+  // Named statements are parsed and planned once per connection.
+  const names = new Map<string, string>();
+  const statement = (sql: string, params: readonly Param[]) => {
+    let name = names.get(sql);
+    if (!name) names.set(sql, (name = `t${names.size}`));
+    return { name, text: numbered(sql), values: params as Param[] };
+  };
+
+  let closed = false;
+  const on = (client: pg.Pool | pg.PoolClient): Queryable => {
+    const query = async (sql: string, params: readonly Param[] = []) => {
+      // Ours to avoid, as with a closed SQLite handle: an internal error, not "try again".
+      if (closed) throw new Error('the database is closed');
+      try {
+        return await client.query(statement(sql, params));
+      } catch (err) {
+        throw translate(err);
+      }
+    };
+    return {
+      all: async <T>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows as T[],
+      get: async <T>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows[0] as T | undefined,
+      run: async (sql, params) => (await query(sql, params)).rowCount ?? 0,
+    };
+  };
+
+  const connect = async (): Promise<pg.PoolClient> => {
+    if (closed) throw new Error('the database is closed');
+    try {
+      return await pool.connect();
+    } catch {
+      throw unavailable();
+    }
+  };
+
+  const stats = { batches: 0, transactions: 0 };
+
+  /** One attempt: BEGIN, the function, COMMIT; anything else rolls back. */
+  const attempt = async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
+    const client = await connect();
+    const q = on(client);
+    const tx: Tx = {
+      ...q,
+      async lock(key) {
+        // Per schema, so that deployments sharing a database do not wait on each other.
+        await q.get("SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || ?, 0))", [key]);
+      },
+    };
+    let broken: Error | undefined;
+    try {
+      await q.run('BEGIN');
+      const value = await fn(tx);
+      await q.run('COMMIT');
+      return value;
+    } catch (err) {
+      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      throw err;
+    } finally {
+      client.release(broken); // a connection that cannot roll back is closed, not reused
+    }
+  };
+
+  return {
+    engine: 'postgres',
+    ...on(pool),
+    async transaction(fn) {
+      for (let n = 1; ; n++) {
+        try {
+          const value = await attempt(fn);
+          stats.batches++;
+          stats.transactions++;
+          return value;
+        } catch (err) {
+          if (!(err instanceof Conflict)) throw err;
+          if (n >= RETRIES) throw unavailable();
+        }
+      }
+    },
+    stats: () => ({ ...stats }),
+    async ping() {
+      await on(pool).get('SELECT 1');
+    },
+    async backup() {
+      throw new Error('a PostgreSQL database is backed up with its own tools: pg_dump, or a base backup');
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
