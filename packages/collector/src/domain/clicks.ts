@@ -19,6 +19,8 @@ export interface ClickInput {
 export async function recordClick(db: Db, programId: string, input: ClickInput, now: number): Promise<boolean> {
   return db.transaction(async (tx) => {
     const credited = await attribute(tx, programId, input.pk, undefined);
+    // Read, then write: the same visitor's clicks on other processes wait their turn.
+    await tx.lock(`click:${programId}:${credited.id}:${input.gr_id}`);
     const recent = await clicks.findRecent(tx, programId, input.gr_id, credited.id, now - CLICK_DEDUPE_SECONDS);
     if (recent) {
       await clicks.touch(tx, recent.id, now);

@@ -1,7 +1,7 @@
 // Programs: one company's affiliate program, the tenant every record belongs to.
 
 import { fail } from '../errors.js';
-import type { Db } from '../store/db.js';
+import type { Db, Tx } from '../store/db.js';
 import * as programs from '../store/programs.js';
 import type { ProgramRow } from '../store/programs.js';
 import { uuidv7 } from './ids.js';
@@ -64,6 +64,12 @@ export function parseRateBps(raw: number): number {
 }
 
 export async function createProgram(db: Db, input: NewProgram, now: number): Promise<CreatedProgram> {
+  const made = prepare(input, now);
+  return db.transaction((tx) => insert(tx, made, now));
+}
+
+/** The program's row and origins, checked; nothing is written yet. */
+function prepare(input: NewProgram, now: number): { program: ProgramRow; origins: string[] } {
   const siteUrl = parseSiteUrl(input.siteUrl);
   const name = input.name.trim();
   if (!name) throw fail('missing_field', 'program name is required', { pointer: '/name' });
@@ -76,12 +82,14 @@ export async function createProgram(db: Db, input: NewProgram, now: number): Pro
     created_at: now,
     updated_at: now,
   };
-  return db.transaction(async (tx) => {
-    await programs.insert(tx, program, origins);
-    const secret = await issueToken(tx, program.id, 'secret', now);
-    const publishable = await issueToken(tx, program.id, 'publishable', now);
-    return { program, origins, tokens: { secret: secret.token, publishable: publishable.token } };
-  });
+  return { program, origins };
+}
+
+async function insert(tx: Tx, { program, origins }: ReturnType<typeof prepare>, now: number): Promise<CreatedProgram> {
+  await programs.insert(tx, program, origins);
+  const secret = await issueToken(tx, program.id, 'secret', now);
+  const publishable = await issueToken(tx, program.id, 'publishable', now);
+  return { program, origins, tokens: { secret: secret.token, publishable: publishable.token } };
 }
 
 /**
@@ -89,20 +97,29 @@ export async function createProgram(db: Db, input: NewProgram, now: number): Pro
  * Returns it only when this call made it: its tokens are shown once.
  */
 export async function ensureFirstProgram(db: Db, input: NewProgram, now: number): Promise<CreatedProgram | undefined> {
-  if ((await programs.count(db)) > 0) return undefined;
-  return createProgram(db, input, now);
+  const made = prepare(input, now);
+  // Under a lock: processes starting together on an empty database make one program.
+  return db.transaction(async (tx) => {
+    await tx.lock('first-program');
+    return (await programs.count(tx)) > 0 ? undefined : insert(tx, made, now);
+  });
 }
+
+/** Demo tokens kept: one per process of a deployment that runs several (PostgreSQL). */
+export const DEMO_TOKENS_KEPT = 8;
 
 /**
  * The demo pages need a publishable token in their HTML, and tokens are stored only as
- * hashes. So each start issues a fresh one for the first program and drops the last.
+ * hashes. So each start issues a fresh one for the first program, and drops the oldest
+ * beyond DEMO_TOKENS_KEPT, not all earlier ones: those may belong to processes still
+ * running on the same database.
  */
 export async function demoToken(db: Db, now: number): Promise<{ program: ProgramRow; token: string } | undefined> {
   const [program] = await programs.list(db);
   if (!program) return undefined;
   return db.transaction(async (tx) => {
-    await tokens.removeLabelled(tx, program.id, 'demo');
     const issued = await issueToken(tx, program.id, 'publishable', now, 'demo');
+    await tokens.pruneLabelled(tx, program.id, 'demo', DEMO_TOKENS_KEPT);
     return { program, token: issued.token };
   });
 }
