@@ -52,6 +52,10 @@ const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };
 
 function handler(r: Route, deps: AppDeps, now: () => number): Middleware {
   return async (ctx) => {
+    // No record has an id with U+0000, and PostgreSQL refuses it in text outright.
+    if (Object.values(ctx.params as Record<string, string>).some((v) => v.includes('\0'))) {
+      throw fail('not_found', `no record at ${ctx.path}`);
+    }
     const reply = await r.handle({
       db: deps.db,
       now: now(),

@@ -83,7 +83,8 @@ export function parseListQuery(querystring: string, spec: ListSpec): ListQuery {
       const known = ['page', 'per_page', ...Object.keys(spec)].join(', ');
       throw fail('unknown_parameter', `unknown parameter ${name}; this route takes ${known}`, { parameter: name });
     }
-    const value = raw.length > 0 && raw.length <= VALUE_MAX ? parser.parse(raw) : undefined;
+    // U+0000 matches nothing stored, and PostgreSQL refuses it in text outright.
+    const value = raw.length > 0 && raw.length <= VALUE_MAX && !raw.includes('\0') ? parser.parse(raw) : undefined;
     if (value === undefined) {
       throw fail('invalid_parameter', `${name} must be ${parser.expected}`, { parameter: name });
     }

@@ -2,7 +2,7 @@
 // Each field's first problem becomes one error object with its JSON pointer.
 
 import type { z } from 'zod';
-import { ApiError, errorObject, type ErrorCode, type ErrorObject } from '../errors.js';
+import { ApiError, errorObject, fail, type ErrorCode, type ErrorObject } from '../errors.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -45,9 +45,26 @@ function describe(issue: Issue): { code: ErrorCode; detail: string } {
   }
 }
 
+/** The JSON pointer of the first string holding U+0000, which PostgreSQL cannot store in text. */
+function nulAt(value: unknown, pointer = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? pointer || '/' : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = nulAt(inner, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body, { reportInput: true });
-  if (result.success) return result.data;
+  if (result.success) {
+    // Checked on what the route keeps, and refused on every engine alike, so that SQLite
+    // does not store what PostgreSQL cannot.
+    const pointer = nulAt(result.data);
+    if (pointer !== undefined) throw fail('invalid_field', 'text may not contain the NUL character (U+0000)', { pointer });
+    return result.data;
+  }
   const errors: ErrorObject[] = [];
   const seen = new Set<string>();
   for (const issue of result.error.issues) {
