@@ -1,11 +1,38 @@
 import { defineConfig } from 'vitest/config';
 
+// Files that test SQLite's own machinery (its WAL fsync, group commit, query plans,
+// pragmas and faults, its file backup) and the browser suites, which need one engine.
+const SQLITE_ONLY = [
+  'test/collector/durability.test.ts',
+  'test/collector/group-commit.test.ts',
+  'test/collector/query-plans.test.ts',
+  'test/collector/unavailable.test.ts',
+  'test/collector/backup.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Each file starts its own servers on port 0 with its own database file.
+    // Each file starts its own servers on port 0 with its own database.
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres/**'] },
+      },
+      {
+        // The collector's whole behaviour again, on PostgreSQL (a schema per test),
+        // plus what only several processes on one database can show.
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ['test/collector/**/*.test.ts', 'test/postgres/**/*.test.ts'],
+          exclude: SQLITE_ONLY,
+          env: { TALLY_TEST_ENGINE: 'postgres' },
+          globalSetup: ['test/postgres/setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -1,10 +1,12 @@
 // Tokens and tenancy (design/api.md §1, §2).
 
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
 import { generateToken, hashToken, tokenKind } from '../../packages/collector/src/domain/tokens.js';
+import { DEMO_TOKENS_KEPT, demoToken } from '../../packages/collector/src/domain/programs.js';
+import { contents, ENGINE } from './database.js';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 
 let c: Collector;
@@ -96,18 +98,32 @@ describe('publishable tokens', () => {
 });
 
 describe('tokens at rest', () => {
-  it('the database files hold only hashes, never a token', async () => {
+  it('the database holds only hashes, never a token', async () => {
     const extra = await c.otherProgram();
     await c.call('GET', '/v1/partners'); // touch the database through the server too
-    const files = readdirSync(dirname(c.dbPath)).map((f) => join(dirname(c.dbPath), f));
-    expect(files.some((f) => f.endsWith('.db'))).toBe(true);
-    const bytes = Buffer.concat(files.map((f) => readFileSync(f)));
+    // SQLite: every byte of its files, free pages and WAL included; PostgreSQL: every row.
+    const files = readdirSync(c.dir).map((f) => join(c.dir, f));
+    expect(files.some((f) => f.endsWith('.db'))).toBe(ENGINE === 'sqlite');
+    const bytes =
+      ENGINE === 'sqlite'
+        ? Buffer.concat(files.map((f) => readFileSync(f)))
+        : Buffer.from([...(await contents(c.databaseUrl)).values()].join('\n'));
     const tokens = [c.secret, c.publishable, extra.secret, extra.publishable];
     for (const token of tokens) {
       expect(bytes.includes(token)).toBe(false);
       expect(bytes.includes(token.slice(8, 40))).toBe(false); // not even its random part
       expect(bytes.includes(hashToken(token))).toBe(true); // what is stored instead
     }
+  });
+});
+
+describe('demo tokens', () => {
+  it('each start issues one; the newest DEMO_TOKENS_KEPT stay valid, so processes sharing a database keep theirs', async () => {
+    const issued: string[] = [];
+    for (let i = 0; i < DEMO_TOKENS_KEPT + 2; i++) issued.push((await demoToken(c.running.db, c.clock.now + i))!.token);
+    const status = async (token: string) => (await c.call('GET', '/v1/partners', { token })).status;
+    // A publishable token is refused on a secret route (403) only once it is known; an unknown one is 401.
+    expect(await Promise.all(issued.map(status))).toEqual([401, 401, ...Array(DEMO_TOKENS_KEPT).fill(403)]);
   });
 });
 

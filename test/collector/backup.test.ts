@@ -43,7 +43,7 @@ it('copies a live database under write load; a server on the copy has every row 
     while (writing) if ((await convert(p.key, `during${during++}@buyer.test`)).status !== 201) throw new Error('write failed');
   })();
   const file = join(dir, 'copy.db');
-  const run = await tally(['backup', file], { DATABASE_URL: c.dbPath });
+  const run = await tally(['backup', file], { DATABASE_URL: c.databaseUrl });
   writing = false;
   await load;
   expect(run.stderr).toBe('');
@@ -78,11 +78,11 @@ it('copies a live database under write load; a server on the copy has every row 
 it('refuses to overwrite an existing file (exit 2) and leaves no partial file on failure', async () => {
   const file = join(dir, 'taken.db');
   writeFileSync(file, 'keep me');
-  const run = await tally(['backup', file], { DATABASE_URL: c.dbPath });
+  const run = await tally(['backup', file], { DATABASE_URL: c.databaseUrl });
   expect(run.code).toBe(2);
   expect(run.stderr).toMatch(/exists/);
   const missing = join(dir, 'no-such-dir', 'copy.db');
-  const failed = await tally(['backup', missing], { DATABASE_URL: c.dbPath });
+  const failed = await tally(['backup', missing], { DATABASE_URL: c.databaseUrl });
   expect(failed.code).toBe(1);
   expect(existsSync(`${missing}.partial`)).toBe(false);
 });

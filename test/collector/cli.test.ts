@@ -1,21 +1,19 @@
 // The `tally` CLI, run as a separate process against a real database file.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../packages/collector/src/log.js';
 import { startServer } from '../../packages/collector/src/server.js';
+import { testDatabase, type TestDatabase } from './database.js';
 import { tally } from './processes.js';
 
-let dir: string;
+let database: TestDatabase;
 let env: Record<string, string>;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tally-cli-'));
-  env = { DATABASE_URL: join(dir, 'tally.db') };
+beforeEach(async () => {
+  database = await testDatabase();
+  env = { DATABASE_URL: database.url };
 });
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
+afterEach(async () => {
+  await database.drop();
 });
 
 async function createProgram(...extra: string[]) {

@@ -3,30 +3,27 @@
 //   conversion is in the database, PRAGMA integrity_check is ok, and nothing is doubled;
 // - SIGTERM with many requests in flight: every one of them is answered and stored.
 
-import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { integrityProblems, testDatabase, withDb, type TestDatabase } from './database.js';
 import { halfSent, serve, tokensIn, type Served } from './processes.js';
 
 const RUNS = Number(process.env.KILL_RUNS ?? 3);
 const WORKERS = 24;
 
-let dir: string;
+let database: TestDatabase;
 let env: Record<string, string>;
 let running: Served | undefined;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tally-crash-'));
+beforeEach(async () => {
+  database = await testDatabase();
   // Limits off: the load comes from one address.
-  env = { DATABASE_URL: join(dir, 'tally.db'), RATE_LIMIT_IP: '0', RATE_LIMIT_TOKEN: '0' };
+  env = { DATABASE_URL: database.url, RATE_LIMIT_IP: '0', RATE_LIMIT_TOKEN: '0' };
 });
 afterEach(async () => {
   if (running?.child.exitCode === null) {
     running.child.kill('SIGKILL');
     await running.exited;
   }
-  rmSync(dir, { recursive: true, force: true });
+  await database.drop();
 });
 
 /** Starts the server; on the first start, also a partner to credit. */
@@ -47,16 +44,9 @@ async function start(first: boolean) {
   return { url: running.url, publishable: publishable!, key: partnership.data.attributes.key };
 }
 
-function stored(): { emails: string[]; integrity: unknown } {
-  const db = new Database(env.DATABASE_URL!, { readonly: true });
-  try {
-    return {
-      emails: db.prepare('SELECT email FROM referrals').pluck().all() as string[],
-      integrity: db.pragma('integrity_check', { simple: true }),
-    };
-  } finally {
-    db.close();
-  }
+async function stored(): Promise<{ emails: string[]; problems: unknown[] }> {
+  const rows = await withDb(env.DATABASE_URL!, (db) => db.all<{ email: string }>('SELECT email FROM referrals'));
+  return { emails: rows.map((r) => r.email), problems: await integrityProblems(env.DATABASE_URL!) };
 }
 
 it(`kill -9 under concurrent conversions loses no acknowledged one (${RUNS} runs)`, async () => {
@@ -91,13 +81,13 @@ it(`kill -9 under concurrent conversions loses no acknowledged one (${RUNS} runs
     stop = true;
     await load;
   }
-  // A restart on the same file recovers the WAL; then the file is checked.
+  // A restart on the same database recovers it (SQLite: its WAL); then it is checked.
   await start(false);
   running!.child.kill('SIGTERM');
   await running!.exited;
-  const { emails, integrity } = stored();
+  const { emails, problems } = await stored();
   console.log(`kill test: ${RUNS} runs, ${sent} conversions sent, ${acknowledged.size} acknowledged, ${emails.length} stored`);
-  expect(integrity).toBe('ok');
+  expect(problems).toEqual([]);
   expect(acknowledged.size).toBeGreaterThan(RUNS * 20);
   expect([...acknowledged].filter((e) => !emails.includes(e))).toEqual([]);
   expect(new Set(emails).size).toBe(emails.length);
@@ -116,5 +106,5 @@ it('SIGTERM with 50 requests in flight answers and stores every one, then refuse
   const replies = await Promise.all(inFlight.map((r) => r.reply));
   expect(replies.map((r) => r.status)).toEqual(emails.map(() => 201));
   expect(await running!.exited).toBe(0);
-  expect(stored().emails.sort()).toEqual([...emails].sort());
+  expect((await stored()).emails.sort()).toEqual([...emails].sort());
 });

@@ -1,9 +1,8 @@
-// A real collector for each test: its own SQLite file in a temp folder, a real HTTP
-// server on port 0, and a clock the test can move (time is the only thing faked).
+// A real collector for each test: its own database (a SQLite file, or a PostgreSQL
+// schema: database.ts), a real HTTP server on port 0, and a clock the test can move
+// (time is the only thing faked).
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { testDatabase } from './database.js';
 import { createLogger } from '../../packages/collector/src/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
 import { createProgram } from '../../packages/collector/src/domain/programs.js';
@@ -29,7 +28,10 @@ export interface CallOptions {
 
 export interface Collector {
   url: string;
-  dbPath: string;
+  /** The DATABASE_URL the server runs on: the CLI and checks behind the API use it too. */
+  databaseUrl: string;
+  /** A temp folder of the test's own. */
+  dir: string;
   running: RunningServer;
   clock: { now: number };
   secret: string;
@@ -44,11 +46,10 @@ export interface Collector {
 export const PUBLIC_URL = 'http://localhost:8787';
 
 export async function startCollector(opts: { limits?: RateLimits } = {}): Promise<Collector> {
-  const dir = mkdtempSync(join(tmpdir(), 'tally-test-'));
-  const dbPath = join(dir, 'tally.db');
+  const database = await testDatabase();
   const clock = { now: T0 };
   const running = await startServer(
-    { port: 0, host: '127.0.0.1', databaseUrl: dbPath, logLevel: 'silent', publicUrl: PUBLIC_URL, limits: opts.limits },
+    { port: 0, host: '127.0.0.1', databaseUrl: database.url, logLevel: 'silent', publicUrl: PUBLIC_URL, limits: opts.limits },
     createLogger('silent'),
     { now: () => clock.now },
   );
@@ -72,7 +73,8 @@ export async function startCollector(opts: { limits?: RateLimits } = {}): Promis
 
   return {
     url: running.url,
-    dbPath,
+    databaseUrl: database.url,
+    dir: database.dir,
     running,
     clock,
     secret: first.tokens.secret,
@@ -85,7 +87,7 @@ export async function startCollector(opts: { limits?: RateLimits } = {}): Promis
     },
     async close() {
       await running.close();
-      rmSync(dir, { recursive: true, force: true });
+      await database.drop();
     },
   };
 }

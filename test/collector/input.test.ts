@@ -121,4 +121,17 @@ describe('lengths and characters', () => {
       expectError(reply, 422, 'invalid_email');
     },
   );
+
+  it('U+0000 is refused on every engine: in a body string, a filter value and a path id, and nothing is stored', async () => {
+    const p = await seedPartner(c);
+    const name = await c.call('POST', '/v1/partners', { body: { name: 'a\u0000b', email: 'nul@p.test' } });
+    expect(expectError(name, 422, 'invalid_field').source).toEqual({ pointer: '/name' });
+    const conv = await c.call('POST', '/v1/tracking/conversion', { body: { email: 'n@x.test', gr_id: 'g\u0000', pk: p.key } });
+    expect(expectError(conv, 422, 'invalid_field').source).toEqual({ pointer: '/gr_id' });
+    const filter = await c.call('GET', '/v1/partners?name_eq=a%00b');
+    expect(expectError(filter, 400, 'invalid_parameter').source).toEqual({ parameter: 'name_eq' });
+    expectError(await c.call('GET', '/v1/partners/a%00b'), 404, 'not_found');
+    expect((await c.call('GET', '/v1/partners')).body.data).toHaveLength(1);
+    expect((await c.call('GET', '/v1/referrals')).body.data).toHaveLength(0);
+  });
 });

@@ -1,21 +1,19 @@
 // The log: one JSON line per request with its request id, and never an e-mail address, a
 // token or a body, not even for a body that failed to parse or a request that failed.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '../../packages/collector/src/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
+import { testDatabase, type TestDatabase } from './database.js';
 
 let server: RunningServer;
-let dir: string;
+let database: TestDatabase;
 const lines: string[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tally-logs-'));
+  database = await testDatabase();
   const sink = new Writable({
     write(chunk, _enc, done) {
       lines.push(...String(chunk).split('\n').filter(Boolean));
@@ -23,13 +21,13 @@ beforeAll(async () => {
     },
   });
   server = await startServer(
-    { port: 0, host: '127.0.0.1', databaseUrl: join(dir, 'tally.db'), logLevel: 'info' },
+    { port: 0, host: '127.0.0.1', databaseUrl: database.url, logLevel: 'info' },
     createLogger('debug', sink),
   );
 });
 afterAll(async () => {
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  await database.drop();
 });
 
 const EMAIL = 'secret.person@private.test';

@@ -16,7 +16,7 @@ let env: Record<string, string>;
 beforeEach(async () => {
   c = await startCollector();
   dir = mkdtempSync(join(tmpdir(), 'tally-payouts-'));
-  env = { DATABASE_URL: c.dbPath };
+  env = { DATABASE_URL: c.databaseUrl };
 });
 afterEach(async () => {
   await c.close();

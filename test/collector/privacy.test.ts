@@ -1,8 +1,8 @@
 // Erasing a person (DELETE /v1/referrals/:id, tally forget EMAIL): their referral, their
 // clicks and the link from their commissions and payments go; the amounts stay.
 
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tablesHolding } from './database.js';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 import { tally } from './processes.js';
 
@@ -34,26 +34,11 @@ async function person(email: string) {
   };
 }
 
-/** Every place in the database file that still holds the text, by table. */
-function tablesHolding(dbPath: string, text: string): string[] {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
-    return tables.filter((t) => {
-      const cols = (db.prepare(`PRAGMA table_info(${t})`).all() as { name: string }[]).map((col) => col.name);
-      const where = cols.map((col) => `CAST(${col} AS TEXT) LIKE ?`).join(' OR ');
-      return (db.prepare(`SELECT COUNT(*) FROM ${t} WHERE ${where}`).pluck().get(...cols.map(() => `%${text}%`)) as number) > 0;
-    });
-  } finally {
-    db.close();
-  }
-}
-
 async function expectErased(who: Awaited<ReturnType<typeof person>>, email: string) {
   expectError(await c.call('GET', `/v1/referrals/${who.referralId}`), 404, 'not_found');
-  expect(tablesHolding(c.dbPath, email)).toEqual([]);
-  expect(tablesHolding(c.dbPath, who.gr_id)).toEqual([]);
-  expect(tablesHolding(c.dbPath, who.referralId)).toEqual([]);
+  expect(await tablesHolding(c.databaseUrl, email)).toEqual([]);
+  expect(await tablesHolding(c.databaseUrl, who.gr_id)).toEqual([]);
+  expect(await tablesHolding(c.databaseUrl, who.referralId)).toEqual([]);
   // The accounts keep the amounts.
   const commission = (await c.call('GET', `/v1/commissions/${who.commissionId}`)).body.data;
   expect(commission.attributes.amount).toBe(1000);
@@ -71,7 +56,7 @@ describe('DELETE /v1/referrals/:id', () => {
     expect(reply.status).toBe(204);
     await expectErased(ann, 'ann@buyer.test');
     expect((await c.call('GET', `/v1/referrals/${bob.referralId}`)).status).toBe(200);
-    expect(tablesHolding(c.dbPath, bob.gr_id)).toEqual(['clicks', 'referrals']);
+    expect(await tablesHolding(c.databaseUrl, bob.gr_id)).toEqual(['clicks', 'referrals']);
   });
 
   it('a later conversion for the same e-mail is a new referral', async () => {
@@ -99,18 +84,18 @@ describe('DELETE /v1/referrals/:id', () => {
 describe('tally forget EMAIL', () => {
   it('erases the person by e-mail (the domain in any case), while the server runs; the output does not echo it', async () => {
     const ann = await person('ann@buyer.test');
-    const run = await tally(['forget', ' ann@BUYER.test '], { DATABASE_URL: c.dbPath });
+    const run = await tally(['forget', ' ann@BUYER.test '], { DATABASE_URL: c.databaseUrl });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Erased 1 referral and their clicks.\n');
     await expectErased(ann, 'ann@buyer.test');
-    const again = await tally(['forget', 'ann@buyer.test'], { DATABASE_URL: c.dbPath });
+    const again = await tally(['forget', 'ann@buyer.test'], { DATABASE_URL: c.databaseUrl });
     expect([again.code, again.stdout]).toEqual([0, 'No referral for that e-mail.\n']);
   });
 
   it('exits 2 for something that is not an e-mail address or an unknown program', async () => {
-    expect((await tally(['forget', 'not-an-email'], { DATABASE_URL: c.dbPath })).code).toBe(2);
-    const run = await tally(['forget', 'a@b.test', '--program', 'nope'], { DATABASE_URL: c.dbPath });
+    expect((await tally(['forget', 'not-an-email'], { DATABASE_URL: c.databaseUrl })).code).toBe(2);
+    const run = await tally(['forget', 'a@b.test', '--program', 'nope'], { DATABASE_URL: c.databaseUrl });
     expect(run.code).toBe(2);
   });
 });

@@ -1,20 +1,20 @@
 // The collector as a process: first start, restart, durability settings, graceful stop.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../packages/collector/src/store/sqlite.js';
+import { ENGINE, testDatabase, withDb, type TestDatabase } from './database.js';
 import { halfSent, serve, tokensIn } from './processes.js';
 
-let dir: string;
+let database: TestDatabase;
 let env: Record<string, string>;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tally-server-'));
-  env = { DATABASE_URL: join(dir, 'nested', 'tally.db') };
+beforeEach(async () => {
+  database = await testDatabase();
+  // SQLite: a folder that does not exist yet, which the first start makes.
+  env = { DATABASE_URL: ENGINE === 'sqlite' ? join(database.dir, 'nested', 'tally.db') : database.url };
 });
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
+afterEach(async () => {
+  await database.drop();
 });
 
 /** Posts a JSON body in two halves, calling `between` after the first half is sent. */
@@ -68,16 +68,22 @@ describe('tally serve', () => {
     expect(await s.exited).toBe(0);
     await expect(fetch(`${s.url}/healthz`)).rejects.toThrow();
 
-    // The answered write is in the database file.
-    const db = openSqlite(env.DATABASE_URL!);
-    expect(await db.get('SELECT name FROM partners')).toEqual({ name: 'In flight' });
-    await db.close();
+    // The answered write is in the database.
+    const rows = await withDb(env.DATABASE_URL!, (db) => db.all('SELECT name FROM partners'));
+    expect(rows).toEqual([{ name: 'In flight' }]);
   });
 
-  it('runs SQLite in WAL mode; COMMIT leaves the fsync to wal-sync.ts (synchronous=NORMAL)', async () => {
-    const db = openSqlite(join(dir, 'pragma.db'));
-    expect(await db.get('PRAGMA journal_mode')).toEqual({ journal_mode: 'wal' });
-    expect(await db.get('PRAGMA synchronous')).toEqual({ synchronous: 1 });
-    await db.close();
+  // SQLite: WAL mode, and COMMIT leaves the fsync to wal-sync.ts (synchronous=NORMAL).
+  // PostgreSQL: COMMIT returns once the commit is flushed (synchronous_commit=on).
+  it(`sets the ${ENGINE} connection so that a commit is on disk before anyone is answered`, async () => {
+    if (ENGINE === 'sqlite') {
+      const db = openSqlite(join(database.dir, 'pragma.db'));
+      expect(await db.get('PRAGMA journal_mode')).toEqual({ journal_mode: 'wal' });
+      expect(await db.get('PRAGMA synchronous')).toEqual({ synchronous: 1 });
+      await db.close();
+    } else {
+      const setting = await withDb(database.url, (db) => db.get('SHOW synchronous_commit'));
+      expect(setting).toEqual({ synchronous_commit: 'on' });
+    }
   });
 });

@@ -1,0 +1,122 @@
+// The database a test runs against. The suite runs once per engine (vitest.config.ts):
+// on SQLite each test gets a file in its own temp folder, on PostgreSQL its own schema
+// in the test database, dropped afterwards. Tests name it by URL, as a user would.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase } from '../../packages/collector/src/server.js';
+import type { Db, Engine } from '../../packages/collector/src/store/db.js';
+
+export const ENGINE: Engine = process.env.TALLY_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** The database that holds the test schemas; postgres-setup.ts makes it. */
+export const PG_TEST_URL = process.env.TALLY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/tally_test';
+
+/** Test schemas are named so; a run drops any a crashed run left behind. */
+export const SCHEMA_PREFIX = 'tally_t_';
+
+export interface TestDatabase {
+  engine: Engine;
+  /** A DATABASE_URL for the server and the CLI. */
+  url: string;
+  /** A temp folder of the test's own, for anything else it writes (SQLite keeps its file here). */
+  dir: string;
+  drop(): Promise<void>;
+}
+
+/** A URL whose connections all work in `schema` (libpq's `options`, which pg honours). */
+export function inSchema(schema: string, base = PG_TEST_URL): string {
+  return `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+}
+
+export async function admin<T>(fn: (client: pg.Client) => Promise<T>, url = PG_TEST_URL): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function testDatabase(engine: Engine = ENGINE): Promise<TestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'tally-test-'));
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  if (engine === 'sqlite') {
+    return { engine, url: join(dir, 'tally.db'), dir, drop: async () => removeDir() };
+  }
+  const schema = SCHEMA_PREFIX + randomBytes(6).toString('hex');
+  await admin((c) => c.query(`CREATE SCHEMA ${schema}`));
+  return {
+    engine,
+    url: inSchema(schema),
+    dir,
+    async drop() {
+      await admin((c) => c.query(`DROP SCHEMA ${schema} CASCADE`));
+      removeDir();
+    },
+  };
+}
+
+/** Opens the test's database with the collector's own driver, for a look behind the API. */
+export async function withDb<T>(url: string, fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = openDatabase({ databaseUrl: url });
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+export function tableNames(db: Db): Promise<string[]> {
+  return db.engine === 'sqlite'
+    ? db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").then((r) => r.map((x) => x.name))
+    : db
+        .all<{ name: string }>(
+          'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name',
+        )
+        .then((r) => r.map((x) => x.name));
+}
+
+/** Each table's rows as text, one string per table. */
+export function contents(url: string): Promise<Map<string, string>> {
+  return withDb(url, async (db) => {
+    const tables = new Map<string, string>();
+    for (const table of await tableNames(db)) {
+      const rows = await db.all<Record<string, unknown>>(`SELECT * FROM ${table}`);
+      tables.set(table, rows.map((row) => Object.values(row).join('\u0000')).join('\n'));
+    }
+    return tables;
+  });
+}
+
+/** Every table that still holds `text` anywhere in a row, in any letter case. */
+export async function tablesHolding(url: string, text: string): Promise<string[]> {
+  const needle = text.toLowerCase();
+  return [...(await contents(url))].filter(([, rows]) => rows.toLowerCase().includes(needle)).map(([table]) => table);
+}
+
+/**
+ * The database's own consistency checks. SQLite's integrity and foreign-key checks;
+ * PostgreSQL enforces foreign keys on every statement and checks pages itself, so
+ * there it is an orphan scan of the references the API relies on.
+ */
+export function integrityProblems(url: string): Promise<unknown[]> {
+  return withDb(url, async (db) => {
+    if (db.engine === 'sqlite') {
+      const integrity = await db.all<{ integrity_check: string }>('PRAGMA integrity_check');
+      const problems: unknown[] = integrity.filter((r) => r.integrity_check !== 'ok');
+      return [...problems, ...(await db.all('PRAGMA foreign_key_check'))];
+    }
+    return db.all(
+      `SELECT 'referral' AS kind, r.id FROM referrals r LEFT JOIN partnerships p ON p.id = r.partnership_id WHERE p.id IS NULL
+       UNION ALL
+       SELECT 'commission', c.id FROM commissions c LEFT JOIN partners p ON p.id = c.partner_id WHERE p.id IS NULL
+       UNION ALL
+       SELECT 'payment', y.id FROM payments y LEFT JOIN commissions c ON c.id = y.commission_id WHERE c.id IS NULL`,
+    );
+  });
+}

@@ -1,0 +1,103 @@
+// What only the PostgreSQL driver does: `?` placeholders, migrations and first starts
+// that race, a server that is down, and the commands that belong to SQLite.
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../packages/collector/src/app.js';
+import { createLogger } from '../../packages/collector/src/log.js';
+import { ensureFirstProgram } from '../../packages/collector/src/domain/programs.js';
+import { generateToken } from '../../packages/collector/src/domain/tokens.js';
+import { migrate } from '../../packages/collector/src/store/migrations.js';
+import { numbered, openPostgres } from '../../packages/collector/src/store/postgres.js';
+import { openDatabase } from '../../packages/collector/src/server.js';
+import { expectError } from '../collector/harness.js';
+import { testDatabase, withDb, type TestDatabase } from '../collector/database.js';
+import { tally } from '../collector/processes.js';
+
+let database: TestDatabase;
+beforeEach(async () => {
+  database = await testDatabase('postgres');
+});
+afterEach(async () => {
+  await database.drop();
+});
+
+describe('placeholders', () => {
+  it('numbers each ? in order and leaves quoted literals alone', () => {
+    expect(numbered("SELECT a FROM t WHERE b = ? AND c = '?' AND d IN (?, ?) AND e = 'it''s ?'")).toBe(
+      "SELECT a FROM t WHERE b = $1 AND c = '?' AND d IN ($2, $3) AND e = 'it''s ?'",
+    );
+  });
+});
+
+describe('starting together', () => {
+  it('six processes migrating one empty schema at once: each version is applied exactly once', async () => {
+    const dbs = Array.from({ length: 6 }, () => openDatabase({ databaseUrl: database.url }));
+    try {
+      const versions = await Promise.all(dbs.map((db) => migrate(db, 1)));
+      expect(new Set(versions).size).toBe(1);
+      const applied = await dbs[0]!.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+      expect(applied.map((r) => r.version)).toEqual(Array.from({ length: versions[0]! }, (_, i) => i + 1));
+    } finally {
+      await Promise.all(dbs.map((db) => db.close()));
+    }
+  });
+
+  it('six first starts on one empty database make one program, and only one of them prints its tokens', async () => {
+    const dbs = Array.from({ length: 6 }, () => openDatabase({ databaseUrl: database.url }));
+    try {
+      await migrate(dbs[0]!, 1);
+      const made = await Promise.all(
+        dbs.map((db) => ensureFirstProgram(db, { name: 'First', siteUrl: 'https://first.test/' }, 1)),
+      );
+      expect(made.filter(Boolean)).toHaveLength(1);
+      expect(await dbs[0]!.all('SELECT name FROM programs')).toEqual([{ name: 'First' }]);
+    } finally {
+      await Promise.all(dbs.map((db) => db.close()));
+    }
+  });
+});
+
+describe('a database that does not answer', () => {
+  it('is 503 unavailable with Retry-After on every route, and /readyz says so', async () => {
+    // Port 1: nothing listens there; the pool's connect fails at once.
+    const db = openPostgres('postgres://postgres@127.0.0.1:1/tally', { poolSize: 1 });
+    const app = createApp({ db, log: createLogger('silent') });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const { port } = server.address() as { port: number };
+    const call = async (path: string, init: RequestInit = {}) => {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, init);
+      return { status: res.status, headers: res.headers, body: await res.json() };
+    };
+    try {
+      const token = { authorization: `Bearer ${generateToken('secret')}` }; // well-formed: it reaches the lookup
+      const list = await call('/v1/partners', { headers: token });
+      expectError(list, 503, 'unavailable');
+      expect(list.headers.get('retry-after')).toBe('1');
+      expect(JSON.stringify(list.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|postgres/i);
+      expectError(await call('/readyz'), 503, 'unavailable');
+    } finally {
+      server.close();
+      await db.close();
+    }
+  });
+
+  it('a connection the server drops is replaced: after pg_terminate_backend the next requests succeed', async () => {
+    await withDb(database.url, async (db) => {
+      await migrate(db, 1);
+      const pid = (await db.get<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!.pid;
+      await withDb(database.url, (other) => other.get('SELECT pg_terminate_backend(?)', [pid]));
+      await new Promise((r) => setTimeout(r, 100)); // the pool sees the idle connection close
+      const after = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM schema_migrations');
+      expect(after!.n).toBeGreaterThan(0);
+    });
+  });
+});
+
+describe('the CLI on PostgreSQL', () => {
+  it('tally backup refuses and names the tools that back PostgreSQL up', async () => {
+    const run = await tally(['backup', `${database.dir}/copy.db`], { DATABASE_URL: database.url });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('pg_dump');
+  });
+});

@@ -1,0 +1,30 @@
+// Once before the PostgreSQL run: the test database exists, and no schema of an
+// earlier, crashed run is left in it. Without a server, the run fails and says how
+// to get one.
+
+import { admin, PG_TEST_URL, SCHEMA_PREFIX } from '../collector/database.js';
+
+const HOW =
+  'The PostgreSQL suite needs a server: on Debian, `apt-get install -y postgresql` and ' +
+  '`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` ' +
+  '(trust authentication on 127.0.0.1:5432), or set TALLY_TEST_POSTGRES_URL.';
+
+export default async function setup(): Promise<void> {
+  const url = new URL(PG_TEST_URL);
+  const name = url.pathname.slice(1);
+  const maintenance = Object.assign(new URL(PG_TEST_URL), { pathname: '/postgres' }).toString();
+  try {
+    await admin(async (c) => {
+      const exists = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (exists.rowCount === 0) await c.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    }, maintenance);
+  } catch (err) {
+    throw new Error(`PostgreSQL is not reachable at ${url.host}: ${(err as Error).message}. ${HOW}`);
+  }
+  await admin(async (c) => {
+    const left = await c.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [
+      SCHEMA_PREFIX,
+    ]);
+    for (const { nspname } of left.rows) await c.query(`DROP SCHEMA ${nspname} CASCADE`);
+  });
+}
