@@ -105,7 +105,8 @@ export async function updatePartnership(
   now: number,
 ): Promise<PartnershipRow> {
   return db.transaction(async (tx) => {
-    const row = { ...(await getPartnership(tx, programId, id)) };
+    const read = await getPartnership(tx, programId, id);
+    const row = { ...read };
     if (changes.state !== undefined) {
       assertMove('partnership', row.state, changes.state);
       row.state = changes.state;
@@ -122,7 +123,10 @@ export async function updatePartnership(
     }
     if (changes.commission_rate_bps !== undefined) row.commission_rate_bps = changes.commission_rate_bps;
     row.updated_at = now;
-    await partnerships.update(tx, row);
+    // Conditional on the state read: of two simultaneous moves, one wins and one is refused.
+    if (!(await partnerships.update(tx, row, read.state))) {
+      throw fail('invalid_transition', 'the partnership changed state meanwhile; read it again', { pointer: '/state' });
+    }
     await saveSlugs(tx, row);
     return row;
   });

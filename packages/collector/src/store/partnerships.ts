@@ -31,11 +31,11 @@ export async function insert(db: Queryable, row: PartnershipRow): Promise<void> 
   await insertRow(db, 'partnerships', row);
 }
 
-export async function update(db: Queryable, row: PartnershipRow): Promise<void> {
+/** Writes the row if the stored state is still `from`; false when it moved meanwhile. */
+export async function update(db: Queryable, row: PartnershipRow, from: PartnershipState): Promise<boolean> {
   const { key, state, competitor_slugs, commission_rate_bps, state_set_at, updated_at } = row;
-  await updateRow(db, 'partnerships', row.program_id, row.id, {
-    key, state, competitor_slugs, commission_rate_bps, state_set_at, updated_at,
-  });
+  const fields = { key, state, competitor_slugs, commission_rate_bps, state_set_at, updated_at };
+  return (await updateRow(db, 'partnerships', row.program_id, row.id, fields, { state: from })) === 1;
 }
 
 /** Replaces every slug that credits the partnership (its key and competitor slugs). */

@@ -13,18 +13,21 @@ export function insertRow(db: Queryable, table: string, row: object, suffix = ''
   );
 }
 
-/** Updates `fields` of the program's row `id` in `table`. */
+/** Updates `fields` of the program's row `id` in `table`, only where the row still has `expect`. */
 export function updateRow(
   db: Queryable,
   table: string,
   programId: string,
   id: string,
   fields: Record<string, Param>,
+  expect: Record<string, Param> = {},
 ): Promise<number> {
-  const columns = Object.keys(fields);
-  return db.run(`UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ? AND program_id = ?`, [
+  const set = Object.keys(fields).map((c) => `${c} = ?`);
+  const where = ['id = ?', 'program_id = ?', ...Object.keys(expect).map((c) => `${c} = ?`)];
+  return db.run(`UPDATE ${table} SET ${set.join(', ')} WHERE ${where.join(' AND ')}`, [
     ...Object.values(fields),
     id,
     programId,
+    ...Object.values(expect),
   ]);
 }
