@@ -36,7 +36,10 @@ function translate(err: unknown): unknown {
   if (code === '23505') return new UniqueViolation(err.message);
   if (code === '40001' || code === '40P01') return new Conflict(err.message); // serialization, deadlock
   if (UNAVAILABLE.test(code)) return unavailable();
-  return err;
+  // A bug of ours. PostgreSQL's message and detail may quote the row (an e-mail address),
+  // and this error is logged: keep only the names of what failed.
+  const where = [err.table, err.column, err.constraint].filter(Boolean).join(' ');
+  return new Error(`PostgreSQL error ${code}${where ? ` at ${where}` : ''}`);
 }
 
 const placeholders = new Map<string, string>();
