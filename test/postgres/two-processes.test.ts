@@ -129,3 +129,22 @@ it('the same click sent to both at once is stored once', async () => {
   const clicks = await rows<{ gr_id: string }>("SELECT gr_id FROM clicks WHERE gr_id LIKE 'visitor-%'");
   expect(clicks.map((c) => c.gr_id).sort()).toEqual([...visitors].sort());
 });
+
+it('partnerships: one made per partner, and of the same move sent to both at once one wins, the other is refused', async () => {
+  const made = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => send(a, 'POST', '/v1/partners', secret, { name: `Race ${i}`, email: `race${i}@p.test` })),
+  );
+  const creates = await Promise.all(
+    made.map((p) => both('POST', '/v1/partnerships', secret, { partner_id: p.body.data.id })),
+  );
+  for (const [x, y] of creates) expect([x.status, y.status].sort()).toEqual([201, 409]);
+  const ids = creates.map(([x, y]) => (x.status === 201 ? x : y).body.data.id as string);
+  expect(await rows('SELECT id FROM partnerships WHERE partner_id IN (' + made.map(() => '?').join(', ') + ')', made.map((p) => p.body.data.id))).toHaveLength(20);
+
+  // pending → accepted, sent to both at the same moment: a read-then-write would let both
+  // succeed; the conditional update lets one.
+  const moves = await Promise.all(ids.map((id) => both('PATCH', `/v1/partnerships/${id}`, secret, { state: 'accepted' })));
+  for (const [x, y] of moves) expect([x.status, y.status].sort()).toEqual([200, 409]);
+  const states = await rows<{ state: string }>(`SELECT state FROM partnerships WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+  expect(states.map((s) => s.state)).toEqual(ids.map(() => 'accepted'));
+});
