@@ -105,11 +105,16 @@ export async function markPaid(db: Db, rows: readonly string[][], now: number): 
       if (inFile.join('\n') !== expected.join('\n')) {
         throw fail('conflict', `the file's rows for batch ${id} differ from what was exported`);
       }
+      // The checks above read; these writes are conditional, so a mark-paid or a state
+      // change racing this one (another process) makes it refuse the file, not half-apply.
+      if (!(await payouts.markBatchPaid(tx, id, now))) throw fail('conflict', `batch ${id} was already marked paid`);
       const paid = { state: 'paid' as const, reject_reason: null, paid_at: now, state_set_at: now, updated_at: now };
       for (const item of items) {
-        if (await commissions.move(tx, batch.program_id, item.commission_id, 'pending', paid)) moved++;
+        if (!(await commissions.move(tx, batch.program_id, item.commission_id, 'pending', paid))) {
+          throw fail('conflict', `commission ${item.commission_id} of batch ${id} changed state meanwhile`);
+        }
+        moved++;
       }
-      await payouts.markBatchPaid(tx, id, now);
     }
     return moved;
   });

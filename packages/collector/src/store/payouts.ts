@@ -58,6 +58,7 @@ export function batchItems(db: Queryable, batchId: string): Promise<Array<ItemRo
   );
 }
 
-export async function markBatchPaid(db: Queryable, id: string, now: number): Promise<void> {
-  await db.run('UPDATE payout_batches SET paid_at = ? WHERE id = ?', [now, id]);
+/** Marks the batch paid unless it already was; false if it was. */
+export async function markBatchPaid(db: Queryable, id: string, now: number): Promise<boolean> {
+  return (await db.run('UPDATE payout_batches SET paid_at = ? WHERE id = ? AND paid_at IS NULL', [now, id])) === 1;
 }
