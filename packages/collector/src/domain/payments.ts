@@ -142,8 +142,16 @@ export async function refundPayment(db: Db, programId: string, paymentKey: strin
   return db.transaction(async (tx) => {
     const payment = await payments.findByKey(tx, programId, paymentKey);
     if (!payment) throw fail('invalid_field', 'no payment with that payment_id (its idempotency_key)', { pointer: '/payment_id' });
+    const refunded = (c: CommissionRow) => c.state === 'rejected' && c.reject_reason === 'refunded';
     const commission = await getCommission(tx, programId, payment.commission_id);
-    if (commission.state === 'rejected' && commission.reject_reason === 'refunded') return commission;
-    return moveCommission(tx, commission, 'rejected', 'refunded', now);
+    if (refunded(commission)) return commission;
+    try {
+      return await moveCommission(tx, commission, 'rejected', 'refunded', now);
+    } catch (err) {
+      // The same refund, sent to another process at the same moment, won: answer as it did.
+      const current = await getCommission(tx, programId, payment.commission_id);
+      if (refunded(current)) return current;
+      throw err;
+    }
   });
 }
