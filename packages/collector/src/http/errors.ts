@@ -5,7 +5,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { ApiError, errorObject } from '../errors.js';
-import { UniqueViolation } from '../store/db.js';
+import { ConstraintViolation } from '../store/db.js';
 
 export function errorResponses(log: Logger): Middleware {
   return async (ctx, next) => {
@@ -16,9 +16,9 @@ export function errorResponses(log: Logger): Middleware {
       let apiError: ApiError;
       if (err instanceof ApiError) {
         apiError = err;
-      } else if (err instanceof UniqueViolation) {
+      } else if (err instanceof ConstraintViolation) {
         // A race the domain does not resolve itself (two processes creating the same
-        // partnership, say): the database kept one, and this request can be retried.
+        // partnership, say): the database kept its rules, and this request can be retried.
         apiError = new ApiError([errorObject('conflict', 'another request made the same record at the same time; read it again')]);
       } else {
         log.error({ req_id: requestId, err }, 'unhandled error');

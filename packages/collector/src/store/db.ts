@@ -45,10 +45,16 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
-/** A unique index refused a row; the domain decides what that means to the caller. */
-export class UniqueViolation extends Error {
+/**
+ * A constraint refused a write: a row changed meanwhile by another request (a partner
+ * deleted while a conversion credited it, say). Unresolved, it is a 409, not a 500.
+ */
+export class ConstraintViolation extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'UniqueViolation';
+    this.name = new.target.name;
   }
 }
+
+/** A unique index refused a row; the domain decides what that means to the caller. */
+export class UniqueViolation extends ConstraintViolation {}

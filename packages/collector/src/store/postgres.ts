@@ -10,7 +10,7 @@
 
 import pg from 'pg';
 import { fail } from '../errors.js';
-import { UniqueViolation, type Db, type Param, type Queryable, type Tx } from './db.js';
+import { ConstraintViolation, UniqueViolation, type Db, type Param, type Queryable, type Tx } from './db.js';
 
 export interface PostgresOptions {
   /** Connections this process may hold. */
@@ -34,6 +34,7 @@ function translate(err: unknown): unknown {
   if (!(err instanceof pg.DatabaseError)) return unavailable(); // the connection itself failed
   const code = err.code ?? '';
   if (code === '23505') return new UniqueViolation(err.message);
+  if (code === '23503') return new ConstraintViolation(err.message); // a referenced row went meanwhile
   if (code === '40001' || code === '40P01') return new Conflict(err.message); // serialization, deadlock
   if (UNAVAILABLE.test(code)) return unavailable();
   // A bug of ours. PostgreSQL's message and detail may quote the row (an e-mail address),

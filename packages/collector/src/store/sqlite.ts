@@ -18,7 +18,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fail } from '../errors.js';
-import { UniqueViolation, type Db, type Param, type Queryable, type Tx } from './db.js';
+import { ConstraintViolation, UniqueViolation, type Db, type Param, type Queryable, type Tx } from './db.js';
 import { walSync, type WalSync } from './wal-sync.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -40,6 +40,7 @@ function translate(err: unknown): unknown {
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
     return new UniqueViolation((err as Error).message);
   }
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new ConstraintViolation((err as Error).message);
   if (UNAVAILABLE.test(code)) return unavailable();
   return err;
 }
