@@ -6,7 +6,12 @@
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testDatabase, withDb, type TestDatabase } from '../collector/database.js';
-import { serve, tokensIn, type Served } from '../collector/processes.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseCsv } from '../../packages/collector/src/csv.js';
+import { markPaid } from '../../packages/collector/src/domain/payouts.js';
+import { openDatabase } from '../../packages/collector/src/server.js';
+import { serve, tally, tokensIn, type Served } from '../collector/processes.js';
 
 const PEOPLE = 120;
 
@@ -48,7 +53,7 @@ beforeAll(async () => {
   expect(printed).toHaveLength(1);
   secret = printed[0]!.secret!;
   publishable = printed[0]!.publishable!;
-  const partner = await send(a, 'POST', '/v1/partners', secret, { name: 'Shared', email: 'shared@p.test' });
+  const partner = await send(a, 'POST', '/v1/partners', secret, { name: 'Shared', email: 'shared@p.test', paypal_email: 'pay@shared.test' });
   const partnership = await send(b, 'POST', '/v1/partnerships', secret, { partner_id: partner.body.data.id, state: 'accepted' });
   expect(partnership.status).toBe(201);
   key = partnership.body.data.attributes.key;
@@ -147,4 +152,42 @@ it('partnerships: one made per partner, and of the same move sent to both at onc
   for (const [x, y] of moves) expect([x.status, y.status].sort()).toEqual([200, 409]);
   const states = await rows<{ state: string }>(`SELECT state FROM partnerships WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
   expect(states.map((s) => s.state)).toEqual(ids.map(() => 'accepted'));
+});
+
+it('the same refund sent to both at once: both answer the refunded commission', async () => {
+  // Commissions still pending: the state-change test paid the first 40 by id.
+  const pending = await rows<{ idempotency_key: string; commission_id: string }>(
+    `SELECT p.idempotency_key, p.commission_id FROM payments p JOIN commissions c ON c.id = p.commission_id
+      WHERE c.state = 'pending' ORDER BY p.idempotency_key LIMIT 20`,
+  );
+  expect(pending).toHaveLength(20);
+  const answers = await Promise.all(pending.map((p) => both('POST', '/v1/refunds', secret, { payment_id: p.idempotency_key })));
+  for (const [i, [x, y]] of answers.entries()) {
+    expect([x.status, y.status]).toEqual([200, 200]);
+    expect([x.body.data.id, y.body.data.id]).toEqual([pending[i]!.commission_id, pending[i]!.commission_id]);
+    expect(x.body.data.attributes).toMatchObject({ state: 'rejected', reject_reason: 'refunded' });
+  }
+});
+
+it('the same payout file marked paid from two connections at once: one marks it, the other refuses', async () => {
+  const file = join(database.dir, 'payouts.csv');
+  const exported = await tally(['payouts', 'export', '--currency', 'USD', '--csv', file], { DATABASE_URL: database.url });
+  expect(exported.code).toBe(0);
+  const owed = await rows("SELECT id FROM commissions WHERE state = 'pending'");
+  expect(owed.length).toBeGreaterThan(0);
+  // Two handles, two pools: as two `tally payouts mark-paid` would, but started in the
+  // same instant, so that both pass the checks before either writes.
+  const csv = parseCsv(readFileSync(file, 'utf8'));
+  const dbs = [openDatabase({ databaseUrl: database.url }), openDatabase({ databaseUrl: database.url })];
+  try {
+    const runs = await Promise.allSettled(dbs.map((db) => markPaid(db, csv, 1_800_000_000)));
+    expect(runs.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(runs.find((r) => r.status === 'fulfilled')).toMatchObject({ value: owed.length });
+    const refused = runs.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ status: 409 });
+  } finally {
+    await Promise.all(dbs.map((db) => db.close()));
+  }
+  expect(await rows("SELECT id FROM commissions WHERE state = 'pending'")).toEqual([]);
+  expect(await rows('SELECT id FROM payout_batches WHERE paid_at IS NULL')).toEqual([]);
 });
