@@ -1,28 +1,43 @@
 // The bare stack the collector is measured against: node:http, JSON.parse and one
-// better-sqlite3 insert per request, in WAL, with synchronous=FULL (one fsync per
-// request, the same durability as the collector) or OFF (no fsync: the stack's ceiling).
-// Usage: node bench/baseline-server.mjs DB_PATH full|off; prints "listening PORT".
+// insert per request, nothing else.
+// - sqlite PATH full|off: better-sqlite3 in WAL, with synchronous=FULL (one fsync per
+//   request, the same durability as the collector) or OFF (no fsync: the stack's ceiling);
+// - postgres URL: a pg pool of 10 and one autocommitted insert, durable as the collector's.
+// Prints "listening PORT".
 
-import Database from 'better-sqlite3';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 
-const [dbPath, sync] = process.argv.slice(2);
-if (!dbPath || !['full', 'off'].includes(sync ?? '')) {
-  console.error('usage: baseline-server.mjs DB_PATH full|off');
+const TABLE = `CREATE TABLE IF NOT EXISTS conversions (
+  id TEXT PRIMARY KEY, email TEXT NOT NULL, gr_id TEXT NOT NULL, pk TEXT, created_at BIGINT NOT NULL)`;
+
+/** Resolves to insert(row) and close() for the engine named on the command line. */
+async function open([engine, target, sync]) {
+  if (engine === 'sqlite' && target && ['full', 'off'].includes(sync ?? '')) {
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(target);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'OFF'}`);
+    db.exec(TABLE);
+    const insert = db.prepare('INSERT INTO conversions (id, email, gr_id, pk, created_at) VALUES (?, ?, ?, ?, ?)');
+    return { insert: async (row) => insert.run(...row), close: async () => db.close() };
+  }
+  if (engine === 'postgres' && target) {
+    const { default: pg } = await import('pg');
+    const pool = new pg.Pool({ connectionString: target, max: 10 });
+    await pool.query(TABLE);
+    const text = 'INSERT INTO conversions (id, email, gr_id, pk, created_at) VALUES ($1, $2, $3, $4, $5)';
+    return { insert: (row) => pool.query({ name: 'insert', text, values: row }), close: () => pool.end() };
+  }
+  console.error('usage: baseline-server.mjs sqlite DB_PATH full|off | postgres URL');
   process.exit(2);
 }
-const db = new Database(dbPath);
-db.pragma('journal_mode = WAL');
-db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'OFF'}`);
-db.exec(`CREATE TABLE IF NOT EXISTS conversions (
-  id TEXT PRIMARY KEY, email TEXT NOT NULL, gr_id TEXT NOT NULL, pk TEXT, created_at INTEGER NOT NULL)`);
-const insert = db.prepare('INSERT INTO conversions (id, email, gr_id, pk, created_at) VALUES (?, ?, ?, ?, ?)');
 
+const db = await open(process.argv.slice(2));
 const server = createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
+  req.on('end', async () => {
     let body;
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -31,9 +46,14 @@ const server = createServer((req, res) => {
       return;
     }
     const id = randomUUID();
-    insert.run(id, String(body.email), String(body.gr_id), body.pk ?? null, Math.floor(Date.now() / 1000));
+    try {
+      await db.insert([id, String(body.email), String(body.gr_id), body.pk ?? null, Math.floor(Date.now() / 1000)]);
+    } catch {
+      res.writeHead(503).end();
+      return;
+    }
     res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { id } }));
   });
 });
 server.listen(0, '127.0.0.1', () => console.log(`listening ${server.address().port}`));
-process.on('SIGTERM', () => server.close(() => (db.close(), process.exit(0))));
+process.on('SIGTERM', () => server.close(async () => (await db.close(), process.exit(0))));

@@ -12,6 +12,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BASELINE, peakRssMb, start, startCollector, stop } from './processes.mjs';
+import { freshSchema, postgresReady } from './postgres.mjs';
 import { seededDatabase, SPAN } from './seed.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -32,8 +33,12 @@ function cannon(url, request) {
   });
 }
 
-/** Warm-up, then the measured run; refuses a run with any error or unexpected status. */
-async function measure(name, url, request, pid, expect = 200) {
+/**
+ * Warm-up, then the measured run; refuses a run with any error or unexpected status.
+ * `url` may be a list: autocannon then spreads its connections over them in turn (the
+ * bench's own round robin). The RSS is the largest of the processes in `pids`.
+ */
+async function measure(name, url, request, pids, expect = 200) {
   if (WARMUP > 0) await cannon(url, { ...request, duration: WARMUP });
   const r = await cannon(url, { ...request, duration: SECONDS });
   const bad = r.non2xx + r.errors + r.timeouts;
@@ -42,7 +47,7 @@ async function measure(name, url, request, pid, expect = 200) {
     reqPerSec: Math.round(r.requests.average),
     p50: r.latency.p50,
     p99: r.latency.p99,
-    peakRssMb: peakRssMb(pid),
+    peakRssMb: Math.max(...[pids].flat().map(peakRssMb)),
     requests: r.requests.total,
     failed: bad,
   };
@@ -65,13 +70,11 @@ const conversion = (pk) => ({
   },
 });
 
-async function baseline(sync) {
-  const name = `baseline-${sync === 'full' ? 'fsync' : 'nosync'}: node:http + 1 insert`;
+/** The bare stack: `args` after the script name pick the engine (baseline-server.mjs). */
+async function baseline(name, args) {
   if (!wanted(name)) return [];
-  const { child, match } = await start([BASELINE, join(work, `baseline-${sync}.db`), sync], {
-    logPath: join(work, `baseline-${sync}.log`),
-    ready: /listening (\d+)/,
-  });
+  const label = name.split(':')[0];
+  const { child, match } = await start([BASELINE, ...args], { logPath: join(work, `${label}.log`), ready: /listening (\d+)/ });
   try {
     const req = conversion('p1');
     return [await measure(name, `http://127.0.0.1:${match[1]}/`, { requests: [req] }, child.pid, 201)];
@@ -82,29 +85,74 @@ async function baseline(sync) {
 
 const profileArgs = (label) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`, `--cpu-prof-name=${label}.cpuprofile`] : []);
 
+/**
+ * Conversions as the snippet sends them (the publishable token, from an allowed origin)
+ * to `collectors`, then page 1 of the referrals they made. Several collectors share
+ * one database and take the connections in turn.
+ */
+async function conversionsAndReferrals(label, collectors) {
+  const names = [`${label}: POST /v1/tracking/conversion`, `${label}: GET /v1/referrals`];
+  const [first] = collectors;
+  const urls = collectors.map((c) => c.url);
+  const pids = collectors.map((c) => c.child.pid);
+  const auth = { authorization: `Bearer ${first.secret}`, 'content-type': 'application/json' };
+  const post = (path, body) =>
+    fetch(`${first.url}${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) }).then((r) => r.json());
+  const partner = await post('/v1/partners', { name: 'Bench partner', email: 'partner@bench.test' });
+  const partnership = await post('/v1/partnerships', { partner_id: partner.data.id, state: 'accepted' });
+  const req = conversion(partnership.data.attributes.key);
+  req.headers = { ...req.headers, authorization: `Bearer ${first.publishable}`, origin: new URL(first.url).origin };
+  const one = (u) => (urls.length === 1 ? u[0] : u);
+  const rows = [];
+  if (wanted(names[0])) rows.push(await measure(names[0], one(urls.map((u) => `${u}/v1/tracking/conversion`)), { requests: [req] }, pids, 201));
+  if (wanted(names[1])) {
+    const list = { method: 'GET', path: '/v1/referrals', headers: { authorization: auth.authorization } };
+    rows.push(await measure(names[1], one(urls), { requests: [list] }, pids));
+  }
+  return rows;
+}
+
 async function collectorConversions() {
-  const name = 'collector: POST /v1/tracking/conversion';
-  if (!wanted(name)) return [];
+  const label = 'collector';
+  if (![`${label}: POST`, `${label}: GET /v1/referrals`].some(wanted)) return [];
   const c = await startCollector(join(work, 'conversions.db'), join(work, 'conversions.log'), profileArgs('conversions'));
   try {
-    const auth = { authorization: `Bearer ${c.secret}`, 'content-type': 'application/json' };
-    const partner = await fetch(`${c.url}/v1/partners`, {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify({ name: 'Bench partner', email: 'partner@bench.test' }),
-    }).then((r) => r.json());
-    const partnership = await fetch(`${c.url}/v1/partnerships`, {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify({ partner_id: partner.data.id, state: 'accepted' }),
-    }).then((r) => r.json());
-    // As the snippet sends it: the publishable token, from an allowed origin.
-    const req = conversion(partnership.data.attributes.key);
-    req.headers = { ...req.headers, authorization: `Bearer ${c.publishable}`, origin: new URL(c.url).origin };
-    return [await measure(name, `${c.url}/v1/tracking/conversion`, { requests: [req] }, c.child.pid, 201)];
+    return await conversionsAndReferrals(label, [c]);
   } finally {
     await stop(c.child);
   }
+}
+
+/** The bare stack on PostgreSQL, then the collector as one process and as two. */
+async function postgresRows() {
+  const labels = ['baseline-pg: node:http + 1 insert', 'collector-pg ×1', 'collector-pg ×2'];
+  const names = [labels[0], ...labels.slice(1).flatMap((l) => [`${l}: POST /v1/tracking/conversion`, `${l}: GET /v1/referrals`])];
+  if (!names.some(wanted)) return [];
+  if (!(await postgresReady())) return [];
+  const rows = [];
+  const base = await freshSchema();
+  try {
+    rows.push(...(await baseline(labels[0], ['postgres', base.url])));
+  } finally {
+    await base.drop();
+  }
+  for (const [i, n] of [[1, 1], [2, 2]]) {
+    const schema = await freshSchema();
+    // Started together on an empty schema: one migrates and prints the tokens.
+    const collectors = await Promise.all(
+      Array.from({ length: n }, (_, k) =>
+        startCollector(schema.url, join(work, `pg${n}-${k}.log`), profileArgs(`pg${n}-${k}`)),
+      ),
+    );
+    const printed = collectors.find((c) => c.secret);
+    try {
+      rows.push(...(await conversionsAndReferrals(labels[i], [printed, ...collectors.filter((c) => c !== printed)])));
+    } finally {
+      await Promise.all(collectors.map((c) => stop(c.child)));
+      await schema.drop();
+    }
+  }
+  return rows;
 }
 
 const iso = (t) => new Date(t * 1000).toISOString().replace('.000', '');
@@ -174,7 +222,12 @@ const TARGETS = [
 
 async function main() {
   console.log(`${CONNECTIONS} connections, ${WARMUP} s warm-up, ${SECONDS} s measured per target\n`);
-  const rows = [...(await baseline('full')), ...(await baseline('off')), ...(await collectorConversions())];
+  const rows = [
+    ...(await baseline('baseline-fsync: node:http + 1 insert', ['sqlite', join(work, 'baseline-full.db'), 'full'])),
+    ...(await baseline('baseline-nosync: node:http + 1 insert', ['sqlite', join(work, 'baseline-off.db'), 'off'])),
+    ...(await collectorConversions()),
+    ...(await postgresRows()),
+  ];
   const lists = await collectorLists();
   rows.push(...(lists.rows ?? []));
 
@@ -182,6 +235,9 @@ async function main() {
   const fsync = find('baseline-fsync');
   const nosync = find('baseline-nosync');
   const conversion = find('collector: POST');
+  const pgBase = find('baseline-pg');
+  const pgOne = find('collector-pg ×1: POST');
+  const pgTwo = find('collector-pg ×2: POST');
   const listRows = rows.filter((r) => r.name.startsWith('collector: GET'));
   const ratio = (a, b) => (a && b ? Math.round((a.reqPerSec / b.reqPerSec) * 100) / 100 : undefined);
   const report = {
@@ -191,7 +247,14 @@ async function main() {
     seconds: SECONDS,
     seedSeconds: lists.seedSeconds,
     rows,
-    ratios: { collectorOverFsync: ratio(conversion, fsync), collectorOverNosync: ratio(conversion, nosync) },
+    ratios: {
+      collectorOverFsync: ratio(conversion, fsync),
+      collectorOverNosync: ratio(conversion, nosync),
+      pgOneOverBaselinePg: ratio(pgOne, pgBase),
+      pgTwoOverBaselinePg: ratio(pgTwo, pgBase),
+      pgTwoOverPgOne: ratio(pgTwo, pgOne),
+      pgOneOverSqlite: ratio(pgOne, conversion),
+    },
     byName: { conversion },
     worst: {
       page1: listRows.length ? Math.max(...listRows.filter((r) => !r.name.includes('page=1000')).map((r) => r.p99)) : undefined,
@@ -206,7 +269,12 @@ async function main() {
     const met = value === undefined || !Number.isFinite(value) ? null : op === '≥' ? value >= goal : value <= goal;
     return { what, value, goal: `${op} ${goal}`, met };
   });
-  console.log(`\nratios: collector/baseline-fsync ${report.ratios.collectorOverFsync ?? '-'}, collector/baseline-nosync ${report.ratios.collectorOverNosync ?? '-'}`);
+  const r = report.ratios;
+  console.log(`\nratios: collector/baseline-fsync ${r.collectorOverFsync ?? '-'}, collector/baseline-nosync ${r.collectorOverNosync ?? '-'}`);
+  console.log(
+    `        collector-pg ×1/baseline-pg ${r.pgOneOverBaselinePg ?? '-'}, ×2/baseline-pg ${r.pgTwoOverBaselinePg ?? '-'}, ` +
+      `×2/×1 ${r.pgTwoOverPgOne ?? '-'}, collector-pg ×1/collector (SQLite) ${r.pgOneOverSqlite ?? '-'}`,
+  );
   console.log('\ntarget                                              value    goal     met');
   for (const t of report.targets) {
     const shown = t.met === null ? 'not run' : t.met ? 'yes' : 'NO';
