@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Files that test SQLite's own machinery (its WAL fsync, group commit, query plans,
-// pragmas and faults, its file backup) and the browser suites, which need one engine.
+// Collector files that test SQLite's own machinery: its WAL fsync, group commit, query
+// plans, pragmas and faults, and its file backup. PostgreSQL's counterparts live in
+// test/postgres/ (a dead server, racing starts) and in server.test.ts (synchronous_commit).
 const SQLITE_ONLY = [
   'test/collector/durability.test.ts',
   'test/collector/group-commit.test.ts',

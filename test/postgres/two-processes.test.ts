@@ -1,16 +1,16 @@
 // Two `tally serve` processes on one PostgreSQL database, started together, each sent
-// the same conversions, payments, clicks and state changes at the same moment. The
-// database alone keeps them exact: one referral per person, one payment and one
-// commission per key, one click per visit, one winner per state change, and every
-// 2xx in the database.
+// the same conversions, payments, clicks, partnerships, state changes and refunds at the
+// same moment. The database alone keeps them exact: one referral per person, one payment
+// and one commission per key, one click per visit, one partnership per partner, one
+// winner per state change, and every 2xx in the database.
 
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { testDatabase, withDb, type TestDatabase } from '../collector/database.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseCsv } from '../../packages/collector/src/csv.js';
 import { markPaid } from '../../packages/collector/src/domain/payouts.js';
 import { openDatabase } from '../../packages/collector/src/server.js';
+import { testDatabase, withDb, type TestDatabase } from '../collector/database.js';
 import { serve, tally, tokensIn, type Served } from '../collector/processes.js';
 
 const PEOPLE = 120;
