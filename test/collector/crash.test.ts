@@ -4,7 +4,7 @@
 // - SIGTERM with many requests in flight: every one of them is answered and stored.
 
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { integrityProblems, testDatabase, withDb, type TestDatabase } from './database.js';
+import { ENGINE, integrityProblems, testDatabase, withDb, type TestDatabase } from './database.js';
 import { halfSent, serve, tokensIn, type Served } from './processes.js';
 
 const RUNS = Number(process.env.KILL_RUNS ?? 3);
@@ -86,7 +86,7 @@ it(`kill -9 under concurrent conversions loses no acknowledged one (${RUNS} runs
   running!.child.kill('SIGTERM');
   await running!.exited;
   const { emails, problems } = await stored();
-  console.log(`kill test: ${RUNS} runs, ${sent} conversions sent, ${acknowledged.size} acknowledged, ${emails.length} stored`);
+  console.log(`kill test (${ENGINE}): ${RUNS} runs, ${sent} conversions sent, ${acknowledged.size} acknowledged, ${emails.length} stored`);
   expect(problems).toEqual([]);
   expect(acknowledged.size).toBeGreaterThan(RUNS * 20);
   expect([...acknowledged].filter((e) => !emails.includes(e))).toEqual([]);

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
-import { integrityProblems } from './database.js';
+import { ENGINE, integrityProblems } from './database.js';
 import { seedPartner, startCollector, type Collector } from './harness.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
@@ -126,6 +126,6 @@ it(`every route answers below 500, in the error shape, for random and hostile re
     }),
     { numRuns: RUNS, seed: SEED, endOnFailure: true },
   );
-  console.log(`fuzz: ${tried} inputs tried (seed ${SEED}), ${fiveHundreds} answers of 500 or more`);
+  console.log(`fuzz (${ENGINE}): ${tried} inputs tried (seed ${SEED}), ${fiveHundreds} answers of 500 or more`);
   expect(await integrityProblems(c.databaseUrl)).toEqual([]);
-});
+}, Math.max(20_000, RUNS * 20)); // a longer run (FUZZ_RUNS) gets the time it needs
