@@ -1,6 +1,7 @@
 // What only the PostgreSQL driver does: `?` placeholders, migrations and first starts
 // that race, a server that is down, and the commands that belong to SQLite.
 
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../packages/collector/src/app.js';
 import { createLogger } from '../../packages/collector/src/log.js';
@@ -10,7 +11,7 @@ import { migrate } from '../../packages/collector/src/store/migrations.js';
 import { numbered, openPostgres } from '../../packages/collector/src/store/postgres.js';
 import { openDatabase } from '../../packages/collector/src/server.js';
 import { expectError } from '../collector/harness.js';
-import { testDatabase, withDb, type TestDatabase } from '../collector/database.js';
+import { admin, testDatabase, withDb, type TestDatabase } from '../collector/database.js';
 import { tally } from '../collector/processes.js';
 
 let database: TestDatabase;
@@ -91,6 +92,42 @@ describe('a database that does not answer', () => {
       const after = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM schema_migrations');
       expect(after!.n).toBeGreaterThan(0);
     });
+  });
+});
+
+describe('a row held by another transaction', () => {
+  it('is waited for only lock_timeout, then 503 unavailable, and the holder is unharmed', async () => {
+    const db = openPostgres(database.url, { lockTimeoutMs: 100 });
+    try {
+      await migrate(db, 1);
+      const made = await ensureFirstProgram(db, { name: 'Held', siteUrl: 'https://held.test/' }, 1);
+      const programId = made!.program.id;
+      await admin(async (other) => {
+        await other.query('BEGIN');
+        await other.query('SELECT * FROM programs WHERE id = $1 FOR UPDATE', [programId]);
+        const started = Date.now();
+        const write = db.run('UPDATE programs SET name = ? WHERE id = ?', ['Changed', programId]);
+        await expect(write).rejects.toMatchObject({ status: 503, errors: [{ code: 'unavailable' }] });
+        expect(Date.now() - started).toBeLessThan(3000);
+        await other.query('COMMIT');
+      }, database.url);
+      expect(await db.get('SELECT name FROM programs WHERE id = ?', [programId])).toEqual({ name: 'Held' });
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('choosing the engine', () => {
+  it('postgres:// and postgresql:// are PostgreSQL; a path, sqlite: and file: are SQLite', async () => {
+    const engines = ['postgres://u@127.0.0.1:1/x', 'postgresql://u@127.0.0.1:1/x', join(database.dir, 'a.db'), `sqlite:${join(database.dir, 'b.db')}`, `file:${join(database.dir, 'c.db')}`].map(
+      (databaseUrl) => openDatabase({ databaseUrl }),
+    );
+    try {
+      expect(engines.map((db) => db.engine)).toEqual(['postgres', 'postgres', 'sqlite', 'sqlite', 'sqlite']);
+    } finally {
+      await Promise.all(engines.map((db) => db.close()));
+    }
   });
 });
 

@@ -15,6 +15,8 @@ import { ConstraintViolation, UniqueViolation, type Db, type Param, type Queryab
 export interface PostgresOptions {
   /** Connections this process may hold. */
   poolSize?: number;
+  /** How long a statement waits for a row another transaction holds; then 503, as SQLite's busy timeout. */
+  lockTimeoutMs?: number;
 }
 
 /** PostgreSQL retries that are ours to make: the transaction lost a race, not an argument. */
@@ -66,18 +68,21 @@ const types = {
 };
 
 /**
- * The server's default may have been relaxed; a 2xx here means flushed, whatever it is.
- * Set at connection start, after any options the URL already carries (a search_path).
+ * Settings for every connection, after any options the URL already carries (a
+ * search_path). synchronous_commit: the server's default may have been relaxed, and a
+ * 2xx here means flushed, whatever it is. lock_timeout: a request waits for a row
+ * another transaction holds only so long, then gets 503, never hangs.
  */
-function durableCommits(url: string): string {
+function withSettings(url: string, lockTimeoutMs: number): string {
   const u = new URL(url);
-  u.searchParams.set('options', [u.searchParams.get('options'), '-c synchronous_commit=on'].filter(Boolean).join(' '));
+  const ours = `-c synchronous_commit=on -c lock_timeout=${lockTimeoutMs}`;
+  u.searchParams.set('options', [u.searchParams.get('options'), ours].filter(Boolean).join(' '));
   return u.toString();
 }
 
 export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   const pool = new pg.Pool({
-    connectionString: durableCommits(url),
+    connectionString: withSettings(url, opts.lockTimeoutMs ?? 5000),
     max: opts.poolSize ?? 10,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
