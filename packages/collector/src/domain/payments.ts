@@ -3,7 +3,7 @@
 // referral from converted to paid. The company's idempotency_key makes retries safe.
 
 import { createHash } from 'node:crypto';
-import { fail, found } from '../errors.js';
+import { ApiError, fail, found } from '../errors.js';
 import { UniqueViolation, type Db, type Queryable } from '../store/db.js';
 import * as commissions from '../store/commissions.js';
 import type { CommissionRow } from '../store/commissions.js';
@@ -149,6 +149,8 @@ export async function refundPayment(db: Db, programId: string, paymentKey: strin
       return await moveCommission(tx, commission, 'rejected', 'refunded', now);
     } catch (err) {
       // The same refund, sent to another process at the same moment, won: answer as it did.
+      // Only a refused move is that; a database error ends the transaction as it is.
+      if (!(err instanceof ApiError) || err.errors[0]?.code !== 'invalid_transition') throw err;
       const current = await getCommission(tx, programId, payment.commission_id);
       if (refunded(current)) return current;
       throw err;
