@@ -71,14 +71,12 @@ export async function withDb<T>(url: string, fn: (db: Db) => Promise<T>): Promis
   }
 }
 
-export function tableNames(db: Db): Promise<string[]> {
-  return db.engine === 'sqlite'
-    ? db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").then((r) => r.map((x) => x.name))
-    : db
-        .all<{ name: string }>(
-          'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name',
-        )
-        .then((r) => r.map((x) => x.name));
+export async function tableNames(db: Db): Promise<string[]> {
+  const sql =
+    db.engine === 'sqlite'
+      ? "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+      : 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name';
+  return (await db.all<{ name: string }>(sql)).map((r) => r.name);
 }
 
 /** Each table's rows as text, one string per table. */

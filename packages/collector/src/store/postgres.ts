@@ -45,16 +45,10 @@ function translate(err: unknown): unknown {
   return new Error(`PostgreSQL error ${code}${where ? ` at ${where}` : ''}`);
 }
 
-const placeholders = new Map<string, string>();
-
 /** `?` becomes `$1`, `$2`…, outside quoted literals; the store writes SQL once, for both engines. */
 export function numbered(sql: string): string {
-  let out = placeholders.get(sql);
-  if (out !== undefined) return out;
   let n = 0;
-  out = sql.replace(/'(?:[^']|'')*'|\?/g, (m) => (m === '?' ? `$${++n}` : m));
-  placeholders.set(sql, out);
-  return out;
+  return sql.replace(/'(?:[^']|'')*'|\?/g, (m) => (m === '?' ? `$${++n}` : m));
 }
 
 // BIGINT (unix seconds, amounts in cents) and NUMERIC (sums) arrive as strings by
@@ -92,12 +86,12 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   // An idle connection that breaks is dropped by the pool; the next query reconnects.
   pool.on('error', () => {});
 
-  // Named statements are parsed and planned once per connection.
-  const names = new Map<string, string>();
+  // Named statements are parsed and planned once per connection; translated once per process.
+  const prepared = new Map<string, { name: string; text: string }>();
   const statement = (sql: string, params: readonly Param[]) => {
-    let name = names.get(sql);
-    if (!name) names.set(sql, (name = `t${names.size}`));
-    return { name, text: numbered(sql), values: params as Param[] };
+    let known = prepared.get(sql);
+    if (!known) prepared.set(sql, (known = { name: `t${prepared.size}`, text: numbered(sql) }));
+    return { ...known, values: params as Param[] };
   };
 
   let closed = false;
@@ -154,9 +148,10 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     }
   };
 
+  const direct = on(pool);
   return {
     engine: 'postgres',
-    ...on(pool),
+    ...direct,
     async transaction(fn) {
       for (let n = 1; ; n++) {
         try {
@@ -172,7 +167,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     },
     stats: () => ({ ...stats }),
     async ping() {
-      await on(pool).get('SELECT 1');
+      await direct.get('SELECT 1');
     },
     async backup() {
       throw new Error('a PostgreSQL database is backed up with its own tools: pg_dump, or a base backup');
