@@ -129,15 +129,29 @@ describe('in Chromium', () => {
     await context.close();
   });
 
-  it('5. a single-page app that changes the address with pushState', async () => {
+  it('5. a single-page app that changes the address with pushState, replaceState and back', async () => {
     const alice = await s.partner('Alice');
+    const bob = await s.partner('Bob');
     s.site.set('/app', page(s.tag(), 'spa'));
     const { page: tab, sent, context } = await s.context();
     await tab.goto(`${s.site.origin()}/app`);
     await trackerReady(tab);
+    const pk = () => tab.evaluate(() => new Promise((done) => window.gr('ready', (r: { pk: string } | null) => done(r?.pk))));
     expect(sent).toEqual([]);
     await tab.evaluate((key) => history.pushState({}, '', `/app/pricing?red=${key}`), alice.key);
     await expect.poll(() => clicks(sent).length).toBe(1);
+    await tab.evaluate((key) => history.replaceState({}, '', `/app/pricing?red=${key}`), bob.key);
+    await expect.poll(() => clicks(sent).map((c) => c.body.pk)).toEqual([alice.key, bob.key]);
+    await tab.evaluate((key) => history.pushState({}, '', `/app/compare?via=${key}`), alice.key);
+    await expect.poll(pk).toBe(alice.key);
+    // Back and forward (popstate) read the entry's address again: last click wins.
+    await tab.goBack();
+    await expect.poll(pk).toBe(bob.key);
+    await tab.goForward();
+    await expect.poll(pk).toBe(alice.key);
+    await expect.poll(() => clicks(sent).map((c) => c.body.pk)).toEqual([alice.key, bob.key, alice.key, bob.key, alice.key]);
+    // The page's own history methods are left as they were.
+    expect(await tab.evaluate(() => history.pushState.toString())).toContain('[native code]');
     await tab.evaluate(() => history.pushState({}, '', '/app/signup'));
     const result = await tab.evaluate(() => window.gr.track('spa@buyer.test'));
     expect(result).toMatchObject({ state: 'converted' });

@@ -1,11 +1,17 @@
 // The tracker's behaviour (design/tracker.md), shared by the script tag and the npm entry.
-// Written for its size budget: one closure, few distinct names, nothing kept that the
-// browser already keeps (the cookie's domain, the original history methods).
+// Written for its size budget: one closure, few distinct names, browser globals used
+// directly (aliases cost more under gzip than the repeated names), nothing kept that the
+// browser already keeps (the cookie's domain), and address changes learnt from the
+// Navigation API rather than by wrapping history's methods.
 
 import type { Conversion, Options, Referral } from './types';
 
-/** Link parameters that carry the referral slug, in order of precedence. */
-export const SLUG_PARAMS = 'red gr_pk _pk via ref fpr fp_ref ps_partner_key'.split(' ');
+declare global {
+  interface Window {
+    /** The Navigation API (Baseline 2026), not yet in TypeScript's DOM library. */
+    navigation?: EventTarget;
+  }
+}
 
 /** The `gr(...)` command function, with the short form of a conversion. */
 export interface Tracker {
@@ -30,10 +36,6 @@ interface Entry {
  * @param queue calls made before the script loaded (the stub's `gr.q`)
  */
 export function createTracker(o: Options, api = '', days?: number, queue: Iterable<unknown>[] = []): Tracker {
-  const loc = location;
-  const hist = history;
-  const doc = document;
-  const now = Date.now;
   let key = o.key;
   let referral: Referral | null | undefined;
   // Options come typed from the npm entry and as strings from data-* attributes.
@@ -42,7 +44,8 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
   let waiting: (() => unknown)[] = [];
   const base = (o.api || api).replace(/\/$/, '') + '/v1/tracking/';
   const lifetime = Math.min(365, Math.max(1, ((o.cookieDays || days) as number) | 0 || 60));
-  const names = SLUG_PARAMS.concat(([o.params] + '').match(/[^\s,]+/g) || []);
+  // Link parameters that carry the referral slug, in order of precedence; then data-params.
+  const names = ('red gr_pk _pk via ref fpr fp_ref ps_partner_key ' + [o.params]).match(/[^\s,]+/g)!;
 
   /** Sets or (with an empty value) removes a stored item; a full storage is no error. */
   const put = (name: string, value: string) => {
@@ -53,13 +56,13 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
     }
   };
 
-  const cookie = () => /(^|; )_gr_id=([^;]*)/.exec(doc.cookie)?.[2];
+  const cookie = () => /(^|; )_gr_id=([^;]*)/.exec(document.cookie)?.[2];
 
   /** The referral from the cookie or the stored copy, unless its window has passed. */
   const load = (): Referral | undefined => {
     try {
       const r: Referral = JSON.parse(decodeURIComponent(cookie() || '') || localStorage._gr_id);
-      if (r.at > now() - lifetime * 864e5) return r;
+      if (r.at > Date.now() - lifetime * 864e5) return r;
     } catch {
       // absent, or not ours
     }
@@ -71,17 +74,18 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
     const encoded = encodeURIComponent(value);
     const set = (domain?: string) =>
       // An empty domain attribute is ignored (RFC 6265 5.2.3): a host-only cookie.
-      (doc.cookie = `_gr_id=${encoded};path=/;max-age=${r ? lifetime * 86400 : 0};SameSite=Lax;domain=${domain}${
-        loc.protocol == 'https:' ? ';Secure' : ''
+      (document.cookie = `_gr_id=${encoded};path=/;max-age=${r ? lifetime * 86400 : 0};SameSite=Lax;domain=${domain}${
+        location.protocol == 'https:' ? ';Secure' : ''
       }`);
     put('_gr_id', value);
-    if (o.cookieDomain) return set(o.cookieDomain);
     // The registrable domain is the shortest suffix of the host that takes the cookie:
     // browsers refuse public suffixes such as co.uk, so www. and app. share the rest.
     // A deletion goes to every suffix, as the domain of an earlier page is not known.
-    const labels = loc.hostname.split('.');
+    // A configured domain is used alone.
+    const labels = location.hostname.split('.');
     // The whole host always takes it, so the loop ends there at the latest.
-    for (let i = labels.length; i--; ) if ((set(labels.slice(i).join('.')), value && cookie() == encoded)) return;
+    for (let i = labels.length; i--; )
+      if ((set(o.cookieDomain || labels.slice(i).join('.')), o.cookieDomain || (value && cookie() == encoded))) return;
   };
 
   const post = (path: string, body: unknown) =>
@@ -100,7 +104,7 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
    * written back, and an empty outbox is removed, so a visitor without a referral keeps
    * nothing.
    */
-  const outbox = (keep = (e: Entry) => e.i > now() - 6048e5): Entry[] => {
+  const outbox = (keep = (e: Entry) => e.i > Date.now() - 6048e5): Entry[] => {
     let all: Entry[] = [];
     try {
       all = JSON.parse(localStorage._gr_outbox).filter(keep);
@@ -130,7 +134,7 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
 
   /** Reads a referral from the address and records it by the attribution rule. */
   const capture = () => {
-    const url = new URL(loc.href);
+    const url = new URL(location.href);
     const q = url.searchParams;
     const id = q.get('gr_id');
     const uid = q.get('gr_uid');
@@ -140,18 +144,18 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
     if (!consent || !(pk || id)) return;
     if (old && (pk ? old.pk == pk : old.gr_id == id)) {
       // The same link again keeps the click id and refreshes the window.
-      save({ ...old, uid: uid || old.uid, at: now() });
+      save({ ...old, uid: uid || old.uid, at: Date.now() });
     } else if (!old || o.attribution != 'first') {
       // A new link replaces the old one, except under first-click. crypto.randomUUID
       // exists only on https and localhost; elsewhere the fallback will do.
-      const r = { gr_id: id || crypto.randomUUID?.() || now() + '' + Math.random(), pk, uid, at: now() };
+      const r = { gr_id: id || crypto.randomUUID?.() || Date.now() + '' + Math.random(), pk, uid, at: Date.now() };
       save(r);
-      if (pk) withKey(() => post('click', { gr_id: r.gr_id, pk, url: loc.href, referrer: doc.referrer }));
+      if (pk) withKey(() => post('click', { gr_id: r.gr_id, pk, url: location.href, referrer: document.referrer }));
     }
     if (/^(|true)$/.test(o.cleanUrl as string)) {
       for (const n of [...names, 'gr_id', 'gr_uid']) q.delete(n);
-      // The hooked replaceState reads the address again, which now holds no referral.
-      hist.replaceState(hist.state, '', url);
+      // The Navigation API reports this change too; the address read then holds no referral.
+      history.replaceState(history.state, '', url);
     }
   };
 
@@ -161,7 +165,7 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
       if (referral && email) {
         // Absent fields stay out of the body (JSON drops undefined, not null).
         const body = { email, gr_id: referral.gr_id, pk: referral.pk || undefined, uid: opts?.uid || referral.uid || undefined };
-        const entry = { i: now() + Math.random(), b: body };
+        const entry = { i: Date.now() + Math.random(), b: body };
         put('_gr_outbox', JSON.stringify([...outbox(), entry]));
         if (key) return await send(entry);
         waiting.push(() => send(entry));
@@ -174,7 +178,7 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
 
   const gr = ((name: string, a?: any, b?: any) => {
     try {
-      if (/gr_debug=1/.test(loc.search)) console.log('tally', name, a);
+      if (/gr_debug=1/.test(location.href)) console.log('tally', name, a);
       const commands: Record<string, () => unknown> = {
         initCustomer() {
           key = a;
@@ -192,11 +196,11 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
           // (a GET form carries it in the address it opens; a POST form, in its body).
           if (!referral) return;
           if (a.href) {
-            const q = new URLSearchParams(a.search);
-            q.set('gr_id', referral.gr_id);
-            a.search = q;
+            const url = new URL(a.href);
+            url.searchParams.set('gr_id', referral.gr_id);
+            a.href = url;
           } else {
-            a.append(Object.assign(doc.createElement('input'), { type: 'hidden', name: 'gr_id', value: referral.gr_id }));
+            a.append(Object.assign(document.createElement('input'), { type: 'hidden', name: 'gr_id', value: referral.gr_id }));
           }
         },
       };
@@ -207,15 +211,10 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
   }) as Tracker;
   gr.track = track;
 
-  // Single-page apps change the address without a load: re-read it after each change.
-  for (const m of ['pushState', 'replaceState'] as const) {
-    const original = hist[m];
-    hist[m] = (...args) => {
-      original.apply(hist, args);
-      capture();
-    };
-  }
-  addEventListener('popstate', capture);
+  // Single-page apps change the address without a load: re-read it after each change
+  // (pushState, replaceState, back and forward). The Navigation API reports them all,
+  // without wrapping history's methods, which other scripts wrap too.
+  self.navigation?.addEventListener('currententrychange', capture);
 
   // Conversions that earlier pages could not deliver; read before this page adds any.
   const earlier = outbox();
