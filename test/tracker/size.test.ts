@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import { BUNDLE } from './browser.js';
 
 const BUDGET = 1536;
-const CEILING = 1680;
+const CEILING = 1670;
 
 it('tracker.js stays within its ceiling; the size is printed', () => {
   const bytes = Buffer.from(BUNDLE);

@@ -43,7 +43,8 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
   // Work that needs the token, when initCustomer has not given it yet.
   let waiting: (() => unknown)[] = [];
   const base = (o.api || api).replace(/\/$/, '') + '/v1/tracking/';
-  const lifetime = Math.min(365, Math.max(1, ((o.cookieDays || days) as number) | 0 || 60));
+  // The attribution window, in seconds.
+  const lifetime = 86400 * Math.min(365, Math.max(1, ((o.cookieDays || days) as number) | 0 || 60));
   // Link parameters that carry the referral slug, in order of precedence; then data-params.
   const names = ('red gr_pk _pk via ref fpr fp_ref ps_partner_key ' + [o.params]).match(/[^\s,]+/g)!;
 
@@ -62,7 +63,7 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
   const load = (): Referral | undefined => {
     try {
       const r: Referral = JSON.parse(decodeURIComponent(cookie() || '') || localStorage._gr_id);
-      if (r.at > Date.now() - lifetime * 864e5) return r;
+      if (r.at > Date.now() - lifetime * 1e3) return r;
     } catch {
       // absent, or not ours
     }
@@ -74,7 +75,7 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
     const encoded = encodeURIComponent(value);
     const set = (domain?: string) =>
       // An empty domain attribute is ignored (RFC 6265 5.2.3): a host-only cookie.
-      (document.cookie = `_gr_id=${encoded};path=/;max-age=${r ? lifetime * 86400 : 0};SameSite=Lax;domain=${domain}${
+      (document.cookie = `_gr_id=${encoded};path=/;max-age=${r ? lifetime : 0};SameSite=Lax;domain=${domain}${
         location.protocol == 'https:' ? ';Secure' : ''
       }`);
     put('_gr_id', value);
@@ -190,7 +191,7 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
           save((consent = !!a) ? load() : undefined);
           capture();
         },
-        ready: () => a(referral ? (({ at, ...visible }) => visible)(referral) : null),
+        ready: () => a(referral ? { gr_id: referral.gr_id, pk: referral.pk, uid: referral.uid } : null),
         decorate() {
           // Hands the click id to another domain: in a link's address, or as a form field
           // (a GET form carries it in the address it opens; a POST form, in its body).
