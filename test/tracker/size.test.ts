@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import { BUNDLE } from './browser.js';
 
 const BUDGET = 1536;
-const CEILING = 1670;
+const CEILING = 1667;
 
 it('tracker.js stays within its ceiling; the size is printed', () => {
   const bytes = Buffer.from(BUNDLE);
