@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { BASELINE, peakRssMb, start, startCollector, stop } from './processes.mjs';
 import { freshSchema, postgresReady } from './postgres.mjs';
 import { seededDatabase, SPAN } from './seed.mjs';
+import { trackerRows } from './tracker.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -218,6 +219,7 @@ const TARGETS = [
   ['list page 1, any single filter: worst p99 (ms)', (r) => r.worst.page1, '≤', 10],
   ['list page 1,000: worst p99 (ms)', (r) => r.worst.page1000, '≤', 30],
   ['peak RSS of the collector (MB)', (r) => r.worst.rss, '≤', 200],
+  ['tracker.js main thread at load, landing p50 (ms)', (r) => r.tracker.landing?.p50Ms, '≤', 1],
 ];
 
 async function main() {
@@ -230,6 +232,8 @@ async function main() {
   ];
   const lists = await collectorLists();
   rows.push(...(lists.rows ?? []));
+  console.log('');
+  const tracker = wanted('tracker.js') ? await trackerRows() : [];
 
   const find = (prefix) => rows.find((r) => r.name.startsWith(prefix));
   const fsync = find('baseline-fsync');
@@ -240,6 +244,10 @@ async function main() {
   const pgTwo = find('collector-pg ×2: POST');
   const listRows = rows.filter((r) => r.name.startsWith('collector: GET'));
   const ratio = (a, b) => (a && b ? Math.round((a.reqPerSec / b.reqPerSec) * 100) / 100 : undefined);
+  const ratioOf = (list, a, b) => {
+    const [x, y] = [a, b].map((part) => list.find((t) => t.name.includes(part)));
+    return x && y ? Math.round((x.p50Ms / y.p50Ms) * 100) / 100 : undefined;
+  };
   const report = {
     when: new Date().toISOString(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
@@ -256,6 +264,12 @@ async function main() {
       pgOneOverSqlite: ratio(pgOne, conversion),
     },
     byName: { conversion },
+    tracker: {
+      rows: tracker,
+      landing: tracker.find((t) => t.name.includes('landing')),
+      // The snippet's own share: its time on a page without a referral over the floor's.
+      withoutReferralOverFloor: ratioOf(tracker, 'without a referral', 'one cookie and one storage read'),
+    },
     worst: {
       page1: listRows.length ? Math.max(...listRows.filter((r) => !r.name.includes('page=1000')).map((r) => r.p99)) : undefined,
       page1000: listRows.length ? Math.max(...listRows.filter((r) => r.name.includes('page=1000')).map((r) => r.p99)) : undefined,
@@ -275,6 +289,7 @@ async function main() {
     `        collector-pg ×1/baseline-pg ${r.pgOneOverBaselinePg ?? '-'}, ×2/baseline-pg ${r.pgTwoOverBaselinePg ?? '-'}, ` +
       `×2/×1 ${r.pgTwoOverPgOne ?? '-'}, collector-pg ×1/collector (SQLite) ${r.pgOneOverSqlite ?? '-'}`,
   );
+  console.log(`        tracker.js without a referral/one cookie and one storage read ${report.tracker.withoutReferralOverFloor ?? '-'} (p50)`);
   console.log('\ntarget                                              value    goal     met');
   for (const t of report.targets) {
     const shown = t.met === null ? 'not run' : t.met ? 'yes' : 'NO';
