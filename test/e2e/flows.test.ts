@@ -159,6 +159,70 @@ describe('in Chromium', () => {
     await context.close();
   });
 
+  it("7. decorate hands the click to the app on another domain, by a link and by a GET form", async () => {
+    const alice = await s.partner('Alice');
+    const app = s.site.origin('app.other.test');
+    s.site.set(
+      '/',
+      page(
+        s.tag(),
+        `<a id="link" href="${app}/signup?plan=pro">Start</a>` +
+          `<form id="form" method="get" action="${app}/signup"><input name="plan" value="team"></form>`,
+      ),
+    );
+    s.site.set('/signup', page(s.tag(), 'the app'));
+    const { page: tab, sent, context } = await s.context();
+    await tab.goto(`${s.site.origin()}/?red=${alice.key}`);
+    await trackerReady(tab);
+    await expect.poll(() => clicks(sent).length).toBe(1);
+    const grId = clicks(sent)[0]!.body.gr_id as string;
+    await tab.evaluate(() => {
+      window.gr('decorate', document.getElementById('link'));
+      window.gr('decorate', document.getElementById('form'));
+    });
+    expect(await tab.getAttribute('#link', 'href')).toBe(`${app}/signup?plan=pro&gr_id=${grId}`);
+
+    await tab.click('#link');
+    await tab.waitForURL(`${app}/signup?**`);
+    await trackerReady(tab);
+    // The app keeps the handed-over click id, and posts no second click for it.
+    const appCookie = (await context.cookies(app)).find((c) => c.name === '_gr_id')!;
+    expect(JSON.parse(decodeURIComponent(appCookie.value))).toMatchObject({ gr_id: grId, pk: null });
+    const result = await tab.evaluate(() => window.gr.track('cross@buyer.test'));
+    expect(result).toMatchObject({ state: 'converted' });
+    expect(conversions(sent).map((r) => r.body)).toEqual([{ email: 'cross@buyer.test', gr_id: grId }]);
+    expect((await s.referralFor('cross@buyer.test'))?.relationships.partnership.data.id).toBe(alice.partnershipId);
+    expect(clicks(sent)).toHaveLength(1);
+
+    await tab.goBack();
+    await trackerReady(tab);
+    await tab.evaluate(() => {
+      window.gr('decorate', document.getElementById('form'));
+      (document.getElementById('form') as HTMLFormElement).submit();
+    });
+    await tab.waitForURL(`${app}/signup?**`);
+    expect(new URL(tab.url()).searchParams.getAll('gr_id')).toEqual([grId]);
+    expect(new URL(tab.url()).searchParams.get('plan')).toBe('team');
+    await context.close();
+  });
+
+  it('8. data-clean-url: the address loses the referral once, and one click is posted', async () => {
+    const alice = await s.partner('Alice');
+    s.site.set('/pricing', page(s.tag('data-clean-url'), 'pricing'));
+    const { page: tab, sent, context } = await s.context();
+    await tab.goto(`${s.site.origin()}/pricing?plan=pro&red=${alice.key}&gr_uid=u1#top`);
+    await trackerReady(tab);
+    expect(tab.url()).toBe(`${s.site.origin()}/pricing?plan=pro#top`);
+    // about:blank, then this page: replaceState added no entry.
+    expect(await tab.evaluate(() => history.length)).toBe(2);
+    await expect.poll(() => clicks(sent).map((c) => c.body.pk)).toEqual([alice.key]);
+    const cookie = (await context.cookies()).find((c) => c.name === '_gr_id')!;
+    expect(JSON.parse(decodeURIComponent(cookie.value))).toMatchObject({ pk: alice.key, uid: 'u1' });
+    await tab.waitForTimeout(200);
+    expect(clicks(sent)).toHaveLength(1);
+    await context.close();
+  });
+
   it('6. consent required: nothing is stored or sent before consent', async () => {
     const alice = await s.partner('Alice');
     s.site.set('/', page(s.tag('data-consent="required"')));

@@ -1,7 +1,7 @@
 // The whole system for browser tests: a real collector (its own SQLite file), a separate
 // static site on another origin that serves the pages a company would, and Debian's
-// Chromium driven by playwright-core. Host names under shop.test resolve to 127.0.0.1,
-// so www. and app. subdomains can be tested on one machine.
+// Chromium driven by playwright-core. Host names under shop.test and other.test resolve
+// to 127.0.0.1, so subdomains of one site, and a second site, can be tested on one machine.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -30,7 +30,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
-      '--host-resolver-rules=MAP *.shop.test 127.0.0.1',
+      '--host-resolver-rules=MAP *.shop.test 127.0.0.1, MAP *.other.test 127.0.0.1',
     ],
   });
 }
@@ -53,7 +53,7 @@ export class Site {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
   }
-  /** The site's address on a host name: www.shop.test, app.shop.test. */
+  /** The site's address on a host name: www.shop.test, app.shop.test, app.other.test. */
   origin(host = 'www.shop.test'): string {
     return `http://${host}:${this.port}`;
   }
@@ -90,7 +90,7 @@ export class Stack {
       {
         name: 'Shop',
         siteUrl: `${this.site.origin()}/`,
-        allowedOrigins: [this.site.origin(), this.site.origin('app.shop.test')],
+        allowedOrigins: [this.site.origin(), this.site.origin('app.shop.test'), this.site.origin('app.other.test')],
       },
       Math.floor(Date.now() / 1000),
     );
