@@ -219,9 +219,10 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
 
   // Conversions that earlier pages could not deliver; read before this page adds any.
   const earlier = outbox();
-  if (consent && load()) save(load()); // each copy restores the other
+  const stored = consent && load();
+  if (stored) save(stored); // each copy restores the other
   capture();
-  for (const args of queue) gr(...(args as [string]));
+  queue.map((args) => gr(...(args as [string])));
   withKey(() => earlier.map(send));
   return gr;
 }
