@@ -5,7 +5,7 @@ import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { fail } from './errors.js';
-import { requireToken } from './http/auth.js';
+import { requireToken, type Access } from './http/auth.js';
 import { jsonBody } from './http/body.js';
 import { allowedOrigin, preflight } from './http/cors.js';
 import { errorResponses } from './http/errors.js';
@@ -60,6 +60,7 @@ function handler(r: Route, deps: AppDeps, now: () => number): Middleware {
       db: deps.db,
       now: now(),
       program: ctx.state.program as ProgramRow,
+      caller: ctx.state.caller as Access,
       params: ctx.params as Record<string, string>,
       body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
       list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,

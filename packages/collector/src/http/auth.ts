@@ -24,6 +24,7 @@ export function requireToken(db: Db, access: Access): Middleware {
     }
     ctx.state.program = credential.program;
     ctx.state.tokenId = credential.token_id;
+    ctx.state.caller = credential.kind;
     await next();
   };
 }

@@ -13,6 +13,8 @@ export interface RouteInput<B> {
   /** Unix seconds, read once per request. */
   now: number;
   program: ProgramRow;
+  /** The kind of token the caller used: a publishable one is public, and told less. */
+  caller: Access;
   params: Record<string, string>;
   body: B;
   list: ListQuery;
