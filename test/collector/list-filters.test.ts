@@ -96,7 +96,7 @@ const FORMATS: Array<[string, (t: number) => string]> = [
   ['seed form, -0530', (t) => encodeURIComponent(seedForm(t, -330))],
   ['seed form with an unencoded +', (t) => seedForm(t, 120).replace(/ /g, '%20')],
   ['ISO 8601, Z', (t) => new Date(t * 1000).toISOString().replace('.000', '')],
-  ['ISO 8601 with milliseconds', (t) => new Date(t * 1000 + 250).toISOString()],
+  ['ISO 8601 with .000', (t) => new Date(t * 1000).toISOString()],
   [
     'ISO 8601, +02:00',
     (t) => encodeURIComponent(new Date((t + 7200) * 1000).toISOString().replace('.000Z', '+02:00')),
@@ -121,6 +121,31 @@ describe.each(DATE_FILTERS)('%s: %s_lt and %s_gt', (route, field, shift) => {
     const first = format(AT[0]! + shift);
     const last = format(AT[2]! + shift);
     expect(await listIds(route, `${field}_gt=${first}&${field}_lt=${last}`)).toEqual(nth(route, 1));
+  });
+});
+
+describe.each(DATE_FILTERS)('%s: %s with a fraction of a second', (route, field, shift) => {
+  // Records keep whole seconds; a bound with a fraction is compared exactly, so a record
+  // of second S is before S.25 and not after it. toISOString() of "now" misses nothing.
+  it('counts the record of that second as before the bound, and not after it', async () => {
+    const justAfter = new Date((AT[1]! + shift) * 1000 + 250).toISOString();
+    expect(await listIds(route, `${field}_lt=${justAfter}`)).toEqual([...nth(route, 1), ...nth(route, 0)]);
+    expect(await listIds(route, `${field}_gt=${justAfter}`)).toEqual(nth(route, 2));
+    const justBefore = new Date((AT[1]! + shift) * 1000 - 250).toISOString();
+    expect(await listIds(route, `${field}_lt=${justBefore}`)).toEqual(nth(route, 0));
+    expect(await listIds(route, `${field}_gt=${justBefore}`)).toEqual([...nth(route, 2), ...nth(route, 1)]);
+  });
+});
+
+describe('date-time values that are mistakes', () => {
+  it.each(['2025', '0', String(T0 * 1000)])('refuses %s with 400 and an example', async (value) => {
+    const r = await c.call('GET', `/v1/commissions?created_at_gt=${value}`);
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0]).toMatchObject({ code: 'invalid_parameter', source: { parameter: 'created_at_gt' } });
+    expect(r.body.errors[0].detail).toContain('1740823200');
+  });
+  it('takes Unix seconds of 10 digits', async () => {
+    expect(await listIds('commissions', `created_at_gt=${AT[1]}`)).toEqual(nth('commissions', 2));
   });
 });
 

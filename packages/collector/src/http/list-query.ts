@@ -11,7 +11,8 @@ import { parseDateTime } from './datetime.js';
 export interface FilterParser {
   /** For /openapi.json. */
   describe: string;
-  parse(raw: string): Param | undefined;
+  /** `op` matters where the stored value is coarser than the one asked for (dates). */
+  parse(raw: string, op: FilterOp): Param | undefined;
   /** What to say when `parse` refuses a value. */
   expected: string;
 }
@@ -47,9 +48,17 @@ export function transformed(describe: string, fn: (raw: string) => string): Filt
 }
 
 export const dateTime: FilterParser = {
-  describe: 'date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm" or ISO 8601',
-  expected: 'a date-time such as "2025-03-01 10:00:00 +0200" or "2025-03-01T10:00:00Z"',
-  parse: parseDateTime,
+  describe:
+    'date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits)',
+  expected: 'a date-time such as "2025-03-01 10:00:00 +0200", "2025-03-01T10:00:00.250Z" or 1740823200',
+  // Records keep whole seconds. `created_at < 10:00:00.5` holds for a record of 10:00:00,
+  // and `created_at > 10:00:00.5` does not: rounding the bound up for _lt and down for _gt
+  // gives exactly that with integers, which every engine compares with its index.
+  parse(raw, op) {
+    const t = parseDateTime(raw);
+    if (t === undefined) return undefined;
+    return op === 'lt' ? Math.ceil(t) : Math.floor(t);
+  },
 };
 
 function integer(name: string, raw: string, max: number): number {
@@ -83,12 +92,13 @@ export function parseListQuery(querystring: string, spec: ListSpec): ListQuery {
       const known = ['page', 'per_page', ...Object.keys(spec)].join(', ');
       throw fail('unknown_parameter', `unknown parameter ${name}; this route takes ${known}`, { parameter: name });
     }
+    const op = parts[2] as FilterOp;
     // U+0000 matches nothing stored, and PostgreSQL refuses it in text outright.
-    const value = raw.length > 0 && raw.length <= VALUE_MAX && !raw.includes('\0') ? parser.parse(raw) : undefined;
+    const value = raw.length > 0 && raw.length <= VALUE_MAX && !raw.includes('\0') ? parser.parse(raw, op) : undefined;
     if (value === undefined) {
       throw fail('invalid_parameter', `${name} must be ${parser.expected}`, { parameter: name });
     }
-    filters.push({ field: parts[1] ?? '', op: parts[2] as FilterOp, value });
+    filters.push({ field: parts[1] ?? '', op, value });
   }
   return { page, filters };
 }
