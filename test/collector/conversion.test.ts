@@ -46,11 +46,11 @@ describe('POST /v1/tracking/conversion', () => {
     expect((await c.call('GET', '/v1/referrals')).body.data).toHaveLength(1);
   });
 
-  it('refuses the same person with another gr_id: 409 referral_exists naming the first referral', async () => {
+  it('tells a secret token the same person with another gr_id is 409 referral_exists, naming the first referral', async () => {
     const { key } = await seedPartner(c);
     const other = await seedPartner(c);
     const first = await convert({ email: 'a@b.test', gr_id: 'g-1', pk: key });
-    const second = await convert({ email: 'a@B.test', gr_id: 'g-2', pk: other.key });
+    const second = await convert({ email: 'a@B.test', gr_id: 'g-2', pk: other.key }, c.secret);
     const err = expectError(second, 409, 'referral_exists');
     expect(err.meta).toEqual({ referral_id: first.body.data.id });
     const referral = await c.call('GET', `/v1/referrals/${first.body.data.id}`);
@@ -105,9 +105,9 @@ describe('POST /v1/tracking/conversion', () => {
 
   it('refuses a partner referring themself by account or payout address: 422 self_referral', async () => {
     const { key } = await seedPartner(c, { email: 'Self@Partner.test', paypal_email: 'pay@partner.test' });
-    const err = expectError(await convert({ email: 'Self@PARTNER.test', gr_id: 'x', pk: key }), 422, 'self_referral');
+    const err = expectError(await convert({ email: 'Self@PARTNER.test', gr_id: 'x', pk: key }, c.secret), 422, 'self_referral');
     expect(err.source).toEqual({ pointer: '/email' });
-    expectError(await convert({ email: ' pay@Partner.TEST', gr_id: 'x', pk: key }), 422, 'self_referral');
+    expectError(await convert({ email: ' pay@Partner.TEST', gr_id: 'x', pk: key }, c.secret), 422, 'self_referral');
   });
 
   it('ignores unknown body fields, so a newer snippet never loses a conversion', async () => {

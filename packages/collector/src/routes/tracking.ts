@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { recordClick } from '../domain/clicks.js';
 import { recordConversion } from '../domain/conversions.js';
+import { ApiError, fail, type ErrorCode } from '../errors.js';
 import { route } from '../http/route.js';
 import { email, optionalText } from './fields.js';
 import { renderReferral } from './referrals.js';
@@ -13,6 +14,20 @@ const conversionBody = z.object({
   pk: optionalText(128),
   uid: optionalText(255),
 });
+
+// A publishable token is in every page of the company's site, so anyone has it. Its answer
+// must not tell whether a person is already a referred customer (409 with the referral's
+// id, whose UUIDv7 even dates the sign-up) or a partner (self-referral): every way of not
+// recording a conversion sounds the same to it. Secret tokens, on the company's servers,
+// keep the precise answers.
+const UNTOLD: ReadonlySet<ErrorCode> = new Set(['referral_exists', 'unattributed', 'self_referral']);
+
+function discreet(err: unknown): unknown {
+  if (err instanceof ApiError && UNTOLD.has(err.code)) {
+    return fail('unattributed', 'no referral was recorded for this conversion');
+  }
+  return err;
+}
 
 const clickBody = z.object({
   gr_id: z.string().min(1).max(128),
@@ -29,9 +44,11 @@ export const trackingRoutes = [
     access: 'publishable',
     body: conversionBody,
     status: 201,
-    async handle({ db, program, body, now }) {
+    async handle({ db, program, caller, body, now }) {
       const input = { email: body.email, gr_id: body.gr_id, pk: body.pk || undefined, uid: body.uid || undefined };
-      const { referral, created } = await recordConversion(db, program.id, input, now);
+      const { referral, created } = await recordConversion(db, program.id, input, now).catch((err: unknown) => {
+        throw caller === 'publishable' ? discreet(err) : err;
+      });
       return {
         status: created ? 201 : 200,
         headers: { Location: `/v1/referrals/${referral.id}` },
