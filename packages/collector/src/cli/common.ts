@@ -23,6 +23,8 @@ export interface Command {
 
 export const now = (): number => Math.floor(Date.now() / 1000);
 export const out = (line: string): void => void process.stdout.write(`${line}\n`);
+/** For a person, beside a stdout that machines read (the server's JSON logs). */
+export const note = (line: string): void => void process.stderr.write(`${line}\n`);
 export const iso = (t: number | null): string => (t === null ? '-' : new Date(t * 1000).toISOString());
 export const json = { json: { type: 'boolean' } } as const;
 
@@ -56,9 +58,9 @@ export async function programFor(db: Db, id: Values[string]): Promise<programs.P
   return all[0]!;
 }
 
-export function printTokens(secret: string | undefined, publishable: string | undefined): void {
-  if (secret) out(`  secret token:      ${secret}`);
-  if (publishable) out(`  publishable token: ${publishable}`);
-  out('  Tokens are shown only now; store them safely.');
+export function printTokens(secret: string | undefined, publishable: string | undefined, write = out): void {
+  if (secret) write(`  secret token:      ${secret}`);
+  if (publishable) write(`  publishable token: ${publishable}`);
+  write('  Tokens are shown only now; store them safely.');
 }
 

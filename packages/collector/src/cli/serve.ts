@@ -2,7 +2,7 @@
 
 import { createLogger } from '../log.js';
 import { startServer } from '../server.js';
-import { out, printTokens, type Command } from './common.js';
+import { note, printTokens, type Command } from './common.js';
 
 export const serveCommands: Record<string, Command> = {
   serve: {
@@ -11,12 +11,14 @@ export const serveCommands: Record<string, Command> = {
     async run(_values, _positionals, config) {
       const log = createLogger(config.logLevel);
       const running = await startServer(config, log);
+      // The banner goes to stderr: stdout carries the JSON logs, which log shippers collect,
+      // and a secret token must never travel with them.
       if (running.firstProgram) {
         const { program, tokens: t } = running.firstProgram;
-        out(`First start: created program "${program.name}" (${program.id}).`);
-        printTokens(t.secret, t.publishable);
+        note(`First start: created program "${program.name}" (${program.id}).`);
+        printTokens(t.secret, t.publishable, note);
       }
-      out(`Tally collector listening on ${running.url}`);
+      note(`Tally collector listening on ${running.url}`);
       const stop = (signal: string): void => {
         log.info({ signal }, 'shutting down');
         void running.close().then(() => log.flush(() => process.exit(0)));
