@@ -6,13 +6,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseListQuery } from '../../packages/collector/src/http/list-query.js';
 import { ROUTES } from '../../packages/collector/src/app.js';
-import type { Param, Queryable } from '../../packages/collector/src/store/db.js';
+import { deletePartner } from '../../packages/collector/src/domain/partners.js';
+import { eraseReferral, forgetEmail } from '../../packages/collector/src/domain/referrals.js';
+import type { Db, Param, Queryable } from '../../packages/collector/src/store/db.js';
 import type { FieldFilter, Page, PageRequest } from '../../packages/collector/src/store/list.js';
 import * as commissions from '../../packages/collector/src/store/commissions.js';
 import * as partners from '../../packages/collector/src/store/partners.js';
 import * as partnerships from '../../packages/collector/src/store/partnerships.js';
 import * as referrals from '../../packages/collector/src/store/referrals.js';
-import { startCollector, type Collector } from './harness.js';
+import { seedPartner, startCollector, T0, type Collector } from './harness.js';
 
 type Lister = (db: Queryable, programId: string, filters: readonly FieldFilter[], page: PageRequest) => Promise<Page<unknown>>;
 
@@ -86,4 +88,118 @@ describe('list queries use an index for every filter combination', () => {
       expect(bad).toEqual([]);
     });
   }
+});
+
+// Deleting a partner and erasing a person run inside the write transaction, which every
+// other write waits for: a full scan there stalls the whole service. Each statement those
+// paths send is planned here, and so is what SQLite does for them unseen: the foreign-key
+// check of each deleted row reads every child table by its referencing columns, which
+// EXPLAIN QUERY PLAN does not show, so each such key must lead an index.
+describe('deletes and erasures use an index for every statement and foreign-key check', () => {
+  interface Sent {
+    sql: string;
+    params: readonly Param[];
+  }
+
+  /** The same database, remembering every statement sent through it. */
+  function recording(db: Db, sent: Sent[]): Db {
+    const wrap = (q: Queryable): Queryable => ({
+      all: (sql, params = []) => (sent.push({ sql, params }), q.all(sql, params)),
+      get: (sql, params = []) => (sent.push({ sql, params }), q.get(sql, params)),
+      run: (sql, params = []) => (sent.push({ sql, params }), q.run(sql, params)),
+    });
+    return {
+      ...wrap(db),
+      engine: db.engine,
+      transaction: (fn) => db.transaction((tx) => fn({ ...wrap(tx), lock: (key) => tx.lock(key) })),
+      stats: () => db.stats(),
+      ping: () => db.ping(),
+      backup: (dest) => db.backup(dest),
+      close: () => db.close(),
+    };
+  }
+
+  /** Every statement that reads rows, with its plan lines that scan a whole table. */
+  async function scans(sent: Sent[]): Promise<string[]> {
+    const bad: string[] = [];
+    for (const { sql, params } of sent) {
+      if (!/^\s*(SELECT|UPDATE|DELETE)/i.test(sql)) continue;
+      const plan = await c.running.db.all<PlanRow>(`EXPLAIN QUERY PLAN ${sql}`, params);
+      const full = plan.map((r) => r.detail).filter((d) => /^SCAN (?!CONSTANT ROW)/.test(d));
+      if (full.length > 0) bad.push(`${sql.replace(/\s+/g, ' ').trim()}: ${full.join(' | ')}`);
+    }
+    return bad;
+  }
+
+  /** Foreign keys that point at a table the statements delete from, and lead no index. */
+  async function unindexedKeys(sent: Sent[]): Promise<string[]> {
+    const db = c.running.db;
+    const deleted = new Set(sent.flatMap(({ sql }) => /^\s*DELETE FROM (\w+)/i.exec(sql)?.[1] ?? []));
+    const tables = await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
+    const bad: string[] = [];
+    for (const { name } of tables) {
+      const keys = await db.all<{ id: number; seq: number; table: string; from: string }>(`PRAGMA foreign_key_list(${name})`);
+      const indexes = await db.all<{ name: string }>(`PRAGMA index_list(${name})`);
+      const leading: string[][] = [];
+      for (const index of indexes) {
+        const columns = await db.all<{ seqno: number; name: string }>(`PRAGMA index_info(${index.name})`);
+        leading.push(columns.sort((a, b) => a.seqno - b.seqno).map((col) => col.name));
+      }
+      for (const id of new Set(keys.map((k) => k.id))) {
+        const key = keys.filter((k) => k.id === id).sort((a, b) => a.seq - b.seq);
+        if (!deleted.has(key[0]!.table)) continue;
+        const columns = key.map((k) => k.from);
+        if (!leading.some((cols) => columns.every((col, i) => cols[i] === col))) {
+          bad.push(`${name}(${columns.join(', ')}) → ${key[0]!.table}`);
+        }
+      }
+    }
+    return bad;
+  }
+
+  async function paths(run: (db: Db) => Promise<unknown>): Promise<{ deleted: string[]; scans: string[]; keys: string[] }> {
+    const sent: Sent[] = [];
+    await run(recording(c.running.db, sent));
+    const deleted = [...new Set(sent.flatMap(({ sql }) => /^\s*DELETE FROM (\w+)/i.exec(sql)?.[1] ?? []))].sort();
+    return { deleted, scans: await scans(sent), keys: await unindexedKeys(sent) };
+  }
+
+  it('deleting a partner', async () => {
+    const partner = await seedPartner(c);
+    const result = await paths((db) => deletePartner(db, c.programId, partner.partnerId));
+    expect(result.deleted).toEqual(['clicks', 'partners', 'partnerships', 'slugs']);
+    expect(result.keys).toEqual([]);
+    expect(result.scans).toEqual([]);
+  });
+
+  async function referral(email: string): Promise<string> {
+    const partner = await seedPartner(c);
+    const conv = await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email, gr_id: `g-${email}`, pk: partner.key } });
+    expect(conv.status).toBe(201);
+    return conv.body.data.id as string;
+  }
+
+  it('erasing a referral', async () => {
+    const id = await referral('erase@plans.test');
+    const result = await paths((db) => eraseReferral(db, c.programId, id, T0));
+    expect(result.deleted).toEqual(['clicks', 'referrals']);
+    expect(result.keys).toEqual([]);
+    expect(result.scans).toEqual([]);
+  });
+
+  it('forgetting a person in one program', async () => {
+    await referral('forget-one@plans.test');
+    const result = await paths((db) => forgetEmail(db, 'forget-one@plans.test', T0, c.programId));
+    expect(result.deleted).toEqual(['clicks', 'referrals']);
+    expect(result.keys).toEqual([]);
+    expect(result.scans).toEqual([]);
+  });
+
+  it('forgetting a person in every program', async () => {
+    await referral('forget-all@plans.test');
+    const result = await paths((db) => forgetEmail(db, 'forget-all@plans.test', T0));
+    expect(result.deleted).toEqual(['clicks', 'referrals']);
+    expect(result.keys).toEqual([]);
+    expect(result.scans).toEqual([]);
+  });
 });
