@@ -9,6 +9,7 @@ const SQLITE_ONLY = [
   'test/collector/query-plans.test.ts',
   'test/collector/unavailable.test.ts',
   'test/collector/backup.test.ts',
+  'test/collector/sqlite-lock.test.ts',
 ];
 
 export default defineConfig({

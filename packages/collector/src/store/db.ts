@@ -32,8 +32,12 @@ export interface Db extends Queryable {
    * isolated from the others' failures, and all see one another's writes in order.
    */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
-  /** Commits so far, and the transactions they carried: their ratio is the group size. */
-  stats(): { batches: number; transactions: number };
+  /**
+   * Commits so far, and the transactions they carried: their ratio is the group size.
+   * `waiting`: work held back right now (SQLite: transactions queued for the next
+   * commit; PostgreSQL: callers waiting for a pooled connection).
+   */
+  stats(): { batches: number; transactions: number; waiting: number };
   /** Liveness of the database itself, for /readyz. */
   ping(): Promise<void>;
   /**

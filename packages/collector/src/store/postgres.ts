@@ -165,7 +165,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
         }
       }
     },
-    stats: () => ({ ...stats }),
+    stats: () => ({ ...stats, waiting: pool.waitingCount }),
     async ping() {
       await direct.get('SELECT 1');
     },

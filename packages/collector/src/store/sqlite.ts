@@ -13,15 +13,37 @@
 // batch is open those awaits could let another request's statement run on the same
 // connection and silently join it, so a small lock queues every statement from outside
 // the batch until it ends.
+//
+// Another process (the CLI, a backup) may hold SQLite's write lock. SQLite's own wait
+// for it (busy_timeout) sleeps in the calling thread, which here is the event loop: a
+// 5 s wait froze every request, health checks included. So SQLite waits only a few ms
+// per try, and between tries the batch waits on a timer, holding neither SQLite's lock
+// nor ours, so reads (which on WAL never need the write lock) go on. Writes queued
+// meanwhile join the batch that finally gets the lock; each gets 503 once it has waited
+// the whole limit.
 
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fail } from '../errors.js';
-import { ConstraintViolation, UniqueViolation, type Db, type Param, type Queryable, type Tx } from './db.js';
+import { ConstraintViolation, UniqueViolation, type Db, type Param, type Tx } from './db.js';
 import { walSync, type WalSync } from './wal-sync.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
+
+/** SQLite's own wait for a lock, per try: it stops the event loop, so only a few ms. */
+const SPIN_MS = 2;
+/** Between tries the wait is a timer, doubling from the first to the last delay. */
+const BACKOFF_FIRST_MS = 2;
+const BACKOFF_LAST_MS = 50;
+
+/** Another connection (another process) holds a lock this statement needs: worth another try. */
+const isBusy = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+};
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** SQLite rolled the whole transaction back on its own (a full disk, an I/O error). */
 const lostTransaction = () => Object.assign(new Error('the transaction was rolled back'), { code: 'SQLITE_IOERR' });
@@ -49,16 +71,22 @@ function translate(err: unknown): unknown {
 const inMemory: WalSync = { committed: () => 0, latest: () => 0, durable: async () => {}, close: () => {} };
 
 export interface SqliteOptions {
-  /** How long a writer waits for another process (the CLI) to release the lock. */
+  /**
+   * How long a statement waits for another process (the CLI) to release a lock before
+   * 503; waited on timers, never by stopping the event loop. 5000 by default.
+   */
   busyTimeoutMs?: number;
 }
 
 export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
   const onDisk = path !== ':memory:' && path !== '';
+  const limitMs = opts.busyTimeoutMs ?? 5000;
   if (onDisk) mkdirSync(dirname(path), { recursive: true });
   let conn: Database.Database;
   try {
-    conn = new Database(path);
+    // Opening may wait the whole limit in SQLite itself (switching to WAL needs the
+    // file to itself): nothing is being served yet. From then on it waits on timers.
+    conn = new Database(path, { timeout: limitMs });
     conn.pragma('journal_mode = WAL');
     // NORMAL: COMMIT writes the WAL without waiting for the disk; wal-sync.ts does the
     // waiting, off the event loop, before anyone is answered. A memory database has no disk.
@@ -66,7 +94,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     conn.pragma('foreign_keys = ON');
     // Savepoints (one per write in a batch) journal into temp storage: keep it off the disk.
     conn.pragma('temp_store = MEMORY');
-    conn.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
+    conn.pragma(`busy_timeout = ${Math.min(SPIN_MS, limitMs)}`);
   } catch (err) {
     throw translate(err);
   }
@@ -90,18 +118,21 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     }
   };
 
-  // Direct execution: used by the open transaction, and by everyone while none is open.
-  const direct: Queryable = {
-    all: async <T>(sql: string, params: readonly Param[] = []) =>
-      guard(() => prepare(sql).all(...params) as T[]),
-    get: async <T>(sql: string, params: readonly Param[] = []) =>
-      guard(() => prepare(sql).get(...params) as T | undefined),
-    run: async (sql: string, params: readonly Param[] = []) =>
-      guard(() => prepare(sql).run(...params).changes),
+  // The statements themselves, synchronous and with SQLite's own errors.
+  const raw = {
+    all: <T>(sql: string, params: readonly Param[] = []) => prepare(sql).all(...params) as T[],
+    get: <T>(sql: string, params: readonly Param[] = []) => prepare(sql).get(...params) as T | undefined,
+    run: (sql: string, params: readonly Param[] = []) => prepare(sql).run(...params).changes,
   };
 
-  // Inside a batch the connection holds SQLite's one write lock: nothing more to take.
-  const tx: Tx = { ...direct, lock: async () => {} };
+  // Inside a batch the connection holds SQLite's one write lock: nothing more to take,
+  // and nothing to wait for.
+  const tx: Tx = {
+    all: async (sql, params) => guard(() => raw.all(sql, params)),
+    get: async (sql, params) => guard(() => raw.get(sql, params)),
+    run: async (sql, params) => guard(() => raw.run(sql, params)),
+    lock: async () => {},
+  };
 
   let locked = false;
   const waiting: Array<() => void> = [];
@@ -126,16 +157,34 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
       release();
     }
   };
+  /**
+   * A statement outside the batch; if another process holds a lock it needs, tried
+   * again on a timer, without our lock held meanwhile, until the limit has passed.
+   */
+  const patiently = async <T>(op: () => T): Promise<T> => {
+    const deadline = Date.now() + limitMs;
+    for (let delay = BACKOFF_FIRST_MS; ; delay = Math.min(delay * 2, BACKOFF_LAST_MS)) {
+      try {
+        return await outside(async () => op());
+      } catch (err) {
+        const left = deadline - Date.now();
+        if (!isBusy(err) || left <= 0) throw translate(err);
+        await sleep(Math.min(delay, left));
+      }
+    }
+  };
   /** A read may see a commit whose fsync is still running; its answer waits for the disk too. */
-  const read = async <T>(op: () => Promise<T>): Promise<T> => {
+  const read = async <T>(op: () => T): Promise<T> => {
     const seen = wal.latest();
-    const result = await outside(op);
+    const result = await patiently(op);
     await wal.durable(seen);
     return result;
   };
 
   interface Queued {
     fn: (tx: Tx) => Promise<unknown>;
+    /** Date.now() past which it has waited the whole limit for another process's lock. */
+    deadline: number;
     resolve: (value: unknown) => void;
     reject: (err: unknown) => void;
   }
@@ -161,10 +210,39 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     }
   };
 
-  /** One transaction for the whole batch; resolves to its commit's number, or to why it was lost. */
+  /**
+   * Takes our lock and SQLite's write lock (BEGIN IMMEDIATE), and resolves holding both,
+   * or to false when no queued write is left to commit. While another process holds
+   * SQLite's lock, ours is released between tries, and writes that have waited the
+   * whole limit are refused with 503, the oldest first.
+   */
+  const begin = async (): Promise<boolean> => {
+    for (let delay = BACKOFF_FIRST_MS; ; delay = Math.min(delay * 2, BACKOFF_LAST_MS)) {
+      await acquire();
+      try {
+        prepare('BEGIN IMMEDIATE').run();
+        return true;
+      } catch (err) {
+        release();
+        if (!isBusy(err)) {
+          // Not a wait that may end (a closed handle, an I/O error): every queued write fails.
+          refuse(queue.splice(0), translate(err));
+          return false;
+        }
+      }
+      const now = Date.now();
+      const expired = queue.findIndex((item) => item.deadline > now);
+      refuse(queue.splice(0, expired < 0 ? queue.length : expired), unavailable());
+      const oldest = queue[0];
+      if (!oldest) return false;
+      await sleep(Math.min(delay, oldest.deadline - now));
+    }
+  };
+  const refuse = (items: Queued[], err: unknown) => items.forEach((item) => item.reject(err));
+
+  /** The open transaction for the whole batch; resolves to its commit's number, or to why it was lost. */
   const commitBatch = async (batch: Queued[], outcomes: Outcome[]): Promise<{ seq: number } | { lost: unknown }> => {
     try {
-      guard(() => prepare('BEGIN IMMEDIATE').run());
       for (const item of batch) {
         outcomes.push(await runOne(item));
         if (!conn.inTransaction) throw lostTransaction();
@@ -180,15 +258,12 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
   };
 
   const flush = async (): Promise<void> => {
+    // Until the queue is taken this is the only flush: writes queued meanwhile join it.
+    const began = await begin();
     scheduled = false;
-    await acquire();
+    if (!began) return;
     const batch = queue;
     queue = [];
-    if (batch.length === 0) {
-      // An earlier flush, still waiting for the lock when this one was scheduled, took them all.
-      release();
-      return;
-    }
     const outcomes: Outcome[] = [];
     let committed: { seq: number } | { lost: unknown };
     try {
@@ -214,7 +289,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
 
   const transaction = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      queue.push({ fn, deadline: Date.now() + limitMs, resolve: resolve as (value: unknown) => void, reject });
       if (!scheduled) {
         scheduled = true;
         // After this turn's I/O callbacks: every request read in this turn joins the batch.
@@ -224,17 +299,17 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
 
   return {
     engine: 'sqlite',
-    all: (sql, params) => read(() => direct.all(sql, params)),
-    get: (sql, params) => read(() => direct.get(sql, params)),
+    all: (sql, params) => read(() => raw.all(sql, params)),
+    get: (sql, params) => read(() => raw.get(sql, params)),
     // A lone write is a batch of one statement, so it shares the next commit too. A PRAGMA
     // sets the connection, and some cannot run inside a transaction at all.
     run: (sql, params) =>
-      PRAGMA.test(sql) ? outside(() => direct.run(sql, params)) : transaction((tx) => tx.run(sql, params)),
+      PRAGMA.test(sql) ? patiently(() => raw.run(sql, params)) : transaction((tx) => tx.run(sql, params)),
     transaction,
-    stats: () => ({ ...stats }),
+    stats: () => ({ ...stats, waiting: queue.length }),
     async ping() {
       // read(): after a failed fsync the database is not ready until a restart.
-      await read(async () => guard(() => conn.prepare('SELECT 1').get()));
+      await read(() => conn.prepare('SELECT 1').get());
     },
     async backup(dest) {
       // All pages in one step: one read snapshot, so writers (in the WAL) neither wait
