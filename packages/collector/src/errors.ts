@@ -28,6 +28,11 @@ const CATALOG = {
   rate_limited: [429, 'Rate limited'],
   internal_error: [500, 'Internal error'],
   unavailable: [503, 'Service unavailable'],
+  // The service's edge: a secret token sent by a web page, and what Node's HTTP parser refuses.
+  secret_token_in_browser: [403, 'Secret token in a browser'],
+  request_timeout: [408, 'Request timeout'],
+  headers_too_large: [431, 'Request header fields too large'],
+  bad_request: [400, 'Bad request'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof CATALOG;
