@@ -54,6 +54,64 @@ describe('tally programs', () => {
   });
 });
 
+describe('tally programs update', () => {
+  it('changes name, site URL, rate and origins (added and removed by name) at once, keeping the rest', async () => {
+    const made = await createProgram('--allowed-origin', 'https://www.acme.test', '--allowed-origin', 'https://old.acme.test');
+    const run = await tally(
+      ['programs', 'update', made.program.id, '--name', 'Acme Inc', '--site-url', 'https://acme.example/pricing',
+        '--add-origin', 'https://App.Acme.example:443', '--remove-origin', 'https://old.acme.test', '--commission-rate-bps', '2500', '--json'],
+      env,
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const expected = {
+      id: made.program.id,
+      name: 'Acme Inc',
+      site_url: 'https://acme.example/pricing',
+      commission_rate_bps: 2500,
+      allowed_origins: ['https://app.acme.example', 'https://www.acme.test'],
+    };
+    expect(JSON.parse(run.stdout)).toMatchObject(expected);
+    const [listed] = JSON.parse((await tally(['programs', 'list', '--json'], env)).stdout);
+    expect(listed).toMatchObject(expected);
+  });
+
+  it('the same program then takes conversions from the added origin, and no longer from the removed one', async () => {
+    const made = await createProgram('--allowed-origin', 'https://old.acme.test');
+    await tally(['programs', 'update', made.program.id, '--add-origin', 'https://www.acme.example', '--remove-origin', 'https://old.acme.test'], env);
+    const server = await startServer(
+      { port: 0, host: '127.0.0.1', databaseUrl: database.url, logLevel: 'silent' },
+      createLogger('silent'),
+    );
+    try {
+      const post = (origin: string) =>
+        fetch(`${server.url}/v1/tracking/conversion`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${made.tokens.publishable}`, 'content-type': 'application/json', origin },
+          body: JSON.stringify({ email: 'a@b.test', gr_id: 'g' }),
+        });
+      expect((await post('https://www.acme.example')).status).toBe(422); // past the origin check: unattributed
+      expect((await post('https://old.acme.test')).status).toBe(403);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['nothing to change', [], /nothing to change/],
+    ['removing an origin it does not have', ['--remove-origin', 'https://nope.test'], /https:\/\/nope\.test is not an allowed origin/],
+    ['an empty name', ['--name', ' '], /name must not be empty/],
+    ['a bad rate', ['--commission-rate-bps', '10001'], /commission rate/],
+  ])('refuses %s, changing nothing', async (_name, args, message) => {
+    const made = await createProgram('--allowed-origin', 'https://www.acme.test');
+    const run = await tally(['programs', 'update', made.program.id, ...(args as string[])], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message as RegExp);
+    const [listed] = JSON.parse((await tally(['programs', 'list', '--json'], env)).stdout);
+    expect(listed).toMatchObject({ name: 'Acme', allowed_origins: ['https://www.acme.test'], commission_rate_bps: 2000 });
+  });
+});
+
 describe('tally tokens', () => {
   it('create, list by prefix only, and revoke, which a running server honours at once', async () => {
     const made = await createProgram();
@@ -121,6 +179,16 @@ describe('bad arguments: one line on stderr and exit code 2', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/^tally: \S/);
+  });
+
+  it.each([
+    ['an unknown option', ['programs', 'list', '--verbose'], 'tally: unknown option --verbose for "tally programs list"; it takes --json'],
+    ['a value for a flag', ['programs', 'list', '--json=yes'], 'tally: --json takes no value; "tally programs list" takes --json'],
+    ['a missing value', ['tokens', 'list', '--program'], 'tally: --program needs a value; "tally tokens list" takes --program PROGRAM, --json'],
+  ])('%s names the option and the options the command takes', async (_name, args, line) => {
+    const run = await tally(args as string[], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`${line}\n`);
   });
 
   it('a bad environment variable is a usage error too', async () => {

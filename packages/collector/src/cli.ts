@@ -30,6 +30,29 @@ ${Object.values(COMMANDS)
 Environment: DATABASE_URL (default ./data/tally.db), PORT (8787), HOST (127.0.0.1), LOG_LEVEL (info), PUBLIC_URL.
 Add --help to any command for more.`;
 
+/** The options a command takes, as a user types them: `--name NAME, --json`. */
+function optionList(command: Command): string {
+  const names = Object.entries(command.options).map(([n, o]) => `--${n}${o.type === 'string' ? ` ${n.toUpperCase().replace(/-/g, '_')}` : ''}`);
+  return names.length ? names.join(', ') : 'no options';
+}
+
+/**
+ * parseArgs's own messages are long and quote unevenly; a user needs the option that was
+ * wrong and the ones that would be right, on one line.
+ */
+function argumentError(err: unknown, name: string, command: Command): UsageError {
+  const code = (err as { code?: string }).code;
+  const option = /'(-{1,2}[^'\s=]+)/.exec((err as Error).message)?.[1] ?? 'an option';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    return new UsageError(`unknown option ${option} for "tally ${name}"; it takes ${optionList(command)}`);
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const takesValue = command.options[option.replace(/^-+/, '')]?.type === 'string';
+    return new UsageError(`${option} ${takesValue ? 'needs a value' : 'takes no value'}; "tally ${name}" takes ${optionList(command)}`);
+  }
+  return new UsageError(`bad arguments for "tally ${name}"; usage: ${command.usage.split('\n')[0]}`);
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
   const name = [argv.slice(0, 2).join(' '), argv[0] ?? ''].find((n) => Object.hasOwn(COMMANDS, n));
   try {
@@ -56,7 +79,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     try {
       parsed = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true });
     } catch (err) {
-      throw new UsageError((err as Error).message.split('\n')[0]);
+      throw argumentError(err, name, command);
     }
     const expected = command.positionals ?? [];
     if (parsed.positionals.length !== expected.length) {

@@ -2,11 +2,11 @@
 
 import type { ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.js';
-import { isUuid } from '../domain/ids.js';
+import { getProgram, listPrograms } from '../domain/programs.js';
 import { openDatabase } from '../server.js';
 import type { Db } from '../store/db.js';
 import { migrate } from '../store/migrations.js';
-import * as programs from '../store/programs.js';
+import type { ProgramRow } from '../store/programs.js';
 
 /** A bad argument: one line on stderr and exit code 2. */
 export class UsageError extends Error {}
@@ -44,18 +44,18 @@ export function required(values: Values, name: string): string {
   return v;
 }
 
-export async function requireProgram(db: Db, id: string): Promise<programs.ProgramRow> {
-  const program = isUuid(id) ? await programs.get(db, id) : undefined;
-  if (!program) throw new UsageError(`no program ${id}; see: tally programs list`);
-  return program;
+export async function requireProgram(db: Db, id: string): Promise<ProgramRow> {
+  const found = await getProgram(db, id);
+  if (!found) throw new UsageError(`no program ${id}; see: tally programs list`);
+  return found.program;
 }
 
 /** The program named by --program, or the only one there is. */
-export async function programFor(db: Db, id: Values[string]): Promise<programs.ProgramRow> {
+export async function programFor(db: Db, id: Values[string]): Promise<ProgramRow> {
   if (typeof id === 'string') return requireProgram(db, id);
-  const all = await programs.list(db);
+  const all = await listPrograms(db);
   if (all.length !== 1) throw new UsageError('--program is required: the database holds several programs');
-  return all[0]!;
+  return all[0]!.program;
 }
 
 export function printTokens(secret: string | undefined, publishable: string | undefined, write = out): void {

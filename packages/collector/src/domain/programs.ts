@@ -1,10 +1,10 @@
 // Programs: one company's affiliate program, the tenant every record belongs to.
 
 import { fail } from '../errors.js';
-import type { Db, Tx } from '../store/db.js';
+import type { Db, Queryable, Tx } from '../store/db.js';
 import * as programs from '../store/programs.js';
 import type { ProgramRow } from '../store/programs.js';
-import { uuidv7 } from './ids.js';
+import { isUuid, uuidv7 } from './ids.js';
 import { issueToken } from './tokens.js';
 import * as tokens from '../store/tokens.js';
 
@@ -102,6 +102,58 @@ export async function ensureFirstProgram(db: Db, input: NewProgram, now: number)
   return db.transaction(async (tx) => {
     await tx.lock('first-program');
     return (await programs.count(tx)) > 0 ? undefined : insert(tx, made, now);
+  });
+}
+
+export interface ProgramChanges {
+  name?: string | undefined;
+  siteUrl?: string | undefined;
+  addOrigins?: readonly string[] | undefined;
+  removeOrigins?: readonly string[] | undefined;
+  commissionRateBps?: number | undefined;
+}
+
+export interface ProgramWithOrigins {
+  program: ProgramRow;
+  origins: string[];
+}
+
+export async function getProgram(db: Queryable, id: string): Promise<ProgramWithOrigins | undefined> {
+  const program = isUuid(id) ? await programs.get(db, id) : undefined;
+  return program && { program, origins: await programs.origins(db, id) };
+}
+
+export async function listPrograms(db: Queryable): Promise<ProgramWithOrigins[]> {
+  return Promise.all((await programs.list(db)).map(async (program) => ({ program, origins: await programs.origins(db, program.id) })));
+}
+
+/**
+ * Changes any of the program's settings at once, checked like a new program's. Origins
+ * are added and removed by name, so a running site never loses the others; removing one
+ * that is not there is an error, as a typo there would leave the old one working.
+ */
+export async function updateProgram(db: Db, id: string, changes: ProgramChanges, now: number): Promise<ProgramWithOrigins> {
+  const fields: programs.ProgramFields = {};
+  if (changes.name !== undefined) {
+    fields.name = changes.name.trim();
+    if (!fields.name) throw fail('missing_field', 'program name must not be empty', { pointer: '/name' });
+  }
+  if (changes.siteUrl !== undefined) fields.site_url = parseSiteUrl(changes.siteUrl);
+  if (changes.commissionRateBps !== undefined) fields.commission_rate_bps = parseRateBps(changes.commissionRateBps);
+  const add = [...new Set((changes.addOrigins ?? []).map(parseOrigin))];
+  const remove = [...new Set((changes.removeOrigins ?? []).map(parseOrigin))];
+  return db.transaction(async (tx) => {
+    if (!(await programs.update(tx, id, fields, now))) throw fail('not_found', `no program ${id}`);
+    const before = await programs.origins(tx, id);
+    const missing = remove.filter((o) => !before.includes(o));
+    if (missing.length > 0) {
+      throw fail('invalid_field', `${missing.join(', ')} is not an allowed origin of this program (it has ${before.join(', ') || 'none'})`, {
+        pointer: '/allowed_origins',
+      });
+    }
+    await programs.removeOrigins(tx, id, remove);
+    await programs.addOrigins(tx, id, add);
+    return { program: (await programs.get(tx, id))!, origins: await programs.origins(tx, id) };
   });
 }
 

@@ -49,3 +49,24 @@ export async function allowsOrigin(db: Queryable, programId: string, origin: str
 export async function setRate(db: Queryable, id: string, rateBps: number, now: number): Promise<boolean> {
   return (await db.run('UPDATE programs SET commission_rate_bps = ?, updated_at = ? WHERE id = ?', [rateBps, now, id])) === 1;
 }
+
+export type ProgramFields = Partial<Pick<ProgramRow, 'name' | 'site_url' | 'commission_rate_bps'>>;
+
+/** Sets the given fields and updated_at; false when there is no such program. */
+export async function update(db: Queryable, id: string, fields: ProgramFields, now: number): Promise<boolean> {
+  const set = { ...fields, updated_at: now };
+  const columns = Object.keys(set).map((c) => `${c} = ?`);
+  return (await db.run(`UPDATE programs SET ${columns.join(', ')} WHERE id = ?`, [...Object.values(set), id])) === 1;
+}
+
+export async function addOrigins(db: Queryable, programId: string, origins: readonly string[]): Promise<void> {
+  for (const origin of origins) {
+    await db.run('INSERT INTO program_origins (program_id, origin) VALUES (?, ?) ON CONFLICT DO NOTHING', [programId, origin]);
+  }
+}
+
+export async function removeOrigins(db: Queryable, programId: string, origins: readonly string[]): Promise<void> {
+  for (const origin of origins) {
+    await db.run('DELETE FROM program_origins WHERE program_id = ? AND origin = ?', [programId, origin]);
+  }
+}
