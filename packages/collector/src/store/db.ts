@@ -23,6 +23,13 @@ export interface Tx extends Queryable {
 
 export type Engine = 'sqlite' | 'postgres';
 
+/**
+ * Work that may wait for the database at once (SQLite: transactions queued for the next
+ * commit; PostgreSQL: callers waiting for a connection) before more is refused with 503.
+ * Ten thousand requests' worth of memory is small; a queue that never ends is not.
+ */
+export const DEFAULT_MAX_QUEUED = 10_000;
+
 export interface Db extends Queryable {
   readonly engine: Engine;
   /**

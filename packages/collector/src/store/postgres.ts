@@ -10,13 +10,26 @@
 
 import pg from 'pg';
 import { fail } from '../errors.js';
-import { ConstraintViolation, UniqueViolation, type Db, type Param, type Queryable, type Tx } from './db.js';
+import {
+  ConstraintViolation,
+  DEFAULT_MAX_QUEUED,
+  UniqueViolation,
+  type Db,
+  type Param,
+  type Queryable,
+  type Tx,
+} from './db.js';
 
 export interface PostgresOptions {
   /** Connections this process may hold. */
   poolSize?: number;
   /** How long a statement waits for a row another transaction holds; then 503, as SQLite's busy timeout. */
   lockTimeoutMs?: number;
+  /**
+   * Callers that may wait for a pooled connection (pg's pool queues them without
+   * limit); beyond it a new one is refused at once with 503. 10,000, as SQLite's queue.
+   */
+  maxQueued?: number;
 }
 
 /** PostgreSQL retries that are ours to make: the transaction lost a race, not an argument. */
@@ -86,6 +99,14 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   // An idle connection that breaks is dropped by the pool; the next query reconnects.
   pool.on('error', () => {});
 
+  // Every query outside a transaction, and every transaction, first waits in the pool's
+  // queue for a connection. Past the bound, 503 at once instead of a queue (holding each
+  // request's memory) that grows while the database is slow or a flood goes on.
+  const maxQueued = opts.maxQueued ?? DEFAULT_MAX_QUEUED;
+  const admit = (): void => {
+    if (pool.waitingCount >= maxQueued) throw unavailable();
+  };
+
   // Named statements are parsed and planned once per connection; translated once per process.
   const prepared = new Map<string, { name: string; text: string }>();
   const statement = (sql: string, params: readonly Param[]) => {
@@ -99,6 +120,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     const query = async (sql: string, params: readonly Param[] = []) => {
       // Ours to avoid, as with a closed SQLite handle: an internal error, not "try again".
       if (closed) throw new Error('the database is closed');
+      if (client === pool) admit(); // a transaction's own client waits for nothing
       try {
         return await client.query(statement(sql, params));
       } catch (err) {
@@ -114,6 +136,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
 
   const connect = async (): Promise<pg.PoolClient> => {
     if (closed) throw new Error('the database is closed');
+    admit();
     try {
       return await pool.connect();
     } catch {

@@ -26,7 +26,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fail } from '../errors.js';
-import { ConstraintViolation, UniqueViolation, type Db, type Param, type Tx } from './db.js';
+import { ConstraintViolation, DEFAULT_MAX_QUEUED, UniqueViolation, type Db, type Param, type Tx } from './db.js';
 import { walSync, type WalSync } from './wal-sync.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -76,11 +76,17 @@ export interface SqliteOptions {
    * 503; waited on timers, never by stopping the event loop. 5000 by default.
    */
   busyTimeoutMs?: number;
+  /**
+   * Transactions that may wait for the next commit; beyond it a new one is refused at
+   * once with 503, so a held lock or a flood cannot grow the queue without end. 10,000.
+   */
+  maxQueued?: number;
 }
 
 export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
   const onDisk = path !== ':memory:' && path !== '';
   const limitMs = opts.busyTimeoutMs ?? 5000;
+  const maxQueued = opts.maxQueued ?? DEFAULT_MAX_QUEUED;
   if (onDisk) mkdirSync(dirname(path), { recursive: true });
   let conn: Database.Database;
   try {
@@ -289,6 +295,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
 
   const transaction = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
+      if (queue.length >= maxQueued) return reject(unavailable());
       queue.push({ fn, deadline: Date.now() + limitMs, resolve: resolve as (value: unknown) => void, reject });
       if (!scheduled) {
         scheduled = true;
