@@ -76,7 +76,13 @@ describe('prototype keys', () => {
     const raw =
       '{"__proto__":{"polluted":1,"email":"evil@x.test"},"constructor":{"prototype":{"polluted":1}},' +
       '"prototype":{"polluted":1},"name":"Safe","email":"safe@partners.test"}';
-    const reply = await c.call('POST', '/v1/partners', { raw, headers: json });
+    // constructor and prototype are unknown fields of a management write: refused whole.
+    expectError(await c.call('POST', '/v1/partners', { raw, headers: json }), 422, 'unknown_field');
+    // __proto__ alone is dropped by the parser, and the rest of the body stands.
+    const reply = await c.call('POST', '/v1/partners', {
+      raw: '{"__proto__":{"polluted":1,"email":"evil@x.test"},"name":"Safe","email":"safe@partners.test"}',
+      headers: json,
+    });
     expect(reply.status).toBe(201);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
@@ -133,5 +139,61 @@ describe('lengths and characters', () => {
     expectError(await c.call('GET', '/v1/partners/a%00b'), 404, 'not_found');
     expect((await c.call('GET', '/v1/partners')).body.data).toHaveLength(1);
     expect((await c.call('GET', '/v1/referrals')).body.data).toHaveLength(0);
+  });
+});
+
+// A payout address lands in a CSV file that people open in spreadsheets, and an address
+// is compared with others to refuse self-referral: neither may hide a formula or
+// characters that show nothing.
+describe('e-mail addresses that hide a formula or invisible characters', () => {
+  const formulas = ['+cmd|calc!A0@x.y', '=HYPERLINK("http://evil.test")@x.y', '-2+3@x.y', ' =1+1@x.y'];
+  const invisible = [
+    ['zero-width space', 'ali\u200bce@partner.test'],
+    ['zero-width joiner', '\u200dalice@partner.test'],
+    ['word joiner', 'alice@partner.test\u2060'],
+    ['invisible plus', 'alice\u2064@partner.test'],
+    ['byte-order mark', 'alice\ufeff@partner.test'],
+    ['left-to-right mark', 'ali\u200ece@partner.test'],
+    ['right-to-left mark', 'ali\u200fce@partner.test'],
+    ['right-to-left override', 'ali\u202ece@partner.test'],
+    ['left-to-right isolate', 'ali\u2066ce@partner.test'],
+    ['soft hyphen', 'ali\u00adce@partner.test'],
+    ['combining grapheme joiner', 'ali\u034fce@partner.test'],
+    ['Mongolian vowel separator', 'alice@part\u180ener.test'],
+    ['variation selector', 'alice\ufe0f@partner.test'],
+    ['tag character', 'alice@partner.test\u{e0041}'],
+  ];
+  const cases: Array<[string, string]> = [...formulas.map((f): [string, string] => ['a formula', f]), ...(invisible as Array<[string, string]>)];
+
+  it.each(cases)('%s (%j): 422 invalid_email with a pointer on every e-mail field', async (_name, bad) => {
+    const p = await seedPartner(c);
+    const sends: Array<[string, string, Record<string, unknown>, string]> = [
+      ['POST', '/v1/partners', { name: 'N', email: bad }, '/email'],
+      ['POST', '/v1/partners', { name: 'N', email: 'n@partners.test', paypal_email: bad }, '/paypal_email'],
+      ['PATCH', `/v1/partners/${p.partnerId}`, { email: bad }, '/email'],
+      ['PATCH', `/v1/partners/${p.partnerId}`, { paypal_email: bad }, '/paypal_email'],
+      ['POST', '/v1/tracking/conversion', { email: bad, gr_id: 'g', pk: p.key }, '/email'],
+      ['POST', '/v1/payments', { amount: 1, currency: 'USD', idempotency_key: 'k', referral_email: bad }, '/referral_email'],
+    ];
+    for (const [method, path, body, pointer] of sends) {
+      const err = expectError(await c.call(method, path, { body }), 422, 'invalid_email');
+      expect(err.source, `${method} ${path}`).toEqual({ pointer });
+    }
+    expect((await c.call('GET', '/v1/partners')).body.data).toHaveLength(1);
+    expect((await c.call('GET', `/v1/partners/${p.partnerId}`)).body.data.attributes).not.toHaveProperty('paypal_email');
+    expect((await c.call('GET', '/v1/referrals')).body.data).toEqual([]);
+  });
+
+  it('says why: a formula, or a character that shows nothing', async () => {
+    const formula = expectError(await c.call('POST', '/v1/partners', { body: { name: 'N', email: '=1@x.y' } }), 422, 'invalid_email');
+    expect(formula.detail).toMatch(/must not start with/);
+    const hidden = expectError(await c.call('POST', '/v1/partners', { body: { name: 'N', email: 'a\u200b@x.y' } }), 422, 'invalid_email');
+    expect(hidden.detail).toMatch(/invisible/);
+  });
+
+  it('addresses with a + or - inside, and letters of any script, are still taken', async () => {
+    for (const email of ['alice+tag@x.test', 'mary-jane@x.test', 'zoë@x.test', 'δοκιμή@παράδειγμα.test']) {
+      expect((await c.call('POST', '/v1/partners', { body: { name: 'N', email, paypal_email: email } })).status, email).toBe(201);
+    }
   });
 });

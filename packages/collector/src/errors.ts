@@ -18,6 +18,7 @@ const CATALOG = {
   payload_too_large: [413, 'Payload too large'],
   unsupported_media_type: [415, 'Unsupported media type'],
   missing_field: [422, 'Missing field'],
+  unknown_field: [422, 'Unknown field'],
   invalid_field: [422, 'Invalid field'],
   invalid_email: [422, 'Invalid e-mail address'],
   unattributed: [422, 'Unattributed conversion'],

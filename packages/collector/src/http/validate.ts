@@ -67,12 +67,22 @@ export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {
   }
   const errors: ErrorObject[] = [];
   const seen = new Set<string>();
-  for (const issue of result.error.issues) {
-    const pointer = `/${issue.path.map(String).join('/')}`;
-    if (seen.has(pointer)) continue;
+  const add = (path: PropertyKey[], code: ErrorCode, detail: string) => {
+    const pointer = `/${path.map(String).join('/')}`;
+    if (seen.has(pointer)) return;
     seen.add(pointer);
-    const { code, detail } = describe(issue);
     errors.push(errorObject(code, detail, { pointer }));
+  };
+  for (const issue of result.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      // A strict body (management writes): a typo such as "paypal" for "paypal_email" must
+      // not be answered 201 with the value silently dropped.
+      const known = Object.keys((schema as unknown as { shape?: object }).shape ?? {}).join(', ');
+      for (const key of issue.keys) add([...issue.path, key], 'unknown_field', `${key} is not a field here${known ? `; the fields are ${known}` : ''}`);
+      continue;
+    }
+    const { code, detail } = describe(issue);
+    add(issue.path, code, detail);
   }
   throw new ApiError(errors);
 }

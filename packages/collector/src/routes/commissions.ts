@@ -29,14 +29,14 @@ export function renderCommission(row: CommissionRow): Resource {
   };
 }
 
-const createBody = z.object({
+const createBody = z.strictObject({
   partner_id: z.string().min(1).max(64),
   amount,
   currency,
   referral_id: z.string().min(1).max(64).nullish(),
 });
 
-const updateBody = z.object({
+const updateBody = z.strictObject({
   state: state('commission'),
   reject_reason: z.string().trim().min(1).max(500).nullish(),
 });

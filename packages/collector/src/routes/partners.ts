@@ -22,7 +22,7 @@ export function renderPartner(row: PartnerRow): Resource {
   };
 }
 
-const createBody = z.object({ name: partnerName, email, paypal_email: email.nullish() });
+const createBody = z.strictObject({ name: partnerName, email, paypal_email: email.nullish() });
 const updateBody = createBody.partial();
 
 export const partnerRoutes = [

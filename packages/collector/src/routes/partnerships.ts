@@ -36,7 +36,7 @@ export function renderPartnership(row: PartnershipRow, program: ProgramRow): Res
   };
 }
 
-const createBody = z.object({
+const createBody = z.strictObject({
   partner_id: z.string().min(1).max(64),
   key: slug.optional(),
   state: state('partnership').optional(),
@@ -45,7 +45,7 @@ const createBody = z.object({
   commission_rate_bps: rateBps.nullish(),
 });
 
-const updateBody = z.object({
+const updateBody = z.strictObject({
   state: state('partnership').optional(),
   key: slug.optional(),
   competitor_slugs: competitorSlugs.optional(),

@@ -24,7 +24,7 @@ export function renderPayment(row: PaymentRow): Resource {
   };
 }
 
-const paymentBody = z.object({
+const paymentBody = z.strictObject({
   amount: amount.min(1),
   currency,
   idempotency_key: z.string().min(1).max(255),
@@ -65,7 +65,7 @@ export const paymentRoutes = [
     path: '/v1/refunds',
     summary: "Refund a payment: its pending commission is rejected with reason \"refunded\"",
     access: 'secret',
-    body: z.object({ payment_id: z.string().min(1).max(255) }),
+    body: z.strictObject({ payment_id: z.string().min(1).max(255) }),
     status: 200,
     async handle({ db, program, body, now }) {
       const commission = await refundPayment(db, program.id, body.payment_id, now);

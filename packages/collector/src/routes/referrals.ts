@@ -48,7 +48,7 @@ export const referralRoutes = [
     path: '/v1/referrals/:id',
     summary: 'Move a referral: converted → paid → churned, or to rejected',
     access: 'secret',
-    body: z.object({ state: state('referral') }),
+    body: z.strictObject({ state: state('referral') }),
     status: 200,
     async handle({ db, program, params, body, now }) {
       const row = await moveReferral(db, program.id, params.id ?? '', body.state, now);
