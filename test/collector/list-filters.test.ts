@@ -213,12 +213,12 @@ describe('equality filters', () => {
     expect(await listIds('partners', 'paypal_email_eq=bob%40partners.test')).toEqual([]);
   });
 
-  it('partners: the record shows name and payout address, never the account email', async () => {
+  it('partners: the record shows name, the account e-mail as given, and the payout address', async () => {
     const reply = await c.call('GET', '/v1/partners?name_eq=Alice');
     expect(reply.body.data[0]).toEqual({
       id: alice.partnerId,
       type: 'partner',
-      attributes: { name: 'Alice', paypal_email: 'Pay.Alice@PayPal.test', created_at: AT[0], updated_at: AT[0] },
+      attributes: { name: 'Alice', email: 'Alice@Partners.test', paypal_email: 'Pay.Alice@PayPal.test', created_at: AT[0], updated_at: AT[0] },
     });
   });
 

@@ -8,13 +8,18 @@ import type { PartnerRow } from '../store/partners.js';
 import { readRoutes } from './crud.js';
 import { email, emailFilter, partnerName } from './fields.js';
 
-/** The account email is stored and filterable but, as in the seed, not returned. */
+/**
+ * The seed's fields plus `email`, the account address the company gave: it was taken and
+ * filterable but never shown, which left the owner unable to read it back. Clients ignore
+ * attributes they do not know.
+ */
 export function renderPartner(row: PartnerRow): Resource {
   return {
     id: row.id,
     type: 'partner',
     attributes: present({
       name: row.name,
+      email: row.email,
       paypal_email: row.paypal_email,
       created_at: row.created_at,
       updated_at: row.updated_at,
