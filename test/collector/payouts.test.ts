@@ -92,6 +92,16 @@ describe('tally payouts export', () => {
     ]);
   });
 
+  it('--currency takes only what the API takes: ISO 4217 codes of currencies, read in ASCII', async () => {
+    await fixture();
+    for (const bad of ['QQQ', 'XXX', '\u0131sd', 'XAU']) {
+      const run = await tally(['payouts', 'export', '--currency', bad], env);
+      expect([run.code, run.stdout], bad).toEqual([2, '']);
+      expect(run.stderr).toMatch(/^tally: --currency must be the ISO 4217 code of a currency/);
+    }
+    expect((await tally(['payouts', 'export', '--currency', 'usd'], env)).code).toBe(0);
+  });
+
   it('says when there is nothing to pay, and needs --program when there are several', async () => {
     const empty = await tally(['payouts', 'export'], env);
     expect(empty.code).toBe(0);

@@ -2,6 +2,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { formatCsv, parseCsv } from '../csv.js';
+import { CURRENCY_RULE, knownCurrency } from '../domain/money.js';
 import { exportPayouts, markPaid } from '../domain/payouts.js';
 import { now, out, programFor, UsageError, withDb, type Command } from './common.js';
 
@@ -14,8 +15,8 @@ export const payoutCommands: Record<string, Command> = {
       'Partners without a PayPal address are listed on stderr and left out.',
     options: { program: { type: 'string' }, currency: { type: 'string' }, csv: { type: 'string' } },
     async run(values, _positionals, config) {
-      const currency = typeof values.currency === 'string' ? values.currency.toUpperCase() : null;
-      if (currency !== null && !/^[A-Z]{3}$/.test(currency)) throw new UsageError('--currency must be a three-letter code');
+      const currency = typeof values.currency === 'string' ? knownCurrency(values.currency) : null;
+      if (currency === undefined) throw new UsageError(`--currency ${CURRENCY_RULE}`);
       const result = await withDb(config, async (db) => {
         const program = await programFor(db, values.program);
         return exportPayouts(db, program.id, currency, now());

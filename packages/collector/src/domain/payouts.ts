@@ -7,7 +7,7 @@ import * as commissions from '../store/commissions.js';
 import * as payouts from '../store/payouts.js';
 import type { PayableRow } from '../store/payouts.js';
 import { uuidv7 } from './ids.js';
-import { majorUnits } from './money.js';
+import { majorUnits, minorUnit } from './money.js';
 
 export interface PayoutRow {
   email: string;
@@ -46,6 +46,8 @@ export async function exportPayouts(db: Db, programId: string, currency: string 
   return db.transaction(async (tx) => {
     const result: PayoutExport = { batches: [], skipped: [] };
     for (const [code, byPartner] of group(await payouts.payable(tx, programId, currency))) {
+      // A code stored before currencies were checked has no known minor unit: no file can say its amount.
+      if (minorUnit(code) === undefined) continue;
       const batchId = uuidv7();
       const rows: PayoutRow[] = [];
       const items: payouts.ItemRow[] = [];

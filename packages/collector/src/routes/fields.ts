@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { EMAIL_MAX, isValidEmail, normalizeEmail } from '../domain/email.js';
+import { CURRENCY_RULE, knownCurrency } from '../domain/money.js';
 import { transformed } from '../http/list-query.js';
 import { SLUG_PATTERN } from '../domain/slugs.js';
 import { states, type Machine, type StateOf } from '../domain/state-machines.js';
@@ -39,4 +40,10 @@ export const emailFilter = transformed('e-mail address, compared normalized', no
 /** Minor units (cents): a whole number from 0 to 10^12. */
 export const amount = z.number().int().min(0).max(1e12);
 
-export const currency = z.string().min(3).max(3);
+/** Checked by the domain's own rule, so a body is refused here exactly when the domain would refuse it. */
+export const currency = z
+  .string()
+  .min(3)
+  .max(3)
+  .refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE })
+  .meta({ description: 'ISO 4217 currency code, any case (stored upper case)', examples: ['USD'] });
