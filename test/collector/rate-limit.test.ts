@@ -1,8 +1,11 @@
-// Rate limits: per token on every route, per client IP on /v1/tracking/*, with 429
+// Rate limits: per secret token on every route, per publishable token and client address,
+// per client address on /v1/tracking/*, and failed authentications per address, with 429
 // rate_limited, Retry-After and RateLimit-* headers; X-Forwarded-For only with TRUST_PROXY.
+// IPv6 clients count per /64; counters hold a bounded number of keys.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../packages/collector/src/config.js';
+import { generateToken } from '../../packages/collector/src/domain/tokens.js';
 import type { RateLimits } from '../../packages/collector/src/http/rate-limit.js';
 import { expectError, startCollector, T0, type Collector } from './harness.js';
 
@@ -13,7 +16,7 @@ afterEach(async () => {
 });
 
 async function start(limits: Partial<RateLimits>) {
-  c = await startCollector({ limits: { perToken: 0, perIp: 0, trustProxy: 0, ...limits } });
+  c = await startCollector({ limits: { perToken: 0, perIp: 0, authFailures: 0, trustProxy: 0, ...limits } });
   c.clock.now = T0 + 10; // 50 s left in the minute
   return c;
 }
@@ -83,14 +86,95 @@ describe('per client IP on /v1/tracking/*', () => {
   });
 });
 
+const from = (address: string) => ({ 'x-forwarded-for': address });
+
+describe('publishable tokens: per client address, never per token alone', () => {
+  it("ten addresses at the token's limit leave every other visitor of the program untouched", async () => {
+    const col = await start({ perToken: 5, trustProxy: 1 });
+    for (let a = 0; a < 10; a++) {
+      for (let i = 0; i < 5; i++) expect((await click(col, from(`203.0.113.${a}`))).status).toBe(OK);
+    }
+    expectError(await click(col, from('203.0.113.0')), 429, 'rate_limited');
+    expectError(await click(col, from('203.0.113.9')), 429, 'rate_limited');
+    // A visitor the flood never touched.
+    expect((await click(col, from('198.51.100.1'))).status).toBe(OK);
+  });
+
+  it('secret tokens keep their limit per token, from whatever address', async () => {
+    const col = await start({ perToken: 3, trustProxy: 1 });
+    for (let a = 0; a < 3; a++) expect((await col.call('GET', '/v1/partners', { headers: from(`203.0.113.${a}`) })).status).toBe(200);
+    expectError(await col.call('GET', '/v1/partners', { headers: from('198.51.100.1') }), 429, 'rate_limited');
+  });
+
+  it('an IPv6 client counts as its /64, and an IPv4-mapped address as the IPv4 one', async () => {
+    const col = await start({ perIp: 2, trustProxy: 1 });
+    expect((await click(col, from('2001:db8:1:2::a'))).status).toBe(OK);
+    expect((await click(col, from('2001:DB8:1:2:ffff:ffff:ffff:b'))).status).toBe(OK);
+    expectError(await click(col, from('2001:db8:1:2::c')), 429, 'rate_limited');
+    expect((await click(col, from('2001:db8:1:3::a'))).status).toBe(OK);
+    expect((await click(col, from('::ffff:203.0.113.9'))).status).toBe(OK);
+    expect((await click(col, from('203.0.113.9'))).status).toBe(OK);
+    expectError(await click(col, from('::ffff:cb00:7109')), 429, 'rate_limited'); // 203.0.113.9 in hex
+  });
+});
+
+describe('failed authentications per client address', () => {
+  it('once over, every /v1 route refuses that address with 429 before looking the token up; other addresses are untouched', async () => {
+    const col = await start({ authFailures: 3, trustProxy: 1 });
+    const db = col.running.db;
+    const lookups = vi.spyOn(db, 'get');
+    const tokenLookups = () => lookups.mock.calls.filter(([sql]) => /FROM tokens/.test(sql)).length;
+    const unknown = generateToken('secret'); // a valid checksum, so only the database can refuse it
+    for (let i = 0; i < 3; i++) {
+      expectError(await col.call('GET', '/v1/partners', { token: unknown, headers: from('203.0.113.7') }), 401, 'unauthorized');
+    }
+    expect(tokenLookups()).toBe(3);
+    for (const [method, path] of [['GET', '/v1/partners'], ['GET', '/v1/commissions'], ['POST', '/v1/tracking/click']] as const) {
+      const refused = await col.call(method, path, { token: unknown, headers: from('203.0.113.7'), ...(method === 'POST' ? { body: {} } : {}) });
+      expectError(refused, 429, 'rate_limited');
+      expect(refused.headers.get('retry-after')).toBe('50');
+    }
+    // The known token is refused from that address too: it cannot be told apart without a lookup.
+    expectError(await col.call('GET', '/v1/partners', { headers: from('203.0.113.7') }), 429, 'rate_limited');
+    expect(tokenLookups()).toBe(3);
+    // Another address: its own count.
+    expect((await col.call('GET', '/v1/partners', { headers: from('198.51.100.1') })).status).toBe(200);
+    expectError(await col.call('GET', '/v1/partners', { token: unknown, headers: from('198.51.100.1') }), 401, 'unauthorized');
+    // Next minute, the address may try again.
+    col.clock.now += 50;
+    expectError(await col.call('GET', '/v1/partners', { token: unknown, headers: from('203.0.113.7') }), 401, 'unauthorized');
+  });
+});
+
+describe('memory under a flood of addresses', () => {
+  it('each counter holds a bounded number of keys a minute; addresses beyond share one overflow count', async () => {
+    const col = await start({ perIp: 2, trustProxy: 1, maxKeys: 5 });
+    for (let a = 1; a <= 5; a++) expect((await click(col, from(`10.0.0.${a}`))).status).toBe(OK);
+    // The table is full: the next addresses share one count.
+    expect((await click(col, from('10.0.0.6'))).status).toBe(OK);
+    expect((await click(col, from('10.0.0.7'))).status).toBe(OK);
+    expectError(await click(col, from('10.0.0.8')), 429, 'rate_limited');
+    // Addresses already counted keep their own count.
+    expect((await click(col, from('10.0.0.1'))).status).toBe(OK);
+    expectError(await click(col, from('10.0.0.1')), 429, 'rate_limited');
+    // A new minute empties the table.
+    col.clock.now += 50;
+    expect((await click(col, from('10.0.0.8'))).status).toBe(OK);
+  });
+});
+
 describe('configuration', () => {
   it('defaults to 6000 a minute per token, 600 per IP, and no trusted proxy; each is set by environment', () => {
-    expect(loadConfig({}).limits).toEqual({ perToken: 6000, perIp: 600, trustProxy: 0 });
-    expect(loadConfig({ RATE_LIMIT_TOKEN: '0', RATE_LIMIT_IP: '30', TRUST_PROXY: '1' }).limits).toEqual({
+    expect(loadConfig({}).limits).toEqual({ perToken: 6000, perIp: 600, authFailures: 60, trustProxy: 0 });
+    expect(
+      loadConfig({ RATE_LIMIT_TOKEN: '0', RATE_LIMIT_IP: '30', RATE_LIMIT_AUTH_FAILURES: '5', TRUST_PROXY: '1' }).limits,
+    ).toEqual({
       perToken: 0,
       perIp: 30,
+      authFailures: 5,
       trustProxy: 1,
     });
+    expect(() => loadConfig({ RATE_LIMIT_AUTH_FAILURES: 'x' })).toThrow(/RATE_LIMIT_AUTH_FAILURES/);
     expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY/);
     expect(() => loadConfig({ RATE_LIMIT_IP: '-1' })).toThrow(/RATE_LIMIT_IP/);
   });

@@ -2,15 +2,15 @@
 // server, the tests and the benchmarks all build the same app.
 
 import Router from '@koa/router';
-import Koa, { type Middleware } from 'koa';
+import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { fail } from './errors.js';
-import { requireToken, type Access } from './http/auth.js';
+import { tokenAuth, type Access } from './http/auth.js';
 import { jsonBody } from './http/body.js';
 import { allowedOrigin, preflight } from './http/cors.js';
 import { errorResponses } from './http/errors.js';
 import { parseListQuery } from './http/list-query.js';
-import { clientIp, NO_LIMITS, rateLimit, type RateLimits } from './http/rate-limit.js';
+import { clientKey, failureLimit, NO_LIMITS, rateLimit, type RateLimits } from './http/rate-limit.js';
 import { openApiDocument } from './http/openapi.js';
 import { requestContext } from './http/request-context.js';
 import type { Route } from './http/route.js';
@@ -83,13 +83,24 @@ export function createApp(deps: AppDeps): Koa {
   const router = new Router();
 
   const limits = deps.limits ?? NO_LIMITS;
+  const client = (ctx: Context) => clientKey(ctx, limits.trustProxy);
   // Before the token lookup, so a flood of bad tokens is limited too.
-  const perIp = rateLimit(limits.perIp, now, (ctx) => clientIp(ctx, limits.trustProxy));
-  const perToken = rateLimit(limits.perToken, now, (ctx) => ctx.state.tokenId as string);
+  const perIp = rateLimit(limits.perIp, now, client, limits.maxKeys);
+  // A publishable token is in every page of the program's site: counted per client, so
+  // one client's flood cannot use up every visitor's allowance.
+  const perToken = rateLimit(
+    limits.perToken,
+    now,
+    (ctx) => (ctx.state.caller === 'secret' ? (ctx.state.tokenId as string) : `${ctx.state.tokenId as string} ${client(ctx)}`),
+    limits.maxKeys,
+  );
+  const auth = tokenAuth(deps.db, {
+    failures: failureLimit(limits.authFailures ?? 0, now, client, limits.maxKeys),
+  });
 
   for (const r of ROUTES) {
     const chain: Middleware[] = r.path.startsWith('/v1/tracking/') ? [perIp] : [];
-    chain.push(requireToken(deps.db, r.access), perToken);
+    chain.push(auth(r.access), perToken);
     if (r.access === 'publishable') {
       chain.push(allowedOrigin(deps.db));
       router.options(r.path, preflight);

@@ -13,10 +13,12 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where users reach this collector; used for the first program's demo site and origin. */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** Requests per minute per token, on every /v1 route; 0 turns it off. */
+  /** Requests per minute per secret token, and per publishable token and client address; 0 turns it off. */
   RATE_LIMIT_TOKEN: z.coerce.number().int().min(0).default(6000),
-  /** Requests per minute per client IP on /v1/tracking/*; 0 turns it off. */
+  /** Requests per minute per client address on /v1/tracking/*; 0 turns it off. */
   RATE_LIMIT_IP: z.coerce.number().int().min(0).default(600),
+  /** Failed authentications per minute per client address, on every /v1 route; 0 turns it off. */
+  RATE_LIMIT_AUTH_FAILURES: z.coerce.number().int().min(0).default(60),
   /** Proxies in front that append to X-Forwarded-For; 0 (default) believes the header never. */
   TRUST_PROXY: z.coerce.number().int().min(0).max(16).default(0),
 });
@@ -50,6 +52,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pgPoolSize: e.PG_POOL_SIZE,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
-    limits: Object.freeze({ perToken: e.RATE_LIMIT_TOKEN, perIp: e.RATE_LIMIT_IP, trustProxy: e.TRUST_PROXY }),
+    limits: Object.freeze({
+      perToken: e.RATE_LIMIT_TOKEN,
+      perIp: e.RATE_LIMIT_IP,
+      authFailures: e.RATE_LIMIT_AUTH_FAILURES,
+      trustProxy: e.TRUST_PROXY,
+    }),
   });
 }

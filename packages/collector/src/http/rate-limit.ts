@@ -1,61 +1,135 @@
-// Rate limits: per token on every /v1 route, and per client IP on /v1/tracking/*, where
-// publishable tokens are public. Fixed one-minute windows, counted in this process's
-// memory (each collector process counts its own; docs/decisions.md). Every limited
+// Rate limits, in fixed one-minute windows counted in this process's memory (each
+// collector process counts its own; docs/decisions.md):
+// - per secret token on every /v1 route;
+// - per publishable token and client address: a publishable token is public, so a limit
+//   on the token alone would be a switch anyone could flip for every visitor of the program;
+// - per client address on /v1/tracking/*, before the token lookup;
+// - failed authentications per client address on every /v1 route: once over, refused
+//   before the token lookup, so made-up tokens cannot make the database work.
+// Clients are counted by address key (http/address.ts: IPv6 per /64). Every limited
 // answer carries RateLimit-Limit, -Remaining and -Reset; a refusal is 429 rate_limited
 // with Retry-After.
 
 import type { Context, Middleware } from 'koa';
-import { fail } from '../errors.js';
+import { ApiError, fail } from '../errors.js';
+import { addressKey } from './address.js';
 
 export interface RateLimits {
-  /** Requests per minute per token; 0 turns the limit off. */
+  /** Requests per minute per secret token, and per publishable token and client address; 0 turns it off. */
   perToken: number;
-  /** Requests per minute per client IP on /v1/tracking/*; 0 turns the limit off. */
+  /** Requests per minute per client address on /v1/tracking/*; 0 turns the limit off. */
   perIp: number;
+  /** Failed authentications per minute per client address, on every /v1 route; 0 or absent turns it off. */
+  authFailures?: number | undefined;
   /** How many proxies in front of the collector append to X-Forwarded-For; 0 believes none. */
   trustProxy: number;
+  /** Keys each counter holds in a window; MAX_KEYS unless given (tests make it small). */
+  maxKeys?: number | undefined;
 }
 
-export const NO_LIMITS: RateLimits = { perToken: 0, perIp: 0, trustProxy: 0 };
+export const NO_LIMITS: RateLimits = { perToken: 0, perIp: 0, authFailures: 0, trustProxy: 0 };
 
 const WINDOW_SECONDS = 60;
 
 /**
- * Counts requests per key in the current window. A new window starts a new map, so
- * memory holds only the keys seen in one minute.
+ * Keys one counter holds in a window. A flood of distinct addresses (or of publishable
+ * token and address pairs) would otherwise grow the map without bound within the minute:
+ * about 100 bytes a key, so some 5 MB per counter at most.
  */
-function counter(limit: number, now: () => number) {
+export const MAX_KEYS = 50_000;
+
+/**
+ * When a window's table is full, keys it does not hold yet share this one count. Keys
+ * already counted keep their own, so clients seen before the flood are unaffected; the
+ * newcomers of a flood's minute share one limit, which holds the database back rather
+ * than the flood.
+ */
+const OVERFLOW = '\0overflow';
+
+export interface Use {
+  used: number;
+  remaining: number;
+  /** Seconds until the window ends. */
+  reset: number;
+}
+
+/**
+ * Counts uses per key in the current window. A new window starts a new map, so memory
+ * holds only the keys seen in one minute, and at most `maxKeys` of them (plus OVERFLOW).
+ */
+export function windowCounter(limit: number, now: () => number, maxKeys = MAX_KEYS) {
   let window = -1;
   let counts = new Map<string, number>();
-  return (key: string) => {
+  const at = (key: string) => {
     const t = now();
     const current = Math.floor(t / WINDOW_SECONDS);
     if (current !== window) {
       window = current;
       counts = new Map();
     }
-    const used = (counts.get(key) ?? 0) + 1;
-    counts.set(key, used);
-    return { allowed: used <= limit, remaining: Math.max(0, limit - used), reset: (current + 1) * WINDOW_SECONDS - t };
+    const slot = counts.has(key) || counts.size < maxKeys ? key : OVERFLOW;
+    return { slot, reset: (current + 1) * WINDOW_SECONDS - t };
+  };
+  const use = (slot: string, used: number, reset: number): Use => ({ used, remaining: Math.max(0, limit - used), reset });
+  return {
+    /** Counts one use of `key`. */
+    hit(key: string): Use {
+      const { slot, reset } = at(key);
+      const used = (counts.get(slot) ?? 0) + 1;
+      counts.set(slot, used);
+      return use(slot, used, reset);
+    },
+    /** What `key` has used so far, counting nothing. */
+    peek(key: string): Use {
+      const { slot, reset } = at(key);
+      return use(slot, counts.get(slot) ?? 0, reset);
+    },
   };
 }
 
+function headersOf(limit: number, u: Use): Record<string, string> {
+  return { 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': String(u.remaining), 'RateLimit-Reset': String(u.reset) };
+}
+
+function refusal(limit: number, u: Use, what: string): ApiError {
+  return fail('rate_limited', `over ${limit} ${what} a minute; try again in ${u.reset} s`, {
+    headers: { ...headersOf(limit, u), 'Retry-After': String(u.reset) },
+  });
+}
+
 /** A middleware that limits by `keyOf(ctx)`; with a limit of 0 it does nothing. */
-export function rateLimit(limit: number, now: () => number, keyOf: (ctx: Context) => string): Middleware {
+export function rateLimit(limit: number, now: () => number, keyOf: (ctx: Context) => string, maxKeys?: number): Middleware {
   if (limit <= 0) return (_ctx, next) => next();
-  const take = counter(limit, now);
+  const counter = windowCounter(limit, now, maxKeys);
   return async (ctx, next) => {
-    const { allowed, remaining, reset } = take(keyOf(ctx));
+    const u = counter.hit(keyOf(ctx));
+    if (u.used > limit) throw refusal(limit, u, 'requests');
     // With two limits on one request, the headers tell about the tighter one.
     const shown = Number(ctx.response.get('RateLimit-Remaining') || Infinity);
-    const headers = { 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': String(remaining), 'RateLimit-Reset': String(reset) };
-    if (remaining < shown || !allowed) ctx.set(headers);
-    if (!allowed) {
-      throw fail('rate_limited', `over ${limit} requests a minute; try again in ${reset} s`, {
-        headers: { ...headers, 'Retry-After': String(reset) },
-      });
-    }
+    if (u.remaining < shown) ctx.set(headersOf(limit, u));
     await next();
+  };
+}
+
+/** Failed authentications per key: `check` refuses once over (before any lookup), `failed` counts one. */
+export interface FailureLimit {
+  check(ctx: Context): void;
+  failed(ctx: Context): void;
+}
+
+export const NO_FAILURE_LIMIT: FailureLimit = { check: () => undefined, failed: () => undefined };
+
+export function failureLimit(limit: number, now: () => number, keyOf: (ctx: Context) => string, maxKeys?: number): FailureLimit {
+  if (limit <= 0) return NO_FAILURE_LIMIT;
+  const counter = windowCounter(limit, now, maxKeys);
+  return {
+    check(ctx) {
+      const u = counter.peek(keyOf(ctx));
+      if (u.used >= limit) throw refusal(limit, u, 'failed authentications');
+    },
+    failed(ctx) {
+      counter.hit(keyOf(ctx));
+    },
   };
 }
 
@@ -70,4 +144,9 @@ export function clientIp(ctx: Context, hops: number): string {
   if (hops <= 0) return peer;
   const chain = ctx.get('x-forwarded-for').split(',').map((s) => s.trim()).filter(Boolean);
   return chain[Math.max(0, chain.length - hops)] ?? peer;
+}
+
+/** The key the client is counted under (an IPv4 address or an IPv6 /64). */
+export function clientKey(ctx: Context, hops: number): string {
+  return addressKey(clientIp(ctx, hops));
 }
