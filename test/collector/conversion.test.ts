@@ -110,6 +110,26 @@ describe('POST /v1/tracking/conversion', () => {
     expectError(await convert({ email: ' pay@Partner.TEST', gr_id: 'x', pk: key }, c.secret), 422, 'self_referral');
   });
 
+  it('sees a partner through case, a +tag and Unicode forms of either address: 422 self_referral', async () => {
+    const { key } = await seedPartner(c, { email: 'alice@partner.test', paypal_email: 'Zo\u00eb.Pay@alice.test' });
+    const lookalikes = [
+      'ALICE@partner.test',
+      'alice+x@partner.test',
+      'Alice+promo+2@PARTNER.test',
+      'zo\u00eb.pay@alice.test',
+      'ZOE\u0308.PAY+refund@Alice.Test', // e + combining diaeresis: ë decomposed (NFD)
+    ];
+    for (const email of lookalikes) {
+      const err = expectError(await convert({ email, gr_id: 'x', pk: key }, c.secret), 422, 'self_referral');
+      expect(err.source, email).toEqual({ pointer: '/email' });
+    }
+    expect((await c.call('GET', '/v1/referrals')).body.data).toEqual([]);
+    // Other people at the same domains are customers like any other.
+    for (const email of ['alicex@partner.test', 'bob+alice@partner.test', 'zoe.pay@alice.test']) {
+      expect((await convert({ email, gr_id: `g-${email}`, pk: key })).status, email).toBe(201);
+    }
+  });
+
   it('ignores unknown body fields, so a newer snippet never loses a conversion', async () => {
     const { key } = await seedPartner(c);
     const reply = await convert({ email: 'a@b.test', gr_id: 'x', pk: key, future_field: { nested: true } });

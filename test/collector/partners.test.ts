@@ -39,6 +39,17 @@ describe('POST /v1/partners', () => {
     expect((await create({ name: 'Other', email: 'Ada@partners.test' })).status).toBe(201);
   });
 
+  it('one address in two Unicode forms is one address: composed (NFC) before it is compared', async () => {
+    const made = await create({ name: 'Zoë', email: 'zo\u00eb@partners.test', paypal_email: 'zo\u00eb@pay.test' });
+    expect(made.status).toBe(201);
+    const err = expectError(await create({ name: 'Other', email: 'zoe\u0308@partners.test' }), 409, 'conflict');
+    expect(err.source).toEqual({ pointer: '/email' });
+    const found = await c.call('GET', `/v1/partners?paypal_email_eq=${encodeURIComponent('zoe\u0308@pay.test')}`);
+    expect(found.body.data.map((p: { id: string }) => p.id)).toEqual([made.body.data.id]);
+    // As sent, all the same.
+    expect(made.body.data.attributes.paypal_email).toBe('zo\u00eb@pay.test');
+  });
+
   it('validates its fields', async () => {
     expect(expectError(await create({ email: 'a@b.test' }), 422, 'missing_field').source).toEqual({ pointer: '/name' });
     expect(expectError(await create({ name: 'A' }), 422, 'missing_field').source).toEqual({ pointer: '/email' });

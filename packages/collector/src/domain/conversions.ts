@@ -6,7 +6,7 @@ import type { Db } from '../store/db.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow } from '../store/referrals.js';
 import { attribute } from './attribution.js';
-import { normalizeEmail } from './email.js';
+import { mailbox, normalizeEmail } from './email.js';
 import { uuidv7 } from './ids.js';
 
 export interface ConversionInput {
@@ -44,7 +44,9 @@ export async function recordConversion(
     if (existing) return repeat(existing, input.gr_id);
 
     const credited = await attribute(tx, programId, input.pk, input.gr_id);
-    if (emailNorm === credited.partner_email_norm || emailNorm === credited.partner_paypal_email_norm) {
+    // Compared by mailbox, not by the stored form: ALICE@ and alice+x@ reach the partner too.
+    const self = mailbox(input.email);
+    if ([credited.partner_email_norm, credited.partner_paypal_email_norm].some((own) => own !== null && mailbox(own) === self)) {
       throw fail('self_referral', 'a partner cannot refer themself', { pointer: '/email' });
     }
     const referral: ReferralRow = {

@@ -2,15 +2,19 @@
 // in /openapi.json.
 
 import { z } from 'zod';
-import { EMAIL_MAX, isValidEmail, normalizeEmail } from '../domain/email.js';
+import { EMAIL_MAX, emailProblem, normalizeEmail } from '../domain/email.js';
 import { CURRENCY_RULE, knownCurrency } from '../domain/money.js';
 import { transformed } from '../http/list-query.js';
 import { SLUG_PATTERN } from '../domain/slugs.js';
 import { states, type Machine, type StateOf } from '../domain/state-machines.js';
 
+/** Every e-mail field of the API: one rule (domain/email.ts), and the reason it gives. */
 export const email = z
   .string()
-  .refine(isValidEmail, { params: { code: 'invalid_email' }, message: 'must be a valid e-mail address' })
+  .check((ctx) => {
+    const problem = emailProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem, params: { code: 'invalid_email' } });
+  })
   .meta({ format: 'email', maxLength: EMAIL_MAX });
 
 /** A string of bounded length; `null` and absence mean the same. */
