@@ -97,6 +97,37 @@ describe('publishable tokens', () => {
   });
 });
 
+describe('secret tokens in a browser', () => {
+  it('are refused with 403 secret_token_in_browser on every route when the request has an Origin, whatever the origin', async () => {
+    const { key } = await seedPartner(c);
+    expect(ROUTES.length).toBeGreaterThanOrEqual(15);
+    for (const origin of ['http://localhost:8787', 'https://evil.example', 'null']) {
+      for (const r of ROUTES) {
+        const reply = await c.call(r.method.toUpperCase(), concrete(r.path), {
+          headers: { origin },
+          ...(r.body ? { body: { email: 'browser@buyer.test', gr_id: 'g', pk: key, name: 'X' } } : {}),
+        });
+        const err = expectError(reply, 403, 'secret_token_in_browser');
+        expect(err.detail).toMatch(/server/);
+        expect(reply.headers.get('access-control-allow-origin')).toBeNull();
+      }
+    }
+    // Nothing was done: the allowed origin's conversion was not stored.
+    expect((await c.call('GET', '/v1/referrals')).body.data).toEqual([]);
+  });
+
+  it('the same secret token without an Origin, and a publishable one with it, are served', async () => {
+    const { key } = await seedPartner(c);
+    expect((await c.call('GET', '/v1/partners')).status).toBe(200);
+    const conv = await c.call('POST', '/v1/tracking/conversion', {
+      token: c.publishable,
+      headers: { origin: 'http://localhost:8787' },
+      body: { email: 'page@buyer.test', gr_id: 'g', pk: key },
+    });
+    expect(conv.status).toBe(201);
+  });
+});
+
 describe('tokens at rest', () => {
   it('the database holds only hashes, never a token', async () => {
     const extra = await c.otherProgram();

@@ -96,6 +96,7 @@ export function createApp(deps: AppDeps): Koa {
   );
   const auth = tokenAuth(deps.db, {
     failures: failureLimit(limits.authFailures ?? 0, now, client, limits.maxKeys),
+    log: deps.log,
   });
 
   for (const r of ROUTES) {

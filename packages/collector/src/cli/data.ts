@@ -1,11 +1,10 @@
 // tally backup and tally forget: a copy of the whole database while the server runs,
 // and erasure of one person.
 
-import { existsSync, renameSync, rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { backupTo } from '../domain/backup.js';
 import { forgetEmail } from '../domain/referrals.js';
 import { isValidEmail } from '../domain/email.js';
-import { isPostgresUrl } from '../store/postgres.js';
 import { now, out, requireProgram, UsageError, withDb, type Command } from './common.js';
 
 export const dataCommands: Record<string, Command> = {
@@ -19,30 +18,13 @@ export const dataCommands: Record<string, Command> = {
     positionals: ['FILE'],
     async run(_values, positionals, config) {
       const file = positionals[0] ?? '';
-      if (isPostgresUrl(config.databaseUrl)) {
-        throw new UsageError('DATABASE_URL is PostgreSQL: back it up with pg_dump or a base backup');
-      }
       if (existsSync(file)) throw new UsageError(`${file} exists; name a new file`);
-      // Written beside the target and renamed at the end: FILE is either whole or absent.
-      const partial = `${file}.partial`;
-      rmSync(partial, { force: true });
-      try {
-        await withDb(config, (db) => db.backup(partial));
-        const copy = new Database(partial, { readonly: true });
-        try {
-          const check = copy.pragma('integrity_check', { simple: true });
-          if (check !== 'ok') throw new Error(`the copy fails its integrity check: ${String(check)}`);
-          const counts = ['referrals', 'commissions', 'payments', 'partners'].map(
-            (t) => `${(copy.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n} ${t}`,
-          );
-          renameSync(partial, file);
-          out(`Backed up to ${file}: ${counts.join(', ')}; integrity ok.`);
-        } finally {
-          copy.close();
-        }
-      } finally {
-        rmSync(partial, { force: true });
-      }
+      const counts = await withDb(config, (db) => {
+        if (db.engine === 'postgres') throw new UsageError('DATABASE_URL is PostgreSQL: back it up with pg_dump or a base backup');
+        return backupTo(db, file);
+      });
+      const listed = Object.entries(counts).map(([table, n]) => `${n} ${table}`);
+      out(`Backed up to ${file}: ${listed.join(', ')}; integrity ok.`);
     },
   },
 

@@ -1,8 +1,6 @@
 // tally tokens: issue, list and revoke API tokens. Tokens are shown once, never stored.
 
-import { isUuid } from '../domain/ids.js';
-import { issueToken } from '../domain/tokens.js';
-import * as tokens from '../store/tokens.js';
+import { issueToken, listTokens, revokeToken } from '../domain/tokens.js';
 import { iso, json, now, out, printTokens, required, requireProgram, UsageError, withDb, type Command } from './common.js';
 
 export const tokenCommands: Record<string, Command> = {
@@ -30,7 +28,7 @@ export const tokenCommands: Record<string, Command> = {
     async run(values, _positionals, config) {
       const rows = await withDb(config, async (db) => {
         const program = await requireProgram(db, required(values, 'program'));
-        return tokens.listByProgram(db, program.id);
+        return listTokens(db, program.id);
       });
       const shown = rows.map((t) => ({
         id: t.id,
@@ -53,12 +51,9 @@ export const tokenCommands: Record<string, Command> = {
     positionals: ['TOKEN_ID'],
     async run(_values, positionals, config) {
       const id = positionals[0] ?? '';
-      const result = await withDb(config, async (db) => {
-        const token = isUuid(id) ? await tokens.get(db, id) : undefined;
-        if (!token) throw new UsageError(`no token ${id}; see: tally tokens list --program ID`);
-        return (await tokens.revoke(db, id, now())) === 1 ? 'revoked' : 'was already revoked';
-      });
-      out(`Token ${id} ${result}.`);
+      const result = await withDb(config, (db) => revokeToken(db, id, now()));
+      if (!result) throw new UsageError(`no token ${id}; see: tally tokens list --program ID`);
+      out(`Token ${id} ${result === 'revoked' ? 'revoked' : 'was already revoked'}.`);
     },
   },
 };

@@ -7,7 +7,7 @@ import { crc32 } from 'node:zlib';
 import type { Queryable } from '../store/db.js';
 import * as tokens from '../store/tokens.js';
 import type { Credential, TokenKind, TokenRow } from '../store/tokens.js';
-import { uuidv7 } from './ids.js';
+import { isUuid, uuidv7 } from './ids.js';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const PREFIX: Record<TokenKind, string> = { secret: 'tly_sec_', publishable: 'tly_pub_' };
@@ -84,4 +84,15 @@ export async function issueToken(
 export async function authenticate(db: Queryable, token: string): Promise<Credential | undefined> {
   if (!tokenKind(token)) return undefined;
   return tokens.findActiveByHash(db, hashToken(token));
+}
+
+export function listTokens(db: Queryable, programId: string): Promise<TokenRow[]> {
+  return tokens.listByProgram(db, programId);
+}
+
+/** Revokes at once, for every process; undefined when there is no such token. */
+export async function revokeToken(db: Queryable, id: string, now: number): Promise<'revoked' | 'already revoked' | undefined> {
+  const token = isUuid(id) ? await tokens.get(db, id) : undefined;
+  if (!token) return undefined;
+  return (await tokens.revoke(db, id, now)) === 1 ? 'revoked' : 'already revoked';
 }

@@ -1,7 +1,9 @@
 // Bearer-token authentication (design/api.md §2). A secret token may call every /v1
-// route of its program; a publishable one, which lives in web pages, only tracking.
+// route of its program, from servers only; a publishable one, which lives in web pages,
+// only tracking.
 
 import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
 import { authenticate } from '../domain/tokens.js';
 import { fail } from '../errors.js';
 import type { Db } from '../store/db.js';
@@ -14,11 +16,15 @@ const BEARER = /^Bearer +(\S+) *$/i;
 export interface AuthOptions {
   /** Failed authentications per client address; refused before the lookup once over. */
   failures?: FailureLimit;
+  /** Told once per token when a secret token arrives from a web page. */
+  log?: Logger;
 }
 
 /** The authentication of every route: `auth(access)` is the middleware for one route. */
 export function tokenAuth(db: Db, options: AuthOptions = {}): (access: Access) => Middleware {
   const failures = options.failures ?? NO_FAILURE_LIMIT;
+  // Bounded by the secret tokens that exist: only a known token gets this far.
+  const warned = new Set<string>();
   return (access) => async (ctx, next) => {
     failures.check(ctx);
     const match = BEARER.exec(ctx.get('authorization'));
@@ -28,6 +34,20 @@ export function tokenAuth(db: Db, options: AuthOptions = {}): (access: Access) =
       throw fail('unauthorized', 'a valid token is required: Authorization: Bearer <token>', {
         headers: { 'WWW-Authenticate': 'Bearer' },
       });
+    }
+    // Browsers send Origin with every cross-origin request and every POST; servers do
+    // not. A secret token in a page is readable by anyone who opens it, so it is refused
+    // on every route, even from an allowed origin, before it can do anything.
+    if (credential.kind === 'secret' && ctx.get('origin')) {
+      if (!warned.has(credential.token_id)) {
+        warned.add(credential.token_id);
+        options.log?.warn({ token_id: credential.token_id }, 'a secret token was sent from a web page; replace it');
+      }
+      throw fail(
+        'secret_token_in_browser',
+        'secret tokens belong on servers: this request came from a web page (it has an Origin header). ' +
+          'Use a publishable token in pages, and replace this secret token, since the page exposed it.',
+      );
     }
     if (credential.kind === 'publishable' && access === 'secret') {
       throw fail('forbidden', 'a publishable token may only call /v1/tracking routes; use a secret token');

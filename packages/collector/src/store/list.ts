@@ -1,8 +1,10 @@
 // The one list query every list route uses: a program's rows, filtered by whitelisted
 // columns, newest first (created_at, then id, both descending), one page plus one row
 // to learn whether more follow. Every query walks an index in that order and stops
-// after the page (test/collector/query-plans.test.ts holds each plan to it), so a page
-// costs the same on a thousand rows as on millions.
+// after the page (test/collector/query-plans.test.ts holds each plan to it), so page 1
+// costs the same on a thousand rows as on millions. A deep page is LIMIT … OFFSET: the
+// index entries before it are stepped over one by one, so page N costs in proportion to
+// N × per_page (page 1,000 of 50 steps over 49,950 entries).
 
 import type { Param, Queryable } from './db.js';
 
