@@ -1,7 +1,6 @@
 // The routes outside /v1: health, readiness and the OpenAPI document.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../packages/collector/src/app.js';
 import { expectError, startCollector, type Collector } from './harness.js';
 
 let c: Collector;
@@ -31,17 +30,37 @@ describe('health', () => {
 });
 
 describe('/openapi.json', () => {
-  it('is an OpenAPI 3.1 document of every /v1 route, needing no token', async () => {
+  // Written out by hand, not read from the route table the document is made from: a route
+  // that is added, dropped or renamed must show here as a change to this list.
+  const OPERATIONS = [
+    'get /v1/commissions', 'post /v1/commissions', 'get /v1/commissions/{id}', 'patch /v1/commissions/{id}',
+    'get /v1/partners', 'post /v1/partners', 'get /v1/partners/{id}', 'patch /v1/partners/{id}', 'delete /v1/partners/{id}',
+    'get /v1/partnerships', 'post /v1/partnerships', 'get /v1/partnerships/{id}', 'patch /v1/partnerships/{id}',
+    'get /v1/referrals', 'get /v1/referrals/{id}', 'patch /v1/referrals/{id}', 'delete /v1/referrals/{id}',
+    'post /v1/payments', 'get /v1/payments/{id}', 'post /v1/refunds',
+    'post /v1/tracking/conversion', 'post /v1/tracking/click',
+  ];
+
+  it('is an OpenAPI 3.1 document of every /v1 operation, needing no token', async () => {
     const reply = await c.call('GET', '/openapi.json', { token: null });
     expect(reply.status).toBe(200);
     const doc = reply.body;
     expect(doc.openapi).toBe('3.1.0');
-    for (const r of ROUTES) {
-      const path = r.path.replace(/:(\w+)/g, '{$1}');
-      expect(doc.paths[path]?.[r.method], `${r.method} ${path}`).toBeDefined();
+    const documented = Object.entries(doc.paths as Record<string, object>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method} ${path}`),
+    );
+    expect(documented.sort()).toEqual([...OPERATIONS].sort());
+  });
+
+  it('documents only operations the server answers', async () => {
+    const doc = (await c.call('GET', '/openapi.json', { token: null })).body;
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, object>)) {
+      for (const method of Object.keys(ops)) {
+        const reply = await c.call(method.toUpperCase(), path.replace('{id}', '01900000-0000-7000-8000-000000000000'), { token: null });
+        // No token: every documented operation exists, so it is 401, never 404 or 405.
+        expect(reply.status, `${method} ${path}`).toBe(401);
+      }
     }
-    const count = Object.values(doc.paths).reduce((n: number, ops) => n + Object.keys(ops as object).length, 0);
-    expect(count).toBe(ROUTES.length);
   });
 
   it('describes bodies from the validating schemas and lists from their filters', async () => {
