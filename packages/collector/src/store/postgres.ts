@@ -9,7 +9,6 @@
 // batching here.
 
 import pg from 'pg';
-import { fail } from '../errors.js';
 import {
   ConstraintViolation,
   DEFAULT_MAX_QUEUED,
@@ -19,6 +18,7 @@ import {
   type Queryable,
   type Tx,
 } from './db.js';
+import { unavailable } from './unavailable.js';
 
 export interface PostgresOptions {
   /** Connections this process may hold. */
@@ -40,8 +40,6 @@ const RETRIES = 5;
 // operator shutting the server down, a read-only standby, a lock or statement timeout.
 const UNAVAILABLE = /^(08|53|57P0|57014|55P03|25006)/;
 
-const unavailable = () =>
-  fail('unavailable', 'The database is unavailable; try again shortly.', { headers: { 'Retry-After': '1' } });
 
 /** Errors from the driver, never from the function a transaction runs. */
 function translate(err: unknown): unknown {

@@ -1,0 +1,8 @@
+// "Not now" rather than "not this": the answer of every driver when the database cannot
+// take the request yet (held, full, read-only, gone, or too much already waiting). The
+// client may retry the same request; Retry-After says when.
+
+import { fail } from '../errors.js';
+
+export const unavailable = () =>
+  fail('unavailable', 'The database is unavailable; try again shortly.', { headers: { 'Retry-After': '1' } });
