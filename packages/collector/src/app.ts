@@ -14,6 +14,7 @@ import { clientKey, failureLimit, NO_LIMITS, rateLimit, type RateLimits } from '
 import { openApiDocument } from './http/openapi.js';
 import { requestContext } from './http/request-context.js';
 import type { Route } from './http/route.js';
+import { securityHeaders } from './http/security-headers.js';
 import { validateBody } from './http/validate.js';
 import { loadTracker, mountAssets } from './routes/assets.js';
 import { commissionRoutes } from './routes/commissions.js';
@@ -130,6 +131,7 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   app.use(requestContext(deps.log));
+  app.use(securityHeaders);
   app.use(errorResponses(deps.log));
   app.use(router.routes());
   // Reached only when no route took the request: a known path with another method is 405.

@@ -1,0 +1,61 @@
+// The demo pages under their Content-Security-Policy, in Chromium: the pages' own scripts
+// and the snippet run without a single violation, and a script injected into the page
+// (what an XSS would do) does not run.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createLogger } from '../../packages/collector/src/log.js';
+import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
+import { launchChromium } from './stack.js';
+
+let browser: Browser;
+let server: RunningServer;
+let dir: string;
+beforeAll(async () => {
+  browser = await launchChromium();
+  dir = mkdtempSync(join(tmpdir(), 'tally-csp-'));
+  server = await startServer(
+    { port: 0, host: '127.0.0.1', databaseUrl: join(dir, 'tally.db'), logLevel: 'silent' },
+    createLogger('silent'),
+  );
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+declare global {
+  interface Window {
+    violations?: string[];
+    injected?: number;
+  }
+}
+
+it.each(['/demo/', '/demo/signup'])('%s runs its scripts with no CSP violation, and refuses an injected one', async (path) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.violations!.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const res = await page.goto(server.url + path);
+  expect(res?.headers()['content-security-policy']).toContain("default-src 'none'");
+  // The inline script that waits for the snippet has run: the snippet loaded and answered.
+  await expect.poll(() => page.textContent('#referral')).toMatch(/^none/);
+  expect(await page.evaluate(() => window.violations)).toEqual([]);
+
+  const ran = await page.evaluate(() => {
+    const s = document.createElement('script');
+    s.textContent = 'window.injected = 1';
+    document.head.appendChild(s);
+    return window.injected;
+  });
+  expect(ran).toBeUndefined();
+  await expect.poll(() => page.evaluate(() => window.violations!.length)).toBe(1);
+  expect((await page.evaluate(() => window.violations))![0]).toMatch(/^script-src/);
+  await context.close();
+});
