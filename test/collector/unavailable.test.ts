@@ -3,22 +3,17 @@
 
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createApp } from '../../packages/collector/src/app.js';
-import { createProgram } from '../../packages/collector/src/domain/programs.js';
-import { createLogger } from '../../packages/collector/src/log.js';
 import type { Db } from '../../packages/collector/src/store/db.js';
-import { migrate } from '../../packages/collector/src/store/migrations.js';
 import { openSqlite } from '../../packages/collector/src/store/sqlite.js';
 import { expectError } from './harness.js';
+import { serve, type Served } from './served.js';
 
 let dir: string;
 let db: Db;
-let server: Server;
+let app: Served;
 let url: string;
 let secret: string;
 
@@ -26,14 +21,11 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tally-busy-'));
   // A short busy timeout keeps the test quick; the server's default waits 5 s for the CLI.
   db = openSqlite(join(dir, 'tally.db'), { busyTimeoutMs: 50 });
-  await migrate(db, 1);
-  secret = (await createProgram(db, { name: 'P', siteUrl: 'https://p.test' }, 1)).tokens.secret;
-  server = createServer(createApp({ db, log: createLogger('silent') }).callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = await serve(db);
+  ({ url, secret } = app);
 });
 afterEach(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await app.close();
   await db.close();
   rmSync(dir, { recursive: true, force: true });
 });
