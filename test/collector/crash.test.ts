@@ -74,8 +74,13 @@ it(`kill -9 under concurrent conversions loses no acknowledged one (${RUNS} runs
         }
       }
     };
+    // Killed once this run has a number of acknowledged conversions (a different one each
+    // run), so the kill always lands among requests in flight, however fast the machine.
+    const target = acknowledged.size + 20 + run * 15;
     const load = Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w)));
-    await new Promise((r) => setTimeout(r, 400 + run * 150));
+    for (const deadline = Date.now() + 15_000; acknowledged.size < target && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     running!.child.kill('SIGKILL');
     await running!.exited;
     stop = true;
@@ -98,10 +103,16 @@ it('SIGTERM with 50 requests in flight answers and stores every one, then refuse
   if (!publishable || !key) throw new Error('the first start prints the tokens');
   const emails = Array.from({ length: 50 }, (_, i) => `flight${i}@term.test`);
   const inFlight = emails.map((email) => halfSent(`${url}/v1/tracking/conversion`, publishable, JSON.stringify({ email, gr_id: `g-${email}`, pk: key })));
-  await new Promise((r) => setTimeout(r, 300)); // every request is accepted and half read
+  await Promise.all(inFlight.map((r) => r.written));
+  // The server accepts connections in order: once a later one is answered, all 50 are in.
+  expect((await fetch(`${url}/healthz`)).status).toBe(200);
   running!.child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 100));
-  await expect(fetch(`${url}/healthz`)).rejects.toThrow(); // no new connections
+  // No new connections once the signal is handled: poll until one is refused.
+  let refused = false;
+  for (const deadline = Date.now() + 5_000; !refused && Date.now() < deadline; ) {
+    refused = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) }).then(() => false, () => true);
+  }
+  expect(refused).toBe(true);
   for (const r of inFlight) r.finish();
   const replies = await Promise.all(inFlight.map((r) => r.reply));
   expect(replies.map((r) => r.status)).toEqual(emails.map(() => 201));

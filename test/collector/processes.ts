@@ -62,9 +62,14 @@ export function tokensIn(output: string) {
   };
 }
 
-/** Sends headers and half a body now; `finish()` sends the rest; `reply` is the answer. */
+/**
+ * Sends headers and half a body now; `written` resolves once that half has left for the
+ * socket; `finish()` sends the rest; `reply` is the answer.
+ */
 export function halfSent(url: string, token: string, body: string) {
   let finish = () => {};
+  let markWritten = () => {};
+  const written = new Promise<void>((resolve) => (markWritten = resolve));
   const reply = new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = request(
       url,
@@ -81,8 +86,8 @@ export function halfSent(url: string, token: string, body: string) {
     );
     req.on('error', reject);
     const half = Math.floor(body.length / 2);
-    req.write(body.slice(0, half));
+    req.write(body.slice(0, half), () => markWritten());
     finish = () => req.end(body.slice(half));
   });
-  return { reply, finish: () => finish() };
+  return { reply, written, finish: () => finish() };
 }
