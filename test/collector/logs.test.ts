@@ -3,10 +3,11 @@
 
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createLogger } from '../../packages/collector/src/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
 import { testDatabase, type TestDatabase } from './database.js';
+import { openSocket } from './edge.js';
 
 let server: RunningServer;
 let database: TestDatabase;
@@ -69,4 +70,36 @@ it('holds no e-mail, token or body for any kind of request, and one line with th
     expect(requestLines.filter((l) => l.req_id === id), id).toHaveLength(1);
   }
   expect(requestLines.length).toBeGreaterThanOrEqual(requests.length);
+});
+
+it('a client that resets its connection mid-request is one JSON line at debug level, and nothing is printed', async () => {
+  const { publishable } = server.firstProgram!.tokens;
+  const printed: string[] = [];
+  const spies = [
+    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void printed.push(a.join(' '))),
+    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void printed.push(a.join(' '))),
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (printed.push(String(chunk)), true)),
+  ];
+  const before = lines.length;
+  try {
+    const socket = await openSocket(Number(new URL(server.url).port));
+    socket.on('error', () => undefined);
+    socket.write(
+      `POST /v1/tracking/conversion HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${publishable}\r\n` +
+        `Content-Length: 500\r\n\r\n{"email":"${EMAIL}"`,
+    );
+    await new Promise((r) => setTimeout(r, 200)); // the app is reading the body
+    socket.resetAndDestroy();
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200); // still up
+  } finally {
+    for (const s of spies) s.mockRestore();
+  }
+  expect(printed).toEqual([]);
+  const added = lines.slice(before).map((l) => JSON.parse(l));
+  const resets = added.filter((l) => /reset/.test(l.msg));
+  expect(resets, JSON.stringify(added)).toHaveLength(1);
+  expect(resets[0]).toMatchObject({ level: 20, code: 'ECONNRESET' });
+  expect(added.every((l) => typeof l.level === 'number')).toBe(true);
+  expect(JSON.stringify(added)).not.toContain(EMAIL);
 });

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { fail } from './errors.js';
 import { tokenAuth, type Access } from './http/auth.js';
 import { jsonBody } from './http/body.js';
+import { isClientGone } from './http/client-errors.js';
 import { allowedOrigin, preflight } from './http/cors.js';
 import { errorResponses } from './http/errors.js';
 import { parseListQuery } from './http/list-query.js';
@@ -141,6 +142,14 @@ export function createApp(deps: AppDeps): Koa {
     throw fail('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(', ')}`, {
       headers: { Allow: allowed.join(', ') },
     });
+  });
+  // Koa reports here what happens outside the middleware chain, such as a socket that
+  // fails while an answer is written. Its default prints a stack trace among the JSON
+  // log lines; this logs one line. A client that went away was logged by the server
+  // (http/client-errors.ts), and an error the client caused was answered already.
+  app.on('error', (err: unknown, ctx?: Context) => {
+    if ((err as { expose?: boolean }).expose || isClientGone(err)) return;
+    deps.log.error({ req_id: ctx?.state.requestId ?? null, err }, 'unhandled error');
   });
   return app;
 }

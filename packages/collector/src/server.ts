@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
 import type { Db } from './store/db.js';
 import { migrate } from './store/migrations.js';
@@ -44,6 +45,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   // until the app is ready, a request is told to come back.
   let handle: RequestListener = (_req, res) => res.writeHead(503, { 'Retry-After': '1' }).end();
   const server = createServer((req, res) => handle(req, res));
+  answerClientErrors(server, log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
