@@ -1,27 +1,43 @@
 // The environment, read in one place, checked once at start, and frozen.
 
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { DEFAULT_TIMEOUTS, type ConnectionLimits } from './http/connections.js';
 import type { RateLimits } from './http/rate-limit.js';
 
-const schema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  /** A SQLite file (a path, `sqlite:` or `file:` URL) or a `postgres://` URL. */
-  DATABASE_URL: z.string().min(1).default('./data/tally.db'),
-  /** Connections each process keeps to PostgreSQL. */
-  PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Where users reach this collector; used for the first program's demo site and origin. */
-  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** Requests per minute per secret token, and per publishable token and client address; 0 turns it off. */
-  RATE_LIMIT_TOKEN: z.coerce.number().int().min(0).default(6000),
-  /** Requests per minute per client address on /v1/tracking/*; 0 turns it off. */
-  RATE_LIMIT_IP: z.coerce.number().int().min(0).default(600),
-  /** Failed authentications per minute per client address, on every /v1 route; 0 turns it off. */
-  RATE_LIMIT_AUTH_FAILURES: z.coerce.number().int().min(0).default(60),
-  /** Proxies in front that append to X-Forwarded-For; 0 (default) believes the header never. */
-  TRUST_PROXY: z.coerce.number().int().min(0).max(16).default(0),
-});
+const count = z.coerce.number().int().min(0);
+
+const schema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    /** A SQLite file (a path, `sqlite:` or `file:` URL) or a `postgres://` URL. */
+    DATABASE_URL: z.string().min(1).default('./data/tally.db'),
+    /** Connections each process keeps to PostgreSQL. */
+    PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Where users reach this collector; used for the first program's demo site and origin. */
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** Requests per minute per secret token, and per publishable token and client address; 0 turns it off. */
+    RATE_LIMIT_TOKEN: count.default(6000),
+    /** Requests per minute per client address on /v1/tracking/*; 0 turns it off. */
+    RATE_LIMIT_IP: count.default(600),
+    /** Failed authentications per minute per client address, on every /v1 route; 0 turns it off. */
+    RATE_LIMIT_AUTH_FAILURES: count.default(60),
+    /** Proxies in front that append to X-Forwarded-For; 0 (default) believes the header never. */
+    TRUST_PROXY: z.coerce.number().int().min(0).max(16).default(0),
+    /** Open connections in all; 0: no cap. Default: defaultMaxConnections(). */
+    MAX_CONNECTIONS: count.optional(),
+    /** Open connections per client address (IPv6: per /64); 0: no cap. Default 256, or 0 behind TRUST_PROXY. */
+    MAX_CONNECTIONS_PER_IP: count.optional(),
+    HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(DEFAULT_TIMEOUTS.headersTimeoutMs),
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(DEFAULT_TIMEOUTS.requestTimeoutMs),
+  })
+  // Node refuses a headers timeout longer than the request's, which contains it.
+  .refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
+    path: ['HEADERS_TIMEOUT_MS'],
+    message: 'must not be longer than REQUEST_TIMEOUT_MS',
+  });
 
 export interface Config {
   port: number;
@@ -34,9 +50,27 @@ export interface Config {
   publicUrl?: string | undefined;
   /** From the environment, with its defaults; absent (tests, embedding) means no limits. */
   limits?: RateLimits | undefined;
+  /** From the environment, with its defaults; absent means the default timeouts and no caps. */
+  connections?: ConnectionLimits | undefined;
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * 10,000 connections, or fewer when the process may open fewer files: each connection
+ * is a file descriptor, and the database, its WAL and the log need some too. Linux
+ * tells the limit in /proc; elsewhere the 10,000 stands.
+ */
+export function defaultMaxConnections(): number {
+  let limit = Infinity;
+  try {
+    const line = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    if (line?.[1]) limit = Number(line[1]);
+  } catch {
+    // not Linux
+  }
+  return Math.max(64, Math.min(10_000, limit - 256));
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
   const result = schema.safeParse(env);
@@ -57,6 +91,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perIp: e.RATE_LIMIT_IP,
       authFailures: e.RATE_LIMIT_AUTH_FAILURES,
       trustProxy: e.TRUST_PROXY,
+    }),
+    connections: Object.freeze({
+      max: e.MAX_CONNECTIONS ?? defaultMaxConnections(),
+      // Behind a proxy every connection comes from the proxy's own address: a cap per
+      // address would cap the proxy. The proxy is the place for one there.
+      perIp: e.MAX_CONNECTIONS_PER_IP ?? (e.TRUST_PROXY > 0 ? 0 : 256),
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     }),
   });
 }

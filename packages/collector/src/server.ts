@@ -1,6 +1,6 @@
 // One running collector: open and migrate the database, make the first program on an
-// empty one, listen, and on SIGTERM stop accepting, finish what is in flight, then
-// close the database.
+// empty one, listen (with caps on connections and timeouts on slow clients), and on
+// SIGTERM stop accepting, finish what is in flight, then close the database.
 
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { answerClientErrors } from './http/client-errors.js';
+import { guardConnections, NO_CAPS, serverOptions } from './http/connections.js';
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
 import type { Db } from './store/db.js';
 import { migrate } from './store/migrations.js';
@@ -44,7 +45,9 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   // Listen first, so the first program's origins name the real port (PORT=0 picks one);
   // until the app is ready, a request is told to come back.
   let handle: RequestListener = (_req, res) => res.writeHead(503, { 'Retry-After': '1' }).end();
-  const server = createServer((req, res) => handle(req, res));
+  const connections = config.connections ?? NO_CAPS;
+  const server = createServer(serverOptions(connections), (req, res) => handle(req, res));
+  guardConnections(server, connections, log);
   answerClientErrors(server, log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
