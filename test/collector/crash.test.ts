@@ -103,9 +103,7 @@ it('SIGTERM with 50 requests in flight answers and stores every one, then refuse
   if (!publishable || !key) throw new Error('the first start prints the tokens');
   const emails = Array.from({ length: 50 }, (_, i) => `flight${i}@term.test`);
   const inFlight = emails.map((email) => halfSent(`${url}/v1/tracking/conversion`, publishable, JSON.stringify({ email, gr_id: `g-${email}`, pk: key })));
-  await Promise.all(inFlight.map((r) => r.written));
-  // The server accepts connections in order: once a later one is answered, all 50 are in.
-  expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  await Promise.all(inFlight.map((r) => r.written)); // each one's headers read by the server
   running!.child.kill('SIGTERM');
   // No new connections once the signal is handled: poll until one is refused.
   let refused = false;

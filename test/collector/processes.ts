@@ -63,8 +63,9 @@ export function tokensIn(output: string) {
 }
 
 /**
- * Sends headers and half a body now; `written` resolves once that half has left for the
- * socket; `finish()` sends the rest; `reply` is the answer.
+ * Sends headers and half a body now; `written` resolves once the server has read the
+ * headers (its `100 Continue`, so the request is in flight, not waiting in a socket) and
+ * the half has been sent; `finish()` sends the rest; `reply` is the answer.
  */
 export function halfSent(url: string, token: string, body: string) {
   let finish = () => {};
@@ -76,7 +77,12 @@ export function halfSent(url: string, token: string, body: string) {
       {
         method: 'POST',
         agent: false,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          expect: '100-continue',
+        },
       },
       (res) => {
         let text = '';
@@ -86,7 +92,8 @@ export function halfSent(url: string, token: string, body: string) {
     );
     req.on('error', reject);
     const half = Math.floor(body.length / 2);
-    req.write(body.slice(0, half), () => markWritten());
+    req.on('continue', () => req.write(body.slice(0, half), () => markWritten()));
+    req.flushHeaders();
     finish = () => req.end(body.slice(half));
   });
   return { reply, written, finish: () => finish() };
