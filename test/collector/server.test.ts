@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../packages/collector/src/store/sqlite.js';
 import { ENGINE, testDatabase, withDb, type TestDatabase } from './database.js';
+import { rawExchange } from './edge.js';
 import { halfSent, serve, tokensIn } from './processes.js';
 
 let database: TestDatabase;
@@ -71,6 +72,20 @@ describe('tally serve', () => {
     // The answered write is in the database.
     const rows = await withDb(env.DATABASE_URL!, (db) => db.all('SELECT name FROM partners'));
     expect(rows).toEqual([{ name: 'In flight' }]);
+  });
+
+  it('takes the edge settings from the environment: DEMO, and the timeouts that cut a silent client', async () => {
+    const s = await serve({ ...env, DEMO: '0', HEADERS_TIMEOUT_MS: '300', REQUEST_TIMEOUT_MS: '600' });
+    try {
+      expect((await fetch(`${s.url}/demo/`)).status).toBe(404);
+      const silent = await rawExchange(Number(new URL(s.url).port), [], 5000);
+      expect(silent.closedAfterMs).toBeGreaterThan(0);
+      expect(silent.closedAfterMs).toBeLessThan(2000);
+      expect(silent.status).toBe(408);
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
   });
 
   // SQLite: WAL mode, and COMMIT leaves the fsync to wal-sync.ts (synchronous=NORMAL).

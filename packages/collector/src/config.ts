@@ -2,6 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { isLoopbackHost } from './http/address.js';
 import { DEFAULT_TIMEOUTS, type ConnectionLimits } from './http/connections.js';
 import type { RateLimits } from './http/rate-limit.js';
 
@@ -32,6 +33,8 @@ const schema = z
     MAX_CONNECTIONS_PER_IP: count.optional(),
     HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(DEFAULT_TIMEOUTS.headersTimeoutMs),
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(DEFAULT_TIMEOUTS.requestTimeoutMs),
+    /** The demo site at /demo/: 1 or 0; unset, on only when HOST is a loopback address. */
+    DEMO: z.enum(['0', '1']).optional(),
   })
   // Node refuses a headers timeout longer than the request's, which contains it.
   .refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
@@ -52,9 +55,16 @@ export interface Config {
   limits?: RateLimits | undefined;
   /** From the environment, with its defaults; absent means the default timeouts and no caps. */
   connections?: ConnectionLimits | undefined;
+  /** DEMO; absent means on only when `host` is a loopback address (demoEnabled). */
+  demo?: boolean | undefined;
 }
 
 export class ConfigError extends Error {}
+
+/** Whether /demo/ is served: as configured, else only for a collector this machine alone can reach. */
+export function demoEnabled(config: Pick<Config, 'demo' | 'host'>): boolean {
+  return config.demo ?? isLoopbackHost(config.host);
+}
 
 /**
  * 10,000 connections, or fewer when the process may open fewer files: each connection
@@ -100,5 +110,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     }),
+    demo: e.DEMO === undefined ? undefined : e.DEMO === '1',
   });
 }

@@ -6,7 +6,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
-import type { Config } from './config.js';
+import { demoEnabled, type Config } from './config.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { guardConnections, NO_CAPS, serverOptions } from './http/connections.js';
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
@@ -66,7 +66,8 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     },
     now(),
   );
-  const demo = await demoToken(db, now());
+  // Off, no demo token is issued: a publishable token nobody asked for is one more to leak.
+  const demo = demoEnabled(config) ? await demoToken(db, now()) : undefined;
   handle = createApp({
     db,
     log,

@@ -1,4 +1,5 @@
-// Client addresses as the limits count them. One key per client: an IPv4 address, or an IPv6 /64 (one subscriber's
+// Client addresses as the limits count them, and loopback hosts as the demo switch
+// knows them. One key per client: an IPv4 address, or an IPv6 /64 (one subscriber's
 // network: its owner picks any of 2^64 addresses at will, so counting them one by one
 // would let a single machine look like millions). IPv4-mapped IPv6 is the IPv4 address.
 
@@ -37,3 +38,15 @@ export function addressKey(address: string): string {
   return `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64`;
 }
 
+/** 127.0.0.0/8, ::1 (also as IPv4-mapped 127.x) and localhost: a collector reachable from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  if (bare.toLowerCase() === 'localhost') return true;
+  const version = isIP(bare);
+  if (version === 4) return bare.startsWith('127.');
+  if (version !== 6) return false;
+  const key = addressKey(bare);
+  if (key.startsWith('127.')) return true;
+  const g = ipv6Groups(bare);
+  return g.slice(0, 7).every((x) => x === 0) && g[7] === 1;
+}
