@@ -3,11 +3,17 @@
 
 import pino, { type DestinationStream, type Logger } from 'pino';
 
+/** How long a log line may wait in the buffer before it is written anyway. */
+export const FLUSH_AFTER_MS = 100;
+
 /**
  * JSON lines to stdout, or to `destination` (tests read what was logged). Stdout is
  * written in 4 KiB chunks off the request path: one write per line cost more than a
- * conversion's SQL (--cpu-prof). A kill -9 can lose the last chunk of log lines, never
- * data; a normal stop flushes it (cli/serve.ts).
+ * conversion's SQL (--cpu-prof). A quiet server would keep its lines in that buffer
+ * indefinitely, so the first line after a write also arms a timer that flushes within
+ * FLUSH_AFTER_MS: under load the buffer fills first and the timer finds little to do.
+ * A kill -9 can lose the last 100 ms of log lines, never data; a normal stop flushes
+ * them (cli/serve.ts).
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {
@@ -18,5 +24,25 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       censor: '[redacted]',
     },
   };
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+  return pino(options, destination ?? bufferedStdout());
+}
+
+function bufferedStdout(): DestinationStream {
+  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    timer = undefined;
+    try {
+      stream.flush();
+    } catch {
+      // closed at a stop, which flushed what it had
+    }
+  };
+  const write = stream.write.bind(stream);
+  stream.write = (line: string) => {
+    // unref: a pending flush never keeps the process alive; a stop flushes explicitly.
+    timer ??= setTimeout(flush, FLUSH_AFTER_MS).unref();
+    return write(line);
+  };
+  return stream;
 }
