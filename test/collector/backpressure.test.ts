@@ -6,8 +6,8 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Db } from '../../packages/collector/src/store/db.js';
-import { openPostgres } from '../../packages/collector/src/store/postgres.js';
-import { openSqlite } from '../../packages/collector/src/store/sqlite.js';
+import { loadConfig } from '../../packages/collector/src/config.js';
+import { openDatabase } from '../../packages/collector/src/store/open.js';
 import { testDatabase, type TestDatabase } from './database.js';
 import { expectError, type Reply } from './harness.js';
 import { serve, until, type Served } from './served.js';
@@ -23,10 +23,8 @@ let release: (() => Promise<void>) | undefined;
 
 beforeEach(async () => {
   database = await testDatabase();
-  db =
-    database.engine === 'sqlite'
-      ? openSqlite(database.url, { maxQueued: BOUND })
-      : openPostgres(database.url, { poolSize: 1, maxQueued: BOUND });
+  // Opened as the server opens its configured database (DB_MAX_QUEUED, PG_POOL_SIZE).
+  db = openDatabase(database.url, { poolSize: 1, maxQueued: BOUND });
   app = await serve(db);
 });
 afterEach(async () => {
@@ -97,4 +95,10 @@ it(`past ${BOUND} waiting, requests are refused at once with 503 and Retry-After
 
   // And the bound refuses only while it is full.
   expect((await app.call('POST', '/v1/partners', { name: 'After', email: 'after@p.test' })).status).toBe(201);
+});
+
+it('takes the bound from DB_MAX_QUEUED, 10,000 by default', () => {
+  expect(loadConfig({}).dbMaxQueued).toBe(10_000);
+  expect(loadConfig({ DB_MAX_QUEUED: '250' }).dbMaxQueued).toBe(250);
+  expect(() => loadConfig({ DB_MAX_QUEUED: '0' })).toThrow(/DB_MAX_QUEUED/);
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase } from '../../packages/collector/src/server.js';
+import { openDatabase } from '../../packages/collector/src/store/open.js';
 import type { Db, Engine } from '../../packages/collector/src/store/db.js';
 
 export const ENGINE: Engine = process.env.TALLY_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
@@ -63,7 +63,7 @@ export async function testDatabase(engine: Engine = ENGINE): Promise<TestDatabas
 
 /** Opens the test's database with the collector's own driver, for a look behind the API. */
 export async function withDb<T>(url: string, fn: (db: Db) => Promise<T>): Promise<T> {
-  const db = openDatabase({ databaseUrl: url });
+  const db = openDatabase(url);
   try {
     return await fn(db);
   } finally {

@@ -9,7 +9,7 @@ import { ensureFirstProgram } from '../../packages/collector/src/domain/programs
 import { generateToken } from '../../packages/collector/src/domain/tokens.js';
 import { migrate } from '../../packages/collector/src/store/migrations.js';
 import { numbered, openPostgres } from '../../packages/collector/src/store/postgres.js';
-import { openDatabase } from '../../packages/collector/src/server.js';
+import { openDatabase } from '../../packages/collector/src/store/open.js';
 import { expectError } from '../collector/harness.js';
 import { admin, testDatabase, withDb, type TestDatabase } from '../collector/database.js';
 import { tally } from '../collector/processes.js';
@@ -32,7 +32,7 @@ describe('placeholders', () => {
 
 describe('starting together', () => {
   it('six processes migrating one empty schema at once: each version is applied exactly once', async () => {
-    const dbs = Array.from({ length: 6 }, () => openDatabase({ databaseUrl: database.url }));
+    const dbs = Array.from({ length: 6 }, () => openDatabase(database.url));
     try {
       const versions = await Promise.all(dbs.map((db) => migrate(db, 1)));
       expect(new Set(versions).size).toBe(1);
@@ -44,7 +44,7 @@ describe('starting together', () => {
   });
 
   it('six first starts on one empty database make one program, and only one of them prints its tokens', async () => {
-    const dbs = Array.from({ length: 6 }, () => openDatabase({ databaseUrl: database.url }));
+    const dbs = Array.from({ length: 6 }, () => openDatabase(database.url));
     try {
       await migrate(dbs[0]!, 1);
       const made = await Promise.all(
@@ -121,7 +121,7 @@ describe('a row held by another transaction', () => {
 describe('choosing the engine', () => {
   it('postgres:// and postgresql:// are PostgreSQL; a path, sqlite: and file: are SQLite', async () => {
     const engines = ['postgres://u@127.0.0.1:1/x', 'postgresql://u@127.0.0.1:1/x', join(database.dir, 'a.db'), `sqlite:${join(database.dir, 'b.db')}`, `file:${join(database.dir, 'c.db')}`].map(
-      (databaseUrl) => openDatabase({ databaseUrl }),
+      (databaseUrl) => openDatabase(databaseUrl),
     );
     try {
       expect(engines.map((db) => db.engine)).toEqual(['postgres', 'postgres', 'sqlite', 'sqlite', 'sqlite']);

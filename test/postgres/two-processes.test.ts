@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseCsv } from '../../packages/collector/src/csv.js';
 import { markPaid } from '../../packages/collector/src/domain/payouts.js';
-import { openDatabase } from '../../packages/collector/src/server.js';
+import { openDatabase } from '../../packages/collector/src/store/open.js';
 import { testDatabase, withDb, type TestDatabase } from '../collector/database.js';
 import { serve, tally, tokensIn, type Served } from '../collector/processes.js';
 
@@ -178,7 +178,7 @@ it('the same payout file marked paid from two connections at once: one marks it,
   // Two handles, two pools: as two `tally payouts mark-paid` would, but started in the
   // same instant, so that both pass the checks before either writes.
   const csv = parseCsv(readFileSync(file, 'utf8'));
-  const dbs = [openDatabase({ databaseUrl: database.url }), openDatabase({ databaseUrl: database.url })];
+  const dbs = [openDatabase(database.url), openDatabase(database.url)];
   try {
     const runs = await Promise.allSettled(dbs.map((db) => markPaid(db, csv, 1_800_000_000)));
     expect(runs.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);

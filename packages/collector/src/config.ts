@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isLoopbackHost } from './http/address.js';
 import { DEFAULT_TIMEOUTS, type ConnectionLimits } from './http/connections.js';
 import type { RateLimits } from './http/rate-limit.js';
+import { DEFAULT_MAX_QUEUED } from './store/db.js';
 
 const count = z.coerce.number().int().min(0);
 
@@ -16,6 +17,8 @@ const schema = z
     DATABASE_URL: z.string().min(1).default('./data/tally.db'),
     /** Connections each process keeps to PostgreSQL. */
     PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+    /** Writes (SQLite) or callers waiting for a connection (PostgreSQL) held before 503 at once. */
+    DB_MAX_QUEUED: z.coerce.number().int().min(1).default(DEFAULT_MAX_QUEUED),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Where users reach this collector; used for the first program's demo site and origin. */
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -48,6 +51,8 @@ export interface Config {
   databaseUrl: string;
   /** PostgreSQL only; 10 unless given. */
   pgPoolSize?: number | undefined;
+  /** DB_MAX_QUEUED; the store's default (10,000) unless given. */
+  dbMaxQueued?: number | undefined;
   logLevel: string;
   /** PUBLIC_URL when given; otherwise the server names itself by the address it listens on. */
   publicUrl?: string | undefined;
@@ -94,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     pgPoolSize: e.PG_POOL_SIZE,
+    dbMaxQueued: e.DB_MAX_QUEUED,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     limits: Object.freeze({

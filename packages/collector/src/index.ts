@@ -2,7 +2,8 @@
 export { createApp, ROUTES, type AppDeps } from './app.js';
 export { loadConfig, type Config } from './config.js';
 export { createLogger } from './log.js';
-export { startServer, openDatabase, type RunningServer } from './server.js';
+export { startServer, type RunningServer } from './server.js';
 export { migrate } from './store/migrations.js';
+export { openDatabase, openMigrated } from './store/open.js';
 export { openSqlite } from './store/sqlite.js';
 export { openPostgres } from './store/postgres.js';

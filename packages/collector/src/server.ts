@@ -11,9 +11,7 @@ import { answerClientErrors } from './http/client-errors.js';
 import { guardConnections, NO_CAPS, serverOptions } from './http/connections.js';
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
 import type { Db } from './store/db.js';
-import { migrate } from './store/migrations.js';
-import { isPostgresUrl, openPostgres } from './store/postgres.js';
-import { openSqlite, sqlitePath } from './store/sqlite.js';
+import { openMigrated } from './store/open.js';
 
 export interface RunningServer {
   url: string;
@@ -26,11 +24,9 @@ export interface RunningServer {
 
 const unixNow = (): number => Math.floor(Date.now() / 1000);
 
-/** `postgres://…` is PostgreSQL; anything else names a SQLite file. */
-export function openDatabase(config: Pick<Config, 'databaseUrl' | 'pgPoolSize'>): Db {
-  return isPostgresUrl(config.databaseUrl)
-    ? openPostgres(config.databaseUrl, { poolSize: config.pgPoolSize })
-    : openSqlite(sqlitePath(config.databaseUrl));
+/** The database of a configuration, opened and migrated. */
+export function openConfigured(config: Pick<Config, 'databaseUrl' | 'pgPoolSize' | 'dbMaxQueued'>, now: number): Promise<Db> {
+  return openMigrated(config.databaseUrl, now, { poolSize: config.pgPoolSize, maxQueued: config.dbMaxQueued });
 }
 
 export interface ServerOptions {
@@ -40,8 +36,7 @@ export interface ServerOptions {
 
 export async function startServer(config: Config, log: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const now = options.now ?? unixNow;
-  const db = openDatabase(config);
-  await migrate(db, now());
+  const db = await openConfigured(config, now());
   // Listen first, so the first program's origins name the real port (PORT=0 picks one);
   // until the app is ready, a request is told to come back.
   let handle: RequestListener = (_req, res) => res.writeHead(503, { 'Retry-After': '1' }).end();

@@ -3,9 +3,8 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.js';
 import { getProgram, listPrograms } from '../domain/programs.js';
-import { openDatabase } from '../server.js';
+import { openConfigured } from '../server.js';
 import type { Db } from '../store/db.js';
-import { migrate } from '../store/migrations.js';
 import type { ProgramRow } from '../store/programs.js';
 
 /** A bad argument: one line on stderr and exit code 2. */
@@ -29,9 +28,8 @@ export const iso = (t: number | null): string => (t === null ? '-' : new Date(t 
 export const json = { json: { type: 'boolean' } } as const;
 
 export async function withDb<T>(config: Readonly<Config>, fn: (db: Db) => Promise<T>): Promise<T> {
-  const db = openDatabase(config);
+  const db = await openConfigured(config, now());
   try {
-    await migrate(db, now());
     return await fn(db);
   } finally {
     await db.close();
