@@ -20,6 +20,7 @@ import { validateBody } from './http/validate.js';
 import { loadTracker, mountAssets } from './routes/assets.js';
 import { commissionRoutes } from './routes/commissions.js';
 import { mountDemo, type Demo } from './routes/demo.js';
+import { mountHome } from './routes/home.js';
 import { partnerRoutes } from './routes/partners.js';
 import { partnershipRoutes } from './routes/partnerships.js';
 import { paymentRoutes } from './routes/payments.js';
@@ -117,8 +118,12 @@ export function createApp(deps: AppDeps): Koa {
   router.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
-  mountAssets(router, loadTracker(deps.trackerPath));
+  mountAssets(
+    router,
+    loadTracker(deps.trackerPath, (cause) => deps.log.warn({ cause }, 'tracker.js is not built: /tracker.js answers 404')),
+  );
   mountDemo(router, deps.demo);
+  mountHome(router, { demo: deps.demo !== undefined });
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });

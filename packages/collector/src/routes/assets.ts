@@ -18,12 +18,17 @@ export interface Asset {
   hash: string;
 }
 
-/** The built snippet, or undefined when the tracker package has not been built. */
-export function loadTracker(path?: string): Asset | undefined {
+/**
+ * The built snippet, or undefined when the tracker package has not been built: then
+ * /tracker.js is a 404, and `missing` is told why once, so the operator is not left
+ * guessing at a silent 404.
+ */
+export function loadTracker(path: string | undefined, missing: (cause: string) => void): Asset | undefined {
   let body: Buffer;
   try {
     body = readFileSync(path ?? createRequire(import.meta.url).resolve('@tally/tracker/tracker.js'));
-  } catch {
+  } catch (err) {
+    missing(`${(err as NodeJS.ErrnoException).code ?? 'unreadable'}: ${path ?? '@tally/tracker/tracker.js'}; run npm run build`);
     return undefined;
   }
   const digest = createHash('sha256').update(body).digest('hex');

@@ -1,0 +1,89 @@
+// `/`: what a person sees when they open the address the server printed. Until the
+// dashboard exists, a small page that names the service and its version and links to
+// what there is: the demo (when it is on), the API document and the docs. And a favicon,
+// so browsers do not log a 404 for it on every page.
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type Router from '@koa/router';
+import { pagePolicy } from '../http/security-headers.js';
+
+// Found by package name, so the source (tests) and the bundle (dist/) agree.
+const PACKAGE_JSON = createRequire(import.meta.url).resolve('@tally/collector/package.json');
+const VERSION: string = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')).version;
+
+/** The repository's own docs, served as text beside the page; absent when embedded elsewhere. */
+const DOCS_DIR = join(dirname(PACKAGE_JSON), '..', '..', 'docs') + '/';
+const DOCS = ['api.md', 'tracker.md', 'decisions.md'] as const;
+
+// A 32×32 PNG (a white T on teal), in an ICO container: every browser reads PNG icons.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAAXklEQVR42mNgwAF48/L+UxMzEAOobSlJjqGX5VgdQW/LMRwxsh0wUJbDHYFPklpg1AGjDiDbAaQ4jia5YNQBow4YdcCoA0YdMOoAujhgtFU8KBww4F2zQdE5HajuOQDKM2UhQ2gcrgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const ICO = (() => {
+  const header = Buffer.alloc(22);
+  header.writeUInt16LE(1, 2); // type: icon
+  header.writeUInt16LE(1, 4); // one image
+  header.writeUInt8(32, 6); // width
+  header.writeUInt8(32, 7); // height
+  header.writeUInt16LE(1, 10); // planes
+  header.writeUInt16LE(32, 12); // bits per pixel
+  header.writeUInt32LE(PNG.length, 14);
+  header.writeUInt32LE(22, 18); // where the image starts
+  return Buffer.concat([header, PNG]);
+})();
+
+const STYLE = `
+  body { font: 16px/1.5 system-ui, sans-serif; max-width: 36rem; margin: 3rem auto; padding: 0 1rem; color: #1d2433; background: #fff; }
+  h1 { font-size: 1.6rem; margin-bottom: 0; } .version { color: #5b6478; margin-top: .25rem; }
+  a { color: #0b5f5f; } li { margin: .35rem 0; }
+  @media (prefers-color-scheme: dark) { body { color: #e6e9ef; background: #15181e; } a { color: #6fd0d0; } .version { color: #a3abbd; } }
+`;
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function homePage(opts: { demo: boolean; docs: readonly string[] }): string {
+  const links = [
+    opts.demo ? '<li><a href="/demo/">The demo shop</a>: follow a referral link and sign up, as your visitors will.</li>' : '',
+    '<li><a href="/openapi.json">The API document</a> (OpenAPI 3.1): every <code>/v1</code> route, its parameters and bodies.</li>',
+    ...opts.docs.map((name) => `<li><a href="/docs/${escape(name)}">docs/${escape(name)}</a></li>`),
+    '<li><a href="/healthz">/healthz</a> and <a href="/readyz">/readyz</a>: liveness and database readiness.</li>',
+  ].filter(Boolean);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Tally</title><link rel="icon" href="/favicon.ico"><style>${STYLE}</style></head>
+<body><main><h1>Tally</h1><p class="version">affiliate-program collector, version ${escape(VERSION)}</p>
+<p>This server records referrals and conversions and answers the <code>/v1</code> API with your program's tokens.</p>
+<ul>${links.join('\n')}</ul></main></body></html>
+`;
+}
+
+export function mountHome(router: Router, opts: { demo: boolean }): void {
+  const docs = DOCS.filter((name) => {
+    try {
+      return readFileSync(DOCS_DIR + name).length > 0;
+    } catch {
+      return false;
+    }
+  });
+  const html = homePage({ demo: opts.demo, docs });
+  const policy = pagePolicy({ scripts: [], styles: [STYLE] });
+  router.get('/', (ctx) => {
+    ctx.set('Content-Security-Policy', policy);
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = html;
+  });
+  router.get('/favicon.ico', (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.type = 'image/x-icon';
+    ctx.body = ICO;
+  });
+  for (const name of docs) {
+    router.get(`/docs/${name}`, (ctx) => {
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = readFileSync(DOCS_DIR + name);
+    });
+  }
+}
