@@ -1,6 +1,12 @@
 // The routes outside /v1: health, readiness and the OpenAPI document.
 
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../packages/collector/src/app.js';
+import { createLogger } from '../../packages/collector/src/log.js';
+import { openDatabase } from '../../packages/collector/src/store/open.js';
 import { expectError, startCollector, type Collector } from './harness.js';
 
 let c: Collector;
@@ -26,6 +32,26 @@ describe('health', () => {
     expectError(ready, 503, 'unavailable');
     expect(ready.headers.get('retry-after')).toBe('1');
     expect((await c.call('GET', '/healthz', { token: null })).status).toBe(200);
+  });
+
+  it('/readyz logs the cause of a failure once, not on every probe', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) });
+    const db = openDatabase(c.databaseUrl);
+    const app = createApp({ db, log: createLogger('warn', sink) }).callback();
+    const server = createServer(app).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      await db.close();
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/readyz`;
+      for (let i = 0; i < 3; i++) expect((await fetch(url)).status).toBe(503);
+      const notReady = lines.map((l) => JSON.parse(l)).filter((l) => /not ready/.test(l.msg));
+      expect(notReady).toHaveLength(1);
+      expect(notReady[0].cause).toMatch(/\w/);
+      expect(notReady[0].cause).not.toBe('no cause given');
+    } finally {
+      server.close();
+    }
   });
 });
 

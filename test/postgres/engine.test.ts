@@ -10,6 +10,7 @@ import { generateToken } from '../../packages/collector/src/domain/tokens.js';
 import { migrate } from '../../packages/collector/src/store/migrations.js';
 import { numbered, openPostgres } from '../../packages/collector/src/store/postgres.js';
 import { openDatabase } from '../../packages/collector/src/store/open.js';
+import { describeCause } from '../../packages/collector/src/store/unavailable.js';
 import { expectError } from '../collector/harness.js';
 import { admin, testDatabase, withDb, type TestDatabase } from '../collector/database.js';
 import { tally } from '../collector/processes.js';
@@ -83,15 +84,29 @@ describe('a database that does not answer', () => {
     }
   });
 
-  it('a connection the server drops is replaced: after pg_terminate_backend the next requests succeed', async () => {
-    await withDb(database.url, async (db) => {
+  it('a connection the server drops is told to the opener with its cause, and replaced', async () => {
+    let told!: (err: Error) => void;
+    const broke = new Promise<Error>((resolve) => (told = resolve));
+    const db = openDatabase(database.url, { onIdleError: (err) => told(err) });
+    try {
       await migrate(db, 1);
       const pid = (await db.get<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!.pid;
       await withDb(database.url, (other) => other.get('SELECT pg_terminate_backend(?)', [pid]));
-      await new Promise((r) => setTimeout(r, 100)); // the pool sees the idle connection close
+      // The pool sees the idle connection close, and says so, instead of dropping it silently.
+      expect(describeCause(await broke)).toMatch(/terminat/i);
       const after = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM schema_migrations');
       expect(after!.n).toBeGreaterThan(0);
-    });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('a database that cannot be reached is named in the CLI\'s error, without its password, with the cause', async () => {
+    const run = await tally(['programs', 'list'], { DATABASE_URL: 'postgres://bob:hunter2@127.0.0.1:1/nowhere' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^tally: cannot use the database at postgres:\/\/127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED/);
+    expect(run.stderr).not.toContain('hunter2');
+    expect(run.stderr).not.toContain('bob');
   });
 });
 

@@ -27,6 +27,7 @@ import { paymentRoutes } from './routes/payments.js';
 import { referralRoutes } from './routes/referrals.js';
 import { trackingRoutes } from './routes/tracking.js';
 import type { Db } from './store/db.js';
+import { describeCause } from './store/unavailable.js';
 import type { ProgramRow } from './store/programs.js';
 
 export interface AppDeps {
@@ -127,10 +128,17 @@ export function createApp(deps: AppDeps): Koa {
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
+  // The cause of a failed readiness check goes to the log once, when it first appears or
+  // changes, not on every probe of a load balancer.
+  let notReady: string | undefined;
   router.get('/readyz', async (ctx) => {
     try {
       await deps.db.ping();
-    } catch {
+      notReady = undefined;
+    } catch (err) {
+      const cause = describeCause(err);
+      if (cause !== notReady) deps.log.warn({ cause }, 'not ready: the database does not answer');
+      notReady = cause;
       throw fail('unavailable', 'the database does not answer', { headers: { 'Retry-After': '1' } });
     }
     ctx.body = { status: 'ok' };

@@ -9,7 +9,9 @@ import { programCommands } from './cli/programs.js';
 import { serveCommands } from './cli/serve.js';
 import { tokenCommands } from './cli/tokens.js';
 import { out, UsageError, type Command, type Values } from './cli/common.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { isPostgresUrl } from './store/postgres.js';
+import { describeCause } from './store/unavailable.js';
 import { ApiError } from './errors.js';
 
 const COMMANDS: Record<string, Command> = {
@@ -53,7 +55,21 @@ function argumentError(err: unknown, name: string, command: Command): UsageError
   return new UsageError(`bad arguments for "tally ${name}"; usage: ${command.usage.split('\n')[0]}`);
 }
 
+/** A database URL as it may be shown: without its user name and password. */
+function shownUrl(url: string): string {
+  if (!isPostgresUrl(url)) return url;
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return 'the configured PostgreSQL URL';
+  }
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
+  let config: Readonly<Config> | undefined;
   const name = [argv.slice(0, 2).join(' '), argv[0] ?? ''].find((n) => Object.hasOwn(COMMANDS, n));
   try {
     if (!name) {
@@ -85,9 +101,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (parsed.positionals.length !== expected.length) {
       throw new UsageError(`expected ${expected.length ? expected.join(' ') : 'no arguments'}; usage: ${command.usage.split('\n')[0]}`);
     }
-    await command.run(parsed.values, parsed.positionals, loadConfig());
+    config = loadConfig();
+    await command.run(parsed.values, parsed.positionals, config);
     return 0;
   } catch (err) {
+    if (err instanceof ApiError && err.code === 'unavailable' && config) {
+      process.stderr.write(`tally: cannot use the database at ${shownUrl(config.databaseUrl)}: ${describeCause(err.cause)}\n`);
+      return 1;
+    }
     // Bad arguments exit 2; a refusal by the data (a stale export, say) or a failure exits 1.
     const usage =
       err instanceof UsageError || err instanceof ConfigError || (err instanceof ApiError && [400, 422].includes(err.status));

@@ -57,6 +57,8 @@ export interface ErrorOptions {
   parameter?: string;
   meta?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** What failed underneath (a driver's error): for the log, never for the answer. */
+  cause?: unknown;
 }
 
 export class ApiError extends Error {
@@ -66,8 +68,8 @@ export class ApiError extends Error {
   /** Expected errors are the client's fault and safe to show; unknown ones are not. */
   readonly expose = true;
 
-  constructor(errors: ErrorObject[], headers: Record<string, string> = {}) {
-    super(errors[0]?.detail ?? 'error');
+  constructor(errors: ErrorObject[], headers: Record<string, string> = {}, cause?: unknown) {
+    super(errors[0]?.detail ?? 'error', cause === undefined ? undefined : { cause });
     this.name = 'ApiError';
     this.errors = errors;
     this.status = Number(errors[0]?.status ?? 500);
@@ -90,7 +92,7 @@ export function errorObject(code: ErrorCode, detail: string, opts: ErrorOptions 
 
 /** Build the error to throw: `throw fail('not_found', 'no such partner')`. */
 export function fail(code: ErrorCode, detail: string, opts: ErrorOptions = {}): ApiError {
-  return new ApiError([errorObject(code, detail, opts)], opts.headers);
+  return new ApiError([errorObject(code, detail, opts)], opts.headers, opts.cause);
 }
 
 /** The record, or a 404 naming what was looked for. */

@@ -12,6 +12,8 @@ import { guardConnections, NO_CAPS, serverOptions } from './http/connections.js'
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
 import type { Db } from './store/db.js';
 import { openMigrated } from './store/open.js';
+import { describeCause } from './store/unavailable.js';
+import { errorObject } from './errors.js';
 
 export interface RunningServer {
   url: string;
@@ -25,8 +27,16 @@ export interface RunningServer {
 const unixNow = (): number => Math.floor(Date.now() / 1000);
 
 /** The database of a configuration, opened and migrated. */
-export function openConfigured(config: Pick<Config, 'databaseUrl' | 'pgPoolSize' | 'dbMaxQueued'>, now: number): Promise<Db> {
-  return openMigrated(config.databaseUrl, now, { poolSize: config.pgPoolSize, maxQueued: config.dbMaxQueued });
+export function openConfigured(
+  config: Pick<Config, 'databaseUrl' | 'pgPoolSize' | 'dbMaxQueued'>,
+  now: number,
+  log?: Logger,
+): Promise<Db> {
+  return openMigrated(config.databaseUrl, now, {
+    poolSize: config.pgPoolSize,
+    maxQueued: config.dbMaxQueued,
+    onIdleError: (err) => log?.warn({ cause: describeCause(err) }, 'a database connection broke; the next query opens another'),
+  });
 }
 
 export interface ServerOptions {
@@ -36,10 +46,13 @@ export interface ServerOptions {
 
 export async function startServer(config: Config, log: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const now = options.now ?? unixNow;
-  const db = await openConfigured(config, now());
+  const db = await openConfigured(config, now(), log);
   // Listen first, so the first program's origins name the real port (PORT=0 picks one);
   // until the app is ready, a request is told to come back.
-  let handle: RequestListener = (_req, res) => res.writeHead(503, { 'Retry-After': '1' }).end();
+  let handle: RequestListener = (_req, res) =>
+    res
+      .writeHead(503, { 'Retry-After': '1', 'Content-Type': 'application/json; charset=utf-8' })
+      .end(JSON.stringify({ errors: [errorObject('unavailable', 'the server is starting; try again in a moment')] }));
   const connections = config.connections ?? NO_CAPS;
   const server = createServer(serverOptions(connections), (req, res) => handle(req, res));
   guardConnections(server, connections, log);

@@ -11,12 +11,14 @@ export interface OpenOptions {
   poolSize?: number | undefined;
   /** Writes (SQLite) or callers waiting for a connection (PostgreSQL) before 503 at once. */
   maxQueued?: number | undefined;
+  /** PostgreSQL: an idle connection broke; it is replaced on the next query. */
+  onIdleError?: ((err: Error) => void) | undefined;
 }
 
 export function openDatabase(url: string, opts: OpenOptions = {}): Db {
   const maxQueued = opts.maxQueued === undefined ? {} : { maxQueued: opts.maxQueued };
   return isPostgresUrl(url)
-    ? openPostgres(url, { ...maxQueued, ...(opts.poolSize === undefined ? {} : { poolSize: opts.poolSize }) })
+    ? openPostgres(url, { ...maxQueued, onIdleError: opts.onIdleError, ...(opts.poolSize === undefined ? {} : { poolSize: opts.poolSize }) })
     : openSqlite(sqlitePath(url), maxQueued);
 }
 

@@ -21,6 +21,8 @@ import {
 import { unavailable } from './unavailable.js';
 
 export interface PostgresOptions {
+  /** An idle pooled connection broke (the server restarted, say): told, not thrown. */
+  onIdleError?: ((err: Error) => void) | undefined;
   /** Connections this process may hold. */
   poolSize?: number;
   /** How long a statement waits for a row another transaction holds; then 503, as SQLite's busy timeout. */
@@ -44,12 +46,12 @@ const UNAVAILABLE = /^(08|53|57P0|57014|55P03|25006)/;
 /** Errors from the driver, never from the function a transaction runs. */
 function translate(err: unknown): unknown {
   if (err instanceof TypeError || err instanceof RangeError) return err; // ours: a bad parameter
-  if (!(err instanceof pg.DatabaseError)) return unavailable(); // the connection itself failed
+  if (!(err instanceof pg.DatabaseError)) return unavailable(err); // the connection itself failed
   const code = err.code ?? '';
   if (code === '23505') return new UniqueViolation(err.message);
   if (code === '23503') return new ConstraintViolation(err.message); // a referenced row went meanwhile
   if (code === '40001' || code === '40P01') return new Conflict(err.message); // serialization, deadlock
-  if (UNAVAILABLE.test(code)) return unavailable();
+  if (UNAVAILABLE.test(code)) return unavailable(err);
   // A bug of ours. PostgreSQL's message and detail may quote the row (an e-mail address),
   // and this error is logged: keep only the names of what failed.
   const where = [err.table, err.column, err.constraint].filter(Boolean).join(' ');
@@ -95,7 +97,8 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     types,
   });
   // An idle connection that breaks is dropped by the pool; the next query reconnects.
-  pool.on('error', () => {});
+  // Whoever opened the database hears of it (the server logs it), or nobody does.
+  pool.on('error', (err) => opts.onIdleError?.(err));
 
   // Every query outside a transaction, and every transaction, first waits in the pool's
   // queue for a connection. Past the bound, 503 at once instead of a queue (holding each
@@ -137,8 +140,8 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     admit();
     try {
       return await pool.connect();
-    } catch {
-      throw unavailable();
+    } catch (err) {
+      throw unavailable(err);
     }
   };
 

@@ -33,7 +33,7 @@ function translate(err: unknown): unknown {
     return new UniqueViolation((err as Error).message);
   }
   if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return new ConstraintViolation((err as Error).message);
-  if (UNAVAILABLE.test(code)) return unavailable();
+  if (UNAVAILABLE.test(code)) return unavailable(err);
   return err;
 }
 
