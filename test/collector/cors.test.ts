@@ -33,10 +33,12 @@ describe('preflight', () => {
     expect(res.headers.get('vary')).toMatch(/Origin/);
   });
 
-  it('list routes answer no preflight', async () => {
+  it('list routes answer no preflight: 405 in the error shape, no CORS headers', async () => {
     const res = await preflight('/v1/partners', PUBLIC_URL);
-    expect(res.status).not.toBe(204);
+    expect(res.status).toBe(405);
+    expect(((await res.json()) as { errors: Array<{ code: string }> }).errors[0]!.code).toBe('method_not_allowed');
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('access-control-allow-methods')).toBeNull();
   });
 });
 

@@ -18,14 +18,24 @@ afterEach(async () => {
   await database.drop();
 });
 
-/** Posts a JSON body in two halves, calling `between` after the first half is sent. */
-async function slowPost(url: string, token: string, body: string, between: () => void) {
+/**
+ * Posts a JSON body in two halves: once the server has read the headers and the first
+ * half is sent, `between` runs; once it says it has taken effect, the rest is sent.
+ */
+async function slowPost(url: string, token: string, body: string, between: () => Promise<void>) {
   const post = halfSent(url, token, body);
-  await new Promise((r) => setTimeout(r, 200));
-  between();
-  await new Promise((r) => setTimeout(r, 300));
+  await post.written;
+  await between();
   post.finish();
   return post.reply;
+}
+
+/** Resolves once the server at `url` accepts no new connection. */
+async function refusingNewConnections(url: string): Promise<void> {
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline; ) {
+    if (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) }).then(() => false, () => true)) return;
+  }
+  throw new Error('the server still accepts connections');
 }
 
 describe('tally serve', () => {
@@ -63,7 +73,10 @@ describe('tally serve', () => {
     const s = await serve(env);
     const { secret } = tokensIn(s.output());
     const body = JSON.stringify({ name: 'In flight', email: 'flight@p.test' });
-    const reply = await slowPost(`${s.url}/v1/partners`, secret!, body, () => s.child.kill('SIGTERM'));
+    const reply = await slowPost(`${s.url}/v1/partners`, secret!, body, async () => {
+      s.child.kill('SIGTERM');
+      await refusingNewConnections(s.url);
+    });
     expect(reply.status).toBe(201);
     expect(JSON.parse(reply.text).data.attributes.name).toBe('In flight');
     expect(await s.exited).toBe(0);

@@ -157,6 +157,11 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
   });
 }
 
+/** Whether browsers on `origin` may post this program's conversions and clicks. */
+export function allowsOrigin(db: Queryable, programId: string, origin: string): Promise<boolean> {
+  return programs.allowsOrigin(db, programId, origin);
+}
+
 /** Demo tokens kept: one per process of a deployment that runs several (PostgreSQL). */
 export const DEMO_TOKENS_KEPT = 8;
 

@@ -4,7 +4,7 @@
 
 import type { Middleware } from 'koa';
 import { fail } from '../errors.js';
-import * as programs from '../store/programs.js';
+import { allowsOrigin } from '../domain/programs.js';
 import type { ProgramRow } from '../store/programs.js';
 import type { Db } from '../store/db.js';
 
@@ -28,7 +28,7 @@ export function allowedOrigin(db: Db): Middleware {
     ctx.vary('Origin');
     if (origin) {
       const program = ctx.state.program as ProgramRow;
-      if (!(await programs.allowsOrigin(db, program.id, origin))) {
+      if (!(await allowsOrigin(db, program.id, origin))) {
         throw fail('origin_not_allowed', `origin ${origin} is not allowed for this program`);
       }
       ctx.set({
