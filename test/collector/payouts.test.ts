@@ -1,7 +1,7 @@
 // `tally payouts export` and `tally payouts mark-paid`, run as processes against the
 // database of a running collector.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -166,6 +166,193 @@ describe('tally payouts mark-paid', () => {
     const run = await tally(['payouts', 'mark-paid', file], env);
     expect(run.code).toBe(2);
     expect((await tally(['payouts', 'mark-paid', join(dir, 'missing.csv')], env)).code).toBe(2);
+  });
+});
+
+const batchOf = (rows: string[][]) => /batch (\S+)$/.exec(rows[0]![4]!)![1]!;
+const read = (path: string) => parseCsv(readFileSync(path, 'utf8'));
+
+describe('a commission is in at most one open batch', () => {
+  it('a second export claims nothing already exported; --batch writes that file again, byte for byte', async () => {
+    await fixture();
+    const a = join(dir, 'a.csv');
+    const b = join(dir, 'b.csv');
+    expect((await tally(['payouts', 'export', '--currency', 'USD', '--csv', a], env)).code).toBe(0);
+    const second = await tally(['payouts', 'export', '--currency', 'USD', '--csv', b], env);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain('Nothing to pay out.');
+    expect(existsSync(b)).toBe(false);
+    const batch = batchOf(read(a));
+    expect(second.stderr).toContain(`Open batch ${batch} (USD`);
+
+    const again = join(dir, 'again.csv');
+    const rewritten = await tally(['payouts', 'export', '--batch', batch, '--csv', again], env);
+    expect(rewritten.code).toBe(0);
+    expect(readFileSync(again)).toEqual(readFileSync(a));
+    const printed = await tally(['payouts', 'export', '--batch', batch], env);
+    expect(printed.stdout).toBe(readFileSync(a, 'utf8'));
+    expect((await tally(['payouts', 'export', '--batch', batch, '--currency', 'USD'], env)).code).toBe(2);
+
+    // An export to stdout is a batch too, and holds what it printed.
+    const eur = await tally(['payouts', 'export', '--currency', 'EUR'], env);
+    expect(parseCsv(eur.stdout)).toHaveLength(2);
+    expect(eur.stderr).toContain(`(batch ${batchOf(parseCsv(eur.stdout))})`);
+    expect((await tally(['payouts', 'export', '--csv', join(dir, 'rest.csv')], env)).stderr).toContain('Nothing to pay out.');
+  });
+
+  it('two exports at once: each commission lands in one file only', async () => {
+    const f = await fixture();
+    const runs = await Promise.all(['x.csv', 'y.csv'].map((name) => tally(['payouts', 'export', '--currency', 'USD', '--csv', join(dir, name)], env)));
+    expect(runs.map((r) => r.code)).toEqual([0, 0]);
+    const rows = ['x.csv', 'y.csv'].flatMap((name) => (existsSync(join(dir, name)) ? read(join(dir, name)) : []));
+    expect(rows.map((r) => [r[0], r[1]]).sort()).toEqual([
+      ['alice@pay.test', '13.00'],
+      ['bob@pay.test', '1.00'],
+    ]);
+    expect((await tally(['payouts', 'mark-paid', join(dir, existsSync(join(dir, 'x.csv')) ? 'x.csv' : 'y.csv')], env)).code).toBe(0);
+    for (const id of [...f.ids.aliceUsd, ...f.ids.bobUsd]) expect(await stateOf(id)).toBe('paid');
+  });
+
+  it('payouts cancel frees a batch: its file is neither written again nor marked paid, and the next export takes its commissions', async () => {
+    const f = await fixture();
+    const a = join(dir, 'a.csv');
+    await tally(['payouts', 'export', '--currency', 'USD', '--csv', a], env);
+    const batch = batchOf(read(a));
+    const cancelled = await tally(['payouts', 'cancel', batch], env);
+    expect([cancelled.code, cancelled.stderr]).toEqual([0, '']);
+    expect(cancelled.stdout).toContain(`Cancelled batch ${batch}; 3 commission(s) are free for the next export.`);
+    const again = await tally(['payouts', 'export', '--batch', batch], env);
+    expect([again.code, again.stdout]).toEqual([1, '']);
+    expect(again.stderr).toMatch(/was cancelled/);
+    const refused = await tally(['payouts', 'mark-paid', a], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/was cancelled/);
+    for (const id of f.ids.aliceUsd) expect(await stateOf(id)).toBe('pending');
+    expect((await tally(['payouts', 'cancel', batch], env)).code).toBe(1);
+
+    const b = join(dir, 'b.csv');
+    expect((await tally(['payouts', 'export', '--currency', 'USD', '--csv', b], env)).code).toBe(0);
+    const next = batchOf(read(b));
+    expect(next).not.toBe(batch);
+    expect(read(b).map((r) => [r[0], r[1]])).toEqual(read(a).map((r) => [r[0], r[1]]));
+    expect((await tally(['payouts', 'mark-paid', b], env)).code).toBe(0);
+    const late = await tally(['payouts', 'cancel', next], env);
+    expect(late.code).toBe(1);
+    expect(late.stderr).toMatch(/already marked paid/);
+    expect((await tally(['payouts', 'export', '--batch', next], env)).stderr).toMatch(/already marked paid/);
+    expect((await tally(['payouts', 'cancel', '01900000-0000-7000-8000-000000000000'], env)).stderr).toMatch(/no payout batch/);
+  });
+});
+
+describe('a payout file is whole before its batch exists', () => {
+  /** Batches of the program that hold commissions now. */
+  const openBatches = () =>
+    c.running.db.all<{ id: string }>('SELECT id FROM payout_batches WHERE paid_at IS NULL AND cancelled_at IS NULL');
+
+  it('a --csv folder that does not exist: no batch, no file, and the next export takes everything', async () => {
+    await fixture();
+    const missing = join(dir, 'no-such-folder', 'payouts.csv');
+    const run = await tally(['payouts', 'export', '--csv', missing], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^tally: cannot write .*no-such-folder/);
+    expect(await c.running.db.all('SELECT id FROM payout_batches')).toEqual([]);
+    const ok = await tally(['payouts', 'export', '--currency', 'USD', '--csv', join(dir, 'ok.csv')], env);
+    expect(ok.code).toBe(0);
+    expect(read(join(dir, 'ok.csv')).map((r) => r[1])).toEqual(['13.00', '1.00']);
+  });
+
+  it('a file that cannot take its name after the commit: the batch is cancelled again and leaves nothing behind', async () => {
+    await fixture();
+    const folder = join(dir, 'taken');
+    mkdirSync(join(folder, 'inside'), { recursive: true }); // a non-empty folder where the file should go
+    const run = await tally(['payouts', 'export', '--currency', 'USD', '--csv', folder], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/cannot write .*taken.*cancelled batch/);
+    expect(await openBatches()).toEqual([]);
+    expect(readdirSync(dir).sort()).toEqual(['taken']);
+    const ok = await tally(['payouts', 'export', '--currency', 'USD', '--csv', join(dir, 'ok.csv')], env);
+    expect(read(join(dir, 'ok.csv')).map((r) => r[1])).toEqual(['13.00', '1.00']);
+  });
+});
+
+describe('what a payout file holds', () => {
+  it('a zero amount makes no row', async () => {
+    const zed = await seedPartner(c, { name: 'Zed', paypal_email: 'zed@pay.test' });
+    await commission(zed.partnerId, 0, 'USD');
+    const run = await tally(['payouts', 'export', '--csv', join(dir, 'zero.csv')], env);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('Nothing to pay out.');
+    expect(existsSync(join(dir, 'zero.csv'))).toBe(false);
+  });
+
+  it("each currency's minor unit: JPY has none, KWD three", async () => {
+    const p = await seedPartner(c, { name: 'Yoko', paypal_email: 'yoko@pay.test' });
+    await commission(p.partnerId, 1500, 'JPY');
+    await commission(p.partnerId, 1234, 'KWD');
+    await tally(['payouts', 'export', '--csv', join(dir, 'p.csv')], env);
+    expect(read(join(dir, 'p.JPY.csv')).map((r) => r.slice(0, 3))).toEqual([['yoko@pay.test', '1500', 'JPY']]);
+    expect(read(join(dir, 'p.KWD.csv')).map((r) => r.slice(0, 3))).toEqual([['yoko@pay.test', '1.234', 'KWD']]);
+  });
+
+  it('a currency stored before codes were checked is listed on stderr, not guessed at', async () => {
+    const f = await fixture();
+    await c.running.db.run("UPDATE commissions SET currency = 'QQQ' WHERE id = ?", [f.ids.aliceEur[0]!]);
+    const run = await tally(['payouts', 'export', '--csv', join(dir, 'p.csv')], env);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`not exported, unknown currency: partner ${f.alice.partnerId} (Alice) 500 QQQ`);
+    expect(read(join(dir, 'p.EUR.csv')).map((r) => r[0])).toEqual(['bob@pay.test']);
+  });
+
+  it('an address stored before the formula rule is neutralised, and the file still marks paid', async () => {
+    const f = await fixture();
+    const evil = '=HYPERLINK("http://evil.test")@x.y';
+    await c.running.db.run('UPDATE partners SET paypal_email = ? WHERE id = ?', [evil, f.alice.partnerId]);
+    const file = join(dir, 'usd.csv');
+    await tally(['payouts', 'export', '--currency', 'USD', '--csv', file], env);
+    const raw = readFileSync(file, 'utf8');
+    expect(raw).not.toMatch(/(^|,)"?=/m);
+    expect(read(file).map((r) => r[0])).toContain(`'${evil}`);
+    expect((await tally(['payouts', 'mark-paid', file], env)).code).toBe(0);
+  });
+});
+
+describe('mark-paid takes the file only as it was exported', () => {
+  it('refuses a changed payee, currency or any other cell, and a missing or repeated row', async () => {
+    const f = await fixture();
+    const file = join(dir, 'usd.csv');
+    await tally(['payouts', 'export', '--currency', 'USD', '--csv', file], env);
+    const text = readFileSync(file, 'utf8');
+    const [first, second] = text.split('\n');
+    const edits: Array<[string, string]> = [
+      ['payee', text.replace('alice@pay.test', 'mallory@pay.test')],
+      ['currency', text.replace('13.00,USD', '13.00,EUR')],
+      ['customer id', text.replace('USD,,', 'USD,cust-1,')],
+      ['recipient type', text.replace('PAYPAL', 'VENMO')],
+      ['an extra cell', text.replace(',PAYPAL\n', ',PAYPAL,x\n')],
+      ['a missing row', `${first}\n`],
+      ['a repeated row', `${first}\n${second}\n${second}\n`],
+    ];
+    for (const [what, edited] of edits) {
+      writeFileSync(join(dir, 'edited.csv'), edited);
+      const run = await tally(['payouts', 'mark-paid', join(dir, 'edited.csv')], env);
+      expect([what, run.code]).toEqual([what, 1]);
+      expect(run.stderr, what).toMatch(/differ from what was exported/);
+    }
+    for (const id of [...f.ids.aliceUsd, ...f.ids.bobUsd]) expect(await stateOf(id)).toBe('pending');
+    // Rows in another order, and Windows line ends, are the same file.
+    writeFileSync(join(dir, 'reordered.csv'), `${second}\r\n${first}\r\n`);
+    expect((await tally(['payouts', 'mark-paid', join(dir, 'reordered.csv')], env)).code).toBe(0);
+  });
+
+  it('the address as exported stays the one checked and written again after the partner changes it', async () => {
+    const f = await fixture();
+    const file = join(dir, 'usd.csv');
+    await tally(['payouts', 'export', '--currency', 'USD', '--csv', file], env);
+    await c.call('PATCH', `/v1/partners/${f.alice.partnerId}`, { body: { paypal_email: 'alice-new@pay.test' } });
+    const again = await tally(['payouts', 'export', '--batch', batchOf(read(file))], env);
+    expect(again.stdout).toBe(readFileSync(file, 'utf8'));
+    const run = await tally(['payouts', 'mark-paid', file], env);
+    expect([run.code, run.stderr]).toEqual([0, '']);
   });
 });
 

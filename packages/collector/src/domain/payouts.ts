@@ -1,11 +1,19 @@
 // Payouts: pending commissions of accepted partnerships, summed per partner and
 // currency into PayPal's Payouts bulk-upload file, then marked paid from that file.
+//
+// A batch holds its commissions from export until it is paid or cancelled, and a
+// commission is held by at most one batch (commissions.payout_batch_id, set by a
+// conditional update), so no two files can ever ask for the same money. A batch stores
+// what its file said, payee addresses included, so its file can be written again byte for
+// byte and an upload can be checked cell by cell. The CLI and any future HTTP route share
+// these functions; they only parse arguments, write files and print.
 
+import { formatCsv, parseCsv } from '../csv.js';
 import { fail } from '../errors.js';
-import type { Db } from '../store/db.js';
+import type { Db, Queryable } from '../store/db.js';
 import * as commissions from '../store/commissions.js';
 import * as payouts from '../store/payouts.js';
-import type { PayableRow } from '../store/payouts.js';
+import type { BatchRow, ItemRow, PayableRow } from '../store/payouts.js';
 import { uuidv7 } from './ids.js';
 import { majorUnits, minorUnit } from './money.js';
 
@@ -17,11 +25,27 @@ export interface PayoutRow {
   partnerId: string;
 }
 
+export interface PayoutBatch {
+  id: string;
+  currency: string;
+  /** In the file's order. */
+  rows: PayoutRow[];
+}
+
+export interface Skipped {
+  partnerId: string;
+  name: string;
+  currency: string;
+  /** In major units; in minor units when the currency is unknown. */
+  amount: string;
+  reason: 'no paypal_email' | 'unknown currency';
+}
+
 export interface PayoutExport {
   /** One batch per currency: PayPal takes one currency per file. */
-  batches: Array<{ id: string; currency: string; rows: PayoutRow[] }>;
-  /** Partners with something to pay but no PayPal address: not in the file. */
-  skipped: Array<{ partnerId: string; name: string; currency: string; amount: string }>;
+  batches: PayoutBatch[];
+  /** Partners with something to pay that no file can hold: not in any batch. */
+  skipped: Skipped[];
 }
 
 const NOTE = /batch (\S+)$/;
@@ -30,7 +54,42 @@ export function noteFor(partnerId: string, batchId: string): string {
   return `Commission payout, partner ${partnerId}, batch ${batchId}`;
 }
 
-/** Groups payable commissions by currency, then by partner, in the order they come. */
+/** The file's cells for one row, in PayPal's column order; the empty one is the customer id. */
+const cells = (r: PayoutRow): string[] => [r.email, r.amount, r.currency, '', r.note, 'PAYPAL'];
+
+/** The batch's file, exactly as every export of it writes it. */
+export function payoutCsv(batch: PayoutBatch): string {
+  return formatCsv(batch.rows.map(cells));
+}
+
+/**
+ * The file's rows from the batch's items: one per partner, summed, in the order of the
+ * address and then the partner (compared by code unit, never by a database collation),
+ * so that the first export and every later one give the same bytes.
+ */
+function rowsOf(batch: Pick<BatchRow, 'id' | 'currency'>, items: readonly ItemRow[]): PayoutRow[] {
+  const byPartner = new Map<string, { email: string; sum: number }>();
+  for (const item of items) {
+    // Batches exported before addresses were kept may lack one: an empty cell, which mark-paid then refuses.
+    const row = byPartner.get(item.partner_id) ?? { email: item.paypal_email ?? '', sum: 0 };
+    row.sum += item.amount;
+    byPartner.set(item.partner_id, row);
+  }
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...byPartner]
+    .sort(([pa, a], [pb, b]) => order(a.email, b.email) || order(pa, pb))
+    .map(([partnerId, { email, sum }]) => ({
+      email,
+      amount: majorUnits(sum, batch.currency),
+      currency: batch.currency,
+      note: noteFor(partnerId, batch.id),
+      partnerId,
+    }));
+}
+
+const total = (rows: readonly { amount: number }[]) => rows.reduce((n, r) => n + r.amount, 0);
+
+/** Payable commissions by currency, then by partner. */
 function group(rows: PayableRow[]): Map<string, Map<string, PayableRow[]>> {
   const byCurrency = new Map<string, Map<string, PayableRow[]>>();
   for (const row of rows) {
@@ -41,31 +100,109 @@ function group(rows: PayableRow[]): Map<string, Map<string, PayableRow[]>> {
   return byCurrency;
 }
 
-/** Records one batch per currency and returns the rows of its file. */
-export async function exportPayouts(db: Db, programId: string, currency: string | null, now: number): Promise<PayoutExport> {
+/**
+ * One batch for one currency: claims each partner's commissions that no other batch
+ * holds, and records what the file says. Resolves to undefined when nothing was left to
+ * claim, recording nothing.
+ */
+async function exportCurrency(
+  tx: Queryable,
+  programId: string,
+  code: string,
+  byPartner: Map<string, PayableRow[]>,
+  skipped: Skipped[],
+  now: number,
+): Promise<PayoutBatch | undefined> {
+  const batch: BatchRow = { id: uuidv7(), program_id: programId, currency: code, created_at: now, paid_at: null, cancelled_at: null };
+  await payouts.insertBatch(tx, batch);
+  const items: ItemRow[] = [];
+  for (const [partnerId, owed] of byPartner) {
+    const first = owed[0]!;
+    if (!first.paypal_email) {
+      skipped.push({ partnerId, name: first.partner_name, currency: code, amount: majorUnits(total(owed), code), reason: 'no paypal_email' });
+      continue;
+    }
+    for (const c of owed) {
+      if (await payouts.claim(tx, c.commission_id, batch.id)) {
+        items.push({ batch_id: batch.id, commission_id: c.commission_id, partner_id: partnerId, amount: c.amount, paypal_email: first.paypal_email });
+      }
+    }
+  }
+  if (items.length === 0) {
+    await payouts.removeEmptyBatch(tx, batch.id);
+    return undefined;
+  }
+  await payouts.insertItems(tx, items);
+  return { id: batch.id, currency: code, rows: rowsOf(batch, items) };
+}
+
+/**
+ * Records one batch per currency of what the program owes and no open batch holds yet,
+ * and returns the rows of their files. A second export with nothing new records nothing.
+ *
+ * `deliver` runs inside the transaction, after the batches are recorded and before they
+ * are committed: it writes the files. If it throws, or the commit fails, no batch exists,
+ * so a batch never exists without its whole file.
+ */
+export async function exportPayouts(
+  db: Db,
+  programId: string,
+  currency: string | null,
+  now: number,
+  deliver: (batches: readonly PayoutBatch[]) => void | Promise<void> = () => {},
+): Promise<PayoutExport> {
   return db.transaction(async (tx) => {
     const result: PayoutExport = { batches: [], skipped: [] };
-    for (const [code, byPartner] of group(await payouts.payable(tx, programId, currency))) {
-      // A code stored before currencies were checked has no known minor unit: no file can say its amount.
-      if (minorUnit(code) === undefined) continue;
-      const batchId = uuidv7();
-      const rows: PayoutRow[] = [];
-      const items: payouts.ItemRow[] = [];
-      for (const [partnerId, commissions] of byPartner) {
-        const first = commissions[0]!;
-        const sum = commissions.reduce((n, c) => n + c.amount, 0);
-        if (!first.paypal_email) {
-          result.skipped.push({ partnerId, name: first.partner_name, currency: code, amount: majorUnits(sum, code) });
-          continue;
+    // Nothing is owed for a zero amount: it makes no row, and stays pending.
+    const owed = (await payouts.payable(tx, programId, currency)).filter((c) => c.amount > 0);
+    for (const [code, byPartner] of group(owed)) {
+      if (minorUnit(code) === undefined) {
+        // A code stored before currencies were checked: no file can say where its decimal point goes.
+        for (const [partnerId, list] of byPartner) {
+          result.skipped.push({ partnerId, name: list[0]!.partner_name, currency: code, amount: String(total(list)), reason: 'unknown currency' });
         }
-        rows.push({ email: first.paypal_email, amount: majorUnits(sum, code), currency: code, note: noteFor(partnerId, batchId), partnerId });
-        for (const c of commissions) items.push({ batch_id: batchId, commission_id: c.commission_id, partner_id: partnerId, amount: c.amount });
+        continue;
       }
-      if (rows.length === 0) continue;
-      await payouts.insertBatch(tx, { id: batchId, program_id: programId, currency: code, created_at: now, paid_at: null }, items);
-      result.batches.push({ id: batchId, currency: code, rows });
+      const batch = await exportCurrency(tx, programId, code, byPartner, result.skipped, now);
+      if (batch) result.batches.push(batch);
     }
+    if (result.batches.length > 0) await deliver(result.batches);
     return result;
+  });
+}
+
+/** The batch, or a 404. */
+async function findBatch(db: Queryable, id: string): Promise<BatchRow> {
+  const batch = await payouts.getBatch(db, id);
+  if (!batch) throw fail('not_found', `no payout batch ${id} in this database`);
+  return batch;
+}
+
+function refuseClosed(batch: BatchRow, doing: string): void {
+  if (batch.paid_at !== null) throw fail('conflict', `batch ${batch.id} was already marked paid: it cannot be ${doing}`);
+  if (batch.cancelled_at !== null) throw fail('conflict', `batch ${batch.id} was cancelled: it cannot be ${doing}`);
+}
+
+/** An open batch as exported, to write its file again. Paid and cancelled batches are refused. */
+export async function openBatch(db: Queryable, id: string): Promise<PayoutBatch & { programId: string }> {
+  const batch = await findBatch(db, id);
+  refuseClosed(batch, 'exported again');
+  return { id, programId: batch.program_id, currency: batch.currency, rows: rowsOf(batch, await payouts.batchItems(db, id)) };
+}
+
+/** The program's open batches: what holds commissions that a new export will not take. */
+export async function openBatches(db: Queryable, programId: string): Promise<Array<{ id: string; currency: string; createdAt: number }>> {
+  return (await payouts.openBatches(db, programId)).map((b) => ({ id: b.id, currency: b.currency, createdAt: b.created_at }));
+}
+
+/** Cancels an open batch and lets go of its commissions; resolves to how many. */
+export async function cancelPayoutBatch(db: Db, id: string, now: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    refuseClosed(await findBatch(tx, id), 'cancelled');
+    const freed = await payouts.cancelBatch(tx, id, now);
+    // Paid or cancelled by someone else between the read and this write.
+    if (freed === false) throw fail('conflict', `batch ${id} was marked paid or cancelled meanwhile`);
+    return freed;
   });
 }
 
@@ -80,10 +217,14 @@ export function batchesIn(rows: readonly string[][]): string[] {
   return [...ids];
 }
 
+/** Rows as comparable text, in any order: every cell counts, the order of rows does not. */
+const rowSet = (rows: readonly (readonly string[])[]) => rows.map((r) => JSON.stringify(r)).sort();
+
 /**
  * Marks exactly the commissions of the file's batches paid, in one transaction. Refuses
- * the whole file, moving nothing, if any of them is no longer pending or the batch was
- * already marked.
+ * the whole file, moving nothing, if any batch was paid or cancelled, any of its
+ * commissions is no longer pending, or any cell of the file differs from the export.
+ * `rows` is the file as parsed by parseCsv.
  */
 export async function markPaid(db: Db, rows: readonly string[][], now: number): Promise<number> {
   const ids = batchesIn(rows);
@@ -91,25 +232,28 @@ export async function markPaid(db: Db, rows: readonly string[][], now: number): 
   return db.transaction(async (tx) => {
     let moved = 0;
     for (const id of ids) {
-      const batch = await payouts.getBatch(tx, id);
-      if (!batch) throw fail('not_found', `no payout batch ${id} in this database`);
-      if (batch.paid_at !== null) throw fail('conflict', `batch ${id} was already marked paid`);
+      const batch = await findBatch(tx, id);
+      refuseClosed(batch, 'marked paid');
       const items = await payouts.batchItems(tx, id);
       const changed = items.filter((i) => i.state !== 'pending');
       if (changed.length > 0) {
         throw fail('conflict', `${changed.length} commission(s) of batch ${id} changed state since the export: ${changed.map((c) => c.commission_id).join(', ')}`);
       }
-      // The file must be the export as written: the same partners and the same sums.
-      const inFile = rows.filter((r) => r[4]?.endsWith(`batch ${id}`)).map((r) => `${r[4]} ${r[1]}`).sort();
-      const expected = [...new Set(items.map((i) => i.partner_id))]
-        .map((p) => `${noteFor(p, id)} ${majorUnits(items.filter((i) => i.partner_id === p).reduce((n, i) => n + i.amount, 0), batch.currency)}`)
-        .sort();
-      if (inFile.join('\n') !== expected.join('\n')) {
+      const elsewhere = items.filter((i) => i.holder !== id);
+      if (elsewhere.length > 0) {
+        // Only batches exported before batches held their commissions can get here.
+        throw fail('conflict', `${elsewhere.length} commission(s) of batch ${id} belong to another batch: ${elsewhere.map((c) => c.commission_id).join(', ')}`);
+      }
+      // Every cell as the file was written, neutralised formulas included: parsed back
+      // from the same CSV text the export wrote.
+      const inFile = rows.filter((r) => NOTE.exec(r[4] ?? '')?.[1] === id);
+      const exported = payoutCsv({ id, currency: batch.currency, rows: rowsOf(batch, items) });
+      if (rowSet(inFile).join('\n') !== rowSet(parseCsv(exported)).join('\n')) {
         throw fail('conflict', `the file's rows for batch ${id} differ from what was exported`);
       }
-      // The checks above read; these writes are conditional, so a mark-paid or a state
-      // change racing this one (another process) makes it refuse the file, not half-apply.
-      if (!(await payouts.markBatchPaid(tx, id, now))) throw fail('conflict', `batch ${id} was already marked paid`);
+      // The checks above read; these writes are conditional, so a mark-paid, a cancel or a
+      // state change racing this one (another process) makes it refuse the file, not half-apply.
+      if (!(await payouts.markBatchPaid(tx, id, now))) throw fail('conflict', `batch ${id} was marked paid or cancelled meanwhile`);
       const paid = { state: 'paid' as const, reject_reason: null, paid_at: now, state_set_at: now, updated_at: now };
       for (const item of items) {
         if (!(await commissions.move(tx, batch.program_id, item.commission_id, 'pending', paid))) {

@@ -1,7 +1,10 @@
 import type { Queryable } from './db.js';
 import { insertRow } from './rows.js';
 
-/** A pending commission that can be paid out: its partner's partnership is accepted. */
+/**
+ * A pending commission that can be paid out: its partner's partnership is accepted and
+ * no open batch holds it yet.
+ */
 export interface PayableRow {
   commission_id: string;
   partner_id: string;
@@ -13,16 +16,32 @@ export interface PayableRow {
 
 export function payable(db: Queryable, programId: string, currency: string | null): Promise<PayableRow[]> {
   const params = currency === null ? [programId] : [programId, currency];
-  // NULLS FIRST: the engines' defaults differ (SQLite first, PostgreSQL last).
+  // In id order, so that two exports at once claim rows in the same order and one waits
+  // for the other instead of deadlocking.
   return db.all<PayableRow>(
     `SELECT c.id AS commission_id, c.partner_id, pa.name AS partner_name, pa.paypal_email, c.amount, c.currency
        FROM commissions c
        JOIN partners pa ON pa.id = c.partner_id
        JOIN partnerships ps ON ps.program_id = c.program_id AND ps.partner_id = c.partner_id
-      WHERE c.program_id = ? AND c.state = 'pending' AND ps.state = 'accepted' ${currency === null ? '' : 'AND c.currency = ?'}
-      ORDER BY c.currency, pa.paypal_email NULLS FIRST, c.partner_id, c.created_at, c.id`,
+      WHERE c.program_id = ? AND c.state = 'pending' AND c.payout_batch_id IS NULL AND ps.state = 'accepted'
+            ${currency === null ? '' : 'AND c.currency = ?'}
+      ORDER BY c.id`,
     params,
   );
+}
+
+/**
+ * Makes the batch the commission's holder, unless another batch holds it or it left
+ * `pending`: false then. One conditional update, so two exports, in any processes, can
+ * never both claim it; on PostgreSQL the second waits for the first to commit and then
+ * finds the commission taken.
+ */
+export async function claim(db: Queryable, commissionId: string, batchId: string): Promise<boolean> {
+  const changed = await db.run(
+    "UPDATE commissions SET payout_batch_id = ? WHERE id = ? AND state = 'pending' AND payout_batch_id IS NULL",
+    [batchId, commissionId],
+  );
+  return changed === 1;
 }
 
 export interface BatchRow {
@@ -31,34 +50,68 @@ export interface BatchRow {
   currency: string;
   created_at: number;
   paid_at: number | null;
+  cancelled_at: number | null;
 }
 
+/** One commission in a batch, with the payee address as exported (the partner's may change later). */
 export interface ItemRow {
   batch_id: string;
   commission_id: string;
   partner_id: string;
   amount: number;
+  paypal_email: string | null;
 }
 
-export async function insertBatch(db: Queryable, batch: BatchRow, items: readonly ItemRow[]): Promise<void> {
+export async function insertBatch(db: Queryable, batch: BatchRow): Promise<void> {
   await insertRow(db, 'payout_batches', batch);
+}
+
+export async function insertItems(db: Queryable, items: readonly ItemRow[]): Promise<void> {
   for (const item of items) await insertRow(db, 'payout_items', item);
+}
+
+/** A batch that turned out to hold nothing (another export claimed it all first). */
+export async function removeEmptyBatch(db: Queryable, id: string): Promise<void> {
+  await db.run('DELETE FROM payout_batches WHERE id = ?', [id]);
 }
 
 export function getBatch(db: Queryable, id: string): Promise<BatchRow | undefined> {
   return db.get<BatchRow>('SELECT * FROM payout_batches WHERE id = ?', [id]);
 }
 
-/** The batch's commissions with their state now. */
-export function batchItems(db: Queryable, batchId: string): Promise<Array<ItemRow & { state: string }>> {
+/** The program's batches neither paid nor cancelled, oldest first. */
+export function openBatches(db: Queryable, programId: string): Promise<BatchRow[]> {
+  return db.all<BatchRow>(
+    `SELECT * FROM payout_batches WHERE program_id = ? AND paid_at IS NULL AND cancelled_at IS NULL
+      ORDER BY created_at, id`,
+    [programId],
+  );
+}
+
+/** The batch's items, with their commission's state and holder now. */
+export function batchItems(db: Queryable, batchId: string): Promise<Array<ItemRow & { state: string; holder: string | null }>> {
   return db.all(
-    `SELECT i.*, c.state FROM payout_items i JOIN commissions c ON c.id = i.commission_id
+    `SELECT i.*, c.state, c.payout_batch_id AS holder FROM payout_items i JOIN commissions c ON c.id = i.commission_id
       WHERE i.batch_id = ? ORDER BY i.commission_id`,
     [batchId],
   );
 }
 
-/** Marks the batch paid unless it already was; false if it was. */
+/** Marks the batch paid if it is open; false if it was paid or cancelled meanwhile. */
 export async function markBatchPaid(db: Queryable, id: string, now: number): Promise<boolean> {
-  return (await db.run('UPDATE payout_batches SET paid_at = ? WHERE id = ? AND paid_at IS NULL', [now, id])) === 1;
+  return (await db.run('UPDATE payout_batches SET paid_at = ? WHERE id = ? AND paid_at IS NULL AND cancelled_at IS NULL', [now, id])) === 1;
+}
+
+/**
+ * Cancels the batch if it is open, and lets go of its commissions, so that a later export
+ * takes them again; false if it was paid or cancelled meanwhile. Resolves to how many
+ * commissions it let go.
+ */
+export async function cancelBatch(db: Queryable, id: string, now: number): Promise<number | false> {
+  const cancelled = await db.run(
+    'UPDATE payout_batches SET cancelled_at = ? WHERE id = ? AND paid_at IS NULL AND cancelled_at IS NULL',
+    [now, id],
+  );
+  if (cancelled !== 1) return false;
+  return db.run('UPDATE commissions SET payout_batch_id = NULL WHERE payout_batch_id = ?', [id]);
 }
