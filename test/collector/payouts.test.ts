@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../packages/collector/src/csv.js';
 import { majorUnits } from '../../packages/collector/src/domain/money.js';
-import { seedPartner, startCollector, type Collector } from './harness.js';
+import { exportPayouts } from '../../packages/collector/src/domain/payouts.js';
+import { openDatabase } from '../../packages/collector/src/store/open.js';
+import { seedPartner, startCollector, T0, type Collector } from './harness.js';
 import { tally } from './processes.js';
 
 let c: Collector;
@@ -211,6 +213,23 @@ describe('a commission is in at most one open batch', () => {
     ]);
     expect((await tally(['payouts', 'mark-paid', join(dir, existsSync(join(dir, 'x.csv')) ? 'x.csv' : 'y.csv')], env)).code).toBe(0);
     for (const id of [...f.ids.aliceUsd, ...f.ids.bobUsd]) expect(await stateOf(id)).toBe('paid');
+  });
+
+  it('two exports from two connections in the same instant: each commission in one batch', async () => {
+    await fixture();
+    // Two handles, as two processes would have, started together so that both read what
+    // is owed before either writes.
+    const dbs = [openDatabase(c.databaseUrl), openDatabase(c.databaseUrl)];
+    try {
+      const results = await Promise.all(dbs.map((db) => exportPayouts(db, c.programId, 'USD', T0)));
+      const rows = results.flatMap((r) => r.batches.flatMap((b) => b.rows.map((row) => [row.email, row.amount])));
+      expect(rows.sort()).toEqual([
+        ['alice@pay.test', '13.00'],
+        ['bob@pay.test', '1.00'],
+      ]);
+    } finally {
+      await Promise.all(dbs.map((db) => db.close()));
+    }
   });
 
   it('payouts cancel frees a batch: its file is neither written again nor marked paid, and the next export takes its commissions', async () => {
