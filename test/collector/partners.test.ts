@@ -14,14 +14,14 @@ afterEach(async () => {
 const create = (body: unknown) => c.call('POST', '/v1/partners', { body });
 
 describe('POST /v1/partners', () => {
-  it('creates a partner: 201, Location, and the account email is not returned', async () => {
+  it('creates a partner: 201, Location, and the record with the account email as given', async () => {
     const reply = await create({ name: 'Ada', email: 'ada@partners.test', paypal_email: 'ada@paypal.test' });
     expect(reply.status).toBe(201);
     expect(reply.headers.get('location')).toBe(`/v1/partners/${reply.body.data.id}`);
     expect(reply.body.data).toEqual({
       id: reply.body.data.id,
       type: 'partner',
-      attributes: { name: 'Ada', paypal_email: 'ada@paypal.test', created_at: c.clock.now, updated_at: c.clock.now },
+      attributes: { name: 'Ada', email: 'ada@partners.test', paypal_email: 'ada@paypal.test', created_at: c.clock.now, updated_at: c.clock.now },
     });
     const fetched = await c.call('GET', `/v1/partners/${reply.body.data.id}`);
     expect(fetched.body).toEqual(reply.body);
@@ -69,6 +69,7 @@ describe('PATCH /v1/partners/:id', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.data.attributes).toEqual({
       name: 'Ada L.',
+      email: 'ada@partners.test',
       paypal_email: 'ada@paypal.test',
       created_at: c.clock.now - 30,
       updated_at: c.clock.now,
