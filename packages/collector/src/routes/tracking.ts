@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { recordClick } from '../domain/clicks.js';
 import { recordConversion } from '../domain/conversions.js';
+import { registrableDomain } from '../domain/registrable-domain.js';
 import { ApiError, fail, type ErrorCode } from '../errors.js';
 import { route } from '../http/route.js';
 import { email, optionalText } from './fields.js';
@@ -59,14 +60,16 @@ export const trackingRoutes = [
   route({
     method: 'post',
     path: '/v1/tracking/click',
-    summary: 'Record a visit through a referral link',
+    summary: 'Record a visit through a referral link; the answer names the domain for the cookie of the landing page',
     access: 'publishable',
     body: clickBody,
     status: 202,
     async handle({ db, program, body, now }) {
       const input = { gr_id: body.gr_id, pk: body.pk, url: body.url ?? undefined, referrer: body.referrer ?? undefined };
       await recordClick(db, program.id, input, now);
-      return { status: 202 };
+      // The snippet keeps its cookie there, so www. and app. of one site share it, and it
+      // never tries a domain the browser would refuse (null: host-only, as for an address).
+      return { status: 202, body: { data: { cookie_domain: registrableDomain(input.url) } } };
     },
   }),
 ];
