@@ -136,7 +136,8 @@ describe('first-click', () => {
   it('after the first expires, a new link is taken', async () => {
     const b = new Browser();
     const attrs = { attribution: 'first', 'cookie-days': '1' };
-    await b.open(`${SITE}?red=alice`, { attrs });
+    // Settled: the click's answer has moved the cookie to the site's domain.
+    await b.settle(await b.open(`${SITE}?red=alice`, { attrs }));
     const stale = { ...cookieReferral(b, SITE)!, at: Date.now() - 2 * 864e5 };
     b.jar.setCookieSync(`_gr_id=${encodeURIComponent(JSON.stringify(stale))}; Domain=shop.test; Path=/`, SITE);
     b.storage.clear();

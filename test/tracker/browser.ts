@@ -1,12 +1,14 @@
 // A small browser for unit tests: jsdom pages that load the built tracker.js through a
 // script tag, one cookie jar and one localStorage per origin kept across page loads,
 // and fakes only at the edge of the outside world: the network (fetch records each
-// request and answers as the test says) and the clock of retries (timers run at once,
-// with the delays they asked for recorded).
+// request and answers as the test says; a click is answered as the collector does) and
+// the clock of retries (timers run at once, with the delays they asked for recorded).
+// Every cookie a page writes is recorded too, to show which domains it tried.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CookieJar, JSDOM, requestInterceptor, VirtualConsole } from 'jsdom';
+import { registrableDomain } from '../../packages/collector/src/domain/registrable-domain.js';
 
 export const BUNDLE = readFileSync(
   fileURLToPath(new URL('../../packages/tracker/dist/tracker.js', import.meta.url)),
@@ -47,9 +49,13 @@ export class Browser {
   sent: Sent[] = [];
   delays: number[] = [];
   logs: Array<[string, unknown[]]> = [];
-  /** Answers for the next requests, in order; then `fallback`. */
+  /** Answers for the next conversions, in order; then `fallback`. */
   answers: Answer[] = [];
   fallback: Answer = 201;
+  /** How clicks are answered; by default as the collector does, naming the cookie's domain. */
+  clickAnswer: Answer | undefined;
+  /** Each `document.cookie = …` of every page, with the host of its page. */
+  cookieWrites: Array<{ host: string; cookie: string }> = [];
   private open_: JSDOM[] = [];
 
   clicks() {
@@ -122,20 +128,40 @@ export class Browser {
       return realTimeout(fn, 0);
     }) as typeof window.setTimeout;
     window.fetch = (async (input: string, init: RequestInit = {}) => {
-      this.sent.push({
+      const sent = {
         url: String(input),
         headers: init.headers as Record<string, string>,
         body: JSON.parse(String(init.body)),
         keepalive: !!init.keepalive,
-      });
-      const answer = this.answers.length ? this.answers.shift()! : this.fallback;
+      };
+      this.sent.push(sent);
+      const answer = sent.url.endsWith('/v1/tracking/click')
+        ? (this.clickAnswer ?? { status: 202, body: { data: { cookie_domain: registrableDomain(sent.body.url as string) } } })
+        : this.answers.length
+          ? this.answers.shift()!
+          : this.fallback;
       if (answer === 'offline') throw new TypeError('Failed to fetch');
+      // A number is a status with its usual body; 202 (the old click answer) and 204 have none.
       const { status, body } =
-        typeof answer === 'number'
-          ? { status: answer, body: status2body(answer) }
-          : answer;
-      return new Response(status === 204 || status === 202 ? null : JSON.stringify(body), { status });
+        typeof answer === 'number' ? { status: answer, body: answer === 202 ? undefined : status2body(answer) } : answer;
+      return new Response(status === 204 || body === undefined ? null : JSON.stringify(body), { status });
     }) as typeof fetch;
+    const cookie = Object.getOwnPropertyDescriptor(window.Document.prototype, 'cookie')!;
+    const writes = this.cookieWrites;
+    Object.defineProperty(window.Document.prototype, 'cookie', {
+      ...cookie,
+      set(this: Document, value: string) {
+        writes.push({ host: window.location.hostname, cookie: value });
+        cookie.set!.call(this, value);
+      },
+    });
+  }
+
+  /** The domain attribute of each cookie written on a host ('' for none), in order. */
+  cookieDomains(host: string): string[] {
+    return this.cookieWrites
+      .filter((w) => w.host === host)
+      .map((w) => /;\s*domain=([^;]*)/i.exec(w.cookie)?.[1] ?? '');
   }
 
   /** The `_gr_id` cookie as the jar holds it, for a URL. */

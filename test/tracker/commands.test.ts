@@ -118,6 +118,16 @@ describe('the console', () => {
     expect(b.logs.some(([level, args]) => level === 'log' && String(args[0]).includes('tally'))).toBe(true);
   });
 
+  it("logs that a ready callback ran, never the callback's source", async () => {
+    const b = new Browser();
+    const w = await b.open(`${SITE}?red=alice&gr_debug=1`);
+    w.eval(`gr('ready', function mySecretCallback(r) { window.token = 'sk_' + r.pk; })`);
+    const logged = b.logs.filter(([level]) => level === 'log').map(([, args]) => args.map(String).join(' '));
+    expect(logged.some((line) => /tally ready function/.test(line))).toBe(true);
+    expect(logged.join('\n')).not.toMatch(/mySecretCallback|sk_/);
+    expect(w.token).toBe('sk_alice');
+  });
+
   it('a second and a third copy of the script do nothing and warn once', async () => {
     const b = new Browser();
     const tag = `<script src="${SCRIPT_SRC}" data-key="tly_pub_one"></script>`;

@@ -3,19 +3,24 @@
 import { describe, expect, it } from 'vitest';
 import { Browser, cookieReferral } from './browser.js';
 
+/** Cookie writes on the host to a domain other than the host itself and `domain`. */
+const others = (b: Browser, host: string, domain: string) => b.cookieDomains(host).filter((d) => d !== '' && d !== domain);
+
 describe('the _gr_id cookie', () => {
-  it('holds {gr_id, pk, uid, at} with path=/, SameSite=Lax, Secure on https, for 60 days', async () => {
+  it('holds {gr_id, pk, uid, at, d} with path=/, SameSite=Lax, Secure on https, for 60 days', async () => {
     const b = new Browser();
     const before = Date.now();
-    await b.open('https://www.shop.test/?red=alice&gr_uid=u7');
+    const w = await b.open('https://www.shop.test/?red=alice&gr_uid=u7');
+    await b.settle(w);
     const c = b.cookie('https://www.shop.test/')!;
     expect(c.path).toBe('/');
     expect(c.sameSite).toBe('lax');
     expect(c.secure).toBe(true);
     expect(c.maxAge).toBe(60 * 86400);
     const r = JSON.parse(decodeURIComponent(c.value));
-    expect(Object.keys(r).sort()).toEqual(['at', 'gr_id', 'pk', 'uid']);
+    expect(Object.keys(r).sort()).toEqual(['at', 'd', 'gr_id', 'pk', 'uid']);
     expect(r.at).toBeGreaterThanOrEqual(before);
+    expect(r.d).toBe('shop.test');
   });
 
   it('is not Secure on http', async () => {
@@ -24,37 +29,85 @@ describe('the _gr_id cookie', () => {
     expect(b.cookie('http://www.shop.test/')!.secure).toBe(false);
   });
 
-  it('sits on the registrable domain, so www. and app. share it', async () => {
+  it("sits on the registrable domain the click's answer names, so www. and app. share it", async () => {
     const b = new Browser();
-    await b.open('https://www.shop.test/?red=alice');
+    const landing = await b.open('https://www.shop.test/?red=alice');
+    await b.settle(landing);
     expect(b.cookie('https://www.shop.test/')!.domain).toBe('shop.test');
+    // No domain the browser refuses was tried: only the host itself, or the answer's.
+    expect(others(b, 'www.shop.test', 'shop.test')).toEqual([]);
     const w = await b.open('https://app.shop.test/signup');
     expect(cookieReferral(b, 'https://app.shop.test/')?.pk).toBe('alice');
     expect(await w.gr.track('new@user.test')).toEqual({ id: 'ref-1', state: 'converted' });
+    expect(others(b, 'app.shop.test', 'shop.test')).toEqual([]);
   });
 
-  it('never on a public suffix such as co.uk', async () => {
+  it('never tries a public suffix such as uk or co.uk', async () => {
     const b = new Browser();
-    await b.open('https://www.shop.example.co.uk/?red=alice');
+    const w = await b.open('https://www.shop.example.co.uk/?red=alice');
+    await b.settle(w);
     expect(b.cookie('https://www.shop.example.co.uk/')!.domain).toBe('example.co.uk');
+    expect(others(b, 'www.shop.example.co.uk', 'example.co.uk')).toEqual([]);
   });
 
-  it('on the host itself for an IP address or a single-label host', async () => {
+  it('a later page of a referred visitor writes to the remembered domain only: no search', async () => {
+    const b = new Browser();
+    await b.settle(await b.open('https://www.shop.test/?red=alice'));
+    b.cookieWrites = [];
+    const w = await b.open('https://www.shop.test/pricing');
+    await b.settle(w);
+    expect(b.clicks()).toHaveLength(1);
+    expect(others(b, 'www.shop.test', 'shop.test')).toEqual([]);
+    expect(b.cookie('https://www.shop.test/')!.domain).toBe('shop.test');
+  });
+
+  it('host-only for an IP address or localhost: no domain attribute at all', async () => {
     for (const [url, host] of [
       ['http://127.0.0.1:8080/?red=alice', '127.0.0.1'],
       ['http://localhost:3000/?red=alice', 'localhost'],
     ] as const) {
       const b = new Browser();
-      await b.open(url);
+      await b.settle(await b.open(url));
+      await b.settle(await b.open(url.replace('?red=alice', 'next')));
       expect(b.cookie(url)!.domain).toBe(host);
+      expect(b.cookie(url)!.hostOnly).toBe(true);
       expect(cookieReferral(b, url)?.pk).toBe('alice');
+      expect(b.cookieDomains(host).every((d) => d === ''), host).toBe(true);
     }
   });
 
-  it('uses data-cookie-domain when given', async () => {
+  it("host-only while the click is unanswered, and after an older collector's empty 202", async () => {
     const b = new Browser();
-    await b.open('https://www.shop.example.co.uk/?red=alice', { attrs: { 'cookie-domain': 'shop.example.co.uk' } });
+    b.clickAnswer = 202;
+    const w = await b.open('https://www.shop.test/?red=alice');
+    await b.settle(w);
+    expect(b.cookie('https://www.shop.test/')!.hostOnly).toBe(true);
+    expect(b.cookieDomains('www.shop.test').every((d) => d === '')).toBe(true);
+    expect(b.logs).toEqual([]);
+    const next = await b.open('https://www.shop.test/signup');
+    expect(await next.gr.track('old@user.test')).toEqual({ id: 'ref-1', state: 'converted' });
+    expect(b.conversions()[0]!.body.pk).toBe('alice');
+  });
+
+  it('uses data-cookie-domain when given, and tries no other domain', async () => {
+    const b = new Browser();
+    const w = await b.open('https://www.shop.example.co.uk/?red=alice', { attrs: { 'cookie-domain': 'shop.example.co.uk' } });
+    await b.settle(w);
     expect(b.cookie('https://www.shop.example.co.uk/')!.domain).toBe('shop.example.co.uk');
+    expect(others(b, 'www.shop.example.co.uk', 'shop.example.co.uk')).toEqual([]);
+  });
+
+  it('a domain the browser refuses after all (a newer suffix list than the collector\'s): the stored copy carries the referral', async () => {
+    const b = new Browser();
+    // shop.test is named, but from the host www.shop.example the browser refuses it.
+    b.clickAnswer = { status: 202, body: { data: { cookie_domain: 'shop.test' } } };
+    const w = await b.open('https://www.shop.example/?red=alice');
+    await b.settle(w);
+    expect(b.cookie('https://www.shop.example/')).toBeUndefined();
+    expect(JSON.parse(w.localStorage.getItem('_gr_id')!).pk).toBe('alice');
+    const next = await b.open('https://www.shop.example/signup');
+    expect(await next.gr.track('refused@user.test')).toEqual({ id: 'ref-1', state: 'converted' });
+    expect(b.conversions()[0]!.body.pk).toBe('alice');
   });
 });
 
@@ -95,7 +148,8 @@ describe('the attribution window', () => {
   it('a referral older than data-cookie-days is forgotten', async () => {
     const b = new Browser();
     const attrs = { 'cookie-days': '30' };
-    await b.open('https://www.shop.test/?red=alice', { attrs });
+    // Settled: the click's answer has moved the cookie to the site's domain.
+    await b.settle(await b.open('https://www.shop.test/?red=alice', { attrs }));
     const old = { ...cookieReferral(b, 'https://www.shop.test/')!, at: Date.now() - 31 * 864e5 };
     const value = encodeURIComponent(JSON.stringify(old));
     b.jar.setCookieSync(`_gr_id=${value}; Domain=shop.test; Path=/`, 'https://www.shop.test/');
@@ -151,7 +205,7 @@ describe('consent', () => {
 
   it("gr('consent', false) on a later page deletes the cookie a subdomain set on the shared domain", async () => {
     const b = new Browser();
-    await b.open('https://www.shop.test/?red=alice');
+    await b.settle(await b.open('https://www.shop.test/?red=alice'));
     expect(b.cookie('https://app.shop.test/')?.domain).toBe('shop.test');
     const w = await b.open('https://app.shop.test/settings', { attrs });
     w.gr('consent', false);

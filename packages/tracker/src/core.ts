@@ -1,7 +1,7 @@
 // The tracker's behaviour (design/tracker.md), shared by the script tag and the npm entry.
 // Written for its size budget: one closure, few distinct names, browser globals used
-// directly (aliases cost more under gzip than the repeated names), nothing kept that the
-// browser already keeps (the cookie's domain), and address changes learnt from the
+// directly (aliases cost more under gzip than the repeated names), the cookie's domain
+// named by the collector rather than searched for, and address changes learnt from the
 // Navigation API rather than by wrapping history's methods.
 
 import type { Conversion, Options, Referral } from './types';
@@ -37,7 +37,10 @@ interface Entry {
  */
 export function createTracker(o: Options, api = '', days?: number, queue: Iterable<unknown>[] = []): Tracker {
   let key = o.key;
-  let referral: Referral | null | undefined;
+  let referral: Referral | undefined;
+  // The site's registrable domain, for the cookie: named by a click's answer and kept in
+  // the referral as `d`, so later pages read it back. Null or unknown: this host alone.
+  let domain: string | null | undefined;
   // Options come typed from the npm entry and as strings from data-* attributes.
   let consent = !/^(false|required)$/.test(o.consent as string);
   // Work that needs the token, when initCustomer has not given it yet.
@@ -59,43 +62,50 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
 
   const cookie = () => /(^|; )_gr_id=([^;]*)/.exec(document.cookie)?.[2];
 
-  /** The referral from the cookie or the stored copy, unless its window has passed. */
+  /**
+   * The referral from the cookie or the stored copy, unless its window has passed. Its
+   * domain is learnt even then: a new referral goes where the old one was.
+   */
   const load = (): Referral | undefined => {
     try {
       const r: Referral = JSON.parse(decodeURIComponent(cookie() || '') || localStorage._gr_id);
+      domain = r.d;
       if (r.at > Date.now() - lifetime * 1e3) return r;
     } catch {
       // absent, or not ours
     }
   };
 
-  /** Writes both copies; `null` deletes them. */
+  /**
+   * Writes both copies; `null` deletes them. The cookie goes to data-cookie-domain, or to
+   * the known registrable domain, or to this host alone: nothing the browser would refuse
+   * is tried, as Firefox reports each refused cookie as an error in the page's console.
+   */
   const save = (r?: Referral) => {
+    if (r) r.d = domain;
     const value = (referral = r) ? JSON.stringify(r) : '';
     const encoded = encodeURIComponent(value);
-    const set = (domain?: string) =>
+    const set = (on?: string | null, age = 0) =>
       // An empty domain attribute is ignored (RFC 6265 5.2.3): a host-only cookie.
-      (document.cookie = `_gr_id=${encoded};path=/;max-age=${r ? lifetime : 0};SameSite=Lax;domain=${domain}${
+      (document.cookie = `_gr_id=${encoded};path=/;max-age=${age};SameSite=Lax;domain=${on || ''}${
         location.protocol == 'https:' ? ';Secure' : ''
       }`);
     put('_gr_id', value);
-    // The registrable domain is the shortest suffix of the host that takes the cookie:
-    // browsers refuse public suffixes such as co.uk, so www. and app. share the rest.
-    // A deletion goes to every suffix, as the domain of an earlier page is not known.
-    // A configured domain is used alone.
-    const labels = location.hostname.split('.');
-    // The whole host always takes it, so the loop ends there at the latest.
-    for (let i = labels.length; i--; )
-      if ((set(o.cookieDomain || labels.slice(i).join('.')), o.cookieDomain || (value && cookie() == encoded))) return;
+    // The host-only copy, from before the domain was known, goes: one copy, read everywhere.
+    set();
+    set(o.cookieDomain || domain, r && lifetime);
   };
 
-  const post = (path: string, body: unknown) =>
+  /** Posts to the collector; `then` reads the answer (without it, the answer is the result). */
+  const post = <T = Response>(path: string, body: unknown, then?: (res: Response) => T): Promise<T | 0> =>
     fetch(base + path, {
       method: 'POST',
       keepalive: true, // outlives the page: a signup that navigates away at once is still sent
       headers: { Authorization: 'Bearer ' + key, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
-    }).catch(() => 0 as const); // offline: the caller retries, or the click is lost
+    })
+      .then(then as (res: Response) => T)
+      .catch(() => 0 as const); // offline: the caller retries, or the click is lost
 
   /** Runs `f` now if the token is known, else once initCustomer gives it. */
   const withKey = (f: () => unknown) => (key ? f() : waiting.push(f));
@@ -151,7 +161,14 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
       // exists only on https and localhost; elsewhere the fallback will do.
       const r = { gr_id: id || crypto.randomUUID?.() || Date.now() + '' + Math.random(), pk, uid, at: Date.now() };
       save(r);
-      if (pk) withKey(() => post('click', { gr_id: r.gr_id, pk, url: location.href, referrer: document.referrer }));
+      if (pk)
+        withKey(() =>
+          // The answer names the site's registrable domain (an older collector's names none).
+          post('click', { gr_id: r.gr_id, pk, url: location.href, referrer: document.referrer }, async (res) => {
+            domain = (await res.json()).data.cookie_domain;
+            save(referral); // none: consent was withdrawn meanwhile, and stays so
+          }),
+        );
     }
     if (/^(|true)$/.test(o.cleanUrl as string)) {
       for (const n of [...names, 'gr_id', 'gr_uid']) q.delete(n);
@@ -179,7 +196,8 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
 
   const gr = ((name: string, a?: any, b?: any) => {
     try {
-      if (/gr_debug=1/.test(location.href)) console.log('tally', name, a);
+      // A callback shows as "function", never as its source: that is the site's own code.
+      if (/gr_debug=1/.test(location.href)) console.log('tally', name, a?.call ? typeof a : a);
       const commands: Record<string, () => unknown> = {
         initCustomer() {
           key = a;
@@ -219,8 +237,9 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
 
   // Conversions that earlier pages could not deliver; read before this page adds any.
   const earlier = outbox();
-  const stored = consent && load();
-  if (stored) save(stored); // each copy restores the other
+  // Read before consent too, only to learn where a withdrawal must delete.
+  const stored = load();
+  if (consent && stored) save(stored); // each copy restores the other
   capture();
   queue.map((args) => gr(...(args as [string])));
   withKey(() => earlier.map(send));

@@ -9,7 +9,7 @@ export interface Options {
   api?: string | undefined;
   /** Attribution window in days, 1 to 365; 60 by default. */
   cookieDays?: number | string | undefined;
-  /** e.g. ".example.com"; found at run time when absent. */
+  /** e.g. "example.com"; when absent, the collector names the registrable domain in its answer to the click. */
   cookieDomain?: string | undefined;
   /** "last" (default): a new link replaces the old one. "first": the first link wins until it expires. */
   attribution?: string | undefined;
@@ -27,6 +27,8 @@ export interface Referral {
   pk?: string | null | undefined;
   uid?: string | null | undefined;
   at: number;
+  /** The registrable domain the cookie lives on, as the click's answer named it; null or absent: host-only. */
+  d?: string | null | undefined;
 }
 
 export interface Conversion {
