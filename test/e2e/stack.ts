@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser as PlaywrightBrowser } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from './driver.js';
 import { createProgram } from '../../packages/collector/src/domain/programs.js';
 import { createLogger } from '../../packages/collector/src/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
@@ -17,7 +18,7 @@ import { startServer, type RunningServer } from '../../packages/collector/src/se
 export const CHROMIUM = '/usr/bin/chromium';
 const BUNDLE = readFileSync(fileURLToPath(new URL('../../packages/tracker/dist/tracker.js', import.meta.url)));
 
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(): Promise<PlaywrightBrowser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`Chromium is missing at ${CHROMIUM}. Install it with: apt-get install -y chromium`);
   }
