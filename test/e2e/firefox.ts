@@ -25,8 +25,6 @@ export async function launchFirefox(): Promise<Browser> {
       // Chromium's --host-resolver-rules maps *.shop.test and *.other.test to this machine;
       // Firefox has no wildcard rule, so every name resolves here (the tests reach nothing else).
       'network.dns.forceResolve': '127.0.0.1',
-      // No https:// attempt before each http:// test address.
-      'dom.security.https_first': false,
     },
   });
   return {
