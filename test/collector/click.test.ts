@@ -16,12 +16,11 @@ const clickCount = async () =>
   (await c.running.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM clicks'))?.n ?? -1;
 
 describe('POST /v1/tracking/click', () => {
-  it('answers 202 with no body and stores the click', async () => {
+  it('answers 202 naming the cookie domain, and stores the click', async () => {
     const { key, partnershipId } = await seedPartner(c);
     const reply = await click({ gr_id: 'v1', pk: key, url: 'https://shop.test/?red=x', referrer: 'https://blog.test/' });
     expect(reply.status).toBe(202);
-    expect(reply.body).toBeUndefined();
-    expect(reply.headers.get('content-length')).toBe('0');
+    expect(reply.body).toEqual({ data: { cookie_domain: 'shop.test' } });
     const row = await c.running.db.get<Record<string, unknown>>('SELECT * FROM clicks');
     expect(row).toMatchObject({ partnership_id: partnershipId, gr_id: 'v1', pk: key, url: 'https://shop.test/?red=x' });
   });

@@ -6,7 +6,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ApiError } from '../../packages/collector/src/errors.js';
+import { ServiceError } from '../../packages/collector/src/errors.js';
 import type { Db } from '../../packages/collector/src/store/db.js';
 import { openSqlite } from '../../packages/collector/src/store/sqlite.js';
 
@@ -83,9 +83,9 @@ it('the next batch commits while an fsync runs, and one later fsync covers it', 
 it('after a failed fsync every write and read gets 503 (a retry could falsely succeed)', async () => {
   failWith = Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
   const write = db.run('INSERT INTO t (k) VALUES (?)', ['a']);
-  await expect(write).rejects.toBeInstanceOf(ApiError);
-  await expect(write).rejects.toMatchObject({ status: 503 });
+  await expect(write).rejects.toBeInstanceOf(ServiceError);
+  await expect(write).rejects.toMatchObject({ code: 'unavailable' });
   failWith = undefined;
-  await expect(db.run('INSERT INTO t (k) VALUES (?)', ['b'])).rejects.toMatchObject({ status: 503 });
-  await expect(db.get('SELECT k FROM t')).rejects.toMatchObject({ status: 503 });
+  await expect(db.run('INSERT INTO t (k) VALUES (?)', ['b'])).rejects.toMatchObject({ code: 'unavailable' });
+  await expect(db.get('SELECT k FROM t')).rejects.toMatchObject({ code: 'unavailable' });
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../packages/collector/src/errors.js';
+import { ServiceError } from '../../packages/collector/src/errors.js';
 import { UniqueViolation, type Db } from '../../packages/collector/src/store/db.js';
 import { openSqlite } from '../../packages/collector/src/store/sqlite.js';
 import { seedPartner, startCollector } from './harness.js';
@@ -95,9 +95,9 @@ describe('the driver', () => {
     for (const r of refused) {
       expect(r.status).toBe('rejected');
       const err = (r as PromiseRejectedResult).reason;
-      expect(err).toBeInstanceOf(ApiError);
-      expect(err.status).toBe(503);
-      expect(err.headers['Retry-After']).toBe('1');
+      expect(err).toBeInstanceOf(ServiceError);
+      expect(err.code).toBe('unavailable');
+      expect(err.retryAfter).toBe(1);
     }
     other.exec('ROLLBACK');
     other.close();
@@ -118,7 +118,7 @@ describe('the driver', () => {
     const resolved = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
     expect(refused.length).toBeGreaterThan(0);
-    for (const err of refused) expect((err as ApiError).status).toBe(503);
+    for (const err of refused) expect((err as ServiceError).code).toBe('unavailable');
     const keys = storedElsewhere().filter((k) => k !== 'seed');
     expect(keys.map((k) => Number(k.slice(big.length))).sort((a, b) => a - b)).toEqual(resolved);
   });

@@ -184,7 +184,7 @@ it('the same payout file marked paid from two connections at once: one marks it,
     expect(runs.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(runs.find((r) => r.status === 'fulfilled')).toMatchObject({ value: owed.length });
     const refused = runs.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-    expect(refused.reason).toMatchObject({ status: 409 });
+    expect(refused.reason).toMatchObject({ kind: 'conflict' });
   } finally {
     await Promise.all(dbs.map((db) => db.close()));
   }

@@ -139,7 +139,7 @@ export function createApp(deps: AppDeps): Koa {
       const cause = describeCause(err);
       if (cause !== notReady) deps.log.warn({ cause }, 'not ready: the database does not answer');
       notReady = cause;
-      throw fail('unavailable', 'the database does not answer', { headers: { 'Retry-After': '1' } });
+      throw fail('unavailable', 'the database does not answer', { retryAfter: 1 });
     }
     ctx.body = { status: 'ok' };
   });

@@ -12,7 +12,7 @@ import { out, UsageError, type Command, type Values } from './cli/common.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { isPostgresUrl } from './store/postgres.js';
 import { describeCause } from './store/unavailable.js';
-import { ApiError } from './errors.js';
+import { ServiceError } from './errors.js';
 
 const COMMANDS: Record<string, Command> = {
   ...serveCommands,
@@ -105,13 +105,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     await command.run(parsed.values, parsed.positionals, config);
     return 0;
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'unavailable' && config) {
+    if (err instanceof ServiceError && err.code === 'unavailable' && config) {
       process.stderr.write(`tally: cannot use the database at ${shownUrl(config.databaseUrl)}: ${describeCause(err.cause)}\n`);
       return 1;
     }
     // Bad arguments exit 2; a refusal by the data (a stale export, say) or a failure exits 1.
     const usage =
-      err instanceof UsageError || err instanceof ConfigError || (err instanceof ApiError && [400, 422].includes(err.status));
+      err instanceof UsageError || err instanceof ConfigError || (err instanceof ServiceError && (err.kind === 'request' || err.kind === 'rule'));
     process.stderr.write(`tally: ${err instanceof Error ? err.message : String(err)}\n`);
     return usage ? 2 : 1;
   }

@@ -1,101 +1,114 @@
-// The one error type of the service. Every layer throws it by code; the HTTP layer
-// turns it into the single JSON:API error shape (design/api.md §3). The catalog keeps
-// status and title in one place, so a code always means the same thing everywhere.
+// The one error type of the service, in the service's own words: a code that names what
+// went wrong, a sentence for a person, and where it went wrong (a field of the input, or
+// a query parameter). Every layer throws it; only the HTTP layer (http/errors.ts) turns
+// it into a status, a JSON pointer and headers, so the domain and the store speak of
+// records and rules, never of HTTP.
 
-const CATALOG = {
-  malformed_json: [400, 'Malformed JSON'],
-  invalid_parameter: [400, 'Invalid parameter'],
-  unknown_parameter: [400, 'Unknown parameter'],
-  unauthorized: [401, 'Unauthorized'],
-  forbidden: [403, 'Forbidden'],
-  origin_not_allowed: [403, 'Origin not allowed'],
-  not_found: [404, 'Not found'],
-  method_not_allowed: [405, 'Method not allowed'],
-  referral_exists: [409, 'Referral exists'],
-  invalid_transition: [409, 'Invalid state transition'],
-  idempotency_conflict: [409, 'Idempotency conflict'],
-  conflict: [409, 'Conflict'],
-  payload_too_large: [413, 'Payload too large'],
-  unsupported_media_type: [415, 'Unsupported media type'],
-  missing_field: [422, 'Missing field'],
-  unknown_field: [422, 'Unknown field'],
-  invalid_field: [422, 'Invalid field'],
-  invalid_email: [422, 'Invalid e-mail address'],
-  unattributed: [422, 'Unattributed conversion'],
-  partnership_declined: [422, 'Partnership declined'],
-  self_referral: [422, 'Self-referral'],
-  unknown_partner: [422, 'Unknown partner'],
-  unknown_referral: [422, 'Unknown referral'],
-  rate_limited: [429, 'Rate limited'],
-  internal_error: [500, 'Internal error'],
-  unavailable: [503, 'Service unavailable'],
-  // The service's edge: a secret token sent by a web page, and what Node's HTTP parser refuses.
-  secret_token_in_browser: [403, 'Secret token in a browser'],
-  request_timeout: [408, 'Request timeout'],
-  headers_too_large: [431, 'Request header fields too large'],
-  bad_request: [400, 'Bad request'],
-} as const satisfies Record<string, readonly [number, string]>;
+/** What kind of failure each code is: the CLI and the HTTP layer decide by it. */
+const KINDS = {
+  // The request could not be read, or named something the service does not take.
+  malformed_json: 'request',
+  invalid_parameter: 'request',
+  unknown_parameter: 'request',
+  payload_too_large: 'request',
+  unsupported_media_type: 'request',
+  method_not_allowed: 'request',
+  bad_request: 'request',
+  request_timeout: 'request',
+  headers_too_large: 'request',
+  // Who is asking: no valid credential, or one that may not do this.
+  unauthorized: 'access',
+  forbidden: 'access',
+  origin_not_allowed: 'access',
+  secret_token_in_browser: 'access',
+  not_found: 'absent',
+  // The input was read, and a rule refused it.
+  missing_field: 'rule',
+  unknown_field: 'rule',
+  invalid_field: 'rule',
+  invalid_email: 'rule',
+  unattributed: 'rule',
+  partnership_declined: 'rule',
+  self_referral: 'rule',
+  unknown_partner: 'rule',
+  unknown_referral: 'rule',
+  // The records as they are now do not allow it.
+  referral_exists: 'conflict',
+  invalid_transition: 'conflict',
+  idempotency_conflict: 'conflict',
+  conflict: 'conflict',
+  // Not now: try again later.
+  rate_limited: 'later',
+  unavailable: 'later',
+  internal_error: 'internal',
+} as const satisfies Record<string, string>;
 
-export type ErrorCode = keyof typeof CATALOG;
+export type ErrorCode = keyof typeof KINDS;
+export type ErrorKind = (typeof KINDS)[ErrorCode];
 
-export interface ErrorSource {
-  pointer?: string;
-  parameter?: string;
+export const ERROR_CODES = Object.keys(KINDS) as ErrorCode[];
+
+export function kindOf(code: ErrorCode): ErrorKind {
+  return KINDS[code];
 }
 
-export interface ErrorObject {
-  status: string;
+/** One thing that went wrong. */
+export interface Problem {
   code: ErrorCode;
-  title: string;
   detail: string;
-  source?: ErrorSource;
+  /** The input field, as a path: `email`, `allowed_origins/2`. */
+  field?: string;
+  /** The query parameter. */
+  parameter?: string;
   meta?: Record<string, unknown>;
 }
 
-export interface ErrorOptions {
-  pointer?: string;
+export interface FailOptions {
+  field?: string;
   parameter?: string;
   meta?: Record<string, unknown>;
-  headers?: Record<string, string>;
+  /** Seconds after which the same request may succeed (a held database, a rate limit). */
+  retryAfter?: number;
   /** What failed underneath (a driver's error): for the log, never for the answer. */
   cause?: unknown;
+  /** Protocol headers the HTTP layer's own refusals carry (Allow, WWW-Authenticate, RateLimit-*). */
+  headers?: Record<string, string>;
 }
 
-export class ApiError extends Error {
-  readonly status: number;
-  readonly errors: ErrorObject[];
-  readonly headers: Record<string, string>;
-  /** Expected errors are the client's fault and safe to show; unknown ones are not. */
+export class ServiceError extends Error {
+  readonly problems: readonly Problem[];
+  readonly retryAfter: number | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Expected errors are the caller's to fix and safe to show (Koa reads this). */
   readonly expose = true;
 
-  constructor(errors: ErrorObject[], headers: Record<string, string> = {}, cause?: unknown) {
-    super(errors[0]?.detail ?? 'error', cause === undefined ? undefined : { cause });
-    this.name = 'ApiError';
-    this.errors = errors;
-    this.status = Number(errors[0]?.status ?? 500);
-    this.headers = headers;
+  constructor(problems: readonly Problem[], opts: Pick<FailOptions, 'retryAfter' | 'cause' | 'headers'> = {}) {
+    super(problems[0]?.detail ?? 'error', opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'ServiceError';
+    this.problems = problems;
+    this.retryAfter = opts.retryAfter;
+    this.headers = opts.headers ?? {};
   }
 
   get code(): ErrorCode {
-    return this.errors[0]?.code ?? 'internal_error';
+    return this.problems[0]?.code ?? 'internal_error';
+  }
+
+  get kind(): ErrorKind {
+    return kindOf(this.code);
   }
 }
 
-export function errorObject(code: ErrorCode, detail: string, opts: ErrorOptions = {}): ErrorObject {
-  const [status, title] = CATALOG[code];
-  const obj: ErrorObject = { status: String(status), code, title, detail };
-  if (opts.pointer !== undefined) obj.source = { pointer: opts.pointer };
-  else if (opts.parameter !== undefined) obj.source = { parameter: opts.parameter };
-  if (opts.meta) obj.meta = opts.meta;
-  return obj;
-}
-
 /** Build the error to throw: `throw fail('not_found', 'no such partner')`. */
-export function fail(code: ErrorCode, detail: string, opts: ErrorOptions = {}): ApiError {
-  return new ApiError([errorObject(code, detail, opts)], opts.headers, opts.cause);
+export function fail(code: ErrorCode, detail: string, opts: FailOptions = {}): ServiceError {
+  const problem: Problem = { code, detail };
+  if (opts.field !== undefined) problem.field = opts.field;
+  if (opts.parameter !== undefined) problem.parameter = opts.parameter;
+  if (opts.meta) problem.meta = opts.meta;
+  return new ServiceError([problem], opts);
 }
 
-/** The record, or a 404 naming what was looked for. */
+/** The record, or `not_found` naming what was looked for. */
 export function found<T>(row: T | undefined, type: string, id: string): T {
   if (row === undefined) throw fail('not_found', `no ${type} ${id}`);
   return row;

@@ -13,7 +13,7 @@ import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/pro
 import type { Db } from './store/db.js';
 import { openMigrated } from './store/open.js';
 import { describeCause } from './store/unavailable.js';
-import { errorObject } from './errors.js';
+import { errorObject } from './http/errors.js';
 
 export interface RunningServer {
   url: string;
@@ -52,7 +52,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   let handle: RequestListener = (_req, res) =>
     res
       .writeHead(503, { 'Retry-After': '1', 'Content-Type': 'application/json; charset=utf-8' })
-      .end(JSON.stringify({ errors: [errorObject('unavailable', 'the server is starting; try again in a moment')] }));
+      .end(JSON.stringify({ errors: [errorObject({ code: 'unavailable', detail: 'the server is starting; try again in a moment' })] }));
   const connections = config.connections ?? NO_CAPS;
   const server = createServer(serverOptions(connections), (req, res) => handle(req, res));
   guardConnections(server, connections, log);

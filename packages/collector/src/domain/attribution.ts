@@ -20,7 +20,7 @@ export async function attribute(
     (grId ? await partnerships.findByClick(db, programId, grId) : undefined);
   if (!credited) {
     throw fail('unattributed', 'neither pk nor gr_id leads to a partnership of this program', {
-      pointer: pk ? '/pk' : '/gr_id',
+      field: pk ? 'pk' : 'gr_id',
     });
   }
   if (credited.state === 'declined') {

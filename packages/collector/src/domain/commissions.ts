@@ -51,13 +51,13 @@ export async function createCommission(db: Db, programId: string, input: NewComm
   const currency = currencyCode(input.currency);
   return db.transaction(async (tx) => {
     if (!(await partners.get(tx, programId, input.partner_id))) {
-      throw fail('unknown_partner', `no partner ${input.partner_id}`, { pointer: '/partner_id' });
+      throw fail('unknown_partner', `no partner ${input.partner_id}`, { field: 'partner_id' });
     }
     if (input.referral_id) {
       const referral = await referrals.get(tx, programId, input.referral_id);
-      if (!referral) throw fail('unknown_referral', `no referral ${input.referral_id}`, { pointer: '/referral_id' });
+      if (!referral) throw fail('unknown_referral', `no referral ${input.referral_id}`, { field: 'referral_id' });
       if (referral.partner_id !== input.partner_id) {
-        throw fail('invalid_field', 'that referral belongs to another partner', { pointer: '/referral_id' });
+        throw fail('invalid_field', 'that referral belongs to another partner', { field: 'referral_id' });
       }
     }
     const row = newCommission(programId, input.partner_id, input.referral_id ?? null, input.amount, currency, now);
@@ -88,7 +88,7 @@ export async function moveCommission(
     updated_at: now,
   };
   if (!(await commissions.move(db, row.program_id, row.id, row.state, moved))) {
-    throw fail('invalid_transition', 'the commission changed state meanwhile; read it again', { pointer: '/state' });
+    throw fail('invalid_transition', 'the commission changed state meanwhile; read it again', { field: 'state' });
   }
   return { ...row, ...moved };
 }
@@ -101,10 +101,10 @@ export async function updateCommission(
   now: number,
 ): Promise<CommissionRow> {
   if (change.state === 'rejected' && !change.reject_reason) {
-    throw fail('missing_field', 'reject_reason is required to reject a commission', { pointer: '/reject_reason' });
+    throw fail('missing_field', 'reject_reason is required to reject a commission', { field: 'reject_reason' });
   }
   if (change.state !== 'rejected' && change.reject_reason) {
-    throw fail('invalid_field', 'reject_reason goes only with state rejected', { pointer: '/reject_reason' });
+    throw fail('invalid_field', 'reject_reason goes only with state rejected', { field: 'reject_reason' });
   }
   return db.transaction(async (tx) =>
     moveCommission(tx, await getCommission(tx, programId, id), change.state, change.reject_reason ?? null, now),

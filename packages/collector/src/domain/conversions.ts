@@ -25,7 +25,7 @@ export interface ConversionResult {
 function repeat(existing: ReferralRow, grId: string): ConversionResult {
   if (existing.gr_id === grId) return { referral: existing, created: false };
   throw fail('referral_exists', 'this person was already referred', {
-    pointer: '/email',
+    field: 'email',
     meta: { referral_id: existing.id },
   });
 }
@@ -47,7 +47,7 @@ export async function recordConversion(
     // Compared by mailbox, not by the stored form: ALICE@ and alice+x@ reach the partner too.
     const self = mailbox(input.email);
     if ([credited.partner_email_norm, credited.partner_paypal_email_norm].some((own) => own !== null && mailbox(own) === self)) {
-      throw fail('self_referral', 'a partner cannot refer themself', { pointer: '/email' });
+      throw fail('self_referral', 'a partner cannot refer themself', { field: 'email' });
     }
     const referral: ReferralRow = {
       id: uuidv7(),

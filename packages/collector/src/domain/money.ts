@@ -48,9 +48,9 @@ export function knownCurrency(raw: string): string | undefined {
 export const CURRENCY_RULE = 'must be the ISO 4217 code of a currency, such as USD or EUR';
 
 /** The check every currency goes through in the domain (payments, commissions, the CLI's --currency). */
-export function currencyCode(raw: string, pointer = '/currency'): string {
+export function currencyCode(raw: string, field = 'currency'): string {
   const code = knownCurrency(raw);
-  if (code === undefined) throw fail('invalid_field', `currency ${CURRENCY_RULE}`, { pointer });
+  if (code === undefined) throw fail('invalid_field', `currency ${CURRENCY_RULE}`, { field });
   return code;
 }
 

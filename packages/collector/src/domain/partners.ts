@@ -18,7 +18,7 @@ export async function getPartner(db: Queryable, programId: string, id: string): 
 }
 
 function duplicateEmail(): Error {
-  return fail('conflict', 'another partner of this program has that email', { pointer: '/email' });
+  return fail('conflict', 'another partner of this program has that email', { field: 'email' });
 }
 
 /** Partner emails are unique per program; the unique index has the last word under races. */

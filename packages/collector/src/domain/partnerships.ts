@@ -38,11 +38,11 @@ async function assertSlugsFree(
   db: Queryable,
   row: PartnershipRow,
   slugs: readonly string[],
-  pointer: string,
+  field: string,
 ): Promise<void> {
   const taken = await partnerships.slugsTaken(db, row.program_id, slugs, row.id);
   if (taken.length > 0) {
-    throw fail('conflict', `slug already in use in this program: ${taken.join(', ')}`, { pointer });
+    throw fail('conflict', `slug already in use in this program: ${taken.join(', ')}`, { field });
   }
 }
 
@@ -71,9 +71,9 @@ export async function createPartnership(
 ): Promise<PartnershipRow> {
   return db.transaction(async (tx) => {
     const partner = await partners.get(tx, programId, input.partner_id);
-    if (!partner) throw fail('unknown_partner', `no partner ${input.partner_id}`, { pointer: '/partner_id' });
+    if (!partner) throw fail('unknown_partner', `no partner ${input.partner_id}`, { field: 'partner_id' });
     if (await partnerships.getByPartner(tx, programId, partner.id)) {
-      throw fail('conflict', 'this partner already has a partnership in this program', { pointer: '/partner_id' });
+      throw fail('conflict', 'this partner already has a partnership in this program', { field: 'partner_id' });
     }
     const key = input.key !== undefined ? normalizeSlug(input.key) : await freeKeyFor(tx, programId, partner.name);
     const row: PartnershipRow = {
@@ -89,8 +89,8 @@ export async function createPartnership(
       created_at: now,
       updated_at: now,
     };
-    await assertSlugsFree(tx, row, [key], '/key');
-    await assertSlugsFree(tx, row, competitorSlugs(row), '/competitor_slugs');
+    await assertSlugsFree(tx, row, [key], 'key');
+    await assertSlugsFree(tx, row, competitorSlugs(row), 'competitor_slugs');
     await partnerships.insert(tx, row);
     await saveSlugs(tx, row);
     return row;
@@ -114,18 +114,18 @@ export async function updatePartnership(
     }
     if (changes.key !== undefined) {
       row.key = normalizeSlug(changes.key);
-      await assertSlugsFree(tx, row, [row.key], '/key');
+      await assertSlugsFree(tx, row, [row.key], 'key');
     }
     if (changes.competitor_slugs !== undefined || changes.key !== undefined) {
       const slugs = cleanSlugs(changes.competitor_slugs ?? competitorSlugs(row), row.key);
       row.competitor_slugs = JSON.stringify(slugs);
-      await assertSlugsFree(tx, row, slugs, '/competitor_slugs');
+      await assertSlugsFree(tx, row, slugs, 'competitor_slugs');
     }
     if (changes.commission_rate_bps !== undefined) row.commission_rate_bps = changes.commission_rate_bps;
     row.updated_at = now;
     // Conditional on the state read: of two simultaneous moves, one wins and one is refused.
     if (!(await partnerships.update(tx, row, read.state))) {
-      throw fail('invalid_transition', 'the partnership changed state meanwhile; read it again', { pointer: '/state' });
+      throw fail('invalid_transition', 'the partnership changed state meanwhile; read it again', { field: 'state' });
     }
     await saveSlugs(tx, row);
     return row;

@@ -3,7 +3,7 @@
 // referral from converted to paid. The company's idempotency_key makes retries safe.
 
 import { createHash } from 'node:crypto';
-import { ApiError, fail, found } from '../errors.js';
+import { ServiceError, fail, found } from '../errors.js';
 import { UniqueViolation, type Db, type Queryable } from '../store/db.js';
 import * as commissions from '../store/commissions.js';
 import type { CommissionRow } from '../store/commissions.js';
@@ -39,12 +39,12 @@ function selector(input: PaymentInput): [keyof PaymentInput, string] {
   const given = (['referral_id', 'referral_email', 'referral_uid'] as const).filter((k) => input[k] !== undefined);
   if (given.length === 0) {
     throw fail('missing_field', 'name the referral with one of referral_id, referral_email or referral_uid', {
-      pointer: '/referral_id',
+      field: 'referral_id',
     });
   }
   if (given.length > 1) {
     throw fail('invalid_field', `name the referral one way only, not with ${given.join(' and ')}`, {
-      pointer: `/${given[1]}`,
+      field: given[1],
     });
   }
   const key = given[0]!;
@@ -58,14 +58,14 @@ async function findReferral(db: Queryable, programId: string, [by, value]: [keyo
       : by === 'referral_email'
         ? await referrals.findByEmail(db, programId, value)
         : await referrals.findByUid(db, programId, value);
-  if (!found) throw fail('unknown_referral', `no referral with that ${by.replace('referral_', '')}`, { pointer: `/${by}` });
+  if (!found) throw fail('unknown_referral', `no referral with that ${by.replace('referral_', '')}`, { field: by });
   return found;
 }
 
 async function replay(db: Queryable, payment: PaymentRow, hash: string): Promise<PaymentResult> {
   if (payment.request_hash !== hash) {
     throw fail('idempotency_conflict', 'this idempotency_key was used for a different payment', {
-      pointer: '/idempotency_key',
+      field: 'idempotency_key',
       meta: { payment_id: payment.id },
     });
   }
@@ -82,7 +82,7 @@ async function create(
 ): Promise<PaymentResult> {
   if (referral.state === 'rejected') {
     throw fail('invalid_transition', 'the referral is rejected: its payments earn no commission', {
-      pointer: '/referral_id',
+      field: 'referral_id',
     });
   }
   const partnership = await partnerships.get(tx, program.id, referral.partnership_id);
@@ -141,7 +141,7 @@ export async function getPayment(db: Queryable, programId: string, id: string): 
 export async function refundPayment(db: Db, programId: string, paymentKey: string, now: number): Promise<CommissionRow> {
   return db.transaction(async (tx) => {
     const payment = await payments.findByKey(tx, programId, paymentKey);
-    if (!payment) throw fail('invalid_field', 'no payment with that payment_id (its idempotency_key)', { pointer: '/payment_id' });
+    if (!payment) throw fail('invalid_field', 'no payment with that payment_id (its idempotency_key)', { field: 'payment_id' });
     const refunded = (c: CommissionRow) => c.state === 'rejected' && c.reject_reason === 'refunded';
     const commission = await getCommission(tx, programId, payment.commission_id);
     if (refunded(commission)) return commission;
@@ -150,7 +150,7 @@ export async function refundPayment(db: Db, programId: string, paymentKey: strin
     } catch (err) {
       // The same refund, sent to another process at the same moment, won: answer as it did.
       // Only a refused move is that; a database error ends the transaction as it is.
-      if (!(err instanceof ApiError) || err.errors[0]?.code !== 'invalid_transition') throw err;
+      if (!(err instanceof ServiceError) || err.code !== 'invalid_transition') throw err;
       const current = await getCommission(tx, programId, payment.commission_id);
       if (refunded(current)) return current;
       throw err;

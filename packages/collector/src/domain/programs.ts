@@ -30,10 +30,10 @@ export function parseSiteUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw fail('invalid_field', `site URL must be an absolute http(s) URL, got "${raw}"`, { pointer: '/site_url' });
+    throw fail('invalid_field', `site URL must be an absolute http(s) URL, got "${raw}"`, { field: 'site_url' });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw fail('invalid_field', 'site URL must use http or https', { pointer: '/site_url' });
+    throw fail('invalid_field', 'site URL must use http or https', { field: 'site_url' });
   }
   return url.href;
 }
@@ -48,7 +48,7 @@ export function parseOrigin(raw: string): string {
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) {
     throw fail('invalid_field', `allowed origin must look like https://shop.example.com, got "${raw}"`, {
-      pointer: '/allowed_origins',
+      field: 'allowed_origins',
     });
   }
   return url.origin;
@@ -57,7 +57,7 @@ export function parseOrigin(raw: string): string {
 export function parseRateBps(raw: number): number {
   if (!Number.isInteger(raw) || raw < 0 || raw > 10000) {
     throw fail('invalid_field', 'commission rate must be a whole number of basis points from 0 to 10000', {
-      pointer: '/commission_rate_bps',
+      field: 'commission_rate_bps',
     });
   }
   return raw;
@@ -72,7 +72,7 @@ export async function createProgram(db: Db, input: NewProgram, now: number): Pro
 function prepare(input: NewProgram, now: number): { program: ProgramRow; origins: string[] } {
   const siteUrl = parseSiteUrl(input.siteUrl);
   const name = input.name.trim();
-  if (!name) throw fail('missing_field', 'program name is required', { pointer: '/name' });
+  if (!name) throw fail('missing_field', 'program name is required', { field: 'name' });
   const origins = [...new Set((input.allowedOrigins?.length ? input.allowedOrigins : [siteUrl]).map(parseOrigin))];
   const program: ProgramRow = {
     id: uuidv7(),
@@ -136,7 +136,7 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
   const fields: programs.ProgramFields = {};
   if (changes.name !== undefined) {
     fields.name = changes.name.trim();
-    if (!fields.name) throw fail('missing_field', 'program name must not be empty', { pointer: '/name' });
+    if (!fields.name) throw fail('missing_field', 'program name must not be empty', { field: 'name' });
   }
   if (changes.siteUrl !== undefined) fields.site_url = parseSiteUrl(changes.siteUrl);
   if (changes.commissionRateBps !== undefined) fields.commission_rate_bps = parseRateBps(changes.commissionRateBps);
@@ -148,7 +148,7 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
     const missing = remove.filter((o) => !before.includes(o));
     if (missing.length > 0) {
       throw fail('invalid_field', `${missing.join(', ')} is not an allowed origin of this program (it has ${before.join(', ') || 'none'})`, {
-        pointer: '/allowed_origins',
+        field: 'allowed_origins',
       });
     }
     await programs.removeOrigins(tx, id, remove);

@@ -18,7 +18,7 @@ export async function moveReferral(
     const row = found(await referrals.get(tx, programId, id), 'referral', id);
     assertMove('referral', row.state, to);
     if (!(await referrals.move(tx, programId, id, row.state, to, now))) {
-      throw fail('invalid_transition', 'the referral changed state meanwhile; read it again', { pointer: '/state' });
+      throw fail('invalid_transition', 'the referral changed state meanwhile; read it again', { field: 'state' });
     }
     return { ...row, state: to, state_set_at: Math.max(now, row.created_at), updated_at: now };
   });

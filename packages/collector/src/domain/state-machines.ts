@@ -23,6 +23,6 @@ export function canMove<M extends Machine>(machine: M, from: StateOf<M>, to: Sta
 
 export function assertMove<M extends Machine>(machine: M, from: StateOf<M>, to: StateOf<M>): void {
   if (!canMove(machine, from, to)) {
-    throw fail('invalid_transition', `a ${machine} cannot move from ${from} to ${to}`, { pointer: '/state' });
+    throw fail('invalid_transition', `a ${machine} cannot move from ${from} to ${to}`, { field: 'state' });
   }
 }

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { errorObject, type ErrorObject } from '../errors.js';
+import { errorObject, type ErrorObject } from './errors.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 /** Errors that only say the client went away. */
@@ -21,11 +21,11 @@ export function isClientGone(err: unknown): boolean {
 function classify(code: string | undefined): ErrorObject {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return errorObject('headers_too_large', `the request line and headers are over ${maxHeaderSize} bytes`);
+      return errorObject({ code: 'headers_too_large', detail: `the request line and headers are over ${maxHeaderSize} bytes` });
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return errorObject('request_timeout', 'the request did not arrive in time; send it again, whole');
+      return errorObject({ code: 'request_timeout', detail: 'the request did not arrive in time; send it again, whole' });
     default:
-      return errorObject('bad_request', 'the request is not valid HTTP/1.1');
+      return errorObject({ code: 'bad_request', detail: 'the request is not valid HTTP/1.1' });
   }
 }
 

@@ -11,7 +11,7 @@
 // with Retry-After.
 
 import type { Context, Middleware } from 'koa';
-import { ApiError, fail } from '../errors.js';
+import { ServiceError, fail } from '../errors.js';
 import { addressKey } from './address.js';
 
 export interface RateLimits {
@@ -91,9 +91,10 @@ function headersOf(limit: number, u: Use): Record<string, string> {
   return { 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': String(u.remaining), 'RateLimit-Reset': String(u.reset) };
 }
 
-function refusal(limit: number, u: Use, what: string): ApiError {
+function refusal(limit: number, u: Use, what: string): ServiceError {
   return fail('rate_limited', `over ${limit} ${what} a minute; try again in ${u.reset} s`, {
-    headers: { ...headersOf(limit, u), 'Retry-After': String(u.reset) },
+    headers: headersOf(limit, u),
+    retryAfter: u.reset,
   });
 }
 

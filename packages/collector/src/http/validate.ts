@@ -1,8 +1,9 @@
 // Request bodies are checked by zod schemas (the same ones /openapi.json is made from).
-// Each field's first problem becomes one error object with its JSON pointer.
+// Each field's first problem becomes one problem naming that field (http/errors.ts makes
+// it a JSON pointer).
 
 import type { z } from 'zod';
-import { ApiError, errorObject, fail, type ErrorCode, type ErrorObject } from '../errors.js';
+import { fail, ServiceError, type ErrorCode, type Problem } from '../errors.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -45,12 +46,12 @@ function describe(issue: Issue): { code: ErrorCode; detail: string } {
   }
 }
 
-/** The JSON pointer of the first string holding U+0000, which PostgreSQL cannot store in text. */
-function nulAt(value: unknown, pointer = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\0') ? pointer || '/' : undefined;
+/** The field path of the first string holding U+0000, which PostgreSQL cannot store in text. */
+function nulAt(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
   if (typeof value !== 'object' || value === null) return undefined;
   for (const [key, inner] of Object.entries(value)) {
-    const found = nulAt(inner, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    const found = nulAt(inner, `${path ? `${path}/` : ''}${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -61,17 +62,17 @@ export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {
   if (result.success) {
     // Checked on what the route keeps, and refused on every engine alike, so that SQLite
     // does not store what PostgreSQL cannot.
-    const pointer = nulAt(result.data);
-    if (pointer !== undefined) throw fail('invalid_field', 'text may not contain the NUL character (U+0000)', { pointer });
+    const field = nulAt(result.data);
+    if (field !== undefined) throw fail('invalid_field', 'text may not contain the NUL character (U+0000)', { field });
     return result.data;
   }
-  const errors: ErrorObject[] = [];
+  const problems: Problem[] = [];
   const seen = new Set<string>();
   const add = (path: PropertyKey[], code: ErrorCode, detail: string) => {
-    const pointer = `/${path.map(String).join('/')}`;
-    if (seen.has(pointer)) return;
-    seen.add(pointer);
-    errors.push(errorObject(code, detail, { pointer }));
+    const field = path.map(String).join('/');
+    if (seen.has(field)) return;
+    seen.add(field);
+    problems.push({ code, detail, field });
   };
   for (const issue of result.error.issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -84,5 +85,5 @@ export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {
     const { code, detail } = describe(issue);
     add(issue.path, code, detail);
   }
-  throw new ApiError(errors);
+  throw new ServiceError(problems);
 }

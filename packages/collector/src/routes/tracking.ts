@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { recordClick } from '../domain/clicks.js';
 import { recordConversion } from '../domain/conversions.js';
 import { registrableDomain } from '../domain/registrable-domain.js';
-import { ApiError, fail, type ErrorCode } from '../errors.js';
+import { ServiceError, fail, type ErrorCode } from '../errors.js';
 import { route } from '../http/route.js';
 import { email, optionalText } from './fields.js';
 import { renderReferral } from './referrals.js';
@@ -24,7 +24,7 @@ const conversionBody = z.object({
 const UNTOLD: ReadonlySet<ErrorCode> = new Set(['referral_exists', 'unattributed', 'self_referral']);
 
 function discreet(err: unknown): unknown {
-  if (err instanceof ApiError && UNTOLD.has(err.code)) {
+  if (err instanceof ServiceError && UNTOLD.has(err.code)) {
     return fail('unattributed', 'no referral was recorded for this conversion');
   }
   return err;
