@@ -31,13 +31,15 @@ export function inlineHash(text: string): string {
 
 /**
  * A page's policy: scripts from this origin and the given inline ones, the given inline
- * styles, calls and form posts to this origin only, and still no framing.
+ * styles, images (the icon), calls and form posts to this origin only, and still no framing.
  */
 export function pagePolicy(inline: { scripts: readonly string[]; styles: readonly string[] }): string {
   return [
     "default-src 'none'",
     `script-src 'self' ${inline.scripts.map(inlineHash).join(' ')}`,
     `style-src ${inline.styles.map(inlineHash).join(' ')}`,
+    // The icon (/favicon.ico), which browsers fetch for every page.
+    "img-src 'self'",
     "connect-src 'self'",
     "form-action 'self'",
     "base-uri 'none'",

@@ -82,6 +82,7 @@ function render(demo: Demo, page: Page): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} · ${escape(demo.programName)}</title>
+<link rel="icon" href="/favicon.ico">
 <style>${STYLE}</style>
 <script>${STUB}</script>
 <script async src="/tracker.js" data-key="${escape(demo.token)}"></script>
