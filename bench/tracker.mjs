@@ -1,4 +1,4 @@
-// The snippet's work on the page's main thread at load (design/tracker.md: under 1 ms),
+// The snippet's work on the page's main thread at load (docs/tracker.md §12: under 1 ms),
 // read from Chromium's own trace: the EvaluateScript event of the script, which holds
 // its compile and run and everything it does synchronously (reading the address, the
 // cookie and storage, the cookie-domain search, starting the click's fetch). Each load

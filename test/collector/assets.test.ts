@@ -1,4 +1,4 @@
-// The collector serves the built snippet and the demo pages (design/api.md §9).
+// The collector serves the built snippet and the demo pages (docs/api.md §20).
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

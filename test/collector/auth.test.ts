@@ -1,4 +1,4 @@
-// Tokens and tenancy (design/api.md §1, §2).
+// Tokens and tenancy (docs/api.md §2, §3).
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

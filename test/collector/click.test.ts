@@ -1,4 +1,4 @@
-// POST /v1/tracking/click (design/api.md §7).
+// POST /v1/tracking/click (docs/api.md §13).
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';

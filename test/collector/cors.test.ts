@@ -1,4 +1,4 @@
-// CORS exists only on /v1/tracking/* (design/api.md §2).
+// CORS exists only on /v1/tracking/* (docs/api.md §4).
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectError, PUBLIC_URL, seedPartner, startCollector, type Collector } from './harness.js';

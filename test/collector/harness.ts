@@ -117,7 +117,7 @@ export async function seedPartner(
   return { partnerId: partner.body.data.id, partnershipId: partnership.body.data.id, key: partnership.body.data.attributes.key };
 }
 
-/** Asserts the one error shape of design/api.md §3 and returns the first error. */
+/** Asserts the one error shape of docs/api.md §7 and returns the first error. */
 // any: the error object is JSON the caller inspects freely.
 export function expectError(reply: Reply, status: number, code: string): Record<string, any> {
   const err = reply.body?.errors?.[0];

@@ -78,8 +78,8 @@ function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-/** A Unix time written in the seed's form at a given offset in minutes. */
-function seedForm(t: number, offsetMinutes: number): string {
+/** A Unix time written in Reditus's form (docs/api.md §9.1) at a given offset in minutes. */
+function reditusForm(t: number, offsetMinutes: number): string {
   const d = new Date((t + offsetMinutes * 60) * 1000);
   const sign = offsetMinutes < 0 ? '-' : '+';
   const abs = Math.abs(offsetMinutes);
@@ -91,10 +91,10 @@ function seedForm(t: number, offsetMinutes: number): string {
 
 // Each way a client may write the boundary, as it appears in the query string.
 const FORMATS: Array<[string, (t: number) => string]> = [
-  ['seed form, UTC', (t) => encodeURIComponent(seedForm(t, 0))],
-  ['seed form, +0200', (t) => encodeURIComponent(seedForm(t, 120))],
-  ['seed form, -0530', (t) => encodeURIComponent(seedForm(t, -330))],
-  ['seed form with an unencoded +', (t) => seedForm(t, 120).replace(/ /g, '%20')],
+  ['Reditus form, UTC', (t) => encodeURIComponent(reditusForm(t, 0))],
+  ['Reditus form, +0200', (t) => encodeURIComponent(reditusForm(t, 120))],
+  ['Reditus form, -0530', (t) => encodeURIComponent(reditusForm(t, -330))],
+  ['Reditus form with an unencoded +', (t) => reditusForm(t, 120).replace(/ /g, '%20')],
   ['ISO 8601, Z', (t) => new Date(t * 1000).toISOString().replace('.000', '')],
   ['ISO 8601 with .000', (t) => new Date(t * 1000).toISOString()],
   [
@@ -188,7 +188,7 @@ describe('equality filters', () => {
     expect(await listIds('partnerships', 'state_eq=declined')).toEqual(nth('partnerships', 2));
   });
 
-  it('partnerships: the record has every seed field and the partner relationship', async () => {
+  it('partnerships: the record has every field of docs/api.md §8.2 and the partner relationship', async () => {
     const reply = await c.call('GET', '/v1/partnerships?state_eq=accepted');
     const [p] = reply.body.data;
     expect(p.type).toBe('partnership');

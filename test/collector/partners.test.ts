@@ -1,4 +1,4 @@
-// Partner writes (design/api.md §8).
+// Partner writes (docs/api.md §14).
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';

@@ -1,4 +1,4 @@
-// Payments create commissions; refunds reject them (design/api.md §8).
+// Payments create commissions; refunds reject them (docs/api.md §18).
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as programs from '../../packages/collector/src/store/programs.js';

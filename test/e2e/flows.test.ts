@@ -1,4 +1,4 @@
-// The flows of design/tracker.md in real browsers, from referral link to conversion,
+// The flows of docs/tracker.md in real browsers, from referral link to conversion,
 // with the collector and the company's site on two different origins: every flow in
 // Chromium, and in Firefox all but the outage (the outbox's retries are the tracker's own
 // timers, the same in every engine, and take five seconds).

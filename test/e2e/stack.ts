@@ -118,7 +118,7 @@ export class Stack {
     return `http://127.0.0.1:${this.collectorPort}`;
   }
 
-  /** The snippet as design/tracker.md installs it, loading tracker.js from the collector. */
+  /** The snippet as docs/tracker.md §1 installs it, loading tracker.js from the collector. */
   tag(attrs = ''): string {
     return `${STUB}<script async src="${this.collectorUrl}/tracker.js" data-key="${this.publishable}" ${attrs}></script>`;
   }

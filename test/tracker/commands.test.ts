@@ -1,5 +1,5 @@
 // The gr(...) interface: the stub and its queue, the hosted service's snippet, and the
-// commands of design/tracker.md.
+// commands of docs/tracker.md §3.
 
 import { describe, expect, it } from 'vitest';
 import { hostedSnippet } from '../fixtures/hosted-snippet.js';

@@ -1,4 +1,4 @@
-// The tracker's behaviour (design/tracker.md), shared by the script tag and the npm entry.
+// The tracker's behaviour (docs/tracker.md), shared by the script tag and the npm entry.
 // Written for its size budget: one closure, few distinct names, browser globals used
 // directly (aliases cost more under gzip than the repeated names), the cookie's domain
 // named by the collector rather than searched for, and address changes learnt from the

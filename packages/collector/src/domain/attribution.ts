@@ -1,4 +1,4 @@
-// Which partnership a visitor's activity credits (design/api.md §6): first the slug
+// Which partnership a visitor's activity credits (docs/api.md §12): first the slug
 // from the link (a key, then a competitor slug), otherwise the latest click recorded
 // with the visitor's click id.
 

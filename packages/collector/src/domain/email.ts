@@ -1,4 +1,4 @@
-// E-mail rules of design/api.md §6, and two of Tally's own: no character that shows
+// E-mail rules of docs/api.md §11, and two of Tally's own: no character that shows
 // nothing, and no leading character that makes a spreadsheet cell a formula. Matching and
 // uniqueness use the normalized form; the stored attribute keeps what was sent.
 

@@ -1,4 +1,4 @@
-// Referral slugs: a partnership's key and its competitor slugs (design/api.md §5).
+// Referral slugs: a partnership's key and its competitor slugs (docs/api.md §15).
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9_-]{1,63}$/;
 

@@ -1,4 +1,4 @@
-// The allowed moves of each resource's state (design/api.md §8). Anything not listed,
+// The allowed moves of each resource's state (docs/api.md §10). Anything not listed,
 // including a move to the state a record is already in, is refused.
 
 import { fail } from '../errors.js';

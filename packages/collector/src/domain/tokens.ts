@@ -1,4 +1,4 @@
-// API tokens (design/api.md §2): `tly_sec_` or `tly_pub_`, 32 random base62 characters
+// API tokens (docs/api.md §3): `tly_sec_` or `tly_pub_`, 32 random base62 characters
 // and a 6-character checksum. The checksum lets a typo or a forged token be refused
 // without touching the database; only a SHA-256 of the token is ever stored.
 

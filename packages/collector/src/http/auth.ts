@@ -1,4 +1,4 @@
-// Bearer-token authentication (design/api.md §2). A secret token may call every /v1
+// Bearer-token authentication (docs/api.md §3). A secret token may call every /v1
 // route of its program, from servers only; a publishable one, which lives in web pages,
 // only tracking.
 

@@ -1,4 +1,4 @@
-// CORS for /v1/tracking/* only (design/api.md §2): the snippet posts from the company's
+// CORS for /v1/tracking/* only (docs/api.md §4): the snippet posts from the company's
 // pages with a publishable token. No other route answers browsers, since secret tokens
 // do not belong in them.
 

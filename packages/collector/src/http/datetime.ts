@@ -1,5 +1,5 @@
-// Date-time filter values (design/api.md §4), as Unix seconds:
-//   2025-03-01 10:00:00 +0200      the seed's form
+// Date-time filter values (docs/api.md §9.1), as Unix seconds:
+//   2025-03-01 10:00:00 +0200      Reditus's form
 //   2025-03-01T10:00:00Z           ISO 8601, also with +02:00 and fractions of a second
 //   2025-03-01 10:00:00  0200      a `+` that was not URL-encoded arrives as a space
 //   1740823200                     Unix seconds: 9 or 10 digits (1973 to 2286)

@@ -1,4 +1,4 @@
-// Query strings of the list routes (design/api.md §4). Strict on purpose: an unknown or
+// Query strings of the list routes (docs/api.md §9). Strict on purpose: an unknown or
 // repeated parameter is refused, because a filter typo must never silently return
 // everything.
 

@@ -1,4 +1,4 @@
-// The JSON envelopes of the seed (§2): one record, and a page of records.
+// The JSON envelopes of docs/api.md §8 and §9: one record, and a page of records.
 
 import type { Page, PageRequest } from '../store/list.js';
 
@@ -10,7 +10,7 @@ export interface Resource {
   relationships?: Record<string, { data: { id: string; type: string } | null }>;
 }
 
-/** Drops absent optional attributes: the seed's "present only if" fields are left out, not null. */
+/** Drops absent optional attributes: optional attributes ("when set" in docs/api.md §8) are left out, not null. */
 export function present(attributes: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(attributes)) if (value !== null && value !== undefined) out[key] = value;

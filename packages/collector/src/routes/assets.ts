@@ -1,4 +1,4 @@
-// The snippet, served by the collector (design/api.md §9): /tracker.js, cached for five
+// The snippet, served by the collector (docs/api.md §20): /tracker.js, cached for five
 // minutes and revalidated by ETag, and /tracker.<hash>.js, which never changes and is
 // cached for a year. Both are compressed once at start.
 

@@ -19,7 +19,7 @@ export function renderCommission(row: CommissionRow): Resource {
       currency: row.currency,
       partner_id: row.partner_id,
       referral_id: row.referral_id,
-      // Present only in the states they belong to (seed §3).
+      // Present only in the states they belong to (docs/api.md §8.3).
       reject_reason: row.state === 'rejected' ? row.reject_reason : null,
       paid_at: row.state === 'paid' ? row.paid_at : null,
       state_set_at: row.state_set_at,

@@ -9,7 +9,7 @@ import { readRoutes } from './crud.js';
 import { email, emailFilter, partnerName } from './fields.js';
 
 /**
- * The seed's fields plus `email`, the account address the company gave: it was taken and
+ * Reditus's fields (docs/api.md §8.1) plus `email`, the account address the company gave: it was taken and
  * filterable but never shown, which left the owner unable to read it back. Clients ignore
  * attributes they do not know.
  */

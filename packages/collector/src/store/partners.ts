@@ -14,7 +14,7 @@ export interface PartnerRow {
   updated_at: number;
 }
 
-// Email filters compare normalized addresses (design/api.md §4).
+// Email filters compare normalized addresses (docs/api.md §11).
 const COLUMNS = { name: 'name', email: 'email_norm', paypal_email: 'paypal_email_norm', created_at: 'created_at' };
 
 export async function insert(db: Queryable, row: PartnerRow): Promise<void> {

@@ -1,5 +1,5 @@
 // The SQLite driver: better-sqlite3 in WAL mode. A write is answered only once its
-// commit is on disk, so it survives kill -9 and power loss (design/architecture.md,
+// commit is on disk, so it survives kill -9 and power loss (docs/api.md §21,
 // durability); the fsync that ensures it runs off the event loop (wal-sync.ts).
 //
 // This file opens and sets the connection, turns SQLite's errors into the store's, and

@@ -3,7 +3,7 @@
 // synchronous=NORMAL (a commit is written to the WAL, in the OS's cache, which survives
 // kill -9), and this module fsyncs the WAL on libuv's thread pool. Nobody is answered
 // from a commit until an fsync that began after it has finished, so a 2xx still means
-// "on disk, survives power loss" (design/architecture.md), while the event loop goes on
+// "on disk, survives power loss" (docs/api.md §21), while the event loop goes on
 // building the next batch. One fsync covers every commit written before it began.
 //
 // After a failed fsync the kernel may have dropped the unwritten pages and a retry
