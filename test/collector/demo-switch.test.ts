@@ -31,6 +31,10 @@ async function expectDemo(e: Edge, on: boolean) {
     }
   }
   expect(await demoTokens(e)).toBe(on ? 1 : 0);
+  // The first program's site (where referral links lead) is a page that exists.
+  const site = (await e.running.db.get<{ site_url: string }>('SELECT site_url FROM programs'))!.site_url;
+  expect(site).toMatch(on ? /\/demo\/$/ : /:\d+\/$/);
+  expect((await fetch(new URL(new URL(site).pathname, e.url))).status).toBe(200);
 }
 
 describe('DEMO unset', () => {

@@ -131,6 +131,10 @@ describe.each(DATE_FILTERS)('%s: %s with a fraction of a second', (route, field,
     const justAfter = new Date((AT[1]! + shift) * 1000 + 250).toISOString();
     expect(await listIds(route, `${field}_lt=${justAfter}`)).toEqual([...nth(route, 1), ...nth(route, 0)]);
     expect(await listIds(route, `${field}_gt=${justAfter}`)).toEqual(nth(route, 2));
+    // Beyond the millisecond too: a fraction is never rounded away.
+    const tiny = new Date((AT[1]! + shift) * 1000).toISOString().replace('.000Z', '.0000004Z');
+    expect(await listIds(route, `${field}_lt=${tiny}`)).toEqual([...nth(route, 1), ...nth(route, 0)]);
+    expect(await listIds(route, `${field}_gt=${tiny}`)).toEqual(nth(route, 2));
     const justBefore = new Date((AT[1]! + shift) * 1000 - 250).toISOString();
     expect(await listIds(route, `${field}_lt=${justBefore}`)).toEqual(nth(route, 0));
     expect(await listIds(route, `${field}_gt=${justBefore}`)).toEqual([...nth(route, 2), ...nth(route, 1)]);

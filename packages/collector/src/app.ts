@@ -74,7 +74,7 @@ function handler(r: Route, deps: AppDeps, now: () => number): Middleware {
     if (reply.body !== undefined) {
       ctx.body = reply.body;
     } else if (reply.status !== 204) {
-      // Koa would send the status text ("Accepted") as a body; a 202 here has none.
+      // Koa would send the status text ("Accepted") as the body of an answer without one.
       ctx.body = '';
       ctx.remove('Content-Type');
     }

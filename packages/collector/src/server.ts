@@ -14,6 +14,7 @@ import type { Db } from './store/db.js';
 import { openMigrated } from './store/open.js';
 import { describeCause } from './store/unavailable.js';
 import { errorObject } from './http/errors.js';
+import { SECURITY_HEADERS } from './http/security-headers.js';
 
 export interface RunningServer {
   url: string;
@@ -51,7 +52,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   // until the app is ready, a request is told to come back.
   let handle: RequestListener = (_req, res) =>
     res
-      .writeHead(503, { 'Retry-After': '1', 'Content-Type': 'application/json; charset=utf-8' })
+      .writeHead(503, { ...SECURITY_HEADERS, 'Retry-After': '1', 'Content-Type': 'application/json; charset=utf-8' })
       .end(JSON.stringify({ errors: [errorObject({ code: 'unavailable', detail: 'the server is starting; try again in a moment' })] }));
   const connections = config.connections ?? NO_CAPS;
   const server = createServer(serverOptions(connections), (req, res) => handle(req, res));
@@ -69,7 +70,8 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     db,
     {
       name: 'My program',
-      siteUrl: `${publicUrl}/demo/`,
+      // The demo shop when it is served, else the collector's own page, never a 404.
+      siteUrl: demoEnabled(config) ? `${publicUrl}/demo/` : `${publicUrl}/`,
       allowedOrigins: [publicUrl, `http://localhost:${port}`, `http://127.0.0.1:${port}`],
     },
     now(),

@@ -4,7 +4,7 @@
 
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { authenticate } from '../domain/tokens.js';
+import { authenticate, tokenKind } from '../domain/tokens.js';
 import { fail } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { NO_FAILURE_LIMIT, type FailureLimit } from './rate-limit.js';
@@ -27,10 +27,12 @@ export function tokenAuth(db: Db, options: AuthOptions = {}): (access: Access) =
   const warned = new Set<string>();
   return (access) => async (ctx, next) => {
     failures.check(ctx);
-    const match = BEARER.exec(ctx.get('authorization'));
-    const credential = match?.[1] ? await authenticate(db, match[1]) : undefined;
+    const token = BEARER.exec(ctx.get('authorization'))?.[1];
+    const credential = token ? await authenticate(db, token) : undefined;
     if (!credential) {
-      failures.failed(ctx);
+      // Only a well-formed token costs a lookup. A missing or malformed one is refused for
+      // free, and counting it would lock out every client behind one address (a NAT).
+      if (token && tokenKind(token)) failures.failed(ctx);
       throw fail('unauthorized', 'a valid token is required: Authorization: Bearer <token>', {
         headers: { 'WWW-Authenticate': 'Bearer' },
       });

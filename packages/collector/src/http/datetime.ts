@@ -13,16 +13,22 @@
 const FORM =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?: *([Zz])| *([+-])(\d{2}):?(\d{2})| +(\d{2}):?(\d{2}))?)?$/;
 
-/** Unix seconds, with a fraction when the value had one; undefined when it is no date-time. */
-export function parseDateTime(raw: string): number | undefined {
+/** An instant: its whole Unix second, and whether a fraction of a second follows it. */
+export interface Instant {
+  seconds: number;
+  /** Any non-zero digit after the seconds, to the nanosecond: never rounded away. */
+  fraction: boolean;
+}
+
+/** The instant a date-time value names; undefined when it is none. */
+export function parseInstant(raw: string): Instant | undefined {
   const value = raw.trim();
-  if (/^\d{9,10}$/.test(value)) return Number(value);
+  if (/^[1-9]\d{8,9}$/.test(value)) return { seconds: Number(value), fraction: false };
   const m = FORM.exec(value);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [
     number, number, number, number, number, number,
   ];
-  const millis = Math.floor(Number(`0${m[7] ?? ''}`) * 1000);
   const sign = m[9] === '-' ? -1 : 1;
   const offsetHours = Number(m[10] ?? m[12] ?? 0);
   const offsetMinutes = Number(m[11] ?? m[13] ?? 0);
@@ -33,5 +39,5 @@ export function parseDateTime(raw: string): number | undefined {
   if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) {
     return undefined;
   }
-  return (ms + millis) / 1000 - sign * (offsetHours * 3600 + offsetMinutes * 60);
+  return { seconds: ms / 1000 - sign * (offsetHours * 3600 + offsetMinutes * 60), fraction: /[1-9]/.test(m[7] ?? '') };
 }

@@ -5,7 +5,7 @@
 import { fail } from '../errors.js';
 import type { Param } from '../store/db.js';
 import type { FieldFilter, FilterOp, PageRequest } from '../store/list.js';
-import { parseDateTime } from './datetime.js';
+import { parseInstant } from './datetime.js';
 
 /** Turns one raw value into the value compared in the database, or explains why not. */
 export interface FilterParser {
@@ -55,9 +55,9 @@ export const dateTime: FilterParser = {
   // and `created_at > 10:00:00.5` does not: rounding the bound up for _lt and down for _gt
   // gives exactly that with integers, which every engine compares with its index.
   parse(raw, op) {
-    const t = parseDateTime(raw);
+    const t = parseInstant(raw);
     if (t === undefined) return undefined;
-    return op === 'lt' ? Math.ceil(t) : Math.floor(t);
+    return op === 'lt' && t.fraction ? t.seconds + 1 : t.seconds;
   },
 };
 

@@ -3,7 +3,7 @@
 // what there is: the demo (when it is on), the API document and the docs. And a favicon,
 // so browsers do not log a 404 for it on every page.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
@@ -61,13 +61,7 @@ export function homePage(opts: { demo: boolean; docs: readonly string[] }): stri
 }
 
 export function mountHome(router: Router, opts: { demo: boolean }): void {
-  const docs = DOCS.filter((name) => {
-    try {
-      return readFileSync(DOCS_DIR + name).length > 0;
-    } catch {
-      return false;
-    }
-  });
+  const docs = DOCS.filter((name) => existsSync(DOCS_DIR + name));
   const html = homePage({ demo: opts.demo, docs });
   const policy = pagePolicy({ scripts: [], styles: [STYLE] });
   router.get('/', (ctx) => {
@@ -81,9 +75,11 @@ export function mountHome(router: Router, opts: { demo: boolean }): void {
     ctx.body = ICO;
   });
   for (const name of docs) {
+    // Read once at start, like the snippet: what was there is what is served.
+    const text = readFileSync(DOCS_DIR + name);
     router.get(`/docs/${name}`, (ctx) => {
       ctx.type = 'text/plain; charset=utf-8';
-      ctx.body = readFileSync(DOCS_DIR + name);
+      ctx.body = text;
     });
   }
 }
