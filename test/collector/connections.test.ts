@@ -29,6 +29,15 @@ async function flood(port: number, n: number, localAddress: string) {
   return { opened, closed: () => closed };
 }
 
+/** Resolves once the server answers an HTTP request on `socket`: proof it kept and serves it. */
+function served(socket: Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.once('data', (d: Buffer) => (/^HTTP\/1\.1 200/.test(d.toString('latin1')) ? resolve() : reject(new Error(d.toString()))));
+    socket.once('close', () => reject(new Error('closed instead of answering')));
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+  });
+}
+
 async function until(check: () => boolean, what: string, ms = 5000) {
   const deadline = Date.now() + ms;
   while (!check()) {
@@ -53,28 +62,37 @@ describe('connection caps', () => {
 
     const f = await flood(edge.port, 300, '127.0.0.2');
     await until(() => f.closed() === 250, '250 of the flood to be closed');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(f.closed()).toBe(250); // and no more: 50 stay open
+    // And no more: the 50 left are open and served.
+    const kept = f.opened.filter((s) => !s.destroyed);
+    expect(kept).toHaveLength(50);
+    await Promise.all(kept.map(served));
+    expect(f.closed()).toBe(250);
 
     const health = await fetch(`${edge.url}/healthz`);
     expect(health.status).toBe(200);
     const conv = await api('/v1/tracking/conversion', publishable, { email: 'buyer@flood.test', gr_id: 'g', pk: ps.data.attributes.key });
     expect(conv.status).toBe(201);
 
-    // A socket of the flood that closes frees its place for that address.
-    f.opened.find((s) => !s.destroyed)!.destroy();
-    await new Promise((r) => setTimeout(r, 100));
-    const again = await openSocket(edge.port, '127.0.0.2');
-    sockets.push(again);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(again.destroyed).toBe(false);
+    // A socket of the flood that closes frees its place for that address: a new one is
+    // served, once the server has seen the close (tried until then, within a deadline).
+    kept[0]!.destroy();
+    let again: Socket | undefined;
+    for (const deadline = Date.now() + 5_000; !again && Date.now() < deadline; ) {
+      const s = await openSocket(edge.port, '127.0.0.2');
+      sockets.push(s);
+      s.on('error', () => undefined);
+      again = await served(s).then(() => s, () => undefined);
+    }
+    expect(again?.destroyed).toBe(false);
   });
 
   it('MAX_CONNECTIONS caps the connections in all', async () => {
     edge = await startEdge({ connections: { ...generous, max: 20 } });
     const f = await flood(edge.port, 30, '127.0.0.1');
     await until(() => f.closed() === 10, '10 to be closed');
-    await new Promise((r) => setTimeout(r, 200));
+    const kept = f.opened.filter((s) => !s.destroyed);
+    expect(kept).toHaveLength(20);
+    await Promise.all(kept.map(served));
     expect(f.closed()).toBe(10);
   });
 });

@@ -84,13 +84,21 @@ it('a client that resets its connection mid-request is one JSON line at debug le
   try {
     const socket = await openSocket(Number(new URL(server.url).port));
     socket.on('error', () => undefined);
+    // Expect: 100-continue makes the server say when it has read the headers and the app
+    // waits for the body: then part of it is sent, and once the server has taken that in
+    // (its answer to a second request on another connection comes after it), the reset.
+    const continued = new Promise<void>((resolve) => socket.once('data', () => resolve()));
     socket.write(
       `POST /v1/tracking/conversion HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${publishable}\r\n` +
-        `Content-Length: 500\r\n\r\n{"email":"${EMAIL}"`,
+        `Expect: 100-continue\r\nContent-Length: 500\r\n\r\n`,
     );
-    await new Promise((r) => setTimeout(r, 200)); // the app is reading the body
+    await continued;
+    await new Promise<void>((resolve) => socket.write(`{"email":"${EMAIL}"`, () => resolve()));
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     socket.resetAndDestroy();
-    await new Promise((r) => setTimeout(r, 300));
+    for (const deadline = Date.now() + 5_000; !lines.slice(before).some((l) => /reset/.test(l)) && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200); // still up
   } finally {
     for (const s of spies) s.mockRestore();

@@ -2,30 +2,22 @@
 // and the snippet run without a single violation, and a script injected into the page
 // (what an XSS would do) does not run.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createLogger } from '../../packages/collector/src/log.js';
-import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
-import { launchChromium } from './stack.js';
+import type { RunningServer } from '../../packages/collector/src/server.js';
+import { launchChromium, startDemoCollector } from './stack.js';
 
 let browser: Browser;
+let collector: Awaited<ReturnType<typeof startDemoCollector>>;
 let server: RunningServer;
-let dir: string;
 beforeAll(async () => {
   browser = await launchChromium();
-  dir = mkdtempSync(join(tmpdir(), 'tally-csp-'));
-  server = await startServer(
-    { port: 0, host: '127.0.0.1', databaseUrl: join(dir, 'tally.db'), logLevel: 'silent' },
-    createLogger('silent'),
-  );
+  collector = await startDemoCollector();
+  server = collector.server;
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await collector?.close();
 });
 
 declare global {

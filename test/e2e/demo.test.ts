@@ -3,32 +3,27 @@
 // the API; the page's console stays silent throughout (the demo runs on 127.0.0.1, where
 // the cookie is host-only: Firefox logged each refused domain as an error).
 
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../packages/collector/src/log.js';
-import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
+import type { RunningServer } from '../../packages/collector/src/server.js';
 import { consoleProblems, type Browser } from './driver.js';
 import { ENGINES } from './engines.js';
+import { startDemoCollector } from './stack.js';
 
 for (const engine of ENGINES) {
   describe(`in ${engine.name}`, () => {
     let browser: Browser;
+    let collector: Awaited<ReturnType<typeof startDemoCollector>>;
     let server: RunningServer;
-    let dir: string;
     beforeAll(async () => {
       browser = await engine.launch();
-      dir = mkdtempSync(join(tmpdir(), 'tally-demo-'));
-      server = await startServer(
-        { port: 0, host: '127.0.0.1', databaseUrl: join(dir, 'tally.db'), logLevel: 'silent' },
-        createLogger('silent'),
-      );
+      collector = await startDemoCollector();
+      server = collector.server;
     });
     afterAll(async () => {
       await browser?.close();
-      await server?.close();
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      await collector?.close();
     });
 
     it('a referral link to /demo/, a signup, and the conversion listed by GET /v1/referrals', async () => {
@@ -66,7 +61,7 @@ for (const engine of ENGINES) {
       // Nothing in the console: not the tracker's cookies, not the page's icon or its policy.
       expect(problems).toEqual([]);
       const shot = `demo-signup${engine.name === 'Chromium' ? '' : `-${engine.name.toLowerCase()}`}.png`;
-      await page.screenshot({ path: join(process.env.SCREENSHOT_DIR ?? dir, shot) });
+      await page.screenshot({ path: join(process.env.SCREENSHOT_DIR ?? tmpdir(), shot) });
       await context.close();
     });
   });
