@@ -244,6 +244,22 @@ const MIGRATIONS: readonly Migration[] = [
      ORDER BY b.paid_at, b.id LIMIT 1)
    WHERE id IN (SELECT commission_id FROM payout_items) AND state = 'paid';
   `,
+  // A conversion writes every index of referrals, and each index it need not write is a
+  // B-tree page fewer to change (migration 6 took the conversion from six index writes to
+  // nine, 23% more CPU a conversion). The partner's list filter and the foreign-key check
+  // on deleting a partner share one index led by the partner (the program, its other
+  // equality, comes second); a person is found in every program through the programs
+  // table, one lookup in the unique (program, e-mail) index each, so no index on the
+  // e-mail alone. Commissions likewise.
+  `
+  DROP INDEX referrals_partner_fk;
+  DROP INDEX referrals_partner;
+  CREATE INDEX referrals_partner ON referrals (partner_id, program_id, created_at DESC, id DESC);
+  DROP INDEX referrals_email;
+  DROP INDEX commissions_partner_fk;
+  DROP INDEX commissions_partner;
+  CREATE INDEX commissions_partner ON commissions (partner_id, program_id, created_at DESC, id DESC);
+  `,
 ];
 
 export async function migrate(db: Db, now: number): Promise<number> {
