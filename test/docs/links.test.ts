@@ -196,7 +196,7 @@ describe('the link checker', () => {
 
   it('refuses a missing file, a link out of the repository, an absolute path and a missing anchor', () => {
     expect(problemWith(repo, 'README.md', 'docs/tracker.md')).toMatch(/not in the repository/);
-    expect(problemWith(repo, 'README.md', '../shared/design/api.md')).toMatch(/leaves the repository/);
+    expect(problemWith(repo, 'README.md', '../outside-the-clone/api.md')).toMatch(/leaves the repository/);
     expect(problemWith(repo, 'docs/api.md', '../../x.md')).toMatch(/leaves the repository/);
     expect(problemWith(repo, 'README.md', '/docs/api.md')).toMatch(/absolute path/);
     expect(problemWith(repo, 'README.md', 'docs/api.md#authentication')).toMatch(/no heading with the anchor #authentication/);
