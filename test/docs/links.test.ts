@@ -1,7 +1,7 @@
 // Every relative link in the repository's Markdown must work in a fresh clone: it must
 // name a tracked file or folder inside the repository, and an anchor into a Markdown
 // file must name one of its headings as GitHub renders them. Links that leave the
-// repository (../shared/…) work only on the machine that wrote them, so they fail too.
+// repository (a sibling folder such as ../design/) work only on the machine that wrote them, so they fail too.
 // Links with a scheme (https:, mailto:) are not fetched: this test never uses the network.
 
 import { execFileSync } from 'node:child_process';
