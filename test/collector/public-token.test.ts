@@ -42,6 +42,20 @@ describe('a conversion with the publishable token', () => {
     }
   });
 
+  it('answers through a declined partnership\'s link exactly as through none, known customer or not', async () => {
+    const { key } = await seedPartner(c);
+    const declined = await seedPartner(c, { state: 'declined' });
+    await convert({ email: 'known@customer.test', gr_id: 'g-1', pk: key });
+    const unknown = await convert({ email: 'stranger@customer.test', gr_id: 'probe' });
+    for (const email of ['known@customer.test', 'new@customer.test']) {
+      const reply = await convert({ email, gr_id: 'probe-3', pk: declined.key });
+      expect(reply.status).toBe(422);
+      expect(reply.body).toEqual(unknown.body);
+    }
+    // The secret token still says why.
+    expectError(await convert({ email: 'new@customer.test', gr_id: 'x', pk: declined.key }, c.secret), 422, 'partnership_declined');
+  });
+
   it('still answers its own retry with 200 and the record (it holds the click id)', async () => {
     const { key } = await seedPartner(c);
     const first = await convert({ email: 'a@customer.test', gr_id: 'g-1', pk: key });

@@ -153,6 +153,19 @@ describe('failed authentications per client address', () => {
   });
 });
 
+describe('failed authentications when the table is full', () => {
+  it('a flood of failures from new addresses never refuses a client that has not failed', async () => {
+    const col = await start({ authFailures: 2, trustProxy: 1, maxKeys: 3 });
+    const unknown = generateToken('secret');
+    for (let a = 1; a <= 10; a++) {
+      expectError(await col.call('GET', '/v1/partners', { token: unknown, headers: from(`192.0.2.${a}`) }), 401, 'unauthorized');
+    }
+    // The table is full and the overflow count far over the limit: an address that never
+    // failed still gets in with its valid token.
+    expect((await col.call('GET', '/v1/partners', { headers: from('198.51.100.77') })).status).toBe(200);
+  });
+});
+
 describe('memory under a flood of addresses', () => {
   it('each counter holds a bounded number of keys a minute; addresses beyond share one overflow count', async () => {
     const col = await start({ perIp: 2, trustProxy: 1, maxKeys: 5 });

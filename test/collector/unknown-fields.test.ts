@@ -51,6 +51,15 @@ describe.each(CASES)('%s /v1/%s', (method, _name, path, body) => {
   });
 });
 
+it('names at most 20 unknown fields, each as a JSON pointer with / and ~ escaped', async () => {
+  const body: Record<string, unknown> = { name: 'Many', email: 'many@partner.test', 'a/b~c': 1 };
+  for (let i = 0; i < 200; i++) body[`made_up_${i}`] = i;
+  const reply = await c.call('POST', '/v1/partners', { body });
+  expectError(reply, 422, 'unknown_field');
+  expect(reply.body.errors).toHaveLength(20);
+  expect(reply.body.errors[0].source).toEqual({ pointer: '/a~1b~0c' });
+});
+
 it('the tracking routes still ignore unknown fields', async () => {
   const { key } = await seedPartner(c);
   const conversion = await c.call('POST', '/v1/tracking/conversion', {

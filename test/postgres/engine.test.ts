@@ -102,11 +102,12 @@ describe('a database that does not answer', () => {
   });
 
   it('a database that cannot be reached is named in the CLI\'s error, without its password, with the cause', async () => {
-    const run = await tally(['programs', 'list'], { DATABASE_URL: 'postgres://bob:hunter2@127.0.0.1:1/nowhere' });
+    const run = await tally(['programs', 'list'], { DATABASE_URL: 'postgres://bob:hunter2@127.0.0.1:1/nowhere?password=swordfish' });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^tally: cannot use the database at postgres:\/\/127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED/);
     expect(run.stderr).not.toContain('hunter2');
     expect(run.stderr).not.toContain('bob');
+    expect(run.stderr).not.toContain('swordfish');
   });
 });
 

@@ -59,10 +59,9 @@ function argumentError(err: unknown, name: string, command: Command): UsageError
 function shownUrl(url: string): string {
   if (!isPostgresUrl(url)) return url;
   try {
+    // Host, port and database only: credentials also travel in the query (password=, sslpassword=).
     const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return u.toString();
+    return `${u.protocol}//${u.host}${u.pathname}`;
   } catch {
     return 'the configured PostgreSQL URL';
   }

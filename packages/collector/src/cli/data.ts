@@ -3,6 +3,7 @@
 
 import { existsSync } from 'node:fs';
 import { backupTo } from '../domain/backup.js';
+import { isPostgresUrl } from '../store/open.js';
 import { forgetEmail } from '../domain/referrals.js';
 import { isValidEmail } from '../domain/email.js';
 import { now, out, requireProgram, UsageError, withDb, type Command } from './common.js';
@@ -18,11 +19,12 @@ export const dataCommands: Record<string, Command> = {
     positionals: ['FILE'],
     async run(_values, positionals, config) {
       const file = positionals[0] ?? '';
+      // Refused before the database is opened (or migrated): PostgreSQL has its own tools.
+      if (isPostgresUrl(config.databaseUrl)) {
+        throw new UsageError('DATABASE_URL is PostgreSQL: back it up with pg_dump or a base backup');
+      }
       if (existsSync(file)) throw new UsageError(`${file} exists; name a new file`);
-      const counts = await withDb(config, (db) => {
-        if (db.engine === 'postgres') throw new UsageError('DATABASE_URL is PostgreSQL: back it up with pg_dump or a base backup');
-        return backupTo(db, file);
-      });
+      const counts = await withDb(config, (db) => backupTo(db, file));
       const listed = Object.entries(counts).map(([table, n]) => `${n} ${table}`);
       out(`Backed up to ${file}: ${listed.join(', ')}; integrity ok.`);
     },

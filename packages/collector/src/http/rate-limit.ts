@@ -79,10 +79,14 @@ export function windowCounter(limit: number, now: () => number, maxKeys = MAX_KE
       counts.set(slot, used);
       return use(slot, used, reset);
     },
-    /** What `key` has used so far, counting nothing. */
+    /**
+     * What `key` itself has used so far, counting nothing. A key the table does not hold
+     * has used nothing, never the shared overflow count: a client that has not failed must
+     * not be refused because a flood of other addresses filled the table.
+     */
     peek(key: string): Use {
       const { slot, reset } = at(key);
-      return use(slot, counts.get(slot) ?? 0, reset);
+      return use(slot, slot === key ? (counts.get(key) ?? 0) : 0, reset);
     },
   };
 }

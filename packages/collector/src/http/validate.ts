@@ -51,11 +51,16 @@ function nulAt(value: unknown, path = ''): string | undefined {
   if (typeof value === 'string') return value.includes('\0') ? path : undefined;
   if (typeof value !== 'object' || value === null) return undefined;
   for (const [key, inner] of Object.entries(value)) {
-    const found = nulAt(inner, `${path ? `${path}/` : ''}${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    const found = nulAt(inner, `${path ? `${path}/` : ''}${pointerToken(key)}`);
     if (found !== undefined) return found;
   }
   return undefined;
 }
+
+const MAX_PROBLEMS = 20;
+
+/** A key as one JSON pointer segment (RFC 6901): `~` and `/` escaped. */
+const pointerToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body, { reportInput: true });
@@ -79,7 +84,11 @@ export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {
       // A strict body (management writes): a typo such as "paypal" for "paypal_email" must
       // not be answered 201 with the value silently dropped.
       const known = Object.keys((schema as unknown as { shape?: object }).shape ?? {}).join(', ');
-      for (const key of issue.keys) add([...issue.path, key], 'unknown_field', `${key} is not a field here${known ? `; the fields are ${known}` : ''}`);
+      // A few are enough to fix a request; a body of a thousand made-up keys gets no
+      // answer a hundred times its size.
+      for (const key of issue.keys.slice(0, MAX_PROBLEMS)) {
+        add([...issue.path, pointerToken(key)], 'unknown_field', `${key} is not a field here${known ? `; the fields are ${known}` : ''}`);
+      }
       continue;
     }
     const { code, detail } = describe(issue);

@@ -19,10 +19,11 @@ const conversionBody = z.object({
 // A publishable token is in every page of the company's site, so anyone has it. Its answer
 // must not tell whether a person is already a referred customer (409 with the referral's
 // id, whose UUIDv7 even dates the sign-up) or a partner (self-referral): every refusal
-// that depends on who the person is sounds the same to it. (A declined partnership is
-// about the link, not the person, and any visitor learns it from the click anyway.) Secret tokens, on the company's servers,
+// that depends on who the person is sounds the same to it. A declined partnership too:
+// the person is looked up before the link, so "declined" would mean "not a customer yet"
+// (the click still says a link is declined, which is about the link alone). Secret tokens, on the company's servers,
 // keep the precise answers.
-const UNTOLD: ReadonlySet<ErrorCode> = new Set(['referral_exists', 'unattributed', 'self_referral']);
+const UNTOLD: ReadonlySet<ErrorCode> = new Set(['referral_exists', 'unattributed', 'self_referral', 'partnership_declined']);
 
 function discreet(err: unknown): unknown {
   if (err instanceof ServiceError && UNTOLD.has(err.code)) {

@@ -4,6 +4,8 @@
 import type { Db } from './db.js';
 import { migrate } from './migrations.js';
 import { isPostgresUrl, openPostgres } from './postgres.js';
+
+export { isPostgresUrl };
 import { openSqlite, sqlitePath } from './sqlite.js';
 
 export interface OpenOptions {
