@@ -294,6 +294,30 @@ describe('a payout file is whole before its batch exists', () => {
   });
 });
 
+describe('several currencies, one of whose files cannot take its name', () => {
+  it('keeps the batches already delivered open (they may be uploaded) and cancels the rest', async () => {
+    await fixture(); // USD is owed first, so its file is placed first, then EUR's
+    const file = join(dir, 'payouts.csv');
+    mkdirSync(join(dir, 'payouts.EUR.csv', 'inside'), { recursive: true }); // EUR's name is taken
+    const run = await tally(['payouts', 'export', '--csv', file], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/payouts\.EUR\.csv.*cancelled batch [0-9a-f-]+, so/);
+    // USD's file is out and its batch still holds its commissions; EUR's batch is
+    // cancelled, so its commissions go into the next export.
+    expect(existsSync(join(dir, 'payouts.USD.csv'))).toBe(true);
+    const batches = await c.running.db.all<{ currency: string; cancelled_at: number | null }>(
+      'SELECT currency, cancelled_at FROM payout_batches ORDER BY currency',
+    );
+    expect(batches).toEqual([
+      { currency: 'EUR', cancelled_at: expect.any(Number) },
+      { currency: 'USD', cancelled_at: null },
+    ]);
+    const again = await tally(['payouts', 'export', '--csv', join(dir, 'again.csv')], env);
+    expect(again.code).toBe(0);
+    expect(read(join(dir, 'again.csv')).map((r) => r[2])).toEqual(['EUR', 'EUR']);
+  });
+});
+
 describe('what a payout file holds', () => {
   it('a zero amount makes no row', async () => {
     const zed = await seedPartner(c, { name: 'Zed', paypal_email: 'zed@pay.test' });

@@ -152,13 +152,18 @@ export const payoutCommands: Record<string, Command> = {
         return;
       }
       // Committed. A file that cannot take its name, or stdout refusing the rows, cancels
-      // the batches again: printed or renamed, nothing is taken back once it is out.
+      // its batch and the ones after it; a batch already renamed or printed is out, may be
+      // uploaded, and so stays (cancelling it would let the next export claim its money again).
+      let delivered = 0;
       try {
-        if (file) placed.forEach(rename);
-        else for (const b of result.batches) await stdout(payoutCsv(b));
+        for (const b of result.batches) {
+          if (file) rename(placed.find((p) => p.batch === b)!);
+          else await stdout(payoutCsv(b));
+          delivered++;
+        }
       } catch (err) {
         discard();
-        return withdraw(config, result.batches, err as Error);
+        return withdraw(config, result.batches.slice(delivered), err as Error);
       }
       for (const b of result.batches) {
         const where = file ? `to ${placed.find((p) => p.batch === b)?.path}` : 'on stdout';
