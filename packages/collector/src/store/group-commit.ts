@@ -130,11 +130,23 @@ export function groupCommit(session: Session, opts: GroupCommitOptions): GroupCo
     }
   };
 
+  /** After this turn's I/O callbacks: every request read in this turn joins the batch. */
+  const schedule = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => void flush());
+  };
+
   const flush = async (): Promise<void> => {
     // Until the queue is taken this is the only flush: writes queued meanwhile join it.
     const began = await begin();
     scheduled = false;
-    if (!began) return;
+    if (!began) {
+      // A write may have been queued between begin's answer and this line, when a flush
+      // still seemed to be coming: it must not wait for the next write to be flushed.
+      if (queue.length > 0) schedule();
+      return;
+    }
     const batch = queue;
     queue = [];
     const outcomes: Outcome[] = [];
@@ -165,11 +177,7 @@ export function groupCommit(session: Session, opts: GroupCommitOptions): GroupCo
       new Promise<T>((resolve, reject) => {
         if (queue.length >= opts.maxQueued) return reject(unavailable());
         queue.push({ fn, deadline: Date.now() + opts.limitMs, resolve: resolve as (value: unknown) => void, reject });
-        if (!scheduled) {
-          scheduled = true;
-          // After this turn's I/O callbacks: every request read in this turn joins the batch.
-          setImmediate(() => void flush());
-        }
+        schedule();
       }),
     stats: () => ({ ...stats, waiting: queue.length }),
   };
