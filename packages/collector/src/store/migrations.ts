@@ -207,15 +207,20 @@ const MIGRATIONS: readonly Migration[] = [
   `,
   // Deleting a partner makes the engine check, by foreign key, that no partnership,
   // referral or commission still names it, and deleting its partnership that no referral
-  // does; `tally forget` without --program looks a person up in every program. Without an
-  // index led by those columns each was a full scan inside the write transaction, which
-  // every other write waits for. query-plans.test.ts holds these paths to indexes.
+  // does. Without an index led by those columns each was a full scan inside the write
+  // transaction, which every other write waits for. A conversion writes every index of
+  // referrals, so the partner's list index is led by the partner instead of a second
+  // index beside it (the program, its other equality, comes second): it serves the
+  // `partner_id_eq` lists and the foreign-key check alike. (Separate indexes cost a
+  // conversion 23% more CPU: docs/performance.md.) query-plans.test.ts holds these paths,
+  // and `forget` across programs (store/referrals.ts), to indexes.
   `
   CREATE INDEX partnerships_partner_fk ON partnerships (partner_id);
   CREATE INDEX referrals_partnership_fk ON referrals (partnership_id);
-  CREATE INDEX referrals_partner_fk ON referrals (partner_id);
-  CREATE INDEX commissions_partner_fk ON commissions (partner_id);
-  CREATE INDEX referrals_email ON referrals (email_norm);
+  DROP INDEX referrals_partner;
+  CREATE INDEX referrals_partner ON referrals (partner_id, program_id, created_at DESC, id DESC);
+  DROP INDEX commissions_partner;
+  CREATE INDEX commissions_partner ON commissions (partner_id, program_id, created_at DESC, id DESC);
   `,
   // A commission belongs to at most one open payout batch: the batch that holds it, or
   // later paid it, is on the commission itself and set by a conditional update, so no two
@@ -243,22 +248,6 @@ const MIGRATIONS: readonly Migration[] = [
      WHERE i.commission_id = commissions.id AND b.paid_at IS NOT NULL
      ORDER BY b.paid_at, b.id LIMIT 1)
    WHERE id IN (SELECT commission_id FROM payout_items) AND state = 'paid';
-  `,
-  // A conversion writes every index of referrals, and each index it need not write is a
-  // B-tree page fewer to change (migration 6 took the conversion from six index writes to
-  // nine, 23% more CPU a conversion). The partner's list filter and the foreign-key check
-  // on deleting a partner share one index led by the partner (the program, its other
-  // equality, comes second); a person is found in every program through the programs
-  // table, one lookup in the unique (program, e-mail) index each, so no index on the
-  // e-mail alone. Commissions likewise.
-  `
-  DROP INDEX referrals_partner_fk;
-  DROP INDEX referrals_partner;
-  CREATE INDEX referrals_partner ON referrals (partner_id, program_id, created_at DESC, id DESC);
-  DROP INDEX referrals_email;
-  DROP INDEX commissions_partner_fk;
-  DROP INDEX commissions_partner;
-  CREATE INDEX commissions_partner ON commissions (partner_id, program_id, created_at DESC, id DESC);
   `,
 ];
 
