@@ -4,7 +4,7 @@
 // it into a status, a JSON pointer and headers, so the domain and the store speak of
 // records and rules, never of HTTP.
 
-/** What kind of failure each code is: the CLI and the HTTP layer decide by it. */
+/** What kind of failure each code is: the CLI's exit code is decided by it. */
 const KINDS = {
   // The request could not be read, or named something the service does not take.
   malformed_json: 'request',
@@ -45,8 +45,6 @@ const KINDS = {
 
 export type ErrorCode = keyof typeof KINDS;
 export type ErrorKind = (typeof KINDS)[ErrorCode];
-
-export const ERROR_CODES = Object.keys(KINDS) as ErrorCode[];
 
 export function kindOf(code: ErrorCode): ErrorKind {
   return KINDS[code];

@@ -37,6 +37,9 @@ export async function recordConversion(
   now: number,
 ): Promise<ConversionResult> {
   const emailNorm = normalizeEmail(input.email);
+  // Compared by mailbox, not by the stored form: ALICE@ and alice+x@ reach the partner too.
+  // Worked out before the transaction, which every write of the batch waits for.
+  const self = mailbox(input.email);
   // One transaction: the check, the attribution and the insert see one state, and the
   // commit is shared with whatever else arrived at the same time (group commit).
   return db.transaction(async (tx) => {
@@ -44,8 +47,6 @@ export async function recordConversion(
     if (existing) return repeat(existing, input.gr_id);
 
     const credited = await attribute(tx, programId, input.pk, input.gr_id);
-    // Compared by mailbox, not by the stored form: ALICE@ and alice+x@ reach the partner too.
-    const self = mailbox(input.email);
     if ([credited.partner_email_norm, credited.partner_paypal_email_norm].some((own) => own !== null && mailbox(own) === self)) {
       throw fail('self_referral', 'a partner cannot refer themself', { field: 'email' });
     }

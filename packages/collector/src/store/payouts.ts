@@ -16,8 +16,9 @@ export interface PayableRow {
 
 export function payable(db: Queryable, programId: string, currency: string | null): Promise<PayableRow[]> {
   const params = currency === null ? [programId] : [programId, currency];
-  // In id order, so that two exports at once claim rows in the same order and one waits
-  // for the other instead of deadlocking.
+  // In id order. The export claims them grouped by currency and partner, so two exports
+  // at once may still lock rows in different orders on PostgreSQL: the deadlock that can
+  // follow is retried by the driver (store/postgres.ts), and the loser finds them taken.
   return db.all<PayableRow>(
     `SELECT c.id AS commission_id, c.partner_id, pa.name AS partner_name, pa.paypal_email, c.amount, c.currency
        FROM commissions c
