@@ -96,9 +96,9 @@ describe('POST /v1/tracking/conversion', () => {
     expect((await c.call('GET', '/v1/referrals')).body.data).toEqual([]);
   });
 
-  it('answers 422 partnership_declined for a declined partnership, and accepts a pending one', async () => {
+  it('tells a secret token 422 partnership_declined for a declined partnership, and accepts a pending one', async () => {
     const declined = await seedPartner(c, { state: 'declined' });
-    expectError(await convert({ email: 'a@b.test', gr_id: 'x', pk: declined.key }), 422, 'partnership_declined');
+    expectError(await convert({ email: 'a@b.test', gr_id: 'x', pk: declined.key }, c.secret), 422, 'partnership_declined');
     const pending = await seedPartner(c, { state: 'pending' });
     expect((await convert({ email: 'a@b.test', gr_id: 'x', pk: pending.key })).status).toBe(201);
   });

@@ -17,8 +17,8 @@ async function partner(name: string): Promise<string> {
 }
 const createPs = (body: unknown) => c.call('POST', '/v1/partnerships', { body });
 const patch = (id: string, body: unknown) => c.call('PATCH', `/v1/partnerships/${id}`, { body });
-const convert = (pk: string, email = `${Math.random()}@buyer.test`) =>
-  c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email, gr_id: 'g', pk } });
+const convert = (pk: string, email = `${Math.random()}@buyer.test`, token = c.publishable) =>
+  c.call('POST', '/v1/tracking/conversion', { token, body: { email, gr_id: 'g', pk } });
 
 describe('POST /v1/partnerships', () => {
   it('creates a pending partnership by the company, with a key made from the partner name', async () => {
@@ -134,7 +134,9 @@ describe('PATCH /v1/partnerships/:id state machine', () => {
   it('declining stops new conversions; accepting again restores them', async () => {
     const p = await seedPartner(c);
     await patch(p.partnershipId, { state: 'declined' });
-    expectError(await convert(p.key), 422, 'partnership_declined');
+    // The reason is told to the secret token; the public one hears only that nothing was recorded.
+    expectError(await convert(p.key, undefined, c.secret), 422, 'partnership_declined');
+    expectError(await convert(p.key), 422, 'unattributed');
     await patch(p.partnershipId, { state: 'accepted' });
     expect((await convert(p.key)).status).toBe(201);
   });
