@@ -10,7 +10,7 @@ import { generateToken } from '../../packages/collector/src/domain/tokens.js';
 import { migrate } from '../../packages/collector/src/store/migrations.js';
 import { numbered, openPostgres } from '../../packages/collector/src/store/postgres.js';
 import { openDatabase } from '../../packages/collector/src/store/open.js';
-import { describeCause } from '../../packages/collector/src/store/unavailable.js';
+import { describeCause } from '../../packages/collector/src/errors.js';
 import { expectError } from '../collector/harness.js';
 import { admin, testDatabase, withDb, type TestDatabase } from '../collector/database.js';
 import { tally } from '../collector/processes.js';

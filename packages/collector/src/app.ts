@@ -4,7 +4,7 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { fail } from './errors.js';
+import { describeCause, fail } from './errors.js';
 import { tokenAuth, type Access } from './http/auth.js';
 import { jsonBody } from './http/body.js';
 import { isClientGone } from './http/client-errors.js';
@@ -27,7 +27,6 @@ import { paymentRoutes } from './routes/payments.js';
 import { referralRoutes } from './routes/referrals.js';
 import { trackingRoutes } from './routes/tracking.js';
 import type { Db } from './store/db.js';
-import { describeCause } from './store/unavailable.js';
 import type { ProgramRow } from './store/programs.js';
 
 export interface AppDeps {
@@ -87,7 +86,8 @@ export function createApp(deps: AppDeps): Koa {
   const router = new Router();
 
   const limits = deps.limits ?? NO_LIMITS;
-  const client = (ctx: Context) => clientKey(ctx, limits.trustProxy);
+  // Worked out once per request (three limits ask for it), and kept on the request.
+  const client = (ctx: Context): string => (ctx.state.client ??= clientKey(ctx, limits.trustProxy));
   // Before the token lookup, so a flood of bad tokens is limited too.
   const perIp = rateLimit(limits.perIp, now, client, limits.maxKeys);
   // A publishable token is in every page of the program's site: counted per client, so

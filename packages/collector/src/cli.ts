@@ -11,8 +11,7 @@ import { tokenCommands } from './cli/tokens.js';
 import { out, UsageError, type Command, type Values } from './cli/common.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { isPostgresUrl } from './store/postgres.js';
-import { describeCause } from './store/unavailable.js';
-import { ServiceError } from './errors.js';
+import { describeCause, ServiceError } from './errors.js';
 
 const COMMANDS: Record<string, Command> = {
   ...serveCommands,

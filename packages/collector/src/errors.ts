@@ -111,3 +111,30 @@ export function found<T>(row: T | undefined, type: string, id: string): T {
   if (row === undefined) throw fail('not_found', `no ${type} ${id}`);
   return row;
 }
+
+interface Cause {
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * One line for a person or the log: each error's code and message down the cause chain.
+ * Only "not now" errors come here (connections, locks, disks), whose messages name hosts,
+ * files and roles, never a row's values.
+ */
+export function describeCause(err: unknown): string {
+  const parts: string[] = [];
+  let e = err as Cause | undefined;
+  for (let depth = 0; e && depth < 5; depth++) {
+    // A connection to a name with several addresses fails as one AggregateError of each.
+    const one: Cause = e instanceof AggregateError && e.errors.length > 0 ? (e.errors[0] as Cause) : e;
+    if (!(one instanceof ServiceError)) {
+      const message = typeof one.message === 'string' ? one.message : '';
+      const code = typeof one.code === 'string' && !message.includes(one.code) ? one.code : '';
+      parts.push([code, message].filter(Boolean).join(' '));
+    }
+    e = one.cause as Cause | undefined;
+  }
+  return parts.filter(Boolean).join(': ') || 'no cause given';
+}

@@ -7,12 +7,12 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import { demoEnabled, type Config } from './config.js';
+import { describeCause } from './errors.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { guardConnections, NO_CAPS, serverOptions } from './http/connections.js';
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
 import type { Db } from './store/db.js';
 import { openMigrated } from './store/open.js';
-import { describeCause } from './store/unavailable.js';
 import { errorObject } from './http/errors.js';
 import { SECURITY_HEADERS } from './http/security-headers.js';
 
