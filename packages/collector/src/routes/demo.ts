@@ -6,6 +6,7 @@
 
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { escapeHtml } from '../http/html.js';
 import { pagePolicy } from '../http/security-headers.js';
 
 export interface Demo {
@@ -13,9 +14,6 @@ export interface Demo {
   token: string;
   programName: string;
 }
-
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const STYLE = `
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 34rem; margin: 3rem auto; padding: 0 1rem; color: #1d2433; }
@@ -57,7 +55,7 @@ interface Page {
 
 const LANDING: Page = {
   title: 'Welcome',
-  body: (demo) => `<h1>${escape(demo.programName)}</h1>
+  body: (demo) => `<h1>${escapeHtml(demo.programName)}</h1>
 <p>This is the demo landing page. A partner's referral link points here with
 <code>?red=&lt;key&gt;</code>; the snippet records the referral in a first-party cookie.</p>
 <p><a href="/demo/signup">Sign up →</a></p>`,
@@ -81,11 +79,11 @@ function render(demo: Demo, page: Page): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${page.title} · ${escape(demo.programName)}</title>
+<title>${page.title} · ${escapeHtml(demo.programName)}</title>
 <link rel="icon" href="/favicon.ico">
 <style>${STYLE}</style>
 <script>${STUB}</script>
-<script async src="/tracker.js" data-key="${escape(demo.token)}"></script>
+<script async src="/tracker.js" data-key="${escapeHtml(demo.token)}"></script>
 </head>
 <body>
 ${page.body(demo)}

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
+import { escapeHtml } from '../http/html.js';
 import { pagePolicy } from '../http/security-headers.js';
 
 // Found by package name, so the source (tests) and the bundle (dist/) agree.
@@ -42,19 +43,17 @@ const STYLE = `
   @media (prefers-color-scheme: dark) { body { color: #e6e9ef; background: #15181e; } a { color: #6fd0d0; } .version { color: #a3abbd; } }
 `;
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 export function homePage(opts: { demo: boolean; docs: readonly string[] }): string {
   const links = [
     opts.demo ? '<li><a href="/demo/">The demo shop</a>: follow a referral link and sign up, as your visitors will.</li>' : '',
     '<li><a href="/openapi.json">The API document</a> (OpenAPI 3.1): every <code>/v1</code> route, its parameters and bodies.</li>',
-    ...opts.docs.map((name) => `<li><a href="/docs/${escape(name)}">docs/${escape(name)}</a></li>`),
+    ...opts.docs.map((name) => `<li><a href="/docs/${escapeHtml(name)}">docs/${escapeHtml(name)}</a></li>`),
     '<li><a href="/healthz">/healthz</a> and <a href="/readyz">/readyz</a>: liveness and database readiness.</li>',
   ].filter(Boolean);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Tally</title><link rel="icon" href="/favicon.ico"><style>${STYLE}</style></head>
-<body><main><h1>Tally</h1><p class="version">affiliate-program collector, version ${escape(VERSION)}</p>
+<body><main><h1>Tally</h1><p class="version">affiliate-program collector, version ${escapeHtml(VERSION)}</p>
 <p>This server records referrals and conversions and answers the <code>/v1</code> API with your program's tokens.</p>
 <ul>${links.join('\n')}</ul></main></body></html>
 `;
