@@ -15,8 +15,20 @@ export const ENGINE: Engine = process.env.TALLY_TEST_ENGINE === 'postgres' ? 'po
 /** The database that holds the test schemas; postgres-setup.ts makes it. */
 export const PG_TEST_URL = process.env.TALLY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/tally_test';
 
-/** Test schemas are named so; a run drops any a crashed run left behind. */
+/**
+ * Test schemas are named so, followed by the Unix time they were made at: a run drops
+ * those a crashed run left behind hours ago, never those of a run going on beside it.
+ */
 export const SCHEMA_PREFIX = 'tally_t_';
+
+/** Schemas older than this are a crashed run's leftovers. */
+export const SCHEMA_STALE_SECONDS = 6 * 3600;
+
+/** When a test schema was made, from its name; undefined for a name of another form. */
+export function schemaMadeAt(name: string): number | undefined {
+  const m = new RegExp(`^${SCHEMA_PREFIX}(\\d{10})_`).exec(name);
+  return m ? Number(m[1]) : undefined;
+}
 
 export interface TestDatabase {
   engine: Engine;
@@ -48,7 +60,7 @@ export async function testDatabase(engine: Engine = ENGINE): Promise<TestDatabas
   if (engine === 'sqlite') {
     return { engine, url: join(dir, 'tally.db'), dir, drop: async () => removeDir() };
   }
-  const schema = SCHEMA_PREFIX + randomBytes(6).toString('hex');
+  const schema = `${SCHEMA_PREFIX}${Math.floor(Date.now() / 1000)}_${randomBytes(6).toString('hex')}`;
   await admin((c) => c.query(`CREATE SCHEMA ${schema}`));
   return {
     engine,

@@ -1,8 +1,9 @@
 // Once before the PostgreSQL run: the test database exists, and no schema of an
-// earlier, crashed run is left in it. Without a server, the run fails and says how
+// earlier, crashed run is left in it (hours old: a run going on beside this one keeps
+// its schemas). Without a server, the run fails and says how
 // to get one.
 
-import { admin, PG_TEST_URL, SCHEMA_PREFIX } from '../collector/database.js';
+import { admin, PG_TEST_URL, SCHEMA_PREFIX, SCHEMA_STALE_SECONDS, schemaMadeAt } from '../collector/database.js';
 
 const HOW =
   'The PostgreSQL suite needs a server: on Debian, `apt-get install -y postgresql` and ' +
@@ -25,6 +26,10 @@ export default async function setup(): Promise<void> {
     const left = await c.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [
       SCHEMA_PREFIX,
     ]);
-    for (const { nspname } of left.rows) await c.query(`DROP SCHEMA ${nspname} CASCADE`);
+    const stale = Math.floor(Date.now() / 1000) - SCHEMA_STALE_SECONDS;
+    for (const { nspname } of left.rows) {
+      // A name of the old form (no time) is from before this rule, so certainly stale.
+      if ((schemaMadeAt(nspname) ?? 0) < stale) await c.query(`DROP SCHEMA ${nspname} CASCADE`);
+    }
   });
 }

@@ -60,13 +60,19 @@ function operation(r: Route) {
   const { $schema: _, ...bodySchema } = r.body
     ? (z.toJSONSchema(r.body, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>)
     : {};
+  const { $schema: __, ...answerSchema } = r.response
+    ? (z.toJSONSchema(r.response, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>)
+    : {};
   return {
     summary: r.summary,
     security: r.access === 'secret' ? [{ secretToken: [] }] : [{ publishableToken: [] }, { secretToken: [] }],
     ...(pathParams.length + listParams.length > 0 ? { parameters: [...pathParams, ...listParams] } : {}),
     ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema } } } } : {}),
     responses: {
-      [String(r.status)]: { description: 'Success' },
+      [String(r.status)]: {
+        description: 'Success',
+        ...(r.response ? { content: { 'application/json': { schema: answerSchema } } } : {}),
+      },
       default: {
         description: 'Error',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },

@@ -36,6 +36,8 @@ export interface Route<B = unknown> {
   list?: ListSpec;
   /** The success status, for the document. */
   status: number;
+  /** The success answer's JSON body (http/schemas.ts); none for 202/204 without a body. */
+  response?: z.ZodType;
   // Method syntax on purpose: a route with a narrower body type is still a Route.
   handle(input: RouteInput<B>): Promise<Reply>;
 }
