@@ -37,7 +37,10 @@ it('prints the first start\'s tokens on stderr, and only JSON log lines on stdou
 
   expect(stderr).toMatch(/secret token: +tly_sec_/);
   expect(stderr).toMatch(/publishable token: +tly_pub_/);
+  // The first owner's one-time sign-in link, on the terminal only, like the tokens.
+  expect(stderr).toMatch(/Sign in to the dashboard \(once, within 24 hours\): http:\/\/\S+\/dashboard\/welcome#[\w-]{43}\n/);
   expect(stdout).not.toContain('tly_');
+  expect(stdout).not.toContain('welcome#');
   const lines = stdout.split('\n').filter(Boolean);
   expect(lines.length).toBeGreaterThan(0); // the request's log line, flushed at the stop
   for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();

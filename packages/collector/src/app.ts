@@ -6,6 +6,7 @@ import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { describeCause, fail } from './errors.js';
 import { tokenAuth, type Access } from './http/auth.js';
+import { setSessionCookie } from './http/session.js';
 import { jsonBody } from './http/body.js';
 import { isClientGone } from './http/client-errors.js';
 import { allowedOrigin, preflight } from './http/cors.js';
@@ -18,9 +19,11 @@ import type { Route } from './http/route.js';
 import { securityHeaders } from './http/security-headers.js';
 import { validateBody } from './http/validate.js';
 import { loadTracker, mountAssets } from './routes/assets.js';
+import { authRoutes } from './routes/auth.js';
 import { commissionRoutes } from './routes/commissions.js';
 import { mountDemo, type Demo } from './routes/demo.js';
 import { mountHome } from './routes/home.js';
+import { memberRoutes } from './routes/members.js';
 import { partnerRoutes } from './routes/partners.js';
 import { partnershipRoutes } from './routes/partnerships.js';
 import { paymentRoutes } from './routes/payments.js';
@@ -28,6 +31,7 @@ import { referralRoutes } from './routes/referrals.js';
 import { trackingRoutes } from './routes/tracking.js';
 import type { Db } from './store/db.js';
 import type { ProgramRow } from './store/programs.js';
+import type { SessionRow } from './store/users.js';
 
 export interface AppDeps {
   db: Db;
@@ -40,6 +44,8 @@ export interface AppDeps {
   trackerPath?: string;
   /** None unless given: the server passes the configured ones. */
   limits?: RateLimits | undefined;
+  /** The collector's public address: links it hands out, and the dashboard's origin. */
+  publicUrl?: string | undefined;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -49,6 +55,8 @@ export const ROUTES: readonly Route[] = [
   ...referralRoutes,
   ...paymentRoutes,
   ...trackingRoutes,
+  ...authRoutes,
+  ...memberRoutes,
 ];
 
 const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };
@@ -64,12 +72,15 @@ function handler(r: Route, deps: AppDeps, now: () => number): Middleware {
       now: now(),
       program: ctx.state.program as ProgramRow,
       caller: ctx.state.caller as Access,
+      session: ctx.state.session as SessionRow | undefined,
+      publicUrl: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
       params: ctx.params as Record<string, string>,
       body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
       list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,
     });
     ctx.status = reply.status;
     if (reply.headers) ctx.set(reply.headers);
+    if (reply.session) setSessionCookie(ctx, reply.session === 'end' ? null : reply.session.token, deps.publicUrl);
     if (reply.body !== undefined) {
       ctx.body = reply.body;
     } else if (reply.status !== 204) {
@@ -101,11 +112,15 @@ export function createApp(deps: AppDeps): Koa {
   const auth = tokenAuth(deps.db, {
     failures: failureLimit(limits.authFailures ?? 0, now, client, limits.maxKeys),
     log: deps.log,
+    now,
+    publicUrl: deps.publicUrl,
   });
 
   for (const r of ROUTES) {
-    const chain: Middleware[] = r.path.startsWith('/v1/tracking/') ? [perIp] : [];
-    chain.push(auth(r.access), perToken);
+    // Tracking and sign-in are open to anyone: limited per address before anything else.
+    const chain: Middleware[] = r.path.startsWith('/v1/tracking/') || r.access === 'public' ? [perIp] : [];
+    chain.push(auth(r.access));
+    if (r.access !== 'public') chain.push(perToken);
     if (r.access === 'publishable') {
       chain.push(allowedOrigin(deps.db));
       router.options(r.path, preflight);

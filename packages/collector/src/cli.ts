@@ -8,6 +8,7 @@ import { payoutCommands } from './cli/payouts.js';
 import { programCommands } from './cli/programs.js';
 import { serveCommands } from './cli/serve.js';
 import { tokenCommands } from './cli/tokens.js';
+import { userCommands } from './cli/users.js';
 import { out, UsageError, type Command, type Values } from './cli/common.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { isPostgresUrl } from './store/postgres.js';
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   ...serveCommands,
   ...programCommands,
   ...tokenCommands,
+  ...userCommands,
   ...payoutCommands,
   ...dataCommands,
 };

@@ -21,6 +21,8 @@ const KINDS = {
   forbidden: 'access',
   origin_not_allowed: 'access',
   secret_token_in_browser: 'access',
+  invalid_credentials: 'access',
+  cross_origin_request: 'access',
   not_found: 'absent',
   // The input was read, and a rule refused it.
   missing_field: 'rule',
@@ -39,6 +41,7 @@ const KINDS = {
   conflict: 'conflict',
   // Not now: try again later.
   rate_limited: 'later',
+  account_locked: 'later',
   unavailable: 'later',
   internal_error: 'internal',
 } as const satisfies Record<string, string>;

@@ -10,6 +10,7 @@ import { demoEnabled, type Config } from './config.js';
 import { describeCause } from './errors.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { guardConnections, NO_CAPS, serverOptions } from './http/connections.js';
+import { firstOwnerLink, linkPath } from './domain/owners.js';
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
 import type { Db } from './store/db.js';
 import { openMigrated } from './store/open.js';
@@ -22,6 +23,8 @@ export interface RunningServer {
   server: Server;
   /** Set only when this start made the first program: its tokens are shown once. */
   firstProgram: CreatedProgram | undefined;
+  /** With the first program: the one-time link (24 h) that lets its first owner sign in. */
+  firstSignInLink: string | undefined;
   close(): Promise<void>;
 }
 
@@ -76,6 +79,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     },
     now(),
   );
+  const firstSignInLink = firstProgram && publicUrl + linkPath(await firstOwnerLink(db, firstProgram.program.id, now()));
   // Off, no demo token is issued: a publishable token nobody asked for is one more to leak.
   const demo = demoEnabled(config) ? await demoToken(db, now()) : undefined;
   handle = createApp({
@@ -84,6 +88,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     now,
     demo: demo && { token: demo.token, programName: demo.program.name },
     limits: config.limits,
+    publicUrl,
   }).callback();
 
   let closing: Promise<void> | undefined;
@@ -100,5 +105,5 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     })();
     return closing;
   };
-  return { url: `http://${host}:${port}`, db, server, firstProgram, close };
+  return { url: `http://${host}:${port}`, db, server, firstProgram, firstSignInLink, close };
 }

@@ -17,6 +17,9 @@ export const serveCommands: Record<string, Command> = {
         const { program, tokens: t } = running.firstProgram;
         note(`First start: created program "${program.name}" (${program.id}).`);
         printTokens(t.secret, t.publishable, note);
+        if (running.firstSignInLink) {
+          note(`Sign in to the dashboard (once, within 24 hours): ${running.firstSignInLink}`);
+        }
       }
       note(`Tally collector listening on ${running.url}`);
       const stop = (signal: string): void => {

@@ -1,15 +1,21 @@
-// Bearer-token authentication (docs/api.md §3). A secret token may call every /v1
-// route of its program, from servers only; a publishable one, which lives in web pages,
-// only tracking.
+// Who is calling (docs/api.md §3): a bearer token, or the dashboard's session cookie.
+// A secret token may call every /v1 route of its program, from servers only; a
+// publishable one, which lives in web pages, only tracking. A session acts with a secret
+// token's rights for the program it is switched to, from the collector's own pages only.
 
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { authenticateSession } from '../domain/owners.js';
 import { authenticate, tokenKind } from '../domain/tokens.js';
 import { fail } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { NO_FAILURE_LIMIT, type FailureLimit } from './rate-limit.js';
+import { checkSameOrigin, sessionCookie, setSessionCookie } from './session.js';
 
+/** What a caller's credential may do. */
 export type Access = 'secret' | 'publishable';
+/** Who may call a route: a token of that kind (or a session, for secret), only a session, or anyone. */
+export type RouteAccess = Access | 'session' | 'public';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
@@ -18,24 +24,54 @@ export interface AuthOptions {
   failures?: FailureLimit;
   /** Told once per token when a secret token arrives from a web page. */
   log?: Logger;
+  /** Unix seconds, for session expiry. */
+  now?: () => number;
+  /** The collector's public address: its origin is the dashboard's. */
+  publicUrl?: string | undefined;
 }
 
+const unauthorized = () =>
+  fail('unauthorized', 'a valid token is required: Authorization: Bearer <token>, or sign in', {
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  });
+
 /** The authentication of every route: `auth(access)` is the middleware for one route. */
-export function tokenAuth(db: Db, options: AuthOptions = {}): (access: Access) => Middleware {
+export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAccess) => Middleware {
   const failures = options.failures ?? NO_FAILURE_LIMIT;
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   // Bounded by the secret tokens that exist: only a known token gets this far.
   const warned = new Set<string>();
+
+  const bySession: Middleware = async (ctx, next) => {
+    const cookie = sessionCookie(ctx);
+    const found = cookie ? await authenticateSession(db, cookie, now()) : undefined;
+    if (!found) {
+      if (cookie) setSessionCookie(ctx, null, options.publicUrl);
+      throw unauthorized();
+    }
+    checkSameOrigin(ctx, options.publicUrl);
+    if (found.touched) setSessionCookie(ctx, cookie ?? null, options.publicUrl);
+    ctx.state.program = found.program;
+    ctx.state.session = found.session;
+    ctx.state.tokenId = `session:${found.session.id}`;
+    ctx.state.caller = 'secret';
+    await next();
+  };
+
   return (access) => async (ctx, next) => {
+    if (access === 'public') return next();
     failures.check(ctx);
     const token = BEARER.exec(ctx.get('authorization'))?.[1];
+    // The dashboard sends its cookie and no token; a token, when sent, is what counts.
+    if (access === 'session' || (access === 'secret' && token === undefined && sessionCookie(ctx))) {
+      return bySession(ctx, next);
+    }
     const credential = token ? await authenticate(db, token) : undefined;
     if (!credential) {
       // Only a well-formed token costs a lookup. A missing or malformed one is refused for
       // free, and counting it would lock out every client behind one address (a NAT).
       if (token && tokenKind(token)) failures.failed(ctx);
-      throw fail('unauthorized', 'a valid token is required: Authorization: Bearer <token>', {
-        headers: { 'WWW-Authenticate': 'Bearer' },
-      });
+      throw unauthorized();
     }
     // Browsers send Origin with every cross-origin request and every POST; servers do
     // not. A secret token in a page is readable by anyone who opens it, so it is refused

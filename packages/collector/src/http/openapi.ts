@@ -39,6 +39,13 @@ const PAGING = [
   },
 ];
 
+const SECURITY: Record<Route['access'], object[]> = {
+  secret: [{ secretToken: [] }, { session: [] }],
+  publishable: [{ publishableToken: [] }, { secretToken: [] }],
+  session: [{ session: [] }],
+  public: [],
+};
+
 function operation(r: Route) {
   const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({
     name: m[1],
@@ -65,7 +72,7 @@ function operation(r: Route) {
     : {};
   return {
     summary: r.summary,
-    security: r.access === 'secret' ? [{ secretToken: [] }] : [{ publishableToken: [] }, { secretToken: [] }],
+    security: SECURITY[r.access],
     ...(pathParams.length + listParams.length > 0 ? { parameters: [...pathParams, ...listParams] } : {}),
     ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema } } } } : {}),
     responses: {
@@ -95,6 +102,12 @@ export function openApiDocument(routes: readonly Route[]) {
       securitySchemes: {
         secretToken: { type: 'http', scheme: 'bearer', description: 'tly_sec_…: every /v1 route' },
         publishableToken: { type: 'http', scheme: 'bearer', description: 'tly_pub_…: /v1/tracking only' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'tally_session',
+          description: "the dashboard's sign-in (POST /v1/auth/sign_in): a secret token's rights for the session's program; changes need a same-origin Origin header",
+        },
       },
       schemas: { Error: ERROR },
     },

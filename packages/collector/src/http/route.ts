@@ -5,16 +5,22 @@
 import type { z } from 'zod';
 import type { Db } from '../store/db.js';
 import type { ProgramRow } from '../store/programs.js';
-import type { Access } from './auth.js';
+import type { SessionRow } from '../store/users.js';
+import type { Access, RouteAccess } from './auth.js';
 import type { ListQuery, ListSpec } from './list-query.js';
 
 export interface RouteInput<B> {
   db: Db;
   /** Unix seconds, read once per request. */
   now: number;
+  /** The caller's program; none on a public route (sign-in). */
   program: ProgramRow;
   /** The kind of token the caller used: a publishable one is public, and told less. */
   caller: Access;
+  /** The dashboard's session, when the caller used one instead of a token. */
+  session: SessionRow | undefined;
+  /** The collector's public address, for links it hands out. */
+  publicUrl: string;
   params: Record<string, string>;
   body: B;
   list: ListQuery;
@@ -24,6 +30,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Starts a session (its cookie's token) or ends the caller's ('end'). */
+  session?: { token: string } | 'end';
 }
 
 export interface Route<B = unknown> {
@@ -31,7 +39,7 @@ export interface Route<B = unknown> {
   /** Koa style: /v1/partners/:id */
   path: string;
   summary: string;
-  access: Access;
+  access: RouteAccess;
   body?: z.ZodType<B>;
   list?: ListSpec;
   /** The success status, for the document. */

@@ -1,0 +1,43 @@
+// Signing in as the dashboard does: a one-time link redeemed over HTTP, then the session
+// cookie (and the same-origin Origin header a browser adds) on every call.
+
+import { invite } from '../../packages/collector/src/domain/owners.js';
+import type { CallOptions, Collector, Reply } from './harness.js';
+
+let counter = 0;
+
+export interface Owner {
+  email: string;
+  password: string;
+  /** The Cookie header's value. */
+  cookie: string;
+  /** A call with this owner's session, from the collector's own origin. */
+  call(method: string, path: string, opts?: CallOptions): Promise<Reply>;
+}
+
+/** The `name=value` of the session cookie a reply set, or undefined. */
+export function sessionCookieOf(reply: Reply): string | undefined {
+  const set = reply.headers.getSetCookie().find((c) => c.startsWith('tally_session='));
+  return set?.split(';')[0];
+}
+
+export function asOwner(c: Collector, cookie: string): Owner['call'] {
+  return (method, path, opts = {}) =>
+    c.call(method, path, { ...opts, token: null, headers: { cookie, origin: c.url, ...opts.headers } });
+}
+
+/** A new owner of `programId` (the first program by default), signed in. */
+export async function ownerSession(
+  c: Collector,
+  opts: { email?: string; password?: string; programId?: string } = {},
+): Promise<Owner> {
+  counter++;
+  const email = opts.email ?? `owner${counter}@owners.test`;
+  const password = opts.password ?? `correct horse ${counter}`;
+  const { link } = await invite(c.running.db, opts.programId ?? c.programId, email, c.clock.now);
+  if (link === null) throw new Error(`${email} can sign in already`);
+  const reply = await c.call('POST', '/v1/auth/redeem', { token: null, body: { token: link, password } });
+  const cookie = sessionCookieOf(reply);
+  if (reply.status !== 200 || !cookie) throw new Error(`redeem: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return { email, password, cookie, call: asOwner(c, cookie) };
+}

@@ -1,0 +1,196 @@
+// The dashboard's sign-in: one-time links, passwords, lockout, the session cookie and
+// its same-origin rule, expiry, revocation, and one program's owner never reaching another's.
+
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, PUBLIC_URL, seedPartner, startCollector, type Collector } from './harness.js';
+import { asOwner, ownerSession, sessionCookieOf } from './session.js';
+
+let c: Collector;
+beforeAll(async () => {
+  c = await startCollector();
+});
+afterAll(async () => {
+  await c?.close();
+});
+
+const signIn = (email: string, password: string) => c.call('POST', '/v1/auth/sign_in', { token: null, body: { email, password } });
+const tokenOf = (link: string) => link.slice(link.indexOf('#') + 1);
+
+describe('the first owner', () => {
+  it('signs in once with the link the first start printed, choosing an e-mail and a password', async () => {
+    const link = c.running.firstSignInLink ?? '';
+    expect(link.startsWith(`${PUBLIC_URL}/dashboard/welcome#`)).toBe(true);
+    const body = { token: tokenOf(link), password: 'first owner password' };
+    expectError(await c.call('POST', '/v1/auth/redeem', { token: null, body }), 422, 'missing_field');
+    const reply = await c.call('POST', '/v1/auth/redeem', { token: null, body: { ...body, email: 'first@owner.test' } });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.attributes).toMatchObject({ email: 'first@owner.test', program_id: c.programId });
+    const set = reply.headers.getSetCookie().find((h) => h.startsWith('tally_session='));
+    expect(set).toMatch(/; Path=\/; Max-Age=1209600; HttpOnly; SameSite=Lax$/); // no Secure on plain http
+    const session = await asOwner(c, sessionCookieOf(reply) ?? '')('GET', '/v1/auth/session');
+    expect(session.body.data.attributes.programs).toEqual([{ id: c.programId, name: 'My program', role: 'owner' }]);
+    // One use only.
+    expectError(await c.call('POST', '/v1/auth/redeem', { token: null, body: { ...body, email: 'x@owner.test' } }), 404, 'not_found');
+    expect((await signIn('first@owner.test', 'first owner password')).status).toBe(200);
+  });
+
+  it('a link is good for 24 hours', async () => {
+    const made = await c.call('POST', '/v1/members', { body: { email: 'late@owner.test' } });
+    expect(made.status).toBe(201);
+    expect(made.body.data.attributes).toMatchObject({ email: 'late@owner.test', active: false });
+    const token = tokenOf(made.body.meta.sign_in_link);
+    c.clock.now += 24 * 3600;
+    try {
+      expectError(await c.call('POST', '/v1/auth/redeem', { token: null, body: { token, password: 'late owner password' } }), 404, 'not_found');
+    } finally {
+      c.clock.now -= 24 * 3600;
+    }
+    // A new invitation makes a new link.
+    const again = await c.call('POST', '/v1/members', { body: { email: 'late@owner.test' } });
+    const redeemed = await c.call('POST', '/v1/auth/redeem', { token: null, body: { token: tokenOf(again.body.meta.sign_in_link), password: 'late owner password' } });
+    expect(redeemed.status).toBe(200);
+    expect(redeemed.body.data.attributes.email).toBe('late@owner.test');
+  });
+
+  it('a short password is refused and the link stays usable', async () => {
+    const made = await c.call('POST', '/v1/members', { body: { email: 'short@owner.test' } });
+    const token = tokenOf(made.body.meta.sign_in_link);
+    expectError(await c.call('POST', '/v1/auth/redeem', { token: null, body: { token, password: 'short' } }), 422, 'invalid_field');
+    expect((await c.call('POST', '/v1/auth/redeem', { token: null, body: { token, password: 'long enough now' } })).status).toBe(200);
+  });
+});
+
+describe('passwords', () => {
+  it('a wrong password and an unknown address get the same 401', async () => {
+    const o = await ownerSession(c);
+    const wrong = expectError(await signIn(o.email, 'not the password'), 401, 'invalid_credentials');
+    const unknown = expectError(await signIn('nobody@owners.test', 'not the password'), 401, 'invalid_credentials');
+    expect(unknown.detail).toBe(wrong.detail);
+  });
+
+  it('five wrong passwords in a row lock the account, for longer each time, and the right one then resets', async () => {
+    const o = await ownerSession(c);
+    for (let i = 1; i <= 4; i++) expectError(await signIn(o.email, `wrong ${i}`), 401, 'invalid_credentials');
+    const fifth = await signIn(o.email, 'wrong 5');
+    expectError(fifth, 429, 'account_locked');
+    expect(fifth.headers.get('retry-after')).toBe('60');
+    // Locked: even the right password is refused, and nothing is checked.
+    expectError(await signIn(o.email, o.password), 429, 'account_locked');
+    c.clock.now += 61;
+    const sixth = await signIn(o.email, 'wrong 6');
+    expect(sixth.headers.get('retry-after')).toBe('120');
+    c.clock.now += 121;
+    expect((await signIn(o.email, o.password)).status).toBe(200);
+    expectError(await signIn(o.email, 'wrong again'), 401, 'invalid_credentials'); // the count started over
+  });
+
+  it('a new password ends every other session, and the old one no longer signs in', async () => {
+    const o = await ownerSession(c);
+    const other = asOwner(c, sessionCookieOf(await signIn(o.email, o.password)) ?? '');
+    expect((await other('GET', '/v1/partners')).status).toBe(200);
+    expectError(await o.call('POST', '/v1/auth/password', { body: { current_password: 'wrong password', new_password: 'a new password' } }), 401, 'invalid_credentials');
+    expect((await o.call('POST', '/v1/auth/password', { body: { current_password: o.password, new_password: 'a new password' } })).status).toBe(204);
+    expect((await o.call('GET', '/v1/partners')).status).toBe(200);
+    expectError(await other('GET', '/v1/partners'), 401, 'unauthorized');
+    expectError(await signIn(o.email, o.password), 401, 'invalid_credentials');
+    expect((await signIn(o.email, 'a new password')).status).toBe(200);
+  });
+});
+
+describe('the session', () => {
+  it('acts like the secret token on every /v1 route of its program', async () => {
+    const o = await ownerSession(c);
+    const made = await o.call('POST', '/v1/partners', { body: { name: 'By session', email: 'by-session@partners.test' } });
+    expect(made.status).toBe(201);
+    const read = await o.call('GET', `/v1/partners/${made.body.data.id}`);
+    expect(read.body.data.attributes.name).toBe('By session');
+    // A publishable-token route is not a session's: tracking belongs to the snippet.
+    expect((await o.call('GET', '/v1/referrals')).status).toBe(200);
+  });
+
+  it('refuses a change from another origin, or with no origin, and changes nothing (CSRF)', async () => {
+    const o = await ownerSession(c);
+    const before = (await c.call('GET', '/v1/partners?per_page=50')).body.data.length;
+    const body = { name: 'Forged', email: 'forged@partners.test' };
+    expectError(await o.call('POST', '/v1/partners', { body, headers: { origin: 'https://evil.test' } }), 403, 'cross_origin_request');
+    expectError(await o.call('POST', '/v1/partners', { body, headers: { origin: '' } }), 403, 'cross_origin_request');
+    expect((await c.call('GET', '/v1/partners?per_page=50')).body.data.length).toBe(before);
+    // The configured public origin is the dashboard's too.
+    expect((await o.call('POST', '/v1/partners', { body, headers: { origin: PUBLIC_URL } })).status).toBe(201);
+  });
+
+  it('ends on sign-out: the cookie is cleared and no longer works', async () => {
+    const o = await ownerSession(c);
+    const out = await o.call('POST', '/v1/auth/sign_out');
+    expect(out.status).toBe(204);
+    expect(out.headers.getSetCookie()[0]).toMatch(/^tally_session=; Path=\/; Max-Age=0;/);
+    expectError(await o.call('GET', '/v1/partners'), 401, 'unauthorized');
+    expectError(await o.call('GET', '/v1/auth/session'), 401, 'unauthorized');
+  });
+
+  it('expires after 14 days without use, and lives on while used', async () => {
+    const o = await ownerSession(c);
+    const start = c.clock.now;
+    try {
+      c.clock.now = start + 10 * 86400;
+      expect((await o.call('GET', '/v1/partners')).status).toBe(200);
+      c.clock.now = start + 20 * 86400;
+      expect((await o.call('GET', '/v1/partners')).status).toBe(200);
+      c.clock.now = start + 34 * 86400 + 1;
+      expectError(await o.call('GET', '/v1/partners'), 401, 'unauthorized');
+    } finally {
+      c.clock.now = start;
+    }
+  });
+
+  it('is stored only as a hash', async () => {
+    const o = await ownerSession(c);
+    const token = o.cookie.split('=')[1] ?? '';
+    const rows = await c.running.db.all<{ hash: string }>('SELECT hash FROM sessions');
+    expect(rows.some((r) => r.hash === token)).toBe(false);
+    expect(rows.some((r) => r.hash === createHash('sha256').update(token).digest('hex'))).toBe(true);
+  });
+});
+
+describe('programs', () => {
+  it("an owner of one program reaches nothing of another's, by any route, until invited there", async () => {
+    const other = await c.otherProgram();
+    const theirs = await seedPartner(c, { token: other.secret });
+    const o = await ownerSession(c);
+    const changes = [
+      [`/v1/partners/${theirs.partnerId}`, { name: 'Taken' }],
+      [`/v1/partnerships/${theirs.partnershipId}`, { state: 'declined' }],
+    ] as const;
+    for (const [path, change] of changes) {
+      expectError(await o.call('GET', path), 404, 'not_found');
+      expectError(await o.call('PATCH', path, { body: change }), 404, 'not_found');
+    }
+    expectError(await o.call('DELETE', `/v1/partners/${theirs.partnerId}`), 404, 'not_found');
+    const list = await o.call('GET', `/v1/referrals?partner_id_eq=${theirs.partnerId}`);
+    expect(list.body.data).toEqual([]);
+    expectError(await o.call('POST', '/v1/auth/program', { body: { program_id: other.id } }), 404, 'not_found');
+
+    // Invited to the other program too, the same person switches between the two.
+    const invited = await c.call('POST', '/v1/members', { token: other.secret, body: { email: o.email } });
+    expect(invited.body.meta.sign_in_link).toBeNull(); // they can sign in already
+    const switched = await o.call('POST', '/v1/auth/program', { body: { program_id: other.id } });
+    expect(switched.body.data.attributes.program_id).toBe(other.id);
+    expect(switched.body.data.attributes.programs.map((p: { id: string }) => p.id).sort()).toEqual([c.programId, other.id].sort());
+    expect((await o.call('GET', `/v1/partners/${theirs.partnerId}`)).status).toBe(200);
+    await o.call('POST', '/v1/auth/program', { body: { program_id: c.programId } });
+    expectError(await o.call('GET', `/v1/partners/${theirs.partnerId}`), 404, 'not_found');
+  });
+
+  it('removing a member ends their sessions for that program', async () => {
+    const o = await ownerSession(c);
+    const members = await c.call('GET', '/v1/members');
+    const me = members.body.data.find((m: { attributes: { email?: string } }) => m.attributes.email === o.email);
+    expect(me.attributes.active).toBe(true);
+    expect((await c.call('DELETE', `/v1/members/${me.id}`)).status).toBe(204);
+    expectError(await o.call('GET', '/v1/partners'), 401, 'unauthorized');
+    expectError(await signIn(o.email, o.password), 401, 'invalid_credentials'); // no program left: the user is gone
+    const other = await c.otherProgram();
+    expectError(await c.call('DELETE', `/v1/members/${me.id}`, { token: other.secret }), 404, 'not_found');
+  });
+});
