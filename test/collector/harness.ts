@@ -2,6 +2,7 @@
 // schema: database.ts), a real HTTP server on port 0, and a clock the test can move
 // (time is the only thing faked).
 
+import { checkAnswer } from './answers.js';
 import { testDatabase } from './database.js';
 import { createLogger } from '../../packages/collector/src/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
@@ -68,7 +69,9 @@ export async function startCollector(opts: { limits?: RateLimits } = {}): Promis
     const res = await fetch(running.url + path, { method, headers, body });
     const text = await res.text();
     const isJson = res.headers.get('content-type')?.startsWith('application/json');
-    return { status: res.status, headers: res.headers, body: isJson ? JSON.parse(text) : text || undefined };
+    const answer = isJson ? JSON.parse(text) : text || undefined;
+    if (isJson) checkAnswer(method, path, res.status, answer);
+    return { status: res.status, headers: res.headers, body: answer };
   };
 
   return {

@@ -10,9 +10,11 @@ import { deletePartner } from '../../packages/collector/src/domain/partners.js';
 import { eraseReferral, forgetEmail } from '../../packages/collector/src/domain/referrals.js';
 import type { Db, Param, Queryable } from '../../packages/collector/src/store/db.js';
 import type { FieldFilter, Page, PageRequest } from '../../packages/collector/src/store/list.js';
+import * as clicks from '../../packages/collector/src/store/clicks.js';
 import * as commissions from '../../packages/collector/src/store/commissions.js';
 import * as partners from '../../packages/collector/src/store/partners.js';
 import * as partnerships from '../../packages/collector/src/store/partnerships.js';
+import * as payments from '../../packages/collector/src/store/payments.js';
 import * as referrals from '../../packages/collector/src/store/referrals.js';
 import { seedPartner, startCollector, T0, type Collector } from './harness.js';
 
@@ -23,6 +25,8 @@ const LISTERS: Record<string, Lister> = {
   '/v1/partners': partners.list,
   '/v1/partnerships': partnerships.list,
   '/v1/referrals': referrals.list,
+  '/v1/payments': payments.list,
+  '/v1/clicks': clicks.list,
 };
 
 /** A valid value for each kind of filter. */

@@ -63,7 +63,11 @@ describe('/openapi.json', () => {
     'get /v1/partners', 'post /v1/partners', 'get /v1/partners/{id}', 'patch /v1/partners/{id}', 'delete /v1/partners/{id}',
     'get /v1/partnerships', 'post /v1/partnerships', 'get /v1/partnerships/{id}', 'patch /v1/partnerships/{id}',
     'get /v1/referrals', 'get /v1/referrals/{id}', 'patch /v1/referrals/{id}', 'delete /v1/referrals/{id}',
-    'post /v1/payments', 'get /v1/payments/{id}', 'post /v1/refunds',
+    'get /v1/payments', 'post /v1/payments', 'get /v1/payments/{id}', 'post /v1/refunds',
+    'get /v1/clicks', 'get /v1/clicks/{id}',
+    'get /v1/program', 'patch /v1/program', 'get /v1/tokens', 'post /v1/tokens', 'delete /v1/tokens/{id}',
+    'get /v1/payouts/owed', 'post /v1/payout_batches', 'get /v1/payout_batches', 'get /v1/payout_batches/{id}',
+    'get /v1/payout_batches/{id}/file', 'post /v1/payout_batches/{id}/paid', 'post /v1/payout_batches/{id}/cancel',
     'post /v1/tracking/conversion', 'post /v1/tracking/click',
     'post /v1/auth/sign_in', 'post /v1/auth/redeem', 'get /v1/auth/session', 'post /v1/auth/sign_out',
     'post /v1/auth/password', 'post /v1/auth/program',
@@ -92,6 +96,22 @@ describe('/openapi.json', () => {
         expect(reply.status, `${method} ${path}`).toBe(open ? 415 : 401);
       }
     }
+  });
+
+  it('describes every success answer: a JSON schema, or the file type, or no body (204)', async () => {
+    const doc = (await c.call('GET', '/openapi.json', { token: null })).body;
+    const undescribed: string[] = [];
+    let schemas = 0;
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const [status, success] = Object.entries(op.responses as Record<string, any>).find(([s]) => s.startsWith('2')) ?? [];
+        const content = success?.content ?? {};
+        if (content['application/json']?.schema?.type === 'object') schemas++;
+        else if (!content['text/csv'] && status !== '204') undescribed.push(`${method} ${path}`);
+      }
+    }
+    expect(undescribed).toEqual([]);
+    expect(schemas).toBeGreaterThanOrEqual(39);
   });
 
   it('describes bodies from the validating schemas and lists from their filters', async () => {

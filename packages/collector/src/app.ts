@@ -20,6 +20,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { validateBody } from './http/validate.js';
 import { loadTracker, mountAssets } from './routes/assets.js';
 import { authRoutes } from './routes/auth.js';
+import { clickRoutes } from './routes/clicks.js';
 import { commissionRoutes } from './routes/commissions.js';
 import { mountDemo, type Demo } from './routes/demo.js';
 import { mountHome } from './routes/home.js';
@@ -27,7 +28,10 @@ import { memberRoutes } from './routes/members.js';
 import { partnerRoutes } from './routes/partners.js';
 import { partnershipRoutes } from './routes/partnerships.js';
 import { paymentRoutes } from './routes/payments.js';
+import { payoutRoutes } from './routes/payouts.js';
+import { programRoutes } from './routes/program.js';
 import { referralRoutes } from './routes/referrals.js';
+import { tokenRoutes } from './routes/tokens.js';
 import { trackingRoutes } from './routes/tracking.js';
 import type { Db } from './store/db.js';
 import type { ProgramRow } from './store/programs.js';
@@ -54,6 +58,10 @@ export const ROUTES: readonly Route[] = [
   ...commissionRoutes,
   ...referralRoutes,
   ...paymentRoutes,
+  ...clickRoutes,
+  ...payoutRoutes,
+  ...programRoutes,
+  ...tokenRoutes,
   ...trackingRoutes,
   ...authRoutes,
   ...memberRoutes,

@@ -130,10 +130,6 @@ export async function recordPayment(db: Db, program: ProgramRow, input: PaymentI
   }
 }
 
-export async function getPayment(db: Queryable, programId: string, id: string): Promise<PaymentRow> {
-  return found(await payments.get(db, programId, id), 'payment', id);
-}
-
 /**
  * A refund rejects the payment's commission with reason "refunded". A refund of a refund
  * answers the same; a commission already paid out cannot be taken back here (no clawbacks).

@@ -171,10 +171,12 @@ export async function exportPayouts(
   });
 }
 
-/** The batch, or a 404. */
-async function findBatch(db: Queryable, id: string): Promise<BatchRow> {
+/** The batch, or a 404; one of `programId`'s when it is given (the API's callers are one program's). */
+async function findBatch(db: Queryable, id: string, programId?: string): Promise<BatchRow> {
   const batch = await payouts.getBatch(db, id);
-  if (!batch) throw fail('not_found', `no payout batch ${id} in this database`);
+  if (!batch || (programId !== undefined && batch.program_id !== programId)) {
+    throw fail('not_found', `no payout batch ${id}${programId === undefined ? ' in this database' : ''}`);
+  }
   return batch;
 }
 
@@ -184,8 +186,8 @@ function refuseClosed(batch: BatchRow, doing: string): void {
 }
 
 /** An open batch as exported, to write its file again. Paid and cancelled batches are refused. */
-export async function openBatch(db: Queryable, id: string): Promise<PayoutBatch & { programId: string }> {
-  const batch = await findBatch(db, id);
+export async function openBatch(db: Queryable, id: string, programId?: string): Promise<PayoutBatch & { programId: string }> {
+  const batch = await findBatch(db, id, programId);
   refuseClosed(batch, 'exported again');
   return { id, programId: batch.program_id, currency: batch.currency, rows: rowsOf(batch, await payouts.batchItems(db, id)) };
 }
@@ -196,9 +198,9 @@ export async function openBatches(db: Queryable, programId: string): Promise<Arr
 }
 
 /** Cancels an open batch and lets go of its commissions; resolves to how many. */
-export async function cancelPayoutBatch(db: Db, id: string, now: number): Promise<number> {
+export async function cancelPayoutBatch(db: Db, id: string, now: number, programId?: string): Promise<number> {
   return db.transaction(async (tx) => {
-    refuseClosed(await findBatch(tx, id), 'cancelled');
+    refuseClosed(await findBatch(tx, id, programId), 'cancelled');
     const freed = await payouts.cancelBatch(tx, id, now);
     // Paid or cancelled by someone else between the read and this write.
     if (freed === false) throw fail('conflict', `batch ${id} was marked paid or cancelled meanwhile`);
@@ -264,4 +266,45 @@ export async function markPaid(db: Db, rows: readonly string[][], now: number): 
     }
     return moved;
   });
+}
+
+/**
+ * Marks an open batch paid as its own file says, with every check of markPaid: the
+ * dashboard's button and the API's call for "we uploaded it and PayPal paid".
+ */
+export async function payBatch(db: Db, programId: string, id: string, now: number): Promise<number> {
+  return markPaid(db, parseCsv(payoutCsv(await openBatch(db, id, programId))), now);
+}
+
+export interface Owed {
+  partnerId: string;
+  name: string;
+  paypalEmail: string | null;
+  currency: string;
+  /** Minor units. */
+  amount: number;
+  commissions: number;
+}
+
+/** What each partner is owed now, per currency: what the next export would pay, and what it could not. */
+export async function owedNow(db: Queryable, programId: string): Promise<Owed[]> {
+  const owed: Owed[] = [];
+  const payable = (await payouts.payable(db, programId, null)).filter((c) => c.amount > 0);
+  for (const [currency, byPartner] of group(payable)) {
+    for (const [partnerId, rows] of byPartner) {
+      const first = rows[0]!;
+      owed.push({ partnerId, name: first.partner_name, paypalEmail: first.paypal_email, currency, amount: total(rows), commissions: rows.length });
+    }
+  }
+  return owed.sort((a, b) => a.currency.localeCompare(b.currency) || b.amount - a.amount || a.partnerId.localeCompare(b.partnerId));
+}
+
+export function listBatches(db: Queryable, programId: string): Promise<payouts.BatchSummary[]> {
+  return payouts.batchSummaries(db, programId, null);
+}
+
+export async function getBatchSummary(db: Queryable, programId: string, id: string): Promise<payouts.BatchSummary> {
+  const [batch] = await payouts.batchSummaries(db, programId, id);
+  if (!batch) throw fail('not_found', `no payout batch ${id}`);
+  return batch;
 }

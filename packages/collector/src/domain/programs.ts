@@ -9,6 +9,8 @@ import { issueToken } from './tokens.js';
 import * as tokens from '../store/tokens.js';
 
 export const DEFAULT_RATE_BPS = 2000;
+/** The tracker's own default (docs/tracker.md). */
+export const DEFAULT_COOKIE_DAYS = 60;
 
 export interface NewProgram {
   name: string;
@@ -79,6 +81,7 @@ function prepare(input: NewProgram, now: number): { program: ProgramRow; origins
     name,
     site_url: siteUrl,
     commission_rate_bps: parseRateBps(input.commissionRateBps ?? DEFAULT_RATE_BPS),
+    cookie_days: DEFAULT_COOKIE_DAYS,
     created_at: now,
     updated_at: now,
   };
@@ -111,6 +114,9 @@ export interface ProgramChanges {
   addOrigins?: readonly string[] | undefined;
   removeOrigins?: readonly string[] | undefined;
   commissionRateBps?: number | undefined;
+  cookieDays?: number | undefined;
+  /** The whole list, replacing the current one: what is missing is removed, what is new added. */
+  origins?: readonly string[] | undefined;
 }
 
 export interface ProgramWithOrigins {
@@ -140,11 +146,16 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
   }
   if (changes.siteUrl !== undefined) fields.site_url = parseSiteUrl(changes.siteUrl);
   if (changes.commissionRateBps !== undefined) fields.commission_rate_bps = parseRateBps(changes.commissionRateBps);
-  const add = [...new Set((changes.addOrigins ?? []).map(parseOrigin))];
-  const remove = [...new Set((changes.removeOrigins ?? []).map(parseOrigin))];
+  if (changes.cookieDays !== undefined) fields.cookie_days = changes.cookieDays;
+  const wanted = changes.origins && [...new Set(changes.origins.map(parseOrigin))];
+  if (wanted?.length === 0) {
+    throw fail('invalid_field', 'a program needs at least one allowed origin, or the snippet can record nothing', { field: 'allowed_origins' });
+  }
   return db.transaction(async (tx) => {
     if (!(await programs.update(tx, id, fields, now))) throw fail('not_found', `no program ${id}`);
     const before = await programs.origins(tx, id);
+    const add = wanted ? wanted.filter((o) => !before.includes(o)) : [...new Set((changes.addOrigins ?? []).map(parseOrigin))];
+    const remove = wanted ? before.filter((o) => !wanted.includes(o)) : [...new Set((changes.removeOrigins ?? []).map(parseOrigin))];
     const missing = remove.filter((o) => !before.includes(o));
     if (missing.length > 0) {
       throw fail('invalid_field', `${missing.join(', ')} is not an allowed origin of this program (it has ${before.join(', ') || 'none'})`, {

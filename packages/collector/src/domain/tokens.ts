@@ -4,9 +4,10 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import type { Queryable } from '../store/db.js';
+import type { Db, Queryable } from '../store/db.js';
 import * as tokens from '../store/tokens.js';
 import type { Credential, TokenKind, TokenRow } from '../store/tokens.js';
+import { fail } from '../errors.js';
 import { isUuid, uuidv7 } from './ids.js';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -95,4 +96,11 @@ export async function revokeToken(db: Queryable, id: string, now: number): Promi
   const token = isUuid(id) ? await tokens.get(db, id) : undefined;
   if (!token) return undefined;
   return (await tokens.revoke(db, id, now)) === 1 ? 'revoked' : 'already revoked';
+}
+
+/** Revokes one of the program's tokens; another program's, or none, is a 404. */
+export async function revokeProgramToken(db: Db, programId: string, id: string, now: number): Promise<void> {
+  const token = isUuid(id) ? await tokens.get(db, id) : undefined;
+  if (!token || token.program_id !== programId) throw fail('not_found', `no token ${id}`);
+  await db.transaction((tx) => tokens.revoke(tx, id, now));
 }

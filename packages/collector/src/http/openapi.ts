@@ -79,6 +79,7 @@ function operation(r: Route) {
       [String(r.status)]: {
         description: 'Success',
         ...(r.response ? { content: { 'application/json': { schema: answerSchema } } } : {}),
+        ...(r.produces ? { content: { [r.produces]: { schema: { type: 'string' } } } } : {}),
       },
       default: {
         description: 'Error',

@@ -44,8 +44,10 @@ export interface Route<B = unknown> {
   list?: ListSpec;
   /** The success status, for the document. */
   status: number;
-  /** The success answer's JSON body (http/schemas.ts); none for 202/204 without a body. */
+  /** The success answer's JSON body (http/schemas.ts); none for 204, or with `produces`. */
   response?: z.ZodType;
+  /** A success answer that is not JSON (a file to download). */
+  produces?: 'text/csv';
   // Method syntax on purpose: a route with a narrower body type is still a Route.
   handle(input: RouteInput<B>): Promise<Reply>;
 }

@@ -6,8 +6,22 @@ import { present, type Resource } from '../http/render.js';
 import * as commissions from '../store/commissions.js';
 import type { CommissionRow } from '../store/commissions.js';
 import { route } from '../http/route.js';
+import { one, resource, unixTime } from '../http/schemas.js';
 import { readRoutes } from './crud.js';
 import { amount, currency, state } from './fields.js';
+
+export const commissionSchema = resource('commission', {
+  state: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  partner_id: z.string(),
+  referral_id: z.string().optional(),
+  reject_reason: z.string().optional(),
+  paid_at: unixTime.optional(),
+  state_set_at: unixTime,
+  created_at: unixTime,
+  updated_at: unixTime,
+});
 
 export function renderCommission(row: CommissionRow): Resource {
   return {
@@ -48,6 +62,7 @@ export const commissionRoutes = [
     get: commissions.get,
     list: commissions.list,
     render: renderCommission,
+    schema: commissionSchema,
     filters: {
       state_eq: oneOf(states('commission')),
       partner_id_eq: text,
@@ -64,6 +79,7 @@ export const commissionRoutes = [
     access: 'secret',
     body: createBody,
     status: 201,
+    response: one(commissionSchema),
     async handle({ db, program, body, now }) {
       const row = await createCommission(db, program.id, body, now);
       return { status: 201, headers: { Location: `/v1/commissions/${row.id}` }, body: { data: renderCommission(row) } };
@@ -76,6 +92,7 @@ export const commissionRoutes = [
     access: 'secret',
     body: updateBody,
     status: 200,
+    response: one(commissionSchema),
     async handle({ db, program, params, body, now }) {
       const row = await updateCommission(db, program.id, params.id ?? '', body, now);
       return { status: 200, body: { data: renderCommission(row) } };

@@ -1,11 +1,13 @@
 // The read routes every resource has: one record by id, and a filtered page.
 
+import type { z } from 'zod';
 import { found } from '../errors.js';
 import type { Queryable } from '../store/db.js';
 import type { FieldFilter, Page, PageRequest } from '../store/list.js';
 import type { ListSpec } from '../http/list-query.js';
 import { listEnvelope, type Resource } from '../http/render.js';
 import { route, type RouteInput } from '../http/route.js';
+import { one, page } from '../http/schemas.js';
 
 export interface ReadSpec<T> {
   /** Plural, as in the path: "partners". */
@@ -16,6 +18,8 @@ export interface ReadSpec<T> {
   list(db: Queryable, programId: string, filters: readonly FieldFilter[], page: PageRequest): Promise<Page<T>>;
   render(row: T, input: RouteInput<unknown>): Resource;
   filters: ListSpec;
+  /** The rendered record's shape, for /openapi.json. */
+  schema: z.ZodType;
 }
 
 export function readRoutes<T>(spec: ReadSpec<T>) {
@@ -27,6 +31,7 @@ export function readRoutes<T>(spec: ReadSpec<T>) {
       access: 'secret',
       list: spec.filters,
       status: 200,
+      response: page(spec.schema),
       async handle(input) {
         const page = await spec.list(input.db, input.program.id, input.list.filters, input.list.page);
         return { status: 200, body: listEnvelope(page, input.list.page, (row) => spec.render(row, input)) };
@@ -38,6 +43,7 @@ export function readRoutes<T>(spec: ReadSpec<T>) {
       summary: `Fetch one ${spec.type}`,
       access: 'secret',
       status: 200,
+      response: one(spec.schema),
       async handle(input) {
         const id = input.params.id ?? '';
         const row = found(await spec.get(input.db, input.program.id, id), spec.type, id);

@@ -3,6 +3,7 @@ import { createPartner, deletePartner, updatePartner } from '../domain/partners.
 import { text } from '../http/list-query.js';
 import { present, type Resource } from '../http/render.js';
 import { route } from '../http/route.js';
+import { one, resource, unixTime } from '../http/schemas.js';
 import * as partners from '../store/partners.js';
 import type { PartnerRow } from '../store/partners.js';
 import { readRoutes } from './crud.js';
@@ -27,6 +28,14 @@ export function renderPartner(row: PartnerRow): Resource {
   };
 }
 
+export const partnerSchema = resource('partner', {
+  name: z.string(),
+  email: z.string(),
+  paypal_email: z.string().optional(),
+  created_at: unixTime,
+  updated_at: unixTime,
+});
+
 const createBody = z.strictObject({ name: partnerName, email, paypal_email: email.nullish() });
 const updateBody = createBody.partial();
 
@@ -37,6 +46,7 @@ export const partnerRoutes = [
     get: partners.get,
     list: partners.list,
     render: renderPartner,
+    schema: partnerSchema,
     filters: { name_eq: text, email_eq: emailFilter, paypal_email_eq: emailFilter },
   }),
   route({
@@ -46,6 +56,7 @@ export const partnerRoutes = [
     access: 'secret',
     body: createBody,
     status: 201,
+    response: one(partnerSchema),
     async handle({ db, program, body, now }) {
       const row = await createPartner(db, program.id, body, now);
       return { status: 201, headers: { Location: `/v1/partners/${row.id}` }, body: { data: renderPartner(row) } };
@@ -58,6 +69,7 @@ export const partnerRoutes = [
     access: 'secret',
     body: updateBody,
     status: 200,
+    response: one(partnerSchema),
     async handle({ db, program, params, body, now }) {
       const row = await updatePartner(db, program.id, params.id ?? '', body, now);
       return { status: 200, body: { data: renderPartner(row) } };

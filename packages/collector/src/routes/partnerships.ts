@@ -4,6 +4,7 @@ import { states } from '../domain/state-machines.js';
 import { dateTime, oneOf } from '../http/list-query.js';
 import { present, type Resource } from '../http/render.js';
 import { route } from '../http/route.js';
+import { one, relation, resource, unixTime } from '../http/schemas.js';
 import * as partnerships from '../store/partnerships.js';
 import type { PartnershipRow } from '../store/partnerships.js';
 import type { ProgramRow } from '../store/programs.js';
@@ -16,6 +17,22 @@ export function referralLink(siteUrl: string, key: string): string {
   url.searchParams.set('red', key);
   return url.href;
 }
+
+export const partnershipSchema = resource(
+  'partnership',
+  {
+    state: z.string(),
+    key: z.string(),
+    competitor_slugs: z.array(z.string()).optional(),
+    created_by: z.string().optional(),
+    commission_rate_bps: z.number().int().optional(),
+    referral_link: z.string(),
+    state_set_at: unixTime,
+    created_at: unixTime,
+    updated_at: unixTime,
+  },
+  { partner: relation('partner') },
+);
 
 export function renderPartnership(row: PartnershipRow, program: ProgramRow): Resource {
   return {
@@ -60,6 +77,7 @@ export const partnershipRoutes = [
     list: partnerships.list,
     render: (row, { program }) => renderPartnership(row, program),
     filters: { state_eq: oneOf(states('partnership')), created_at_lt: dateTime, created_at_gt: dateTime },
+    schema: partnershipSchema,
   }),
   route({
     method: 'post',
@@ -68,6 +86,7 @@ export const partnershipRoutes = [
     access: 'secret',
     body: createBody,
     status: 201,
+    response: one(partnershipSchema),
     async handle({ db, program, body, now }) {
       const row = await createPartnership(db, program.id, body, now);
       return {
@@ -84,6 +103,7 @@ export const partnershipRoutes = [
     access: 'secret',
     body: updateBody,
     status: 200,
+    response: one(partnershipSchema),
     async handle({ db, program, params, body, now }) {
       const row = await updatePartnership(db, program.id, params.id ?? '', body, now);
       return { status: 200, body: { data: renderPartnership(row, program) } };

@@ -1,10 +1,20 @@
 import { z } from 'zod';
-import { getPayment, recordPayment, refundPayment } from '../domain/payments.js';
+import { recordPayment, refundPayment } from '../domain/payments.js';
+import { dateTime, text } from '../http/list-query.js';
 import type { Resource } from '../http/render.js';
 import { route } from '../http/route.js';
+import { one, relation, resource, unixTime } from '../http/schemas.js';
+import * as payments from '../store/payments.js';
 import type { PaymentRow } from '../store/payments.js';
-import { renderCommission } from './commissions.js';
+import { commissionSchema, renderCommission } from './commissions.js';
+import { readRoutes } from './crud.js';
 import { amount, currency, email } from './fields.js';
+
+export const paymentSchema = resource(
+  'payment',
+  { amount: z.number().int(), currency: z.string(), idempotency_key: z.string(), created_at: unixTime, updated_at: unixTime },
+  { commission: relation('commission'), referral: relation('referral') },
+);
 
 export function renderPayment(row: PaymentRow): Resource {
   return {
@@ -34,6 +44,15 @@ const paymentBody = z.strictObject({
 });
 
 export const paymentRoutes = [
+  ...readRoutes({
+    plural: 'payments',
+    type: 'payment',
+    get: payments.get,
+    list: payments.list,
+    render: renderPayment,
+    schema: paymentSchema,
+    filters: { referral_id_eq: text, created_at_lt: dateTime, created_at_gt: dateTime },
+  }),
   route({
     method: 'post',
     path: '/v1/payments',
@@ -41,6 +60,7 @@ export const paymentRoutes = [
     access: 'secret',
     body: paymentBody,
     status: 201,
+    response: one(paymentSchema).extend({ included: z.array(commissionSchema) }),
     async handle({ db, program, body, now }) {
       const { payment, commission, created } = await recordPayment(db, program, body, now);
       return {
@@ -51,22 +71,13 @@ export const paymentRoutes = [
     },
   }),
   route({
-    method: 'get',
-    path: '/v1/payments/:id',
-    summary: 'Fetch one payment',
-    access: 'secret',
-    status: 200,
-    async handle({ db, program, params }) {
-      return { status: 200, body: { data: renderPayment(await getPayment(db, program.id, params.id ?? '')) } };
-    },
-  }),
-  route({
     method: 'post',
     path: '/v1/refunds',
     summary: "Refund a payment: its pending commission is rejected with reason \"refunded\"",
     access: 'secret',
     body: z.strictObject({ payment_id: z.string().min(1).max(255) }),
     status: 200,
+    response: one(commissionSchema),
     async handle({ db, program, body, now }) {
       const commission = await refundPayment(db, program.id, body.payment_id, now);
       return { status: 200, body: { data: renderCommission(commission) } };

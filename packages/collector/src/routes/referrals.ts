@@ -6,8 +6,22 @@ import { present, type Resource } from '../http/render.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow } from '../store/referrals.js';
 import { route } from '../http/route.js';
+import { one, relation, resource, unixTime } from '../http/schemas.js';
 import { readRoutes } from './crud.js';
 import { emailFilter, state } from './fields.js';
+
+export const referralSchema = resource(
+  'referral',
+  {
+    email: z.string().optional(),
+    uid: z.string().optional(),
+    state: z.string(),
+    state_set_at: unixTime,
+    created_at: unixTime,
+    updated_at: unixTime,
+  },
+  { partnership: relation('partnership') },
+);
 
 /** The conversion record: the person a partner referred. */
 export function renderReferral(row: ReferralRow): Resource {
@@ -33,6 +47,7 @@ export const referralRoutes = [
     get: referrals.get,
     list: referrals.list,
     render: renderReferral,
+    schema: referralSchema,
     filters: {
       state_eq: oneOf(states('referral')),
       email_eq: emailFilter,
@@ -50,6 +65,7 @@ export const referralRoutes = [
     access: 'secret',
     body: z.strictObject({ state: state('referral') }),
     status: 200,
+    response: one(referralSchema),
     async handle({ db, program, params, body, now }) {
       const row = await moveReferral(db, program.id, params.id ?? '', body.state, now);
       return { status: 200, body: { data: renderReferral(row) } };

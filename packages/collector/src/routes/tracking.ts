@@ -5,7 +5,8 @@ import { registrableDomain } from '../domain/registrable-domain.js';
 import { ServiceError, fail, type ErrorCode } from '../errors.js';
 import { route } from '../http/route.js';
 import { email, optionalText } from './fields.js';
-import { renderReferral } from './referrals.js';
+import { referralSchema, renderReferral } from './referrals.js';
+import { one } from '../http/schemas.js';
 
 // Unknown body fields are ignored (zod strips them): an older collector must never lose
 // a conversion sent by a newer snippet.
@@ -47,6 +48,7 @@ export const trackingRoutes = [
     access: 'publishable',
     body: conversionBody,
     status: 201,
+    response: one(referralSchema),
     async handle({ db, program, caller, body, now }) {
       const input = { email: body.email, gr_id: body.gr_id, pk: body.pk || undefined, uid: body.uid || undefined };
       const { referral, created } = await recordConversion(db, program.id, input, now).catch((err: unknown) => {
@@ -66,6 +68,7 @@ export const trackingRoutes = [
     access: 'publishable',
     body: clickBody,
     status: 202,
+    response: one(z.object({ cookie_domain: z.string().nullable() })),
     async handle({ db, program, body, now }) {
       const input = { gr_id: body.gr_id, pk: body.pk, url: body.url ?? undefined, referrer: body.referrer ?? undefined };
       await recordClick(db, program.id, input, now);

@@ -1,4 +1,5 @@
 import type { Queryable } from './db.js';
+import { lister } from './list.js';
 import { insertRow } from './rows.js';
 
 export interface ClickRow {
@@ -35,4 +36,11 @@ export function findRecent(
 
 export async function touch(db: Queryable, id: string, now: number): Promise<void> {
   await db.run('UPDATE clicks SET last_seen_at = ? WHERE id = ?', [now, id]);
+}
+
+/** Newest first; by partnership (clicks_list, clicks_partnership). */
+export const list = lister<ClickRow>('clicks', { partnership_id: 'partnership_id', created_at: 'created_at' });
+
+export function get(db: Queryable, programId: string, id: string): Promise<ClickRow | undefined> {
+  return db.get<ClickRow>('SELECT * FROM clicks WHERE program_id = ? AND id = ?', [programId, id]);
 }

@@ -290,8 +290,17 @@ const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX sign_in_links_user ON sign_in_links (user_id);
   `,
   // How long the tracker's referral cookie lives, shown in the snippet the dashboard gives.
+  // Payments and clicks became lists: each walks an index newest first, by program or by
+  // its one filter, as the other lists do; the filter's index also serves the foreign
+  // key it replaces.
   `
   ALTER TABLE programs ADD COLUMN cookie_days INTEGER NOT NULL DEFAULT 60;
+  CREATE INDEX payments_list ON payments (program_id, created_at DESC, id DESC);
+  DROP INDEX payments_referral;
+  CREATE INDEX payments_referral ON payments (referral_id, program_id, created_at DESC, id DESC);
+  CREATE INDEX clicks_list ON clicks (program_id, created_at DESC, id DESC);
+  DROP INDEX clicks_partnership;
+  CREATE INDEX clicks_partnership ON clicks (partnership_id, program_id, created_at DESC, id DESC);
   `,
 ];
 

@@ -1,4 +1,5 @@
 import type { Queryable } from './db.js';
+import { lister } from './list.js';
 import { insertRow } from './rows.js';
 
 export interface PaymentRow {
@@ -28,3 +29,6 @@ export function get(db: Queryable, programId: string, id: string): Promise<Payme
 export function findByKey(db: Queryable, programId: string, key: string): Promise<PaymentRow | undefined> {
   return db.get<PaymentRow>('SELECT * FROM payments WHERE program_id = ? AND idempotency_key = ?', [programId, key]);
 }
+
+/** Newest first; by the referral the payment credited (payments_list, payments_referral). */
+export const list = lister<PaymentRow>('payments', { referral_id: 'referral_id', created_at: 'created_at' });

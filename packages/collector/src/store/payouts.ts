@@ -116,3 +116,22 @@ export async function cancelBatch(db: Queryable, id: string, now: number): Promi
   if (cancelled !== 1) return false;
   return db.run('UPDATE commissions SET payout_batch_id = NULL WHERE payout_batch_id = ?', [id]);
 }
+
+export interface BatchSummary extends BatchRow {
+  /** Minor units of the batch's currency. */
+  amount: number;
+  commissions: number;
+  partners: number;
+}
+
+/** The program's batches with their totals, newest first (the 200 latest), or the one `id`. */
+export function batchSummaries(db: Queryable, programId: string, id: string | null): Promise<BatchSummary[]> {
+  return db.all<BatchSummary>(
+    `SELECT b.*, COALESCE(SUM(i.amount), 0) AS amount, COUNT(i.commission_id) AS commissions, COUNT(DISTINCT i.partner_id) AS partners
+       FROM payout_batches b LEFT JOIN payout_items i ON i.batch_id = b.id
+      WHERE b.program_id = ? ${id === null ? '' : 'AND b.id = ?'}
+      GROUP BY b.id, b.program_id, b.currency, b.created_at, b.paid_at, b.cancelled_at
+      ORDER BY b.created_at DESC, b.id DESC LIMIT 200`,
+    id === null ? [programId] : [programId, id],
+  );
+}

@@ -6,6 +6,8 @@ export interface ProgramRow {
   name: string;
   site_url: string;
   commission_rate_bps: number;
+  /** How long the tracker keeps a referral, in days: the snippet's data-cookie-days. */
+  cookie_days: number;
   created_at: number;
   updated_at: number;
 }
@@ -50,7 +52,7 @@ export async function setRate(db: Queryable, id: string, rateBps: number, now: n
   return (await db.run('UPDATE programs SET commission_rate_bps = ?, updated_at = ? WHERE id = ?', [rateBps, now, id])) === 1;
 }
 
-export type ProgramFields = Partial<Pick<ProgramRow, 'name' | 'site_url' | 'commission_rate_bps'>>;
+export type ProgramFields = Partial<Pick<ProgramRow, 'name' | 'site_url' | 'commission_rate_bps' | 'cookie_days'>>;
 
 /** Sets the given fields and updated_at; false when there is no such program. */
 export async function update(db: Queryable, id: string, fields: ProgramFields, now: number): Promise<boolean> {
