@@ -72,6 +72,7 @@ describe('/openapi.json', () => {
     'post /v1/auth/sign_in', 'post /v1/auth/redeem', 'get /v1/auth/session', 'post /v1/auth/sign_out',
     'post /v1/auth/password', 'post /v1/auth/program',
     'get /v1/members', 'post /v1/members', 'delete /v1/members/{id}',
+    'get /v1/stats', 'get /v1/stats/partners',
   ];
 
   it('is an OpenAPI 3.1 document of every /v1 operation, needing no token', async () => {

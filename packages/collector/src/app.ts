@@ -17,7 +17,7 @@ import { openApiDocument } from './http/openapi.js';
 import { requestContext } from './http/request-context.js';
 import type { Route } from './http/route.js';
 import { securityHeaders } from './http/security-headers.js';
-import { validateBody } from './http/validate.js';
+import { validateBody, validateQuery } from './http/validate.js';
 import { loadTracker, mountAssets } from './routes/assets.js';
 import { authRoutes } from './routes/auth.js';
 import { clickRoutes } from './routes/clicks.js';
@@ -31,6 +31,7 @@ import { paymentRoutes } from './routes/payments.js';
 import { payoutRoutes } from './routes/payouts.js';
 import { programRoutes } from './routes/program.js';
 import { referralRoutes } from './routes/referrals.js';
+import { statsRoutes } from './routes/stats.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { trackingRoutes } from './routes/tracking.js';
 import type { Db } from './store/db.js';
@@ -62,6 +63,7 @@ export const ROUTES: readonly Route[] = [
   ...payoutRoutes,
   ...programRoutes,
   ...tokenRoutes,
+  ...statsRoutes,
   ...trackingRoutes,
   ...authRoutes,
   ...memberRoutes,
@@ -85,6 +87,7 @@ function handler(r: Route, deps: AppDeps, now: () => number): Middleware {
       params: ctx.params as Record<string, string>,
       body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
       list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,
+      query: r.query ? validateQuery(r.query, ctx.querystring) : undefined,
     });
     ctx.status = reply.status;
     if (reply.headers) ctx.set(reply.headers);

@@ -7,6 +7,7 @@ import { dataCommands } from './cli/data.js';
 import { payoutCommands } from './cli/payouts.js';
 import { programCommands } from './cli/programs.js';
 import { serveCommands } from './cli/serve.js';
+import { statsCommands } from './cli/stats.js';
 import { tokenCommands } from './cli/tokens.js';
 import { userCommands } from './cli/users.js';
 import { out, UsageError, type Command, type Values } from './cli/common.js';
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   ...userCommands,
   ...payoutCommands,
   ...dataCommands,
+  ...statsCommands,
 };
 
 const OVERVIEW = `tally: the Tally collector and its administration

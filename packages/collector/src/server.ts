@@ -11,6 +11,7 @@ import { describeCause } from './errors.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { guardConnections, NO_CAPS, serverOptions } from './http/connections.js';
 import { firstOwnerLink, linkPath } from './domain/owners.js';
+import { foldStats } from './domain/stats.js';
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
 import type { Db } from './store/db.js';
 import { openMigrated } from './store/open.js';
@@ -29,6 +30,8 @@ export interface RunningServer {
 }
 
 const unixNow = (): number => Math.floor(Date.now() / 1000);
+/** How often the statistics' deltas are folded into their buckets. */
+const FOLD_EVERY_MS = 1000;
 
 /** The database of a configuration, opened and migrated. */
 export function openConfigured(
@@ -91,9 +94,16 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     publicUrl,
   }).callback();
 
+  // The statistics' deltas are folded beside the requests; reads add what is not folded yet.
+  const folding = setInterval(() => {
+    foldStats(db).catch((err: unknown) => log.warn({ cause: describeCause(err) }, 'folding the statistics failed; the next fold retries'));
+  }, FOLD_EVERY_MS);
+  folding.unref();
+
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      clearInterval(folding);
       // close() stops accepting and resolves once in-flight requests are answered; idle
       // keep-alive sockets are closed at once, and stragglers after 10 s.
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

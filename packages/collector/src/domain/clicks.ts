@@ -1,6 +1,7 @@
 // Clicks: a visitor landed through a referral link. They feed gr_id attribution and
 // the click counts; a repeat of the same visitor and link within 30 minutes counts once.
 
+import { addDelta } from '../store/stats.js';
 import type { Db } from '../store/db.js';
 import * as clicks from '../store/clicks.js';
 import { attribute } from './attribution.js';
@@ -37,6 +38,7 @@ export async function recordClick(db: Db, programId: string, input: ClickInput, 
       created_at: now,
       last_seen_at: now,
     });
+    await addDelta(tx, { program_id: programId, partner_id: credited.partner_id, at: now, clicks: 1 });
     return true;
   });
 }

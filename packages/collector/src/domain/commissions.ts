@@ -5,6 +5,8 @@ import type { Db, Queryable } from '../store/db.js';
 import * as commissions from '../store/commissions.js';
 import type { CommissionRow, CommissionState } from '../store/commissions.js';
 import * as partners from '../store/partners.js';
+import * as payments from '../store/payments.js';
+import { addDelta } from '../store/stats.js';
 import * as referrals from '../store/referrals.js';
 import { uuidv7 } from './ids.js';
 import { currencyCode } from './money.js';
@@ -62,6 +64,7 @@ export async function createCommission(db: Db, programId: string, input: NewComm
     }
     const row = newCommission(programId, input.partner_id, input.referral_id ?? null, input.amount, currency, now);
     await commissions.insert(tx, row);
+    await addDelta(tx, { program_id: programId, partner_id: row.partner_id, at: now, currency, commissions: row.amount });
     return row;
   });
 }
@@ -90,7 +93,19 @@ export async function moveCommission(
   if (!(await commissions.move(db, row.program_id, row.id, row.state, moved))) {
     throw fail('invalid_transition', 'the commission changed state meanwhile; read it again', { field: 'state' });
   }
+  if (to === 'rejected') await uncountRejected(db, row, rejectReason);
   return { ...row, ...moved };
+}
+
+/**
+ * A rejected commission no longer counts as earned; a refunded one takes its payment out
+ * of revenue too. Both stay where they were counted: in the buckets of their creation.
+ */
+async function uncountRejected(db: Queryable, row: CommissionRow, reason: string | null): Promise<void> {
+  const base = { program_id: row.program_id, partner_id: row.partner_id, currency: row.currency };
+  await addDelta(db, { ...base, at: row.created_at, commissions: -row.amount });
+  const payment = reason === 'refunded' ? await payments.findByCommission(db, row.id) : undefined;
+  if (payment) await addDelta(db, { ...base, at: payment.created_at, revenue: -payment.amount });
 }
 
 export async function updateCommission(

@@ -1,6 +1,7 @@
 // A conversion: a referred person signed up. The first referral of a person wins, and
 // a retry of the same conversion is answered with the same record.
 
+import { addDelta } from '../store/stats.js';
 import { fail } from '../errors.js';
 import type { Db } from '../store/db.js';
 import * as referrals from '../store/referrals.js';
@@ -64,7 +65,10 @@ export async function recordConversion(
       created_at: now,
       updated_at: now,
     };
-    if (await referrals.insertIfAbsent(tx, referral)) return { referral, created: true };
+    if (await referrals.insertIfAbsent(tx, referral)) {
+      await addDelta(tx, { program_id: programId, partner_id: referral.partner_id, at: now, referrals: 1 });
+      return { referral, created: true };
+    }
     // Another process recorded this person between our read and our insert.
     const winner = await referrals.findByEmail(tx, programId, emailNorm);
     if (!winner) throw new Error('referral vanished after a unique conflict');

@@ -2,6 +2,7 @@
 // commission at the partnership's rate, else the program's, and the first moves the
 // referral from converted to paid. The company's idempotency_key makes retries safe.
 
+import { addDelta } from '../store/stats.js';
 import { createHash } from 'node:crypto';
 import { ServiceError, fail, found } from '../errors.js';
 import { UniqueViolation, type Db, type Queryable } from '../store/db.js';
@@ -92,6 +93,8 @@ async function create(
   const rate = partnership.commission_rate_bps ?? program.commission_rate_bps;
   const earned = commissionAmount(input.amount, rate);
   const commission = newCommission(program.id, referral.partner_id, referral.id, earned, input.currency, now);
+  // The referral's first payment makes it a paying customer, in the statistics.
+  const first = !(await payments.existsForReferral(tx, referral.id));
   const payment: PaymentRow = {
     id: uuidv7(),
     program_id: program.id,
@@ -101,11 +104,22 @@ async function create(
     commission_id: commission.id,
     amount: input.amount,
     currency: input.currency,
+    first_of_referral: first ? 1 : 0,
     created_at: now,
     updated_at: now,
   };
   await commissions.insert(tx, commission);
   await payments.insert(tx, payment);
+  await addDelta(tx, {
+    program_id: program.id,
+    partner_id: referral.partner_id,
+    at: now,
+    currency: input.currency,
+    payments: 1,
+    customers: payment.first_of_referral,
+    revenue: input.amount,
+    commissions: earned,
+  });
   if (referral.state === 'converted') await referrals.move(tx, program.id, referral.id, 'converted', 'paid', now);
   return { payment, commission, created: true };
 }

@@ -64,6 +64,16 @@ function operation(r: Route) {
         ...PAGING,
       ]
     : [];
+  const query = r.query
+    ? (z.toJSONSchema(r.query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { description?: string }>; required?: string[] })
+    : {};
+  const queryParams = Object.entries(query.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    ...(query.required?.includes(name) ? { required: true } : {}),
+    ...(schema.description ? { description: schema.description } : {}),
+    schema,
+  }));
   const { $schema: _, ...bodySchema } = r.body
     ? (z.toJSONSchema(r.body, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>)
     : {};
@@ -73,7 +83,7 @@ function operation(r: Route) {
   return {
     summary: r.summary,
     security: SECURITY[r.access],
-    ...(pathParams.length + listParams.length > 0 ? { parameters: [...pathParams, ...listParams] } : {}),
+    ...(pathParams.length + listParams.length + queryParams.length > 0 ? { parameters: [...pathParams, ...listParams, ...queryParams] } : {}),
     ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema } } } } : {}),
     responses: {
       [String(r.status)]: {

@@ -9,7 +9,7 @@ import type { SessionRow } from '../store/users.js';
 import type { Access, RouteAccess } from './auth.js';
 import type { ListQuery, ListSpec } from './list-query.js';
 
-export interface RouteInput<B> {
+export interface RouteInput<B, Q = unknown> {
   db: Db;
   /** Unix seconds, read once per request. */
   now: number;
@@ -24,6 +24,8 @@ export interface RouteInput<B> {
   params: Record<string, string>;
   body: B;
   list: ListQuery;
+  /** The query string, checked by the route's `query` schema. */
+  query: Q;
 }
 
 export interface Reply {
@@ -34,7 +36,7 @@ export interface Reply {
   session?: { token: string } | 'end';
 }
 
-export interface Route<B = unknown> {
+export interface Route<B = unknown, Q = unknown> {
   method: 'get' | 'post' | 'patch' | 'delete';
   /** Koa style: /v1/partners/:id */
   path: string;
@@ -42,6 +44,8 @@ export interface Route<B = unknown> {
   access: RouteAccess;
   body?: z.ZodType<B>;
   list?: ListSpec;
+  /** Query parameters other than a list's filters (the statistics' range). */
+  query?: z.ZodType<Q>;
   /** The success status, for the document. */
   status: number;
   /** The success answer's JSON body (http/schemas.ts); none for 204, or with `produces`. */
@@ -49,10 +53,10 @@ export interface Route<B = unknown> {
   /** A success answer that is not JSON (a file to download). */
   produces?: 'text/csv';
   // Method syntax on purpose: a route with a narrower body type is still a Route.
-  handle(input: RouteInput<B>): Promise<Reply>;
+  handle(input: RouteInput<B, Q>): Promise<Reply>;
 }
 
-/** Identity, for type inference of the body from its schema. */
-export function route<B>(def: Route<B>): Route<B> {
+/** Identity, for type inference of the body and query from their schemas. */
+export function route<B, Q = unknown>(def: Route<B, Q>): Route<B, Q> {
   return def;
 }

@@ -62,6 +62,30 @@ const MAX_PROBLEMS = 20;
 /** A key as one JSON pointer segment (RFC 6901): `~` and `/` escaped. */
 const pointerToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/**
+ * A query string checked like a body: each parameter given once, then the schema; a
+ * problem names its parameter (400), as a list's filters do.
+ */
+export function validateQuery<T>(schema: z.ZodType<T>, querystring: string): T {
+  const values: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(querystring)) {
+    if (name in values) throw fail('invalid_parameter', `${name} is given twice`, { parameter: name });
+    values[name] = value;
+  }
+  try {
+    return validateBody(schema, values);
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err;
+    throw new ServiceError(
+      err.problems.map((p) => ({
+        code: p.code === 'unknown_field' ? 'unknown_parameter' : 'invalid_parameter',
+        detail: p.detail.replace(' is not a field here; the fields are ', ' is not a parameter here; the parameters are '),
+        parameter: p.field ?? '',
+      })),
+    );
+  }
+}
+
 export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body, { reportInput: true });
   if (result.success) {

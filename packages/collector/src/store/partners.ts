@@ -1,5 +1,6 @@
 import type { Queryable } from './db.js';
 import { lister } from './list.js';
+import { uncountClicks } from './stats.js';
 import { insertRow, updateRow } from './rows.js';
 
 export interface PartnerRow {
@@ -49,6 +50,7 @@ export async function remove(db: Queryable, programId: string, id: string): Prom
     [programId, id],
   );
   for (const p of partnerships) {
+    await uncountClicks(db, 'c.partnership_id = ?', [p.id]);
     await db.run('DELETE FROM clicks WHERE partnership_id = ?', [p.id]);
     await db.run('DELETE FROM slugs WHERE partnership_id = ?', [p.id]);
     await db.run('DELETE FROM partnerships WHERE id = ?', [p.id]);

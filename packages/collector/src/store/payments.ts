@@ -14,6 +14,8 @@ export interface PaymentRow {
   commission_id: string;
   amount: number;
   currency: string;
+  /** 1 when it was its referral's first payment: the referral became a paying customer. */
+  first_of_referral: number;
   created_at: number;
   updated_at: number;
 }
@@ -32,3 +34,11 @@ export function findByKey(db: Queryable, programId: string, key: string): Promis
 
 /** Newest first; by the referral the payment credited (payments_list, payments_referral). */
 export const list = lister<PaymentRow>('payments', { referral_id: 'referral_id', created_at: 'created_at' });
+
+export async function existsForReferral(db: Queryable, referralId: string): Promise<boolean> {
+  return (await db.get('SELECT 1 AS x FROM payments WHERE referral_id = ? LIMIT 1', [referralId])) !== undefined;
+}
+
+export function findByCommission(db: Queryable, commissionId: string): Promise<PaymentRow | undefined> {
+  return db.get<PaymentRow>('SELECT * FROM payments WHERE commission_id = ?', [commissionId]);
+}

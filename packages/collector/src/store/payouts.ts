@@ -135,3 +135,13 @@ export function batchSummaries(db: Queryable, programId: string, id: string | nu
     id === null ? [programId] : [programId, id],
   );
 }
+
+/** What each partner is owed now, per currency: pending commissions no open batch holds. */
+export function owedByPartner(db: Queryable, programId: string): Promise<Array<{ partner_id: string; currency: string; amount: number }>> {
+  return db.all(
+    `SELECT partner_id, currency, SUM(amount) AS amount FROM commissions
+      WHERE program_id = ? AND state = 'pending' AND payout_batch_id IS NULL
+      GROUP BY partner_id, currency`,
+    [programId],
+  );
+}

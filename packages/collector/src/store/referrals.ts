@@ -1,5 +1,6 @@
 import type { Queryable } from './db.js';
 import { lister, STATE_SET_AT } from './list.js';
+import { addDelta, uncountClicks } from './stats.js';
 import { insertRow } from './rows.js';
 
 export type ReferralState = 'converted' | 'paid' | 'churned' | 'rejected';
@@ -98,7 +99,9 @@ export function findEverywhere(
 export async function erase(db: Queryable, programId: string, id: string, now: number): Promise<boolean> {
   const row = await get(db, programId, id);
   if (!row) return false;
+  await uncountClicks(db, 'c.program_id = ? AND c.gr_id = ?', [programId, row.gr_id]);
   await db.run('DELETE FROM clicks WHERE program_id = ? AND gr_id = ?', [programId, row.gr_id]);
+  await addDelta(db, { program_id: programId, partner_id: row.partner_id, at: row.created_at, referrals: -1 });
   await db.run('UPDATE commissions SET referral_id = NULL, updated_at = ? WHERE referral_id = ?', [now, id]);
   await db.run('UPDATE payments SET referral_id = NULL, updated_at = ? WHERE referral_id = ?', [now, id]);
   return (await db.run('DELETE FROM referrals WHERE program_id = ? AND id = ?', [programId, id])) === 1;

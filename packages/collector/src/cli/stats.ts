@@ -1,0 +1,27 @@
+// tally stats check: the kept totals against a recount of the records. A difference is a
+// bug (every write keeps them in its own transaction); --repair rebuilds them.
+
+import { checkStats, rebuildStats } from '../domain/stats.js';
+import { note, out, withDb, type Command } from './common.js';
+
+export const statsCommands: Record<string, Command> = {
+  'stats check': {
+    usage:
+      'tally stats check [--program ID] [--repair]\n\n' +
+      "Recounts clicks, referrals, customers, payments, revenue and commissions from the records and compares\n" +
+      'them with the totals the dashboard reads. Exits 1 on a difference; --repair then rebuilds the totals.',
+    options: { program: { type: 'string' }, repair: { type: 'boolean' } },
+    async run(values, _positionals, config) {
+      const problems = await withDb(config, async (db) => {
+        const found = await checkStats(db, typeof values.program === 'string' ? values.program : null);
+        if (found.length > 0 && values.repair) await rebuildStats(db);
+        return found;
+      });
+      if (problems.length === 0) return out('The kept totals equal a recount of the records.');
+      for (const p of problems.slice(0, 50)) note(p);
+      if (values.repair) return out(`Rebuilt the totals; ${problems.length} difference(s) were found.`);
+      out(`${problems.length} difference(s) between the kept totals and a recount; run with --repair to rebuild them.`);
+      process.exitCode = 1;
+    },
+  },
+};

@@ -1,0 +1,280 @@
+// The dashboard's numbers (docs/api.md, "Statistics"): per day, week or month in the
+// viewer's time zone, and per partner. Days are cut at local midnight exactly: the kept
+// totals are per 15 minutes (store/stats.ts), and every zone's offset is a multiple of
+// that, so a local day is a whole number of buckets, 23 or 25 hours long on the days
+// the clocks change. Zones come from the platform's own database (Intl), not a library.
+
+import { fail } from '../errors.js';
+import type { Db, Queryable } from '../store/db.js';
+import * as stats from '../store/stats.js';
+import { MEASURES, type KeptRow, type Measure } from '../store/stats.js';
+import { owedByPartner } from '../store/payouts.js';
+
+export type Interval = 'day' | 'week' | 'month';
+/** Longest range by day: a little over a year, so a year against the one before fits. */
+export const MAX_DAYS = 400;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export type Money = Record<string, number>;
+export interface Totals {
+  clicks: number;
+  referrals: number;
+  customers: number;
+  payments: number;
+  revenue: Money;
+  commissions: Money;
+}
+export interface Period extends Totals {
+  /** The local date the period begins on, YYYY-MM-DD. */
+  start: string;
+}
+
+const COUNTS = ['clicks', 'referrals', 'customers', 'payments'] as const;
+const MONEY = ['revenue', 'commissions'] as const;
+
+/** The zone as the caller named it (the platform would rename Asia/Kolkata to Asia/Calcutta), once it is known to be one. */
+export function checkZone(tz: string): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return tz;
+  } catch {
+    throw fail('invalid_parameter', `${tz} is not a time zone; use an IANA name such as Europe/Paris`, { parameter: 'tz' });
+  }
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Seconds the zone is ahead of UTC at instant `t`. */
+function offsetAt(tz: string, t: number): number {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(tz, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(t * 1000)).map((x) => [x.type, Number(x.value)]));
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) / 1000 - t;
+}
+
+/** The instant local midnight begins `y-m-d` in `tz` (or the first local instant of that day). */
+export function localMidnight(tz: string, y: number, m: number, d: number): number {
+  const wall = Date.UTC(y, m - 1, d) / 1000;
+  const t = wall - offsetAt(tz, wall);
+  // Again with the offset at that guess, which is the one in force at midnight unless
+  // the clocks change within the hours between the two.
+  return wall - offsetAt(tz, t);
+}
+
+interface LocalDate {
+  y: number;
+  m: number;
+  d: number;
+}
+
+function parseDate(raw: string, parameter: string): LocalDate {
+  const m = DATE.exec(raw);
+  const date = m && new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  if (!m || !date || date.getUTCDate() !== Number(m[3])) {
+    throw fail('invalid_parameter', `${parameter} must be a date as YYYY-MM-DD, got "${raw}"`, { parameter });
+  }
+  return { y: Number(m[1]), m: Number(m[2]), d: Number(m[3]) };
+}
+
+const iso = ({ y, m, d }: LocalDate) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+/** Calendar arithmetic on dates, which have no zone. */
+function addDays({ y, m, d }: LocalDate, n: number): LocalDate {
+  const t = new Date(Date.UTC(y, m - 1, d + n));
+  return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate() };
+}
+const dayNumber = ({ y, m, d }: LocalDate) => Date.UTC(y, m - 1, d) / 86_400_000;
+
+/** The first day of the period `interval` that holds `date`: itself, its Monday, its 1st. */
+function periodStart(date: LocalDate, interval: Interval): LocalDate {
+  if (interval === 'day') return date;
+  if (interval === 'month') return { ...date, d: 1 };
+  const weekday = (new Date(Date.UTC(date.y, date.m - 1, date.d)).getUTCDay() + 6) % 7; // Monday 0
+  return addDays(date, -weekday);
+}
+
+function nextPeriod(start: LocalDate, interval: Interval): LocalDate {
+  if (interval === 'day') return addDays(start, 1);
+  if (interval === 'week') return addDays(start, 7);
+  return start.m === 12 ? { y: start.y + 1, m: 1, d: 1 } : { y: start.y, m: start.m + 1, d: 1 };
+}
+
+export interface Range {
+  from: string;
+  to: string;
+  tz: string;
+  /** [start, end) in unix seconds: local midnight of `from` to local midnight after `to`. */
+  start: number;
+  end: number;
+}
+
+export function resolveRange(from: string, to: string, tz: string): Range & { first: LocalDate; last: LocalDate } {
+  const zone = checkZone(tz);
+  const first = parseDate(from, 'from');
+  const last = parseDate(to, 'to');
+  const days = dayNumber(last) - dayNumber(first) + 1;
+  if (days < 1) throw fail('invalid_parameter', 'from must not be after to', { parameter: 'from' });
+  if (days > MAX_DAYS) throw fail('invalid_parameter', `a range is at most ${MAX_DAYS} days`, { parameter: 'to' });
+  const after = addDays(last, 1);
+  return {
+    from: iso(first),
+    to: iso(last),
+    tz: zone,
+    first,
+    last,
+    start: localMidnight(zone, first.y, first.m, first.d),
+    end: localMidnight(zone, after.y, after.m, after.d),
+  };
+}
+
+const emptyTotals = (): Totals => ({ clicks: 0, referrals: 0, customers: 0, payments: 0, revenue: {}, commissions: {} });
+
+function add(into: Totals, row: Record<Measure, number> & { currency: string }): void {
+  for (const m of COUNTS) into[m] += Number(row[m]);
+  for (const m of MONEY) {
+    const amount = Number(row[m]);
+    if (row.currency && amount !== 0) into[m][row.currency] = (into[m][row.currency] ?? 0) + amount;
+  }
+}
+
+export interface Series {
+  range: Range;
+  interval: Interval;
+  periods: Period[];
+  totals: Totals;
+}
+
+/** Totals per day, week or month of the range (the first and last periods cut to it), and overall. */
+export async function statsSeries(
+  db: Queryable,
+  programId: string,
+  query: { from: string; to: string; tz: string; interval: Interval; partnerId?: string | undefined },
+): Promise<Series> {
+  const range = resolveRange(query.from, query.to, query.tz);
+  const periods: Array<Period & { begins: number }> = [];
+  for (let s = periodStart(range.first, query.interval); dayNumber(s) <= dayNumber(range.last); s = nextPeriod(s, query.interval)) {
+    const start = dayNumber(s) < dayNumber(range.first) ? range.first : s;
+    periods.push({ start: iso(start), begins: localMidnight(range.tz, start.y, start.m, start.d), ...emptyTotals() });
+  }
+  const rows = await stats.series(db, programId, query.partnerId ?? null, range.start, range.end);
+  const totals = emptyTotals();
+  let i = 0;
+  for (const row of rows) {
+    // Rows come in time order: walk the periods along with them.
+    while (i + 1 < periods.length && periods[i + 1]!.begins <= Number(row.bucket)) i++;
+    add(periods[i]!, row);
+    add(totals, row);
+  }
+  return { range, interval: query.interval, periods: periods.map(({ begins: _, ...p }) => p), totals };
+}
+
+export const LEADERBOARD_SORTS = ['clicks', 'referrals', 'customers', 'conversion_rate', 'revenue', 'commissions', 'owed'] as const;
+export type LeaderboardSort = (typeof LEADERBOARD_SORTS)[number];
+
+export interface PartnerStats extends Totals {
+  partnerId: string;
+  name: string;
+  key: string | null;
+  /** Referrals per click in the range; 0 without clicks. */
+  conversionRate: number;
+  owed: Money;
+}
+
+/** The amount a partner's money map counts for when sorting: its biggest currency of the whole board. */
+function mainCurrency(rows: readonly PartnerStats[], field: 'revenue' | 'commissions' | 'owed'): string | undefined {
+  const sums = new Map<string, number>();
+  for (const r of rows) for (const [c, n] of Object.entries(r[field])) sums.set(c, (sums.get(c) ?? 0) + n);
+  return [...sums].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
+}
+
+/** Every partner of the program with their totals in the range, sorted descending; ties by name. */
+export async function leaderboard(
+  db: Queryable,
+  programId: string,
+  query: { from: string; to: string; tz: string; sort: LeaderboardSort },
+): Promise<{ range: Range; rows: PartnerStats[] }> {
+  const range = resolveRange(query.from, query.to, query.tz);
+  const [totals, partners, owed] = await Promise.all([
+    stats.byPartner(db, programId, range.start, range.end),
+    stats.partnerLabels(db, programId),
+    owedByPartner(db, programId),
+  ]);
+  const byId = new Map<string, PartnerStats>();
+  for (const p of partners) {
+    byId.set(p.id, { partnerId: p.id, name: p.name, key: p.key, conversionRate: 0, owed: {}, ...emptyTotals() });
+  }
+  for (const row of totals) {
+    const entry = byId.get(row.partner_id);
+    if (entry) add(entry, row);
+  }
+  for (const o of owed) {
+    const entry = byId.get(o.partner_id);
+    if (entry) entry.owed[o.currency] = Number(o.amount);
+  }
+  const rows = [...byId.values()];
+  for (const r of rows) r.conversionRate = r.clicks === 0 ? 0 : r.referrals / r.clicks;
+  const sort = query.sort;
+  const value: (r: PartnerStats) => number =
+    sort === 'revenue' || sort === 'commissions' || sort === 'owed'
+      ? ((currency) => (r: PartnerStats) => (currency ? (r[sort][currency] ?? 0) : 0))(mainCurrency(rows, sort))
+      : sort === 'conversion_rate'
+        ? (r) => r.conversionRate
+        : (r) => r[sort];
+  rows.sort((a, b) => value(b) - value(a) || a.name.localeCompare(b.name) || a.partnerId.localeCompare(b.partnerId));
+  return { range, rows };
+}
+
+/** Moves pending deltas into the buckets; resolves to how many it took. */
+export function foldStats(db: Db, limit = 5000): Promise<number> {
+  return db.transaction(async (tx) => {
+    // One fold at a time across processes: two would each fold their own rows correctly,
+    // but in opposite orders they could deadlock on the buckets they both update.
+    await tx.lock('stats-fold');
+    return stats.fold(tx, limit);
+  });
+}
+
+const nonZero = (r: KeptRow) => MEASURES.some((m) => Number(r[m]) !== 0);
+const keyOf = (r: KeptRow) => `${r.program_id} ${r.partner_id} ${Number(r.bucket)} ${r.currency}`;
+const valuesOf = (r: KeptRow) => MEASURES.map((m) => Number(r[m])).join(',');
+
+/**
+ * Where the kept totals differ from a recount of the records, as lines for a person;
+ * none when they agree. Also checks that each program row is the sum of its partners'.
+ */
+export async function checkStats(db: Queryable, programId: string | null = null): Promise<string[]> {
+  const [kept, counted, programRows, partnerSums] = await Promise.all([
+    stats.kept(db, programId),
+    stats.recount(db, programId),
+    stats.keptProgramRows(db, programId),
+    stats.foldedProgramSums(db, programId),
+  ]);
+  const problems: string[] = [];
+  const compare = (what: string, a: KeptRow[], b: KeptRow[]) => {
+    const left = new Map(a.filter(nonZero).map((r) => [keyOf(r), valuesOf(r)]));
+    const right = new Map(b.filter(nonZero).map((r) => [keyOf(r), valuesOf(r)]));
+    for (const key of new Set([...left.keys(), ...right.keys()])) {
+      if (left.get(key) !== right.get(key)) problems.push(`${what} ${key}: kept ${left.get(key) ?? 'nothing'}, counted ${right.get(key) ?? 'nothing'}`);
+    }
+  };
+  compare('partner', kept, counted);
+  compare('program', programRows, partnerSums);
+  return problems;
+}
+
+export function rebuildStats(db: Db): Promise<void> {
+  return db.transaction(async (tx) => {
+    await tx.lock('stats-fold');
+    await stats.rebuild(tx);
+  });
+}

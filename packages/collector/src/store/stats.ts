@@ -1,0 +1,215 @@
+// The program's totals per 15-minute bucket (docs/decisions.md, "Statistics"). Every
+// write that changes a total appends a delta row in its own transaction: an insert, never
+// an update of a shared counter row, so writers never queue behind one another. A
+// background fold moves deltas into stat_buckets, one row per partner and one for the
+// whole program (partner_id ''). Reads add the deltas not folded yet, so they are exact
+// at every moment. Every UTC offset in use is a multiple of 15 minutes, so a day, week
+// or month in any zone is an exact union of buckets.
+
+import type { Param, Queryable } from './db.js';
+
+export const BUCKET_SECONDS = 900;
+
+/** The measures kept; money ones are per currency, counts are under currency ''. */
+export const MEASURES = ['clicks', 'referrals', 'customers', 'payments', 'revenue', 'commissions'] as const;
+export type Measure = (typeof MEASURES)[number];
+
+export interface Delta extends Partial<Record<Measure, number>> {
+  program_id: string;
+  partner_id: string;
+  /** Unix seconds; floored to its bucket here. */
+  at: number;
+  currency?: string;
+}
+
+export interface BucketRow extends Record<Measure, number> {
+  bucket: number;
+  currency: string;
+}
+
+export interface PartnerTotals extends Record<Measure, number> {
+  partner_id: string;
+  currency: string;
+}
+
+const bucketOf = (t: number): number => Math.floor(t / BUCKET_SECONDS) * BUCKET_SECONDS;
+const COLUMNS = `program_id, partner_id, bucket, currency, ${MEASURES.join(', ')}`;
+const SUMS = MEASURES.map((m) => `SUM(${m}) AS ${m}`).join(', ');
+/** `(created_at / 900) * 900` is integer arithmetic on both engines' BIGINTs. */
+const BUCKET = (column: string) => `(${column} / ${BUCKET_SECONDS}) * ${BUCKET_SECONDS}`;
+
+export async function addDelta(db: Queryable, d: Delta): Promise<void> {
+  await db.run(`INSERT INTO stat_deltas (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+    d.program_id,
+    d.partner_id,
+    bucketOf(d.at),
+    d.currency ?? '',
+    ...MEASURES.map((m) => d[m] ?? 0),
+  ]);
+}
+
+/** Takes back the clicks `where` selects, before they are deleted (a partner removed, a person erased). */
+export async function uncountClicks(db: Queryable, where: string, params: readonly Param[]): Promise<void> {
+  await db.run(
+    `INSERT INTO stat_deltas (${COLUMNS})
+     SELECT c.program_id, ps.partner_id, ${BUCKET('c.created_at')}, '', -COUNT(*), 0, 0, 0, 0, 0
+       FROM clicks c JOIN partnerships ps ON ps.id = c.partnership_id
+      WHERE ${where}
+      GROUP BY c.program_id, ps.partner_id, ${BUCKET('c.created_at')}`,
+    params,
+  );
+}
+
+/**
+ * Folds up to `limit` deltas into the buckets, in the caller's transaction. The delete
+ * returns exactly the rows it removed, so a delta committed meanwhile by another
+ * process is either folded here or left for the next fold, never lost or counted twice.
+ */
+export async function fold(db: Queryable, limit: number): Promise<number> {
+  const taken = await db.all<Record<string, string | number>>(
+    `DELETE FROM stat_deltas WHERE id IN (SELECT id FROM stat_deltas ORDER BY id LIMIT ?) RETURNING ${COLUMNS}`,
+    [limit],
+  );
+  const sums = new Map<string, { key: Param[]; values: number[] }>();
+  for (const d of taken) {
+    for (const partner of [String(d.partner_id), '']) {
+      const key = [String(d.program_id), partner, Number(d.bucket), String(d.currency)];
+      const id = JSON.stringify(key);
+      const entry = sums.get(id) ?? { key, values: MEASURES.map(() => 0) };
+      MEASURES.forEach((m, i) => (entry.values[i]! += Number(d[m])));
+      sums.set(id, entry);
+    }
+  }
+  const add = MEASURES.map((m) => `${m} = stat_buckets.${m} + excluded.${m}`).join(', ');
+  for (const { key, values } of sums.values()) {
+    await db.run(
+      `INSERT INTO stat_buckets (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (program_id, partner_id, bucket, currency) DO UPDATE SET ${add}`,
+      [...key, ...values],
+    );
+  }
+  return taken.length;
+}
+
+/**
+ * Totals per bucket and currency in [from, to), for the program or one partner: folded
+ * buckets plus the deltas not folded yet.
+ */
+export function series(db: Queryable, programId: string, partnerId: string | null, from: number, to: number): Promise<BucketRow[]> {
+  const deltaPartner = partnerId === null ? '' : 'AND partner_id = ?';
+  const params: Param[] = [programId, partnerId ?? '', from, to, programId, ...(partnerId === null ? [] : [partnerId]), from, to];
+  return db.all<BucketRow>(
+    `SELECT bucket, currency, ${SUMS} FROM (
+       SELECT bucket, currency, ${MEASURES.join(', ')} FROM stat_buckets
+        WHERE program_id = ? AND partner_id = ? AND bucket >= ? AND bucket < ?
+       UNION ALL
+       SELECT bucket, currency, ${MEASURES.join(', ')} FROM stat_deltas
+        WHERE program_id = ? ${deltaPartner} AND bucket >= ? AND bucket < ?
+     ) t GROUP BY bucket, currency ORDER BY bucket, currency`,
+    params,
+  );
+}
+
+/** Totals per partner and currency in [from, to): the leaderboard's numbers. */
+export function byPartner(db: Queryable, programId: string, from: number, to: number): Promise<PartnerTotals[]> {
+  return db.all<PartnerTotals>(
+    `SELECT partner_id, currency, ${SUMS} FROM (
+       SELECT partner_id, currency, ${MEASURES.join(', ')} FROM stat_buckets
+        WHERE program_id = ? AND bucket >= ? AND bucket < ? AND partner_id <> ''
+       UNION ALL
+       SELECT partner_id, currency, ${MEASURES.join(', ')} FROM stat_deltas
+        WHERE program_id = ? AND bucket >= ? AND bucket < ?
+     ) t GROUP BY partner_id, currency`,
+    [programId, from, to, programId, from, to],
+  );
+}
+
+/**
+ * The totals counted afresh from the records, per program, partner, bucket and currency:
+ * what the kept totals must equal (`tally stats check`), and how the migration filled
+ * them at first. Revenue leaves out refunded payments; commissions leave out rejected ones.
+ */
+export const RECOUNT = `
+  SELECT program_id, partner_id, bucket, currency, ${SUMS} FROM (
+    SELECT c.program_id, ps.partner_id, ${BUCKET('c.created_at')} AS bucket, '' AS currency,
+           1 AS clicks, 0 AS referrals, 0 AS customers, 0 AS payments, 0 AS revenue, 0 AS commissions
+      FROM clicks c JOIN partnerships ps ON ps.id = c.partnership_id
+    UNION ALL
+    SELECT program_id, partner_id, ${BUCKET('created_at')}, '', 0, 1, 0, 0, 0, 0 FROM referrals
+    UNION ALL
+    SELECT p.program_id, cm.partner_id, ${BUCKET('p.created_at')}, p.currency, 0, 0, p.first_of_referral, 1,
+           CASE WHEN cm.state = 'rejected' AND cm.reject_reason = 'refunded' THEN 0 ELSE p.amount END, 0
+      FROM payments p JOIN commissions cm ON cm.id = p.commission_id
+    UNION ALL
+    SELECT program_id, partner_id, ${BUCKET('created_at')}, currency, 0, 0, 0, 0, 0, amount
+      FROM commissions WHERE state <> 'rejected'
+  ) t GROUP BY program_id, partner_id, bucket, currency`;
+
+export interface KeptRow extends Record<Measure, number> {
+  program_id: string;
+  partner_id: string;
+  bucket: number;
+  currency: string;
+}
+
+export function recount(db: Queryable, programId: string | null): Promise<KeptRow[]> {
+  return db.all<KeptRow>(
+    `SELECT * FROM (${RECOUNT}) r ${programId === null ? '' : 'WHERE program_id = ?'}`,
+    programId === null ? [] : [programId],
+  );
+}
+
+/** The kept totals per partner (buckets and pending deltas together), in the recount's shape. */
+export function kept(db: Queryable, programId: string | null): Promise<KeptRow[]> {
+  const only = programId === null ? '' : 'AND program_id = ?';
+  return db.all<KeptRow>(
+    `SELECT ${COLUMNS.replace(MEASURES.join(', '), SUMS)} FROM (
+       SELECT ${COLUMNS} FROM stat_buckets WHERE partner_id <> '' ${only}
+       UNION ALL
+       SELECT ${COLUMNS} FROM stat_deltas WHERE 1 = 1 ${only}
+     ) t GROUP BY program_id, partner_id, bucket, currency`,
+    programId === null ? [] : [programId, programId],
+  );
+}
+
+/** The kept totals of the program rows (partner ''), which must equal the partners' sum. */
+export function keptProgramRows(db: Queryable, programId: string | null): Promise<KeptRow[]> {
+  return db.all<KeptRow>(
+    `SELECT * FROM stat_buckets WHERE partner_id = '' ${programId === null ? '' : 'AND program_id = ?'}`,
+    programId === null ? [] : [programId],
+  );
+}
+
+/** The partners' folded rows summed per program, bucket and currency: what each program row must be. */
+export function foldedProgramSums(db: Queryable, programId: string | null): Promise<KeptRow[]> {
+  return db.all<KeptRow>(
+    `SELECT program_id, '' AS partner_id, bucket, currency, ${SUMS} FROM stat_buckets
+      WHERE partner_id <> '' ${programId === null ? '' : 'AND program_id = ?'}
+      GROUP BY program_id, bucket, currency`,
+    programId === null ? [] : [programId],
+  );
+}
+
+/** Each partner of the program with the key of its partnership, if it has one. */
+export function partnerLabels(db: Queryable, programId: string): Promise<Array<{ id: string; name: string; key: string | null }>> {
+  return db.all(
+    `SELECT pa.id, pa.name, ps.key FROM partners pa
+       LEFT JOIN partnerships ps ON ps.program_id = pa.program_id AND ps.partner_id = pa.id
+      WHERE pa.program_id = ?`,
+    [programId],
+  );
+}
+
+/** Replaces every kept total by the recount: the repair after a check found a difference. */
+export async function rebuild(db: Queryable): Promise<void> {
+  await db.run('DELETE FROM stat_deltas');
+  await db.run('DELETE FROM stat_buckets');
+  for (const statement of REBUILD) await db.run(statement);
+}
+
+/** Fills empty tables from the records: the partners' rows, then the programs' from those. */
+export const REBUILD = [
+  `INSERT INTO stat_buckets (${COLUMNS}) SELECT * FROM (${RECOUNT}) r`,
+  `INSERT INTO stat_buckets (${COLUMNS})
+   SELECT program_id, '', bucket, currency, ${SUMS} FROM stat_buckets GROUP BY program_id, bucket, currency`,
+];
