@@ -1,8 +1,11 @@
 // One build for the repository: the tracker (a minified script-tag IIFE, an ES module
-// for bundlers, and its types) and the collector (ESM, dependencies left external).
+// for bundlers, and its types), the collector (ESM, dependencies left external), and the
+// dashboard (Preact, bundled with its libraries, content-hashed for long caching).
 // Type errors fail the build.
+import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 
@@ -41,6 +44,27 @@ const noFinalNewline = {
   },
 };
 
+const hash8 = (text) => createHash('sha256').update(text).digest('hex').slice(0, 8);
+
+/**
+ * The dashboard's shell: its CSS (ours and uPlot's) as one hashed file, and index.html
+ * naming the hashed entry and stylesheet, so the HTML is the only file that is not
+ * cached for a year. No inline script or style: the page's CSP allows none.
+ */
+const webShell = (app) => ({
+  name: 'web-shell',
+  generateBundle(_, bundle) {
+    const css = [readFileSync(`packages/web/src/${app}/style.css`, 'utf8'), readFileSync('node_modules/uplot/dist/uPlot.min.css', 'utf8')].join('\n');
+    const cssName = `assets/${app}-${hash8(css)}.css`;
+    this.emitFile({ type: 'asset', fileName: cssName, source: css });
+    const entry = Object.values(bundle).find((f) => f.type === 'chunk' && f.isEntry);
+    const html = readFileSync(`packages/web/src/${app}/index.html`, 'utf8')
+      .replace('<!--styles-->', `<link rel="stylesheet" href="/${app}/${cssName}">`)
+      .replace('<!--scripts-->', `<script type="module" src="/${app}/${entry.fileName}"></script>`);
+    this.emitFile({ type: 'asset', fileName: 'index.html', source: html });
+  },
+});
+
 export default [
   {
     input: 'packages/tracker/src/snippet.ts',
@@ -65,6 +89,25 @@ export default [
         include: ['packages/collector/src/**/*.ts'],
         compilerOptions: { noEmit: false, noEmitOnError: true, sourceMap: true, outDir: 'packages/collector/dist' },
       }),
+    ],
+  },
+  {
+    input: { dashboard: 'packages/web/src/dashboard/main.tsx' },
+    output: {
+      dir: 'packages/web/dist/dashboard',
+      format: 'es',
+      entryFileNames: 'assets/[name]-[hash].js',
+      chunkFileNames: 'assets/[name]-[hash].js',
+      plugins: [terser({ ecma: 2020, format: { comments: false } })],
+    },
+    plugins: [
+      nodeResolve({ browser: true }),
+      typescript({
+        tsconfig: 'packages/web/tsconfig.json',
+        include: ['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx'],
+        compilerOptions: { noEmit: false, noEmitOnError: true, outDir: 'packages/web/dist/dashboard' },
+      }),
+      webShell('dashboard'),
     ],
   },
 ];

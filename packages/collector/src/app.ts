@@ -33,6 +33,7 @@ import { programRoutes } from './routes/program.js';
 import { referralRoutes } from './routes/referrals.js';
 import { statsRoutes } from './routes/stats.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { loadWebApp, mountWeb } from './routes/web.js';
 import { trackingRoutes } from './routes/tracking.js';
 import type { Db } from './store/db.js';
 import type { ProgramRow } from './store/programs.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   trackerPath?: string;
   /** None unless given: the server passes the configured ones. */
   limits?: RateLimits | undefined;
+  /** The built dashboard; read from the web package unless given (null: none). */
+  webApp?: ReturnType<typeof loadWebApp> | null;
   /** The collector's public address: links it hands out, and the dashboard's origin. */
   publicUrl?: string | undefined;
 }
@@ -151,6 +154,7 @@ export function createApp(deps: AppDeps): Koa {
   );
   mountDemo(router, deps.demo);
   mountHome(router, { demo: deps.demo !== undefined });
+  mountWeb(router, deps.webApp === undefined ? loadWebApp() : (deps.webApp ?? undefined));
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });

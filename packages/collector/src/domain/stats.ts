@@ -197,11 +197,11 @@ function mainCurrency(rows: readonly PartnerStats[], field: 'revenue' | 'commiss
   return [...sums].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
 }
 
-/** Every partner of the program with their totals in the range, sorted descending; ties by name. */
+/** The program's partners (those whose name contains `q`) with their totals in the range, sorted descending; ties by name. */
 export async function leaderboard(
   db: Queryable,
   programId: string,
-  query: { from: string; to: string; tz: string; sort: LeaderboardSort },
+  query: { from: string; to: string; tz: string; sort: LeaderboardSort; q?: string | undefined },
 ): Promise<{ range: Range; rows: PartnerStats[] }> {
   const range = resolveRange(query.from, query.to, query.tz);
   const [totals, partners, owed] = await Promise.all([
@@ -221,7 +221,8 @@ export async function leaderboard(
     const entry = byId.get(o.partner_id);
     if (entry) entry.owed[o.currency] = Number(o.amount);
   }
-  const rows = [...byId.values()];
+  const needle = query.q?.trim().toLocaleLowerCase();
+  const rows = [...byId.values()].filter((r) => !needle || r.name.toLocaleLowerCase().includes(needle));
   for (const r of rows) r.conversionRate = r.clicks === 0 ? 0 : r.referrals / r.clicks;
   const sort = query.sort;
   const value: (r: PartnerStats) => number =

@@ -1,7 +1,6 @@
-// `/`: what a person sees when they open the address the server printed. Until the
-// dashboard exists, a small page that names the service and its version and links to
-// what there is: the demo (when it is on), the API document and the docs. And a favicon,
-// so browsers do not log a 404 for it on every page.
+// `/about`: a small page that names the service and its version and links to what there
+// is besides the dashboard (which `/` opens): the demo (when it is on), the API document
+// and the docs. And a favicon, so browsers do not log a 404 for it on every page.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -63,7 +62,7 @@ export function mountHome(router: Router, opts: { demo: boolean }): void {
   const docs = DOCS.filter((name) => existsSync(DOCS_DIR + name));
   const html = homePage({ demo: opts.demo, docs });
   const policy = pagePolicy({ scripts: [], styles: [STYLE] });
-  router.get('/', (ctx) => {
+  router.get('/about', (ctx) => {
     ctx.set('Content-Security-Policy', policy);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = html;

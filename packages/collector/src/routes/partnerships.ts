@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { competitorSlugs as slugsOf, createPartnership, updatePartnership } from '../domain/partnerships.js';
 import { states } from '../domain/state-machines.js';
-import { dateTime, oneOf } from '../http/list-query.js';
+import { dateTime, oneOf, text } from '../http/list-query.js';
 import { present, type Resource } from '../http/render.js';
 import { route } from '../http/route.js';
 import { one, relation, resource, unixTime } from '../http/schemas.js';
@@ -76,7 +76,7 @@ export const partnershipRoutes = [
     get: partnerships.get,
     list: partnerships.list,
     render: (row, { program }) => renderPartnership(row, program),
-    filters: { state_eq: oneOf(states('partnership')), created_at_lt: dateTime, created_at_gt: dateTime },
+    filters: { state_eq: oneOf(states('partnership')), partner_id_eq: text, created_at_lt: dateTime, created_at_gt: dateTime },
     schema: partnershipSchema,
   }),
   route({

@@ -9,7 +9,8 @@ import { route } from '../http/route.js';
 import { one, resource, unixTime } from '../http/schemas.js';
 import { rateBps } from './fields.js';
 
-export const COOKIE_DAYS_MAX = 730;
+/** The snippet holds data-cookie-days to 1–365 (docs/tracker.md). */
+export const COOKIE_DAYS_MAX = 365;
 
 const programSchema = resource('program', {
   name: z.string(),

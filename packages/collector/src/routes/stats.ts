@@ -89,7 +89,12 @@ export const statsRoutes = [
     path: '/v1/stats/partners',
     summary: "The partners' leaderboard for a range: their totals, conversion rate and what they are owed now",
     access: 'secret',
-    query: z.strictObject({ ...range, sort: z.enum(LEADERBOARD_SORTS).default('revenue'), ...pageParams }),
+    query: z.strictObject({
+      ...range,
+      sort: z.enum(LEADERBOARD_SORTS).default('revenue'),
+      q: z.string().max(200).optional().meta({ description: "only partners whose name contains this, in any letter case" }),
+      ...pageParams,
+    }),
     status: 200,
     response: z.object({
       data: z.array(partnerStatsSchema),

@@ -25,7 +25,7 @@ export interface CreditedPartnership extends PartnershipRow {
   partner_paypal_email_norm: string | null;
 }
 
-const COLUMNS = { state: 'state', created_at: 'created_at' };
+const COLUMNS = { state: 'state', partner_id: 'partner_id', created_at: 'created_at' };
 
 export async function insert(db: Queryable, row: PartnershipRow): Promise<void> {
   await insertRow(db, 'partnerships', row);

@@ -1,0 +1,85 @@
+// The dashboard, served by the collector itself: /dashboard/ and every path under it
+// answer the app's page (the app routes in the browser); its hashed files are cached for
+// a year. `/` sends a visitor there; the service's own page moved to /about. Read once
+// at start, like the snippet; without a build, /dashboard/ says how to make one.
+
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { fail } from '../errors.js';
+
+/** The app's own policy: its scripts and styles from this origin only, calls to the API here. */
+const APP_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+interface File {
+  body: Buffer;
+  gzip: Buffer;
+  brotli: Buffer;
+  type: string;
+}
+
+const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.html': 'text/html; charset=utf-8' };
+
+function load(path: string): File {
+  const body = readFileSync(path);
+  const ext = path.slice(path.lastIndexOf('.'));
+  return {
+    body,
+    gzip: gzipSync(body, { level: 9 }),
+    brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    type: TYPES[ext] ?? 'application/octet-stream',
+  };
+}
+
+/** The built app: its page and its files by name; undefined when the web package is not built. */
+export function loadWebApp(dir?: string): { page: File; assets: Map<string, File> } | undefined {
+  const root = dir ?? join(dirname(createRequire(import.meta.url).resolve('@tally/web/package.json')), 'dist', 'dashboard');
+  if (!existsSync(join(root, 'index.html'))) return undefined;
+  const assets = new Map<string, File>();
+  for (const name of readdirSync(join(root, 'assets'))) assets.set(name, load(join(root, 'assets', name)));
+  return { page: load(join(root, 'index.html')), assets };
+}
+
+function send(ctx: Context, file: File, cacheControl: string): void {
+  ctx.set({ 'Cache-Control': cacheControl, Vary: 'Accept-Encoding' });
+  ctx.type = file.type;
+  const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
+  if (encoding === 'br' || encoding === 'gzip') ctx.set('Content-Encoding', encoding);
+  ctx.body = encoding === 'br' ? file.brotli : encoding === 'gzip' ? file.gzip : file.body;
+}
+
+export function mountWeb(router: Router, app: ReturnType<typeof loadWebApp>): void {
+  router.get('/', (ctx) => {
+    ctx.status = 302;
+    ctx.redirect('/dashboard/');
+  });
+  router.get('/dashboard/assets/:name', (ctx) => {
+    const file = app?.assets.get(ctx.params.name ?? '');
+    if (!file) throw fail('not_found', `no file ${ctx.path}`);
+    send(ctx, file, 'public, max-age=31536000, immutable');
+  });
+  router.get('/dashboard/{*rest}', (ctx) => {
+    // The router takes /dashboard for /dashboard/ too; the app's links are relative to the latter.
+    if (ctx.path === '/dashboard') {
+      ctx.status = 301;
+      ctx.redirect('/dashboard/');
+      return;
+    }
+    if (!app) throw fail('unavailable', 'the dashboard is not built: run npm run build', { retryAfter: 60 });
+    ctx.set('Content-Security-Policy', APP_POLICY);
+    // Revalidated on every visit: it names the hashed files of the current build.
+    send(ctx, app.page, 'no-cache');
+  });
+}

@@ -1,0 +1,143 @@
+// The shell: sign-in pages for visitors; for a signed-in owner, the navigation, the
+// program switcher and the pages. A 401 from any call sends the person to sign in, and
+// back to where they were afterwards.
+
+import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
+import { useEffect } from 'preact/hooks';
+import { api, whenSignedOut } from '../shared/api.js';
+import { useLoad } from '../shared/use-api.js';
+import { Failure, Loading } from '../shared/ui.js';
+import { Overview } from './pages/overview.js';
+import { Partner } from './pages/partner.js';
+import { Partners } from './pages/partners.js';
+import { Payouts } from './pages/payouts.js';
+import { Clicks, Commissions, Payments, Referrals } from './pages/records.js';
+import { Settings } from './pages/settings.js';
+import { SignIn, Welcome } from './pages/sign-in.js';
+import { BASE, href, SessionContext, type Session } from './session.js';
+
+const NAV = [
+  ['/', 'Overview'],
+  ['/partners', 'Partners'],
+  ['/referrals', 'Referrals'],
+  ['/commissions', 'Commissions'],
+  ['/payments', 'Payments'],
+  ['/clicks', 'Clicks'],
+  ['/payouts', 'Payouts'],
+  ['/settings', 'Settings'],
+] as const;
+
+function ProgramSwitcher({ session, refresh }: { session: Session; refresh: () => void }) {
+  const programs = session.attributes.programs;
+  if (programs.length < 2) return <span class="program-name">{programs[0]?.name}</span>;
+  return (
+    <label class="program-switcher">
+      <span class="visually-hidden">Program</span>
+      <select
+        value={session.attributes.program_id}
+        onChange={async (e) => {
+          await api('post', '/v1/auth/program', undefined, { program_id: e.currentTarget.value });
+          refresh();
+        }}
+      >
+        {programs.map((p) => (
+          <option value={p.id}>{p.name}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function Shell({ session, refresh }: { session: Session; refresh: () => void }) {
+  const { path, route } = useLocation();
+  const current = (to: string) => (to === '/' ? path === `${BASE}/` || path === BASE : path.startsWith(href(to)));
+  const signOut = async () => {
+    await api('post', '/v1/auth/sign_out').catch(() => undefined);
+    route(href('/sign-in'));
+  };
+  return (
+    <SessionContext.Provider value={{ session, refresh }}>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href={href('/')}>
+          Tally
+        </a>
+        <ProgramSwitcher session={session} refresh={refresh} />
+        <span class="who">{session.attributes.email}</span>
+        <button type="button" class="secondary" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <nav class="side" aria-label="Dashboard">
+        <ul>
+          {NAV.map(([to, label]) => (
+            <li>
+              <a href={href(to)} aria-current={current(to) ? 'page' : undefined}>
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" key={session.attributes.program_id}>
+        <Router>
+          <Route path={`${BASE}/`} component={Overview} />
+          <Route path={`${BASE}/partners`} component={Partners} />
+          <Route path={`${BASE}/partners/:id`} component={Partner} />
+          <Route path={`${BASE}/referrals`} component={Referrals} />
+          <Route path={`${BASE}/commissions`} component={Commissions} />
+          <Route path={`${BASE}/payments`} component={Payments} />
+          <Route path={`${BASE}/clicks`} component={Clicks} />
+          <Route path={`${BASE}/payouts`} component={Payouts} />
+          <Route path={`${BASE}/settings`} component={Settings} />
+          <Route default component={NotFound} />
+        </Router>
+      </main>
+    </SessionContext.Provider>
+  );
+}
+
+function NotFound() {
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>
+        There is no such page. <a href={href('/')}>Back to the overview</a>.
+      </p>
+    </section>
+  );
+}
+
+function SignedIn() {
+  const { url, route } = useLocation();
+  const loaded = useLoad(() => api('get', '/v1/auth/session'), 'session');
+  useEffect(() => {
+    whenSignedOut(() => route(`${href('/sign-in')}?next=${encodeURIComponent(location.pathname + location.search)}`));
+  }, []);
+  if (loaded.data) return <Shell session={loaded.data.data} refresh={loaded.reload} />;
+  if (loaded.error !== undefined && (loaded.error as { status?: number }).status !== 401) {
+    return <Failure error={loaded.error} retry={loaded.reload} />;
+  }
+  if (loaded.error !== undefined) {
+    route(`${href('/sign-in')}?next=${encodeURIComponent(url)}`, true);
+    return null;
+  }
+  return <Loading what="Opening the dashboard" />;
+}
+
+function Pages() {
+  const { path } = useLocation();
+  if (path === href('/sign-in')) return <SignIn />;
+  if (path === href('/welcome')) return <Welcome />;
+  return <SignedIn />;
+}
+
+export function App() {
+  return (
+    <LocationProvider scope={BASE}>
+      <Pages />
+    </LocationProvider>
+  );
+}

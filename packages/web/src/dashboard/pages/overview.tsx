@@ -1,0 +1,203 @@
+// The program at a glance for a range: headline figures against the period before, a
+// chart with a choice of measure, the funnel from click to paying customer, the top
+// partners, and what happened last.
+
+import { useState } from 'preact/hooks';
+import { api, type Answer } from '../../shared/api.js';
+import { Chart } from '../../shared/chart.js';
+import { dateTime, int, mainCurrency, money, moneyMap, percent } from '../../shared/format.js';
+import { useLoad } from '../../shared/use-api.js';
+import { Empty, Show } from '../../shared/ui.js';
+import { href } from '../session.js';
+import { RangePicker, statsQuery, useRange, type Range } from './range.js';
+
+type Stats = Answer<'/v1/stats'>['data']['attributes'];
+type Totals = Stats['totals'];
+
+const MEASURES = [
+  ['clicks', 'Clicks'],
+  ['referrals', 'Referrals'],
+  ['customers', 'Paying customers'],
+  ['revenue', 'Revenue'],
+  ['commissions', 'Commissions'],
+] as const;
+type MeasureKey = (typeof MEASURES)[number][0];
+
+export const sumMoney = (m: Record<string, number>, currency: string | undefined) => (currency ? (m[currency] ?? 0) : 0);
+const change = (now: number, before: number) => (before === 0 ? (now === 0 ? '' : 'new') : `${now >= before ? '+' : ''}${percent((now - before) / before)}`);
+
+function Figure({ label, value, now, before }: { label: string; value: string; now: number; before: number }) {
+  const delta = change(now, before);
+  return (
+    <div class="figure">
+      <dt>{label}</dt>
+      <dd>
+        <span class="value">{value}</span>
+        {delta && (
+          <span class={`delta ${now >= before ? 'up' : 'down'}`} title="against the period before">
+            {delta}
+          </span>
+        )}
+      </dd>
+    </div>
+  );
+}
+
+/** The series of one measure: counts as they are, money in the range's main currency. */
+export function measureSeries(stats: Stats, key: MeasureKey) {
+  const currency = mainCurrency(stats.totals.revenue, stats.totals.commissions);
+  const money_ = key === 'revenue' || key === 'commissions';
+  return {
+    labels: stats.series.map((p) => p.start),
+    values: stats.series.map((p) => (money_ ? sumMoney(p[key], currency) : p[key])),
+    format: (v: number) => (money_ && currency ? money(v, currency) : int(v)),
+    name: MEASURES.find(([k]) => k === key)![1] + (money_ && currency ? ` (${currency})` : ''),
+  };
+}
+
+export function MeasureChart({ stats }: { stats: Stats }) {
+  const [measure, setMeasure] = useState<MeasureKey>('clicks');
+  return (
+    <section class="panel">
+      <div class="panel-head">
+        <h2>Over time</h2>
+        <label>
+          <span class="visually-hidden">Measure</span>
+          <select value={measure} onChange={(e) => setMeasure(e.currentTarget.value as MeasureKey)}>
+            {MEASURES.map(([k, label]) => (
+              <option value={k}>{label}</option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <Chart {...measureSeries(stats, measure)} />
+    </section>
+  );
+}
+
+function Funnel({ totals }: { totals: Totals }) {
+  const steps = [
+    ['Clicks', totals.clicks],
+    ['Referrals', totals.referrals],
+    ['Paying customers', totals.customers],
+  ] as const;
+  const top = Math.max(1, ...steps.map(([, n]) => n));
+  return (
+    <section class="panel">
+      <h2>Funnel</h2>
+      <ol class="funnel">
+        {steps.map(([label, n], i) => (
+          <li>
+            <span class="step">{label}</span>
+            <span class="bar" style={{ width: `${Math.max(2, (n / top) * 100)}%` }} />
+            <span class="num">
+              {int(n)}
+              {i > 0 && steps[i - 1]![1] > 0 ? ` (${percent(n / steps[i - 1]![1])})` : ''}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+async function loadOverview(range: Range) {
+  const [now, before, top, owed, referrals, commissions] = await Promise.all([
+    api('get', '/v1/stats', `/v1/stats?${statsQuery(range, { interval: range.interval })}`),
+    api('get', '/v1/stats', `/v1/stats?${statsQuery(range.previous, { interval: range.interval })}`),
+    api('get', '/v1/stats/partners', `/v1/stats/partners?${statsQuery(range, { sort: 'revenue', per_page: '5' })}`),
+    api('get', '/v1/payouts/owed'),
+    api('get', '/v1/referrals', '/v1/referrals?per_page=5'),
+    api('get', '/v1/commissions', '/v1/commissions?per_page=5'),
+  ]);
+  return { now: now.data.attributes, before: before.data.attributes, top: top.data, owed: owed.data, referrals: referrals.data, commissions: commissions.data };
+}
+
+export function Overview() {
+  const picked = useRange();
+  const { range } = picked;
+  const loaded = useLoad(() => loadOverview(range), `${range.from}/${range.to}`);
+  return (
+    <section>
+      <div class="page-head">
+        <h1>Overview</h1>
+        <RangePicker {...picked} />
+      </div>
+      <Show loaded={loaded}>
+        {({ now, before, top, owed, referrals, commissions }) => {
+          const t = now.totals;
+          const b = before.totals;
+          const currency = mainCurrency(t.revenue, t.commissions, b.revenue);
+          const owedMap: Record<string, number> = {};
+          for (const o of owed) owedMap[o.currency] = (owedMap[o.currency] ?? 0) + o.amount;
+          const rate = (x: Totals) => (x.clicks ? x.referrals / x.clicks : 0);
+          if (top.length === 0) {
+            return (
+              <Empty title="No partners yet">
+                <p>
+                  Partners share links to your site; each visit and signup they bring is counted here. <a href={href('/partners?new=1')}>Add your first partner</a>, then
+                  share their referral link.
+                </p>
+              </Empty>
+            );
+          }
+          const recent = [
+            ...referrals.map((r) => ({ id: r.id, at: r.attributes.created_at, text: `New referral, now ${r.attributes.state}` })),
+            ...commissions.map((c) => ({ id: c.id, at: c.attributes.created_at, text: `Commission of ${money(c.attributes.amount, c.attributes.currency)}, ${c.attributes.state}` })),
+          ]
+            .sort((x, y) => y.at - x.at)
+            .slice(0, 8);
+          return (
+            <>
+              <dl class="figures">
+                <Figure label="Clicks" value={int(t.clicks)} now={t.clicks} before={b.clicks} />
+                <Figure label="Referrals" value={int(t.referrals)} now={t.referrals} before={b.referrals} />
+                <Figure label="Conversion rate" value={percent(rate(t))} now={rate(t)} before={rate(b)} />
+                <Figure label="Revenue" value={moneyMap(t.revenue)} now={sumMoney(t.revenue, currency)} before={sumMoney(b.revenue, currency)} />
+                <Figure label="Commissions" value={moneyMap(t.commissions)} now={sumMoney(t.commissions, currency)} before={sumMoney(b.commissions, currency)} />
+                <Figure label="Owed now" value={moneyMap(owedMap)} now={0} before={0} />
+              </dl>
+              {t.clicks === 0 && t.referrals === 0 && (
+                <Empty title="No clicks or conversions in this range">
+                  <p>
+                    Visits count once the snippet is on your site and a partner's link is followed. <a href={href('/settings#snippet')}>Get the snippet</a> and call{' '}
+                    <code>gr('track', email)</code> after signup.
+                  </p>
+                </Empty>
+              )}
+              <MeasureChart stats={now} />
+              <div class="columns">
+                <Funnel totals={t} />
+                <section class="panel">
+                  <h2>Top partners</h2>
+                  <ol class="top">
+                    {top.map((p) => (
+                      <li>
+                        <a href={href(`/partners/${p.id}`)}>{p.attributes.name}</a>
+                        <span>{moneyMap(p.attributes.revenue)}</span>
+                      </li>
+                    ))}
+                  </ol>
+                </section>
+              </div>
+              <section class="panel">
+                <h2>Recent activity</h2>
+                {recent.length === 0 ? (
+                  <p>Nothing yet.</p>
+                ) : (
+                  <ul class="activity">
+                    {recent.map((r) => (
+                      <li key={r.id}>
+                        <time>{dateTime(r.at)}</time> {r.text}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </section>
+            </>
+          );
+        }}
+      </Show>
+    </section>
+  );
+}

@@ -1,0 +1,211 @@
+// One partner: their link (to copy), their partnership's state and rate, their own chart
+// and figures, their latest referrals and commissions; and editing, accepting,
+// declining and deleting them.
+
+import { useLocation, useRoute } from 'preact-iso/router';
+import { useState } from 'preact/hooks';
+import { api } from '../../shared/api.js';
+import { int, moneyMap, percent } from '../../shared/format.js';
+import { useLoad } from '../../shared/use-api.js';
+import { Confirm, CopyButton, Empty, Show } from '../../shared/ui.js';
+import { href } from '../session.js';
+import { MeasureChart } from './overview.js';
+import { RangePicker, statsQuery, useRange } from './range.js';
+import { CommissionTable, ReferralTable } from './records.js';
+
+type Dialog = 'edit' | 'rate' | 'accepted' | 'declined' | 'delete' | null;
+
+async function loadPartner(id: string) {
+  const [partner, partnerships, referrals, commissions] = await Promise.all([
+    api('get', '/v1/partners/{id}', `/v1/partners/${encodeURIComponent(id)}`),
+    api('get', '/v1/partnerships', `/v1/partnerships?partner_id_eq=${encodeURIComponent(id)}`),
+    api('get', '/v1/referrals', `/v1/referrals?partner_id_eq=${encodeURIComponent(id)}&per_page=10`),
+    api('get', '/v1/commissions', `/v1/commissions?partner_id_eq=${encodeURIComponent(id)}&per_page=10`),
+  ]);
+  return { partner: partner.data, partnership: partnerships.data[0], referrals: referrals.data, commissions: commissions.data };
+}
+
+export function Partner() {
+  const { params } = useRoute();
+  const { route } = useLocation();
+  const id = params.id ?? '';
+  const picked = useRange();
+  const loaded = useLoad(() => loadPartner(id), id);
+  const stats = useLoad(
+    () => api('get', '/v1/stats', `/v1/stats?${statsQuery(picked.range, { interval: picked.range.interval, partner_id_eq: id })}`),
+    `${id}/${picked.range.from}/${picked.range.to}`,
+  );
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const close = () => setDialog(null);
+  return (
+    <Show loaded={loaded}>
+      {({ partner, partnership, referrals, commissions }) => {
+        const a = partner.attributes;
+        const ship = partnership?.attributes;
+        const moveTo = async (state: 'accepted' | 'declined') => {
+          await api('patch', '/v1/partnerships/{id}', `/v1/partnerships/${partnership!.id}`, { state });
+          loaded.reload();
+        };
+        return (
+          <section>
+            <p class="crumbs">
+              <a href={href('/partners')}>Partners</a> /
+            </p>
+            <div class="page-head">
+              <h1>{a.name}</h1>
+              <div class="buttons">
+                <button type="button" class="secondary" onClick={() => setDialog('edit')}>
+                  Edit
+                </button>
+                <button type="button" class="secondary danger" onClick={() => setDialog('delete')}>
+                  Delete
+                </button>
+              </div>
+            </div>
+            <dl class="facts">
+              <dt>E-mail</dt>
+              <dd>{a.email}</dd>
+              <dt>PayPal</dt>
+              <dd>{a.paypal_email ?? 'not given: payouts skip this partner until it is'}</dd>
+              <dt>State</dt>
+              <dd>
+                <span class={`state ${ship?.state ?? 'none'}`}>{ship?.state ?? 'no partnership'}</span>{' '}
+                {ship && ship.state !== 'accepted' && (
+                  <button type="button" onClick={() => setDialog('accepted')}>
+                    Accept
+                  </button>
+                )}{' '}
+                {ship && ship.state !== 'declined' && (
+                  <button type="button" class="secondary" onClick={() => setDialog('declined')}>
+                    Decline
+                  </button>
+                )}
+              </dd>
+              <dt>Rate</dt>
+              <dd>
+                {ship?.commission_rate_bps !== undefined ? `${percent(ship.commission_rate_bps / 10000)} (own rate)` : "the program's rate"}{' '}
+                {ship && (
+                  <button type="button" class="link" onClick={() => setDialog('rate')}>
+                    Change
+                  </button>
+                )}
+              </dd>
+            </dl>
+            {ship && (
+              <section class="panel link-panel">
+                <h2>Referral link</h2>
+                <p>
+                  <code class="referral-link">{ship.referral_link}</code> <CopyButton text={ship.referral_link} label="Copy link" />
+                </p>
+                <p class="hint">Any page of your site works too, with ?red={ship.key} added.</p>
+              </section>
+            )}
+            <div class="page-head">
+              <h2>Performance</h2>
+              <RangePicker {...picked} />
+            </div>
+            <Show loaded={stats}>
+              {(s) => (
+                <>
+                  <dl class="figures">
+                    <div class="figure">
+                      <dt>Clicks</dt>
+                      <dd class="value">{int(s.data.attributes.totals.clicks)}</dd>
+                    </div>
+                    <div class="figure">
+                      <dt>Referrals</dt>
+                      <dd class="value">{int(s.data.attributes.totals.referrals)}</dd>
+                    </div>
+                    <div class="figure">
+                      <dt>Revenue</dt>
+                      <dd class="value">{moneyMap(s.data.attributes.totals.revenue)}</dd>
+                    </div>
+                    <div class="figure">
+                      <dt>Commissions</dt>
+                      <dd class="value">{moneyMap(s.data.attributes.totals.commissions)}</dd>
+                    </div>
+                  </dl>
+                  <MeasureChart stats={s.data.attributes} />
+                </>
+              )}
+            </Show>
+            <section class="panel">
+              <h2>Latest referrals</h2>
+              {referrals.length ? <ReferralTable rows={referrals} reload={loaded.reload} /> : <Empty title="No referrals yet"><p>Once someone signs up through the link above, they appear here.</p></Empty>}
+            </section>
+            <section class="panel">
+              <h2>Latest commissions</h2>
+              {commissions.length ? <CommissionTable rows={commissions} reload={loaded.reload} /> : <Empty title="No commissions yet"><p>A payment by a referred customer earns one.</p></Empty>}
+            </section>
+            {dialog === 'edit' && (
+              <Confirm
+                title={`Edit ${a.name}`}
+                confirm="Save"
+                onClose={close}
+                onConfirm={async (form) => {
+                  const get = (n: string) => String(form.get(n) ?? '').trim();
+                  await api('patch', '/v1/partners/{id}', `/v1/partners/${partner.id}`, {
+                    name: get('name'),
+                    email: get('email'),
+                    paypal_email: get('paypal_email') || null,
+                  });
+                  loaded.reload();
+                }}
+              >
+                <label>
+                  Name
+                  <input name="name" value={a.name} required />
+                </label>
+                <label>
+                  E-mail
+                  <input name="email" type="email" value={a.email} required />
+                </label>
+                <label>
+                  PayPal e-mail
+                  <input name="paypal_email" type="email" value={a.paypal_email ?? ''} />
+                </label>
+              </Confirm>
+            )}
+            {dialog === 'rate' && ship && (
+              <Confirm
+                title="Commission rate"
+                confirm="Save"
+                onClose={close}
+                onConfirm={async (form) => {
+                  const raw = String(form.get('rate') ?? '').trim();
+                  const bps = raw === '' ? null : Math.round(Number(raw) * 100);
+                  await api('patch', '/v1/partnerships/{id}', `/v1/partnerships/${partnership!.id}`, { commission_rate_bps: bps });
+                  loaded.reload();
+                }}
+              >
+                <label>
+                  Rate in percent <span class="hint">(empty: the program's rate)</span>
+                  <input name="rate" type="number" min={0} max={100} step={0.01} value={ship.commission_rate_bps === undefined ? '' : ship.commission_rate_bps / 100} />
+                </label>
+              </Confirm>
+            )}
+            {(dialog === 'accepted' || dialog === 'declined') && (
+              <Confirm title={dialog === 'accepted' ? `Accept ${a.name}?` : `Decline ${a.name}?`} confirm={dialog === 'accepted' ? 'Accept' : 'Decline'} danger={dialog === 'declined'} onClose={close} onConfirm={() => moveTo(dialog)}>
+                <p>{dialog === 'accepted' ? 'Their link starts counting visits and signups.' : 'Their link stops counting; payments of their referrals earn nothing.'}</p>
+              </Confirm>
+            )}
+            {dialog === 'delete' && (
+              <Confirm
+                title={`Delete ${a.name}?`}
+                confirm="Delete"
+                danger
+                onClose={close}
+                onConfirm={async () => {
+                  await api('delete', '/v1/partners/{id}', `/v1/partners/${partner.id}`);
+                  route(href('/partners'));
+                }}
+              >
+                <p>This removes the partner, their link and their clicks. A partner with referrals or commissions cannot be deleted; decline them instead.</p>
+              </Confirm>
+            )}
+          </section>
+        );
+      }}
+    </Show>
+  );
+}

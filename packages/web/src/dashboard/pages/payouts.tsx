@@ -1,0 +1,129 @@
+// Paying partners: what is owed per partner and currency, the export that makes PayPal's
+// file (a batch holds its commissions until it is marked paid or cancelled), and past batches.
+
+import { useState } from 'preact/hooks';
+import { api, type Answer } from '../../shared/api.js';
+import { dateTime, int, money } from '../../shared/format.js';
+import { useLoad } from '../../shared/use-api.js';
+import { Confirm, Empty, Failure, Show, Table, type Column } from '../../shared/ui.js';
+import { href } from '../session.js';
+
+type Owed = Answer<'/v1/payouts/owed'>['data'][number];
+type Batch = Answer<'/v1/payout_batches'>['data'][number];
+
+const OWED: Column<Owed & { id: string }>[] = [
+  { label: 'Partner', cell: (r) => <a href={href(`/partners/${r.partner_id}`)}>{r.name}</a>, text: (r) => r.name },
+  { label: 'PayPal', cell: (r) => r.paypal_email ?? <span class="warn">missing: add it to pay them</span>, text: (r) => r.paypal_email ?? '' },
+  { label: 'Commissions', numeric: true, cell: (r) => int(r.commissions), text: (r) => String(r.commissions) },
+  { label: 'Owed', numeric: true, cell: (r) => money(r.amount, r.currency), text: (r) => `${r.amount} ${r.currency}` },
+];
+
+export function Payouts() {
+  const loaded = useLoad(async () => {
+    const [owed, batches] = await Promise.all([api('get', '/v1/payouts/owed'), api('get', '/v1/payout_batches')]);
+    return { owed: owed.data.map((o) => ({ ...o, id: `${o.partner_id}-${o.currency}` })), batches: batches.data };
+  }, 'payouts');
+  const [exported, setExported] = useState<Batch[] | null>(null);
+  const [error, setError] = useState<unknown>();
+  const [confirm, setConfirm] = useState<{ batch: Batch; action: 'paid' | 'cancel' } | null>(null);
+  const exportNow = async () => {
+    setError(undefined);
+    try {
+      const made = await api('post', '/v1/payout_batches', undefined, {});
+      setExported(made.data);
+      loaded.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const batchColumns: Column<Batch>[] = [
+    { label: 'Exported', cell: (b) => dateTime(b.attributes.created_at), text: (b) => new Date(b.attributes.created_at * 1000).toISOString() },
+    { label: 'Amount', numeric: true, cell: (b) => money(b.attributes.amount, b.attributes.currency), text: (b) => `${b.attributes.amount} ${b.attributes.currency}` },
+    { label: 'Partners', numeric: true, cell: (b) => int(b.attributes.partners), text: (b) => String(b.attributes.partners) },
+    { label: 'State', cell: (b) => <span class={`state ${b.attributes.state}`}>{b.attributes.state}</span>, text: (b) => b.attributes.state },
+    {
+      label: 'Actions',
+      cell: (b) =>
+        b.attributes.state === 'open' && (
+          <>
+            <a class="button-link" href={`/v1/payout_batches/${b.id}/file`} download>
+              Download file
+            </a>
+            <button type="button" class="link" onClick={() => setConfirm({ batch: b, action: 'paid' })}>
+              Mark paid
+            </button>
+            <button type="button" class="link" onClick={() => setConfirm({ batch: b, action: 'cancel' })}>
+              Cancel
+            </button>
+          </>
+        ),
+    },
+  ];
+  return (
+    <section>
+      <div class="page-head">
+        <h1>Payouts</h1>
+        <button type="button" onClick={exportNow}>
+          Export PayPal file
+        </button>
+      </div>
+      {error !== undefined && <Failure error={error} />}
+      {exported && (
+        <div class="notice" role="status">
+          {exported.length === 0 ? (
+            <p>Nothing new to pay out: everything owed is in an open batch already, or no partner has a PayPal address.</p>
+          ) : (
+            <p>
+              Exported {exported.length} batch{exported.length > 1 ? 'es' : ''}. Download {exported.length > 1 ? 'each' : 'the'} file, upload it to PayPal Payouts, then mark it paid:{' '}
+              {exported.map((b) => (
+                <a class="button-link" href={`/v1/payout_batches/${b.id}/file`} download>
+                  {b.attributes.currency} file
+                </a>
+              ))}
+            </p>
+          )}
+        </div>
+      )}
+      <Show loaded={loaded}>
+        {({ owed, batches }) => (
+          <>
+            <h2>Owed now</h2>
+            {owed.length === 0 ? (
+              <Empty title="Nothing is owed">
+                <p>Pending commissions of accepted partners appear here until they are exported.</p>
+              </Empty>
+            ) : (
+              <Table caption="Owed now" columns={OWED} rows={owed} csv="owed" />
+            )}
+            <h2>Batches</h2>
+            {batches.length === 0 ? (
+              <Empty title="No payouts yet">
+                <p>Export a PayPal file above: it becomes a batch that holds its commissions until you mark it paid.</p>
+              </Empty>
+            ) : (
+              <Table caption="Payout batches" columns={batchColumns} rows={batches} csv="payout-batches" />
+            )}
+          </>
+        )}
+      </Show>
+      {confirm && (
+        <Confirm
+          title={confirm.action === 'paid' ? `Mark ${money(confirm.batch.attributes.amount, confirm.batch.attributes.currency)} paid?` : 'Cancel this batch?'}
+          confirm={confirm.action === 'paid' ? 'Mark paid' : 'Cancel batch'}
+          danger={confirm.action === 'cancel'}
+          onClose={() => setConfirm(null)}
+          onConfirm={async () => {
+            await api('post', confirm.action === 'paid' ? '/v1/payout_batches/{id}/paid' : '/v1/payout_batches/{id}/cancel', `/v1/payout_batches/${confirm.batch.id}/${confirm.action}`);
+            loaded.reload();
+          }}
+        >
+          <p>
+            {confirm.action === 'paid'
+              ? 'Do this once PayPal has paid the file: its commissions become paid. Nothing moves if any of them changed since the export.'
+              : 'Its commissions are free for the next export. Only for a file that was never uploaded, or that PayPal refused.'}
+          </p>
+        </Confirm>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+// The date range of the overview and a partner's page, kept in the URL so that a view
+// can be bookmarked and shared: the last 7, 30 or 90 days, this month, or custom.
+
+import { useLocation } from 'preact-iso/router';
+import { addDays, day, daysBetween, today, viewerZone } from '../../shared/format.js';
+
+export interface Range {
+  key: string;
+  from: string;
+  to: string;
+  /** The period just before, as long, to compare with. */
+  previous: { from: string; to: string };
+  interval: 'day' | 'week';
+  tz: string;
+}
+
+const PRESETS = [
+  ['7', 'Last 7 days'],
+  ['30', 'Last 30 days'],
+  ['90', 'Last 90 days'],
+  ['month', 'This month'],
+  ['custom', 'Custom'],
+] as const;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function useRange(): { range: Range; set: (query: Record<string, string>) => void } {
+  const { query, path, route } = useLocation();
+  const now = today();
+  const key = PRESETS.some(([k]) => k === query.range) ? query.range! : '30';
+  let from: string;
+  let to = now;
+  if (key === 'month') from = `${now.slice(0, 8)}01`;
+  else if (key === 'custom' && DATE.test(query.from ?? '') && DATE.test(query.to ?? '') && query.from! <= query.to!) {
+    from = query.from!;
+    to = query.to!;
+  } else from = addDays(now, -(Number(key === 'custom' ? 30 : key) - 1));
+  const days = daysBetween(from, to);
+  const range: Range = {
+    key,
+    from,
+    to,
+    previous: { from: addDays(from, -days), to: addDays(from, -1) },
+    interval: days > 120 ? 'week' : 'day',
+    tz: viewerZone(),
+  };
+  const set = (q: Record<string, string>) => route(`${path}?${new URLSearchParams({ ...query, ...q })}`, true);
+  return { range, set };
+}
+
+export const statsQuery = (r: { from: string; to: string }, extra: Record<string, string> = {}) =>
+  new URLSearchParams({ from: r.from, to: r.to, tz: viewerZone(), ...extra }).toString();
+
+export function RangePicker({ range, set }: ReturnType<typeof useRange>) {
+  return (
+    <div class="range">
+      <label>
+        <span>Range</span>
+        <select value={range.key} onChange={(e) => set({ range: e.currentTarget.value, from: range.from, to: range.to })}>
+          {PRESETS.map(([k, label]) => (
+            <option value={k}>{label}</option>
+          ))}
+        </select>
+      </label>
+      {range.key === 'custom' && (
+        <>
+          <label>
+            <span>From</span>
+            <input type="date" value={range.from} max={range.to} onChange={(e) => set({ from: e.currentTarget.value })} />
+          </label>
+          <label>
+            <span>To</span>
+            <input type="date" value={range.to} min={range.from} onChange={(e) => set({ to: e.currentTarget.value })} />
+          </label>
+        </>
+      )}
+      <p class="hint">
+        {day(range.from)} 00:00 to {day(range.to)} 24:00, {range.tz}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,271 @@
+// The program's records as tables with the API's own filters and paging (kept in the
+// URL), links between related records, state changes behind a confirmation, and a CSV
+// download of what the table shows.
+
+import type { ComponentChildren } from 'preact';
+import { useLocation } from 'preact-iso/router';
+import { useState } from 'preact/hooks';
+import { api, type Answer } from '../../shared/api.js';
+import { dateTime, money, startOfDay } from '../../shared/format.js';
+import { useLoad } from '../../shared/use-api.js';
+import { Confirm, Empty, Pager, Show, Table, type Column } from '../../shared/ui.js';
+import { href } from '../session.js';
+
+type Referral = Answer<'/v1/referrals'>['data'][number];
+type Commission = Answer<'/v1/commissions'>['data'][number];
+type Payment = Answer<'/v1/payments'>['data'][number];
+type Click = Answer<'/v1/clicks'>['data'][number];
+
+const when = <T extends { attributes: { created_at: number } }>(): Column<T> => ({
+  label: 'Created',
+  cell: (r) => dateTime(r.attributes.created_at),
+  text: (r) => new Date(r.attributes.created_at * 1000).toISOString(),
+});
+
+/** A state change behind a confirmation; `reason` asks for one (rejecting a commission). */
+interface Change {
+  title: string;
+  confirm: string;
+  danger?: boolean;
+  reason?: boolean;
+  run: (reason: string) => Promise<unknown>;
+}
+
+function useChange(reload: () => void) {
+  const [change, setChange] = useState<Change | null>(null);
+  const dialog = change && (
+    <Confirm
+      title={change.title}
+      confirm={change.confirm}
+      danger={change.danger}
+      onClose={() => setChange(null)}
+      onConfirm={async (form) => {
+        await change.run(String(form.get('reason') ?? '').trim());
+        reload();
+      }}
+    >
+      {change.reason ? (
+        <label>
+          Reason <span class="hint">(kept with the commission)</span>
+          <input name="reason" required maxLength={500} />
+        </label>
+      ) : (
+        <p>This cannot be undone.</p>
+      )}
+    </Confirm>
+  );
+  return { dialog, ask: setChange };
+}
+
+function Action({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button type="button" class="link" onClick={onClick}>
+      {label}
+    </button>
+  );
+}
+
+export function ReferralTable({ rows, reload }: { rows: Referral[]; reload: () => void }) {
+  const { dialog, ask } = useChange(reload);
+  const move = (r: Referral, state: 'churned' | 'rejected') =>
+    ask({
+      title: state === 'churned' ? `Mark ${r.attributes.email ?? 'this referral'} churned?` : `Reject ${r.attributes.email ?? 'this referral'}?`,
+      confirm: state === 'churned' ? 'Mark churned' : 'Reject',
+      danger: state === 'rejected',
+      run: () => api('patch', '/v1/referrals/{id}', `/v1/referrals/${r.id}`, { state }),
+    });
+  const columns: Column<Referral>[] = [
+    { label: 'Customer', cell: (r) => r.attributes.email ?? r.attributes.uid ?? '(erased)', text: (r) => r.attributes.email ?? r.attributes.uid ?? '' },
+    { label: 'State', cell: (r) => <span class={`state ${r.attributes.state}`}>{r.attributes.state}</span>, text: (r) => r.attributes.state },
+    when<Referral>(),
+    { label: 'Payments', cell: (r) => <a href={href(`/payments?referral_id_eq=${r.id}`)}>Payments</a> },
+    {
+      label: 'Actions',
+      cell: (r) => (
+        <>
+          {r.attributes.state === 'paid' && <Action label="Churn" onClick={() => move(r, 'churned')} />}
+          {r.attributes.state !== 'rejected' && <Action label="Reject" onClick={() => move(r, 'rejected')} />}
+        </>
+      ),
+    },
+  ];
+  return (
+    <>
+      <Table caption="Referrals" columns={columns} rows={rows} csv="referrals" />
+      {dialog}
+    </>
+  );
+}
+
+export function CommissionTable({ rows, reload }: { rows: Commission[]; reload: () => void }) {
+  const { dialog, ask } = useChange(reload);
+  const columns: Column<Commission>[] = [
+    { label: 'Amount', numeric: true, cell: (r) => money(r.attributes.amount, r.attributes.currency), text: (r) => `${r.attributes.amount} ${r.attributes.currency}` },
+    { label: 'State', cell: (r) => <span class={`state ${r.attributes.state}`}>{r.attributes.state}{r.attributes.reject_reason ? `: ${r.attributes.reject_reason}` : ''}</span>, text: (r) => r.attributes.state },
+    { label: 'Partner', cell: (r) => <a href={href(`/partners/${r.attributes.partner_id}`)}>Partner</a>, text: (r) => r.attributes.partner_id },
+    when<Commission>(),
+    {
+      label: 'Actions',
+      cell: (r) =>
+        r.attributes.state === 'pending' && (
+          <>
+            <Action
+              label="Mark paid"
+              onClick={() =>
+                ask({ title: `Mark ${money(r.attributes.amount, r.attributes.currency)} paid?`, confirm: 'Mark paid', run: () => api('patch', '/v1/commissions/{id}', `/v1/commissions/${r.id}`, { state: 'paid' }) })
+              }
+            />
+            <Action
+              label="Reject"
+              onClick={() =>
+                ask({
+                  title: `Reject ${money(r.attributes.amount, r.attributes.currency)}?`,
+                  confirm: 'Reject',
+                  danger: true,
+                  reason: true,
+                  run: (reason) => api('patch', '/v1/commissions/{id}', `/v1/commissions/${r.id}`, { state: 'rejected', reject_reason: reason }),
+                })
+              }
+            />
+          </>
+        ),
+    },
+  ];
+  return (
+    <>
+      <Table caption="Commissions" columns={columns} rows={rows} csv="commissions" />
+      {dialog}
+    </>
+  );
+}
+
+function PaymentTable({ rows, reload }: { rows: Payment[]; reload: () => void }) {
+  const { dialog, ask } = useChange(reload);
+  const columns: Column<Payment>[] = [
+    { label: 'Amount', numeric: true, cell: (r) => money(r.attributes.amount, r.attributes.currency), text: (r) => `${r.attributes.amount} ${r.attributes.currency}` },
+    { label: 'Your id', cell: (r) => <code>{r.attributes.idempotency_key}</code>, text: (r) => r.attributes.idempotency_key },
+    when<Payment>(),
+    {
+      label: 'Actions',
+      cell: (r) => (
+        <Action
+          label="Refund"
+          onClick={() =>
+            ask({ title: `Refund ${money(r.attributes.amount, r.attributes.currency)}?`, confirm: 'Refund', danger: true, run: () => api('post', '/v1/refunds', undefined, { payment_id: r.attributes.idempotency_key }) })
+          }
+        />
+      ),
+    },
+  ];
+  return (
+    <>
+      <Table caption="Payments" columns={columns} rows={rows} csv="payments" />
+      {dialog}
+    </>
+  );
+}
+
+function ClickTable({ rows }: { rows: Click[]; reload: () => void }) {
+  const columns: Column<Click>[] = [
+    { label: 'Key', cell: (r) => r.attributes.key, text: (r) => r.attributes.key },
+    { label: 'Visitor', cell: (r) => <code>{r.attributes.gr_id}</code>, text: (r) => r.attributes.gr_id },
+    { label: 'Landing page', cell: (r) => r.attributes.url ?? '—', text: (r) => r.attributes.url ?? '' },
+    { label: 'Came from', cell: (r) => r.attributes.referrer ?? '—', text: (r) => r.attributes.referrer ?? '' },
+    when<Click>(),
+  ];
+  return <Table caption="Clicks" columns={columns} rows={rows} csv="clicks" />;
+}
+
+interface ListSpec<T> {
+  title: string;
+  path: '/v1/referrals' | '/v1/commissions' | '/v1/payments' | '/v1/clicks';
+  states?: readonly string[];
+  /** Filters of the API passed through from the URL (besides state and dates). */
+  passThrough: readonly string[];
+  table: (props: { rows: T[]; reload: () => void }) => ComponentChildren;
+  empty: ComponentChildren;
+}
+
+function ListPage<T extends { id: string }>(spec: ListSpec<T>) {
+  const { query, path, route } = useLocation();
+  const page = Math.max(1, Number(query.page) || 1);
+  const api_ = new URLSearchParams({ page: String(page) });
+  for (const name of [...spec.passThrough, 'state_eq']) if (query[name]) api_.set(name, query[name]!);
+  if (query.from) api_.set('created_at_gt', startOfDay(query.from));
+  if (query.to) api_.set('created_at_lt', new Date(Date.parse(startOfDay(query.to)) + 86_400_000).toISOString());
+  const loaded = useLoad(() => api('get', spec.path, `${spec.path}?${api_}`) as unknown as Promise<{ data: T[]; meta: { pagination: { has_more: boolean } } }>, api_.toString());
+  const set = (change: Record<string, string>) => route(`${path}?${new URLSearchParams({ ...query, page: '1', ...change })}`, true);
+  return (
+    <section>
+      <h1>{spec.title}</h1>
+      <div class="filters">
+        {spec.states && (
+          <label>
+            <span>State</span>
+            <select value={query.state_eq ?? ''} onChange={(e) => set({ state_eq: e.currentTarget.value })}>
+              <option value="">Any</option>
+              {spec.states.map((s) => (
+                <option value={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label>
+          <span>Created from</span>
+          <input type="date" value={query.from ?? ''} onChange={(e) => set({ from: e.currentTarget.value })} />
+        </label>
+        <label>
+          <span>to</span>
+          <input type="date" value={query.to ?? ''} onChange={(e) => set({ to: e.currentTarget.value })} />
+        </label>
+        {spec.passThrough.filter((n) => query[n]).map((n) => (
+          <p class="hint">
+            Only {n.replace(/_eq$/, '').replace('_', ' ')} {query[n]} <a href={path}>(show all)</a>
+          </p>
+        ))}
+      </div>
+      <Show loaded={loaded}>
+        {(answer) =>
+          answer.data.length === 0 ? (
+            <Empty title={`No ${spec.title.toLowerCase()} ${api_.size > 1 ? 'match these filters' : 'yet'}`}>{spec.empty}</Empty>
+          ) : (
+            <>
+              {spec.table({ rows: answer.data, reload: loaded.reload })}
+              <Pager page={page} hasMore={answer.meta.pagination.has_more} go={(p) => set({ page: String(p) })} />
+            </>
+          )
+        }
+      </Show>
+    </section>
+  );
+}
+
+const snippetHint = (
+  <p>
+    They arrive through the snippet on your site: <a href={href('/settings#snippet')}>get the snippet</a>, and call <code>gr('track', email)</code> after signup.
+  </p>
+);
+
+export const Referrals = () => (
+  <ListPage<Referral> title="Referrals" path="/v1/referrals" states={['converted', 'paid', 'churned', 'rejected']} passThrough={['partner_id_eq']} table={ReferralTable} empty={snippetHint} />
+);
+export const Commissions = () => (
+  <ListPage<Commission>
+    title="Commissions"
+    path="/v1/commissions"
+    states={['pending', 'paid', 'rejected']}
+    passThrough={['partner_id_eq']}
+    table={CommissionTable}
+    empty={<p>A payment by a referred customer earns its partner a commission: record payments with <code>POST /v1/payments</code>.</p>}
+  />
+);
+export const Payments = () => (
+  <ListPage<Payment>
+    title="Payments"
+    path="/v1/payments"
+    passThrough={['referral_id_eq']}
+    table={PaymentTable}
+    empty={<p>Payments of referred customers appear here once your server records them with <code>POST /v1/payments</code>.</p>}
+  />
+);
+export const Clicks = () => <ListPage<Click> title="Clicks" path="/v1/clicks" passThrough={['partnership_id_eq']} table={ClickTable} empty={snippetHint} />;

@@ -1,0 +1,266 @@
+// The program's settings, its snippet, its API tokens and its team. Secrets (a new token,
+// an invitation link) are shown once, when made: the collector keeps only their hashes.
+
+import type { TargetedSubmitEvent } from 'preact';
+import { useState } from 'preact/hooks';
+import { api, type Answer } from '../../shared/api.js';
+import { dateTime, percent } from '../../shared/format.js';
+import { useLoad } from '../../shared/use-api.js';
+import { Confirm, CopyButton, Failure, Show, Table, type Column } from '../../shared/ui.js';
+import { useSession } from '../session.js';
+
+type Program = Answer<'/v1/program'>['data'];
+type Token = Answer<'/v1/tokens'>['data'][number];
+type Member = Answer<'/v1/members'>['data'][number];
+
+function ProgramForm({ program, saved }: { program: Program; saved: () => void }) {
+  const { refresh } = useSession();
+  const [error, setError] = useState<unknown>();
+  const [done, setDone] = useState(false);
+  const a = program.attributes;
+  const submit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const get = (n: string) => String(form.get(n) ?? '').trim();
+    setError(undefined);
+    setDone(false);
+    try {
+      await api('patch', '/v1/program', undefined, {
+        name: get('name'),
+        site_url: get('site_url'),
+        allowed_origins: get('allowed_origins').split(/\s+/).filter(Boolean),
+        commission_rate_bps: Math.round(Number(get('rate')) * 100),
+        cookie_days: Number(get('cookie_days')),
+      });
+      setDone(true);
+      saved();
+      refresh();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <form class="panel" onSubmit={submit}>
+      <h2>Program</h2>
+      <label>
+        Name
+        <input name="name" value={a.name} required maxLength={200} />
+      </label>
+      <label>
+        Site URL <span class="hint">(where referral links lead)</span>
+        <input name="site_url" type="url" value={a.site_url} required />
+      </label>
+      <label>
+        Allowed origins <span class="hint">(one per line: the sites whose pages may record conversions)</span>
+        <textarea name="allowed_origins" rows={3} value={a.allowed_origins.join('\n')} />
+      </label>
+      <div class="row">
+        <label>
+          Commission rate, %
+          <input name="rate" type="number" min={0} max={100} step={0.01} value={a.commission_rate_bps / 100} required />
+        </label>
+        <label>
+          Referral cookie, days
+          <input name="cookie_days" type="number" min={1} max={365} value={a.cookie_days} required />
+        </label>
+      </div>
+      {error !== undefined && <Failure error={error} />}
+      {done && (
+        <p role="status" class="ok">
+          Saved. New payments earn {percent(a.commission_rate_bps / 10000)} unless a partner has their own rate.
+        </p>
+      )}
+      <button type="submit">Save</button>
+    </form>
+  );
+}
+
+function Snippet({ program }: { program: Program }) {
+  const [token, setToken] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>();
+  const origin = location.origin;
+  const code = [
+    `<script>window.gr=window.gr||function(){(gr.q=gr.q||[]).push(arguments)};</script>`,
+    `<script async src="${origin}/tracker.js" data-key="${token ?? 'tly_pub_…'}" data-cookie-days="${program.attributes.cookie_days}"></script>`,
+  ].join('\n');
+  return (
+    <section class="panel" id="snippet">
+      <h2>Snippet</h2>
+      <p>
+        Paste this into every page of your site, then call <code>gr('track', email)</code> when someone signs up. It needs a publishable token, which is safe in
+        pages: it can only record clicks and conversions.
+      </p>
+      <pre class="code">
+        <code>{code}</code>
+      </pre>
+      <div class="buttons">
+        {token ? (
+          <CopyButton text={code} label="Copy snippet" />
+        ) : (
+          <button
+            type="button"
+            onClick={async () => {
+              try {
+                setToken((await api('post', '/v1/tokens', undefined, { kind: 'publishable' })).data.attributes.token);
+              } catch (err) {
+                setError(err);
+              }
+            }}
+          >
+            Make a publishable token for it
+          </button>
+        )}
+      </div>
+      {error !== undefined && <Failure error={error} />}
+    </section>
+  );
+}
+
+function Tokens() {
+  const loaded = useLoad(() => api('get', '/v1/tokens'), 'tokens');
+  const [secret, setSecret] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<Token | null>(null);
+  const columns: Column<Token>[] = [
+    { label: 'Kind', cell: (t) => t.attributes.kind, text: (t) => t.attributes.kind },
+    { label: 'Starts with', cell: (t) => <code>{t.attributes.hint}…</code>, text: (t) => t.attributes.hint },
+    { label: 'Note', cell: (t) => (t.attributes.label === 'demo' ? 'the demo page’s, replaced at each start' : '—') },
+    { label: 'Created', cell: (t) => dateTime(t.attributes.created_at), text: (t) => String(t.attributes.created_at) },
+    {
+      label: 'State',
+      cell: (t) =>
+        t.attributes.revoked_at ? (
+          `revoked ${dateTime(t.attributes.revoked_at)}`
+        ) : (
+          <button type="button" class="link" onClick={() => setRevoking(t)}>
+            Revoke
+          </button>
+        ),
+    },
+  ];
+  return (
+    <section class="panel">
+      <div class="panel-head">
+        <h2>API tokens</h2>
+        <button type="button" class="secondary" onClick={async () => setSecret((await api('post', '/v1/tokens', undefined, { kind: 'secret' })).data.attributes.token)}>
+          New secret token
+        </button>
+      </div>
+      {secret && (
+        <div class="notice" role="status">
+          <p>Your new secret token, shown only now. It may call every API route: keep it on your servers.</p>
+          <p>
+            <code class="secret">{secret}</code> <CopyButton text={secret} />
+          </p>
+        </div>
+      )}
+      <Show loaded={loaded}>{(answer) => <Table caption="API tokens" columns={columns} rows={answer.data} />}</Show>
+      {revoking && (
+        <Confirm
+          title={`Revoke ${revoking.attributes.hint}…?`}
+          confirm="Revoke"
+          danger
+          onClose={() => setRevoking(null)}
+          onConfirm={async () => {
+            await api('delete', '/v1/tokens/{id}', `/v1/tokens/${revoking.id}`);
+            loaded.reload();
+          }}
+        >
+          <p>Every request with it is refused from now on, in every process.</p>
+        </Confirm>
+      )}
+    </section>
+  );
+}
+
+function Team() {
+  const { session } = useSession();
+  const loaded = useLoad(() => api('get', '/v1/members'), 'members');
+  const [link, setLink] = useState<{ email: string; link: string | null } | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const [error, setError] = useState<unknown>();
+  const invite = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const formEl = e.currentTarget;
+    const email = String(new FormData(formEl).get('email') ?? '').trim();
+    setError(undefined);
+    try {
+      const made = await api('post', '/v1/members', undefined, { email });
+      setLink({ email, link: made.meta.sign_in_link });
+      formEl.reset();
+      loaded.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const columns: Column<Member>[] = [
+    { label: 'E-mail', cell: (m) => m.attributes.email ?? '(first owner, not signed in yet)', text: (m) => m.attributes.email ?? '' },
+    { label: 'State', cell: (m) => (m.attributes.active ? 'active' : 'invited'), text: (m) => (m.attributes.active ? 'active' : 'invited') },
+    {
+      label: 'Actions',
+      cell: (m) =>
+        m.attributes.email !== session.attributes.email && (
+          <button type="button" class="link" onClick={() => setRemoving(m)}>
+            Remove
+          </button>
+        ),
+    },
+  ];
+  return (
+    <section class="panel">
+      <h2>Team</h2>
+      <form class="inline" onSubmit={invite}>
+        <label>
+          Invite by e-mail
+          <input name="email" type="email" required />
+        </label>
+        <button type="submit">Invite</button>
+      </form>
+      {error !== undefined && <Failure error={error} />}
+      {link && (
+        <div class="notice" role="status">
+          {link.link ? (
+            <p>
+              Send {link.email} this sign-in link; it works once, for 24 hours: <code class="secret">{link.link}</code> <CopyButton text={link.link} />
+            </p>
+          ) : (
+            <p>{link.email} can sign in already and now switches to this program from the menu.</p>
+          )}
+        </div>
+      )}
+      <Show loaded={loaded}>{(answer) => <Table caption="Team" columns={columns} rows={answer.data} />}</Show>
+      {removing && (
+        <Confirm
+          title={`Remove ${removing.attributes.email ?? 'this owner'}?`}
+          confirm="Remove"
+          danger
+          onClose={() => setRemoving(null)}
+          onConfirm={async () => {
+            await api('delete', '/v1/members/{id}', `/v1/members/${removing.id}`);
+            loaded.reload();
+          }}
+        >
+          <p>They lose this program at once; their sessions for it end.</p>
+        </Confirm>
+      )}
+    </section>
+  );
+}
+
+export function Settings() {
+  const loaded = useLoad(() => api('get', '/v1/program'), 'program');
+  return (
+    <section>
+      <h1>Settings</h1>
+      <Show loaded={loaded}>
+        {(answer) => (
+          <>
+            <ProgramForm program={answer.data} saved={loaded.reload} />
+            <Snippet program={answer.data} />
+          </>
+        )}
+      </Show>
+      <Tokens />
+      <Team />
+    </section>
+  );
+}

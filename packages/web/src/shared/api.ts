@@ -1,0 +1,70 @@
+// The one way the web apps talk to the collector: the /v1 API, with the session cookie
+// (same origin), typed from /openapi.json (api.d.ts, generated). An error answer becomes
+// an ApiError carrying the API's own sentence; a lost session sends the person to sign in.
+
+import type { paths } from '../api.js';
+
+type Method = 'get' | 'post' | 'patch' | 'delete';
+type Content<R> = R extends { content: { 'application/json': infer T } } ? T : undefined;
+/** The JSON of an operation's success answer, whichever 2xx it documents. */
+type Success<Op> = Op extends { responses: infer R }
+  ? Content<R extends { 200: infer A } ? A : R extends { 201: infer A } ? A : never>
+  : never;
+type Body<Op> = Op extends { requestBody: { content: { 'application/json': infer B } } } ? B : undefined;
+
+export type Path = keyof paths;
+export type Answer<P extends Path, M extends Method = 'get'> = Success<paths[P][M]>;
+export type RequestBody<P extends Path, M extends Method> = Body<paths[P][M]>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+let onSignedOut: () => void = () => {};
+/** What happens when the API says the session is gone (the app sends the person to sign in). */
+export function whenSignedOut(handler: () => void): void {
+  onSignedOut = handler;
+}
+
+/** `path` may carry a query string: the template's parameters are filled in by the caller. */
+export async function api<P extends Path, M extends Method = 'get'>(
+  method: M,
+  template: P,
+  path: string = template,
+  body?: RequestBody<P, M>,
+): Promise<Answer<P, M>> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: method.toUpperCase(),
+      credentials: 'same-origin',
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'network', 'The collector could not be reached. Check the connection and try again.');
+  }
+  if (res.status === 204) return undefined as Answer<P, M>;
+  const json = (await res.json().catch(() => undefined)) as
+    | { errors?: Array<{ code: string; detail: string; source?: { pointer?: string; parameter?: string } }> }
+    | undefined;
+  if (!res.ok) {
+    const first = json?.errors?.[0];
+    if (res.status === 401 && !path.startsWith('/v1/auth/sign_in') && !path.startsWith('/v1/auth/redeem')) onSignedOut();
+    const field = first?.source?.pointer?.slice(1) ?? first?.source?.parameter;
+    const retry = Number(res.headers.get('retry-after')) || undefined;
+    throw new ApiError(res.status, first?.code ?? 'error', first?.detail ?? `The collector answered ${res.status}.`, field, retry);
+  }
+  return json as Answer<P, M>;
+}
+
+/** A message for a person, from whatever was thrown. */
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));

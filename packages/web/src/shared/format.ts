@@ -1,0 +1,81 @@
+// Numbers, money and dates as the viewer reads them: their locale and their time zone.
+// Money arrives in minor units; each currency's own exponent (JPY 0, USD 2, KWD 3) comes
+// from Intl, the same table the collector's PayPal files use.
+
+export const locale = (): string | undefined => undefined; // the browser's own
+export const viewerZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+const digits = new Map<string, number>();
+function exponent(currency: string): number {
+  let n = digits.get(currency);
+  if (n === undefined) {
+    try {
+      n = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      n = 2;
+    }
+    digits.set(currency, n);
+  }
+  return n;
+}
+
+export function money(minor: number, currency: string): string {
+  const n = exponent(currency);
+  try {
+    return new Intl.NumberFormat(locale(), { style: 'currency', currency, minimumFractionDigits: n, maximumFractionDigits: n }).format(minor / 10 ** n);
+  } catch {
+    return `${minor} ${currency}`;
+  }
+}
+
+/** A money map (currency → minor units) as one line; a dash when empty. */
+export function moneyMap(map: Record<string, number> | undefined): string {
+  const parts = Object.entries(map ?? {})
+    .filter(([, v]) => v !== 0)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([c, v]) => money(v, c));
+  return parts.length ? parts.join(' · ') : '—';
+}
+
+/** The currency with the most in it: the one a chart of money shows. */
+export function mainCurrency(...maps: Array<Record<string, number> | undefined>): string | undefined {
+  const sums = new Map<string, number>();
+  for (const m of maps) for (const [c, v] of Object.entries(m ?? {})) sums.set(c, (sums.get(c) ?? 0) + Math.abs(v));
+  return [...sums].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+export const int = (n: number): string => new Intl.NumberFormat(locale()).format(n);
+export const percent = (x: number): string =>
+  new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 1 }).format(x);
+
+export const dateTime = (unix: number): string =>
+  new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(unix * 1000));
+
+/** A YYYY-MM-DD date (no zone) as the viewer writes dates. */
+export const day = (iso: string): string =>
+  new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+
+/** Today in the viewer's zone, YYYY-MM-DD. */
+export function today(): string {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone: viewerZone(), year: 'numeric', month: '2-digit', day: '2-digit' })
+      .formatToParts(new Date())
+      .map((x) => [x.type, x.value]),
+  );
+  return `${p.year}-${p.month}-${p.day}`;
+}
+
+/** Calendar arithmetic on YYYY-MM-DD dates. */
+export function addDays(iso: string, n: number): string {
+  const d = new Date(`${iso}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+export const daysBetween = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/** The start of a local date as an ISO instant, for the API's created_at filters. */
+export function startOfDay(iso: string): string {
+  return new Date(`${iso}T00:00:00`).toISOString();
+}

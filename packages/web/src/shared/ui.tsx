@@ -1,0 +1,194 @@
+// The small pieces every page uses: loading and error states, empty states that say what
+// to do, a confirmation dialog (the platform's <dialog>, which traps focus and closes on
+// Escape), copying to the clipboard, and tables that download what they show as CSV.
+
+import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { messageOf } from './api.js';
+
+export function Loading({ what = 'Loading' }: { what?: string }) {
+  return (
+    <p class="loading" role="status">
+      {what}…
+    </p>
+  );
+}
+
+export function Failure({ error, retry }: { error: unknown; retry?: () => void }) {
+  return (
+    <div class="failure" role="alert">
+      <p>{messageOf(error)}</p>
+      {retry && (
+        <button type="button" onClick={retry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Empty({ title, children }: { title: string; children?: ComponentChildren }) {
+  return (
+    <div class="empty">
+      <h3>{title}</h3>
+      {children}
+    </div>
+  );
+}
+
+/** Shows data, or its loading or error state. */
+export function Show<T>({ loaded, children }: { loaded: { data: T | undefined; error: unknown; loading: boolean; reload: () => void }; children: (data: T) => ComponentChildren }) {
+  if (loaded.error !== undefined && loaded.data === undefined) return <Failure error={loaded.error} retry={loaded.reload} />;
+  if (loaded.data === undefined) return <Loading />;
+  return (
+    <>
+      {loaded.error !== undefined && <Failure error={loaded.error} retry={loaded.reload} />}
+      {children(loaded.data)}
+    </>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      class="secondary"
+      onClick={async () => {
+        await navigator.clipboard.writeText(text).catch(() => undefined);
+        setDone(true);
+        setTimeout(() => setDone(false), 2000);
+      }}
+    >
+      <span aria-live="polite">{done ? 'Copied' : label}</span>
+    </button>
+  );
+}
+
+export interface ConfirmProps {
+  title: string;
+  children?: ComponentChildren;
+  confirm: string;
+  danger?: boolean;
+  /** Resolves when done; a rejection is shown in the dialog, which stays open. */
+  onConfirm: (form: FormData) => Promise<unknown>;
+  onClose: () => void;
+}
+
+export function Confirm({ title, children, confirm, danger, onConfirm, onClose }: ConfirmProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    ref.current?.showModal();
+  }, []);
+  const submit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      await onConfirm(new FormData(e.currentTarget));
+      ref.current?.close();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <dialog ref={ref} onClose={onClose} aria-labelledby="dialog-title">
+      <form onSubmit={submit}>
+        <h2 id="dialog-title">{title}</h2>
+        {children}
+        {error !== undefined && <Failure error={error} />}
+        <div class="actions">
+          <button type="button" class="secondary" onClick={() => ref.current?.close()}>
+            Cancel
+          </button>
+          <button type="submit" class={danger ? 'danger' : ''} disabled={busy}>
+            {confirm}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
+
+export interface Column<T> {
+  label: string;
+  /** What the cell shows. */
+  cell: (row: T) => ComponentChildren;
+  /** The cell as text, for the CSV download; the label's column is left out without it. */
+  text?: (row: T) => string;
+  numeric?: boolean;
+}
+
+function csvCell(value: string): string {
+  // A leading =, +, - or @ would be a formula in a spreadsheet.
+  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function downloadCsv<T>(name: string, columns: readonly Column<T>[], rows: readonly T[]): void {
+  const cols = columns.filter((c) => c.text);
+  const lines = [cols.map((c) => csvCell(c.label)), ...rows.map((r) => cols.map((c) => csvCell(c.text!(r))))];
+  const url = URL.createObjectURL(new Blob([lines.map((l) => l.join(',')).join('\r\n') + '\r\n'], { type: 'text/csv' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${name}.csv`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function Table<T extends { id: string }>({ caption, columns, rows, csv }: { caption: string; columns: readonly Column<T>[]; rows: readonly T[]; csv?: string }) {
+  return (
+    <div class="table">
+      {csv && (
+        <div class="table-tools">
+          <button type="button" class="secondary" onClick={() => downloadCsv(csv, columns, rows)}>
+            Download CSV
+          </button>
+        </div>
+      )}
+      <div class="scroll" tabIndex={0} role="region" aria-label={caption}>
+        <table>
+          <caption class="visually-hidden">{caption}</caption>
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th scope="col" class={c.numeric ? 'num' : ''}>
+                  {c.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id}>
+                {columns.map((c) => (
+                  <td class={c.numeric ? 'num' : ''}>{c.cell(r)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+export function Pager({ page, hasMore, go }: { page: number; hasMore: boolean; go: (page: number) => void }) {
+  if (page === 1 && !hasMore) return null;
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" class="secondary" disabled={page <= 1} onClick={() => go(page - 1)}>
+        Previous
+      </button>
+      <span>Page {page}</span>
+      <button type="button" class="secondary" disabled={!hasMore} onClick={() => go(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,238 @@
+// The owner's dashboard in Chromium, as a person uses it: the first sign-in from the
+// printed link, a partner made in the UI and their link, a conversion through the demo
+// shop on the overview, a payout exported and marked paid, state changes behind their
+// confirmation, a CSV download, a second owner, switching programs, sign-out, a wrong
+// password and the lockout; every page with data and empty, checked by axe-core and at
+// 360 px wide.
+
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser as PlaywrightBrowser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProgram } from '../../packages/collector/src/domain/programs.js';
+import { invite, linkPath } from '../../packages/collector/src/domain/owners.js';
+import type { RunningServer } from '../../packages/collector/src/server.js';
+import { apiWith, AXE_SOURCE, bodyText, choose, overflowsSideways, press, waitForText, type Api } from './dashboard.js';
+import { consoleProblems } from './driver.js';
+import { launchChromium, startDemoCollector } from './stack.js';
+
+const PAGES = ['/', '/partners', '/referrals', '/commissions', '/payments', '/clicks', '/payouts', '/settings'];
+const OWNER = { email: 'owner@company.test', password: 'a long owner password' };
+
+let browser: PlaywrightBrowser;
+let collector: Awaited<ReturnType<typeof startDemoCollector>>;
+let server: RunningServer;
+let api: Api;
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  collector = await startDemoCollector();
+  server = collector.server;
+  api = apiWith(server.url, server.firstProgram!.tokens.secret);
+  context = await browser.newContext();
+  page = await context.newPage();
+  problems = consoleProblems(page);
+});
+afterAll(async () => {
+  await browser?.close();
+  await collector?.close();
+});
+
+const at = (path: string) => `${server.url}/dashboard${path}`;
+
+async function signIn(p: Page, email: string, password: string) {
+  await p.goto(at('/sign-in'));
+  await p.fill('input[name=email]', email);
+  await p.fill('input[name=password]', password);
+  await p.click('button[type=submit]');
+}
+
+/** axe-core's serious and critical findings on the page as it is now. */
+async function axeFindings(p: Page): Promise<string[]> {
+  // Evaluated as a string, which the page's CSP does not govern: the app itself allows no inline script.
+  await p.evaluate(AXE_SOURCE);
+  return p.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
+    const result = await axe.run();
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
+  });
+}
+
+describe('the dashboard in Chromium', () => {
+  it('sends a signed-out visitor from / to sign-in', async () => {
+    await page.goto(`${server.url}/`);
+    await page.waitForURL('**/dashboard/sign-in?next=*');
+    await waitForText(page, 'Sign in');
+    expect(await axeFindings(page)).toEqual([]);
+  });
+
+  it('lets the first owner in with the link the first start printed, and shows what to do first', async () => {
+    await page.goto(server.firstSignInLink!);
+    await waitForText(page, 'Welcome to Tally');
+    await page.fill('input[name=email]', OWNER.email);
+    await page.fill('input[name=password]', OWNER.password);
+    await page.click('button[type=submit]');
+    await page.waitForURL('**/dashboard/');
+    await waitForText(page, 'No partners yet');
+    expect(await bodyText(page)).toContain(OWNER.email);
+    // The link's token left the address bar.
+    expect(page.url()).not.toContain('#');
+  });
+
+  it('shows every page empty, with what to do next, clean under axe-core', async () => {
+    for (const path of PAGES) {
+      await page.goto(at(path));
+      await waitForText(page, /No partners yet|No \w+ yet|Nothing is owed|API tokens/);
+      expect(await axeFindings(page), path).toEqual([]);
+    }
+  });
+
+  it('creates a partner in the UI and shows their referral link', async () => {
+    await page.goto(at('/partners'));
+    await press(page, 'Add partner');
+    await page.fill('dialog input[name=name]', 'Alice Example');
+    await page.fill('dialog input[name=email]', 'alice@partner.test');
+    await page.fill('dialog input[name=paypal_email]', 'pay@alice.test');
+    await press(page, 'Add partner', 'dialog');
+    await page.waitForURL('**/dashboard/partners/*');
+    await waitForText(page, 'Referral link');
+    const link = await page.textContent('.referral-link');
+    expect(link).toBe(`${server.url}/demo/?red=alice-example`);
+  });
+
+  it('counts a conversion made through the demo shop on the overview after one reload', async () => {
+    const shop = await context.newPage();
+    await shop.goto(`${server.url}/demo/?red=alice-example`);
+    await expect.poll(() => shop.textContent('#referral')).toContain('partner alice-example');
+    await shop.click('text=Sign up');
+    await shop.fill('input[name=email]', 'bob@customer.test');
+    await shop.click('button');
+    await expect.poll(() => shop.textContent('#result')).toContain('Conversion recorded');
+    await shop.close();
+
+    await page.goto(at('/'));
+    await waitForText(page, 'Top partners');
+    const figures = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('.figure')].map((f) => [f.querySelector('dt')!.textContent, f.querySelector('.value')!.textContent])));
+    expect(figures).toMatchObject({ Clicks: '1', Referrals: '1', 'Conversion rate': '100%' });
+  });
+
+  it('exports a payout from the UI and marks it paid', async () => {
+    const [referral] = (await api('GET', '/v1/referrals')).data;
+    await api('POST', '/v1/payments', { amount: 12_345, currency: 'USD', referral_id: referral.id, idempotency_key: 'inv-1' });
+    await page.goto(at('/payouts'));
+    await waitForText(page, 'Owed now');
+    await waitForText(page, '$24.69'); // 20% of $123.45
+    await press(page, 'Export PayPal file');
+    await waitForText(page, 'Exported 1 batch');
+    const file = await page.evaluate(async () => {
+      const a = document.querySelector<HTMLAnchorElement>('.notice a[download]')!;
+      return (await fetch(a.href)).text();
+    });
+    expect(file).toMatch(/^pay@alice\.test,24\.69,USD,,"Commission payout, partner [^"]+",PAYPAL\r?\n$/);
+    await press(page, 'Mark paid');
+    await press(page, 'Mark paid', 'dialog');
+    await waitForText(page, /paid/);
+    await expect.poll(async () => (await api('GET', '/v1/commissions')).data[0].attributes.state).toBe('paid');
+  });
+
+  it('changes a state only after its confirmation, and downloads the table as CSV', async () => {
+    await page.goto(at('/referrals'));
+    await waitForText(page, 'bob@customer.test');
+    await press(page, 'Churn');
+    await waitForText(page, 'Mark bob@customer.test churned?');
+    await press(page, 'Cancel', 'dialog');
+    expect((await api('GET', '/v1/referrals')).data[0].attributes.state).toBe('paid');
+    await press(page, 'Churn');
+    await press(page, 'Mark churned', 'dialog');
+    await expect.poll(async () => (await api('GET', '/v1/referrals')).data[0].attributes.state).toBe('churned');
+    // The table shows the new state once the dialog is gone.
+    await expect.poll(() => page.evaluate(() => document.querySelector('td .state')?.textContent)).toBe('churned');
+
+    await page.evaluate(() => {
+      const w = window as unknown as { csv: string[] };
+      w.csv = [];
+      const original = URL.createObjectURL.bind(URL);
+      URL.createObjectURL = (blob: Blob) => {
+        void blob.text().then((t) => w.csv.push(t));
+        return original(blob);
+      };
+    });
+    await press(page, 'Download CSV');
+    await expect.poll(() => page.evaluate(() => (window as unknown as { csv: string[] }).csv.length)).toBe(1);
+    const csv = await page.evaluate(() => (window as unknown as { csv: string[] }).csv[0]!);
+    expect(csv.split('\r\n')[0]).toBe('Customer,State,Created');
+    expect(csv).toContain('bob@customer.test,churned,');
+  });
+
+  it('shows every page with data, clean under axe-core and readable at 360 px', async () => {
+    for (const path of PAGES) {
+      await page.goto(at(path));
+      await waitForText(page, /Alice Example|bob@customer\.test|\$|API tokens|Visitor/);
+      expect(await axeFindings(page), path).toEqual([]);
+    }
+    await page.setViewportSize({ width: 360, height: 740 });
+    try {
+      for (const path of [...PAGES, '/partners/' + (await api('GET', '/v1/partners')).data[0].id]) {
+        await page.goto(at(path));
+        await waitForText(page, /Alice Example|bob@customer\.test|\$|API tokens|Visitor/);
+        expect(await overflowsSideways(page), path).toBe(false);
+        if (path === '/') await page.screenshot({ path: join(shots(), 'dashboard-overview-360.png') });
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
+  it('invites a second owner, who signs in with the link and switches between programs', async () => {
+    await page.goto(at('/settings'));
+    await waitForText(page, 'Team');
+    await page.fill('form.inline input[name=email]', 'second@company.test');
+    await press(page, 'Invite');
+    await waitForText(page, 'Send second@company.test this sign-in link');
+    const link = (await page.textContent('.notice code.secret'))!;
+    expect(link).toContain('/dashboard/welcome#');
+
+    // A second program that the new owner also runs.
+    const other = await createProgram(server.db, { name: 'Second program', siteUrl: 'https://second.example/' }, Math.floor(Date.now() / 1000));
+    await invite(server.db, other.program.id, 'second@company.test', Math.floor(Date.now() / 1000));
+
+    const second = await browser.newContext();
+    const p2 = await second.newPage();
+    await p2.goto(link);
+    await p2.fill('input[name=password]', 'second owner password');
+    await p2.click('button[type=submit]');
+    await p2.waitForURL('**/dashboard/');
+    await waitForText(p2, 'Top partners');
+    await choose(p2, 'Program', other.program.id);
+    await waitForText(p2, 'No partners yet');
+    expect(await p2.evaluate(() => document.querySelector<HTMLSelectElement>('.program-switcher select')!.selectedOptions[0]!.text)).toBe('Second program');
+    await second.close();
+  });
+
+  it('signs out, refuses a wrong password, and locks the account after five', async () => {
+    await press(page, 'Sign out');
+    await page.waitForURL('**/dashboard/sign-in');
+    await page.goto(at('/partners'));
+    await page.waitForURL('**/dashboard/sign-in?next=*');
+    await signIn(page, OWNER.email, 'not the password');
+    await waitForText(page, 'the e-mail address or the password is wrong');
+    for (let i = 0; i < 4; i++) {
+      await page.click('button[type=submit]');
+      await page.waitForTimeout(150);
+    }
+    await waitForText(page, 'Too many wrong passwords in a row. Try again in 1 minute.');
+    await signIn(page, OWNER.email, OWNER.password);
+    await waitForText(page, 'Too many wrong passwords');
+    expect(problems.filter((p) => !/401|429|Failed to load resource/.test(p))).toEqual([]);
+  });
+});
+
+function shots(): string {
+  const dir = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'tally-shots');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}

@@ -1,0 +1,78 @@
+// What the dashboard's browser tests share: a collector as `npm start` runs it, the API
+// beside the browser (to make records a test then looks for), and waiting for what a
+// person would read on the page.
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect } from 'vitest';
+import type { Page } from './driver.js';
+
+export interface Api {
+  (method: string, path: string, body?: unknown): Promise<any>;
+}
+
+/** The /v1 API with a secret token, as a company's server would call it. */
+export function apiWith(base: string, secret: string): Api {
+  return async (method, path, body) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? undefined : res.json();
+  };
+}
+
+/** The page's visible text. */
+export const bodyText = (page: Page) => page.evaluate(() => document.body.innerText);
+
+/** Waits until the page shows `text` (or matches it). */
+export async function waitForText(page: Page, text: string | RegExp): Promise<void> {
+  await expect
+    .poll(async () => {
+      const body = await bodyText(page);
+      return typeof text === 'string' ? body.includes(text) : text.test(body);
+    }, { timeout: 10_000 })
+    .toBe(true);
+}
+
+/** Clicks the button or link whose whole text is `label` (the first such one), once the page shows it. */
+export async function press(page: Page, label: string, within = 'body'): Promise<void> {
+  const click = () =>
+    page.evaluate(
+      ([label, within]) => {
+        const scope = [...document.querySelectorAll(within)].at(-1) ?? document.body;
+        const el = [...scope.querySelectorAll<HTMLElement>('button, a')].find((e) => e.innerText.trim() === label && !(e as HTMLButtonElement).disabled);
+        el?.click();
+        return el !== undefined;
+      },
+      [label, within] as const,
+    );
+  const deadline = Date.now() + 10_000;
+  while (!(await click())) {
+    if (Date.now() > deadline) throw new Error(`no button or link "${label}" in ${within}: ${(await bodyText(page)).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Picks an option of the select labelled by `label`'s text, as a person would. */
+export async function choose(page: Page, label: string, value: string): Promise<void> {
+  const ok = await page.evaluate(
+    ([label, value]) => {
+      const l = [...document.querySelectorAll('label')].find((x) => x.innerText.trim().startsWith(label));
+      const select = l?.querySelector('select');
+      if (!select) return false;
+      select.value = value;
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+      return true;
+    },
+    [label, value] as const,
+  );
+  if (!ok) throw new Error(`no select labelled ${label}`);
+}
+
+/** Wider than the viewport anywhere means a reader at 360 px scrolls sideways. */
+export const overflowsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+
+export const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
