@@ -1,5 +1,5 @@
-// `/` is what a person sees on opening the printed address: a page that names the
-// service and links to what there is, not a JSON 404; and a favicon.
+// `/` opens the dashboard; `/about` names the service and links to what there is besides
+// it, not a JSON 404; and a favicon.
 
 import { Writable } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
@@ -13,9 +13,12 @@ afterEach(async () => {
   c = undefined;
 });
 
-it('answers / with a page naming the service and its version, linking the demo, the API document and the docs', async () => {
+it('sends / to the dashboard, and answers /about with a page naming the service and its version, linking the demo, the API document and the docs', async () => {
   c = await startCollector();
-  const res = await fetch(`${c.url}/`);
+  const root = await fetch(`${c.url}/`, { redirect: 'manual' });
+  expect(root.status).toBe(302);
+  expect(root.headers.get('location')).toBe('/dashboard/');
+  const res = await fetch(`${c.url}/about`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
   expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'.*style-src 'sha256-/);

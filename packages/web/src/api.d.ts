@@ -281,6 +281,8 @@ export interface paths {
                 query?: {
                     /** @description one of pending, accepted, declined */
                     state_eq?: string;
+                    /** @description exact match */
+                    partner_id_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_lt?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
@@ -2367,6 +2369,8 @@ export interface paths {
                     /** @description IANA time zone; days begin at its midnight */
                     tz?: string;
                     sort?: "clicks" | "referrals" | "customers" | "conversion_rate" | "revenue" | "commissions" | "owed";
+                    /** @description only partners whose name contains this, in any letter case */
+                    q?: string;
                     page?: number;
                     per_page?: number;
                 };

@@ -70,13 +70,13 @@ export function mountWeb(router: Router, app: ReturnType<typeof loadWebApp>): vo
     if (!file) throw fail('not_found', `no file ${ctx.path}`);
     send(ctx, file, 'public, max-age=31536000, immutable');
   });
+  // The router matches /dashboard/ here too (it is not strict about a final slash).
+  router.get('/dashboard', (ctx, next) => {
+    if (ctx.path !== '/dashboard') return next();
+    ctx.status = 301;
+    ctx.redirect('/dashboard/');
+  });
   router.get('/dashboard/{*rest}', (ctx) => {
-    // The router takes /dashboard for /dashboard/ too; the app's links are relative to the latter.
-    if (ctx.path === '/dashboard') {
-      ctx.status = 301;
-      ctx.redirect('/dashboard/');
-      return;
-    }
     if (!app) throw fail('unavailable', 'the dashboard is not built: run npm run build', { retryAfter: 60 });
     ctx.set('Content-Security-Policy', APP_POLICY);
     // Revalidated on every visit: it names the hashed files of the current build.

@@ -1,0 +1,66 @@
+// The dashboard as the collector serves it: its page on every app path with a CSP that
+// allows no inline script, its hashed files cached for a year, compressed; its size
+// within budget; and none of it in the snippet.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startCollector, type Collector } from '../collector/harness.js';
+
+const DIST = new URL('../../packages/web/dist/dashboard/', import.meta.url);
+/** Initial JavaScript of the app (its entry chunk), gzip: the design's budget is about 60 KB. */
+const ENTRY_BUDGET = 40_000;
+/** uPlot's chunk, loaded only by pages with a chart. */
+const CHART_BUDGET = 25_000;
+
+let c: Collector;
+beforeAll(async () => {
+  c = await startCollector();
+});
+afterAll(async () => {
+  await c?.close();
+});
+
+it('serves the app page on every path under /dashboard/, never cached stale, with a strict CSP', async () => {
+  for (const path of ['/dashboard/', '/dashboard/partners/01900000-0000-7000-8000-000000000000', '/dashboard/sign-in']) {
+    const res = await fetch(c.url + path);
+    expect(res.status, path).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).not.toContain('unsafe-inline');
+    const html = await res.text();
+    expect(html).toMatch(/<script type="module" src="\/dashboard\/assets\/dashboard-[\w-]+\.js"><\/script>/);
+    expect(html).not.toMatch(/<script>|<style>| style=/);
+  }
+  const bare = await fetch(`${c.url}/dashboard`, { redirect: 'manual' });
+  expect(bare.status).toBe(301);
+  expect(bare.headers.get('location')).toBe('/dashboard/');
+});
+
+it('serves the hashed files for a year, compressed, and 404s a name it does not have', async () => {
+  const html = await (await fetch(`${c.url}/dashboard/`)).text();
+  const files = [...html.matchAll(/\/dashboard\/assets\/[^"]+/g)].map((m) => m[0]);
+  expect(files.length).toBe(2); // the script and the stylesheet
+  for (const file of files) {
+    const res = await fetch(c.url + file, { headers: { 'accept-encoding': 'br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('content-encoding')).toBe('br');
+  }
+  const missing = await fetch(`${c.url}/dashboard/assets/dashboard-00000000.js`);
+  expect(missing.status).toBe(404);
+  expect((await missing.json()).errors[0].code).toBe('not_found');
+});
+
+it('keeps the bundles within budget, and the snippet free of dashboard code', () => {
+  const assets = readdirSync(new URL('assets/', DIST));
+  const gz = (name: string) => gzipSync(readFileSync(new URL(`assets/${name}`, DIST)), { level: 9 }).length;
+  const entry = assets.find((n) => /^dashboard-.*\.js$/.test(n))!;
+  const chart = assets.find((n) => /^uPlot.*\.js$/.test(n))!;
+  expect(gz(entry)).toBeLessThan(ENTRY_BUDGET);
+  expect(gz(chart)).toBeLessThan(CHART_BUDGET);
+  const tracker = readFileSync(new URL('../../packages/tracker/dist/tracker.js', import.meta.url), 'utf8');
+  for (const marker of ['preact', 'uPlot', '/v1/auth', 'dashboard']) expect(tracker).not.toContain(marker);
+});
