@@ -15,6 +15,7 @@ import { BASELINE, peakRssMb, start, startCollector, stop } from './processes.mj
 import { freshSchema, postgresReady } from './postgres.mjs';
 import { seededDatabase, SPAN } from './seed.mjs';
 import { trackerRows } from './tracker.mjs';
+import { overviewRow } from './dashboard.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -59,7 +60,8 @@ async function measure(name, url, request, pids, expect = 200) {
   return row;
 }
 
-const wanted = (name) => name.includes(ONLY);
+// BENCH_ONLY may name several parts, separated by commas.
+const wanted = (name) => ONLY.split(',').some((part) => name.includes(part));
 let sequence = 0;
 /** A conversion body with an e-mail never sent before in this run. */
 const conversion = (pk) => ({
@@ -212,12 +214,41 @@ async function collectorLists() {
   return { rows, seedSeconds: seed.seconds };
 }
 
+// The dashboard's two heaviest reads on the seeded program, at one connection: what one
+// owner opening the overview waits for.
+const STATS = [
+  ['collector: GET /v1/stats 90 days by day (1 connection)', `/v1/stats?from=2025-10-03&to=2025-12-31&interval=day&tz=Europe/Paris`],
+  ['collector: GET /v1/stats/partners 30 days (1 connection)', `/v1/stats/partners?from=2025-12-02&to=2025-12-31&tz=Europe/Paris&per_page=5`],
+];
+
+const OVERVIEW = 'dashboard: overview, cold, until interactive';
+
+async function collectorStats() {
+  if (!STATS.some(([name]) => wanted(name)) && !wanted(OVERVIEW)) return [];
+  const seed = await seededDatabase();
+  const c = await startCollector(seed.path, join(work, 'stats.log'), profileArgs('stats'));
+  const rows = [];
+  try {
+    const headers = { authorization: `Bearer ${seed.secret}` };
+    for (const [name, path] of STATS) {
+      if (wanted(name)) rows.push(await measure(name, c.url, { connections: 1, requests: [{ method: 'GET', headers, path }] }, c.child.pid));
+    }
+    if (wanted(OVERVIEW)) rows.push(await overviewRow(c.url, seed.path, seed.programId));
+  } finally {
+    await stop(c.child);
+  }
+  return rows;
+}
+
 const TARGETS = [
   ['conversions/s, collector ÷ baseline-fsync', (r) => r.ratios.collectorOverFsync, '≥', 2.0],
   ['conversions/s, collector ÷ baseline-nosync', (r) => r.ratios.collectorOverNosync, '≥', 0.6],
   ['conversion p99 at 50 connections (ms)', (r) => r.byName.conversion?.p99, '≤', 25],
   ['list page 1, any single filter: worst p99 (ms)', (r) => r.worst.page1, '≤', 10],
   ['list page 1,000: worst p99 (ms)', (r) => r.worst.page1000, '≤', 30],
+  ['stats, 90 days by day: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.includes('/v1/stats 90'))?.p99, '≤', 50],
+  ['partners leaderboard, 30 days: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.includes('/v1/stats/partners'))?.p99, '≤', 50],
+  ['overview page, cold, until interactive: max of the loads (ms)', (r) => r.rows.find((x) => x.name === OVERVIEW)?.maxMs, '≤', 1500],
   ['peak RSS of the collector (MB)', (r) => r.worst.rss, '≤', 200],
   ['tracker.js main thread at load, landing p50 (ms)', (r) => r.tracker.landing?.p50Ms, '≤', 1],
 ];
@@ -232,6 +263,7 @@ async function main() {
   ];
   const lists = await collectorLists();
   rows.push(...(lists.rows ?? []));
+  rows.push(...(await collectorStats()));
   console.log('');
   const tracker = wanted('tracker.js') ? await trackerRows() : [];
 

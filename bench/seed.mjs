@@ -8,9 +8,10 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startCollector, stop } from './processes.mjs';
+import { execFileSync } from 'node:child_process';
+import { startCollector, stop, TALLY } from './processes.mjs';
 
-const SEED_VERSION = 1;
+const SEED_VERSION = 2;
 export const COUNTS = { partners: 100_000, partnerships: 100_000, commissions: 1_000_000 };
 export const SPAN = { from: 1_704_067_200, seconds: 2 * 365 * 86_400 }; // 2024-01-01 UTC, two years
 const CACHE = fileURLToPath(new URL('./.cache/', import.meta.url));
@@ -125,6 +126,9 @@ export async function seededDatabase(log = console.log) {
   db.close();
   log(`seeding ${COUNTS.commissions.toLocaleString('en')} commissions, ${COUNTS.partners.toLocaleString('en')} partners…`);
   fill(partial, programId);
+  // The rows went in around the collector: its kept totals are filled from them, as the
+  // statistics' migration fills them for an existing database.
+  execFileSync(process.execPath, [TALLY, 'stats', 'check', '--repair'], { env: { ...process.env, DATABASE_URL: partial }, stdio: 'ignore' });
   renameSync(partial, path);
   const seconds = (performance.now() - started) / 1000;
   const info = { secret: collector.secret, programId };

@@ -39,6 +39,8 @@ const nasty = fc.constantFrom(
   '1e309', '9'.repeat(40), '%', '%zz', '%00', '\u0000', '\n', '\u2028', '\ud800', 'a@b.test', ' A@B.TEST ', '..', '../..',
   "' OR 1=1 --", '"; DROP TABLE referrals; --', '<script>', 'x'.repeat(3000), '2025-03-01 10:00:00 +0200', '2025-13-45T99:99:99Z',
   'pending', 'accepted', 'paid', 'rejected', 'converted', 'USD', 'usd', 'XXX',
+  '2025-03-01', '2025-02-29', '0000-01-01', '9999-12-31', 'Asia/Kolkata', 'America/New_York', 'Etc/GMT+14', 'Mars/Olympus', 'day', 'week', 'month',
+  'revenue', 'owed', 'conversion_rate',
 );
 /** Percent-encodes; a lone surrogate cannot be, so it goes as invalid UTF-8 bytes instead. */
 const enc = (s: string) => {
@@ -51,7 +53,8 @@ const enc = (s: string) => {
 const word = fc.oneof(nasty, fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 20 }));
 const queryNames = fc.oneof(
   fc.constantFrom('page', 'per_page', 'state_eq', 'email_eq', 'name_eq', 'paypal_email_eq', 'partner_id_eq', 'created_at_lt',
-    'created_at_gt', 'state_set_at_lt', 'state_set_at_gt', 'page[number]', 'filter[state]'),
+    'created_at_gt', 'state_set_at_lt', 'state_set_at_gt', 'page[number]', 'filter[state]', 'referral_id_eq',
+    'partnership_id_eq', 'from', 'to', 'tz', 'interval', 'sort', 'q'),
   word,
 );
 const query = fc.oneof(

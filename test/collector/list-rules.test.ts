@@ -163,7 +163,7 @@ describe('400 unknown_parameter', () => {
 
   it("another route's filter is unknown here", async () => {
     expectError(await c.call('GET', '/v1/partners?state_eq=accepted'), 400, 'unknown_parameter');
-    expectError(await c.call('GET', '/v1/partnerships?partner_id_eq=x'), 400, 'unknown_parameter');
+    expectError(await c.call('GET', '/v1/partnerships?email_eq=a%40b.test'), 400, 'unknown_parameter');
     expectError(await c.call('GET', '/v1/commissions?email_eq=a%40b.test'), 400, 'unknown_parameter');
     expectError(await c.call('GET', '/v1/partnerships?state_set_at_lt=2025-01-01T00:00:00Z'), 400, 'unknown_parameter');
   });

@@ -3,7 +3,7 @@
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlot from 'uplot';
-import { day } from './format.js';
+import { day, shortDay } from './format.js';
 
 export interface SeriesProps {
   /** YYYY-MM-DD, one per point. */
@@ -37,7 +37,7 @@ export function Chart({ labels, values, name, format }: SeriesProps) {
             legend: { show: false },
             cursor: { drag: { x: false, y: false } },
             axes: [
-              { ...axis, values: (_u, splits) => splits.map((i) => (labels[i] ? day(labels[i]!) : '')) },
+              { ...axis, values: (_u, splits) => splits.map((i) => (Number.isInteger(i) && labels[i] ? shortDay(labels[i]!) : '')) },
               { ...axis, size: 70, values: (_u, splits) => splits.map((v) => format(v)) },
             ],
             series: [{}, { label: name, stroke: cssVar('--accent') || '#0b7285', width: 2, fill: cssVar('--accent-fill') || 'rgba(11,114,133,.12)', points: { show: labels.length < 45 } }],

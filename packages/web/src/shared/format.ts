@@ -55,6 +55,10 @@ export const dateTime = (unix: number): string =>
 export const day = (iso: string): string =>
   new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
 
+/** A YYYY-MM-DD date, short, for a chart's axis. */
+export const shortDay = (iso: string): string =>
+  new Intl.DateTimeFormat(locale(), { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+
 /** Today in the viewer's zone, YYYY-MM-DD. */
 export function today(): string {
   const p = Object.fromEntries(

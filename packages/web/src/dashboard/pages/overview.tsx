@@ -170,7 +170,7 @@ export function Overview() {
                 <Funnel totals={t} />
                 <section class="panel">
                   <h2>Top partners</h2>
-                  <ol class="top">
+                  <ol class="top-partners">
                     {top.map((p) => (
                       <li>
                         <a href={href(`/partners/${p.id}`)}>{p.attributes.name}</a>

@@ -108,22 +108,19 @@ export function Partner() {
               {(s) => (
                 <>
                   <dl class="figures">
-                    <div class="figure">
-                      <dt>Clicks</dt>
-                      <dd class="value">{int(s.data.attributes.totals.clicks)}</dd>
-                    </div>
-                    <div class="figure">
-                      <dt>Referrals</dt>
-                      <dd class="value">{int(s.data.attributes.totals.referrals)}</dd>
-                    </div>
-                    <div class="figure">
-                      <dt>Revenue</dt>
-                      <dd class="value">{moneyMap(s.data.attributes.totals.revenue)}</dd>
-                    </div>
-                    <div class="figure">
-                      <dt>Commissions</dt>
-                      <dd class="value">{moneyMap(s.data.attributes.totals.commissions)}</dd>
-                    </div>
+                    {(
+                      [
+                        ['Clicks', int(s.data.attributes.totals.clicks)],
+                        ['Referrals', int(s.data.attributes.totals.referrals)],
+                        ['Revenue', moneyMap(s.data.attributes.totals.revenue)],
+                        ['Commissions', moneyMap(s.data.attributes.totals.commissions)],
+                      ] as const
+                    ).map(([label, value]) => (
+                      <div class="figure">
+                        <dt>{label}</dt>
+                        <dd class="value">{value}</dd>
+                      </div>
+                    ))}
                   </dl>
                   <MeasureChart stats={s.data.attributes} />
                 </>
