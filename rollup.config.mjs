@@ -65,7 +65,7 @@ const webShell = (app) => ({
   },
 });
 
-export default [
+const builds = [
   {
     input: 'packages/tracker/src/snippet.ts',
     output: { file: 'packages/tracker/dist/tracker.js', format: 'iife', strict: false, plugins: [squeeze, noFinalNewline] },
@@ -111,3 +111,7 @@ export default [
     ],
   },
 ];
+
+// `--environment ONLY:collector` builds the collector alone: npm run api-types needs it
+// before the dashboard, whose types it writes, can build.
+export default process.env.ONLY ? builds.filter((b) => JSON.stringify(b.input).includes(`packages/${process.env.ONLY}/`)) : builds;

@@ -274,7 +274,7 @@ async function main() {
   const pgBase = find('baseline-pg');
   const pgOne = find('collector-pg ×1: POST');
   const pgTwo = find('collector-pg ×2: POST');
-  const listRows = rows.filter((r) => r.name.startsWith('collector: GET'));
+  const listRows = rows.filter((r) => r.name.startsWith('collector: GET') && !r.name.includes('/v1/stats'));
   const ratio = (a, b) => (a && b ? Math.round((a.reqPerSec / b.reqPerSec) * 100) / 100 : undefined);
   const ratioOf = (list, a, b) => {
     const [x, y] = [a, b].map((part) => list.find((t) => t.name.includes(part)));

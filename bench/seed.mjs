@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { startCollector, stop, TALLY } from './processes.mjs';
 
-const SEED_VERSION = 2;
+const SEED_VERSION = 4;
 export const COUNTS = { partners: 100_000, partnerships: 100_000, commissions: 1_000_000 };
 export const SPAN = { from: 1_704_067_200, seconds: 2 * 365 * 86_400 }; // 2024-01-01 UTC, two years
 const CACHE = fileURLToPath(new URL('./.cache/', import.meta.url));

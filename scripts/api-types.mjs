@@ -1,7 +1,7 @@
 // The web apps' API types, generated from /openapi.json (the routes' own schemas), so the
 // dashboard cannot disagree with the API it calls. `npm run api-types` writes the file;
 // test/web/api-types.test.ts fails when the committed one is stale.
-// Reads the built collector: run `npm run build` first (npm test does).
+// Reads the built collector, which npm run api-types builds first (npm test builds it too).
 
 import openapiTS, { astToString } from 'openapi-typescript';
 import { writeFileSync } from 'node:fs';

@@ -20,6 +20,7 @@ type Op =
   | { kind: 'pay'; referral: number; amount: number; currency: 'USD' | 'JPY' }
   | { kind: 'refund' | 'reject'; payment: number }
   | { kind: 'erase'; referral: number }
+  | { kind: 'export' | 'cancel' | 'paid' }
   | { kind: 'fold' };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -28,6 +29,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constantFrom('refund' as const, 'reject' as const), payment: fc.nat(5) }),
   fc.record({ kind: fc.constant('erase' as const), referral: fc.nat(5) }),
   fc.constant({ kind: 'fold' as const }),
+  fc.record({ kind: fc.constantFrom('export' as const, 'cancel' as const, 'paid' as const) }),
 );
 
 let run = 0;
@@ -35,7 +37,7 @@ it('kept totals equal a recount after any mix of writes and folds', async () => 
   await fc.assert(
     fc.asyncProperty(fc.array(fc.tuple(op, fc.integer({ min: 0, max: 3 * 86400 })), { minLength: 5, maxLength: 25 }), async (ops) => {
       run++;
-      const partners = [await seedPartner(c), await seedPartner(c), await seedPartner(c)];
+      const partners = [await seedPartner(c, { paypal_email: `pay${run}@partners.test` }), await seedPartner(c), await seedPartner(c)];
       const referrals: string[] = [];
       const payments: Array<{ key: string; commission: string }> = [];
       for (const [o, offset] of ops) {
@@ -56,11 +58,21 @@ it('kept totals equal a recount after any mix of writes and folds', async () => 
           else await c.call('PATCH', `/v1/commissions/${p.commission}`, { body: { state: 'rejected', reject_reason: 'fraud' } });
         } else if (o.kind === 'erase' && referrals.length > 0) {
           await c.call('DELETE', `/v1/referrals/${referrals[o.referral % referrals.length]}`);
+        } else if (o.kind === 'export') {
+          await c.call('POST', '/v1/payout_batches', { body: {} });
+        } else if (o.kind === 'cancel' || o.kind === 'paid') {
+          const open = (await c.call('GET', '/v1/payout_batches')).body.data.find((b: { attributes: { state: string } }) => b.attributes.state === 'open');
+          if (open) await c.call('POST', `/v1/payout_batches/${open.id}/${o.kind}`);
         } else if (o.kind === 'fold') {
           await foldStats(c.running.db, 7);
         }
       }
       expect(await checkStats(c.running.db, c.programId)).toEqual([]);
+      // What the dashboard says is owed is what the payouts would take, and more only by
+      // what no PayPal address or declined partnership holds back.
+      const owed = (await c.call('GET', '/v1/stats?from=2025-03-01&to=2025-03-01')).body.data.attributes.owed;
+      const payable = (await c.call('GET', '/v1/payouts/owed')).body.data as Array<{ currency: string; amount: number }>;
+      for (const p of payable) expect(owed[p.currency] ?? 0).toBeGreaterThanOrEqual(p.amount);
       const whole = (await c.call('GET', '/v1/stats?from=2025-02-28&to=2025-03-05')).body.data.attributes.totals;
       const board = (await c.call('GET', '/v1/stats/partners?from=2025-02-28&to=2025-03-05&per_page=50')).body.data;
       expect(board.reduce((n: number, r: { attributes: { clicks: number } }) => n + r.attributes.clicks, 0)).toBe(whole.clicks);

@@ -152,6 +152,24 @@ describe('GET /v1/stats/partners', () => {
   });
 });
 
+describe('GET /v1/stats/partners, paged and searched', () => {
+  it('lists the partners with nothing in the range after the others, by name, and finds them by part of the name', async () => {
+    await seedPartner(c, { name: 'Zed Idle' });
+    const page = async (query: string) => (await c.call('GET', `/v1/stats/partners?from=2025-03-01&to=2025-03-31&${query}`)).body;
+    const first = await page('sort=clicks&per_page=2');
+    expect(first.data.map((r: { attributes: { name: string } }) => r.attributes.name)).toEqual(['Bob', 'Alice']);
+    expect(first.meta.pagination.has_more).toBe(true);
+    const second = await page('sort=clicks&per_page=2&page=2');
+    expect(second.data.map((r: { attributes: { name: string; clicks: number } }) => [r.attributes.name, r.attributes.clicks])).toEqual([['Zed Idle', 0]]);
+    expect(second.meta.pagination.has_more).toBe(false);
+    const found = await page('q=ZED');
+    expect(found.data.map((r: { attributes: { name: string } }) => r.attributes.name)).toEqual(['Zed Idle']);
+    expect((await page('q=%25')).data).toEqual([]); // a % in the search is a character, not a wildcard
+    const byOwed = await page('sort=owed');
+    expect(byOwed.data[0].attributes).toMatchObject({ name: 'Alice', owed: { USD: 300 } });
+  });
+});
+
 describe('the kept totals', () => {
   it('equal a recount of the records, before and after folding', async () => {
     expect(await checkStats(c.running.db)).toEqual([]);

@@ -2327,6 +2327,10 @@ export interface paths {
                                             [key: string]: number;
                                         };
                                     };
+                                    /** @description what is owed now, whatever the range: pending commissions no open payout batch holds */
+                                    owed: {
+                                        [key: string]: number;
+                                    };
                                 };
                             };
                         };

@@ -6,7 +6,7 @@ import * as commissions from '../store/commissions.js';
 import type { CommissionRow, CommissionState } from '../store/commissions.js';
 import * as partners from '../store/partners.js';
 import * as payments from '../store/payments.js';
-import { addDelta } from '../store/stats.js';
+import { addDelta, NOW } from '../store/stats.js';
 import * as referrals from '../store/referrals.js';
 import { uuidv7 } from './ids.js';
 import { currencyCode } from './money.js';
@@ -65,6 +65,7 @@ export async function createCommission(db: Db, programId: string, input: NewComm
     const row = newCommission(programId, input.partner_id, input.referral_id ?? null, input.amount, currency, now);
     await commissions.insert(tx, row);
     await addDelta(tx, { program_id: programId, partner_id: row.partner_id, at: now, currency, commissions: row.amount });
+    await countOwed(tx, row, 1);
     return row;
   });
 }
@@ -90,11 +91,17 @@ export async function moveCommission(
     state_set_at: Math.max(now, row.created_at),
     updated_at: now,
   };
-  if (!(await commissions.move(db, row.program_id, row.id, row.state, moved))) {
-    throw fail('invalid_transition', 'the commission changed state meanwhile; read it again', { field: 'state' });
-  }
+  const result = await commissions.move(db, row.program_id, row.id, row.state, moved);
+  if (!result) throw fail('invalid_transition', 'the commission changed state meanwhile; read it again', { field: 'state' });
   if (to === 'rejected') await uncountRejected(db, row, rejectReason);
+  // Out of pending: no longer owed, unless a batch held it, which took it out already.
+  if (row.state === 'pending' && !result.batched) await countOwed(db, row, -1);
   return { ...row, ...moved };
+}
+
+/** A pending commission that no batch holds is owed: `sign` 1 when it becomes so, -1 when it stops. */
+export function countOwed(db: Queryable, c: Pick<CommissionRow, 'program_id' | 'partner_id' | 'currency' | 'amount'>, sign: 1 | -1): Promise<void> {
+  return addDelta(db, { program_id: c.program_id, partner_id: c.partner_id, at: NOW, currency: c.currency, owed: sign * c.amount });
 }
 
 /**

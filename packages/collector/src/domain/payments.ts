@@ -14,7 +14,7 @@ import type { PaymentRow } from '../store/payments.js';
 import type { ProgramRow } from '../store/programs.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow } from '../store/referrals.js';
-import { getCommission, moveCommission, newCommission } from './commissions.js';
+import { countOwed, getCommission, moveCommission, newCommission } from './commissions.js';
 import { normalizeEmail } from './email.js';
 import { uuidv7 } from './ids.js';
 import { commissionAmount, currencyCode } from './money.js';
@@ -120,6 +120,7 @@ async function create(
     revenue: input.amount,
     commissions: earned,
   });
+  await countOwed(tx, commission, 1);
   if (referral.state === 'converted') await referrals.move(tx, program.id, referral.id, 'converted', 'paid', now);
   return { payment, commission, created: true };
 }

@@ -15,6 +15,7 @@ import * as commissions from '../store/commissions.js';
 import * as payouts from '../store/payouts.js';
 import type { BatchRow, ItemRow, PayableRow } from '../store/payouts.js';
 import { uuidv7 } from './ids.js';
+import { countOwed } from './commissions.js';
 import { majorUnits, minorUnit } from './money.js';
 
 export interface PayoutRow {
@@ -124,6 +125,7 @@ async function exportCurrency(
     }
     for (const c of owed) {
       if (await payouts.claim(tx, c.commission_id, batch.id)) {
+        await countOwed(tx, { program_id: programId, partner_id: partnerId, currency: code, amount: c.amount }, -1);
         items.push({ batch_id: batch.id, commission_id: c.commission_id, partner_id: partnerId, amount: c.amount, paypal_email: first.paypal_email });
       }
     }

@@ -8,7 +8,6 @@ import { fail } from '../errors.js';
 import type { Db, Queryable } from '../store/db.js';
 import * as stats from '../store/stats.js';
 import { MEASURES, type KeptRow, type Measure } from '../store/stats.js';
-import { owedByPartner } from '../store/payouts.js';
 
 export type Interval = 'day' | 'week' | 'month';
 /** Longest range by day: a little over a year, so a year against the one before fits. */
@@ -152,6 +151,8 @@ export interface Series {
   interval: Interval;
   periods: Period[];
   totals: Totals;
+  /** What is owed now (not in the range): pending commissions no open batch holds. */
+  owed: Money;
 }
 
 /** Totals per day, week or month of the range (the first and last periods cut to it), and overall. */
@@ -166,7 +167,10 @@ export async function statsSeries(
     const start = dayNumber(s) < dayNumber(range.first) ? range.first : s;
     periods.push({ start: iso(start), begins: localMidnight(range.tz, start.y, start.m, start.d), ...emptyTotals() });
   }
-  const rows = await stats.series(db, programId, query.partnerId ?? null, range.start, range.end);
+  const [rows, owedRows] = await Promise.all([
+    stats.series(db, programId, query.partnerId ?? null, range.start, range.end),
+    query.partnerId ? stats.owedNow(db, programId, [query.partnerId]) : stats.owedTotal(db, programId),
+  ]);
   const totals = emptyTotals();
   let i = 0;
   for (const row of rows) {
@@ -175,7 +179,8 @@ export async function statsSeries(
     add(periods[i]!, row);
     add(totals, row);
   }
-  return { range, interval: query.interval, periods: periods.map(({ begins: _, ...p }) => p), totals };
+  const owed = Object.fromEntries(owedRows.filter((o) => Number(o.owed) !== 0).map((o) => [o.currency, Number(o.owed)]));
+  return { range, interval: query.interval, periods: periods.map(({ begins: _, ...p }) => p), totals, owed };
 }
 
 export const LEADERBOARD_SORTS = ['clicks', 'referrals', 'customers', 'conversion_rate', 'revenue', 'commissions', 'owed'] as const;
@@ -197,42 +202,90 @@ function mainCurrency(rows: readonly PartnerStats[], field: 'revenue' | 'commiss
   return [...sums].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
 }
 
-/** The program's partners (those whose name contains `q`) with their totals in the range, sorted descending; ties by name. */
-export async function leaderboard(
-  db: Queryable,
-  programId: string,
-  query: { from: string; to: string; tz: string; sort: LeaderboardSort; q?: string | undefined },
-): Promise<{ range: Range; rows: PartnerStats[] }> {
-  const range = resolveRange(query.from, query.to, query.tz);
-  const [totals, partners, owed] = await Promise.all([
-    stats.byPartner(db, programId, range.start, range.end),
-    stats.partnerLabels(db, programId),
-    owedByPartner(db, programId),
-  ]);
-  const byId = new Map<string, PartnerStats>();
-  for (const p of partners) {
-    byId.set(p.id, { partnerId: p.id, name: p.name, key: p.key, conversionRate: 0, owed: {}, ...emptyTotals() });
+export interface LeaderboardQuery {
+  from: string;
+  to: string;
+  tz: string;
+  sort: LeaderboardSort;
+  q?: string | undefined;
+  page: number;
+  perPage: number;
+}
+
+export interface Leaderboard {
+  range: Range;
+  /** The asked-for page. */
+  rows: PartnerStats[];
+  hasMore: boolean;
+}
+
+function blank(p: { id: string; name: string; key: string | null }): PartnerStats {
+  return { partnerId: p.id, name: p.name, key: p.key, conversionRate: 0, owed: {}, ...emptyTotals() };
+}
+
+/** How a sort ranks a partner: its count, rate, or amount in the board's main currency. */
+function ranking(rows: readonly PartnerStats[], sort: LeaderboardSort): (r: PartnerStats) => number {
+  if (sort === 'revenue' || sort === 'commissions' || sort === 'owed') {
+    const currency = mainCurrency(rows, sort);
+    return (r) => (currency ? (r[sort][currency] ?? 0) : 0);
   }
+  if (sort === 'conversion_rate') return (r) => r.conversionRate;
+  return (r) => r[sort];
+}
+
+function withTotals(entries: Map<string, PartnerStats>, totals: readonly stats.PartnerTotals[]): void {
   for (const row of totals) {
-    const entry = byId.get(row.partner_id);
+    const entry = entries.get(row.partner_id);
     if (entry) add(entry, row);
   }
-  for (const o of owed) {
-    const entry = byId.get(o.partner_id);
-    if (entry) entry.owed[o.currency] = Number(o.amount);
+  for (const r of entries.values()) r.conversionRate = r.clicks === 0 ? 0 : r.referrals / r.clicks;
+}
+
+/**
+ * The program's partners with their totals in the range, largest first by `sort`. Only
+ * partners with something in the range need their totals read and ranked: the rest
+ * follow, by name. So a page costs the range's activity, not the program's size; sorting
+ * by what is owed, or searching by name, reads every partner (docs/performance.md).
+ */
+export async function leaderboard(db: Queryable, programId: string, query: LeaderboardQuery): Promise<Leaderboard> {
+  const range = resolveRange(query.from, query.to, query.tz);
+  const start = (query.page - 1) * query.perPage;
+  const totals = await stats.byPartner(db, programId, range.start, range.end);
+  const needle = query.q?.trim();
+  if (query.sort === 'owed' || needle) {
+    const [partners, owed] = await Promise.all([stats.partnerLabels(db, programId, needle || null), stats.owedNow(db, programId, null)]);
+    const entries = new Map(partners.map((p) => [p.id, blank(p)]));
+    withTotals(entries, totals);
+    for (const o of owed) {
+      const entry = entries.get(o.partner_id);
+      if (entry && Number(o.owed) !== 0) entry.owed[o.currency] = Number(o.owed);
+    }
+    const rows = [...entries.values()];
+    const value = ranking(rows, query.sort);
+    rows.sort((a, b) => value(b) - value(a) || a.name.localeCompare(b.name) || a.partnerId.localeCompare(b.partnerId));
+    return { range, rows: rows.slice(start, start + query.perPage), hasMore: rows.length > start + query.perPage };
   }
-  const needle = query.q?.trim().toLocaleLowerCase();
-  const rows = [...byId.values()].filter((r) => !needle || r.name.toLocaleLowerCase().includes(needle));
-  for (const r of rows) r.conversionRate = r.clicks === 0 ? 0 : r.referrals / r.clicks;
-  const sort = query.sort;
-  const value: (r: PartnerStats) => number =
-    sort === 'revenue' || sort === 'commissions' || sort === 'owed'
-      ? ((currency) => (r: PartnerStats) => (currency ? (r[sort][currency] ?? 0) : 0))(mainCurrency(rows, sort))
-      : sort === 'conversion_rate'
-        ? (r) => r.conversionRate
-        : (r) => r[sort];
-  rows.sort((a, b) => value(b) - value(a) || a.name.localeCompare(b.name) || a.partnerId.localeCompare(b.partnerId));
-  return { range, rows };
+  // Partners active in the range, ranked; ties by id (the order they joined).
+  const active = new Map<string, PartnerStats>();
+  for (const t of totals) if (!active.has(t.partner_id)) active.set(t.partner_id, blank({ id: t.partner_id, name: '', key: null }));
+  withTotals(active, totals);
+  const ranked = [...active.values()];
+  const value = ranking(ranked, query.sort);
+  ranked.sort((a, b) => value(b) - value(a) || (a.partnerId < b.partnerId ? -1 : 1));
+  let page = ranked.slice(start, start + query.perPage);
+  if (page.length < query.perPage) {
+    // Past the active partners: the others, by name, with nothing in the range.
+    const rest = (await stats.partnerLabels(db, programId, null)).filter((p) => !active.has(p.id));
+    rest.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    const from = Math.max(0, start - ranked.length);
+    page = [...page, ...rest.slice(from, from + query.perPage - page.length).map(blank)];
+  }
+  const ids = page.map((r) => r.partnerId);
+  const [labels, owed, count] = await Promise.all([stats.labelsOf(db, programId, ids), stats.owedNow(db, programId, ids), stats.partnerCount(db, programId)]);
+  const byId = new Map(page.map((r) => [r.partnerId, r]));
+  for (const l of labels) Object.assign(byId.get(l.id)!, { name: l.name, key: l.key });
+  for (const o of owed) if (Number(o.owed) !== 0) byId.get(o.partner_id)!.owed[o.currency] = Number(o.owed);
+  return { range, rows: page, hasMore: count > start + query.perPage };
 }
 
 /** Moves pending deltas into the buckets; resolves to how many it took. */

@@ -32,6 +32,7 @@ const seriesSchema = one(
       interval: z.enum(['day', 'week', 'month']),
       series: z.array(z.object({ start: z.string(), ...totals })),
       totals: z.object(totals),
+      owed: money.meta({ description: 'what is owed now, whatever the range: pending commissions no open payout batch holds' }),
     }),
   }),
 );
@@ -80,7 +81,7 @@ export const statsRoutes = [
       const s = await statsSeries(db, program.id, { ...query, partnerId: query.partner_id_eq });
       return {
         status: 200,
-        body: { data: { type: 'stats', attributes: { ...renderRange(s.range), interval: s.interval, series: s.periods, totals: pick(s.totals) } } },
+        body: { data: { type: 'stats', attributes: { ...renderRange(s.range), interval: s.interval, series: s.periods, totals: pick(s.totals), owed: s.owed } } },
       };
     },
   }),
@@ -104,14 +105,13 @@ export const statsRoutes = [
       }),
     }),
     async handle({ db, program, query }) {
-      const board = await leaderboard(db, program.id, query);
-      const start = (query.page - 1) * query.per_page;
+      const board = await leaderboard(db, program.id, { ...query, perPage: query.per_page });
       return {
         status: 200,
         body: {
-          data: board.rows.slice(start, start + query.per_page).map(renderPartnerStats),
+          data: board.rows.map(renderPartnerStats),
           meta: {
-            pagination: { page: query.page, per_page: query.per_page, has_more: board.rows.length > start + query.per_page },
+            pagination: { page: query.page, per_page: query.per_page, has_more: board.hasMore },
             range: renderRange(board.range),
           },
         },

@@ -1,5 +1,6 @@
 import type { Queryable } from './db.js';
 import { insertRow } from './rows.js';
+import { addDelta, NOW } from './stats.js';
 
 /**
  * A pending commission that can be paid out: its partner's partnership is accepted and
@@ -114,7 +115,15 @@ export async function cancelBatch(db: Queryable, id: string, now: number): Promi
     [now, id],
   );
   if (cancelled !== 1) return false;
-  return db.run('UPDATE commissions SET payout_batch_id = NULL WHERE payout_batch_id = ?', [id]);
+  const freed = await db.all<{ program_id: string; partner_id: string; currency: string; amount: number; state: string }>(
+    'UPDATE commissions SET payout_batch_id = NULL WHERE payout_batch_id = ? RETURNING program_id, partner_id, currency, amount, state',
+    [id],
+  );
+  // The pending ones are owed again (a rejection while held took nothing off: the claim had).
+  for (const c of freed) {
+    if (c.state === 'pending') await addDelta(db, { program_id: c.program_id, partner_id: c.partner_id, at: NOW, currency: c.currency, owed: c.amount });
+  }
+  return freed.length;
 }
 
 export interface BatchSummary extends BatchRow {
@@ -133,15 +142,5 @@ export function batchSummaries(db: Queryable, programId: string, id: string | nu
       GROUP BY b.id, b.program_id, b.currency, b.created_at, b.paid_at, b.cancelled_at
       ORDER BY b.created_at DESC, b.id DESC LIMIT 200`,
     id === null ? [programId] : [programId, id],
-  );
-}
-
-/** What each partner is owed now, per currency: pending commissions no open batch holds. */
-export function owedByPartner(db: Queryable, programId: string): Promise<Array<{ partner_id: string; currency: string; amount: number }>> {
-  return db.all(
-    `SELECT partner_id, currency, SUM(amount) AS amount FROM commissions
-      WHERE program_id = ? AND state = 'pending' AND payout_batch_id IS NULL
-      GROUP BY partner_id, currency`,
-    [programId],
   );
 }

@@ -11,13 +11,19 @@ import type { Param, Queryable } from './db.js';
 export const BUCKET_SECONDS = 900;
 
 /** The measures kept; money ones are per currency, counts are under currency ''. */
-export const MEASURES = ['clicks', 'referrals', 'customers', 'payments', 'revenue', 'commissions'] as const;
+export const MEASURES = ['clicks', 'referrals', 'customers', 'payments', 'revenue', 'commissions', 'owed'] as const;
+
+/**
+ * `owed` is not a measure of a period but of now: what is pending and in no open payout
+ * batch. It is kept in one bucket of its own, NOW, which no range reaches.
+ */
+export const NOW = -1;
 export type Measure = (typeof MEASURES)[number];
 
 export interface Delta extends Partial<Record<Measure, number>> {
   program_id: string;
   partner_id: string;
-  /** Unix seconds; floored to its bucket here. */
+  /** Unix seconds, floored to its bucket here; NOW for `owed`. */
   at: number;
   currency?: string;
 }
@@ -32,14 +38,14 @@ export interface PartnerTotals extends Record<Measure, number> {
   currency: string;
 }
 
-const bucketOf = (t: number): number => Math.floor(t / BUCKET_SECONDS) * BUCKET_SECONDS;
+const bucketOf = (t: number): number => (t === NOW ? NOW : Math.floor(t / BUCKET_SECONDS) * BUCKET_SECONDS);
 const COLUMNS = `program_id, partner_id, bucket, currency, ${MEASURES.join(', ')}`;
 const SUMS = MEASURES.map((m) => `SUM(${m}) AS ${m}`).join(', ');
 /** `(created_at / 900) * 900` is integer arithmetic on both engines' BIGINTs. */
 const BUCKET = (column: string) => `(${column} / ${BUCKET_SECONDS}) * ${BUCKET_SECONDS}`;
 
 export async function addDelta(db: Queryable, d: Delta): Promise<void> {
-  await db.run(`INSERT INTO stat_deltas (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await db.run(`INSERT INTO stat_deltas (${COLUMNS}) VALUES (?, ?, ?, ?, ${MEASURES.map(() => '?').join(', ')})`, [
     d.program_id,
     d.partner_id,
     bucketOf(d.at),
@@ -52,7 +58,7 @@ export async function addDelta(db: Queryable, d: Delta): Promise<void> {
 export async function uncountClicks(db: Queryable, where: string, params: readonly Param[]): Promise<void> {
   await db.run(
     `INSERT INTO stat_deltas (${COLUMNS})
-     SELECT c.program_id, ps.partner_id, ${BUCKET('c.created_at')}, '', -COUNT(*), 0, 0, 0, 0, 0
+     SELECT c.program_id, ps.partner_id, ${BUCKET('c.created_at')}, '', -COUNT(*), 0, 0, 0, 0, 0, 0
        FROM clicks c JOIN partnerships ps ON ps.id = c.partnership_id
       WHERE ${where}
       GROUP BY c.program_id, ps.partner_id, ${BUCKET('c.created_at')}`,
@@ -83,7 +89,7 @@ export async function fold(db: Queryable, limit: number): Promise<number> {
   const add = MEASURES.map((m) => `${m} = stat_buckets.${m} + excluded.${m}`).join(', ');
   for (const { key, values } of sums.values()) {
     await db.run(
-      `INSERT INTO stat_buckets (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO stat_buckets (${COLUMNS}) VALUES (?, ?, ?, ?, ${MEASURES.map(() => '?').join(', ')})
        ON CONFLICT (program_id, partner_id, bucket, currency) DO UPDATE SET ${add}`,
       [...key, ...values],
     );
@@ -110,6 +116,33 @@ export function series(db: Queryable, programId: string, partnerId: string | nul
   );
 }
 
+/** What is owed now per partner and currency, for the program or the given partners. */
+export function owedNow(db: Queryable, programId: string, partnerIds: readonly string[] | null): Promise<Array<{ partner_id: string; currency: string; owed: number }>> {
+  if (partnerIds?.length === 0) return Promise.resolve([]);
+  const only = partnerIds === null ? "AND partner_id <> ''" : `AND partner_id IN (${partnerIds.map(() => '?').join(', ')})`;
+  const params = [...(partnerIds ?? [])];
+  return db.all(
+    `SELECT partner_id, currency, SUM(owed) AS owed FROM (
+       SELECT partner_id, currency, owed FROM stat_buckets WHERE program_id = ? AND bucket = ${NOW} ${only}
+       UNION ALL
+       SELECT partner_id, currency, owed FROM stat_deltas WHERE program_id = ? AND bucket = ${NOW} ${only}
+     ) t GROUP BY partner_id, currency`,
+    [programId, ...params, programId, ...params],
+  );
+}
+
+/** What the program owes now, per currency: its own row and the deltas not folded yet. */
+export function owedTotal(db: Queryable, programId: string): Promise<Array<{ currency: string; owed: number }>> {
+  return db.all(
+    `SELECT currency, SUM(owed) AS owed FROM (
+       SELECT currency, owed FROM stat_buckets WHERE program_id = ? AND partner_id = '' AND bucket = ${NOW}
+       UNION ALL
+       SELECT currency, owed FROM stat_deltas WHERE program_id = ? AND bucket = ${NOW}
+     ) t GROUP BY currency`,
+    [programId, programId],
+  );
+}
+
 /** Totals per partner and currency in [from, to): the leaderboard's numbers. */
 export function byPartner(db: Queryable, programId: string, from: number, to: number): Promise<PartnerTotals[]> {
   return db.all<PartnerTotals>(
@@ -132,17 +165,20 @@ export function byPartner(db: Queryable, programId: string, from: number, to: nu
 export const RECOUNT = `
   SELECT program_id, partner_id, bucket, currency, ${SUMS} FROM (
     SELECT c.program_id, ps.partner_id, ${BUCKET('c.created_at')} AS bucket, '' AS currency,
-           1 AS clicks, 0 AS referrals, 0 AS customers, 0 AS payments, 0 AS revenue, 0 AS commissions
+           1 AS clicks, 0 AS referrals, 0 AS customers, 0 AS payments, 0 AS revenue, 0 AS commissions, 0 AS owed
       FROM clicks c JOIN partnerships ps ON ps.id = c.partnership_id
     UNION ALL
-    SELECT program_id, partner_id, ${BUCKET('created_at')}, '', 0, 1, 0, 0, 0, 0 FROM referrals
+    SELECT program_id, partner_id, ${BUCKET('created_at')}, '', 0, 1, 0, 0, 0, 0, 0 FROM referrals
     UNION ALL
     SELECT p.program_id, cm.partner_id, ${BUCKET('p.created_at')}, p.currency, 0, 0, p.first_of_referral, 1,
-           CASE WHEN cm.state = 'rejected' AND cm.reject_reason = 'refunded' THEN 0 ELSE p.amount END, 0
+           CASE WHEN cm.state = 'rejected' AND cm.reject_reason = 'refunded' THEN 0 ELSE p.amount END, 0, 0
       FROM payments p JOIN commissions cm ON cm.id = p.commission_id
     UNION ALL
-    SELECT program_id, partner_id, ${BUCKET('created_at')}, currency, 0, 0, 0, 0, 0, amount
+    SELECT program_id, partner_id, ${BUCKET('created_at')}, currency, 0, 0, 0, 0, 0, amount, 0
       FROM commissions WHERE state <> 'rejected'
+    UNION ALL
+    SELECT program_id, partner_id, ${NOW}, currency, 0, 0, 0, 0, 0, 0, amount
+      FROM commissions WHERE state = 'pending' AND payout_batch_id IS NULL
   ) t GROUP BY program_id, partner_id, bucket, currency`;
 
 export interface KeptRow extends Record<Measure, number> {
@@ -190,14 +226,31 @@ export function foldedProgramSums(db: Queryable, programId: string | null): Prom
   );
 }
 
-/** Each partner of the program with the key of its partnership, if it has one. */
-export function partnerLabels(db: Queryable, programId: string): Promise<Array<{ id: string; name: string; key: string | null }>> {
-  return db.all(
-    `SELECT pa.id, pa.name, ps.key FROM partners pa
-       LEFT JOIN partnerships ps ON ps.program_id = pa.program_id AND ps.partner_id = pa.id
-      WHERE pa.program_id = ?`,
-    [programId],
-  );
+const LABELS = `SELECT pa.id, pa.name, ps.key FROM partners pa
+  LEFT JOIN partnerships ps ON ps.program_id = pa.program_id AND ps.partner_id = pa.id
+  WHERE pa.program_id = ?`;
+
+export interface PartnerLabel {
+  id: string;
+  name: string;
+  key: string | null;
+}
+
+/** Every partner of the program (those whose name contains `nameContains`, in any case) with its partnership's key. */
+export function partnerLabels(db: Queryable, programId: string, nameContains: string | null): Promise<PartnerLabel[]> {
+  if (nameContains === null) return db.all<PartnerLabel>(LABELS, [programId]);
+  const pattern = `%${nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return db.all<PartnerLabel>(`${LABELS} AND LOWER(pa.name) LIKE ? ESCAPE '\\'`, [programId, pattern]);
+}
+
+/** The named partners of the program with their keys. */
+export function labelsOf(db: Queryable, programId: string, ids: readonly string[]): Promise<PartnerLabel[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.all<PartnerLabel>(`${LABELS} AND pa.id IN (${ids.map(() => '?').join(', ')})`, [programId, ...ids]);
+}
+
+export async function partnerCount(db: Queryable, programId: string): Promise<number> {
+  return Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM partners WHERE program_id = ?', [programId]))?.n ?? 0);
 }
 
 /** Replaces every kept total by the recount: the repair after a check found a difference. */

@@ -102,15 +102,14 @@ function Funnel({ totals }: { totals: Totals }) {
 }
 
 async function loadOverview(range: Range) {
-  const [now, before, top, owed, referrals, commissions] = await Promise.all([
+  const [now, before, top, referrals, commissions] = await Promise.all([
     api('get', '/v1/stats', `/v1/stats?${statsQuery(range, { interval: range.interval })}`),
     api('get', '/v1/stats', `/v1/stats?${statsQuery(range.previous, { interval: range.interval })}`),
     api('get', '/v1/stats/partners', `/v1/stats/partners?${statsQuery(range, { sort: 'revenue', per_page: '5' })}`),
-    api('get', '/v1/payouts/owed'),
     api('get', '/v1/referrals', '/v1/referrals?per_page=5'),
     api('get', '/v1/commissions', '/v1/commissions?per_page=5'),
   ]);
-  return { now: now.data.attributes, before: before.data.attributes, top: top.data, owed: owed.data, referrals: referrals.data, commissions: commissions.data };
+  return { now: now.data.attributes, before: before.data.attributes, top: top.data, referrals: referrals.data, commissions: commissions.data };
 }
 
 export function Overview() {
@@ -124,12 +123,10 @@ export function Overview() {
         <RangePicker {...picked} />
       </div>
       <Show loaded={loaded}>
-        {({ now, before, top, owed, referrals, commissions }) => {
+        {({ now, before, top, referrals, commissions }) => {
           const t = now.totals;
           const b = before.totals;
           const currency = mainCurrency(t.revenue, t.commissions, b.revenue);
-          const owedMap: Record<string, number> = {};
-          for (const o of owed) owedMap[o.currency] = (owedMap[o.currency] ?? 0) + o.amount;
           const rate = (x: Totals) => (x.clicks ? x.referrals / x.clicks : 0);
           if (top.length === 0) {
             return (
@@ -155,7 +152,7 @@ export function Overview() {
                 <Figure label="Conversion rate" value={percent(rate(t))} now={rate(t)} before={rate(b)} />
                 <Figure label="Revenue" value={moneyMap(t.revenue)} now={sumMoney(t.revenue, currency)} before={sumMoney(b.revenue, currency)} />
                 <Figure label="Commissions" value={moneyMap(t.commissions)} now={sumMoney(t.commissions, currency)} before={sumMoney(b.commissions, currency)} />
-                <Figure label="Owed now" value={moneyMap(owedMap)} now={0} before={0} />
+                <Figure label="Owed now" value={moneyMap(now.owed)} now={0} before={0} />
               </dl>
               {t.clicks === 0 && t.referrals === 0 && (
                 <Empty title="No clicks or conversions in this range">
