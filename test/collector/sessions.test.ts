@@ -3,6 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../packages/collector/src/app.js';
 import { expectError, PUBLIC_URL, seedPartner, startCollector, type Collector } from './harness.js';
 import { asOwner, ownerSession, sessionCookieOf } from './session.js';
 
@@ -180,6 +181,47 @@ describe('programs', () => {
     expect((await o.call('GET', `/v1/partners/${theirs.partnerId}`)).status).toBe(200);
     await o.call('POST', '/v1/auth/program', { body: { program_id: c.programId } });
     expectError(await o.call('GET', `/v1/partners/${theirs.partnerId}`), 404, 'not_found');
+  });
+
+  it("reads none of another program's records by id, on any route, with a session", async () => {
+    const other = await c.otherProgram();
+    const theirs = await seedPartner(c, { token: other.secret, paypal_email: 'theirs@pay.test' });
+    const as = (method: string, path: string, body?: unknown) => c.call(method, path, { token: other.secret, body });
+    await as('POST', '/v1/tracking/click', { gr_id: 'o1', pk: theirs.key });
+    const referral = (await as('POST', '/v1/tracking/conversion', { email: 'theirs@buyer.test', gr_id: 'o1', pk: theirs.key })).body.data;
+    const payment = (await as('POST', '/v1/payments', { amount: 500, currency: 'USD', referral_id: referral.id, idempotency_key: 'o-1' })).body;
+    const batch = (await as('POST', '/v1/payout_batches', {})).body.data[0];
+    const click = (await as('GET', '/v1/clicks')).body.data[0];
+    const token = (await as('GET', '/v1/tokens')).body.data[0];
+    const member = (await as('POST', '/v1/members', { email: 'their-owner@owners.test' })).body.data;
+    const ids: Record<string, string> = {
+      partners: theirs.partnerId,
+      partnerships: theirs.partnershipId,
+      referrals: referral.id,
+      payments: payment.data.id,
+      commissions: payment.included[0].id,
+      clicks: click.id,
+      payout_batches: batch.id,
+      tokens: token.id,
+      members: member.id,
+    };
+    const o = await ownerSession(c);
+    const tried: string[] = [];
+    for (const r of ROUTES.filter((route) => route.path.includes(':id'))) {
+      const plural = r.path.split('/')[2]!;
+      const id = ids[plural];
+      expect(id, `an id of another program for ${r.path}`).toBeDefined();
+      const reply = await o.call(r.method.toUpperCase(), r.path.replace(':id', id!), r.body ? { body: {} } : {});
+      // Not found: a body the route would refuse is never looked at before the record is.
+      expect([404, 422], `${r.method} ${r.path}`).toContain(reply.status);
+      if (reply.status === 422) expect((await o.call('GET', `/v1/${plural}/${id}`)).status).toBe(404);
+      tried.push(`${r.method} ${r.path}`);
+    }
+    expect(tried.length).toBeGreaterThanOrEqual(15);
+    // And nothing of theirs shows in any list of ours.
+    for (const list of ['partners', 'partnerships', 'referrals', 'payments', 'commissions', 'clicks']) {
+      expect(JSON.stringify((await o.call('GET', `/v1/${list}`)).body), list).not.toContain(ids[list]!);
+    }
   });
 
   it('removing a member ends their sessions for that program', async () => {

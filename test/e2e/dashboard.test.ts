@@ -187,6 +187,29 @@ describe('the dashboard in Chromium', () => {
     }
   });
 
+  it('works from the keyboard: the skip link, the navigation, a dialog opened with Enter and closed with Escape', async () => {
+    await page.goto(at('/partners'));
+    await waitForText(page, 'Alice Example');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => location.hash)).toBe('#main');
+    // Tab order reaches the page's own first button, and Enter opens its dialog.
+    for (let i = 0; i < 40 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Add partner'; i++) await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await waitForText(page, 'PayPal e-mail');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('name'); // focus moved into the dialog
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.querySelector('dialog') === null)).toBe(true);
+    // Every control in the navigation is reachable and shows where focus is.
+    const outline = await page.evaluate(() => {
+      const link = document.querySelector<HTMLAnchorElement>('nav.side a')!;
+      link.focus();
+      return getComputedStyle(link).outlineStyle;
+    });
+    expect(outline).not.toBe('none');
+  });
+
   it('invites a second owner, who signs in with the link and switches between programs', async () => {
     await page.goto(at('/settings'));
     await waitForText(page, 'Team');
