@@ -77,6 +77,14 @@ it('kept totals equal a recount after any mix of writes and folds', async () => 
       const board = (await c.call('GET', '/v1/stats/partners?from=2025-02-28&to=2025-03-05&per_page=50')).body.data;
       expect(board.reduce((n: number, r: { attributes: { clicks: number } }) => n + r.attributes.clicks, 0)).toBe(whole.clicks);
       expect(board.reduce((n: number, r: { attributes: { referrals: number } }) => n + r.attributes.referrals, 0)).toBe(whole.referrals);
+      // Ranked by the database, largest first, whatever the page size.
+      for (const sort of ['clicks', 'referrals', 'customers'] as const) {
+        const ranked = (await c.call('GET', `/v1/stats/partners?from=2025-02-28&to=2025-03-05&sort=${sort}&per_page=50`)).body.data.map((r: { attributes: Record<string, number> }) => r.attributes[sort]);
+        expect(ranked).toEqual([...ranked].sort((a: number, b: number) => b - a));
+        const paged = [1, 2, 3].map((p) => c.call('GET', `/v1/stats/partners?from=2025-02-28&to=2025-03-05&sort=${sort}&per_page=2&page=${p}`));
+        const pages = (await Promise.all(paged)).flatMap((r) => r.body.data.map((x: { attributes: Record<string, number> }) => x.attributes[sort]));
+        expect(pages).toEqual(ranked.slice(0, pages.length));
+      }
     }),
     { numRuns: 12, seed: 20261124 },
   );

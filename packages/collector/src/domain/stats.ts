@@ -250,42 +250,65 @@ function withTotals(entries: Map<string, PartnerStats>, totals: readonly stats.P
 export async function leaderboard(db: Queryable, programId: string, query: LeaderboardQuery): Promise<Leaderboard> {
   const range = resolveRange(query.from, query.to, query.tz);
   const start = (query.page - 1) * query.perPage;
-  const totals = await stats.byPartner(db, programId, range.start, range.end);
   const needle = query.q?.trim();
-  if (query.sort === 'owed' || needle) {
-    const [partners, owed] = await Promise.all([stats.partnerLabels(db, programId, needle || null), stats.owedNow(db, programId, null)]);
-    const entries = new Map(partners.map((p) => [p.id, blank(p)]));
-    withTotals(entries, totals);
-    for (const o of owed) {
-      const entry = entries.get(o.partner_id);
-      if (entry && Number(o.owed) !== 0) entry.owed[o.currency] = Number(o.owed);
-    }
-    const rows = [...entries.values()];
-    const value = ranking(rows, query.sort);
-    rows.sort((a, b) => value(b) - value(a) || a.name.localeCompare(b.name) || a.partnerId.localeCompare(b.partnerId));
-    return { range, rows: rows.slice(start, start + query.perPage), hasMore: rows.length > start + query.perPage };
-  }
-  // Partners active in the range, ranked; ties by id (the order they joined).
-  const active = new Map<string, PartnerStats>();
-  for (const t of totals) if (!active.has(t.partner_id)) active.set(t.partner_id, blank({ id: t.partner_id, name: '', key: null }));
-  withTotals(active, totals);
-  const ranked = [...active.values()];
-  const value = ranking(ranked, query.sort);
-  ranked.sort((a, b) => value(b) - value(a) || (a.partnerId < b.partnerId ? -1 : 1));
-  let page = ranked.slice(start, start + query.perPage);
+  if (query.sort === 'owed' || needle) return wholeBoard(db, programId, range, query, needle || null);
+  // The database ranks the partners active in the range and answers one page of ids (and
+  // one more, to know whether more follow); ties by id, the order they joined.
+  const rank = await rankOf(db, programId, range, query.sort);
+  const ids = rank ? await stats.rankPartners(db, programId, range.start, range.end, rank, query.perPage + 1, start) : [];
+  let page = ids.slice(0, query.perPage);
+  let hasMore = ids.length > query.perPage;
+  // The active ones end with this page: partners with nothing in the range may follow.
+  if (!hasMore && page.length === query.perPage) hasMore = (await stats.partnerCount(db, programId)) > start + query.perPage;
   if (page.length < query.perPage) {
-    // Past the active partners: the others, by name, with nothing in the range.
+    // Past the active partners: the others, by name, with nothing in the range. Finding
+    // where they start takes the active ones' count; this is the slow path, read rarely.
+    const active = new Set((await stats.byPartner(db, programId, range.start, range.end)).map((t) => t.partner_id));
     const rest = (await stats.partnerLabels(db, programId, null)).filter((p) => !active.has(p.id));
     rest.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-    const from = Math.max(0, start - ranked.length);
-    page = [...page, ...rest.slice(from, from + query.perPage - page.length).map(blank)];
+    const from = Math.max(0, start - active.size);
+    page = [...page, ...rest.slice(from, from + query.perPage - page.length).map((p) => p.id)];
+    hasMore = rest.length > from + query.perPage - ids.length;
   }
-  const ids = page.map((r) => r.partnerId);
-  const [labels, owed, count] = await Promise.all([stats.labelsOf(db, programId, ids), stats.owedNow(db, programId, ids), stats.partnerCount(db, programId)]);
-  const byId = new Map(page.map((r) => [r.partnerId, r]));
-  for (const l of labels) Object.assign(byId.get(l.id)!, { name: l.name, key: l.key });
-  for (const o of owed) if (Number(o.owed) !== 0) byId.get(o.partner_id)!.owed[o.currency] = Number(o.owed);
-  return { range, rows: page, hasMore: count > start + query.perPage };
+  const [labels, totals, owed] = await Promise.all([
+    stats.labelsOf(db, programId, page),
+    stats.byPartner(db, programId, range.start, range.end, page),
+    stats.owedNow(db, programId, page),
+  ]);
+  const entries = new Map(labels.map((l) => [l.id, blank(l)]));
+  withTotals(entries, totals);
+  for (const o of owed) if (Number(o.owed) !== 0) entries.get(o.partner_id)!.owed[o.currency] = Number(o.owed);
+  return { range, rows: page.map((id) => entries.get(id)!).filter(Boolean), hasMore };
+}
+
+/** How the database ranks a sort: money in the range's leading currency (none without any). */
+async function rankOf(db: Queryable, programId: string, range: Range, sort: LeaderboardSort): Promise<stats.Rank | undefined> {
+  if (sort === 'revenue' || sort === 'commissions') {
+    const totals = await stats.currencyTotals(db, programId, range.start, range.end);
+    const lead = totals.sort((a, b) => Number(b[sort]) - Number(a[sort]) || a.currency.localeCompare(b.currency))[0];
+    return lead && Number(lead[sort]) !== 0 ? { measure: sort, currency: lead.currency } : { measure: 'clicks' };
+  }
+  return { measure: sort as 'clicks' | 'referrals' | 'customers' | 'conversion_rate' };
+}
+
+/** Every partner (or those whose name contains `needle`), read and ranked here: for sorting by what is owed, and for search. */
+async function wholeBoard(db: Queryable, programId: string, range: Range, query: LeaderboardQuery, needle: string | null): Promise<Leaderboard> {
+  const start = (query.page - 1) * query.perPage;
+  const [totals, partners, owed] = await Promise.all([
+    stats.byPartner(db, programId, range.start, range.end),
+    stats.partnerLabels(db, programId, needle),
+    stats.owedNow(db, programId, null),
+  ]);
+  const entries = new Map(partners.map((p) => [p.id, blank(p)]));
+  withTotals(entries, totals);
+  for (const o of owed) {
+    const entry = entries.get(o.partner_id);
+    if (entry && Number(o.owed) !== 0) entry.owed[o.currency] = Number(o.owed);
+  }
+  const rows = [...entries.values()];
+  const value = ranking(rows, query.sort);
+  rows.sort((a, b) => value(b) - value(a) || a.name.localeCompare(b.name) || a.partnerId.localeCompare(b.partnerId));
+  return { range, rows: rows.slice(start, start + query.perPage), hasMore: rows.length > start + query.perPage };
 }
 
 /** Moves pending deltas into the buckets; resolves to how many it took. */

@@ -143,18 +143,62 @@ export function owedTotal(db: Queryable, programId: string): Promise<Array<{ cur
   );
 }
 
-/** Totals per partner and currency in [from, to): the leaderboard's numbers. */
-export function byPartner(db: Queryable, programId: string, from: number, to: number): Promise<PartnerTotals[]> {
+/**
+ * Totals per partner and currency in [from, to): for every partner (the slow path, which
+ * returns a row per active partner) or for the named ones (one page's).
+ */
+export function byPartner(db: Queryable, programId: string, from: number, to: number, ids: readonly string[] | null = null): Promise<PartnerTotals[]> {
+  if (ids?.length === 0) return Promise.resolve([]);
+  const only = ids === null ? "AND partner_id <> ''" : `AND partner_id IN (${ids.map(() => '?').join(', ')})`;
+  const params = [programId, ...(ids ?? []), from, to];
   return db.all<PartnerTotals>(
     `SELECT partner_id, currency, ${SUMS} FROM (
        SELECT partner_id, currency, ${MEASURES.join(', ')} FROM stat_buckets
-        WHERE program_id = ? AND bucket >= ? AND bucket < ? AND partner_id <> ''
+        WHERE program_id = ? ${only} AND bucket >= ? AND bucket < ?
        UNION ALL
        SELECT partner_id, currency, ${MEASURES.join(', ')} FROM stat_deltas
-        WHERE program_id = ? AND bucket >= ? AND bucket < ?
+        WHERE program_id = ? ${only} AND bucket >= ? AND bucket < ?
      ) t GROUP BY partner_id, currency`,
+    [...params, ...params],
+  );
+}
+
+/** The program's money per currency in [from, to), from its own rows: which currency leads. */
+export function currencyTotals(db: Queryable, programId: string, from: number, to: number): Promise<Array<{ currency: string; revenue: number; commissions: number }>> {
+  return db.all(
+    `SELECT currency, SUM(revenue) AS revenue, SUM(commissions) AS commissions FROM (
+       SELECT currency, revenue, commissions FROM stat_buckets WHERE program_id = ? AND partner_id = '' AND bucket >= ? AND bucket < ?
+       UNION ALL
+       SELECT currency, revenue, commissions FROM stat_deltas WHERE program_id = ? AND bucket >= ? AND bucket < ?
+     ) t GROUP BY currency`,
     [programId, from, to, programId, from, to],
   );
+}
+
+export type Rank = { measure: 'clicks' | 'referrals' | 'customers' } | { measure: 'revenue' | 'commissions'; currency: string } | { measure: 'conversion_rate' };
+
+/**
+ * The partners active in [from, to), ranked by one figure, largest first (ties by id), one
+ * page of them: summed and sorted by the database, which returns only the page.
+ */
+export async function rankPartners(db: Queryable, programId: string, from: number, to: number, rank: Rank, limit: number, offset: number): Promise<string[]> {
+  const money = rank.measure === 'revenue' || rank.measure === 'commissions';
+  const value =
+    rank.measure === 'conversion_rate'
+      ? 'CASE WHEN SUM(clicks) = 0 THEN 0 ELSE SUM(referrals) * 1.0 / SUM(clicks) END'
+      : money
+        ? `SUM(CASE WHEN currency = ? THEN ${rank.measure} ELSE 0 END)`
+        : `SUM(${rank.measure})`;
+  const columns = rank.measure === 'conversion_rate' ? 'clicks, referrals' : `currency, ${rank.measure}`;
+  const rows = await db.all<{ partner_id: string }>(
+    `SELECT partner_id FROM (
+       SELECT partner_id, ${columns} FROM stat_buckets WHERE program_id = ? AND bucket >= ? AND bucket < ? AND partner_id <> ''
+       UNION ALL
+       SELECT partner_id, ${columns} FROM stat_deltas WHERE program_id = ? AND bucket >= ? AND bucket < ?
+     ) t GROUP BY partner_id ORDER BY ${value} DESC, partner_id LIMIT ? OFFSET ?`,
+    [programId, from, to, programId, from, to, ...(money ? [(rank as { currency: string }).currency] : []), limit, offset],
+  );
+  return rows.map((r) => r.partner_id);
 }
 
 /**
