@@ -218,7 +218,7 @@ async function collectorLists() {
 // owner opening the overview waits for.
 const STATS = [
   ['collector: GET /v1/stats 90 days by day (1 connection)', `/v1/stats?from=2025-10-03&to=2025-12-31&interval=day&tz=Europe/Paris`],
-  ['collector: GET /v1/stats/partners 30 days (1 connection)', `/v1/stats/partners?from=2025-12-02&to=2025-12-31&tz=Europe/Paris&per_page=5`],
+  ['collector: GET /v1/stats/partners 30 days (1 connection)', `/v1/stats/partners?from=2025-12-02&to=2025-12-31&tz=Europe/Paris&sort=commissions&per_page=5`],
 ];
 
 const OVERVIEW = 'dashboard: overview, cold, until interactive';
