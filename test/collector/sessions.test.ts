@@ -119,6 +119,11 @@ describe('the session', () => {
     expect((await c.call('GET', '/v1/partners?per_page=50')).body.data.length).toBe(before);
     // The configured public origin is the dashboard's too.
     expect((await o.call('POST', '/v1/partners', { body, headers: { origin: PUBLIC_URL } })).status).toBe(201);
+    // A read is answered whatever its origin: SameSite=Lax keeps other sites' requests
+    // from carrying the cookie at all, and without CORS headers no other page reads the answer.
+    const read = await o.call('GET', '/v1/partners', { headers: { origin: 'https://evil.test' } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('ends on sign-out: the cookie is cleared and no longer works', async () => {
