@@ -6,7 +6,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 
 const collectorPkg = JSON.parse(readFileSync('packages/collector/package.json', 'utf8'));
@@ -53,6 +53,10 @@ const hash8 = (text) => createHash('sha256').update(text).digest('hex').slice(0,
  */
 const webShell = (app) => ({
   name: 'web-shell',
+  // Hashed names change with every edit: last build's files would pile up beside this one's.
+  buildStart() {
+    rmSync(`packages/web/dist/${app}`, { recursive: true, force: true });
+  },
   generateBundle(_, bundle) {
     const css = [readFileSync(`packages/web/src/${app}/style.css`, 'utf8'), readFileSync('node_modules/uplot/dist/uPlot.min.css', 'utf8')].join('\n');
     const cssName = `assets/${app}-${hash8(css)}.css`;
