@@ -3,8 +3,8 @@
 // back to where they were afterwards.
 
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
-import { useEffect } from 'preact/hooks';
-import { api, whenSignedOut } from '../shared/api.js';
+import { useEffect, useState } from 'preact/hooks';
+import { api, messageOf, whenSignedOut } from '../shared/api.js';
 import { useLoad } from '../shared/use-api.js';
 import { Failure, Loading } from '../shared/ui.js';
 import { Overview } from './pages/overview.js';
@@ -27,7 +27,9 @@ const NAV = [
   ['/settings', 'Settings'],
 ] as const;
 
-function ProgramSwitcher({ session, refresh }: { session: Session; refresh: () => void }) {
+// A failed switch or sign-out is said in the header (role=alert), instead of being an
+// unhandled rejection the owner never sees; the select falls back to the current program.
+function ProgramSwitcher({ session, refresh, fail }: { session: Session; refresh: () => void; fail: (err: unknown) => void }) {
   const programs = session.attributes.programs;
   if (programs.length < 2) return <span class="program-name">{programs[0]?.name}</span>;
   return (
@@ -36,8 +38,14 @@ function ProgramSwitcher({ session, refresh }: { session: Session; refresh: () =
       <select
         value={session.attributes.program_id}
         onChange={async (e) => {
-          await api('post', '/v1/auth/program', undefined, { program_id: e.currentTarget.value });
-          refresh();
+          const select = e.currentTarget;
+          try {
+            await api('post', '/v1/auth/program', undefined, { program_id: select.value });
+            refresh();
+          } catch (err) {
+            select.value = session.attributes.program_id;
+            fail(err);
+          }
         }}
       >
         {programs.map((p) => (
@@ -51,9 +59,16 @@ function ProgramSwitcher({ session, refresh }: { session: Session; refresh: () =
 function Shell({ session, refresh }: { session: Session; refresh: () => void }) {
   const { path, route } = useLocation();
   const current = (to: string) => (to === '/' ? path === `${BASE}/` || path === BASE : path.startsWith(href(to)));
+  const [problem, setProblem] = useState<string>();
+  const fail = (err: unknown) => setProblem(messageOf(err));
   const signOut = async () => {
-    await api('post', '/v1/auth/sign_out').catch(() => undefined);
-    route(href('/sign-in'));
+    try {
+      await api('post', '/v1/auth/sign_out');
+      route(href('/sign-in'));
+    } catch (err) {
+      // Still signed in: going to the sign-in page would pretend otherwise.
+      fail(err);
+    }
   };
   return (
     <SessionContext.Provider value={{ session, refresh }}>
@@ -64,7 +79,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
         <a class="brand" href={href('/')}>
           Tally
         </a>
-        <ProgramSwitcher session={session} refresh={refresh} />
+        <ProgramSwitcher session={session} refresh={refresh} fail={fail} />
         <span class="who">{session.attributes.email}</span>
         <button type="button" class="secondary" onClick={signOut}>
           Sign out
@@ -82,6 +97,14 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
         </ul>
       </nav>
       <main id="main" key={session.attributes.program_id}>
+        {problem !== undefined && (
+          <p class="failure" role="alert">
+            {problem}{' '}
+            <button type="button" class="secondary" onClick={() => setProblem(undefined)}>
+              Dismiss
+            </button>
+          </p>
+        )}
         <Router>
           <Route path={`${BASE}/`} component={Overview} />
           <Route path={`${BASE}/partners`} component={Partners} />
