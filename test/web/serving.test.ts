@@ -61,6 +61,8 @@ it('keeps the bundles within budget, and the snippet free of dashboard code', ()
   const chart = assets.find((n) => /^uPlot.*\.js$/.test(n))!;
   expect(gz(entry)).toBeLessThan(ENTRY_BUDGET);
   expect(gz(chart)).toBeLessThan(CHART_BUDGET);
+  // Payouts and settings are their own chunks, fetched when first opened, not part of the entry.
+  for (const lazyPage of ['payouts', 'settings']) expect(assets.some((n) => new RegExp(`^${lazyPage}-.*\\.js$`).test(n))).toBe(true);
   const tracker = readFileSync(new URL('../../packages/tracker/dist/tracker.js', import.meta.url), 'utf8');
   for (const marker of ['preact', 'uPlot', '/v1/auth', 'dashboard']) expect(tracker).not.toContain(marker);
 });

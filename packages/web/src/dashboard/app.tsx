@@ -2,6 +2,7 @@
 // program switcher and the pages. A 401 from any call sends the person to sign in, and
 // back to where they were afterwards.
 
+import lazy, { ErrorBoundary } from 'preact-iso/lazy';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf, whenSignedOut } from '../shared/api.js';
@@ -10,11 +11,15 @@ import { Failure, Loading } from '../shared/ui.js';
 import { Overview } from './pages/overview.js';
 import { Partner } from './pages/partner.js';
 import { Partners } from './pages/partners.js';
-import { Payouts } from './pages/payouts.js';
 import { Clicks, Commissions, Payments, Referrals } from './pages/records.js';
-import { Settings } from './pages/settings.js';
 import { SignIn, Welcome } from './pages/sign-in.js';
 import { BASE, href, SessionContext, type Session } from './session.js';
+
+// Payouts and settings are fetched the first time they are opened (preact-iso's router
+// keeps the page on screen until then), which keeps the first load smaller; the record
+// tables stay in the entry, since a partner's page shows them too.
+const Payouts = lazy(() => import('./pages/payouts.js').then((m) => m.Payouts));
+const Settings = lazy(() => import('./pages/settings.js').then((m) => m.Settings));
 
 const NAV = [
   ['/', 'Overview'],
@@ -105,18 +110,21 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
             </button>
           </p>
         )}
-        <Router>
-          <Route path={`${BASE}/`} component={Overview} />
-          <Route path={`${BASE}/partners`} component={Partners} />
-          <Route path={`${BASE}/partners/:id`} component={Partner} />
-          <Route path={`${BASE}/referrals`} component={Referrals} />
-          <Route path={`${BASE}/commissions`} component={Commissions} />
-          <Route path={`${BASE}/payments`} component={Payments} />
-          <Route path={`${BASE}/clicks`} component={Clicks} />
-          <Route path={`${BASE}/payouts`} component={Payouts} />
-          <Route path={`${BASE}/settings`} component={Settings} />
-          <Route default component={NotFound} />
-        </Router>
+        {/* A page's file can fail to load, e.g. in a tab opened before a deploy replaced the hashed files. */}
+        <ErrorBoundary onError={() => setProblem('This page could not be loaded; the dashboard may have been updated. Reload the page.')}>
+          <Router>
+            <Route path={`${BASE}/`} component={Overview} />
+            <Route path={`${BASE}/partners`} component={Partners} />
+            <Route path={`${BASE}/partners/:id`} component={Partner} />
+            <Route path={`${BASE}/referrals`} component={Referrals} />
+            <Route path={`${BASE}/commissions`} component={Commissions} />
+            <Route path={`${BASE}/payments`} component={Payments} />
+            <Route path={`${BASE}/clicks`} component={Clicks} />
+            <Route path={`${BASE}/payouts`} component={Payouts} />
+            <Route path={`${BASE}/settings`} component={Settings} />
+            <Route default component={NotFound} />
+          </Router>
+        </ErrorBoundary>
       </main>
     </SessionContext.Provider>
   );
