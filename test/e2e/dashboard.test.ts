@@ -253,6 +253,20 @@ describe('the dashboard in Chromium', () => {
     }
   });
 
+  it('says to reload when the file of a page cannot be fetched, as in a tab older than a deploy', async () => {
+    const fresh = await context.newPage(); // its own module map: the settings chunk is not loaded yet
+    try {
+      await fresh.route('**/dashboard/assets/settings-*.js', (r) => r.abort());
+      await fresh.goto(at('/partners'));
+      await waitForText(fresh, 'Partners');
+      await fresh.click('nav.side a:text-is("Settings")');
+      await waitForText(fresh, 'This page could not be loaded');
+      expect(await fresh.textContent('[role=alert]')).toContain('Reload the page');
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('signs out, refuses a wrong password, and locks the account after five', async () => {
     await press(page, 'Sign out');
     await page.waitForURL('**/dashboard/sign-in');

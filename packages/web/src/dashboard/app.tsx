@@ -2,7 +2,7 @@
 // program switcher and the pages. A 401 from any call sends the person to sign in, and
 // back to where they were afterwards.
 
-import lazy, { ErrorBoundary } from 'preact-iso/lazy';
+import lazy from 'preact-iso/lazy';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf, whenSignedOut } from '../shared/api.js';
@@ -17,9 +17,15 @@ import { BASE, href, SessionContext, type Session } from './session.js';
 
 // Payouts and settings are fetched the first time they are opened (preact-iso's router
 // keeps the page on screen until then), which keeps the first load smaller; the record
-// tables stay in the entry, since a partner's page shows them too.
-const Payouts = lazy(() => import('./pages/payouts.js').then((m) => m.Payouts));
-const Settings = lazy(() => import('./pages/settings.js').then((m) => m.Settings));
+// tables stay in the entry, since a partner's page shows them too. A file that cannot be
+// fetched (a tab older than a deploy, whose build emptied dist) becomes a page saying so:
+// preact-iso's lazy would otherwise wait on the rejected import for ever.
+function PageUnavailable() {
+  return <Failure error={new Error('This page could not be loaded; the dashboard may have been updated. Reload the page.')} retry={() => location.reload()} />;
+}
+const lazyPage = <C,>(load: () => Promise<C>) => lazy(() => load().catch(() => PageUnavailable as unknown as C));
+const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
+const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Settings));
 
 const NAV = [
   ['/', 'Overview'],
@@ -110,21 +116,18 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
             </button>
           </p>
         )}
-        {/* A page's file can fail to load, e.g. in a tab opened before a deploy replaced the hashed files. */}
-        <ErrorBoundary onError={() => setProblem('This page could not be loaded; the dashboard may have been updated. Reload the page.')}>
-          <Router>
-            <Route path={`${BASE}/`} component={Overview} />
-            <Route path={`${BASE}/partners`} component={Partners} />
-            <Route path={`${BASE}/partners/:id`} component={Partner} />
-            <Route path={`${BASE}/referrals`} component={Referrals} />
-            <Route path={`${BASE}/commissions`} component={Commissions} />
-            <Route path={`${BASE}/payments`} component={Payments} />
-            <Route path={`${BASE}/clicks`} component={Clicks} />
-            <Route path={`${BASE}/payouts`} component={Payouts} />
-            <Route path={`${BASE}/settings`} component={Settings} />
-            <Route default component={NotFound} />
-          </Router>
-        </ErrorBoundary>
+        <Router>
+          <Route path={`${BASE}/`} component={Overview} />
+          <Route path={`${BASE}/partners`} component={Partners} />
+          <Route path={`${BASE}/partners/:id`} component={Partner} />
+          <Route path={`${BASE}/referrals`} component={Referrals} />
+          <Route path={`${BASE}/commissions`} component={Commissions} />
+          <Route path={`${BASE}/payments`} component={Payments} />
+          <Route path={`${BASE}/clicks`} component={Clicks} />
+          <Route path={`${BASE}/payouts`} component={Payouts} />
+          <Route path={`${BASE}/settings`} component={Settings} />
+          <Route default component={NotFound} />
+        </Router>
       </main>
     </SessionContext.Provider>
   );
