@@ -16,6 +16,7 @@ import { freshSchema, postgresReady } from './postgres.mjs';
 import { seededDatabase, SPAN } from './seed.mjs';
 import { trackerRows } from './tracker.mjs';
 import { overviewRow } from './dashboard.mjs';
+import { seededPostgres } from './seed-postgres.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -224,7 +225,7 @@ const STATS = [
 const OVERVIEW = 'dashboard: overview, cold, until interactive';
 
 async function collectorStats() {
-  if (!STATS.some(([name]) => wanted(name)) && !wanted(OVERVIEW)) return [];
+  if (!STATS.some(([name]) => wanted(name) || wanted(name.replace('collector:', 'collector-pg:'))) && !wanted(OVERVIEW)) return [];
   const seed = await seededDatabase();
   const c = await startCollector(seed.path, join(work, 'stats.log'), profileArgs('stats'));
   const rows = [];
@@ -237,6 +238,20 @@ async function collectorStats() {
   } finally {
     await stop(c.child);
   }
+  if (STATS.some(([name]) => wanted(name.replace('collector:', 'collector-pg:'))) && (await postgresReady())) {
+    const copy = await seededPostgres(seed.path, work);
+    const p = await startCollector(copy.url, join(work, 'stats-pg.log'));
+    try {
+      const headers = { authorization: `Bearer ${copy.secret}` };
+      for (const [name, path] of STATS) {
+        const pgName = name.replace('collector:', 'collector-pg:');
+        if (wanted(pgName)) rows.push(await measure(pgName, p.url, { connections: 1, requests: [{ method: 'GET', headers, path }] }, p.child.pid));
+      }
+    } finally {
+      await stop(p.child);
+      await copy.drop();
+    }
+  }
   return rows;
 }
 
@@ -248,6 +263,8 @@ const TARGETS = [
   ['list page 1,000: worst p99 (ms)', (r) => r.worst.page1000, '≤', 30],
   ['stats, 90 days by day: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.includes('/v1/stats 90'))?.p99, '≤', 50],
   ['partners leaderboard, 30 days: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.includes('/v1/stats/partners'))?.p99, '≤', 50],
+  ['PostgreSQL: stats, 90 days by day: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.startsWith('collector-pg: GET /v1/stats 90'))?.p99, '≤', 50],
+  ['PostgreSQL: partners leaderboard, 30 days: p99 (ms)', (r) => r.rows.find((x) => x.name.startsWith('collector-pg: GET /v1/stats/partners'))?.p99, '≤', 50],
   ['overview page, cold, until interactive: max of the loads (ms)', (r) => r.rows.find((x) => x.name === OVERVIEW)?.maxMs, '≤', 1500],
   ['peak RSS of the collector (MB)', (r) => r.worst.rss, '≤', 200],
   ['tracker.js main thread at load, landing p50 (ms)', (r) => r.tracker.landing?.p50Ms, '≤', 1],
