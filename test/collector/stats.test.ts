@@ -131,6 +131,8 @@ describe('GET /v1/stats', () => {
       ['from=2025-03-01&to=2025-03-02&tz=Mars/Olympus', 'tz'],
       ['from=2025-03-01&to=2025-03-02&interval=year', 'interval'],
       ['to=2025-03-02', 'from'],
+      ['from=0050-01-01&to=0050-01-02', 'from'], // not 1950, as Date.UTC would read it
+      ['from=1971-06-01&to=1971-06-02&tz=Africa/Monrovia', 'tz'], // 44½ minutes behind UTC then
     ] as const) {
       const err = expectError(await c.call('GET', `/v1/stats?${query}`), 400, 'invalid_parameter');
       expect(err.source).toEqual({ parameter });

@@ -5,7 +5,7 @@
 import { addDelta } from '../store/stats.js';
 import { createHash } from 'node:crypto';
 import { ServiceError, fail, found } from '../errors.js';
-import { UniqueViolation, type Db, type Queryable } from '../store/db.js';
+import { UniqueViolation, type Db, type Queryable, type Tx } from '../store/db.js';
 import * as commissions from '../store/commissions.js';
 import type { CommissionRow } from '../store/commissions.js';
 import * as partnerships from '../store/partnerships.js';
@@ -74,7 +74,7 @@ async function replay(db: Queryable, payment: PaymentRow, hash: string): Promise
 }
 
 async function create(
-  tx: Queryable,
+  tx: Tx,
   program: ProgramRow,
   referral: ReferralRow,
   input: PaymentInput & { currency: string },
@@ -93,7 +93,10 @@ async function create(
   const rate = partnership.commission_rate_bps ?? program.commission_rate_bps;
   const earned = commissionAmount(input.amount, rate);
   const commission = newCommission(program.id, referral.partner_id, referral.id, earned, input.currency, now);
-  // The referral's first payment makes it a paying customer, in the statistics.
+  // The referral's first payment makes it a paying customer, in the statistics. Read, then
+  // write: on PostgreSQL two payments of one referral at once would both find none before
+  // them and count one customer twice, so the referral's payments take their turn here.
+  await tx.lock(`payments:${referral.id}`);
   const first = !(await payments.existsForReferral(tx, referral.id));
   const payment: PaymentRow = {
     id: uuidv7(),

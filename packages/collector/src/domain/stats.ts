@@ -83,7 +83,22 @@ function parseDate(raw: string, parameter: string): LocalDate {
   if (!m || !date || date.getUTCDate() !== Number(m[3])) {
     throw fail('invalid_parameter', `${parameter} must be a date as YYYY-MM-DD, got "${raw}"`, { parameter });
   }
+  // Records are stamped in unix seconds; and Date.UTC reads the years 0 to 99 as 1900 to 1999.
+  if (Number(m[1]) < 1970) throw fail('invalid_parameter', `${parameter} must be 1970-01-01 or later`, { parameter });
   return { y: Number(m[1]), m: Number(m[2]), d: Number(m[3]) };
+}
+
+/**
+ * Local midnight as a bucket boundary. Every offset in use since the 1970s is a multiple
+ * of 15 minutes; a zone's older local mean time (Monrovia was 44½ minutes behind UTC
+ * until 1972) is not, and a day there cannot be cut from the buckets exactly.
+ */
+function boundary(tz: string, date: LocalDate): number {
+  const t = localMidnight(tz, date.y, date.m, date.d);
+  if (t % stats.BUCKET_SECONDS !== 0) {
+    throw fail('invalid_parameter', `${tz} was not a whole number of quarter hours off UTC on ${iso(date)}: its days there cannot be counted exactly`, { parameter: 'tz' });
+  }
+  return t;
 }
 
 const iso = ({ y, m, d }: LocalDate) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
@@ -131,8 +146,8 @@ export function resolveRange(from: string, to: string, tz: string): Range & { fi
     tz: zone,
     first,
     last,
-    start: localMidnight(zone, first.y, first.m, first.d),
-    end: localMidnight(zone, after.y, after.m, after.d),
+    start: boundary(zone, first),
+    end: boundary(zone, after),
   };
 }
 
@@ -165,7 +180,7 @@ export async function statsSeries(
   const periods: Array<Period & { begins: number }> = [];
   for (let s = periodStart(range.first, query.interval); dayNumber(s) <= dayNumber(range.last); s = nextPeriod(s, query.interval)) {
     const start = dayNumber(s) < dayNumber(range.first) ? range.first : s;
-    periods.push({ start: iso(start), begins: localMidnight(range.tz, start.y, start.m, start.d), ...emptyTotals() });
+    periods.push({ start: iso(start), begins: boundary(range.tz, start), ...emptyTotals() });
   }
   const [rows, owedRows] = await Promise.all([
     stats.series(db, programId, query.partnerId ?? null, range.start, range.end),
@@ -328,14 +343,11 @@ const valuesOf = (r: KeptRow) => MEASURES.map((m) => Number(r[m])).join(',');
 /**
  * Where the kept totals differ from a recount of the records, as lines for a person;
  * none when they agree. Also checks that each program row is the sum of its partners'.
+ * Everything is read in one snapshot, so a check while the server writes is exact too.
  */
 export async function checkStats(db: Queryable, programId: string | null = null): Promise<string[]> {
-  const [kept, counted, programRows, partnerSums] = await Promise.all([
-    stats.kept(db, programId),
-    stats.recount(db, programId),
-    stats.keptProgramRows(db, programId),
-    stats.foldedProgramSums(db, programId),
-  ]);
+  const rows = await stats.checkRows(db, programId);
+  const side = (name: string) => rows.filter((r) => r.side === name);
   const problems: string[] = [];
   const compare = (what: string, a: KeptRow[], b: KeptRow[]) => {
     const left = new Map(a.filter(nonZero).map((r) => [keyOf(r), valuesOf(r)]));
@@ -344,14 +356,14 @@ export async function checkStats(db: Queryable, programId: string | null = null)
       if (left.get(key) !== right.get(key)) problems.push(`${what} ${key}: kept ${left.get(key) ?? 'nothing'}, counted ${right.get(key) ?? 'nothing'}`);
     }
   };
-  compare('partner', kept, counted);
-  compare('program', programRows, partnerSums);
+  compare('partner', side('kept'), side('counted'));
+  compare('program', side('program'), side('sum'));
   return problems;
 }
 
 export function rebuildStats(db: Db): Promise<void> {
   return db.transaction(async (tx) => {
     await tx.lock('stats-fold');
-    await stats.rebuild(tx);
+    await stats.rebuild(tx, db.engine);
   });
 }

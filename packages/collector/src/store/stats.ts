@@ -6,7 +6,7 @@
 // at every moment. Every UTC offset in use is a multiple of 15 minutes, so a day, week
 // or month in any zone is an exact union of buckets.
 
-import type { Param, Queryable } from './db.js';
+import type { Engine, Param, Queryable } from './db.js';
 
 export const BUCKET_SECONDS = 900;
 
@@ -232,41 +232,31 @@ export interface KeptRow extends Record<Measure, number> {
   currency: string;
 }
 
-export function recount(db: Queryable, programId: string | null): Promise<KeptRow[]> {
-  return db.all<KeptRow>(
-    `SELECT * FROM (${RECOUNT}) r ${programId === null ? '' : 'WHERE program_id = ?'}`,
-    programId === null ? [] : [programId],
-  );
-}
-
-/** The kept totals per partner (buckets and pending deltas together), in the recount's shape. */
-export function kept(db: Queryable, programId: string | null): Promise<KeptRow[]> {
+/**
+ * What `tally stats check` compares, each row tagged with its side:
+ * - `kept`: the partners' totals, buckets and pending deltas together;
+ * - `counted`: the recount of the records, in the same shape;
+ * - `program`: the program rows (partner ''), which must equal
+ * - `sum`: the partners' folded rows added up per program, bucket and currency.
+ * One statement, so one snapshot on both engines: read apart, a write committed between
+ * the kept totals and the recount would show as a difference while the server runs.
+ */
+export function checkRows(db: Queryable, programId: string | null): Promise<Array<KeptRow & { side: 'kept' | 'counted' | 'program' | 'sum' }>> {
   const only = programId === null ? '' : 'AND program_id = ?';
-  return db.all<KeptRow>(
-    `SELECT ${COLUMNS.replace(MEASURES.join(', '), SUMS)} FROM (
+  return db.all(
+    `SELECT 'kept' AS side, ${COLUMNS.replace(MEASURES.join(', '), SUMS)} FROM (
        SELECT ${COLUMNS} FROM stat_buckets WHERE partner_id <> '' ${only}
        UNION ALL
        SELECT ${COLUMNS} FROM stat_deltas WHERE 1 = 1 ${only}
-     ) t GROUP BY program_id, partner_id, bucket, currency`,
-    programId === null ? [] : [programId, programId],
-  );
-}
-
-/** The kept totals of the program rows (partner ''), which must equal the partners' sum. */
-export function keptProgramRows(db: Queryable, programId: string | null): Promise<KeptRow[]> {
-  return db.all<KeptRow>(
-    `SELECT * FROM stat_buckets WHERE partner_id = '' ${programId === null ? '' : 'AND program_id = ?'}`,
-    programId === null ? [] : [programId],
-  );
-}
-
-/** The partners' folded rows summed per program, bucket and currency: what each program row must be. */
-export function foldedProgramSums(db: Queryable, programId: string | null): Promise<KeptRow[]> {
-  return db.all<KeptRow>(
-    `SELECT program_id, '' AS partner_id, bucket, currency, ${SUMS} FROM stat_buckets
-      WHERE partner_id <> '' ${programId === null ? '' : 'AND program_id = ?'}
-      GROUP BY program_id, bucket, currency`,
-    programId === null ? [] : [programId],
+     ) k GROUP BY program_id, partner_id, bucket, currency
+     UNION ALL
+     SELECT 'counted', r.* FROM (${RECOUNT}) r WHERE 1 = 1 ${only}
+     UNION ALL
+     SELECT 'program', ${COLUMNS} FROM stat_buckets WHERE partner_id = '' ${only}
+     UNION ALL
+     SELECT 'sum', program_id, '', bucket, currency, ${SUMS} FROM stat_buckets
+      WHERE partner_id <> '' ${only} GROUP BY program_id, bucket, currency`,
+    programId === null ? [] : [programId, programId, programId, programId, programId],
   );
 }
 
@@ -297,8 +287,15 @@ export async function partnerCount(db: Queryable, programId: string): Promise<nu
   return Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM partners WHERE program_id = ?', [programId]))?.n ?? 0);
 }
 
-/** Replaces every kept total by the recount: the repair after a check found a difference. */
-export async function rebuild(db: Queryable): Promise<void> {
+/**
+ * Replaces every kept total by the recount: the repair after a check found a difference.
+ * On PostgreSQL writers go on meanwhile: a delta committed between the delete and the
+ * recount would be counted twice, once as itself and once in the recount. The table lock
+ * makes writes that keep totals wait for the repair's commit (reads go on), and waits for
+ * those in flight to commit first. SQLite's one writer is this transaction already.
+ */
+export async function rebuild(db: Queryable, engine: Engine): Promise<void> {
+  if (engine === 'postgres') await db.run('LOCK TABLE stat_deltas IN EXCLUSIVE MODE');
   await db.run('DELETE FROM stat_deltas');
   await db.run('DELETE FROM stat_buckets');
   for (const statement of REBUILD) await db.run(statement);
