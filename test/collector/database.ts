@@ -2,12 +2,12 @@
 // on SQLite each test gets a file in its own temp folder, on PostgreSQL its own schema
 // in the test database, dropped afterwards. Tests name it by URL, as a user would.
 
-import { checkStats } from '../../packages/collector/src/domain/stats.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { checkStats } from '../../packages/collector/src/domain/stats.js';
 import { openDatabase } from '../../packages/collector/src/store/open.js';
 import type { Db, Engine } from '../../packages/collector/src/store/db.js';
 

@@ -119,3 +119,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demo: e.DEMO === undefined ? undefined : e.DEMO === '1',
   });
 }
+
+/** An address for the URL's host part: IPv6 in brackets. */
+export const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
+
+/**
+ * Where people reach the collector, as the links it prints and hands out name it:
+ * PUBLIC_URL, or HOST:PORT (a wildcard address shown as localhost).
+ */
+export function publicUrlOf(config: Pick<Config, 'publicUrl' | 'host'>, port: number): string {
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : urlHost(config.host);
+  return config.publicUrl ?? `http://${shown}:${port}`;
+}

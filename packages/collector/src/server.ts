@@ -6,7 +6,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
-import { demoEnabled, type Config } from './config.js';
+import { demoEnabled, publicUrlOf, urlHost, type Config } from './config.js';
 import { describeCause } from './errors.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { guardConnections, NO_CAPS, serverOptions } from './http/connections.js';
@@ -69,9 +69,8 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : host;
-  const publicUrl = config.publicUrl ?? `http://${shownHost}:${port}`;
+  const host = urlHost(config.host);
+  const publicUrl = publicUrlOf(config, port);
   const firstProgram = await ensureFirstProgram(
     db,
     {

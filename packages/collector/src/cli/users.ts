@@ -1,12 +1,10 @@
 // tally users: the dashboard's owners. An invitation prints a one-time sign-in link to
 // hand over; the link, like a token, is this command's output and goes nowhere else.
 
-import type { Config } from '../config.js';
+import { publicUrlOf } from '../config.js';
 import { allMembers, invite, linkPath, removeUser } from '../domain/owners.js';
 import { iso, json, now, out, programFor, UsageError, withDb, type Command } from './common.js';
 
-/** Where the server can be reached, as the links it prints name it. */
-const publicUrl = (config: Readonly<Config>): string => config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
 
 export const userCommands: Record<string, Command> = {
   'users invite': {
@@ -16,7 +14,7 @@ export const userCommands: Record<string, Command> = {
     async run(values, positionals, config) {
       const email = positionals[0] ?? '';
       const { link } = await withDb(config, async (db) => invite(db, (await programFor(db, values.program)).id, email, now()));
-      out(link === null ? 'Added. They can sign in already and switch to this program.' : `Sign-in link (once, within 24 hours): ${publicUrl(config)}${linkPath(link)}`);
+      out(link === null ? 'Added. They can sign in already and switch to this program.' : `Sign-in link (once, within 24 hours): ${publicUrlOf(config, config.port)}${linkPath(link)}`);
     },
   },
 

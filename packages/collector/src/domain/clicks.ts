@@ -1,9 +1,9 @@
 // Clicks: a visitor landed through a referral link. They feed gr_id attribution and
 // the click counts; a repeat of the same visitor and link within 30 minutes counts once.
 
-import { addDelta } from '../store/stats.js';
 import type { Db } from '../store/db.js';
 import * as clicks from '../store/clicks.js';
+import { addDelta } from '../store/stats.js';
 import { attribute } from './attribution.js';
 import { uuidv7 } from './ids.js';
 

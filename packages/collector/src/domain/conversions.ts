@@ -1,11 +1,11 @@
 // A conversion: a referred person signed up. The first referral of a person wins, and
 // a retry of the same conversion is answered with the same record.
 
-import { addDelta } from '../store/stats.js';
 import { fail } from '../errors.js';
 import type { Db } from '../store/db.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow } from '../store/referrals.js';
+import { addDelta } from '../store/stats.js';
 import { attribute } from './attribution.js';
 import { mailbox, normalizeEmail } from './email.js';
 import { uuidv7 } from './ids.js';

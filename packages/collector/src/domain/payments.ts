@@ -2,7 +2,6 @@
 // commission at the partnership's rate, else the program's, and the first moves the
 // referral from converted to paid. The company's idempotency_key makes retries safe.
 
-import { addDelta } from '../store/stats.js';
 import { createHash } from 'node:crypto';
 import { ServiceError, fail, found } from '../errors.js';
 import { UniqueViolation, type Db, type Queryable, type Tx } from '../store/db.js';
@@ -14,6 +13,7 @@ import type { PaymentRow } from '../store/payments.js';
 import type { ProgramRow } from '../store/programs.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow } from '../store/referrals.js';
+import { addDelta } from '../store/stats.js';
 import { countOwed, getCommission, moveCommission, newCommission } from './commissions.js';
 import { normalizeEmail } from './email.js';
 import { uuidv7 } from './ids.js';

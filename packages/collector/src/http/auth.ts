@@ -41,6 +41,7 @@ export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAcce
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   // Bounded by the secret tokens that exist: only a known token gets this far.
   const warned = new Set<string>();
+  const publicOrigin = options.publicUrl === undefined ? undefined : new URL(options.publicUrl).origin;
 
   const bySession: Middleware = async (ctx, next) => {
     const cookie = sessionCookie(ctx);
@@ -49,7 +50,7 @@ export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAcce
       if (cookie) setSessionCookie(ctx, null, options.publicUrl);
       throw unauthorized();
     }
-    checkSameOrigin(ctx, options.publicUrl);
+    checkSameOrigin(ctx, publicOrigin);
     if (found.touched) setSessionCookie(ctx, cookie ?? null, options.publicUrl);
     ctx.state.program = found.program;
     ctx.state.session = found.session;

@@ -6,10 +6,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type Router from '@koa/router';
-import type { Context } from 'koa';
 import { fail } from '../errors.js';
+import { sendStatic, staticFile, type StaticFile } from '../http/static-file.js';
 
 /** The app's own policy: its scripts and styles from this origin only, calls to the API here. */
 const APP_POLICY = [
@@ -23,41 +22,19 @@ const APP_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-interface File {
-  body: Buffer;
-  gzip: Buffer;
-  brotli: Buffer;
-  type: string;
-}
-
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.html': 'text/html; charset=utf-8' };
 
-function load(path: string): File {
-  const body = readFileSync(path);
-  const ext = path.slice(path.lastIndexOf('.'));
-  return {
-    body,
-    gzip: gzipSync(body, { level: 9 }),
-    brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-    type: TYPES[ext] ?? 'application/octet-stream',
-  };
+function load(path: string): StaticFile {
+  return staticFile(readFileSync(path), TYPES[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream');
 }
 
 /** The built app: its page and its files by name; undefined when the web package is not built. */
-export function loadWebApp(dir?: string): { page: File; assets: Map<string, File> } | undefined {
+export function loadWebApp(dir?: string): { page: StaticFile; assets: Map<string, StaticFile> } | undefined {
   const root = dir ?? join(dirname(createRequire(import.meta.url).resolve('@tally/web/package.json')), 'dist', 'dashboard');
   if (!existsSync(join(root, 'index.html'))) return undefined;
-  const assets = new Map<string, File>();
+  const assets = new Map<string, StaticFile>();
   for (const name of readdirSync(join(root, 'assets'))) assets.set(name, load(join(root, 'assets', name)));
   return { page: load(join(root, 'index.html')), assets };
-}
-
-function send(ctx: Context, file: File, cacheControl: string): void {
-  ctx.set({ 'Cache-Control': cacheControl, Vary: 'Accept-Encoding' });
-  ctx.type = file.type;
-  const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
-  if (encoding === 'br' || encoding === 'gzip') ctx.set('Content-Encoding', encoding);
-  ctx.body = encoding === 'br' ? file.brotli : encoding === 'gzip' ? file.gzip : file.body;
 }
 
 export function mountWeb(router: Router, app: ReturnType<typeof loadWebApp>): void {
@@ -68,7 +45,7 @@ export function mountWeb(router: Router, app: ReturnType<typeof loadWebApp>): vo
   router.get('/dashboard/assets/:name', (ctx) => {
     const file = app?.assets.get(ctx.params.name ?? '');
     if (!file) throw fail('not_found', `no file ${ctx.path}`);
-    send(ctx, file, 'public, max-age=31536000, immutable');
+    sendStatic(ctx, file, 'public, max-age=31536000, immutable');
   });
   // The router matches /dashboard/ here too (it is not strict about a final slash).
   router.get('/dashboard', (ctx, next) => {
@@ -80,6 +57,6 @@ export function mountWeb(router: Router, app: ReturnType<typeof loadWebApp>): vo
     if (!app) throw fail('unavailable', 'the dashboard is not built: run npm run build', { retryAfter: 60 });
     ctx.set('Content-Security-Policy', APP_POLICY);
     // Revalidated on every visit: it names the hashed files of the current build.
-    send(ctx, app.page, 'no-cache');
+    sendStatic(ctx, app.page, 'no-cache');
   });
 }

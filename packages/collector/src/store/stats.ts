@@ -206,7 +206,7 @@ export async function rankPartners(db: Queryable, programId: string, from: numbe
  * what the kept totals must equal (`tally stats check`), and how the migration filled
  * them at first. Revenue leaves out refunded payments; commissions leave out rejected ones.
  */
-export const RECOUNT = `
+const RECOUNT = `
   SELECT program_id, partner_id, bucket, currency, ${SUMS} FROM (
     SELECT c.program_id, ps.partner_id, ${BUCKET('c.created_at')} AS bucket, '' AS currency,
            1 AS clicks, 0 AS referrals, 0 AS customers, 0 AS payments, 0 AS revenue, 0 AS commissions, 0 AS owed

@@ -5,9 +5,9 @@
 import lazy from 'preact-iso/lazy';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf, whenSignedOut } from '../shared/api.js';
-import { useLoad } from '../shared/use-api.js';
-import { Failure, Loading } from '../shared/ui.js';
+import { api, messageOf, whenSignedOut } from '../common/api.js';
+import { useLoad } from '../common/use-api.js';
+import { Failure, Loading } from '../common/ui.js';
 import { Overview } from './pages/overview.js';
 import { Partner } from './pages/partner.js';
 import { Partners } from './pages/partners.js';

@@ -2,7 +2,7 @@
 
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { Answer } from '../shared/api.js';
+import type { Answer } from '../common/api.js';
 
 export type Session = Answer<'/v1/auth/session'>['data'];
 

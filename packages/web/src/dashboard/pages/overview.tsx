@@ -3,11 +3,11 @@
 // partners, and what happened last.
 
 import { useState } from 'preact/hooks';
-import { api, type Answer } from '../../shared/api.js';
-import { Chart } from '../../shared/chart.js';
-import { dateTime, int, mainCurrency, money, moneyMap, percent } from '../../shared/format.js';
-import { useLoad } from '../../shared/use-api.js';
-import { Empty, Show } from '../../shared/ui.js';
+import { api, type Answer } from '../../common/api.js';
+import { Chart } from '../../common/chart.js';
+import { dateTime, int, mainCurrency, money, moneyMap, percent } from '../../common/format.js';
+import { useLoad } from '../../common/use-api.js';
+import { Empty, Show } from '../../common/ui.js';
 import { href } from '../session.js';
 import { RangePicker, statsQuery, useRange, type Range } from './range.js';
 

@@ -4,10 +4,10 @@
 
 import { useLocation, useRoute } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
-import { api } from '../../shared/api.js';
-import { int, moneyMap, percent } from '../../shared/format.js';
-import { useLoad } from '../../shared/use-api.js';
-import { Confirm, CopyButton, Empty, Show } from '../../shared/ui.js';
+import { api } from '../../common/api.js';
+import { int, moneyMap, percent } from '../../common/format.js';
+import { useLoad } from '../../common/use-api.js';
+import { Confirm, CopyButton, Empty, Show } from '../../common/ui.js';
 import { href } from '../session.js';
 import { MeasureChart } from './overview.js';
 import { RangePicker, statsQuery, useRange } from './range.js';

@@ -4,10 +4,10 @@
 import type { TargetedSubmitEvent } from 'preact';
 import { useLocation } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
-import { api, type Answer } from '../../shared/api.js';
-import { addDays, int, moneyMap, percent, today } from '../../shared/format.js';
-import { useLoad } from '../../shared/use-api.js';
-import { Confirm, Empty, Pager, Show, Table, type Column } from '../../shared/ui.js';
+import { api, type Answer } from '../../common/api.js';
+import { addDays, int, moneyMap, percent, today } from '../../common/format.js';
+import { useLoad } from '../../common/use-api.js';
+import { Confirm, Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
 import { statsQuery } from './range.js';
 

@@ -2,10 +2,10 @@
 // file (a batch holds its commissions until it is marked paid or cancelled), and past batches.
 
 import { useState } from 'preact/hooks';
-import { api, type Answer } from '../../shared/api.js';
-import { dateTime, int, money } from '../../shared/format.js';
-import { useLoad } from '../../shared/use-api.js';
-import { Confirm, Empty, Failure, Show, Table, type Column } from '../../shared/ui.js';
+import { api, type Answer } from '../../common/api.js';
+import { dateTime, int, money } from '../../common/format.js';
+import { useLoad } from '../../common/use-api.js';
+import { Confirm, Empty, Failure, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
 
 type Owed = Answer<'/v1/payouts/owed'>['data'][number];

@@ -2,7 +2,7 @@
 // can be bookmarked and shared: the last 7, 30 or 90 days, this month, or custom.
 
 import { useLocation } from 'preact-iso/router';
-import { addDays, day, daysBetween, today, viewerZone } from '../../shared/format.js';
+import { addDays, day, daysBetween, today, viewerZone } from '../../common/format.js';
 
 export interface Range {
   key: string;

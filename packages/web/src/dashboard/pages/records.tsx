@@ -5,10 +5,10 @@
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
-import { api, type Answer } from '../../shared/api.js';
-import { dateTime, money, startOfDay } from '../../shared/format.js';
-import { useLoad } from '../../shared/use-api.js';
-import { Confirm, Empty, Pager, Show, Table, type Column } from '../../shared/ui.js';
+import { api, type Answer } from '../../common/api.js';
+import { dateTime, money, startOfDay } from '../../common/format.js';
+import { useLoad } from '../../common/use-api.js';
+import { Confirm, Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
 
 type Referral = Answer<'/v1/referrals'>['data'][number];

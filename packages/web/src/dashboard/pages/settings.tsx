@@ -3,10 +3,10 @@
 
 import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, type Answer } from '../../shared/api.js';
-import { dateTime, percent } from '../../shared/format.js';
-import { useLoad } from '../../shared/use-api.js';
-import { Confirm, CopyButton, Failure, Show, Table, type Column } from '../../shared/ui.js';
+import { api, type Answer } from '../../common/api.js';
+import { dateTime, percent } from '../../common/format.js';
+import { useLoad } from '../../common/use-api.js';
+import { Confirm, CopyButton, Failure, Show, Table, type Column } from '../../common/ui.js';
 import { useSession } from '../session.js';
 
 type Program = Answer<'/v1/program'>['data'];

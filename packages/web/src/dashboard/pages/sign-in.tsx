@@ -4,8 +4,8 @@
 import type { JSX, TargetedSubmitEvent } from 'preact';
 import { useLocation } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../../shared/api.js';
-import { Failure } from '../../shared/ui.js';
+import { api, ApiError } from '../../common/api.js';
+import { Failure } from '../../common/ui.js';
 import { href } from '../session.js';
 
 function lockedMessage(err: unknown): unknown {
