@@ -119,8 +119,8 @@ describe('payouts as API calls', () => {
       }
       const owed = await x.call('GET', '/v1/payouts/owed');
       expect(owed.body.data).toEqual([
-        { partner_id: alice.partnerId, name: 'Alice', paypal_email: 'alice@pay.test', currency: 'USD', amount: 1300, commissions: 2 },
-        { partner_id: carol.partnerId, name: 'Carol', paypal_email: null, currency: 'USD', amount: 700, commissions: 1 },
+        { partner_id: alice.partnerId, name: 'Alice', paypal_email: 'alice@pay.test', currency: 'USD', amount: 1300, commissions: 2, minimum: 1, due: true },
+        { partner_id: carol.partnerId, name: 'Carol', paypal_email: null, currency: 'USD', amount: 700, commissions: 1, minimum: 1, due: false },
       ]);
 
       const owner = await ownerSession(x);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
 import { ENGINE, integrityProblems } from './database.js';
 import { seedPartner, startCollector, type Collector } from './harness.js';
+import { newSecret, signedHeader } from './stripe-fixtures.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
@@ -16,6 +17,9 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 let c: Collector;
 let ids: string[] = [];
 let tokens: string[];
+/** The program's Stripe endpoint and signing secret: signed bodies reach the event handlers. */
+let stripeEndpoint = '';
+const stripeSecret = newSecret();
 beforeAll(async () => {
   c = await startCollector();
   const p = await seedPartner(c);
@@ -26,7 +30,9 @@ beforeAll(async () => {
   const pay = await c.call('POST', '/v1/payments', {
     body: { amount: 100, currency: 'USD', referral_id: conv.body.data.id, idempotency_key: 'fz' },
   });
-  ids = [p.partnerId, p.partnershipId, conv.body.data.id, pay.body.data.id, pay.body.data.relationships.commission.data.id];
+  const connected = await c.call('POST', '/v1/integrations/stripe/secrets', { body: { secret: stripeSecret } });
+  stripeEndpoint = String(connected.body.meta.endpoint_url).split('/').pop()!;
+  ids = [p.partnerId, p.partnershipId, conv.body.data.id, pay.body.data.id, pay.body.data.relationships.commission.data.id, 'evt_fuzz1', 'cus_fuzz1'];
   const other = await c.otherProgram();
   tokens = [c.secret, c.publishable, other.secret, other.publishable, `${c.secret.slice(0, -1)}0`, 'tly_sec_', 'garbage'];
 });
@@ -63,7 +69,7 @@ const query = fc.oneof(
 );
 
 /** The id of a record that exists (read when generated, after the records are made). */
-const knownId = fc.nat({ max: 4 }).map((i) => ids[i] ?? 'none');
+const knownId = fc.nat({ max: 6 }).map((i) => ids[i] ?? 'none');
 
 /** JSON values, with the routes' own field names among the keys. */
 const field = fc.constantFrom('email', 'gr_id', 'pk', 'uid', 'url', 'referrer', 'name', 'paypal_email', 'partner_id', 'key', 'state',
@@ -78,6 +84,26 @@ const body = fc.oneof(
   fc.constantFrom('{', '{"a":', '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]', '{"a":1}{"b":2}', '\ufeff{}', '{"email":"a@b.test"}\u0000'),
   fc.constant(`{"pad":"${'y'.repeat(17_000)}"}`),
 );
+
+/** Stripe-shaped events with hostile objects: the fields Tally reads, any values, a few ids so some repeat. */
+const stripeField = fc.constantFrom('id', 'object', 'customer', 'client_reference_id', 'metadata', 'mode', 'payment_status',
+  'amount_total', 'total_details', 'currency', 'invoice', 'payment_intent', 'charge', 'amount_paid', 'amount', 'amount_refunded',
+  'parent', 'payments', 'total_taxes', 'tax', 'total', 'total_excluding_tax', 'status_transitions', 'status', 'email',
+  'customer_email', 'customer_details', 'subscription', 'subscription_details');
+const stripeValue = fc.oneof(value, fc.constantFrom('g', 'cus_fuzz1', 'pi_fuzz1', 'in_fuzz1', 'payment', 'paid', 'lost', 'usd', 'isk', 'mga'),
+  fc.constantFrom({ tally_gr_id: 'g' }, { tally_referral_id: 'none' }, { data: [{ payment: { payment_intent: 'pi_fuzz1' } }] },
+    { subscription_details: { subscription: 'sub_1', metadata: { tally_gr_id: 'g' } } }, { amount_tax: 5 }, { paid_at: -1 }),
+  fc.integer({ min: -1, max: 2 ** 53 }));
+const stripeEvent = fc
+  .record({
+    id: fc.oneof(fc.constantFrom('evt_fuzz1', 'evt_fuzz2'), word),
+    type: fc.oneof(fc.constantFrom('checkout.session.completed', 'checkout.session.async_payment_succeeded', 'invoice.paid',
+      'invoice_payment.paid', 'charge.refunded', 'charge.dispute.created', 'charge.dispute.closed', 'customer.subscription.deleted',
+      'customer.created', 'customer.updated'), word),
+    created: fc.oneof(fc.integer(), fc.constant(null)),
+    object: fc.oneof(fc.dictionary(stripeField, stripeValue, { maxKeys: 10 }), value),
+  })
+  .map(({ object, ...e }) => JSON.stringify({ ...e, object: 'event', livemode: false, data: { object } }));
 const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1',
   'application/json; charset=utf-16', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x',
   'application/vnd.api+json', '', 'json', '*/*');
@@ -89,7 +115,8 @@ const request = fc.record({
   method: fc.option(fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS', 'HEAD'), { freq: 3 }),
   id: fc.oneof(knownId, word),
   query: fc.option(query, { freq: 2 }),
-  body: fc.option(body, { freq: 4 }),
+  body: fc.option(fc.oneof(body, stripeEvent), { freq: 4 }),
+  signed: fc.boolean(),
   contentType: fc.option(contentType, { freq: 4 }),
   token: fc.option(fc.integer({ min: 0, max: 6 }), { freq: 6 }),
   gzip: fc.boolean(),
@@ -103,13 +130,14 @@ it(`every route answers below 500, in the error shape, for random and hostile re
   await fc.assert(
     fc.asyncProperty(request, async (r) => {
       tried++;
-      const path = r.otherPath ?? r.route.path.replace(':id', enc(r.id));
+      const path = r.otherPath ?? r.route.path.replace(':id', enc(r.id)).replace(':endpoint', r.signed ? stripeEndpoint : enc(r.id));
       const method = r.method ?? r.route.method;
       const headers: Record<string, string> = {};
       if (r.token !== null) headers.authorization = `Bearer ${tokens[r.token]}`;
       if (r.contentType !== null) headers['content-type'] = r.contentType;
       if (r.origin !== null) headers.origin = r.origin;
       let payload: string | Uint8Array<ArrayBuffer> | undefined = method === 'GET' || method === 'HEAD' ? undefined : (r.body ?? undefined);
+      if (r.signed && typeof payload === 'string') headers['stripe-signature'] = signedHeader(payload, stripeSecret, c.clock.now);
       if (payload !== undefined && r.gzip) {
         headers['content-encoding'] = 'gzip';
         payload = Uint8Array.from(gzipSync(payload));

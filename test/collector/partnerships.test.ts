@@ -32,6 +32,10 @@ describe('POST /v1/partnerships', () => {
       competitor_slugs: [],
       created_by: 'company',
       referral_link: 'http://localhost:8787/demo/?red=zoe-o-brien',
+      // The commission rules: null until set, for the program's own.
+      recurring_months: null,
+      hold_days: null,
+      minimum_payout: null,
       state_set_at: c.clock.now,
       created_at: c.clock.now,
       updated_at: c.clock.now,

@@ -220,13 +220,37 @@ describe('POST /v1/refunds', () => {
     expect(err.source).toEqual({ pointer: '/payment_id' });
   });
 
-  it('a commission already paid out: 409 invalid_transition (no clawbacks), and it stays paid', async () => {
+  it('a commission already paid out: it stays paid, and a pending negative commission claws the refunded share back', async () => {
     const r = await referral();
     const payment = await pay({ amount: 5000, referral_id: r.referralId, idempotency_key: 'ch_paid' });
     const commissionId = payment.body.data.relationships.commission.data.id;
     await c.call('PATCH', `/v1/commissions/${commissionId}`, { body: { state: 'paid' } });
-    expectError(await c.call('POST', '/v1/refunds', { body: { payment_id: 'ch_paid' } }), 409, 'invalid_transition');
+    const reply = await c.call('POST', '/v1/refunds', { body: { payment_id: 'ch_paid' } });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.attributes.state).toBe('paid');
+    expect(reply.body.included).toHaveLength(1);
+    const clawback = reply.body.included[0].attributes;
+    expect(clawback).toMatchObject({ state: 'pending', amount: -1000, clawback_of: commissionId, partner_id: r.partnerId });
+    // A repeat claws back nothing more.
+    const again = await c.call('POST', '/v1/refunds', { body: { payment_id: 'ch_paid' } });
+    expect(again.body.included.map((x: { id: string }) => x.id)).toEqual([reply.body.included[0].id]);
     expect((await c.call('GET', `/v1/commissions/${commissionId}`)).body.data.attributes.state).toBe('paid');
+  });
+
+  it('a partial refund reduces a pending commission in proportion; the running total never counts twice', async () => {
+    const r = await referral();
+    const payment = await pay({ amount: 5000, referral_id: r.referralId, idempotency_key: 'ch_part' });
+    const commissionId = payment.body.data.relationships.commission.data.id;
+    const first = await c.call('POST', '/v1/refunds', { body: { payment_id: 'ch_part', amount_refunded: 1000 } });
+    expect(first.status).toBe(200);
+    expect(first.body.data.attributes).toMatchObject({ state: 'pending', amount: 800 });
+    const same = await c.call('POST', '/v1/refunds', { body: { payment_id: 'ch_part', amount_refunded: 1000 } });
+    expect(same.body.data.attributes.amount).toBe(800);
+    const more = await c.call('POST', '/v1/refunds', { body: { payment_id: 'ch_part', amount_refunded: 2500 } });
+    expect(more.body.data.attributes.amount).toBe(500);
+    const all = await c.call('POST', '/v1/refunds', { body: { payment_id: 'ch_part' } });
+    expect(all.body.data.attributes).toMatchObject({ state: 'rejected', reject_reason: 'refunded' });
+    expect((await c.call('GET', `/v1/commissions/${commissionId}`)).body.data.attributes.state).toBe('rejected');
   });
 });
 
@@ -241,6 +265,8 @@ describe('POST /v1/commissions (one-off)', () => {
       amount: 2500,
       currency: 'EUR',
       partner_id: partnerId,
+      payable_at: c.clock.now,
+      on_hold: false,
       state_set_at: c.clock.now,
       created_at: c.clock.now,
       updated_at: c.clock.now,

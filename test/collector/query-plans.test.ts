@@ -16,6 +16,7 @@ import * as partners from '../../packages/collector/src/store/partners.js';
 import * as partnerships from '../../packages/collector/src/store/partnerships.js';
 import * as payments from '../../packages/collector/src/store/payments.js';
 import * as referrals from '../../packages/collector/src/store/referrals.js';
+import * as stripe from '../../packages/collector/src/store/stripe.js';
 import { seedPartner, startCollector, T0, type Collector } from './harness.js';
 
 type Lister = (db: Queryable, programId: string, filters: readonly FieldFilter[], page: PageRequest) => Promise<Page<unknown>>;
@@ -27,6 +28,7 @@ const LISTERS: Record<string, Lister> = {
   '/v1/referrals': referrals.list,
   '/v1/payments': payments.list,
   '/v1/clicks': clicks.list,
+  '/v1/integrations/stripe/events': stripe.listEvents,
 };
 
 /** A valid value for each kind of filter. */
@@ -188,7 +190,7 @@ describe('deletes and erasures use an index for every statement and foreign-key 
   it('erasing a referral', async () => {
     const id = await referral('erase@plans.test');
     const result = await paths((db) => eraseReferral(db, c.programId, id, T0));
-    expect(result.deleted).toEqual(['clicks', 'referrals']);
+    expect(result.deleted).toEqual(['clicks', 'referrals', 'stripe_links']);
     expect(result.keys).toEqual([]);
     expect(result.scans).toEqual([]);
   });
@@ -196,7 +198,7 @@ describe('deletes and erasures use an index for every statement and foreign-key 
   it('forgetting a person in one program', async () => {
     await referral('forget-one@plans.test');
     const result = await paths((db) => forgetEmail(db, 'forget-one@plans.test', T0, c.programId));
-    expect(result.deleted).toEqual(['clicks', 'referrals']);
+    expect(result.deleted).toEqual(['clicks', 'referrals', 'stripe_links']);
     expect(result.keys).toEqual([]);
     expect(result.scans).toEqual([]);
   });
@@ -204,7 +206,7 @@ describe('deletes and erasures use an index for every statement and foreign-key 
   it('forgetting a person in every program', async () => {
     await referral('forget-all@plans.test');
     const result = await paths((db) => forgetEmail(db, 'forget-all@plans.test', T0));
-    expect(result.deleted).toEqual(['clicks', 'referrals']);
+    expect(result.deleted).toEqual(['clicks', 'referrals', 'stripe_links']);
     expect(result.keys).toEqual([]);
     expect(result.scans).toEqual([]);
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
 import { expectError, PUBLIC_URL, seedPartner, startCollector, type Collector } from './harness.js';
 import { asOwner, ownerSession, sessionCookieOf } from './session.js';
+import { customer, newSecret, postEvent, stripeEvent } from './stripe-fixtures.js';
 
 let c: Collector;
 beforeAll(async () => {
@@ -199,6 +200,10 @@ describe('programs', () => {
     const click = (await as('GET', '/v1/clicks')).body.data[0];
     const token = (await as('GET', '/v1/tokens')).body.data[0];
     const member = (await as('POST', '/v1/members', { email: 'their-owner@owners.test' })).body.data;
+    const signing = newSecret();
+    const stripeSecret = (await as('POST', '/v1/integrations/stripe/secrets', { secret: signing })).body;
+    const webhook = c.url + new URL(stripeSecret.meta.endpoint_url).pathname;
+    const event = (await postEvent(webhook, stripeEvent('customer.created', customer({})), signing, { timestamp: c.clock.now })).body.data;
     const ids: Record<string, string> = {
       partners: theirs.partnerId,
       partnerships: theirs.partnershipId,
@@ -209,11 +214,13 @@ describe('programs', () => {
       payout_batches: batch.id,
       tokens: token.id,
       members: member.id,
+      'integrations/stripe/secrets': stripeSecret.data.id,
+      'integrations/stripe/events': event.id,
     };
     const o = await ownerSession(c);
     const tried: string[] = [];
     for (const r of ROUTES.filter((route) => route.path.includes(':id'))) {
-      const plural = r.path.split('/')[2]!;
+      const plural = r.path.slice('/v1/'.length, r.path.indexOf('/:id'));
       const id = ids[plural];
       expect(id, `an id of another program for ${r.path}`).toBeDefined();
       const reply = await o.call(r.method.toUpperCase(), r.path.replace(':id', id!), r.body ? { body: {} } : {});

@@ -73,6 +73,10 @@ describe('/openapi.json', () => {
     'post /v1/auth/password', 'post /v1/auth/program',
     'get /v1/members', 'post /v1/members', 'delete /v1/members/{id}',
     'get /v1/stats', 'get /v1/stats/partners',
+    'post /v1/integrations/stripe/webhook/{endpoint}', 'get /v1/integrations/stripe',
+    'post /v1/integrations/stripe/secrets', 'delete /v1/integrations/stripe/secrets/{id}',
+    'get /v1/integrations/stripe/events', 'get /v1/integrations/stripe/events/{id}',
+    'post /v1/integrations/stripe/events/{id}/process',
   ];
 
   it('is an OpenAPI 3.1 document of every /v1 operation, needing no token', async () => {

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { describeCause, fail } from './errors.js';
 import { tokenAuth, type Access } from './http/auth.js';
 import { setSessionCookie } from './http/session.js';
-import { jsonBody } from './http/body.js';
+import { jsonBody, jsonBodyOf } from './http/body.js';
 import { isClientGone } from './http/client-errors.js';
 import { allowedOrigin, preflight } from './http/cors.js';
 import { errorResponses } from './http/errors.js';
@@ -32,6 +32,7 @@ import { payoutRoutes } from './routes/payouts.js';
 import { programRoutes } from './routes/program.js';
 import { referralRoutes } from './routes/referrals.js';
 import { statsRoutes } from './routes/stats.js';
+import { stripeRoutes } from './routes/stripe.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { loadWebApp, mountWeb } from './routes/web.js';
 import { trackingRoutes } from './routes/tracking.js';
@@ -70,6 +71,7 @@ export const ROUTES: readonly Route[] = [
   ...trackingRoutes,
   ...authRoutes,
   ...memberRoutes,
+  ...stripeRoutes,
 ];
 
 const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };
@@ -91,6 +93,8 @@ function handler(r: Route, deps: AppDeps, now: () => number): Middleware {
       body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
       list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,
       query: r.query ? validateQuery(r.query, ctx.querystring) : undefined,
+      raw: r.webhookBodyLimit ? (ctx.request.rawBody ?? '') : '',
+      header: (name) => ctx.get(name) || undefined,
     });
     ctx.status = reply.status;
     if (reply.headers) ctx.set(reply.headers);
@@ -140,6 +144,7 @@ export function createApp(deps: AppDeps): Koa {
       router.options(r.path, preflight);
     }
     if (r.body) chain.push(jsonBody);
+    if (r.webhookBodyLimit) chain.push(jsonBodyOf(r.webhookBodyLimit));
     chain.push(handler(r, deps, now));
     router.register(r.path, [r.method.toUpperCase()], chain, { name: `${r.method} ${r.path}` });
   }

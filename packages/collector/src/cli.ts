@@ -8,6 +8,7 @@ import { payoutCommands } from './cli/payouts.js';
 import { programCommands } from './cli/programs.js';
 import { serveCommands } from './cli/serve.js';
 import { statsCommands } from './cli/stats.js';
+import { stripeCommands } from './cli/stripe.js';
 import { tokenCommands } from './cli/tokens.js';
 import { userCommands } from './cli/users.js';
 import { out, UsageError, type Command, type Values } from './cli/common.js';
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   ...payoutCommands,
   ...dataCommands,
   ...statsCommands,
+  ...stripeCommands,
 };
 
 const OVERVIEW = `tally: the Tally collector and its administration

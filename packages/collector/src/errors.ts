@@ -16,6 +16,8 @@ const KINDS = {
   bad_request: 'request',
   request_timeout: 'request',
   headers_too_large: 'request',
+  // A webhook whose signature does not check out: not from the sender it claims, or too old.
+  invalid_signature: 'request',
   // Who is asking: no valid credential, or one that may not do this.
   unauthorized: 'access',
   forbidden: 'access',

@@ -9,6 +9,7 @@ import * as payments from '../store/payments.js';
 import { addDelta, NOW } from '../store/stats.js';
 import * as referrals from '../store/referrals.js';
 import { uuidv7 } from './ids.js';
+import { refundRevenue } from './revenue.js';
 import { currencyCode } from './money.js';
 import { assertMove } from './state-machines.js';
 
@@ -23,7 +24,7 @@ export async function getCommission(db: Queryable, programId: string, id: string
   return found(await commissions.get(db, programId, id), 'commission', id);
 }
 
-/** A new commission is always pending. */
+/** A new commission: pending and payable now, unless `more` says otherwise. */
 export function newCommission(
   programId: string,
   partnerId: string,
@@ -31,6 +32,7 @@ export function newCommission(
   amount: number,
   currency: string,
   now: number,
+  more: Partial<Pick<CommissionRow, 'payable_at' | 'clawback_of' | 'state' | 'reject_reason'>> = {},
 ): CommissionRow {
   return {
     id: uuidv7(),
@@ -41,10 +43,14 @@ export function newCommission(
     currency,
     state: 'pending',
     reject_reason: null,
+    payable_at: now,
+    on_hold: 0,
+    clawback_of: null,
     state_set_at: now,
     paid_at: null,
     created_at: now,
     updated_at: now,
+    ...more,
   };
 }
 
@@ -93,7 +99,7 @@ export async function moveCommission(
   };
   const result = await commissions.move(db, row.program_id, row.id, row.state, moved);
   if (!result) throw fail('invalid_transition', 'the commission changed state meanwhile; read it again', { field: 'state' });
-  if (to === 'rejected') await uncountRejected(db, row, rejectReason);
+  if (to === 'rejected') await uncountRejected(db, row, rejectReason, now);
   // Out of pending: no longer owed, unless a batch held it, which took it out already.
   if (row.state === 'pending' && !result.batched) await countOwed(db, row, -1);
   return { ...row, ...moved };
@@ -108,11 +114,12 @@ export function countOwed(db: Queryable, c: Pick<CommissionRow, 'program_id' | '
  * A rejected commission no longer counts as earned; a refunded one takes its payment out
  * of revenue too. Both stay where they were counted: in the buckets of their creation.
  */
-async function uncountRejected(db: Queryable, row: CommissionRow, reason: string | null): Promise<void> {
+async function uncountRejected(db: Queryable, row: CommissionRow, reason: string | null, now: number): Promise<void> {
   const base = { program_id: row.program_id, partner_id: row.partner_id, currency: row.currency };
   await addDelta(db, { ...base, at: row.created_at, commissions: -row.amount });
+  // Rejected as refunded by hand (PATCH): the whole payment is refunded, as POST /v1/refunds says.
   const payment = reason === 'refunded' ? await payments.findByCommission(db, row.id) : undefined;
-  if (payment) await addDelta(db, { ...base, at: payment.created_at, revenue: -payment.amount });
+  if (payment) await refundRevenue(db, payment, row.partner_id, payment.gross, now);
 }
 
 export async function updateCommission(

@@ -2,7 +2,7 @@
 // a retry of the same conversion is answered with the same record.
 
 import { fail } from '../errors.js';
-import type { Db } from '../store/db.js';
+import type { Db, Queryable } from '../store/db.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow } from '../store/referrals.js';
 import { addDelta } from '../store/stats.js';
@@ -43,35 +43,49 @@ export async function recordConversion(
   const self = mailbox(input.email);
   // One transaction: the check, the attribution and the insert see one state, and the
   // commit is shared with whatever else arrived at the same time (group commit).
-  return db.transaction(async (tx) => {
-    const existing = await referrals.findByEmail(tx, programId, emailNorm);
-    if (existing) return repeat(existing, input.gr_id);
+  return db.transaction((tx) => convert(tx, programId, input, emailNorm, self, now));
+}
 
-    const credited = await attribute(tx, programId, input.pk, input.gr_id);
-    if ([credited.partner_email_norm, credited.partner_paypal_email_norm].some((own) => own !== null && mailbox(own) === self)) {
-      throw fail('self_referral', 'a partner cannot refer themself', { field: 'email' });
-    }
-    const referral: ReferralRow = {
-      id: uuidv7(),
-      program_id: programId,
-      partnership_id: credited.id,
-      partner_id: credited.partner_id,
-      email: input.email,
-      email_norm: emailNorm,
-      gr_id: input.gr_id,
-      uid: input.uid ?? null,
-      state: 'converted',
-      state_set_at: now,
-      created_at: now,
-      updated_at: now,
-    };
-    if (await referrals.insertIfAbsent(tx, referral)) {
-      await addDelta(tx, { program_id: programId, partner_id: referral.partner_id, at: now, referrals: 1 });
-      return { referral, created: true };
-    }
-    // Another process recorded this person between our read and our insert.
-    const winner = await referrals.findByEmail(tx, programId, emailNorm);
-    if (!winner) throw new Error('referral vanished after a unique conflict');
-    return repeat(winner, input.gr_id);
-  });
+/** A conversion inside the caller's transaction (a Stripe Checkout that names a click). */
+export function convertIn(tx: Queryable, programId: string, input: ConversionInput, now: number): Promise<ConversionResult> {
+  return convert(tx, programId, input, normalizeEmail(input.email), mailbox(input.email), now);
+}
+
+async function convert(
+  tx: Queryable,
+  programId: string,
+  input: ConversionInput,
+  emailNorm: string,
+  self: string,
+  now: number,
+): Promise<ConversionResult> {
+  const existing = await referrals.findByEmail(tx, programId, emailNorm);
+  if (existing) return repeat(existing, input.gr_id);
+
+  const credited = await attribute(tx, programId, input.pk, input.gr_id);
+  if ([credited.partner_email_norm, credited.partner_paypal_email_norm].some((own) => own !== null && mailbox(own) === self)) {
+    throw fail('self_referral', 'a partner cannot refer themself', { field: 'email' });
+  }
+  const referral: ReferralRow = {
+    id: uuidv7(),
+    program_id: programId,
+    partnership_id: credited.id,
+    partner_id: credited.partner_id,
+    email: input.email,
+    email_norm: emailNorm,
+    gr_id: input.gr_id,
+    uid: input.uid ?? null,
+    state: 'converted',
+    state_set_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+  if (await referrals.insertIfAbsent(tx, referral)) {
+    await addDelta(tx, { program_id: programId, partner_id: referral.partner_id, at: now, referrals: 1 });
+    return { referral, created: true };
+  }
+  // Another process recorded this person between our read and our insert.
+  const winner = await referrals.findByEmail(tx, programId, emailNorm);
+  if (!winner) throw new Error('referral vanished after a unique conflict');
+  return repeat(winner, input.gr_id);
 }

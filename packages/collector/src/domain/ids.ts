@@ -2,7 +2,7 @@
 // by this process sort in creation order, which the lists use to break ties within
 // one second.
 
-import { randomFillSync } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 // Random bytes are drawn a pool at a time: one call per id cost more than the rest of
 // the id (seen in a --cpu-prof of the conversion route).
@@ -47,4 +47,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);
+}
+
+/**
+ * A program's Stripe endpoint id, the last part of its webhook URL: unguessable, so the
+ * URL alone says nothing about which programs exist (every event is verified anyway).
+ */
+export function stripeEndpointId(): string {
+  return `we_${randomBytes(12).toString('base64url')}`;
 }

@@ -5,6 +5,7 @@ import type { Db, Queryable } from '../store/db.js';
 import * as partners from '../store/partners.js';
 import * as partnerships from '../store/partnerships.js';
 import type { PartnershipRow, PartnershipState } from '../store/partnerships.js';
+import { minimumPayout } from './commission-rules.js';
 import { uuidv7 } from './ids.js';
 import { normalizeSlug, slugFromName } from './slugs.js';
 import { assertMove } from './state-machines.js';
@@ -16,6 +17,9 @@ export interface NewPartnership {
   competitor_slugs?: readonly string[] | undefined;
   created_by?: 'company' | 'partner' | undefined;
   commission_rate_bps?: number | null | undefined;
+  recurring_months?: number | null | undefined;
+  hold_days?: number | null | undefined;
+  minimum_payout?: Record<string, number> | null | undefined;
 }
 
 export interface PartnershipChanges {
@@ -23,6 +27,18 @@ export interface PartnershipChanges {
   key?: string | undefined;
   competitor_slugs?: readonly string[] | undefined;
   commission_rate_bps?: number | null | undefined;
+  recurring_months?: number | null | undefined;
+  hold_days?: number | null | undefined;
+  minimum_payout?: Record<string, number> | null | undefined;
+}
+
+/** The rule overrides a request gives, in stored form; absent ones are left out. */
+function ruleFields(input: Pick<NewPartnership, 'recurring_months' | 'hold_days' | 'minimum_payout'>) {
+  const fields: Partial<Pick<PartnershipRow, 'recurring_months' | 'hold_days' | 'minimum_payout'>> = {};
+  if (input.recurring_months !== undefined) fields.recurring_months = input.recurring_months;
+  if (input.hold_days !== undefined) fields.hold_days = input.hold_days;
+  if (input.minimum_payout !== undefined) fields.minimum_payout = minimumPayout(input.minimum_payout);
+  return fields;
 }
 
 export function competitorSlugs(row: PartnershipRow): string[] {
@@ -85,6 +101,10 @@ export async function createPartnership(
       competitor_slugs: JSON.stringify(cleanSlugs(input.competitor_slugs ?? [], key)),
       created_by: input.created_by ?? 'company',
       commission_rate_bps: input.commission_rate_bps ?? null,
+      recurring_months: null,
+      hold_days: null,
+      minimum_payout: null,
+      ...ruleFields(input),
       state_set_at: now,
       created_at: now,
       updated_at: now,
@@ -122,6 +142,7 @@ export async function updatePartnership(
       await assertSlugsFree(tx, row, slugs, 'competitor_slugs');
     }
     if (changes.commission_rate_bps !== undefined) row.commission_rate_bps = changes.commission_rate_bps;
+    Object.assign(row, ruleFields(changes));
     row.updated_at = now;
     // Conditional on the state read: of two simultaneous moves, one wins and one is refused.
     if (!(await partnerships.update(tx, row, read.state))) {

@@ -3,7 +3,7 @@
 // referral from converted to paid. The company's idempotency_key makes retries safe.
 
 import { createHash } from 'node:crypto';
-import { ServiceError, fail, found } from '../errors.js';
+import { fail } from '../errors.js';
 import { UniqueViolation, type Db, type Queryable, type Tx } from '../store/db.js';
 import * as commissions from '../store/commissions.js';
 import type { CommissionRow } from '../store/commissions.js';
@@ -14,10 +14,13 @@ import type { ProgramRow } from '../store/programs.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow } from '../store/referrals.js';
 import { addDelta } from '../store/stats.js';
-import { countOwed, getCommission, moveCommission, newCommission } from './commissions.js';
+import { countOwed, getCommission, newCommission } from './commissions.js';
 import { normalizeEmail } from './email.js';
 import { uuidv7 } from './ids.js';
+import { earns as earnsAt, payableAt, rulesFor } from './commission-rules.js';
 import { commissionAmount, currencyCode } from './money.js';
+import { applyRefund, type RefundResult } from './refunds.js';
+import { shareOf } from './revenue.js';
 
 export interface PaymentInput {
   amount: number;
@@ -26,6 +29,17 @@ export interface PaymentInput {
   referral_id?: string | undefined;
   referral_email?: string | undefined;
   referral_uid?: string | undefined;
+}
+
+/** A payment as the domain records it, however it arrived (the API, Stripe). */
+export interface NewPayment {
+  idempotency_key: string;
+  amount: number;
+  currency: string;
+  /** When the customer paid; the request's time when not given. */
+  occurred_at?: number | undefined;
+  /** The charge, tax included, that refunds are shares of; the amount when not given. */
+  gross?: number | undefined;
 }
 
 export interface PaymentResult {
@@ -73,11 +87,16 @@ async function replay(db: Queryable, payment: PaymentRow, hash: string): Promise
   return { payment, commission: await getCommission(db, payment.program_id, payment.commission_id), created: false };
 }
 
-async function create(
+/**
+ * Records the payment and what it earned, in the caller's transaction. Beyond the
+ * partnership's recurring limit the payment still counts (revenue, a paying customer) but
+ * earns nothing: its commission is made rejected, at zero, saying why, so the owner sees it.
+ */
+export async function creditPayment(
   tx: Tx,
   program: ProgramRow,
   referral: ReferralRow,
-  input: PaymentInput & { currency: string },
+  input: NewPayment,
   hash: string,
   now: number,
 ): Promise<PaymentResult> {
@@ -91,13 +110,27 @@ async function create(
     throw fail('partnership_declined', `the referral's partnership is ${partnership?.state ?? 'gone'}, not accepted`);
   }
   const rate = partnership.commission_rate_bps ?? program.commission_rate_bps;
-  const earned = commissionAmount(input.amount, rate);
-  const commission = newCommission(program.id, referral.partner_id, referral.id, earned, input.currency, now);
-  // The referral's first payment makes it a paying customer, in the statistics. Read, then
-  // write: on PostgreSQL two payments of one referral at once would both find none before
-  // them and count one customer twice, so the referral's payments take their turn here.
+  const rules = rulesFor(program, partnership);
+  const occurredAt = input.occurred_at ?? now;
+  // The referral's first payment makes it a paying customer, in the statistics, and starts
+  // its recurring window. Read, then write: on PostgreSQL two payments of one referral at
+  // once would both find none before them, so the referral's payments take their turn here.
   await tx.lock(`payments:${referral.id}`);
-  const first = !(await payments.existsForReferral(tx, referral.id));
+  const firstAt = await payments.firstOccurredAt(tx, referral.id);
+  const first = firstAt === undefined;
+  const earns = earnsAt(rules, firstAt, occurredAt);
+  const earned = earns ? commissionAmount(input.amount, rate) : 0;
+  const commission = newCommission(
+    program.id,
+    referral.partner_id,
+    referral.id,
+    earned,
+    input.currency,
+    now,
+    earns
+      ? { payable_at: payableAt(rules, occurredAt, now) }
+      : { state: 'rejected', reject_reason: `beyond the recurring limit of ${rules.recurringMonths} months from the first payment` },
+  );
   const payment: PaymentRow = {
     id: uuidv7(),
     program_id: program.id,
@@ -107,6 +140,11 @@ async function create(
     commission_id: commission.id,
     amount: input.amount,
     currency: input.currency,
+    occurred_at: occurredAt,
+    gross: input.gross ?? input.amount,
+    refunded_gross: 0,
+    refunded: 0,
+    earned,
     first_of_referral: first ? 1 : 0,
     created_at: now,
     updated_at: now,
@@ -123,7 +161,7 @@ async function create(
     revenue: input.amount,
     commissions: earned,
   });
-  await countOwed(tx, commission, 1);
+  if (earns) await countOwed(tx, commission, 1);
   if (referral.state === 'converted') await referrals.move(tx, program.id, referral.id, 'converted', 'paid', now);
   return { payment, commission, created: true };
 }
@@ -137,7 +175,8 @@ export async function recordPayment(db: Db, program: ProgramRow, input: PaymentI
     return await db.transaction(async (tx) => {
       const earlier = await payments.findByKey(tx, program.id, input.idempotency_key);
       if (earlier) return replay(tx, earlier, hash);
-      return create(tx, program, await findReferral(tx, program.id, by), { ...input, currency }, hash, now);
+      const { amount, idempotency_key } = input;
+      return creditPayment(tx, program, await findReferral(tx, program.id, by), { amount, currency, idempotency_key }, hash, now);
     });
   } catch (err) {
     // Another process committed the same key first: answer as a replay of its payment.
@@ -149,25 +188,29 @@ export async function recordPayment(db: Db, program: ProgramRow, input: PaymentI
 }
 
 /**
- * A refund rejects the payment's commission with reason "refunded". A refund of a refund
- * answers the same; a commission already paid out cannot be taken back here (no clawbacks).
+ * POST /v1/refunds: the payment refunded up to `amountRefunded` of its amount in all (a
+ * running total, as Stripe's amount_refunded: the same total again changes nothing), or
+ * whole. A pending commission is reduced or rejected as refunded; a paid one gets a
+ * clawback (domain/refunds.ts). One rejected for another reason earned nothing to take.
  */
-export async function refundPayment(db: Db, programId: string, paymentKey: string, now: number): Promise<CommissionRow> {
+export async function refundPayment(
+  db: Db,
+  programId: string,
+  paymentKey: string,
+  amountRefunded: number | undefined,
+  now: number,
+): Promise<RefundResult> {
   return db.transaction(async (tx) => {
     const payment = await payments.findByKey(tx, programId, paymentKey);
     if (!payment) throw fail('invalid_field', 'no payment with that payment_id (its idempotency_key)', { field: 'payment_id' });
-    const refunded = (c: CommissionRow) => c.state === 'rejected' && c.reject_reason === 'refunded';
-    const commission = await getCommission(tx, programId, payment.commission_id);
-    if (refunded(commission)) return commission;
-    try {
-      return await moveCommission(tx, commission, 'rejected', 'refunded', now);
-    } catch (err) {
-      // The same refund, sent to another process at the same moment, won: answer as it did.
-      // Only a refused move is that; a database error ends the transaction as it is.
-      if (!(err instanceof ServiceError) || err.code !== 'invalid_transition') throw err;
-      const current = await getCommission(tx, programId, payment.commission_id);
-      if (refunded(current)) return current;
-      throw err;
+    if (amountRefunded !== undefined && amountRefunded > payment.amount) {
+      throw fail('invalid_field', `amount_refunded is more than the payment's amount (${payment.amount})`, { field: 'amount_refunded' });
     }
+    const commission = await getCommission(tx, programId, payment.commission_id);
+    if (commission.state === 'rejected' && commission.reject_reason !== 'refunded') {
+      throw fail('invalid_transition', `the payment's commission was rejected (${commission.reject_reason ?? 'no reason'}): there is nothing to refund`, { field: 'payment_id' });
+    }
+    const gross = amountRefunded === undefined ? payment.gross : shareOf(payment.gross, amountRefunded, payment.amount);
+    return applyRefund(tx, payment, gross, now);
   });
 }

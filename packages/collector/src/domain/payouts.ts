@@ -16,6 +16,7 @@ import * as payouts from '../store/payouts.js';
 import type { BatchRow, ItemRow, PayableRow } from '../store/payouts.js';
 import { uuidv7 } from './ids.js';
 import { countOwed } from './commissions.js';
+import { minimumIn } from './commission-rules.js';
 import { majorUnits, minorUnit } from './money.js';
 
 export interface PayoutRow {
@@ -37,9 +38,9 @@ export interface Skipped {
   partnerId: string;
   name: string;
   currency: string;
-  /** In major units; in minor units when the currency is unknown. */
+  /** In major units (negative when clawbacks exceed earnings); in minor units when the currency is unknown. */
   amount: string;
-  reason: 'no paypal_email' | 'unknown currency';
+  reason: 'no paypal_email' | 'unknown currency' | 'below minimum payout' | 'clawbacks exceed earnings';
 }
 
 export interface PayoutExport {
@@ -90,6 +91,20 @@ function rowsOf(batch: Pick<BatchRow, 'id' | 'currency'>, items: readonly ItemRo
 
 const total = (rows: readonly { amount: number }[]) => rows.reduce((n, r) => n + r.amount, 0);
 
+/** A signed amount in major units: a net below zero is shown as such. */
+const signedMajor = (amount: number, code: string): string => (amount < 0 ? '-' : '') + majorUnits(Math.abs(amount), code);
+
+/**
+ * Why a partner's net amount is not paid now, if it is not: a payout never goes below
+ * zero (the clawbacks carry over) nor below the partnership's minimum (it all carries over).
+ */
+function notDue(owed: readonly PayableRow[], code: string): Skipped['reason'] | undefined {
+  const net = total(owed);
+  if (net <= 0) return 'clawbacks exceed earnings';
+  const first = owed[0]!;
+  return net < minimumIn(first.program_minimum, first.partnership_minimum, code) ? 'below minimum payout' : undefined;
+}
+
 /** Payable commissions by currency, then by partner. */
 function group(rows: PayableRow[]): Map<string, Map<string, PayableRow[]>> {
   const byCurrency = new Map<string, Map<string, PayableRow[]>>();
@@ -119,15 +134,18 @@ async function exportCurrency(
   const items: ItemRow[] = [];
   for (const [partnerId, owed] of byPartner) {
     const first = owed[0]!;
-    if (!first.paypal_email) {
-      skipped.push({ partnerId, name: first.partner_name, currency: code, amount: majorUnits(total(owed), code), reason: 'no paypal_email' });
+    const reason = first.paypal_email ? notDue(owed, code) : 'no paypal_email';
+    if (reason) {
+      skipped.push({ partnerId, name: first.partner_name, currency: code, amount: signedMajor(total(owed), code), reason });
       continue;
     }
     for (const c of owed) {
-      if (await payouts.claim(tx, c.commission_id, batch.id)) {
-        await countOwed(tx, { program_id: programId, partner_id: partnerId, currency: code, amount: c.amount }, -1);
-        items.push({ batch_id: batch.id, commission_id: c.commission_id, partner_id: partnerId, amount: c.amount, paypal_email: first.paypal_email });
+      // Netted as read: a commission that changed since (a refund) would change the net.
+      if (!(await payouts.claim(tx, c.commission_id, batch.id))) {
+        throw fail('conflict', `commission ${c.commission_id} changed during the export; export again`);
       }
+      await countOwed(tx, { program_id: programId, partner_id: partnerId, currency: code, amount: c.amount }, -1);
+      items.push({ batch_id: batch.id, commission_id: c.commission_id, partner_id: partnerId, amount: c.amount, paypal_email: first.paypal_email });
     }
   }
   if (items.length === 0) {
@@ -154,9 +172,11 @@ export async function exportPayouts(
   deliver: (batches: readonly PayoutBatch[]) => void | Promise<void> = () => {},
 ): Promise<PayoutExport> {
   return db.transaction(async (tx) => {
+    // One export of a program at a time, in any process: each nets what it read, whole.
+    await tx.lock(`payouts:${programId}`);
     const result: PayoutExport = { batches: [], skipped: [] };
     // Nothing is owed for a zero amount: it makes no row, and stays pending.
-    const owed = (await payouts.payable(tx, programId, currency)).filter((c) => c.amount > 0);
+    const owed = await payouts.payable(tx, programId, currency, now);
     for (const [code, byPartner] of group(owed)) {
       if (minorUnit(code) === undefined) {
         // A code stored before currencies were checked: no file can say where its decimal point goes.
@@ -283,19 +303,27 @@ export interface Owed {
   name: string;
   paypalEmail: string | null;
   currency: string;
-  /** Minor units. */
+  /** Minor units, net of clawbacks. */
   amount: number;
   commissions: number;
+  /** The least a payout may be, in minor units. */
+  minimum: number;
+  /** Whether the next export pays it. */
+  due: boolean;
 }
 
-/** What each partner is owed now, per currency: what the next export would pay, and what it could not. */
-export async function owedNow(db: Queryable, programId: string): Promise<Owed[]> {
+/**
+ * What each partner can be paid now, per currency, net of clawbacks: what the next export
+ * would pay (`due`), and what it would leave (no address, below the minimum, negative).
+ */
+export async function owedNow(db: Queryable, programId: string, now: number): Promise<Owed[]> {
   const owed: Owed[] = [];
-  const payable = (await payouts.payable(db, programId, null)).filter((c) => c.amount > 0);
-  for (const [currency, byPartner] of group(payable)) {
+  for (const [currency, byPartner] of group(await payouts.payable(db, programId, null, now))) {
     for (const [partnerId, rows] of byPartner) {
       const first = rows[0]!;
-      owed.push({ partnerId, name: first.partner_name, paypalEmail: first.paypal_email, currency, amount: total(rows), commissions: rows.length });
+      const minimum = minimumIn(first.program_minimum, first.partnership_minimum, currency);
+      const due = first.paypal_email !== null && notDue(rows, currency) === undefined;
+      owed.push({ partnerId, name: first.partner_name, paypalEmail: first.paypal_email, currency, amount: total(rows), commissions: rows.length, minimum, due });
     }
   }
   return owed.sort((a, b) => a.currency.localeCompare(b.currency) || b.amount - a.amount || a.partnerId.localeCompare(b.partnerId));

@@ -4,7 +4,8 @@ import { fail } from '../errors.js';
 import type { Db, Queryable, Tx } from '../store/db.js';
 import * as programs from '../store/programs.js';
 import type { ProgramRow } from '../store/programs.js';
-import { isUuid, uuidv7 } from './ids.js';
+import { minimumPayout } from './commission-rules.js';
+import { isUuid, stripeEndpointId, uuidv7 } from './ids.js';
 import { issueToken } from './tokens.js';
 import * as tokens from '../store/tokens.js';
 
@@ -82,6 +83,10 @@ function prepare(input: NewProgram, now: number): { program: ProgramRow; origins
     site_url: siteUrl,
     commission_rate_bps: parseRateBps(input.commissionRateBps ?? DEFAULT_RATE_BPS),
     cookie_days: DEFAULT_COOKIE_DAYS,
+    recurring_months: 0,
+    hold_days: 0,
+    minimum_payout: '{}',
+    stripe_endpoint_id: stripeEndpointId(),
     created_at: now,
     updated_at: now,
   };
@@ -115,6 +120,9 @@ export interface ProgramChanges {
   removeOrigins?: readonly string[] | undefined;
   commissionRateBps?: number | undefined;
   cookieDays?: number | undefined;
+  recurringMonths?: number | undefined;
+  holdDays?: number | undefined;
+  minimumPayout?: Record<string, number> | undefined;
   /** The whole list, replacing the current one: what is missing is removed, what is new added. */
   origins?: readonly string[] | undefined;
 }
@@ -147,6 +155,9 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
   if (changes.siteUrl !== undefined) fields.site_url = parseSiteUrl(changes.siteUrl);
   if (changes.commissionRateBps !== undefined) fields.commission_rate_bps = parseRateBps(changes.commissionRateBps);
   if (changes.cookieDays !== undefined) fields.cookie_days = changes.cookieDays;
+  if (changes.recurringMonths !== undefined) fields.recurring_months = changes.recurringMonths;
+  if (changes.holdDays !== undefined) fields.hold_days = changes.holdDays;
+  if (changes.minimumPayout !== undefined) fields.minimum_payout = minimumPayout(changes.minimumPayout)!;
   const wanted = changes.origins && [...new Set(changes.origins.map(parseOrigin))];
   if (wanted?.length === 0) {
     throw fail('invalid_field', 'a program needs at least one allowed origin, or the snippet can record nothing', { field: 'allowed_origins' });

@@ -23,6 +23,7 @@ const HTTP: Record<ErrorCode, readonly [number, string]> = {
   not_found: [404, 'Not found'],
   method_not_allowed: [405, 'Method not allowed'],
   request_timeout: [408, 'Request timeout'],
+  invalid_signature: [400, 'Invalid signature'],
   referral_exists: [409, 'Referral exists'],
   invalid_transition: [409, 'Invalid state transition'],
   idempotency_conflict: [409, 'Idempotency conflict'],

@@ -85,6 +85,10 @@ function operation(r: Route) {
     security: SECURITY[r.access],
     ...(pathParams.length + listParams.length + queryParams.length > 0 ? { parameters: [...pathParams, ...listParams, ...queryParams] } : {}),
     ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema } } } } : {}),
+    // A webhook's body is another service's event, checked by its signature, not by a schema of ours.
+    ...(r.webhookBodyLimit
+      ? { requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: `At most ${r.webhookBodyLimit} bytes, signed by the sender` } } } } }
+      : {}),
     responses: {
       [String(r.status)]: {
         description: 'Success',

@@ -26,6 +26,10 @@ export interface RouteInput<B, Q = unknown> {
   list: ListQuery;
   /** The query string, checked by the route's `query` schema. */
   query: Q;
+  /** A webhook route's body as received (its signature is over these bytes); '' elsewhere. */
+  raw: string;
+  /** A request header, by its lower-case name. */
+  header(name: string): string | undefined;
 }
 
 export interface Reply {
@@ -50,6 +54,11 @@ export interface Route<B = unknown, Q = unknown> {
   status: number;
   /** The success answer's JSON body (http/schemas.ts); none for 204, or with `produces`. */
   response?: z.ZodType;
+  /**
+   * A webhook from another service: a JSON body of up to this many bytes, handed to the
+   * handler as received (`raw`) for it to verify, with no schema of ours to check.
+   */
+  webhookBodyLimit?: number;
   /** A success answer that is not JSON (a file to download). */
   produces?: 'text/csv';
   // Method syntax on purpose: a route with a narrower body type is still a Route.

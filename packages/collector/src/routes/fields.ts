@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { EMAIL_MAX, emailProblem, normalizeEmail } from '../domain/email.js';
+import { MAX_HOLD_DAYS, MAX_RECURRING_MONTHS } from '../domain/commission-rules.js';
 import { CURRENCY_RULE, knownCurrency } from '../domain/money.js';
 import { transformed } from '../http/list-query.js';
 import { SLUG_PATTERN } from '../domain/slugs.js';
@@ -51,3 +52,30 @@ export const currency = z
   .max(3)
   .refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE })
   .meta({ description: 'ISO 4217 currency code, any case (stored upper case)', examples: ['USD'] });
+
+/** The commission rules (domain/commission-rules.ts), as the program and a partnership take them. */
+export const rules = {
+  recurring_months: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_RECURRING_MONTHS)
+    .meta({ description: "Months from a referral's first payment in which its payments earn; 0 for no limit" }),
+  hold_days: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_HOLD_DAYS)
+    .meta({ description: 'Days after its payment before a commission can be paid out' }),
+  minimum_payout: z
+    .record(z.string().min(3).max(3).refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE }), amount)
+    .refine((o) => Object.keys(o).length <= 50, { message: 'at most 50 currencies' })
+    .meta({ description: 'Currency code → the least a payout may be, in minor units', examples: [{ USD: 5000 }] }),
+};
+
+/** The rules as rendered: the program's always set, a partnership's null for "the program's". */
+export const rulesOut = {
+  recurring_months: z.number().int(),
+  hold_days: z.number().int(),
+  minimum_payout: z.record(z.string(), z.number().int()),
+};

@@ -9,7 +9,7 @@ import * as partnerships from '../store/partnerships.js';
 import type { PartnershipRow } from '../store/partnerships.js';
 import type { ProgramRow } from '../store/programs.js';
 import { readRoutes } from './crud.js';
-import { competitorSlugs, rateBps, slug, state } from './fields.js';
+import { competitorSlugs, rateBps, rules, rulesOut, slug, state } from './fields.js';
 
 /** The program's site with `?red=<key>`, the parameter the snippet reads first. */
 export function referralLink(siteUrl: string, key: string): string {
@@ -26,6 +26,9 @@ export const partnershipSchema = resource(
     competitor_slugs: z.array(z.string()).optional(),
     created_by: z.string().optional(),
     commission_rate_bps: z.number().int().optional(),
+    recurring_months: rulesOut.recurring_months.nullable(),
+    hold_days: rulesOut.hold_days.nullable(),
+    minimum_payout: rulesOut.minimum_payout.nullable(),
     referral_link: z.string(),
     state_set_at: unixTime,
     created_at: unixTime,
@@ -35,7 +38,7 @@ export const partnershipSchema = resource(
 );
 
 export function renderPartnership(row: PartnershipRow, program: ProgramRow): Resource {
-  return {
+  const rendered: Resource = {
     id: row.id,
     type: 'partnership',
     attributes: present({
@@ -51,7 +54,21 @@ export function renderPartnership(row: PartnershipRow, program: ProgramRow): Res
     }),
     relationships: { partner: { data: { id: row.partner_id, type: 'partner' } } },
   };
+  // Null, unlike the optional attributes present() leaves out: "as the program" is a value here.
+  Object.assign(rendered.attributes, {
+    recurring_months: row.recurring_months,
+    hold_days: row.hold_days,
+    minimum_payout: row.minimum_payout === null ? null : (JSON.parse(row.minimum_payout) as Record<string, number>),
+  });
+  return rendered;
 }
+
+/** The commission rules a partnership may set for itself; null goes back to the program's. */
+const overrides = {
+  recurring_months: rules.recurring_months.nullish(),
+  hold_days: rules.hold_days.nullish(),
+  minimum_payout: rules.minimum_payout.nullish(),
+};
 
 const createBody = z.strictObject({
   partner_id: z.string().min(1).max(64),
@@ -60,6 +77,7 @@ const createBody = z.strictObject({
   competitor_slugs: competitorSlugs.optional(),
   created_by: z.enum(['company', 'partner']).optional(),
   commission_rate_bps: rateBps.nullish(),
+  ...overrides,
 });
 
 const updateBody = z.strictObject({
@@ -67,6 +85,7 @@ const updateBody = z.strictObject({
   key: slug.optional(),
   competitor_slugs: competitorSlugs.optional(),
   commission_rate_bps: rateBps.nullish(),
+  ...overrides,
 });
 
 export const partnershipRoutes = [
@@ -99,7 +118,7 @@ export const partnershipRoutes = [
   route({
     method: 'patch',
     path: '/v1/partnerships/:id',
-    summary: 'Change the state, key, competitor slugs or rate of a partnership',
+    summary: 'Change the state, key, competitor slugs, rate or commission rules of a partnership',
     access: 'secret',
     body: updateBody,
     status: 200,

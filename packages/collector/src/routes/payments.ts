@@ -12,7 +12,15 @@ import { amount, currency, email } from './fields.js';
 
 export const paymentSchema = resource(
   'payment',
-  { amount: z.number().int(), currency: z.string(), idempotency_key: z.string(), created_at: unixTime, updated_at: unixTime },
+  {
+    amount: z.number().int(),
+    currency: z.string(),
+    idempotency_key: z.string(),
+    refunded: z.number().int().meta({ description: 'How much of the amount was refunded (or lost in a dispute), in minor units' }),
+    paid_at: unixTime.meta({ description: 'When the customer paid: Stripe says when; else when it was recorded' }),
+    created_at: unixTime,
+    updated_at: unixTime,
+  },
   { commission: relation('commission'), referral: relation('referral') },
 );
 
@@ -24,6 +32,8 @@ export function renderPayment(row: PaymentRow): Resource {
       amount: row.amount,
       currency: row.currency,
       idempotency_key: row.idempotency_key,
+      refunded: Number(row.refunded),
+      paid_at: Number(row.occurred_at),
       created_at: row.created_at,
       updated_at: row.updated_at,
     },
@@ -73,14 +83,19 @@ export const paymentRoutes = [
   route({
     method: 'post',
     path: '/v1/refunds',
-    summary: "Refund a payment: its pending commission is rejected with reason \"refunded\"",
+    summary: 'Refund a payment, whole or in part: its pending commission is reduced or rejected, a paid one clawed back',
     access: 'secret',
-    body: z.strictObject({ payment_id: z.string().min(1).max(255) }),
+    body: z.strictObject({
+      payment_id: z.string().min(1).max(255),
+      amount_refunded: amount
+        .optional()
+        .meta({ description: 'How much of the payment is refunded in all, so far (a running total); the whole payment when absent' }),
+    }),
     status: 200,
-    response: one(commissionSchema),
+    response: one(commissionSchema).extend({ included: z.array(commissionSchema) }),
     async handle({ db, program, body, now }) {
-      const commission = await refundPayment(db, program.id, body.payment_id, now);
-      return { status: 200, body: { data: renderCommission(commission) } };
+      const { commission, clawbacks } = await refundPayment(db, program.id, body.payment_id, body.amount_refunded, now);
+      return { status: 200, body: { data: renderCommission(commission), included: clawbacks.map(renderCommission) } };
     },
   }),
 ];

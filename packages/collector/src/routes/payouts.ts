@@ -26,6 +26,8 @@ const owedSchema = z.object({
   currency: z.string(),
   amount: z.number().int(),
   commissions: z.number().int(),
+  minimum: z.number().int(),
+  due: z.boolean(),
 });
 
 const renderOwed = (o: Owed) => ({
@@ -35,6 +37,8 @@ const renderOwed = (o: Owed) => ({
   currency: o.currency,
   amount: o.amount,
   commissions: o.commissions,
+  minimum: o.minimum,
+  due: o.due,
 });
 
 const batchSchema = resource('payout_batch', {
@@ -71,12 +75,12 @@ export const payoutRoutes = [
   route({
     method: 'get',
     path: '/v1/payouts/owed',
-    summary: 'What each partner is owed now, per currency: pending commissions of accepted partnerships that no open batch holds',
+    summary: 'What each partner can be paid now, per currency, net of clawbacks: payable commissions of accepted partnerships that no open batch holds',
     access: 'secret',
     status: 200,
     response: z.object({ data: z.array(owedSchema) }),
-    async handle({ db, program }) {
-      return { status: 200, body: { data: (await owedNow(db, program.id)).map(renderOwed) } };
+    async handle({ db, program, now }) {
+      return { status: 200, body: { data: (await owedNow(db, program.id, now)).map(renderOwed) } };
     },
   }),
   route({

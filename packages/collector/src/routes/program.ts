@@ -7,7 +7,13 @@ import { getProgram, updateProgram, type ProgramWithOrigins } from '../domain/pr
 import { found } from '../errors.js';
 import { route } from '../http/route.js';
 import { one, resource, unixTime } from '../http/schemas.js';
-import { rateBps } from './fields.js';
+import { rulesFor, type Rules } from '../domain/commission-rules.js';
+import { rateBps, rules, rulesOut } from './fields.js';
+
+/** The rules as the API names them. */
+export function renderRules(r: Rules) {
+  return { recurring_months: r.recurringMonths, hold_days: r.holdDays, minimum_payout: r.minimumPayout };
+}
 
 /** The snippet holds data-cookie-days to 1–365 (docs/tracker.md). */
 export const COOKIE_DAYS_MAX = 365;
@@ -18,6 +24,8 @@ const programSchema = resource('program', {
   allowed_origins: z.array(z.string()),
   commission_rate_bps: z.number().int(),
   cookie_days: z.number().int(),
+  ...rulesOut,
+  stripe_endpoint_id: z.string().nullable(),
   created_at: unixTime,
   updated_at: unixTime,
 });
@@ -32,6 +40,8 @@ function renderProgram({ program, origins }: ProgramWithOrigins) {
       allowed_origins: origins,
       commission_rate_bps: program.commission_rate_bps,
       cookie_days: program.cookie_days,
+      ...renderRules(rulesFor(program)),
+      stripe_endpoint_id: program.stripe_endpoint_id,
       created_at: program.created_at,
       updated_at: program.updated_at,
     },
@@ -44,13 +54,16 @@ const changes = z.strictObject({
   allowed_origins: z.array(z.string().max(2000)).max(50).optional(),
   commission_rate_bps: rateBps.optional(),
   cookie_days: z.number().int().min(1).max(COOKIE_DAYS_MAX).optional(),
+  recurring_months: rules.recurring_months.optional(),
+  hold_days: rules.hold_days.optional(),
+  minimum_payout: rules.minimum_payout.optional(),
 });
 
 export const programRoutes = [
   route({
     method: 'get',
     path: '/v1/program',
-    summary: "The caller's program: its name, site, allowed origins, default rate and cookie lifetime",
+    summary: "The caller's program: its name, site, allowed origins, default rate, cookie lifetime and commission rules",
     access: 'secret',
     status: 200,
     response: one(programSchema),
@@ -75,6 +88,9 @@ export const programRoutes = [
           siteUrl: body.site_url,
           commissionRateBps: body.commission_rate_bps,
           cookieDays: body.cookie_days,
+          recurringMonths: body.recurring_months,
+          holdDays: body.hold_days,
+          minimumPayout: body.minimum_payout,
           origins: body.allowed_origins,
         },
         now,

@@ -14,6 +14,12 @@ export interface CommissionRow {
   currency: string;
   state: CommissionState;
   reject_reason: string | null;
+  /** When it may be paid out: its payment's time plus the holding period. */
+  payable_at: number;
+  /** 1 while its payment is disputed: no payout takes it. */
+  on_hold: number;
+  /** For a clawback (a negative amount): the commission whose refunded share it takes back. */
+  clawback_of: string | null;
   state_set_at: number;
   paid_at: number | null;
   created_at: number;
@@ -63,4 +69,37 @@ export async function move(
     [to.state, to.reject_reason, to.paid_at, to.state_set_at, to.state_set_at, to.updated_at, programId, id, from],
   );
   return row ? { batched: row.payout_batch_id !== null } : false;
+}
+
+/**
+ * Sets a pending commission's amount, if no payout batch holds it and it is still
+ * `amount`: a partial refund reducing what was earned. False when it changed meanwhile.
+ */
+export async function reduce(db: Queryable, row: CommissionRow, amount: number, now: number): Promise<boolean> {
+  const changed = await db.run(
+    `UPDATE commissions SET amount = ?, updated_at = ?
+      WHERE program_id = ? AND id = ? AND state = 'pending' AND payout_batch_id IS NULL AND amount = ?`,
+    [amount, now, row.program_id, row.id, row.amount],
+  );
+  return changed === 1;
+}
+
+/** Holds or releases the pending commissions of a disputed payment (the commission and its clawbacks). */
+export async function setHold(db: Queryable, programId: string, id: string, onHold: boolean, now: number): Promise<number> {
+  return db.run(
+    `UPDATE commissions SET on_hold = ?, updated_at = ?
+      WHERE program_id = ? AND (id = ? OR clawback_of = ?) AND state = 'pending' AND on_hold <> ?`,
+    [onHold ? 1 : 0, now, programId, id, id, onHold ? 1 : 0],
+  );
+}
+
+/** The clawbacks taken from a commission, not rejected. */
+export function clawbacksOf(db: Queryable, id: string): Promise<CommissionRow[]> {
+  return db.all<CommissionRow>("SELECT * FROM commissions WHERE clawback_of = ? AND state <> 'rejected' ORDER BY id", [id]);
+}
+
+/** Whether a payout batch holds the commission now. */
+export async function isBatched(db: Queryable, id: string): Promise<boolean> {
+  const row = await db.get<{ b: string | null }>('SELECT payout_batch_id AS b FROM commissions WHERE id = ?', [id]);
+  return row?.b !== null && row?.b !== undefined;
 }

@@ -14,6 +14,10 @@ export interface PartnershipRow {
   competitor_slugs: string;
   created_by: 'company' | 'partner';
   commission_rate_bps: number | null;
+  /** The commission rules (store/programs.ts), each null for the program's own. */
+  recurring_months: number | null;
+  hold_days: number | null;
+  minimum_payout: string | null;
   state_set_at: number;
   created_at: number;
   updated_at: number;
@@ -33,8 +37,8 @@ export async function insert(db: Queryable, row: PartnershipRow): Promise<void> 
 
 /** Writes the row if the stored state is still `from`; false when it moved meanwhile. */
 export async function update(db: Queryable, row: PartnershipRow, from: PartnershipState): Promise<boolean> {
-  const { key, state, competitor_slugs, commission_rate_bps, state_set_at, updated_at } = row;
-  const fields = { key, state, competitor_slugs, commission_rate_bps, state_set_at, updated_at };
+  const { key, state, competitor_slugs, commission_rate_bps, recurring_months, hold_days, minimum_payout, state_set_at, updated_at } = row;
+  const fields = { key, state, competitor_slugs, commission_rate_bps, recurring_months, hold_days, minimum_payout, state_set_at, updated_at };
   return (await updateRow(db, 'partnerships', row.program_id, row.id, fields, { state: from })) === 1;
 }
 

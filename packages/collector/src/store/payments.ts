@@ -12,8 +12,18 @@ export interface PaymentRow {
   /** Null once the person was erased (DELETE /v1/referrals/:id, tally forget). */
   referral_id: string | null;
   commission_id: string;
+  /** What earns the commission: the charge less tax, in minor units. */
   amount: number;
   currency: string;
+  /** When the customer paid (Stripe's time; the request's for POST /v1/payments). */
+  occurred_at: number;
+  /** The charge the amount came from, tax included: refunds are shares of it. */
+  gross: number;
+  /** How much of `gross` was refunded (or lost in a dispute), and that share of `amount`. */
+  refunded_gross: number;
+  refunded: number;
+  /** The commission it earned at first, before any refund reduced it. */
+  earned: number;
   /** 1 when it was its referral's first payment: the referral became a paying customer. */
   first_of_referral: number;
   created_at: number;
@@ -35,10 +45,16 @@ export function findByKey(db: Queryable, programId: string, key: string): Promis
 /** Newest first; by the referral the payment credited (payments_list, payments_referral). */
 export const list = lister<PaymentRow>('payments', { referral_id: 'referral_id', created_at: 'created_at' });
 
-export async function existsForReferral(db: Queryable, referralId: string): Promise<boolean> {
-  return (await db.get('SELECT 1 AS x FROM payments WHERE referral_id = ? LIMIT 1', [referralId])) !== undefined;
-}
-
 export function findByCommission(db: Queryable, commissionId: string): Promise<PaymentRow | undefined> {
   return db.get<PaymentRow>('SELECT * FROM payments WHERE commission_id = ?', [commissionId]);
+}
+
+/** When the referral's earliest payment was made, if it has one: recurring limits count from it. */
+export async function firstOccurredAt(db: Queryable, referralId: string): Promise<number | undefined> {
+  const row = await db.get<{ t: number | null }>('SELECT MIN(occurred_at) AS t FROM payments WHERE referral_id = ?', [referralId]);
+  return row?.t === null || row?.t === undefined ? undefined : Number(row.t);
+}
+
+export async function setRefunded(db: Queryable, id: string, refundedGross: number, refunded: number, now: number): Promise<void> {
+  await db.run('UPDATE payments SET refunded_gross = ?, refunded = ?, updated_at = ? WHERE id = ?', [refundedGross, refunded, now, id]);
 }

@@ -3,8 +3,9 @@ import { insertRow } from './rows.js';
 import { addDelta, NOW } from './stats.js';
 
 /**
- * A pending commission that can be paid out: its partner's partnership is accepted and
- * no open batch holds it yet.
+ * A pending commission that can be paid out: its partner's partnership is accepted, no
+ * open batch holds it yet, its holding period is over and no dispute holds it. Clawbacks
+ * (negative amounts) are among them, to be netted.
  */
 export interface PayableRow {
   commission_id: string;
@@ -13,19 +14,25 @@ export interface PayableRow {
   paypal_email: string | null;
   amount: number;
   currency: string;
+  /** The minimum-payout objects (JSON) of the program and of the partnership (null: the program's). */
+  program_minimum: string;
+  partnership_minimum: string | null;
 }
 
-export function payable(db: Queryable, programId: string, currency: string | null): Promise<PayableRow[]> {
-  const params = currency === null ? [programId] : [programId, currency];
+export function payable(db: Queryable, programId: string, currency: string | null, now: number): Promise<PayableRow[]> {
+  const params = currency === null ? [programId, now] : [programId, now, currency];
   // In id order. The export claims them grouped by currency and partner, so two exports
   // at once may still lock rows in different orders on PostgreSQL: the deadlock that can
   // follow is retried by the driver (store/postgres.ts), and the loser finds them taken.
   return db.all<PayableRow>(
-    `SELECT c.id AS commission_id, c.partner_id, pa.name AS partner_name, pa.paypal_email, c.amount, c.currency
+    `SELECT c.id AS commission_id, c.partner_id, pa.name AS partner_name, pa.paypal_email, c.amount, c.currency,
+            pr.minimum_payout AS program_minimum, ps.minimum_payout AS partnership_minimum
        FROM commissions c
        JOIN partners pa ON pa.id = c.partner_id
        JOIN partnerships ps ON ps.program_id = c.program_id AND ps.partner_id = c.partner_id
+       JOIN programs pr ON pr.id = c.program_id
       WHERE c.program_id = ? AND c.state = 'pending' AND c.payout_batch_id IS NULL AND ps.state = 'accepted'
+            AND c.payable_at <= ? AND c.on_hold = 0 AND c.amount <> 0
             ${currency === null ? '' : 'AND c.currency = ?'}
       ORDER BY c.id`,
     params,

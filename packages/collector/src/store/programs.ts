@@ -8,6 +8,14 @@ export interface ProgramRow {
   commission_rate_bps: number;
   /** How long the tracker keeps a referral, in days: the snippet's data-cookie-days. */
   cookie_days: number;
+  /** Months from a referral's first payment in which its payments earn; 0: no limit. */
+  recurring_months: number;
+  /** Days after its payment before a commission can be paid out. */
+  hold_days: number;
+  /** JSON object: currency code → the least a payout may be, in minor units. */
+  minimum_payout: string;
+  /** Names the program's Stripe webhook URL; null until Stripe is connected. */
+  stripe_endpoint_id: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -52,7 +60,9 @@ export async function setRate(db: Queryable, id: string, rateBps: number, now: n
   return (await db.run('UPDATE programs SET commission_rate_bps = ?, updated_at = ? WHERE id = ?', [rateBps, now, id])) === 1;
 }
 
-export type ProgramFields = Partial<Pick<ProgramRow, 'name' | 'site_url' | 'commission_rate_bps' | 'cookie_days'>>;
+export type ProgramFields = Partial<
+  Pick<ProgramRow, 'name' | 'site_url' | 'commission_rate_bps' | 'cookie_days' | 'recurring_months' | 'hold_days' | 'minimum_payout'>
+>;
 
 /** Sets the given fields and updated_at; false when there is no such program. */
 export async function update(db: Queryable, id: string, fields: ProgramFields, now: number): Promise<boolean> {
@@ -71,4 +81,15 @@ export async function removeOrigins(db: Queryable, programId: string, origins: r
   for (const origin of origins) {
     await db.run('DELETE FROM program_origins WHERE program_id = ? AND origin = ?', [programId, origin]);
   }
+}
+
+export function getByStripeEndpoint(db: Queryable, endpointId: string): Promise<ProgramRow | undefined> {
+  return db.get<ProgramRow>('SELECT * FROM programs WHERE stripe_endpoint_id = ?', [endpointId]);
+}
+
+/** Gives the program its Stripe endpoint id unless it has one; resolves to the one it has. */
+export async function ensureStripeEndpoint(db: Queryable, id: string, endpointId: string): Promise<string> {
+  await db.run('UPDATE programs SET stripe_endpoint_id = ? WHERE id = ? AND stripe_endpoint_id IS NULL', [endpointId, id]);
+  const row = await db.get<{ stripe_endpoint_id: string }>('SELECT stripe_endpoint_id FROM programs WHERE id = ?', [id]);
+  return row!.stripe_endpoint_id;
 }

@@ -94,7 +94,8 @@ export function findEverywhere(
 
 /**
  * Erases a referral: its clicks (by its click id), the link from its commissions and
- * payments, which keep their amounts, and the referral itself. Run inside a transaction.
+ * payments, which keep their amounts, its Stripe links and the Stripe events it was
+ * credited by, and the referral itself. Run inside a transaction.
  */
 export async function erase(db: Queryable, programId: string, id: string, now: number): Promise<boolean> {
   const row = await get(db, programId, id);
@@ -104,5 +105,13 @@ export async function erase(db: Queryable, programId: string, id: string, now: n
   await addDelta(db, { program_id: programId, partner_id: row.partner_id, at: row.created_at, referrals: -1 });
   await db.run('UPDATE commissions SET referral_id = NULL, updated_at = ? WHERE referral_id = ?', [now, id]);
   await db.run('UPDATE payments SET referral_id = NULL, updated_at = ? WHERE referral_id = ?', [now, id]);
+  // Stripe: the customer no longer leads to anyone, and no event credited to them keeps what Stripe sent (their e-mail).
+  await db.run('DELETE FROM stripe_links WHERE target_id = ?', [id]);
+  await db.run(`UPDATE stripe_events SET payload = '{}', referral_id = NULL WHERE referral_id = ?`, [id]);
   return (await db.run('DELETE FROM referrals WHERE program_id = ? AND id = ?', [programId, id])) === 1;
+}
+
+/** The program's earliest referral made with this click id (a Checkout Session's client_reference_id). */
+export function findByGrId(db: Queryable, programId: string, grId: string): Promise<ReferralRow | undefined> {
+  return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND gr_id = ? ORDER BY created_at, id LIMIT 1', [programId, grId]);
 }

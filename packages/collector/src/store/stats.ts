@@ -204,7 +204,7 @@ export async function rankPartners(db: Queryable, programId: string, from: numbe
 /**
  * The totals counted afresh from the records, per program, partner, bucket and currency:
  * what the kept totals must equal (`tally stats check`), and how the migration filled
- * them at first. Revenue leaves out refunded payments; commissions leave out rejected ones.
+ * them at first. Revenue leaves out what was refunded of each payment; commissions leave out rejected ones.
  */
 const RECOUNT = `
   SELECT program_id, partner_id, bucket, currency, ${SUMS} FROM (
@@ -215,7 +215,7 @@ const RECOUNT = `
     SELECT program_id, partner_id, ${BUCKET('created_at')}, '', 0, 1, 0, 0, 0, 0, 0 FROM referrals
     UNION ALL
     SELECT p.program_id, cm.partner_id, ${BUCKET('p.created_at')}, p.currency, 0, 0, p.first_of_referral, 1,
-           CASE WHEN cm.state = 'rejected' AND cm.reject_reason = 'refunded' THEN 0 ELSE p.amount END, 0, 0
+           p.amount - p.refunded, 0, 0
       FROM payments p JOIN commissions cm ON cm.id = p.commission_id
     UNION ALL
     SELECT program_id, partner_id, ${BUCKET('created_at')}, currency, 0, 0, 0, 0, 0, amount, 0
