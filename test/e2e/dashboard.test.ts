@@ -1,7 +1,8 @@
 // The owner's dashboard in Chromium, as a person uses it: the first sign-in from the
 // printed link, a partner made in the UI and their link, a conversion through the demo
 // shop on the overview, a payout exported and marked paid, state changes behind their
-// confirmation, a CSV download, a second owner, switching programs, sign-out, a wrong
+// confirmation, Stripe connected in the settings and an event seen in its log, a CSV
+// download, a second owner, switching programs, sign-out, a wrong
 // password and the lockout; every page with data and empty, checked by axe-core and at
 // 360 px wide.
 
@@ -16,8 +17,9 @@ import type { RunningServer } from '../../packages/collector/src/server.js';
 import { apiWith, AXE_SOURCE, bodyText, choose, overflowsSideways, press, waitForText, type Api } from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
+import { invoice, newSecret, postEvent, stripeEvent } from '../collector/stripe-fixtures.js';
 
-const PAGES = ['/', '/partners', '/referrals', '/commissions', '/payments', '/clicks', '/payouts', '/settings'];
+const PAGES = ['/', '/partners', '/referrals', '/commissions', '/payments', '/clicks', '/payouts', '/stripe', '/settings'];
 const OWNER = { email: 'owner@company.test', password: 'a long owner password' };
 
 let browser: PlaywrightBrowser;
@@ -86,7 +88,7 @@ describe('the dashboard in Chromium', () => {
   it('shows every page empty, with what to do next, clean under axe-core', async () => {
     for (const path of PAGES) {
       await page.goto(at(path));
-      await waitForText(page, /No partners yet|No \w+ yet|Nothing is owed|API tokens/);
+      await waitForText(page, /No partners yet|No [\w ]+ yet|Nothing is owed|API tokens/);
       expect(await axeFindings(page), path).toEqual([]);
     }
   });
@@ -139,6 +141,58 @@ describe('the dashboard in Chromium', () => {
     await expect.poll(async () => (await api('GET', '/v1/commissions')).data[0].attributes.state).toBe('paid');
   });
 
+  it('connects Stripe in the settings, step by step, and shows a posted event in the log, processed again by hand', async () => {
+    await page.goto(at('/settings'));
+    await waitForText(page, 'Developers → Webhooks');
+    const url = (await page.textContent('#stripe .steps code.secret'))!;
+    expect(url).toMatch(/\/v1\/integrations\/stripe\/webhook\/we_[\w-]{16}$/);
+    expect(await bodyText(page)).toContain('invoice.paid');
+    const secret = newSecret();
+    await page.fill('#stripe input[name=secret]', secret);
+    await page.fill('#stripe input[name=label]', 'test mode');
+    await press(page, 'Connect', '#stripe');
+    await waitForText(page, 'Saved. Send a test event');
+    await waitForText(page, `whsec_…${secret.slice(-4)}`);
+    expect(await bodyText(page)).not.toContain(secret.slice(6, 20));
+
+    // Bob pays his first invoice; Stripe knows him by his e-mail only.
+    const now = Math.floor(Date.now() / 1000);
+    const posted = await postEvent(server.url + new URL(url).pathname, stripeEvent('invoice.paid', invoice({ customer: 'cus_e2eBob', amountPaid: 5_000, email: 'bob@customer.test' }), { created: now }), secret, { timestamp: now });
+    expect(posted.status).toBe(200);
+    await page.goto(at('/stripe'));
+    await waitForText(page, 'invoice.paid');
+    await waitForText(page, 'credited');
+    expect(await axeFindings(page)).toEqual([]);
+    await press(page, 'Process again');
+    await waitForText(page, /: credited|already credited/);
+    expect((await api('GET', '/v1/payments')).data.filter((p: any) => p.attributes.idempotency_key.startsWith('stripe:'))).toHaveLength(1);
+  });
+
+  it('sets the commission rules for the program and one partner\'s own terms', async () => {
+    await page.goto(at('/settings'));
+    await waitForText(page, 'Commission rules');
+    await page.fill('input[name=recurring_months]', '6');
+    await page.fill('input[name=hold_days]', '14');
+    await page.fill('textarea[name=minimum_payout]', 'usd 50\nJPY 1000');
+    await page.click('form.panel button[type=submit]');
+    await waitForText(page, 'Saved.');
+    expect((await api('GET', '/v1/program')).data.attributes).toMatchObject({ recurring_months: 6, hold_days: 14, minimum_payout: { USD: 5000, JPY: 1000 } });
+    // A line it cannot read is said, and nothing is saved.
+    await page.fill('textarea[name=minimum_payout]', 'USD 50.001');
+    await page.click('form.panel button[type=submit]');
+    await waitForText(page, 'Cannot read "USD 50.001"');
+
+    const [alice] = (await api('GET', '/v1/partners')).data;
+    await page.goto(at(`/partners/${alice.id}`));
+    await waitForText(page, "the program's rules");
+    await page.click('dd button.link');
+    await page.fill('dialog input[name=recurring_months]', '0');
+    await press(page, 'Save', 'dialog');
+    await waitForText(page, 'own rules');
+    const [ship] = (await api('GET', `/v1/partnerships?partner_id_eq=${alice.id}`)).data;
+    expect(ship.attributes).toMatchObject({ recurring_months: 0, hold_days: null, minimum_payout: null });
+  });
+
   it('changes a state only after its confirmation, and downloads the table as CSV', async () => {
     await page.goto(at('/referrals'));
     await waitForText(page, 'bob@customer.test');
@@ -171,14 +225,14 @@ describe('the dashboard in Chromium', () => {
   it('shows every page with data, clean under axe-core and readable at 360 px', async () => {
     for (const path of PAGES) {
       await page.goto(at(path));
-      await waitForText(page, /Alice Example|bob@customer\.test|\$|API tokens|Visitor/);
+      await waitForText(page, /Alice Example|bob@customer\.test|\$|API tokens|Visitor|invoice\.paid/);
       expect(await axeFindings(page), path).toEqual([]);
     }
     await page.setViewportSize({ width: 360, height: 740 });
     try {
       for (const path of [...PAGES, '/partners/' + (await api('GET', '/v1/partners')).data[0].id]) {
         await page.goto(at(path));
-        await waitForText(page, /Alice Example|bob@customer\.test|\$|API tokens|Visitor/);
+        await waitForText(page, /Alice Example|bob@customer\.test|\$|API tokens|Visitor|invoice\.paid/);
         expect(await overflowsSideways(page), path).toBe(false);
         if (path === '/') await page.screenshot({ path: join(shots(), 'dashboard-overview-360.png') });
       }

@@ -313,6 +313,11 @@ export interface paths {
                                     competitor_slugs?: string[];
                                     created_by?: string;
                                     commission_rate_bps?: number;
+                                    recurring_months: number | null;
+                                    hold_days: number | null;
+                                    minimum_payout: {
+                                        [key: string]: number;
+                                    } | null;
                                     referral_link: string;
                                     state_set_at: number;
                                     created_at: number;
@@ -369,6 +374,11 @@ export interface paths {
                         /** @enum {string} */
                         created_by?: "company" | "partner";
                         commission_rate_bps?: number | null;
+                        recurring_months?: number | null;
+                        hold_days?: number | null;
+                        minimum_payout?: {
+                            [key: string]: number;
+                        } | null;
                     };
                 };
             };
@@ -390,6 +400,11 @@ export interface paths {
                                     competitor_slugs?: string[];
                                     created_by?: string;
                                     commission_rate_bps?: number;
+                                    recurring_months: number | null;
+                                    hold_days: number | null;
+                                    minimum_payout: {
+                                        [key: string]: number;
+                                    } | null;
                                     referral_link: string;
                                     state_set_at: number;
                                     created_at: number;
@@ -461,6 +476,11 @@ export interface paths {
                                     competitor_slugs?: string[];
                                     created_by?: string;
                                     commission_rate_bps?: number;
+                                    recurring_months: number | null;
+                                    hold_days: number | null;
+                                    minimum_payout: {
+                                        [key: string]: number;
+                                    } | null;
                                     referral_link: string;
                                     state_set_at: number;
                                     created_at: number;
@@ -495,7 +515,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the state, key, competitor slugs or rate of a partnership */
+        /** Change the state, key, competitor slugs, rate or commission rules of a partnership */
         patch: {
             parameters: {
                 query?: never;
@@ -513,6 +533,11 @@ export interface paths {
                         key?: string;
                         competitor_slugs?: string[];
                         commission_rate_bps?: number | null;
+                        recurring_months?: number | null;
+                        hold_days?: number | null;
+                        minimum_payout?: {
+                            [key: string]: number;
+                        } | null;
                     };
                 };
             };
@@ -534,6 +559,11 @@ export interface paths {
                                     competitor_slugs?: string[];
                                     created_by?: string;
                                     commission_rate_bps?: number;
+                                    recurring_months: number | null;
+                                    hold_days: number | null;
+                                    minimum_payout: {
+                                        [key: string]: number;
+                                    } | null;
                                     referral_link: string;
                                     state_set_at: number;
                                     created_at: number;
@@ -616,6 +646,12 @@ export interface paths {
                                     referral_id?: string;
                                     reject_reason?: string;
                                     paid_at?: number;
+                                    /** @description When a payout may take it: its payment plus the holding period */
+                                    payable_at: number;
+                                    /** @description Its payment is disputed: no payout takes it meanwhile */
+                                    on_hold: boolean;
+                                    /** @description For a negative commission: the commission whose refunded share it takes back */
+                                    clawback_of?: string;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -685,6 +721,12 @@ export interface paths {
                                     referral_id?: string;
                                     reject_reason?: string;
                                     paid_at?: number;
+                                    /** @description When a payout may take it: its payment plus the holding period */
+                                    payable_at: number;
+                                    /** @description Its payment is disputed: no payout takes it meanwhile */
+                                    on_hold: boolean;
+                                    /** @description For a negative commission: the commission whose refunded share it takes back */
+                                    clawback_of?: string;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -748,6 +790,12 @@ export interface paths {
                                     referral_id?: string;
                                     reject_reason?: string;
                                     paid_at?: number;
+                                    /** @description When a payout may take it: its payment plus the holding period */
+                                    payable_at: number;
+                                    /** @description Its payment is disputed: no payout takes it meanwhile */
+                                    on_hold: boolean;
+                                    /** @description For a negative commission: the commission whose refunded share it takes back */
+                                    clawback_of?: string;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -811,6 +859,12 @@ export interface paths {
                                     referral_id?: string;
                                     reject_reason?: string;
                                     paid_at?: number;
+                                    /** @description When a payout may take it: its payment plus the holding period */
+                                    payable_at: number;
+                                    /** @description Its payment is disputed: no payout takes it meanwhile */
+                                    on_hold: boolean;
+                                    /** @description For a negative commission: the commission whose refunded share it takes back */
+                                    clawback_of?: string;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -1125,6 +1179,10 @@ export interface paths {
                                     amount: number;
                                     currency: string;
                                     idempotency_key: string;
+                                    /** @description How much of the amount was refunded (or lost in a dispute), in minor units */
+                                    refunded: number;
+                                    /** @description When the customer paid: Stripe says when; else when it was recorded */
+                                    paid_at: number;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -1208,6 +1266,10 @@ export interface paths {
                                     amount: number;
                                     currency: string;
                                     idempotency_key: string;
+                                    /** @description How much of the amount was refunded (or lost in a dispute), in minor units */
+                                    refunded: number;
+                                    /** @description When the customer paid: Stripe says when; else when it was recorded */
+                                    paid_at: number;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -1240,6 +1302,12 @@ export interface paths {
                                     referral_id?: string;
                                     reject_reason?: string;
                                     paid_at?: number;
+                                    /** @description When a payout may take it: its payment plus the holding period */
+                                    payable_at: number;
+                                    /** @description Its payment is disputed: no payout takes it meanwhile */
+                                    on_hold: boolean;
+                                    /** @description For a negative commission: the commission whose refunded share it takes back */
+                                    clawback_of?: string;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -1299,6 +1367,10 @@ export interface paths {
                                     amount: number;
                                     currency: string;
                                     idempotency_key: string;
+                                    /** @description How much of the amount was refunded (or lost in a dispute), in minor units */
+                                    refunded: number;
+                                    /** @description When the customer paid: Stripe says when; else when it was recorded */
+                                    paid_at: number;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -1350,7 +1422,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund a payment: its pending commission is rejected with reason "refunded" */
+        /** Refund a payment, whole or in part: its pending commission is reduced or rejected, a paid one clawed back */
         post: {
             parameters: {
                 query?: never;
@@ -1362,6 +1434,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         payment_id: string;
+                        /** @description How much of the payment is refunded in all, so far (a running total); the whole payment when absent */
+                        amount_refunded?: number;
                     };
                 };
             };
@@ -1385,11 +1459,40 @@ export interface paths {
                                     referral_id?: string;
                                     reject_reason?: string;
                                     paid_at?: number;
+                                    /** @description When a payout may take it: its payment plus the holding period */
+                                    payable_at: number;
+                                    /** @description Its payment is disputed: no payout takes it meanwhile */
+                                    on_hold: boolean;
+                                    /** @description For a negative commission: the commission whose refunded share it takes back */
+                                    clawback_of?: string;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
                                 };
                             };
+                            included: {
+                                id: string;
+                                /** @constant */
+                                type: "commission";
+                                attributes: {
+                                    state: string;
+                                    amount: number;
+                                    currency: string;
+                                    partner_id: string;
+                                    referral_id?: string;
+                                    reject_reason?: string;
+                                    paid_at?: number;
+                                    /** @description When a payout may take it: its payment plus the holding period */
+                                    payable_at: number;
+                                    /** @description Its payment is disputed: no payout takes it meanwhile */
+                                    on_hold: boolean;
+                                    /** @description For a negative commission: the commission whose refunded share it takes back */
+                                    clawback_of?: string;
+                                    state_set_at: number;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            }[];
                         };
                     };
                 };
@@ -1571,7 +1674,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What each partner is owed now, per currency: pending commissions of accepted partnerships that no open batch holds */
+        /** What each partner can be paid now, per currency, net of clawbacks: payable commissions of accepted partnerships that no open batch holds */
         get: {
             parameters: {
                 query?: never;
@@ -1595,6 +1698,8 @@ export interface paths {
                                 currency: string;
                                 amount: number;
                                 commissions: number;
+                                minimum: number;
+                                due: boolean;
                             }[];
                         };
                     };
@@ -1990,7 +2095,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's program: its name, site, allowed origins, default rate and cookie lifetime */
+        /** The caller's program: its name, site, allowed origins, default rate, cookie lifetime and commission rules */
         get: {
             parameters: {
                 query?: never;
@@ -2017,6 +2122,12 @@ export interface paths {
                                     allowed_origins: string[];
                                     commission_rate_bps: number;
                                     cookie_days: number;
+                                    recurring_months: number;
+                                    hold_days: number;
+                                    minimum_payout: {
+                                        [key: string]: number;
+                                    };
+                                    stripe_endpoint_id: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -2056,6 +2167,19 @@ export interface paths {
                         allowed_origins?: string[];
                         commission_rate_bps?: number;
                         cookie_days?: number;
+                        /** @description Months from a referral's first payment in which its payments earn; 0 for no limit */
+                        recurring_months?: number;
+                        /** @description Days after its payment before a commission can be paid out */
+                        hold_days?: number;
+                        /**
+                         * @description Currency code → the least a payout may be, in minor units
+                         * @example {
+                         *       "USD": 5000
+                         *     }
+                         */
+                        minimum_payout?: {
+                            [key: string]: number;
+                        };
                     };
                 };
             };
@@ -2077,6 +2201,12 @@ export interface paths {
                                     allowed_origins: string[];
                                     commission_rate_bps: number;
                                     cookie_days: number;
+                                    recurring_months: number;
+                                    hold_days: number;
+                                    minimum_payout: {
+                                        [key: string]: number;
+                                    };
+                                    stripe_endpoint_id: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -3097,6 +3227,484 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/stripe/webhook/{endpoint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stripe's events for one program, verified by its signing secrets; each is processed once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    endpoint: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "stripe_event";
+                                attributes: {
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    stripe_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                            meta: {
+                                duplicate: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/stripe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's Stripe connection: the webhook URL to enter in Stripe, the events to send, the signing secrets set */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "stripe_connection";
+                                attributes: {
+                                    endpoint_url: string;
+                                    events: string[];
+                                    secrets: {
+                                        id: string;
+                                        /** @constant */
+                                        type: "stripe_secret";
+                                        attributes: {
+                                            label: string;
+                                            hint: string;
+                                            created_at: number;
+                                        };
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/stripe/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a Stripe endpoint's signing secret (whsec_…): events signed with it are accepted from now on */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        secret: string;
+                        label?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "stripe_secret";
+                                attributes: {
+                                    label: string;
+                                    hint: string;
+                                    created_at: number;
+                                };
+                            };
+                            meta: {
+                                endpoint_url: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/stripe/secrets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a signing secret: events signed with it are refused from now on */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/stripe/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List integrations/stripe/events, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of credited, linked, refunded, held, released, churned, ignored, failed */
+                    outcome_eq?: string;
+                    /** @description exact match */
+                    type_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    page?: number;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "stripe_event";
+                                attributes: {
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    stripe_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    page: number;
+                                    per_page: number;
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/stripe/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one stripe_event */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "stripe_event";
+                                attributes: {
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    stripe_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/stripe/events/{id}/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Process a received event again, as things are now (after linking a customer by hand, say) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "stripe_event";
+                                attributes: {
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    stripe_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                            meta: {
+                                duplicate: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;

@@ -83,3 +83,26 @@ export const daysBetween = (from: string, to: string): number =>
 export function startOfDay(iso: string): string {
   return new Date(`${iso}T00:00:00`).toISOString();
 }
+
+/** Minimum payouts (currency → minor units) as the owner types them: one "USD 50.00" a line. */
+export function minimumsText(map: Record<string, number>): string {
+  return Object.entries(map)
+    .map(([c, v]) => `${c} ${(v / 10 ** exponent(c)).toFixed(exponent(c))}`)
+    .join('\n');
+}
+
+/**
+ * The typed lines back to minor units, exactly (digits, not floating point): "USD 50",
+ * "eur 12.5", "JPY 1000". Throws a message naming the line it cannot read.
+ */
+export function parseMinimums(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+    const m = /^([A-Za-z]{3})\s+(\d{1,12})(?:[.,](\d+))?$/.exec(line);
+    const code = m?.[1]?.toUpperCase() ?? '';
+    const n = m ? exponent(code) : 0;
+    if (!m || (m[3] ?? '').length > n) throw new Error(`Cannot read "${line}": write a currency code and an amount, such as USD 50.00`);
+    out[code] = Number(m[2]) * 10 ** n + Number((m[3] ?? '').padEnd(n, '0') || 0);
+  }
+  return out;
+}

@@ -15,7 +15,7 @@ import { Clicks, Commissions, Payments, Referrals } from './pages/records.js';
 import { SignIn, Welcome } from './pages/sign-in.js';
 import { BASE, href, SessionContext, type Session } from './session.js';
 
-// Payouts and settings are fetched the first time they are opened (preact-iso's router
+// Payouts, Stripe events and settings are fetched the first time they are opened (preact-iso's router
 // keeps the page on screen until then), which keeps the first load smaller; the record
 // tables stay in the entry, since a partner's page shows them too. A file that cannot be
 // fetched (a tab older than a deploy, whose build emptied dist) becomes a page saying so:
@@ -26,6 +26,7 @@ function PageUnavailable() {
 const lazyPage = <C,>(load: () => Promise<C>) => lazy(() => load().catch(() => PageUnavailable as unknown as C));
 const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Settings));
+const StripeEvents = lazyPage(() => import('./pages/stripe-events.js').then((m) => m.StripeEvents));
 
 const NAV = [
   ['/', 'Overview'],
@@ -35,6 +36,7 @@ const NAV = [
   ['/payments', 'Payments'],
   ['/clicks', 'Clicks'],
   ['/payouts', 'Payouts'],
+  ['/stripe', 'Stripe events'],
   ['/settings', 'Settings'],
 ] as const;
 
@@ -125,6 +127,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/payments`} component={Payments} />
           <Route path={`${BASE}/clicks`} component={Clicks} />
           <Route path={`${BASE}/payouts`} component={Payouts} />
+          <Route path={`${BASE}/stripe`} component={StripeEvents} />
           <Route path={`${BASE}/settings`} component={Settings} />
           <Route default component={NotFound} />
         </Router>

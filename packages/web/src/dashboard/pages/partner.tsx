@@ -1,4 +1,4 @@
-// One partner: their link (to copy), their partnership's state and rate, their own chart
+// One partner: their link (to copy), their partnership's state and terms, their own chart
 // and figures, their latest referrals and commissions; and editing, accepting,
 // declining and deleting them.
 
@@ -12,17 +12,19 @@ import { href } from '../session.js';
 import { MeasureChart } from './overview.js';
 import { RangePicker, statsQuery, useRange } from './range.js';
 import { CommissionTable, ReferralTable } from './records.js';
+import { RuleFields, rulesFrom } from '../rules.js';
 
 type Dialog = 'edit' | 'rate' | 'accepted' | 'declined' | 'delete' | null;
 
 async function loadPartner(id: string) {
-  const [partner, partnerships, referrals, commissions] = await Promise.all([
+  const [partner, partnerships, referrals, commissions, program] = await Promise.all([
     api('get', '/v1/partners/{id}', `/v1/partners/${encodeURIComponent(id)}`),
     api('get', '/v1/partnerships', `/v1/partnerships?partner_id_eq=${encodeURIComponent(id)}`),
     api('get', '/v1/referrals', `/v1/referrals?partner_id_eq=${encodeURIComponent(id)}&per_page=10`),
     api('get', '/v1/commissions', `/v1/commissions?partner_id_eq=${encodeURIComponent(id)}&per_page=10`),
+    api('get', '/v1/program'),
   ]);
-  return { partner: partner.data, partnership: partnerships.data[0], referrals: referrals.data, commissions: commissions.data };
+  return { partner: partner.data, partnership: partnerships.data[0], referrals: referrals.data, commissions: commissions.data, program: program.data.attributes };
 }
 
 export function Partner() {
@@ -39,7 +41,7 @@ export function Partner() {
   const close = () => setDialog(null);
   return (
     <Show loaded={loaded}>
-      {({ partner, partnership, referrals, commissions }) => {
+      {({ partner, partnership, referrals, commissions, program }) => {
         const a = partner.attributes;
         const ship = partnership?.attributes;
         const moveTo = async (state: 'accepted' | 'declined') => {
@@ -81,9 +83,10 @@ export function Partner() {
                   </button>
                 )}
               </dd>
-              <dt>Rate</dt>
+              <dt>Terms</dt>
               <dd>
-                {ship?.commission_rate_bps !== undefined ? `${percent(ship.commission_rate_bps / 10000)} (own rate)` : "the program's rate"}{' '}
+                {ship?.commission_rate_bps !== undefined ? `${percent(ship.commission_rate_bps / 10000)} (own rate)` : "the program's rate"}
+                {ship && (ship.recurring_months !== null || ship.hold_days !== null || ship.minimum_payout !== null) ? ', own rules' : ", the program's rules"}{' '}
                 {ship && (
                   <button type="button" class="link" onClick={() => setDialog('rate')}>
                     Change
@@ -165,13 +168,13 @@ export function Partner() {
             )}
             {dialog === 'rate' && ship && (
               <Confirm
-                title="Commission rate"
+                title="Commission terms"
                 confirm="Save"
                 onClose={close}
                 onConfirm={async (form) => {
                   const raw = String(form.get('rate') ?? '').trim();
                   const bps = raw === '' ? null : Math.round(Number(raw) * 100);
-                  await api('patch', '/v1/partnerships/{id}', `/v1/partnerships/${partnership!.id}`, { commission_rate_bps: bps });
+                  await api('patch', '/v1/partnerships/{id}', `/v1/partnerships/${partnership!.id}`, { commission_rate_bps: bps, ...rulesFrom(form, true) });
                   loaded.reload();
                 }}
               >
@@ -179,6 +182,7 @@ export function Partner() {
                   Rate in percent <span class="hint">(empty: the program's rate)</span>
                   <input name="rate" type="number" min={0} max={100} step={0.01} value={ship.commission_rate_bps === undefined ? '' : ship.commission_rate_bps / 100} />
                 </label>
+                <RuleFields values={ship} inherit={program} />
               </Confirm>
             )}
             {(dialog === 'accepted' || dialog === 'declined') && (

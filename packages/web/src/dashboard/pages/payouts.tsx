@@ -16,7 +16,16 @@ const OWED: Column<Owed & { id: string }>[] = [
   { label: 'PayPal', cell: (r) => r.paypal_email ?? <span class="warn">missing: add it to pay them</span>, text: (r) => r.paypal_email ?? '' },
   { label: 'Commissions', numeric: true, cell: (r) => int(r.commissions), text: (r) => String(r.commissions) },
   { label: 'Owed', numeric: true, cell: (r) => money(r.amount, r.currency), text: (r) => `${r.amount} ${r.currency}` },
+  { label: 'Next export', cell: (r) => <span class={r.due ? '' : 'warn'}>{dueText(r)}</span>, text: dueText },
 ];
+
+/** Whether the next export pays the partner, and if not, why (the export skips them the same way). */
+function dueText(r: Owed): string {
+  if (r.due) return 'pays this';
+  if (r.paypal_email === null) return 'skipped: no PayPal address';
+  if (r.amount <= 0) return 'skipped: clawbacks exceed earnings, carried over';
+  return `waits: below the minimum of ${money(r.minimum, r.currency)}`;
+}
 
 export function Payouts() {
   const loaded = useLoad(async () => {
@@ -71,7 +80,7 @@ export function Payouts() {
       {exported && (
         <div class="notice" role="status">
           {exported.length === 0 ? (
-            <p>Nothing new to pay out: everything owed is in an open batch already, or no partner has a PayPal address.</p>
+            <p>Nothing new to pay out: what is owed is in an open batch already, still in its holding period, below a minimum payout, or owed to partners without a PayPal address.</p>
           ) : (
             <p>
               Exported {exported.length} batch{exported.length > 1 ? 'es' : ''}. Download {exported.length > 1 ? 'each' : 'the'} file, upload it to PayPal Payouts, then mark it paid:{' '}

@@ -97,11 +97,21 @@ export function ReferralTable({ rows, reload }: { rows: Referral[]; reload: () =
   );
 }
 
+/** When a pending commission can be paid: held by a dispute, waiting out the holding period, or now; a clawback says so. */
+function payable(r: Commission) {
+  const a = r.attributes;
+  if (a.state !== 'pending') return '—';
+  const note = a.clawback_of ? <span class="tag">clawback</span> : null;
+  if (a.on_hold) return <>{note}<span class="warn">held: disputed</span></>;
+  return <>{note}{a.payable_at * 1000 > Date.now() ? `from ${dateTime(a.payable_at)}` : 'now'}</>;
+}
+
 export function CommissionTable({ rows, reload }: { rows: Commission[]; reload: () => void }) {
   const { dialog, ask } = useChange(reload);
   const columns: Column<Commission>[] = [
     { label: 'Amount', numeric: true, cell: (r) => money(r.attributes.amount, r.attributes.currency), text: (r) => `${r.attributes.amount} ${r.attributes.currency}` },
     { label: 'State', cell: (r) => <span class={`state ${r.attributes.state}`}>{r.attributes.state}{r.attributes.reject_reason ? `: ${r.attributes.reject_reason}` : ''}</span>, text: (r) => r.attributes.state },
+    { label: 'Payable', cell: payable, text: (r) => (r.attributes.state === 'pending' ? new Date(r.attributes.payable_at * 1000).toISOString() : '') },
     { label: 'Partner', cell: (r) => <a href={href(`/partners/${r.attributes.partner_id}`)}>Partner</a>, text: (r) => r.attributes.partner_id },
     when<Commission>(),
     {
@@ -143,11 +153,13 @@ function PaymentTable({ rows, reload }: { rows: Payment[]; reload: () => void })
   const { dialog, ask } = useChange(reload);
   const columns: Column<Payment>[] = [
     { label: 'Amount', numeric: true, cell: (r) => money(r.attributes.amount, r.attributes.currency), text: (r) => `${r.attributes.amount} ${r.attributes.currency}` },
+    { label: 'Refunded', numeric: true, cell: (r) => (r.attributes.refunded ? money(r.attributes.refunded, r.attributes.currency) : '—'), text: (r) => String(r.attributes.refunded) },
     { label: 'Your id', cell: (r) => <code>{r.attributes.idempotency_key}</code>, text: (r) => r.attributes.idempotency_key },
-    when<Payment>(),
+    { label: 'Paid', cell: (r) => dateTime(r.attributes.paid_at), text: (r) => new Date(r.attributes.paid_at * 1000).toISOString() },
     {
       label: 'Actions',
-      cell: (r) => (
+      cell: (r) =>
+        r.attributes.refunded < r.attributes.amount && (
         <Action
           label="Refund"
           onClick={() =>
@@ -256,7 +268,7 @@ export const Commissions = () => (
     states={['pending', 'paid', 'rejected']}
     passThrough={['partner_id_eq']}
     table={CommissionTable}
-    empty={<p>A payment by a referred customer earns its partner a commission: record payments with <code>POST /v1/payments</code>.</p>}
+    empty={<p>A payment by a referred customer earns its partner a commission: <a href={href('/settings#stripe')}>connect Stripe</a>, or record payments with <code>POST /v1/payments</code>.</p>}
   />
 );
 export const Payments = () => (
@@ -265,7 +277,7 @@ export const Payments = () => (
     path="/v1/payments"
     passThrough={['referral_id_eq']}
     table={PaymentTable}
-    empty={<p>Payments of referred customers appear here once your server records them with <code>POST /v1/payments</code>.</p>}
+    empty={<p>Payments of referred customers appear here once Stripe sends them (<a href={href('/settings#stripe')}>connect Stripe</a>) or your server records them with <code>POST /v1/payments</code>.</p>}
   />
 );
 export const Clicks = () => <ListPage<Click> title="Clicks" path="/v1/clicks" passThrough={['partnership_id_eq']} table={ClickTable} empty={snippetHint} />;

@@ -1,5 +1,6 @@
-// The program's settings, its snippet, its API tokens and its team. Secrets (a new token,
-// an invitation link) are shown once, when made: the collector keeps only their hashes.
+// The program's settings and commission rules, its snippet, its Stripe connection, its API
+// tokens and its team. Secrets (a new token, an invitation link) are shown once, when
+// made: the collector keeps only their hashes.
 
 import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
@@ -7,7 +8,9 @@ import { api, type Answer } from '../../common/api.js';
 import { dateTime, percent } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Confirm, CopyButton, Failure, Show, Table, type Column } from '../../common/ui.js';
+import { RuleFields, rulesFrom } from '../rules.js';
 import { useSession } from '../session.js';
+import { StripeConnection } from './stripe-settings.js';
 
 type Program = Answer<'/v1/program'>['data'];
 type Token = Answer<'/v1/tokens'>['data'][number];
@@ -31,6 +34,7 @@ function ProgramForm({ program, saved }: { program: Program; saved: () => void }
         allowed_origins: get('allowed_origins').split(/\s+/).filter(Boolean),
         commission_rate_bps: Math.round(Number(get('rate')) * 100),
         cookie_days: Number(get('cookie_days')),
+        ...(rulesFrom(form, false) as { recurring_months: number; hold_days: number; minimum_payout: Record<string, number> }),
       });
       setDone(true);
       saved();
@@ -64,6 +68,7 @@ function ProgramForm({ program, saved }: { program: Program; saved: () => void }
           <input name="cookie_days" type="number" min={1} max={365} value={a.cookie_days} required />
         </label>
       </div>
+      <RuleFields values={a} />
       {error !== undefined && <Failure error={error} />}
       {done && (
         <p role="status" class="ok">
@@ -256,6 +261,7 @@ export function Settings() {
           <>
             <ProgramForm program={answer.data} saved={loaded.reload} />
             <Snippet program={answer.data} />
+            <StripeConnection />
           </>
         )}
       </Show>

@@ -1,0 +1,45 @@
+// The commission rules (recurring limit, holding period, minimum payout) as form fields,
+// for the program and, left empty to follow the program, for one partnership.
+
+import { minimumsText, parseMinimums } from '../common/format.js';
+
+export interface RuleValues {
+  recurring_months: number | null;
+  hold_days: number | null;
+  minimum_payout: Record<string, number> | null;
+}
+
+/** Fields named recurring_months, hold_days and minimum_payout; `inherit` allows empty for "the program's". */
+export function RuleFields({ values, inherit }: { values: RuleValues; inherit?: RuleValues }) {
+  const follow = (what: string) => (inherit ? ` (empty: the program's, ${what})` : '');
+  return (
+    <fieldset class="rules">
+      <legend>Commission rules</legend>
+      <div class="row">
+        <label>
+          Recurring limit, months <span class="hint">(0: every payment earns, forever{follow(String(inherit?.recurring_months ?? ''))})</span>
+          <input name="recurring_months" type="number" min={0} max={1200} value={values.recurring_months ?? ''} required={!inherit} />
+        </label>
+        <label>
+          Holding period, days <span class="hint">(refunds inside it never need a clawback{follow(String(inherit?.hold_days ?? ''))})</span>
+          <input name="hold_days" type="number" min={0} max={365} value={values.hold_days ?? ''} required={!inherit} />
+        </label>
+      </div>
+      <label>
+        Minimum payout <span class="hint">(one currency a line, such as USD 50.00; none: any amount is paid{inherit ? '; empty: the program’s' : ''})</span>
+        <textarea name="minimum_payout" rows={2} value={values.minimum_payout === null ? '' : minimumsText(values.minimum_payout)} />
+      </label>
+    </fieldset>
+  );
+}
+
+/** The rules from a submitted form; with `inherit`, an empty field is null (the program's). */
+export function rulesFrom(form: FormData, inherit: boolean): RuleValues {
+  const text = (n: string) => String(form.get(n) ?? '').trim();
+  const num = (n: string) => (text(n) === '' && inherit ? null : Number(text(n)));
+  return {
+    recurring_months: num('recurring_months'),
+    hold_days: num('hold_days'),
+    minimum_payout: text('minimum_payout') === '' && inherit ? null : parseMinimums(text('minimum_payout')),
+  };
+}
