@@ -54,6 +54,16 @@ export function serve(env: Record<string, string>): Promise<Served> {
   });
 }
 
+/** Stops the servers still running (SIGTERM) and waits for each to exit. */
+export async function stopServers(...servers: Array<Served | undefined>): Promise<void> {
+  for (const s of servers) {
+    if (s?.child.exitCode === null) {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  }
+}
+
 /** The tokens a first start prints once. */
 export function tokensIn(output: string) {
   return {

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testDatabase, withDb, type TestDatabase } from '../collector/database.js';
-import { serve, tokensIn, type Served } from '../collector/processes.js';
+import { serve, stopServers, tokensIn, type Served } from '../collector/processes.js';
 import { checkoutSession, charge, invoice, newSecret, postEvent, stripeEvent, stripeId } from '../collector/stripe-fixtures.js';
 
 let database: TestDatabase;
@@ -40,12 +40,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const s of [a, b]) {
-    if (s?.child.exitCode === null) {
-      s.child.kill('SIGTERM');
-      await s.exited;
-    }
-  }
+  await stopServers(a, b);
   await database?.drop();
 });
 

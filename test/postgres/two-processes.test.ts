@@ -11,7 +11,7 @@ import { parseCsv } from '../../packages/collector/src/csv.js';
 import { markPaid } from '../../packages/collector/src/domain/payouts.js';
 import { openDatabase } from '../../packages/collector/src/store/open.js';
 import { testDatabase, withDb, type TestDatabase } from '../collector/database.js';
-import { serve, tally, tokensIn, type Served } from '../collector/processes.js';
+import { serve, stopServers, tally, tokensIn, type Served } from '../collector/processes.js';
 
 const PEOPLE = 120;
 
@@ -60,12 +60,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const s of [a, b]) {
-    if (s?.child.exitCode === null) {
-      s.child.kill('SIGTERM');
-      await s.exited;
-    }
-  }
+  await stopServers(a, b);
   await database?.drop();
 });
 
