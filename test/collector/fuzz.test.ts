@@ -32,6 +32,8 @@ beforeAll(async () => {
   });
   const connected = await c.call('POST', '/v1/integrations/stripe/secrets', { body: { secret: stripeSecret } });
   stripeEndpoint = String(connected.body.meta.endpoint_url).split('/').pop()!;
+  // A public page to apply on: applications reach the account and partnership code.
+  await c.call('PATCH', '/v1/program', { body: { slug: 'fuzz', page_enabled: true } });
   ids = [p.partnerId, p.partnershipId, conv.body.data.id, pay.body.data.id, pay.body.data.relationships.commission.data.id, 'evt_fuzz1', 'cus_fuzz1'];
   const other = await c.otherProgram();
   tokens = [c.secret, c.publishable, other.secret, other.publishable, `${c.secret.slice(0, -1)}0`, 'tly_sec_', 'garbage'];
@@ -74,7 +76,8 @@ const knownId = fc.nat({ max: 6 }).map((i) => ids[i] ?? 'none');
 /** JSON values, with the routes' own field names among the keys. */
 const field = fc.constantFrom('email', 'gr_id', 'pk', 'uid', 'url', 'referrer', 'name', 'paypal_email', 'partner_id', 'key', 'state',
   'competitor_slugs', 'created_by', 'commission_rate_bps', 'amount', 'currency', 'referral_id', 'referral_email', 'referral_uid',
-  'idempotency_key', 'payment_id', 'reject_reason', '__proto__', 'constructor');
+  'idempotency_key', 'payment_id', 'reject_reason', 'password', 'note', 'website', 'token', 'slug', 'description', 'page_enabled',
+  'auto_accept', 'current_password', 'new_password', '__proto__', 'constructor');
 const value = fc.oneof(word, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), knownId,
   fc.array(word, { maxLength: 4 }), fc.dictionary(word, word, { maxKeys: 3 }), fc.jsonValue({ maxDepth: 3 }));
 const body = fc.oneof(
@@ -130,7 +133,7 @@ it(`every route answers below 500, in the error shape, for random and hostile re
   await fc.assert(
     fc.asyncProperty(request, async (r) => {
       tried++;
-      const path = r.otherPath ?? r.route.path.replace(':id', enc(r.id)).replace(':endpoint', r.signed ? stripeEndpoint : enc(r.id));
+      const path = r.otherPath ?? r.route.path.replace(':id', enc(r.id)).replace(':endpoint', r.signed ? stripeEndpoint : enc(r.id)).replace(':slug', r.signed ? 'fuzz' : enc(r.id));
       const method = r.method ?? r.route.method;
       const headers: Record<string, string> = {};
       if (r.token !== null) headers.authorization = `Bearer ${tokens[r.token]}`;

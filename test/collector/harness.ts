@@ -46,11 +46,11 @@ export interface Collector {
 
 export const PUBLIC_URL = 'http://localhost:8787';
 
-export async function startCollector(opts: { limits?: RateLimits } = {}): Promise<Collector> {
+export async function startCollector(opts: { limits?: RateLimits; smtpUrl?: string } = {}): Promise<Collector> {
   const database = await testDatabase();
   const clock = { now: T0 };
   const running = await startServer(
-    { port: 0, host: '127.0.0.1', databaseUrl: database.url, logLevel: 'silent', publicUrl: PUBLIC_URL, limits: opts.limits },
+    { port: 0, host: '127.0.0.1', databaseUrl: database.url, logLevel: 'silent', publicUrl: PUBLIC_URL, limits: opts.limits, smtpUrl: opts.smtpUrl, mailFrom: 'Tally <tally@test.example>' },
     createLogger('silent'),
     { now: () => clock.now },
   );

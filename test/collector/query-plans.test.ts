@@ -29,6 +29,9 @@ const LISTERS: Record<string, Lister> = {
   '/v1/payments': payments.list,
   '/v1/clicks': clicks.list,
   '/v1/integrations/stripe/events': stripe.listEvents,
+  // The portal's lists are the program's, narrowed to the partnership's partner.
+  '/v1/portal/partnerships/:id/referrals': (db, programId, filters, page) => referrals.list(db, programId, [...filters, { field: 'partner_id', op: 'eq', value: 'p' }], page),
+  '/v1/portal/partnerships/:id/commissions': (db, programId, filters, page) => commissions.list(db, programId, [...filters, { field: 'partner_id', op: 'eq', value: 'p' }], page),
 };
 
 /** A valid value for each kind of filter. */

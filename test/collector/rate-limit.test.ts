@@ -184,14 +184,15 @@ describe('memory under a flood of addresses', () => {
 });
 
 describe('configuration', () => {
-  it('defaults to 6000 a minute per token, 600 per IP, and no trusted proxy; each is set by environment', () => {
-    expect(loadConfig({}).limits).toEqual({ perToken: 6000, perIp: 600, authFailures: 60, trustProxy: 0 });
+  it('defaults to 6000 a minute per token, 600 per IP, 10 applications an hour, and no trusted proxy; each is set by environment', () => {
+    expect(loadConfig({}).limits).toEqual({ perToken: 6000, perIp: 600, authFailures: 60, applicationsPerHour: 10, trustProxy: 0 });
     expect(
-      loadConfig({ RATE_LIMIT_TOKEN: '0', RATE_LIMIT_IP: '30', RATE_LIMIT_AUTH_FAILURES: '5', TRUST_PROXY: '1' }).limits,
+      loadConfig({ RATE_LIMIT_TOKEN: '0', RATE_LIMIT_IP: '30', RATE_LIMIT_AUTH_FAILURES: '5', RATE_LIMIT_APPLICATIONS: '2', TRUST_PROXY: '1' }).limits,
     ).toEqual({
       perToken: 0,
       perIp: 30,
       authFailures: 5,
+      applicationsPerHour: 2,
       trustProxy: 1,
     });
     expect(() => loadConfig({ RATE_LIMIT_AUTH_FAILURES: 'x' })).toThrow(/RATE_LIMIT_AUTH_FAILURES/);

@@ -6,7 +6,7 @@ import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { describeCause, fail } from './errors.js';
 import { tokenAuth, type Access } from './http/auth.js';
-import { setSessionCookie } from './http/session.js';
+import { PARTNER_COOKIE, setSessionCookie } from './http/session.js';
 import { jsonBody, jsonBodyOf } from './http/body.js';
 import { isClientGone } from './http/client-errors.js';
 import { allowedOrigin, preflight } from './http/cors.js';
@@ -30,13 +30,17 @@ import { partnershipRoutes } from './routes/partnerships.js';
 import { paymentRoutes } from './routes/payments.js';
 import { payoutRoutes } from './routes/payouts.js';
 import { programRoutes } from './routes/program.js';
+import { programPageRoutes } from './routes/program-page.js';
+import { portalRoutes } from './routes/portal.js';
 import { referralRoutes } from './routes/referrals.js';
 import { statsRoutes } from './routes/stats.js';
 import { stripeRoutes } from './routes/stripe.js';
 import { tokenRoutes } from './routes/tokens.js';
-import { loadWebApp, mountWeb } from './routes/web.js';
+import { loadWebApp, mountWeb, type WebApp } from './routes/web.js';
 import { trackingRoutes } from './routes/tracking.js';
+import type { Mailer } from './mail.js';
 import type { Db } from './store/db.js';
+import type { AccountRow, PartnerSessionRow } from './store/partner-accounts.js';
 import type { ProgramRow } from './store/programs.js';
 import type { SessionRow } from './store/users.js';
 
@@ -52,9 +56,13 @@ export interface AppDeps {
   /** None unless given: the server passes the configured ones. */
   limits?: RateLimits | undefined;
   /** The built dashboard; read from the web package unless given (null: none). */
-  webApp?: ReturnType<typeof loadWebApp> | null;
+  webApp?: WebApp | null;
+  /** The built partner portal, likewise. */
+  portalApp?: WebApp | null;
   /** The collector's public address: links it hands out, and the dashboard's origin. */
   publicUrl?: string | undefined;
+  /** SMTP_URL's: partners' invitations and password resets; none sent without it. */
+  mailer?: Mailer | undefined;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -72,11 +80,13 @@ export const ROUTES: readonly Route[] = [
   ...authRoutes,
   ...memberRoutes,
   ...stripeRoutes,
+  ...programPageRoutes,
+  ...portalRoutes,
 ];
 
 const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };
 
-function handler(r: Route, deps: AppDeps, now: () => number): Middleware {
+function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Context) => string): Middleware {
   return async (ctx) => {
     // No record has an id with U+0000, and PostgreSQL refuses it in text outright.
     if (Object.values(ctx.params as Record<string, string>).some((v) => v.includes('\0'))) {
@@ -88,6 +98,10 @@ function handler(r: Route, deps: AppDeps, now: () => number): Middleware {
       program: ctx.state.program as ProgramRow,
       caller: ctx.state.caller as Access,
       session: ctx.state.session as SessionRow | undefined,
+      account: ctx.state.account as AccountRow | undefined,
+      partnerSession: ctx.state.partnerSession as PartnerSessionRow | undefined,
+      mailer: deps.mailer,
+      client: client(ctx),
       publicUrl: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
       params: ctx.params as Record<string, string>,
       body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
@@ -99,6 +113,7 @@ function handler(r: Route, deps: AppDeps, now: () => number): Middleware {
     ctx.status = reply.status;
     if (reply.headers) ctx.set(reply.headers);
     if (reply.session) setSessionCookie(ctx, reply.session === 'end' ? null : reply.session.token, deps.publicUrl);
+    if (reply.partnerSession) setSessionCookie(ctx, reply.partnerSession === 'end' ? null : reply.partnerSession.token, deps.publicUrl, PARTNER_COOKIE);
     if (reply.body !== undefined) {
       ctx.body = reply.body;
     } else if (reply.status !== 204) {
@@ -127,6 +142,8 @@ export function createApp(deps: AppDeps): Koa {
     (ctx) => (ctx.state.caller === 'secret' ? (ctx.state.tokenId as string) : `${ctx.state.tokenId as string} ${client(ctx)}`),
     limits.maxKeys,
   );
+  // Spam on the public pages: applications per address per hour, counted once they are well-formed requests.
+  const applications = rateLimit(limits.applicationsPerHour ?? 0, now, client, limits.maxKeys, true);
   const auth = tokenAuth(deps.db, {
     failures: failureLimit(limits.authFailures ?? 0, now, client, limits.maxKeys),
     log: deps.log,
@@ -143,9 +160,10 @@ export function createApp(deps: AppDeps): Koa {
       chain.push(allowedOrigin(deps.db));
       router.options(r.path, preflight);
     }
+    if (r.applicationLimit) chain.push(applications);
     if (r.body) chain.push(jsonBody);
     if (r.webhookBodyLimit) chain.push(jsonBodyOf(r.webhookBodyLimit));
-    chain.push(handler(r, deps, now));
+    chain.push(handler(r, deps, now, client));
     router.register(r.path, [r.method.toUpperCase()], chain, { name: `${r.method} ${r.path}` });
   }
 
@@ -159,7 +177,11 @@ export function createApp(deps: AppDeps): Koa {
   );
   mountDemo(router, deps.demo);
   mountHome(router, { demo: deps.demo !== undefined });
-  mountWeb(router, deps.webApp === undefined ? loadWebApp() : (deps.webApp ?? undefined));
+  mountWeb(
+    router,
+    deps.webApp === undefined ? loadWebApp() : (deps.webApp ?? undefined),
+    deps.portalApp === undefined ? loadWebApp(undefined, 'portal') : (deps.portalApp ?? undefined),
+  );
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });

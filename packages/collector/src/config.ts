@@ -22,8 +22,14 @@ const schema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Where users reach this collector; used for the first program's demo site and origin. */
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** Where partners' invitations and password resets are sent from; none sent without it. */
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    /** The From of those messages. */
+    MAIL_FROM: z.string().min(3).default('Tally <tally@localhost>'),
     /** Requests per minute per secret token, and per publishable token and client address; 0 turns it off. */
     RATE_LIMIT_TOKEN: count.default(6000),
+    /** Applications on programs' public pages per hour per client address; 0 turns it off. */
+    RATE_LIMIT_APPLICATIONS: count.default(10),
     /** Requests per minute per client address on /v1/tracking/*; 0 turns it off. */
     RATE_LIMIT_IP: count.default(600),
     /** Failed authentications per minute per client address, on every /v1 route; 0 turns it off. */
@@ -56,6 +62,9 @@ export interface Config {
   logLevel: string;
   /** PUBLIC_URL when given; otherwise the server names itself by the address it listens on. */
   publicUrl?: string | undefined;
+  /** SMTP_URL: partners' invitations and password resets are e-mailed through it. */
+  smtpUrl?: string | undefined;
+  mailFrom?: string | undefined;
   /** From the environment, with its defaults; absent (tests, embedding) means no limits. */
   limits?: RateLimits | undefined;
   /** From the environment, with its defaults; absent means the default timeouts and no caps. */
@@ -102,10 +111,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbMaxQueued: e.DB_MAX_QUEUED,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
     limits: Object.freeze({
       perToken: e.RATE_LIMIT_TOKEN,
       perIp: e.RATE_LIMIT_IP,
       authFailures: e.RATE_LIMIT_AUTH_FAILURES,
+      applicationsPerHour: e.RATE_LIMIT_APPLICATIONS,
       trustProxy: e.TRUST_PROXY,
     }),
     connections: Object.freeze({

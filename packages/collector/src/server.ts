@@ -16,6 +16,7 @@ import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/pro
 import type { Db } from './store/db.js';
 import { openMigrated } from './store/open.js';
 import { errorObject } from './http/errors.js';
+import { createMailer } from './mail.js';
 import { SECURITY_HEADERS } from './http/security-headers.js';
 
 export interface RunningServer {
@@ -91,6 +92,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     demo: demo && { token: demo.token, programName: demo.program.name },
     limits: config.limits,
     publicUrl,
+    mailer: config.smtpUrl ? createMailer(config.smtpUrl, config.mailFrom ?? 'Tally <tally@localhost>') : undefined,
   }).callback();
 
   // The statistics' deltas are folded beside the requests; reads add what is not folded yet.

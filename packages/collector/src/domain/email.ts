@@ -59,3 +59,16 @@ export function mailbox(raw: string): string {
   const plus = email.indexOf('+');
   return plus > 0 && plus < at ? email.slice(0, plus) + email.slice(at) : email;
 }
+
+/**
+ * An address as a partner may see it: the first letter of the mailbox and of the domain,
+ * and the top-level domain, "j•••@e•••.com". A partner learns that a customer came, not who.
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '•••';
+  const domain = email.slice(at + 1);
+  const dot = domain.lastIndexOf('.');
+  const tld = dot > 0 ? domain.slice(dot) : '';
+  return `${[...email][0]}•••@${[...domain][0] ?? ''}•••${tld}`;
+}

@@ -17,7 +17,7 @@ import { hashToken } from './tokens.js';
 export const LINK_SECONDS = 24 * 3600;
 export const SESSION_IDLE_SECONDS = 14 * 24 * 3600;
 /** A session's last use is written at most this often, not on every request. */
-const TOUCH_SECONDS = 60;
+export const TOUCH_SECONDS = 60;
 /** Wrong passwords in a row before the account locks. */
 export const LOCK_AFTER = 5;
 const LOCK_FIRST_SECONDS = 60;
@@ -30,7 +30,7 @@ const LOCK_MAX_SECONDS = 3600;
 const signInKey = (email: string): string => normalizeEmail(email).toLowerCase();
 
 /** What the browser holds (a cookie, a link's fragment); the database keeps its hash. */
-const newSecret = (): string => randomBytes(32).toString('base64url');
+export const newSecret = (): string => randomBytes(32).toString('base64url');
 
 export interface NewSession {
   /** For the cookie, shown once. */
@@ -150,7 +150,7 @@ export function lockSeconds(failures: number): number {
   return Math.min(LOCK_FIRST_SECONDS * 2 ** (failures - LOCK_AFTER), LOCK_MAX_SECONDS);
 }
 
-function locked(until: number, now: number): never {
+export function locked(until: number, now: number): never {
   throw fail('account_locked', 'too many wrong passwords in a row: this account is locked for a while', { retryAfter: until - now });
 }
 

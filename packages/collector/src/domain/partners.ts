@@ -30,7 +30,7 @@ async function write(op: () => Promise<void>): Promise<void> {
   }
 }
 
-export async function createPartner(db: Db, programId: string, input: PartnerInput, now: number): Promise<PartnerRow> {
+export async function createPartner(db: Queryable, programId: string, input: PartnerInput, now: number, accountId: string | null = null): Promise<PartnerRow> {
   const row: PartnerRow = {
     id: uuidv7(),
     program_id: programId,
@@ -39,6 +39,7 @@ export async function createPartner(db: Db, programId: string, input: PartnerInp
     email_norm: normalizeEmail(input.email),
     paypal_email: input.paypal_email ?? null,
     paypal_email_norm: input.paypal_email ? normalizeEmail(input.paypal_email) : null,
+    account_id: accountId,
     created_at: now,
     updated_at: now,
   };

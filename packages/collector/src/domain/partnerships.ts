@@ -1,7 +1,7 @@
 // Partnerships: a partner's membership of a program, with the slugs that credit it.
 
 import { fail, found } from '../errors.js';
-import type { Db, Queryable } from '../store/db.js';
+import type { Db, Queryable, Tx } from '../store/db.js';
 import * as partners from '../store/partners.js';
 import * as partnerships from '../store/partnerships.js';
 import type { PartnershipRow, PartnershipState } from '../store/partnerships.js';
@@ -79,42 +79,41 @@ async function saveSlugs(db: Queryable, row: PartnershipRow): Promise<void> {
   await partnerships.setSlugs(db, row.program_id, row.id, [row.key, ...competitorSlugs(row)]);
 }
 
-export async function createPartnership(
-  db: Db,
-  programId: string,
-  input: NewPartnership,
-  now: number,
-): Promise<PartnershipRow> {
-  return db.transaction(async (tx) => {
-    const partner = await partners.get(tx, programId, input.partner_id);
-    if (!partner) throw fail('unknown_partner', `no partner ${input.partner_id}`, { field: 'partner_id' });
-    if (await partnerships.getByPartner(tx, programId, partner.id)) {
-      throw fail('conflict', 'this partner already has a partnership in this program', { field: 'partner_id' });
-    }
-    const key = input.key !== undefined ? normalizeSlug(input.key) : await freeKeyFor(tx, programId, partner.name);
-    const row: PartnershipRow = {
-      id: uuidv7(),
-      program_id: programId,
-      partner_id: partner.id,
-      key,
-      state: input.state ?? 'pending',
-      competitor_slugs: JSON.stringify(cleanSlugs(input.competitor_slugs ?? [], key)),
-      created_by: input.created_by ?? 'company',
-      commission_rate_bps: input.commission_rate_bps ?? null,
-      recurring_months: null,
-      hold_days: null,
-      minimum_payout: null,
-      ...ruleFields(input),
-      state_set_at: now,
-      created_at: now,
-      updated_at: now,
-    };
-    await assertSlugsFree(tx, row, [key], 'key');
-    await assertSlugsFree(tx, row, competitorSlugs(row), 'competitor_slugs');
-    await partnerships.insert(tx, row);
-    await saveSlugs(tx, row);
-    return row;
-  });
+export function createPartnership(db: Db, programId: string, input: NewPartnership, now: number): Promise<PartnershipRow> {
+  return db.transaction((tx) => insertPartnership(tx, programId, input, now));
+}
+
+/** The partnership made within the caller's transaction (an application makes its partner first). */
+export async function insertPartnership(tx: Tx, programId: string, input: NewPartnership & { application_note?: string | null }, now: number): Promise<PartnershipRow> {
+  const partner = await partners.get(tx, programId, input.partner_id);
+  if (!partner) throw fail('unknown_partner', `no partner ${input.partner_id}`, { field: 'partner_id' });
+  if (await partnerships.getByPartner(tx, programId, partner.id)) {
+    throw fail('conflict', 'this partner already has a partnership in this program', { field: 'partner_id' });
+  }
+  const key = input.key !== undefined ? normalizeSlug(input.key) : await freeKeyFor(tx, programId, partner.name);
+  const row: PartnershipRow = {
+    id: uuidv7(),
+    program_id: programId,
+    partner_id: partner.id,
+    key,
+    state: input.state ?? 'pending',
+    competitor_slugs: JSON.stringify(cleanSlugs(input.competitor_slugs ?? [], key)),
+    created_by: input.created_by ?? 'company',
+    commission_rate_bps: input.commission_rate_bps ?? null,
+    recurring_months: null,
+    hold_days: null,
+    minimum_payout: null,
+    ...ruleFields(input),
+    application_note: input.application_note ?? null,
+    state_set_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+  await assertSlugsFree(tx, row, [key], 'key');
+  await assertSlugsFree(tx, row, competitorSlugs(row), 'competitor_slugs');
+  await partnerships.insert(tx, row);
+  await saveSlugs(tx, row);
+  return row;
 }
 
 export async function updatePartnership(

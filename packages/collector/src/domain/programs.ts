@@ -6,6 +6,7 @@ import * as programs from '../store/programs.js';
 import type { ProgramRow } from '../store/programs.js';
 import { minimumPayout } from './commission-rules.js';
 import { isUuid, stripeEndpointId, uuidv7 } from './ids.js';
+import { normalizeSlug } from './slugs.js';
 import { issueToken } from './tokens.js';
 import * as tokens from '../store/tokens.js';
 
@@ -87,6 +88,10 @@ function prepare(input: NewProgram, now: number): { program: ProgramRow; origins
     hold_days: 0,
     minimum_payout: '{}',
     stripe_endpoint_id: stripeEndpointId(),
+    slug: null,
+    description: '',
+    page_enabled: 0,
+    auto_accept: 0,
     created_at: now,
     updated_at: now,
   };
@@ -123,6 +128,11 @@ export interface ProgramChanges {
   recurringMonths?: number | undefined;
   holdDays?: number | undefined;
   minimumPayout?: Record<string, number> | undefined;
+  /** The public page: its address (null takes it down for good), text, and whether it is up. */
+  slug?: string | null | undefined;
+  description?: string | undefined;
+  pageEnabled?: boolean | undefined;
+  autoAccept?: boolean | undefined;
   /** The whole list, replacing the current one: what is missing is removed, what is new added. */
   origins?: readonly string[] | undefined;
 }
@@ -158,11 +168,21 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
   if (changes.recurringMonths !== undefined) fields.recurring_months = changes.recurringMonths;
   if (changes.holdDays !== undefined) fields.hold_days = changes.holdDays;
   if (changes.minimumPayout !== undefined) fields.minimum_payout = minimumPayout(changes.minimumPayout)!;
+  if (changes.slug !== undefined) fields.slug = changes.slug === null ? null : normalizeSlug(changes.slug);
+  if (changes.description !== undefined) fields.description = changes.description.trim();
+  if (changes.pageEnabled !== undefined) fields.page_enabled = changes.pageEnabled ? 1 : 0;
+  if (changes.autoAccept !== undefined) fields.auto_accept = changes.autoAccept ? 1 : 0;
   const wanted = changes.origins && [...new Set(changes.origins.map(parseOrigin))];
   if (wanted?.length === 0) {
     throw fail('invalid_field', 'a program needs at least one allowed origin, or the snippet can record nothing', { field: 'allowed_origins' });
   }
   return db.transaction(async (tx) => {
+    const holder = fields.slug ? await programs.getBySlug(tx, fields.slug) : undefined;
+    if (holder && holder.id !== id) throw fail('conflict', 'another program has this page address', { field: 'slug' });
+    const current = await programs.get(tx, id);
+    if ((fields.page_enabled ?? current?.page_enabled) === 1 && (fields.slug === undefined ? current?.slug : fields.slug) === null) {
+      throw fail('invalid_field', 'the public page needs an address first: set slug', { field: 'slug' });
+    }
     if (!(await programs.update(tx, id, fields, now))) throw fail('not_found', `no program ${id}`);
     const before = await programs.origins(tx, id);
     const add = wanted ? wanted.filter((o) => !before.includes(o)) : [...new Set((changes.addOrigins ?? []).map(parseOrigin))];

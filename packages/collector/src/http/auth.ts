@@ -6,15 +6,16 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { authenticateSession } from '../domain/owners.js';
+import { authenticatePartner } from '../domain/partner-accounts.js';
 import { authenticate, tokenKind } from '../domain/tokens.js';
 import { fail } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { NO_FAILURE_LIMIT, type FailureLimit } from './rate-limit.js';
-import { checkSameOrigin, sessionCookie, setSessionCookie } from './session.js';
+import { checkSameOrigin, PARTNER_COOKIE, sessionCookie, setSessionCookie } from './session.js';
 
 /** What a caller's credential may do. */
-export type Access = 'secret' | 'publishable';
-/** Who may call a route: a token of that kind (or a session, for secret), only a session, or anyone. */
+export type Access = 'secret' | 'publishable' | 'partner';
+/** Who may call a route: a token of that kind (or a session, for secret), only a session, a partner's session, or anyone. */
 export type RouteAccess = Access | 'session' | 'public';
 
 const BEARER = /^Bearer +(\S+) *$/i;
@@ -59,8 +60,29 @@ export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAcce
     await next();
   };
 
+  // A partner's session: the portal's routes, and only those.
+  const byPartner: Middleware = async (ctx, next) => {
+    const cookie = sessionCookie(ctx, PARTNER_COOKIE);
+    const found = cookie ? await authenticatePartner(db, cookie, now()) : undefined;
+    if (!found) {
+      if (cookie) setSessionCookie(ctx, null, options.publicUrl, PARTNER_COOKIE);
+      throw fail('unauthorized', 'sign in to the partner portal first');
+    }
+    checkSameOrigin(ctx, publicOrigin);
+    if (found.touched) setSessionCookie(ctx, cookie ?? null, options.publicUrl, PARTNER_COOKIE);
+    ctx.state.account = found.account;
+    ctx.state.partnerSession = found.session;
+    ctx.state.tokenId = `partner:${found.session.id}`;
+    ctx.state.caller = 'partner';
+    await next();
+  };
+
   return (access) => async (ctx, next) => {
     if (access === 'public') return next();
+    if (access === 'partner') {
+      failures.check(ctx);
+      return byPartner(ctx, next);
+    }
     failures.check(ctx);
     const token = BEARER.exec(ctx.get('authorization'))?.[1];
     // The dashboard sends its cookie and no token; a token, when sent, is what counts.

@@ -43,6 +43,7 @@ const SECURITY: Record<Route['access'], object[]> = {
   secret: [{ secretToken: [] }, { session: [] }],
   publishable: [{ publishableToken: [] }, { secretToken: [] }],
   session: [{ session: [] }],
+  partner: [{ partnerSession: [] }],
   public: [],
 };
 
@@ -51,7 +52,8 @@ function operation(r: Route) {
     name: m[1],
     in: 'path',
     required: true,
-    schema: { type: 'string', format: 'uuid' },
+    // Records are named by UUIDs; a page by its slug, a webhook by its endpoint id.
+    schema: m[1] === 'id' ? { type: 'string', format: 'uuid' } : { type: 'string' },
   }));
   const listParams = r.list
     ? [
@@ -122,6 +124,12 @@ export function openApiDocument(routes: readonly Route[]) {
           in: 'cookie',
           name: 'tally_session',
           description: "the dashboard's sign-in (POST /v1/auth/sign_in): a secret token's rights for the session's program; changes need a same-origin Origin header",
+        },
+        partnerSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'tally_partner',
+          description: "the partner portal's sign-in (POST /v1/portal/auth/sign_in): the partner's own partnerships only; changes need a same-origin Origin header",
         },
       },
       schemas: { Error: ERROR },

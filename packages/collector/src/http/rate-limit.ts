@@ -23,6 +23,8 @@ export interface RateLimits {
   authFailures?: number | undefined;
   /** How many proxies in front of the collector append to X-Forwarded-For; 0 believes none. */
   trustProxy: number;
+  /** Applications on programs' public pages per hour per client address; 0 or absent turns it off. */
+  applicationsPerHour?: number | undefined;
   /** Keys each counter holds in a window; MAX_KEYS unless given (tests make it small). */
   maxKeys?: number | undefined;
 }
@@ -57,18 +59,18 @@ export interface Use {
  * Counts uses per key in the current window. A new window starts a new map, so memory
  * holds only the keys seen in one minute, and at most `maxKeys` of them (plus OVERFLOW).
  */
-export function windowCounter(limit: number, now: () => number, maxKeys = MAX_KEYS) {
+export function windowCounter(limit: number, now: () => number, maxKeys = MAX_KEYS, windowSeconds = WINDOW_SECONDS) {
   let window = -1;
   let counts = new Map<string, number>();
   const at = (key: string) => {
     const t = now();
-    const current = Math.floor(t / WINDOW_SECONDS);
+    const current = Math.floor(t / windowSeconds);
     if (current !== window) {
       window = current;
       counts = new Map();
     }
     const slot = counts.has(key) || counts.size < maxKeys ? key : OVERFLOW;
-    return { slot, reset: (current + 1) * WINDOW_SECONDS - t };
+    return { slot, reset: (current + 1) * windowSeconds - t };
   };
   const use = (slot: string, used: number, reset: number): Use => ({ used, remaining: Math.max(0, limit - used), reset });
   return {
@@ -95,20 +97,20 @@ function headersOf(limit: number, u: Use): Record<string, string> {
   return { 'RateLimit-Limit': String(limit), 'RateLimit-Remaining': String(u.remaining), 'RateLimit-Reset': String(u.reset) };
 }
 
-function refusal(limit: number, u: Use, what: string): ServiceError {
-  return fail('rate_limited', `over ${limit} ${what} a minute; try again in ${u.reset} s`, {
+function refusal(limit: number, u: Use, what: string, per = 'a minute'): ServiceError {
+  return fail('rate_limited', `over ${limit} ${what} ${per}; try again in ${u.reset} s`, {
     headers: headersOf(limit, u),
     retryAfter: u.reset,
   });
 }
 
-/** A middleware that limits by `keyOf(ctx)`; with a limit of 0 it does nothing. */
-export function rateLimit(limit: number, now: () => number, keyOf: (ctx: Context) => string, maxKeys?: number): Middleware {
+/** A middleware that limits by `keyOf(ctx)`; with a limit of 0 it does nothing. `hour` counts per hour, not minute. */
+export function rateLimit(limit: number, now: () => number, keyOf: (ctx: Context) => string, maxKeys?: number, hour = false): Middleware {
   if (limit <= 0) return (_ctx, next) => next();
-  const counter = windowCounter(limit, now, maxKeys);
+  const counter = windowCounter(limit, now, maxKeys, hour ? 3600 : WINDOW_SECONDS);
   return async (ctx, next) => {
     const u = counter.hit(keyOf(ctx));
-    if (u.used > limit) throw refusal(limit, u, 'requests');
+    if (u.used > limit) throw refusal(limit, u, 'requests', hour ? 'an hour' : 'a minute');
     // With two limits on one request, the headers tell about the tighter one.
     const shown = Number(ctx.response.get('RateLimit-Remaining') || Infinity);
     if (u.remaining < shown) ctx.set(headersOf(limit, u));

@@ -5,6 +5,8 @@
 import type { z } from 'zod';
 import type { Db } from '../store/db.js';
 import type { ProgramRow } from '../store/programs.js';
+import type { Mailer } from '../mail.js';
+import type { AccountRow, PartnerSessionRow } from '../store/partner-accounts.js';
 import type { SessionRow } from '../store/users.js';
 import type { Access, RouteAccess } from './auth.js';
 import type { ListQuery, ListSpec } from './list-query.js';
@@ -19,6 +21,13 @@ export interface RouteInput<B, Q = unknown> {
   caller: Access;
   /** The dashboard's session, when the caller used one instead of a token. */
   session: SessionRow | undefined;
+  /** The partner's account and session, on a route for partners (access 'partner'). */
+  account: AccountRow | undefined;
+  partnerSession: PartnerSessionRow | undefined;
+  /** Sends e-mail when SMTP is configured. */
+  mailer: Mailer | undefined;
+  /** The client's address (or the proxy's word for it), for limits per address. */
+  client: string;
   /** The collector's public address, for links it hands out. */
   publicUrl: string;
   params: Record<string, string>;
@@ -38,6 +47,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Starts a session (its cookie's token) or ends the caller's ('end'). */
   session?: { token: string } | 'end';
+  /** The same for a partner's session, in its own cookie. */
+  partnerSession?: { token: string } | 'end';
 }
 
 export interface Route<B = unknown, Q = unknown> {
@@ -59,6 +70,8 @@ export interface Route<B = unknown, Q = unknown> {
    * handler as received (`raw`) for it to verify, with no schema of ours to check.
    */
   webhookBodyLimit?: number;
+  /** Counted against the per-address hourly limit on applications (RateLimits.applicationsPerHour). */
+  applicationLimit?: boolean;
   /** A success answer that is not JSON (a file to download). */
   produces?: 'text/csv';
   // Method syntax on purpose: a route with a narrower body type is still a Route.

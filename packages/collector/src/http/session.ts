@@ -7,11 +7,13 @@ import { SESSION_IDLE_SECONDS } from '../domain/owners.js';
 import { fail } from '../errors.js';
 
 export const SESSION_COOKIE = 'tally_session';
+/** A partner's, apart: a partner's session never opens an owner's routes, nor the reverse. */
+export const PARTNER_COOKIE = 'tally_partner';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The session token the browser sent, if any. */
-export function sessionCookie(ctx: Context): string | undefined {
-  return ctx.cookies.get(SESSION_COOKIE) || undefined;
+export function sessionCookie(ctx: Context, name = SESSION_COOKIE): string | undefined {
+  return ctx.cookies.get(name) || undefined;
 }
 
 function secure(ctx: Context, publicUrl: string | undefined): boolean {
@@ -22,9 +24,9 @@ function secure(ctx: Context, publicUrl: string | undefined): boolean {
  * Written by hand: Koa's cookie jar refuses a Secure cookie on a plain connection, which
  * is just what a TLS-terminating proxy in front of the collector hands us.
  */
-export function setSessionCookie(ctx: Context, token: string | null, publicUrl: string | undefined): void {
+export function setSessionCookie(ctx: Context, token: string | null, publicUrl: string | undefined, name = SESSION_COOKIE): void {
   const parts = [
-    `${SESSION_COOKIE}=${token ?? ''}`,
+    `${name}=${token ?? ''}`,
     'Path=/',
     `Max-Age=${token === null ? 0 : SESSION_IDLE_SECONDS}`,
     'HttpOnly',

@@ -8,7 +8,7 @@ import { found } from '../errors.js';
 import { route } from '../http/route.js';
 import { one, resource, unixTime } from '../http/schemas.js';
 import { rulesFor, type Rules } from '../domain/commission-rules.js';
-import { rateBps, rules, rulesOut } from './fields.js';
+import { rateBps, rules, rulesOut, slug } from './fields.js';
 
 /** The rules as the API names them. */
 export function renderRules(r: Rules) {
@@ -26,6 +26,10 @@ const programSchema = resource('program', {
   cookie_days: z.number().int(),
   ...rulesOut,
   stripe_endpoint_id: z.string().nullable(),
+  slug: z.string().nullable().meta({ description: "The public page's address: /p/<slug>/" }),
+  description: z.string(),
+  page_enabled: z.boolean().meta({ description: 'Whether the public page is up and takes applications' }),
+  auto_accept: z.boolean().meta({ description: 'Whether applications are accepted at once' }),
   created_at: unixTime,
   updated_at: unixTime,
 });
@@ -42,6 +46,10 @@ function renderProgram({ program, origins }: ProgramWithOrigins) {
       cookie_days: program.cookie_days,
       ...renderRules(rulesFor(program)),
       stripe_endpoint_id: program.stripe_endpoint_id,
+      slug: program.slug,
+      description: program.description,
+      page_enabled: program.page_enabled === 1,
+      auto_accept: program.auto_accept === 1,
       created_at: program.created_at,
       updated_at: program.updated_at,
     },
@@ -57,6 +65,10 @@ const changes = z.strictObject({
   recurring_months: rules.recurring_months.optional(),
   hold_days: rules.hold_days.optional(),
   minimum_payout: rules.minimum_payout.optional(),
+  slug: slug.nullable().optional(),
+  description: z.string().max(5000).optional(),
+  page_enabled: z.boolean().optional(),
+  auto_accept: z.boolean().optional(),
 });
 
 export const programRoutes = [
@@ -91,6 +103,10 @@ export const programRoutes = [
           recurringMonths: body.recurring_months,
           holdDays: body.hold_days,
           minimumPayout: body.minimum_payout,
+          slug: body.slug,
+          description: body.description,
+          pageEnabled: body.page_enabled,
+          autoAccept: body.auto_accept,
           origins: body.allowed_origins,
         },
         now,

@@ -2,7 +2,7 @@
 // week or month in a time zone, and per partner (domain/stats.ts).
 
 import { z } from 'zod';
-import { LEADERBOARD_SORTS, leaderboard, statsSeries, type PartnerStats, type Range, type Totals } from '../domain/stats.js';
+import { LEADERBOARD_SORTS, leaderboard, statsSeries, type PartnerStats, type Range, type Series, type Totals } from '../domain/stats.js';
 import { route } from '../http/route.js';
 import { one } from '../http/schemas.js';
 import { PER_PAGE_DEFAULT, PER_PAGE_MAX } from '../http/list-query.js';
@@ -24,7 +24,7 @@ const range = {
 const rangeOut = { from: z.string(), to: z.string(), tz: z.string(), start: z.number().int(), end: z.number().int() };
 const renderRange = (r: Range) => ({ from: r.from, to: r.to, tz: r.tz, start: r.start, end: r.end });
 
-const seriesSchema = one(
+export const seriesSchema = one(
   z.object({
     type: z.literal('stats'),
     attributes: z.object({
@@ -64,25 +64,25 @@ const pageParams = {
   per_page: z.coerce.number().int().min(1).max(PER_PAGE_MAX).default(PER_PAGE_DEFAULT),
 };
 
+/** The range and interval of a series (the portal's series takes no partner: it is the partnership's). */
+export const seriesQuery = z.strictObject({ ...range, interval: z.enum(['day', 'week', 'month']).default('day') });
+
+export function seriesAnswer(s: Series) {
+  return { data: { type: 'stats' as const, attributes: { ...renderRange(s.range), interval: s.interval, series: s.periods, totals: pick(s.totals), owed: s.owed } } };
+}
+
 export const statsRoutes = [
   route({
     method: 'get',
     path: '/v1/stats',
     summary: 'Clicks, referrals, paying customers, payments, revenue and commissions per day, week or month, and in all',
     access: 'secret',
-    query: z.strictObject({
-      ...range,
-      interval: z.enum(['day', 'week', 'month']).default('day'),
-      partner_id_eq: z.string().max(64).optional(),
-    }),
+    query: seriesQuery.extend({ partner_id_eq: z.string().max(64).optional() }),
     status: 200,
     response: seriesSchema,
     async handle({ db, program, query }) {
       const s = await statsSeries(db, program.id, { ...query, partnerId: query.partner_id_eq });
-      return {
-        status: 200,
-        body: { data: { type: 'stats', attributes: { ...renderRange(s.range), interval: s.interval, series: s.periods, totals: pick(s.totals), owed: s.owed } } },
-      };
+      return { status: 200, body: seriesAnswer(s) };
     },
   }),
   route({

@@ -1,7 +1,8 @@
-// The dashboard, served by the collector itself: /dashboard/ and every path under it
-// answer the app's page (the app routes in the browser); its hashed files are cached for
-// a year. `/` sends a visitor there; the service's own page moved to /about. Read once
-// at start, like the snippet; without a build, /dashboard/ says how to make one.
+// The web apps, served by the collector itself: the owner's dashboard at /dashboard/, the
+// partner portal at /portal/ and the programs' public pages at /p/<slug>/ (the portal's
+// app too). Every path under them answers the app's page (the app routes in the
+// browser); their hashed files are cached for a year. `/` sends a visitor to the
+// dashboard. Read once at start, like the snippet; without a build, they say how to make one.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,35 +29,45 @@ function load(path: string): StaticFile {
   return staticFile(readFileSync(path), TYPES[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream');
 }
 
-/** The built app: its page and its files by name; undefined when the web package is not built. */
-export function loadWebApp(dir?: string): { page: StaticFile; assets: Map<string, StaticFile> } | undefined {
-  const root = dir ?? join(dirname(createRequire(import.meta.url).resolve('@tally/web/package.json')), 'dist', 'dashboard');
+export type WebApp = { page: StaticFile; assets: Map<string, StaticFile> };
+
+/** A built app ('dashboard' or 'portal'): its page and its files by name; undefined when the web package is not built. */
+export function loadWebApp(dir?: string, app = 'dashboard'): WebApp | undefined {
+  const root = dir ?? join(dirname(createRequire(import.meta.url).resolve('@tally/web/package.json')), 'dist', app);
   if (!existsSync(join(root, 'index.html'))) return undefined;
   const assets = new Map<string, StaticFile>();
   for (const name of readdirSync(join(root, 'assets'))) assets.set(name, load(join(root, 'assets', name)));
   return { page: load(join(root, 'index.html')), assets };
 }
 
-export function mountWeb(router: Router, app: ReturnType<typeof loadWebApp>): void {
-  router.get('/', (ctx) => {
-    ctx.status = 302;
-    ctx.redirect('/dashboard/');
-  });
-  router.get('/dashboard/assets/:name', (ctx) => {
+/** The app's page, and its hashed files at /<base>/assets/. */
+function mountApp(router: Router, app: WebApp | undefined, base: string, pages: readonly string[]): void {
+  router.get(`/${base}/assets/:name`, (ctx) => {
     const file = app?.assets.get(ctx.params.name ?? '');
     if (!file) throw fail('not_found', `no file ${ctx.path}`);
     sendStatic(ctx, file, 'public, max-age=31536000, immutable');
   });
-  // The router matches /dashboard/ here too (it is not strict about a final slash).
-  router.get('/dashboard', (ctx, next) => {
-    if (ctx.path !== '/dashboard') return next();
-    ctx.status = 301;
+  for (const prefix of pages) {
+    // The router matches /<prefix>/ here too (it is not strict about a final slash).
+    router.get(`/${prefix}`, (ctx, next) => {
+      if (ctx.path !== `/${prefix}`) return next();
+      ctx.status = 301;
+      ctx.redirect(`/${prefix}/`);
+    });
+    router.get(`/${prefix}/{*rest}`, (ctx) => {
+      if (!app) throw fail('unavailable', `the ${base} is not built: run npm run build`, { retryAfter: 60 });
+      ctx.set('Content-Security-Policy', APP_POLICY);
+      // Revalidated on every visit: it names the hashed files of the current build.
+      sendStatic(ctx, app.page, 'no-cache');
+    });
+  }
+}
+
+export function mountWeb(router: Router, dashboard: WebApp | undefined, portal: WebApp | undefined): void {
+  router.get('/', (ctx) => {
+    ctx.status = 302;
     ctx.redirect('/dashboard/');
   });
-  router.get('/dashboard/{*rest}', (ctx) => {
-    if (!app) throw fail('unavailable', 'the dashboard is not built: run npm run build', { retryAfter: 60 });
-    ctx.set('Content-Security-Policy', APP_POLICY);
-    // Revalidated on every visit: it names the hashed files of the current build.
-    sendStatic(ctx, app.page, 'no-cache');
-  });
+  mountApp(router, dashboard, 'dashboard', ['dashboard']);
+  mountApp(router, portal, 'portal', ['portal', 'p']);
 }

@@ -103,3 +103,28 @@ export async function isBatched(db: Queryable, id: string): Promise<boolean> {
   const row = await db.get<{ b: string | null }>('SELECT payout_batch_id AS b FROM commissions WHERE id = ?', [id]);
   return row?.b !== null && row?.b !== undefined;
 }
+
+export interface EarningsRow {
+  currency: string;
+  /** Pending, in all (held, waiting out the holding period, in an open batch, or owed now). */
+  pending: number;
+  /** Of those, payable at the next export: past their holding period, not held, in no batch. */
+  payable: number;
+  paid: number;
+  /** When the next of the pending ones not yet payable becomes payable. */
+  next_payable_at: number | null;
+}
+
+/** A partner's commissions summed per currency, as the portal shows them. */
+export function earningsOf(db: Queryable, programId: string, partnerId: string, now: number): Promise<EarningsRow[]> {
+  return db.all<EarningsRow>(
+    `SELECT currency,
+            SUM(CASE WHEN state = 'pending' THEN amount ELSE 0 END) AS pending,
+            SUM(CASE WHEN state = 'pending' AND payable_at <= ? AND on_hold = 0 AND payout_batch_id IS NULL THEN amount ELSE 0 END) AS payable,
+            SUM(CASE WHEN state = 'paid' THEN amount ELSE 0 END) AS paid,
+            MIN(CASE WHEN state = 'pending' AND payable_at > ? THEN payable_at END) AS next_payable_at
+       FROM commissions WHERE program_id = ? AND partner_id = ?
+      GROUP BY currency ORDER BY currency`,
+    [now, now, programId, partnerId],
+  );
+}

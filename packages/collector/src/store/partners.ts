@@ -11,6 +11,8 @@ export interface PartnerRow {
   email_norm: string;
   paypal_email: string | null;
   paypal_email_norm: string | null;
+  /** The portal account of the person, once they have one. */
+  account_id: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -59,3 +61,7 @@ export async function remove(db: Queryable, programId: string, id: string): Prom
 }
 
 export const list = lister<PartnerRow>('partners', COLUMNS);
+
+export function findByEmail(db: Queryable, programId: string, emailNorm: string): Promise<PartnerRow | undefined> {
+  return db.get<PartnerRow>('SELECT * FROM partners WHERE program_id = ? AND email_norm = ?', [programId, emailNorm]);
+}

@@ -15,6 +15,8 @@ export interface PartnershipRow {
   created_by: 'company' | 'partner';
   commission_rate_bps: number | null;
   /** The commission rules (store/programs.ts), each null for the program's own. */
+  /** What the partner wrote when applying on the program's page. */
+  application_note: string | null;
   recurring_months: number | null;
   hold_days: number | null;
   minimum_payout: string | null;

@@ -16,6 +16,13 @@ export interface ProgramRow {
   minimum_payout: string;
   /** Names the program's Stripe webhook URL; null until Stripe is connected. */
   stripe_endpoint_id: string | null;
+  /** The public page's address, /p/<slug>/; null until the owner chooses one. */
+  slug: string | null;
+  description: string;
+  /** 1: the public page is up and takes applications. */
+  page_enabled: number;
+  /** 1: applications are accepted at once. */
+  auto_accept: number;
   created_at: number;
   updated_at: number;
 }
@@ -61,7 +68,10 @@ export async function setRate(db: Queryable, id: string, rateBps: number, now: n
 }
 
 export type ProgramFields = Partial<
-  Pick<ProgramRow, 'name' | 'site_url' | 'commission_rate_bps' | 'cookie_days' | 'recurring_months' | 'hold_days' | 'minimum_payout'>
+  Pick<
+    ProgramRow,
+    'name' | 'site_url' | 'commission_rate_bps' | 'cookie_days' | 'recurring_months' | 'hold_days' | 'minimum_payout' | 'slug' | 'description' | 'page_enabled' | 'auto_accept'
+  >
 >;
 
 /** Sets the given fields and updated_at; false when there is no such program. */
@@ -92,4 +102,8 @@ export async function ensureStripeEndpoint(db: Queryable, id: string, endpointId
   await db.run('UPDATE programs SET stripe_endpoint_id = ? WHERE id = ? AND stripe_endpoint_id IS NULL', [endpointId, id]);
   const row = await db.get<{ stripe_endpoint_id: string }>('SELECT stripe_endpoint_id FROM programs WHERE id = ?', [id]);
   return row!.stripe_endpoint_id;
+}
+
+export function getBySlug(db: Queryable, slug: string): Promise<ProgramRow | undefined> {
+  return db.get<ProgramRow>('SELECT * FROM programs WHERE slug = ?', [slug]);
 }

@@ -1,0 +1,31 @@
+// E-mail to partners (an invitation, a password reset), sent through the SMTP server of
+// SMTP_URL with nodemailer. Without SMTP_URL nothing is sent: the owner's dashboard
+// shows the one-time link to hand over instead. Addresses never reach the log.
+
+import nodemailer from 'nodemailer';
+
+export interface Message {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(message: Message): Promise<void>;
+}
+
+/** A mailer for `smtpUrl` (smtp://user:pass@host:587, smtps://… for TLS from the start). */
+export function createMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    async send({ to, subject, text }) {
+      try {
+        await transport.sendMail({ from, to, subject, text });
+      } catch (err) {
+        // nodemailer's messages may quote the recipient: the error that reaches the log says only what failed.
+        const code = (err as { code?: string; responseCode?: number }).code ?? (err as { responseCode?: number }).responseCode ?? 'unknown';
+        throw new Error(`sending e-mail through SMTP_URL failed (${code})`);
+      }
+    },
+  };
+}

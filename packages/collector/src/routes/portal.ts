@@ -1,0 +1,356 @@
+// The partner portal's API (docs/api.md §27): a partner signed in sees their own
+// partnerships, in every program they joined, and under each only their own records:
+// clicks and totals, referrals with masked e-mails, commissions and payouts. Everything
+// is reached through a partnership of the account, so any other id is a 404.
+
+import { z } from 'zod';
+import { maskEmail } from '../domain/email.js';
+import {
+  changePartnerPassword,
+  partnershipsOf,
+  reachedPartnership,
+  redeemPartnerLink,
+  resetLink,
+  signIn,
+  signOutPartner,
+  updateProfile,
+  type NewPartnerSession,
+  partnerLinkPath,
+} from '../domain/partner-accounts.js';
+import { PASSWORD_MAX } from '../domain/passwords.js';
+import { statsSeries } from '../domain/stats.js';
+import { states } from '../domain/state-machines.js';
+import { dateTime, oneOf } from '../http/list-query.js';
+import { listEnvelope, type Resource } from '../http/render.js';
+import { route, type Reply, type RouteInput } from '../http/route.js';
+import { one, page, resource, unixTime } from '../http/schemas.js';
+import type { Mailer } from '../mail.js';
+import * as commissions from '../store/commissions.js';
+import type { CommissionRow } from '../store/commissions.js';
+import type { Db } from '../store/db.js';
+import * as accounts from '../store/partner-accounts.js';
+import type { AccountRow, ReachedPartnership } from '../store/partner-accounts.js';
+import * as referrals from '../store/referrals.js';
+import type { ReferralRow } from '../store/referrals.js';
+import { email } from './fields.js';
+import { referralLink } from './partnerships.js';
+import { seriesAnswer, seriesQuery, seriesSchema } from './stats.js';
+
+const password = z.string().max(PASSWORD_MAX);
+
+const moneyMap = z.record(z.string(), z.number().int());
+
+const partnershipSchema = resource('portal_partnership', {
+  program_id: z.string(),
+  program_name: z.string(),
+  state: z.enum(['pending', 'accepted', 'declined']),
+  referral_link: z.string().nullable().meta({ description: 'Only while accepted: a declined or pending partner has no link to share' }),
+  key: z.string().nullable(),
+  competitor_slugs: z.array(z.string()),
+  commission_rate_bps: z.number().int(),
+  earnings: z.record(
+    z.string(),
+    z.object({ pending: z.number().int(), payable: z.number().int(), paid: z.number().int(), next_payable_at: unixTime.nullable() }),
+  ),
+  created_at: unixTime,
+});
+
+async function renderPartnership(db: Db, p: ReachedPartnership, now: number): Promise<Resource> {
+  const accepted = p.state === 'accepted';
+  const earnings = Object.fromEntries(
+    (await commissions.earningsOf(db, p.program_id, p.partner_id, now)).map((e) => [
+      e.currency,
+      { pending: Number(e.pending), payable: Number(e.payable), paid: Number(e.paid), next_payable_at: e.next_payable_at === null ? null : Number(e.next_payable_at) },
+    ]),
+  );
+  return {
+    id: p.id,
+    type: 'portal_partnership',
+    attributes: {
+      program_id: p.program_id,
+      program_name: p.program_name,
+      state: p.state,
+      referral_link: accepted ? referralLink(p.program_site_url, p.key) : null,
+      key: accepted ? p.key : null,
+      competitor_slugs: accepted ? (JSON.parse(p.competitor_slugs) as string[]) : [],
+      commission_rate_bps: p.commission_rate_bps ?? p.program_rate_bps,
+      earnings,
+      created_at: p.created_at,
+    },
+  };
+}
+
+const referralSchema = resource('portal_referral', {
+  state: z.string(),
+  email: z.string().meta({ description: 'Masked: j•••@e•••.com' }),
+  created_at: unixTime,
+  state_set_at: unixTime,
+});
+
+const renderReferral = (r: ReferralRow): Resource => ({
+  id: r.id,
+  type: 'portal_referral',
+  attributes: { state: r.state, email: r.email ? maskEmail(r.email) : '•••', created_at: r.created_at, state_set_at: r.state_set_at },
+});
+
+const commissionSchema = resource('portal_commission', {
+  state: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  reject_reason: z.string().optional(),
+  payable_at: unixTime,
+  on_hold: z.boolean(),
+  clawback: z.boolean(),
+  paid_at: unixTime.optional(),
+  created_at: unixTime,
+});
+
+const renderCommission = (c: CommissionRow): Resource => ({
+  id: c.id,
+  type: 'portal_commission',
+  attributes: {
+    state: c.state,
+    amount: c.amount,
+    currency: c.currency,
+    ...(c.state === 'rejected' && c.reject_reason ? { reject_reason: c.reject_reason } : {}),
+    payable_at: Number(c.payable_at),
+    on_hold: Number(c.on_hold) === 1,
+    clawback: c.clawback_of !== null,
+    ...(c.state === 'paid' && c.paid_at ? { paid_at: Number(c.paid_at) } : {}),
+    created_at: c.created_at,
+  },
+});
+
+const payoutSchema = resource('portal_payout', {
+  currency: z.string(),
+  amount: z.number().int(),
+  commissions: z.number().int(),
+  state: z.enum(['open', 'paid', 'cancelled']),
+  created_at: unixTime,
+  paid_at: unixTime.nullable(),
+});
+
+const accountSchema = resource('partner_account', {
+  email: z.string(),
+  name: z.string(),
+  paypal_email: z.string().nullable(),
+});
+
+async function renderAccount(db: Db, account: AccountRow) {
+  const [first] = await partnershipsOf(db, account.id);
+  return {
+    data: {
+      id: account.id,
+      type: 'partner_account',
+      attributes: { email: account.email, name: first?.partner_name ?? '', paypal_email: first?.paypal_email ?? null },
+    },
+  };
+}
+
+async function signedIn(db: Db, made: NewPartnerSession): Promise<Reply> {
+  const account = (await accounts.accountById(db, made.session.account_id))!;
+  return { status: 200, partnerSession: { token: made.token }, body: await renderAccount(db, account) };
+}
+
+/** The partner's own account; partner routes always have one. */
+const me = (input: RouteInput<unknown, unknown>): AccountRow => input.account as AccountRow;
+
+/** The e-mail with a partner's one-time link, when SMTP is configured; false when it is not. */
+export async function mailLink(mailer: Mailer | undefined, to: string, link: string, why: 'invitation' | 'reset'): Promise<boolean> {
+  if (!mailer) return false;
+  const subject = why === 'invitation' ? 'Your partner portal' : 'Set a new password for the partner portal';
+  const text =
+    why === 'invitation'
+      ? `You are invited to the partner portal, where you find your referral link and what you earned.\n\nChoose your password here (the link works once, for 24 hours):\n${link}\n`
+      : `Someone asked to set a new password for your partner account. If it was you, choose it here (the link works once, for 24 hours):\n${link}\n\nIf it was not you, ignore this message.\n`;
+  await mailer.send({ to, subject, text });
+  return true;
+}
+
+/** The routes under one of the account's partnerships: `:id` is the partnership's. */
+const under = (path: string) => `/v1/portal/partnerships/:id${path}`;
+
+export const portalRoutes = [
+  route({
+    method: 'post',
+    path: '/v1/portal/auth/sign_in',
+    summary: 'Sign in to the partner portal (sets the partner session cookie)',
+    access: 'public',
+    body: z.strictObject({ email: z.string().max(320), password }),
+    status: 200,
+    response: one(accountSchema),
+    async handle({ db, body, now }) {
+      return signedIn(db, await signIn(db, body.email, body.password, now));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/portal/auth/reset',
+    summary: 'Ask for a link to set a new password, sent by e-mail when the address has an account (the answer is the same either way)',
+    access: 'public',
+    body: z.strictObject({ email: z.string().max(320) }),
+    status: 202,
+    response: z.object({ meta: z.object({ emailed: z.boolean() }) }),
+    async handle({ db, body, now, mailer, publicUrl }) {
+      // Without SMTP nothing can be sent: the answer says so, whatever the address.
+      if (!mailer) return { status: 202, body: { meta: { emailed: false } } };
+      const made = await resetLink(db, body.email, now);
+      if (made) await mailLink(mailer, made.email, publicUrl + partnerLinkPath(made.token), 'reset');
+      return { status: 202, body: { meta: { emailed: true } } };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/portal/auth/redeem',
+    summary: "Set the password with a one-time link's token (an invitation or a reset) and sign in",
+    access: 'public',
+    body: z.strictObject({ token: z.string().min(1).max(200), password }),
+    status: 200,
+    response: one(accountSchema),
+    async handle({ db, body, now }) {
+      return signedIn(db, await redeemPartnerLink(db, body.token, body.password, now));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/portal/auth/sign_out',
+    summary: "End the partner's session",
+    access: 'partner',
+    status: 204,
+    async handle({ db, partnerSession }) {
+      await signOutPartner(db, partnerSession!.id);
+      return { status: 204, partnerSession: 'end' };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/portal/auth/password',
+    summary: "Change the partner's password; their other sessions end",
+    access: 'partner',
+    body: z.strictObject({ current_password: password, new_password: password }),
+    status: 204,
+    async handle({ db, partnerSession, body, now }) {
+      await changePartnerPassword(db, partnerSession!, body.current_password, body.new_password, now);
+      return { status: 204 };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/portal/account',
+    summary: "The signed-in partner: e-mail, name and PayPal address",
+    access: 'partner',
+    status: 200,
+    response: one(accountSchema),
+    async handle(input) {
+      return { status: 200, body: await renderAccount(input.db, me(input)) };
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/portal/account',
+    summary: 'Change the name or PayPal address the partner is paid at, in every program they joined',
+    access: 'partner',
+    body: z.strictObject({ name: z.string().trim().min(1).max(200).optional(), paypal_email: email.nullable().optional() }),
+    status: 200,
+    response: one(accountSchema),
+    async handle(input) {
+      await updateProfile(input.db, me(input), input.body, input.now);
+      return { status: 200, body: await renderAccount(input.db, me(input)) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/portal/partnerships',
+    summary: "The partner's partnerships, in every program: state, link (once accepted), rate and earnings",
+    access: 'partner',
+    status: 200,
+    response: z.object({ data: z.array(partnershipSchema) }),
+    async handle(input) {
+      const rows = await partnershipsOf(input.db, me(input).id);
+      return { status: 200, body: { data: await Promise.all(rows.map((p) => renderPartnership(input.db, p, input.now))) } };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/portal/partnerships/:id',
+    summary: 'One of the partner\'s partnerships',
+    access: 'partner',
+    status: 200,
+    response: one(partnershipSchema),
+    async handle(input) {
+      const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
+      return { status: 200, body: { data: await renderPartnership(input.db, p, input.now) } };
+    },
+  }),
+  route({
+    method: 'get',
+    path: under('/stats'),
+    summary: "The partnership's clicks, referrals, paying customers and commissions per day, week or month",
+    access: 'partner',
+    query: seriesQuery,
+    status: 200,
+    response: seriesSchema,
+    async handle(input) {
+      const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
+      const s = await statsSeries(input.db, p.program_id, { ...input.query, partnerId: p.partner_id });
+      return { status: 200, body: seriesAnswer(s) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: under('/referrals'),
+    summary: "The partnership's referrals, newest first, their e-mails masked",
+    access: 'partner',
+    list: { state_eq: oneOf(states('referral')), created_at_lt: dateTime, created_at_gt: dateTime },
+    status: 200,
+    response: page(referralSchema),
+    async handle(input) {
+      const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
+      const rows = await referrals.list(input.db, p.program_id, [...input.list.filters, { field: 'partner_id', op: 'eq', value: p.partner_id }], input.list.page);
+      return { status: 200, body: listEnvelope(rows, input.list.page, renderReferral) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: under('/commissions'),
+    summary: "The partnership's commissions, newest first: state, amount and when each becomes payable",
+    access: 'partner',
+    list: { state_eq: oneOf(states('commission')), created_at_lt: dateTime, created_at_gt: dateTime },
+    status: 200,
+    response: page(commissionSchema),
+    async handle(input) {
+      const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
+      const rows = await commissions.list(input.db, p.program_id, [...input.list.filters, { field: 'partner_id', op: 'eq', value: p.partner_id }], input.list.page);
+      return { status: 200, body: listEnvelope(rows, input.list.page, renderCommission) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: under('/payouts'),
+    summary: "The payouts that paid (or will pay) the partnership's commissions, newest first (the latest 100)",
+    access: 'partner',
+    status: 200,
+    response: z.object({ data: z.array(payoutSchema) }),
+    async handle(input) {
+      const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
+      const rows = await accounts.payoutsOf(input.db, p.program_id, p.partner_id);
+      return {
+        status: 200,
+        body: {
+          data: rows.map((b) => ({
+            id: b.id,
+            type: 'portal_payout',
+            attributes: {
+              currency: b.currency,
+              amount: Number(b.amount),
+              commissions: Number(b.commissions),
+              state: b.paid_at !== null ? 'paid' : b.cancelled_at !== null ? 'cancelled' : 'open',
+              created_at: Number(b.created_at),
+              paid_at: b.paid_at === null ? null : Number(b.paid_at),
+            },
+          })),
+        },
+      };
+    },
+  }),
+];

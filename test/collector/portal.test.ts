@@ -1,0 +1,295 @@
+// Partners on their own (docs/portal.md): applying on a program's public page, the owner
+// accepting, signing in to the portal, and seeing only their own records, e-mails masked.
+// Every partner-scoped route is tried with another partner's ids and another program's.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../packages/collector/src/app.js';
+import { expectError, seedPartner, startCollector, type CallOptions, type Collector, type Reply } from './harness.js';
+import { asOwner } from './session.js';
+import { portalLinkIn, startSmtp } from './smtp.js';
+
+let c: Collector;
+beforeAll(async () => {
+  c = await startCollector({ limits: { perToken: 0, perIp: 0, trustProxy: 0, applicationsPerHour: 0 } });
+});
+afterAll(() => c.close());
+
+type Call = (method: string, path: string, opts?: CallOptions) => Promise<Reply>;
+
+function partnerCookieOf(reply: Reply): string | undefined {
+  return reply.headers.getSetCookie().find((x) => x.startsWith('tally_partner='))?.split(';')[0];
+}
+
+/** Calls as a browser signed in to the portal does: the cookie and the collector's own Origin. */
+const asPartner = (cookie: string): Call => (method, path, opts = {}) =>
+  c.call(method, path, { ...opts, token: null, headers: { cookie, origin: c.url, ...opts.headers } });
+
+let pages = 0;
+/** A program of its own with its public page up. */
+async function programWithPage(changes: Record<string, unknown> = {}) {
+  const p = await c.otherProgram();
+  const slug = `program-${++pages}`;
+  const set = await c.call('PATCH', '/v1/program', { token: p.secret, body: { slug, description: 'Earn 20% on every payment.', page_enabled: true, ...changes } });
+  expect(set.status).toBe(200);
+  return { ...p, slug };
+}
+
+let people = 0;
+async function applyTo(slug: string, body: Record<string, unknown> = {}) {
+  const n = ++people;
+  const reply = await c.call('POST', `/v1/public/programs/${slug}/applications`, {
+    token: null,
+    body: { name: `Applicant ${n}`, email: `applicant${n}@partners.test`, password: 'a long partner password', paypal_email: `pay${n}@partners.test`, note: 'I run a blog.', ...body },
+  });
+  return { reply, email: (body.email as string | undefined) ?? `applicant${n}@partners.test`, cookie: partnerCookieOf(reply) };
+}
+
+describe('the public page and applying', () => {
+  it('shows the terms while the page is up; 404 while it is off or unknown', async () => {
+    const p = await programWithPage({ recurring_months: 12, hold_days: 30, minimum_payout: { USD: 5000 } });
+    const page = await c.call('GET', `/v1/public/programs/${p.slug}`, { token: null });
+    expect(page.status).toBe(200);
+    expect(page.body.data.attributes).toMatchObject({ name: 'Other', commission_rate_bps: 2000, recurring_months: 12, hold_days: 30, minimum_payout: { USD: 5000 }, auto_accept: false });
+    await c.call('PATCH', '/v1/program', { token: p.secret, body: { page_enabled: false } });
+    expectError(await c.call('GET', `/v1/public/programs/${p.slug}`, { token: null }), 404, 'not_found');
+    expectError((await applyTo(p.slug)).reply, 404, 'not_found');
+    expectError(await c.call('GET', '/v1/public/programs/no-such-program', { token: null }), 404, 'not_found');
+  });
+
+  it('a page needs an address, and two programs cannot share one', async () => {
+    const p = await c.otherProgram();
+    expectError(await c.call('PATCH', '/v1/program', { token: p.secret, body: { page_enabled: true } }), 422, 'invalid_field');
+    const q = await programWithPage();
+    expectError(await c.call('PATCH', '/v1/program', { token: p.secret, body: { slug: q.slug } }), 409, 'conflict');
+  });
+
+  it('an application makes a pending partnership with the note, signs the applicant in, and the owner accepts it', async () => {
+    const p = await programWithPage();
+    const { reply, cookie, email } = await applyTo(p.slug);
+    expect(reply.status).toBe(201);
+    expect(reply.body.data.attributes.state).toBe('pending');
+    expect(cookie).toBeDefined();
+    const me = asPartner(cookie!);
+    const [mine] = (await me('GET', '/v1/portal/partnerships')).body.data;
+    // Pending: no link to share yet.
+    expect(mine.attributes).toMatchObject({ state: 'pending', referral_link: null, key: null });
+    const owner = await c.call('GET', '/v1/partnerships?state_eq=pending', { token: p.secret });
+    expect(owner.body.data[0].attributes).toMatchObject({ created_by: 'partner', application_note: 'I run a blog.' });
+    const partner = await c.call('GET', `/v1/partners/${owner.body.data[0].relationships.partner.data.id}`, { token: p.secret });
+    expect(partner.body.data.attributes.email).toBe(email);
+    await c.call('PATCH', `/v1/partnerships/${mine.id}`, { token: p.secret, body: { state: 'accepted' } });
+    const accepted = (await me('GET', `/v1/portal/partnerships/${mine.id}`)).body.data.attributes;
+    expect(accepted.state).toBe('accepted');
+    expect(accepted.referral_link).toMatch(/\?red=applicant-\d+$/);
+  });
+
+  it('auto-accept makes the partnership accepted at once; a declined partner sees no link', async () => {
+    const p = await programWithPage({ auto_accept: true });
+    const { reply, cookie } = await applyTo(p.slug);
+    expect(reply.body.data.attributes.state).toBe('accepted');
+    const me = asPartner(cookie!);
+    const [mine] = (await me('GET', '/v1/portal/partnerships')).body.data;
+    expect(mine.attributes.referral_link).toContain('?red=');
+    await c.call('PATCH', `/v1/partnerships/${mine.id}`, { token: p.secret, body: { state: 'declined' } });
+    expect((await me('GET', '/v1/portal/partnerships')).body.data[0].attributes).toMatchObject({ state: 'declined', referral_link: null, key: null, competitor_slugs: [] });
+  });
+
+  it('one account across programs: applying elsewhere takes its password; a wrong one is refused', async () => {
+    const a = await programWithPage();
+    const b = await programWithPage();
+    const first = await applyTo(a.slug, { email: 'roaming@partners.test' });
+    expectError((await applyTo(b.slug, { email: 'Roaming@Partners.test', password: 'not the password at all' })).reply, 401, 'invalid_credentials');
+    const second = await applyTo(b.slug, { email: 'roaming@partners.test' });
+    expect(second.reply.status).toBe(201);
+    const programs = (await asPartner(first.cookie!)('GET', '/v1/portal/partnerships')).body.data.map((x: any) => x.attributes.program_id);
+    expect(programs.sort()).toEqual([a.id, b.id].sort());
+    // The same program twice: one partnership only.
+    expectError((await applyTo(a.slug, { email: 'roaming@partners.test' })).reply, 409, 'conflict');
+  });
+
+  it('the honeypot: a filled-in hidden field gets the answer a person gets, and nothing is kept', async () => {
+    const p = await programWithPage();
+    const { reply, cookie } = await applyTo(p.slug, { website: 'http://spam.example' });
+    expect(reply.status).toBe(201);
+    expect(reply.body.data.attributes.state).toBe('pending');
+    expect(cookie).toBeUndefined();
+    expect((await c.call('GET', '/v1/partners', { token: p.secret })).body.data).toEqual([]);
+  });
+
+  it('the per-address limit: over it, 429 with Retry-After, and nothing is kept', async () => {
+    const limited = await startCollector({ limits: { perToken: 0, perIp: 0, trustProxy: 0, applicationsPerHour: 3 } });
+    try {
+      const p = await limited.otherProgram();
+      await limited.call('PATCH', '/v1/program', { token: p.secret, body: { slug: 'limited', page_enabled: true } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const r = await limited.call('POST', '/v1/public/programs/limited/applications', {
+          token: null,
+          body: { name: `Spammer ${i}`, email: `spam${i}@spam.test`, password: 'a long partner password' },
+        });
+        statuses.push(r.status);
+        if (r.status === 429) expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      expect(statuses).toEqual([201, 201, 201, 429, 429]);
+      expect((await limited.call('GET', '/v1/partners', { token: p.secret })).body.data).toHaveLength(3);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('validates: a short password, a bad e-mail, a missing name', async () => {
+    const p = await programWithPage();
+    expectError((await applyTo(p.slug, { password: 'short' })).reply, 422, 'invalid_field');
+    expectError((await applyTo(p.slug, { email: 'not-an-address' })).reply, 422, 'invalid_email');
+    expectError((await applyTo(p.slug, { name: '' })).reply, 422, 'invalid_field');
+    expect((await c.call('GET', '/v1/partners', { token: p.secret })).body.data).toEqual([]);
+  });
+});
+
+describe('signing in', () => {
+  it('signs in and out; a wrong password is refused; the owner can invite a partner made by hand', async () => {
+    const p = await c.otherProgram();
+    const made = await seedPartner(c, { token: p.secret, email: 'byhand@partners.test' });
+    const invited = await c.call('POST', `/v1/partners/${made.partnerId}/invitation`, { token: p.secret });
+    expect(invited.status).toBe(201);
+    expect(invited.body.meta.emailed).toBe(false);
+    const token = invited.body.meta.link.split('#')[1];
+    const redeemed = await c.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password: 'my own portal password' } });
+    expect(redeemed.status).toBe(200);
+    expect(redeemed.body.data.attributes.email).toBe('byhand@partners.test');
+    // A link works once.
+    expectError(await c.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password: 'another password here' } }), 404, 'not_found');
+    expectError(await c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email: 'byhand@partners.test', password: 'wrong password' } }), 401, 'invalid_credentials');
+    const signed = await c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email: 'BYHAND@partners.test', password: 'my own portal password' } });
+    const me = asPartner(partnerCookieOf(signed)!);
+    expect((await me('GET', '/v1/portal/partnerships')).body.data.map((x: any) => x.id)).toEqual([made.partnershipId]);
+    expect((await me('POST', '/v1/portal/auth/sign_out')).status).toBe(204);
+    expectError(await me('GET', '/v1/portal/partnerships'), 401, 'unauthorized');
+  });
+
+  it("a partner's session opens no owner route, and an owner's none of the portal's", async () => {
+    const p = await programWithPage();
+    const { cookie } = await applyTo(p.slug);
+    const me = asPartner(cookie!);
+    for (const r of ROUTES.filter((x) => x.access === 'secret' || x.access === 'session')) {
+      const reply = await me(r.method.toUpperCase(), r.path.replace(/:(\w+)/g, '01900000-0000-7000-8000-000000000000'), r.body ? { body: {} } : {});
+      expect(reply.status, `${r.method} ${r.path}`).toBe(401);
+    }
+    // Nor does the partner's cookie under the owner's cookie name.
+    const swapped = asOwner(c, cookie!.replace('tally_partner=', 'tally_session='));
+    expect((await swapped('GET', '/v1/partners')).status).toBe(401);
+    // A change without the collector's Origin is refused (CSRF).
+    expectError(await c.call('PATCH', '/v1/portal/account', { token: null, headers: { cookie: cookie!, origin: 'https://evil.example' }, body: { name: 'x' } }), 403, 'cross_origin_request');
+  });
+
+  it('locks the account after five wrong passwords in a row', async () => {
+    const p = await programWithPage();
+    const { email } = await applyTo(p.slug);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email, password: `wrong ${i}` } })).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+  });
+});
+
+describe('what a partner sees, and nothing more', () => {
+  it("their own referrals (masked), commissions, payouts and totals; another partner's or program's ids are 404 on every route", async () => {
+    const p = await programWithPage({ auto_accept: true });
+    const alice = await applyTo(p.slug);
+    const bob = await applyTo(p.slug);
+    const asAlice = asPartner(alice.cookie!);
+    const asBob = asPartner(bob.cookie!);
+    const [aliceShip] = (await asAlice('GET', '/v1/portal/partnerships')).body.data;
+    const [bobShip] = (await asBob('GET', '/v1/portal/partnerships')).body.data;
+    // A visitor through Alice's link signs up and pays.
+    await c.call('POST', '/v1/tracking/click', { token: p.publishable, body: { gr_id: 'portal-v1', pk: aliceShip.attributes.key } });
+    const conv = await c.call('POST', '/v1/tracking/conversion', { token: p.publishable, body: { email: 'jane.doe@example.com', gr_id: 'portal-v1', pk: aliceShip.attributes.key } });
+    await c.call('POST', '/v1/payments', { token: p.secret, body: { amount: 10_000, currency: 'USD', referral_id: conv.body.data.id, idempotency_key: 'portal-pay-1' } });
+
+    const refs = (await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}/referrals`)).body;
+    expect(refs.data.map((r: any) => r.attributes.email)).toEqual(['j•••@e•••.com']);
+    expect(JSON.stringify(refs)).not.toContain('jane');
+    expect(refs.meta.pagination).toBeDefined();
+    const coms = (await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}/commissions`)).body.data;
+    expect(coms.map((x: any) => [x.attributes.state, x.attributes.amount])).toEqual([['pending', 2_000]]);
+    const stats = (await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}/stats?from=2025-03-01&to=2025-03-01`)).body.data.attributes.totals;
+    expect(stats).toMatchObject({ clicks: 1, referrals: 1, customers: 1, commissions: { USD: 2_000 } });
+    expect((await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}`)).body.data.attributes.earnings).toEqual({ USD: { pending: 2_000, payable: 2_000, paid: 0, next_payable_at: null } });
+
+    // Paid out: the partner sees the payout and the commission paid.
+    const batch = (await c.call('POST', '/v1/payout_batches', { token: p.secret, body: {} })).body.data[0];
+    await c.call('POST', `/v1/payout_batches/${batch.id}/paid`, { token: p.secret });
+    expect((await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}/payouts`)).body.data.map((x: any) => [x.attributes.state, x.attributes.amount])).toEqual([['paid', 2_000]]);
+    expect((await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}/commissions?state_eq=paid`)).body.data).toHaveLength(1);
+
+    // Bob, and a partner of another program, reach none of it.
+    const other = await programWithPage();
+    const stranger = asPartner((await applyTo(other.slug)).cookie!);
+    const portalRoutes = ROUTES.filter((r) => r.access === 'partner' && r.path.includes(':id'));
+    expect(portalRoutes.length).toBeGreaterThanOrEqual(5);
+    for (const who of [asBob, stranger]) {
+      for (const r of portalRoutes) {
+        const query = r.query ? '?from=2025-03-01&to=2025-03-01' : '';
+        expectError(await who('GET', `${r.path.replace(':id', aliceShip.id)}${query}`), 404, 'not_found');
+      }
+      for (const list of ['partnerships']) {
+        expect(JSON.stringify((await who('GET', `/v1/portal/${list}`)).body)).not.toContain(aliceShip.id);
+      }
+    }
+    // Bob's own pages are empty, and an owner's id of Alice's referral leads nowhere for him.
+    expect((await asBob('GET', `/v1/portal/partnerships/${bobShip.id}/referrals`)).body.data).toEqual([]);
+    expectError(await asBob('GET', `/v1/portal/partnerships/${conv.body.data.id}/referrals`), 404, 'not_found');
+  });
+
+  it('the partner changes their name and PayPal address, and their password (ending other sessions)', async () => {
+    const p = await programWithPage();
+    const { cookie, email } = await applyTo(p.slug);
+    const me = asPartner(cookie!);
+    const changed = await me('PATCH', '/v1/portal/account', { body: { name: 'New Name', paypal_email: 'new@pay.test' } });
+    expect(changed.body.data.attributes).toEqual({ email, name: 'New Name', paypal_email: 'new@pay.test' });
+    const [partner] = (await c.call('GET', '/v1/partners', { token: p.secret })).body.data;
+    expect(partner.attributes).toMatchObject({ name: 'New Name', paypal_email: 'new@pay.test' });
+    const second = asPartner(partnerCookieOf(await c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email, password: 'a long partner password' } }))!);
+    expect((await me('POST', '/v1/portal/auth/password', { body: { current_password: 'a long partner password', new_password: 'an even longer password' } })).status).toBe(204);
+    expectError(await second('GET', '/v1/portal/account'), 401, 'unauthorized');
+    expect((await me('GET', '/v1/portal/account')).status).toBe(200);
+  });
+});
+
+describe('e-mail, through a real SMTP server', () => {
+  it('a partner who forgot the password gets a reset link by e-mail and signs in with the new one; an invitation is e-mailed, not shown', async () => {
+    const inbox = await startSmtp();
+    const mailing = await startCollector({ smtpUrl: inbox.url });
+    try {
+      const p = await mailing.otherProgram();
+      await mailing.call('PATCH', '/v1/program', { token: p.secret, body: { slug: 'mailing', page_enabled: true } });
+      const applied = await mailing.call('POST', '/v1/public/programs/mailing/applications', {
+        token: null,
+        body: { name: 'Forgetful', email: 'forgetful@partners.test', password: 'the first password' },
+      });
+      expect(applied.status).toBe(201);
+      const asked = await mailing.call('POST', '/v1/portal/auth/reset', { token: null, body: { email: 'forgetful@partners.test' } });
+      expect([asked.status, asked.body.meta.emailed]).toEqual([202, true]);
+      // An unknown address is answered the same, and no message goes anywhere.
+      expect((await mailing.call('POST', '/v1/portal/auth/reset', { token: null, body: { email: 'nobody@partners.test' } })).body).toEqual(asked.body);
+      const message = await inbox.waitFor('forgetful@partners.test');
+      expect(message.raw).toContain('Subject: Set a new password for the partner portal');
+      const link = portalLinkIn(message.raw)!;
+      expect(link).toMatch(/^http:\/\/localhost:8787\/portal\/welcome#/);
+      const redeemed = await mailing.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token: link.split('#')[1], password: 'the second password' } });
+      expect(redeemed.status).toBe(200);
+      expectError(await mailing.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email: 'forgetful@partners.test', password: 'the first password' } }), 401, 'invalid_credentials');
+      expect((await mailing.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email: 'forgetful@partners.test', password: 'the second password' } })).status).toBe(200);
+
+      const made = await seedPartner(mailing, { token: p.secret, email: 'invited@partners.test' });
+      const invited = await mailing.call('POST', `/v1/partners/${made.partnerId}/invitation`, { token: p.secret });
+      expect(invited.body.meta).toEqual({ link: null, emailed: true });
+      expect(portalLinkIn((await inbox.waitFor('invited@partners.test')).raw)).toBeDefined();
+      expect(inbox.messages.flatMap((m) => m.to)).not.toContain('nobody@partners.test');
+    } finally {
+      await mailing.close();
+      await inbox.close();
+    }
+  });
+});
