@@ -1,6 +1,7 @@
 // One build for the repository: the tracker (a minified script-tag IIFE, an ES module
 // for bundlers, and its types), the collector (ESM, dependencies left external), and the
-// dashboard (Preact, bundled with its libraries, content-hashed for long caching).
+// web apps, the dashboard and the partner portal (Preact, bundled with their libraries,
+// content-hashed for long caching).
 // Type errors fail the build.
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
@@ -47,26 +48,49 @@ const noFinalNewline = {
 const hash8 = (text) => createHash('sha256').update(text).digest('hex').slice(0, 8);
 
 /**
- * The dashboard's shell: its CSS (ours and uPlot's) as one hashed file, and index.html
- * naming the hashed entry and stylesheet, so the HTML is the only file that is not
- * cached for a year. No inline script or style: the page's CSP allows none.
+ * A web app's shell: its CSS (its own files and uPlot's) as one hashed file, and the
+ * common index.html naming the app's title, hashed entry and stylesheet, so the HTML is
+ * the only file that is not cached for a year. No inline script or style: the page's CSP
+ * allows none.
  */
-const webShell = (app) => ({
+const webShell = (app, title, styles) => ({
   name: 'web-shell',
   // Hashed names change with every edit: last build's files would pile up beside this one's.
   buildStart() {
     rmSync(`packages/web/dist/${app}`, { recursive: true, force: true });
   },
   generateBundle(_, bundle) {
-    const css = [readFileSync(`packages/web/src/${app}/style.css`, 'utf8'), readFileSync('node_modules/uplot/dist/uPlot.min.css', 'utf8')].join('\n');
+    const css = [...styles.map((s) => readFileSync(`packages/web/src/${s}`, 'utf8')), readFileSync('node_modules/uplot/dist/uPlot.min.css', 'utf8')].join('\n');
     const cssName = `assets/${app}-${hash8(css)}.css`;
     this.emitFile({ type: 'asset', fileName: cssName, source: css });
     const entry = Object.values(bundle).find((f) => f.type === 'chunk' && f.isEntry);
-    const html = readFileSync(`packages/web/src/${app}/index.html`, 'utf8')
+    const html = readFileSync('packages/web/src/common/index.html', 'utf8')
+      .replace('<!--title-->', title)
       .replace('<!--styles-->', `<link rel="stylesheet" href="/${app}/${cssName}">`)
       .replace('<!--scripts-->', `<script type="module" src="/${app}/${entry.fileName}"></script>`);
     this.emitFile({ type: 'asset', fileName: 'index.html', source: html });
   },
+});
+
+/** A web app's build: Preact and its libraries bundled, content-hashed for long caching. */
+const webApp = (app, title, styles) => ({
+  input: { [app]: `packages/web/src/${app}/main.tsx` },
+  output: {
+    dir: `packages/web/dist/${app}`,
+    format: 'es',
+    entryFileNames: 'assets/[name]-[hash].js',
+    chunkFileNames: 'assets/[name]-[hash].js',
+    plugins: [terser({ ecma: 2020, format: { comments: false } })],
+  },
+  plugins: [
+    nodeResolve({ browser: true }),
+    typescript({
+      tsconfig: 'packages/web/tsconfig.json',
+      include: ['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx'],
+      compilerOptions: { noEmit: false, noEmitOnError: true, outDir: `packages/web/dist/${app}` },
+    }),
+    webShell(app, title, styles),
+  ],
 });
 
 const builds = [
@@ -95,25 +119,9 @@ const builds = [
       }),
     ],
   },
-  {
-    input: { dashboard: 'packages/web/src/dashboard/main.tsx' },
-    output: {
-      dir: 'packages/web/dist/dashboard',
-      format: 'es',
-      entryFileNames: 'assets/[name]-[hash].js',
-      chunkFileNames: 'assets/[name]-[hash].js',
-      plugins: [terser({ ecma: 2020, format: { comments: false } })],
-    },
-    plugins: [
-      nodeResolve({ browser: true }),
-      typescript({
-        tsconfig: 'packages/web/tsconfig.json',
-        include: ['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx'],
-        compilerOptions: { noEmit: false, noEmitOnError: true, outDir: 'packages/web/dist/dashboard' },
-      }),
-      webShell('dashboard'),
-    ],
-  },
+  webApp('dashboard', 'Tally dashboard', ['dashboard/style.css']),
+  // The portal shares the dashboard's look: its stylesheet, and a few rules of its own.
+  webApp('portal', 'Tally partner portal', ['dashboard/style.css', 'portal/style.css']),
 ];
 
 // `--environment ONLY:collector` builds the collector alone: npm run api-types needs it

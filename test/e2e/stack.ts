@@ -174,10 +174,10 @@ export class Stack {
 export const trackerReady = (page: Page) => page.waitForFunction(() => typeof window.gr?.track === 'function');
 
 /** A collector as `npm start` runs it (first program, demo on), on its own database in a temp folder. */
-export async function startDemoCollector(): Promise<{ server: RunningServer; close(): Promise<void> }> {
+export async function startDemoCollector(extra: { smtpUrl?: string } = {}): Promise<{ server: RunningServer; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'tally-demo-'));
   const server = await startServer(
-    { port: 0, host: '127.0.0.1', databaseUrl: join(dir, 'tally.db'), logLevel: 'silent' },
+    { port: 0, host: '127.0.0.1', databaseUrl: join(dir, 'tally.db'), logLevel: 'silent', ...extra },
     createLogger('silent'),
   );
   return {

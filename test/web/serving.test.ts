@@ -66,3 +66,19 @@ it('keeps the bundles within budget, and the snippet free of dashboard code', ()
   const tracker = readFileSync(new URL('../../packages/tracker/dist/tracker.js', import.meta.url), 'utf8');
   for (const marker of ['preact', 'uPlot', '/v1/auth', 'dashboard']) expect(tracker).not.toContain(marker);
 });
+
+it('serves the partner portal at /portal/ and the public pages at /p/<slug>/, within its own budget', async () => {
+  for (const path of ['/portal/', '/portal/earnings', '/p/acme/']) {
+    const res = await fetch(c.url + path);
+    expect(res.status, path).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self';");
+    const html = await res.text();
+    expect(html).toContain('<title>Tally partner portal</title>');
+    expect(html).toMatch(/<script type="module" src="\/portal\/assets\/portal-[\w-]+\.js"><\/script>/);
+  }
+  const portal = new URL('../../packages/web/dist/portal/assets/', import.meta.url);
+  const entry = readdirSync(portal).find((n) => /^portal-.*\.js$/.test(n))!;
+  expect(gzipSync(readFileSync(new URL(entry, portal)), { level: 9 }).length).toBeLessThan(ENTRY_BUDGET);
+  // The owner's pages are not in the partner's bundle.
+  expect(readFileSync(new URL(entry, portal), 'utf8')).not.toContain('/v1/payout_batches');
+});

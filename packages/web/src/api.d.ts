@@ -312,6 +312,8 @@ export interface paths {
                                     key: string;
                                     competitor_slugs?: string[];
                                     created_by?: string;
+                                    /** @description What the partner wrote when applying on the program's page */
+                                    application_note?: string;
                                     commission_rate_bps?: number;
                                     recurring_months: number | null;
                                     hold_days: number | null;
@@ -399,6 +401,8 @@ export interface paths {
                                     key: string;
                                     competitor_slugs?: string[];
                                     created_by?: string;
+                                    /** @description What the partner wrote when applying on the program's page */
+                                    application_note?: string;
                                     commission_rate_bps?: number;
                                     recurring_months: number | null;
                                     hold_days: number | null;
@@ -475,6 +479,8 @@ export interface paths {
                                     key: string;
                                     competitor_slugs?: string[];
                                     created_by?: string;
+                                    /** @description What the partner wrote when applying on the program's page */
+                                    application_note?: string;
                                     commission_rate_bps?: number;
                                     recurring_months: number | null;
                                     hold_days: number | null;
@@ -558,6 +564,8 @@ export interface paths {
                                     key: string;
                                     competitor_slugs?: string[];
                                     created_by?: string;
+                                    /** @description What the partner wrote when applying on the program's page */
+                                    application_note?: string;
                                     commission_rate_bps?: number;
                                     recurring_months: number | null;
                                     hold_days: number | null;
@@ -2128,6 +2136,13 @@ export interface paths {
                                         [key: string]: number;
                                     };
                                     stripe_endpoint_id: string | null;
+                                    /** @description The public page's address: /p/<slug>/ */
+                                    slug: string | null;
+                                    description: string;
+                                    /** @description Whether the public page is up and takes applications */
+                                    page_enabled: boolean;
+                                    /** @description Whether applications are accepted at once */
+                                    auto_accept: boolean;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -2180,6 +2195,10 @@ export interface paths {
                         minimum_payout?: {
                             [key: string]: number;
                         };
+                        slug?: string | null;
+                        description?: string;
+                        page_enabled?: boolean;
+                        auto_accept?: boolean;
                     };
                 };
             };
@@ -2207,6 +2226,13 @@ export interface paths {
                                         [key: string]: number;
                                     };
                                     stripe_endpoint_id: string | null;
+                                    /** @description The public page's address: /p/<slug>/ */
+                                    slug: string | null;
+                                    description: string;
+                                    /** @description Whether the public page is up and takes applications */
+                                    page_enabled: boolean;
+                                    /** @description Whether applications are accepted at once */
+                                    auto_accept: boolean;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -3704,6 +3730,1036 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/programs/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A program's public page: its name, description and commission terms (404 while the page is off) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "program_page";
+                                attributes: {
+                                    name: string;
+                                    description: string;
+                                    site_url: string;
+                                    commission_rate_bps: number;
+                                    recurring_months: number;
+                                    hold_days: number;
+                                    minimum_payout: {
+                                        [key: string]: number;
+                                    };
+                                    auto_accept: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/programs/{slug}/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply to a program from its page: makes the partner's account and a pending partnership, and signs them in to the portal */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        email: string;
+                        password: string;
+                        paypal_email?: string | null;
+                        note?: string | null;
+                        /** @description Leave empty (a field for robots) */
+                        website?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "application";
+                                attributes: {
+                                    /** @enum {string} */
+                                    state: "pending" | "accepted";
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partners/{id}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invite the partner to the portal: a one-time link to set a password (24 h), e-mailed when SMTP is configured */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                /** @description Only when it was not e-mailed: hand it over yourself */
+                                link: string | null;
+                                emailed: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/sign_in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in to the partner portal (sets the partner session cookie) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "partner_account";
+                                attributes: {
+                                    email: string;
+                                    name: string;
+                                    paypal_email: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a link to set a new password, sent by e-mail when the address has an account (the answer is the same either way) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                emailed: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set the password with a one-time link's token (an invitation or a reset) and sign in */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "partner_account";
+                                attributes: {
+                                    email: string;
+                                    name: string;
+                                    paypal_email: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/sign_out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the partner's session */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the partner's password; their other sessions end */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        current_password: string;
+                        new_password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in partner: e-mail, name and PayPal address */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "partner_account";
+                                attributes: {
+                                    email: string;
+                                    name: string;
+                                    paypal_email: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the name or PayPal address the partner is paid at, in every program they joined */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        paypal_email?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "partner_account";
+                                attributes: {
+                                    email: string;
+                                    name: string;
+                                    paypal_email: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/portal/partnerships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partner's partnerships, in every program: state, link (once accepted), rate and earnings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "portal_partnership";
+                                attributes: {
+                                    program_id: string;
+                                    program_name: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "accepted" | "declined";
+                                    /** @description Only while accepted: a declined or pending partner has no link to share */
+                                    referral_link: string | null;
+                                    key: string | null;
+                                    competitor_slugs: string[];
+                                    commission_rate_bps: number;
+                                    earnings: {
+                                        [key: string]: {
+                                            pending: number;
+                                            payable: number;
+                                            paid: number;
+                                            next_payable_at: number | null;
+                                        };
+                                    };
+                                    created_at: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the partner's partnerships */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "portal_partnership";
+                                attributes: {
+                                    program_id: string;
+                                    program_name: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "accepted" | "declined";
+                                    /** @description Only while accepted: a declined or pending partner has no link to share */
+                                    referral_link: string | null;
+                                    key: string | null;
+                                    competitor_slugs: string[];
+                                    commission_rate_bps: number;
+                                    earnings: {
+                                        [key: string]: {
+                                            pending: number;
+                                            payable: number;
+                                            paid: number;
+                                            next_payable_at: number | null;
+                                        };
+                                    };
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partnership's clicks, referrals, paying customers and commissions per day, week or month */
+        get: {
+            parameters: {
+                query: {
+                    /** @description first day, YYYY-MM-DD, in tz */
+                    from: string;
+                    /** @description last day, YYYY-MM-DD, in tz (inclusive) */
+                    to: string;
+                    /** @description IANA time zone; days begin at its midnight */
+                    tz?: string;
+                    interval?: "day" | "week" | "month";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @constant */
+                                type: "stats";
+                                attributes: {
+                                    from: string;
+                                    to: string;
+                                    tz: string;
+                                    start: number;
+                                    end: number;
+                                    /** @enum {string} */
+                                    interval: "day" | "week" | "month";
+                                    series: {
+                                        start: string;
+                                        clicks: number;
+                                        referrals: number;
+                                        /** @description referrals whose first payment fell in the period */
+                                        customers: number;
+                                        payments: number;
+                                        /** @description currency → amount in minor units */
+                                        revenue: {
+                                            [key: string]: number;
+                                        };
+                                        /** @description currency → amount in minor units */
+                                        commissions: {
+                                            [key: string]: number;
+                                        };
+                                    }[];
+                                    totals: {
+                                        clicks: number;
+                                        referrals: number;
+                                        /** @description referrals whose first payment fell in the period */
+                                        customers: number;
+                                        payments: number;
+                                        /** @description currency → amount in minor units */
+                                        revenue: {
+                                            [key: string]: number;
+                                        };
+                                        /** @description currency → amount in minor units */
+                                        commissions: {
+                                            [key: string]: number;
+                                        };
+                                    };
+                                    /** @description what is owed now, whatever the range: pending commissions no open payout batch holds */
+                                    owed: {
+                                        [key: string]: number;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/referrals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partnership's referrals, newest first, their e-mails masked */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of converted, paid, churned, rejected */
+                    state_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    page?: number;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "portal_referral";
+                                attributes: {
+                                    state: string;
+                                    /** @description Masked: j•••@e•••.com */
+                                    email: string;
+                                    created_at: number;
+                                    state_set_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    page: number;
+                                    per_page: number;
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/commissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partnership's commissions, newest first: state, amount and when each becomes payable */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of pending, paid, rejected */
+                    state_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    page?: number;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "portal_commission";
+                                attributes: {
+                                    state: string;
+                                    amount: number;
+                                    currency: string;
+                                    reject_reason?: string;
+                                    payable_at: number;
+                                    on_hold: boolean;
+                                    clawback: boolean;
+                                    paid_at?: number;
+                                    created_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    page: number;
+                                    per_page: number;
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The payouts that paid (or will pay) the partnership's commissions, newest first (the latest 100) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "portal_payout";
+                                attributes: {
+                                    currency: string;
+                                    amount: number;
+                                    commissions: number;
+                                    /** @enum {string} */
+                                    state: "open" | "paid" | "cancelled";
+                                    created_at: number;
+                                    paid_at: number | null;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -8,7 +8,7 @@ type Method = 'get' | 'post' | 'patch' | 'delete';
 type Content<R> = R extends { content: { 'application/json': infer T } } ? T : undefined;
 /** The JSON of an operation's success answer, whichever 2xx it documents. */
 type Success<Op> = Op extends { responses: infer R }
-  ? Content<R extends { 200: infer A } ? A : R extends { 201: infer A } ? A : never>
+  ? Content<R extends { 200: infer A } ? A : R extends { 201: infer A } ? A : R extends { 202: infer A } ? A : never>
   : never;
 type Body<Op> = Op extends { requestBody: { content: { 'application/json': infer B } } } ? B : undefined;
 
@@ -58,7 +58,8 @@ export async function api<P extends Path, M extends Method = 'get'>(
     | undefined;
   if (!res.ok) {
     const first = json?.errors?.[0];
-    if (res.status === 401 && !path.startsWith('/v1/auth/sign_in') && !path.startsWith('/v1/auth/redeem')) onSignedOut();
+    // A wrong password or a used link is not a lost session.
+    if (res.status === 401 && !/\/auth\/(sign_in|redeem)$/.test(path) && !path.startsWith('/v1/public/')) onSignedOut();
     const field = first?.source?.pointer?.slice(1) ?? first?.source?.parameter;
     const retry = Number(res.headers.get('retry-after')) || undefined;
     throw new ApiError(res.status, first?.code ?? 'error', first?.detail ?? `The collector answered ${res.status}.`, field, retry);

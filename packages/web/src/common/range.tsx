@@ -1,8 +1,8 @@
-// The date range of the overview and a partner's page, kept in the URL so that a view
+// The date range of the overview, a partner's page and the portal, kept in the URL so that a view
 // can be bookmarked and shared: the last 7, 30 or 90 days, this month, or custom.
 
 import { useLocation } from 'preact-iso/router';
-import { addDays, day, daysBetween, today, viewerZone } from '../../common/format.js';
+import { addDays, day, daysBetween, today, viewerZone } from './format.js';
 
 export interface Range {
   key: string;

@@ -2,28 +2,16 @@
 // chart with a choice of measure, the funnel from click to paying customer, the top
 // partners, and what happened last.
 
-import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
-import { Chart } from '../../common/chart.js';
 import { dateTime, int, mainCurrency, money, moneyMap, percent } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Show } from '../../common/ui.js';
 import { href } from '../session.js';
-import { RangePicker, statsQuery, useRange, type Range } from './range.js';
+import { MeasureChart, sumMoney, type Stats } from '../../common/measures.js';
+import { RangePicker, statsQuery, useRange, type Range } from '../../common/range.js';
 
-type Stats = Answer<'/v1/stats'>['data']['attributes'];
 type Totals = Stats['totals'];
 
-const MEASURES = [
-  ['clicks', 'Clicks'],
-  ['referrals', 'Referrals'],
-  ['customers', 'Paying customers'],
-  ['revenue', 'Revenue'],
-  ['commissions', 'Commissions'],
-] as const;
-type MeasureKey = (typeof MEASURES)[number][0];
-
-export const sumMoney = (m: Record<string, number>, currency: string | undefined) => (currency ? (m[currency] ?? 0) : 0);
 const change = (now: number, before: number) => (before === 0 ? (now === 0 ? '' : 'new') : `${now >= before ? '+' : ''}${percent((now - before) / before)}`);
 
 function Figure({ label, value, now, before }: { label: string; value: string; now: number; before: number }) {
@@ -40,38 +28,6 @@ function Figure({ label, value, now, before }: { label: string; value: string; n
         )}
       </dd>
     </div>
-  );
-}
-
-/** The series of one measure: counts as they are, money in the range's main currency. */
-export function measureSeries(stats: Stats, key: MeasureKey) {
-  const currency = mainCurrency(stats.totals.revenue, stats.totals.commissions);
-  const money_ = key === 'revenue' || key === 'commissions';
-  return {
-    labels: stats.series.map((p) => p.start),
-    values: stats.series.map((p) => (money_ ? sumMoney(p[key], currency) : p[key])),
-    format: (v: number) => (money_ && currency ? money(v, currency) : int(v)),
-    name: MEASURES.find(([k]) => k === key)![1] + (money_ && currency ? ` (${currency})` : ''),
-  };
-}
-
-export function MeasureChart({ stats }: { stats: Stats }) {
-  const [measure, setMeasure] = useState<MeasureKey>('clicks');
-  return (
-    <section class="panel">
-      <div class="panel-head">
-        <h2>Over time</h2>
-        <label>
-          <span class="visually-hidden">Measure</span>
-          <select value={measure} onChange={(e) => setMeasure(e.currentTarget.value as MeasureKey)}>
-            {MEASURES.map(([k, label]) => (
-              <option value={k}>{label}</option>
-            ))}
-          </select>
-        </label>
-      </div>
-      <Chart {...measureSeries(stats, measure)} />
-    </section>
   );
 }
 

@@ -7,14 +7,53 @@ import { useState } from 'preact/hooks';
 import { api } from '../../common/api.js';
 import { int, moneyMap, percent } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
-import { Confirm, CopyButton, Empty, Show } from '../../common/ui.js';
+import { Confirm, CopyButton, Empty, Failure, Show } from '../../common/ui.js';
 import { href } from '../session.js';
-import { MeasureChart } from './overview.js';
-import { RangePicker, statsQuery, useRange } from './range.js';
+import { MeasureChart } from '../../common/measures.js';
+import { RangePicker, statsQuery, useRange } from '../../common/range.js';
 import { CommissionTable, ReferralTable } from './records.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 
 type Dialog = 'edit' | 'rate' | 'accepted' | 'declined' | 'delete' | null;
+
+/** A one-time link for the partner to set a portal password: e-mailed when SMTP is set up, else shown to hand over. */
+function PortalInvite({ partnerId }: { partnerId: string }) {
+  const [made, setMade] = useState<{ link: string | null; emailed: boolean } | null>(null);
+  const [error, setError] = useState<unknown>();
+  return (
+    <section class="panel">
+      <h2>Partner portal</h2>
+      <p>Their own pages: their link, their referrals (e-mails masked), what they earned and when it is paid.</p>
+      <button
+        type="button"
+        class="secondary"
+        onClick={async () => {
+          setError(undefined);
+          try {
+            setMade((await api('post', '/v1/partners/{id}/invitation', `/v1/partners/${partnerId}/invitation`)).meta);
+          } catch (err) {
+            setError(err);
+          }
+        }}
+      >
+        Invite to the portal
+      </button>
+      {error !== undefined && <Failure error={error} />}
+      {made && (
+        <div class="notice" role="status">
+          {made.link ? (
+            <p>
+              Send them this link; it works once, for 24 hours, and also serves a partner who forgot the password: <code class="secret">{made.link}</code>{' '}
+              <CopyButton text={made.link} />
+            </p>
+          ) : (
+            <p>Sent: they have an e-mail with a link to set their password (it works once, for 24 hours).</p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
 
 async function loadPartner(id: string) {
   const [partner, partnerships, referrals, commissions, program] = await Promise.all([
@@ -83,6 +122,12 @@ export function Partner() {
                   </button>
                 )}
               </dd>
+              {ship?.application_note && (
+                <>
+                  <dt>Their application</dt>
+                  <dd class="note">{ship.application_note}</dd>
+                </>
+              )}
               <dt>Terms</dt>
               <dd>
                 {ship?.commission_rate_bps !== undefined ? `${percent(ship.commission_rate_bps / 10000)} (own rate)` : "the program's rate"}
@@ -103,6 +148,7 @@ export function Partner() {
                 <p class="hint">Any page of your site works too, with ?red={ship.key} added.</p>
               </section>
             )}
+            <PortalInvite partnerId={partner.id} />
             <div class="page-head">
               <h2>Performance</h2>
               <RangePicker {...picked} />

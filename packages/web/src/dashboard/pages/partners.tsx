@@ -9,7 +9,7 @@ import { addDays, int, moneyMap, percent, today } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Confirm, Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
-import { statsQuery } from './range.js';
+import { statsQuery } from '../../common/range.js';
 
 type Row = Answer<'/v1/stats/partners'>['data'][number];
 

@@ -1,4 +1,4 @@
-// The program's settings and commission rules, its snippet, its Stripe connection, its API
+// The program's settings and commission rules, its snippet, its public page for partners, its Stripe connection, its API
 // tokens and its team. Secrets (a new token, an invitation link) are shown once, when
 // made: the collector keeps only their hashes.
 
@@ -73,6 +73,67 @@ function ProgramForm({ program, saved }: { program: Program; saved: () => void }
       {done && (
         <p role="status" class="ok">
           Saved. New payments earn {percent(a.commission_rate_bps / 10000)} unless a partner has their own rate.
+        </p>
+      )}
+      <button type="submit">Save</button>
+    </form>
+  );
+}
+
+/** The program's public page, where partners read the terms and apply. */
+function PublicPage({ program, saved }: { program: Program; saved: () => void }) {
+  const [error, setError] = useState<unknown>();
+  const [done, setDone] = useState(false);
+  const a = program.attributes;
+  const pageUrl = a.slug ? `${location.origin}/p/${a.slug}/` : null;
+  const submit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    setError(undefined);
+    setDone(false);
+    try {
+      await api('patch', '/v1/program', undefined, {
+        slug: String(form.get('slug') ?? '').trim() || null,
+        description: String(form.get('description') ?? ''),
+        page_enabled: form.get('page_enabled') === 'on',
+        auto_accept: form.get('auto_accept') === 'on',
+      });
+      setDone(true);
+      saved();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <form class="panel" id="public-page" onSubmit={submit}>
+      <h2>Public page</h2>
+      <p>
+        Partners read your terms and apply there, then sign in to their portal for their link and earnings.
+        {pageUrl && a.page_enabled && (
+          <>
+            {' '}
+            It is up at <a href={pageUrl}>{pageUrl}</a> <CopyButton text={pageUrl} label="Copy address" />
+          </>
+        )}
+      </p>
+      <label>
+        Address <span class="hint">(/p/…/: lower-case letters, digits, - and _)</span>
+        <input name="slug" value={a.slug ?? ''} pattern="[a-z0-9][a-z0-9_\-]{1,63}" maxLength={64} />
+      </label>
+      <label>
+        Description <span class="hint">(what partners should know: your product, your audience)</span>
+        <textarea name="description" rows={3} maxLength={5000} value={a.description} />
+      </label>
+      <label class="check">
+        <input name="page_enabled" type="checkbox" checked={a.page_enabled} /> The page is up and takes applications
+      </label>
+      <label class="check">
+        <input name="auto_accept" type="checkbox" checked={a.auto_accept} /> Accept applications at once (otherwise you accept each on the partner's page)
+      </label>
+      {error !== undefined && <Failure error={error} />}
+      {done && (
+        <p role="status" class="ok">
+          Saved.
         </p>
       )}
       <button type="submit">Save</button>
@@ -261,6 +322,7 @@ export function Settings() {
           <>
             <ProgramForm program={answer.data} saved={loaded.reload} />
             <Snippet program={answer.data} />
+            <PublicPage program={answer.data} saved={loaded.reload} />
             <StripeConnection />
           </>
         )}

@@ -1,53 +1,11 @@
 // Signing in, and the one-time link's page where a new owner sets their password (and,
 // for the first owner, the e-mail address they will sign in with).
 
-import type { JSX, TargetedSubmitEvent } from 'preact';
 import { useLocation } from 'preact-iso/router';
-import { useState } from 'preact/hooks';
-import { api, ApiError } from '../../common/api.js';
+import { api } from '../../common/api.js';
+import { Card, text, useSubmit } from '../../common/forms.js';
 import { Failure } from '../../common/ui.js';
 import { href } from '../session.js';
-
-function lockedMessage(err: unknown): unknown {
-  if (err instanceof ApiError && err.code === 'account_locked' && err.retryAfter) {
-    const minutes = Math.ceil(err.retryAfter / 60);
-    return new Error(`Too many wrong passwords in a row. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
-  }
-  return err;
-}
-
-/** A page of its own, outside the shell: a heading, a form, its error. */
-function Card({ title, children }: { title: string; children: JSX.Element | JSX.Element[] }) {
-  return (
-    <main id="main" class="card-page">
-      <div class="card">
-        <p class="brand">Tally</p>
-        <h1>{title}</h1>
-        {children}
-      </div>
-    </main>
-  );
-}
-
-function useSubmit(run: (form: FormData) => Promise<void>) {
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const onSubmit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await run(new FormData(e.currentTarget));
-    } catch (err) {
-      setError(lockedMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { error, busy, onSubmit };
-}
-
-const text = (form: FormData, name: string) => String(form.get(name) ?? '');
 
 export function SignIn() {
   const { query, route } = useLocation();

@@ -1,0 +1,133 @@
+// The portal's shell: its own sign-in pages, the public program pages, and for a signed-in
+// partner the navigation, the program switcher (a partner may join several programs) and
+// the pages. A 401 from any call sends the partner to sign in.
+
+import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
+import { useEffect } from 'preact/hooks';
+import { api, whenSignedOut } from '../common/api.js';
+import { useLoad } from '../common/use-api.js';
+import { Failure, Loading } from '../common/ui.js';
+import { Earnings } from './pages/earnings.js';
+import { Home } from './pages/home.js';
+import { ProgramPage } from './pages/program-page.js';
+import { Referrals } from './pages/referrals.js';
+import { Settings } from './pages/settings.js';
+import { ResetPassword, SetPassword, SignIn } from './pages/sign-in.js';
+import { BASE, href, PortalContext, type PortalSession } from './session.js';
+
+const NAV = [
+  ['/', 'Home'],
+  ['/referrals', 'Referrals'],
+  ['/earnings', 'Commissions and payouts'],
+  ['/settings', 'Settings'],
+] as const;
+
+async function loadSession() {
+  const [account, partnerships] = await Promise.all([api('get', '/v1/portal/account'), api('get', '/v1/portal/partnerships')]);
+  return { account: account.data, partnerships: partnerships.data };
+}
+
+function Shell({ portal }: { portal: PortalSession }) {
+  const { path, query, route } = useLocation();
+  const current = portal.current?.id;
+  const signOut = async () => {
+    await api('post', '/v1/portal/auth/sign_out').catch(() => undefined);
+    route(href('/sign-in'));
+  };
+  return (
+    <PortalContext.Provider value={portal}>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href={href('/', current)}>
+          Tally partners
+        </a>
+        {portal.partnerships.length > 1 ? (
+          <label class="program-switcher">
+            <span class="visually-hidden">Program</span>
+            <select value={current} onChange={(e) => route(`${path}?${new URLSearchParams({ ...query, p: e.currentTarget.value })}`)}>
+              {portal.partnerships.map((p) => (
+                <option value={p.id}>{p.attributes.program_name}</option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <span class="program-name">{portal.current?.attributes.program_name}</span>
+        )}
+        <span class="who">{portal.account.attributes.email}</span>
+        <button type="button" class="secondary" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <nav class="side" aria-label="Portal">
+        <ul>
+          {NAV.map(([to, label]) => (
+            <li>
+              <a href={href(to, current)} aria-current={(to === '/' ? path === `${BASE}/` : path.startsWith(`${BASE}${to}`)) ? 'page' : undefined}>
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" key={current}>
+        <Router>
+          <Route path={`${BASE}/`} component={Home} />
+          <Route path={`${BASE}/referrals`} component={Referrals} />
+          <Route path={`${BASE}/earnings`} component={Earnings} />
+          <Route path={`${BASE}/settings`} component={Settings} />
+          <Route default component={NotFound} />
+        </Router>
+      </main>
+    </PortalContext.Provider>
+  );
+}
+
+function NotFound() {
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>
+        There is no such page. <a href={href('/')}>Back to your home page</a>.
+      </p>
+    </section>
+  );
+}
+
+function SignedIn() {
+  const { url, query, route } = useLocation();
+  const loaded = useLoad(loadSession, 'portal-session');
+  useEffect(() => {
+    whenSignedOut(() => route(`${href('/sign-in')}?next=${encodeURIComponent(location.pathname + location.search)}`));
+  }, []);
+  if (loaded.data) {
+    const { partnerships } = loaded.data;
+    // The one asked for, else the first accepted, else the first.
+    const current = partnerships.find((p) => p.id === query.p) ?? partnerships.find((p) => p.attributes.state === 'accepted') ?? partnerships[0];
+    return <Shell portal={{ ...loaded.data, current, refresh: loaded.reload }} />;
+  }
+  if (loaded.error !== undefined && (loaded.error as { status?: number }).status !== 401) return <Failure error={loaded.error} retry={loaded.reload} />;
+  if (loaded.error !== undefined) {
+    route(`${href('/sign-in')}?next=${encodeURIComponent(url)}`, true);
+    return null;
+  }
+  return <Loading what="Opening the portal" />;
+}
+
+function Pages() {
+  const { path } = useLocation();
+  if (path.startsWith('/p/')) return <ProgramPage />;
+  if (path === href('/sign-in')) return <SignIn />;
+  if (path === href('/welcome')) return <SetPassword />;
+  if (path === href('/reset')) return <ResetPassword />;
+  return <SignedIn />;
+}
+
+export function App() {
+  return (
+    <LocationProvider scope={/^\/(portal|p)\//}>
+      <Pages />
+    </LocationProvider>
+  );
+}

@@ -1,0 +1,150 @@
+// The partner's home: the link first (with a copy button and its short forms), then, for
+// a date range, clicks, referrals, paying customers, conversion rate, earnings per click
+// and what was earned, with a chart; and what is pending, paid and payable next.
+
+import { api } from '../../common/api.js';
+import { dateTime, int, mainCurrency, money, moneyMap, percent } from '../../common/format.js';
+import { MeasureChart, sumMoney } from '../../common/measures.js';
+import { RangePicker, statsQuery, useRange } from '../../common/range.js';
+import { useLoad } from '../../common/use-api.js';
+import { CopyButton, Empty, Show } from '../../common/ui.js';
+import { usePortal, type Partnership } from '../session.js';
+
+function LinkCard({ p }: { p: Partnership }) {
+  const a = p.attributes;
+  if (a.state !== 'accepted' || !a.referral_link) {
+    return (
+      <section class="panel">
+        <h2>Your application to {a.program_name}</h2>
+        <p role="status">
+          {a.state === 'pending'
+            ? `It is waiting for ${a.program_name} to accept it. Your link appears here as soon as they do.`
+            : `${a.program_name} declined it. Your link no longer counts visits; what you earned before stays yours.`}
+        </p>
+      </section>
+    );
+  }
+  const base = new URL(a.referral_link);
+  const others = a.competitor_slugs.map((slug) => `${base.origin}${base.pathname}?red=${slug}`);
+  return (
+    <section class="panel link-card">
+      <h2>Your link</h2>
+      <p>
+        <code class="referral-link">{a.referral_link}</code> <CopyButton text={a.referral_link} label="Copy link" />
+      </p>
+      <p class="hint">
+        Add <code>?red={a.key}</code> to any page of the site and it counts too{others.length > 0 ? ', and so do these:' : '.'}
+      </p>
+      {others.length > 0 && (
+        <ul class="short-forms">
+          {others.map((s) => (
+            <li>
+              <code>{s}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Earnings({ p }: { p: Partnership }) {
+  const rows = Object.entries(p.attributes.earnings);
+  if (rows.length === 0) return <></>;
+  return (
+    <section class="panel">
+      <h2>Your money</h2>
+      <dl class="figures">
+        {rows.map(([currency, e]) => (
+          <>
+            <div class="figure">
+              <dt>Pending ({currency})</dt>
+              <dd>
+                <span class="value">{money(e.pending, currency)}</span>
+              </dd>
+            </div>
+            <div class="figure">
+              <dt>Next payout ({currency})</dt>
+              <dd>
+                <span class="value">{money(e.payable, currency)}</span>
+                {e.next_payable_at && <span class="hint"> more from {dateTime(e.next_payable_at)}</span>}
+              </dd>
+            </div>
+            <div class="figure">
+              <dt>Paid ({currency})</dt>
+              <dd>
+                <span class="value">{money(e.paid, currency)}</span>
+              </dd>
+            </div>
+          </>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+export function Home() {
+  const { current } = usePortal();
+  const picked = useRange();
+  const { range } = picked;
+  const id = current?.id ?? '';
+  const stats = useLoad(
+    current ? () => api('get', '/v1/portal/partnerships/{id}/stats', `/v1/portal/partnerships/${id}/stats?${statsQuery(range, { interval: range.interval })}`) : null,
+    `${id}/${range.from}/${range.to}`,
+  );
+  if (!current) {
+    return (
+      <section>
+        <h1>Welcome</h1>
+        <Empty title="No program yet">
+          <p>Apply on a program's page, or ask the company for an invitation: your link appears here.</p>
+        </Empty>
+      </section>
+    );
+  }
+  return (
+    <section>
+      <h1>{current.attributes.program_name}</h1>
+      <LinkCard p={current} />
+      <Earnings p={current} />
+      {current.attributes.state === 'accepted' && (
+        <>
+          <RangePicker {...picked} />
+          <Show loaded={stats}>
+            {({ data: { attributes: s } }) => {
+              const t = s.totals;
+              const currency = mainCurrency(t.commissions);
+              const earned = sumMoney(t.commissions, currency);
+              return t.clicks === 0 && t.referrals === 0 ? (
+                <Empty title="No clicks yet">
+                  <p>Share your link above: in a post, a newsletter, a video description. Every visit through it counts here, and every signup after it.</p>
+                </Empty>
+              ) : (
+                <>
+                  <dl class="figures">
+                    {[
+                      ['Clicks', int(t.clicks)],
+                      ['Referrals', int(t.referrals)],
+                      ['Paying customers', int(t.customers)],
+                      ['Conversion rate', t.clicks ? percent(t.referrals / t.clicks) : '—'],
+                      ['Earnings per click', t.clicks && currency ? money(Math.round(earned / t.clicks), currency) : '—'],
+                      ['Earned', moneyMap(t.commissions)],
+                    ].map(([label, value]) => (
+                      <div class="figure">
+                        <dt>{label}</dt>
+                        <dd>
+                          <span class="value">{value}</span>
+                        </dd>
+                      </div>
+                    ))}
+                  </dl>
+                  <MeasureChart stats={s} only={['clicks', 'referrals', 'customers', 'commissions']} />
+                </>
+              );
+            }}
+          </Show>
+        </>
+      )}
+    </section>
+  );
+}

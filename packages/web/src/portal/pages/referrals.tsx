@@ -1,0 +1,48 @@
+// The partner's referrals: when, and how far each got. E-mails come masked from the API:
+// a partner learns that a customer came, not who.
+
+import { useLocation } from 'preact-iso/router';
+import { api, type Answer } from '../../common/api.js';
+import { dateTime } from '../../common/format.js';
+import { useLoad } from '../../common/use-api.js';
+import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
+import { usePortal } from '../session.js';
+
+type Referral = Answer<'/v1/portal/partnerships/{id}/referrals'>['data'][number];
+
+const COLUMNS: Column<Referral>[] = [
+  { label: 'Date', cell: (r) => dateTime(r.attributes.created_at), text: (r) => new Date(r.attributes.created_at * 1000).toISOString() },
+  { label: 'Customer', cell: (r) => r.attributes.email, text: (r) => r.attributes.email },
+  { label: 'State', cell: (r) => <span class={`state ${r.attributes.state}`}>{r.attributes.state}</span>, text: (r) => r.attributes.state },
+];
+
+export function Referrals() {
+  const { current } = usePortal();
+  const { query, path, route } = useLocation();
+  const page = Math.max(1, Number(query.page) || 1);
+  const id = current?.id ?? '';
+  const loaded = useLoad(current ? () => api('get', '/v1/portal/partnerships/{id}/referrals', `/v1/portal/partnerships/${id}/referrals?page=${page}`) : null, `${id}/${page}`);
+  return (
+    <section>
+      <h1>Referrals</h1>
+      {!current ? (
+        <Empty title="No program yet" />
+      ) : (
+        <Show loaded={loaded}>
+          {(answer) =>
+            answer.data.length === 0 ? (
+              <Empty title="No referrals yet">
+                <p>Someone who signs up after following your link appears here, with how far they got: converted, paid, churned.</p>
+              </Empty>
+            ) : (
+              <>
+                <Table caption="Your referrals" columns={COLUMNS} rows={answer.data} csv="referrals" />
+                <Pager page={page} hasMore={answer.meta.pagination.has_more} go={(n) => route(`${path}?${new URLSearchParams({ ...query, page: String(n) })}`)} />
+              </>
+            )
+          }
+        </Show>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+// Signing in to the portal, asking for a new password, and the one-time link's page (an
+// invitation or a reset) where the partner sets it.
+
+import { useLocation } from 'preact-iso/router';
+import { useState } from 'preact/hooks';
+import { api } from '../../common/api.js';
+import { Card, text, useSubmit } from '../../common/forms.js';
+import { Failure } from '../../common/ui.js';
+import { href } from '../session.js';
+
+export function SignIn() {
+  const { query, route } = useLocation();
+  const next = query.next?.startsWith('/portal/') ? query.next : href('/');
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
+    await api('post', '/v1/portal/auth/sign_in', undefined, { email: text(form, 'email'), password: text(form, 'password') });
+    route(next);
+  });
+  return (
+    <Card title="Partner sign-in">
+      <form onSubmit={onSubmit}>
+        <label>
+          E-mail
+          <input name="email" type="email" autocomplete="username" required autoFocus />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autocomplete="current-password" required />
+        </label>
+        {error !== undefined ? <Failure error={error} /> : <></>}
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+      <p class="hint">
+        <a href={href('/reset')}>Forgot your password?</a> Not a partner yet? Apply on the program's page, or ask the company for an invitation.
+      </p>
+    </Card>
+  );
+}
+
+export function ResetPassword() {
+  const [sent, setSent] = useState<boolean | null>(null);
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
+    setSent((await api('post', '/v1/portal/auth/reset', undefined, { email: text(form, 'email') })).meta.emailed);
+  });
+  return (
+    <Card title="A new password">
+      {sent === null ? (
+        <form onSubmit={onSubmit}>
+          <label>
+            Your e-mail
+            <input name="email" type="email" autocomplete="username" required autoFocus />
+          </label>
+          {error !== undefined ? <Failure error={error} /> : <></>}
+          <button type="submit" disabled={busy}>
+            Send me a link
+          </button>
+        </form>
+      ) : (
+        <p role="status">
+          {sent
+            ? 'If this address has a partner account, a link to set a new password is on its way. It works once, for 24 hours.'
+            : 'This Tally cannot send e-mail. Ask the company that runs the program for a link to set a new password.'}
+        </p>
+      )}
+      <p class="hint">
+        <a href={href('/sign-in')}>Back to sign-in</a>
+      </p>
+    </Card>
+  );
+}
+
+export function SetPassword() {
+  const { route } = useLocation();
+  const token = location.hash.slice(1);
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
+    await api('post', '/v1/portal/auth/redeem', undefined, { token, password: text(form, 'password') });
+    history.replaceState(null, '', href('/welcome'));
+    route(href('/'));
+  });
+  return (
+    <Card title="Choose your password">
+      <form onSubmit={onSubmit}>
+        <p>Then you are signed in to your partner portal: your link, your referrals and what you earned.</p>
+        <label>
+          Password <span class="hint">(at least 10 characters)</span>
+          <input name="password" type="password" autocomplete="new-password" minLength={10} required autoFocus />
+        </label>
+        {error !== undefined ? <Failure error={error} /> : <></>}
+        <button type="submit" disabled={busy || !token}>
+          Set password and sign in
+        </button>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,179 @@
+// The partner's whole way in Chromium, as people do it: a partner applies on the
+// program's public page; the owner accepts in the dashboard; the partner signs in, copies
+// the link; a visitor follows it and signs up in the demo shop; Stripe sends the payment
+// (a signed fixture event); the partner sees the click, the referral with a masked
+// e-mail and the pending commission, then the payout paid. A forgotten password is reset
+// through a real SMTP server. Every portal page clean under axe-core and at 360 px.
+
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invoice, newSecret, postEvent, stripeEvent } from '../collector/stripe-fixtures.js';
+import { portalLinkIn, startSmtp, type Inbox } from '../collector/smtp.js';
+import { apiWith, AXE_SOURCE, bodyText, overflowsSideways, press, waitForText, type Api } from './dashboard.js';
+import { consoleProblems } from './driver.js';
+import { launchChromium, startDemoCollector } from './stack.js';
+
+const OWNER = { email: 'owner@company.test', password: 'a long owner password' };
+const PARTNER = { name: 'Pat Partner', email: 'pat@partners.test', password: 'a long partner password' };
+
+let browser: Browser;
+let inbox: Inbox;
+let collector: Awaited<ReturnType<typeof startDemoCollector>>;
+let api: Api;
+let url: string;
+let partnerContext: BrowserContext;
+let portal: Page;
+let problems: string[];
+let signing: string;
+let webhook: string;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  inbox = await startSmtp();
+  collector = await startDemoCollector({ smtpUrl: inbox.url });
+  url = collector.server.url;
+  api = apiWith(url, collector.server.firstProgram!.tokens.secret);
+  await api('PATCH', '/v1/program', { slug: 'acme', description: 'Tell your readers about Acme.', page_enabled: true, hold_days: 0 });
+  signing = newSecret();
+  webhook = new URL((await api('POST', '/v1/integrations/stripe/secrets', { secret: signing })).meta.endpoint_url).pathname;
+  partnerContext = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  portal = await partnerContext.newPage();
+  problems = consoleProblems(portal);
+});
+afterAll(async () => {
+  await browser?.close();
+  await collector?.close();
+  await inbox?.close();
+});
+
+async function axeFindings(p: Page): Promise<string[]> {
+  await p.evaluate(AXE_SOURCE);
+  return p.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
+    const result = await axe.run();
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
+  });
+}
+
+describe('the partner portal in Chromium', () => {
+  it('a partner applies on the public page and lands in the portal, waiting', async () => {
+    await portal.goto(`${url}/p/acme/`);
+    await waitForText(portal, 'Partner with');
+    await waitForText(portal, '20% of every payment');
+    expect(await axeFindings(portal)).toEqual([]);
+    await portal.fill('input[name=name]', PARTNER.name);
+    await portal.fill('input[name=email]', PARTNER.email);
+    await portal.fill('input[name=password]', PARTNER.password);
+    await portal.fill('input[name=paypal_email]', 'pay@pat.test');
+    await portal.fill('textarea[name=note]', 'I write about tools.');
+    await press(portal, 'Apply');
+    await portal.waitForURL('**/portal/');
+    await waitForText(portal, 'It is waiting for');
+    expect(await portal.$('.referral-link')).toBeNull();
+  });
+
+  it('the owner accepts the application in the dashboard', async () => {
+    const owner = await (await browser.newContext()).newPage();
+    await owner.goto(collector.server.firstSignInLink!);
+    await owner.fill('input[name=email]', OWNER.email);
+    await owner.fill('input[name=password]', OWNER.password);
+    await owner.click('button[type=submit]');
+    await owner.waitForURL('**/dashboard/');
+    const [partner] = (await api('GET', '/v1/partners')).data;
+    await owner.goto(`${url}/dashboard/partners/${partner.id}`);
+    await waitForText(owner, PARTNER.name);
+    await waitForText(owner, 'I write about tools.');
+    await press(owner, 'Accept');
+    await press(owner, 'Accept', 'dialog');
+    await waitForText(owner, 'accepted');
+    await owner.close();
+  });
+
+  it('the partner sees the link, copies it, and a visitor follows it and signs up in the demo shop', async () => {
+    await portal.reload();
+    await waitForText(portal, 'Your link');
+    await waitForText(portal, 'No clicks yet');
+    expect(await axeFindings(portal)).toEqual([]);
+    await press(portal, 'Copy link');
+    const link = await portal.evaluate(() => navigator.clipboard.readText());
+    expect(link).toBe(`${url}/demo/?red=pat-partner`);
+
+    const shop = await (await browser.newContext()).newPage();
+    await shop.goto(link);
+    await expect.poll(() => shop.textContent('#referral')).toContain('partner pat-partner');
+    await shop.click('text=Sign up');
+    await shop.fill('input[name=email]', 'jordan.smith@customer.test');
+    await shop.click('button');
+    await expect.poll(() => shop.textContent('#result')).toContain('Conversion recorded');
+    await shop.close();
+  });
+
+  it('a payment arrives from Stripe; the partner sees the click, the masked referral and the pending commission', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const event = stripeEvent('invoice.paid', invoice({ customer: 'cus_portalJordan', amountPaid: 4_900, email: 'jordan.smith@customer.test' }), { created: now });
+    const posted = await postEvent(url + webhook, event, signing, { timestamp: now });
+    expect(posted.body.data.attributes.outcome).toBe('credited');
+
+    await portal.goto(`${url}/portal/`);
+    await waitForText(portal, 'Earnings per click');
+    const figures = await portal.evaluate(() => Object.fromEntries([...document.querySelectorAll('.figure')].map((f) => [f.querySelector('dt')!.textContent, f.querySelector('.value')!.textContent])));
+    expect(figures).toMatchObject({ Clicks: '1', Referrals: '1', 'Paying customers': '1', 'Conversion rate': '100%', 'Pending (USD)': '$9.80' });
+
+    await portal.goto(`${url}/portal/referrals`);
+    await waitForText(portal, 'j•••@c•••.test');
+    expect(await bodyText(portal)).not.toContain('jordan');
+    expect(await axeFindings(portal)).toEqual([]);
+
+    await portal.goto(`${url}/portal/earnings`);
+    await waitForText(portal, '$9.80');
+    await waitForText(portal, 'pending');
+    await waitForText(portal, 'No payouts yet');
+    expect(await axeFindings(portal)).toEqual([]);
+  });
+
+  it('after the payout is marked paid, the partner sees it paid', async () => {
+    const [batch] = (await api('POST', '/v1/payout_batches', {})).data;
+    await api('POST', `/v1/payout_batches/${batch.id}/paid`);
+    await portal.goto(`${url}/portal/earnings`);
+    await waitForText(portal, /paid \w/);
+    const payouts = await portal.evaluate(() => [...document.querySelectorAll('table')].at(-1)!.innerText);
+    expect(payouts).toContain('$9.80');
+    expect(payouts).toContain('paid');
+  });
+
+  it('settings: the PayPal address changes; every page is readable at 360 px', async () => {
+    await portal.goto(`${url}/portal/settings`);
+    await portal.fill('input[name=paypal_email]', 'new@pat.test');
+    await press(portal, 'Save');
+    await waitForText(portal, 'Saved.');
+    expect((await api('GET', '/v1/partners')).data[0].attributes.paypal_email).toBe('new@pat.test');
+    expect(await axeFindings(portal)).toEqual([]);
+    await portal.setViewportSize({ width: 360, height: 740 });
+    try {
+      for (const path of ['/portal/', '/portal/referrals', '/portal/earnings', '/portal/settings', '/p/acme/']) {
+        await portal.goto(url + path);
+        await waitForText(portal, /Your link|Referrals|Commissions|Settings|Partner with/);
+        expect(await overflowsSideways(portal), path).toBe(false);
+      }
+    } finally {
+      await portal.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
+  it('a forgotten password is reset with the link from the e-mail, through a real SMTP server', async () => {
+    await portal.goto(`${url}/portal/`);
+    await press(portal, 'Sign out');
+    await portal.waitForURL('**/portal/sign-in');
+    await press(portal, 'Forgot your password?');
+    await portal.fill('input[name=email]', PARTNER.email);
+    await press(portal, 'Send me a link');
+    await waitForText(portal, 'a link to set a new password is on its way');
+    const link = portalLinkIn((await inbox.waitFor(PARTNER.email)).raw)!;
+    await portal.goto(link.replace(/^https?:\/\/[^/]+/, url));
+    await portal.fill('input[name=password]', 'my brand new password');
+    await press(portal, 'Set password and sign in');
+    await portal.waitForURL('**/portal/');
+    await waitForText(portal, 'Your link');
+    expect(problems).toEqual([]);
+  });
+});
