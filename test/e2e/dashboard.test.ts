@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../packages/collector/src/domain/programs.js';
 import { invite, linkPath } from '../../packages/collector/src/domain/owners.js';
 import type { RunningServer } from '../../packages/collector/src/server.js';
-import { apiWith, AXE_SOURCE, bodyText, choose, overflowsSideways, press, waitForText, type Api } from './dashboard.js';
+import { apiWith, axeFindings, bodyText, choose, overflowsSideways, press, waitForText, type Api } from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 import { invoice, newSecret, postEvent, stripeEvent } from '../collector/stripe-fixtures.js';
@@ -53,16 +53,6 @@ async function signIn(p: Page, email: string, password: string) {
   await p.click('button[type=submit]');
 }
 
-/** axe-core's serious and critical findings on the page as it is now. */
-async function axeFindings(p: Page): Promise<string[]> {
-  // Evaluated as a string, which the page's CSP does not govern: the app itself allows no inline script.
-  await p.evaluate(AXE_SOURCE);
-  return p.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
-    const result = await axe.run();
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-  });
-}
 
 describe('the dashboard in Chromium', () => {
   it('sends a signed-out visitor from / to sign-in', async () => {

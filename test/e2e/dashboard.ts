@@ -76,3 +76,14 @@ export async function choose(page: Page, label: string, value: string): Promise<
 export const overflowsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
 
 export const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings on the page as it is now. */
+export async function axeFindings(p: import('playwright-core').Page): Promise<string[]> {
+  // Evaluated as a string, which the page's CSP does not govern: the apps allow no inline script.
+  await p.evaluate(AXE_SOURCE);
+  return p.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
+    const result = await axe.run();
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
+  });
+}

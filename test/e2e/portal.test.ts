@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoice, newSecret, postEvent, stripeEvent } from '../collector/stripe-fixtures.js';
 import { portalLinkIn, startSmtp, type Inbox } from '../collector/smtp.js';
-import { apiWith, AXE_SOURCE, bodyText, overflowsSideways, press, waitForText, type Api } from './dashboard.js';
+import { apiWith, axeFindings, bodyText, overflowsSideways, press, waitForText, type Api } from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 
@@ -46,14 +46,6 @@ afterAll(async () => {
   await inbox?.close();
 });
 
-async function axeFindings(p: Page): Promise<string[]> {
-  await p.evaluate(AXE_SOURCE);
-  return p.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
-    const result = await axe.run();
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-  });
-}
 
 describe('the partner portal in Chromium', () => {
   it('a partner applies on the public page and lands in the portal, waiting', async () => {

@@ -28,6 +28,7 @@ import type { Mailer } from '../mail.js';
 import * as commissions from '../store/commissions.js';
 import type { CommissionRow } from '../store/commissions.js';
 import type { Db } from '../store/db.js';
+import type { FieldFilter, Page, PageRequest } from '../store/list.js';
 import * as accounts from '../store/partner-accounts.js';
 import type { AccountRow, ReachedPartnership } from '../store/partner-accounts.js';
 import * as referrals from '../store/referrals.js';
@@ -170,6 +171,31 @@ export async function mailLink(mailer: Mailer | undefined, to: string, link: str
 /** The routes under one of the account's partnerships: `:id` is the partnership's. */
 const under = (path: string) => `/v1/portal/partnerships/:id${path}`;
 
+/** A list of the program's, narrowed to the partnership's partner: the same envelope, filters and paging. */
+function partnershipList<T>(
+  path: string,
+  summary: string,
+  kind: 'referral' | 'commission',
+  list: (db: Db, programId: string, filters: readonly FieldFilter[], page: PageRequest) => Promise<Page<T>>,
+  render: (row: T) => Resource,
+  schema: z.ZodType,
+) {
+  return route({
+    method: 'get',
+    path: under(path),
+    summary,
+    access: 'partner',
+    list: { state_eq: oneOf(states(kind)), created_at_lt: dateTime, created_at_gt: dateTime },
+    status: 200,
+    response: page(schema),
+    async handle(input) {
+      const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
+      const rows = await list(input.db, p.program_id, [...input.list.filters, { field: 'partner_id', op: 'eq', value: p.partner_id }], input.list.page);
+      return { status: 200, body: listEnvelope(rows, input.list.page, render) };
+    },
+  });
+}
+
 export const portalRoutes = [
   route({
     method: 'post',
@@ -296,34 +322,8 @@ export const portalRoutes = [
       return { status: 200, body: seriesAnswer(s) };
     },
   }),
-  route({
-    method: 'get',
-    path: under('/referrals'),
-    summary: "The partnership's referrals, newest first, their e-mails masked",
-    access: 'partner',
-    list: { state_eq: oneOf(states('referral')), created_at_lt: dateTime, created_at_gt: dateTime },
-    status: 200,
-    response: page(referralSchema),
-    async handle(input) {
-      const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
-      const rows = await referrals.list(input.db, p.program_id, [...input.list.filters, { field: 'partner_id', op: 'eq', value: p.partner_id }], input.list.page);
-      return { status: 200, body: listEnvelope(rows, input.list.page, renderReferral) };
-    },
-  }),
-  route({
-    method: 'get',
-    path: under('/commissions'),
-    summary: "The partnership's commissions, newest first: state, amount and when each becomes payable",
-    access: 'partner',
-    list: { state_eq: oneOf(states('commission')), created_at_lt: dateTime, created_at_gt: dateTime },
-    status: 200,
-    response: page(commissionSchema),
-    async handle(input) {
-      const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
-      const rows = await commissions.list(input.db, p.program_id, [...input.list.filters, { field: 'partner_id', op: 'eq', value: p.partner_id }], input.list.page);
-      return { status: 200, body: listEnvelope(rows, input.list.page, renderCommission) };
-    },
-  }),
+  partnershipList('/referrals', "The partnership's referrals, newest first, their e-mails masked", 'referral', referrals.list, renderReferral, referralSchema),
+  partnershipList('/commissions', "The partnership's commissions, newest first: state, amount and when each becomes payable", 'commission', commissions.list, renderCommission, commissionSchema),
   route({
     method: 'get',
     path: under('/payouts'),

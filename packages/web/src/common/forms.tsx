@@ -1,9 +1,11 @@
 // The pieces of the pages outside an app's shell (signing in, setting a password,
 // applying): a card with a heading, and a form's submit with its busy and error states.
 
-import type { JSX, TargetedSubmitEvent } from 'preact';
+import type { ComponentChildren, JSX, TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso/router';
 import { ApiError } from './api.js';
+import { Failure } from './ui.js';
 
 function lockedMessage(err: unknown): unknown {
   if (err instanceof ApiError && err.code === 'account_locked' && err.retryAfter) {
@@ -46,3 +48,35 @@ export function useSubmit(run: (form: FormData) => Promise<void>) {
 
 export const text = (form: FormData, name: string) => String(form.get(name) ?? '');
 
+
+/**
+ * Signing in, for owners and partners alike: `signIn` calls the app's route; afterwards
+ * the person goes back where they were (`?next=` under `base`) or to `home`.
+ */
+export function SignInCard({ title, base, home, signIn, children }: { title: string; base: string; home: string; signIn: (email: string, password: string) => Promise<unknown>; children: ComponentChildren }) {
+  const { query, route } = useLocation();
+  const next = query.next?.startsWith(`${base}/`) ? query.next : home;
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
+    await signIn(text(form, 'email'), text(form, 'password'));
+    route(next);
+  });
+  return (
+    <Card title={title}>
+      <form onSubmit={onSubmit}>
+        <label>
+          E-mail
+          <input name="email" type="email" autocomplete="username" required autoFocus />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autocomplete="current-password" required />
+        </label>
+        {error !== undefined ? <Failure error={error} /> : <></>}
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+      <p class="hint">{children}</p>
+    </Card>
+  );
+}

@@ -3,38 +3,16 @@
 
 import { useLocation } from 'preact-iso/router';
 import { api } from '../../common/api.js';
-import { Card, text, useSubmit } from '../../common/forms.js';
+import { Card, SignInCard, text, useSubmit } from '../../common/forms.js';
 import { Failure } from '../../common/ui.js';
 import { href } from '../session.js';
 
 export function SignIn() {
-  const { query, route } = useLocation();
-  const next = query.next?.startsWith('/dashboard/') ? query.next : href('/');
-  const { error, busy, onSubmit } = useSubmit(async (form) => {
-    await api('post', '/v1/auth/sign_in', undefined, { email: text(form, 'email'), password: text(form, 'password') });
-    route(next);
-  });
   return (
-    <Card title="Sign in">
-      <form onSubmit={onSubmit}>
-        <label>
-          E-mail
-          <input name="email" type="email" autocomplete="username" required autoFocus />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autocomplete="current-password" required />
-        </label>
-        {error !== undefined ? <Failure error={error} /> : <></>}
-        <button type="submit" disabled={busy}>
-          Sign in
-        </button>
-      </form>
-      <p class="hint">
-        No account yet? The first start of the server printed a one-time sign-in link; an owner can invite you from Settings, or run{' '}
-        <code>npx tally users invite you@example.com</code>.
-      </p>
-    </Card>
+    <SignInCard title="Sign in" base="/dashboard" home={href('/')} signIn={(email, password) => api('post', '/v1/auth/sign_in', undefined, { email, password })}>
+      No account yet? The first start of the server printed a one-time sign-in link; an owner can invite you from Settings, or run{' '}
+      <code>npx tally users invite you@example.com</code>.
+    </SignInCard>
   );
 }
 

@@ -4,37 +4,15 @@
 import { useLocation } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
 import { api } from '../../common/api.js';
-import { Card, text, useSubmit } from '../../common/forms.js';
+import { Card, SignInCard, text, useSubmit } from '../../common/forms.js';
 import { Failure } from '../../common/ui.js';
 import { href } from '../session.js';
 
 export function SignIn() {
-  const { query, route } = useLocation();
-  const next = query.next?.startsWith('/portal/') ? query.next : href('/');
-  const { error, busy, onSubmit } = useSubmit(async (form) => {
-    await api('post', '/v1/portal/auth/sign_in', undefined, { email: text(form, 'email'), password: text(form, 'password') });
-    route(next);
-  });
   return (
-    <Card title="Partner sign-in">
-      <form onSubmit={onSubmit}>
-        <label>
-          E-mail
-          <input name="email" type="email" autocomplete="username" required autoFocus />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autocomplete="current-password" required />
-        </label>
-        {error !== undefined ? <Failure error={error} /> : <></>}
-        <button type="submit" disabled={busy}>
-          Sign in
-        </button>
-      </form>
-      <p class="hint">
-        <a href={href('/reset')}>Forgot your password?</a> Not a partner yet? Apply on the program's page, or ask the company for an invitation.
-      </p>
-    </Card>
+    <SignInCard title="Partner sign-in" base="/portal" home={href('/')} signIn={(email, password) => api('post', '/v1/portal/auth/sign_in', undefined, { email, password })}>
+      <a href={href('/reset')}>Forgot your password?</a> Not a partner yet? Apply on the program's page, or ask the company for an invitation.
+    </SignInCard>
   );
 }
 
