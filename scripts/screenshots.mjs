@@ -1,6 +1,6 @@
 // The README's screenshots of the dashboard, made anew from a seeded database:
-// `npm run build && node scripts/screenshots.mjs` writes docs/dashboard-overview.png and
-// docs/dashboard-partner.png. Sixty days of a small program: four partners, their
+// `npm run build && node scripts/screenshots.mjs` writes docs/dashboard-overview.png,
+// docs/dashboard-partner.png, docs/portal-apply.png and docs/portal-home.png. Sixty days of a small program: four partners, their
 // visitors' clicks, signups and payments, with a clock the script moves.
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -79,8 +79,22 @@ try {
   await page.waitForSelector('text=Referral link');
   await page.waitForSelector('.chart .plot canvas');
   await page.screenshot({ path: join(DOCS, 'dashboard-partner.png'), fullPage: true });
+
+  // The partners' side: the program's public page, and Maya's portal from her invitation.
+  await api('PATCH', '/v1/program', { slug: 'acme', page_enabled: true, description: 'Privacy-first analytics for SaaS teams. Tell your readers about us.', recurring_months: 12, hold_days: 30 });
+  const partnerPage = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+  await partnerPage.goto(`${server.url}/p/acme/`);
+  await partnerPage.waitForSelector('text=What you earn');
+  await partnerPage.screenshot({ path: join(DOCS, 'portal-apply.png'), fullPage: true });
+  const invitation = await api('POST', `/v1/partners/${partners[0].id}/invitation`);
+  await partnerPage.goto(invitation.meta.link.replace(/^https?:\/\/[^/]+/, server.url));
+  await partnerPage.fill('input[name=password]', 'a long partner password');
+  await partnerPage.click('button[type=submit]');
+  await partnerPage.waitForSelector('text=Earnings per click');
+  await partnerPage.waitForSelector('.chart .plot canvas');
+  await partnerPage.screenshot({ path: join(DOCS, 'portal-home.png'), fullPage: true });
   await browser.close();
-  console.log('wrote docs/dashboard-overview.png and docs/dashboard-partner.png');
+  console.log('wrote docs/dashboard-overview.png, docs/dashboard-partner.png, docs/portal-apply.png and docs/portal-home.png');
 } finally {
   await server.close();
   rmSync(dir, { recursive: true, force: true });
