@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { createCommission, updateCommission } from '../domain/commissions.js';
 import { states } from '../domain/state-machines.js';
 import { dateTime, oneOf, text } from '../http/list-query.js';
-import { present, type Resource } from '../http/render.js';
 import * as commissions from '../store/commissions.js';
 import type { CommissionRow } from '../store/commissions.js';
 import { route } from '../http/route.js';
 import { one, resource, unixTime } from '../http/schemas.js';
 import { readRoutes } from './crud.js';
 import { amount, currency, state } from './fields.js';
+import { renderCommission } from '../views/records.js';
 
 export const commissionSchema = resource('commission', {
   state: z.string(),
@@ -26,28 +26,6 @@ export const commissionSchema = resource('commission', {
   updated_at: unixTime,
 });
 
-export function renderCommission(row: CommissionRow): Resource {
-  return {
-    id: row.id,
-    type: 'commission',
-    attributes: present({
-      state: row.state,
-      amount: row.amount,
-      currency: row.currency,
-      partner_id: row.partner_id,
-      referral_id: row.referral_id,
-      // Present only in the states they belong to (docs/api.md §8.3).
-      reject_reason: row.state === 'rejected' ? row.reject_reason : null,
-      paid_at: row.state === 'paid' ? row.paid_at : null,
-      payable_at: Number(row.payable_at),
-      on_hold: Number(row.on_hold) === 1,
-      clawback_of: row.clawback_of,
-      state_set_at: row.state_set_at,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    }),
-  };
-}
 
 const createBody = z.strictObject({
   partner_id: z.string().min(1).max(64),

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { competitorSlugs as slugsOf, createPartnership, updatePartnership } from '../domain/partnerships.js';
+import { createPartnership, updatePartnership } from '../domain/partnerships.js';
 import { states } from '../domain/state-machines.js';
 import { dateTime, oneOf, text } from '../http/list-query.js';
-import { present, type Resource } from '../http/render.js';
 import { route } from '../http/route.js';
 import { one, relation, resource, unixTime } from '../http/schemas.js';
 import * as partnerships from '../store/partnerships.js';
@@ -10,13 +9,8 @@ import type { PartnershipRow } from '../store/partnerships.js';
 import type { ProgramRow } from '../store/programs.js';
 import { readRoutes } from './crud.js';
 import { competitorSlugs, rateBps, rules, rulesOut, slug, state } from './fields.js';
+import { renderPartnership } from '../views/records.js';
 
-/** The program's site with `?red=<key>`, the parameter the snippet reads first. */
-export function referralLink(siteUrl: string, key: string): string {
-  const url = new URL(siteUrl);
-  url.searchParams.set('red', key);
-  return url.href;
-}
 
 export const partnershipSchema = resource(
   'partnership',
@@ -38,32 +32,6 @@ export const partnershipSchema = resource(
   { partner: relation('partner') },
 );
 
-export function renderPartnership(row: PartnershipRow, program: ProgramRow): Resource {
-  const rendered: Resource = {
-    id: row.id,
-    type: 'partnership',
-    attributes: present({
-      state: row.state,
-      key: row.key,
-      competitor_slugs: slugsOf(row),
-      created_by: row.created_by,
-      ...(row.application_note ? { application_note: row.application_note } : {}),
-      commission_rate_bps: row.commission_rate_bps,
-      referral_link: referralLink(program.site_url, row.key),
-      state_set_at: row.state_set_at,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    }),
-    relationships: { partner: { data: { id: row.partner_id, type: 'partner' } } },
-  };
-  // Null, unlike the optional attributes present() leaves out: "as the program" is a value here.
-  Object.assign(rendered.attributes, {
-    recurring_months: row.recurring_months,
-    hold_days: row.hold_days,
-    minimum_payout: row.minimum_payout === null ? null : (JSON.parse(row.minimum_payout) as Record<string, number>),
-  });
-  return rendered;
-}
 
 /** The commission rules a partnership may set for itself; null goes back to the program's. */
 const overrides = {

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { recordPayment, refundPayment } from '../domain/payments.js';
 import { dateTime, text } from '../http/list-query.js';
-import type { Resource } from '../http/render.js';
 import { route } from '../http/route.js';
 import { one, relation, resource, unixTime } from '../http/schemas.js';
 import * as payments from '../store/payments.js';
 import type { PaymentRow } from '../store/payments.js';
-import { commissionSchema, renderCommission } from './commissions.js';
+import { commissionSchema } from './commissions.js';
 import { readRoutes } from './crud.js';
 import { amount, currency, email } from './fields.js';
+import { renderCommission, renderPayment } from '../views/records.js';
 
 export const paymentSchema = resource(
   'payment',
@@ -24,25 +24,6 @@ export const paymentSchema = resource(
   { commission: relation('commission'), referral: relation('referral') },
 );
 
-export function renderPayment(row: PaymentRow): Resource {
-  return {
-    id: row.id,
-    type: 'payment',
-    attributes: {
-      amount: row.amount,
-      currency: row.currency,
-      idempotency_key: row.idempotency_key,
-      refunded: Number(row.refunded),
-      paid_at: Number(row.occurred_at),
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    },
-    relationships: {
-      commission: { data: { id: row.commission_id, type: 'commission' } },
-      referral: { data: row.referral_id ? { id: row.referral_id, type: 'referral' } : null },
-    },
-  };
-}
 
 const paymentBody = z.strictObject({
   amount: amount.min(1),

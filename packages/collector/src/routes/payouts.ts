@@ -16,8 +16,8 @@ import {
 } from '../domain/payouts.js';
 import { route } from '../http/route.js';
 import { one, resource, unixTime } from '../http/schemas.js';
-import type { BatchSummary } from '../store/payouts.js';
 import { currency } from './fields.js';
+import { renderBatch } from '../views/records.js';
 
 const owedSchema = z.object({
   partner_id: z.string(),
@@ -52,22 +52,6 @@ const batchSchema = resource('payout_batch', {
   cancelled_at: unixTime.optional(),
 });
 
-function renderBatch(b: BatchSummary) {
-  return {
-    id: b.id,
-    type: 'payout_batch' as const,
-    attributes: {
-      currency: b.currency,
-      state: b.paid_at !== null ? ('paid' as const) : b.cancelled_at !== null ? ('cancelled' as const) : ('open' as const),
-      amount: b.amount,
-      commissions: b.commissions,
-      partners: b.partners,
-      created_at: b.created_at,
-      ...(b.paid_at === null ? {} : { paid_at: b.paid_at }),
-      ...(b.cancelled_at === null ? {} : { cancelled_at: b.cancelled_at }),
-    },
-  };
-}
 
 const skippedSchema = z.object({ partner_id: z.string(), name: z.string(), currency: z.string(), reason: z.string() });
 

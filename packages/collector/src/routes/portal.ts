@@ -34,8 +34,8 @@ import type { AccountRow, ReachedPartnership } from '../store/partner-accounts.j
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow } from '../store/referrals.js';
 import { email } from './fields.js';
-import { referralLink } from './partnerships.js';
 import { seriesAnswer, seriesQuery, seriesSchema } from './stats.js';
+import { referralLink } from '../views/records.js';
 
 const password = z.string().max(PASSWORD_MAX);
 

@@ -2,13 +2,12 @@ import { z } from 'zod';
 import { eraseReferral, moveReferral } from '../domain/referrals.js';
 import { states } from '../domain/state-machines.js';
 import { dateTime, oneOf, text } from '../http/list-query.js';
-import { present, type Resource } from '../http/render.js';
 import * as referrals from '../store/referrals.js';
-import type { ReferralRow } from '../store/referrals.js';
 import { route } from '../http/route.js';
 import { one, relation, resource, unixTime } from '../http/schemas.js';
 import { readRoutes } from './crud.js';
 import { emailFilter, state } from './fields.js';
+import { renderReferral } from '../views/records.js';
 
 export const referralSchema = resource(
   'referral',
@@ -23,22 +22,6 @@ export const referralSchema = resource(
   { partnership: relation('partnership') },
 );
 
-/** The conversion record: the person a partner referred. */
-export function renderReferral(row: ReferralRow): Resource {
-  return {
-    id: row.id,
-    type: 'referral',
-    attributes: present({
-      email: row.email,
-      uid: row.uid,
-      state: row.state,
-      state_set_at: row.state_set_at,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    }),
-    relationships: { partnership: { data: { id: row.partnership_id, type: 'partnership' } } },
-  };
-}
 
 export const referralRoutes = [
   ...readRoutes({

@@ -5,8 +5,9 @@ import { registrableDomain } from '../domain/registrable-domain.js';
 import { ServiceError, fail, type ErrorCode } from '../errors.js';
 import { route } from '../http/route.js';
 import { email, optionalText } from './fields.js';
-import { referralSchema, renderReferral } from './referrals.js';
+import { referralSchema } from './referrals.js';
 import { one } from '../http/schemas.js';
+import { renderReferral } from '../views/records.js';
 
 // Unknown body fields are ignored (zod strips them): an older collector must never lose
 // a conversion sent by a newer snippet.
