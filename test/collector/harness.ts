@@ -7,6 +7,7 @@ import { testDatabase } from './database.js';
 import { createLogger } from '../../packages/collector/src/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
 import { createProgram } from '../../packages/collector/src/domain/programs.js';
+import type { OutboundPolicy } from '../../packages/collector/src/http/outbound.js';
 import type { RateLimits } from '../../packages/collector/src/http/rate-limit.js';
 
 /** 2025-03-01 10:00:00 UTC */
@@ -46,13 +47,21 @@ export interface Collector {
 
 export const PUBLIC_URL = 'http://localhost:8787';
 
-export async function startCollector(opts: { limits?: RateLimits; smtpUrl?: string } = {}): Promise<Collector> {
+export interface CollectorOptions {
+  limits?: RateLimits;
+  smtpUrl?: string;
+  /** Where webhooks may go; https to public addresses only unless given. */
+  outbound?: Partial<OutboundPolicy>;
+  webhookPollMs?: number;
+}
+
+export async function startCollector(opts: CollectorOptions = {}): Promise<Collector> {
   const database = await testDatabase();
   const clock = { now: T0 };
   const running = await startServer(
     { port: 0, host: '127.0.0.1', databaseUrl: database.url, logLevel: 'silent', publicUrl: PUBLIC_URL, limits: opts.limits, smtpUrl: opts.smtpUrl, mailFrom: 'Tally <tally@test.example>' },
     createLogger('silent'),
-    { now: () => clock.now },
+    { now: () => clock.now, outbound: opts.outbound, webhookPollMs: opts.webhookPollMs },
   );
   const first = running.firstProgram;
   if (!first) throw new Error('a new database must get a first program');

@@ -14,6 +14,7 @@ import { errorResponses } from './http/errors.js';
 import { parseListQuery } from './http/list-query.js';
 import { clientKey, failureLimit, NO_LIMITS, rateLimit, type RateLimits } from './http/rate-limit.js';
 import { openApiDocument } from './http/openapi.js';
+import { DEFAULT_OUTBOUND, type OutboundPolicy } from './http/outbound.js';
 import { requestContext } from './http/request-context.js';
 import type { Route } from './http/route.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -38,6 +39,7 @@ import { stripeRoutes } from './routes/stripe.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { loadWebApp, mountWeb, type WebApp } from './routes/web.js';
 import { trackingRoutes } from './routes/tracking.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import type { Mailer } from './mail.js';
 import type { Db } from './store/db.js';
 import type { AccountRow, PartnerSessionRow } from './store/partner-accounts.js';
@@ -63,6 +65,8 @@ export interface AppDeps {
   publicUrl?: string | undefined;
   /** SMTP_URL's: partners' invitations and password resets; none sent without it. */
   mailer?: Mailer | undefined;
+  /** Where webhook URLs may point; https and public addresses only unless given. */
+  outbound?: OutboundPolicy | undefined;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -82,6 +86,7 @@ export const ROUTES: readonly Route[] = [
   ...stripeRoutes,
   ...programPageRoutes,
   ...portalRoutes,
+  ...webhookRoutes,
 ];
 
 const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };
@@ -101,6 +106,7 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
       account: ctx.state.account as AccountRow | undefined,
       partnerSession: ctx.state.partnerSession as PartnerSessionRow | undefined,
       mailer: deps.mailer,
+      outbound: deps.outbound ?? DEFAULT_OUTBOUND,
       client: client(ctx),
       publicUrl: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
       params: ctx.params as Record<string, string>,

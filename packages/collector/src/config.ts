@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { isLoopbackHost } from './http/address.js';
 import { DEFAULT_TIMEOUTS, type ConnectionLimits } from './http/connections.js';
+import type { OutboundPolicy } from './http/outbound.js';
 import type { RateLimits } from './http/rate-limit.js';
 import { DEFAULT_MAX_QUEUED } from './store/db.js';
 
@@ -44,6 +45,14 @@ const schema = z
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(DEFAULT_TIMEOUTS.requestTimeoutMs),
     /** The demo site at /demo/: 1 or 0; unset, on only when HOST is a loopback address. */
     DEMO: z.enum(['0', '1']).optional(),
+    /** Webhook URLs in plain http://, for local development: 1 allows them. */
+    WEBHOOK_ALLOW_HTTP: z.enum(['0', '1']).default('0'),
+    /** Webhook URLs that reach loopback, private, link-local or metadata addresses: 1 allows them. */
+    WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+    /** How long a webhook's endpoint has to answer. */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+    /** Webhook requests in flight from this process at most. */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   })
   // Node refuses a headers timeout longer than the request's, which contains it.
   .refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
@@ -71,6 +80,10 @@ export interface Config {
   connections?: ConnectionLimits | undefined;
   /** DEMO; absent means on only when `host` is a loopback address (demoEnabled). */
   demo?: boolean | undefined;
+  /** Where webhooks may go (WEBHOOK_ALLOW_*); absent: https to public addresses, 15 s. */
+  outbound?: OutboundPolicy | undefined;
+  /** WEBHOOK_CONCURRENCY; 16 unless given. */
+  webhookConcurrency?: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -129,6 +142,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     }),
     demo: e.DEMO === undefined ? undefined : e.DEMO === '1',
+    outbound: Object.freeze({
+      allowHttp: e.WEBHOOK_ALLOW_HTTP === '1',
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === '1',
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    }),
+    webhookConcurrency: e.WEBHOOK_CONCURRENCY,
   });
 }
 

@@ -12,6 +12,8 @@ import { answerClientErrors } from './http/client-errors.js';
 import { guardConnections, NO_CAPS, serverOptions } from './http/connections.js';
 import { firstOwnerLink, linkPath } from './domain/owners.js';
 import { foldStats } from './domain/stats.js';
+import { startDelivery } from './domain/webhooks/deliver.js';
+import { DEFAULT_OUTBOUND, postJson, type OutboundPolicy } from './http/outbound.js';
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
 import type { Db } from './store/db.js';
 import { openMigrated } from './store/open.js';
@@ -50,6 +52,10 @@ export function openConfigured(
 export interface ServerOptions {
   /** Unix seconds; tests pin it to place records at exact times. */
   now?: () => number;
+  /** Over the configuration's: tests give a DNS whose answers change. */
+  outbound?: Partial<OutboundPolicy> | undefined;
+  /** How often the webhook loop looks for due deliveries; 500 ms unless given. */
+  webhookPollMs?: number | undefined;
 }
 
 export async function startServer(config: Config, log: Logger, options: ServerOptions = {}): Promise<RunningServer> {
@@ -82,6 +88,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     },
     now(),
   );
+  const outbound = { ...DEFAULT_OUTBOUND, ...config.outbound, ...options.outbound };
   const firstSignInLink = firstProgram && publicUrl + linkPath(await firstOwnerLink(db, firstProgram.program.id, now()));
   // Off, no demo token is issued: a publishable token nobody asked for is one more to leak.
   const demo = demoEnabled(config) ? await demoToken(db, now()) : undefined;
@@ -93,7 +100,20 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     limits: config.limits,
     publicUrl,
     mailer: config.smtpUrl ? createMailer(config.smtpUrl, config.mailFrom ?? 'Tally <tally@localhost>') : undefined,
+    outbound,
   }).callback();
+
+  // Webhooks are sent beside the requests, never in their path (docs/webhooks.md).
+  const delivering = startDelivery({
+    db,
+    log,
+    now,
+    send: (url, headers, body) => postJson(url, headers, body, outbound),
+    concurrency: config.webhookConcurrency ?? 16,
+    // A claim outlives the longest request by a margin, so a slow answer is not sent twice.
+    leaseSeconds: Math.ceil(outbound.timeoutMs / 1000) + 30,
+    pollMs: options.webhookPollMs ?? 500,
+  });
 
   // The statistics' deltas are folded beside the requests; reads add what is not folded yet.
   const folding = setInterval(() => {
@@ -112,6 +132,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       const timer = setTimeout(() => server.closeAllConnections(), 10_000);
       await stopped;
       clearTimeout(timer);
+      await delivering.stop();
       await db.close();
     })();
     return closing;

@@ -12,6 +12,8 @@ import { uuidv7 } from './ids.js';
 import { refundRevenue } from './revenue.js';
 import { currencyCode } from './money.js';
 import { assertMove } from './state-machines.js';
+import { renderCommission } from '../views/records.js';
+import { emit } from './events.js';
 
 export interface NewCommission {
   partner_id: string;
@@ -72,6 +74,7 @@ export async function createCommission(db: Db, programId: string, input: NewComm
     await commissions.insert(tx, row);
     await addDelta(tx, { program_id: programId, partner_id: row.partner_id, at: now, currency, commissions: row.amount });
     await countOwed(tx, row, 1);
+    await emit(tx, programId, 'commission.created', renderCommission(row), now);
     return row;
   });
 }
@@ -102,7 +105,9 @@ export async function moveCommission(
   if (to === 'rejected') await uncountRejected(db, row, rejectReason, now);
   // Out of pending: no longer owed, unless a batch held it, which took it out already.
   if (row.state === 'pending' && !result.batched) await countOwed(db, row, -1);
-  return { ...row, ...moved };
+  const after = { ...row, ...moved };
+  await emit(db, row.program_id, 'commission.updated', renderCommission(after), now);
+  return after;
 }
 
 /** A pending commission that no batch holds is owed: `sign` 1 when it becomes so, -1 when it stops. */

@@ -9,6 +9,8 @@ import { addDelta } from '../store/stats.js';
 import { attribute } from './attribution.js';
 import { mailbox, normalizeEmail } from './email.js';
 import { uuidv7 } from './ids.js';
+import { renderReferral } from '../views/records.js';
+import { emit } from './events.js';
 
 export interface ConversionInput {
   email: string;
@@ -82,6 +84,7 @@ async function convert(
   };
   if (await referrals.insertIfAbsent(tx, referral)) {
     await addDelta(tx, { program_id: programId, partner_id: referral.partner_id, at: now, referrals: 1 });
+    await emit(tx, programId, 'referral.created', renderReferral(referral), now);
     return { referral, created: true };
   }
   // Another process recorded this person between our read and our insert.

@@ -9,6 +9,9 @@ import { minimumPayout } from './commission-rules.js';
 import { uuidv7 } from './ids.js';
 import { normalizeSlug, slugFromName } from './slugs.js';
 import { assertMove } from './state-machines.js';
+import * as programs from '../store/programs.js';
+import { renderPartnership } from '../views/records.js';
+import { emit } from './events.js';
 
 export interface NewPartnership {
   partner_id: string;
@@ -113,7 +116,13 @@ export async function insertPartnership(tx: Tx, programId: string, input: NewPar
   await assertSlugsFree(tx, row, competitorSlugs(row), 'competitor_slugs');
   await partnerships.insert(tx, row);
   await saveSlugs(tx, row);
+  await emitPartnership(tx, 'partnership.created', row, now);
   return row;
+}
+
+async function emitPartnership(tx: Tx, type: 'partnership.created' | 'partnership.updated', row: PartnershipRow, now: number): Promise<void> {
+  const program = await programs.get(tx, row.program_id);
+  if (program) await emit(tx, row.program_id, type, renderPartnership(row, program), now);
 }
 
 export async function updatePartnership(
@@ -148,6 +157,7 @@ export async function updatePartnership(
       throw fail('invalid_transition', 'the partnership changed state meanwhile; read it again', { field: 'state' });
     }
     await saveSlugs(tx, row);
+    await emitPartnership(tx, 'partnership.updated', row, now);
     return row;
   });
 }

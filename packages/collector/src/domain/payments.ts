@@ -21,6 +21,8 @@ import { earns as earnsAt, payableAt, rulesFor } from './commission-rules.js';
 import { commissionAmount, currencyCode } from './money.js';
 import { applyRefund, type RefundResult } from './refunds.js';
 import { shareOf } from './revenue.js';
+import { renderCommission, renderPayment, renderReferral } from '../views/records.js';
+import { emit } from './events.js';
 
 export interface PaymentInput {
   amount: number;
@@ -162,7 +164,15 @@ export async function creditPayment(
     commissions: earned,
   });
   if (earns) await countOwed(tx, commission, 1);
-  if (referral.state === 'converted') await referrals.move(tx, program.id, referral.id, 'converted', 'paid', now);
+  await emit(tx, program.id, 'payment.created', renderPayment(payment), now);
+  await emit(tx, program.id, 'commission.created', renderCommission(commission), now);
+  if (referral.state === 'converted') {
+    await referrals.move(tx, program.id, referral.id, 'converted', 'paid', now);
+    // A paying customer now: converted, in the sense of the hosted platforms' event, and a state change.
+    const paid = renderReferral({ ...referral, state: 'paid', state_set_at: Math.max(now, referral.created_at), updated_at: now });
+    await emit(tx, program.id, 'referral.converted', paid, now);
+    await emit(tx, program.id, 'referral.updated', paid, now);
+  }
   return { payment, commission, created: true };
 }
 

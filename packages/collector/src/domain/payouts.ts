@@ -18,6 +18,8 @@ import { uuidv7 } from './ids.js';
 import { countOwed } from './commissions.js';
 import { minimumIn } from './commission-rules.js';
 import { majorUnits, minorUnit } from './money.js';
+import { renderBatch, renderCommission } from '../views/records.js';
+import { emit } from './events.js';
 
 export interface PayoutRow {
   email: string;
@@ -153,6 +155,7 @@ async function exportCurrency(
     return undefined;
   }
   await payouts.insertItems(tx, items);
+  await emit(tx, programId, 'payout.created', renderBatch(await getBatchSummary(tx, programId, batch.id)), now);
   return { id: batch.id, currency: code, rows: rowsOf(batch, items) };
 }
 
@@ -283,8 +286,11 @@ export async function markPaid(db: Db, rows: readonly string[][], now: number): 
         if (!(await commissions.move(tx, batch.program_id, item.commission_id, 'pending', paid))) {
           throw fail('conflict', `commission ${item.commission_id} of batch ${id} changed state meanwhile`);
         }
+        const commission = await commissions.get(tx, batch.program_id, item.commission_id);
+        if (commission) await emit(tx, batch.program_id, 'commission.updated', renderCommission(commission), now);
         moved++;
       }
+      await emit(tx, batch.program_id, 'payout.paid', renderBatch(await getBatchSummary(tx, batch.program_id, id)), now);
     }
     return moved;
   });

@@ -6,6 +6,8 @@ import type { Db } from '../store/db.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow, ReferralState } from '../store/referrals.js';
 import { assertMove } from './state-machines.js';
+import { renderReferral } from '../views/records.js';
+import { emit } from './events.js';
 
 export async function moveReferral(
   db: Db,
@@ -20,7 +22,9 @@ export async function moveReferral(
     if (!(await referrals.move(tx, programId, id, row.state, to, now))) {
       throw fail('invalid_transition', 'the referral changed state meanwhile; read it again', { field: 'state' });
     }
-    return { ...row, state: to, state_set_at: Math.max(now, row.created_at), updated_at: now };
+    const after = { ...row, state: to, state_set_at: Math.max(now, row.created_at), updated_at: now };
+    await emit(tx, programId, 'referral.updated', renderReferral(after), now);
+    return after;
   });
 }
 

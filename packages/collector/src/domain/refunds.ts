@@ -12,6 +12,8 @@ import type { PaymentRow } from '../store/payments.js';
 import { addDelta } from '../store/stats.js';
 import { countOwed, getCommission, moveCommission, newCommission } from './commissions.js';
 import { refundRevenue, shareOf } from './revenue.js';
+import { renderCommission } from '../views/records.js';
+import { emit } from './events.js';
 
 export interface RefundResult {
   payment: PaymentRow;
@@ -64,7 +66,9 @@ async function reduce(tx: Tx, row: CommissionRow, amount: number, now: number): 
   const taken = amount - row.amount;
   await addDelta(tx, { program_id: row.program_id, partner_id: row.partner_id, at: row.created_at, currency: row.currency, commissions: taken });
   await countOwed(tx, { ...row, amount: taken }, 1);
-  return { ...row, amount, updated_at: now };
+  const after = { ...row, amount, updated_at: now };
+  await emit(tx, row.program_id, 'commission.updated', renderCommission(after), now);
+  return after;
 }
 
 /** A negative commission of `amount` (below zero) taking back part of `of`; payable at once. */
@@ -73,10 +77,14 @@ async function clawBack(tx: Tx, of: CommissionRow, amount: number, now: number):
   await commissions.insert(tx, row);
   await addDelta(tx, { program_id: row.program_id, partner_id: row.partner_id, at: now, currency: row.currency, commissions: amount });
   await countOwed(tx, row, 1);
+  await emit(tx, row.program_id, 'commission.created', renderCommission(row), now);
   return row;
 }
 
 /** A dispute opened (`hold` true) or closed: the payment's pending commissions wait meanwhile. */
 export async function holdForDispute(tx: Tx, payment: PaymentRow, hold: boolean, now: number): Promise<number> {
-  return commissions.setHold(tx, payment.program_id, payment.commission_id, hold, now);
+  const changed = await commissions.setHold(tx, payment.program_id, payment.commission_id, hold, now);
+  const row = changed > 0 ? await commissions.get(tx, payment.program_id, payment.commission_id) : undefined;
+  if (row) await emit(tx, row.program_id, 'commission.updated', renderCommission(row), now);
+  return changed;
 }

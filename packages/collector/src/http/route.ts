@@ -10,6 +10,7 @@ import type { AccountRow, PartnerSessionRow } from '../store/partner-accounts.js
 import type { SessionRow } from '../store/users.js';
 import type { Access, RouteAccess } from './auth.js';
 import type { ListQuery, ListSpec } from './list-query.js';
+import type { OutboundPolicy } from './outbound.js';
 
 export interface RouteInput<B, Q = unknown> {
   db: Db;
@@ -24,6 +25,8 @@ export interface RouteInput<B, Q = unknown> {
   /** The partner's account and session, on a route for partners (access 'partner'). */
   account: AccountRow | undefined;
   partnerSession: PartnerSessionRow | undefined;
+  /** What outgoing webhooks may reach (http/outbound.ts). */
+  outbound: OutboundPolicy;
   /** Sends e-mail when SMTP is configured. */
   mailer: Mailer | undefined;
   /** The client's address (or the proxy's word for it), for limits per address. */

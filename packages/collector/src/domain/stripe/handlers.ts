@@ -21,6 +21,8 @@ import { creditPayment } from '../payments.js';
 import { applyRefund, holdForDispute, lockPayment } from '../refunds.js';
 import * as read from './objects.js';
 import type { StripeEvent } from './verify.js';
+import { renderReferral } from '../../views/records.js';
+import { emit } from '../events.js';
 
 export interface Touched {
   type: 'referral' | 'payment' | 'commission';
@@ -233,6 +235,8 @@ const subscriptionDeleted: Handler = async (tx, program, event, now) => {
   const { referral } = found;
   if (referral.state !== 'paid') return { ...ignored(`the referral is ${referral.state}, not paid: it cannot churn`), referralId: referral.id };
   await referrals.move(tx, program.id, referral.id, 'paid', 'churned', now);
+  const churned = { ...referral, state: 'churned' as const, state_set_at: Math.max(now, referral.created_at), updated_at: now };
+  await emit(tx, program.id, 'referral.updated', renderReferral(churned), now);
   return { outcome: 'churned', touched: [{ type: 'referral', id: referral.id }], referralId: referral.id, linked: [] };
 };
 

@@ -1,0 +1,66 @@
+// Events (docs/webhooks.md): what changed, written in the transaction of the change
+// itself, with a delivery for each enabled endpoint that wants its type. A committed
+// change therefore always has its event and deliveries, and a rolled-back one has none:
+// a transactional outbox, which the delivery loop (webhooks/deliver.ts) empties.
+
+import type { Resource } from '../http/render.js';
+import type { Queryable } from '../store/db.js';
+import * as events from '../store/events.js';
+import type { EventRow } from '../store/events.js';
+import * as webhooks from '../store/webhooks.js';
+import { uuidv7 } from './ids.js';
+
+export const EVENT_TYPES = [
+  'referral.created',
+  'referral.converted',
+  'referral.updated',
+  'partnership.created',
+  'partnership.updated',
+  'commission.created',
+  'commission.updated',
+  'payment.created',
+  'payout.created',
+  'payout.paid',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What GET /v1/events lists, and for how long an event is kept. */
+export const EVENTS_KEPT_SECONDS = 30 * 86_400;
+
+/** Whether an endpoint subscribed to `types` (JSON; empty: all) wants `type`. */
+export function wants(types: string, type: string): boolean {
+  const list = JSON.parse(types) as string[];
+  return list.length === 0 || list.includes(type);
+}
+
+/** Records that `data` changed as `type` says, with its deliveries, in the caller's transaction. */
+export async function emit(tx: Queryable, programId: string, type: EventType, data: Resource, now: number): Promise<EventRow> {
+  const event: EventRow = { id: uuidv7(), program_id: programId, type, data: JSON.stringify(data), created_at: now };
+  await events.insert(tx, event);
+  await fanOut(tx, event, now);
+  return event;
+}
+
+/** A delivery of `event` to each enabled endpoint of its program that wants it. */
+async function fanOut(tx: Queryable, event: EventRow, now: number): Promise<void> {
+  for (const endpoint of await webhooks.enabledEndpoints(tx, event.program_id)) {
+    if (wants(endpoint.event_types, event.type)) await webhooks.insertDelivery(tx, newDelivery(event, endpoint.id, now));
+  }
+}
+
+export function newDelivery(event: Pick<EventRow, 'id' | 'program_id' | 'type'>, endpointId: string, now: number): webhooks.DeliveryRow {
+  return {
+    id: uuidv7(),
+    program_id: event.program_id,
+    endpoint_id: endpointId,
+    event_id: event.id,
+    event_type: event.type,
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    last_status: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
+}

@@ -1,0 +1,341 @@
+// Outgoing webhooks (docs/webhooks.md) to a real receiving server: every event type
+// arrives, signed by the Standard Webhooks scheme; retries with backoff, Retry-After,
+// 410 Gone, timeouts, five days of failures; rotation; the outbox's atomicity; and
+// URLs that reach this machine or its networks refused when saved and when sent.
+
+import type { LookupAddress } from 'node:dns';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { exportPayouts } from '../../packages/collector/src/domain/payouts.js';
+import { seedPartner, startCollector, type Collector } from './harness.js';
+import { signedBy, startReceiver, type Receiver } from './receiver.js';
+
+const LOCAL = { allowHttp: true, allowPrivate: true, timeoutMs: 1000 };
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(() => receiver.close());
+
+let c: Collector;
+afterEach(async () => {
+  await c?.close();
+});
+
+/** A collector whose clock starts at real time, so signatures verify as a receiver would. */
+async function collector(outbound: object = LOCAL): Promise<Collector> {
+  const made = await startCollector({ outbound, webhookPollMs: 50 });
+  made.clock.now = Math.floor(Date.now() / 1000);
+  return made;
+}
+
+async function endpoint(path: string, types?: string[]): Promise<{ id: string; secret: string }> {
+  const made = await c.call('POST', '/v1/webhook_endpoints', { body: { url: receiver.url + path, ...(types ? { event_types: types } : {}) } });
+  expect(made.status).toBe(201);
+  expect(made.body.data.attributes.secret).toMatch(/^whsec_/);
+  return { id: made.body.data.id, secret: made.body.data.attributes.secret };
+}
+
+const delivery = async (endpointId: string) => (await c.call('GET', `/v1/webhook_endpoints/${endpointId}/deliveries`)).body.data[0];
+const attemptsOf = async (id: string) => (await c.call('GET', `/v1/webhook_deliveries/${id}`)).body.data.attributes;
+
+/** Waits until the endpoint's newest delivery has made `n` attempts. */
+async function attempted(endpointId: string, n: number): Promise<Record<string, any>> {
+  for (let i = 0; i < 200; i++) {
+    const d = await delivery(endpointId);
+    if (d && d.attributes.attempts >= n && (d.attributes.state !== 'pending' || d.attributes.next_attempt_at > c.clock.now)) {
+      // recorded, not merely claimed: a claim moves next_attempt_at past the lease
+      const full = await attemptsOf(d.id);
+      if (full.attempt_log.length >= n) return { id: d.id, ...full };
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no ${n} attempts recorded: ${JSON.stringify(await delivery(endpointId))} at ${c.clock.now}`);
+}
+
+describe('events to a real receiver', () => {
+  it('sends every event type once, signed, with the record as the API shows it; /v1/events lists the same', async () => {
+    c = await collector();
+    const { secret } = await endpoint('/all');
+    const p = await seedPartner(c, { paypal_email: 'payee@partners.test' });
+    const conv = await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: 'ann@buyers.test', gr_id: 'g1', pk: p.key } });
+    expect(conv.status).toBe(201);
+    const pay = await c.call('POST', '/v1/payments', { body: { amount: 10_000, currency: 'USD', idempotency_key: 'p1', referral_email: 'ann@buyers.test' } });
+    expect(pay.status).toBe(201);
+    expect((await c.call('PATCH', `/v1/referrals/${conv.body.data.id}`, { body: { state: 'churned' } })).status).toBe(200);
+    const batches = await c.call('POST', '/v1/payout_batches', { body: {} });
+    expect(batches.status).toBe(201);
+    expect((await c.call('POST', `/v1/payout_batches/${batches.body.data[0].id}/paid`)).status).toBe(200);
+
+    const listed = (await c.call('GET', '/v1/events?per_page=50')).body.data as Array<{ id: string; attributes: { type: string; data: unknown } }>;
+    const types = listed.map((e) => e.attributes.type).sort();
+    expect(types).toEqual(
+      [
+        'commission.created',
+        'commission.updated',
+        'partnership.created',
+        'payment.created',
+        'payout.created',
+        'payout.paid',
+        'referral.converted',
+        'referral.created',
+        'referral.updated',
+        'referral.updated',
+      ].sort(),
+    );
+    const got = await receiver.waitFor(listed.length, '/all');
+    await new Promise((r) => setTimeout(r, 300)); // nothing more comes
+    const all = receiver.received.filter((r) => r.path === '/all');
+    expect(all.map((r) => r.headers['webhook-id']).sort()).toEqual(listed.map((e) => e.id).sort());
+    for (const r of got) {
+      expect(signedBy(secret, r)).toBe(true);
+      expect(r.json.id).toBe(r.headers['webhook-id']);
+      const event = listed.find((e) => e.id === r.json.id)!;
+      expect(r.json.type).toBe(event.attributes.type);
+      expect(r.json.data).toEqual(event.attributes.data);
+    }
+    // The record as the API shows it: the referral's event is GET /v1/referrals/:id at that moment.
+    const created = got.find((r) => r.json.type === 'referral.created')!;
+    expect(created.json.data).toEqual({ ...conv.body.data, attributes: { ...conv.body.data.attributes } });
+    const paid = got.find((r) => r.json.type === 'payout.paid')!;
+    expect(paid.json.data.attributes.state).toBe('paid');
+    // Filters, as every list.
+    const only = (await c.call('GET', '/v1/events?type_eq=referral.updated')).body.data;
+    expect(only.map((e: any) => e.attributes.data.attributes.state).sort()).toEqual(['churned', 'paid']);
+  });
+
+  it('sends only the types an endpoint asked for, and nothing to a disabled one', async () => {
+    c = await collector();
+    await endpoint('/some', ['partnership.created']);
+    const off = await c.call('POST', '/v1/webhook_endpoints', { body: { url: `${receiver.url}/off`, enabled: false } });
+    await seedPartner(c);
+    await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: 'bo@buyers.test', gr_id: 'g2', pk: (await seedPartner(c)).key } });
+    await receiver.waitFor(2, '/some');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.received.filter((r) => r.path === '/some').map((r) => r.json.type)).toEqual(['partnership.created', 'partnership.created']);
+    expect(receiver.received.filter((r) => r.path === '/off')).toEqual([]);
+    expect((await c.call('GET', `/v1/webhook_endpoints/${off.body.data.id}/deliveries`)).body.data).toEqual([]);
+  });
+
+  it('a change that rolls back leaves no event and no delivery', async () => {
+    c = await collector();
+    const { id } = await endpoint('/rollback');
+    const p = await seedPartner(c, { paypal_email: 'payee@partners.test' });
+    await c.call('POST', '/v1/commissions', { body: { partner_id: p.partnerId, amount: 500, currency: 'USD' } });
+    const before = (await c.call('GET', '/v1/events')).body.data.length;
+    // The export writes its batch and its payout.created event, then its file cannot be written.
+    await expect(
+      exportPayouts(c.running.db, c.programId, null, c.clock.now, () => {
+        throw new Error('the disk is full');
+      }),
+    ).rejects.toThrow('the disk is full');
+    expect((await c.call('GET', '/v1/events')).body.data.length).toBe(before);
+    expect((await c.call('GET', '/v1/events?type_eq=payout.created')).body.data).toEqual([]);
+    const deliveries = (await c.call('GET', `/v1/webhook_endpoints/${id}/deliveries?per_page=50`)).body.data;
+    expect(deliveries.map((d: any) => d.attributes.event_type)).not.toContain('payout.created');
+  });
+});
+
+describe('retries', () => {
+  it('a receiver that fails twice then succeeds: backoff of about 5 s then 5 min, three attempts recorded', async () => {
+    c = await collector();
+    receiver.answer.set('/flaky', (_r, n) => ({ status: n <= 2 ? 500 : 204 }));
+    const { id } = await endpoint('/flaky', ['partnership.created']);
+    await seedPartner(c);
+    const first = await attempted(id, 1);
+    expect(first.state).toBe('pending');
+    expect(first.next_attempt_at - c.clock.now).toBeGreaterThanOrEqual(4);
+    expect(first.next_attempt_at - c.clock.now).toBeLessThanOrEqual(6);
+    expect((await c.call('GET', `/v1/webhook_endpoints/${id}`)).body.data.attributes.failing_since).toBe(c.clock.now);
+    c.clock.now += 7;
+    const second = await attempted(id, 2);
+    expect(second.next_attempt_at - c.clock.now).toBeGreaterThanOrEqual(240);
+    expect(second.next_attempt_at - c.clock.now).toBeLessThanOrEqual(360);
+    c.clock.now += 361;
+    const third = await attempted(id, 3);
+    expect(third.state).toBe('succeeded');
+    expect(third.attempt_log.map((a: any) => a.status)).toEqual([500, 500, 204]);
+    expect(third.attempt_log[0].response).toBe('ok');
+    expect((await c.call('GET', `/v1/webhook_endpoints/${id}`)).body.data.attributes.failing_since).toBeUndefined();
+    // The same message each time: one webhook-id for the three.
+    expect(new Set(receiver.received.filter((r) => r.path === '/flaky').map((r) => r.headers['webhook-id'])).size).toBe(1);
+  });
+
+  it('honours Retry-After', async () => {
+    c = await collector();
+    receiver.answer.set('/busy', () => ({ status: 503, headers: { 'retry-after': '3600' } }));
+    const { id } = await endpoint('/busy', ['partnership.created']);
+    await seedPartner(c);
+    const d = await attempted(id, 1);
+    expect(d.next_attempt_at - c.clock.now).toBeGreaterThanOrEqual(3600);
+    expect(d.last_status).toBe(503);
+  });
+
+  it('a 410 Gone disables the endpoint, says why, and ends its deliveries', async () => {
+    c = await collector();
+    receiver.answer.set('/gone', () => ({ status: 410 }));
+    const { id } = await endpoint('/gone', ['partnership.created']);
+    await seedPartner(c);
+    const d = await attempted(id, 1);
+    expect(d.state).toBe('failed');
+    const ep = (await c.call('GET', `/v1/webhook_endpoints/${id}`)).body.data.attributes;
+    expect(ep.enabled).toBe(false);
+    expect(ep.disabled_reason).toMatch(/410/);
+    await seedPartner(c);
+    expect((await c.call('GET', `/v1/webhook_endpoints/${id}/deliveries`)).body.data).toHaveLength(1);
+  });
+
+  it('an endpoint that does not answer in time is retried; the attempt says so', async () => {
+    c = await collector();
+    receiver.answer.set('/slow', () => ({ status: 200, hang: true }));
+    const { id } = await endpoint('/slow', ['partnership.created']);
+    await seedPartner(c);
+    const d = await attempted(id, 1);
+    expect(d.state).toBe('pending');
+    expect(d.attempt_log[0].status).toBeNull();
+    expect(d.attempt_log[0].error).toMatch(/no answer within 1000 ms/);
+    expect(d.attempt_log[0].duration_ms).toBeGreaterThanOrEqual(900);
+  });
+
+  it('an endpoint failing for 5 days is disabled', async () => {
+    c = await collector();
+    receiver.answer.set('/down', () => ({ status: 500 }));
+    const { id } = await endpoint('/down');
+    const start = c.clock.now;
+    for (let day = 0; day < 5; day++) {
+      c.clock.now = start + day * 86_400;
+      expect((await c.call('POST', `/v1/webhook_endpoints/${id}/test`)).status).toBe(201);
+      await attempted(id, 1);
+      const ep = (await c.call('GET', `/v1/webhook_endpoints/${id}`)).body.data.attributes;
+      expect(ep.failing_since).toBe(start);
+      expect(ep.enabled).toBe(true);
+    }
+    // Day five: the first failure then disables it, and ends what was still pending.
+    c.clock.now = start + 5 * 86_400;
+    await c.call('POST', `/v1/webhook_endpoints/${id}/test`);
+    let ep: Record<string, any> = {};
+    for (let i = 0; i < 100 && ep.enabled !== false; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      ep = (await c.call('GET', `/v1/webhook_endpoints/${id}`)).body.data.attributes;
+    }
+    expect(ep.enabled).toBe(false);
+    const pending = await c.call('GET', `/v1/webhook_endpoints/${id}/deliveries?state_eq=pending`);
+    expect(pending.body.data).toEqual([]);
+    expect(ep.disabled_reason).toMatch(/5 days/);
+  });
+
+  it('a redirect is not followed', async () => {
+    c = await collector();
+    receiver.answer.set('/moved', () => ({ status: 302, headers: { location: `${receiver.url}/target` } }));
+    const { id } = await endpoint('/moved', ['partnership.created']);
+    await seedPartner(c);
+    const d = await attempted(id, 1);
+    expect(d.last_status).toBe(302);
+    expect(d.state).toBe('pending');
+    expect(receiver.received.filter((r) => r.path === '/target')).toEqual([]);
+  });
+});
+
+describe('endpoints', () => {
+  it('rotating the secret: both sign for 24 hours, then only the new one', async () => {
+    c = await collector();
+    const { id, secret: old } = await endpoint('/rotate', ['partnership.created']);
+    const rotated = await c.call('POST', `/v1/webhook_endpoints/${id}/rotate_secret`);
+    const fresh = rotated.body.data.attributes.secret as string;
+    expect(fresh).not.toBe(old);
+    expect(rotated.body.data.attributes.previous_secret_until).toBe(c.clock.now + 86_400);
+    expect((await c.call('GET', `/v1/webhook_endpoints/${id}`)).body.data.attributes.secret).toBeUndefined();
+    await seedPartner(c);
+    const [during] = await receiver.waitFor(1, '/rotate');
+    expect(signedBy(old, during!)).toBe(true);
+    expect(signedBy(fresh, during!)).toBe(true);
+    c.clock.now += 86_401;
+    await seedPartner(c);
+    const after = (await receiver.waitFor(2, '/rotate'))[1]!;
+    expect(signedBy(fresh, after)).toBe(true);
+    expect(signedBy(old, after)).toBe(false);
+  });
+
+  it('resend makes a new delivery of the same event', async () => {
+    c = await collector();
+    const { id } = await endpoint('/again', ['partnership.created']);
+    await seedPartner(c);
+    const first = await attempted(id, 1);
+    const again = await c.call('POST', `/v1/webhook_deliveries/${first.id}/resend`);
+    expect(again.status).toBe(201);
+    const both = await receiver.waitFor(2, '/again');
+    expect(both[1]!.headers['webhook-id']).toBe(both[0]!.headers['webhook-id']);
+  });
+
+  it("another program's endpoint, delivery or event is 404", async () => {
+    c = await collector();
+    const { id } = await endpoint('/mine', ['partnership.created']);
+    await seedPartner(c);
+    const d = await attempted(id, 1);
+    const [event] = (await c.call('GET', '/v1/events')).body.data;
+    const other = await c.otherProgram();
+    for (const path of [`/v1/webhook_endpoints/${id}`, `/v1/webhook_endpoints/${id}/deliveries`, `/v1/webhook_deliveries/${d.id}`, `/v1/events/${event.id}`]) {
+      expect((await c.call('GET', path, { token: other.secret })).status).toBe(404);
+    }
+    expect((await c.call('POST', `/v1/webhook_deliveries/${d.id}/resend`, { token: other.secret })).status).toBe(404);
+    expect((await c.call('GET', '/v1/events', { token: other.secret })).body.data).toEqual([]);
+  });
+
+  it('events older than 30 days are not listed', async () => {
+    c = await collector();
+    await seedPartner(c);
+    const [event] = (await c.call('GET', '/v1/events')).body.data;
+    c.clock.now += 30 * 86_400 + 1;
+    expect((await c.call('GET', '/v1/events')).body.data).toEqual([]);
+    expect((await c.call('GET', `/v1/events/${event.id}`)).status).toBe(404);
+  });
+});
+
+describe('addresses a webhook may not reach', () => {
+  const answers = new Map<string, string[]>();
+  const resolve = async (host: string): Promise<LookupAddress[]> => {
+    const list = answers.get(host);
+    if (!list) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    const address = list.length > 1 ? list.shift()! : list[0]!;
+    return [{ address, family: address.includes(':') ? 6 : 4 }];
+  };
+
+  it('refuses loopback, private, link-local and metadata addresses, by literal or by name, and plain http', async () => {
+    c = await collector({ allowHttp: false, allowPrivate: false, timeoutMs: 1000, resolve });
+    answers.set('inside.example', ['10.0.0.1']);
+    answers.set('local.example', ['::1']);
+    answers.set('mapped.example', ['::ffff:127.0.0.1']);
+    for (const url of [
+      'https://127.0.0.1/hook',
+      'https://10.0.0.1/hook',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://[::1]/hook',
+      'https://inside.example/hook',
+      'https://local.example/hook',
+      'https://mapped.example/hook',
+      'http://public.example/hook',
+      'https://user:pass@public.example/hook',
+      'not a url',
+    ]) {
+      const made = await c.call('POST', '/v1/webhook_endpoints', { body: { url } });
+      expect(made.status, url).toBe(422);
+      expect(made.body.errors[0].source.pointer).toBe('/url');
+    }
+    answers.set('public.example', ['93.184.216.34']);
+    expect((await c.call('POST', '/v1/webhook_endpoints', { body: { url: 'https://public.example/hook' } })).status).toBe(201);
+    // Not resolving yet: accepted, and checked when sent.
+    expect((await c.call('POST', '/v1/webhook_endpoints', { body: { url: 'https://later.example/hook' } })).status).toBe(201);
+  });
+
+  it('checks the address again when sending: a DNS answer that changes to 127.0.0.1 is refused', async () => {
+    c = await collector({ allowHttp: true, allowPrivate: false, timeoutMs: 1000, resolve });
+    const port = new URL(receiver.url).port;
+    answers.set('rebind.example', ['93.184.216.34', '127.0.0.1']);
+    const made = await c.call('POST', '/v1/webhook_endpoints', { body: { url: `http://rebind.example:${port}/rebind`, event_types: ['partnership.created'] } });
+    expect(made.status).toBe(201);
+    await seedPartner(c);
+    const d = await attempted(made.body.data.id, 1);
+    expect(d.attempt_log[0].error).toMatch(/resolves to 127\.0\.0\.1/);
+    expect(d.state).toBe('pending');
+    expect(receiver.received.filter((r) => r.path === '/rebind')).toEqual([]);
+  });
+});
