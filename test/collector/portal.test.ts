@@ -293,3 +293,157 @@ describe('e-mail, through a real SMTP server', () => {
     }
   });
 });
+
+// The review of the portal: nobody reaches an account, or a partnership, without the
+// account's password or a one-time link, and the application form neither skips the
+// lockout nor tells whether an address has an account (docs/portal.md, Accounts).
+describe('nobody takes over an account through the application form or an invitation', () => {
+  const signInAs = (email: string, password: string) => c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email, password } });
+  const redeem = (token: string, password: string) => c.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password } });
+  /** An owner's partner with an accepted partnership, invited to the portal: the link handed over (no SMTP here). */
+  async function invited(email: string) {
+    const a = await programWithPage();
+    const made = await seedPartner(c, { token: a.secret, email, paypal_email: 'owner-set@pay.test' });
+    const invitation = await c.call('POST', `/v1/partners/${made.partnerId}/invitation`, { token: a.secret });
+    expect(invitation.status).toBe(201);
+    return { a, made, token: invitation.body.meta.link.split('#')[1] as string };
+  }
+
+  it('an invitation not yet used: applying with its address, on any page, sets no password and signs nobody in; the invitee redeems the link', async () => {
+    const { a, made, token } = await invited('invitee@partners.test');
+    const b = await programWithPage({ auto_accept: true });
+    for (const slug of [b.slug, a.slug]) {
+      const attempt = await applyTo(slug, { email: 'Invitee@partners.test', password: 'the attacker password' });
+      expectError(attempt.reply, 401, 'invalid_credentials');
+      expect(attempt.cookie).toBeUndefined();
+    }
+    // The attacker's password opens nothing, and program B kept nothing of the attempt.
+    expectError(await signInAs('invitee@partners.test', 'the attacker password'), 401, 'invalid_credentials');
+    expect((await c.call('GET', '/v1/partners', { token: b.secret })).body.data).toEqual([]);
+    expect((await c.call('GET', `/v1/partners/${made.partnerId}`, { token: a.secret })).body.data.attributes.paypal_email).toBe('owner-set@pay.test');
+    // The invitee's link still works, and reaches the owner's partnership.
+    const redeemed = await redeem(token, 'the invitee password');
+    expect(redeemed.status).toBe(200);
+    const me = asPartner(partnerCookieOf(redeemed)!);
+    expect((await me('GET', '/v1/portal/partnerships')).body.data.map((x: any) => x.id)).toEqual([made.partnershipId]);
+    expectError(await signInAs('invitee@partners.test', 'the attacker password'), 401, 'invalid_credentials');
+  });
+
+  it("pre-registration: an account made by applying with someone's address never reaches a partnership an owner later invites that address to", async () => {
+    const b = await programWithPage();
+    const attacker = await applyTo(b.slug, { email: 'victim@partners.test', password: 'the attacker password' });
+    expect(attacker.reply.status).toBe(201);
+    const { a, made, token } = await invited('victim@partners.test');
+    const programsOf = async (call: Call) => (await call('GET', '/v1/portal/partnerships')).body.data.map((x: any) => x.attributes.program_id);
+    const asAttacker = asPartner(attacker.cookie!);
+    expect(await programsOf(asAttacker)).toEqual([b.id]);
+    expectError(await asAttacker('GET', `/v1/portal/partnerships/${made.partnershipId}`), 404, 'not_found');
+    // Applying on the inviting program's page with the account's password does not claim the owner's record either.
+    expectError((await applyTo(a.slug, { email: 'victim@partners.test', password: 'the attacker password' })).reply, 409, 'conflict');
+    // The handed-over link cannot replace the password of an account of another program:
+    // it takes the account's own (the owner who holds it does not know it).
+    const refused = expectError(await redeem(token, 'a password chosen by the link holder'), 401, 'invalid_credentials');
+    expect(refused.detail).toContain('other programs');
+    expect(await programsOf(asPartner(partnerCookieOf(await signInAs('victim@partners.test', 'the attacker password'))!))).toEqual([b.id]);
+    expect((await c.call('GET', `/v1/partners/${made.partnerId}`, { token: a.secret })).body.data.attributes.paypal_email).toBe('owner-set@pay.test');
+  });
+
+  it("an application never claims a partner record the owner made: the owner's invitation does", async () => {
+    const a = await programWithPage({ auto_accept: true });
+    const made = await c.call('POST', '/v1/partners', { token: a.secret, body: { name: 'Made by hand', email: 'byowner@partners.test', paypal_email: 'owner-set@pay.test' } });
+    const attempt = await applyTo(a.slug, { email: 'byowner@partners.test', paypal_email: 'attacker@pay.test' });
+    expectError(attempt.reply, 409, 'conflict');
+    expect(attempt.cookie).toBeUndefined();
+    expect((await c.call('GET', '/v1/partnerships', { token: a.secret })).body.data).toEqual([]);
+    expect((await c.call('GET', `/v1/partners/${made.body.data.id}`, { token: a.secret })).body.data.attributes.paypal_email).toBe('owner-set@pay.test');
+    // Nor was an account made: the address can still be invited and claimed.
+    const invitation = await c.call('POST', `/v1/partners/${made.body.data.id}/invitation`, { token: a.secret });
+    expect((await redeem(invitation.body.meta.link.split('#')[1], 'the real partner password')).status).toBe(200);
+  });
+
+  it('wrong passwords given on the application form count and lock the account as signing in does, and the lock holds there too', async () => {
+    const p = await programWithPage();
+    const other = await programWithPage();
+    const { email } = await applyTo(p.slug);
+    const wrongApplication = async (i: number) => (await applyTo(other.slug, { email, password: `wrong password ${i}` })).reply;
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await wrongApplication(i)).status);
+    statuses.push((await signInAs(email, 'wrong password 3')).status);
+    const fifth = await wrongApplication(4);
+    statuses.push(fifth.status);
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    expectError(fifth, 429, 'account_locked');
+    expect(Number(fifth.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Locked: even the right password is refused, on the form and at sign-in; nothing is kept.
+    expectError((await applyTo(other.slug, { email, password: 'a long partner password' })).reply, 429, 'account_locked');
+    expectError(await signInAs(email, 'a long partner password'), 429, 'account_locked');
+    expect((await c.call('GET', '/v1/partners', { token: other.secret })).body.data).toEqual([]);
+    // Once the lock ends, the right password applies, and clears the count.
+    c.clock.now += 61;
+    expect((await applyTo(other.slug, { email, password: 'a long partner password' })).reply.status).toBe(201);
+    expectError(await signInAs(email, 'wrong password 5'), 401, 'invalid_credentials');
+  });
+
+  it('with SMTP, the owner of the address takes a pre-registered account back: a reset by e-mail ends the other sessions, then the invitation joins', async () => {
+    const inbox = await startSmtp();
+    const mailing = await startCollector({ smtpUrl: inbox.url });
+    try {
+      const pages = [];
+      for (const slug of ['first', 'second']) {
+        const p = await mailing.otherProgram();
+        await mailing.call('PATCH', '/v1/program', { token: p.secret, body: { slug, page_enabled: true } });
+        pages.push(p);
+      }
+      const [a, b] = pages as [(typeof pages)[number], (typeof pages)[number]];
+      const applied = await mailing.call('POST', '/v1/public/programs/second/applications', {
+        token: null,
+        body: { name: 'Not the owner', email: 'owner-of@partners.test', password: 'the attacker password' },
+      });
+      const asAttacker = (path: string) => mailing.call('GET', path, { token: null, headers: { cookie: partnerCookieOf(applied)!, origin: mailing.url } });
+      const made = await seedPartner(mailing, { token: a.secret, email: 'owner-of@partners.test' });
+      expect((await mailing.call('POST', `/v1/partners/${made.partnerId}/invitation`, { token: a.secret })).body.meta).toEqual({ link: null, emailed: true });
+      const invitation = portalLinkIn((await inbox.waitFor('owner-of@partners.test')).raw)!.split('#')[1]!;
+      expect((await asAttacker('/v1/portal/partnerships')).body.data.map((x: any) => x.attributes.program_id)).toEqual([b.id]);
+      const redeem = (token: string, password: string) => mailing.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password } });
+      // The invitation asks for the account's password; the owner of the address resets it by e-mail.
+      expectError(await redeem(invitation, 'the real owner password'), 401, 'invalid_credentials');
+      inbox.messages.length = 0;
+      await mailing.call('POST', '/v1/portal/auth/reset', { token: null, body: { email: 'owner-of@partners.test' } });
+      const reset = portalLinkIn((await inbox.waitFor('owner-of@partners.test')).raw)!.split('#')[1]!;
+      expect((await redeem(reset, 'the real owner password')).status).toBe(200);
+      expectError(await asAttacker('/v1/portal/account'), 401, 'unauthorized');
+      const joined = await redeem(invitation, 'the real owner password');
+      expect(joined.status).toBe(200);
+      const programs = await mailing.call('GET', '/v1/portal/partnerships', { token: null, headers: { cookie: partnerCookieOf(joined)!, origin: mailing.url } });
+      expect(programs.body.data.map((x: any) => x.attributes.program_id).sort()).toEqual([a.id, b.id].sort());
+      expectError(await mailing.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email: 'owner-of@partners.test', password: 'the attacker password' } }), 401, 'invalid_credentials');
+    } finally {
+      await mailing.close();
+      await inbox.close();
+    }
+  });
+
+  it('the answers do not tell whether an address has an account', async () => {
+    const p = await programWithPage();
+    const withPassword = (await applyTo(p.slug)).email;
+    await invited('not-yet@partners.test');
+    const fresh = () => `fresh${++people}@partners.test`;
+    const errorOf = (reply: Reply) => ({ http: reply.status, ...reply.body.errors[0] });
+    // A wrong password, for an account with one or for an invited account without one yet,
+    // is refused in the words the sign-in form uses for an address it does not know.
+    const unknown = errorOf(await signInAs(fresh(), 'some password here'));
+    for (const email of [withPassword, 'not-yet@partners.test']) {
+      const reply = (await applyTo(p.slug, { email, password: 'some password here' })).reply;
+      expect(errorOf(reply)).toEqual(unknown);
+      expect(JSON.stringify(reply.body)).not.toMatch(/exist|account/i);
+    }
+    // What is wrong with the application itself is found before any account is looked at:
+    // the same answer for an address with an account and for a new one.
+    for (const bad of [{ password: 'short' }, { paypal_email: 'not-an-address' }]) {
+      const existing = errorOf((await applyTo(p.slug, { email: withPassword, ...bad })).reply);
+      const unused = errorOf((await applyTo(p.slug, { email: fresh(), ...bad })).reply);
+      expect(existing).toEqual(unused);
+      expect(existing.http).toBe(422);
+    }
+  });
+});

@@ -3,6 +3,13 @@
 // public page, or an owner invites them; a one-time link (an invitation, a password
 // reset) lets them set a password. Sessions, links and lockout work as owners' do, in
 // tables of their own: a partner's session opens nothing of an owner's, nor the reverse.
+//
+// Nobody reaches an account, or a partnership, without its password or a one-time link
+// (docs/decisions.md, the portal): an application for an address that has an account
+// takes the account's password, checked and counted as signing in does; an application
+// never claims a partner record an owner made; an invitation links the owner's record to
+// the account only when its link is used, and a link handed over by an owner sets the
+// password only of an account that reaches nothing outside the owner's program.
 
 import { fail } from '../errors.js';
 import type { Db, Queryable, Tx } from '../store/db.js';
@@ -50,20 +57,60 @@ async function startSession(db: Queryable, accountId: string, now: number): Prom
   return { token, session };
 }
 
-async function makeLink(db: Queryable, accountId: string, now: number): Promise<string> {
-  const token = newSecret();
+/** newSecret's length: 32 bytes in base64url. */
+const SECRET_CHARS = 43;
+
+/**
+ * A one-time link: a secret, followed for an invitation by the id of the partner record it
+ * invites to. The stored hash covers the whole token, so the id cannot be changed; it stays
+ * within the characters of base64url and a UUID, as the link's URL fragment needs.
+ */
+async function makeLink(db: Queryable, accountId: string, now: number, partnerId = ''): Promise<string> {
+  const token = newSecret() + partnerId;
   await accounts.insertLink(db, { hash: hashToken(token), account_id: accountId, expires_at: now + LINK_SECONDS, used_at: null });
   return token;
 }
 
-/** The account for an address, made (without a password) when there is none. */
-async function accountFor(tx: Tx, email: string, now: number): Promise<AccountRow> {
-  await tx.lock(`partner-account:${signInKey(email)}`);
-  const existing = await accounts.accountByEmail(tx, signInKey(email));
-  if (existing) return existing;
-  const row: AccountRow = { id: uuidv7(now * 1000), email, email_norm: signInKey(email), password_hash: null, failed_count: 0, locked_until: null, created_at: now, updated_at: now };
+/** The partner record an invitation's token names; null for a password reset's. */
+const invitedPartnerId = (token: string): string | null => (token.length > SECRET_CHARS ? token.slice(SECRET_CHARS) : null);
+
+const accountLock = (emailNorm: string): string => `partner-account:${emailNorm}`;
+
+async function insertAccount(tx: Tx, email: string, passwordHash: string | null, now: number): Promise<AccountRow> {
+  const row: AccountRow = { id: uuidv7(now * 1000), email, email_norm: signInKey(email), password_hash: passwordHash, failed_count: 0, locked_until: null, created_at: now, updated_at: now };
   await accounts.insertAccount(tx, row);
   return row;
+}
+
+/** The account for an address, made (without a password) when there is none. */
+async function accountFor(tx: Tx, email: string, now: number): Promise<AccountRow> {
+  await tx.lock(accountLock(signInKey(email)));
+  return (await accounts.accountByEmail(tx, signInKey(email))) ?? insertAccount(tx, email, null, now);
+}
+
+const WRONG_PASSWORD = 'the e-mail address or the password is wrong';
+
+/**
+ * The account, when `password` is its own: what signing in, an application for an address
+ * that has an account, and an invitation to an account of several programs all check. A
+ * locked account is refused before its password is tried; a wrong password counts, and
+ * the fifth in a row locks the account (a minute, doubling up to an hour). An unknown
+ * address, or an account with no password yet, costs the same scrypt and gets the same
+ * answer as a wrong password. The caller clears the failures once it acts on the account.
+ */
+async function provePassword(db: Db, account: AccountRow | undefined, password: string, now: number, wrong = WRONG_PASSWORD): Promise<AccountRow> {
+  if (account?.locked_until && account.locked_until > now) locked(account.locked_until, now);
+  const ok = await verifyPassword(password, account?.password_hash ?? (await decoyHash()));
+  const refused = fail('invalid_credentials', wrong);
+  if (!account?.password_hash) throw refused;
+  if (!ok) {
+    const failures = account.failed_count + 1;
+    const seconds = lockSeconds(failures);
+    await db.transaction((tx) => accounts.recordFailure(tx, account.id, failures, seconds ? now + seconds : null));
+    if (seconds) locked(now + seconds, now);
+    throw refused;
+  }
+  return account;
 }
 
 /** A program's public page, while it is up. */
@@ -87,31 +134,41 @@ export interface Applied {
 }
 
 /**
- * An application on the program's page: the account (a new one, or the applicant's own,
- * proven by its password), the program's partner record and a pending partnership
- * (accepted at once when the program says so). The applicant is signed in.
+ * An application on the program's page: the account (a new one with the applicant's
+ * password, or the applicant's own, proven by its password and counted as signing in
+ * counts it), the program's partner record and a pending partnership (accepted at once
+ * when the program says so). The applicant is signed in.
+ *
+ * An address with an account is never given a password here, nor signed in without the
+ * account's own: an account with none yet (an invitation not yet used) is claimed only
+ * through its link. Every check that does not need the account comes first, so a
+ * malformed application is answered alike for any address; a wrong password is answered
+ * as the sign-in form answers it, which says nothing of whether the address has an account.
  */
 export async function apply(db: Db, slug: string, input: Application, now: number): Promise<Applied> {
   const program = await publicProgram(db, slug);
   const email = checkEmail(input.email);
   if (input.paypal_email) checkEmail(input.paypal_email, 'paypal_email');
-  const existing = await accounts.accountByEmail(db, signInKey(email));
-  if (existing?.password_hash) {
-    // Applying as someone who has an account already takes their password, as signing in does.
-    if (!(await verifyPassword(input.password, existing.password_hash))) {
-      throw fail('invalid_credentials', 'a partner account with this e-mail exists: give its password, or sign in to the portal first', { field: 'password' });
-    }
-  } else {
-    checkPasswordRules(input.password);
-  }
-  const passwordHash = existing?.password_hash ? null : await hashPassword(input.password);
+  checkPasswordRules(input.password);
+  const key = signInKey(email);
+  const existing = await accounts.accountByEmail(db, key);
+  // One scrypt either way: verifying the account's password, or hashing the new account's.
+  const passwordHash = existing ? null : await hashPassword(input.password);
+  if (existing) await provePassword(db, existing, input.password, now);
   return db.transaction(async (tx) => {
-    const account = await accountFor(tx, email, now);
-    if (passwordHash) await accounts.setPassword(tx, account.id, passwordHash, now);
+    await tx.lock(accountLock(key));
+    const current = await accounts.accountByEmail(tx, key);
+    // Made, or given a password, by another request since the check: refused as it would be now.
+    if (current?.id !== existing?.id || current?.password_hash !== existing?.password_hash) throw fail('invalid_credentials', WRONG_PASSWORD);
+    const account = current ?? (await insertAccount(tx, email, passwordHash, now));
+    if (current) await accounts.clearFailures(tx, account.id);
     let partner = await partnersStore.findByEmail(tx, program.id, normalizeEmail(email));
-    if (partner && partner.account_id !== null && partner.account_id !== account.id) throw fail('conflict', 'this e-mail belongs to another partner of the program', { field: 'email' });
+    // A record the owner made for this address is claimed only through the owner's
+    // invitation: an application proves no more than a password, never the address.
+    if (partner && partner.account_id !== account.id) {
+      throw fail('conflict', 'this e-mail address is a partner of this program already: ask the company for an invitation to the portal', { field: 'email' });
+    }
     partner ??= await createPartner(tx, program.id, { name: input.name.trim(), email, paypal_email: input.paypal_email || null }, now, account.id);
-    await accounts.linkPartner(tx, program.id, partner.id, account.id);
     const partnership = await insertPartnership(
       tx,
       program.id,
@@ -123,18 +180,7 @@ export async function apply(db: Db, slug: string, input: Application, now: numbe
 }
 
 export async function signIn(db: Db, rawEmail: string, password: string, now: number): Promise<NewPartnerSession> {
-  const account = await accounts.accountByEmail(db, signInKey(rawEmail));
-  if (account?.locked_until && account.locked_until > now) locked(account.locked_until, now);
-  const ok = await verifyPassword(password, account?.password_hash ?? (await decoyHash()));
-  const wrong = fail('invalid_credentials', 'the e-mail address or the password is wrong');
-  if (!account?.password_hash) throw wrong;
-  if (!ok) {
-    const failures = account.failed_count + 1;
-    const seconds = lockSeconds(failures);
-    await db.transaction((tx) => accounts.recordFailure(tx, account.id, failures, seconds ? now + seconds : null));
-    if (seconds) locked(now + seconds, now);
-    throw wrong;
-  }
+  const account = await provePassword(db, await accounts.accountByEmail(db, signInKey(rawEmail)), password, now);
   return db.transaction(async (tx) => {
     await accounts.clearFailures(tx, account.id);
     return startSession(tx, account.id, now);
@@ -175,8 +221,11 @@ export async function changePartnerPassword(db: Db, session: PartnerSessionRow, 
 
 /**
  * An owner invites the program's partner to the portal: their account (made from the
- * partner's e-mail when they have none) and a one-time link to set a password, which
- * also serves a partner who forgot theirs.
+ * partner's e-mail, without a password, when they have none) and a one-time link for it
+ * that names the partner record. The record is linked to the account only when the link
+ * is used: until then, whoever holds the account (who may have registered the address
+ * without owning it) reaches nothing of this program's. The link also serves a partner of
+ * this program alone who forgot their password (redeemPartnerLink).
  */
 export async function invitePartner(db: Db, programId: string, partnerId: string, now: number): Promise<{ email: string; token: string }> {
   return db.transaction(async (tx) => {
@@ -184,8 +233,7 @@ export async function invitePartner(db: Db, programId: string, partnerId: string
     if (!partner) throw fail('not_found', `no partner ${partnerId}`);
     const account = partner.account_id ? await accounts.accountById(tx, partner.account_id) : await accountFor(tx, partner.email, now);
     if (!account) throw fail('not_found', `no partner ${partnerId}`);
-    await accounts.linkPartner(tx, programId, partner.id, account.id);
-    return { email: account.email, token: await makeLink(tx, account.id, now) };
+    return { email: account.email, token: await makeLink(tx, account.id, now, partner.id) };
   });
 }
 
@@ -197,18 +245,45 @@ export async function resetLink(db: Db, rawEmail: string, now: number): Promise<
   return { email: account.email, token: await db.transaction((tx) => makeLink(tx, account.id, now)) };
 }
 
-/** Sets the password of the link's account, uses the link up, ends other sessions and signs in. */
+/**
+ * Uses a one-time link up and signs in. A reset's link (only ever e-mailed to the address)
+ * sets the password. An invitation's link, which an owner may hold (handed over when there
+ * is no SMTP), sets it only when the account reaches no other program than the owner's,
+ * whose records that owner sees anyway; an account of other programs too takes its own
+ * password instead, checked as signing in checks it (a forgotten one is reset by e-mail
+ * first). Then the invitation links the owner's partner record to the account. A new
+ * password ends the account's other sessions.
+ */
 export async function redeemPartnerLink(db: Db, token: string, password: string, now: number): Promise<NewPartnerSession> {
-  checkPasswordRules(password);
-  const passwordHash = await hashPassword(password);
+  const gone = () => fail('not_found', 'this link is unknown, used or expired; ask for a new one');
+  const hash = hashToken(token);
+  const link = await accounts.linkByHash(db, hash);
+  if (!link || link.used_at !== null || link.expires_at <= now) throw gone();
+  const partnerId = invitedPartnerId(token);
+  const partner = partnerId === null ? undefined : await accounts.invitedPartner(db, partnerId);
+  if (partnerId !== null && !partner) throw gone();
+  const setsPassword = !partner || !(await accounts.reachesOtherProgram(db, link.account_id, partner.program_id));
+  let passwordHash: string | null = null;
+  if (setsPassword) {
+    checkPasswordRules(password);
+    passwordHash = await hashPassword(password);
+  } else {
+    const wrong = 'you are a partner of other programs here already: give the password of your partner account (forgot it? ask for a new one on the sign-in page)';
+    await provePassword(db, await accounts.accountById(db, link.account_id), password, now, wrong);
+  }
   return db.transaction(async (tx) => {
-    const hash = hashToken(token);
-    const link = await accounts.linkByHash(tx, hash);
-    if (!link || (await accounts.useLink(tx, hash, now)) === 0) {
-      throw fail('not_found', 'this link is unknown, used or expired; ask for a new one');
+    if ((await accounts.useLink(tx, hash, now)) === 0) throw gone();
+    if (partner) {
+      // The account joined another program since the check above: its password is needed now.
+      if (setsPassword && (await accounts.reachesOtherProgram(tx, link.account_id, partner.program_id))) throw fail('conflict', 'your partner account changed meanwhile: try again');
+      if ((await accounts.linkPartner(tx, partner.program_id, partner.id, link.account_id)) === 0) throw fail('conflict', 'this partner record belongs to another partner account');
     }
-    await accounts.setPassword(tx, link.account_id, passwordHash, now);
-    await accounts.deleteSessionsOf(tx, link.account_id, null);
+    if (passwordHash) {
+      await accounts.setPassword(tx, link.account_id, passwordHash, now);
+      await accounts.deleteSessionsOf(tx, link.account_id, null);
+    } else {
+      await accounts.clearFailures(tx, link.account_id);
+    }
     return startSession(tx, link.account_id, now);
   });
 }

@@ -71,6 +71,16 @@ export function linkPartner(db: Queryable, programId: string, partnerId: string,
   return db.run('UPDATE partners SET account_id = ? WHERE program_id = ? AND id = ? AND (account_id IS NULL OR account_id = ?)', [accountId, programId, partnerId, accountId]);
 }
 
+/** The partner record an invitation's link names: which program it is in, and the account it is linked to, if any. */
+export function invitedPartner(db: Queryable, partnerId: string): Promise<{ id: string; program_id: string; account_id: string | null } | undefined> {
+  return db.get('SELECT id, program_id, account_id FROM partners WHERE id = ?', [partnerId]);
+}
+
+/** True when the account reaches a partner record in a program other than `programId`. */
+export async function reachesOtherProgram(db: Queryable, accountId: string, programId: string): Promise<boolean> {
+  return (await db.get('SELECT 1 AS one FROM partners WHERE account_id = ? AND program_id <> ? LIMIT 1', [accountId, programId])) !== undefined;
+}
+
 /** The name and PayPal address the partner gives in the portal, on every partner record of the account. */
 export function updatePartnerRecords(db: Queryable, accountId: string, fields: { name?: string; paypal_email?: string | null; paypal_email_norm?: string | null }, now: number): Promise<number> {
   const set = Object.keys(fields).map((c) => `${c} = ?`);

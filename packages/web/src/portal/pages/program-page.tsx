@@ -58,7 +58,7 @@ export function ProgramPage() {
               <input name="email" type="email" autocomplete="email" required />
             </label>
             <label>
-              Password <span class="hint">(at least 10 characters; for your partner portal)</span>
+              Password <span class="hint">(at least 10 characters, for your partner portal; a partner here already? the one you sign in with)</span>
               <input name="password" type="password" autocomplete="new-password" minLength={10} required />
             </label>
             <label>
