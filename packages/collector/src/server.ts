@@ -111,7 +111,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     send: (url, headers, body) => postJson(url, headers, body, outbound),
     concurrency: config.webhookConcurrency ?? 16,
     // A claim outlives the longest request by a margin, so a slow answer is not sent twice.
-    leaseSeconds: Math.ceil(outbound.timeoutMs / 1000) + 30,
+    leaseSeconds: Math.ceil(outbound.timeoutMs / 1000) + 10,
     pollMs: options.webhookPollMs ?? 500,
   });
 
