@@ -9,6 +9,7 @@ import { programCommands } from './cli/programs.js';
 import { serveCommands } from './cli/serve.js';
 import { statsCommands } from './cli/stats.js';
 import { stripeCommands } from './cli/stripe.js';
+import { webhookCommands } from './cli/webhooks.js';
 import { tokenCommands } from './cli/tokens.js';
 import { userCommands } from './cli/users.js';
 import { out, UsageError, type Command, type Values } from './cli/common.js';
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, Command> = {
   ...dataCommands,
   ...statsCommands,
   ...stripeCommands,
+  ...webhookCommands,
 };
 
 const OVERVIEW = `tally: the Tally collector and its administration
