@@ -10,7 +10,8 @@ import { customer, newSecret, postEvent, stripeEvent } from './stripe-fixtures.j
 
 let c: Collector;
 beforeAll(async () => {
-  c = await startCollector();
+  // Webhooks may go to this machine: the other program's endpoint below is a closed local port.
+  c = await startCollector({ outbound: { allowHttp: true, allowPrivate: true } });
 });
 afterAll(async () => {
   await c?.close();
@@ -204,6 +205,9 @@ describe('programs', () => {
     const stripeSecret = (await as('POST', '/v1/integrations/stripe/secrets', { secret: signing })).body;
     const webhook = c.url + new URL(stripeSecret.meta.endpoint_url).pathname;
     const event = (await postEvent(webhook, stripeEvent('customer.created', customer({})), signing, { timestamp: c.clock.now })).body.data;
+    const endpoint = (await as('POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', enabled: false })).body.data;
+    const delivery = (await as('POST', `/v1/webhook_endpoints/${endpoint.id}/test`)).body.data;
+    const [theirEvent] = (await as('GET', '/v1/events')).body.data;
     const ids: Record<string, string> = {
       partners: theirs.partnerId,
       partnerships: theirs.partnershipId,
@@ -216,6 +220,9 @@ describe('programs', () => {
       members: member.id,
       'integrations/stripe/secrets': stripeSecret.data.id,
       'integrations/stripe/events': event.id,
+      webhook_endpoints: endpoint.id,
+      webhook_deliveries: delivery.id,
+      events: theirEvent.id,
     };
     const o = await ownerSession(c);
     const tried: string[] = [];
@@ -231,7 +238,7 @@ describe('programs', () => {
     }
     expect(tried.length).toBeGreaterThanOrEqual(15);
     // And nothing of theirs shows in any list of ours.
-    for (const list of ['partners', 'partnerships', 'referrals', 'payments', 'commissions', 'clicks']) {
+    for (const list of ['partners', 'partnerships', 'referrals', 'payments', 'commissions', 'clicks', 'webhook_endpoints', 'events']) {
       expect(JSON.stringify((await o.call('GET', `/v1/${list}`)).body), list).not.toContain(ids[list]!);
     }
   });

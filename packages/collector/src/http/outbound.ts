@@ -44,6 +44,9 @@ for (const [net, bits] of [
   ['169.254.0.0', 16], // link-local, with 169.254.169.254, the metadata service
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
+  ['192.0.2.0', 24], // documentation (TEST-NET-1, -2, -3): never a real receiver
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15], // benchmarking
   ['224.0.0.0', 4], // multicast
@@ -58,6 +61,7 @@ for (const [net, bits] of [
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
   ['64:ff9b::', 96], // NAT64 maps IPv4 addresses, private ones too
+  ['2001:db8::', 32], // documentation
 ] as const) {
   FORBIDDEN.addSubnet(net, bits, 'ipv6');
 }
