@@ -1,12 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-// Collector files that test SQLite's own machinery: its WAL fsync, group commit, query
-// plans, pragmas and faults, and its file backup. PostgreSQL's counterparts live in
+// Collector files that test SQLite's own machinery: its WAL fsync, group commit,
+// pragmas and faults, and its file backup. PostgreSQL's counterparts live in
 // test/postgres/ (a dead server, racing starts) and in server.test.ts (synchronous_commit).
+// (query-plans.test.ts runs on both: each engine is asked for its own plans.)
 const SQLITE_ONLY = [
   'test/collector/durability.test.ts',
   'test/collector/group-commit.test.ts',
-  'test/collector/query-plans.test.ts',
   'test/collector/unavailable.test.ts',
   'test/collector/backup.test.ts',
   'test/collector/sqlite-lock.test.ts',
