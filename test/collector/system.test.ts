@@ -82,6 +82,10 @@ describe('/openapi.json', () => {
     'post /v1/portal/auth/password', 'get /v1/portal/account', 'patch /v1/portal/account', 'get /v1/portal/partnerships',
     'get /v1/portal/partnerships/{id}', 'get /v1/portal/partnerships/{id}/stats', 'get /v1/portal/partnerships/{id}/referrals',
     'get /v1/portal/partnerships/{id}/commissions', 'get /v1/portal/partnerships/{id}/payouts',
+    'get /v1/webhook_endpoints', 'post /v1/webhook_endpoints', 'get /v1/webhook_endpoints/{id}', 'patch /v1/webhook_endpoints/{id}',
+    'delete /v1/webhook_endpoints/{id}', 'post /v1/webhook_endpoints/{id}/rotate_secret', 'post /v1/webhook_endpoints/{id}/test',
+    'get /v1/webhook_endpoints/{id}/deliveries', 'get /v1/webhook_deliveries/{id}', 'post /v1/webhook_deliveries/{id}/resend',
+    'get /v1/events', 'get /v1/events/{id}',
   ];
 
   it('is an OpenAPI 3.1 document of every /v1 operation, needing no token', async () => {
