@@ -51,9 +51,9 @@ export async function stop(child) {
 }
 
 /** `tally serve` on a free port, with rate limits off; resolves to its URL and first-start tokens. */
-export async function startCollector(databaseUrl, logPath, nodeArgs = []) {
+export async function startCollector(databaseUrl, logPath, nodeArgs = [], env = {}) {
   const { child, match, output } = await start([TALLY, 'serve'], {
-    env: { DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT_TOKEN: '0', RATE_LIMIT_IP: '0' },
+    env: { DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'info', RATE_LIMIT_TOKEN: '0', RATE_LIMIT_IP: '0', ...env },
     logPath,
     ready: /listening on (http:\/\/\S+)/,
     nodeArgs,

@@ -16,6 +16,7 @@ import { freshSchema, postgresReady } from './postgres.mjs';
 import { seededDatabase, SPAN } from './seed.mjs';
 import { trackerRows } from './tracker.mjs';
 import { overviewRow } from './dashboard.mjs';
+import { webhookRows } from './webhooks.mjs';
 import { seededPostgres } from './seed-postgres.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -281,6 +282,7 @@ async function main() {
   const lists = await collectorLists();
   rows.push(...(lists.rows ?? []));
   rows.push(...(await collectorStats()));
+  const webhooks = await webhookRows(work, wanted);
   console.log('');
   const tracker = wanted('tracker.js') ? await trackerRows() : [];
 
@@ -313,6 +315,13 @@ async function main() {
       pgOneOverSqlite: ratio(pgOne, conversion),
     },
     byName: { conversion },
+    webhooks: {
+      rows: webhooks,
+      pgTwoOverPgOne: (() => {
+        const [one, two] = ['collector-pg ×1', 'collector-pg ×2'].map((n) => webhooks.find((w) => w.name.includes(n)));
+        return one && two ? Math.round((two.eventsPerSec / one.eventsPerSec) * 100) / 100 : undefined;
+      })(),
+    },
     tracker: {
       rows: tracker,
       landing: tracker.find((t) => t.name.includes('landing')),
