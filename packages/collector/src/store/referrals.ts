@@ -95,7 +95,7 @@ export function findEverywhere(
 /**
  * Erases a referral: its clicks (by its click id), the link from its commissions and
  * payments, which keep their amounts, its Stripe links and the Stripe events it was
- * credited by, and the referral itself. Run inside a transaction.
+ * credited by, the events about it (webhooks), and the referral itself. Run inside a transaction.
  */
 export async function erase(db: Queryable, programId: string, id: string, now: number): Promise<boolean> {
   const row = await get(db, programId, id);
@@ -108,6 +108,11 @@ export async function erase(db: Queryable, programId: string, id: string, now: n
   // Stripe: the customer no longer leads to anyone, and no event credited to them keeps what Stripe sent (their e-mail).
   await db.run('DELETE FROM stripe_links WHERE target_id = ?', [id]);
   await db.run(`UPDATE stripe_events SET payload = '{}', referral_id = NULL WHERE referral_id = ?`, [id]);
+  // Webhooks: every event that names the referral (itself, with its e-mail and uid, or as
+  // its commissions' and payments' referral), with their deliveries. Erasing is rare, and
+  // the program's events are 30 days' worth: a scan of them, rather than an index written
+  // by every event for it. A referral's id is a UUID: nothing in it is a LIKE wildcard.
+  await db.run('DELETE FROM events WHERE program_id = ? AND data LIKE ?', [programId, `%"${id}"%`]);
   return (await db.run('DELETE FROM referrals WHERE program_id = ? AND id = ?', [programId, id])) === 1;
 }
 
