@@ -260,7 +260,8 @@ describe('a commission is in at most one open batch', () => {
     expect(late.stderr).toMatch(/already marked paid/);
     expect((await tally(['payouts', 'export', '--batch', next], env)).stderr).toMatch(/already marked paid/);
     expect((await tally(['payouts', 'cancel', '01900000-0000-7000-8000-000000000000'], env)).stderr).toMatch(/no payout batch/);
-  });
+    // Ten CLI processes in a row: 10 s alone, twice that beside the rest of the suite on two cores.
+  }, 60_000);
 });
 
 describe('a payout file is whole before its batch exists', () => {
