@@ -4,9 +4,10 @@
 // URLs that reach this machine or its networks refused when saved and when sent.
 
 import type { LookupAddress } from 'node:dns';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exportPayouts } from '../../packages/collector/src/domain/payouts.js';
 import { seedPartner, startCollector, type Collector } from './harness.js';
+import { tally } from './processes.js';
 import { signedBy, startReceiver, type Receiver } from './receiver.js';
 
 const LOCAL = { allowHttp: true, allowPrivate: true, timeoutMs: 1000 };
@@ -123,11 +124,8 @@ describe('events to a real receiver', () => {
     await c.call('POST', '/v1/commissions', { body: { partner_id: p.partnerId, amount: 500, currency: 'USD' } });
     const before = (await c.call('GET', '/v1/events')).body.data.length;
     // The export writes its batch and its payout.created event, then its file cannot be written.
-    await expect(
-      exportPayouts(c.running.db, c.programId, null, c.clock.now, () => {
-        throw new Error('the disk is full');
-      }),
-    ).rejects.toThrow('the disk is full');
+    const failed = await tally(['payouts', 'export', '--csv', join(c.dir, 'no-such-folder', 'payouts.csv')], { DATABASE_URL: c.databaseUrl });
+    expect(failed.code).not.toBe(0);
     expect((await c.call('GET', '/v1/events')).body.data.length).toBe(before);
     expect((await c.call('GET', '/v1/events?type_eq=payout.created')).body.data).toEqual([]);
     const deliveries = (await c.call('GET', `/v1/webhook_endpoints/${id}/deliveries?per_page=50`)).body.data;
