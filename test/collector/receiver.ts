@@ -12,7 +12,7 @@ export interface Received {
   json: { id: string; type: string; timestamp: string; data: { id: string; type: string; attributes: Record<string, unknown> } };
 }
 
-export type Answer = (req: Received, n: number) => { status: number; headers?: Record<string, string>; delayMs?: number; hang?: boolean };
+export type Answer = (req: Received, n: number) => { status: number; headers?: Record<string, string>; delayMs?: number; hang?: boolean; body?: string };
 
 export interface Receiver {
   url: string;
@@ -43,7 +43,7 @@ export async function startReceiver(): Promise<Receiver> {
       for (const w of waiters.splice(0)) w();
       const a = answer.get(path)?.(r, n) ?? { status: 200 };
       if (a.hang) return;
-      setTimeout(() => res.writeHead(a.status, a.headers).end('ok'), a.delayMs ?? 0);
+      setTimeout(() => res.writeHead(a.status, a.headers).end(a.body ?? 'ok'), a.delayMs ?? 0);
     });
   });
   server.on('connection', (s) => {

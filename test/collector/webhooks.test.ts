@@ -221,6 +221,16 @@ describe('retries', () => {
     expect(ep.disabled_reason).toMatch(/5 days/);
   });
 
+  it('reads only the first bytes of an answer, and keeps 512 of them', async () => {
+    c = await collector();
+    receiver.answer.set('/chatty', () => ({ status: 500, body: 'x'.repeat(4 * 1024 * 1024) }));
+    const { id } = await endpoint('/chatty', ['partnership.created']);
+    await seedPartner(c);
+    const d = await attempted(id, 1);
+    expect(d.attempt_log[0].status).toBe(500);
+    expect(d.attempt_log[0].response).toBe('x'.repeat(512));
+  });
+
   it('a redirect is not followed', async () => {
     c = await collector();
     receiver.answer.set('/moved', () => ({ status: 302, headers: { location: `${receiver.url}/target` } }));
