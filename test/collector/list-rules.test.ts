@@ -74,10 +74,65 @@ describe('pagination', () => {
     expect([...all].sort().reverse()).toEqual(all);
   });
 
-  it('accepts the largest page, 100000', async () => {
-    const r = await c.call('GET', '/v1/partners?page=100000&per_page=50');
-    expect(r.status).toBe(200);
-    expect(r.body.meta.pagination).toEqual({ page: 100000, per_page: 50, has_more: false });
+  it('numbered pages reach 10,000 rows deep; deeper is refused with a pointer to starting_after', async () => {
+    const deepest = await c.call('GET', '/v1/partners?page=200&per_page=50');
+    expect(deepest.status).toBe(200);
+    expect(deepest.body.meta.pagination).toEqual({ page: 200, per_page: 50, has_more: false });
+    expect((await c.call('GET', '/v1/partners?page=10000&per_page=1')).status).toBe(200);
+    const deeper = expectError(await c.call('GET', '/v1/partners?page=201&per_page=50'), 400, 'invalid_parameter');
+    expect(deeper.source).toEqual({ parameter: 'page' });
+    expect(deeper.detail).toMatch(/starting_after=/);
+  });
+});
+
+describe('pages by cursor', () => {
+  it('starting_after and ending_before walk the same order as numbered pages, with has_more each way', async () => {
+    const all = await makePartners(7);
+    const ids = (r: { body: { data: Array<{ id: string }> } }) => r.body.data.map((x) => x.id);
+    const p2 = await c.call('GET', `/v1/partners?per_page=3&starting_after=${all[2]}`);
+    expect(ids(p2)).toEqual(all.slice(3, 6));
+    expect(p2.body.meta.pagination).toEqual({ page: null, per_page: 3, has_more: true });
+    expect(ids(p2)).toEqual(ids(await c.call('GET', '/v1/partners?per_page=3&page=2')));
+    const last = await c.call('GET', `/v1/partners?per_page=3&starting_after=${all[5]}`);
+    expect(ids(last)).toEqual([all[6]]);
+    expect(last.body.meta.pagination.has_more).toBe(false);
+    const back = await c.call('GET', `/v1/partners?per_page=3&ending_before=${all[6]}`);
+    expect(ids(back)).toEqual(all.slice(3, 6));
+    expect(back.body.meta.pagination.has_more).toBe(true);
+    const front = await c.call('GET', `/v1/partners?per_page=3&ending_before=${all[2]}`);
+    expect(ids(front)).toEqual(all.slice(0, 2));
+    expect(front.body.meta.pagination.has_more).toBe(false);
+  });
+
+  it('records of one second are ordered by id, and a cursor among them loses and repeats none', async () => {
+    const all = await makePartners(6, true);
+    const seen: string[] = [];
+    let after = '';
+    for (;;) {
+      const page = await c.call('GET', `/v1/partners?per_page=4${after ? `&starting_after=${after}` : ''}`);
+      seen.push(...page.body.data.map((x: { id: string }) => x.id));
+      if (!page.body.meta.pagination.has_more) break;
+      after = seen[seen.length - 1]!;
+    }
+    expect(seen).toEqual(all);
+  });
+
+  it('keeps the filters, and refuses an unknown cursor, another program\'s, or two ways at once', async () => {
+    await makePartners(3);
+    const named = (await c.call('GET', '/v1/partners?name_eq=P1')).body.data;
+    const all = (await c.call('GET', '/v1/partners')).body.data;
+    const filtered = await c.call('GET', `/v1/partners?name_eq=P1&starting_after=${all[0].id}`);
+    expect(filtered.body.data).toEqual(named);
+    for (const query of ['starting_after=01900000-0000-7000-8000-000000000000', 'ending_before=nope']) {
+      const err = expectError(await c.call('GET', `/v1/partners?${query}`), 400, 'invalid_parameter');
+      expect(err.source).toEqual({ parameter: query.split('=')[0] });
+    }
+    const other = await c.otherProgram();
+    const theirs = await c.call('POST', '/v1/partners', { token: other.secret, body: { name: 'Theirs', email: 'theirs@x.test' } });
+    expectError(await c.call('GET', `/v1/partners?starting_after=${theirs.body.data.id}`), 400, 'invalid_parameter');
+    for (const query of [`page=2&starting_after=${all[0].id}`, `starting_after=${all[0].id}&ending_before=${all[1].id}`]) {
+      expectError(await c.call('GET', `/v1/partners?${query}`), 400, 'invalid_parameter');
+    }
   });
 });
 
@@ -90,7 +145,7 @@ describe('400 invalid_parameter', () => {
     ['page=abc', 'page'],
     ['page=', 'page'],
     ['page=1e2', 'page'],
-    ['page=100001', 'page'],
+    ['page=10001', 'page'],
     ['page=99999999999999999999', 'page'],
     ['per_page=0', 'per_page'],
     ['per_page=51', 'per_page'],

@@ -26,7 +26,11 @@ export interface ListQuery {
 
 export const PER_PAGE_DEFAULT = 25;
 export const PER_PAGE_MAX = 50;
-export const PAGE_MAX = 100_000;
+/** Numbered pages reach this many rows deep; deeper pages are asked for by cursor. */
+export const OFFSET_ROWS_MAX = 10_000;
+export const PAGE_MAX = OFFSET_ROWS_MAX;
+/** A record's id as a cursor: ids are UUIDs (Stripe's evt_ ids for its events), never this long. */
+const CURSOR_MAX = 255;
 const VALUE_MAX = 1024;
 
 export const text: FilterParser = {
@@ -86,10 +90,17 @@ export function parseListQuery(querystring: string, spec: ListSpec): ListQuery {
       page.perPage = integer(name, raw, PER_PAGE_MAX);
       continue;
     }
+    if (name === 'starting_after' || name === 'ending_before') {
+      if (raw.length === 0 || raw.length > CURSOR_MAX || raw.includes('\0')) {
+        throw fail('invalid_parameter', `${name} must be the id of a record of this list`, { parameter: name });
+      }
+      page[name === 'starting_after' ? 'after' : 'before'] = raw;
+      continue;
+    }
     const parser = Object.hasOwn(spec, name) ? spec[name] : undefined;
     const parts = NAME.exec(name);
     if (!parser || !parts) {
-      const known = ['page', 'per_page', ...Object.keys(spec)].join(', ');
+      const known = ['page', 'per_page', 'starting_after', 'ending_before', ...Object.keys(spec)].join(', ');
       throw fail('unknown_parameter', `unknown parameter ${name}; this route takes ${known}`, { parameter: name });
     }
     const op = parts[2] as FilterOp;
@@ -100,5 +111,22 @@ export function parseListQuery(querystring: string, spec: ListSpec): ListQuery {
     }
     filters.push({ field: parts[1] ?? '', op, value });
   }
+  checkPaging(page, seen);
   return { page, filters };
+}
+
+/** One way of naming a page, and numbered pages no deeper than OFFSET_ROWS_MAX rows. */
+function checkPaging(page: PageRequest, given: ReadonlySet<string>): void {
+  const ways = ['page', 'starting_after', 'ending_before'].filter((n) => given.has(n));
+  if (ways.length > 1) {
+    throw fail('invalid_parameter', `name the page one way: ${ways.join(' and ')} cannot go together`, { parameter: ways[1] });
+  }
+  if (page.page * page.perPage > OFFSET_ROWS_MAX) {
+    throw fail(
+      'invalid_parameter',
+      `page ${page.page} of ${page.perPage} reaches past row ${OFFSET_ROWS_MAX}, the deepest a numbered page goes; ` +
+        'ask for deeper pages with starting_after=<the id of the last record of the page before>',
+      { parameter: 'page' },
+    );
+  }
 }

@@ -31,7 +31,24 @@ const ERROR = {
 };
 
 const PAGING = [
-  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: 1 } },
+  {
+    name: 'page',
+    in: 'query',
+    description: `Numbered pages reach ${PAGE_MAX} rows deep (page × per_page); deeper, use starting_after`,
+    schema: { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: 1 },
+  },
+  {
+    name: 'starting_after',
+    in: 'query',
+    description: "A record's id: the page of the records after it, in the list's order (newest first), with the same filters",
+    schema: { type: 'string' },
+  },
+  {
+    name: 'ending_before',
+    in: 'query',
+    description: "A record's id: the page of the records before it; has_more then says whether more come before",
+    schema: { type: 'string' },
+  },
   {
     name: 'per_page',
     in: 'query',

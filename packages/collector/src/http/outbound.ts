@@ -75,8 +75,16 @@ export function isForbiddenAddress(address: string): boolean {
   return FORBIDDEN.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-/** Why a URL is refused, in words for its owner; undefined when it may be used. */
+/** Why a URL is refused, in words for its owner. */
 export class RefusedUrl extends Error {}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('no DNS answer in time'), { code: 'ETIMEOUT' })), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 /** The URL's host without IPv6's brackets. */
 const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -108,7 +116,8 @@ export async function checkHost(url: URL, policy: OutboundPolicy, unresolvedOk: 
     addresses = [{ address: host, family: literal }];
   } else {
     try {
-      addresses = await (policy.resolve ?? systemResolve)(host);
+      // The DNS gets the request's time too: a resolver that never answers must not hold a send for ever.
+      addresses = await withTimeout((policy.resolve ?? systemResolve)(host), policy.timeoutMs);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (unresolvedOk && (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA')) return [];

@@ -33,7 +33,13 @@ export function resource<A extends z.ZodRawShape>(
 export const one = <T extends z.ZodType>(record: T) => z.object({ data: record });
 
 const pagination = z.object({
-  meta: z.object({ pagination: z.object({ page: z.number().int(), per_page: z.number().int(), has_more: z.boolean() }) }),
+  meta: z.object({
+    pagination: z.object({
+      page: z.number().int().nullable().meta({ description: 'The page number; null for a page named by starting_after or ending_before' }),
+      per_page: z.number().int(),
+      has_more: z.boolean().meta({ description: 'More records follow in the direction paged: after this page, or before it with ending_before' }),
+    }),
+  }),
 });
 
 /** `{ data: [records], meta: { pagination } }`: a page of a list (http/render.ts listEnvelope). */

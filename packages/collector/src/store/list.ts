@@ -2,9 +2,11 @@
 // columns, newest first (created_at, then id, both descending), one page plus one row
 // to learn whether more follow. Every query walks an index in that order and stops
 // after the page (test/collector/query-plans.test.ts holds each plan to it), so page 1
-// costs the same on a thousand rows as on millions. A deep page is LIMIT … OFFSET: the
-// index entries before it are stepped over one by one, so page N costs in proportion to
-// N × per_page (page 1,000 of 50 steps over 49,950 entries).
+// costs the same on a thousand rows as on millions. A numbered page is LIMIT … OFFSET:
+// the index entries before it are stepped over one by one, so page N costs in proportion
+// to N × per_page, and numbered pages end 10,000 rows deep (http/list-query.ts). A page
+// named by a cursor (the record it starts after, or ends before) starts its walk at that
+// record's place, (created_at, id), so the thousandth page costs what the first does.
 
 import type { Param, Queryable } from './db.js';
 
@@ -20,11 +22,18 @@ export interface FieldFilter {
 export interface PageRequest {
   page: number;
   perPage: number;
+  /** A record's id: the page of records after it, in the list's order (Stripe's starting_after). */
+  after?: string | undefined;
+  /** A record's id: the page of records before it (ending_before). */
+  before?: string | undefined;
 }
 
 export interface Page<T> {
   rows: T[];
+  /** More records follow in the direction walked: after the page, or before it for `before`. */
   hasMore: boolean;
+  /** The cursor names no record of the program in this table. */
+  unknownCursor?: boolean;
 }
 
 const SQL_OP: Record<FilterOp, string> = { eq: '=', lt: '<', gt: '>' };
@@ -61,13 +70,27 @@ export async function listPage<T>(
       params.push(f.value);
     }
   }
-  params.push(page.perPage + 1, (page.page - 1) * page.perPage);
-  const rows = await db.all<T>(
-    `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-    params,
-  );
+  const cursor = page.after ?? page.before;
+  let order = 'created_at DESC, id DESC';
+  let offset = (page.page - 1) * page.perPage;
+  if (cursor !== undefined) {
+    const at = await db.get<{ created_at: number; id: string }>(`SELECT created_at, id FROM ${table} WHERE program_id = ? AND id = ?`, [
+      programId,
+      cursor,
+    ]);
+    if (!at) return { rows: [], hasMore: false, unknownCursor: true };
+    // A row value compares (created_at, id) as the index orders them, so the walk starts there.
+    where.push(`(created_at, id) ${page.after !== undefined ? '<' : '>'} (?, ?)`);
+    params.push(at.created_at, at.id);
+    if (page.before !== undefined) order = 'created_at, id';
+    offset = 0;
+  }
+  params.push(page.perPage + 1, offset);
+  const rows = await db.all<T>(`SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`, params);
   const hasMore = rows.length > page.perPage;
   if (hasMore) rows.pop();
+  // Walked backwards from the cursor: give the page newest first, as every page.
+  if (page.before !== undefined) rows.reverse();
   return { rows, hasMore };
 }
 
