@@ -7,6 +7,7 @@
 // BENCH_PROFILE=1 writes a --cpu-prof profile of each collector process to bench/results.
 
 import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,9 +165,10 @@ const iso = (t) => new Date(t * 1000).toISOString().replace('.000', '');
 const MIDDLE = iso(SPAN.from + SPAN.seconds / 2);
 const pick = (n) => Math.floor(Math.random() * n);
 
-// Each list route's page 1 under each single filter, and page 1,000 of 50. `{n}` is a
-// random partner number and `{partner}` a real partner id, drawn for every request, so
-// the lookups are not all answered from one hot page.
+// Each list route's page 1 under each single filter, and its 1,000th page of 50 by cursor
+// (starting_after the list's 49,950th record; numbered pages end 10,000 rows deep).
+// `{n}` is a random partner number and `{partner}` a real partner id, drawn for every
+// request, so the lookups are not all answered from one hot page.
 const LISTS = [
   ['commissions', ''],
   ['commissions', 'state_eq=pending'],
@@ -175,40 +177,59 @@ const LISTS = [
   ['commissions', `created_at_gt=${MIDDLE}`],
   ['commissions', `state_set_at_lt=${MIDDLE}`],
   ['commissions', `state_set_at_gt=${MIDDLE}`],
-  ['commissions', 'page=1000&per_page=50'],
+  ['commissions', 'starting_after={deep}&per_page=50'],
   ['partnerships', ''],
   ['partnerships', 'state_eq=pending'],
   ['partnerships', `created_at_lt=${MIDDLE}`],
   ['partnerships', `created_at_gt=${MIDDLE}`],
-  ['partnerships', 'page=1000&per_page=50'],
+  ['partnerships', 'starting_after={deep}&per_page=50'],
   ['partners', ''],
   ['partners', 'name_eq=Partner%20{n}'],
   ['partners', 'email_eq=partner{n}%40partners.bench'],
   ['partners', 'paypal_email_eq=pay{n}%40paypal.bench'],
-  ['partners', 'page=1000&per_page=50'],
+  ['partners', 'starting_after={deep}&per_page=50'],
+];
+
+const DEEP_LISTS = ['commissions', 'partnerships', 'partners'];
+const DEPTHS = [
+  ['page 1', 'per_page=50'],
+  ['page 1,000 by cursor', 'starting_after={deep}&per_page=50'],
 ];
 
 async function collectorLists() {
   const names = LISTS.map(([route, q]) => `collector: GET /v1/${route}${q ? `?${q}` : ''}`);
-  if (!names.some(wanted)) return {};
+  const single = DEEP_LISTS.flatMap((route) => DEPTHS.map(([label]) => `collector: GET /v1/${route} ${label} (1 connection)`));
+  if (![...names, ...single].some(wanted)) return {};
   const seed = await seededDatabase();
   const c = await startCollector(seed.path, join(work, 'lists.log'), profileArgs('lists'));
   const rows = [];
   try {
-    // Partner ids are read from the API itself, so the filter values are real ones.
+    // Partner ids, and each list's record 1,000 pages of 50 deep, from the seeded file itself.
+    const db = new Database(seed.path, { readonly: true });
+    const partnerIds = db.prepare('SELECT id FROM partners ORDER BY random() LIMIT 1000').pluck().all();
+    const deep = Object.fromEntries(
+      DEEP_LISTS.map((t) => [
+        t,
+        db.prepare(`SELECT id FROM ${t} WHERE program_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 49949`).pluck().get(seed.programId),
+      ]),
+    );
+    db.close();
     const headers = { authorization: `Bearer ${seed.secret}` };
-    const partnerIds = [];
-    for (let page = 1; page <= 20; page++) {
-      const body = await fetch(`${c.url}/v1/partners?per_page=50&page=${page * 97}`, { headers }).then((r) => r.json());
-      partnerIds.push(...body.data.map((p) => p.id));
-    }
     for (const [i, [route, query]] of LISTS.entries()) {
       if (!wanted(names[i])) continue;
-      const base = `/v1/${route}${query ? `?${query}` : ''}`;
+      const base = `/v1/${route}${query ? `?${query.replace('{deep}', deep[route])}` : ''}`;
       const varies = /\{(n|partner)\}/.test(base);
       const fill = () => base.replace('{n}', String(pick(100_000))).replace('{partner}', partnerIds[pick(partnerIds.length)]);
       const request = varies ? { setupRequest: (req) => ({ ...req, path: fill() }) } : { path: base };
       rows.push(await measure(names[i], c.url, { requests: [{ method: 'GET', headers, ...request }] }, c.child.pid));
+    }
+    // One connection: the latency of a page itself, not of a queue for it; the first page and
+    // the 1,000th by cursor of each list, whose ratio says whether depth costs anything.
+    for (const route of DEEP_LISTS) {
+      for (const [label, query] of DEPTHS) {
+        const name = `collector: GET /v1/${route} ${label} (1 connection)`;
+        if (wanted(name)) rows.push(await measure(name, c.url, { connections: 1, requests: [{ method: 'GET', headers, path: `/v1/${route}?${query.replace('{deep}', deep[route])}` }] }, c.child.pid));
+      }
     }
   } finally {
     await stop(c.child);
@@ -261,7 +282,9 @@ const TARGETS = [
   ['conversions/s, collector ÷ baseline-nosync', (r) => r.ratios.collectorOverNosync, '≥', 0.6],
   ['conversion p99 at 50 connections (ms)', (r) => r.byName.conversion?.p99, '≤', 25],
   ['list page 1, any single filter: worst p99 (ms)', (r) => r.worst.page1, '≤', 10],
-  ['list page 1,000: worst p99 (ms)', (r) => r.worst.page1000, '≤', 30],
+  ['list page 1,000 by cursor: worst p99 (ms)', (r) => r.worst.page1000, '≤', 30],
+  ['list page 1 at 1 connection: worst p99 (ms)', (r) => r.worst.page1One, '≤', 5],
+  ['list page 1,000 by cursor ÷ page 1, p99 at 1 connection: worst', (r) => r.worst.deepOverFirst, '≤', 1.5],
   ['stats, 90 days by day: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.includes('/v1/stats 90'))?.p99, '≤', 50],
   ['partners leaderboard, 30 days: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.includes('/v1/stats/partners'))?.p99, '≤', 50],
   ['PostgreSQL: stats, 90 days by day: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.startsWith('collector-pg: GET /v1/stats 90'))?.p99, '≤', 50],
@@ -293,7 +316,14 @@ async function main() {
   const pgBase = find('baseline-pg');
   const pgOne = find('collector-pg ×1: POST');
   const pgTwo = find('collector-pg ×2: POST');
-  const listRows = rows.filter((r) => r.name.startsWith('collector: GET') && !r.name.includes('/v1/stats'));
+  const listRows = rows.filter((r) => r.name.startsWith('collector: GET') && !r.name.includes('/v1/stats') && !r.name.includes('(1 connection)'));
+  const oneConnection = rows.filter((r) => r.name.startsWith('collector: GET') && r.name.includes(' (1 connection)') && !r.name.includes('/v1/stats'));
+  const deepOverFirst = ['commissions', 'partnerships', 'partners']
+    .map((t) => {
+      const [first, deep] = ['page 1 (', 'page 1,000 by cursor'].map((l) => oneConnection.find((r) => r.name.includes(`/v1/${t} ${l}`)));
+      return first && deep ? Math.round((deep.p99 / Math.max(first.p99, 1)) * 100) / 100 : undefined;
+    })
+    .filter((x) => x !== undefined);
   const ratio = (a, b) => (a && b ? Math.round((a.reqPerSec / b.reqPerSec) * 100) / 100 : undefined);
   const ratioOf = (list, a, b) => {
     const [x, y] = [a, b].map((part) => list.find((t) => t.name.includes(part)));
@@ -329,8 +359,10 @@ async function main() {
       withoutReferralOverFloor: ratioOf(tracker, 'without a referral', 'one cookie and one storage read'),
     },
     worst: {
-      page1: listRows.length ? Math.max(...listRows.filter((r) => !r.name.includes('page=1000')).map((r) => r.p99)) : undefined,
-      page1000: listRows.length ? Math.max(...listRows.filter((r) => r.name.includes('page=1000')).map((r) => r.p99)) : undefined,
+      page1: listRows.length ? Math.max(...listRows.filter((r) => !r.name.includes('starting_after')).map((r) => r.p99)) : undefined,
+      page1000: listRows.length ? Math.max(...listRows.filter((r) => r.name.includes('starting_after')).map((r) => r.p99)) : undefined,
+      page1One: oneConnection.length ? Math.max(...oneConnection.filter((r) => r.name.includes('page 1 (')).map((r) => r.p99)) : undefined,
+      deepOverFirst: deepOverFirst.length ? Math.max(...deepOverFirst) : undefined,
       rss: rows.some((r) => r.name.startsWith('collector'))
         ? Math.max(...rows.filter((r) => r.name.startsWith('collector')).map((r) => r.peakRssMb))
         : undefined,
