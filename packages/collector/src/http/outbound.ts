@@ -6,8 +6,8 @@
 // Redirects are not followed, and only the first bytes of an answer are read.
 
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /** A resolver like dns.lookup with { all: true }: every address of a host. */
@@ -25,6 +25,13 @@ export interface OutboundPolicy {
 }
 
 export const DEFAULT_OUTBOUND: OutboundPolicy = { allowHttp: false, allowPrivate: false, timeoutMs: 15_000 };
+
+// Connections are kept between webhooks to the same host: a receiver of many events is
+// not made to accept a TCP (and TLS) handshake for each. A kept socket was connected to
+// an address checked when it was opened; a new one is connected through the lookup of
+// its own request, which gives only the addresses that request checked.
+const KEEP_ALIVE = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000 };
+const AGENTS = { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) };
 
 /** At most this much of an answer is read; the rest is dropped with the connection. */
 export const RESPONSE_BYTES_READ = 4096;
@@ -203,7 +210,7 @@ export async function postJson(url: string, headers: Record<string, string>, bod
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         lookup,
         signal: AbortSignal.timeout(policy.timeoutMs),
-        agent: false,
+        agent: target.protocol === 'https:' ? AGENTS.https : AGENTS.http,
       },
       (res) => {
         const status = res.statusCode ?? 0;
