@@ -59,6 +59,8 @@ export interface AttemptRow {
 /** A claimed delivery with what sending it needs. */
 export interface Outgoing extends DeliveryRow {
   url: string;
+  /** The endpoint's, when claimed: a success need not clear what is already clear. */
+  failing_since: number | null;
   secret: string;
   previous_secret: string | null;
   previous_secret_until: number | null;
@@ -131,7 +133,7 @@ export async function claimDue(db: Queryable, engine: Engine, now: number, lease
   );
   if (claimed.length === 0) return [];
   return db.all<Outgoing>(
-    `SELECT d.*, w.url, w.secret, w.previous_secret, w.previous_secret_until, e.type, e.data, e.created_at AS event_created_at
+    `SELECT d.*, w.url, w.secret, w.previous_secret, w.previous_secret_until, w.failing_since, e.type, e.data, e.created_at AS event_created_at
        FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN events e ON e.id = d.event_id
       WHERE d.id IN (${claimed.map(() => '?').join(', ')})`,
     claimed.map((c) => c.id),

@@ -119,7 +119,7 @@ export async function deliverOne(options: DeliveryOptions, d: Outgoing): Promise
     );
     if (!applied) return; // the claim expired and another took it: its attempt counts, not this one
     if (step.state === 'succeeded') {
-      await webhooks.markAnswering(tx, d.endpoint_id);
+      if (d.failing_since !== null) await webhooks.markAnswering(tx, d.endpoint_id);
     } else if (step.gone) {
       await webhooks.disable(tx, d.endpoint_id, 'it answered 410 Gone', done);
     } else {
@@ -161,7 +161,9 @@ export function startDelivery(options: DeliveryOptions): Delivering {
         prunedAt = now();
         await prune(db, prunedAt);
       }
-      while (!stopped && inFlight < options.concurrency) {
+      // Claims are made in batches, once half the slots are free: one claiming transaction
+      // for several deliveries rather than one for each that finishes.
+      while (!stopped && inFlight <= options.concurrency / 2) {
         const t = now();
         // A read first: an idle process looks without writing (SQLite would fsync each claim).
         if (!(await webhooks.anyDue(db, t))) break;
