@@ -191,48 +191,62 @@ const LISTS = [
 ];
 
 const DEEP_LISTS = ['commissions', 'partnerships', 'partners'];
-const DEPTHS = [
-  ['page 1', 'per_page=50'],
-  ['page 1,000 by cursor', 'starting_after={deep}&per_page=50'],
-];
+const listName = (prefix, route, query, connections) =>
+  `${prefix}: GET /v1/${route}${query ? `?${query}` : ''}${connections === 1 ? ' (1 connection)' : ''}`;
 
-async function collectorLists() {
-  const names = LISTS.map(([route, q]) => `collector: GET /v1/${route}${q ? `?${q}` : ''}`);
-  const single = DEEP_LISTS.flatMap((route) => DEPTHS.map(([label]) => `collector: GET /v1/${route} ${label} (1 connection)`));
-  if (![...names, ...single].some(wanted)) return {};
-  const seed = await seededDatabase();
-  const c = await startCollector(seed.path, join(work, 'lists.log'), profileArgs('lists'));
+/**
+ * Every list of LISTS on one collector: at 50 connections, the throughput; at one, the
+ * latency of a page itself rather than of a queue for it. A page 1,000 deep by cursor
+ * beside each list's page 1 says whether depth costs anything.
+ */
+async function listRows(prefix, c, secret, deep, partnerIds) {
+  const headers = { authorization: `Bearer ${secret}` };
   const rows = [];
-  try {
-    // Partner ids, and each list's record 1,000 pages of 50 deep, from the seeded file itself.
-    const db = new Database(seed.path, { readonly: true });
-    const partnerIds = db.prepare('SELECT id FROM partners ORDER BY random() LIMIT 1000').pluck().all();
-    const deep = Object.fromEntries(
-      DEEP_LISTS.map((t) => [
-        t,
-        db.prepare(`SELECT id FROM ${t} WHERE program_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 49949`).pluck().get(seed.programId),
-      ]),
-    );
-    db.close();
-    const headers = { authorization: `Bearer ${seed.secret}` };
-    for (const [i, [route, query]] of LISTS.entries()) {
-      if (!wanted(names[i])) continue;
+  for (const connections of [CONNECTIONS, 1]) {
+    for (const [route, query] of LISTS) {
+      const name = listName(prefix, route, query, connections);
+      if (!wanted(name)) continue;
       const base = `/v1/${route}${query ? `?${query.replace('{deep}', deep[route])}` : ''}`;
       const varies = /\{(n|partner)\}/.test(base);
       const fill = () => base.replace('{n}', String(pick(100_000))).replace('{partner}', partnerIds[pick(partnerIds.length)]);
       const request = varies ? { setupRequest: (req) => ({ ...req, path: fill() }) } : { path: base };
-      rows.push(await measure(names[i], c.url, { requests: [{ method: 'GET', headers, ...request }] }, c.child.pid));
+      rows.push(await measure(name, c.url, { connections, requests: [{ method: 'GET', headers, ...request }] }, c.child.pid));
     }
-    // One connection: the latency of a page itself, not of a queue for it; the first page and
-    // the 1,000th by cursor of each list, whose ratio says whether depth costs anything.
-    for (const route of DEEP_LISTS) {
-      for (const [label, query] of DEPTHS) {
-        const name = `collector: GET /v1/${route} ${label} (1 connection)`;
-        if (wanted(name)) rows.push(await measure(name, c.url, { connections: 1, requests: [{ method: 'GET', headers, path: `/v1/${route}?${query.replace('{deep}', deep[route])}` }] }, c.child.pid));
-      }
-    }
+  }
+  return rows;
+}
+
+async function collectorLists() {
+  const names = [CONNECTIONS, 1].flatMap((n) => ['collector', 'collector-pg'].flatMap((p) => LISTS.map(([r, q]) => listName(p, r, q, n))));
+  if (!names.some(wanted)) return {};
+  const seed = await seededDatabase();
+  // Partner ids, and each list's record 1,000 pages of 50 deep, from the seeded file itself
+  // (the PostgreSQL copy keeps the ids).
+  const db = new Database(seed.path, { readonly: true });
+  const partnerIds = db.prepare('SELECT id FROM partners ORDER BY random() LIMIT 1000').pluck().all();
+  const deep = Object.fromEntries(
+    DEEP_LISTS.map((t) => [
+      t,
+      db.prepare(`SELECT id FROM ${t} WHERE program_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 49949`).pluck().get(seed.programId),
+    ]),
+  );
+  db.close();
+  const rows = [];
+  const c = await startCollector(seed.path, join(work, 'lists.log'), profileArgs('lists'));
+  try {
+    rows.push(...(await listRows('collector', c, seed.secret, deep, partnerIds)));
   } finally {
     await stop(c.child);
+  }
+  if (names.some((n) => n.startsWith('collector-pg') && wanted(n)) && (await postgresReady())) {
+    const copy = await seededPostgres(seed.path, work);
+    const p = await startCollector(copy.url, join(work, 'lists-pg.log'), profileArgs('lists-pg'));
+    try {
+      rows.push(...(await listRows('collector-pg', p, copy.secret, deep, partnerIds)));
+    } finally {
+      await stop(p.child);
+      await copy.drop();
+    }
   }
   return { rows, seedSeconds: seed.seconds };
 }
@@ -283,8 +297,10 @@ const TARGETS = [
   ['conversion p99 at 50 connections (ms)', (r) => r.byName.conversion?.p99, '≤', 25],
   ['list page 1, any single filter: worst p99 (ms)', (r) => r.worst.page1, '≤', 10],
   ['list page 1,000 by cursor: worst p99 (ms)', (r) => r.worst.page1000, '≤', 30],
-  ['list page 1 at 1 connection: worst p99 (ms)', (r) => r.worst.page1One, '≤', 5],
+  ['list page 1 at 1 connection, any single filter: worst p99 (ms)', (r) => r.worst.page1One, '≤', 5],
   ['list page 1,000 by cursor ÷ page 1, p99 at 1 connection: worst', (r) => r.worst.deepOverFirst, '≤', 1.5],
+  ['PostgreSQL: list page 1 at 1 connection: worst p99 (ms)', (r) => r.worst.pgPage1One, '≤', 5],
+  ['PostgreSQL: list page 1,000 by cursor ÷ page 1 at 1 connection', (r) => r.worst.pgDeepOverFirst, '≤', 1.5],
   ['stats, 90 days by day: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.includes('/v1/stats 90'))?.p99, '≤', 50],
   ['partners leaderboard, 30 days: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.includes('/v1/stats/partners'))?.p99, '≤', 50],
   ['PostgreSQL: stats, 90 days by day: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.startsWith('collector-pg: GET /v1/stats 90'))?.p99, '≤', 50],
@@ -302,8 +318,8 @@ async function main() {
     ...(await collectorConversions()),
     ...(await postgresRows()),
   ];
-  const lists = await collectorLists();
-  rows.push(...(lists.rows ?? []));
+  const listed = await collectorLists();
+  rows.push(...(listed.rows ?? []));
   rows.push(...(await collectorStats()));
   const webhooks = await webhookRows(work, wanted);
   console.log('');
@@ -316,14 +332,22 @@ async function main() {
   const pgBase = find('baseline-pg');
   const pgOne = find('collector-pg ×1: POST');
   const pgTwo = find('collector-pg ×2: POST');
-  const listRows = rows.filter((r) => r.name.startsWith('collector: GET') && !r.name.includes('/v1/stats') && !r.name.includes('(1 connection)'));
-  const oneConnection = rows.filter((r) => r.name.startsWith('collector: GET') && r.name.includes(' (1 connection)') && !r.name.includes('/v1/stats'));
-  const deepOverFirst = ['commissions', 'partnerships', 'partners']
-    .map((t) => {
-      const [first, deep] = ['page 1 (', 'page 1,000 by cursor'].map((l) => oneConnection.find((r) => r.name.includes(`/v1/${t} ${l}`)));
+  const lists = (prefix, connections) =>
+    rows.filter((r) => r.name.startsWith(`${prefix}: GET`) && !r.name.includes('/v1/stats') && r.name.includes('(1 connection)') === (connections === 1));
+  const worstP99 = (list, deep) => {
+    const picked = list.filter((r) => r.name.includes('starting_after') === deep).map((r) => r.p99);
+    return picked.length ? Math.max(...picked) : undefined;
+  };
+  // Per list, the p99 of its 1,000th page by cursor over its page 1's, at one connection.
+  const deepOverFirst = (prefix) => {
+    const one = lists(prefix, 1);
+    const ratios = DEEP_LISTS.map((t) => {
+      const first = one.find((r) => r.name === listName(prefix, t, '', 1));
+      const deep = one.find((r) => r.name.startsWith(`${prefix}: GET /v1/${t}?starting_after`));
       return first && deep ? Math.round((deep.p99 / Math.max(first.p99, 1)) * 100) / 100 : undefined;
-    })
-    .filter((x) => x !== undefined);
+    }).filter((x) => x !== undefined);
+    return ratios.length ? Math.max(...ratios) : undefined;
+  };
   const ratio = (a, b) => (a && b ? Math.round((a.reqPerSec / b.reqPerSec) * 100) / 100 : undefined);
   const ratioOf = (list, a, b) => {
     const [x, y] = [a, b].map((part) => list.find((t) => t.name.includes(part)));
@@ -334,7 +358,7 @@ async function main() {
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
     connections: CONNECTIONS,
     seconds: SECONDS,
-    seedSeconds: lists.seedSeconds,
+    seedSeconds: listed.seedSeconds,
     rows,
     ratios: {
       collectorOverFsync: ratio(conversion, fsync),
@@ -359,10 +383,12 @@ async function main() {
       withoutReferralOverFloor: ratioOf(tracker, 'without a referral', 'one cookie and one storage read'),
     },
     worst: {
-      page1: listRows.length ? Math.max(...listRows.filter((r) => !r.name.includes('starting_after')).map((r) => r.p99)) : undefined,
-      page1000: listRows.length ? Math.max(...listRows.filter((r) => r.name.includes('starting_after')).map((r) => r.p99)) : undefined,
-      page1One: oneConnection.length ? Math.max(...oneConnection.filter((r) => r.name.includes('page 1 (')).map((r) => r.p99)) : undefined,
-      deepOverFirst: deepOverFirst.length ? Math.max(...deepOverFirst) : undefined,
+      page1: worstP99(lists('collector', CONNECTIONS), false),
+      page1000: worstP99(lists('collector', CONNECTIONS), true),
+      page1One: worstP99(lists('collector', 1), false),
+      deepOverFirst: deepOverFirst('collector'),
+      pgPage1One: worstP99(lists('collector-pg', 1), false),
+      pgDeepOverFirst: deepOverFirst('collector-pg'),
       rss: rows.some((r) => r.name.startsWith('collector'))
         ? Math.max(...rows.filter((r) => r.name.startsWith('collector')).map((r) => r.peakRssMb))
         : undefined,

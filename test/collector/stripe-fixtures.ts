@@ -56,7 +56,13 @@ export function checkoutSession(o: {
   };
 }
 
-/** An invoice in the API's shape since 2025-03-31 (the `parent` and `payments` fields). */
+/**
+ * An invoice in the API's shape since 2025-03-31 (`parent`, `total_taxes`), as a webhook
+ * delivers it: without `payments`, which Stripe includes only when a request expands it,
+ * so the invoice names no payment intent; `invoice_payment.paid` does (invoicePayment).
+ * `paymentIntent` gives the expanded shape (`GET /v1/invoices/:id?expand[]=payments`),
+ * for a test that means that shape.
+ */
 export function invoice(o: {
   id?: string;
   customer: string;
@@ -72,11 +78,14 @@ export function invoice(o: {
 }): Json {
   const tax = o.tax ?? 0;
   const subscription = o.subscription === undefined ? stripeId('sub') : o.subscription;
+  const id = o.id ?? stripeId('in');
+  const paidAt = o.paidAt ?? null;
   return {
-    id: o.id ?? stripeId('in'),
+    id,
     object: 'invoice',
     status: 'paid',
     billing_reason: o.billingReason ?? (subscription ? 'subscription_cycle' : 'manual'),
+    collection_method: 'charge_automatically',
     currency: (o.currency ?? 'usd').toLowerCase(),
     customer: o.customer,
     customer_email: o.email ?? null,
@@ -90,22 +99,29 @@ export function invoice(o: {
     parent: subscription
       ? { type: 'subscription_details', quote_details: null, subscription_details: { subscription, metadata: o.subscriptionMetadata ?? {} } }
       : null,
-    payments: {
-      object: 'list',
-      data: [
-        {
-          id: stripeId('inpay'),
-          object: 'invoice_payment',
-          amount_paid: o.amountPaid,
-          status: 'paid',
-          payment: { type: 'payment_intent', payment_intent: o.paymentIntent ?? stripeId('pi') },
-        },
-      ],
-      has_more: false,
-    },
-    status_transitions: { finalized_at: o.paidAt ?? null, paid_at: o.paidAt ?? null, voided_at: null, marked_uncollectible_at: null },
+    lines: { object: 'list', data: [], has_more: false, url: `/v1/invoices/${id}/lines` },
+    ...(o.paymentIntent === undefined ? {} : { payments: { object: 'list', data: [invoicePayment({ invoice: id, amountPaid: o.amountPaid, paymentIntent: o.paymentIntent })], has_more: false } }),
+    status_transitions: { finalized_at: paidAt, paid_at: paidAt, voided_at: null, marked_uncollectible_at: null },
     metadata: {},
     livemode: false,
+  };
+}
+
+/** An invoice payment (the object of `invoice_payment.paid`, since 2025-03-31): which intent paid which invoice. */
+export function invoicePayment(o: { invoice: string; amountPaid: number; paymentIntent: string; currency?: string; paidAt?: number }): Json {
+  return {
+    id: stripeId('inpay'),
+    object: 'invoice_payment',
+    amount_paid: o.amountPaid,
+    amount_requested: o.amountPaid,
+    created: o.paidAt ?? 1_740_823_200,
+    currency: (o.currency ?? 'usd').toLowerCase(),
+    invoice: o.invoice,
+    is_default: true,
+    livemode: false,
+    payment: { type: 'payment_intent', payment_intent: o.paymentIntent },
+    status: 'paid',
+    status_transitions: { canceled_at: null, paid_at: o.paidAt ?? 1_740_823_200 },
   };
 }
 

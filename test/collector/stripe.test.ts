@@ -12,6 +12,7 @@ import {
   customer,
   dispute,
   invoice,
+  invoicePayment,
   legacyInvoice,
   newSecret,
   postEvent,
@@ -284,6 +285,88 @@ describe('each event', () => {
     expect(keys).toContain(`stripe:${first.id}`);
   });
 
+  it("invoice_payment.paid: a webhook's invoice names no payment intent; this link lets a refund of the intent find the invoice's payment, in either order", async () => {
+    const p = await program();
+    const r = await referral(p);
+    const cus = customer({ email: r.email, metadata: { tally_referral_id: r.referralId } });
+    await expectOutcome(p, 'customer.created', cus, 'linked');
+    // As delivered: `payments` is only there when a request expands it.
+    const first = invoice({ customer: cus.id as string, amountPaid: 10_000 });
+    expect(first).not.toHaveProperty('payments');
+    const credited = await expectOutcome(p, 'invoice.paid', first, 'credited');
+    const paymentId = credited.data.attributes.touched.find((t: Json) => t.type === 'payment').id;
+    const intent = stripeId('pi');
+    // A refund before the link waits for it; the link applies it.
+    const refund = await expectOutcome(p, 'charge.refunded', charge({ amount: 10_000, amountRefunded: 2_500, paymentIntent: intent }), 'ignored');
+    expect(refund.data.attributes.waiting_on).toBe(intent);
+    const linked = await expectOutcome(p, 'invoice_payment.paid', invoicePayment({ invoice: first.id as string, amountPaid: 10_000, paymentIntent: intent }), 'linked');
+    expect(linked.data.attributes.touched).toEqual([{ type: 'payment', id: paymentId }]);
+    expect((await api(p, 'GET', `/v1/integrations/stripe/events/${refund.data.id}`)).body.data.attributes).toMatchObject({ outcome: 'refunded', waiting_on: null });
+    expect(await amounts(p)).toEqual([1_500]);
+    // A later refund of the same intent finds the payment at once.
+    await expectOutcome(p, 'charge.refunded', charge({ amount: 10_000, amountRefunded: 10_000, paymentIntent: intent }), 'refunded');
+    expect((await commissions(p))[0]!.attributes).toMatchObject({ state: 'rejected', reject_reason: 'refunded' });
+    // The other order: the link before its invoice waits on the invoice, and applies with it.
+    const renewal = invoice({ customer: cus.id as string, amountPaid: 5_000 });
+    const renewalIntent = stripeId('pi');
+    const early = await expectOutcome(p, 'invoice_payment.paid', invoicePayment({ invoice: renewal.id as string, amountPaid: 5_000, paymentIntent: renewalIntent }), 'ignored');
+    expect(early.data.attributes.waiting_on).toBe(renewal.id);
+    await expectOutcome(p, 'invoice.paid', renewal, 'credited');
+    expect((await api(p, 'GET', `/v1/integrations/stripe/events/${early.data.id}`)).body.data.attributes.outcome).toBe('linked');
+    await expectOutcome(p, 'charge.refunded', charge({ amount: 5_000, amountRefunded: 5_000, paymentIntent: renewalIntent }), 'refunded');
+    expect((await commissions(p)).map((x) => x.attributes.reject_reason)).toEqual(['refunded', 'refunded']);
+  });
+
+  it('checkout.session.async_payment_succeeded: a session completed unpaid (a bank debit) only links; paid later, it credits, and its refund finds it', async () => {
+    const p = await program();
+    const partner = await seedPartner(c, { token: p.token });
+    const grId = await click(p, partner.key);
+    const session = checkoutSession({ amount: 5_000, clientReferenceId: grId, email: 'slow.bank@shop.test', paymentStatus: 'unpaid' });
+    const completed = await expectOutcome(p, 'checkout.session.completed', session, 'linked');
+    const [ref] = await list(p, 'referrals');
+    expect(completed.data.attributes.touched).toEqual([{ type: 'referral', id: ref!.id }]);
+    expect(await list(p, 'payments')).toEqual([]);
+    const paid = { ...session, payment_status: 'paid' };
+    const body = await expectOutcome(p, 'checkout.session.async_payment_succeeded', paid, 'credited');
+    expect(body.data.attributes.touched.map((t: Json) => t.type)).toEqual(['referral', 'payment', 'commission']);
+    expect(await amounts(p)).toEqual([1_000]);
+    expect((await api(p, 'GET', `/v1/referrals/${ref!.id}`)).body.data.attributes.state).toBe('paid');
+    // Stripe's retry under another event id credits nothing more; the refund takes it back.
+    await expectOutcome(p, 'checkout.session.async_payment_succeeded', paid, 'ignored');
+    await expectOutcome(p, 'charge.refunded', charge({ amount: 5_000, amountRefunded: 5_000, paymentIntent: session.payment_intent as string }), 'refunded');
+    expect((await commissions(p))[0]!.attributes).toMatchObject({ state: 'rejected', reject_reason: 'refunded' });
+  });
+
+  it("a click id in a customer's or subscription's metadata makes the referral when the snippet never recorded one, as a Checkout's does; in either order", async () => {
+    const p = await program();
+    const partner = await seedPartner(c, { token: p.token });
+    const made = async (email: string) => (await list(p, 'referrals')).find((x) => x.attributes.email === email);
+    // customer.created with tally_gr_id and an address: the referral from the click, the customer linked.
+    const grId = await click(p, partner.key);
+    const cus = customer({ email: 'no.snippet@shop.test', metadata: { tally_gr_id: grId } });
+    const linked = await expectOutcome(p, 'customer.created', cus, 'linked');
+    const ref = await made('no.snippet@shop.test');
+    expect(ref!.attributes.state).toBe('converted');
+    expect(ref!.relationships.partnership.data.id).toBe(partner.partnershipId);
+    expect(linked.data.attributes.touched).toEqual([{ type: 'referral', id: ref!.id }]);
+    await expectOutcome(p, 'invoice.paid', invoice({ customer: cus.id as string, amountPaid: 3_000, email: 'no.snippet@shop.test' }), 'credited');
+    // The invoice first: it waits on its customer, whose event makes the referral and applies it.
+    const lateClick = await click(p, partner.key);
+    const late = customer({ email: 'late.customer@shop.test', metadata: { tally_gr_id: lateClick } });
+    const early = await expectOutcome(p, 'invoice.paid', invoice({ customer: late.id as string, amountPaid: 4_000, email: 'late.customer@shop.test' }), 'ignored');
+    expect(early.data.attributes.waiting_on).toBe(late.id);
+    await expectOutcome(p, 'customer.created', late, 'linked');
+    expect((await api(p, 'GET', `/v1/integrations/stripe/events/${early.data.id}`)).body.data.attributes).toMatchObject({ outcome: 'credited', waiting_on: null });
+    // The subscription's metadata, as its invoice carries it, with the invoice's address.
+    const subClick = await click(p, partner.key);
+    await expectOutcome(p, 'invoice.paid', invoice({ customer: stripeId('cus'), amountPaid: 5_000, email: 'by.subscription@shop.test', subscriptionMetadata: { tally_gr_id: subClick } }), 'credited');
+    expect((await made('by.subscription@shop.test'))!.attributes.state).toBe('paid');
+    expect(await amounts(p)).toEqual([600, 800, 1_000]);
+    // Without an address there is no one to make a referral of: only an existing one is found.
+    await expectOutcome(p, 'customer.created', customer({ metadata: { tally_gr_id: await click(p, partner.key) } }), 'ignored');
+    expect(await list(p, 'referrals')).toHaveLength(3);
+  });
+
   it('matching by metadata (session, customer, subscription), by the linked customer, and by e-mail', async () => {
     const p = await program();
     const a = await referral(p);
@@ -419,21 +502,53 @@ describe('delivery', () => {
     expect(logged!.attributes.attempts).toBe(1);
   });
 
-  it('out of order: the invoice before the Checkout that links its customer still ends credited, and a refund before its payment', async () => {
+  it('out of order: the invoice, its payment and a refund before the Checkout that links its customer all end applied', async () => {
     const p = await program();
     const r = await referral(p);
     const cus = stripeId('cus');
     const intent = stripeId('pi');
-    const inv = invoice({ customer: cus, amountPaid: 5_000, paymentIntent: intent });
+    const inv = invoice({ customer: cus, amountPaid: 5_000 });
     const early = await expectOutcome(p, 'invoice.paid', inv, 'ignored');
     expect(early.data.attributes.waiting_on).toBe(cus);
+    // Since 2025-03-31 only the invoice payment says which intent paid the invoice.
+    const link = await expectOutcome(p, 'invoice_payment.paid', invoicePayment({ invoice: inv.id as string, amountPaid: 5_000, paymentIntent: intent }), 'ignored');
+    expect(link.data.attributes.waiting_on).toBe(inv.id);
     const refund = await expectOutcome(p, 'charge.refunded', charge({ amount: 5_000, amountRefunded: 1_000, paymentIntent: intent }), 'ignored');
     expect(refund.data.attributes.waiting_on).toBe(intent);
+    // One event links the customer: the invoice, then its payment's link, then the refund apply.
     await expectOutcome(p, 'checkout.session.completed', checkoutSession({ mode: 'subscription', amount: 5_000, customer: cus, clientReferenceId: r.grId, invoice: inv.id as string }), 'linked');
     expect(await amounts(p)).toEqual([800]);
     const log = Object.fromEntries((await list(p, 'integrations/stripe/events')).map((e) => [e.id, e.attributes]));
     expect(log[early.data.id]).toMatchObject({ outcome: 'credited', waiting_on: null });
+    expect(log[link.data.id]).toMatchObject({ outcome: 'linked', waiting_on: null });
     expect(log[refund.data.id]).toMatchObject({ outcome: 'refunded', waiting_on: null });
+  });
+
+  it('a refused event is answered 2xx only once its log row is committed; else 500, and the same event again is recorded', async () => {
+    const p = await program();
+    const r = await referral(p);
+    const cus = customer({ metadata: { tally_referral_id: r.referralId } });
+    await expectOutcome(p, 'customer.created', cus, 'linked');
+    await expectOutcome(p, 'payment_intent.created', { id: stripeId('pi'), object: 'payment_intent', amount: 100 }, 'ignored');
+    // A rule refuses this one (a currency Tally does not know): its effects are rolled back
+    // and the refusal is logged on its own. A constraint that allows this program one
+    // ignored event, which it has, makes that log row's write fail.
+    const refused = stripeEvent('invoice.paid', invoice({ customer: cus.id as string, amountPaid: 1_000, currency: 'zzz' }), { created: c.clock.now });
+    const index = `stripe_test_one_ignored_${p.id.replace(/\W/g, '')}`;
+    await c.running.db.run(`CREATE UNIQUE INDEX ${index} ON stripe_events (program_id) WHERE outcome = 'ignored' AND program_id = '${p.id}'`);
+    try {
+      const reply = await postEvent(p.url, refused, p.secret, { timestamp: c.clock.now });
+      expectError(reply, 500, 'internal_error');
+      expect(await c.running.db.get('SELECT id FROM stripe_events WHERE program_id = ? AND id = ?', [p.id, String(refused.id)])).toBeUndefined();
+    } finally {
+      await c.running.db.run(`DROP INDEX ${index}`);
+    }
+    // Stripe sends it again: now the refusal is recorded, and only then answered 200.
+    const again = await postEvent(p.url, refused, p.secret, { timestamp: c.clock.now });
+    expect(again.status).toBe(200);
+    expect(again.body.data.attributes).toMatchObject({ outcome: 'ignored', reason: expect.stringMatching(/currency/) });
+    expect((await api(p, 'GET', `/v1/integrations/stripe/events/${refused.id}`)).body.data.attributes.outcome).toBe('ignored');
+    expect(await list(p, 'payments')).toEqual([]);
   });
 });
 

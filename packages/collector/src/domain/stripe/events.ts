@@ -81,10 +81,16 @@ async function processEvent(db: Db, program: ProgramRow, event: StripeEvent, pay
     // A rule refused it (a rejected referral, a declined partnership, an unknown currency):
     // the event changed nothing, and says why. Anything else is a failure, for Stripe to retry.
     const refused = err instanceof ServiceError && err.kind !== 'internal' && err.kind !== 'later';
-    const outcome = refused ? { outcome: 'ignored' as const, reason: err.message } : { outcome: 'failed' as const, reason: 'an internal error; Stripe will send it again' };
-    await record(db, row, outcome, now).catch(() => undefined);
-    if (refused) return { event: (await stripe.getEvent(db, program.id, event.id)) ?? { ...row, ...outcome }, duplicate: false };
-    throw err;
+    if (!refused) {
+      // Answered 500 whether or not the `failed` row is written: the row only shows it in
+      // the log, and Stripe's next delivery takes the event up again either way.
+      await record(db, row, { outcome: 'failed', reason: 'an internal error; Stripe will send it again' }, now).catch(() => undefined);
+      throw err;
+    }
+    // The refusal is the event's outcome: answered 200 only once its row is committed.
+    const outcome = { outcome: 'ignored' as const, reason: err.message };
+    await recordRefusal(db, row, outcome, now);
+    return { event: (await stripe.getEvent(db, program.id, event.id)) ?? { ...row, ...outcome }, duplicate: false };
   }
 }
 
@@ -93,6 +99,21 @@ async function record(db: Db, row: EventRow, outcome: Pick<EventRow, 'outcome' |
     await stripe.claim(tx, row, true);
     await stripe.finish(tx, row.program_id, row.id, { ...outcome, touched: '[]', waiting_on: null, referral_id: null, processed_at: now });
   });
+}
+
+/**
+ * Records a refused event as ignored. When that fails, the answer must not be a 2xx, or
+ * Stripe would never send the event again and the log would lack it: a database that is
+ * not there now stays its 503; anything else (a constraint, which alone would be a 409)
+ * becomes a 500.
+ */
+async function recordRefusal(db: Db, row: EventRow, outcome: Pick<EventRow, 'outcome' | 'reason'>, now: number): Promise<void> {
+  try {
+    await record(db, row, outcome, now);
+  } catch (err) {
+    if (err instanceof ServiceError && (err.kind === 'later' || err.kind === 'internal')) throw err;
+    throw new Error(`the refused Stripe event ${row.id} could not be recorded`, { cause: err });
+  }
 }
 
 /** At most this many rounds of "linked, so apply what waited, which links more". */

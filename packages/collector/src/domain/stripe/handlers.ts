@@ -49,7 +49,7 @@ export const paymentKey = (stripeKey: string): string => `stripe:${stripeKey}`;
 
 interface Found {
   referral: ReferralRow;
-  /** True when the event made the referral (a Checkout that named a click). */
+  /** True when the event made the referral (a click id named with the customer's address). */
   created: boolean;
 }
 
@@ -70,23 +70,33 @@ async function byClick(tx: Tx, program: ProgramRow, grId: string, email: string 
 }
 
 /**
- * The referral a customer is, in the documented order: a Checkout's client_reference_id
- * as a click id; tally_gr_id or tally_referral_id metadata; the customer already linked;
- * an e-mail address of a referral. `fromClick` lets a Checkout make the referral.
+ * The referral the object itself names: a Checkout's client_reference_id as a click id,
+ * then tally_gr_id or tally_referral_id metadata. A click id makes the referral from its
+ * click when none exists yet and the object tells the customer's address, wherever the
+ * click id was put: the snippet's track() may never have run.
  */
-async function findReferral(tx: Tx, program: ProgramRow, who: read.Customer, fromClick: boolean, now: number): Promise<Found | undefined> {
-  const email = fromClick ? who.email : undefined;
+async function byMarks(tx: Tx, program: ProgramRow, who: read.Customer, now: number): Promise<Found | undefined> {
   if (who.clickId) {
-    const found = await byClick(tx, program, who.clickId, email, now);
+    const found = await byClick(tx, program, who.clickId, who.email, now);
     if (found) return found;
   }
   for (const m of who.metadata) {
     const grId = typeof m.tally_gr_id === 'string' ? m.tally_gr_id : undefined;
-    const found = grId ? await byClick(tx, program, grId, email, now) : undefined;
+    const found = grId ? await byClick(tx, program, grId, who.email, now) : undefined;
     if (found) return found;
     const byId = typeof m.tally_referral_id === 'string' ? await referrals.get(tx, program.id, m.tally_referral_id) : undefined;
     if (byId) return { referral: byId, created: false };
   }
+  return undefined;
+}
+
+/**
+ * The referral a customer is, in the documented order: what the object names (byMarks);
+ * the customer already linked; an e-mail address of a referral.
+ */
+async function findReferral(tx: Tx, program: ProgramRow, who: read.Customer, now: number): Promise<Found | undefined> {
+  const marked = await byMarks(tx, program, who, now);
+  if (marked) return marked;
   const linked = who.customer ? await stripe.linked(tx, program.id, [who.customer]) : undefined;
   const byCustomer = linked ? await referrals.get(tx, program.id, linked) : undefined;
   if (byCustomer) return { referral: byCustomer, created: false };
@@ -108,6 +118,12 @@ async function linkCustomer(tx: Tx, program: ProgramRow, who: read.Customer, ref
   if (!who.customer) return [];
   await stripe.link(tx, program.id, who.customer, referral.id, now);
   return [who.customer];
+}
+
+/** A link and nothing paid: it names the referral among what it touched only when it made it. */
+function linkedOnly(found: Found, linked: string[]): Handled {
+  const touched: Touched[] = found.created ? [{ type: 'referral', id: found.referral.id }] : [];
+  return { outcome: 'linked', touched, referralId: found.referral.id, linked };
 }
 
 /** Records the payment once (its key is Stripe's id) and links its Stripe ids to it. */
@@ -154,15 +170,12 @@ const NO_REFERRAL = 'no referral matched: no click id, tally metadata, linked cu
 const checkoutCompleted: Handler = async (tx, program, event, now) => {
   const s = event.data.object;
   const who = read.sessionCustomer(s);
-  const found = await findReferral(tx, program, who, true, now);
+  const found = await findReferral(tx, program, who, now);
   if (!found) return ignored(NO_REFERRAL);
   const paid = read.sessionPaid(s, event.created);
   const credited = paid ? await credit(tx, program, found.referral, paid, now) : undefined;
   const linked = await linkCustomer(tx, program, who, found.referral, now);
-  // A credit names the referral among what it touched; a link alone names it only when it made it.
-  if (credited) return { ...credited, linked: [...linked, ...credited.linked] };
-  const touched: Touched[] = found.created ? [{ type: 'referral', id: found.referral.id }] : [];
-  return { outcome: 'linked', touched, referralId: found.referral.id, linked };
+  return credited ? { ...credited, linked: [...linked, ...credited.linked] } : linkedOnly(found, linked);
 };
 
 const invoicePaid: Handler = async (tx, program, event, now) => {
@@ -170,7 +183,7 @@ const invoicePaid: Handler = async (tx, program, event, now) => {
   const paid = read.invoicePaid(inv, event.created);
   if (!paid) return ignored('nothing was paid');
   const who = read.invoiceCustomer(inv);
-  const found = await findReferral(tx, program, who, false, now);
+  const found = await findReferral(tx, program, who, now);
   if (!found) return ignored(`${NO_REFERRAL} (yet)`, who.customer);
   const credited = await credit(tx, program, found.referral, paid, now);
   return { ...credited, linked: [...(await linkCustomer(tx, program, who, found.referral, now)), ...credited.linked] };
@@ -230,7 +243,7 @@ const disputeClosed: Handler = async (tx, program, event, now) => {
 };
 
 const subscriptionDeleted: Handler = async (tx, program, event, now) => {
-  const found = await findReferral(tx, program, read.subscriptionCustomer(event.data.object), false, now);
+  const found = await findReferral(tx, program, read.subscriptionCustomer(event.data.object), now);
   if (!found) return ignored(NO_REFERRAL);
   const { referral } = found;
   if (referral.state !== 'paid') return { ...ignored(`the referral is ${referral.state}, not paid: it cannot churn`), referralId: referral.id };
@@ -242,11 +255,11 @@ const subscriptionDeleted: Handler = async (tx, program, event, now) => {
 
 const customerChanged: Handler = async (tx, program, event, now) => {
   const who = read.customerObject(event.data.object);
-  // Only the metadata links here: an address alone is matched when the customer pays.
-  const found = await findReferral(tx, program, { customer: undefined, metadata: who.metadata }, false, now);
+  // Only the metadata links here (its click id with the address may make the referral):
+  // an address alone is matched when the customer pays.
+  const found = await byMarks(tx, program, who, now);
   if (!found) return ignored('no tally_gr_id or tally_referral_id metadata of a referral');
-  const linked = await linkCustomer(tx, program, who, found.referral, now);
-  return { outcome: 'linked', touched: [], referralId: found.referral.id, linked };
+  return linkedOnly(found, await linkCustomer(tx, program, who, found.referral, now));
 };
 
 /** The events Tally acts on; the README lists them for the endpoint's settings in Stripe. */

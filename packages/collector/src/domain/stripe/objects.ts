@@ -33,7 +33,7 @@ function metadata(...sources: unknown[]): Array<Record<string, string>> {
   return sources.map(obj).filter((m): m is Record<string, string> => m !== undefined);
 }
 
-/** Who paid, as far as this object tells: the four ways of finding the referral. */
+/** Who paid, as far as this object tells: what the ways of finding the referral read. */
 export interface Customer {
   /** Stripe's customer id (cus_…). */
   customer?: string | undefined;
@@ -61,7 +61,9 @@ export function sessionCustomer(s: Json): Customer {
     customer: idOf(s.customer),
     email: str(obj(s.customer_details)?.email) ?? str(s.customer_email),
     clickId: str(s.client_reference_id),
-    metadata: metadata(s.metadata, obj(s.subscription_details)?.metadata),
+    // A session carries its own metadata only (its subscription is an id): the
+    // subscription's (subscription_data.metadata) comes with each of its invoices.
+    metadata: metadata(s.metadata),
   };
 }
 
