@@ -13,7 +13,7 @@ import { chromium, type Browser as PlaywrightBrowser } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from './driver.js';
 import { createProgram } from '../../packages/collector/src/domain/programs.js';
 import { createLogger } from '../../packages/collector/src/log.js';
-import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../packages/collector/src/server.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const BUNDLE = readFileSync(fileURLToPath(new URL('../../packages/tracker/dist/tracker.js', import.meta.url)));
@@ -173,12 +173,19 @@ export class Stack {
 /** Waits until the loaded tracker has replaced the stub. */
 export const trackerReady = (page: Page) => page.waitForFunction(() => typeof window.gr?.track === 'function');
 
-/** A collector as `npm start` runs it (first program, demo on), on its own database in a temp folder. */
-export async function startDemoCollector(extra: { smtpUrl?: string } = {}): Promise<{ server: RunningServer; close(): Promise<void> }> {
+/**
+ * A collector as `npm start` runs it (first program, demo on), on its own database in a temp folder;
+ * `options` as startServer takes them (webhooks to this machine: `outbound`).
+ */
+export async function startDemoCollector(
+  extra: { smtpUrl?: string } = {},
+  options: ServerOptions = {},
+): Promise<{ server: RunningServer; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'tally-demo-'));
   const server = await startServer(
     { port: 0, host: '127.0.0.1', databaseUrl: join(dir, 'tally.db'), logLevel: 'silent', ...extra },
     createLogger('silent'),
+    options,
   );
   return {
     server,

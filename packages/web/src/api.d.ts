@@ -18,7 +18,12 @@ export interface paths {
                     email_eq?: string;
                     /** @description e-mail address, compared normalized */
                     paypal_email_eq?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
                     page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
                     per_page?: number;
                 };
                 header?: never;
@@ -48,8 +53,10 @@ export interface paths {
                             }[];
                             meta: {
                                 pagination: {
-                                    page: number;
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
                                     per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
                                     has_more: boolean;
                                 };
                             };
@@ -287,7 +294,12 @@ export interface paths {
                     created_at_lt?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
                     page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
                     per_page?: number;
                 };
                 header?: never;
@@ -337,8 +349,10 @@ export interface paths {
                             }[];
                             meta: {
                                 pagination: {
-                                    page: number;
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
                                     per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
                                     has_more: boolean;
                                 };
                             };
@@ -626,7 +640,12 @@ export interface paths {
                     state_set_at_lt?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     state_set_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
                     page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
                     per_page?: number;
                 };
                 header?: never;
@@ -667,8 +686,10 @@ export interface paths {
                             }[];
                             meta: {
                                 pagination: {
-                                    page: number;
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
                                     per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
                                     has_more: boolean;
                                 };
                             };
@@ -919,7 +940,12 @@ export interface paths {
                     state_set_at_lt?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     state_set_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
                     page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
                     per_page?: number;
                 };
                 header?: never;
@@ -959,8 +985,10 @@ export interface paths {
                             }[];
                             meta: {
                                 pagination: {
-                                    page: number;
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
                                     per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
                                     has_more: boolean;
                                 };
                             };
@@ -1163,7 +1191,12 @@ export interface paths {
                     created_at_lt?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
                     page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
                     per_page?: number;
                 };
                 header?: never;
@@ -1213,8 +1246,10 @@ export interface paths {
                             }[];
                             meta: {
                                 pagination: {
-                                    page: number;
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
                                     per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
                                     has_more: boolean;
                                 };
                             };
@@ -1538,7 +1573,12 @@ export interface paths {
                     created_at_lt?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
                     page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
                     per_page?: number;
                 };
                 header?: never;
@@ -1578,8 +1618,10 @@ export interface paths {
                             }[];
                             meta: {
                                 pagination: {
-                                    page: number;
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
                                     per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
                                     has_more: boolean;
                                 };
                             };
@@ -3529,7 +3571,12 @@ export interface paths {
                     created_at_lt?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
                     page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
                     per_page?: number;
                 };
                 header?: never;
@@ -3568,8 +3615,10 @@ export interface paths {
                             }[];
                             meta: {
                                 pagination: {
-                                    page: number;
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
                                     per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
                                     has_more: boolean;
                                 };
                             };
@@ -4565,7 +4614,12 @@ export interface paths {
                     created_at_lt?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
                     page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
                     per_page?: number;
                 };
                 header?: never;
@@ -4597,8 +4651,10 @@ export interface paths {
                             }[];
                             meta: {
                                 pagination: {
-                                    page: number;
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
                                     per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
                                     has_more: boolean;
                                 };
                             };
@@ -4641,7 +4697,12 @@ export interface paths {
                     created_at_lt?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
                     page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
                     per_page?: number;
                 };
                 header?: never;
@@ -4677,8 +4738,10 @@ export interface paths {
                             }[];
                             meta: {
                                 pagination: {
-                                    page: number;
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
                                     per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
                                     has_more: boolean;
                                 };
                             };
@@ -4744,6 +4807,899 @@ export interface paths {
                                     paid_at: number | null;
                                 };
                             }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the program's webhook endpoints, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "webhook_endpoint";
+                                attributes: {
+                                    url: string;
+                                    description: string;
+                                    /** @description The event types sent; empty: every type */
+                                    event_types: string[];
+                                    enabled: boolean;
+                                    /** @description Why Tally stopped sending (410 Gone, 5 days of failures) or that its owner did */
+                                    disabled_reason?: string;
+                                    /** @description The signing secret, only in the answer that made it */
+                                    secret?: string;
+                                    secret_hint: string;
+                                    /** @description Until when the secret before the last rotation still signs too */
+                                    previous_secret_until?: number;
+                                    /** @description When the current run of failed attempts began */
+                                    failing_since?: number;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a webhook endpoint; the answer shows its signing secret, once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        url: string;
+                        /** @description The event types to send; empty or absent: every type */
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid")[];
+                        description?: string;
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "webhook_endpoint";
+                                attributes: {
+                                    url: string;
+                                    description: string;
+                                    /** @description The event types sent; empty: every type */
+                                    event_types: string[];
+                                    enabled: boolean;
+                                    /** @description Why Tally stopped sending (410 Gone, 5 days of failures) or that its owner did */
+                                    disabled_reason?: string;
+                                    /** @description The signing secret, only in the answer that made it */
+                                    secret?: string;
+                                    secret_hint: string;
+                                    /** @description Until when the secret before the last rotation still signs too */
+                                    previous_secret_until?: number;
+                                    /** @description When the current run of failed attempts began */
+                                    failing_since?: number;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one webhook endpoint */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "webhook_endpoint";
+                                attributes: {
+                                    url: string;
+                                    description: string;
+                                    /** @description The event types sent; empty: every type */
+                                    event_types: string[];
+                                    enabled: boolean;
+                                    /** @description Why Tally stopped sending (410 Gone, 5 days of failures) or that its owner did */
+                                    disabled_reason?: string;
+                                    /** @description The signing secret, only in the answer that made it */
+                                    secret?: string;
+                                    secret_hint: string;
+                                    /** @description Until when the secret before the last rotation still signs too */
+                                    previous_secret_until?: number;
+                                    /** @description When the current run of failed attempts began */
+                                    failing_since?: number;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove an endpoint, with its deliveries */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change an endpoint: its URL, event types, description, or enable it again */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        url?: string;
+                        /** @description The event types to send; empty or absent: every type */
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid")[];
+                        description?: string;
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "webhook_endpoint";
+                                attributes: {
+                                    url: string;
+                                    description: string;
+                                    /** @description The event types sent; empty: every type */
+                                    event_types: string[];
+                                    enabled: boolean;
+                                    /** @description Why Tally stopped sending (410 Gone, 5 days of failures) or that its owner did */
+                                    disabled_reason?: string;
+                                    /** @description The signing secret, only in the answer that made it */
+                                    secret?: string;
+                                    secret_hint: string;
+                                    /** @description Until when the secret before the last rotation still signs too */
+                                    previous_secret_until?: number;
+                                    /** @description When the current run of failed attempts began */
+                                    failing_since?: number;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret, shown once; the old one still signs beside it for 24 hours */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "webhook_endpoint";
+                                attributes: {
+                                    url: string;
+                                    description: string;
+                                    /** @description The event types sent; empty: every type */
+                                    event_types: string[];
+                                    enabled: boolean;
+                                    /** @description Why Tally stopped sending (410 Gone, 5 days of failures) or that its owner did */
+                                    disabled_reason?: string;
+                                    /** @description The signing secret, only in the answer that made it */
+                                    secret?: string;
+                                    secret_hint: string;
+                                    /** @description Until when the secret before the last rotation still signs too */
+                                    previous_secret_until?: number;
+                                    /** @description When the current run of failed attempts began */
+                                    failing_since?: number;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test event (webhook.test) to this endpoint only */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "webhook_delivery";
+                                attributes: {
+                                    event_id: string;
+                                    event_type: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "succeeded" | "failed";
+                                    attempts: number;
+                                    /** @description While pending: when it is tried next */
+                                    next_attempt_at?: number;
+                                    last_status?: number;
+                                    last_error?: string;
+                                    /** @description Every attempt, oldest first; only when one delivery is read */
+                                    attempt_log?: {
+                                        attempted_at: number;
+                                        status: number | null;
+                                        duration_ms: number;
+                                        error: string | null;
+                                        /** @description The first bytes of the answer */
+                                        response: string;
+                                    }[];
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    webhook_endpoint: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "webhook_endpoint";
+                                        } | null;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an endpoint's deliveries, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of pending, succeeded, failed */
+                    state_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "webhook_delivery";
+                                attributes: {
+                                    event_id: string;
+                                    event_type: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "succeeded" | "failed";
+                                    attempts: number;
+                                    /** @description While pending: when it is tried next */
+                                    next_attempt_at?: number;
+                                    last_status?: number;
+                                    last_error?: string;
+                                    /** @description Every attempt, oldest first; only when one delivery is read */
+                                    attempt_log?: {
+                                        attempted_at: number;
+                                        status: number | null;
+                                        duration_ms: number;
+                                        error: string | null;
+                                        /** @description The first bytes of the answer */
+                                        response: string;
+                                    }[];
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    webhook_endpoint: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "webhook_endpoint";
+                                        } | null;
+                                    };
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one delivery with every attempt: time, status, duration, the first bytes of the answer */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "webhook_delivery";
+                                attributes: {
+                                    event_id: string;
+                                    event_type: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "succeeded" | "failed";
+                                    attempts: number;
+                                    /** @description While pending: when it is tried next */
+                                    next_attempt_at?: number;
+                                    last_status?: number;
+                                    last_error?: string;
+                                    /** @description Every attempt, oldest first; only when one delivery is read */
+                                    attempt_log?: {
+                                        attempted_at: number;
+                                        status: number | null;
+                                        duration_ms: number;
+                                        error: string | null;
+                                        /** @description The first bytes of the answer */
+                                        response: string;
+                                    }[];
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    webhook_endpoint: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "webhook_endpoint";
+                                        } | null;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_deliveries/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery's event again to its endpoint, as a new delivery */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "webhook_delivery";
+                                attributes: {
+                                    event_id: string;
+                                    event_type: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "succeeded" | "failed";
+                                    attempts: number;
+                                    /** @description While pending: when it is tried next */
+                                    next_attempt_at?: number;
+                                    last_status?: number;
+                                    last_error?: string;
+                                    /** @description Every attempt, oldest first; only when one delivery is read */
+                                    attempt_log?: {
+                                        attempted_at: number;
+                                        status: number | null;
+                                        duration_ms: number;
+                                        error: string | null;
+                                        /** @description The first bytes of the answer */
+                                        response: string;
+                                    }[];
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    webhook_endpoint: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "webhook_endpoint";
+                                        } | null;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the events of the last 30 days, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, commission.created, commission.updated, payment.created, payout.created, payout.paid, webhook.test */
+                    type_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "event";
+                                attributes: {
+                                    type: string;
+                                    created_at: number;
+                                    /** @description The record as the API shows it */
+                                    data: {
+                                        id: string;
+                                        type: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one event of the last 30 days */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "event";
+                                attributes: {
+                                    type: string;
+                                    created_at: number;
+                                    /** @description The record as the API shows it */
+                                    data: {
+                                        id: string;
+                                        type: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                            };
                         };
                     };
                 };

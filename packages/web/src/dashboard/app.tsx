@@ -15,11 +15,12 @@ import { Clicks, Commissions, Payments, Referrals } from './pages/records.js';
 import { SignIn, Welcome } from './pages/sign-in.js';
 import { BASE, href, SessionContext, type Session } from './session.js';
 
-// Payouts, Stripe events and settings are fetched the first time they are opened (preact-iso's router
-// keeps the page on screen until then), which keeps the first load smaller; the record
-// tables stay in the entry, since a partner's page shows them too. A file that cannot be
-// fetched (a tab older than a deploy, whose build emptied dist) becomes a page saying so:
-// preact-iso's lazy would otherwise wait on the rejected import for ever.
+// Payouts, Stripe events, settings and a webhook endpoint's deliveries are fetched the
+// first time they are opened (preact-iso's router keeps the page on screen until then),
+// which keeps the first load smaller; the record tables stay in the entry, since a
+// partner's page shows them too. A file that cannot be fetched (a tab older than a
+// deploy, whose build emptied dist) becomes a page saying so: preact-iso's lazy would
+// otherwise wait on the rejected import for ever.
 function PageUnavailable() {
   return <Failure error={new Error('This page could not be loaded; the dashboard may have been updated. Reload the page.')} retry={() => location.reload()} />;
 }
@@ -27,6 +28,7 @@ const lazyPage = <C,>(load: () => Promise<C>) => lazy(() => load().catch(() => P
 const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Settings));
 const StripeEvents = lazyPage(() => import('./pages/stripe-events.js').then((m) => m.StripeEvents));
+const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js').then((m) => m.WebhookDeliveries));
 
 const NAV = [
   ['/', 'Overview'],
@@ -129,6 +131,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/payouts`} component={Payouts} />
           <Route path={`${BASE}/stripe`} component={StripeEvents} />
           <Route path={`${BASE}/settings`} component={Settings} />
+          <Route path={`${BASE}/settings/webhooks/:id`} component={WebhookDeliveries} />
           <Route default component={NotFound} />
         </Router>
       </main>

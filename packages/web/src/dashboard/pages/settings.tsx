@@ -1,6 +1,6 @@
-// The program's settings and commission rules, its snippet, its public page for partners, its Stripe connection, its API
-// tokens and its team. Secrets (a new token, an invitation link) are shown once, when
-// made: the collector keeps only their hashes.
+// The program's settings and commission rules, its snippet, its public page for partners, its Stripe connection, its
+// webhooks (webhook-settings.tsx), its API tokens and its team. Secrets (a new token, an
+// invitation link) are shown once, when made: the collector keeps only their hashes.
 
 import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
@@ -11,6 +11,7 @@ import { Confirm, CopyButton, Failure, Show, Table, type Column } from '../../co
 import { RuleFields, rulesFrom } from '../rules.js';
 import { useSession } from '../session.js';
 import { StripeConnection } from './stripe-settings.js';
+import { WebhookSettings } from './webhook-settings.js';
 
 type Program = Answer<'/v1/program'>['data'];
 type Token = Answer<'/v1/tokens'>['data'][number];
@@ -327,6 +328,7 @@ export function Settings() {
           </>
         )}
       </Show>
+      <WebhookSettings />
       <Tokens />
       <Team />
     </section>

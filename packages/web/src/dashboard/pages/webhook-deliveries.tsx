@@ -1,0 +1,236 @@
+// One webhook endpoint's deliveries: what was sent, how it went, when it is tried next;
+// one opened (its id in the URL) shows every attempt with the first bytes of the answer,
+// and sends its event again. While a delivery is about to be tried, the page asks again
+// by itself, so a test event is seen arriving without reloading.
+
+import { useLocation, useRoute } from 'preact-iso/router';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, type Answer } from '../../common/api.js';
+import { dateTime, int, locale } from '../../common/format.js';
+import { useLoad, type Loaded } from '../../common/use-api.js';
+import { Empty, Failure, Pager, Show, Table, type Column } from '../../common/ui.js';
+import { href } from '../session.js';
+import { EndpointState, SendTest } from '../webhooks.js';
+
+type Delivery = Answer<'/v1/webhook_endpoints/{id}/deliveries'>['data'][number];
+type Opened = Answer<'/v1/webhook_deliveries/{id}'>;
+type Attempt = NonNullable<Opened['data']['attributes']['attempt_log']>[number];
+
+const STATES = ['pending', 'succeeded', 'failed'] as const;
+/** How often to ask again while a delivery is due within REFRESH_WITHIN. */
+const REFRESH_MS = 2000;
+const REFRESH_WITHIN = 60;
+
+// Retries come seconds apart: attempts show their seconds, unlike the dashboard's other times.
+const exactTime = (unix: number): string => new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(unix * 1000));
+
+/** What the endpoint last answered: the error when there was one (a status, a timeout, a refusal). */
+const lastAnswer = (d: Delivery): string => d.attributes.last_error ?? (d.attributes.last_status === undefined ? '—' : String(d.attributes.last_status));
+const nextAttempt = (d: Delivery): string => (d.attributes.next_attempt_at === undefined ? '—' : exactTime(d.attributes.next_attempt_at));
+const dueSoon = (d: { attributes: { state: string; next_attempt_at?: number } }): boolean =>
+  d.attributes.state === 'pending' && (d.attributes.next_attempt_at ?? 0) - Date.now() / 1000 < REFRESH_WITHIN;
+
+const ATTEMPTS: Column<Attempt & { id: string }>[] = [
+  { label: 'Time', cell: (a) => exactTime(a.attempted_at) },
+  { label: 'Status', cell: (a) => a.status ?? '—' },
+  { label: 'Duration', numeric: true, cell: (a) => `${int(a.duration_ms)} ms` },
+  { label: 'Error', cell: (a) => a.error ?? '—' },
+  { label: 'Answer (first bytes)', cell: (a) => (a.response ? <code class="wrap">{a.response}</code> : '—') },
+];
+
+function DeliveryDetail({ id, loaded, closeHref, resent }: { id: string; loaded: Loaded<Opened>; closeHref: string; resent: (newId: string) => void }) {
+  const [error, setError] = useState<unknown>();
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opened from the table: the reader lands on what opened, not back at the top.
+  useEffect(() => heading.current?.focus(), [id, loaded.data !== undefined]);
+  return (
+    <section class="panel" aria-labelledby="delivery-title">
+      <Show loaded={loaded}>
+        {({ data: d }) => (
+          <>
+            <div class="panel-head">
+              <h2 id="delivery-title" tabIndex={-1} ref={heading}>
+                Delivery of <code>{d.attributes.event_type}</code>
+              </h2>
+              <a href={closeHref}>Close</a>
+            </div>
+            <dl class="facts">
+              <dt>State</dt>
+              <dd>
+                <span class={`state ${d.attributes.state}`}>{d.attributes.state}</span>
+                {d.attributes.next_attempt_at !== undefined && ` (next attempt ${exactTime(d.attributes.next_attempt_at)})`}
+              </dd>
+              <dt>Event</dt>
+              <dd>
+                <code class="secret">{d.attributes.event_id}</code>
+              </dd>
+              <dt>Created</dt>
+              <dd>{dateTime(d.attributes.created_at)}</dd>
+            </dl>
+            {d.attributes.attempt_log?.length ? (
+              <Table caption="Attempts" columns={ATTEMPTS} rows={d.attributes.attempt_log.map((a, i) => ({ ...a, id: String(i) }))} />
+            ) : (
+              <p class="hint">Not tried yet: it is sent within a second or two.</p>
+            )}
+            {error !== undefined && <Failure error={error} />}
+            <div class="actions">
+              <button
+                type="button"
+                onClick={async () => {
+                  setError(undefined);
+                  try {
+                    resent((await api('post', '/v1/webhook_deliveries/{id}/resend', `/v1/webhook_deliveries/${d.id}/resend`)).data.id);
+                  } catch (err) {
+                    setError(err);
+                  }
+                }}
+              >
+                Resend
+              </button>
+            </div>
+          </>
+        )}
+      </Show>
+    </section>
+  );
+}
+
+export function WebhookDeliveries() {
+  const { params } = useRoute();
+  const { query, path, route } = useLocation();
+  const id = params.id ?? '';
+  const page = Math.max(1, Number(query.page) || 1);
+  const filters = new URLSearchParams({ page: String(page) });
+  if (query.state_eq) filters.set('state_eq', query.state_eq);
+  const [round, setRound] = useState(0);
+  const endpoint = useLoad(() => api('get', '/v1/webhook_endpoints/{id}', `/v1/webhook_endpoints/${encodeURIComponent(id)}`), `${id}/${round}`);
+  const list = useLoad(
+    () => api('get', '/v1/webhook_endpoints/{id}/deliveries', `/v1/webhook_endpoints/${encodeURIComponent(id)}/deliveries?${filters}`),
+    `${id}?${filters}/${round}`,
+  );
+  const opened = useLoad(
+    query.open ? () => api('get', '/v1/webhook_deliveries/{id}', `/v1/webhook_deliveries/${encodeURIComponent(query.open!)}`) : null,
+    `${query.open}/${round}`,
+  );
+  const [said, setSaid] = useState<{ error?: unknown; message?: string }>({});
+  // An empty value leaves its parameter out: closing a delivery drops `open`, "Any" drops the state.
+  const urlWith = (change: Record<string, string>) => `${path}?${new URLSearchParams(Object.entries({ ...query, ...change }).filter(([, v]) => v))}`;
+  const set = (change: Record<string, string>) => route(urlWith({ page: '1', ...change }), true);
+  const refresh = () => setRound((r) => r + 1);
+  // Ask again while something shown is about to be tried; a retry minutes away waits for a reload.
+  const waiting = [...(list.data?.data ?? []), ...(query.open && opened.data ? [opened.data.data] : [])].some(dueSoon);
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setTimeout(refresh, REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [waiting, round]);
+
+  const columns: Column<Delivery>[] = [
+    { label: 'Created', cell: (d) => dateTime(d.attributes.created_at), text: (d) => new Date(d.attributes.created_at * 1000).toISOString() },
+    { label: 'Event', cell: (d) => <code>{d.attributes.event_type}</code>, text: (d) => d.attributes.event_type },
+    { label: 'State', cell: (d) => <span class={`state ${d.attributes.state}`}>{d.attributes.state}</span>, text: (d) => d.attributes.state },
+    { label: 'Attempts', numeric: true, cell: (d) => int(d.attributes.attempts), text: (d) => String(d.attributes.attempts) },
+    { label: 'Last answer', cell: lastAnswer, text: lastAnswer },
+    { label: 'Next attempt', cell: nextAttempt, text: (d) => (d.attributes.next_attempt_at === undefined ? '' : new Date(d.attributes.next_attempt_at * 1000).toISOString()) },
+    {
+      label: 'Actions',
+      cell: (d) => (
+        <a href={urlWith({ open: d.id })} aria-label={`Open the delivery of ${d.attributes.event_type}, ${dateTime(d.attributes.created_at)}`}>
+          Open
+        </a>
+      ),
+    },
+  ];
+  return (
+    <section>
+      <p class="crumbs">
+        <a href={href('/settings#webhooks')}>Settings</a> / Webhooks /
+      </p>
+      <div class="page-head">
+        <h1>Webhook deliveries</h1>
+        <div class="buttons">
+          <button type="button" class="secondary" onClick={refresh}>
+            Refresh
+          </button>
+          <SendTest
+            endpointId={id}
+            done={(error) => {
+              setSaid(error === undefined ? { message: 'A test event is on its way: it appears below.' } : { error });
+              refresh();
+            }}
+          />
+        </div>
+      </div>
+      <Show loaded={endpoint}>
+        {({ data: e }) => (
+          <dl class="facts">
+            <dt>URL</dt>
+            <dd>
+              <code class="secret">{e.attributes.url}</code>
+              {e.attributes.description && <span class="hint"> {e.attributes.description}</span>}
+            </dd>
+            <dt>Events</dt>
+            <dd>{e.attributes.event_types.length ? e.attributes.event_types.join(', ') : 'all events'}</dd>
+            <dt>State</dt>
+            <dd>
+              <EndpointState endpoint={e} />
+              {!e.attributes.enabled && (
+                <>
+                  {' '}
+                  <a href={href('/settings#webhooks')}>Enable it in the settings</a>
+                </>
+              )}
+            </dd>
+            <dt>Secret</dt>
+            <dd>
+              <code>{e.attributes.secret_hint}</code>
+            </dd>
+          </dl>
+        )}
+      </Show>
+      {said.message && (
+        <p role="status" class="ok">
+          {said.message}
+        </p>
+      )}
+      {said.error !== undefined && <Failure error={said.error} />}
+      {query.open && (
+        <DeliveryDetail
+          id={query.open}
+          loaded={opened}
+          closeHref={urlWith({ open: '' })}
+          resent={(newId) => {
+            setSaid({ message: 'Sent again, as a new delivery: it is opened here.' });
+            route(urlWith({ open: newId }), true);
+            refresh();
+          }}
+        />
+      )}
+      <div class="filters">
+        <label>
+          <span>State</span>
+          <select value={query.state_eq ?? ''} onChange={(e) => set({ state_eq: e.currentTarget.value })}>
+            <option value="">Any</option>
+            {STATES.map((s) => (
+              <option value={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <Show loaded={list}>
+        {(answer) =>
+          answer.data.length === 0 ? (
+            <Empty title={query.state_eq ? `No ${query.state_eq} deliveries` : 'No deliveries yet'}>
+              <p>Each event this endpoint wants is delivered here, and every attempt is kept. Send a test event to see one arrive.</p>
+            </Empty>
+          ) : (
+            <>
+              <Table caption="Webhook deliveries" columns={columns} rows={answer.data} csv="webhook-deliveries" />
+              <Pager page={page} hasMore={answer.meta.pagination.has_more} go={(p) => set({ page: String(p) })} />
+            </>
+          )
+        }
+      </Show>
+    </section>
+  );
+}
