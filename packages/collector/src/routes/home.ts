@@ -15,7 +15,7 @@ const VERSION: string = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')).version;
 
 /** The repository's own docs, served as text beside the page; absent when embedded elsewhere. */
 const DOCS_DIR = join(dirname(PACKAGE_JSON), '..', '..', 'docs') + '/';
-const DOCS = ['api.md', 'tracker.md', 'decisions.md'] as const;
+const DOCS = ['api.md', 'tracker.md', 'decisions.md', 'webhooks.md', 'stripe.md', 'portal.md'] as const;
 
 // A 32×32 PNG (a white T on teal), in an ICO container: every browser reads PNG icons.
 const PNG = Buffer.from(

@@ -241,8 +241,8 @@ export function WebhookSettings() {
               </p>
               <p>
                 Add an https URL on your server: Tally sends each event there, signed by the{' '}
-                <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> scheme, and retries until it answers 2xx. The README's Webhooks section has a
-                receiver in a few lines; docs/webhooks.md says everything else.
+                <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> scheme, and retries until it answers 2xx.{' '}
+                <a href="/docs/webhooks.md">The webhooks guide</a> has a receiver that verifies it in a few lines, the events and what each carries.
               </p>
             </Empty>
           ) : (
