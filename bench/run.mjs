@@ -17,6 +17,7 @@ import { freshSchema, postgresReady } from './postgres.mjs';
 import { seededDatabase, SPAN } from './seed.mjs';
 import { trackerRows } from './tracker.mjs';
 import { overviewRow } from './dashboard.mjs';
+import { stripeRows } from './stripe.mjs';
 import { webhookRows } from './webhooks.mjs';
 import { seededPostgres } from './seed-postgres.mjs';
 
@@ -322,6 +323,7 @@ async function main() {
   rows.push(...(listed.rows ?? []));
   rows.push(...(await collectorStats()));
   const webhooks = await webhookRows(work, wanted);
+  rows.push(...(await stripeRows(work, wanted)));
   console.log('');
   const tracker = wanted('tracker.js') ? await trackerRows() : [];
 
