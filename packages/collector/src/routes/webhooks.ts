@@ -139,8 +139,8 @@ export const webhookRoutes = [
     status: 200,
     response: page(endpointSchema),
     async handle({ db, program, list, now }) {
-      const found = await webhooks.listEndpoints(db, program.id, list.filters, list.page);
-      return { status: 200, body: listEnvelope(found, list.page, (row) => renderEndpoint(row, now)) };
+      const listed = await webhooks.listEndpoints(db, program.id, list.filters, list.page);
+      return { status: 200, body: listEnvelope(listed, list.page, (row) => renderEndpoint(row, now)) };
     },
   }),
   route({
@@ -225,8 +225,8 @@ export const webhookRoutes = [
     async handle({ db, program, params, list }) {
       const endpoint = await getEndpoint(db, program.id, endpointId(params));
       const filters = [{ field: 'endpoint_id', op: 'eq' as const, value: endpoint.id }, ...list.filters];
-      const found = await webhooks.listDeliveries(db, program.id, filters, list.page);
-      return { status: 200, body: listEnvelope(found, list.page, (row) => renderDelivery(row)) };
+      const listed = await webhooks.listDeliveries(db, program.id, filters, list.page);
+      return { status: 200, body: listEnvelope(listed, list.page, (row) => renderDelivery(row)) };
     },
   }),
   route({
@@ -263,8 +263,8 @@ export const webhookRoutes = [
     response: page(eventSchema),
     async handle({ db, program, list, now }) {
       const filters = [...list.filters, events.keptSince(now - EVENTS_KEPT_SECONDS)];
-      const found = await events.list(db, program.id, filters, list.page);
-      return { status: 200, body: listEnvelope(found, list.page, renderEvent) };
+      const listed = await events.list(db, program.id, filters, list.page);
+      return { status: 200, body: listEnvelope(listed, list.page, renderEvent) };
     },
   }),
   route({

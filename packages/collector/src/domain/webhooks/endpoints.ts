@@ -100,8 +100,8 @@ export async function updateEndpoint(
       // Enabled again by its owner: a fresh start, without the old reason or run of failures.
       if (changes.enabled) Object.assign(next, { disabled_reason: null, failing_since: null });
     }
-    const { id: _id, program_id: _p, created_at: _c, secret: _s, previous_secret: _ps, previous_secret_until: _pu, ...fields } = next;
-    await webhooks.updateEndpoint(tx, programId, id, fields);
+    const { url: u, description, event_types, enabled, disabled_reason, failing_since, updated_at } = next;
+    await webhooks.updateEndpoint(tx, programId, id, { url: u, description, event_types, enabled, disabled_reason, failing_since, updated_at });
     if (row.enabled === 1 && next.enabled === 0) await webhooks.failPending(tx, id, 'the endpoint was disabled by its owner', now);
     return next;
   });
