@@ -231,6 +231,65 @@ describe('retries', () => {
     expect(d.attempt_log[0].response).toBe('x'.repeat(512));
   });
 
+  it('an answer with NUL bytes is recorded without them (PostgreSQL refuses U+0000 in text)', async () => {
+    c = await collector();
+    receiver.answer.set('/nul', () => ({ status: 500, body: 'bad\u0000answer' }));
+    const { id } = await endpoint('/nul', ['partnership.created']);
+    await seedPartner(c);
+    const d = await attempted(id, 1);
+    expect(d.attempt_log[0].response).toBe('badanswer');
+    expect(d.attempts).toBe(1);
+  });
+
+  it('a DNS that never answers: the attempt ends within the timeout, is recorded once, and is not sent again meanwhile', async () => {
+    c = await collector({ ...LOCAL, timeoutMs: 500, resolve: () => new Promise(() => {}) });
+    const made = await c.call('POST', '/v1/webhook_endpoints', { body: { url: 'http://stalls.example/hook', event_types: ['partnership.created'] } });
+    expect(made.status).toBe(201); // not resolving yet is accepted (after the timeout)
+    await seedPartner(c);
+    const d = await attempted(made.body.data.id, 1);
+    expect(d.attempt_log[0].error).toMatch(/stalls.example does not resolve \(ETIMEOUT\)/);
+    expect(d.attempt_log[0].duration_ms).toBeLessThan(1500);
+    await new Promise((r) => setTimeout(r, 1500));
+    const later = await attemptsOf(d.id);
+    expect(later.attempts).toBe(1);
+    expect(later.attempt_log).toHaveLength(1);
+  });
+
+  it('disabled while an attempt is in flight: the attempt is still recorded, and nothing is retried', async () => {
+    c = await collector();
+    receiver.answer.set('/inflight', () => ({ status: 200, delayMs: 600 }));
+    const { id } = await endpoint('/inflight', ['partnership.created']);
+    await seedPartner(c);
+    await receiver.waitFor(1, '/inflight');
+    expect((await c.call('PATCH', `/v1/webhook_endpoints/${id}`, { body: { enabled: false } })).status).toBe(200);
+    let d = await delivery(id);
+    for (let i = 0; i < 40 && d.attributes.attempts === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      d = await delivery(id);
+    }
+    expect(d.attributes.state).toBe('succeeded');
+    expect((await attemptsOf(d.id)).attempt_log.map((a: any) => a.status)).toEqual([200]);
+    const resend = await c.call('POST', `/v1/webhook_deliveries/${d.id}/resend`);
+    expect(resend.status).toBe(409);
+    expect(resend.body.errors[0].detail).toMatch(/enable it first/);
+  });
+
+  it('a refund of a paid commission: the clawback is created and the original is updated', async () => {
+    c = await collector();
+    await endpoint('/claw', ['commission.created', 'commission.updated']);
+    const p = await seedPartner(c);
+    await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: 'cat@buyers.test', gr_id: 'g9', pk: p.key } });
+    const pay = await c.call('POST', '/v1/payments', { body: { amount: 10_000, currency: 'USD', idempotency_key: 'claw', referral_email: 'cat@buyers.test' } });
+    const commissionId = pay.body.included[0].id;
+    expect((await c.call('PATCH', `/v1/commissions/${commissionId}`, { body: { state: 'paid' } })).status).toBe(200);
+    expect((await c.call('POST', '/v1/refunds', { body: { payment_id: 'claw' } })).status).toBeLessThan(300);
+    const got = await receiver.waitFor(4, '/claw');
+    const seen = got.map((r) => [r.json.type, r.json.data.id === commissionId ? 'original' : (r.json.data.attributes.clawback_of === commissionId ? 'clawback' : 'other')]);
+    expect(seen).toEqual(expect.arrayContaining([['commission.created', 'original'], ['commission.created', 'clawback']]));
+    // Paid, then clawed back.
+    expect(got.filter((r) => r.json.type === 'commission.updated' && r.json.data.id === commissionId)).toHaveLength(2);
+  });
+
   it('a redirect is not followed', async () => {
     c = await collector();
     receiver.answer.set('/moved', () => ({ status: 302, headers: { location: `${receiver.url}/target` } }));
@@ -312,6 +371,8 @@ describe('addresses a webhook may not reach', () => {
     answers.set('inside.example', ['10.0.0.1']);
     answers.set('local.example', ['::1']);
     answers.set('mapped.example', ['::ffff:127.0.0.1']);
+    answers.set('compat.example', ['::7f00:1']);
+    answers.set('hexmapped.example', ['::ffff:a00:1']);
     for (const url of [
       'https://127.0.0.1/hook',
       'https://10.0.0.1/hook',
@@ -320,6 +381,12 @@ describe('addresses a webhook may not reach', () => {
       'https://inside.example/hook',
       'https://local.example/hook',
       'https://mapped.example/hook',
+      'https://compat.example/hook',
+      'https://hexmapped.example/hook',
+      'https://[::127.0.0.1]/hook',
+      'https://2130706433/hook',
+      'https://0x7f.1/hook',
+      'https://[fd00:ec2::254]/hook',
       'http://public.example/hook',
       'https://user:pass@public.example/hook',
       'not a url',

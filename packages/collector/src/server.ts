@@ -110,8 +110,9 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     now,
     send: (url, headers, body) => postJson(url, headers, body, outbound),
     concurrency: config.webhookConcurrency ?? 16,
-    // A claim outlives the longest request by a margin, so a slow answer is not sent twice.
-    leaseSeconds: Math.ceil(outbound.timeoutMs / 1000) + 10,
+    // A claim outlives the longest attempt (one deadline for DNS, connect and answer) twice
+    // over: it is counted from before the claim commits, which may wait its turn.
+    leaseSeconds: 2 * Math.ceil(outbound.timeoutMs / 1000) + 10,
     pollMs: options.webhookPollMs ?? 500,
   });
 

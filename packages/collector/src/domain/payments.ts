@@ -166,8 +166,8 @@ export async function creditPayment(
   if (earns) await countOwed(tx, commission, 1);
   await emit(tx, program.id, 'payment.created', renderPayment(payment), now);
   await emit(tx, program.id, 'commission.created', renderCommission(commission), now);
-  if (referral.state === 'converted') {
-    await referrals.move(tx, program.id, referral.id, 'converted', 'paid', now);
+  // Conditional on the state read: of two first payments at once, one moves it and says so.
+  if (referral.state === 'converted' && (await referrals.move(tx, program.id, referral.id, 'converted', 'paid', now))) {
     // A paying customer now: converted, in the sense of the hosted platforms' event, and a state change.
     const paid = renderReferral({ ...referral, state: 'paid', state_set_at: Math.max(now, referral.created_at), updated_at: now });
     await emit(tx, program.id, 'referral.converted', paid, now);

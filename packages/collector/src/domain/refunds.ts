@@ -45,7 +45,10 @@ export async function applyRefund(tx: Tx, given: PaymentRow, refundedGross: numb
     commission = await reduce(tx, commission, commission.amount + change, now);
     return { payment: after, commission, clawbacks };
   }
-  return { payment: after, commission, clawbacks: [...clawbacks, await clawBack(tx, commission, change, now)] };
+  const clawback = await clawBack(tx, commission, change, now);
+  // The original is clawed back: its own event says so, beside the clawback's commission.created.
+  await emit(tx, commission.program_id, 'commission.updated', renderCommission(commission), now);
+  return { payment: after, commission, clawbacks: [...clawbacks, clawback] };
 }
 
 /**

@@ -26,11 +26,13 @@ export interface OutboundPolicy {
 
 export const DEFAULT_OUTBOUND: OutboundPolicy = { allowHttp: false, allowPrivate: false, timeoutMs: 15_000 };
 
-// Connections are kept between webhooks to the same host: a receiver of many events is
-// not made to accept a TCP (and TLS) handshake for each. A kept socket was connected to
-// an address checked when it was opened; a new one is connected through the lookup of
-// its own request, which gives only the addresses that request checked.
-const KEEP_ALIVE = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000 };
+// Connections are kept between webhooks to the same host and port: a receiver of many
+// events is not made to accept a TCP (and TLS) handshake for each. Every socket is
+// connected through the lookup of a request to that host, which gives only addresses
+// that request checked (Node may open one for a queued request with an earlier request's
+// lookup: the addresses are still the host's, checked). As many sockets as requests may
+// be in flight (WEBHOOK_CONCURRENCY is at most 256), so none waits for one.
+const KEEP_ALIVE = { keepAlive: true, maxSockets: 256, maxFreeSockets: 16, timeout: 30_000 };
 const AGENTS = { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) };
 
 /** At most this much of an answer is read; the rest is dropped with the connection. */
@@ -67,7 +69,12 @@ for (const [net, bits] of [
   ['fc00::', 7], // unique local, with fd00:ec2::254, a metadata service
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
+  ['::', 96], // IPv4-compatible (::127.0.0.1), deprecated but parsed; IPv4-mapped ones BlockList judges as IPv4
+  ['::ffff:0:0:0', 96], // IPv4-translated
   ['64:ff9b::', 96], // NAT64 maps IPv4 addresses, private ones too
+  ['64:ff9b:1::', 48], // local-use NAT64
+  ['2002::', 16], // 6to4 carries an IPv4 address, any of them
+  ['100::', 64], // discard-only
   ['2001:db8::', 32], // documentation
 ] as const) {
   FORBIDDEN.addSubnet(net, bits, 'ipv6');
@@ -127,7 +134,7 @@ export async function checkHost(url: URL, policy: OutboundPolicy, unresolvedOk: 
       addresses = await withTimeout((policy.resolve ?? systemResolve)(host), policy.timeoutMs);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (unresolvedOk && (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA')) return [];
+      if (unresolvedOk && (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA' || code === 'ETIMEOUT')) return [];
       throw new RefusedUrl(`host ${host} does not resolve (${code ?? 'no answer'})`);
     }
   }
@@ -187,12 +194,14 @@ function readCapped(res: IncomingMessage): Promise<string> {
  */
 export async function postJson(url: string, headers: Record<string, string>, body: string, policy: OutboundPolicy): Promise<SendResult> {
   const started = performance.now();
+  // One deadline for the whole attempt, DNS included, so an attempt never outlives its claim.
+  const deadline = AbortSignal.timeout(policy.timeoutMs);
   const took = () => Math.round(performance.now() - started);
   let target: URL;
   let addresses: LookupAddress[];
   try {
     target = checkUrlForm(url, policy);
-    addresses = await checkHost(target, policy, false);
+    addresses = await checkHost(target, { ...policy, timeoutMs: Math.max(1, policy.timeoutMs - (performance.now() - started)) }, false);
   } catch (err) {
     return { body: '', durationMs: took(), error: err instanceof RefusedUrl ? `the URL ${err.message}` : String(err) };
   }
@@ -209,7 +218,7 @@ export async function postJson(url: string, headers: Record<string, string>, bod
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         lookup,
-        signal: AbortSignal.timeout(policy.timeoutMs),
+        signal: deadline,
         agent: target.protocol === 'https:' ? AGENTS.https : AGENTS.http,
       },
       (res) => {

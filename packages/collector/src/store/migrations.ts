@@ -491,6 +491,7 @@ const MIGRATIONS: readonly Migration[] = [
     event_type TEXT NOT NULL,
     state TEXT NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
+    claims INTEGER NOT NULL DEFAULT 0,
     next_attempt_at BIGINT NOT NULL,
     last_status INTEGER,
     last_error TEXT,

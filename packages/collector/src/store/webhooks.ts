@@ -36,7 +36,10 @@ export interface DeliveryRow {
   event_id: string;
   event_type: string;
   state: DeliveryState;
+  /** Attempts recorded. */
   attempts: number;
+  /** Times a process took it to send: more than its attempts by the sends that died unrecorded. */
+  claims: number;
   next_attempt_at: number;
   last_status: number | null;
   last_error: string | null;
@@ -59,8 +62,6 @@ export interface AttemptRow {
 /** A claimed delivery with what sending it needs. */
 export interface Outgoing extends DeliveryRow {
   url: string;
-  /** The endpoint's, when claimed: a success need not clear what is already clear. */
-  failing_since: number | null;
   secret: string;
   previous_secret: string | null;
   previous_secret_until: number | null;
@@ -123,9 +124,17 @@ export async function anyDue(db: Queryable, now: number): Promise<boolean> {
  * of queueing on the same ones; SQLite has one writer, which is the same guarantee.
  */
 export async function claimDue(db: Queryable, engine: Engine, now: number, leaseUntil: number, limit: number): Promise<Outgoing[]> {
+  // Taken UNRECORDED_CLAIMS times more than it was recorded: its sends die before their
+  // attempt can be written (a process killed each time, say). It stops here, failed, not
+  // sent for ever.
+  await db.run(
+    `UPDATE webhook_deliveries SET state = 'failed', last_error = ?, updated_at = ?
+      WHERE state = 'pending' AND next_attempt_at <= ? AND claims >= attempts + ?`,
+    ['its attempts could not be recorded; resend it', now, now, UNRECORDED_CLAIMS],
+  );
   const skipLocked = engine === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
   const claimed = await db.all<{ id: string }>(
-    `UPDATE webhook_deliveries SET next_attempt_at = ?, attempts = attempts + 1
+    `UPDATE webhook_deliveries SET next_attempt_at = ?, claims = claims + 1
       WHERE id IN (SELECT id FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= ?
                     ORDER BY next_attempt_at LIMIT ? ${skipLocked})
       RETURNING id`,
@@ -133,17 +142,30 @@ export async function claimDue(db: Queryable, engine: Engine, now: number, lease
   );
   if (claimed.length === 0) return [];
   return db.all<Outgoing>(
-    `SELECT d.*, w.url, w.secret, w.previous_secret, w.previous_secret_until, w.failing_since, e.type, e.data, e.created_at AS event_created_at
+    `SELECT d.*, w.url, w.secret, w.previous_secret, w.previous_secret_until, e.type, e.data, e.created_at AS event_created_at
        FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN events e ON e.id = d.event_id
       WHERE d.id IN (${claimed.map(() => '?').join(', ')})`,
     claimed.map((c) => c.id),
   );
 }
 
+/** A delivery claimed this many times more than it was recorded is failed instead of sent again. */
+export const UNRECORDED_CLAIMS = 3;
+
+/**
+ * The endpoint, locked until the transaction ends (PostgreSQL; SQLite has one writer):
+ * a finishing attempt takes it before its delivery, as disabling it does, so the two
+ * never wait on each other in opposite orders. Undefined when it was removed.
+ */
+export function lockEndpoint(db: Queryable, engine: Engine, id: string): Promise<Pick<EndpointRow, 'enabled' | 'failing_since'> | undefined> {
+  return db.get(`SELECT enabled, failing_since FROM webhook_endpoints WHERE id = ? ${engine === 'postgres' ? 'FOR UPDATE' : ''}`, [id]);
+}
+
 /**
  * Records an attempt and where it leaves the delivery, only while this claim still holds
  * it (its lease is the next_attempt_at it set): a claim that outlived its lease, and was
- * claimed again by another process, changes nothing. Resolves to whether it applied.
+ * claimed again by another process, changes nothing. Whatever the state meanwhile (its
+ * endpoint disabled), an attempt that holds its claim is recorded. Resolves to whether it applied.
  */
 export async function finishAttempt(
   db: Queryable,
@@ -152,8 +174,8 @@ export async function finishAttempt(
   next: Pick<DeliveryRow, 'state' | 'next_attempt_at' | 'last_status' | 'last_error' | 'updated_at'>,
 ): Promise<boolean> {
   const changed = await db.run(
-    `UPDATE webhook_deliveries SET state = ?, next_attempt_at = ?, last_status = ?, last_error = ?, updated_at = ?
-      WHERE id = ? AND state = 'pending' AND next_attempt_at = ?`,
+    `UPDATE webhook_deliveries SET state = ?, next_attempt_at = ?, last_status = ?, last_error = ?, updated_at = ?, attempts = attempts + 1
+      WHERE id = ? AND next_attempt_at = ?`,
     [next.state, next.next_attempt_at, next.last_status, next.last_error, next.updated_at, claimed.id, claimed.next_attempt_at],
   );
   if (changed === 1) await insertRow(db, 'webhook_attempts', attempt);

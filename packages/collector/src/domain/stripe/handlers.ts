@@ -247,9 +247,11 @@ const subscriptionDeleted: Handler = async (tx, program, event, now) => {
   if (!found) return ignored(NO_REFERRAL);
   const { referral } = found;
   if (referral.state !== 'paid') return { ...ignored(`the referral is ${referral.state}, not paid: it cannot churn`), referralId: referral.id };
-  await referrals.move(tx, program.id, referral.id, 'paid', 'churned', now);
-  const churned = { ...referral, state: 'churned' as const, state_set_at: Math.max(now, referral.created_at), updated_at: now };
-  await emit(tx, program.id, 'referral.updated', renderReferral(churned), now);
+  // Conditional on the state read: a referral rejected meanwhile is not churned, nor said to be.
+  if (await referrals.move(tx, program.id, referral.id, 'paid', 'churned', now)) {
+    const churned = { ...referral, state: 'churned' as const, state_set_at: Math.max(now, referral.created_at), updated_at: now };
+    await emit(tx, program.id, 'referral.updated', renderReferral(churned), now);
+  }
   return { outcome: 'churned', touched: [{ type: 'referral', id: referral.id }], referralId: referral.id, linked: [] };
 };
 

@@ -80,7 +80,8 @@ export function nextStep(
   const status = result.status;
   if (status !== undefined && status >= 200 && status < 300) return { state: 'succeeded', nextAttemptAt: at, gone: false };
   if (status === 410) return { state: 'failed', nextAttemptAt: at, gone: true };
-  const wait = RETRY_SCHEDULE[d.attempts - 1];
+  // `attempts` counts those recorded before this one: the first failure waits RETRY_SCHEDULE[0].
+  const wait = RETRY_SCHEDULE[d.attempts];
   if (wait === undefined) return { state: 'failed', nextAttemptAt: at, gone: false };
   // Never sooner than the endpoint asked; capped at a day, so a bad header cannot park it for ever.
   const asked = Math.min(result.retryAfter ?? 0, 86_400);
@@ -93,6 +94,9 @@ function describe(result: SendResult): string | null {
   return null;
 }
 
+/** A receiver's bytes as text a database keeps: PostgreSQL refuses U+0000 in text. */
+const storable = (text: string, max: number): string => text.replace(/\u0000/g, '').slice(0, max);
+
 /** Sends one claimed delivery and records the attempt, in one transaction with its consequences. */
 export async function deliverOne(options: DeliveryOptions, d: Outgoing): Promise<void> {
   const { db, now } = options;
@@ -103,6 +107,11 @@ export async function deliverOne(options: DeliveryOptions, d: Outgoing): Promise
   const step = nextStep(d, result, done, options.jitter?.() ?? 0.8 + Math.random() * 0.4);
   const error = describe(result);
   await db.transaction(async (tx) => {
+    const endpoint = await webhooks.lockEndpoint(tx, db.engine, d.endpoint_id);
+    if (!endpoint) return; // removed meanwhile, and its deliveries with it
+    const enabled = Number(endpoint.enabled) === 1;
+    // Disabled while this was in flight: what would have been retried ends here.
+    const state = step.state === 'pending' && !enabled ? 'failed' : step.state;
     const applied = await webhooks.finishAttempt(
       tx,
       d,
@@ -112,14 +121,14 @@ export async function deliverOne(options: DeliveryOptions, d: Outgoing): Promise
         attempted_at: at,
         duration_ms: result.durationMs,
         status: result.status ?? null,
-        error,
-        response: result.body.slice(0, RESPONSE_KEPT),
+        error: error === null ? null : storable(error, RESPONSE_KEPT),
+        response: storable(result.body, RESPONSE_KEPT),
       },
-      { state: step.state, next_attempt_at: step.nextAttemptAt, last_status: result.status ?? null, last_error: error, updated_at: done },
+      { state, next_attempt_at: step.nextAttemptAt, last_status: result.status ?? null, last_error: error === null ? null : storable(error, RESPONSE_KEPT), updated_at: done },
     );
-    if (!applied) return; // the claim expired and another took it: its attempt counts, not this one
-    if (step.state === 'succeeded') {
-      if (d.failing_since !== null) await webhooks.markAnswering(tx, d.endpoint_id);
+    if (!applied || !enabled) return; // the claim expired and another took it: its attempt counts, not this one
+    if (state === 'succeeded') {
+      if (endpoint.failing_since !== null) await webhooks.markAnswering(tx, d.endpoint_id);
     } else if (step.gone) {
       await webhooks.disable(tx, d.endpoint_id, 'it answered 410 Gone', done);
     } else {

@@ -143,6 +143,10 @@ export async function sendTestEvent(db: Db, programId: string, id: string, now: 
 export async function resend(db: Db, programId: string, deliveryId: string, now: number): Promise<DeliveryRow> {
   return db.transaction(async (tx) => {
     const old = found(await webhooks.getDelivery(tx, programId, deliveryId), 'webhook delivery', deliveryId);
+    const endpoint = await webhooks.getEndpoint(tx, programId, old.endpoint_id);
+    if (endpoint && Number(endpoint.enabled) !== 1) {
+      throw fail('conflict', 'its endpoint is disabled: enable it first, then resend (a test event reaches a disabled endpoint, to try it)');
+    }
     const delivery = newDelivery({ id: old.event_id, program_id: programId, type: old.event_type }, old.endpoint_id, now);
     await webhooks.insertDelivery(tx, delivery);
     return delivery;
