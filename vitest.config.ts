@@ -19,7 +19,9 @@ export default defineConfig({
   test: {
     // Each file starts its own servers on port 0 with its own database.
     pool: 'forks',
-    testTimeout: 20_000,
+    // A test that runs CLI processes one after another takes 10 s alone and two or three
+    // times that when the 2-core machine is busy: a minute before one is called hung.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
       {
