@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
 import { expectError, seedPartner, startCollector, type CallOptions, type Collector, type Reply } from './harness.js';
-import { asOwner } from './session.js';
+import { asOwner, ownerSession } from './session.js';
 import { portalLinkIn, startSmtp } from './smtp.js';
 
 let c: Collector;
@@ -175,6 +175,18 @@ describe('signing in', () => {
       const reply = await me(r.method.toUpperCase(), r.path.replace(/:(\w+)/g, '01900000-0000-7000-8000-000000000000'), r.body ? { body: {} } : {});
       expect(reply.status, `${r.method} ${r.path}`).toBe(401);
     }
+    // Nor does an owner's secret token, or an owner's session, open any portal route, even
+    // one of the owner's own partnerships.
+    const [ship] = (await me('GET', '/v1/portal/partnerships')).body.data;
+    const owner = await ownerSession(c, { programId: p.id });
+    const partnerRoutes = ROUTES.filter((r) => r.access === 'partner');
+    expect(partnerRoutes.length).toBeGreaterThanOrEqual(10);
+    for (const r of partnerRoutes) {
+      const path = r.path.replace(':id', ship.id) + (r.query ? '?from=2025-03-01&to=2025-03-01' : '');
+      const opts = r.body ? { body: {} } : {};
+      expectError(await c.call(r.method.toUpperCase(), path, { token: p.secret, ...opts }), 401, 'unauthorized');
+      expectError(await owner.call(r.method.toUpperCase(), path, opts), 401, 'unauthorized');
+    }
     // Nor does the partner's cookie under the owner's cookie name.
     const swapped = asOwner(c, cookie!.replace('tally_partner=', 'tally_session='));
     expect((await swapped('GET', '/v1/partners')).status).toBe(401);
@@ -215,7 +227,9 @@ describe('what a partner sees, and nothing more', () => {
     expect(coms.map((x: any) => [x.attributes.state, x.attributes.amount])).toEqual([['pending', 2_000]]);
     const stats = (await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}/stats?from=2025-03-01&to=2025-03-01`)).body.data.attributes.totals;
     expect(stats).toMatchObject({ clicks: 1, referrals: 1, customers: 1, commissions: { USD: 2_000 } });
-    expect((await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}`)).body.data.attributes.earnings).toEqual({ USD: { pending: 2_000, payable: 2_000, paid: 0, next_payable_at: null } });
+    expect((await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}`)).body.data.attributes.earnings).toEqual({
+      USD: { pending: 2_000, payable: 2_000, paid: 0, next_payable_at: null, next_payout: { amount: 2_000, reason: null, minimum: 1 } },
+    });
 
     // Paid out: the partner sees the payout and the commission paid.
     const batch = (await c.call('POST', '/v1/payout_batches', { token: p.secret, body: {} })).body.data[0];
@@ -254,6 +268,154 @@ describe('what a partner sees, and nothing more', () => {
     expect((await me('POST', '/v1/portal/auth/password', { body: { current_password: 'a long partner password', new_password: 'an even longer password' } })).status).toBe(204);
     expectError(await second('GET', '/v1/portal/account'), 401, 'unauthorized');
     expect((await me('GET', '/v1/portal/account')).status).toBe(200);
+  });
+});
+
+/** A referral through the partnership's link that pays `amount`; resolves to the payment's key. */
+let sales = 0;
+async function sale(p: { publishable: string; secret: string }, key: string, amount: number): Promise<string> {
+  const n = ++sales;
+  const conv = await c.call('POST', '/v1/tracking/conversion', { token: p.publishable, body: { email: `buyer${n}@customers.test`, gr_id: `sale-${n}`, pk: key } });
+  expect(conv.status).toBe(201);
+  const paid = await c.call('POST', '/v1/payments', { token: p.secret, body: { amount, currency: 'USD', referral_id: conv.body.data.id, idempotency_key: `sale-${n}` } });
+  expect(paid.status).toBe(201);
+  return `sale-${n}`;
+}
+
+describe('the portal lists page as every list does', () => {
+  it("the partner's partnerships: the list envelope, state_eq, numbered pages and cursors both ways", async () => {
+    const programs = [await programWithPage({ auto_accept: true }), await programWithPage(), await programWithPage({ auto_accept: true })];
+    const email = `lists${++people}@partners.test`;
+    let cookie = '';
+    for (const p of programs) cookie = (await applyTo(p.slug, { email })).cookie ?? cookie;
+    const me = asPartner(cookie);
+    const all = await me('GET', '/v1/portal/partnerships');
+    expect(all.body.meta.pagination).toEqual({ page: 1, per_page: 25, has_more: false });
+    // Newest first, as every list.
+    expect(all.body.data.map((x: any) => x.attributes.program_id)).toEqual(programs.map((p) => p.id).reverse());
+    const ids: string[] = all.body.data.map((x: any) => x.id);
+    expect((await me('GET', '/v1/portal/partnerships?state_eq=pending')).body.data.map((x: any) => x.id)).toEqual([ids[1]]);
+    expect((await me('GET', '/v1/portal/partnerships?state_eq=accepted')).body.data.map((x: any) => x.id)).toEqual([ids[0], ids[2]]);
+    const second = await me('GET', '/v1/portal/partnerships?per_page=1&page=2');
+    expect([second.body.data.map((x: any) => x.id), second.body.meta.pagination]).toEqual([[ids[1]], { page: 2, per_page: 1, has_more: true }]);
+    // Walked by cursor, forwards and back.
+    const walked: string[] = [];
+    let after = '';
+    for (;;) {
+      const next = await me('GET', `/v1/portal/partnerships?per_page=1${after ? `&starting_after=${after}` : ''}`);
+      walked.push(...next.body.data.map((x: any) => x.id));
+      if (!next.body.meta.pagination.has_more) break;
+      after = walked.at(-1)!;
+    }
+    expect(walked).toEqual(ids);
+    const before = await me('GET', `/v1/portal/partnerships?per_page=5&ending_before=${ids[2]}`);
+    expect([before.body.data.map((x: any) => x.id), before.body.meta.pagination]).toEqual([[ids[0], ids[1]], { page: null, per_page: 5, has_more: false }]);
+    // Strict as every list: another partner's id is no cursor, and filters are checked.
+    const stranger = await applyTo(programs[0]!.slug);
+    const [theirs] = (await asPartner(stranger.cookie!)('GET', '/v1/portal/partnerships')).body.data;
+    expectError(await me('GET', `/v1/portal/partnerships?starting_after=${theirs.id}`), 400, 'invalid_parameter');
+    expectError(await me('GET', '/v1/portal/partnerships?state_eq=paid'), 400, 'invalid_parameter');
+    expectError(await me('GET', '/v1/portal/partnerships?program_id_eq=x'), 400, 'unknown_parameter');
+  });
+
+  it("a partnership's payouts: more than one page, filtered by the batch's state and date, by cursor both ways", async () => {
+    const p = await programWithPage({ auto_accept: true });
+    const alice = asPartner((await applyTo(p.slug)).cookie!);
+    const [ship] = (await alice('GET', '/v1/portal/partnerships')).body.data;
+    const payouts = (query = '') => alice('GET', `/v1/portal/partnerships/${ship.id}/payouts${query}`);
+    const exportNow = async () => (await c.call('POST', '/v1/payout_batches', { token: p.secret, body: {} })).body.data[0].id as string;
+    // Paid, then cancelled (its commission let go), then open (the next export takes it again), an hour apart.
+    const times: number[] = [];
+    await sale(p, ship.attributes.key, 10_000);
+    times.push(c.clock.now);
+    const paid = await exportNow();
+    await c.call('POST', `/v1/payout_batches/${paid}/paid`, { token: p.secret });
+    c.clock.now += 3600;
+    await sale(p, ship.attributes.key, 20_000);
+    times.push(c.clock.now);
+    const cancelled = await exportNow();
+    await c.call('POST', `/v1/payout_batches/${cancelled}/cancel`, { token: p.secret });
+    c.clock.now += 3600;
+    times.push(c.clock.now);
+    const open = await exportNow();
+    c.clock.now += 3600;
+
+    const all = await payouts();
+    expect(all.body.meta.pagination).toEqual({ page: 1, per_page: 25, has_more: false });
+    expect(all.body.data.map((b: any) => [b.id, b.attributes.state, b.attributes.amount, b.attributes.commissions])).toEqual([
+      [open, 'open', 4_000, 1],
+      [cancelled, 'cancelled', 4_000, 1],
+      [paid, 'paid', 2_000, 1],
+    ]);
+    const page2 = await payouts('?per_page=1&page=2');
+    expect([page2.body.data.map((b: any) => b.id), page2.body.meta.pagination]).toEqual([[cancelled], { page: 2, per_page: 1, has_more: true }]);
+    expect((await payouts(`?per_page=1&starting_after=${open}`)).body.data.map((b: any) => b.id)).toEqual([cancelled]);
+    const back = await payouts(`?per_page=1&ending_before=${paid}`);
+    expect([back.body.data.map((b: any) => b.id), back.body.meta.pagination.has_more]).toEqual([[cancelled], true]);
+    for (const [state, id] of [['paid', paid], ['cancelled', cancelled], ['open', open]]) {
+      expect((await payouts(`?state_eq=${state}`)).body.data.map((b: any) => b.id), state).toEqual([id]);
+    }
+    expect((await payouts(`?created_at_lt=${times[1]}`)).body.data.map((b: any) => b.id)).toEqual([paid]);
+    expect((await payouts(`?created_at_gt=${times[0]}&state_eq=open`)).body.data.map((b: any) => b.id)).toEqual([open]);
+
+    // A batch that holds none of Alice's commissions is no cursor of her list.
+    const bob = asPartner((await applyTo(p.slug)).cookie!);
+    const [bobShip] = (await bob('GET', '/v1/portal/partnerships')).body.data;
+    await sale(p, bobShip.attributes.key, 10_000);
+    const bobs = await exportNow();
+    expect((await payouts()).body.data).toHaveLength(3);
+    expectError(await payouts(`?starting_after=${bobs}`), 400, 'invalid_parameter');
+    expectError(await payouts('?state_eq=pending'), 400, 'invalid_parameter');
+  });
+});
+
+describe('the next payout, as the next export would pay it', () => {
+  const nextPayout = async (call: Call, id: string) => (await call('GET', `/v1/portal/partnerships/${id}`)).body.data.attributes.earnings.USD;
+
+  it('is what the export pays, or nothing and why: below the minimum, clawbacks exceed earnings, no PayPal address, not accepted', async () => {
+    const p = await programWithPage({ auto_accept: true, minimum_payout: { USD: 5_000 } });
+    const exportNow = async () => (await c.call('POST', '/v1/payout_batches', { token: p.secret, body: {} })).body;
+    const partner = async (body: Record<string, unknown> = {}) => {
+      const applied = await applyTo(p.slug, body);
+      const call = asPartner(applied.cookie!);
+      const [ship] = (await call('GET', '/v1/portal/partnerships')).body.data;
+      return { call, ship };
+    };
+    const alice = await partner();
+    const noPaypal = await partner({ paypal_email: null });
+    const declined = await partner();
+
+    // $20 earned, the minimum is $50: the export leaves it for later, and the API says why.
+    await sale(p, alice.ship.attributes.key, 10_000);
+    expect(await nextPayout(alice.call, alice.ship.id)).toMatchObject({ payable: 2_000, next_payout: { amount: 0, reason: 'below_minimum', minimum: 5_000 } });
+    // No PayPal address: never paid, whatever the amount; the address is checked first.
+    await sale(p, noPaypal.ship.attributes.key, 30_000);
+    expect(await nextPayout(noPaypal.call, noPaypal.ship.id)).toMatchObject({ payable: 6_000, next_payout: { amount: 0, reason: 'no_paypal_email' } });
+    // Declined with a commission payable: no export takes a partnership that is not accepted.
+    await sale(p, declined.ship.attributes.key, 30_000);
+    await c.call('PATCH', `/v1/partnerships/${declined.ship.id}`, { token: p.secret, body: { state: 'declined' } });
+    expect(await nextPayout(declined.call, declined.ship.id)).toMatchObject({ payable: 6_000, next_payout: { amount: 0, reason: 'not_accepted' } });
+    const skipped = (await exportNow()).meta.skipped.map((x: any) => [x.name, x.reason]);
+    expect(skipped.sort()).toEqual([
+      [(await alice.call('GET', '/v1/portal/account')).body.data.attributes.name, 'below minimum payout'],
+      [(await noPaypal.call('GET', '/v1/portal/account')).body.data.attributes.name, 'no paypal_email'],
+    ].sort());
+
+    // $40 more: $20 + $40 = $60, over the minimum: the next export pays exactly that.
+    const second = await sale(p, alice.ship.attributes.key, 20_000);
+    expect(await nextPayout(alice.call, alice.ship.id)).toMatchObject({ payable: 6_000, next_payout: { amount: 6_000, reason: null } });
+    const [batch] = (await exportNow()).data;
+    const [share] = (await alice.call('GET', `/v1/portal/partnerships/${alice.ship.id}/payouts`)).body.data;
+    expect([share.id, share.attributes.amount]).toEqual([batch.id, 6_000]);
+    // Exported: nothing is payable until it is paid, and nothing is held back either.
+    expect(await nextPayout(alice.call, alice.ship.id)).toMatchObject({ pending: 6_000, payable: 0, next_payout: { amount: 0, reason: null } });
+    await c.call('POST', `/v1/payout_batches/${batch.id}/paid`, { token: p.secret });
+
+    // The second payment refunded after it was paid out: a clawback of $40, which the next
+    // export does not pay (it carries over to the next commissions).
+    await c.call('POST', '/v1/refunds', { token: p.secret, body: { payment_id: second } });
+    expect(await nextPayout(alice.call, alice.ship.id)).toMatchObject({ payable: -4_000, paid: 6_000, next_payout: { amount: 0, reason: 'clawbacks_exceed_earnings' } });
+    expect((await exportNow()).meta.skipped.map((x: any) => x.reason)).toContain('clawbacks exceed earnings');
   });
 });
 

@@ -2,7 +2,8 @@
 // printed link, a partner made in the UI and their link, a conversion through the demo
 // shop on the overview, a payout exported and marked paid, state changes behind their
 // confirmation, Stripe connected in the settings and an event seen in its log, a CSV
-// download, a second owner, switching programs, sign-out, a wrong
+// download, a partner invited to the portal with the link shown (no SMTP), a second
+// owner, switching programs, sign-out, a wrong
 // password and the lockout; every page with data and empty, checked by axe-core and at
 // 360 px wide.
 
@@ -94,6 +95,36 @@ describe('the dashboard in Chromium', () => {
     await waitForText(page, 'Referral link');
     const link = await page.textContent('.referral-link');
     expect(link).toBe(`${server.url}/demo/?red=alice-example`);
+  });
+
+  it("invites the partner to the portal without SMTP: the one-time link shown works once, in the partner's own browser", async () => {
+    await press(page, 'Invite to the portal');
+    await waitForText(page, 'Send them this link');
+    const link = (await page.textContent('.notice code.secret'))!;
+    expect(new URL(link).origin).toBe(server.url);
+    expect(link).toMatch(/\/portal\/welcome#[\w-]{43,}$/);
+
+    const partner = await browser.newContext();
+    try {
+      const portal = await partner.newPage();
+      await portal.goto(link);
+      await waitForText(portal, 'Choose your password');
+      await portal.fill('input[name=password]', 'alice portal password');
+      await press(portal, 'Set password and sign in');
+      await portal.waitForURL('**/portal/');
+      await waitForText(portal, 'Your link');
+      expect(await portal.textContent('.referral-link')).toBe(`${server.url}/demo/?red=alice-example`);
+      expect(await bodyText(portal)).toContain('alice@partner.test');
+      // The link is used up: opened again, it sets nothing.
+      const again = await (await browser.newContext()).newPage();
+      await again.goto(link);
+      await again.fill('input[name=password]', 'someone else password');
+      await press(again, 'Set password and sign in');
+      await waitForText(again, 'this link is unknown, used or expired');
+      await again.context().close();
+    } finally {
+      await partner.close();
+    }
   });
 
   it('counts a conversion made through the demo shop on the overview after one reload', async () => {

@@ -2,9 +2,12 @@
 // program's public page; the owner accepts in the dashboard; the partner signs in, copies
 // the link; a visitor follows it and signs up in the demo shop; Stripe sends the payment
 // (a signed fixture event); the partner sees the click, the referral with a masked
-// e-mail and the pending commission, then the payout paid. A forgotten password is reset
-// through a real SMTP server. Every portal page clean under axe-core and at 360 px.
+// e-mail (in the CSV download too), the pending commission and the next payout, then the
+// payout paid. The portal from the keyboard alone; an application the owner declines in
+// the dashboard, seen by its partner on signing in. A forgotten password is reset through
+// a real SMTP server. Every portal page clean under axe-core and at 360 px.
 
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoice, newSecret, postEvent, stripeEvent } from '../collector/stripe-fixtures.js';
@@ -15,6 +18,8 @@ import { launchChromium, startDemoCollector } from './stack.js';
 
 const OWNER = { email: 'owner@company.test', password: 'a long owner password' };
 const PARTNER = { name: 'Pat Partner', email: 'pat@partners.test', password: 'a long partner password' };
+/** A second applicant, whom the owner declines. */
+const DECLINED = { name: 'Dee Declined', email: 'dee@partners.test', password: 'a long password of dee' };
 
 let browser: Browser;
 let inbox: Inbox;
@@ -46,6 +51,18 @@ afterAll(async () => {
   await inbox?.close();
 });
 
+
+/** The text of the element that has the focus. */
+const focused = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText.trim());
+
+/** Presses Tab (or Shift+Tab) until the focus is on the control whose text is `label`, as a keyboard user does. */
+async function tabTo(page: Page, label: string, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press(key);
+    if ((await focused(page)) === label) return;
+  }
+  throw new Error(`${key} never reached "${label}"`);
+}
 
 describe('the partner portal in Chromium', () => {
   it('a partner applies on the public page and lands in the portal, waiting', async () => {
@@ -109,7 +126,8 @@ describe('the partner portal in Chromium', () => {
     await portal.goto(`${url}/portal/`);
     await waitForText(portal, 'Earnings per click');
     const figures = await portal.evaluate(() => Object.fromEntries([...document.querySelectorAll('.figure')].map((f) => [f.querySelector('dt')!.textContent, f.querySelector('.value')!.textContent])));
-    expect(figures).toMatchObject({ Clicks: '1', Referrals: '1', 'Paying customers': '1', 'Conversion rate': '100%', 'Pending (USD)': '$9.80' });
+    expect(figures).toMatchObject({ Clicks: '1', Referrals: '1', 'Paying customers': '1', 'Conversion rate': '100%', 'Pending (USD)': '$9.80', 'Next payout (USD)': '$9.80' });
+    expect(await portal.textContent('.next-payout .hint')).toBe('Paid to your PayPal address with the next payout.');
 
     await portal.goto(`${url}/portal/referrals`);
     await waitForText(portal, 'j•••@c•••.test');
@@ -121,6 +139,19 @@ describe('the partner portal in Chromium', () => {
     await waitForText(portal, 'pending');
     await waitForText(portal, 'No payouts yet');
     expect(await axeFindings(portal)).toEqual([]);
+  });
+
+  it("the referrals table's CSV download holds masked addresses only", async () => {
+    await portal.goto(`${url}/portal/referrals`);
+    await waitForText(portal, 'j•••@c•••.test');
+    const [download] = await Promise.all([portal.waitForEvent('download'), press(portal, 'Download CSV')]);
+    expect(download.suggestedFilename()).toBe('referrals.csv');
+    const csv = readFileSync((await download.path())!, 'utf8');
+    const [header, ...rows] = csv.trim().split('\r\n');
+    expect(header).toBe('Date,Customer,State');
+    expect(rows.map((r) => r.split(',')[1])).toEqual(['j•••@c•••.test']);
+    expect(csv).not.toContain('jordan');
+    expect(csv).not.toContain('customer.test');
   });
 
   it('after the payout is marked paid, the partner sees it paid', async () => {
@@ -149,6 +180,110 @@ describe('the partner portal in Chromium', () => {
       }
     } finally {
       await portal.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
+  it('works from the keyboard alone: signing in, the skip link, every page of the navigation, copying the link', async () => {
+    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${url}/portal/sign-in`);
+      await waitForText(page, 'Partner sign-in');
+      // The address field has the focus; Tab, the password, Enter.
+      await page.keyboard.type(PARTNER.email);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(PARTNER.password);
+      await page.keyboard.press('Enter');
+      await page.waitForURL('**/portal/');
+      await waitForText(page, 'Your link');
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('Skip to content');
+      for (const [label, path, heading] of [
+        ['Referrals', '/portal/referrals', 'j•••@c•••.test'],
+        ['Commissions and payouts', '/portal/earnings', 'Payouts'],
+        ['Settings', '/portal/settings', 'PayPal e-mail'],
+      ] as const) {
+        await tabTo(page, label);
+        await page.keyboard.press('Enter');
+        await expect.poll(() => new URL(page.url()).pathname).toBe(path);
+        await waitForText(page, heading);
+      }
+      await tabTo(page, 'Home', 'Shift+Tab');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => new URL(page.url()).pathname).toBe('/portal/');
+      await tabTo(page, 'Copy link');
+      // Where the focus is shows.
+      expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none');
+      await page.keyboard.press('Enter');
+      await waitForText(page, 'Copied');
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${url}/demo/?red=pat-partner`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the pages outside the portal are clean under axe-core: sign-in, a new password, the welcome page of a one-time link', async () => {
+    const page = await (await browser.newContext()).newPage();
+    try {
+      for (const [path, text] of [
+        ['/portal/sign-in', 'Partner sign-in'],
+        ['/portal/reset', 'A new password'],
+        ['/portal/welcome#not-a-real-token', 'Choose your password'],
+      ]) {
+        await page.goto(url + path!);
+        await waitForText(page, text!);
+        expect(await axeFindings(page), path).toEqual([]);
+      }
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('another partner applies, and the owner declines the application in the dashboard', async () => {
+    const applying = await browser.newContext();
+    const form = await applying.newPage();
+    await form.goto(`${url}/p/acme/`);
+    await form.fill('input[name=name]', DECLINED.name);
+    await form.fill('input[name=email]', DECLINED.email);
+    await form.fill('input[name=password]', DECLINED.password);
+    await press(form, 'Apply');
+    await form.waitForURL('**/portal/');
+    await applying.close();
+
+    const ownerContext = await browser.newContext();
+    const owner = await ownerContext.newPage();
+    try {
+      await owner.goto(`${url}/dashboard/sign-in`);
+      await owner.fill('input[name=email]', OWNER.email);
+      await owner.fill('input[name=password]', OWNER.password);
+      await owner.click('button[type=submit]');
+      await owner.waitForURL('**/dashboard/');
+      const [dee] = (await api('GET', `/v1/partners?email_eq=${DECLINED.email}`)).data;
+      await owner.goto(`${url}/dashboard/partners/${dee.id}`);
+      await waitForText(owner, DECLINED.name);
+      await press(owner, 'Decline');
+      await press(owner, 'Decline', 'dialog');
+      await expect.poll(async () => (await api('GET', `/v1/partnerships?partner_id_eq=${dee.id}`)).data[0].attributes.state).toBe('declined');
+    } finally {
+      await ownerContext.close();
+    }
+  });
+
+  it('the declined partner sees the outcome on signing in, and no link', async () => {
+    const signing = await browser.newContext();
+    const page = await signing.newPage();
+    try {
+      await page.goto(`${url}/portal/sign-in`);
+      await page.fill('input[name=email]', DECLINED.email);
+      await page.fill('input[name=password]', DECLINED.password);
+      await press(page, 'Sign in');
+      await page.waitForURL('**/portal/');
+      await waitForText(page, 'My program declined it');
+      expect(await page.$('.referral-link')).toBeNull();
+      expect(await bodyText(page)).not.toMatch(/Copy link|\?red=/);
+      expect(await axeFindings(page)).toEqual([]);
+    } finally {
+      await signing.close();
     }
   });
 

@@ -4356,10 +4356,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The partner's partnerships, in every program: state, link (once accepted), rate and earnings */
+        /** The partner's partnerships, in every program, newest first: state, link (once accepted), rate, earnings and the next payout */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description one of pending, accepted, declined */
+                    state_eq?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -4390,14 +4400,32 @@ export interface paths {
                                     earnings: {
                                         [key: string]: {
                                             pending: number;
+                                            /** @description Past the holding period, not held by a dispute and in no payout batch, net of clawbacks */
                                             payable: number;
                                             paid: number;
                                             next_payable_at: number | null;
+                                            next_payout: {
+                                                /** @description What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing */
+                                                amount: number;
+                                                /** @description Why the next export pays nothing of `payable`; null when it pays it, or when nothing is payable */
+                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "not_accepted") | null;
+                                                /** @description The least a payout may be in this currency, in minor units (1 when the program sets none) */
+                                                minimum: number;
+                                            };
                                         };
                                     };
                                     created_at: number;
                                 };
                             }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
                         };
                     };
                 };
@@ -4463,9 +4491,18 @@ export interface paths {
                                     earnings: {
                                         [key: string]: {
                                             pending: number;
+                                            /** @description Past the holding period, not held by a dispute and in no payout batch, net of clawbacks */
                                             payable: number;
                                             paid: number;
                                             next_payable_at: number | null;
+                                            next_payout: {
+                                                /** @description What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing */
+                                                amount: number;
+                                                /** @description Why the next export pays nothing of `payable`; null when it pays it, or when nothing is payable */
+                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "not_accepted") | null;
+                                                /** @description The least a payout may be in this currency, in minor units (1 when the program sets none) */
+                                                minimum: number;
+                                            };
                                         };
                                     };
                                     created_at: number;
@@ -4774,10 +4811,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The payouts that paid (or will pay) the partnership's commissions, newest first (the latest 100) */
+        /** The payout batches that paid (or are paying) the partnership's commissions, newest first, with the partner's share of each */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description one of open, paid, cancelled */
+                    state_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -4799,6 +4850,7 @@ export interface paths {
                                 type: "portal_payout";
                                 attributes: {
                                     currency: string;
+                                    /** @description The partner's share of the batch */
                                     amount: number;
                                     commissions: number;
                                     /** @enum {string} */
@@ -4807,6 +4859,15 @@ export interface paths {
                                     paid_at: number | null;
                                 };
                             }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
                         };
                     };
                 };

@@ -12,19 +12,24 @@
 // password only of an account that reaches nothing outside the owner's program.
 
 import { fail } from '../errors.js';
+import * as commissions from '../store/commissions.js';
+import type { EarningsRow } from '../store/commissions.js';
 import type { Db, Queryable, Tx } from '../store/db.js';
+import type { FieldFilter, Page, PageRequest } from '../store/list.js';
 import * as accounts from '../store/partner-accounts.js';
 import type { AccountRow, PartnerSessionRow, ReachedPartnership } from '../store/partner-accounts.js';
 import * as partnersStore from '../store/partners.js';
 import type { PartnershipRow } from '../store/partnerships.js';
 import * as programs from '../store/programs.js';
 import type { ProgramRow } from '../store/programs.js';
+import { minimumIn } from './commission-rules.js';
 import { emailProblem, normalizeEmail } from './email.js';
 import { uuidv7 } from './ids.js';
 import { LINK_SECONDS, lockSeconds, locked, newSecret, SESSION_IDLE_SECONDS, TOUCH_SECONDS } from './owners.js';
 import { createPartner } from './partners.js';
 import { insertPartnership } from './partnerships.js';
 import { checkPasswordRules, decoyHash, hashPassword, verifyPassword } from './passwords.js';
+import { owedNow, type Owed } from './payouts.js';
 import { hashToken } from './tokens.js';
 
 /** Who signs in: the address, case-insensitive throughout, as for owners. */
@@ -293,6 +298,11 @@ export function partnershipsOf(db: Queryable, accountId: string): Promise<Reache
   return accounts.partnershipsOf(db, accountId);
 }
 
+/** A page of them, newest first (the list of GET /v1/portal/partnerships). */
+export function partnershipPage(db: Queryable, accountId: string, filters: readonly FieldFilter[], page: PageRequest): Promise<Page<ReachedPartnership>> {
+  return accounts.partnershipPage(db, accountId, filters, page);
+}
+
 /** One of them, or 404 as for anything the account does not reach. */
 export async function reachedPartnership(db: Queryable, accountId: string, id: string): Promise<ReachedPartnership> {
   const found = (await accounts.partnershipsOf(db, accountId)).find((p) => p.id === id);
@@ -310,4 +320,55 @@ export async function updateProfile(db: Db, account: AccountRow, changes: { name
   }
   if (Object.keys(fields).length === 0) return;
   await db.transaction((tx) => accounts.updatePartnerRecords(tx, account.id, fields, now));
+}
+
+/** Why the next payout export pays a partner nothing of what is payable in a currency. */
+export type HeldBack = 'below_minimum' | 'clawbacks_exceed_earnings' | 'no_paypal_email' | 'not_accepted';
+
+export interface PartnerEarnings extends EarningsRow {
+  nextPayout: {
+    /** What the next export would pay the partner in this currency; 0 when it pays nothing. */
+    amount: number;
+    /** Why it pays nothing of `payable`; null when it pays it, or when nothing is payable. */
+    heldBack: HeldBack | null;
+    /** The least a payout may be in this currency (1 minor unit when none is set). */
+    minimum: number;
+  };
+}
+
+/**
+ * Why the next export leaves the partner's payable commissions where they are, from what
+ * owedNow, the payouts' own rule, says of them: its `due`, then the export's checks in
+ * their order (an address first, then the net: not above zero, then below the minimum),
+ * as the dashboard's Payouts page reads them. owedNow leaves out a partnership that is not
+ * accepted, which no export pays.
+ */
+function heldBack(p: ReachedPartnership, owed: Owed | undefined, payableCount: number): HeldBack | null {
+  if (owed) {
+    if (owed.due) return null;
+    return owed.paypalEmail === null ? 'no_paypal_email' : owed.amount <= 0 ? 'clawbacks_exceed_earnings' : 'below_minimum';
+  }
+  return payableCount > 0 && p.state !== 'accepted' ? 'not_accepted' : null;
+}
+
+/**
+ * The partner's earnings per currency, and what the next payout export would pay them:
+ * exactly what domain/payouts.ts would put in its file (net of clawbacks, at least the
+ * minimum, to a PayPal address), or nothing and why. owedNow reads the program's payable
+ * commissions, so it is asked only when the partner has some.
+ */
+export async function earningsOf(db: Queryable, p: ReachedPartnership, now: number): Promise<PartnerEarnings[]> {
+  const rows = await commissions.earningsOf(db, p.program_id, p.partner_id, now);
+  const owed = rows.some((r) => Number(r.payable_count) > 0) ? (await owedNow(db, p.program_id, now)).filter((o) => o.partnerId === p.partner_id) : [];
+  return rows.map((r) => {
+    const mine = owed.find((o) => o.currency === r.currency);
+    return {
+      ...r,
+      nextPayout: {
+        amount: mine?.due ? mine.amount : 0,
+        heldBack: heldBack(p, mine, Number(r.payable_count)),
+        minimum: minimumIn(p.program_minimum_payout, p.minimum_payout, r.currency),
+      },
+    };
+  });
 }

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { maskEmail } from '../domain/email.js';
 import {
   changePartnerPassword,
+  earningsOf,
+  partnershipPage,
   partnershipsOf,
   reachedPartnership,
   redeemPartnerLink,
@@ -20,7 +22,7 @@ import {
 import { PASSWORD_MAX } from '../domain/passwords.js';
 import { statsSeries } from '../domain/stats.js';
 import { states } from '../domain/state-machines.js';
-import { dateTime, oneOf } from '../http/list-query.js';
+import { dateTime, oneOf, type ListSpec } from '../http/list-query.js';
 import { listEnvelope, type Resource } from '../http/render.js';
 import { route, type Reply, type RouteInput } from '../http/route.js';
 import { one, page, resource, unixTime } from '../http/schemas.js';
@@ -30,7 +32,7 @@ import type { CommissionRow } from '../store/commissions.js';
 import type { Db } from '../store/db.js';
 import type { FieldFilter, Page, PageRequest } from '../store/list.js';
 import * as accounts from '../store/partner-accounts.js';
-import type { AccountRow, ReachedPartnership } from '../store/partner-accounts.js';
+import type { AccountRow, PartnerPayoutRow, ReachedPartnership } from '../store/partner-accounts.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow } from '../store/referrals.js';
 import { email } from './fields.js';
@@ -38,8 +40,6 @@ import { seriesAnswer, seriesQuery, seriesSchema } from './stats.js';
 import { referralLink } from '../views/records.js';
 
 const password = z.string().max(PASSWORD_MAX);
-
-const moneyMap = z.record(z.string(), z.number().int());
 
 const partnershipSchema = resource('portal_partnership', {
   program_id: z.string(),
@@ -51,7 +51,20 @@ const partnershipSchema = resource('portal_partnership', {
   commission_rate_bps: z.number().int(),
   earnings: z.record(
     z.string(),
-    z.object({ pending: z.number().int(), payable: z.number().int(), paid: z.number().int(), next_payable_at: unixTime.nullable() }),
+    z.object({
+      pending: z.number().int(),
+      payable: z.number().int().meta({ description: 'Past the holding period, not held by a dispute and in no payout batch, net of clawbacks' }),
+      paid: z.number().int(),
+      next_payable_at: unixTime.nullable(),
+      next_payout: z.object({
+        amount: z.number().int().meta({ description: "What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing" }),
+        reason: z
+          .enum(['below_minimum', 'clawbacks_exceed_earnings', 'no_paypal_email', 'not_accepted'])
+          .nullable()
+          .meta({ description: 'Why the next export pays nothing of `payable`; null when it pays it, or when nothing is payable' }),
+        minimum: z.number().int().meta({ description: 'The least a payout may be in this currency, in minor units (1 when the program sets none)' }),
+      }),
+    }),
   ),
   created_at: unixTime,
 });
@@ -59,9 +72,15 @@ const partnershipSchema = resource('portal_partnership', {
 async function renderPartnership(db: Db, p: ReachedPartnership, now: number): Promise<Resource> {
   const accepted = p.state === 'accepted';
   const earnings = Object.fromEntries(
-    (await commissions.earningsOf(db, p.program_id, p.partner_id, now)).map((e) => [
+    (await earningsOf(db, p, now)).map((e) => [
       e.currency,
-      { pending: Number(e.pending), payable: Number(e.payable), paid: Number(e.paid), next_payable_at: e.next_payable_at === null ? null : Number(e.next_payable_at) },
+      {
+        pending: Number(e.pending),
+        payable: Number(e.payable),
+        paid: Number(e.paid),
+        next_payable_at: e.next_payable_at === null ? null : Number(e.next_payable_at),
+        next_payout: { amount: e.nextPayout.amount, reason: e.nextPayout.heldBack, minimum: e.nextPayout.minimum },
+      },
     ]),
   );
   return {
@@ -122,13 +141,28 @@ const renderCommission = (c: CommissionRow): Resource => ({
   },
 });
 
+const BATCH_STATES = ['open', 'paid', 'cancelled'] as const;
+
 const payoutSchema = resource('portal_payout', {
   currency: z.string(),
-  amount: z.number().int(),
+  amount: z.number().int().meta({ description: "The partner's share of the batch" }),
   commissions: z.number().int(),
-  state: z.enum(['open', 'paid', 'cancelled']),
+  state: z.enum(BATCH_STATES),
   created_at: unixTime,
   paid_at: unixTime.nullable(),
+});
+
+const renderPayout = (b: PartnerPayoutRow): Resource => ({
+  id: b.id,
+  type: 'portal_payout',
+  attributes: {
+    currency: b.currency,
+    amount: Number(b.amount),
+    commissions: Number(b.commissions),
+    state: b.state,
+    created_at: Number(b.created_at),
+    paid_at: b.paid_at === null ? null : Number(b.paid_at),
+  },
 });
 
 const accountSchema = resource('partner_account', {
@@ -171,12 +205,12 @@ export async function mailLink(mailer: Mailer | undefined, to: string, link: str
 /** The routes under one of the account's partnerships: `:id` is the partnership's. */
 const under = (path: string) => `/v1/portal/partnerships/:id${path}`;
 
-/** A list of the program's, narrowed to the partnership's partner: the same envelope, filters and paging. */
+/** A list under one of the account's partnerships: the list envelope, filters and paging of every list. */
 function partnershipList<T>(
   path: string,
   summary: string,
-  kind: 'referral' | 'commission',
-  list: (db: Db, programId: string, filters: readonly FieldFilter[], page: PageRequest) => Promise<Page<T>>,
+  spec: ListSpec,
+  list: (db: Db, p: ReachedPartnership, filters: readonly FieldFilter[], page: PageRequest) => Promise<Page<T>>,
   render: (row: T) => Resource,
   schema: z.ZodType,
 ) {
@@ -185,16 +219,23 @@ function partnershipList<T>(
     path: under(path),
     summary,
     access: 'partner',
-    list: { state_eq: oneOf(states(kind)), created_at_lt: dateTime, created_at_gt: dateTime },
+    list: spec,
     status: 200,
     response: page(schema),
     async handle(input) {
       const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
-      const rows = await list(input.db, p.program_id, [...input.list.filters, { field: 'partner_id', op: 'eq', value: p.partner_id }], input.list.page);
-      return { status: 200, body: listEnvelope(rows, input.list.page, render) };
+      return { status: 200, body: listEnvelope(await list(input.db, p, input.list.filters, input.list.page), input.list.page, render) };
     },
   });
 }
+
+/** A list of the program's, narrowed to the partnership's partner. */
+const ofPartner =
+  <T>(list: (db: Db, programId: string, filters: readonly FieldFilter[], page: PageRequest) => Promise<Page<T>>) =>
+  (db: Db, p: ReachedPartnership, filters: readonly FieldFilter[], page: PageRequest) =>
+    list(db, p.program_id, [...filters, { field: 'partner_id', op: 'eq', value: p.partner_id }], page);
+
+const byStateAndDate = (values: readonly string[]): ListSpec => ({ state_eq: oneOf(values), created_at_lt: dateTime, created_at_gt: dateTime });
 
 export const portalRoutes = [
   route({
@@ -287,13 +328,16 @@ export const portalRoutes = [
   route({
     method: 'get',
     path: '/v1/portal/partnerships',
-    summary: "The partner's partnerships, in every program: state, link (once accepted), rate and earnings",
+    summary: "The partner's partnerships, in every program, newest first: state, link (once accepted), rate, earnings and the next payout",
     access: 'partner',
+    list: { state_eq: oneOf(states('partnership')) },
     status: 200,
-    response: z.object({ data: z.array(partnershipSchema) }),
+    response: page(partnershipSchema),
     async handle(input) {
-      const rows = await partnershipsOf(input.db, me(input).id);
-      return { status: 200, body: { data: await Promise.all(rows.map((p) => renderPartnership(input.db, p, input.now))) } };
+      const found = await partnershipPage(input.db, me(input).id, input.list.filters, input.list.page);
+      // Rendered first: each reads its earnings.
+      const rows = await Promise.all(found.rows.map((p) => renderPartnership(input.db, p, input.now)));
+      return { status: 200, body: listEnvelope({ ...found, rows }, input.list.page, (r) => r) };
     },
   }),
   route({
@@ -322,35 +366,21 @@ export const portalRoutes = [
       return { status: 200, body: seriesAnswer(s) };
     },
   }),
-  partnershipList('/referrals', "The partnership's referrals, newest first, their e-mails masked", 'referral', referrals.list, renderReferral, referralSchema),
-  partnershipList('/commissions', "The partnership's commissions, newest first: state, amount and when each becomes payable", 'commission', commissions.list, renderCommission, commissionSchema),
-  route({
-    method: 'get',
-    path: under('/payouts'),
-    summary: "The payouts that paid (or will pay) the partnership's commissions, newest first (the latest 100)",
-    access: 'partner',
-    status: 200,
-    response: z.object({ data: z.array(payoutSchema) }),
-    async handle(input) {
-      const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
-      const rows = await accounts.payoutsOf(input.db, p.program_id, p.partner_id);
-      return {
-        status: 200,
-        body: {
-          data: rows.map((b) => ({
-            id: b.id,
-            type: 'portal_payout',
-            attributes: {
-              currency: b.currency,
-              amount: Number(b.amount),
-              commissions: Number(b.commissions),
-              state: b.paid_at !== null ? 'paid' : b.cancelled_at !== null ? 'cancelled' : 'open',
-              created_at: Number(b.created_at),
-              paid_at: b.paid_at === null ? null : Number(b.paid_at),
-            },
-          })),
-        },
-      };
-    },
-  }),
+  partnershipList('/referrals', "The partnership's referrals, newest first, their e-mails masked", byStateAndDate(states('referral')), ofPartner(referrals.list), renderReferral, referralSchema),
+  partnershipList(
+    '/commissions',
+    "The partnership's commissions, newest first: state, amount and when each becomes payable",
+    byStateAndDate(states('commission')),
+    ofPartner(commissions.list),
+    renderCommission,
+    commissionSchema,
+  ),
+  partnershipList(
+    '/payouts',
+    "The payout batches that paid (or are paying) the partnership's commissions, newest first, with the partner's share of each",
+    byStateAndDate(BATCH_STATES),
+    (db, p, filters, page) => accounts.payoutPage(db, p.program_id, p.partner_id, filters, page),
+    renderPayout,
+    payoutSchema,
+  ),
 ];

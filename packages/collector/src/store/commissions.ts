@@ -108,8 +108,10 @@ export interface EarningsRow {
   currency: string;
   /** Pending, in all (held, waiting out the holding period, in an open batch, or owed now). */
   pending: number;
-  /** Of those, payable at the next export: past their holding period, not held, in no batch. */
+  /** Of those, past their holding period, not held and in no batch, net of clawbacks: what the next export takes, if it pays. */
   payable: number;
+  /** How many commissions `payable` sums. */
+  payable_count: number;
   paid: number;
   /** When the next of the pending ones not yet payable becomes payable. */
   next_payable_at: number | null;
@@ -117,14 +119,16 @@ export interface EarningsRow {
 
 /** A partner's commissions summed per currency, as the portal shows them. */
 export function earningsOf(db: Queryable, programId: string, partnerId: string, now: number): Promise<EarningsRow[]> {
+  const payable = "state = 'pending' AND payable_at <= ? AND on_hold = 0 AND payout_batch_id IS NULL";
   return db.all<EarningsRow>(
     `SELECT currency,
             SUM(CASE WHEN state = 'pending' THEN amount ELSE 0 END) AS pending,
-            SUM(CASE WHEN state = 'pending' AND payable_at <= ? AND on_hold = 0 AND payout_batch_id IS NULL THEN amount ELSE 0 END) AS payable,
+            SUM(CASE WHEN ${payable} THEN amount ELSE 0 END) AS payable,
+            SUM(CASE WHEN ${payable} THEN 1 ELSE 0 END) AS payable_count,
             SUM(CASE WHEN state = 'paid' THEN amount ELSE 0 END) AS paid,
             MIN(CASE WHEN state = 'pending' AND payable_at > ? THEN payable_at END) AS next_payable_at
        FROM commissions WHERE program_id = ? AND partner_id = ?
       GROUP BY currency ORDER BY currency`,
-    [now, now, programId, partnerId],
+    [now, now, now, programId, partnerId],
   );
 }

@@ -13,7 +13,7 @@ import { ProgramPage } from './pages/program-page.js';
 import { Referrals } from './pages/referrals.js';
 import { Settings } from './pages/settings.js';
 import { ResetPassword, SetPassword, SignIn } from './pages/sign-in.js';
-import { BASE, href, PortalContext, type PortalSession } from './session.js';
+import { BASE, href, PortalContext, type Partnership, type PortalSession } from './session.js';
 
 const NAV = [
   ['/', 'Home'],
@@ -22,9 +22,21 @@ const NAV = [
   ['/settings', 'Settings'],
 ] as const;
 
+/** Every partnership of the partner, for the program switcher: one page, unless they joined more than 50 programs. */
+async function allPartnerships(): Promise<Partnership[]> {
+  const all: Partnership[] = [];
+  for (let after = ''; ; ) {
+    const page = await api('get', '/v1/portal/partnerships', `/v1/portal/partnerships?per_page=50${after && `&starting_after=${encodeURIComponent(after)}`}`);
+    all.push(...page.data);
+    const last = page.data.at(-1);
+    if (!page.meta.pagination.has_more || !last) return all;
+    after = last.id;
+  }
+}
+
 async function loadSession() {
-  const [account, partnerships] = await Promise.all([api('get', '/v1/portal/account'), api('get', '/v1/portal/partnerships')]);
-  return { account: account.data, partnerships: partnerships.data };
+  const [account, partnerships] = await Promise.all([api('get', '/v1/portal/account'), allPartnerships()]);
+  return { account: account.data, partnerships };
 }
 
 function Shell({ portal }: { portal: PortalSession }) {
@@ -103,7 +115,7 @@ function SignedIn() {
   }, []);
   if (loaded.data) {
     const { partnerships } = loaded.data;
-    // The one asked for, else the first accepted, else the first.
+    // The one asked for, else the newest accepted, else the newest.
     const current = partnerships.find((p) => p.id === query.p) ?? partnerships.find((p) => p.attributes.state === 'accepted') ?? partnerships[0];
     return <Shell portal={{ ...loaded.data, current, refresh: loaded.reload }} />;
   }

@@ -1,10 +1,11 @@
 // Each commission with its state, amount and the date it becomes payable; each payout
-// that paid them.
+// that paid them, with the partner's share. Each list pages on its own.
 
+import { useLocation } from 'preact-iso/router';
 import { api, type Answer } from '../../common/api.js';
 import { dateTime, int, money } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
-import { Empty, Show, Table, type Column } from '../../common/ui.js';
+import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { usePortal } from '../session.js';
 
 type Commission = Answer<'/v1/portal/partnerships/{id}/commissions'>['data'][number];
@@ -41,53 +42,74 @@ const PAYOUTS: Column<Payout>[] = [
   { label: 'State', cell: (b) => <span class={`state ${b.attributes.state}`}>{b.attributes.state === 'open' ? 'being paid' : b.attributes.state}</span>, text: (b) => b.attributes.state },
 ];
 
+interface ListPanel<T> {
+  title: string;
+  /** The list under the partnership, and the address's parameter for its page (two lists share this page). */
+  path: '/commissions' | '/payouts';
+  param: string;
+  load: (url: string) => Promise<{ data: T[]; meta: { pagination: { has_more: boolean } } }>;
+  columns: Column<T>[];
+  csv: string;
+  /** What to say, and what to do, while the list is empty. */
+  empty: [string, string];
+}
+
+/** One of the partnership's lists, a page at a time, with its CSV download. */
+function Panel<T extends { id: string }>({ title, path, param, load, columns, csv, empty }: ListPanel<T>) {
+  const { current } = usePortal();
+  const { query, path: at, route } = useLocation();
+  const page = Math.max(1, Number(query[param]) || 1);
+  const id = current?.id ?? '';
+  const loaded = useLoad(current ? () => load(`/v1/portal/partnerships/${id}${path}?page=${page}`) : null, `${id}/${page}`);
+  return (
+    <section class="panel">
+      <h2>{title}</h2>
+      <Show loaded={loaded}>
+        {(answer) =>
+          answer.data.length === 0 && page === 1 ? (
+            <Empty title={empty[0]}>
+              <p>{empty[1]}</p>
+            </Empty>
+          ) : (
+            <>
+              <Table caption={`Your ${title.toLowerCase()}`} columns={columns} rows={answer.data} csv={csv} />
+              <Pager page={page} hasMore={answer.meta.pagination.has_more} go={(n) => route(`${at}?${new URLSearchParams({ ...query, [param]: String(n) })}`)} />
+            </>
+          )
+        }
+      </Show>
+    </section>
+  );
+}
+
 export function Earnings() {
   const { current } = usePortal();
-  const id = current?.id ?? '';
-  const loaded = useLoad(
-    current
-      ? async () => {
-          const [c, p] = await Promise.all([
-            api('get', '/v1/portal/partnerships/{id}/commissions', `/v1/portal/partnerships/${id}/commissions?per_page=50`),
-            api('get', '/v1/portal/partnerships/{id}/payouts', `/v1/portal/partnerships/${id}/payouts`),
-          ]);
-          return { commissions: c.data, payouts: p.data };
-        }
-      : null,
-    id,
-  );
   return (
     <section>
       <h1>Commissions and payouts</h1>
       {!current ? (
         <Empty title="No program yet" />
       ) : (
-        <Show loaded={loaded}>
-          {({ commissions, payouts }) => (
-            <>
-              <section class="panel">
-                <h2>Commissions</h2>
-                {commissions.length === 0 ? (
-                  <Empty title="No commissions yet">
-                    <p>When a customer you referred pays, your share appears here, with the date it can be paid out.</p>
-                  </Empty>
-                ) : (
-                  <Table caption="Your commissions" columns={COMMISSIONS} rows={commissions} csv="commissions" />
-                )}
-              </section>
-              <section class="panel">
-                <h2>Payouts</h2>
-                {payouts.length === 0 ? (
-                  <Empty title="No payouts yet">
-                    <p>Payouts go to your PayPal address: check it in Settings.</p>
-                  </Empty>
-                ) : (
-                  <Table caption="Your payouts" columns={PAYOUTS} rows={payouts} csv="payouts" />
-                )}
-              </section>
-            </>
-          )}
-        </Show>
+        <>
+          <Panel
+            title="Commissions"
+            path="/commissions"
+            param="commissions_page"
+            load={(url) => api('get', '/v1/portal/partnerships/{id}/commissions', url)}
+            columns={COMMISSIONS}
+            csv="commissions"
+            empty={['No commissions yet', 'When a customer you referred pays, your share appears here, with the date it can be paid out.']}
+          />
+          <Panel
+            title="Payouts"
+            path="/payouts"
+            param="payouts_page"
+            load={(url) => api('get', '/v1/portal/partnerships/{id}/payouts', url)}
+            columns={PAYOUTS}
+            csv="payouts"
+            empty={['No payouts yet', 'Payouts go to your PayPal address: check it in Settings.']}
+          />
+        </>
       )}
     </section>
   );

@@ -1,6 +1,7 @@
 // The partner's home: the link first (with a copy button and its short forms), then, for
 // a date range, clicks, referrals, paying customers, conversion rate, earnings per click
-// and what was earned, with a chart; and what is pending, paid and payable next.
+// and what was earned, with a chart; and what is pending and paid, and what the next
+// payout pays (or why it pays nothing, in words).
 
 import { api } from '../../common/api.js';
 import { dateTime, int, mainCurrency, money, moneyMap, percent } from '../../common/format.js';
@@ -8,7 +9,7 @@ import { MeasureChart, sumMoney } from '../../common/measures.js';
 import { RangePicker, statsQuery, useRange } from '../../common/range.js';
 import { useLoad } from '../../common/use-api.js';
 import { CopyButton, Empty, Show } from '../../common/ui.js';
-import { usePortal, type Partnership } from '../session.js';
+import { href, usePortal, type Partnership } from '../session.js';
 
 function LinkCard({ p }: { p: Partnership }) {
   const a = p.attributes;
@@ -19,7 +20,7 @@ function LinkCard({ p }: { p: Partnership }) {
         <p role="status">
           {a.state === 'pending'
             ? `It is waiting for ${a.program_name} to accept it. Your link appears here as soon as they do.`
-            : `${a.program_name} declined it. Your link no longer counts visits; what you earned before stays yours.`}
+            : `${a.program_name} declined it: there is no link to share, and visits through one no longer count.`}
         </p>
       </section>
     );
@@ -48,6 +49,45 @@ function LinkCard({ p }: { p: Partnership }) {
   );
 }
 
+type Money = Partnership['attributes']['earnings'][string];
+
+/** What the next payout pays, in words: the amount, or why it pays nothing (the API's reason) and what to do. */
+function NextPayout({ e, currency }: { e: Money; currency: string }) {
+  const { current } = usePortal();
+  const { amount, reason, minimum } = e.next_payout;
+  const payable = money(e.payable, currency);
+  const later = e.next_payable_at ? ` More becomes payable from ${dateTime(e.next_payable_at)}.` : '';
+  const words =
+    reason === 'below_minimum'
+      ? `${payable} is payable, below the minimum payout of ${money(minimum, currency)}: it waits until you reach it.`
+      : reason === 'clawbacks_exceed_earnings'
+        ? e.payable < 0
+          ? `Refunds taken back exceed what is payable by ${money(-e.payable, currency)}: your next commissions make that up first.`
+          : 'Refunds taken back cancel out what is payable.'
+        : reason === 'no_paypal_email'
+          ? `${payable} is payable, but there is no PayPal address to pay it to.`
+          : reason === 'not_accepted'
+            ? `${payable} is payable, but payouts go only to accepted partners.`
+            : amount > 0
+              ? 'Paid to your PayPal address with the next payout.'
+              : 'Nothing is payable now.';
+  return (
+    <dd>
+      <span class="value">{money(amount, currency)}</span>
+      <span class="hint">
+        {words}
+        {later}
+        {reason === 'no_paypal_email' && (
+          <>
+            {' '}
+            <a href={href('/settings', current?.id)}>Add yours in Settings</a>.
+          </>
+        )}
+      </span>
+    </dd>
+  );
+}
+
 function Earnings({ p }: { p: Partnership }) {
   const rows = Object.entries(p.attributes.earnings);
   if (rows.length === 0) return <></>;
@@ -63,12 +103,9 @@ function Earnings({ p }: { p: Partnership }) {
                 <span class="value">{money(e.pending, currency)}</span>
               </dd>
             </div>
-            <div class="figure">
+            <div class="figure next-payout">
               <dt>Next payout ({currency})</dt>
-              <dd>
-                <span class="value">{money(e.payable, currency)}</span>
-                {e.next_payable_at && <span class="hint"> more from {dateTime(e.next_payable_at)}</span>}
-              </dd>
+              <NextPayout e={e} currency={currency} />
             </div>
             <div class="figure">
               <dt>Paid ({currency})</dt>
