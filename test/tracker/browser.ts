@@ -168,6 +168,27 @@ export class Browser {
   cookie(url: string) {
     return this.jar.getCookiesSync(url).find((c) => c.key === '_gr_id');
   }
+
+  /** The `_gr_s` cookie, the flag that says the origin's localStorage holds something of ours. */
+  flag(url: string) {
+    return this.jar.getCookiesSync(url).find((c) => c.key === '_gr_s');
+  }
+
+  /**
+   * Items already in an origin's localStorage, as an earlier page of the snippet would have
+   * left them: with the flag cookie, without which the snippet does not look.
+   */
+  store(origin: string, items: Record<string, string>): void {
+    this.storage.set(origin, items);
+    this.jar.setCookieSync('_gr_s=1; Path=/', `${origin}/`);
+  }
+
+  /** Removes one cookie, as a browser or an extension might, wherever it is kept for the URL. */
+  loseCookie(url: string, name: string): void {
+    for (const c of this.jar.getCookiesSync(url).filter((c) => c.key === name)) {
+      this.jar.setCookieSync(`${name}=; Path=${c.path}; Max-Age=0${c.hostOnly ? '' : `; Domain=${c.domain}`}`, url);
+    }
+  }
 }
 
 function status2body(status: number): unknown {

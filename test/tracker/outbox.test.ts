@@ -99,6 +99,25 @@ describe('across page loads', () => {
     expect(next.localStorage.getItem('_gr_outbox')).toBeNull();
   });
 
+  it('a conversion waiting with no referral left is delivered, thanks to the flag; the flag then goes', async () => {
+    const b = new Browser();
+    const w = await referredPage(b);
+    b.fallback = 'offline';
+    await w.gr.track('waiting@user.test');
+    w.gr('consent', false); // the referral and its copy go; the outbox stays, and so does the flag
+    expect(w.localStorage.getItem('_gr_id')).toBeNull();
+    expect(outbox(w)).toHaveLength(1);
+    expect(b.cookie(SITE)).toBeUndefined();
+    expect(b.flag(SITE)).toBeDefined();
+    b.fallback = 201;
+    b.sent = [];
+    const next = await b.open(`${SITE}pricing`);
+    await b.settle(next);
+    expect(b.conversions().map((s) => s.body.email)).toEqual(['waiting@user.test']);
+    expect(next.localStorage.length).toBe(0);
+    expect(b.flag(SITE)).toBeUndefined();
+  });
+
   it('a conversion from a page that navigated away at once is sent again by the next', async () => {
     const b = new Browser();
     const w = await referredPage(b);
@@ -116,7 +135,7 @@ describe('across page loads', () => {
     // An entry's id is the time it was queued, in ms, plus a random fraction.
     const old = { i: Date.now() - 8 * 864e5 + 0.5, b: { email: 'old@user.test', gr_id: 'g' } };
     const fresh = { i: Date.now() - 6 * 864e5 + 0.5, b: { email: 'new@user.test', gr_id: 'g' } };
-    b.storage.set('https://www.shop.test', { _gr_outbox: JSON.stringify([old, fresh]) });
+    b.store('https://www.shop.test', { _gr_outbox: JSON.stringify([old, fresh]) });
     const w = await b.open(SITE);
     await b.settle(w);
     expect(b.conversions().map((s) => s.body.email)).toEqual(['new@user.test']);
@@ -124,7 +143,7 @@ describe('across page loads', () => {
 
   it('waits for the token when it comes later through initCustomer', async () => {
     const b = new Browser();
-    b.storage.set('https://www.shop.test', {
+    b.store('https://www.shop.test', {
       _gr_outbox: JSON.stringify([{ i: Date.now() + 0.5, b: { email: 'q@user.test', gr_id: 'g' } }]),
     });
     const w = await b.open(SITE, { attrs: { key: null } });

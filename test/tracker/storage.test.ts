@@ -118,13 +118,31 @@ describe('the localStorage mirror', () => {
     expect(JSON.parse(w.localStorage.getItem('_gr_id')!)).toEqual(cookieReferral(b, 'https://www.shop.test/'));
   });
 
-  it('restores a lost cookie', async () => {
+  it('restores a lost cookie while the flag says a copy is stored', async () => {
     const b = new Browser();
     await b.open('https://www.shop.test/?red=alice');
     const before = cookieReferral(b, 'https://www.shop.test/');
-    b.jar.removeAllCookiesSync();
+    b.loseCookie('https://www.shop.test/', '_gr_id');
+    expect(b.flag('https://www.shop.test/')).toBeDefined();
     await b.open('https://www.shop.test/next');
     expect(cookieReferral(b, 'https://www.shop.test/')).toEqual(before);
+  });
+
+  it('all cookies cleared, storage kept: the copy is neither read nor removed, and a new referral replaces it', async () => {
+    // The decision of docs/decisions.md (the tracker: cookies cleared, storage kept).
+    const b = new Browser();
+    await b.open('https://www.shop.test/?red=alice');
+    b.jar.removeAllCookiesSync();
+    const w = await b.open('https://www.shop.test/next');
+    let seen: unknown = 'not called';
+    w.gr('ready', (r: unknown) => (seen = r));
+    expect(seen).toBeNull();
+    expect(await w.gr.track('a@b.test')).toBeNull();
+    expect(b.cookie('https://www.shop.test/')).toBeUndefined();
+    expect(JSON.parse(w.localStorage.getItem('_gr_id')!).pk).toBe('alice');
+    const again = await b.open('https://www.shop.test/?red=bob');
+    expect(JSON.parse(again.localStorage.getItem('_gr_id')!).pk).toBe('bob');
+    expect(b.flag('https://www.shop.test/')).toBeDefined();
   });
 
   it('is restored from the cookie when it was cleared', async () => {
@@ -137,10 +155,53 @@ describe('the localStorage mirror', () => {
 
   it('a stored value that is not ours is ignored without an error', async () => {
     const b = new Browser();
-    b.storage.set('https://www.shop.test', { _gr_id: '{not json', _gr_outbox: 'nope' });
+    b.store('https://www.shop.test', { _gr_id: '{not json', _gr_outbox: 'nope' });
     const w = await b.open('https://www.shop.test/');
     expect(await w.gr.track('a@b.test')).toBeNull();
     expect(b.logs.filter(([level]) => level !== 'log')).toEqual([]);
+  });
+});
+
+describe('the flag cookie _gr_s', () => {
+  it('is host-only, path=/, SameSite=Lax, Secure on https, and lasts seven windows', async () => {
+    const b = new Browser();
+    await b.settle(await b.open('https://www.shop.test/?red=alice', { attrs: { 'cookie-days': '30' } }));
+    const f = b.flag('https://www.shop.test/')!;
+    expect(f.hostOnly).toBe(true);
+    expect(f.path).toBe('/');
+    expect(f.sameSite).toBe('lax');
+    expect(f.secure).toBe(true);
+    expect(f.maxAge).toBe(7 * 30 * 86400);
+    // The referral's cookie is shared by the site's hosts; the flag, like localStorage, is not.
+    expect(b.cookie('https://app.shop.test/')).toBeDefined();
+    expect(b.flag('https://app.shop.test/')).toBeUndefined();
+  });
+
+  it('a visitor without a referral gets neither the flag nor anything stored', async () => {
+    const b = new Browser();
+    const w = await b.open('https://www.shop.test/pricing');
+    w.gr('consent', true);
+    await b.settle(w);
+    expect(w.document.cookie).toBe('');
+    expect(w.localStorage.length).toBe(0);
+    expect(b.cookieWrites.filter((c) => c.cookie.startsWith('_gr_s'))).toEqual([]);
+  });
+
+  it('is removed with the last stored item', async () => {
+    const b = new Browser();
+    const w = await b.open('https://www.shop.test/?red=alice');
+    expect(b.flag('https://www.shop.test/')).toBeDefined();
+    w.gr('consent', false);
+    expect(w.localStorage.length).toBe(0);
+    expect(b.flag('https://www.shop.test/')).toBeUndefined();
+  });
+
+  it('a first page on another host of the site, whose cookie holds the referral, stores the copy there and sets the flag', async () => {
+    const b = new Browser();
+    await b.settle(await b.open('https://www.shop.test/?red=alice'));
+    const w = await b.open('https://app.shop.test/signup');
+    expect(JSON.parse(w.localStorage.getItem('_gr_id')!).pk).toBe('alice');
+    expect(b.flag('https://app.shop.test/')).toBeDefined();
   });
 });
 

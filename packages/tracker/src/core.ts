@@ -37,10 +37,13 @@ interface Entry {
  */
 export function createTracker(o: Options, api = '', days?: number, queue: Iterable<unknown>[] = []): Tracker {
   let key = o.key;
-  let referral: Referral | undefined;
+  let referral: Referral | undefined | false;
   // The site's registrable domain, for the cookie: named by a click's answer and kept in
   // the referral as `d`, so later pages read it back. Null or unknown: this host alone.
   let domain: string | null | undefined;
+  // Whether this origin's localStorage holds anything of ours, as the flag cookie `_gr_s`
+  // says: a page whose cookies hold neither the flag nor a referral touches no storage.
+  let flag: unknown;
   // Options come typed from the npm entry and as strings from data-* attributes.
   let consent = !/^(false|required)$/.test(o.consent as string);
   // Work that needs the token, when initCustomer has not given it yet.
@@ -51,24 +54,46 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
   // Link parameters that carry the referral slug, in order of precedence; then data-params.
   const names = ('red gr_pk _pk via ref fpr fp_ref ps_partner_key ' + [o.params]).match(/[^\s,]+/g)!;
 
-  /** Sets or (with an empty value) removes a stored item; a full storage is no error. */
-  const put = (name: string, value: string) => {
+  /**
+   * Writes a cookie for every path of the site, on `on` or for this host alone, for `age`
+   * seconds; without an age it is removed. Secure on https: pages ('https:' sorts after
+   * 'https', 'http:' before it).
+   */
+  const set = (name: string, age?: unknown, value?: unknown, on?: string | null) =>
+    // An empty domain attribute is ignored (RFC 6265 5.2.3): a host-only cookie.
+    (document.cookie = `${name}=${value};path=/;max-age=${(age as number) | 0};SameSite=Lax;domain=${on || ''}${
+      location.protocol > 'https' ? ';Secure' : ''
+    }`);
+
+  /**
+   * Stores an item as JSON, or (with an empty value) removes it; a full storage is no
+   * error. The flag follows: kept while either item is left, removed when none is. It
+   * lasts seven windows, which is at least as long as either item can matter (the window,
+   * and the outbox's 7 days). With nothing flagged there is nothing to remove, and
+   * storage is not touched.
+   */
+  const put = (name: string, value: unknown) => {
     try {
-      value ? (localStorage[name] = value) : delete localStorage[name];
+      if (value || flag) {
+        value ? (localStorage[name] = JSON.stringify(value)) : delete localStorage[name];
+        set('_gr_s', (flag = localStorage._gr_id || localStorage._gr_outbox) && lifetime * 7, 1);
+      }
     } catch {
-      // full: the cookie copy still works
+      // full, or no storage: the cookie copy still works
     }
   };
 
-  const cookie = () => /(^|; )_gr_id=([^;]*)/.exec(document.cookie)?.[2];
-
   /**
-   * The referral from the cookie or the stored copy, unless its window has passed. Its
-   * domain is learnt even then: a new referral goes where the old one was.
+   * The referral from the cookie, or from the stored copy when the flag says there may be
+   * one, unless its window has passed. Its domain is learnt even then: a new referral
+   * goes where the old one was. One read of `document.cookie`, where a name starts the
+   * string or follows a space (cookies are joined by '; ').
    */
-  const load = (): Referral | undefined => {
+  const load = (jar = document.cookie): Referral | undefined => {
+    // Any name ending in _gr_s would do too: a false flag only costs a read.
+    flag = /_gr_s=/.test(jar);
     try {
-      const r: Referral = JSON.parse(decodeURIComponent(cookie() || '') || localStorage._gr_id);
+      const r: Referral = JSON.parse(decodeURIComponent(/(^| )_gr_id=([^;]*)/.exec(jar)?.[2] || '') || (flag && localStorage._gr_id));
       domain = r.d;
       if (r.at > Date.now() - lifetime * 1e3) return r;
     } catch {
@@ -77,30 +102,25 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
   };
 
   /**
-   * Writes both copies; `null` deletes them. The cookie goes to data-cookie-domain, or to
+   * Writes both copies; none (undefined or false) deletes them. The cookie goes to data-cookie-domain, or to
    * the known registrable domain, or to this host alone: nothing the browser would refuse
    * is tried, as Firefox reports each refused cookie as an error in the page's console.
    */
-  const save = (r?: Referral) => {
+  const save = (r?: Referral | false) => {
     if (r) r.d = domain;
-    const value = (referral = r) ? JSON.stringify(r) : '';
-    const encoded = encodeURIComponent(value);
-    const set = (on?: string | null, age = 0) =>
-      // An empty domain attribute is ignored (RFC 6265 5.2.3): a host-only cookie.
-      (document.cookie = `_gr_id=${encoded};path=/;max-age=${age};SameSite=Lax;domain=${on || ''}${
-        location.protocol == 'https:' ? ';Secure' : ''
-      }`);
-    put('_gr_id', value);
+    put('_gr_id', (referral = r));
     // The host-only copy, from before the domain was known, goes: one copy, read everywhere.
-    set();
-    set(o.cookieDomain || domain, r && lifetime);
+    set('_gr_id');
+    set('_gr_id', r && lifetime, encodeURIComponent(JSON.stringify(r)), o.cookieDomain || domain);
   };
 
   /** Posts to the collector; `then` reads the answer (without it, the answer is the result). */
   const post = <T = Response>(path: string, body: unknown, then?: (res: Response) => T): Promise<T | 0> =>
     fetch(base + path, {
       method: 'POST',
-      keepalive: true, // outlives the page: a signup that navigates away at once is still sent
+      // Outlives the page: a signup that navigates away at once is still sent. (1 is true to
+      // fetch, and a byte shorter than !0.)
+      keepalive: 1 as unknown as boolean,
       headers: { Authorization: 'Bearer ' + key, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     })
@@ -117,12 +137,15 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
    */
   const outbox = (keep = (e: Entry) => e.i > Date.now() - 6048e5): Entry[] => {
     let all: Entry[] = [];
-    try {
-      all = JSON.parse(localStorage._gr_outbox).filter(keep);
-    } catch {
-      // empty, or not ours
-    }
-    put('_gr_outbox', all[0] ? JSON.stringify(all) : '');
+    // Without the flag nothing is read, and nothing is thrown: an exception costs a page
+    // more than the read itself.
+    if (flag)
+      try {
+        all = JSON.parse(localStorage._gr_outbox).filter(keep);
+      } catch {
+        // empty, or not ours
+      }
+    put('_gr_outbox', all[0] && all);
     return all;
   };
 
@@ -145,22 +168,23 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
 
   /** Reads a referral from the address and records it by the attribution rule. */
   const capture = () => {
-    const url = new URL(location.href);
-    const q = url.searchParams;
-    const id = q.get('gr_id');
-    const uid = q.get('gr_uid');
-    const old = referral;
-    let pk: string | null = null;
-    for (const n of names) pk ||= q.get(n);
+    // One declaration, for the minifier: only pk and r are assigned later.
+    let url = new URL(location.href),
+      q = url.searchParams,
+      id = q.get('gr_id'),
+      uid = q.get('gr_uid'),
+      pk: string | null | undefined,
+      r: Referral;
+    // The first name present: pk is its value, or null (the last get) when none is.
+    names.some((n) => (pk = q.get(n)));
     if (!consent || !(pk || id)) return;
-    if (old && (pk ? old.pk == pk : old.gr_id == id)) {
+    if (referral && (pk ? referral.pk == pk : referral.gr_id == id)) {
       // The same link again keeps the click id and refreshes the window.
-      save({ ...old, uid: uid || old.uid, at: Date.now() });
-    } else if (!old || o.attribution != 'first') {
+      save({ ...referral, uid: uid || referral.uid, at: Date.now() });
+    } else if (!referral || o.attribution != 'first') {
       // A new link replaces the old one, except under first-click. crypto.randomUUID
       // exists only on https and localhost; elsewhere the fallback will do.
-      const r = { gr_id: id || crypto.randomUUID?.() || Date.now() + '' + Math.random(), pk, uid, at: Date.now() };
-      save(r);
+      save((r = { gr_id: id || crypto.randomUUID?.() || Date.now() + '' + Math.random(), pk, uid, at: Date.now() }));
       if (pk)
         withKey(() =>
           // The answer names the site's registrable domain (an older collector's names none).
@@ -171,7 +195,7 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
         );
     }
     if (/^(|true)$/.test(o.cleanUrl as string)) {
-      for (const n of [...names, 'gr_id', 'gr_uid']) q.delete(n);
+      [...names, 'gr_id', 'gr_uid'].map((n) => q.delete(n));
       // The Navigation API reports this change too; the address read then holds no referral.
       history.replaceState(history.state, '', url);
     }
@@ -182,11 +206,14 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
     try {
       if (referral && email) {
         // Absent fields stay out of the body (JSON drops undefined, not null).
-        const body = { email, gr_id: referral.gr_id, pk: referral.pk || undefined, uid: opts?.uid || referral.uid || undefined };
-        const entry = { i: Date.now() + Math.random(), b: body };
-        put('_gr_outbox', JSON.stringify([...outbox(), entry]));
+        const entry = {
+          i: Date.now() + Math.random(),
+          b: { email, gr_id: referral.gr_id, pk: referral.pk || undefined, uid: opts?.uid || referral.uid || undefined },
+        };
+        put('_gr_outbox', [...outbox(), entry]);
+        // Sent now with the token, else once initCustomer gives it: then the answer is not awaited.
         if (key) return await send(entry);
-        waiting.push(() => send(entry));
+        withKey(() => send(entry));
       }
     } catch {
       // never into the host page
@@ -198,7 +225,7 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
     try {
       // A callback shows as "function", never as its source: that is the site's own code.
       if (/gr_debug=1/.test(location.href)) console.log('tally', name, a?.call ? typeof a : a);
-      const commands: Record<string, () => unknown> = {
+      return (<Record<string, () => unknown>>{
         initCustomer() {
           key = a;
           waiting.splice(0).map((f) => f());
@@ -206,7 +233,7 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
         // 'pageview' only re-reads the address: a click is recorded when it carries a referral.
         track: () => (a == 'conversion' ? track(b.email, b) : capture()),
         consent() {
-          save((consent = !!a) ? load() : undefined);
+          save((consent = !!a) && load());
           capture();
         },
         ready: () => a(referral ? { gr_id: referral.gr_id, pk: referral.pk, uid: referral.uid } : null),
@@ -215,15 +242,14 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
           // (a GET form carries it in the address it opens; a POST form, in its body).
           if (!referral) return;
           if (a.href) {
-            const url = new URL(a.href);
-            url.searchParams.set('gr_id', referral.gr_id);
-            a.href = url;
+            // b, which decorate takes no use of, holds the address.
+            (b = new URL(a.href)).searchParams.set('gr_id', referral.gr_id);
+            a.href = b;
           } else {
             a.append(Object.assign(document.createElement('input'), { type: 'hidden', name: 'gr_id', value: referral.gr_id }));
           }
         },
-      };
-      return commands[name]?.();
+      })[name]?.();
     } catch {
       // never into the host page
     }
@@ -235,10 +261,11 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
   // without wrapping history's methods, which other scripts wrap too.
   self.navigation?.addEventListener('currententrychange', capture);
 
-  // Conversions that earlier pages could not deliver; read before this page adds any.
-  const earlier = outbox();
   // Read before consent too, only to learn where a withdrawal must delete.
   const stored = load();
+  // Conversions that earlier pages could not deliver, when the flag says some may wait;
+  // read before this page adds any.
+  const earlier = outbox();
   if (consent && stored) save(stored); // each copy restores the other
   capture();
   queue.map((args) => gr(...(args as [string])));
