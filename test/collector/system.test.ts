@@ -149,6 +149,8 @@ describe('/openapi.json', () => {
       'state_set_at_lt',
       'state_set_at_gt',
       'page',
+      'starting_after',
+      'ending_before',
       'per_page',
     ]);
     const perPage = doc.paths['/v1/partners'].get.parameters.find((p: { name: string }) => p.name === 'per_page');
