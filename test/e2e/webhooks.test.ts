@@ -72,7 +72,10 @@ describe('webhooks in the dashboard, in Chromium', () => {
   it('says what webhooks are for while there are none, clean under axe-core', async () => {
     await page.goto(at('/settings'));
     await waitForText(page, 'No webhook endpoints yet');
-    expect(await bodyText(page)).toContain("The README's Webhooks section has a receiver in a few lines");
+    expect(await bodyText(page)).toContain('has a receiver that verifies it in a few lines');
+    // The guide it links is served by the collector itself.
+    const guide = await page.getAttribute('a:has-text("The webhooks guide")', 'href');
+    expect((await fetch(new URL(guide!, page.url()))).status).toBe(200);
     expect(await page.getAttribute('#webhooks a', 'href')).toBe('https://www.standardwebhooks.com/');
     expect(await axeFindings(page)).toEqual([]);
   });
