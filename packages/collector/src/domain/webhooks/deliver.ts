@@ -105,7 +105,8 @@ export async function deliverOne(options: DeliveryOptions, d: Outgoing): Promise
   const result = await options.send(d.url, signedHeaders(d, body, at), body);
   const done = now();
   const step = nextStep(d, result, done, options.jitter?.() ?? 0.8 + Math.random() * 0.4);
-  const error = describe(result);
+  const described = describe(result);
+  const error = described === null ? null : storable(described, RESPONSE_KEPT);
   await db.transaction(async (tx) => {
     const endpoint = await webhooks.lockEndpoint(tx, db.engine, d.endpoint_id);
     if (!endpoint) return; // removed meanwhile, and its deliveries with it
@@ -121,10 +122,10 @@ export async function deliverOne(options: DeliveryOptions, d: Outgoing): Promise
         attempted_at: at,
         duration_ms: result.durationMs,
         status: result.status ?? null,
-        error: error === null ? null : storable(error, RESPONSE_KEPT),
+        error,
         response: storable(result.body, RESPONSE_KEPT),
       },
-      { state, next_attempt_at: step.nextAttemptAt, last_status: result.status ?? null, last_error: error === null ? null : storable(error, RESPONSE_KEPT), updated_at: done },
+      { state, next_attempt_at: step.nextAttemptAt, last_status: result.status ?? null, last_error: error, updated_at: done },
     );
     if (!applied || !enabled) return; // the claim expired and another took it: its attempt counts, not this one
     if (state === 'succeeded') {
