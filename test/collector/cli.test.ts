@@ -16,6 +16,16 @@ afterEach(async () => {
   await database.drop();
 });
 
+/** Milliseconds until `ok()` first holds, asked every 10 ms; gives up (Infinity) after 5 s. */
+async function msUntil(ok: () => Promise<boolean>): Promise<number> {
+  const start = performance.now();
+  while (performance.now() - start < 5000) {
+    if (await ok()) return performance.now() - start;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return Infinity;
+}
+
 async function createProgram(...extra: string[]) {
   const run = await tally(['programs', 'create', '--name', 'Acme', '--site-url', 'https://acme.test/', '--json', ...extra], env);
   expect(run.stderr).toBe('');
@@ -113,7 +123,7 @@ describe('tally programs update', () => {
 });
 
 describe('tally tokens', () => {
-  it('create, list by prefix only, and revoke, which a running server honours at once', async () => {
+  it('create, list by prefix only, and revoke, which a running server honours within a second', async () => {
     const made = await createProgram();
     const server = await startServer(
       { port: 0, host: '127.0.0.1', databaseUrl: env.DATABASE_URL!, logLevel: 'silent', publicUrl: 'http://localhost' },
@@ -140,11 +150,13 @@ describe('tally tokens', () => {
         expect((await tally(['tokens', 'list', '--program', made.program.id], env)).stdout).not.toContain(token);
       }
 
+      // The server keeps the token in memory now; the CLI's change reaches it by the database.
+      for (let i = 0; i < 3; i++) expect((await get()).status).toBe(200);
       const revoked = await tally(['tokens', 'revoke', issued.id], env);
       expect(revoked.code).toBe(0);
       expect(revoked.stdout).toContain('revoked');
-      const after = await get();
-      expect(after.status).toBe(401);
+      expect(await msUntil(async () => (await get()).status === 401)).toBeLessThan(1000);
+      expect((await get()).status).toBe(401);
       const again = await tally(['tokens', 'revoke', issued.id], env);
       expect(again.stdout).toContain('already revoked');
       const afterList = JSON.parse((await tally(['tokens', 'list', '--program', made.program.id, '--json'], env)).stdout);
@@ -205,5 +217,34 @@ describe('--help', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/tally/);
     expect(run.stderr).toBe('');
+  });
+});
+
+describe('a running server and the CLI beside it', () => {
+  it('an origin the CLI removes is refused within a second, and one it adds is allowed as soon', async () => {
+    const made = await createProgram('--allowed-origin', 'https://www.acme.test');
+    const server = await startServer(
+      { port: 0, host: '127.0.0.1', databaseUrl: env.DATABASE_URL!, logLevel: 'silent', publicUrl: 'http://localhost' },
+      createLogger('silent'),
+    );
+    // A click from a page: the publishable token and the page's origin, both kept in memory once seen.
+    const click = (origin: string) =>
+      fetch(`${server.url}/v1/tracking/click`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${made.tokens.publishable}`, origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ gr_id: 'g1', pk: 'nobody' }),
+      }).then(async (r) => (await r.json()).errors?.[0]?.code ?? r.status);
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(await click('https://www.acme.test')).not.toBe('origin_not_allowed');
+        expect(await click('https://app.acme.test')).toBe('origin_not_allowed');
+      }
+      const run = await tally(['programs', 'update', made.program.id, '--remove-origin', 'https://www.acme.test', '--add-origin', 'https://app.acme.test'], env);
+      expect(run.code).toBe(0);
+      expect(await msUntil(async () => (await click('https://www.acme.test')) === 'origin_not_allowed')).toBeLessThan(1000);
+      expect(await click('https://app.acme.test')).not.toBe('origin_not_allowed');
+    } finally {
+      await server.close();
+    }
   });
 });

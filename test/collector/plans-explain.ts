@@ -166,6 +166,8 @@ export function planning(db: Db, explainer: Explainer, sent: Planned[]): Db {
     engine: db.engine,
     transaction: (fn) => db.transaction((tx) => fn({ ...wrap(tx), lock: (key) => tx.lock(key) })),
     stats: () => db.stats(),
+    // Nothing kept in memory: every read a handler makes is sent, so planned.
+    settingsVersion: () => undefined,
     ping: () => db.ping(),
     backup: (dest) => db.backup(dest),
     close: () => db.close(),

@@ -6,6 +6,7 @@ import * as programs from '../store/programs.js';
 import type { ProgramRow } from '../store/programs.js';
 import { minimumPayout } from './commission-rules.js';
 import { isUuid, stripeEndpointId, uuidv7 } from './ids.js';
+import { remembered } from './remembered.js';
 import { normalizeSlug } from './slugs.js';
 import { issueToken } from './tokens.js';
 import * as tokens from '../store/tokens.js';
@@ -200,8 +201,8 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
 }
 
 /** Whether browsers on `origin` may post this program's conversions and clicks. */
-export function allowsOrigin(db: Queryable, programId: string, origin: string): Promise<boolean> {
-  return programs.allowsOrigin(db, programId, origin);
+export function allowsOrigin(db: Db, programId: string, origin: string): Promise<boolean> {
+  return remembered(db, `origin:${programId} ${origin}`, () => programs.allowsOrigin(db, programId, origin));
 }
 
 /** Demo tokens kept: one per process of a deployment that runs several (PostgreSQL). */

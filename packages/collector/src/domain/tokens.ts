@@ -9,6 +9,7 @@ import * as tokens from '../store/tokens.js';
 import type { Credential, TokenKind, TokenRow } from '../store/tokens.js';
 import { fail } from '../errors.js';
 import { isUuid, uuidv7 } from './ids.js';
+import { remembered } from './remembered.js';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const PREFIX: Record<TokenKind, string> = { secret: 'tly_sec_', publishable: 'tly_pub_' };
@@ -82,9 +83,10 @@ export async function issueToken(
 }
 
 /** The credential behind a bearer token, or undefined when it is malformed, unknown or revoked. */
-export async function authenticate(db: Queryable, token: string): Promise<Credential | undefined> {
+export async function authenticate(db: Db, token: string): Promise<Credential | undefined> {
   if (!tokenKind(token)) return undefined;
-  return tokens.findActiveByHash(db, hashToken(token));
+  const hash = hashToken(token);
+  return remembered(db, `token:${hash}`, () => tokens.findActiveByHash(db, hash));
 }
 
 export function listTokens(db: Queryable, programId: string): Promise<TokenRow[]> {

@@ -30,6 +30,12 @@ export type Engine = 'sqlite' | 'postgres';
  */
 export const DEFAULT_MAX_QUEUED = 10_000;
 
+/**
+ * How late a settings change made by another process (a token revoked with the CLI) may
+ * reach this one's memory: SQLite is asked this often; PostgreSQL tells at once (NOTIFY).
+ */
+export const SETTINGS_LAG_MS = 100;
+
 export interface Db extends Queryable {
   readonly engine: Engine;
   /**
@@ -45,6 +51,14 @@ export interface Db extends Queryable {
    * commit; PostgreSQL: callers waiting for a pooled connection).
    */
   stats(): { batches: number; transactions: number; waiting: number };
+  /**
+   * A number that changes after every committed change, by this process or any other,
+   * to the settings every request reads: tokens, programs and their origins. Whatever
+   * was read at one value may be kept in memory while it holds (domain/remembered.ts).
+   * A change made here is seen before its transaction's promise resolves; another
+   * process's within SETTINGS_LAG_MS. Undefined while it cannot be known: keep nothing.
+   */
+  settingsVersion(): number | undefined;
   /** Liveness of the database itself, for /readyz. */
   ping(): Promise<void>;
   /**

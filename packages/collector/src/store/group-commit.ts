@@ -22,6 +22,8 @@ import type { WalSync } from './wal-sync.js';
 export interface Session {
   /** Runs a statement of transaction control: BEGIN IMMEDIATE, SAVEPOINT, COMMIT… */
   control(sql: string): void;
+  /** Told after each COMMIT, before anyone in the batch is answered. */
+  committed(): void;
   /** Whether a transaction is open: SQLite ends one on its own after some errors. */
   inTransaction(): boolean;
   /** What the queued functions run their statements on. */
@@ -61,7 +63,7 @@ const lostTransaction = () => Object.assign(new Error('the transaction was rolle
 const refuse = (items: Queued[], err: unknown): void => items.forEach((item) => item.reject(err));
 
 export function groupCommit(session: Session, opts: GroupCommitOptions): GroupCommit {
-  const { control, inTransaction, tx, mutex, wal, translate } = session;
+  const { control, committed: afterCommit, inTransaction, tx, mutex, wal, translate } = session;
   let queue: Queued[] = [];
   let scheduled = false;
   const stats = { batches: 0, transactions: 0 };
@@ -121,6 +123,7 @@ export function groupCommit(session: Session, opts: GroupCommitOptions): GroupCo
         if (!inTransaction()) throw lostTransaction();
       }
       control('COMMIT');
+      afterCommit();
       stats.batches++;
       stats.transactions += outcomes.filter((o) => o.ok).length;
       return { seq: wal.committed() };

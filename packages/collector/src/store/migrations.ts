@@ -5,8 +5,10 @@
 
 import type { Db, Engine } from './db.js';
 import { MEASURES, REBUILD } from './stats.js';
+import { SETTINGS_CHANNEL, SETTINGS_NOTICE } from './pg-settings.js';
 
-type Migration = string | Readonly<Record<Engine, string>>;
+/** A script of `;`-separated statements, or (for bodies that hold `;`) its statements one by one. */
+type Migration = string | Readonly<Record<Engine, string | readonly string[]>>;
 
 /**
  * The dashboard's totals per 15 minutes (store/stats.ts): appended deltas and folded
@@ -38,6 +40,41 @@ function statsMigration(engine: Engine): string {
   `;
 }
 const statsTables = { sqlite: statsMigration('sqlite'), postgres: statsMigration('postgres') };
+
+/**
+ * Every change to the settings requests read each time (tokens, programs, their origins)
+ * is told to every process (Db.settingsVersion), so that each may keep them in memory
+ * and still drop a revoked token at once. SQLite counts the changes in a row that each
+ * process reads; PostgreSQL tells listeners at commit (NOTIFY) and the writer at once
+ * (NOTICE), per schema (pg-settings.ts).
+ */
+const SETTINGS_TABLES = ['tokens', 'programs', 'program_origins'];
+const settingsTriggers = {
+  sqlite: [
+    'CREATE TABLE settings_version (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)',
+    'INSERT INTO settings_version (id, n) VALUES (1, 0)',
+    ...SETTINGS_TABLES.flatMap((table) =>
+      ['INSERT', 'UPDATE', 'DELETE'].map(
+        (op) =>
+          `CREATE TRIGGER ${table}_settings_${op.toLowerCase()} AFTER ${op} ON ${table}
+           BEGIN UPDATE settings_version SET n = n + 1; END`,
+      ),
+    ),
+  ],
+  postgres: [
+    `CREATE FUNCTION settings_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       PERFORM pg_notify('${SETTINGS_CHANNEL}', current_schema());
+       RAISE NOTICE '${SETTINGS_NOTICE}';
+       RETURN NULL;
+     END $$`,
+    ...SETTINGS_TABLES.map(
+      (table) =>
+        `CREATE TRIGGER ${table}_settings AFTER INSERT OR UPDATE OR DELETE ON ${table}
+         FOR EACH STATEMENT EXECUTE FUNCTION settings_changed()`,
+    ),
+  ],
+};
 
 const MIGRATIONS: readonly Migration[] = [
   `
@@ -513,6 +550,7 @@ const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id, attempted_at);
   `,
+  settingsTriggers,
 ];
 
 export async function migrate(db: Db, now: number): Promise<number> {
@@ -524,7 +562,7 @@ export async function migrate(db: Db, now: number): Promise<number> {
     for (let version = current + 1; version <= MIGRATIONS.length; version++) {
       const migration = MIGRATIONS[version - 1] ?? '';
       const script = typeof migration === 'string' ? migration : migration[db.engine];
-      for (const statement of splitStatements(script)) await tx.run(statement);
+      for (const statement of typeof script === 'string' ? splitStatements(script) : script) await tx.run(statement);
       await tx.run('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)', [version, now]);
     }
     return MIGRATIONS.length;

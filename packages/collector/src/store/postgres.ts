@@ -19,6 +19,7 @@ import {
   type Tx,
 } from './db.js';
 import { unavailable } from './unavailable.js';
+import { SETTINGS_NOTICE, settingsWatch } from './pg-settings.js';
 
 export interface PostgresOptions {
   /** An idle pooled connection broke (the server restarted, say): told, not thrown. */
@@ -82,14 +83,16 @@ const types = {
  */
 function withSettings(url: string, lockTimeoutMs: number): string {
   const u = new URL(url);
-  const ours = `-c synchronous_commit=on -c lock_timeout=${lockTimeoutMs}`;
+  // client_min_messages: the settings triggers' NOTICE must reach us (pg-settings.ts).
+  const ours = `-c synchronous_commit=on -c lock_timeout=${lockTimeoutMs} -c client_min_messages=notice`;
   u.searchParams.set('options', [u.searchParams.get('options'), ours].filter(Boolean).join(' '));
   return u.toString();
 }
 
 export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
+  const connectionString = withSettings(url, opts.lockTimeoutMs ?? 5000);
   const pool = new pg.Pool({
-    connectionString: withSettings(url, opts.lockTimeoutMs ?? 5000),
+    connectionString,
     max: opts.poolSize ?? 10,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
@@ -99,6 +102,19 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   // An idle connection that breaks is dropped by the pool; the next query reconnects.
   // Whoever opened the database hears of it (the server logs it), or nobody does.
   pool.on('error', (err) => opts.onIdleError?.(err));
+
+  // Connections whose statements changed settings, not yet committed (pg-settings.ts).
+  const watch = settingsWatch(connectionString);
+  const touched = new WeakSet<pg.PoolClient>();
+  pool.on('connect', (client) => {
+    client.on('notice', (notice) => {
+      if (notice.message === SETTINGS_NOTICE) touched.add(client as pg.PoolClient);
+    });
+  });
+  /** Once what `client` did is committed: if it changed settings, this process knows now. */
+  const settled = (client: pg.PoolClient): void => {
+    if (touched.delete(client)) watch.changed();
+  };
 
   // Every query outside a transaction, and every transaction, first waits in the pool's
   // queue for a connection. Past the bound, 503 at once instead of a queue (holding each
@@ -117,15 +133,23 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   };
 
   let closed = false;
-  const on = (client: pg.Pool | pg.PoolClient): Queryable => {
+  /** Statements on `client`, a transaction's, or (none) each on a pooled connection of its own. */
+  const on = (client?: pg.PoolClient): Queryable => {
     const query = async (sql: string, params: readonly Param[] = []) => {
       // Ours to avoid, as with a closed SQLite handle: an internal error, not "try again".
       if (closed) throw new Error('the database is closed');
-      if (client === pool) admit(); // a transaction's own client waits for nothing
+      const own = client ?? (await connect());
       try {
-        return await client.query(statement(sql, params));
+        const result = await own.query(statement(sql, params));
+        if (!client) settled(own); // a statement outside a transaction commits on its own
+        return result;
       } catch (err) {
         throw translate(err);
+      } finally {
+        if (!client) {
+          touched.delete(own);
+          own.release();
+        }
       }
     };
     return {
@@ -163,8 +187,10 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
       await q.run('BEGIN');
       const value = await fn(tx);
       await q.run('COMMIT');
+      settled(client);
       return value;
     } catch (err) {
+      touched.delete(client);
       await client.query('ROLLBACK').catch((e: Error) => (broken = e));
       throw err;
     } finally {
@@ -172,7 +198,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     }
   };
 
-  const direct = on(pool);
+  const direct = on();
   return {
     engine: 'postgres',
     ...direct,
@@ -190,6 +216,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
       }
     },
     stats: () => ({ ...stats, waiting: pool.waitingCount }),
+    settingsVersion: () => watch.version(),
     async ping() {
       await direct.get('SELECT 1');
     },
@@ -199,7 +226,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     async close() {
       if (closed) return;
       closed = true;
-      await pool.end();
+      await Promise.all([watch.close(), pool.end()]);
     },
   };
 }

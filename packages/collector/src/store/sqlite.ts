@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SPIN_MS, whileBusy } from './busy.js';
-import { ConstraintViolation, DEFAULT_MAX_QUEUED, UniqueViolation, type Db, type Param, type Tx } from './db.js';
+import { ConstraintViolation, DEFAULT_MAX_QUEUED, SETTINGS_LAG_MS, UniqueViolation, type Db, type Param, type Tx } from './db.js';
 import { groupCommit } from './group-commit.js';
 import { Mutex } from './mutex.js';
 import { unavailable } from './unavailable.js';
@@ -126,9 +126,30 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     return result;
   };
 
+  // Triggers count every change to the settings in settings_version (migrations.ts). The
+  // count is read after each of our own commits, and otherwise at most every
+  // SETTINGS_LAG_MS for other processes' (the CLI's): once per batch or per interval, never
+  // per request. Seeing a count move, even one not yet committed, only empties the cache.
+  const settings = { version: 0, seen: undefined as number | undefined, readAt: 0 };
+  const observeSettings = (): boolean => {
+    try {
+      const n = raw.get<{ n: number }>('SELECT n FROM settings_version')?.n;
+      if (n !== settings.seen) {
+        settings.seen = n;
+        settings.version++;
+      }
+      settings.readAt = Date.now();
+      return n !== undefined;
+    } catch {
+      settings.seen = undefined; // not migrated yet, or unreadable: nothing may be kept
+      return false;
+    }
+  };
+
   const writes = groupCommit(
     {
       control: (sql) => void prepare(sql).run(),
+      committed: () => void observeSettings(),
       inTransaction: () => conn.open && conn.inTransaction,
       tx,
       mutex,
@@ -148,6 +169,11 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
       PRAGMA.test(sql) ? patiently(() => raw.run(sql, params)) : writes.transaction((tx) => tx.run(sql, params)),
     transaction: writes.transaction,
     stats: writes.stats,
+    settingsVersion() {
+      const due = Date.now() - settings.readAt >= SETTINGS_LAG_MS;
+      if ((due || settings.seen === undefined) && !(conn.open && observeSettings())) return undefined;
+      return settings.version;
+    },
     async ping() {
       // read(): after a failed fsync the database is not ready until a restart.
       await read(() => conn.prepare('SELECT 1').get());

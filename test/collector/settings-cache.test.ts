@@ -1,0 +1,126 @@
+// Tokens, programs and origins kept in memory (domain/remembered.ts): read once while
+// nothing changes, and never trusted past a change, whether this process made it or
+// another one did. cli.test.ts shows the same through a running server and the CLI.
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { allowsOrigin, createProgram, updateProgram } from '../../packages/collector/src/domain/programs.js';
+import { authenticate, issueToken, revokeProgramToken } from '../../packages/collector/src/domain/tokens.js';
+import type { Db, Param } from '../../packages/collector/src/store/db.js';
+import { openMigrated } from '../../packages/collector/src/store/open.js';
+import { ENGINE, testDatabase, type TestDatabase } from './database.js';
+
+let database: TestDatabase;
+let db: Db;
+let other: Db | undefined;
+const now = 1_760_000_000;
+
+beforeEach(async () => {
+  database = await testDatabase();
+  db = await openMigrated(database.url, now);
+});
+afterEach(async () => {
+  await other?.close();
+  other = undefined;
+  await db.close();
+  await database.drop();
+});
+
+/** `db` with its statements counted by what they read; every other call passes through. */
+function counted(inner: Db): { db: Db; reads: (table: RegExp) => number } {
+  const sent: string[] = [];
+  const note = (sql: string, params: readonly Param[] | undefined) => (sent.push(sql), params);
+  return {
+    db: {
+      ...inner,
+      engine: inner.engine,
+      all: (sql, params) => inner.all(sql, note(sql, params)),
+      get: (sql, params) => inner.get(sql, note(sql, params)),
+      run: (sql, params) => inner.run(sql, note(sql, params)),
+      transaction: (fn) => inner.transaction(fn),
+      settingsVersion: () => inner.settingsVersion(),
+      stats: () => inner.stats(),
+      ping: () => inner.ping(),
+      backup: (dest) => inner.backup(dest),
+      close: () => inner.close(),
+    },
+    reads: (table) => sent.filter((sql) => table.test(sql)).length,
+  };
+}
+
+/** Resolves once `ok()` holds, asked every 5 ms; the milliseconds it took (Infinity past 5 s). */
+async function msUntil(ok: () => Promise<boolean>): Promise<number> {
+  const start = performance.now();
+  while (performance.now() - start < 5000) {
+    if (await ok()) return performance.now() - start;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return Infinity;
+}
+
+/** The settings version, once the engine can tell it (PostgreSQL first starts listening). */
+async function versionOf(d: Db): Promise<number> {
+  await msUntil(async () => d.settingsVersion() !== undefined);
+  const v = d.settingsVersion();
+  if (v === undefined) throw new Error(`${ENGINE}: no settings version after 5 s`);
+  return v;
+}
+
+describe(`settings kept in memory (${ENGINE})`, () => {
+  it('a token is looked up once while nothing changes, and a revocation here is obeyed before it is answered', async () => {
+    const made = await createProgram(db, { name: 'Acme', siteUrl: 'https://acme.test' }, now);
+    const c = counted(db);
+    await versionOf(c.db);
+    for (let i = 0; i < 5; i++) expect((await authenticate(c.db, made.tokens.secret))?.program.id).toBe(made.program.id);
+    expect(c.reads(/FROM tokens t JOIN programs/)).toBe(1);
+
+    const extra = await issueToken(db, made.program.id, 'secret', now);
+    expect(await authenticate(c.db, extra.token)).toBeDefined();
+    await revokeProgramToken(db, made.program.id, extra.row.id, now);
+    // No wait at all: the revocation's own promise resolved after this process knew.
+    expect(await authenticate(c.db, extra.token)).toBeUndefined();
+    expect((await authenticate(c.db, made.tokens.secret))?.kind).toBe('secret');
+  });
+
+  it('a program changed here is read afresh at once: its origins and the program behind its tokens', async () => {
+    const made = await createProgram(db, { name: 'Acme', siteUrl: 'https://acme.test' }, now);
+    await versionOf(db);
+    expect(await allowsOrigin(db, made.program.id, 'https://acme.test')).toBe(true);
+    expect(await allowsOrigin(db, made.program.id, 'https://www.acme.test')).toBe(false);
+    expect((await authenticate(db, made.tokens.publishable))?.program.commission_rate_bps).toBe(2000);
+    await updateProgram(db, made.program.id, { addOrigins: ['https://www.acme.test'], removeOrigins: ['https://acme.test'], commissionRateBps: 1500 }, now);
+    expect(await allowsOrigin(db, made.program.id, 'https://www.acme.test')).toBe(true);
+    expect(await allowsOrigin(db, made.program.id, 'https://acme.test')).toBe(false);
+    expect((await authenticate(db, made.tokens.publishable))?.program.commission_rate_bps).toBe(1500);
+  });
+
+  it("another process's revocation is obeyed within a second, and reads stop while nothing changes", async () => {
+    const made = await createProgram(db, { name: 'Acme', siteUrl: 'https://acme.test' }, now);
+    // A second connection to the same database, as the CLI or another server has.
+    other = await openMigrated(database.url, now);
+    const c = counted(db);
+    await versionOf(c.db);
+    expect(await authenticate(c.db, made.tokens.secret)).toBeDefined();
+    const before = c.reads(/FROM tokens t JOIN programs/);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // past any poll: nothing changed, nothing read
+    expect(await authenticate(c.db, made.tokens.secret)).toBeDefined();
+    expect(c.reads(/FROM tokens t JOIN programs/)).toBe(before);
+
+    const [row] = await other.all<{ id: string }>("SELECT id FROM tokens WHERE program_id = ? AND kind = 'secret'", [made.program.id]);
+    await revokeProgramToken(other, made.program.id, row!.id, now);
+    const ms = await msUntil(async () => (await authenticate(c.db, made.tokens.secret)) === undefined);
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('a rolled-back change leaves the kept settings trusted no longer than it must, and never wrong', async () => {
+    const made = await createProgram(db, { name: 'Acme', siteUrl: 'https://acme.test' }, now);
+    await versionOf(db);
+    expect(await authenticate(db, made.tokens.secret)).toBeDefined();
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.run('UPDATE tokens SET revoked_at = ? WHERE program_id = ?', [now, made.program.id]);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await authenticate(db, made.tokens.secret)).toBeDefined();
+  });
+});
