@@ -6,6 +6,7 @@
 
 import pg from 'pg';
 import type { Db, Engine, Param, Queryable } from '../../packages/collector/src/store/db.js';
+import { UNKNOWN_SETTINGS } from '../../packages/collector/src/store/db.js';
 import { numbered } from '../../packages/collector/src/store/postgres.js';
 
 /** One step of a plan: a line of SQLite's, or a node of PostgreSQL's. */
@@ -156,6 +157,8 @@ export function planning(db: Db, explainer: Explainer, sent: Planned[]): Db {
       sent.push({ sql, params, plan: await explainer.explain(sql, params, { via: q, ordered: isPage(sql) }) });
     };
     return {
+      // Nothing kept in memory: every read a handler makes is sent, so planned.
+      settings: UNKNOWN_SETTINGS,
       all: async (sql, params = []) => (await plan(sql, params), q.all(sql, params)),
       get: async (sql, params = []) => (await plan(sql, params), q.get(sql, params)),
       run: async (sql, params = []) => (await plan(sql, params), q.run(sql, params)),
@@ -166,8 +169,6 @@ export function planning(db: Db, explainer: Explainer, sent: Planned[]): Db {
     engine: db.engine,
     transaction: (fn) => db.transaction((tx) => fn({ ...wrap(tx), lock: (key) => tx.lock(key) })),
     stats: () => db.stats(),
-    // Nothing kept in memory: every read a handler makes is sent, so planned.
-    settingsVersion: () => undefined,
     ping: () => db.ping(),
     backup: (dest) => db.backup(dest),
     close: () => db.close(),

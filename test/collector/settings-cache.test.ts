@@ -5,7 +5,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { allowsOrigin, createProgram, updateProgram } from '../../packages/collector/src/domain/programs.js';
 import { authenticate, issueToken, revokeProgramToken } from '../../packages/collector/src/domain/tokens.js';
-import type { Db, Param } from '../../packages/collector/src/store/db.js';
+import { emit } from '../../packages/collector/src/domain/events.js';
+import { createEndpoint, updateEndpoint } from '../../packages/collector/src/domain/webhooks/endpoints.js';
+import { DEFAULT_OUTBOUND } from '../../packages/collector/src/http/outbound.js';
+import type { Db, Param, Queryable } from '../../packages/collector/src/store/db.js';
 import { openMigrated } from '../../packages/collector/src/store/open.js';
 import { ENGINE, testDatabase, type TestDatabase } from './database.js';
 
@@ -25,24 +28,17 @@ afterEach(async () => {
   await database.drop();
 });
 
-/** `db` with its statements counted by what they read; every other call passes through. */
+/** `db` with its statements counted, in transactions too; every other call passes through. */
 function counted(inner: Db): { db: Db; reads: (table: RegExp) => number } {
   const sent: string[] = [];
-  const note = (sql: string, params: readonly Param[] | undefined) => (sent.push(sql), params);
+  const wrap = <Q extends Queryable>(q: Q): Q => ({
+    ...q,
+    all: (sql: string, params?: readonly Param[]) => (sent.push(sql), q.all(sql, params)),
+    get: (sql: string, params?: readonly Param[]) => (sent.push(sql), q.get(sql, params)),
+    run: (sql: string, params?: readonly Param[]) => (sent.push(sql), q.run(sql, params)),
+  });
   return {
-    db: {
-      ...inner,
-      engine: inner.engine,
-      all: (sql, params) => inner.all(sql, note(sql, params)),
-      get: (sql, params) => inner.get(sql, note(sql, params)),
-      run: (sql, params) => inner.run(sql, note(sql, params)),
-      transaction: (fn) => inner.transaction(fn),
-      settingsVersion: () => inner.settingsVersion(),
-      stats: () => inner.stats(),
-      ping: () => inner.ping(),
-      backup: (dest) => inner.backup(dest),
-      close: () => inner.close(),
-    },
+    db: { ...wrap(inner), transaction: (fn) => inner.transaction((tx) => fn(wrap(tx))) },
     reads: (table) => sent.filter((sql) => table.test(sql)).length,
   };
 }
@@ -59,8 +55,8 @@ async function msUntil(ok: () => Promise<boolean>): Promise<number> {
 
 /** The settings version, once the engine can tell it (PostgreSQL first starts listening). */
 async function versionOf(d: Db): Promise<number> {
-  await msUntil(async () => d.settingsVersion() !== undefined);
-  const v = d.settingsVersion();
+  await msUntil(async () => d.settings.version() !== undefined);
+  const v = d.settings.version();
   if (v === undefined) throw new Error(`${ENGINE}: no settings version after 5 s`);
   return v;
 }
@@ -122,5 +118,28 @@ describe(`settings kept in memory (${ENGINE})`, () => {
       }),
     ).rejects.toThrow('changed my mind');
     expect(await authenticate(db, made.tokens.secret)).toBeDefined();
+  });
+
+  it("a program's webhook endpoints are read once per change: an endpoint added or disabled here counts from the next event", async () => {
+    const made = await createProgram(db, { name: 'Acme', siteUrl: 'https://acme.test' }, now);
+    const c = counted(db);
+    await versionOf(c.db);
+    const deliveriesOf = async (ids: string[]) =>
+      (await db.all<{ endpoint_id: string }>('SELECT endpoint_id FROM webhook_deliveries ORDER BY endpoint_id')).filter((d) => ids.includes(d.endpoint_id));
+    const event = () => c.db.transaction((tx) => emit(tx, made.program.id, 'referral.created', { id: 'r', type: 'referral', attributes: {} }, now));
+    const policy = { ...DEFAULT_OUTBOUND, allowHttp: true, allowPrivate: true };
+
+    await event();
+    await event();
+    expect(c.reads(/FROM webhook_endpoints WHERE program_id = \? AND enabled = 1/)).toBe(1);
+    const endpoint = await createEndpoint(db, made.program.id, { url: 'http://127.0.0.1:9/hook' }, policy, now);
+    const first = await event();
+    expect(await deliveriesOf([endpoint.id])).toHaveLength(1);
+    await updateEndpoint(db, made.program.id, endpoint.id, { enabled: false }, policy, now);
+    await event();
+    await event();
+    expect(await deliveriesOf([endpoint.id])).toHaveLength(1);
+    expect(c.reads(/FROM webhook_endpoints WHERE program_id = \? AND enabled = 1/)).toBe(3);
+    expect(first.type).toBe('referral.created');
   });
 });

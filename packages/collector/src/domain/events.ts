@@ -9,6 +9,7 @@ import * as events from '../store/events.js';
 import type { EventRow } from '../store/events.js';
 import * as webhooks from '../store/webhooks.js';
 import { uuidv7 } from './ids.js';
+import { remembered } from './remembered.js';
 
 export const EVENT_TYPES = [
   'referral.created',
@@ -43,7 +44,9 @@ export async function emit(tx: Queryable, programId: string, type: EventType, da
 
 /** A delivery of `event` to each enabled endpoint of its program that wants it. */
 async function fanOut(tx: Queryable, event: EventRow, now: number): Promise<void> {
-  for (const endpoint of await webhooks.enabledEndpoints(tx, event.program_id)) {
+  // Read by every event, changed rarely: kept in memory until an endpoint changes.
+  const endpoints = await remembered(tx, `endpoints:${event.program_id}`, () => webhooks.enabledEndpoints(tx, event.program_id));
+  for (const endpoint of endpoints) {
     if (wants(endpoint.event_types, event.type)) await webhooks.insertDelivery(tx, newDelivery(event, endpoint.id, now));
   }
 }

@@ -201,7 +201,7 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
 }
 
 /** Whether browsers on `origin` may post this program's conversions and clicks. */
-export function allowsOrigin(db: Db, programId: string, origin: string): Promise<boolean> {
+export function allowsOrigin(db: Queryable, programId: string, origin: string): Promise<boolean> {
   return remembered(db, `origin:${programId} ${origin}`, () => programs.allowsOrigin(db, programId, origin));
 }
 

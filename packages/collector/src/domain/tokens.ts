@@ -83,7 +83,7 @@ export async function issueToken(
 }
 
 /** The credential behind a bearer token, or undefined when it is malformed, unknown or revoked. */
-export async function authenticate(db: Db, token: string): Promise<Credential | undefined> {
+export async function authenticate(db: Queryable, token: string): Promise<Credential | undefined> {
   if (!tokenKind(token)) return undefined;
   const hash = hashToken(token);
   return remembered(db, `token:${hash}`, () => tokens.findActiveByHash(db, hash));

@@ -4,7 +4,23 @@
 
 export type Param = string | number | bigint | null;
 
+/**
+ * Tells when the settings every request reads (tokens, programs and their origins,
+ * webhook endpoints) may have changed, by this process or any other: whatever was read
+ * while `version()` gave one value may be kept in memory while it gives the same
+ * (domain/remembered.ts). A change made here moves it before its transaction's promise
+ * resolves; another process's within SETTINGS_LAG_MS. Undefined while it cannot be
+ * known: keep nothing then. One clock per database, shared by its transactions.
+ */
+export interface SettingsClock {
+  version(): number | undefined;
+}
+
+/** A clock that never tells: nothing is kept, every read is made. */
+export const UNKNOWN_SETTINGS: SettingsClock = { version: () => undefined };
+
 export interface Queryable {
+  readonly settings: SettingsClock;
   all<T>(sql: string, params?: readonly Param[]): Promise<T[]>;
   get<T>(sql: string, params?: readonly Param[]): Promise<T | undefined>;
   /** Runs a write and resolves to the number of rows it changed. */
@@ -51,14 +67,6 @@ export interface Db extends Queryable {
    * commit; PostgreSQL: callers waiting for a pooled connection).
    */
   stats(): { batches: number; transactions: number; waiting: number };
-  /**
-   * A number that changes after every committed change, by this process or any other,
-   * to the settings every request reads: tokens, programs and their origins. Whatever
-   * was read at one value may be kept in memory while it holds (domain/remembered.ts).
-   * A change made here is seen before its transaction's promise resolves; another
-   * process's within SETTINGS_LAG_MS. Undefined while it cannot be known: keep nothing.
-   */
-  settingsVersion(): number | undefined;
   /** Liveness of the database itself, for /readyz. */
   ping(): Promise<void>;
   /**

@@ -42,21 +42,27 @@ function statsMigration(engine: Engine): string {
 const statsTables = { sqlite: statsMigration('sqlite'), postgres: statsMigration('postgres') };
 
 /**
- * Every change to the settings requests read each time (tokens, programs, their origins)
- * is told to every process (Db.settingsVersion), so that each may keep them in memory
- * and still drop a revoked token at once. SQLite counts the changes in a row that each
- * process reads; PostgreSQL tells listeners at commit (NOTIFY) and the writer at once
- * (NOTICE), per schema (pg-settings.ts).
+ * Every change to the settings requests read each time (tokens, programs, their origins,
+ * which webhook endpoints want which events) is told to every process (SettingsClock in
+ * db.ts), so that each may keep them in memory and still drop a revoked token at once.
+ * SQLite counts the changes in a row each process reads; PostgreSQL tells listeners at
+ * commit (NOTIFY) and the writer at once (NOTICE), per schema (pg-settings.ts). An
+ * endpoint's delivery bookkeeping (failing_since) changes often and is not a setting.
  */
-const SETTINGS_TABLES = ['tokens', 'programs', 'program_origins'];
+const SETTINGS: ReadonlyArray<[table: string, update: string]> = [
+  ['tokens', 'UPDATE'],
+  ['programs', 'UPDATE'],
+  ['program_origins', 'UPDATE'],
+  ['webhook_endpoints', 'UPDATE OF enabled, event_types'],
+];
 const settingsTriggers = {
   sqlite: [
     'CREATE TABLE settings_version (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)',
     'INSERT INTO settings_version (id, n) VALUES (1, 0)',
-    ...SETTINGS_TABLES.flatMap((table) =>
-      ['INSERT', 'UPDATE', 'DELETE'].map(
-        (op) =>
-          `CREATE TRIGGER ${table}_settings_${op.toLowerCase()} AFTER ${op} ON ${table}
+    ...SETTINGS.flatMap(([table, update]) =>
+      ['INSERT', 'DELETE', update].map(
+        (op, i) =>
+          `CREATE TRIGGER ${table}_settings_${i} AFTER ${op} ON ${table}
            BEGIN UPDATE settings_version SET n = n + 1; END`,
       ),
     ),
@@ -68,9 +74,9 @@ const settingsTriggers = {
        RAISE NOTICE '${SETTINGS_NOTICE}';
        RETURN NULL;
      END $$`,
-    ...SETTINGS_TABLES.map(
-      (table) =>
-        `CREATE TRIGGER ${table}_settings AFTER INSERT OR UPDATE OR DELETE ON ${table}
+    ...SETTINGS.map(
+      ([table, update]) =>
+        `CREATE TRIGGER ${table}_settings AFTER INSERT OR DELETE OR ${update} ON ${table}
          FOR EACH STATEMENT EXECUTE FUNCTION settings_changed()`,
     ),
   ],

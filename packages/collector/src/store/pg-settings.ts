@@ -6,6 +6,7 @@
 // only after this process has stopped trusting the token.
 
 import pg from 'pg';
+import type { SettingsClock } from './db.js';
 
 export const SETTINGS_CHANNEL = 'tally_settings';
 /** What the triggers raise; a psql user changing a token by hand sees it too. */
@@ -13,7 +14,7 @@ export const SETTINGS_NOTICE = 'tally: settings changed';
 /** After the listening connection is lost, the next try waits this long (nothing is kept meanwhile). */
 const RETRY_MS = 1000;
 
-export interface SettingsWatch {
+export interface SettingsWatch extends SettingsClock {
   /** Undefined until this process listens, and whenever it stops listening. */
   version(): number | undefined;
   /** A change of ours has committed. */

@@ -153,6 +153,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
       }
     };
     return {
+      settings: watch,
       all: async <T>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows as T[],
       get: async <T>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows[0] as T | undefined,
       run: async (sql, params) => (await query(sql, params)).rowCount ?? 0,
@@ -216,7 +217,6 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
       }
     },
     stats: () => ({ ...stats, waiting: pool.waitingCount }),
-    settingsVersion: () => watch.version(),
     async ping() {
       await direct.get('SELECT 1');
     },

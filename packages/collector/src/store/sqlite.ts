@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SPIN_MS, whileBusy } from './busy.js';
-import { ConstraintViolation, DEFAULT_MAX_QUEUED, SETTINGS_LAG_MS, UniqueViolation, type Db, type Param, type Tx } from './db.js';
+import { ConstraintViolation, DEFAULT_MAX_QUEUED, SETTINGS_LAG_MS, UniqueViolation, type Db, type Param, type SettingsClock, type Tx } from './db.js';
 import { groupCommit } from './group-commit.js';
 import { Mutex } from './mutex.js';
 import { unavailable } from './unavailable.js';
@@ -101,9 +101,37 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     run: (sql: string, params: readonly Param[] = []) => prepare(sql).run(...params).changes,
   };
 
+  // Triggers count every change to the settings in settings_version (migrations.ts). The
+  // count is read after each of our own commits, and otherwise at most every
+  // SETTINGS_LAG_MS for other processes' (the CLI's): once per batch or per interval, never
+  // per request. Seeing a count move, even one not yet committed, only empties the cache.
+  const counted = { version: 0, seen: undefined as number | undefined, readAt: 0 };
+  const observeSettings = (): boolean => {
+    try {
+      const n = raw.get<{ n: number }>('SELECT n FROM settings_version')?.n;
+      if (n !== counted.seen) {
+        counted.seen = n;
+        counted.version++;
+      }
+      counted.readAt = Date.now();
+      return n !== undefined;
+    } catch {
+      counted.seen = undefined; // not migrated yet, or unreadable: nothing may be kept
+      return false;
+    }
+  };
+  const settings: SettingsClock = {
+    version() {
+      const due = Date.now() - counted.readAt >= SETTINGS_LAG_MS;
+      if ((due || counted.seen === undefined) && !(conn.open && observeSettings())) return undefined;
+      return counted.version;
+    },
+  };
+
   // Inside a batch the connection holds SQLite's one write lock: nothing more to take,
   // and nothing to wait for.
   const tx: Tx = {
+    settings,
     all: async (sql, params) => guard(() => raw.all(sql, params)),
     get: async (sql, params) => guard(() => raw.get(sql, params)),
     run: async (sql, params) => guard(() => raw.run(sql, params)),
@@ -124,26 +152,6 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     const result = await patiently(op);
     await wal.durable(seen);
     return result;
-  };
-
-  // Triggers count every change to the settings in settings_version (migrations.ts). The
-  // count is read after each of our own commits, and otherwise at most every
-  // SETTINGS_LAG_MS for other processes' (the CLI's): once per batch or per interval, never
-  // per request. Seeing a count move, even one not yet committed, only empties the cache.
-  const settings = { version: 0, seen: undefined as number | undefined, readAt: 0 };
-  const observeSettings = (): boolean => {
-    try {
-      const n = raw.get<{ n: number }>('SELECT n FROM settings_version')?.n;
-      if (n !== settings.seen) {
-        settings.seen = n;
-        settings.version++;
-      }
-      settings.readAt = Date.now();
-      return n !== undefined;
-    } catch {
-      settings.seen = undefined; // not migrated yet, or unreadable: nothing may be kept
-      return false;
-    }
   };
 
   const writes = groupCommit(
@@ -169,11 +177,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
       PRAGMA.test(sql) ? patiently(() => raw.run(sql, params)) : writes.transaction((tx) => tx.run(sql, params)),
     transaction: writes.transaction,
     stats: writes.stats,
-    settingsVersion() {
-      const due = Date.now() - settings.readAt >= SETTINGS_LAG_MS;
-      if ((due || settings.seen === undefined) && !(conn.open && observeSettings())) return undefined;
-      return settings.version;
-    },
+    settings,
     async ping() {
       // read(): after a failed fsync the database is not ready until a restart.
       await read(() => conn.prepare('SELECT 1').get());
