@@ -294,8 +294,11 @@ async function collectorStats() {
 
 const TARGETS = [
   ['conversions/s, collector ÷ baseline-fsync', (r) => r.ratios.collectorOverFsync, '≥', 2.0],
-  ['conversions/s, collector ÷ baseline-nosync', (r) => r.ratios.collectorOverNosync, '≥', 0.6],
+  ['conversions/s, collector ÷ baseline-nosync', (r) => r.ratios.collectorOverNosync, '≥', 0.5],
   ['conversion p99 at 50 connections (ms)', (r) => r.byName.conversion?.p99, '≤', 25],
+  ['PostgreSQL: conversions/s, collector ×1 ÷ baseline-pg', (r) => r.ratios.pgOneOverBaselinePg, '≥', 0.5],
+  ['PostgreSQL: conversions/s, collector ×2 ÷ ×1', (r) => r.ratios.pgTwoOverPgOne, '≥', 1.6],
+  ['tracker.js without a referral ÷ one cookie read, p50', (r) => r.tracker.withoutReferralOverFloor, '≤', 1.2],
   ['list page 1, any single filter: worst p99 (ms)', (r) => r.worst.page1, '≤', 10],
   ['list page 1,000 by cursor: worst p99 (ms)', (r) => r.worst.page1000, '≤', 30],
   ['list page 1 at 1 connection, any single filter: worst p99 (ms)', (r) => r.worst.page1One, '≤', 5],
