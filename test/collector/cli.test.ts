@@ -5,6 +5,7 @@ import { createLogger } from '../../packages/collector/src/log.js';
 import { startServer } from '../../packages/collector/src/server.js';
 import { testDatabase, type TestDatabase } from './database.js';
 import { tally } from './processes.js';
+import { msUntil } from './served.js';
 
 let database: TestDatabase;
 let env: Record<string, string>;
@@ -15,16 +16,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await database.drop();
 });
-
-/** Milliseconds until `ok()` first holds, asked every 10 ms; gives up (Infinity) after 5 s. */
-async function msUntil(ok: () => Promise<boolean>): Promise<number> {
-  const start = performance.now();
-  while (performance.now() - start < 5000) {
-    if (await ok()) return performance.now() - start;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return Infinity;
-}
 
 async function createProgram(...extra: string[]) {
   const run = await tally(['programs', 'create', '--name', 'Acme', '--site-url', 'https://acme.test/', '--json', ...extra], env);

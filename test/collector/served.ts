@@ -53,6 +53,16 @@ export async function until(ready: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
+/** Milliseconds until `ok()` first holds, asked every 5 ms; Infinity if it never does within `ms`. */
+export async function msUntil(ok: () => Promise<boolean>, ms = 5000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < ms) {
+    if (await ok()) return performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return Infinity;
+}
+
 /** The reply and how long it took, in ms. */
 export async function timed<T>(op: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();

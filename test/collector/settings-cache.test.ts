@@ -11,6 +11,7 @@ import { DEFAULT_OUTBOUND } from '../../packages/collector/src/http/outbound.js'
 import type { Db, Param, Queryable } from '../../packages/collector/src/store/db.js';
 import { openMigrated } from '../../packages/collector/src/store/open.js';
 import { ENGINE, testDatabase, type TestDatabase } from './database.js';
+import { msUntil } from './served.js';
 
 let database: TestDatabase;
 let db: Db;
@@ -41,16 +42,6 @@ function counted(inner: Db): { db: Db; reads: (table: RegExp) => number } {
     db: { ...wrap(inner), transaction: (fn) => inner.transaction((tx) => fn(wrap(tx))) },
     reads: (table) => sent.filter((sql) => table.test(sql)).length,
   };
-}
-
-/** Resolves once `ok()` holds, asked every 5 ms; the milliseconds it took (Infinity past 5 s). */
-async function msUntil(ok: () => Promise<boolean>): Promise<number> {
-  const start = performance.now();
-  while (performance.now() - start < 5000) {
-    if (await ok()) return performance.now() - start;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return Infinity;
 }
 
 /** The settings version, once the engine can tell it (PostgreSQL first starts listening). */
