@@ -167,7 +167,7 @@ export function planning(db: Db, explainer: Explainer, sent: Planned[]): Db {
   return {
     ...wrap(db),
     engine: db.engine,
-    transaction: (fn) => db.transaction((tx) => fn({ ...wrap(tx), lock: (key) => tx.lock(key) })),
+    transaction: (fn) => db.transaction((tx) => fn({ ...wrap(tx), engine: tx.engine, lock: (key) => tx.lock(key) })),
     stats: () => db.stats(),
     ping: () => db.ping(),
     backup: (dest) => db.backup(dest),

@@ -5,6 +5,7 @@
 
 import type { Resource } from '../http/render.js';
 import type { Queryable } from '../store/db.js';
+import type { Insert } from '../store/rows.js';
 import * as events from '../store/events.js';
 import type { EventRow } from '../store/events.js';
 import * as webhooks from '../store/webhooks.js';
@@ -36,19 +37,25 @@ export function wants(types: string, type: string): boolean {
 
 /** Records that `data` changed as `type` says, with its deliveries, in the caller's transaction. */
 export async function emit(tx: Queryable, programId: string, type: EventType, data: Resource, now: number): Promise<EventRow> {
-  const event: EventRow = { id: uuidv7(), program_id: programId, type, data: JSON.stringify(data), created_at: now };
+  const { event, deliveries } = await newEvent(tx, programId, type, data, now);
   await events.insert(tx, event);
-  await fanOut(tx, event, now);
+  for (const delivery of deliveries) await webhooks.insertDelivery(tx, delivery);
   return event;
 }
 
-/** A delivery of `event` to each enabled endpoint of its program that wants it. */
-async function fanOut(tx: Queryable, event: EventRow, now: number): Promise<void> {
+/** The same rows, for a caller that writes them in one statement with its change (conversions.ts). */
+export async function eventInserts(db: Queryable, programId: string, type: EventType, data: Resource, now: number): Promise<Insert[]> {
+  const { event, deliveries } = await newEvent(db, programId, type, data, now);
+  return [events.eventInsert(event), ...deliveries.map(webhooks.deliveryInsert)];
+}
+
+/** The event, and a delivery of it to each enabled endpoint of its program that wants it. */
+async function newEvent(db: Queryable, programId: string, type: EventType, data: Resource, now: number) {
+  const event: EventRow = { id: uuidv7(), program_id: programId, type, data: JSON.stringify(data), created_at: now };
   // Read by every event, changed rarely: kept in memory until an endpoint changes.
-  const endpoints = await remembered(tx, `endpoints:${event.program_id}`, () => webhooks.enabledEndpoints(tx, event.program_id));
-  for (const endpoint of endpoints) {
-    if (wants(endpoint.event_types, event.type)) await webhooks.insertDelivery(tx, newDelivery(event, endpoint.id, now));
-  }
+  const endpoints = await remembered(db, `endpoints:${programId}`, () => webhooks.enabledEndpoints(db, programId));
+  const deliveries = endpoints.filter((e) => wants(e.event_types, type)).map((e) => newDelivery(event, e.id, now));
+  return { event, deliveries };
 }
 
 export function newDelivery(event: Pick<EventRow, 'id' | 'program_id' | 'type'>, endpointId: string, now: number): webhooks.DeliveryRow {

@@ -29,6 +29,7 @@ export interface Queryable {
 
 /** What a transaction's function works with. */
 export interface Tx extends Queryable {
+  readonly engine: Engine;
   /**
    * Holds `key` until the transaction ends, against every process that shares the
    * database, for a read-then-write that no constraint can express. On SQLite one

@@ -3,7 +3,7 @@
 
 import type { Queryable } from './db.js';
 import { lister, type FieldFilter } from './list.js';
-import { insertRow } from './rows.js';
+import { insertRow, type Insert } from './rows.js';
 
 export interface EventRow {
   id: string;
@@ -17,6 +17,9 @@ export interface EventRow {
 export async function insert(db: Queryable, row: EventRow): Promise<void> {
   await insertRow(db, 'events', row);
 }
+
+/** The event as a row to write beside a change (rows.ts, insertFirstWith). */
+export const eventInsert = (row: EventRow): Insert => ({ table: 'events', row });
 
 export function get(db: Queryable, programId: string, id: string): Promise<EventRow | undefined> {
   return db.get<EventRow>('SELECT * FROM events WHERE program_id = ? AND id = ?', [programId, id]);

@@ -178,6 +178,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     const q = on(client);
     const tx: Tx = {
       ...q,
+      engine: 'postgres',
       async lock(key) {
         // Per schema, so that deployments sharing a database do not wait on each other.
         await q.get("SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || ?, 0))", [key]);

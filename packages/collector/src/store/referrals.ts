@@ -1,7 +1,7 @@
-import type { Queryable } from './db.js';
+import type { Db, Queryable, Tx } from './db.js';
 import { lister, STATE_SET_AT } from './list.js';
 import { addDelta, uncountClicks } from './stats.js';
-import { insertRow } from './rows.js';
+import { insertFirstWith, type Insert } from './rows.js';
 
 export type ReferralState = 'converted' | 'paid' | 'churned' | 'rejected';
 
@@ -33,9 +33,9 @@ const COLUMNS = {
  * Inserts unless the program already has a referral for this person. The unique index
  * decides, not a prior read, so two racing requests cannot both create one.
  */
-export async function insertIfAbsent(db: Queryable, row: ReferralRow): Promise<boolean> {
-  const changes = await insertRow(db, 'referrals', row, 'ON CONFLICT (program_id, email_norm) DO NOTHING');
-  return changes === 1;
+/** The person's first referral and, only if it is that, the rows that follow from it; false when they had one. */
+export function insertFirstOfPerson(db: Db | Tx, row: ReferralRow, followers: readonly Insert[]): Promise<boolean> {
+  return insertFirstWith(db, { table: 'referrals', row }, '(program_id, email_norm)', followers);
 }
 
 export function findByEmail(db: Queryable, programId: string, emailNorm: string): Promise<ReferralRow | undefined> {

@@ -2,7 +2,7 @@
 // from our code, never from a request. One helper keeps the repositories free of
 // long, hand-aligned column and parameter lists.
 
-import type { Param, Queryable } from './db.js';
+import type { Db, Param, Queryable, Tx } from './db.js';
 
 export function insertRow(db: Queryable, table: string, row: object, suffix = ''): Promise<number> {
   const columns = Object.keys(row);
@@ -30,4 +30,38 @@ export function updateRow(
     programId,
     ...Object.values(expect),
   ]);
+}
+
+/** A row for `table`, to be written beside another (insertFirstWith). */
+export interface Insert {
+  table: string;
+  row: object;
+}
+
+/**
+ * Inserts `first` unless a row with its `conflict` key is there already, and only then
+ * the rows that follow from it; all or nothing. Resolves to whether `first` was inserted.
+ * PostgreSQL: one statement, each follower a data-modifying WITH that selects from the
+ * first's RETURNING, atomic without a transaction of its own: one round trip instead of
+ * BEGIN, an insert each and COMMIT. SQLite: the inserts in turn, in the caller's
+ * transaction or in one of their own (which group commit shares anyway).
+ */
+export async function insertFirstWith(db: Db | Tx, first: Insert, conflict: string, followers: readonly Insert[]): Promise<boolean> {
+  if (db.engine === 'postgres') {
+    const params: Param[] = [];
+    const columns = ({ row }: Insert) => Object.keys(row).join(', ');
+    const marks = ({ row }: Insert) => Object.values(row).map((value: Param) => (params.push(value), '?')).join(', ');
+    const steps = [
+      `first AS (INSERT INTO ${first.table} (${columns(first)}) VALUES (${marks(first)}) ON CONFLICT ${conflict} DO NOTHING RETURNING 1)`,
+      ...followers.map((f, i) => `f${i} AS (INSERT INTO ${f.table} (${columns(f)}) SELECT ${marks(f)} FROM first)`),
+    ];
+    const inserted = await db.get<{ n: number }>(`WITH ${steps.join(', ')} SELECT COUNT(*) AS n FROM first`, params);
+    return inserted?.n === 1;
+  }
+  const inOrder = async (tx: Queryable): Promise<boolean> => {
+    if ((await insertRow(tx, first.table, first.row, `ON CONFLICT ${conflict} DO NOTHING`)) !== 1) return false;
+    for (const f of followers) await insertRow(tx, f.table, f.row);
+    return true;
+  };
+  return 'transaction' in db ? db.transaction(inOrder) : inOrder(db);
 }

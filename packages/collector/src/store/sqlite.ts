@@ -131,6 +131,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
   // Inside a batch the connection holds SQLite's one write lock: nothing more to take,
   // and nothing to wait for.
   const tx: Tx = {
+    engine: 'sqlite',
     settings,
     all: async (sql, params) => guard(() => raw.all(sql, params)),
     get: async (sql, params) => guard(() => raw.get(sql, params)),

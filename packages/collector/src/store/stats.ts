@@ -7,6 +7,7 @@
 // or month in any zone is an exact union of buckets.
 
 import type { Engine, Param, Queryable } from './db.js';
+import { insertRow, type Insert } from './rows.js';
 
 export const BUCKET_SECONDS = 900;
 
@@ -45,13 +46,14 @@ const SUMS = MEASURES.map((m) => `SUM(${m}) AS ${m}`).join(', ');
 const BUCKET = (column: string) => `(${column} / ${BUCKET_SECONDS}) * ${BUCKET_SECONDS}`;
 
 export async function addDelta(db: Queryable, d: Delta): Promise<void> {
-  await db.run(`INSERT INTO stat_deltas (${COLUMNS}) VALUES (?, ?, ?, ?, ${MEASURES.map(() => '?').join(', ')})`, [
-    d.program_id,
-    d.partner_id,
-    bucketOf(d.at),
-    d.currency ?? '',
-    ...MEASURES.map((m) => d[m] ?? 0),
-  ]);
+  const { table, row } = deltaInsert(d);
+  await insertRow(db, table, row);
+}
+
+/** The delta as a row to write beside a change (rows.ts, insertFirstWith). */
+export function deltaInsert(d: Delta): Insert {
+  const measures = Object.fromEntries(MEASURES.map((m) => [m, d[m] ?? 0]));
+  return { table: 'stat_deltas', row: { program_id: d.program_id, partner_id: d.partner_id, bucket: bucketOf(d.at), currency: d.currency ?? '', ...measures } };
 }
 
 /** Takes back the clicks `where` selects, before they are deleted (a partner removed, a person erased). */

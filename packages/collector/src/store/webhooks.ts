@@ -5,7 +5,7 @@
 
 import type { Engine, Param, Queryable } from './db.js';
 import { lister } from './list.js';
-import { insertRow, updateRow } from './rows.js';
+import { insertRow, updateRow, type Insert } from './rows.js';
 
 export interface EndpointRow {
   id: string;
@@ -96,6 +96,9 @@ export function enabledEndpoints(db: Queryable, programId: string): Promise<Arra
 export async function insertDelivery(db: Queryable, row: DeliveryRow): Promise<void> {
   await insertRow(db, 'webhook_deliveries', row);
 }
+
+/** The delivery as a row to write beside a change (rows.ts, insertFirstWith). */
+export const deliveryInsert = (row: DeliveryRow): Insert => ({ table: 'webhook_deliveries', row });
 
 export function getDelivery(db: Queryable, programId: string, id: string): Promise<DeliveryRow | undefined> {
   return db.get<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE program_id = ? AND id = ?', [programId, id]);
