@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BASELINE, peakRssMb, start, startCollector, stop } from './processes.mjs';
+import { BASELINE, cpuMs, peakRssMb, start, startCollector, stop } from './processes.mjs';
 import { freshSchema, postgresReady } from './postgres.mjs';
 import { seededDatabase, SPAN } from './seed.mjs';
 import { trackerRows } from './tracker.mjs';
@@ -46,7 +46,9 @@ function cannon(url, request) {
  */
 async function measure(name, url, request, pids, expect = 200) {
   if (WARMUP > 0) await cannon(url, { ...request, duration: WARMUP });
+  const cpuBefore = [pids].flat().map(cpuMs);
   const r = await cannon(url, { ...request, duration: SECONDS });
+  const cpu = [pids].flat().reduce((sum, pid, i) => sum + cpuMs(pid) - (cpuBefore[i] ?? 0), 0);
   const bad = r.non2xx + r.errors + r.timeouts;
   const row = {
     name,
@@ -54,12 +56,14 @@ async function measure(name, url, request, pids, expect = 200) {
     p50: r.latency.p50,
     p99: r.latency.p99,
     peakRssMb: Math.max(...[pids].flat().map(peakRssMb)),
+    // The server's CPU per request (all its processes), in µs: the work, whatever the machine's load.
+    cpuUsPerReq: r.requests.total ? Math.round((cpu * 1000) / r.requests.total) : undefined,
     requests: r.requests.total,
     failed: bad,
   };
   if (bad > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts (expected ${expect})`);
   console.log(
-    `${name.padEnd(64)} ${String(row.reqPerSec).padStart(7)} req/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(3)} ms  RSS ${row.peakRssMb} MB`,
+    `${name.padEnd(64)} ${String(row.reqPerSec).padStart(7)} req/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(3)} ms  RSS ${row.peakRssMb} MB  CPU ${row.cpuUsPerReq} µs/req`,
   );
   return row;
 }

@@ -40,7 +40,11 @@ export async function recordConversion(
   input: ConversionInput,
   now: number,
 ): Promise<ConversionResult> {
-  return convert(db, programId, input, now);
+  // On SQLite the reads join the write's transaction, which group commit shares: a read
+  // outside one would first wait for the disk. PostgreSQL needs no transaction for them
+  // (each statement sees the latest commits at READ COMMITTED anyway), and BEGIN and
+  // COMMIT would be two more round trips.
+  return db.engine === 'sqlite' ? db.transaction((tx) => convert(tx, programId, input, now)) : convert(db, programId, input, now);
 }
 
 /** A conversion inside the caller's transaction (a Stripe Checkout that names a click). */
@@ -51,8 +55,8 @@ export function convertIn(tx: Tx, programId: string, input: ConversionInput, now
 /**
  * The reads come first, then every write in one go: the referral, its count in the
  * totals and its event, or nothing if the person was referred already (a retry, or
- * another process between our read and our write). On PostgreSQL that is two round
- * trips; on SQLite the write joins the next group commit.
+ * another process between our read and our write). On PostgreSQL outside a transaction
+ * that is two round trips in all.
  */
 async function convert(db: Db | Tx, programId: string, input: ConversionInput, now: number): Promise<ConversionResult> {
   const emailNorm = normalizeEmail(input.email);
