@@ -6,6 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { allowsOrigin, createProgram, updateProgram } from '../../packages/collector/src/domain/programs.js';
 import { authenticate, issueToken, revokeProgramToken } from '../../packages/collector/src/domain/tokens.js';
 import { emit } from '../../packages/collector/src/domain/events.js';
+import { recordConversion } from '../../packages/collector/src/domain/conversions.js';
+import { createPartner, updatePartner } from '../../packages/collector/src/domain/partners.js';
+import { createPartnership, updatePartnership } from '../../packages/collector/src/domain/partnerships.js';
 import { createEndpoint, updateEndpoint } from '../../packages/collector/src/domain/webhooks/endpoints.js';
 import { DEFAULT_OUTBOUND } from '../../packages/collector/src/http/outbound.js';
 import type { Db, Param, Queryable } from '../../packages/collector/src/store/db.js';
@@ -132,5 +135,26 @@ describe(`settings kept in memory (${ENGINE})`, () => {
     expect(await deliveriesOf([endpoint.id])).toHaveLength(1);
     expect(c.reads(/FROM webhook_endpoints WHERE program_id = \? AND enabled = 1/)).toBe(3);
     expect(first.type).toBe('referral.created');
+  });
+
+  it("a link's partnership is read once, and a decline or a partner's new address here counts from the next conversion", async () => {
+    const made = await createProgram(db, { name: 'Acme', siteUrl: 'https://acme.test' }, now);
+    const partner = await createPartner(db, made.program.id, { name: 'Alice', email: 'alice@partner.test' }, now);
+    const partnership = await createPartnership(db, made.program.id, { partner_id: partner.id, state: 'accepted' }, now);
+    const c = counted(db);
+    await versionOf(c.db);
+    const convert = (email: string) =>
+      recordConversion(c.db, made.program.id, { email, gr_id: `g-${email}`, pk: partnership.key }, now).then(
+        (r) => (r.created ? 'created' : 'repeat'),
+        (err: { code?: string }) => err.code,
+      );
+    for (let i = 0; i < 4; i++) expect(await convert(`person${i}@customer.test`)).toBe('created');
+    expect(c.reads(/JOIN slugs s ON/)).toBe(1);
+    // The partner now uses the next customer's address: that would be a self-referral.
+    await updatePartner(db, made.program.id, partner.id, { email: 'bob@customer.test' }, now);
+    expect(await convert('bob@customer.test')).toBe('self_referral');
+    await updatePartnership(db, made.program.id, partnership.id, { state: 'declined' }, now);
+    expect(await convert('carol@customer.test')).toBe('partnership_declined');
+    expect(c.reads(/JOIN slugs s ON/)).toBe(3);
   });
 });

@@ -1,11 +1,14 @@
 // Which partnership a visitor's activity credits (docs/api.md §12): first the slug
 // from the link (a key, then a competitor slug), otherwise the latest click recorded
-// with the visitor's click id.
+// with the visitor's click id. A slug's partnership is a setting like a token: kept in
+// memory until a partnership, a partner or a slug changes (remembered.ts). Clicks come
+// and go all the time, so the click id's is read each time.
 
 import { fail } from '../errors.js';
 import type { Queryable } from '../store/db.js';
 import * as partnerships from '../store/partnerships.js';
 import type { CreditedPartnership } from '../store/partnerships.js';
+import { remembered } from './remembered.js';
 import { normalizeSlug } from './slugs.js';
 
 export async function attribute(
@@ -16,7 +19,7 @@ export async function attribute(
 ): Promise<CreditedPartnership> {
   const slug = pk ? normalizeSlug(pk) : '';
   const credited =
-    (slug ? await partnerships.findBySlug(db, programId, slug) : undefined) ??
+    (slug ? await remembered(db, `slug:${programId} ${slug}`, () => partnerships.findBySlug(db, programId, slug)) : undefined) ??
     (grId ? await partnerships.findByClick(db, programId, grId) : undefined);
   if (!credited) {
     throw fail('unattributed', 'neither pk nor gr_id leads to a partnership of this program', {

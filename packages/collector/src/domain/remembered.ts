@@ -1,5 +1,5 @@
 // Settings every request reads (the program behind a token, whether an origin is allowed,
-// a program's webhook endpoints) kept in memory, per database, for as long as its clock
+// a program's webhook endpoints, the partnership a link's slug credits) kept in memory, per database, for as long as its clock
 // says none of them changed (store/db.ts, SettingsClock): a revocation made here is obeyed
 // before it is answered, one made by another process (the CLI, another server) within
 // SETTINGS_LAG_MS.

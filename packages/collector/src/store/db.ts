@@ -6,7 +6,7 @@ export type Param = string | number | bigint | null;
 
 /**
  * Tells when the settings every request reads (tokens, programs and their origins,
- * webhook endpoints) may have changed, by this process or any other: whatever was read
+ * webhook endpoints, partnerships by slug) may have changed, by this process or any other: whatever was read
  * while `version()` gave one value may be kept in memory while it gives the same
  * (domain/remembered.ts). A change made here moves it before its transaction's promise
  * resolves; another process's within SETTINGS_LAG_MS. Undefined while it cannot be

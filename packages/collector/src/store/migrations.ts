@@ -43,7 +43,7 @@ const statsTables = { sqlite: statsMigration('sqlite'), postgres: statsMigration
 
 /**
  * Every change to the settings requests read each time (tokens, programs, their origins,
- * which webhook endpoints want which events) is told to every process (SettingsClock in
+ * which webhook endpoints want which events, what a link's slug credits) is told to every process (SettingsClock in
  * db.ts), so that each may keep them in memory and still drop a revoked token at once.
  * SQLite counts the changes in a row each process reads; PostgreSQL tells listeners at
  * commit (NOTIFY) and the writer at once (NOTICE), per schema (pg-settings.ts). An
@@ -54,6 +54,11 @@ const SETTINGS: ReadonlyArray<[table: string, update: string]> = [
   ['programs', 'UPDATE'],
   ['program_origins', 'UPDATE'],
   ['webhook_endpoints', 'UPDATE OF enabled, event_types'],
+  // What a referral link's slug credits (domain/attribution.ts): the partnership, its
+  // state, and its partner's addresses (a partner may not refer themself).
+  ['slugs', 'UPDATE'],
+  ['partnerships', 'UPDATE'],
+  ['partners', 'UPDATE'],
 ];
 const settingsTriggers = {
   sqlite: [
