@@ -52,6 +52,14 @@ export function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** The machine's CPU ticks so far, busy and in all (Linux /proc/stat), for how busy it was between two reads. */
+export function machineTicks() {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0); // idle and iowait
+  const total = ticks.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
 /** SIGTERM, and wait for the exit (the collector finishes in-flight requests first). */
 export async function stop(child) {
   if (child.exitCode !== null || child.signalCode !== null) return;
