@@ -101,6 +101,16 @@ describe(`settings kept in memory (${ENGINE})`, () => {
     expect(ms).toBeLessThan(1000);
   });
 
+  it('a change made here moves the clock once, not again when its own notification comes back', async () => {
+    const made = await createProgram(db, { name: 'Acme', siteUrl: 'https://acme.test' }, now);
+    const before = await versionOf(db);
+    await issueToken(db, made.program.id, 'secret', now);
+    expect(db.settings.version()).toBe(before + 1); // at once, before anyone else is answered
+    // Past SQLite's poll, and past PostgreSQL's NOTIFY of it coming back to this process.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(db.settings.version()).toBe(before + 1);
+  });
+
   it('a rolled-back change leaves the kept settings trusted no longer than it must, and never wrong', async () => {
     const made = await createProgram(db, { name: 'Acme', siteUrl: 'https://acme.test' }, now);
     await versionOf(db);

@@ -22,7 +22,12 @@ export interface SettingsWatch extends SettingsClock {
   close(): Promise<void>;
 }
 
-export function settingsWatch(connectionString: string): SettingsWatch {
+/**
+ * `ours(pid)`: whether a backend is one of this process's pooled connections, whose
+ * changes `changed()` has counted already (at their commit); their NOTIFY would count
+ * them a second time, and make every reader since read again.
+ */
+export function settingsWatch(connectionString: string, ours: (pid: number) => boolean): SettingsWatch {
   let version = 0;
   let listener: pg.Client | undefined;
   let listening = false;
@@ -46,7 +51,7 @@ export function settingsWatch(connectionString: string): SettingsWatch {
     // Deployments may share a database, one schema each: the triggers name theirs.
     const schema = (await client.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]?.s;
     client.on('notification', (m) => {
-      if (m.channel === SETTINGS_CHANNEL && m.payload === schema) version++;
+      if (m.channel === SETTINGS_CHANNEL && m.payload === schema && !ours(m.processId)) version++;
     });
     await client.query(`LISTEN ${SETTINGS_CHANNEL}`);
     if (listener !== client) return;

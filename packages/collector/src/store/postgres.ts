@@ -104,9 +104,12 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   pool.on('error', (err) => opts.onIdleError?.(err));
 
   // Connections whose statements changed settings, not yet committed (pg-settings.ts).
-  const watch = settingsWatch(connectionString);
+  const backends = new Set<number>();
+  const watch = settingsWatch(connectionString, (pid) => backends.has(pid));
   const touched = new WeakSet<pg.PoolClient>();
+  pool.on('remove', (client) => backends.delete((client as unknown as { processID: number }).processID));
   pool.on('connect', (client) => {
+    backends.add((client as unknown as { processID: number }).processID);
     client.on('notice', (notice) => {
       if (notice.message === SETTINGS_NOTICE) touched.add(client as pg.PoolClient);
     });
