@@ -221,7 +221,19 @@ describe('the dashboard in Chromium', () => {
     await waitForText(page, 'Mark bob@customer.test churned?');
     await press(page, 'Cancel', 'dialog');
     expect((await api('GET', '/v1/referrals')).data[0].attributes.state).toBe('paid');
+    // Asked again at once after Cancel, before the closed dialog's own close event (a task
+    // later): the new question must stay open, not be closed by that late event.
     await press(page, 'Churn');
+    await waitForText(page, 'Mark bob@customer.test churned?');
+    const reopened = await page.evaluate(async () => {
+      const button = (text: string) => [...document.querySelectorAll<HTMLElement>('button')].find((b) => b.innerText.trim() === text)!;
+      button('Cancel').click();
+      for (let i = 0; i < 5; i++) await Promise.resolve(); // the page renders; the close event has not come yet
+      button('Churn').click();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return document.querySelector('dialog')?.open ?? false;
+    });
+    expect(reopened).toBe(true);
     await press(page, 'Mark churned', 'dialog');
     await expect.poll(async () => (await api('GET', '/v1/referrals')).data[0].attributes.state).toBe('churned');
     // The table shows the new state once the dialog is gone.

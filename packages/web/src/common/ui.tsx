@@ -82,12 +82,23 @@ export function Confirm({ title, children, confirm, danger, onConfirm, onClose }
   useEffect(() => {
     ref.current?.showModal();
   }, []);
+  // The dialog's own close event comes a task later: a click on another action in between
+  // (the same row's "Churn" again, say) would open a new question that this late event
+  // then closed. So our own buttons tell the page at once, and the event only tells it of
+  // what they did not do (Escape), once.
+  const told = useRef(false);
+  const finish = () => {
+    ref.current?.close();
+    if (told.current) return;
+    told.current = true;
+    onClose();
+  };
   const submit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     setBusy(true);
     try {
       await onConfirm(new FormData(e.currentTarget));
-      ref.current?.close();
+      finish();
     } catch (err) {
       setError(err);
     } finally {
@@ -95,13 +106,13 @@ export function Confirm({ title, children, confirm, danger, onConfirm, onClose }
     }
   };
   return (
-    <dialog ref={ref} onClose={onClose} aria-labelledby="dialog-title">
+    <dialog ref={ref} onClose={finish} aria-labelledby="dialog-title">
       <form onSubmit={submit}>
         <h2 id="dialog-title">{title}</h2>
         {children}
         {error !== undefined && <Failure error={error} />}
         <div class="actions">
-          <button type="button" class="secondary" onClick={() => ref.current?.close()}>
+          <button type="button" class="secondary" onClick={finish}>
             Cancel
           </button>
           <button type="submit" class={danger ? 'danger' : ''} disabled={busy}>
