@@ -184,7 +184,7 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
     } else if (!referral || o.attribution != 'first') {
       // A new link replaces the old one, except under first-click. crypto.randomUUID
       // exists only on https and localhost; elsewhere the fallback will do.
-      save((r = { gr_id: id || crypto.randomUUID?.() || Date.now() + '' + Math.random(), pk, uid, at: Date.now() }));
+      save((r = { gr_id: id || crypto.randomUUID?.() || '' + Date.now() + Math.random(), pk, uid, at: Date.now() }));
       if (pk)
         withKey(() =>
           // The answer names the site's registrable domain (an older collector's names none).
