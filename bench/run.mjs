@@ -437,6 +437,9 @@ async function main() {
       // The snippet's own share: its time on a page without a referral over the floor's,
       // one read of document.cookie (the cookie-only baseline).
       withoutReferralOverFloor: ratioOf(tracker, 'without a referral', 'cookie only'),
+      // What no attribution script avoids, over the same floor: the address read, and the snippet's text parsed.
+      addressOverFloor: ratioOf(tracker, 'cookie read and the address', 'cookie only'),
+      parsedOverFloor: ratioOf(tracker, 'parsed, not run', 'cookie only'),
     },
     worst: {
       page1: worstP99(lists('collector', CONNECTIONS), false),
@@ -461,7 +464,9 @@ async function main() {
     `        collector-pg ×1/baseline-pg ${r.pgOneOverBaselinePg ?? '-'}, ×2/baseline-pg ${r.pgTwoOverBaselinePg ?? '-'}, ` +
       `×2/×1 ${r.pgTwoOverPgOne ?? '-'}, collector-pg ×1/collector (SQLite) ${r.pgOneOverSqlite ?? '-'}`,
   );
-  console.log(`        tracker.js without a referral/one cookie read (cookie only) ${report.tracker.withoutReferralOverFloor ?? '-'} (p50)`);
+  const t = report.tracker;
+  console.log(`        tracker.js without a referral/one cookie read (cookie only) ${t.withoutReferralOverFloor ?? '-'} (p50)`);
+  console.log(`        the address read/cookie only ${t.addressOverFloor ?? '-'}, tracker.js parsed/cookie only ${t.parsedOverFloor ?? '-'} (p50)`);
   console.log('\ntarget                                              value    goal     met');
   for (const t of report.targets) {
     const shown = t.met === null ? 'not run' : t.met ? 'yes' : 'NO';

@@ -4,12 +4,15 @@
 // cookie and storage, starting the click's fetch). Each load is a fresh browser context,
 // as a visitor's first page on a site is.
 //
-// Three baselines load the same way in the same run: an empty script; one read of
+// Five baselines load the same way in the same run: an empty script; one read of
 // document.cookie, the floor of any first-party attribution script for a visitor with
 // nothing stored ("cookie only", which the snippet's page without a referral is measured
 // against); and one read of document.cookie and one of localStorage, the floor before the
 // flag cookie let such a page skip storage. Chromium answers both reads by a synchronous
 // call to its browser process, so those floors are the machine's, not the snippet's.
+// The last two say what the cookie-only floor leaves out: one cookie read and a read of
+// the address (where a referral arrives, so every page must read it), and one cookie read
+// beside the snippet's whole text parsed but not run.
 //
 // The site is www.shop.co.uk (every host name resolves to 127.0.0.1). Its collector answers
 // a click with an empty 202, as an older collector did, so a landing keeps its cookie on
@@ -28,6 +31,10 @@ const SCRIPTS = {
   '/empty.js': '',
   '/cookie-floor.js': 'try{document.cookie}catch{}',
   '/floor.js': 'try{document.cookie;localStorage._gr_id}catch{}',
+  // What stands between the snippet and the cookie-only floor: reading the address, which
+  // any attribution script must do on every page, and parsing the snippet's own text.
+  '/address-floor.js': 'try{document.cookie;window.__a=location.search}catch{}',
+  '/parsed.js': `try{document.cookie}catch{};window.__t=()=>{${BUNDLE}}`,
 };
 const STUB = '<script>window.gr=window.gr||function(){(gr.q=gr.q||[]).push(arguments)};</script>';
 
@@ -91,6 +98,8 @@ export async function trackerRows() {
     ['baseline: an empty script', `${origin}/?script=empty.js`, 'empty.js'],
     ['baseline: one cookie read (cookie only)', `${origin}/?script=cookie-floor.js`, 'cookie-floor.js'],
     ['baseline: one cookie and one storage read', `${origin}/?script=floor.js`, 'floor.js'],
+    ['baseline: one cookie read and the address', `${origin}/?script=address-floor.js`, 'address-floor.js'],
+    ['baseline: one cookie read, tracker.js parsed, not run', `${origin}/?script=parsed.js`, 'parsed.js'],
     ['tracker.js: a page without a referral', `${origin}/pricing`, 'tracker.js'],
     ['tracker.js: a landing through a referral link', `${origin}/?red=alice&gr_uid=u1`, 'tracker.js'],
     ['tracker.js: a later page of a referred visitor', `${origin}/signup`, 'tracker.js', returning],
