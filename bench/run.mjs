@@ -44,13 +44,29 @@ function cannon(url, request) {
  * `url` may be a list: autocannon then spreads its connections over them in turn (the
  * bench's own round robin). The RSS is the largest of the processes in `pids`.
  */
+/**
+ * From now until the returned function is called with the requests served: the server's
+ * CPU per request (all its processes, in µs: the work, whatever the machine's load), and
+ * how busy all the machine's cores were (the server, the database, the client, anything else).
+ */
+function usage(pids) {
+  const cpuBefore = pids.map(cpuMs);
+  const machineBefore = machineTicks();
+  return (requests) => {
+    const machineAfter = machineTicks();
+    const cpu = pids.reduce((sum, pid, i) => sum + cpuMs(pid) - cpuBefore[i], 0);
+    return {
+      cpuUsPerReq: requests ? Math.round((cpu * 1000) / requests) : undefined,
+      machineBusy: Math.round((100 * (machineAfter.busy - machineBefore.busy)) / Math.max(machineAfter.total - machineBefore.total, 1)),
+    };
+  };
+}
+
 async function measure(name, url, request, pids, expect = 200) {
   if (WARMUP > 0) await cannon(url, { ...request, duration: WARMUP });
-  const cpuBefore = [pids].flat().map(cpuMs);
-  const machineBefore = machineTicks();
+  const used = usage([pids].flat());
   const r = await cannon(url, { ...request, duration: SECONDS });
-  const machineAfter = machineTicks();
-  const cpu = [pids].flat().reduce((sum, pid, i) => sum + cpuMs(pid) - (cpuBefore[i] ?? 0), 0);
+  const { cpuUsPerReq, machineBusy } = used(r.requests.total);
   const bad = r.non2xx + r.errors + r.timeouts;
   const row = {
     name,
@@ -58,10 +74,8 @@ async function measure(name, url, request, pids, expect = 200) {
     p50: r.latency.p50,
     p99: r.latency.p99,
     peakRssMb: Math.max(...[pids].flat().map(peakRssMb)),
-    // The server's CPU per request (all its processes), in µs: the work, whatever the machine's load.
-    cpuUsPerReq: r.requests.total ? Math.round((cpu * 1000) / r.requests.total) : undefined,
-    // How busy all the machine's cores were (the server, the database, autocannon, anything else).
-    machineBusy: Math.round((100 * (machineAfter.busy - machineBefore.busy)) / Math.max(machineAfter.total - machineBefore.total, 1)),
+    cpuUsPerReq,
+    machineBusy,
     requests: r.requests.total,
     failed: bad,
   };
@@ -91,8 +105,9 @@ async function sequential(name, url, path, headers, pid) {
     return times;
   };
   if (WARMUP > 0) await timed(WARMUP);
-  const cpuBefore = cpuMs(pid);
+  const used = usage([pid]);
   const times = (await timed(SECONDS)).sort((a, b) => a - b);
+  const { cpuUsPerReq, machineBusy } = used(times.length);
   const at = (q) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))] * 100) / 100;
   const row = {
     name,
@@ -100,11 +115,14 @@ async function sequential(name, url, path, headers, pid) {
     p50: at(0.5),
     p99: at(0.99),
     peakRssMb: peakRssMb(pid),
-    cpuUsPerReq: Math.round(((cpuMs(pid) - cpuBefore) * 1000) / times.length),
+    cpuUsPerReq,
+    machineBusy,
     requests: times.length,
     failed: 0,
   };
-  console.log(`${name.padEnd(64)} ${String(row.reqPerSec).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  CPU ${row.cpuUsPerReq} µs/req`);
+  console.log(
+    `${name.padEnd(64)} ${String(row.reqPerSec).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  CPU ${cpuUsPerReq} µs/req  machine ${machineBusy}% busy`,
+  );
   return row;
 }
 
@@ -464,9 +482,9 @@ async function main() {
     `        collector-pg ×1/baseline-pg ${r.pgOneOverBaselinePg ?? '-'}, ×2/baseline-pg ${r.pgTwoOverBaselinePg ?? '-'}, ` +
       `×2/×1 ${r.pgTwoOverPgOne ?? '-'}, collector-pg ×1/collector (SQLite) ${r.pgOneOverSqlite ?? '-'}`,
   );
-  const t = report.tracker;
-  console.log(`        tracker.js without a referral/one cookie read (cookie only) ${t.withoutReferralOverFloor ?? '-'} (p50)`);
-  console.log(`        the address read/cookie only ${t.addressOverFloor ?? '-'}, tracker.js parsed/cookie only ${t.parsedOverFloor ?? '-'} (p50)`);
+  const snippet = report.tracker;
+  console.log(`        tracker.js without a referral/one cookie read (cookie only) ${snippet.withoutReferralOverFloor ?? '-'} (p50)`);
+  console.log(`        the address read/cookie only ${snippet.addressOverFloor ?? '-'}, tracker.js parsed/cookie only ${snippet.parsedOverFloor ?? '-'} (p50)`);
   console.log('\ntarget                                              value    goal     met');
   for (const t of report.targets) {
     const shown = t.met === null ? 'not run' : t.met ? 'yes' : 'NO';
