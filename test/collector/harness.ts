@@ -53,6 +53,8 @@ export interface CollectorOptions {
   /** Where webhooks may go; https to public addresses only unless given. */
   outbound?: Partial<OutboundPolicy>;
   webhookPollMs?: number;
+  /** How often the statistics are folded (every second by default). */
+  foldEveryMs?: number;
 }
 
 export async function startCollector(opts: CollectorOptions = {}): Promise<Collector> {
@@ -61,7 +63,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
   const running = await startServer(
     { port: 0, host: '127.0.0.1', databaseUrl: database.url, logLevel: 'silent', publicUrl: PUBLIC_URL, limits: opts.limits, smtpUrl: opts.smtpUrl, mailFrom: 'Tally <tally@test.example>' },
     createLogger('silent'),
-    { now: () => clock.now, outbound: opts.outbound, webhookPollMs: opts.webhookPollMs },
+    { now: () => clock.now, outbound: opts.outbound, webhookPollMs: opts.webhookPollMs, foldEveryMs: opts.foldEveryMs },
   );
   const first = running.firstProgram;
   if (!first) throw new Error('a new database must get a first program');

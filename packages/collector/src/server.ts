@@ -56,6 +56,8 @@ export interface ServerOptions {
   outbound?: Partial<OutboundPolicy> | undefined;
   /** How often the webhook loop looks for due deliveries; 500 ms unless given. */
   webhookPollMs?: number | undefined;
+  /** How often the statistics' deltas are folded; every second unless given. */
+  foldEveryMs?: number | undefined;
 }
 
 export async function startServer(config: Config, log: Logger, options: ServerOptions = {}): Promise<RunningServer> {
@@ -119,7 +121,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   // The statistics' deltas are folded beside the requests; reads add what is not folded yet.
   const folding = setInterval(() => {
     foldStats(db).catch((err: unknown) => log.warn({ cause: describeCause(err) }, 'folding the statistics failed; the next fold retries'));
-  }, FOLD_EVERY_MS);
+  }, options.foldEveryMs ?? FOLD_EVERY_MS);
   folding.unref();
 
   let closing: Promise<void> | undefined;
