@@ -14,7 +14,7 @@ import { ROUTES } from '../../packages/collector/src/app.js';
 import { uuidv7 } from '../../packages/collector/src/domain/ids.js';
 import { newSecret as newSessionToken } from '../../packages/collector/src/domain/owners.js';
 import { hashToken } from '../../packages/collector/src/domain/tokens.js';
-import { insertSession } from '../../packages/collector/src/store/partner-accounts.js';
+import { insertSession, PARTNERS } from '../../packages/collector/src/store/identity.js';
 import { ENGINE, integrityProblems } from './database.js';
 import { PUBLIC_URL, seedPartner, startCollector, type Collector } from './harness.js';
 import { newSecret, signedHeader } from './stripe-fixtures.js';
@@ -44,7 +44,7 @@ async function newPartnerSession(): Promise<void> {
   partnerToken = newSessionToken();
   const now = c.clock.now;
   await c.running.db.transaction((tx) =>
-    insertSession(tx, { id: uuidv7(now * 1000), hash: hashToken(partnerToken), account_id: partnerAccount, created_at: now, last_seen_at: now }),
+    insertSession(tx, PARTNERS, partnerAccount, { id: uuidv7(now * 1000), hash: hashToken(partnerToken), created_at: now, last_seen_at: now }),
   );
 }
 

@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
+import type { Route } from '../../packages/collector/src/http/route.js';
 import { expectError, seedPartner, startCollector, type CallOptions, type Collector, type Reply } from './harness.js';
 import { asOwner, ownerSession } from './session.js';
 import { portalLinkIn, startSmtp } from './smtp.js';
@@ -173,7 +174,7 @@ describe('signing in', () => {
     const me = asPartner(cookie!);
     for (const r of ROUTES.filter((x) => x.access === 'secret' || x.access === 'session')) {
       const reply = await me(r.method.toUpperCase(), r.path.replace(/:(\w+)/g, '01900000-0000-7000-8000-000000000000'), r.body ? { body: {} } : {});
-      expect(reply.status, `${r.method} ${r.path}`).toBe(401);
+      expectSignedOut(reply, r);
     }
     // Nor does an owner's secret token, or an owner's session, open any portal route, even
     // one of the owner's own partnerships.
@@ -184,8 +185,8 @@ describe('signing in', () => {
     for (const r of partnerRoutes) {
       const path = r.path.replace(':id', ship.id) + (r.query ? '?from=2025-03-01&to=2025-03-01' : '');
       const opts = r.body ? { body: {} } : {};
-      expectError(await c.call(r.method.toUpperCase(), path, { token: p.secret, ...opts }), 401, 'unauthorized');
-      expectError(await owner.call(r.method.toUpperCase(), path, opts), 401, 'unauthorized');
+      expectSignedOut(await c.call(r.method.toUpperCase(), path, { token: p.secret, ...opts }), r);
+      expectSignedOut(await owner.call(r.method.toUpperCase(), path, opts), r);
     }
     // Nor does the partner's cookie under the owner's cookie name.
     const swapped = asOwner(c, cookie!.replace('tally_partner=', 'tally_session='));
@@ -204,6 +205,12 @@ describe('signing in', () => {
     expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
   });
 });
+
+/** Signed out, for a route: "am I signed in?" answers `data: null`, every other route 401. */
+function expectSignedOut(reply: Reply, r: Route): void {
+  if (r.optionalSession) expect(reply.body, `${r.method} ${r.path}`).toEqual({ data: null });
+  else expectError(reply, 401, 'unauthorized');
+}
 
 describe('what a partner sees, and nothing more', () => {
   it("their own referrals (masked), commissions, payouts and totals; another partner's or program's ids are 404 on every route", async () => {
@@ -266,7 +273,8 @@ describe('what a partner sees, and nothing more', () => {
     expect(partner.attributes).toMatchObject({ name: 'New Name', paypal_email: 'new@pay.test' });
     const second = asPartner(partnerCookieOf(await c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email, password: 'a long partner password' } }))!);
     expect((await me('POST', '/v1/portal/auth/password', { body: { current_password: 'a long partner password', new_password: 'an even longer password' } })).status).toBe(204);
-    expectError(await second('GET', '/v1/portal/account'), 401, 'unauthorized');
+    expect((await second('GET', '/v1/portal/account')).body).toEqual({ data: null });
+    expectError(await second('GET', '/v1/portal/partnerships'), 401, 'unauthorized');
     expect((await me('GET', '/v1/portal/account')).status).toBe(200);
   });
 });
@@ -546,7 +554,7 @@ describe('nobody takes over an account through the application form or an invita
     expectError(await signInAs(email, 'wrong password 5'), 401, 'invalid_credentials');
   });
 
-  it('with SMTP, the owner of the address takes a pre-registered account back: a reset by e-mail ends the other sessions, then the invitation joins', async () => {
+  it('with SMTP, the owner of the address takes a pre-registered account back: a reset by e-mail ends the other sessions and every older link, then a new invitation joins', async () => {
     const inbox = await startSmtp();
     const mailing = await startCollector({ smtpUrl: inbox.url });
     try {
@@ -573,8 +581,14 @@ describe('nobody takes over an account through the application form or an invita
       await mailing.call('POST', '/v1/portal/auth/reset', { token: null, body: { email: 'owner-of@partners.test' } });
       const reset = portalLinkIn((await inbox.waitFor('owner-of@partners.test')).raw)!.split('#')[1]!;
       expect((await redeem(reset, 'the real owner password')).status).toBe(200);
-      expectError(await asAttacker('/v1/portal/account'), 401, 'unauthorized');
-      const joined = await redeem(invitation, 'the real owner password');
+      expect((await asAttacker('/v1/portal/account')).body).toEqual({ data: null });
+      expectError(await asAttacker('/v1/portal/partnerships'), 401, 'unauthorized');
+      // The new password used up every link made before it, the invitation too: the owner invites again.
+      expectError(await redeem(invitation, 'the real owner password'), 404, 'not_found');
+      inbox.messages.length = 0;
+      await mailing.call('POST', `/v1/partners/${made.partnerId}/invitation`, { token: a.secret });
+      const again = portalLinkIn((await inbox.waitFor('owner-of@partners.test')).raw)!.split('#')[1]!;
+      const joined = await redeem(again, 'the real owner password');
       expect(joined.status).toBe(200);
       const programs = await mailing.call('GET', '/v1/portal/partnerships', { token: null, headers: { cookie: partnerCookieOf(joined)!, origin: mailing.url } });
       expect(programs.body.data.map((x: any) => x.attributes.program_id).sort()).toEqual([a.id, b.id].sort());

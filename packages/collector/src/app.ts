@@ -4,7 +4,7 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { describeCause, fail } from './errors.js';
+import { describeCause, fail, ServiceError } from './errors.js';
 import { tokenAuth, type Access } from './http/auth.js';
 import { PARTNER_COOKIE, setSessionCookie } from './http/session.js';
 import { jsonBody, jsonBodyOf } from './http/body.js';
@@ -40,11 +40,11 @@ import { tokenRoutes } from './routes/tokens.js';
 import { loadWebApp, mountWeb, type WebApp } from './routes/web.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import type { Mailer } from './mail.js';
+import type { OutboxSender } from './domain/outbox.js';
 import type { Db } from './store/db.js';
 import type { AccountRow, PartnerSessionRow } from './store/partner-accounts.js';
 import type { ProgramRow } from './store/programs.js';
-import type { SessionRow } from './store/users.js';
+import type { Role, SessionRow } from './store/users.js';
 
 export interface AppDeps {
   db: Db;
@@ -64,7 +64,8 @@ export interface AppDeps {
   /** The collector's public address: links it hands out, and the dashboard's origin. */
   publicUrl?: string | undefined;
   /** SMTP_URL's: partners' invitations and password resets; none sent without it. */
-  mailer?: Mailer | undefined;
+  /** The e-mail outbox's sender, when SMTP is configured. */
+  outbox?: OutboxSender | undefined;
   /** Where webhook URLs may point; https and public addresses only unless given. */
   outbound?: OutboundPolicy | undefined;
 }
@@ -103,9 +104,10 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
       program: ctx.state.program as ProgramRow,
       caller: ctx.state.caller as Access,
       session: ctx.state.session as SessionRow | undefined,
+      role: ctx.state.role as Role | undefined,
       account: ctx.state.account as AccountRow | undefined,
       partnerSession: ctx.state.partnerSession as PartnerSessionRow | undefined,
-      mailer: deps.mailer,
+      outbox: deps.outbox,
       outbound: deps.outbound ?? DEFAULT_OUTBOUND,
       client: client(ctx),
       publicUrl: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
@@ -150,8 +152,19 @@ export function createApp(deps: AppDeps): Koa {
   );
   // Spam on the public pages: applications per address per hour, counted once they are well-formed requests.
   const applications = rateLimit(limits.applicationsPerHour ?? 0, now, client, limits.maxKeys, true);
+  const failures = failureLimit(limits.authFailures ?? 0, now, client, limits.maxKeys);
+  // Signing in counts against the same allowance as a bad token: a guess is a guess.
+  const passwordChecks: Middleware = async (ctx, next) => {
+    failures.check(ctx);
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof ServiceError && err.problems.some((p) => p.code === 'invalid_credentials' || p.code === 'account_locked')) failures.failed(ctx);
+      throw err;
+    }
+  };
   const auth = tokenAuth(deps.db, {
-    failures: failureLimit(limits.authFailures ?? 0, now, client, limits.maxKeys),
+    failures,
     log: deps.log,
     now,
     publicUrl: deps.publicUrl,
@@ -160,7 +173,8 @@ export function createApp(deps: AppDeps): Koa {
   for (const r of ROUTES) {
     // Tracking and sign-in are open to anyone: limited per address before anything else.
     const chain: Middleware[] = r.path.startsWith('/v1/tracking/') || r.access === 'public' ? [perIp] : [];
-    chain.push(auth(r.access));
+    chain.push(auth(r.access, r.role, r.optionalSession));
+    if (r.checksPassword) chain.push(passwordChecks);
     if (r.access !== 'public') chain.push(perToken);
     if (r.access === 'publishable') {
       chain.push(allowedOrigin(deps.db));

@@ -19,6 +19,9 @@ import type { Db } from './store/db.js';
 import { openMigrated } from './store/open.js';
 import { errorObject } from './http/errors.js';
 import { createMailer } from './mail.js';
+import { composers } from './domain/mail-messages.js';
+import { startOutbox, type OutboxSender } from './domain/outbox.js';
+import { purgeExpiredAccess } from './domain/access-purge.js';
 import { SECURITY_HEADERS } from './http/security-headers.js';
 
 export interface RunningServer {
@@ -29,12 +32,16 @@ export interface RunningServer {
   firstProgram: CreatedProgram | undefined;
   /** With the first program: the one-time link (24 h) that lets its first owner sign in. */
   firstSignInLink: string | undefined;
+  /** Sends the e-mail outbox, when SMTP is configured. */
+  outbox: OutboxSender | undefined;
   close(): Promise<void>;
 }
 
 const unixNow = (): number => Math.floor(Date.now() / 1000);
 /** How often the statistics' deltas are folded into their buckets. */
 const FOLD_EVERY_MS = 1000;
+/** How often expired sessions, links and invitations are deleted. */
+const PURGE_EVERY_MS = 3600_000;
 
 /** The database of a configuration, opened and migrated. */
 export function openConfigured(
@@ -58,6 +65,8 @@ export interface ServerOptions {
   webhookPollMs?: number | undefined;
   /** How often the statistics' deltas are folded; every second unless given. */
   foldEveryMs?: number | undefined;
+  /** How often the e-mail outbox is looked at besides when a request writes to it; every second unless given. */
+  mailPollMs?: number | undefined;
 }
 
 export async function startServer(config: Config, log: Logger, options: ServerOptions = {}): Promise<RunningServer> {
@@ -94,6 +103,17 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   const firstSignInLink = firstProgram && publicUrl + linkPath(await firstOwnerLink(db, firstProgram.program.id, now()));
   // Off, no demo token is issued: a publishable token nobody asked for is one more to leak.
   const demo = demoEnabled(config) ? await demoToken(db, now()) : undefined;
+  // E-mail is sent beside the requests, from the outbox they write (domain/outbox.ts).
+  const outbox = config.smtpUrl
+    ? startOutbox({
+        db,
+        log,
+        now,
+        mailer: createMailer(config.smtpUrl, config.mailFrom ?? 'Tally <tally@localhost>'),
+        compose: composers(publicUrl),
+        pollMs: options.mailPollMs ?? 1000,
+      })
+    : undefined;
   handle = createApp({
     db,
     log,
@@ -101,7 +121,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     demo: demo && { token: demo.token, programName: demo.program.name },
     limits: config.limits,
     publicUrl,
-    mailer: config.smtpUrl ? createMailer(config.smtpUrl, config.mailFrom ?? 'Tally <tally@localhost>') : undefined,
+    outbox,
     outbound,
   }).callback();
 
@@ -124,10 +144,17 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   }, options.foldEveryMs ?? FOLD_EVERY_MS);
   folding.unref();
 
+  // What can open nothing any more is deleted: sessions idle too long, expired links and invitations.
+  const purging = setInterval(() => {
+    purgeExpiredAccess(db, now()).catch((err: unknown) => log.warn({ cause: describeCause(err) }, 'deleting expired sessions and links failed; the next run retries'));
+  }, PURGE_EVERY_MS);
+  purging.unref();
+
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       clearInterval(folding);
+      clearInterval(purging);
       // close() stops accepting and resolves once in-flight requests are answered; idle
       // keep-alive sockets are closed at once, and stragglers after 10 s.
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -136,9 +163,10 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       await stopped;
       clearTimeout(timer);
       await delivering.stop();
+      await outbox?.stop();
       await db.close();
     })();
     return closing;
   };
-  return { url: `http://${host}:${port}`, db, server, firstProgram, firstSignInLink, close };
+  return { url: `http://${host}:${port}`, db, server, firstProgram, firstSignInLink, outbox, close };
 }

@@ -2,19 +2,34 @@
 // hand over; the link, like a token, is this command's output and goes nowhere else.
 
 import { publicUrlOf } from '../config.js';
-import { allMembers, invite, linkPath, removeUser } from '../domain/owners.js';
+import { allMembers, invite, linkPath, ownerResetLink, removeUser } from '../domain/owners.js';
+import { ROLES, type Role } from '../store/users.js';
 import { iso, json, now, out, programFor, UsageError, withDb, type Command } from './common.js';
 
 
 export const userCommands: Record<string, Command> = {
   'users invite': {
-    usage: 'tally users invite EMAIL [--program ID]\n\nMakes EMAIL an owner of the program and prints a one-time sign-in link (valid 24 hours).',
-    options: { program: { type: 'string' } },
+    usage:
+      'tally users invite EMAIL [--program ID] [--role owner|admin|viewer]\n\nInvites EMAIL to run the program (as an owner unless --role says otherwise) and prints a one-time link (valid 24 hours). Someone who has an account already accepts it with their password.',
+    options: { program: { type: 'string' }, role: { type: 'string' } },
     positionals: ['EMAIL'],
     async run(values, positionals, config) {
       const email = positionals[0] ?? '';
-      const { link } = await withDb(config, async (db) => invite(db, (await programFor(db, values.program)).id, email, now()));
-      out(link === null ? 'Added. They can sign in already and switch to this program.' : `Sign-in link (once, within 24 hours): ${publicUrlOf(config, config.port)}${linkPath(link)}`);
+      const role = (values.role ?? 'owner') as Role;
+      if (!ROLES.includes(role)) throw new UsageError(`--role is one of ${ROLES.join(', ')}`);
+      const { link } = await withDb(config, async (db) => invite(db, (await programFor(db, values.program)).id, email, now(), role));
+      out(`Invitation link (once, within 24 hours): ${publicUrlOf(config, config.port)}${linkPath(link)}`);
+    },
+  },
+
+  'users reset': {
+    usage: "tally users reset EMAIL\n\nPrints a one-time link (valid 24 hours) that sets a new password for the dashboard user EMAIL; their sessions and other links end when it is used.",
+    options: {},
+    positionals: ['EMAIL'],
+    async run(_values, positionals, config) {
+      const link = await withDb(config, (db) => ownerResetLink(db, positionals[0] ?? '', now()));
+      if (link === undefined) throw new UsageError('no user with that e-mail address runs a program (or three resets were made this hour); see: tally users list');
+      out(`Reset link (once, within 24 hours): ${publicUrlOf(config, config.port)}${linkPath(link)}`);
     },
   },
 

@@ -1,65 +1,39 @@
-// The people who run programs in the dashboard (docs/api.md, "Sign-in and sessions").
-// A user signs in with an e-mail and a password and holds a session, which acts for one
-// of the user's programs at a time. A one-time link (24 h) lets a new user set a password:
-// the first start prints one, and every invitation makes one.
+// The people who run programs in the dashboard (docs/api.md, "Sign-in and sessions"). A
+// user signs in with an e-mail and a password (domain/identity.ts) and holds a session,
+// which acts for one of the user's programs at a time, in the role they have there.
+//
+// A program's owner reaches a person only through an invitation, which is theirs alone:
+// its link, handed over, creates the account of an address that has none, and adds an
+// existing user only when that user proves their password. No link an owner holds sets
+// or resets the password of an account that belongs, or is invited, elsewhere
+// (docs/decisions/trust.md).
 
-import { randomBytes } from 'node:crypto';
 import { fail } from '../errors.js';
-import type { Db, Queryable } from '../store/db.js';
+import type { Db, Queryable, Tx } from '../store/db.js';
+import { OWNERS } from '../store/identity.js';
 import type { ProgramRow } from '../store/programs.js';
 import * as users from '../store/users.js';
-import type { Membership, SessionRow, UserRow } from '../store/users.js';
-import { emailProblem, normalizeEmail } from './email.js';
+import type { InvitationRow, Membership, Role, SessionRow, UserRow } from '../store/users.js';
+import * as identity from './identity.js';
+import { checkEmail, LINK_SECONDS, signInKey } from './identity.js';
 import { uuidv7 } from './ids.js';
-import { checkPasswordRules, decoyHash, hashPassword, verifyPassword } from './passwords.js';
+import { checkPasswordRules, hashPassword } from './passwords.js';
 import { hashToken } from './tokens.js';
 
-export const LINK_SECONDS = 24 * 3600;
-export const SESSION_IDLE_SECONDS = 14 * 24 * 3600;
-/** A session's last use is written at most this often, not on every request. */
-export const TOUCH_SECONDS = 60;
-/** Wrong passwords in a row before the account locks. */
-export const LOCK_AFTER = 5;
-const LOCK_FIRST_SECONDS = 60;
-const LOCK_MAX_SECONDS = 3600;
+export { newSecret, SESSION_IDLE_SECONDS } from './identity.js';
 
-/**
- * Who signs in: the address as typed, case-insensitive throughout. People type their own
- * address in many cases, and two owners told apart only by case would be a trap.
- */
-const signInKey = (email: string): string => normalizeEmail(email).toLowerCase();
-
-/** What the browser holds (a cookie, a link's fragment); the database keeps its hash. */
-export const newSecret = (): string => randomBytes(32).toString('base64url');
-
-export interface NewSession {
-  /** For the cookie, shown once. */
-  token: string;
-  session: SessionRow;
-}
+export type NewSession = identity.NewSession<SessionRow>;
 
 export interface SessionContext {
   session: SessionRow;
   program: ProgramRow;
+  role: Role;
   /** Its last use was written now: the cookie's lifetime starts again too. */
   touched: boolean;
 }
 
 /** The path of a one-time link; the server's public URL goes before it. */
 export const linkPath = (token: string): string => `/dashboard/welcome#${token}`;
-
-async function makeLink(db: Queryable, userId: string, programId: string, now: number): Promise<string> {
-  const token = newSecret();
-  await users.insertLink(db, { hash: hashToken(token), user_id: userId, program_id: programId, expires_at: now + LINK_SECONDS, used_at: null });
-  return token;
-}
-
-async function startSession(db: Queryable, userId: string, programId: string, now: number): Promise<NewSession> {
-  const token = newSecret();
-  const session: SessionRow = { id: uuidv7(now * 1000), hash: hashToken(token), user_id: userId, program_id: programId, created_at: now, last_seen_at: now };
-  await users.insertSession(db, session);
-  return { token, session };
-}
 
 function newUser(email: string | null, now: number): UserRow {
   return {
@@ -74,41 +48,40 @@ function newUser(email: string | null, now: number): UserRow {
   };
 }
 
-function checkEmail(email: string, field = 'email'): string {
-  const problem = emailProblem(email);
-  if (problem) throw fail('invalid_email', problem, { field });
-  return email.trim();
-}
+const startSession = (tx: Tx, userId: string, programId: string, now: number): Promise<NewSession> =>
+  identity.startSession<SessionRow>(tx, OWNERS, userId, now, { user_id: userId, program_id: programId });
 
 /** The first start's owner: no e-mail yet; the link lets them choose one and a password. */
 export async function firstOwnerLink(db: Db, programId: string, now: number): Promise<string> {
   return db.transaction(async (tx) => {
     const user = newUser(null, now);
     await users.insertUser(tx, user);
-    await users.addMembership(tx, user.id, programId, now);
-    return makeLink(tx, user.id, programId, now);
+    await users.addMembership(tx, user.id, programId, 'owner', now);
+    return identity.makeLink(tx, OWNERS, user.id, 'first', now, { programId });
   });
 }
 
 export interface Invitation {
-  user: UserRow;
-  /** A one-time link token, unless the user can sign in already (then they just switch programs). */
-  link: string | null;
+  invitation: InvitationRow;
+  /** The one-time link's token, to hand over. */
+  link: string;
 }
 
-/** Makes the person an owner of the program; a new link each time until they set a password. */
-export async function invite(db: Db, programId: string, rawEmail: string, now: number): Promise<Invitation> {
+/**
+ * Invites an address to run the program in a role: an invitation and its link, the same
+ * whether or not the address is a user anywhere here. Inviting again makes a new link and
+ * the old one stops working. Someone who runs the program already is a conflict.
+ */
+export async function invite(db: Db, programId: string, rawEmail: string, now: number, role: Role = 'owner'): Promise<Invitation> {
   const email = checkEmail(rawEmail);
+  const token = identity.newSecret();
   return db.transaction(async (tx) => {
-    // Two invitations of one new address at once: the second waits and finds the first's user.
-    await tx.lock(`user:${signInKey(email)}`);
-    let user = await users.userByEmail(tx, signInKey(email));
-    if (!user) {
-      user = newUser(email, now);
-      await users.insertUser(tx, user);
+    const user = await users.userByEmail(tx, signInKey(email));
+    if (user && (await users.membersOfProgram(tx, programId)).some((m) => m.user_id === user.id)) {
+      throw fail('conflict', 'this person runs the program already', { field: 'email' });
     }
-    await users.addMembership(tx, user.id, programId, now);
-    return { user, link: user.password_hash === null ? await makeLink(tx, user.id, programId, now) : null };
+    const row: InvitationRow = { id: uuidv7(now * 1000), program_id: programId, email, email_norm: signInKey(email), role, hash: hashToken(token), created_at: now, expires_at: now + LINK_SECONDS };
+    return { invitation: await users.upsertInvitation(tx, row), link: token };
   });
 }
 
@@ -118,61 +91,87 @@ export interface Redemption {
   password: string;
 }
 
-/** Sets the link's user's password (and e-mail), uses the link up, and signs them in. */
-export async function redeem(db: Db, linkToken: string, input: Redemption, now: number): Promise<NewSession> {
+/**
+ * Uses a one-time link and signs in. A link of the user's own (the first start's, a reset,
+ * or an invitation made before invitations were kept apart) sets the password, unless it
+ * is an old invitation of a user who runs another program too: then, as for an
+ * invitation of an address that has an account, the password is the account's own.
+ */
+export async function redeem(db: Db, token: string, input: Redemption, now: number): Promise<NewSession> {
+  const hash = hashToken(token);
+  const invitation = await users.invitationByHash(db, hash);
+  if (invitation) return acceptInvitation(db, invitation, token, input, now);
+  const link = await identity.peekLink(db, OWNERS, token, now);
+  const user = await users.userById(db, link.account);
+  if (!user) throw identity.linkGone();
+  const programId = link.program_id ?? '';
+  const elsewhere = (await users.membershipsOfUser(db, user.id)).some((m) => m.program_id !== programId);
+  if (link.purpose === 'invitation' && (user.password_hash !== null || elsewhere)) {
+    await identity.provePassword(db, OWNERS, user, input.password, now);
+    return db.transaction(async (tx) => {
+      await identity.takeLink(tx, OWNERS, token, now);
+      await identity.clearFailures(tx, OWNERS, user.id);
+      return startSession(tx, user.id, programId, now);
+    });
+  }
   checkPasswordRules(input.password);
+  if (user.email === null && !input.email) throw fail('missing_field', 'choose the e-mail address you will sign in with', { field: 'email' });
+  const email = user.email === null ? checkEmail(input.email ?? '') : undefined;
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
-    const hash = hashToken(linkToken);
-    const link = await users.linkByHash(tx, hash);
-    if (!link || link.used_at !== null || link.expires_at <= now || (await users.useLink(tx, hash, now)) === 0) {
-      throw fail('not_found', 'this sign-in link is unknown, used or expired; ask for a new one');
+    await identity.takeLink(tx, OWNERS, token, now);
+    if (email !== undefined && (await users.userByEmail(tx, signInKey(email)))) {
+      throw fail('conflict', 'another user signs in with this e-mail address', { field: 'email' });
     }
-    const user = await users.userById(tx, link.user_id);
-    if (!user) throw fail('not_found', 'the user of this sign-in link was removed');
-    if (user.email === null) {
-      if (!input.email) throw fail('missing_field', 'choose the e-mail address you will sign in with', { field: 'email' });
-      const email = checkEmail(input.email);
-      if (await users.userByEmail(tx, signInKey(email))) {
-        throw fail('conflict', 'another user signs in with this e-mail address', { field: 'email' });
-      }
-      await users.setCredentials(tx, user.id, { email, email_norm: signInKey(email), password_hash: passwordHash }, now);
-    } else {
-      await users.setCredentials(tx, user.id, { password_hash: passwordHash }, now);
-    }
-    return startSession(tx, user.id, link.program_id, now);
+    await identity.setPassword(tx, OWNERS, user.id, passwordHash, now, email === undefined ? {} : { email });
+    const member = (await users.membershipsOfUser(tx, user.id)).find((m) => m.program_id === programId) ?? (await users.membershipsOfUser(tx, user.id))[0];
+    if (!member) throw fail('forbidden', 'this user runs no program any more; ask an owner to invite you again');
+    return startSession(tx, user.id, member.program_id, now);
   });
 }
 
-/** Seconds an account stays locked after `failures` wrong passwords in a row. */
-export function lockSeconds(failures: number): number {
-  if (failures < LOCK_AFTER) return 0;
-  return Math.min(LOCK_FIRST_SECONDS * 2 ** (failures - LOCK_AFTER), LOCK_MAX_SECONDS);
-}
-
-export function locked(until: number, now: number): never {
-  throw fail('account_locked', 'too many wrong passwords in a row: this account is locked for a while', { retryAfter: until - now });
+/**
+ * An invitation's link: a new account for an address that has none, with the password
+ * chosen now; for an existing user, that user's own password, checked and counted as
+ * signing in counts it. Either way the person joins the program in the invited role.
+ */
+async function acceptInvitation(db: Db, invitation: InvitationRow, token: string, input: Redemption, now: number): Promise<NewSession> {
+  if (invitation.expires_at <= now) throw identity.linkGone();
+  const existing = await users.userByEmail(db, invitation.email_norm);
+  let passwordHash: string | null = null;
+  if (existing) {
+    const wrong = 'this address has an account here already: give its password to accept (forgot it? reset it from the sign-in page)';
+    await identity.provePassword(db, OWNERS, existing, input.password, now, wrong);
+  } else {
+    checkPasswordRules(input.password);
+    passwordHash = await hashPassword(input.password);
+  }
+  return db.transaction(async (tx) => {
+    const taken = await users.takeInvitation(tx, hashToken(token), now);
+    if (!taken) throw identity.linkGone();
+    await tx.lock(`user:${taken.email_norm}`);
+    const current = await users.userByEmail(tx, taken.email_norm);
+    // Made by another request since the check: its password is needed, so try again.
+    if (current?.id !== existing?.id) throw fail('conflict', 'this address got an account meanwhile: try again with its password');
+    let user = current;
+    if (!user) {
+      user = newUser(taken.email, now);
+      await users.insertUser(tx, user);
+      await identity.setPassword(tx, OWNERS, user.id, passwordHash!, now);
+    } else {
+      await identity.clearFailures(tx, OWNERS, user.id);
+    }
+    await users.addMembership(tx, user.id, taken.program_id, taken.role, now);
+    return startSession(tx, user.id, taken.program_id, now);
+  });
 }
 
 export async function signIn(db: Db, rawEmail: string, password: string, now: number): Promise<NewSession> {
-  const user = await users.userByEmail(db, signInKey(rawEmail));
-  if (user?.locked_until && user.locked_until > now) locked(user.locked_until, now);
-  // An unknown address costs the same scrypt as a wrong password, and answers the same.
-  const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
-  const wrong = fail('invalid_credentials', 'the e-mail address or the password is wrong');
-  if (!user?.password_hash) throw wrong;
-  const memberships = await users.membershipsOfUser(db, user.id);
-  if (!ok) {
-    const failures = user.failed_count + 1;
-    const seconds = lockSeconds(failures);
-    await db.transaction((tx) => users.recordFailure(tx, user.id, failures, seconds ? now + seconds : null));
-    if (seconds) locked(now + seconds, now);
-    throw wrong;
-  }
-  const first = memberships[0];
+  const user = await identity.provePassword(db, OWNERS, await users.userByEmail(db, signInKey(rawEmail)), password, now);
+  const first = (await users.membershipsOfUser(db, user.id))[0];
   if (!first) throw fail('forbidden', 'this user runs no program any more; ask an owner to invite you again');
   return db.transaction(async (tx) => {
-    await users.clearFailures(tx, user.id);
+    await identity.clearFailures(tx, OWNERS, user.id);
     return startSession(tx, user.id, first.program_id, now);
   });
 }
@@ -180,31 +179,35 @@ export async function signIn(db: Db, rawEmail: string, password: string, now: nu
 /** The session behind a cookie, while it is fresh and its user still runs its program. */
 export async function authenticateSession(db: Db, token: string, now: number): Promise<SessionContext | undefined> {
   const found = await users.sessionByHash(db, hashToken(token));
-  if (!found) return undefined;
-  if (found.session.last_seen_at + SESSION_IDLE_SECONDS <= now) {
-    await db.transaction((tx) => users.deleteSession(tx, found.session.id));
-    return undefined;
-  }
-  const touched = now - found.session.last_seen_at >= TOUCH_SECONDS;
-  if (touched) await db.transaction((tx) => users.touchSession(tx, found.session.id, now));
-  return { ...found, touched };
+  const kept = await identity.keepSession(db, OWNERS, found?.session, now);
+  return found && kept && { ...found, touched: kept.touched };
 }
 
 export function signOut(db: Db, sessionId: string): Promise<number> {
-  return db.transaction((tx) => users.deleteSession(tx, sessionId));
+  return identity.endSession(db, OWNERS, sessionId);
 }
 
-/** A new password ends every other session of the user: whoever knew the old one is out. */
+/** A new password ends every other session of the user and every link they hold. */
 export async function changePassword(db: Db, session: SessionRow, current: string, next: string, now: number): Promise<void> {
   checkPasswordRules(next, 'new_password');
+  const wrong = fail('invalid_credentials', 'the current password is wrong', { field: 'current_password' });
   const user = await users.userById(db, session.user_id);
-  if (!user?.password_hash || !(await verifyPassword(current, user.password_hash))) {
-    throw fail('invalid_credentials', 'the current password is wrong', { field: 'current_password' });
+  try {
+    await identity.provePassword(db, OWNERS, user, current, now, 'the current password is wrong');
+  } catch (err) {
+    throw (err as { code?: string }).code === 'invalid_credentials' ? wrong : err;
   }
   const passwordHash = await hashPassword(next);
-  await db.transaction(async (tx) => {
-    await users.setCredentials(tx, user.id, { password_hash: passwordHash }, now);
-    await users.deleteSessionsOf(tx, user.id, session.id);
+  await db.transaction((tx) => identity.setPassword(tx, OWNERS, session.user_id, passwordHash, now, { keepSession: session.id }));
+}
+
+/** A reset link for an owner (the CLI's `users reset`): it signs in to their first program. */
+export async function ownerResetLink(db: Db, rawEmail: string, now: number): Promise<string | undefined> {
+  return db.transaction(async (tx) => {
+    const user = await users.userByEmail(tx, signInKey(rawEmail));
+    const first = user && (await users.membershipsOfUser(tx, user.id))[0];
+    if (!first) return undefined;
+    return (await identity.resetLinkFor(tx, OWNERS, signInKey(rawEmail), now, { programId: first.program_id }))?.token;
   });
 }
 
@@ -225,25 +228,60 @@ export async function sessionInfo(db: Queryable, session: SessionRow): Promise<S
   return { user, memberships: await users.membershipsOfUser(db, user.id) };
 }
 
-export function listMembers(db: Queryable, programId: string): Promise<Membership[]> {
-  return users.membersOfProgram(db, programId);
+/** A member, or an invitation not yet accepted (`active: false`, its id the invitation's). */
+export interface Member {
+  id: string;
+  email: string | null;
+  role: Role;
+  active: boolean;
+  created_at: number;
 }
 
-export async function getMember(db: Queryable, programId: string, userId: string): Promise<Membership> {
-  const member = (await users.membersOfProgram(db, programId)).find((m) => m.user_id === userId);
-  if (!member) throw fail('not_found', `no member ${userId}`);
+const ofMembership = (m: Membership): Member => ({ id: m.user_id, email: m.email, role: m.role, active: m.active, created_at: m.created_at });
+
+/** The program's members, then its open invitations. */
+export async function listMembers(db: Queryable, programId: string, now: number): Promise<Member[]> {
+  const invited = (await users.invitationsOfProgram(db, programId)).filter((i) => i.expires_at > now);
+  return [
+    ...(await users.membersOfProgram(db, programId)).map(ofMembership),
+    ...invited.map((i) => ({ id: i.id, email: i.email, role: i.role, active: false, created_at: i.created_at })),
+  ];
+}
+
+export async function getMember(db: Queryable, programId: string, id: string, now: number): Promise<Member> {
+  const member = (await listMembers(db, programId, now)).find((m) => m.id === id);
+  if (!member) throw fail('not_found', `no member ${id}`);
   return member;
 }
 
-/**
- * Ends the user's part in the program and the sessions acting for it; a user left with
- * no program is deleted, with the rest of their sessions and links.
- */
-export async function removeMember(db: Db, programId: string, userId: string): Promise<void> {
+const lastOwner = () => fail('conflict', 'a program keeps at least one owner: make someone else an owner first');
+
+/** A member's new role; the last owner keeps theirs. */
+export async function changeRole(db: Db, programId: string, userId: string, role: Role): Promise<void> {
   await db.transaction(async (tx) => {
-    if ((await users.removeMembership(tx, userId, programId)) === 0) throw fail('not_found', `no member ${userId}`);
-    await users.deleteProgramSessionsOf(tx, userId, programId);
-    if ((await users.countMemberships(tx, userId))?.n === 0) await users.deleteUser(tx, userId);
+    await tx.lock(`members:${programId}`);
+    const member = (await users.membersOfProgram(tx, programId)).find((m) => m.user_id === userId);
+    if (!member) throw fail('not_found', `no member ${userId}`);
+    if (member.role === 'owner' && role !== 'owner' && (await users.countOwners(tx, programId)) <= 1) throw lastOwner();
+    await users.setRole(tx, userId, programId, role);
+  });
+}
+
+/**
+ * Ends the user's part in the program and the sessions acting for it, or withdraws an
+ * invitation; a user left with no program is deleted, with the rest of their sessions and
+ * links. The last owner stays.
+ */
+export async function removeMember(db: Db, programId: string, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    if ((await users.deleteInvitation(tx, programId, id)) === 1) return;
+    await tx.lock(`members:${programId}`);
+    const member = (await users.membersOfProgram(tx, programId)).find((m) => m.user_id === id);
+    if (!member) throw fail('not_found', `no member ${id}`);
+    if (member.role === 'owner' && (await users.countOwners(tx, programId)) <= 1) throw lastOwner();
+    await users.removeMembership(tx, id, programId);
+    await users.deleteProgramSessionsOf(tx, id, programId);
+    if ((await users.countMemberships(tx, id))?.n === 0) await users.deleteUser(tx, id);
   });
 }
 
@@ -257,4 +295,9 @@ export async function removeUser(db: Db, rawEmail: string): Promise<boolean> {
 
 export function allMembers(db: Queryable): Promise<Membership[]> {
   return users.allMemberships(db);
+}
+
+/** Invitations past their link's life: they can be accepted no more. */
+export function purgeInvitations(db: Db, now: number): Promise<number> {
+  return db.transaction((tx) => users.deleteExpiredInvitations(tx, now));
 }

@@ -15,6 +15,7 @@ import { fail } from '../errors.js';
 import * as commissions from '../store/commissions.js';
 import type { EarningsRow } from '../store/commissions.js';
 import type { Db, Queryable, Tx } from '../store/db.js';
+import { PARTNERS } from '../store/identity.js';
 import type { FieldFilter, Page, PageRequest } from '../store/list.js';
 import * as accounts from '../store/partner-accounts.js';
 import type { AccountRow, PartnerSessionRow, ReachedPartnership } from '../store/partner-accounts.js';
@@ -23,25 +24,20 @@ import type { PartnershipRow } from '../store/partnerships.js';
 import * as programs from '../store/programs.js';
 import type { ProgramRow } from '../store/programs.js';
 import { minimumIn } from './commission-rules.js';
-import { emailProblem, normalizeEmail } from './email.js';
+import * as identity from './identity.js';
+import { checkEmail, signInKey, WRONG_PASSWORD } from './identity.js';
+import { normalizeEmail } from './email.js';
 import { uuidv7 } from './ids.js';
-import { LINK_SECONDS, lockSeconds, locked, newSecret, SESSION_IDLE_SECONDS, TOUCH_SECONDS } from './owners.js';
 import { createPartner } from './partners.js';
 import { insertPartnership } from './partnerships.js';
-import { checkPasswordRules, decoyHash, hashPassword, verifyPassword } from './passwords.js';
+import { checkPasswordRules, hashPassword } from './passwords.js';
 import { owedNow, type Owed } from './payouts.js';
 import { hashToken } from './tokens.js';
-
-/** Who signs in: the address, case-insensitive throughout, as for owners. */
-const signInKey = (email: string): string => normalizeEmail(email).toLowerCase();
 
 /** The path of a partner's one-time link; the public URL goes before it. */
 export const partnerLinkPath = (token: string): string => `/portal/welcome#${token}`;
 
-export interface NewPartnerSession {
-  token: string;
-  session: PartnerSessionRow;
-}
+export type NewPartnerSession = identity.NewSession<PartnerSessionRow>;
 
 export interface PartnerContext {
   session: PartnerSessionRow;
@@ -49,32 +45,11 @@ export interface PartnerContext {
   touched: boolean;
 }
 
-function checkEmail(email: string, field = 'email'): string {
-  const problem = emailProblem(email);
-  if (problem) throw fail('invalid_email', problem, { field });
-  return email.trim();
-}
-
-async function startSession(db: Queryable, accountId: string, now: number): Promise<NewPartnerSession> {
-  const token = newSecret();
-  const session: PartnerSessionRow = { id: uuidv7(now * 1000), hash: hashToken(token), account_id: accountId, created_at: now, last_seen_at: now };
-  await accounts.insertSession(db, session);
-  return { token, session };
-}
+const startSession = (tx: Tx, accountId: string, now: number): Promise<NewPartnerSession> =>
+  identity.startSession<PartnerSessionRow>(tx, PARTNERS, accountId, now, { account_id: accountId });
 
 /** newSecret's length: 32 bytes in base64url. */
 const SECRET_CHARS = 43;
-
-/**
- * A one-time link: a secret, followed for an invitation by the id of the partner record it
- * invites to. The stored hash covers the whole token, so the id cannot be changed; it stays
- * within the characters of base64url and a UUID, as the link's URL fragment needs.
- */
-async function makeLink(db: Queryable, accountId: string, now: number, partnerId = ''): Promise<string> {
-  const token = newSecret() + partnerId;
-  await accounts.insertLink(db, { hash: hashToken(token), account_id: accountId, expires_at: now + LINK_SECONDS, used_at: null });
-  return token;
-}
 
 /** The partner record an invitation's token names; null for a password reset's. */
 const invitedPartnerId = (token: string): string | null => (token.length > SECRET_CHARS ? token.slice(SECRET_CHARS) : null);
@@ -93,30 +68,10 @@ async function accountFor(tx: Tx, email: string, now: number): Promise<AccountRo
   return (await accounts.accountByEmail(tx, signInKey(email))) ?? insertAccount(tx, email, null, now);
 }
 
-const WRONG_PASSWORD = 'the e-mail address or the password is wrong';
-
-/**
- * The account, when `password` is its own: what signing in, an application for an address
- * that has an account, and an invitation to an account of several programs all check. A
- * locked account is refused before its password is tried; a wrong password counts, and
- * the fifth in a row locks the account (a minute, doubling up to an hour). An unknown
- * address, or an account with no password yet, costs the same scrypt and gets the same
- * answer as a wrong password. The caller clears the failures once it acts on the account.
- */
-async function provePassword(db: Db, account: AccountRow | undefined, password: string, now: number, wrong = WRONG_PASSWORD): Promise<AccountRow> {
-  if (account?.locked_until && account.locked_until > now) locked(account.locked_until, now);
-  const ok = await verifyPassword(password, account?.password_hash ?? (await decoyHash()));
-  const refused = fail('invalid_credentials', wrong);
-  if (!account?.password_hash) throw refused;
-  if (!ok) {
-    const failures = account.failed_count + 1;
-    const seconds = lockSeconds(failures);
-    await db.transaction((tx) => accounts.recordFailure(tx, account.id, failures, seconds ? now + seconds : null));
-    if (seconds) locked(now + seconds, now);
-    throw refused;
-  }
-  return account;
-}
+const provePassword = async (db: Db, account: AccountRow | undefined, password: string, now: number, wrong?: string): Promise<AccountRow> => {
+  await identity.provePassword(db, PARTNERS, account, password, now, wrong);
+  return account!;
+};
 
 /** A program's public page, while it is up. */
 export async function publicProgram(db: Queryable, slug: string): Promise<ProgramRow> {
@@ -166,7 +121,7 @@ export async function apply(db: Db, slug: string, input: Application, now: numbe
     // Made, or given a password, by another request since the check: refused as it would be now.
     if (current?.id !== existing?.id || current?.password_hash !== existing?.password_hash) throw fail('invalid_credentials', WRONG_PASSWORD);
     const account = current ?? (await insertAccount(tx, email, passwordHash, now));
-    if (current) await accounts.clearFailures(tx, account.id);
+    if (current) await identity.clearFailures(tx, PARTNERS, account.id);
     let partner = await partnersStore.findByEmail(tx, program.id, normalizeEmail(email));
     // A record the owner made for this address is claimed only through the owner's
     // invitation: an application proves no more than a password, never the address.
@@ -187,41 +142,33 @@ export async function apply(db: Db, slug: string, input: Application, now: numbe
 export async function signIn(db: Db, rawEmail: string, password: string, now: number): Promise<NewPartnerSession> {
   const account = await provePassword(db, await accounts.accountByEmail(db, signInKey(rawEmail)), password, now);
   return db.transaction(async (tx) => {
-    await accounts.clearFailures(tx, account.id);
+    await identity.clearFailures(tx, PARTNERS, account.id);
     return startSession(tx, account.id, now);
   });
 }
 
 export async function authenticatePartner(db: Db, token: string, now: number): Promise<PartnerContext | undefined> {
   const session = await accounts.sessionByHash(db, hashToken(token));
-  if (!session) return undefined;
-  if (session.last_seen_at + SESSION_IDLE_SECONDS <= now) {
-    await db.transaction((tx) => accounts.deleteSession(tx, session.id));
-    return undefined;
-  }
-  const account = await accounts.accountById(db, session.account_id);
-  if (!account) return undefined;
-  const touched = now - session.last_seen_at >= TOUCH_SECONDS;
-  if (touched) await db.transaction((tx) => accounts.touchSession(tx, session.id, now));
-  return { session, account, touched };
+  const kept = await identity.keepSession(db, PARTNERS, session, now);
+  const account = session && kept && (await accounts.accountById(db, session.account_id));
+  return account ? { session: session!, account, touched: kept!.touched } : undefined;
 }
 
 export function signOutPartner(db: Db, sessionId: string): Promise<number> {
-  return db.transaction((tx) => accounts.deleteSession(tx, sessionId));
+  return identity.endSession(db, PARTNERS, sessionId);
 }
 
-/** A new password ends the account's other sessions. */
+/** A new password ends the account's other sessions and every link it holds. */
 export async function changePartnerPassword(db: Db, session: PartnerSessionRow, current: string, next: string, now: number): Promise<void> {
   checkPasswordRules(next, 'new_password');
-  const account = await accounts.accountById(db, session.account_id);
-  if (!account?.password_hash || !(await verifyPassword(current, account.password_hash))) {
-    throw fail('invalid_credentials', 'the current password is wrong', { field: 'current_password' });
+  try {
+    await provePassword(db, await accounts.accountById(db, session.account_id), current, now, 'the current password is wrong');
+  } catch (err) {
+    if ((err as { code?: string }).code === 'invalid_credentials') throw fail('invalid_credentials', 'the current password is wrong', { field: 'current_password' });
+    throw err;
   }
   const passwordHash = await hashPassword(next);
-  await db.transaction(async (tx) => {
-    await accounts.setPassword(tx, account.id, passwordHash, now);
-    await accounts.deleteSessionsOf(tx, account.id, session.id);
-  });
+  await db.transaction((tx) => identity.setPassword(tx, PARTNERS, session.account_id, passwordHash, now, { keepSession: session.id }));
 }
 
 /**
@@ -232,22 +179,18 @@ export async function changePartnerPassword(db: Db, session: PartnerSessionRow, 
  * without owning it) reaches nothing of this program's. The link also serves a partner of
  * this program alone who forgot their password (redeemPartnerLink).
  */
-export async function invitePartner(db: Db, programId: string, partnerId: string, now: number): Promise<{ email: string; token: string }> {
-  return db.transaction(async (tx) => {
-    const partner = await partnersStore.get(tx, programId, partnerId);
-    if (!partner) throw fail('not_found', `no partner ${partnerId}`);
-    const account = partner.account_id ? await accounts.accountById(tx, partner.account_id) : await accountFor(tx, partner.email, now);
-    if (!account) throw fail('not_found', `no partner ${partnerId}`);
-    return { email: account.email, token: await makeLink(tx, account.id, now, partner.id) };
-  });
+export async function invitePartner(tx: Tx, programId: string, partnerId: string, now: number): Promise<{ email: string; token: string }> {
+  const partner = await partnerToInvite(tx, programId, partnerId);
+  const account = partner.account_id ? await accounts.accountById(tx, partner.account_id) : await accountFor(tx, partner.email, now);
+  if (!account) throw fail('not_found', `no partner ${partnerId}`);
+  return { email: account.email, token: await identity.makeLink(tx, PARTNERS, account.id, 'invitation', now, { suffix: partner.id }) };
 }
 
-/** A reset asked for by the partner: a link for the account of that address, if there is one. */
-export async function resetLink(db: Db, rawEmail: string, now: number): Promise<{ email: string; token: string } | undefined> {
-  if (emailProblem(rawEmail)) return undefined;
-  const account = await accounts.accountByEmail(db, signInKey(rawEmail));
-  if (!account) return undefined;
-  return { email: account.email, token: await db.transaction((tx) => makeLink(tx, account.id, now)) };
+/** The program's partner record an invitation is for, or 404. */
+export async function partnerToInvite(tx: Queryable, programId: string, partnerId: string): Promise<partnersStore.PartnerRow> {
+  const partner = await partnersStore.get(tx, programId, partnerId);
+  if (!partner) throw fail('not_found', `no partner ${partnerId}`);
+  return partner;
 }
 
 /**
@@ -260,36 +203,29 @@ export async function resetLink(db: Db, rawEmail: string, now: number): Promise<
  * password ends the account's other sessions.
  */
 export async function redeemPartnerLink(db: Db, token: string, password: string, now: number): Promise<NewPartnerSession> {
-  const gone = () => fail('not_found', 'this link is unknown, used or expired; ask for a new one');
-  const hash = hashToken(token);
-  const link = await accounts.linkByHash(db, hash);
-  if (!link || link.used_at !== null || link.expires_at <= now) throw gone();
+  const link = await identity.peekLink(db, PARTNERS, token, now);
   const partnerId = invitedPartnerId(token);
   const partner = partnerId === null ? undefined : await accounts.invitedPartner(db, partnerId);
-  if (partnerId !== null && !partner) throw gone();
-  const setsPassword = !partner || !(await accounts.reachesOtherProgram(db, link.account_id, partner.program_id));
+  if (partnerId !== null && !partner) throw identity.linkGone();
+  const setsPassword = !partner || !(await accounts.reachesOtherProgram(db, link.account, partner.program_id));
   let passwordHash: string | null = null;
   if (setsPassword) {
     checkPasswordRules(password);
     passwordHash = await hashPassword(password);
   } else {
     const wrong = 'you are a partner of other programs here already: give the password of your partner account (forgot it? ask for a new one on the sign-in page)';
-    await provePassword(db, await accounts.accountById(db, link.account_id), password, now, wrong);
+    await provePassword(db, await accounts.accountById(db, link.account), password, now, wrong);
   }
   return db.transaction(async (tx) => {
-    if ((await accounts.useLink(tx, hash, now)) === 0) throw gone();
+    await identity.takeLink(tx, PARTNERS, token, now);
     if (partner) {
       // The account joined another program since the check above: its password is needed now.
-      if (setsPassword && (await accounts.reachesOtherProgram(tx, link.account_id, partner.program_id))) throw fail('conflict', 'your partner account changed meanwhile: try again');
-      if ((await accounts.linkPartner(tx, partner.program_id, partner.id, link.account_id)) === 0) throw fail('conflict', 'this partner record belongs to another partner account');
+      if (setsPassword && (await accounts.reachesOtherProgram(tx, link.account, partner.program_id))) throw fail('conflict', 'your partner account changed meanwhile: try again');
+      if ((await accounts.linkPartner(tx, partner.program_id, partner.id, link.account)) === 0) throw fail('conflict', 'this partner record belongs to another partner account');
     }
-    if (passwordHash) {
-      await accounts.setPassword(tx, link.account_id, passwordHash, now);
-      await accounts.deleteSessionsOf(tx, link.account_id, null);
-    } else {
-      await accounts.clearFailures(tx, link.account_id);
-    }
-    return startSession(tx, link.account_id, now);
+    if (passwordHash) await identity.setPassword(tx, PARTNERS, link.account, passwordHash, now);
+    else await identity.clearFailures(tx, PARTNERS, link.account);
+    return startSession(tx, link.account, now);
   });
 }
 

@@ -101,8 +101,9 @@ export async function revokeToken(db: Queryable, id: string, now: number): Promi
 }
 
 /** Revokes one of the program's tokens; another program's, or none, is a 404. */
-export async function revokeProgramToken(db: Db, programId: string, id: string, now: number): Promise<void> {
+export async function revokeProgramToken(db: Db, programId: string, id: string, now: number, maySecret = true): Promise<void> {
   const token = isUuid(id) ? await tokens.get(db, id) : undefined;
   if (!token || token.program_id !== programId) throw fail('not_found', `no token ${id}`);
+  if (token.kind === 'secret' && !maySecret) throw fail('forbidden', 'only an owner of the program may make or revoke a secret token');
   await db.transaction((tx) => tokens.revoke(tx, id, now));
 }

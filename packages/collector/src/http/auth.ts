@@ -10,6 +10,7 @@ import { authenticatePartner } from '../domain/partner-accounts.js';
 import { authenticate, tokenKind } from '../domain/tokens.js';
 import { fail } from '../errors.js';
 import type { Db } from '../store/db.js';
+import type { Role } from '../store/users.js';
 import { NO_FAILURE_LIMIT, type FailureLimit } from './rate-limit.js';
 import { checkSameOrigin, PARTNER_COOKIE, sessionCookie, setSessionCookie } from './session.js';
 
@@ -31,41 +32,64 @@ export interface AuthOptions {
   publicUrl?: string | undefined;
 }
 
+const RANK: Record<Role, number> = { viewer: 0, admin: 1, owner: 2 };
+
+/**
+ * What a member's role lets a session do on a program's route: a viewer reads, an admin
+ * changes what a route does not keep for owners, an owner does everything. A read needs
+ * no more than a viewer, whatever the route keeps its changes for.
+ */
+export function checkRole(method: string, role: Role, minimum: Role | undefined): void {
+  if (minimum === undefined) return;
+  const needed = method === 'GET' || method === 'HEAD' ? 'viewer' : minimum;
+  if (RANK[role] < RANK[needed]) {
+    throw fail('forbidden', needed === 'owner' ? 'only an owner of the program may do this' : 'a viewer may look but not change anything; ask an owner for another role');
+  }
+}
+
 const unauthorized = () =>
   fail('unauthorized', 'a valid token is required: Authorization: Bearer <token>, or sign in', {
     headers: { 'WWW-Authenticate': 'Bearer' },
   });
 
-/** The authentication of every route: `auth(access)` is the middleware for one route. */
-export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAccess) => Middleware {
+/**
+ * The authentication of every route: `auth(access, minimum, optional)` is the middleware
+ * for one route. An optional session lets a signed-out browser through with none, so
+ * that asking "am I signed in?" is not an error.
+ */
+export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAccess, minimum?: Role, optional?: boolean) => Middleware {
   const failures = options.failures ?? NO_FAILURE_LIMIT;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   // Bounded by the secret tokens that exist: only a known token gets this far.
   const warned = new Set<string>();
   const publicOrigin = options.publicUrl === undefined ? undefined : new URL(options.publicUrl).origin;
 
-  const bySession: Middleware = async (ctx, next) => {
+  const bySession = (minimum: Role | undefined, optional = false): Middleware => async (ctx, next) => {
     const cookie = sessionCookie(ctx);
     const found = cookie ? await authenticateSession(db, cookie, now()) : undefined;
     if (!found) {
       if (cookie) setSessionCookie(ctx, null, options.publicUrl);
+      if (optional) return next();
       throw unauthorized();
     }
     checkSameOrigin(ctx, publicOrigin);
     if (found.touched) setSessionCookie(ctx, cookie ?? null, options.publicUrl);
+    checkRole(ctx.method, found.role, minimum);
     ctx.state.program = found.program;
     ctx.state.session = found.session;
+    ctx.state.role = found.role;
     ctx.state.tokenId = `session:${found.session.id}`;
     ctx.state.caller = 'secret';
     await next();
   };
 
   // A partner's session: the portal's routes, and only those.
-  const byPartner: Middleware = async (ctx, next) => {
+  const byPartner = (optional: boolean): Middleware => async (ctx, next) => {
     const cookie = sessionCookie(ctx, PARTNER_COOKIE);
     const found = cookie ? await authenticatePartner(db, cookie, now()) : undefined;
     if (!found) {
       if (cookie) setSessionCookie(ctx, null, options.publicUrl, PARTNER_COOKIE);
+      if (optional) return next();
       throw fail('unauthorized', 'sign in to the partner portal first');
     }
     checkSameOrigin(ctx, publicOrigin);
@@ -77,17 +101,17 @@ export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAcce
     await next();
   };
 
-  return (access) => async (ctx, next) => {
+  return (access, minimum, optional = false) => async (ctx, next) => {
     if (access === 'public') return next();
     if (access === 'partner') {
       failures.check(ctx);
-      return byPartner(ctx, next);
+      return byPartner(optional)(ctx, next);
     }
     failures.check(ctx);
     const token = BEARER.exec(ctx.get('authorization'))?.[1];
     // The dashboard sends its cookie and no token; a token, when sent, is what counts.
     if (access === 'session' || (access === 'secret' && token === undefined && sessionCookie(ctx))) {
-      return bySession(ctx, next);
+      return bySession(access === 'secret' ? (minimum ?? 'admin') : undefined, optional)(ctx, next);
     }
     const credential = token ? await authenticate(db, token) : undefined;
     if (!credential) {

@@ -5,9 +5,9 @@
 import type { z } from 'zod';
 import type { Db } from '../store/db.js';
 import type { ProgramRow } from '../store/programs.js';
-import type { Mailer } from '../mail.js';
+import type { OutboxSender } from '../domain/outbox.js';
 import type { AccountRow, PartnerSessionRow } from '../store/partner-accounts.js';
-import type { SessionRow } from '../store/users.js';
+import type { Role, SessionRow } from '../store/users.js';
 import type { Access, RouteAccess } from './auth.js';
 import type { ListQuery, ListSpec } from './list-query.js';
 import type { OutboundPolicy } from './outbound.js';
@@ -22,13 +22,15 @@ export interface RouteInput<B, Q = unknown> {
   caller: Access;
   /** The dashboard's session, when the caller used one instead of a token. */
   session: SessionRow | undefined;
+  /** The session's role in the program; undefined for a token, which may do everything its kind may. */
+  role: Role | undefined;
   /** The partner's account and session, on a route for partners (access 'partner'). */
   account: AccountRow | undefined;
   partnerSession: PartnerSessionRow | undefined;
   /** What outgoing webhooks may reach (http/outbound.ts). */
   outbound: OutboundPolicy;
-  /** Sends e-mail when SMTP is configured. */
-  mailer: Mailer | undefined;
+  /** Sends the e-mail outbox when SMTP is configured; undefined when it is not. */
+  outbox: OutboxSender | undefined;
   /** The client's address (or the proxy's word for it), for limits per address. */
   client: string;
   /** The collector's public address, for links it hands out. */
@@ -73,6 +75,15 @@ export interface Route<B = unknown, Q = unknown> {
    * handler as received (`raw`) for it to verify, with no schema of ours to check.
    */
   webhookBodyLimit?: number;
+  /**
+   * The least role a dashboard session needs (a secret token may do everything). Without
+   * it, a viewer may only read and an admin may do the rest.
+   */
+  role?: 'owner' | 'admin';
+  /** A 'session' or 'partner' route that a signed-out browser may call too (with no session). */
+  optionalSession?: boolean;
+  /** Checks a password: refused while the address is over its failed-authentication limit, and a wrong one counts. */
+  checksPassword?: boolean;
   /** Counted against the per-address hourly limit on applications (RateLimits.applicationsPerHour). */
   applicationLimit?: boolean;
   /** A success answer that is not JSON (a file to download). */

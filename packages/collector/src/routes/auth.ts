@@ -5,26 +5,26 @@
 import { z } from 'zod';
 import { changePassword, redeem, sessionInfo, signIn, signOut, switchProgram, type NewSession } from '../domain/owners.js';
 import { PASSWORD_MAX } from '../domain/passwords.js';
+import { requestReset } from '../domain/outbox.js';
 import { route, type Reply } from '../http/route.js';
 import { one, unixTime } from '../http/schemas.js';
 import type { Db } from '../store/db.js';
-import type { SessionRow } from '../store/users.js';
+import { ROLES, type SessionRow } from '../store/users.js';
 import { email } from './fields.js';
 
 const password = z.string().max(PASSWORD_MAX);
 
-const sessionSchema = one(
-  z.object({
+const sessionData = z.object({
     id: z.string(),
     type: z.literal('session'),
     attributes: z.object({
       email: z.string(),
       program_id: z.string(),
       created_at: unixTime,
-      programs: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
+      programs: z.array(z.object({ id: z.string(), name: z.string(), role: z.enum(ROLES) })),
     }),
-  }),
-);
+  });
+const sessionSchema = one(sessionData);
 
 async function renderSession(db: Db, session: SessionRow) {
   const { user, memberships } = await sessionInfo(db, session);
@@ -46,6 +46,29 @@ async function started(db: Db, made: NewSession): Promise<Reply> {
   return { status: 200, session: { token: made.token }, body: await renderSession(db, made.session) };
 }
 
+/**
+ * Asking for a new password by e-mail: 202 whatever the address, in the same time, since
+ * only the outbox's sender looks the address up. Without SMTP nothing can be sent, and the
+ * answer says so.
+ */
+export function resetRoute(path: string, kind: 'partner_reset' | 'owner_reset', what: string) {
+  return route({
+    method: 'post',
+    path,
+    summary: `Ask for a link to set a new password for ${what}, e-mailed when the address has an account (the answer is the same either way)`,
+    access: 'public',
+    body: z.strictObject({ email: z.string().max(320) }),
+    status: 202,
+    response: z.object({ meta: z.object({ emailed: z.boolean() }) }),
+    async handle({ db, body, now, outbox }): Promise<Reply> {
+      if (!outbox) return { status: 202, body: { meta: { emailed: false } } };
+      await requestReset(db, kind, body.email, now);
+      outbox.kick();
+      return { status: 202, body: { meta: { emailed: true } } };
+    },
+  });
+}
+
 const current = (session: SessionRow | undefined): SessionRow => session as SessionRow; // 'session' routes always have one
 
 export const authRoutes = [
@@ -54,6 +77,7 @@ export const authRoutes = [
     path: '/v1/auth/sign_in',
     summary: 'Sign in to the dashboard (sets the session cookie)',
     access: 'public',
+    checksPassword: true,
     body: z.strictObject({ email: z.string().max(320), password }),
     status: 200,
     response: sessionSchema,
@@ -66,6 +90,7 @@ export const authRoutes = [
     path: '/v1/auth/redeem',
     summary: 'Use a one-time sign-in link: set the password (and the first owner\'s e-mail), and sign in',
     access: 'public',
+    checksPassword: true,
     body: z.strictObject({ token: z.string().max(200), email: email.optional(), password }),
     status: 200,
     response: sessionSchema,
@@ -73,15 +98,17 @@ export const authRoutes = [
       return started(db, await redeem(db, body.token, body, now));
     },
   }),
+  resetRoute('/v1/auth/reset', 'owner_reset', 'the dashboard'),
   route({
     method: 'get',
     path: '/v1/auth/session',
-    summary: 'The signed-in user, the program the session acts for, and their programs',
+    summary: 'The signed-in user, the program the session acts for, and their programs; `data: null` when signed out',
     access: 'session',
+    optionalSession: true,
     status: 200,
-    response: sessionSchema,
+    response: z.object({ data: sessionData.nullable() }),
     async handle({ db, session }) {
-      return { status: 200, body: await renderSession(db, current(session)) };
+      return { status: 200, body: session ? await renderSession(db, session) : { data: null } };
     },
   }),
   route({
@@ -100,6 +127,7 @@ export const authRoutes = [
     path: '/v1/auth/password',
     summary: "Change the signed-in user's password; every other session of theirs ends",
     access: 'session',
+    checksPassword: true,
     body: z.strictObject({ current_password: password, new_password: password }),
     status: 204,
     async handle({ db, session, body, now }) {

@@ -12,7 +12,6 @@ import {
   partnershipsOf,
   reachedPartnership,
   redeemPartnerLink,
-  resetLink,
   signIn,
   signOutPartner,
   updateProfile,
@@ -26,7 +25,6 @@ import { dateTime, oneOf, type ListSpec } from '../http/list-query.js';
 import { listEnvelope, type Resource } from '../http/render.js';
 import { route, type Reply, type RouteInput } from '../http/route.js';
 import { one, page, resource, unixTime } from '../http/schemas.js';
-import type { Mailer } from '../mail.js';
 import * as commissions from '../store/commissions.js';
 import type { CommissionRow } from '../store/commissions.js';
 import type { Db } from '../store/db.js';
@@ -35,6 +33,7 @@ import * as accounts from '../store/partner-accounts.js';
 import type { AccountRow, PartnerPayoutRow, ReachedPartnership } from '../store/partner-accounts.js';
 import * as referrals from '../store/referrals.js';
 import type { ReferralRow } from '../store/referrals.js';
+import { resetRoute } from './auth.js';
 import { email } from './fields.js';
 import { seriesAnswer, seriesQuery, seriesSchema } from './stats.js';
 import { referralLink } from '../views/records.js';
@@ -190,18 +189,6 @@ async function signedIn(db: Db, made: NewPartnerSession): Promise<Reply> {
 /** The partner's own account; partner routes always have one. */
 const me = (input: RouteInput<unknown, unknown>): AccountRow => input.account as AccountRow;
 
-/** The e-mail with a partner's one-time link, when SMTP is configured; false when it is not. */
-export async function mailLink(mailer: Mailer | undefined, to: string, link: string, why: 'invitation' | 'reset'): Promise<boolean> {
-  if (!mailer) return false;
-  const subject = why === 'invitation' ? 'Your partner portal' : 'Set a new password for the partner portal';
-  const text =
-    why === 'invitation'
-      ? `You are invited to the partner portal, where you find your referral link and what you earned.\n\nChoose your password here (the link works once, for 24 hours):\n${link}\n`
-      : `Someone asked to set a new password for your partner account. If it was you, choose it here (the link works once, for 24 hours):\n${link}\n\nIf it was not you, ignore this message.\n`;
-  await mailer.send({ to, subject, text });
-  return true;
-}
-
 /** The routes under one of the account's partnerships: `:id` is the partnership's. */
 const under = (path: string) => `/v1/portal/partnerships/:id${path}`;
 
@@ -243,6 +230,7 @@ export const portalRoutes = [
     path: '/v1/portal/auth/sign_in',
     summary: 'Sign in to the partner portal (sets the partner session cookie)',
     access: 'public',
+    checksPassword: true,
     body: z.strictObject({ email: z.string().max(320), password }),
     status: 200,
     response: one(accountSchema),
@@ -250,27 +238,13 @@ export const portalRoutes = [
       return signedIn(db, await signIn(db, body.email, body.password, now));
     },
   }),
-  route({
-    method: 'post',
-    path: '/v1/portal/auth/reset',
-    summary: 'Ask for a link to set a new password, sent by e-mail when the address has an account (the answer is the same either way)',
-    access: 'public',
-    body: z.strictObject({ email: z.string().max(320) }),
-    status: 202,
-    response: z.object({ meta: z.object({ emailed: z.boolean() }) }),
-    async handle({ db, body, now, mailer, publicUrl }) {
-      // Without SMTP nothing can be sent: the answer says so, whatever the address.
-      if (!mailer) return { status: 202, body: { meta: { emailed: false } } };
-      const made = await resetLink(db, body.email, now);
-      if (made) await mailLink(mailer, made.email, publicUrl + partnerLinkPath(made.token), 'reset');
-      return { status: 202, body: { meta: { emailed: true } } };
-    },
-  }),
+  resetRoute('/v1/portal/auth/reset', 'partner_reset', 'the partner portal'),
   route({
     method: 'post',
     path: '/v1/portal/auth/redeem',
     summary: "Set the password with a one-time link's token (an invitation or a reset) and sign in",
     access: 'public',
+    checksPassword: true,
     body: z.strictObject({ token: z.string().min(1).max(200), password }),
     status: 200,
     response: one(accountSchema),
@@ -294,6 +268,7 @@ export const portalRoutes = [
     path: '/v1/portal/auth/password',
     summary: "Change the partner's password; their other sessions end",
     access: 'partner',
+    checksPassword: true,
     body: z.strictObject({ current_password: password, new_password: password }),
     status: 204,
     async handle({ db, partnerSession, body, now }) {
@@ -304,12 +279,13 @@ export const portalRoutes = [
   route({
     method: 'get',
     path: '/v1/portal/account',
-    summary: "The signed-in partner: e-mail, name and PayPal address",
+    summary: "The signed-in partner: e-mail, name and PayPal address; `data: null` when signed out",
     access: 'partner',
+    optionalSession: true,
     status: 200,
-    response: one(accountSchema),
+    response: z.object({ data: accountSchema.nullable() }),
     async handle(input) {
-      return { status: 200, body: await renderAccount(input.db, me(input)) };
+      return { status: 200, body: input.account ? await renderAccount(input.db, input.account) : { data: null } };
     },
   }),
   route({

@@ -3,13 +3,13 @@
 
 import { z } from 'zod';
 import { rulesFor } from '../domain/commission-rules.js';
-import { apply, invitePartner, partnerLinkPath, publicProgram } from '../domain/partner-accounts.js';
+import { enqueueMail } from '../domain/outbox.js';
+import { apply, invitePartner, partnerLinkPath, partnerToInvite, publicProgram } from '../domain/partner-accounts.js';
 import { uuidv7 } from '../domain/ids.js';
 import { PASSWORD_MAX } from '../domain/passwords.js';
 import { route } from '../http/route.js';
 import { one, resource } from '../http/schemas.js';
 import { email, rulesOut } from './fields.js';
-import { mailLink } from './portal.js';
 import { renderRules } from './program.js';
 
 const pageSchema = resource('program_page', {
@@ -57,6 +57,7 @@ export const programPageRoutes = [
     path: '/v1/public/programs/:slug/applications',
     summary: "Apply to a program from its page: makes the partner's account and a pending partnership, and signs them in to the portal",
     access: 'public',
+    checksPassword: true,
     applicationLimit: true,
     body: z.strictObject({
       name: z.string().trim().min(1).max(200),
@@ -90,12 +91,19 @@ export const programPageRoutes = [
     access: 'secret',
     status: 201,
     response: z.object({ meta: z.object({ link: z.string().nullable().meta({ description: 'Only when it was not e-mailed: hand it over yourself' }), emailed: z.boolean() }) }),
-    async handle({ db, program, params, now, publicUrl, mailer }) {
-      const { email: to, token } = await invitePartner(db, program.id, params.id ?? '', now);
-      const link = publicUrl + partnerLinkPath(token);
+    async handle({ db, program, params, now, publicUrl, outbox }) {
+      const partnerId = params.id ?? '';
       // E-mailed, the link goes to the partner alone: the owner never holds a way into their account.
-      const emailed = await mailLink(mailer, to, link, 'invitation');
-      return { status: 201, body: { meta: { link: emailed ? null : link, emailed } } };
+      if (outbox) {
+        await db.transaction(async (tx) => {
+          await partnerToInvite(tx, program.id, partnerId);
+          await enqueueMail(tx, 'partner_invitation', partnerId, program.id, now);
+        });
+        outbox.kick();
+        return { status: 201, body: { meta: { link: null, emailed: true } } };
+      }
+      const { token } = await db.transaction((tx) => invitePartner(tx, program.id, partnerId, now));
+      return { status: 201, body: { meta: { link: publicUrl + partnerLinkPath(token), emailed: false } } };
     },
   }),
 ];

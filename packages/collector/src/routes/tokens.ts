@@ -2,6 +2,8 @@
 // database keeps only its hash), revoked at once for every process.
 
 import { z } from 'zod';
+import { fail } from '../errors.js';
+import type { Role } from '../store/users.js';
 import { issueToken, listTokens, revokeProgramToken } from '../domain/tokens.js';
 import { route } from '../http/route.js';
 import { one, resource, unixTime } from '../http/schemas.js';
@@ -33,6 +35,11 @@ function renderToken(row: TokenRow) {
   };
 }
 
+/** Secret tokens do everything, members included: an admin may not make or revoke one (docs/api.md, roles). */
+function ownerOnly(role: Role | undefined): void {
+  if (role !== undefined && role !== 'owner') throw fail('forbidden', 'only an owner of the program may make or revoke a secret token');
+}
+
 export const tokenRoutes = [
   route({
     method: 'get',
@@ -53,7 +60,8 @@ export const tokenRoutes = [
     body: z.strictObject({ kind: z.enum(['secret', 'publishable']) }),
     status: 201,
     response: one(issuedSchema),
-    async handle({ db, program, body, now }) {
+    async handle({ db, program, body, now, role }) {
+      if (body.kind === 'secret') ownerOnly(role);
       const { row, token } = await db.transaction((tx) => issueToken(tx, program.id, body.kind, now));
       const rendered = renderToken(row);
       return { status: 201, body: { data: { ...rendered, attributes: { ...rendered.attributes, token } } } };
@@ -65,8 +73,8 @@ export const tokenRoutes = [
     summary: 'Revoke a token at once, for every process; revoking it again changes nothing',
     access: 'secret',
     status: 204,
-    async handle({ db, program, params, now }) {
-      await revokeProgramToken(db, program.id, params.id ?? '', now);
+    async handle({ db, program, params, now, role }) {
+      await revokeProgramToken(db, program.id, params.id ?? '', now, role === undefined || role === 'owner');
       return { status: 204 };
     },
   }),

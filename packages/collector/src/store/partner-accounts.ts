@@ -27,13 +27,6 @@ export interface PartnerSessionRow {
   last_seen_at: number;
 }
 
-export interface PartnerLinkRow {
-  hash: string;
-  account_id: string;
-  expires_at: number;
-  used_at: number | null;
-}
-
 /** A partnership the account reaches, with what the portal shows of its program and partner record. */
 export interface ReachedPartnership extends PartnershipRow {
   program_name: string;
@@ -56,18 +49,6 @@ export function accountById(db: Queryable, id: string): Promise<AccountRow | und
 
 export function accountByEmail(db: Queryable, emailNorm: string): Promise<AccountRow | undefined> {
   return db.get<AccountRow>('SELECT * FROM partner_accounts WHERE email_norm = ?', [emailNorm]);
-}
-
-export function setPassword(db: Queryable, id: string, passwordHash: string, now: number): Promise<number> {
-  return db.run('UPDATE partner_accounts SET password_hash = ?, failed_count = 0, locked_until = NULL, updated_at = ? WHERE id = ?', [passwordHash, now, id]);
-}
-
-export function recordFailure(db: Queryable, id: string, failedCount: number, lockedUntil: number | null): Promise<number> {
-  return db.run('UPDATE partner_accounts SET failed_count = ?, locked_until = ? WHERE id = ?', [failedCount, lockedUntil, id]);
-}
-
-export function clearFailures(db: Queryable, id: string): Promise<number> {
-  return db.run('UPDATE partner_accounts SET failed_count = 0, locked_until = NULL WHERE id = ? AND failed_count <> 0', [id]);
 }
 
 /** Links the program's partner record to the account (a partner record has one account at most). */
@@ -185,38 +166,8 @@ export async function partnershipPage(db: Queryable, accountId: string, filters:
   return idPage(db, list, filters, page);
 }
 
-export async function insertSession(db: Queryable, row: PartnerSessionRow): Promise<void> {
-  await insertRow(db, 'partner_sessions', row);
-}
-
 export function sessionByHash(db: Queryable, hash: string): Promise<PartnerSessionRow | undefined> {
   return db.get<PartnerSessionRow>('SELECT * FROM partner_sessions WHERE hash = ?', [hash]);
-}
-
-export function touchSession(db: Queryable, id: string, now: number): Promise<number> {
-  return db.run('UPDATE partner_sessions SET last_seen_at = ? WHERE id = ?', [now, id]);
-}
-
-export function deleteSession(db: Queryable, id: string): Promise<number> {
-  return db.run('DELETE FROM partner_sessions WHERE id = ?', [id]);
-}
-
-/** Every session of the account but `keep` (none kept when it is null). */
-export function deleteSessionsOf(db: Queryable, accountId: string, keep: string | null): Promise<number> {
-  return db.run('DELETE FROM partner_sessions WHERE account_id = ? AND id <> ?', [accountId, keep ?? '']);
-}
-
-export async function insertLink(db: Queryable, row: PartnerLinkRow): Promise<void> {
-  await insertRow(db, 'partner_links', row);
-}
-
-/** Takes the link once: 1 when it was fresh and unused, 0 otherwise. */
-export function useLink(db: Queryable, hash: string, now: number): Promise<number> {
-  return db.run('UPDATE partner_links SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ?', [now, hash, now]);
-}
-
-export function linkByHash(db: Queryable, hash: string): Promise<PartnerLinkRow | undefined> {
-  return db.get<PartnerLinkRow>('SELECT * FROM partner_links WHERE hash = ?', [hash]);
 }
 
 export interface PartnerPayoutRow {

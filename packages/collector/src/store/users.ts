@@ -28,20 +28,16 @@ export interface SessionRow {
   last_seen_at: number;
 }
 
-export interface LinkRow {
-  hash: string;
-  user_id: string;
-  program_id: string;
-  expires_at: number;
-  used_at: number | null;
-}
+/** owner: everything; admin: everything but members and secret tokens; viewer: reads only. */
+export const ROLES = ['owner', 'admin', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
 
 export interface Membership {
   user_id: string;
   email: string | null;
   program_id: string;
   program_name: string;
-  role: string;
+  role: Role;
   created_at: number;
   /** Whether the user has set a password, i.e. can sign in. */
   active: boolean;
@@ -59,36 +55,15 @@ export function userByEmail(db: Queryable, emailNorm: string): Promise<UserRow |
   return db.get<UserRow>('SELECT * FROM users WHERE email_norm = ?', [emailNorm]);
 }
 
-export function setCredentials(
-  db: Queryable,
-  id: string,
-  fields: { email?: string; email_norm?: string; password_hash: string },
-  now: number,
-): Promise<number> {
-  const set = Object.keys(fields).map((c) => `${c} = ?`);
-  return db.run(`UPDATE users SET ${set.join(', ')}, failed_count = 0, locked_until = NULL, updated_at = ? WHERE id = ?`, [
-    ...Object.values(fields),
-    now,
-    id,
-  ]);
-}
-
-export function recordFailure(db: Queryable, id: string, failedCount: number, lockedUntil: number | null): Promise<number> {
-  return db.run('UPDATE users SET failed_count = ?, locked_until = ? WHERE id = ?', [failedCount, lockedUntil, id]);
-}
-
-export function clearFailures(db: Queryable, id: string): Promise<number> {
-  return db.run('UPDATE users SET failed_count = 0, locked_until = NULL WHERE id = ? AND failed_count > 0', [id]);
-}
-
 export function deleteUser(db: Queryable, id: string): Promise<number> {
   return db.run('DELETE FROM users WHERE id = ?', [id]);
 }
 
-export async function addMembership(db: Queryable, userId: string, programId: string, now: number): Promise<void> {
+/** Adds the user to the program; a member already keeps the role they have. */
+export async function addMembership(db: Queryable, userId: string, programId: string, role: Role, now: number): Promise<void> {
   await db.run(
     'INSERT INTO memberships (user_id, program_id, role, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (user_id, program_id) DO NOTHING',
-    [userId, programId, 'owner', now],
+    [userId, programId, role, now],
   );
 }
 
@@ -121,17 +96,13 @@ export function countMemberships(db: Queryable, userId: string): Promise<{ n: nu
   return db.get<{ n: number }>('SELECT COUNT(*) AS n FROM memberships WHERE user_id = ?', [userId]);
 }
 
-export async function insertSession(db: Queryable, row: SessionRow): Promise<void> {
-  await insertRow(db, 'sessions', row);
-}
-
-/** The session and its program, only while the user is still a member of that program. */
+/** The session and its program, only while the user is still a member of that program (and in which role). */
 export async function sessionByHash(
   db: Queryable,
   hash: string,
-): Promise<{ session: SessionRow; program: ProgramRow } | undefined> {
-  const row = await db.get<ProgramRow & { s_id: string; s_user_id: string; s_created_at: number; s_last_seen_at: number }>(
-    `SELECT s.id AS s_id, s.user_id AS s_user_id, s.created_at AS s_created_at, s.last_seen_at AS s_last_seen_at, p.*
+): Promise<{ session: SessionRow; program: ProgramRow; role: Role } | undefined> {
+  const row = await db.get<ProgramRow & { s_id: string; s_user_id: string; s_created_at: number; s_last_seen_at: number; m_role: Role }>(
+    `SELECT s.id AS s_id, s.user_id AS s_user_id, s.created_at AS s_created_at, s.last_seen_at AS s_last_seen_at, m.role AS m_role, p.*
        FROM sessions s
        JOIN memberships m ON m.user_id = s.user_id AND m.program_id = s.program_id
        JOIN programs p ON p.id = s.program_id
@@ -139,32 +110,16 @@ export async function sessionByHash(
     [hash],
   );
   if (!row) return undefined;
-  const { s_id, s_user_id, s_created_at, s_last_seen_at, ...program } = row;
+  const { s_id, s_user_id, s_created_at, s_last_seen_at, m_role, ...program } = row;
   return {
     session: { id: s_id, hash, user_id: s_user_id, program_id: program.id, created_at: s_created_at, last_seen_at: s_last_seen_at },
     program,
+    role: m_role,
   };
-}
-
-export function sessionById(db: Queryable, id: string): Promise<SessionRow | undefined> {
-  return db.get<SessionRow>('SELECT * FROM sessions WHERE id = ?', [id]);
-}
-
-export function touchSession(db: Queryable, id: string, now: number): Promise<number> {
-  return db.run('UPDATE sessions SET last_seen_at = ? WHERE id = ?', [now, id]);
 }
 
 export function switchSession(db: Queryable, id: string, programId: string): Promise<number> {
   return db.run('UPDATE sessions SET program_id = ? WHERE id = ?', [programId, id]);
-}
-
-export function deleteSession(db: Queryable, id: string): Promise<number> {
-  return db.run('DELETE FROM sessions WHERE id = ?', [id]);
-}
-
-/** Every session of the user but `keep` (none kept when it is null). */
-export function deleteSessionsOf(db: Queryable, userId: string, keep: string | null): Promise<number> {
-  return db.run('DELETE FROM sessions WHERE user_id = ? AND id <> ?', [userId, keep ?? '']);
 }
 
 /** Sessions of the user that act for the program: they end when the membership does. */
@@ -172,19 +127,53 @@ export function deleteProgramSessionsOf(db: Queryable, userId: string, programId
   return db.run('DELETE FROM sessions WHERE user_id = ? AND program_id = ?', [userId, programId]);
 }
 
-export function deleteIdleSessions(db: Queryable, seenBefore: number): Promise<number> {
-  return db.run('DELETE FROM sessions WHERE last_seen_at < ?', [seenBefore]);
+/**
+ * An invitation to run a program: made for an address, accepted with its one-time link by
+ * whoever signs up with it, or by the user of that address, who proves their password.
+ * One per address and program; inviting again replaces its link.
+ */
+export interface InvitationRow {
+  id: string;
+  program_id: string;
+  email: string;
+  email_norm: string;
+  role: Role;
+  hash: string;
+  created_at: number;
+  expires_at: number;
 }
 
-export async function insertLink(db: Queryable, row: LinkRow): Promise<void> {
-  await insertRow(db, 'sign_in_links', row);
+export async function upsertInvitation(db: Queryable, row: InvitationRow): Promise<InvitationRow> {
+  await insertRow(db, 'invitations', row, 'ON CONFLICT (program_id, email_norm) DO UPDATE SET role = excluded.role, hash = excluded.hash, created_at = excluded.created_at, expires_at = excluded.expires_at');
+  return (await db.get<InvitationRow>('SELECT * FROM invitations WHERE program_id = ? AND email_norm = ?', [row.program_id, row.email_norm]))!;
 }
 
-export function linkByHash(db: Queryable, hash: string): Promise<LinkRow | undefined> {
-  return db.get<LinkRow>('SELECT * FROM sign_in_links WHERE hash = ?', [hash]);
+/** Takes a fresh invitation once, by its link's hash. */
+export function takeInvitation(db: Queryable, hash: string, now: number): Promise<InvitationRow | undefined> {
+  return db.get<InvitationRow>('DELETE FROM invitations WHERE hash = ? AND expires_at > ? RETURNING *', [hash, now]);
 }
 
-/** Claims the link; 0 when another request used it first. */
-export function useLink(db: Queryable, hash: string, now: number): Promise<number> {
-  return db.run('UPDATE sign_in_links SET used_at = ? WHERE hash = ? AND used_at IS NULL', [now, hash]);
+export function invitationByHash(db: Queryable, hash: string): Promise<InvitationRow | undefined> {
+  return db.get<InvitationRow>('SELECT * FROM invitations WHERE hash = ?', [hash]);
+}
+
+export function invitationsOfProgram(db: Queryable, programId: string): Promise<InvitationRow[]> {
+  return db.all<InvitationRow>('SELECT * FROM invitations WHERE program_id = ? ORDER BY created_at, id', [programId]);
+}
+
+export function deleteInvitation(db: Queryable, programId: string, id: string): Promise<number> {
+  return db.run('DELETE FROM invitations WHERE program_id = ? AND id = ?', [programId, id]);
+}
+
+export function deleteExpiredInvitations(db: Queryable, now: number): Promise<number> {
+  return db.run('DELETE FROM invitations WHERE expires_at <= ?', [now]);
+}
+
+export function setRole(db: Queryable, userId: string, programId: string, role: Role): Promise<number> {
+  return db.run('UPDATE memberships SET role = ? WHERE user_id = ? AND program_id = ?', [role, userId, programId]);
+}
+
+export async function countOwners(db: Queryable, programId: string): Promise<number> {
+  const row = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM memberships WHERE program_id = ? AND role = 'owner'", [programId]);
+  return Number(row?.n ?? 0);
 }

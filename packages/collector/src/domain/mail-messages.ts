@@ -1,0 +1,40 @@
+// What each kind of e-mail in the outbox says, made when it is sent (domain/outbox.ts):
+// a partner's password reset or portal invitation, an owner's password reset. Each makes
+// its link in the sending transaction, so the link exists only once the mail goes.
+
+import type { Message } from '../mail.js';
+import { OWNERS, PARTNERS } from '../store/identity.js';
+import type { MailKind } from '../store/outbox.js';
+import * as users from '../store/users.js';
+import { resetLinkFor } from './identity.js';
+import { linkPath } from './owners.js';
+import { invitePartner, partnerLinkPath } from './partner-accounts.js';
+import type { Compose } from './outbox.js';
+
+const resetText = (link: string, what: string): string =>
+  `Someone asked to set a new password for your ${what}. If it was you, choose it here (the link works once, for 24 hours):\n${link}\n\nIf it was not you, ignore this message.\n`;
+
+export function composers(publicUrl: string): Record<MailKind, Compose> {
+  return {
+    async partner_reset(tx, row, now): Promise<Message | undefined> {
+      const made = await resetLinkFor(tx, PARTNERS, row.subject_key, now);
+      return made && { to: made.account.email!, subject: 'Set a new password for the partner portal', text: resetText(publicUrl + partnerLinkPath(made.token), 'partner account') };
+    },
+    async owner_reset(tx, row, now): Promise<Message | undefined> {
+      const user = await users.userByEmail(tx, row.subject_key);
+      const first = user && (await users.membershipsOfUser(tx, user.id))[0];
+      const made = first && (await resetLinkFor(tx, OWNERS, row.subject_key, now, { programId: first.program_id }));
+      return made && { to: made.account.email!, subject: 'Set a new password for the dashboard', text: resetText(publicUrl + linkPath(made.token), 'Tally account') };
+    },
+    async partner_invitation(tx, row, now): Promise<Message | undefined> {
+      const made = await invitePartner(tx, row.program_id ?? '', row.subject_key, now).catch(() => undefined);
+      return (
+        made && {
+          to: made.email,
+          subject: 'Your partner portal',
+          text: `You are invited to the partner portal, where you find your referral link and what you earned.\n\nChoose your password here (the link works once, for 24 hours):\n${publicUrl + partnerLinkPath(made.token)}\n`,
+        }
+      );
+    },
+  };
+}
