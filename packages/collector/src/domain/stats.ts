@@ -31,22 +31,35 @@ export interface Period extends Totals {
 const COUNTS = ['clicks', 'referrals', 'customers', 'payments'] as const;
 const MONEY = ['revenue', 'commissions'] as const;
 
-/** The zone as the caller named it (the platform would rename Asia/Kolkata to Asia/Calcutta), once it is known to be one. */
-export function checkZone(tz: string): string {
+/**
+ * The platform's own name for the zone `tz` names, in any letter case or by an old name
+ * (Asia/Kolkata is Asia/Calcutta to it); a 400 when it names none. The answer still names
+ * the zone as the caller did: the platform's name would rename theirs.
+ */
+export function canonicalZone(tz: string): string {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return tz;
+    return zoneFormat(tz).resolvedOptions().timeZone;
   } catch {
     throw fail('invalid_parameter', `${tz} is not a time zone; use an IANA name such as Europe/Paris`, { parameter: 'tz' });
   }
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-/** Seconds the zone is ahead of UTC at instant `t`. */
-function offsetAt(tz: string, t: number): number {
-  let f = formatters.get(tz);
+/**
+ * Formats kept, one per zone (about 22 KB each). Keyed by the platform's name for the
+ * zone, never by the caller's spelling: `tz` is taken in any letter case, and a key per
+ * spelling grew without end. At most this many, the least recently used dropped first.
+ */
+export const ZONE_FORMATS_KEPT = 128;
+const formats = new Map<string, Intl.DateTimeFormat>();
+/** How many formats are kept now (for tests). */
+export const zoneFormatsKept = (): number => formats.size;
+
+/** A format of the wall-clock time in `tz`; throws a RangeError for a name that is no zone. */
+function zoneFormat(tz: string): Intl.DateTimeFormat {
+  let f = formats.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
+    // Made before it is known under which name to keep it; dropped if that zone has one already.
+    const made = new Intl.DateTimeFormat('en-US', {
       timeZone: tz,
       hourCycle: 'h23',
       year: 'numeric',
@@ -56,19 +69,30 @@ function offsetAt(tz: string, t: number): number {
       minute: 'numeric',
       second: 'numeric',
     });
-    formatters.set(tz, f);
+    tz = made.resolvedOptions().timeZone;
+    f = formats.get(tz) ?? made;
   }
+  // A Map keeps insertion order: moved to the end on each use, the first is the least recently used.
+  formats.delete(tz);
+  formats.set(tz, f);
+  if (formats.size > ZONE_FORMATS_KEPT) formats.delete(formats.keys().next().value!);
+  return f;
+}
+
+/** Seconds the zone of format `f` is ahead of UTC at instant `t`. */
+function offsetAt(f: Intl.DateTimeFormat, t: number): number {
   const p = Object.fromEntries(f.formatToParts(new Date(t * 1000)).map((x) => [x.type, Number(x.value)]));
   return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) / 1000 - t;
 }
 
 /** The instant local midnight begins `y-m-d` in `tz` (or the first local instant of that day). */
 export function localMidnight(tz: string, y: number, m: number, d: number): number {
+  const f = zoneFormat(tz);
   const wall = Date.UTC(y, m - 1, d) / 1000;
-  const t = wall - offsetAt(tz, wall);
+  const t = wall - offsetAt(f, wall);
   // Again with the offset at that guess, which is the one in force at midnight unless
   // the clocks change within the hours between the two.
-  return wall - offsetAt(tz, t);
+  return wall - offsetAt(f, t);
 }
 
 interface LocalDate {
@@ -132,8 +156,9 @@ export interface Range {
   end: number;
 }
 
-export function resolveRange(from: string, to: string, tz: string): Range & { first: LocalDate; last: LocalDate } {
-  const zone = checkZone(tz);
+/** A range, with its dates and the platform's name of its zone (`tz` is the caller's), which the days are cut by. */
+export function resolveRange(from: string, to: string, tz: string): Range & { first: LocalDate; last: LocalDate; zone: string } {
+  const zone = canonicalZone(tz);
   const first = parseDate(from, 'from');
   const last = parseDate(to, 'to');
   const days = dayNumber(last) - dayNumber(first) + 1;
@@ -143,7 +168,8 @@ export function resolveRange(from: string, to: string, tz: string): Range & { fi
   return {
     from: iso(first),
     to: iso(last),
-    tz: zone,
+    tz,
+    zone,
     first,
     last,
     start: boundary(zone, first),
@@ -180,7 +206,7 @@ export async function statsSeries(
   const periods: Array<Period & { begins: number }> = [];
   for (let s = periodStart(range.first, query.interval); dayNumber(s) <= dayNumber(range.last); s = nextPeriod(s, query.interval)) {
     const start = dayNumber(s) < dayNumber(range.first) ? range.first : s;
-    periods.push({ start: iso(start), begins: boundary(range.tz, start), ...emptyTotals() });
+    periods.push({ start: iso(start), begins: boundary(range.zone, start), ...emptyTotals() });
   }
   const [rows, owedRows] = await Promise.all([
     stats.series(db, programId, query.partnerId ?? null, range.start, range.end),
