@@ -106,6 +106,28 @@ describe('GET /v1/stats', () => {
     expect(s.end - s.start).toBe(25 * 3600);
   });
 
+  it('a day whose midnight never happened begins at 01:00, west of UTC too: Santiago on 6 September 2026', async () => {
+    // 00:00 -04 became 01:00 -03 at 04:00 UTC: 03:30 UTC is 23:30 on the 5th, 04:30 UTC 01:30 on the 6th.
+    await click(alice.key, '2026-09-06T03:30:00Z', 'cl1');
+    await click(alice.key, '2026-09-06T04:30:00Z', 'cl2');
+    const six = await stats('from=2026-09-06&to=2026-09-06&tz=America/Santiago');
+    expect([six.start, six.end]).toEqual([at('2026-09-06T04:00:00Z'), at('2026-09-07T03:00:00Z')]);
+    const five = await stats('from=2026-09-05&to=2026-09-05&tz=America/Santiago');
+    expect(five.end - five.start).toBe(24 * 3600);
+    const both = await stats('from=2026-09-05&to=2026-09-06&tz=America/Santiago');
+    expect(both.series.map((p: { start: string; clicks: number }) => [p.start, p.clicks])).toEqual([['2026-09-05', 1], ['2026-09-06', 1]]);
+    // Havana the same way on 8 March 2026, and east of UTC, Beirut on 29 March.
+    const havana = await stats('from=2026-03-08&to=2026-03-08&tz=America/Havana');
+    expect([havana.start, havana.end]).toEqual([at('2026-03-08T05:00:00Z'), at('2026-03-09T04:00:00Z')]);
+    const beirut = await stats('from=2026-03-29&to=2026-03-29&tz=Asia/Beirut');
+    expect([beirut.start, beirut.end]).toEqual([at('2026-03-28T22:00:00Z'), at('2026-03-29T21:00:00Z')]);
+  });
+
+  it('takes a zone in any letter case and answers it as it was asked', async () => {
+    const s = await stats('from=2026-09-06&to=2026-09-06&tz=america/SANTIAGO');
+    expect(s).toMatchObject({ tz: 'america/SANTIAGO', start: at('2026-09-06T04:00:00Z'), end: at('2026-09-07T03:00:00Z') });
+  });
+
   it('groups by week (from Monday) and month, the first period cut to the range; totals are the sum', async () => {
     const w = await stats('from=2025-03-01&to=2025-03-10&interval=week&tz=UTC');
     expect(w.series.map((p: { start: string }) => p.start)).toEqual(['2025-03-01', '2025-03-03', '2025-03-10']);

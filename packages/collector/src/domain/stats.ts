@@ -85,14 +85,37 @@ function offsetAt(f: Intl.DateTimeFormat, t: number): number {
   return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) / 1000 - t;
 }
 
-/** The instant local midnight begins `y-m-d` in `tz` (or the first local instant of that day). */
+const DAY = 86_400;
+
+/**
+ * The first instant whose local date is `y-m-d` in `tz` (or a later date: a day the zone
+ * skipped begins, and ends, where the next one begins). Usually local midnight; where the
+ * clocks went from 00:00 to 01:00, the instant they did; where they went back across
+ * midnight, the first of its two midnights. No zone has changed its offset twice within
+ * two days since 1970 (tzdata 2025), so near a midnight there is at most one change.
+ */
 export function localMidnight(tz: string, y: number, m: number, d: number): number {
   const f = zoneFormat(tz);
   const wall = Date.UTC(y, m - 1, d) / 1000;
-  const t = wall - offsetAt(f, wall);
-  // Again with the offset at that guess, which is the one in force at midnight unless
-  // the clocks change within the hours between the two.
-  return wall - offsetAt(f, t);
+  // A day before the wall-clock midnight read as UTC, every zone (less than a day off UTC)
+  // is still on an earlier date. With that day's offset unchanged, midnight is where it says.
+  const lo = wall - DAY;
+  const before = offsetAt(f, lo);
+  const guess = wall - before;
+  const after = offsetAt(f, guess);
+  if (after === before) return guess;
+  // The offset changed in (lo, guess]: find the instant, to the second.
+  let from = lo;
+  let to = guess;
+  while (to - from > 1) {
+    const mid = Math.floor((from + to) / 2);
+    if (offsetAt(f, mid) === before) from = mid;
+    else to = mid;
+  }
+  // Before the change the clock had not reached the date (guess is its midnight, at or
+  // after it); from the change on, it reads the date at once (midnight skipped) or at
+  // midnight by the new offset.
+  return Math.max(to, wall - after);
 }
 
 interface LocalDate {
