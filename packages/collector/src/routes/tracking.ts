@@ -70,8 +70,16 @@ export const trackingRoutes = [
     body: clickBody,
     status: 202,
     response: one(z.object({ cookie_domain: z.string().nullable() })),
-    async handle({ db, program, body, now }) {
-      const input = { gr_id: body.gr_id, pk: body.pk, url: body.url ?? undefined, referrer: body.referrer ?? undefined };
+    async handle({ db, program, caller, client, body, now }) {
+      // Only public callers are capped per address: a secret token's clicks come from the company's own servers.
+      const input = {
+        gr_id: body.gr_id,
+        pk: body.pk,
+        url: body.url ?? undefined,
+        referrer: body.referrer ?? undefined,
+        client: caller === 'publishable' ? client : undefined,
+      };
+      // Stored, a repeat or over the address's allowance: answered alike, so a flood learns nothing.
       await recordClick(db, program.id, input, now);
       // The snippet keeps its cookie there, so www. and app. of one site share it, and it
       // never tries a domain the browser would refuse (null: host-only, as for an address).
