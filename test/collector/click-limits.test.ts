@@ -1,16 +1,23 @@
 // What one client can make the collector store through the public click endpoint
 // (security review, issue 30): a cap on new clicks per client address and program an
-// hour, answered like any click.
+// hour, answered like any click; and raw clicks deleted after their retention, in
+// bounded batches, while the statistics keep what they counted.
 
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../packages/collector/src/config.js';
 import * as clicks from '../../packages/collector/src/domain/clicks.js';
+import { foldStats } from '../../packages/collector/src/domain/stats.js';
+import { createLogger } from '../../packages/collector/src/log.js';
+import { startServer } from '../../packages/collector/src/server.js';
 import type { Db, Param, Queryable, Tx } from '../../packages/collector/src/store/db.js';
 import { ENGINE } from './database.js';
 import { seedPartner, startCollector, T0, type Collector } from './harness.js';
+import { oneLine, openExplainer, planning, type Planned } from './plans-explain.js';
 import { msUntil } from './served.js';
 
 /** The documented cap: new clicks stored per client address and program in a clock hour. */
 const CAP = 100;
+const DAY = 86_400;
 
 let c: Collector | undefined;
 afterEach(async () => {
@@ -132,5 +139,120 @@ describe(`statements of a click (${ENGINE})`, () => {
     sent.length = 0;
     expect(await clicks.recordClick(db, c.programId, input('capped'), T0)).toBe('capped');
     expect(sent.filter((s) => /^\s*(INSERT|UPDATE|DELETE)/i.test(s))).toEqual([]);
+  });
+});
+
+describe(`raw clicks' retention (${ENGINE})`, () => {
+  /** Every kept statistics row, in a stable order: the purge must leave them as they were. */
+  const buckets = (db: Db) =>
+    db.all<Record<string, unknown>>(
+      'SELECT program_id, partner_id, bucket, currency, clicks, referrals FROM stat_buckets ORDER BY program_id, partner_id, bucket, currency',
+    );
+
+  it('deletes clicks older than the retention, keeps the rest, and leaves the statistics as they were', async () => {
+    c = await startCollector();
+    const alice = await seedPartner(c);
+    const bob = await seedPartner(c);
+    const post = (gr_id: string, pk: string) => c!.call('POST', '/v1/tracking/click', { token: c!.publishable, body: { gr_id, pk } });
+    for (const [i, day] of [0, 0, 5, 40, 89].entries()) {
+      c.clock.now = T0 + day * DAY + i * 60;
+      expect((await post(`old-${i}`, i % 2 ? bob.key : alice.key)).status).toBe(202);
+    }
+    const conversion = await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: 'kept@buyer.test', gr_id: 'old-4', pk: alice.key } });
+    expect(conversion.status).toBe(201);
+    await foldStats(c.running.db);
+    const before = await buckets(c.running.db);
+    const totalsBefore = await statsClicks(c);
+    expect(totalsBefore).toBe(5);
+
+    // 91 days after the first clicks: with 90 days kept, those of days 0 go, and day 5's not yet.
+    const now = T0 + 91 * DAY;
+    expect(await clicks.purgeClicks(c.running.db, { now, retentionDays: 90 })).toBe(2);
+    const left = await c.running.db.all<{ gr_id: string }>('SELECT gr_id FROM clicks ORDER BY gr_id');
+    expect(left.map((r) => r.gr_id)).toEqual(['old-2', 'old-3', 'old-4']);
+
+    await foldStats(c.running.db);
+    expect(await buckets(c.running.db)).toEqual(before);
+    expect(await statsClicks(c)).toBe(totalsBefore);
+    // What the purged clicks counted is kept per partner and bucket, so the records
+    // (clicks left, plus the purged tallies) still add up to the kept totals.
+    const recount = await c.running.db.all<{ partner_id: string; bucket: number; clicks: number }>(
+      `SELECT partner_id, bucket, SUM(n) AS clicks FROM (
+         SELECT ps.partner_id, (c.created_at / 900) * 900 AS bucket, 1 AS n FROM clicks c JOIN partnerships ps ON ps.id = c.partnership_id
+         UNION ALL
+         SELECT partner_id, bucket, clicks FROM clicks_purged
+       ) t GROUP BY partner_id, bucket ORDER BY partner_id, bucket`,
+    );
+    const kept = before
+      .filter((r) => r.partner_id !== '' && Number(r.clicks) !== 0)
+      .map((r) => ({ partner_id: r.partner_id, bucket: Number(r.bucket), clicks: Number(r.clicks) }))
+      .sort((a, b) => String(a.partner_id).localeCompare(String(b.partner_id)) || a.bucket - b.bucket);
+    expect(recount.map((r) => ({ partner_id: r.partner_id, bucket: Number(r.bucket), clicks: Number(r.clicks) }))).toEqual(kept);
+
+    // The referral its click made stays, and so does attribution by a kept click.
+    expect((await c.call('GET', `/v1/referrals/${conversion.body.data.id}`)).status).toBe(200);
+    expect(await clicks.purgeClicks(c.running.db, { now, retentionDays: 90 })).toBe(0);
+  });
+
+  it("never deletes a click its program's cookie may still need: a cookie_days above the retention wins", async () => {
+    c = await startCollector();
+    const { key } = await seedPartner(c);
+    expect((await c.call('PATCH', '/v1/program', { body: { cookie_days: 120 } })).status).toBe(200);
+    c.clock.now = T0;
+    await c.call('POST', '/v1/tracking/click', { token: c.publishable, body: { gr_id: 'long-cookie', pk: key } });
+    expect(await clicks.purgeClicks(c.running.db, { now: T0 + 100 * DAY, retentionDays: 90 })).toBe(0);
+    const byClick = await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: 'late@buyer.test', gr_id: 'long-cookie' } });
+    expect(byClick.status).toBe(201); // attributed by the click id alone, 100 days on
+    expect(await clicks.purgeClicks(c.running.db, { now: T0 + 121 * DAY, retentionDays: 90 })).toBe(1);
+  });
+
+  it('deletes in bounded batches: a run stops after its batches, the next goes on', async () => {
+    c = await startCollector();
+    const { key } = await seedPartner(c);
+    for (let i = 0; i < 7; i++) await c.call('POST', '/v1/tracking/click', { token: c.secret, body: { gr_id: `b-${i}`, pk: key } });
+    const later = { now: T0 + 200 * DAY, retentionDays: 90, batch: 2, maxBatches: 2 };
+    expect(await clicks.purgeClicks(c.running.db, later)).toBe(4);
+    expect(await count(c)).toBe(3);
+    expect(await clicks.purgeClicks(c.running.db, later)).toBe(3);
+    expect(await count(c)).toBe(0);
+  });
+
+  it('each statement of a purge finds its rows through an index (the programs, one row per tenant, aside)', async () => {
+    c = await startCollector();
+    const { key } = await seedPartner(c);
+    for (let i = 0; i < 3; i++) await c.call('POST', '/v1/tracking/click', { token: c.secret, body: { gr_id: `p-${i}`, pk: key } });
+    const explainer = await openExplainer(ENGINE, c.running.db, c.databaseUrl);
+    try {
+      const sent: Planned[] = [];
+      expect(await clicks.purgeClicks(planning(c.running.db, explainer, sent), { now: T0 + 200 * DAY, retentionDays: 90 })).toBe(3);
+      const scans = sent.flatMap((s) => s.plan.filter((n) => n.fullScan && n.table !== 'programs' && !/^SCAN programs\b/.test(n.line)).map((n) => `${oneLine(s.sql)}: ${n.line}`));
+      expect(scans).toEqual([]);
+      expect(sent.some((s) => /DELETE FROM clicks/.test(s.sql))).toBe(true);
+    } finally {
+      await explainer.close();
+    }
+  });
+
+  it('CLICK_RETENTION_DAYS: 90 days unless set, 0 keeps clicks for ever, and a server with it purges in the background', async () => {
+    expect(loadConfig({}).clickRetentionDays).toBe(90);
+    expect(loadConfig({ CLICK_RETENTION_DAYS: '30' }).clickRetentionDays).toBe(30);
+    expect(loadConfig({ CLICK_RETENTION_DAYS: '0' }).clickRetentionDays).toBe(0);
+    expect(() => loadConfig({ CLICK_RETENTION_DAYS: '-1' })).toThrow(/CLICK_RETENTION_DAYS/);
+
+    c = await startCollector();
+    const { key } = await seedPartner(c);
+    await c.call('POST', '/v1/tracking/click', { token: c.publishable, body: { gr_id: 'to-purge', pk: key } });
+    await c.running.close(); // the database stays; c.close() drops it afterwards
+    const later = await startServer(
+      { port: 0, host: '127.0.0.1', databaseUrl: c.databaseUrl, logLevel: 'silent', clickRetentionDays: 90 },
+      createLogger('silent'),
+      { now: () => T0 + 91 * DAY },
+    );
+    try {
+      const ms = await msUntil(async () => Number((await later.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM clicks'))?.n) === 0);
+      expect(ms).toBeLessThan(5000);
+    } finally {
+      await later.close();
+    }
   });
 });

@@ -53,6 +53,8 @@ const schema = z
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
     /** Webhook requests in flight from this process at most. */
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+    /** Days raw clicks are kept after last seen (at least each program's cookie_days); 0 keeps them for ever. */
+    CLICK_RETENTION_DAYS: count.default(90),
   })
   // Node refuses a headers timeout longer than the request's, which contains it.
   .refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
@@ -84,6 +86,8 @@ export interface Config {
   outbound?: OutboundPolicy | undefined;
   /** WEBHOOK_CONCURRENCY; 16 unless given. */
   webhookConcurrency?: number | undefined;
+  /** CLICK_RETENTION_DAYS (90 from the environment); absent or 0: raw clicks are kept for ever. */
+  clickRetentionDays?: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -148,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
     }),
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+    clickRetentionDays: e.CLICK_RETENTION_DAYS,
   });
 }
 

@@ -12,6 +12,7 @@ import { answerClientErrors } from './http/client-errors.js';
 import { guardConnections, NO_CAPS, serverOptions } from './http/connections.js';
 import { firstOwnerLink, linkPath } from './domain/owners.js';
 import { foldStats } from './domain/stats.js';
+import { startClickPurge } from './domain/clicks.js';
 import { startDelivery } from './domain/webhooks/deliver.js';
 import { DEFAULT_OUTBOUND, postJson, type OutboundPolicy } from './http/outbound.js';
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
@@ -144,6 +145,9 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   }, options.foldEveryMs ?? FOLD_EVERY_MS);
   folding.unref();
 
+  // Raw clicks past their retention are deleted beside the requests, in short batches.
+  const clickPurging = config.clickRetentionDays ? startClickPurge({ db, log, now, retentionDays: config.clickRetentionDays }) : undefined;
+
   // What can open nothing any more is deleted: sessions idle too long, expired links and invitations.
   const purging = setInterval(() => {
     purgeExpiredAccess(db, now()).catch((err: unknown) => log.warn({ cause: describeCause(err) }, 'deleting expired sessions and links failed; the next run retries'));
@@ -163,6 +167,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       await stopped;
       clearTimeout(timer);
       await delivering.stop();
+      await clickPurging?.stop();
       await outbox?.stop();
       await db.close();
     })();
