@@ -168,6 +168,25 @@ describe('retries', () => {
     expect(d.last_status).toBe(503);
   });
 
+  it('never tries again sooner than Retry-After asked, measured by the receiver in real time', async () => {
+    c = await collector();
+    // The server's clock is the real one here: whole seconds, as in production.
+    Object.defineProperty(c.clock, 'now', { get: () => Math.floor(Date.now() / 1000), set: () => {}, configurable: true });
+    const answered: number[] = [];
+    // 7 s: longer than the first backoff (5 s ± 20 %), so the header decides.
+    receiver.answer.set('/later', (_r, n) => {
+      answered.push(Date.now());
+      return n === 1 ? { status: 429, headers: { 'retry-after': '7' } } : { status: 204 };
+    });
+    const { id } = await endpoint('/later', ['partnership.created']);
+    // The first answer late in its second, where a wait counted from the whole second fell most short.
+    while (Date.now() % 1000 < 400 || Date.now() % 1000 > 500) await new Promise((r) => setTimeout(r, 5));
+    await seedPartner(c);
+    await receiver.waitFor(2, '/later', 20_000);
+    expect(answered[1]! - answered[0]!).toBeGreaterThanOrEqual(7000);
+    expect((await attempted(id, 2)).attempt_log.map((a: any) => a.status)).toEqual([429, 204]);
+  });
+
   it('a 410 Gone disables the endpoint, says why, and ends its deliveries', async () => {
     c = await collector();
     receiver.answer.set('/gone', () => ({ status: 410 }));

@@ -84,8 +84,10 @@ export function nextStep(
   const wait = RETRY_SCHEDULE[d.attempts];
   if (wait === undefined) return { state: 'failed', nextAttemptAt: at, gone: false };
   // Never sooner than the endpoint asked; capped at a day, so a bad header cannot park it for ever.
+  // `at` is a whole second and the answer came up to a second after it: one more second
+  // covers that (a delivery is due once the clock's whole second reaches next_attempt_at).
   const asked = Math.min(result.retryAfter ?? 0, 86_400);
-  return { state: 'pending', nextAttemptAt: at + Math.max(Math.round(wait * jitter), asked, 1), gone: false };
+  return { state: 'pending', nextAttemptAt: at + Math.max(Math.round(wait * jitter), asked + 1), gone: false };
 }
 
 function describe(result: SendResult): string | null {
