@@ -420,6 +420,37 @@ describe('addresses a webhook may not reach', () => {
     expect((await c.call('POST', '/v1/webhook_endpoints', { body: { url: 'https://later.example/hook' } })).status).toBe(201);
   });
 
+  it("refuses IPv6 that is site-local, documentation, benchmarking, Teredo, ORCHID or SRv6, or carries IPv4; takes global unicast", async () => {
+    c = await collector({ allowHttp: false, allowPrivate: false, timeoutMs: 1000, resolve });
+    const refused = [
+      'fec0::1', // site-local, deprecated (RFC 3879), still routed inside some networks
+      'feff:ffff::1',
+      '3fff::1', // documentation (RFC 9637), beside 2001:db8::/32
+      '2001:db8::1',
+      '2001:2::1', // benchmarking
+      '2001::1', // Teredo: IPv4 in a UDP tunnel
+      '2001:10::1', // ORCHID, ORCHIDv2: identifiers, never hosts
+      '2001:2f::1',
+      '5f00::1', // SRv6 segment identifiers
+      '100::1', // discard-only
+      '64:ff9b::a00:1', // NAT64 of 10.0.0.1
+      '2002:a00:1::1', // 6to4 of 10.0.0.1
+      '::ffff:a9fe:a9fe', // IPv4-mapped 169.254.169.254
+    ];
+    const taken: string[] = [];
+    for (const [i, address] of refused.entries()) {
+      answers.set(`v6-${i}.example`, [address]);
+      for (const url of [`https://[${address}]/hook`, `https://v6-${i}.example/hook`]) {
+        const made = await c.call('POST', '/v1/webhook_endpoints', { body: { url } });
+        if (made.status !== 422 || made.body.errors[0].source.pointer !== '/url') taken.push(`${url} (${address})`);
+      }
+    }
+    expect(taken).toEqual([]);
+    for (const address of ['2a00:1450:4001:81a::200e', '2001:4860:4860::8888', '2606:4700::1111', '2001:200::1']) {
+      expect((await c.call('POST', '/v1/webhook_endpoints', { body: { url: `https://[${address}]/hook` } })).status, address).toBe(201);
+    }
+  });
+
   it('checks the address again when sending: a DNS answer that changes to 127.0.0.1 is refused', async () => {
     c = await collector({ allowHttp: true, allowPrivate: false, timeoutMs: 1000, resolve });
     const port = new URL(receiver.url).port;

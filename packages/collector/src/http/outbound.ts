@@ -76,6 +76,13 @@ for (const [net, bits] of [
   ['2002::', 16], // 6to4 carries an IPv4 address, any of them
   ['100::', 64], // discard-only
   ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation too (RFC 9637)
+  ['fec0::', 10], // site-local: deprecated (RFC 3879), yet still a private network where it is used
+  ['2001::', 32], // Teredo carries IPv4 addresses in a UDP tunnel, as 6to4 does
+  ['2001:2::', 48], // benchmarking
+  ['2001:10::', 28], // ORCHID and ORCHIDv2: identifiers, never a host's address
+  ['2001:20::', 28],
+  ['5f00::', 16], // SRv6 segment identifiers: a router's functions, not a receiver
 ] as const) {
   FORBIDDEN.addSubnet(net, bits, 'ipv6');
 }
