@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../packages/collector/src/config.js';
 import * as clicks from '../../packages/collector/src/domain/clicks.js';
-import { foldStats } from '../../packages/collector/src/domain/stats.js';
+import { checkStats, foldStats } from '../../packages/collector/src/domain/stats.js';
 import { createLogger } from '../../packages/collector/src/log.js';
 import { startServer } from '../../packages/collector/src/server.js';
 import type { Db, Param, Queryable, Tx } from '../../packages/collector/src/store/db.js';
@@ -192,6 +192,13 @@ describe(`raw clicks' retention (${ENGINE})`, () => {
     // The referral its click made stays, and so does attribution by a kept click.
     expect((await c.call('GET', `/v1/referrals/${conversion.body.data.id}`)).status).toBe(200);
     expect(await clicks.purgeClicks(c.running.db, { now, retentionDays: 90 })).toBe(0);
+    // `tally stats check` agrees: the recount adds the purged tallies.
+    expect(await checkStats(c.running.db)).toEqual([]);
+    // Deleting a partner whose clicks were purged takes back what they counted too.
+    expect((await c.call('DELETE', `/v1/partners/${bob.partnerId}`)).status).toBe(204);
+    await foldStats(c.running.db);
+    expect(await checkStats(c.running.db)).toEqual([]);
+    expect(await c.running.db.all('SELECT * FROM clicks_purged WHERE partner_id = ?', [bob.partnerId])).toEqual([]);
   });
 
   it("never deletes a click its program's cookie may still need: a cookie_days above the retention wins", async () => {

@@ -4,8 +4,36 @@
 // PostgreSQL share; a step that cannot be shared says it once per engine.
 
 import type { Db, Engine } from './db.js';
-import { MEASURES, REBUILD } from './stats.js';
 import { SETTINGS_CHANNEL, SETTINGS_NOTICE } from './pg-settings.js';
+
+/**
+ * The statistics' measures and their rebuild as they were when those migrations were
+ * written: frozen here, so that a fresh database and an upgraded one get the same tables
+ * whatever store/stats.ts says today.
+ */
+const MEASURES = ['clicks', 'referrals', 'customers', 'payments', 'revenue', 'commissions', 'owed'] as const;
+const REBUILD = [
+  `INSERT INTO stat_buckets (program_id, partner_id, bucket, currency, clicks, referrals, customers, payments, revenue, commissions, owed) SELECT * FROM (
+  SELECT program_id, partner_id, bucket, currency, SUM(clicks) AS clicks, SUM(referrals) AS referrals, SUM(customers) AS customers, SUM(payments) AS payments, SUM(revenue) AS revenue, SUM(commissions) AS commissions, SUM(owed) AS owed FROM (
+    SELECT c.program_id, ps.partner_id, (c.created_at / 900) * 900 AS bucket, '' AS currency,
+           1 AS clicks, 0 AS referrals, 0 AS customers, 0 AS payments, 0 AS revenue, 0 AS commissions, 0 AS owed
+      FROM clicks c JOIN partnerships ps ON ps.id = c.partnership_id
+    UNION ALL
+    SELECT program_id, partner_id, (created_at / 900) * 900, '', 0, 1, 0, 0, 0, 0, 0 FROM referrals
+    UNION ALL
+    SELECT p.program_id, cm.partner_id, (p.created_at / 900) * 900, p.currency, 0, 0, p.first_of_referral, 1,
+           p.amount - p.refunded, 0, 0
+      FROM payments p JOIN commissions cm ON cm.id = p.commission_id
+    UNION ALL
+    SELECT program_id, partner_id, (created_at / 900) * 900, currency, 0, 0, 0, 0, 0, amount, 0
+      FROM commissions WHERE state <> 'rejected'
+    UNION ALL
+    SELECT program_id, partner_id, -1, currency, 0, 0, 0, 0, 0, 0, amount
+      FROM commissions WHERE state = 'pending' AND payout_batch_id IS NULL
+  ) t GROUP BY program_id, partner_id, bucket, currency) r`,
+  `INSERT INTO stat_buckets (program_id, partner_id, bucket, currency, clicks, referrals, customers, payments, revenue, commissions, owed)
+   SELECT program_id, '', bucket, currency, SUM(clicks) AS clicks, SUM(referrals) AS referrals, SUM(customers) AS customers, SUM(payments) AS payments, SUM(revenue) AS revenue, SUM(commissions) AS commissions, SUM(owed) AS owed FROM stat_buckets GROUP BY program_id, bucket, currency`,
+];
 
 /** A script of `;`-separated statements, or (for bodies that hold `;`) its statements one by one. */
 type Migration = string | Readonly<Record<Engine, string | readonly string[]>>;

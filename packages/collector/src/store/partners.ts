@@ -1,6 +1,6 @@
 import type { Queryable } from './db.js';
 import { lister } from './list.js';
-import { uncountClicks } from './stats.js';
+import { uncountClicks, uncountPurgedClicks } from './stats.js';
 import { insertRow, updateRow } from './rows.js';
 
 export interface PartnerRow {
@@ -57,6 +57,7 @@ export async function remove(db: Queryable, programId: string, id: string): Prom
     await db.run('DELETE FROM slugs WHERE partnership_id = ?', [p.id]);
     await db.run('DELETE FROM partnerships WHERE id = ?', [p.id]);
   }
+  await uncountPurgedClicks(db, programId, id);
   return db.run('DELETE FROM partners WHERE program_id = ? AND id = ?', [programId, id]);
 }
 

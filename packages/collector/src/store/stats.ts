@@ -57,6 +57,16 @@ export function deltaInsert(d: Delta): Insert {
 }
 
 /** Takes back the clicks `where` selects, before they are deleted (a partner removed, a person erased). */
+/** Takes back what a deleted partner's purged clicks counted (store/clicks.ts keeps them per bucket), and forgets them. */
+export async function uncountPurgedClicks(db: Queryable, programId: string, partnerId: string): Promise<void> {
+  await db.run(
+    `INSERT INTO stat_deltas (${COLUMNS})
+     SELECT program_id, partner_id, bucket, '', -clicks, 0, 0, 0, 0, 0, 0 FROM clicks_purged WHERE program_id = ? AND partner_id = ?`,
+    [programId, partnerId],
+  );
+  await db.run('DELETE FROM clicks_purged WHERE program_id = ? AND partner_id = ?', [programId, partnerId]);
+}
+
 export async function uncountClicks(db: Queryable, where: string, params: readonly Param[]): Promise<void> {
   await db.run(
     `INSERT INTO stat_deltas (${COLUMNS})
@@ -213,6 +223,8 @@ const RECOUNT = `
     SELECT c.program_id, ps.partner_id, ${BUCKET('c.created_at')} AS bucket, '' AS currency,
            1 AS clicks, 0 AS referrals, 0 AS customers, 0 AS payments, 0 AS revenue, 0 AS commissions, 0 AS owed
       FROM clicks c JOIN partnerships ps ON ps.id = c.partnership_id
+    UNION ALL
+    SELECT program_id, partner_id, bucket, '', clicks, 0, 0, 0, 0, 0, 0 FROM clicks_purged
     UNION ALL
     SELECT program_id, partner_id, ${BUCKET('created_at')}, '', 0, 1, 0, 0, 0, 0, 0 FROM referrals
     UNION ALL
