@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { describeCause, fail, ServiceError } from './errors.js';
 import { tokenAuth, type Access } from './http/auth.js';
 import { PARTNER_COOKIE, setSessionCookie } from './http/session.js';
-import { jsonBody, jsonBodyOf } from './http/body.js';
+import { jsonBody, webhookBodyOf } from './http/body.js';
 import { isClientGone } from './http/client-errors.js';
 import { allowedOrigin, preflight } from './http/cors.js';
 import { errorResponses } from './http/errors.js';
@@ -182,7 +182,7 @@ export function createApp(deps: AppDeps): Koa {
     }
     if (r.applicationLimit) chain.push(applications);
     if (r.body) chain.push(jsonBody);
-    if (r.webhookBodyLimit) chain.push(jsonBodyOf(r.webhookBodyLimit));
+    if (r.webhookBodyLimit) chain.push(webhookBodyOf(r.webhookBodyLimit));
     chain.push(handler(r, deps, now, client));
     router.register(r.path, [r.method.toUpperCase()], chain, { name: `${r.method} ${r.path}` });
   }
