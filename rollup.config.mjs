@@ -86,8 +86,12 @@ const webApp = (app, title, styles) => ({
     nodeResolve({ browser: true }),
     typescript({
       tsconfig: 'packages/web/tsconfig.json',
-      include: ['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx'],
-      compilerOptions: { noEmit: false, noEmitOnError: true, outDir: `packages/web/dist/${app}` },
+      // csv.ts: the collector's CSV rules, which the dashboard's downloads share with the payout
+      // file. A source outside packages/web makes packages/ the root of what TypeScript emits;
+      // said outright, the plugin finds each emitted file, and its patterns stay the repository's.
+      include: ['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx', 'packages/collector/src/csv.ts'],
+      filterRoot: '.',
+      compilerOptions: { noEmit: false, noEmitOnError: true, outDir: `packages/web/dist/${app}`, rootDir: '..' },
     }),
     webShell(app, title, styles),
   ],

@@ -1,18 +1,24 @@
-// CSV as PayPal's bulk upload reads it: no header, comma-separated, a field quoted when
-// it holds a comma, a quote or a line break.
+// CSV for spreadsheets, in one place for PayPal's bulk upload (no header, LF) and the
+// dashboard's "Download CSV" (a header row, CRLF), which imports this file by relative
+// path (rollup.config.mjs builds it into the web apps): a field is quoted when it holds a
+// comma, a quote or a line break.
 
-// People open payout files in spreadsheets, which run a cell that starts with one of
-// these as a formula. OWASP's advice for CSV injection: prefix such a cell with a single
-// quote, which spreadsheets show as text. Input already refuses e-mail addresses that
-// start so; this catches what was stored before that rule, and any other cell.
-const FORMULA_START = /^[=+\-@\t\r]/;
+// People open these files in spreadsheets, which run a cell that starts with one of
+// = + - @ as a formula. OWASP's advice for CSV injection: prefix such a cell with a single
+// quote, which spreadsheets show as text; a tab, CR or LF first is prefixed too. Blanks and
+// line breaks before a formula sign count as nothing: an importer that trims them, or
+// splits a leading line break off, would otherwise leave the sign first.
+const FORMULA_START = /^\s*[=+\-@]|^[\t\r\n]/;
 
-export function formatCsv(rows: readonly (readonly string[])[]): string {
-  const field = (raw: string) => {
-    const v = FORMULA_START.test(raw) ? `'${raw}` : raw;
-    return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-  };
-  return rows.map((row) => row.map(field).join(',') + '\n').join('');
+/** One cell: neutralised if a spreadsheet would run it, then quoted if it must be. */
+export function csvCell(raw: string): string {
+  const v = FORMULA_START.test(raw) ? `'${raw}` : raw;
+  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+/** Rows as CSV text, every line (the last too) ended by `eol`. */
+export function formatCsv(rows: readonly (readonly string[])[], eol: '\n' | '\r\n' = '\n'): string {
+  return rows.map((row) => row.map(csvCell).join(',') + eol).join('');
 }
 
 export function parseCsv(text: string): string[][] {

@@ -4,6 +4,9 @@
 
 import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+// The payout file's rules against spreadsheet formulas, from the collector's source: one
+// place for both (rollup.config.mjs compiles that file into the web apps).
+import { formatCsv } from '../../../collector/src/csv.js';
 import { messageOf } from './api.js';
 
 export function Loading({ what = 'Loading' }: { what?: string }) {
@@ -133,16 +136,10 @@ export interface Column<T> {
   numeric?: boolean;
 }
 
-function csvCell(value: string): string {
-  // A leading =, +, - or @ would be a formula in a spreadsheet.
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
-  return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 export function downloadCsv<T>(name: string, columns: readonly Column<T>[], rows: readonly T[]): void {
   const cols = columns.filter((c) => c.text);
-  const lines = [cols.map((c) => csvCell(c.label)), ...rows.map((r) => cols.map((c) => csvCell(c.text!(r))))];
-  const url = URL.createObjectURL(new Blob([lines.map((l) => l.join(',')).join('\r\n') + '\r\n'], { type: 'text/csv' }));
+  const text = formatCsv([cols.map((c) => c.label), ...rows.map((r) => cols.map((c) => c.text!(r)))], '\r\n');
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
   const a = document.createElement('a');
   a.href = url;
   a.download = `${name}.csv`;
