@@ -29,10 +29,19 @@ export class ApiError extends Error {
 }
 
 let onSignedOut: () => void = () => {};
-/** What happens when the API says the session is gone (the app sends the person to sign in). */
-export function whenSignedOut(handler: () => void): void {
+/**
+ * What happens when the API says the session is gone (the app's shell sends the person to
+ * sign in); the function returned stops it, so a shell that is gone sends nobody anywhere.
+ */
+export function whenSignedOut(handler: () => void): () => void {
   onSignedOut = handler;
+  return () => {
+    if (onSignedOut === handler) onSignedOut = () => {};
+  };
 }
+
+/** A 401: the session is missing or gone. */
+export const isSignedOut = (err: unknown): boolean => err instanceof ApiError && err.status === 401;
 
 /** `path` may carry a query string: the template's parameters are filled in by the caller. */
 export async function api<P extends Path, M extends Method = 'get'>(
@@ -68,4 +77,8 @@ export async function api<P extends Path, M extends Method = 'get'>(
 }
 
 /** A message for a person, from whatever was thrown. */
-export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+export function messageOf(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  // The API's sentences start lower-case, to fit inside a longer one; shown alone, each starts a sentence.
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -5,6 +5,7 @@ import type { ComponentChildren, JSX, TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from './api.js';
+import { afterSignIn } from './sign-in.js';
 import { Failure } from './ui.js';
 
 function lockedMessage(err: unknown): unknown {
@@ -55,7 +56,7 @@ export const text = (form: FormData, name: string) => String(form.get(name) ?? '
  */
 export function SignInCard({ title, base, home, signIn, children }: { title: string; base: string; home: string; signIn: (email: string, password: string) => Promise<unknown>; children: ComponentChildren }) {
   const { query, route } = useLocation();
-  const next = query.next?.startsWith(`${base}/`) ? query.next : home;
+  const next = afterSignIn(base, query.next, home);
   const { error, busy, onSubmit } = useSubmit(async (form) => {
     await signIn(text(form, 'email'), text(form, 'password'));
     route(next);

@@ -1,11 +1,12 @@
 // The shell: sign-in pages for visitors; for a signed-in owner, the navigation, the
-// program switcher and the pages. A 401 from any call sends the person to sign in, and
-// back to where they were afterwards.
+// program switcher and the pages. Signed out, or a 401 from any call, sends the person to
+// sign in, and back to where they were afterwards.
 
 import lazy from 'preact-iso/lazy';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf, whenSignedOut } from '../common/api.js';
+import { api, isSignedOut, messageOf } from '../common/api.js';
+import { signInHref, useLostSession } from '../common/sign-in.js';
 import { useLoad } from '../common/use-api.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Overview } from './pages/overview.js';
@@ -73,6 +74,7 @@ function ProgramSwitcher({ session, refresh, fail }: { session: Session; refresh
 
 function Shell({ session, refresh }: { session: Session; refresh: () => void }) {
   const { path, route } = useLocation();
+  useLostSession(BASE, route);
   const current = (to: string) => (to === '/' ? path === `${BASE}/` || path === BASE : path.startsWith(href(to)));
   const [problem, setProblem] = useState<string>();
   const fail = (err: unknown) => setProblem(messageOf(err));
@@ -153,17 +155,16 @@ function NotFound() {
 function SignedIn() {
   const { url, route } = useLocation();
   const loaded = useLoad(() => api('get', '/v1/auth/session'), 'session');
+  // Signed out is `data: null`; a collector from before that answer says 401.
+  const session = loaded.data?.data as Session | null | undefined;
+  const signedOut = session === null || isSignedOut(loaded.error);
+  // One redirect, replacing this page: Back does not return to a page that sends away again.
   useEffect(() => {
-    whenSignedOut(() => route(`${href('/sign-in')}?next=${encodeURIComponent(location.pathname + location.search)}`));
-  }, []);
-  if (loaded.data) return <Shell session={loaded.data.data} refresh={loaded.reload} />;
-  if (loaded.error !== undefined && (loaded.error as { status?: number }).status !== 401) {
-    return <Failure error={loaded.error} retry={loaded.reload} />;
-  }
-  if (loaded.error !== undefined) {
-    route(`${href('/sign-in')}?next=${encodeURIComponent(url)}`, true);
-    return null;
-  }
+    if (signedOut) route(signInHref(BASE, url), true);
+  }, [signedOut]);
+  if (session) return <Shell session={session} refresh={loaded.reload} />;
+  if (signedOut) return null;
+  if (loaded.error !== undefined) return <Failure error={loaded.error} retry={loaded.reload} />;
   return <Loading what="Opening the dashboard" />;
 }
 

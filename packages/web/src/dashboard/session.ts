@@ -4,7 +4,8 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Answer } from '../common/api.js';
 
-export type Session = Answer<'/v1/auth/session'>['data'];
+/** The signed-in session (the route answers `data: null` to a signed-out browser). */
+export type Session = NonNullable<Answer<'/v1/auth/session'>['data']>;
 
 export const SessionContext = createContext<{ session: Session; refresh: () => void } | null>(null);
 

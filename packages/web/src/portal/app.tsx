@@ -1,10 +1,11 @@
 // The portal's shell: its own sign-in pages, the public program pages, and for a signed-in
 // partner the navigation, the program switcher (a partner may join several programs) and
-// the pages. A 401 from any call sends the partner to sign in.
+// the pages. Signed out, or a 401 from any call, sends the partner to sign in.
 
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { useEffect } from 'preact/hooks';
-import { api, whenSignedOut } from '../common/api.js';
+import { api, isSignedOut } from '../common/api.js';
+import { signInHref, useLostSession } from '../common/sign-in.js';
 import { useLoad } from '../common/use-api.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Earnings } from './pages/earnings.js';
@@ -13,7 +14,7 @@ import { ProgramPage } from './pages/program-page.js';
 import { Referrals } from './pages/referrals.js';
 import { Settings } from './pages/settings.js';
 import { ResetPassword, SetPassword, SignIn } from './pages/sign-in.js';
-import { BASE, href, PortalContext, type Partnership, type PortalSession } from './session.js';
+import { BASE, href, PortalContext, type Account, type Partnership, type PortalSession } from './session.js';
 
 const NAV = [
   ['/', 'Home'],
@@ -34,13 +35,17 @@ async function allPartnerships(): Promise<Partnership[]> {
   }
 }
 
-async function loadSession() {
-  const [account, partnerships] = await Promise.all([api('get', '/v1/portal/account'), allPartnerships()]);
-  return { account: account.data, partnerships };
+/** The partner and their partnerships; null when signed out. */
+async function loadSession(): Promise<{ account: Account; partnerships: Partnership[] } | null> {
+  // The account alone first: signed out, it is `data: null` (401 from an older collector),
+  // and no other call is made to fail in the console.
+  const account = (await api('get', '/v1/portal/account')).data as Account | null;
+  return account ? { account, partnerships: await allPartnerships() } : null;
 }
 
 function Shell({ portal }: { portal: PortalSession }) {
   const { path, query, route } = useLocation();
+  useLostSession(BASE, route);
   const current = portal.current?.id;
   const signOut = async () => {
     await api('post', '/v1/portal/auth/sign_out').catch(() => undefined);
@@ -110,20 +115,19 @@ function NotFound() {
 function SignedIn() {
   const { url, query, route } = useLocation();
   const loaded = useLoad(loadSession, 'portal-session');
+  const signedOut = loaded.data === null || isSignedOut(loaded.error);
+  // One redirect, replacing this page, with next the page asked for.
   useEffect(() => {
-    whenSignedOut(() => route(`${href('/sign-in')}?next=${encodeURIComponent(location.pathname + location.search)}`));
-  }, []);
+    if (signedOut) route(signInHref(BASE, url), true);
+  }, [signedOut]);
   if (loaded.data) {
     const { partnerships } = loaded.data;
     // The one asked for, else the newest accepted, else the newest.
     const current = partnerships.find((p) => p.id === query.p) ?? partnerships.find((p) => p.attributes.state === 'accepted') ?? partnerships[0];
     return <Shell portal={{ ...loaded.data, current, refresh: loaded.reload }} />;
   }
-  if (loaded.error !== undefined && (loaded.error as { status?: number }).status !== 401) return <Failure error={loaded.error} retry={loaded.reload} />;
-  if (loaded.error !== undefined) {
-    route(`${href('/sign-in')}?next=${encodeURIComponent(url)}`, true);
-    return null;
-  }
+  if (signedOut) return null;
+  if (loaded.error !== undefined) return <Failure error={loaded.error} retry={loaded.reload} />;
   return <Loading what="Opening the portal" />;
 }
 

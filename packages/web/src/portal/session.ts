@@ -4,7 +4,8 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Answer } from '../common/api.js';
 
-export type Account = Answer<'/v1/portal/account'>['data'];
+/** The signed-in partner (the route answers `data: null` to a signed-out browser). */
+export type Account = NonNullable<Answer<'/v1/portal/account'>['data']>;
 export type Partnership = Answer<'/v1/portal/partnerships'>['data'][number];
 
 export interface PortalSession {
