@@ -6,7 +6,7 @@ import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { dateTime, percent } from '../../common/format.js';
-import { useLoad } from '../../common/use-api.js';
+import { useLoad, type Loaded } from '../../common/use-api.js';
 import { Confirm, CopyButton, Failure, Show, Table, type Column } from '../../common/ui.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { useSession } from '../session.js';
@@ -142,7 +142,7 @@ function PublicPage({ program, saved }: { program: Program; saved: () => void })
   );
 }
 
-function Snippet({ program }: { program: Program }) {
+function Snippet({ program, made }: { program: Program; made: () => void }) {
   const [token, setToken] = useState<string | null>(null);
   const [error, setError] = useState<unknown>();
   const origin = location.origin;
@@ -169,6 +169,7 @@ function Snippet({ program }: { program: Program }) {
             onClick={async () => {
               try {
                 setToken((await api('post', '/v1/tokens', undefined, { kind: 'publishable' })).data.attributes.token);
+                made();
               } catch (err) {
                 setError(err);
               }
@@ -183,9 +184,19 @@ function Snippet({ program }: { program: Program }) {
   );
 }
 
-function Tokens() {
-  const loaded = useLoad(() => api('get', '/v1/tokens'), 'tokens');
+/** The program's tokens; loaded by the page, since the snippet's panel makes them too. */
+function Tokens({ loaded }: { loaded: Loaded<Answer<'/v1/tokens'>> }) {
   const [secret, setSecret] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>();
+  const make = async () => {
+    setError(undefined);
+    try {
+      setSecret((await api('post', '/v1/tokens', undefined, { kind: 'secret' })).data.attributes.token);
+      loaded.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
   const [revoking, setRevoking] = useState<Token | null>(null);
   const columns: Column<Token>[] = [
     { label: 'Kind', cell: (t) => t.attributes.kind, text: (t) => t.attributes.kind },
@@ -208,10 +219,11 @@ function Tokens() {
     <section class="panel">
       <div class="panel-head">
         <h2>API tokens</h2>
-        <button type="button" class="secondary" onClick={async () => setSecret((await api('post', '/v1/tokens', undefined, { kind: 'secret' })).data.attributes.token)}>
+        <button type="button" class="secondary" onClick={make}>
           New secret token
         </button>
       </div>
+      {error !== undefined && <Failure error={error} />}
       {secret && (
         <div class="notice" role="status">
           <p>Your new secret token, shown only now. It may call every API route: keep it on your servers.</p>
@@ -315,6 +327,7 @@ function Team() {
 
 export function Settings() {
   const loaded = useLoad(() => api('get', '/v1/program'), 'program');
+  const tokens = useLoad(() => api('get', '/v1/tokens'), 'tokens');
   return (
     <section>
       <h1>Settings</h1>
@@ -322,14 +335,14 @@ export function Settings() {
         {(answer) => (
           <>
             <ProgramForm program={answer.data} saved={loaded.reload} />
-            <Snippet program={answer.data} />
+            <Snippet program={answer.data} made={tokens.reload} />
             <PublicPage program={answer.data} saved={loaded.reload} />
             <StripeConnection />
           </>
         )}
       </Show>
       <WebhookSettings />
-      <Tokens />
+      <Tokens loaded={tokens} />
       <Team />
     </section>
   );
