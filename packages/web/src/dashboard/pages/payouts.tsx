@@ -123,6 +123,11 @@ export function Payouts() {
           onClose={() => setConfirm(null)}
           onConfirm={async () => {
             await api('post', confirm.action === 'paid' ? '/v1/payout_batches/{id}/paid' : '/v1/payout_batches/{id}/cancel', `/v1/payout_batches/${confirm.batch.id}/${confirm.action}`);
+            // The banner offers files still to upload: a batch paid or cancelled leaves it, and an empty banner goes.
+            setExported((made) => {
+              const left = made?.filter((b) => b.id !== confirm.batch.id) ?? null;
+              return left?.length ? left : null;
+            });
             loaded.reload();
           }}
         >
