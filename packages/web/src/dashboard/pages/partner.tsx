@@ -181,7 +181,7 @@ export function Partner() {
             </section>
             <section class="panel">
               <h2>Latest commissions</h2>
-              {commissions.length ? <CommissionTable rows={commissions} reload={loaded.reload} /> : <Empty title="No commissions yet"><p>A payment by a referred customer earns one.</p></Empty>}
+              {commissions.length ? <CommissionTable rows={commissions} reload={loaded.reload} partners={{ [partner.id]: a.name }} /> : <Empty title="No commissions yet"><p>A payment by a referred customer earns one.</p></Empty>}
             </section>
             {dialog === 'edit' && (
               <Confirm

@@ -106,13 +106,39 @@ function payable(r: Commission) {
   return <>{note}{a.payable_at * 1000 > Date.now() ? `from ${dateTime(a.payable_at)}` : 'now'}</>;
 }
 
-export function CommissionTable({ rows, reload }: { rows: Commission[]; reload: () => void }) {
+/**
+ * Partners' names by id, for a table whose rows name their partner by id only: one
+ * GET /v1/partners/{id} per partner on the page (a page holds at most 50), besides those
+ * `known` already. A partner that cannot be read keeps no name.
+ */
+function usePartnerNames(ids: readonly string[], known: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const wanted = [...new Set(ids)].filter((id) => !(id in known)).sort();
+  const name = (id: string) =>
+    api('get', '/v1/partners/{id}', `/v1/partners/${encodeURIComponent(id)}`).then(
+      (p) => [[id, p.data.attributes.name] as const],
+      () => [],
+    );
+  const loaded = useLoad(wanted.length ? async () => Object.fromEntries((await Promise.all(wanted.map(name))).flat()) : null, wanted.join(','));
+  return { ...known, ...loaded.data };
+}
+
+/** `partners`: names the page knows already (a partner's own page), by id. */
+export function CommissionTable({ rows, reload, partners }: { rows: Commission[]; reload: () => void; partners?: Record<string, string> }) {
   const { dialog, ask } = useChange(reload);
+  const names = usePartnerNames(
+    rows.map((r) => r.attributes.partner_id),
+    partners,
+  );
   const columns: Column<Commission>[] = [
     { label: 'Amount', numeric: true, cell: (r) => money(r.attributes.amount, r.attributes.currency), text: (r) => `${r.attributes.amount} ${r.attributes.currency}` },
     { label: 'State', cell: (r) => <span class={`state ${r.attributes.state}`}>{r.attributes.state}{r.attributes.reject_reason ? `: ${r.attributes.reject_reason}` : ''}</span>, text: (r) => r.attributes.state },
     { label: 'Payable', cell: payable, text: (r) => (r.attributes.state === 'pending' ? new Date(r.attributes.payable_at * 1000).toISOString() : '') },
-    { label: 'Partner', cell: (r) => <a href={href(`/partners/${r.attributes.partner_id}`)}>Partner</a>, text: (r) => r.attributes.partner_id },
+    {
+      label: 'Partner',
+      // Until the name arrives, the link says where it leads.
+      cell: (r) => <a href={href(`/partners/${r.attributes.partner_id}`)}>{names[r.attributes.partner_id] ?? 'Partner'}</a>,
+      text: (r) => r.attributes.partner_id,
+    },
     when<Commission>(),
     {
       label: 'Actions',
