@@ -48,6 +48,12 @@ export const int = (n: number): string => new Intl.NumberFormat(locale()).format
 export const percent = (x: number): string =>
   new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 1 }).format(x);
 
+/**
+ * Referrals per click, as a plain number ("0.25", "2"). A company's server may record a
+ * referral without any click, so this can pass 1, where a percentage would read "over 100 %".
+ */
+export const perClick = (x: number): string => new Intl.NumberFormat(locale(), { maximumFractionDigits: 2 }).format(x);
+
 export const dateTime = (unix: number): string =>
   new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(unix * 1000));
 

@@ -3,7 +3,7 @@
 // partners, and what happened last.
 
 import { api, type Answer } from '../../common/api.js';
-import { dateTime, int, mainCurrency, money, moneyMap, percent } from '../../common/format.js';
+import { dateTime, int, mainCurrency, money, moneyMap, perClick, percent } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Show } from '../../common/ui.js';
 import { href } from '../session.js';
@@ -32,23 +32,25 @@ function Figure({ label, value, now, before }: { label: string; value: string; n
 }
 
 function Funnel({ totals }: { totals: Totals }) {
+  // Each step against the one before as a ratio, not a percentage: referrals recorded by a
+  // server have no click, and a customer's first payment may come in a later period.
   const steps = [
-    ['Clicks', totals.clicks],
-    ['Referrals', totals.referrals],
-    ['Paying customers', totals.customers],
+    ['Clicks', totals.clicks, ''],
+    ['Referrals', totals.referrals, 'per click'],
+    ['Paying customers', totals.customers, 'per referral'],
   ] as const;
   const top = Math.max(1, ...steps.map(([, n]) => n));
   return (
     <section class="panel">
       <h2>Funnel</h2>
       <ol class="funnel">
-        {steps.map(([label, n], i) => (
+        {steps.map(([label, n, per], i) => (
           <li>
             <span class="step">{label}</span>
             <span class="bar" style={{ width: `${Math.max(2, (n / top) * 100)}%` }} />
             <span class="num">
               {int(n)}
-              {i > 0 && steps[i - 1]![1] > 0 ? ` (${percent(n / steps[i - 1]![1])})` : ''}
+              {i > 0 && steps[i - 1]![1] > 0 ? ` (${perClick(n / steps[i - 1]![1])} ${per})` : ''}
             </span>
           </li>
         ))}
@@ -105,7 +107,7 @@ export function Overview() {
               <dl class="figures">
                 <Figure label="Clicks" value={int(t.clicks)} now={t.clicks} before={b.clicks} />
                 <Figure label="Referrals" value={int(t.referrals)} now={t.referrals} before={b.referrals} />
-                <Figure label="Conversion rate" value={percent(rate(t))} now={rate(t)} before={rate(b)} />
+                <Figure label="Referrals per click" value={perClick(rate(t))} now={rate(t)} before={rate(b)} />
                 <Figure label="Revenue" value={moneyMap(t.revenue)} now={sumMoney(t.revenue, currency)} before={sumMoney(b.revenue, currency)} />
                 <Figure label="Commissions" value={moneyMap(t.commissions)} now={sumMoney(t.commissions, currency)} before={sumMoney(b.commissions, currency)} />
                 <Figure label="Owed now" value={moneyMap(now.owed)} now={0} before={0} />

@@ -5,7 +5,7 @@ import type { TargetedSubmitEvent } from 'preact';
 import { useLocation } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
-import { addDays, int, moneyMap, percent, today } from '../../common/format.js';
+import { addDays, int, moneyMap, perClick, today } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Confirm, Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
@@ -18,20 +18,51 @@ const SORTS = [
   ['commissions', 'Commissions'],
   ['clicks', 'Clicks'],
   ['referrals', 'Referrals'],
-  ['conversion_rate', 'Conversion rate'],
+  ['conversion_rate', 'Referrals per click'],
   ['owed', 'Owed'],
 ] as const;
 
-const COLUMNS: Column<Row>[] = [
+/** A partner's partnership in the program: its state, or null without one. */
+type States = Readonly<Record<string, string | null>>;
+
+/**
+ * The state of each partner's partnership (one per partner in a program), which the
+ * leaderboard does not carry: one GET /v1/partnerships?partner_id_eq= per partner shown.
+ */
+async function statesOf(ids: readonly string[]): Promise<States> {
+  const one = async (id: string) => {
+    const found = await api('get', '/v1/partnerships', `/v1/partnerships?partner_id_eq=${encodeURIComponent(id)}`);
+    return [id, found.data[0]?.attributes.state ?? null] as const;
+  };
+  return Object.fromEntries(await Promise.all(ids.map(one)));
+}
+
+/** What the state column says: an application waiting for the owner stands out from the partners already in. */
+const stateText = (state: string | null | undefined): string =>
+  state === undefined ? '' : state === null ? 'no partnership' : state === 'pending' ? 'application pending' : state;
+
+const columns = (states: States): Column<Row>[] => [
   { label: 'Partner', cell: (r) => <a href={href(`/partners/${r.id}`)}>{r.attributes.name}</a>, text: (r) => r.attributes.name },
+  {
+    label: 'State',
+    cell: (r) => <span class={`state ${states[r.id] ?? 'none'}`}>{stateText(states[r.id])}</span>,
+    text: (r) => states[r.id] ?? '',
+  },
   { label: 'Key', cell: (r) => r.attributes.key ?? '—', text: (r) => r.attributes.key ?? '' },
   { label: 'Clicks', numeric: true, cell: (r) => int(r.attributes.clicks), text: (r) => String(r.attributes.clicks) },
   { label: 'Referrals', numeric: true, cell: (r) => int(r.attributes.referrals), text: (r) => String(r.attributes.referrals) },
-  { label: 'Conversion', numeric: true, cell: (r) => percent(r.attributes.conversion_rate), text: (r) => String(r.attributes.conversion_rate) },
+  { label: 'Referrals per click', numeric: true, cell: (r) => perClick(r.attributes.conversion_rate), text: (r) => String(r.attributes.conversion_rate) },
   { label: 'Revenue', numeric: true, cell: (r) => moneyMap(r.attributes.revenue), text: (r) => moneyMap(r.attributes.revenue) },
   { label: 'Commissions', numeric: true, cell: (r) => moneyMap(r.attributes.commissions), text: (r) => moneyMap(r.attributes.commissions) },
   { label: 'Owed', numeric: true, cell: (r) => moneyMap(r.attributes.owed), text: (r) => moneyMap(r.attributes.owed) },
 ];
+
+/** The table and the states of its partners, asked for once the page of partners is known. */
+function PartnerTable({ rows }: { rows: Row[] }) {
+  const ids = rows.map((r) => r.id);
+  const states = useLoad(() => statesOf(ids), ids.join(','));
+  return <Table caption="Partners" columns={columns(states.data ?? {})} rows={rows} csv="partners" />;
+}
 
 function NewPartner({ onClose }: { onClose: () => void }) {
   const { route } = useLocation();
@@ -119,7 +150,7 @@ export function Partners() {
             </Empty>
           ) : (
             <>
-              <Table caption="Partners" columns={COLUMNS} rows={answer.data} csv="partners" />
+              <PartnerTable rows={answer.data} />
               <Pager page={page} hasMore={answer.meta.pagination.has_more} go={(p) => set({ page: String(p) })} />
             </>
           )

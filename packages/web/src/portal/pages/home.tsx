@@ -1,10 +1,10 @@
 // The partner's home: the link first (with a copy button and its short forms), then, for
-// a date range, clicks, referrals, paying customers, conversion rate, earnings per click
+// a date range, clicks, referrals, paying customers, referrals per click, earnings per click
 // and what was earned, with a chart; and what is pending and paid, and what the next
 // payout pays (or why it pays nothing, in words).
 
 import { api } from '../../common/api.js';
-import { dateTime, int, mainCurrency, money, moneyMap, percent } from '../../common/format.js';
+import { dateTime, int, mainCurrency, money, moneyMap, perClick } from '../../common/format.js';
 import { MeasureChart, sumMoney } from '../../common/measures.js';
 import { RangePicker, statsQuery, useRange } from '../../common/range.js';
 import { useLoad } from '../../common/use-api.js';
@@ -163,7 +163,7 @@ export function Home() {
                       ['Clicks', int(t.clicks)],
                       ['Referrals', int(t.referrals)],
                       ['Paying customers', int(t.customers)],
-                      ['Conversion rate', t.clicks ? percent(t.referrals / t.clicks) : '—'],
+                      ['Referrals per click', t.clicks ? perClick(t.referrals / t.clicks) : '—'],
                       ['Earnings per click', t.clicks && currency ? money(Math.round(earned / t.clicks), currency) : '—'],
                       ['Earned', moneyMap(t.commissions)],
                     ].map(([label, value]) => (
