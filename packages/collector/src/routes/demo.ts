@@ -66,7 +66,7 @@ const SIGNUP_PAGE: Page = {
   title: 'Sign up',
   body: () => `<h1>Sign up</h1>
 <form id="signup">
-  <input type="email" name="email" required placeholder="you@example.com">
+  <label>E-mail <input type="email" name="email" required placeholder="you@example.com"></label>
   <button>Create account</button>
 </form>
 <p id="result"></p>`,
