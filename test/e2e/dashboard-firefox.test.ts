@@ -65,7 +65,7 @@ it('in Firefox: first sign-in, a partner and their link, the overview, sign-out 
   await page.fill('input[name=email]', 'owner@company.test');
   await page.fill('input[name=password]', 'not the password');
   await page.click('button[type=submit]');
-  await waitForText(page, 'the e-mail address or the password is wrong');
+  await waitForText(page, 'The e-mail address or the password is wrong');
   await page.fill('input[name=password]', 'a long owner password');
   await page.click('button[type=submit]');
   await page.waitForURL('**/dashboard/');

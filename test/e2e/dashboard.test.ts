@@ -120,7 +120,7 @@ describe('the dashboard in Chromium', () => {
       await again.goto(link);
       await again.fill('input[name=password]', 'someone else password');
       await press(again, 'Set password and sign in');
-      await waitForText(again, 'this link is unknown, used or expired');
+      await waitForText(again, 'This link is unknown, used or expired');
       await again.context().close();
     } finally {
       await partner.close();
@@ -140,7 +140,7 @@ describe('the dashboard in Chromium', () => {
     await page.goto(at('/'));
     await waitForText(page, 'Top partners');
     const figures = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('.figure')].map((f) => [f.querySelector('dt')!.textContent, f.querySelector('.value')!.textContent])));
-    expect(figures).toMatchObject({ Clicks: '1', Referrals: '1', 'Conversion rate': '100%' });
+    expect(figures).toMatchObject({ Clicks: '1', Referrals: '1', 'Referrals per click': '1' });
   });
 
   it('exports a payout from the UI and marks it paid', async () => {
@@ -360,7 +360,7 @@ describe('the dashboard in Chromium', () => {
     await page.goto(at('/partners'));
     await page.waitForURL('**/dashboard/sign-in?next=*');
     await signIn(page, OWNER.email, 'not the password');
-    await waitForText(page, 'the e-mail address or the password is wrong');
+    await waitForText(page, 'The e-mail address or the password is wrong');
     for (let i = 0; i < 4; i++) {
       await page.click('button[type=submit]');
       await page.waitForTimeout(150);

@@ -126,7 +126,7 @@ describe('the partner portal in Chromium', () => {
     await portal.goto(`${url}/portal/`);
     await waitForText(portal, 'Earnings per click');
     const figures = await portal.evaluate(() => Object.fromEntries([...document.querySelectorAll('.figure')].map((f) => [f.querySelector('dt')!.textContent, f.querySelector('.value')!.textContent])));
-    expect(figures).toMatchObject({ Clicks: '1', Referrals: '1', 'Paying customers': '1', 'Conversion rate': '100%', 'Pending (USD)': '$9.80', 'Next payout (USD)': '$9.80' });
+    expect(figures).toMatchObject({ Clicks: '1', Referrals: '1', 'Paying customers': '1', 'Referrals per click': '1', 'Pending (USD)': '$9.80', 'Next payout (USD)': '$9.80' });
     expect(await portal.textContent('.next-payout .hint')).toBe('Paid to your PayPal address with the next payout.');
 
     await portal.goto(`${url}/portal/referrals`);
@@ -219,6 +219,52 @@ describe('the partner portal in Chromium', () => {
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${url}/demo/?red=pat-partner`);
     } finally {
       await context.close();
+    }
+  });
+
+  it('signed out, a portal page sends the partner to sign in once, with next that page, and one press lands there', async () => {
+    const signIn = async (page: Page) => {
+      await page.fill('input[name=email]', PARTNER.email);
+      await page.fill('input[name=password]', PARTNER.password);
+      await press(page, 'Sign in');
+    };
+    for (const [opened, lands, text] of [
+      ['/portal/', '/portal/', 'Your link'],
+      ['/portal/earnings', '/portal/earnings', 'Payouts'],
+      // A link from before this was fixed, whose next is the sign-in page itself.
+      ['/portal/sign-in?next=%2Fportal%2Fsign-in%3Fnext%3D%252Fportal%252F', '/portal/', 'Your link'],
+    ] as const) {
+      const context = await browser.newContext();
+      // Every change the app makes to the address, to count the redirects.
+      await context.addInitScript(() => {
+        const moves: string[] = ((window as unknown as { moves: string[] }).moves = []);
+        for (const kind of ['pushState', 'replaceState'] as const) {
+          const original = history[kind].bind(history);
+          history[kind] = (data: unknown, unused: string, to?: string | URL | null) => {
+            moves.push(`${kind} ${String(to)}`);
+            original(data, unused, to);
+          };
+        }
+      });
+      try {
+        const page = await context.newPage();
+        await page.goto(url + opened);
+        await page.waitForURL('**/portal/sign-in**');
+        await waitForText(page, 'Partner sign-in');
+        await page.waitForTimeout(300); // a second, late redirect would change the address by now
+        const at = new URL(page.url());
+        expect(at.pathname, opened).toBe('/portal/sign-in');
+        if (!opened.startsWith('/portal/sign-in')) {
+          expect(at.searchParams.get('next'), opened).toBe(opened);
+          // One redirect, replacing the page that sent them away: Back does not bounce through it.
+          expect(await page.evaluate(() => (window as unknown as { moves: string[] }).moves), opened).toEqual([`replaceState /portal/sign-in?next=${encodeURIComponent(opened)}`]);
+        }
+        await signIn(page);
+        await expect.poll(() => new URL(page.url()).pathname, { timeout: 10_000 }).toBe(lands);
+        await waitForText(page, text);
+      } finally {
+        await context.close();
+      }
     }
   });
 

@@ -84,7 +84,7 @@ describe('webhooks in the dashboard, in Chromium', () => {
     await press(page, 'Add endpoint');
     await page.fill('#webhooks input[name=url]', 'ftp://files.example/hooks');
     await press(page, 'Add endpoint', '#webhooks form');
-    await waitForText(page, 'the webhook URL must be https:// or http://');
+    await waitForText(page, 'The webhook URL must be https:// or http://');
     const described = await page.evaluate(() => {
       const input = document.querySelector<HTMLInputElement>('#webhooks input[name=url]')!;
       return { invalid: input.getAttribute('aria-invalid'), says: document.getElementById(input.getAttribute('aria-describedby')!)?.innerText };
@@ -287,7 +287,7 @@ describe('webhooks in the dashboard, in Chromium', () => {
     await press(page, 'Delete', 'dialog');
     await expect.poll(async () => (await api('GET', '/v1/webhook_endpoints')).data.map((e: any) => e.id)).not.toContain(endpointId);
     await page.goto(at(`/settings/webhooks/${endpointId}`));
-    await waitForText(page, 'no webhook endpoint');
+    await waitForText(page, 'No webhook endpoint');
     expect(problems.filter((p) => !/404|422|Failed to load resource/.test(p))).toEqual([]);
   });
 });
