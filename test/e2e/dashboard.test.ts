@@ -297,18 +297,19 @@ describe('the dashboard in Chromium', () => {
     expect(outline).not.toBe('none');
   });
 
-  it('invites a second owner, who signs in with the link and switches between programs', async () => {
+  it('invites a second owner, who sets a password with the link, accepts a second program with it, and switches between them', async () => {
     await page.goto(at('/settings'));
     await waitForText(page, 'Team');
     await page.fill('form.inline input[name=email]', 'second@company.test');
     await press(page, 'Invite');
-    await waitForText(page, 'Send second@company.test this sign-in link');
+    await waitForText(page, 'Send second@company.test this invitation link');
     const link = (await page.textContent('.notice code.secret'))!;
     expect(link).toContain('/dashboard/welcome#');
+    await waitForText(page, 'invited');
 
-    // A second program that the new owner also runs.
+    // A second program invites the same person: they accept with the password they chose.
     const other = await createProgram(server.db, { name: 'Second program', siteUrl: 'https://second.example/' }, Math.floor(Date.now() / 1000));
-    await invite(server.db, other.program.id, 'second@company.test', Math.floor(Date.now() / 1000));
+    const { link: token } = await invite(server.db, other.program.id, 'second@company.test', Math.floor(Date.now() / 1000), 'viewer');
 
     const second = await browser.newContext();
     const p2 = await second.newPage();
@@ -317,10 +318,25 @@ describe('the dashboard in Chromium', () => {
     await p2.click('button[type=submit]');
     await p2.waitForURL('**/dashboard/');
     await waitForText(p2, 'Top partners');
-    await choose(p2, 'Program', other.program.id);
-    await waitForText(p2, 'No partners yet');
+    await p2.goto(new URL(linkPath(token), link).href);
+    await p2.fill('input[name=password]', 'second owner password');
+    await p2.click('button[type=submit]');
+    await p2.waitForURL('**/dashboard/');
+    await waitForText(p2, 'You are a viewer of this program');
     expect(await p2.evaluate(() => document.querySelector<HTMLSelectElement>('.program-switcher select')!.selectedOptions[0]!.text)).toBe('Second program');
+    await choose(p2, 'Program', server.firstProgram!.program.id);
+    await waitForText(p2, 'Top partners');
+    expect(await p2.locator('text=You are a viewer of this program').count()).toBe(0);
     await second.close();
+
+    // The first owner makes them a viewer here too, from the Team table.
+    await page.reload();
+    await waitForText(page, 'second@company.test');
+    await page.selectOption('select[aria-label="Role of second@company.test"]', 'viewer');
+    await page.waitForFunction(async () => {
+      const r = await fetch('/v1/members');
+      return (await r.json()).data.some((m: { attributes: { email?: string; role: string } }) => m.attributes.email === 'second@company.test' && m.attributes.role === 'viewer');
+    });
   });
 
   it('says so when signing out fails, and stays signed in', async () => {
@@ -369,6 +385,17 @@ describe('the dashboard in Chromium', () => {
     await signIn(page, OWNER.email, OWNER.password);
     await waitForText(page, 'Too many wrong passwords');
     expect(problems.filter((p) => !/401|429|Failed to load resource|ERR_FAILED/.test(p))).toEqual([]);
+  });
+
+  it('asks for a new password from the sign-in page, and says when this Tally cannot send mail', async () => {
+    await page.goto(at('/sign-in'));
+    await page.click('text=Forgot your password?');
+    await page.waitForURL('**/dashboard/reset');
+    expect(await axeFindings(page)).toEqual([]);
+    await page.fill('input[name=email]', OWNER.email);
+    await press(page, 'Send me a link');
+    await waitForText(page, 'This Tally cannot send e-mail');
+    expect(await page.textContent('[role=status]')).toContain('npx tally users reset');
   });
 });
 

@@ -2832,7 +2832,8 @@ export interface paths {
                                     programs: {
                                         id: string;
                                         name: string;
-                                        role: string;
+                                        /** @enum {string} */
+                                        role: "owner" | "admin" | "viewer";
                                     }[];
                                 };
                             };
@@ -2902,9 +2903,65 @@ export interface paths {
                                     programs: {
                                         id: string;
                                         name: string;
-                                        role: string;
+                                        /** @enum {string} */
+                                        role: "owner" | "admin" | "viewer";
                                     }[];
                                 };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for a link to set a new password for the dashboard, e-mailed when the address has an account (the answer is the same either way) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                emailed: boolean;
                             };
                         };
                     };
@@ -2933,7 +2990,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user, the program the session acts for, and their programs */
+        /** The signed-in user, the program the session acts for, and their programs; `data: null` when signed out */
         get: {
             parameters: {
                 query?: never;
@@ -2961,10 +3018,11 @@ export interface paths {
                                     programs: {
                                         id: string;
                                         name: string;
-                                        role: string;
+                                        /** @enum {string} */
+                                        role: "owner" | "admin" | "viewer";
                                     }[];
                                 };
-                            };
+                            } | null;
                         };
                     };
                 };
@@ -3123,7 +3181,8 @@ export interface paths {
                                     programs: {
                                         id: string;
                                         name: string;
-                                        role: string;
+                                        /** @enum {string} */
+                                        role: "owner" | "admin" | "viewer";
                                     }[];
                                 };
                             };
@@ -3154,7 +3213,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The program's owners (dashboard users) */
+        /** The program's members (dashboard users) and open invitations */
         get: {
             parameters: {
                 query?: never;
@@ -3177,7 +3236,11 @@ export interface paths {
                                 type: "member";
                                 attributes: {
                                     email?: string;
-                                    role: string;
+                                    /**
+                                     * @description owner: everything; admin: everything but members and secret tokens; viewer: reads only
+                                     * @enum {string}
+                                     */
+                                    role: "owner" | "admin" | "viewer";
                                     active: boolean;
                                     created_at: number;
                                 };
@@ -3197,7 +3260,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Invite an owner: answers a one-time sign-in link (24 h) unless they can sign in already */
+        /** Invite someone to run the program: answers a one-time link (24 h) to hand over, the same whether or not the address has an account */
         post: {
             parameters: {
                 query?: never;
@@ -3210,6 +3273,11 @@ export interface paths {
                     "application/json": {
                         /** Format: email */
                         email: string;
+                        /**
+                         * @description owner: everything; admin: everything but members and secret tokens; viewer: reads only
+                         * @enum {string}
+                         */
+                        role?: "owner" | "admin" | "viewer";
                     };
                 };
             };
@@ -3227,13 +3295,17 @@ export interface paths {
                                 type: "member";
                                 attributes: {
                                     email?: string;
-                                    role: string;
+                                    /**
+                                     * @description owner: everything; admin: everything but members and secret tokens; viewer: reads only
+                                     * @enum {string}
+                                     */
+                                    role: "owner" | "admin" | "viewer";
                                     active: boolean;
                                     created_at: number;
                                 };
                             };
                             meta: {
-                                sign_in_link: string | null;
+                                sign_in_link: string;
                             };
                         };
                     };
@@ -3262,10 +3334,57 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One member, or an open invitation */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "member";
+                                attributes: {
+                                    email?: string;
+                                    /**
+                                     * @description owner: everything; admin: everything but members and secret tokens; viewer: reads only
+                                     * @enum {string}
+                                     */
+                                    role: "owner" | "admin" | "viewer";
+                                    active: boolean;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         put?: never;
         post?: never;
-        /** Remove an owner from the program; their sessions for it end */
+        /** Remove a member (their sessions for the program end) or withdraw an invitation; the last owner stays */
         delete: {
             parameters: {
                 query?: never;
@@ -3297,7 +3416,64 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a member's role; the last owner stays an owner */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description owner: everything; admin: everything but members and secret tokens; viewer: reads only
+                         * @enum {string}
+                         */
+                        role: "owner" | "admin" | "viewer";
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "member";
+                                attributes: {
+                                    email?: string;
+                                    /**
+                                     * @description owner: everything; admin: everything but members and secret tokens; viewer: reads only
+                                     * @enum {string}
+                                     */
+                                    role: "owner" | "admin" | "viewer";
+                                    active: boolean;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/integrations/stripe/webhook/{endpoint}": {
@@ -4044,7 +4220,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask for a link to set a new password, sent by e-mail when the address has an account (the answer is the same either way) */
+        /** Ask for a link to set a new password for the partner portal, e-mailed when the address has an account (the answer is the same either way) */
         post: {
             parameters: {
                 query?: never;
@@ -4253,7 +4429,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in partner: e-mail, name and PayPal address */
+        /** The signed-in partner: e-mail, name and PayPal address; `data: null` when signed out */
         get: {
             parameters: {
                 query?: never;
@@ -4279,7 +4455,7 @@ export interface paths {
                                     name: string;
                                     paypal_email: string | null;
                                 };
-                            };
+                            } | null;
                         };
                     };
                 };

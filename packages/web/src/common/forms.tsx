@@ -29,7 +29,8 @@ export function Card({ title, children }: { title: string; children: JSX.Element
   );
 }
 
-export function useSubmit(run: (form: FormData) => Promise<void>) {
+/** A form's submit: busy while it runs, its error shown; `run` gets the form's data and the form (to reset it). */
+export function useSubmit(run: (form: FormData, el: HTMLFormElement) => Promise<void>) {
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const onSubmit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
@@ -37,7 +38,8 @@ export function useSubmit(run: (form: FormData) => Promise<void>) {
     setBusy(true);
     setError(undefined);
     try {
-      await run(new FormData(e.currentTarget));
+      const el = e.currentTarget;
+      await run(new FormData(el), el);
     } catch (err) {
       setError(lockedMessage(err));
     } finally {

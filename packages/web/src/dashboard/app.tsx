@@ -13,7 +13,7 @@ import { Overview } from './pages/overview.js';
 import { Partner } from './pages/partner.js';
 import { Partners } from './pages/partners.js';
 import { Clicks, Commissions, Payments, Referrals } from './pages/records.js';
-import { SignIn, Welcome } from './pages/sign-in.js';
+import { ResetPassword, SignIn, Welcome } from './pages/sign-in.js';
 import { BASE, href, SessionContext, type Session } from './session.js';
 
 // Payouts, Stripe events, settings and a webhook endpoint's deliveries are fetched the
@@ -114,6 +114,11 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
         </ul>
       </nav>
       <main id="main" key={session.attributes.program_id}>
+        {roleOf(session) === 'viewer' && (
+          <p class="notice" role="note">
+            You are a viewer of this program: you see everything and change nothing. An owner can give you another role.
+          </p>
+        )}
         {problem !== undefined && (
           <p class="failure" role="alert">
             {problem}{' '}
@@ -140,6 +145,9 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
     </SessionContext.Provider>
   );
 }
+
+/** The signed-in member's role in the program the session acts for. */
+const roleOf = (session: Session) => session.attributes.programs.find((p) => p.id === session.attributes.program_id)?.role;
 
 function NotFound() {
   return (
@@ -172,6 +180,7 @@ function Pages() {
   const { path } = useLocation();
   if (path === href('/sign-in')) return <SignIn />;
   if (path === href('/welcome')) return <Welcome />;
+  if (path === href('/reset')) return <ResetPassword />;
   return <SignedIn />;
 }
 

@@ -6,6 +6,7 @@ import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { dateTime, percent } from '../../common/format.js';
+import { text, useSubmit } from '../../common/forms.js';
 import { useLoad, type Loaded } from '../../common/use-api.js';
 import { Confirm, CopyButton, Failure, Show, Table, type Column } from '../../common/ui.js';
 import { RuleFields, rulesFrom } from '../rules.js';
@@ -251,35 +252,56 @@ function Tokens({ loaded }: { loaded: Loaded<Answer<'/v1/tokens'>> }) {
   );
 }
 
+const ROLE_HELP: Record<Member['attributes']['role'], string> = {
+  owner: 'everything, the team and secret tokens too',
+  admin: 'everything but the team and secret tokens',
+  viewer: 'looks, changes nothing',
+};
+
+/** The program's members and open invitations; only an owner manages them. */
 function Team() {
   const { session } = useSession();
+  const myRole = session.attributes.programs.find((p) => p.id === session.attributes.program_id)?.role;
   const loaded = useLoad(() => api('get', '/v1/members'), 'members');
-  const [link, setLink] = useState<{ email: string; link: string | null } | null>(null);
+  const [link, setLink] = useState<{ email: string; link: string } | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
-  const [error, setError] = useState<unknown>();
-  const invite = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const formEl = e.currentTarget;
-    const email = String(new FormData(formEl).get('email') ?? '').trim();
-    setError(undefined);
-    try {
-      const made = await api('post', '/v1/members', undefined, { email });
-      setLink({ email, link: made.meta.sign_in_link });
-      formEl.reset();
-      loaded.reload();
-    } catch (err) {
-      setError(err);
-    }
+  const { error, busy, onSubmit } = useSubmit(async (form, el) => {
+    const email = text(form, 'email').trim();
+    const role = text(form, 'role') as Member['attributes']['role'];
+    const made = await api('post', '/v1/members', undefined, { email, role });
+    setLink({ email, link: made.meta.sign_in_link });
+    el.reset();
+    loaded.reload();
+  });
+  const changeRole = async (m: Member, role: Member['attributes']['role']) => {
+    await api('patch', '/v1/members/{id}', `/v1/members/${m.id}`, { role });
+    loaded.reload();
   };
+  const owner = myRole === 'owner';
   const columns: Column<Member>[] = [
     { label: 'E-mail', cell: (m) => m.attributes.email ?? '(first owner, not signed in yet)', text: (m) => m.attributes.email ?? '' },
+    {
+      label: 'Role',
+      cell: (m) =>
+        owner && m.attributes.active && m.attributes.email !== session.attributes.email ? (
+          <select aria-label={`Role of ${m.attributes.email ?? 'this member'}`} value={m.attributes.role} onChange={(e) => void changeRole(m, e.currentTarget.value as Member['attributes']['role'])}>
+            {Object.keys(ROLE_HELP).map((r) => (
+              <option value={r}>{r}</option>
+            ))}
+          </select>
+        ) : (
+          m.attributes.role
+        ),
+      text: (m) => m.attributes.role,
+    },
     { label: 'State', cell: (m) => (m.attributes.active ? 'active' : 'invited'), text: (m) => (m.attributes.active ? 'active' : 'invited') },
     {
       label: 'Actions',
       cell: (m) =>
+        owner &&
         m.attributes.email !== session.attributes.email && (
           <button type="button" class="link" onClick={() => setRemoving(m)}>
-            Remove
+            {m.attributes.active ? 'Remove' : 'Withdraw invitation'}
           </button>
         ),
     },
@@ -287,30 +309,43 @@ function Team() {
   return (
     <section class="panel">
       <h2>Team</h2>
-      <form class="inline" onSubmit={invite}>
-        <label>
-          Invite by e-mail
-          <input name="email" type="email" required />
-        </label>
-        <button type="submit">Invite</button>
-      </form>
+      {owner ? (
+        <form class="inline" onSubmit={onSubmit}>
+          <label>
+            Invite by e-mail
+            <input name="email" type="email" required />
+          </label>
+          <label>
+            as
+            <select name="role">
+              {Object.entries(ROLE_HELP).map(([r, help]) => (
+                <option value={r}>
+                  {r}: {help}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" disabled={busy}>
+            Invite
+          </button>
+        </form>
+      ) : (
+        <p class="hint">You are {myRole === 'admin' ? 'an admin' : 'a viewer'} here: an owner invites people and sets their roles.</p>
+      )}
       {error !== undefined && <Failure error={error} />}
       {link && (
         <div class="notice" role="status">
-          {link.link ? (
-            <p>
-              Send {link.email} this sign-in link; it works once, for 24 hours: <code class="secret">{link.link}</code> <CopyButton text={link.link} />
-            </p>
-          ) : (
-            <p>{link.email} can sign in already and now switches to this program from the menu.</p>
-          )}
+          <p>
+            Send {link.email} this invitation link; it works once, for 24 hours. Someone who already has an account here accepts with its password:{' '}
+            <code class="secret">{link.link}</code> <CopyButton text={link.link} />
+          </p>
         </div>
       )}
       <Show loaded={loaded}>{(answer) => <Table caption="Team" columns={columns} rows={answer.data} />}</Show>
       {removing && (
         <Confirm
-          title={`Remove ${removing.attributes.email ?? 'this owner'}?`}
-          confirm="Remove"
+          title={removing.attributes.active ? `Remove ${removing.attributes.email ?? 'this member'}?` : `Withdraw the invitation of ${removing.attributes.email ?? ''}?`}
+          confirm={removing.attributes.active ? 'Remove' : 'Withdraw'}
           danger
           onClose={() => setRemoving(null)}
           onConfirm={async () => {
@@ -318,7 +353,7 @@ function Team() {
             loaded.reload();
           }}
         >
-          <p>They lose this program at once; their sessions for it end.</p>
+          <p>{removing.attributes.active ? 'They lose this program at once; their sessions for it end.' : 'Its link stops working at once.'}</p>
         </Confirm>
       )}
     </section>

@@ -1,18 +1,30 @@
-// Signing in, and the one-time link's page where a new owner sets their password (and,
+// Signing in, asking for a new password, and the one-time link's page where a new owner sets their password (and,
 // for the first owner, the e-mail address they will sign in with).
 
 import { useLocation } from 'preact-iso/router';
 import { api } from '../../common/api.js';
 import { Card, SignInCard, text, useSubmit } from '../../common/forms.js';
+import { ResetPasswordCard } from '../../common/reset.js';
 import { Failure } from '../../common/ui.js';
 import { href } from '../session.js';
 
 export function SignIn() {
   return (
     <SignInCard title="Sign in" base="/dashboard" home={href('/')} signIn={(email, password) => api('post', '/v1/auth/sign_in', undefined, { email, password })}>
-      No account yet? The first start of the server printed a one-time sign-in link; an owner can invite you from Settings, or run{' '}
-      <code>npx tally users invite you@example.com</code>.
+      <a href={href('/reset')}>Forgot your password?</a> No account yet? The first start of the server printed a one-time sign-in link; an owner can invite you
+      from Settings, or run <code>npx tally users invite you@example.com</code>.
     </SignInCard>
+  );
+}
+
+export function ResetPassword() {
+  return (
+    <ResetPasswordCard
+      ask={async (email) => (await api('post', '/v1/auth/reset', undefined, { email })).meta.emailed}
+      who="an account"
+      withoutMail="This Tally cannot send e-mail. Whoever runs it can print a link for you with npx tally users reset <your e-mail>."
+      signInHref={href('/sign-in')}
+    />
   );
 }
 
@@ -36,7 +48,10 @@ export function Welcome() {
   return (
     <Card title="Welcome to Tally">
       <form onSubmit={onSubmit}>
-        <p>Choose the password you will sign in with. The link works once, for 24 hours.</p>
+        <p>
+          Choose the password you will sign in with. Already have an account on this Tally? Give its password instead, and the invitation joins it. The link works
+          once, for 24 hours.
+        </p>
         <label>
           E-mail <span class="hint">(the first owner chooses it here; invited people leave it empty)</span>
           <input name="email" type="email" autocomplete="username" />

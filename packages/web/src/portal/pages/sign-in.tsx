@@ -2,9 +2,9 @@
 // invitation or a reset) where the partner sets it.
 
 import { useLocation } from 'preact-iso/router';
-import { useState } from 'preact/hooks';
 import { api } from '../../common/api.js';
 import { Card, SignInCard, text, useSubmit } from '../../common/forms.js';
+import { ResetPasswordCard } from '../../common/reset.js';
 import { Failure } from '../../common/ui.js';
 import { href } from '../session.js';
 
@@ -17,34 +17,13 @@ export function SignIn() {
 }
 
 export function ResetPassword() {
-  const [sent, setSent] = useState<boolean | null>(null);
-  const { error, busy, onSubmit } = useSubmit(async (form) => {
-    setSent((await api('post', '/v1/portal/auth/reset', undefined, { email: text(form, 'email') })).meta.emailed);
-  });
   return (
-    <Card title="A new password">
-      {sent === null ? (
-        <form onSubmit={onSubmit}>
-          <label>
-            Your e-mail
-            <input name="email" type="email" autocomplete="username" required autoFocus />
-          </label>
-          {error !== undefined ? <Failure error={error} /> : <></>}
-          <button type="submit" disabled={busy}>
-            Send me a link
-          </button>
-        </form>
-      ) : (
-        <p role="status">
-          {sent
-            ? 'If this address has a partner account, a link to set a new password is on its way. It works once, for 24 hours.'
-            : 'This Tally cannot send e-mail. Ask the company that runs the program for a link to set a new password.'}
-        </p>
-      )}
-      <p class="hint">
-        <a href={href('/sign-in')}>Back to sign-in</a>
-      </p>
-    </Card>
+    <ResetPasswordCard
+      ask={async (email) => (await api('post', '/v1/portal/auth/reset', undefined, { email })).meta.emailed}
+      who="a partner account"
+      withoutMail="This Tally cannot send e-mail. Ask the company that runs the program for a link to set a new password."
+      signInHref={href('/sign-in')}
+    />
   );
 }
 

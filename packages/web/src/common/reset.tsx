@@ -1,0 +1,32 @@
+// Asking for a new password by e-mail: one page for owners and partners, as the server
+// has one rule for both (the answer is the same for any address; without SMTP it says so).
+
+import { useState } from 'preact/hooks';
+import { Card, text, useSubmit } from './forms.js';
+import { Failure } from './ui.js';
+
+export function ResetPasswordCard({ ask, who, withoutMail, signInHref }: { ask: (email: string) => Promise<boolean>; who: string; withoutMail: string; signInHref: string }) {
+  const [sent, setSent] = useState<boolean | null>(null);
+  const { error, busy, onSubmit } = useSubmit(async (form) => setSent(await ask(text(form, 'email'))));
+  return (
+    <Card title="A new password">
+      {sent === null ? (
+        <form onSubmit={onSubmit}>
+          <label>
+            Your e-mail
+            <input name="email" type="email" autocomplete="username" required autoFocus />
+          </label>
+          {error !== undefined ? <Failure error={error} /> : <></>}
+          <button type="submit" disabled={busy}>
+            Send me a link
+          </button>
+        </form>
+      ) : (
+        <p role="status">{sent ? `If this address has ${who}, a link to set a new password is on its way. It works once, for 24 hours.` : withoutMail}</p>
+      )}
+      <p class="hint">
+        <a href={signInHref}>Back to sign-in</a>
+      </p>
+    </Card>
+  );
+}
