@@ -129,7 +129,7 @@ describe('the localStorage mirror', () => {
   });
 
   it('all cookies cleared, storage kept: the copy is neither read nor removed, and a new referral replaces it', async () => {
-    // The decision of docs/decisions.md (the tracker: cookies cleared, storage kept).
+    // The decision of docs/decisions/0069-cookies-cleared-storage-kept.md.
     const b = new Browser();
     await b.open('https://www.shop.test/?red=alice');
     b.jar.removeAllCookiesSync();

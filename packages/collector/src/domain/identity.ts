@@ -1,4 +1,4 @@
-// Signing in, once for owners and partners (docs/decisions.md, "Trust"): passwords and
+// Signing in, once for owners and partners (docs/decisions/0219-one-identity.md): passwords and
 // lockout, sessions, one-time links and password changes. domain/owners.ts and
 // domain/partner-accounts.ts add what differs (memberships and invitations, partner
 // records); every rule here is written and tested once, for both Realms.

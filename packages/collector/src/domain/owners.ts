@@ -6,7 +6,7 @@
 // its link, handed over, creates the account of an address that has none, and adds an
 // existing user only when that user proves their password. No link an owner holds sets
 // or resets the password of an account that belongs, or is invited, elsewhere
-// (docs/decisions.md, "Trust").
+// (docs/decisions/0220-owners-invitations.md).
 
 import { fail } from '../errors.js';
 import type { Db, Queryable, Tx } from '../store/db.js';

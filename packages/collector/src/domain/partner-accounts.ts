@@ -5,7 +5,7 @@
 // tables of their own: a partner's session opens nothing of an owner's, nor the reverse.
 //
 // Nobody reaches an account, or a partnership, without its password or a one-time link
-// (docs/decisions.md, the portal): an application for an address that has an account
+// (docs/decisions/0194-who-reaches-what.md): an application for an address that has an account
 // takes the account's password, checked and counted as signing in does; an application
 // never claims a partner record an owner made; an invitation links the owner's record to
 // the account only when its link is used, and a link handed over by an owner sets the

@@ -1,5 +1,5 @@
 // Rate limits, in fixed one-minute windows counted in this process's memory (each
-// collector process counts its own; docs/decisions.md):
+// collector process counts its own; docs/decisions/0133-limits-with-several-processes.md):
 // - per secret token on every /v1 route;
 // - per publishable token and client address: a publishable token is public, so a limit
 //   on the token alone would be a switch anyone could flip for every visitor of the program;
