@@ -70,8 +70,8 @@ describe('/openapi.json', () => {
     'get /v1/payout_batches/{id}/file', 'post /v1/payout_batches/{id}/paid', 'post /v1/payout_batches/{id}/cancel',
     'post /v1/tracking/conversion', 'post /v1/tracking/click',
     'post /v1/auth/sign_in', 'post /v1/auth/redeem', 'get /v1/auth/session', 'post /v1/auth/sign_out',
-    'post /v1/auth/password', 'post /v1/auth/program',
-    'get /v1/members', 'post /v1/members', 'delete /v1/members/{id}',
+    'post /v1/auth/password', 'post /v1/auth/program', 'post /v1/auth/reset',
+    'get /v1/members', 'post /v1/members', 'get /v1/members/{id}', 'patch /v1/members/{id}', 'delete /v1/members/{id}',
     'get /v1/stats', 'get /v1/stats/partners',
     'post /v1/integrations/stripe/webhook/{endpoint}', 'get /v1/integrations/stripe',
     'post /v1/integrations/stripe/secrets', 'delete /v1/integrations/stripe/secrets/{id}',
@@ -109,6 +109,8 @@ describe('/openapi.json', () => {
         const open = (ops as Record<string, { security: unknown[] }>)[method]?.security.length === 0;
         // A public page that does not exist is the page's own 404, not the router's.
         if (open && method === 'get') expect(reply.body.errors[0].detail, path).toMatch(/^no program page/);
+        // "Am I signed in?" is answered, not refused: data is null.
+        else if (['/v1/auth/session', '/v1/portal/account'].includes(path) && method === 'get') expect(reply.body, path).toEqual({ data: null });
         else expect(reply.status, `${method} ${path}`).toBe(open ? 415 : 401);
       }
     }

@@ -19,10 +19,10 @@ afterAll(async () => {
 it('invite prints a link that lets the person set a password and sign in; list shows them; remove ends their session', async () => {
   const invited = await tally(['users', 'invite', 'cli@owner.test', '--program', c.programId], env);
   expect(invited.code).toBe(0);
-  const link = /Sign-in link \(once, within 24 hours\): (\S+)/.exec(invited.stdout)?.[1] ?? '';
+  const link = /Invitation link \(once, within 24 hours\): (\S+)/.exec(invited.stdout)?.[1] ?? '';
   expect(link.startsWith(`${PUBLIC_URL}/dashboard/welcome#`)).toBe(true);
   // The link is shown once: the database keeps only its hash.
-  const stored = await c.running.db.all<{ hash: string }>('SELECT hash FROM sign_in_links');
+  const stored = await c.running.db.all<{ hash: string }>('SELECT hash FROM invitations');
   expect(stored.some((r) => link.endsWith(r.hash))).toBe(false);
 
   const redeemed = await c.call('POST', '/v1/auth/redeem', { token: null, body: { token: link.split('#')[1], password: 'cli owner password' } });
@@ -36,10 +36,26 @@ it('invite prints a link that lets the person set a password and sign in; list s
   // The first start's owner has not chosen an address yet.
   expect(rows).toContainEqual(expect.objectContaining({ email: null, active: false }));
 
+  // The operator's reset link sets a new password and ends the other sessions.
+  const reset = /Reset link \(once, within 24 hours\): (\S+)/.exec((await tally(['users', 'reset', 'cli@owner.test'], env)).stdout)?.[1] ?? '';
+  expect(reset.startsWith(`${PUBLIC_URL}/dashboard/welcome#`)).toBe(true);
+  const renewed = await c.call('POST', '/v1/auth/redeem', { token: null, body: { token: reset.split('#')[1], password: 'a new cli password' } });
+  expect(renewed.status).toBe(200);
+  expect((await session('GET', '/v1/auth/session')).body).toEqual({ data: null });
+  expect((await tally(['users', 'reset', 'nobody@owner.test'], env)).code).toBe(2);
+
   const removed = await tally(['users', 'remove', 'CLI@owner.test'], env);
   expect(removed.code).toBe(0);
-  expectError(await session('GET', '/v1/partners'), 401, 'unauthorized');
+  expectError(await asOwner(c, sessionCookieOf(renewed) ?? '')('GET', '/v1/partners'), 401, 'unauthorized');
   expect((await tally(['users', 'remove', 'cli@owner.test'], env)).code).not.toBe(0);
+});
+
+it('invites in a role, and refuses a role that does not exist', async () => {
+  const invited = await tally(['users', 'invite', 'viewer@owner.test', '--program', c.programId, '--role', 'viewer'], env);
+  const token = /Invitation link \(once, within 24 hours\): \S+#(\S+)/.exec(invited.stdout)?.[1] ?? '';
+  const joined = await c.call('POST', '/v1/auth/redeem', { token: null, body: { token, password: 'a viewer password' } });
+  expect(joined.body.data.attributes.programs).toEqual([expect.objectContaining({ id: c.programId, role: 'viewer' })]);
+  expect((await tally(['users', 'invite', 'x@owner.test', '--program', c.programId, '--role', 'boss'], env)).code).toBe(2);
 });
 
 it('refuses a malformed address and an unknown program', async () => {
