@@ -30,6 +30,13 @@ it('sends / to the dashboard, and answers /about with a page naming the service 
   // Every link on the page answers.
   for (const link of links) expect((await fetch(`${c.url}${link}`)).status, link).toBe(200);
   expect(await (await fetch(`${c.url}/docs/api.md`)).text()).toMatch(/^# /);
+  // The decisions: an index, and a file of each that its links reach; nothing outside docs/.
+  const index = await (await fetch(`${c.url}/docs/decisions/README.md`)).text();
+  const first = /\]\((\d{4}-[\w-]+\.md)\)/.exec(index)?.[1];
+  expect((await fetch(`${c.url}/docs/decisions/${first}`)).status).toBe(200);
+  expect((await fetch(`${c.url}/docs/decisions.md`)).status).toBe(200);
+  expect((await fetch(`${c.url}/docs/%2e%2e/package.json`)).status).not.toBe(200);
+  expect((await fetch(`${c.url}/docs/decisions/nothing.md`)).status).toBe(404);
 });
 
 it('serves /favicon.ico as an icon', async () => {

@@ -2,7 +2,7 @@
 // is besides the dashboard (which `/` opens): the demo (when it is on), the API document
 // and the docs. And a favicon, so browsers do not log a 404 for it on every page.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
@@ -15,7 +15,13 @@ const VERSION: string = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')).version;
 
 /** The repository's own docs, served as text beside the page; absent when embedded elsewhere. */
 const DOCS_DIR = join(dirname(PACKAGE_JSON), '..', '..', 'docs') + '/';
-const DOCS = ['api.md', 'tracker.md', 'decisions.md', 'webhooks.md', 'stripe.md', 'portal.md'] as const;
+const DOCS = ['api.md', 'tracker.md', 'decisions/README.md', 'webhooks.md', 'stripe.md', 'portal.md'] as const;
+
+/** Every doc served: the main ones, decisions.md (which points to the folder) and one file per decision. */
+function servedDocs(): string[] {
+  const decisions = existsSync(DOCS_DIR + 'decisions') ? readdirSync(DOCS_DIR + 'decisions').filter((n) => n.endsWith('.md')).map((n) => `decisions/${n}`) : [];
+  return [...DOCS, 'decisions.md', ...decisions].filter((name, i, all) => all.indexOf(name) === i && existsSync(DOCS_DIR + name));
+}
 
 // A 32×32 PNG (a white T on teal), in an ICO container: every browser reads PNG icons.
 const PNG = Buffer.from(
@@ -72,12 +78,15 @@ export function mountHome(router: Router, opts: { demo: boolean }): void {
     ctx.type = 'image/x-icon';
     ctx.body = ICO;
   });
-  for (const name of docs) {
-    // Read once at start, like the snippet: what was there is what is served.
-    const text = readFileSync(DOCS_DIR + name);
-    router.get(`/docs/${name}`, (ctx) => {
-      ctx.type = 'text/plain; charset=utf-8';
-      ctx.body = text;
-    });
-  }
+  // Only names found at start are served; each is read when first asked for, then kept.
+  const served = new Set(servedDocs());
+  const texts = new Map<string, Buffer>();
+  router.get('/docs/{*name}', (ctx, next) => {
+    const name = ctx.path.slice('/docs/'.length);
+    if (!served.has(name)) return next();
+    let text = texts.get(name);
+    if (!text) texts.set(name, (text = readFileSync(DOCS_DIR + name)));
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = text;
+  });
 }
