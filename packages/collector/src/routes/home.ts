@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
+import { fail } from '../errors.js';
 import { escapeHtml } from '../http/html.js';
 import { pagePolicy } from '../http/security-headers.js';
 
@@ -81,9 +82,9 @@ export function mountHome(router: Router, opts: { demo: boolean }): void {
   // Only names found at start are served; each is read when first asked for, then kept.
   const served = new Set(servedDocs());
   const texts = new Map<string, Buffer>();
-  router.get('/docs/{*name}', (ctx, next) => {
+  router.get('/docs/{*name}', (ctx) => {
     const name = ctx.path.slice('/docs/'.length);
-    if (!served.has(name)) return next();
+    if (!served.has(name)) throw fail('not_found', `no file ${ctx.path}`);
     let text = texts.get(name);
     if (!text) texts.set(name, (text = readFileSync(DOCS_DIR + name)));
     ctx.type = 'text/plain; charset=utf-8';
