@@ -7,7 +7,8 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 import { builtinModules } from 'node:module';
 
 const collectorPkg = JSON.parse(readFileSync('packages/collector/package.json', 'utf8'));
@@ -69,6 +70,15 @@ const webShell = (app, title, styles) => ({
       .replace('<!--styles-->', `<link rel="stylesheet" href="/${app}/${cssName}">`)
       .replace('<!--scripts-->', `<script type="module" src="/${app}/${entry.fileName}"></script>`);
     this.emitFile({ type: 'asset', fileName: 'index.html', source: html });
+  },
+  // Each file's gzip and brotli beside it, made once here: the collector serves them as
+  // they are instead of compressing at every start (http/static-file.ts).
+  writeBundle(options, bundle) {
+    for (const file of Object.values(bundle)) {
+      const body = Buffer.from(file.type === 'chunk' ? file.code : file.source);
+      writeFileSync(`${options.dir}/${file.fileName}.gz`, gzipSync(body, { level: 9 }));
+      writeFileSync(`${options.dir}/${file.fileName}.br`, brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    }
   },
 });
 

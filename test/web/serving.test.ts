@@ -82,3 +82,31 @@ it('serves the partner portal at /portal/ and the public pages at /p/<slug>/, wi
   // The owner's pages are not in the partner's bundle.
   expect(readFileSync(new URL(entry, portal), 'utf8')).not.toContain('/v1/payout_batches');
 });
+
+it('serves the gzip and brotli the build wrote beside each file, byte for byte, and they are the file', async () => {
+  const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+  const { request } = await import('node:http');
+  const assets = new URL('assets/', DIST);
+  const js = readdirSync(assets).find((n) => n.endsWith('.js'))!;
+  const plain = readFileSync(new URL(js, assets));
+  // fetch() undoes the encoding; a raw request shows the bytes sent.
+  const raw = (encoding: string) =>
+    new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+      request(`${c.url}/dashboard/assets/${js}`, { headers: { 'accept-encoding': encoding } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d)).on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(parts) }));
+      })
+        .on('error', reject)
+        .end();
+    });
+  const br = await raw('br');
+  expect(br.encoding).toBe('br');
+  expect(br.body.equals(readFileSync(new URL(`${js}.br`, assets)))).toBe(true);
+  expect(brotliDecompressSync(br.body).equals(plain)).toBe(true);
+  const gz = await raw('gzip');
+  expect(gz.encoding).toBe('gzip');
+  expect(gz.body.equals(readFileSync(new URL(`${js}.gz`, assets)))).toBe(true);
+  expect(gunzipSync(gz.body).equals(plain)).toBe(true);
+  // The compressed copies are not files of the app themselves.
+  expect((await fetch(`${c.url}/dashboard/assets/${js}.br`)).status).toBe(404);
+});

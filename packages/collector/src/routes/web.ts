@@ -25,8 +25,10 @@ const APP_POLICY = [
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.html': 'text/html; charset=utf-8' };
 
+/** A built file, with the gzip and brotli the build wrote beside it when it did. */
 function load(path: string): StaticFile {
-  return staticFile(readFileSync(path), TYPES[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream');
+  const beside = (ext: string) => (existsSync(path + ext) ? readFileSync(path + ext) : undefined);
+  return staticFile(readFileSync(path), TYPES[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream', { gzip: beside('.gz'), brotli: beside('.br') });
 }
 
 export type WebApp = { page: StaticFile; assets: Map<string, StaticFile> };
@@ -36,7 +38,9 @@ export function loadWebApp(dir?: string, app = 'dashboard'): WebApp | undefined 
   const root = dir ?? join(dirname(createRequire(import.meta.url).resolve('@tally/web/package.json')), 'dist', app);
   if (!existsSync(join(root, 'index.html'))) return undefined;
   const assets = new Map<string, StaticFile>();
-  for (const name of readdirSync(join(root, 'assets'))) assets.set(name, load(join(root, 'assets', name)));
+  for (const name of readdirSync(join(root, 'assets'))) {
+    if (!name.endsWith('.gz') && !name.endsWith('.br')) assets.set(name, load(join(root, 'assets', name)));
+  }
   return { page: load(join(root, 'index.html')), assets };
 }
 
