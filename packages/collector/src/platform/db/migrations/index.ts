@@ -1,0 +1,42 @@
+// Every migration in the order it runs: the n-th is version n (store/migrations.ts runs
+// them). TypeScript modules rather than .sql files: rollup bundles the collector into
+// dist, and loose .sql files beside the sources would not ship with it.
+
+import type { Migration } from './migration.js';
+import m0001 from './0001-initial.js';
+import m0002 from './0002-token-labels.js';
+import m0003 from './0003-payments-and-payouts.js';
+import m0004 from './0004-payment-without-referral.js';
+import m0005 from './0005-drop-state-set-indexes.js';
+import m0006 from './0006-foreign-key-indexes.js';
+import m0007 from './0007-one-batch-per-commission.js';
+import m0008 from './0008-owners.js';
+import m0009 from './0009-cookie-days-and-lists.js';
+import m0010 from './0010-statistics.js';
+import m0011 from './0011-stripe-and-rules.js';
+import m0012 from './0012-partner-accounts.js';
+import m0013 from './0013-webhooks.js';
+import m0014 from './0014-settings-triggers.js';
+import m0015 from './0015-identity.js';
+import m0016 from './0016-clicks-purged.js';
+
+export type { Migration, Script } from './migration.js';
+
+export const MIGRATIONS: readonly Migration[] = [
+  m0001,
+  m0002,
+  m0003,
+  m0004,
+  m0005,
+  m0006,
+  m0007,
+  m0008,
+  m0009,
+  m0010,
+  m0011,
+  m0012,
+  m0013,
+  m0014,
+  m0015,
+  m0016,
+];
