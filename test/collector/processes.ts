@@ -1,8 +1,11 @@
-// Runs the built `tally` binary, as a user would after npm install.
+// The `tally` CLI: in process for the commands (main() with the test's own environment
+// and output, running the sources), and the built binary where a process is the point:
+// `tally serve`, signals, kill -9, and one smoke test of the binary itself.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../packages/collector/src/cli.js';
 
 export const TALLY = fileURLToPath(new URL('../../packages/collector/bin/tally.js', import.meta.url));
 
@@ -12,7 +15,27 @@ export interface Run {
   stderr: string;
 }
 
-export function tally(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/** A command run in process, as the binary would run it with `env` added to the environment and `stdin` as its input. */
+export async function tally(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    env: { ...process.env, ...env },
+    stdout: {
+      write(text: string, done?: (err?: Error | null) => void) {
+        stdout += text;
+        done?.(null);
+        return true;
+      },
+    },
+    stderr: { write: (text: string) => (stderr += text) },
+    stdin: () => stdin,
+  });
+  return { code, stdout, stderr };
+}
+
+/** The built binary, in a process of its own. */
+export function tallyBinary(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [TALLY, ...args], { env: { ...process.env, ...env } });
     let stdout = '';

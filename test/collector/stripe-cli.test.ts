@@ -2,10 +2,9 @@
 // enter in Stripe and the events to select are printed, the secret never is, and the
 // secret it added verifies a signed event posted to a running server.
 
-import { spawnSync } from 'node:child_process';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { testDatabase, type TestDatabase } from './database.js';
-import { serve, tally, TALLY } from './processes.js';
+import { serve, tally } from './processes.js';
 import { customer, newSecret, postEvent, stripeEvent } from './stripe-fixtures.js';
 
 let database: TestDatabase;
@@ -36,12 +35,8 @@ it('connect prints the webhook URL and the events, never the secret; status show
 
   // A second secret from stdin (kept out of the shell's history): both are listed.
   const second = newSecret();
-  const fromStdin = spawnSync(process.execPath, [TALLY, 'stripe', 'connect', '--program', programId, '--secret', '-'], {
-    env: { ...process.env, ...env },
-    input: `${second}\n`,
-    encoding: 'utf8',
-  });
-  expect(fromStdin.status).toBe(0);
+  const fromStdin = await tally(['stripe', 'connect', '--program', programId, '--secret', '-'], env, `${second}\n`);
+  expect(fromStdin.code).toBe(0);
   const status = await tally(['stripe', 'status', '--program', programId], env);
   expect(status.stdout).toContain(`https://tally.example.com${url}`);
   expect(status.stdout).toContain(`Stripe whsec_…${second.slice(-4)}`);

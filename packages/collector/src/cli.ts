@@ -12,7 +12,7 @@ import { stripeCommands } from './cli/stripe.js';
 import { webhookCommands } from './cli/webhooks.js';
 import { tokenCommands } from './cli/tokens.js';
 import { userCommands } from './cli/users.js';
-import { out, UsageError, type Command, type Values } from './cli/common.js';
+import { out, PROCESS_IO, UsageError, withIo, type CliIo, type Command, type Values } from './cli/common.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { isPostgresUrl } from './store/postgres.js';
 import { describeCause, ServiceError } from './errors.js';
@@ -74,7 +74,16 @@ function shownUrl(url: string): string {
   }
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+/**
+ * Runs one command and resolves to its exit code. `cliIo` is where it reads its
+ * environment and standard input and writes its output: the process's own for the
+ * binary, a test's own in process.
+ */
+export function main(argv: readonly string[], cliIo: CliIo = PROCESS_IO): Promise<number> {
+  return withIo(cliIo, () => run(argv, cliIo));
+}
+
+async function run(argv: readonly string[], cliIo: CliIo): Promise<number> {
   let config: Readonly<Config> | undefined;
   const name = [argv.slice(0, 2).join(' '), argv[0] ?? ''].find((n) => Object.hasOwn(COMMANDS, n));
   try {
@@ -107,18 +116,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (parsed.positionals.length !== expected.length) {
       throw new UsageError(`expected ${expected.length ? expected.join(' ') : 'no arguments'}; usage: ${command.usage.split('\n')[0]}`);
     }
-    config = loadConfig();
+    config = loadConfig(cliIo.env);
     await command.run(parsed.values, parsed.positionals, config);
     return 0;
   } catch (err) {
     if (err instanceof ServiceError && err.code === 'unavailable' && config) {
-      process.stderr.write(`tally: cannot use the database at ${shownUrl(config.databaseUrl)}: ${describeCause(err.cause)}\n`);
+      cliIo.stderr.write(`tally: cannot use the database at ${shownUrl(config.databaseUrl)}: ${describeCause(err.cause)}\n`);
       return 1;
     }
     // Bad arguments exit 2; a refusal by the data (a stale export, say) or a failure exits 1.
     const usage =
       err instanceof UsageError || err instanceof ConfigError || (err instanceof ServiceError && (err.kind === 'request' || err.kind === 'rule'));
-    process.stderr.write(`tally: ${err instanceof Error ? err.message : String(err)}\n`);
+    cliIo.stderr.write(`tally: ${err instanceof Error ? err.message : String(err)}\n`);
     return usage ? 2 : 1;
   }
 }

@@ -1,5 +1,7 @@
 // What every command shares: its shape, argument helpers, and the database it opens.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFileSync } from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
 import type { Config } from '../config.js';
 import { getProgram, listPrograms } from '../domain/programs.js';
@@ -20,10 +22,26 @@ export interface Command {
   run(values: Values, positionals: string[], config: Readonly<Config>): Promise<void>;
 }
 
+/** Where a command reads and writes: the process's own, or a caller's (tests run commands in process). */
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  stdout: { write(text: string, done?: (err?: Error | null) => void): unknown };
+  stderr: { write(text: string): unknown };
+  /** Standard input, read whole. */
+  stdin(): string;
+}
+
+export const PROCESS_IO: CliIo = { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: () => readFileSync(0, 'utf8') };
+
+const running = new AsyncLocalStorage<CliIo>();
+/** The io of the command running now. */
+export const io = (): CliIo => running.getStore() ?? PROCESS_IO;
+export const withIo = <T>(cliIo: CliIo, fn: () => Promise<T>): Promise<T> => running.run(cliIo, fn);
+
 export const now = (): number => Math.floor(Date.now() / 1000);
-export const out = (line: string): void => void process.stdout.write(`${line}\n`);
+export const out = (line: string): void => void io().stdout.write(`${line}\n`);
 /** For a person, beside a stdout that machines read (the server's JSON logs). */
-export const note = (line: string): void => void process.stderr.write(`${line}\n`);
+export const note = (line: string): void => void io().stderr.write(`${line}\n`);
 export const iso = (t: number | null): string => (t === null ? '-' : new Date(t * 1000).toISOString());
 export const json = { json: { type: 'boolean' } } as const;
 

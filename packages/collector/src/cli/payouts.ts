@@ -16,7 +16,7 @@ import {
   payoutCsv,
   type PayoutBatch,
 } from '../domain/payouts.js';
-import { iso, note, now, out, programFor, UsageError, withDb, type Command } from './common.js';
+import { io, iso, note, now, out, programFor, UsageError, withDb, type Command } from './common.js';
 
 /** A batch's file: written whole under a temporary name in the same folder, then renamed. */
 interface Placed {
@@ -65,7 +65,7 @@ function rename({ path, temp }: Placed): void {
 }
 
 const stdout = (text: string) =>
-  new Promise<void>((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve())));
+  new Promise<void>((resolve, reject) => io().stdout.write(text, (err) => (err ? reject(err) : resolve())));
 
 /** Where each batch goes: FILE for one batch, FILE.USD.csv, FILE.EUR.csv … for several. */
 const pathFor = (file: string, count: number, currency: string) =>

@@ -1,15 +1,14 @@
 // tally stripe connect / status (docs/stripe.md): the same connection the dashboard's
 // settings and the API make. A signing secret is printed only as its hint, never whole.
 
-import { readFileSync } from 'node:fs';
 import { publicUrlOf, type Config } from '../config.js';
 import { addSecret, connection, EVENTS_TO_SEND, secretHint, webhookPath } from '../domain/stripe/connect.js';
-import { now, out, programFor, required, UsageError, withDb, type Command } from './common.js';
+import { io, now, out, programFor, required, UsageError, withDb, type Command } from './common.js';
 
 /** `--secret -` reads it from stdin, keeping it out of the shell's history and the process list. */
 function secretFrom(raw: string): string {
   if (raw !== '-') return raw;
-  const line = readFileSync(0, 'utf8').split(/\r?\n/)[0]?.trim() ?? '';
+  const line = io().stdin().split(/\r?\n/)[0]?.trim() ?? '';
   if (line === '') throw new UsageError('--secret - reads the signing secret from stdin, which was empty');
   return line;
 }
