@@ -53,8 +53,14 @@ export interface CollectorOptions {
   /** Where webhooks may go; https to public addresses only unless given. */
   outbound?: Partial<OutboundPolicy>;
   webhookPollMs?: number;
-  /** How often the statistics are folded (every second by default). */
+  /** How often the statistics are folded (every second by default, when background work is on). */
   foldEveryMs?: number;
+  /**
+   * Background work (webhook delivery, the statistics' fold, purges) on its timers; off
+   * unless a test is about it: a test runs it with `running.work` when it wants it, so
+   * nothing happens that it did not ask for.
+   */
+  background?: boolean;
 }
 
 export async function startCollector(opts: CollectorOptions = {}): Promise<Collector> {
@@ -63,7 +69,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
   const running = await startServer(
     { port: 0, host: '127.0.0.1', databaseUrl: database.url, logLevel: 'silent', publicUrl: PUBLIC_URL, limits: opts.limits, smtpUrl: opts.smtpUrl, mailFrom: 'Tally <tally@test.example>' },
     createLogger('silent'),
-    { now: () => clock.now, outbound: opts.outbound, webhookPollMs: opts.webhookPollMs, foldEveryMs: opts.foldEveryMs },
+    { now: () => clock.now, outbound: opts.outbound, webhookPollMs: opts.webhookPollMs, foldEveryMs: opts.foldEveryMs, background: opts.background ?? false },
   );
   const first = running.firstProgram;
   if (!first) throw new Error('a new database must get a first program');

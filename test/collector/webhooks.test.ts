@@ -22,12 +22,28 @@ afterEach(async () => {
   await c?.close();
 });
 
-/** A collector whose clock starts at real time, so signatures verify as a receiver would. */
+/**
+ * A collector whose clock starts at real time, so signatures verify as a receiver would,
+ * with its delivery loop on: this file is about that loop (retries, leases, Retry-After).
+ */
 async function collector(outbound: object = LOCAL): Promise<Collector> {
-  const made = await startCollector({ outbound, webhookPollMs: 50 });
+  const made = await startCollector({ outbound, webhookPollMs: 50, background: true });
   made.clock.now = Math.floor(Date.now() / 1000);
   return made;
 }
+
+it('with background work off (as every other test file runs), nothing is sent until the test asks: work.deliver() sends what is due', async () => {
+  c = await startCollector({ outbound: LOCAL });
+  c.clock.now = Math.floor(Date.now() / 1000);
+  await endpoint('/on-demand');
+  await seedPartner(c);
+  // No timer exists to send it: the delivery is pending and the receiver has nothing.
+  const pending = await c.running.db.all<{ state: string; attempts: number }>('SELECT state, attempts FROM webhook_deliveries');
+  expect(pending).toEqual([{ state: 'pending', attempts: 0 }]);
+  await c.running.work.deliver();
+  expect(receiver.received.filter((r) => r.path === '/on-demand').map((r) => r.json.type)).toEqual(['partnership.created']);
+  expect(await c.running.db.all('SELECT state FROM webhook_deliveries')).toEqual([{ state: 'succeeded' }]);
+});
 
 async function endpoint(path: string, types?: string[]): Promise<{ id: string; secret: string }> {
   const made = await c.call('POST', '/v1/webhook_endpoints', { body: { url: receiver.url + path, ...(types ? { event_types: types } : {}) } });

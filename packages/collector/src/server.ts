@@ -12,7 +12,7 @@ import { answerClientErrors } from './http/client-errors.js';
 import { guardConnections, NO_CAPS, serverOptions } from './http/connections.js';
 import { firstOwnerLink, linkPath } from './domain/owners.js';
 import { foldStats } from './domain/stats.js';
-import { startClickPurge } from './domain/clicks.js';
+import { purgeClicks, startClickPurge } from './domain/clicks.js';
 import { startDelivery } from './domain/webhooks/deliver.js';
 import { DEFAULT_OUTBOUND, postJson, type OutboundPolicy } from './http/outbound.js';
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
@@ -35,6 +35,13 @@ export interface RunningServer {
   firstSignInLink: string | undefined;
   /** Sends the e-mail outbox, when SMTP is configured. */
   outbox: OutboxSender | undefined;
+  /** The background work, run now: what a server with `background: false` does only when asked. */
+  work: {
+    deliver(): Promise<void>;
+    fold(): Promise<void>;
+    sendMail(): Promise<void>;
+    purge(): Promise<void>;
+  };
   close(): Promise<void>;
 }
 
@@ -68,10 +75,25 @@ export interface ServerOptions {
   foldEveryMs?: number | undefined;
   /** How often the e-mail outbox is looked at besides when a request writes to it; every second unless given. */
   mailPollMs?: number | undefined;
+  /**
+   * False: no timer runs (webhook delivery, the statistics' fold, purges, the mail poll);
+   * the work runs when `work` is called, and mail a request writes is still sent at once.
+   * Tests turn it off, so that nothing happens that they did not ask for.
+   */
+  background?: boolean | undefined;
+}
+
+/** Runs `fn` every `ms` while the server runs, when background work is on. */
+function repeat(on: boolean, ms: number, fn: () => unknown): NodeJS.Timeout | undefined {
+  if (!on) return undefined;
+  const timer = setInterval(fn, ms);
+  timer.unref();
+  return timer;
 }
 
 export async function startServer(config: Config, log: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const now = options.now ?? unixNow;
+  const background = options.background ?? true;
   const db = await openConfigured(config, now(), log);
   // Listen first, so the first program's origins name the real port (PORT=0 picks one);
   // until the app is ready, a request is told to come back.
@@ -112,7 +134,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
         now,
         mailer: createMailer(config.smtpUrl, config.mailFrom ?? 'Tally <tally@localhost>'),
         compose: composers(publicUrl),
-        pollMs: options.mailPollMs ?? 1000,
+        pollMs: background ? (options.mailPollMs ?? 1000) : 0,
       })
     : undefined;
   handle = createApp({
@@ -136,23 +158,26 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     // A claim outlives the longest attempt (one deadline for DNS, connect and answer) twice
     // over: it is counted from before the claim commits, which may wait its turn.
     leaseSeconds: 2 * Math.ceil(outbound.timeoutMs / 1000) + 10,
-    pollMs: options.webhookPollMs ?? 500,
+    pollMs: background ? (options.webhookPollMs ?? 500) : 0,
   });
 
   // The statistics' deltas are folded beside the requests; reads add what is not folded yet.
-  const folding = setInterval(() => {
-    foldStats(db).catch((err: unknown) => log.warn({ cause: describeCause(err) }, 'folding the statistics failed; the next fold retries'));
-  }, options.foldEveryMs ?? FOLD_EVERY_MS);
-  folding.unref();
+  const fold = () => foldStats(db).then(() => undefined);
+  const folding = repeat(background, options.foldEveryMs ?? FOLD_EVERY_MS, () =>
+    fold().catch((err: unknown) => log.warn({ cause: describeCause(err) }, 'folding the statistics failed; the next fold retries')),
+  );
 
   // Raw clicks past their retention are deleted beside the requests, in short batches.
-  const clickPurging = config.clickRetentionDays ? startClickPurge({ db, log, now, retentionDays: config.clickRetentionDays }) : undefined;
+  const clickPurging = background && config.clickRetentionDays ? startClickPurge({ db, log, now, retentionDays: config.clickRetentionDays }) : undefined;
 
   // What can open nothing any more is deleted: sessions idle too long, expired links and invitations.
-  const purging = setInterval(() => {
-    purgeExpiredAccess(db, now()).catch((err: unknown) => log.warn({ cause: describeCause(err) }, 'deleting expired sessions and links failed; the next run retries'));
-  }, PURGE_EVERY_MS);
-  purging.unref();
+  const purge = async () => {
+    await purgeExpiredAccess(db, now());
+    if (config.clickRetentionDays) await purgeClicks(db, { now: now(), retentionDays: config.clickRetentionDays });
+  };
+  const purging = repeat(background, PURGE_EVERY_MS, () =>
+    purgeExpiredAccess(db, now()).catch((err: unknown) => log.warn({ cause: describeCause(err) }, 'deleting expired sessions and links failed; the next run retries')),
+  );
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -173,5 +198,6 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     })();
     return closing;
   };
-  return { url: `http://${host}:${port}`, db, server, firstProgram, firstSignInLink, outbox, close };
+  const work = { deliver: () => delivering.drain(), fold, sendMail: async () => outbox?.drain(), purge };
+  return { url: `http://${host}:${port}`, db, server, firstProgram, firstSignInLink, outbox, work, close };
 }

@@ -104,9 +104,10 @@ export function startOutbox(options: OutboxOptions): OutboxSender {
     current = pass().finally(() => (running = false));
     return current;
   };
-  const timer = setInterval(() => void look(), options.pollMs);
-  timer.unref();
-  void look();
+  // pollMs 0: only a request's kick, or drain(), sends (tests, on demand).
+  const timer = options.pollMs > 0 ? setInterval(() => void look(), options.pollMs) : undefined;
+  timer?.unref();
+  if (timer) void look();
   return {
     kick: () => void look(),
     drain: () => look(),

@@ -43,6 +43,8 @@ export interface DeliveryOptions {
 export interface Delivering {
   /** Looks for due deliveries now instead of at the next poll. */
   kick(): void;
+  /** Sends every delivery due now, and those its attempts make due now, then resolves. */
+  drain(): Promise<void>;
   /** Stops claiming, and waits for the requests in flight. */
   stop(): Promise<void>;
 }
@@ -202,11 +204,18 @@ export function startDelivery(options: DeliveryOptions): Delivering {
     }
   };
 
-  const timer = setInterval(() => void look(), options.pollMs);
-  timer.unref();
-  void look();
+  // pollMs 0: nothing runs by itself; drain() sends what is due (tests, on demand).
+  const timer = options.pollMs > 0 ? setInterval(() => void look(), options.pollMs) : undefined;
+  timer?.unref();
+  if (timer) void look();
   return {
     kick: () => void look(),
+    async drain() {
+      do {
+        await look();
+        await Promise.all([...running]);
+      } while (!stopped && (await webhooks.anyDue(db, now())));
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);
