@@ -15,6 +15,38 @@ const SQLITE_ONLY = [
   'test/collector/webhooks-cli.test.ts',
 ];
 
+// Pure rules: no database, so nothing an engine could change. They run once, on the sqlite side.
+const PURE = [
+  'test/collector/csv.test.ts',
+  'test/collector/datetime.test.ts',
+  'test/collector/day-starts.test.ts',
+  'test/collector/time-zones.test.ts',
+  'test/collector/zone-cache.test.ts',
+  'test/collector/connections.test.ts',
+  'test/collector/demo-switch.test.ts',
+];
+
+// The tiers (README, "Tests"). `npm run test:fast` (TALLY_TEST_TIER=fast) runs the unit and
+// API tiers on SQLite, in process: no browser, no PostgreSQL, no process started, no
+// timing of the real clock. `npm test` runs everything: both engines, the processes,
+// Chromium and Firefox.
+const PROCESSES = [
+  'test/collector/banner.test.ts',
+  'test/collector/crash.test.ts',
+  'test/collector/npm-start.test.ts',
+  'test/collector/webhooks-crash.test.ts',
+  'test/collector/backpressure.test.ts',
+  'test/collector/unavailable.test.ts',
+  'test/collector/sqlite-lock.test.ts',
+  'test/collector/durability.test.ts',
+  'test/collector/server.test.ts',
+  'test/collector/stripe-cli.test.ts',
+  'test/collector/webhooks-cli.test.ts',
+  // The delivery loop's retries, timed by the real clock.
+  'test/collector/webhooks.test.ts',
+];
+const FAST = process.env.TALLY_TEST_TIER === 'fast';
+
 export default defineConfig({
   test: {
     // Each file starts its own servers on port 0 with its own database.
@@ -28,7 +60,9 @@ export default defineConfig({
     // times that when the 2-core machine is busy: a minute before one is called hung.
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    projects: [
+    projects: FAST
+      ? [{ extends: true, test: { name: 'fast', include: ['test/collector/**/*.test.ts', 'test/docs/**/*.test.ts'], exclude: PROCESSES } }]
+      : [
       {
         extends: true,
         test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres/**'] },
@@ -40,7 +74,7 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: ['test/collector/**/*.test.ts', 'test/postgres/**/*.test.ts'],
-          exclude: SQLITE_ONLY,
+          exclude: [...SQLITE_ONLY, ...PURE],
           env: { TALLY_TEST_ENGINE: 'postgres' },
           globalSetup: ['test/postgres/setup.ts'],
         },
