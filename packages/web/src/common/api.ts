@@ -1,7 +1,10 @@
 // The one way the web apps talk to the collector: the /v1 API, with the session cookie
-// (same origin), typed from /openapi.json (api.d.ts, generated). An error answer becomes
-// an ApiError carrying the API's own sentence; a lost session sends the person to sign in.
+// (same origin), typed from /openapi.json (api.d.ts, generated) through openapi-fetch,
+// which fills in path parameters and query strings, each encoded, so no caller builds a
+// URL by hand. An error answer becomes an ApiError carrying the API's own sentence; a lost
+// session sends the person to sign in.
 
+import createClient, { createFinalURL, createQuerySerializer, defaultPathSerializer, type ClientPathsWithMethod, type MaybeOptionalInit } from 'openapi-fetch';
 import type { paths } from '../api.js';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -12,9 +15,17 @@ type Success<Op> = Op extends { responses: infer R }
   : never;
 type Body<Op> = Op extends { requestBody: { content: { 'application/json': infer B } } } ? B : undefined;
 
+const client = createClient<paths>({ credentials: 'same-origin' });
+
 export type Path = keyof paths;
+/** The routes that answer `method`. */
+export type PathOf<M extends Method> = ClientPathsWithMethod<typeof client, M>;
 export type Answer<P extends Path, M extends Method = 'get'> = Success<paths[P][M]>;
 export type RequestBody<P extends Path, M extends Method> = Body<paths[P][M]>;
+/** A call's options as openapi-fetch types them: `params.path`, `params.query`, `body`, and fetch's own (`signal`). */
+type Init<P extends Path, M extends Method> = MaybeOptionalInit<paths[P], M>;
+/** The options may be left out when the route needs neither parameters nor a body. */
+type Args<I> = undefined extends I ? [init?: I] : [init: I];
 
 export class ApiError extends Error {
   constructor(
@@ -43,38 +54,43 @@ export function whenSignedOut(handler: () => void): () => void {
 /** A 401: the session is missing or gone. */
 export const isSignedOut = (err: unknown): boolean => err instanceof ApiError && err.status === 401;
 
-/** `path` may carry a query string: the template's parameters are filled in by the caller. */
-export async function api<P extends Path, M extends Method = 'get'>(
-  method: M,
-  template: P,
-  path: string = template,
-  body?: RequestBody<P, M>,
-): Promise<Answer<P, M>> {
-  let res: Response;
+type ErrorAnswer = { errors?: Array<{ code: string; detail: string; source?: { pointer?: string; parameter?: string } }> } | undefined;
+
+async function call(method: Method, path: string, init: { signal?: AbortSignal | null } | undefined): Promise<unknown> {
+  let result: { data?: unknown; error?: unknown; response: Response };
   try {
-    res = await fetch(path, {
-      method: method.toUpperCase(),
-      credentials: 'same-origin',
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
+    result = await client.request(method, path as never, init as never);
+  } catch (err) {
+    // Given up on by its caller (the page changed): passed on as it is, for the caller to ignore.
+    if (init?.signal?.aborted) throw err;
     throw new ApiError(0, 'network', 'The collector could not be reached. Check the connection and try again.');
   }
-  if (res.status === 204) return undefined as Answer<P, M>;
-  const json = (await res.json().catch(() => undefined)) as
-    | { errors?: Array<{ code: string; detail: string; source?: { pointer?: string; parameter?: string } }> }
-    | undefined;
-  if (!res.ok) {
-    const first = json?.errors?.[0];
-    // A wrong password or a used link is not a lost session.
-    if (res.status === 401 && !/\/auth\/(sign_in|redeem)$/.test(path) && !path.startsWith('/v1/public/')) onSignedOut();
-    const field = first?.source?.pointer?.slice(1) ?? first?.source?.parameter;
-    const retry = Number(res.headers.get('retry-after')) || undefined;
-    throw new ApiError(res.status, first?.code ?? 'error', first?.detail ?? `The collector answered ${res.status}.`, field, retry);
-  }
-  return json as Answer<P, M>;
+  const { data, error, response: res } = result;
+  if (res.ok) return data;
+  const first = typeof error === 'object' ? (error as ErrorAnswer)?.errors?.[0] : undefined;
+  // A wrong password or a used link is not a lost session.
+  if (res.status === 401 && !/\/auth\/(sign_in|redeem)$/.test(path) && !path.startsWith('/v1/public/')) onSignedOut();
+  const field = first?.source?.pointer?.slice(1) ?? first?.source?.parameter;
+  const retry = Number(res.headers.get('retry-after')) || undefined;
+  throw new ApiError(res.status, first?.code ?? 'error', first?.detail ?? `The collector answered ${res.status}.`, field, retry);
 }
+
+const method =
+  <M extends Method>(m: M) =>
+  <P extends PathOf<M>>(path: P, ...init: Args<Init<P, M>>): Promise<Answer<P, M>> =>
+    call(m, path, init[0] as { signal?: AbortSignal } | undefined) as Promise<Answer<P, M>>;
+
+/**
+ * The API, one function per method, as openapi-fetch's client names them: the route's
+ * template, then its parameters and body, e.g.
+ * `api.PATCH('/v1/members/{id}', { params: { path: { id } }, body: { role } })`.
+ * Each resolves to the answer's JSON, or rejects with an ApiError.
+ */
+export const api = { GET: method('get'), POST: method('post'), PATCH: method('patch'), DELETE: method('delete') };
+
+/** The address of a GET route, for a link the browser follows itself (a file to download), encoded as calls are. */
+export const apiHref = <P extends PathOf<'get'>>(path: P, params: NonNullable<Init<P, 'get'>>['params']): string =>
+  createFinalURL(path, { baseUrl: '', params: params ?? {}, querySerializer: createQuerySerializer(), pathSerializer: defaultPathSerializer });
 
 /** A message for a person, from whatever was thrown. */
 export function messageOf(err: unknown): string {

@@ -1,8 +1,10 @@
-// The pieces of the pages outside an app's shell (signing in, setting a password,
-// applying): a card with a heading, and a form's submit with its busy and error states.
+// Forms: the one submit every form uses (busy while it runs, its error shown), the
+// confirmation dialog (the platform's <dialog>, which traps focus and closes on Escape),
+// and the pages outside an app's shell (signing in, setting a password, applying): a card
+// with a heading and its form.
 
 import type { ComponentChildren, JSX, TargetedSubmitEvent } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from './api.js';
 import { afterSignIn } from './sign-in.js';
@@ -51,6 +53,54 @@ export function useSubmit(run: (form: FormData, el: HTMLFormElement) => Promise<
 
 export const text = (form: FormData, name: string) => String(form.get(name) ?? '');
 
+export interface ConfirmProps {
+  title: string;
+  children?: ComponentChildren;
+  confirm: string;
+  danger?: boolean;
+  /** Resolves when done; a rejection is shown in the dialog, which stays open. */
+  onConfirm: (form: FormData) => Promise<unknown>;
+  onClose: () => void;
+}
+
+export function Confirm({ title, children, confirm, danger, onConfirm, onClose }: ConfirmProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    ref.current?.showModal();
+  }, []);
+  // The dialog's own close event comes a task later: a click on another action in between
+  // (the same row's "Churn" again, say) would open a new question that this late event
+  // then closed. So our own buttons tell the page at once, and the event only tells it of
+  // what they did not do (Escape), once.
+  const told = useRef(false);
+  const finish = () => {
+    ref.current?.close();
+    if (told.current) return;
+    told.current = true;
+    onClose();
+  };
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
+    await onConfirm(form);
+    finish();
+  });
+  return (
+    <dialog ref={ref} onClose={finish} aria-labelledby="dialog-title">
+      <form onSubmit={onSubmit}>
+        <h2 id="dialog-title">{title}</h2>
+        {children}
+        {error !== undefined && <Failure error={error} />}
+        <div class="actions">
+          <button type="button" class="secondary" onClick={finish}>
+            Cancel
+          </button>
+          <button type="submit" class={danger ? 'danger' : ''} disabled={busy}>
+            {confirm}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
 
 /**
  * Signing in, for owners and partners alike: `signIn` calls the app's route; afterwards

@@ -1,9 +1,9 @@
 // The small pieces every page uses: loading and error states, empty states that say what
-// to do, a confirmation dialog (the platform's <dialog>, which traps focus and closes on
-// Escape), copying to the clipboard, and tables that download what they show as CSV.
+// to do, copying to the clipboard, and tables that download what they show as CSV. The
+// confirmation dialog, a form, is in forms.tsx.
 
-import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 // The payout file's rules against spreadsheet formulas, from the collector's source: one
 // place for both (rollup.config.mjs compiles that file into the web apps).
 import { formatCsv } from '../../../collector/src/csv.js';
@@ -65,65 +65,6 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     >
       <span aria-live="polite">{done ? 'Copied' : label}</span>
     </button>
-  );
-}
-
-export interface ConfirmProps {
-  title: string;
-  children?: ComponentChildren;
-  confirm: string;
-  danger?: boolean;
-  /** Resolves when done; a rejection is shown in the dialog, which stays open. */
-  onConfirm: (form: FormData) => Promise<unknown>;
-  onClose: () => void;
-}
-
-export function Confirm({ title, children, confirm, danger, onConfirm, onClose }: ConfirmProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    ref.current?.showModal();
-  }, []);
-  // The dialog's own close event comes a task later: a click on another action in between
-  // (the same row's "Churn" again, say) would open a new question that this late event
-  // then closed. So our own buttons tell the page at once, and the event only tells it of
-  // what they did not do (Escape), once.
-  const told = useRef(false);
-  const finish = () => {
-    ref.current?.close();
-    if (told.current) return;
-    told.current = true;
-    onClose();
-  };
-  const submit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      await onConfirm(new FormData(e.currentTarget));
-      finish();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <dialog ref={ref} onClose={finish} aria-labelledby="dialog-title">
-      <form onSubmit={submit}>
-        <h2 id="dialog-title">{title}</h2>
-        {children}
-        {error !== undefined && <Failure error={error} />}
-        <div class="actions">
-          <button type="button" class="secondary" onClick={finish}>
-            Cancel
-          </button>
-          <button type="submit" class={danger ? 'danger' : ''} disabled={busy}>
-            {confirm}
-          </button>
-        </div>
-      </form>
-    </dialog>
   );
 }
 

@@ -1,7 +1,9 @@
 // Data for a component: the answer, the error, whether it is loading, and a way to ask
-// again. A newer request wins: an older answer arriving late never replaces it.
+// again. `load` gets an AbortSignal to pass to its calls: a newer request (another key, a
+// reload) or the component going away cancels the one in flight, whose end is then
+// ignored, answer or error alike.
 
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -10,18 +12,23 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-export function useLoad<T>(load: (() => Promise<T>) | null, key: string): Loaded<T> {
+export function useLoad<T>(load: ((signal: AbortSignal) => Promise<T>) | null, key: string): Loaded<T> {
   const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: load !== null });
   const [round, setRound] = useState(0);
-  const latest = useRef(0);
   useEffect(() => {
-    if (!load) return;
-    const mine = ++latest.current;
+    if (!load) {
+      // Nothing to load any more: a request the last key started was cancelled below.
+      setState((s) => (s.loading ? { ...s, loading: false } : s));
+      return;
+    }
+    const controller = new AbortController();
+    const { signal } = controller;
     setState((s) => ({ ...s, loading: true, error: undefined }));
-    load().then(
-      (data) => mine === latest.current && setState({ data, error: undefined, loading: false }),
-      (error: unknown) => mine === latest.current && setState((s) => ({ data: s.data, error, loading: false })),
+    load(signal).then(
+      (data) => signal.aborted || setState({ data, error: undefined, loading: false }),
+      (error: unknown) => signal.aborted || setState((s) => ({ data: s.data, error, loading: false })),
     );
+    return () => controller.abort();
     // `key` names what is loaded; `load` is a new closure on every render.
   }, [key, round]);
   const reload = useCallback(() => setRound((r) => r + 1), []);

@@ -56,7 +56,7 @@ function ProgramSwitcher({ session, refresh, fail }: { session: Session; refresh
         onChange={async (e) => {
           const select = e.currentTarget;
           try {
-            await api('post', '/v1/auth/program', undefined, { program_id: select.value });
+            await api.POST('/v1/auth/program', { body: { program_id: select.value } });
             refresh();
           } catch (err) {
             select.value = session.attributes.program_id;
@@ -80,7 +80,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
   const fail = (err: unknown) => setProblem(messageOf(err));
   const signOut = async () => {
     try {
-      await api('post', '/v1/auth/sign_out');
+      await api.POST('/v1/auth/sign_out');
       route(href('/sign-in'));
     } catch (err) {
       // Still signed in: going to the sign-in page would pretend otherwise.
@@ -162,7 +162,7 @@ function NotFound() {
 
 function SignedIn() {
   const { url, route } = useLocation();
-  const loaded = useLoad(() => api('get', '/v1/auth/session'), 'session');
+  const loaded = useLoad((signal) => api.GET('/v1/auth/session', { signal }), 'session');
   // Signed out is `data: null`; a collector from before that answer says 401.
   const session = loaded.data?.data as Session | null | undefined;
   const signedOut = session === null || isSignedOut(loaded.error);

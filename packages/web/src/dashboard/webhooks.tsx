@@ -38,7 +38,7 @@ export function SendTest({ endpointId, done, link }: { endpointId: string; done:
       onClick={async () => {
         setBusy(true);
         try {
-          await api('post', '/v1/webhook_endpoints/{id}/test', `/v1/webhook_endpoints/${endpointId}/test`);
+          await api.POST('/v1/webhook_endpoints/{id}/test', { params: { path: { id: endpointId } } });
           done();
         } catch (err) {
           done(err);

@@ -24,10 +24,10 @@ const NAV = [
 ] as const;
 
 /** Every partnership of the partner, for the program switcher: one page, unless they joined more than 50 programs. */
-async function allPartnerships(): Promise<Partnership[]> {
+async function allPartnerships(signal: AbortSignal): Promise<Partnership[]> {
   const all: Partnership[] = [];
-  for (let after = ''; ; ) {
-    const page = await api('get', '/v1/portal/partnerships', `/v1/portal/partnerships?per_page=50${after && `&starting_after=${encodeURIComponent(after)}`}`);
+  for (let after: string | undefined; ; ) {
+    const page = await api.GET('/v1/portal/partnerships', { params: { query: { per_page: 50, starting_after: after } }, signal });
     all.push(...page.data);
     const last = page.data.at(-1);
     if (!page.meta.pagination.has_more || !last) return all;
@@ -36,11 +36,11 @@ async function allPartnerships(): Promise<Partnership[]> {
 }
 
 /** The partner and their partnerships; null when signed out. */
-async function loadSession(): Promise<{ account: Account; partnerships: Partnership[] } | null> {
+async function loadSession(signal: AbortSignal): Promise<{ account: Account; partnerships: Partnership[] } | null> {
   // The account alone first: signed out, it is `data: null` (401 from an older collector),
   // and no other call is made to fail in the console.
-  const account = (await api('get', '/v1/portal/account')).data as Account | null;
-  return account ? { account, partnerships: await allPartnerships() } : null;
+  const account = (await api.GET('/v1/portal/account', { signal })).data as Account | null;
+  return account ? { account, partnerships: await allPartnerships(signal) } : null;
 }
 
 function Shell({ portal }: { portal: PortalSession }) {
@@ -48,7 +48,7 @@ function Shell({ portal }: { portal: PortalSession }) {
   useLostSession(BASE, route);
   const current = portal.current?.id;
   const signOut = async () => {
-    await api('post', '/v1/portal/auth/sign_out').catch(() => undefined);
+    await api.POST('/v1/portal/auth/sign_out').catch(() => undefined);
     route(href('/sign-in'));
   };
   return (

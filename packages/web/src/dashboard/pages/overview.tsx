@@ -59,13 +59,13 @@ function Funnel({ totals }: { totals: Totals }) {
   );
 }
 
-async function loadOverview(range: Range) {
+async function loadOverview(range: Range, signal: AbortSignal) {
   const [now, before, top, referrals, commissions] = await Promise.all([
-    api('get', '/v1/stats', `/v1/stats?${statsQuery(range, { interval: range.interval })}`),
-    api('get', '/v1/stats', `/v1/stats?${statsQuery(range.previous, { interval: range.interval })}`),
-    api('get', '/v1/stats/partners', `/v1/stats/partners?${statsQuery(range, { sort: 'revenue', per_page: '5' })}`),
-    api('get', '/v1/referrals', '/v1/referrals?per_page=5'),
-    api('get', '/v1/commissions', '/v1/commissions?per_page=5'),
+    api.GET('/v1/stats', { params: { query: statsQuery(range, { interval: range.interval }) }, signal }),
+    api.GET('/v1/stats', { params: { query: statsQuery(range.previous, { interval: range.interval }) }, signal }),
+    api.GET('/v1/stats/partners', { params: { query: statsQuery(range, { sort: 'revenue', per_page: 5 }) }, signal }),
+    api.GET('/v1/referrals', { params: { query: { per_page: 5 } }, signal }),
+    api.GET('/v1/commissions', { params: { query: { per_page: 5 } }, signal }),
   ]);
   return { now: now.data.attributes, before: before.data.attributes, top: top.data, referrals: referrals.data, commissions: commissions.data };
 }
@@ -73,7 +73,7 @@ async function loadOverview(range: Range) {
 export function Overview() {
   const picked = useRange();
   const { range } = picked;
-  const loaded = useLoad(() => loadOverview(range), `${range.from}/${range.to}`);
+  const loaded = useLoad((signal) => loadOverview(range, signal), `${range.from}/${range.to}`);
   return (
     <section>
       <div class="page-head">

@@ -7,7 +7,8 @@ import { useState } from 'preact/hooks';
 import { api } from '../../common/api.js';
 import { int, moneyMap, percent } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
-import { Confirm, CopyButton, Empty, Failure, Show } from '../../common/ui.js';
+import { Confirm } from '../../common/forms.js';
+import { CopyButton, Empty, Failure, Show } from '../../common/ui.js';
 import { href } from '../session.js';
 import { MeasureChart } from '../../common/measures.js';
 import { RangePicker, statsQuery, useRange } from '../../common/range.js';
@@ -30,7 +31,7 @@ function PortalInvite({ partnerId }: { partnerId: string }) {
         onClick={async () => {
           setError(undefined);
           try {
-            setMade((await api('post', '/v1/partners/{id}/invitation', `/v1/partners/${partnerId}/invitation`)).meta);
+            setMade((await api.POST('/v1/partners/{id}/invitation', { params: { path: { id: partnerId } } })).meta);
           } catch (err) {
             setError(err);
           }
@@ -55,13 +56,13 @@ function PortalInvite({ partnerId }: { partnerId: string }) {
   );
 }
 
-async function loadPartner(id: string) {
+async function loadPartner(id: string, signal: AbortSignal) {
   const [partner, partnerships, referrals, commissions, program] = await Promise.all([
-    api('get', '/v1/partners/{id}', `/v1/partners/${encodeURIComponent(id)}`),
-    api('get', '/v1/partnerships', `/v1/partnerships?partner_id_eq=${encodeURIComponent(id)}`),
-    api('get', '/v1/referrals', `/v1/referrals?partner_id_eq=${encodeURIComponent(id)}&per_page=10`),
-    api('get', '/v1/commissions', `/v1/commissions?partner_id_eq=${encodeURIComponent(id)}&per_page=10`),
-    api('get', '/v1/program'),
+    api.GET('/v1/partners/{id}', { params: { path: { id } }, signal }),
+    api.GET('/v1/partnerships', { params: { query: { partner_id_eq: id } }, signal }),
+    api.GET('/v1/referrals', { params: { query: { partner_id_eq: id, per_page: 10 } }, signal }),
+    api.GET('/v1/commissions', { params: { query: { partner_id_eq: id, per_page: 10 } }, signal }),
+    api.GET('/v1/program', { signal }),
   ]);
   return { partner: partner.data, partnership: partnerships.data[0], referrals: referrals.data, commissions: commissions.data, program: program.data.attributes };
 }
@@ -71,9 +72,9 @@ export function Partner() {
   const { route } = useLocation();
   const id = params.id ?? '';
   const picked = useRange();
-  const loaded = useLoad(() => loadPartner(id), id);
+  const loaded = useLoad((signal) => loadPartner(id, signal), id);
   const stats = useLoad(
-    () => api('get', '/v1/stats', `/v1/stats?${statsQuery(picked.range, { interval: picked.range.interval, partner_id_eq: id })}`),
+    (signal) => api.GET('/v1/stats', { params: { query: statsQuery(picked.range, { interval: picked.range.interval, partner_id_eq: id }) }, signal }),
     `${id}/${picked.range.from}/${picked.range.to}`,
   );
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -84,7 +85,7 @@ export function Partner() {
         const a = partner.attributes;
         const ship = partnership?.attributes;
         const moveTo = async (state: 'accepted' | 'declined') => {
-          await api('patch', '/v1/partnerships/{id}', `/v1/partnerships/${partnership!.id}`, { state });
+          await api.PATCH('/v1/partnerships/{id}', { params: { path: { id: partnership!.id } }, body: { state } });
           loaded.reload();
         };
         return (
@@ -190,10 +191,13 @@ export function Partner() {
                 onClose={close}
                 onConfirm={async (form) => {
                   const get = (n: string) => String(form.get(n) ?? '').trim();
-                  await api('patch', '/v1/partners/{id}', `/v1/partners/${partner.id}`, {
-                    name: get('name'),
-                    email: get('email'),
-                    paypal_email: get('paypal_email') || null,
+                  await api.PATCH('/v1/partners/{id}', {
+                    params: { path: { id: partner.id } },
+                    body: {
+                      name: get('name'),
+                      email: get('email'),
+                      paypal_email: get('paypal_email') || null,
+                    },
                   });
                   loaded.reload();
                 }}
@@ -220,7 +224,7 @@ export function Partner() {
                 onConfirm={async (form) => {
                   const raw = String(form.get('rate') ?? '').trim();
                   const bps = raw === '' ? null : Math.round(Number(raw) * 100);
-                  await api('patch', '/v1/partnerships/{id}', `/v1/partnerships/${partnership!.id}`, { commission_rate_bps: bps, ...rulesFrom(form, true) });
+                  await api.PATCH('/v1/partnerships/{id}', { params: { path: { id: partnership!.id } }, body: { commission_rate_bps: bps, ...rulesFrom(form, true) } });
                   loaded.reload();
                 }}
               >
@@ -243,7 +247,7 @@ export function Partner() {
                 danger
                 onClose={close}
                 onConfirm={async () => {
-                  await api('delete', '/v1/partners/{id}', `/v1/partners/${partner.id}`);
+                  await api.DELETE('/v1/partners/{id}', { params: { path: { id: partner.id } } });
                   route(href('/partners'));
                 }}
               >

@@ -1,13 +1,13 @@
 // Every partner with their numbers for the last 30 days: searchable, sortable, paged, all
 // in the URL; and the form to add one (a partner and their accepted partnership).
 
-import type { TargetedSubmitEvent } from 'preact';
 import { useLocation } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { addDays, int, moneyMap, perClick, today } from '../../common/format.js';
+import { Confirm, text, useSubmit } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
-import { Confirm, Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
+import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
 import { statsQuery } from '../../common/range.js';
 
@@ -29,9 +29,9 @@ type States = Readonly<Record<string, string | null>>;
  * The state of each partner's partnership (one per partner in a program), which the
  * leaderboard does not carry: one GET /v1/partnerships?partner_id_eq= per partner shown.
  */
-async function statesOf(ids: readonly string[]): Promise<States> {
+async function statesOf(ids: readonly string[], signal: AbortSignal): Promise<States> {
   const one = async (id: string) => {
-    const found = await api('get', '/v1/partnerships', `/v1/partnerships?partner_id_eq=${encodeURIComponent(id)}`);
+    const found = await api.GET('/v1/partnerships', { params: { query: { partner_id_eq: id } }, signal });
     return [id, found.data[0]?.attributes.state ?? null] as const;
   };
   return Object.fromEntries(await Promise.all(ids.map(one)));
@@ -60,7 +60,7 @@ const columns = (states: States): Column<Row>[] => [
 /** The table and the states of its partners, asked for once the page of partners is known. */
 function PartnerTable({ rows }: { rows: Row[] }) {
   const ids = rows.map((r) => r.id);
-  const states = useLoad(() => statesOf(ids), ids.join(','));
+  const states = useLoad((signal) => statesOf(ids, signal), ids.join(','));
   return <Table caption="Partners" columns={columns(states.data ?? {})} rows={rows} csv="partners" />;
 }
 
@@ -73,12 +73,14 @@ function NewPartner({ onClose }: { onClose: () => void }) {
       onClose={onClose}
       onConfirm={async (form) => {
         const get = (n: string) => String(form.get(n) ?? '').trim();
-        const partner = await api('post', '/v1/partners', undefined, {
-          name: get('name'),
-          email: get('email'),
-          ...(get('paypal_email') ? { paypal_email: get('paypal_email') } : {}),
+        const partner = await api.POST('/v1/partners', {
+          body: {
+            name: get('name'),
+            email: get('email'),
+            ...(get('paypal_email') ? { paypal_email: get('paypal_email') } : {}),
+          },
         });
-        await api('post', '/v1/partnerships', undefined, { partner_id: partner.data.id, state: 'accepted' });
+        await api.POST('/v1/partnerships', { body: { partner_id: partner.data.id, state: 'accepted' } });
         route(href(`/partners/${partner.data.id}`));
       }}
     >
@@ -102,18 +104,16 @@ export function Partners() {
   const { query, path, route } = useLocation();
   const [adding, setAdding] = useState(query.new === '1');
   const page = Math.max(1, Number(query.page) || 1);
-  const sort = SORTS.some(([k]) => k === query.sort) ? query.sort! : 'revenue';
+  const sort = SORTS.find(([k]) => k === query.sort)?.[0] ?? 'revenue';
   const q = query.q ?? '';
   const range = { from: addDays(today(), -29), to: today() };
   const set = (change: Record<string, string>) => route(`${path}?${new URLSearchParams({ ...query, page: '1', ...change })}`, true);
   const loaded = useLoad(
-    () => api('get', '/v1/stats/partners', `/v1/stats/partners?${statsQuery(range, { sort, page: String(page), per_page: '25', ...(q ? { q } : {}) })}`),
+    (signal) => api.GET('/v1/stats/partners', { params: { query: statsQuery(range, { sort, page, per_page: 25, ...(q ? { q } : {}) }) }, signal }),
     `${sort}/${page}/${q}`,
   );
-  const search = (e: TargetedSubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    set({ q: String(new FormData(e.currentTarget).get('q') ?? '') });
-  };
+  // No call of its own: it only changes the address, and the list follows.
+  const search = useSubmit(async (form) => set({ q: text(form, 'q') }));
   return (
     <section>
       <div class="page-head">
@@ -123,7 +123,7 @@ export function Partners() {
         </button>
       </div>
       <div class="filters">
-        <form role="search" onSubmit={search}>
+        <form role="search" onSubmit={search.onSubmit}>
           <label>
             <span>Search by name</span>
             <input name="q" type="search" value={q} />

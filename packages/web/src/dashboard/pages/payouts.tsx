@@ -2,10 +2,11 @@
 // file (a batch holds its commissions until it is marked paid or cancelled), and past batches.
 
 import { useState } from 'preact/hooks';
-import { api, type Answer } from '../../common/api.js';
+import { api, apiHref, type Answer } from '../../common/api.js';
 import { dateTime, int, money } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
-import { Confirm, Empty, Failure, Show, Table, type Column } from '../../common/ui.js';
+import { Confirm } from '../../common/forms.js';
+import { Empty, Failure, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
 
 type Owed = Answer<'/v1/payouts/owed'>['data'][number];
@@ -28,8 +29,8 @@ function dueText(r: Owed): string {
 }
 
 export function Payouts() {
-  const loaded = useLoad(async () => {
-    const [owed, batches] = await Promise.all([api('get', '/v1/payouts/owed'), api('get', '/v1/payout_batches')]);
+  const loaded = useLoad(async (signal) => {
+    const [owed, batches] = await Promise.all([api.GET('/v1/payouts/owed', { signal }), api.GET('/v1/payout_batches', { signal })]);
     return { owed: owed.data.map((o) => ({ ...o, id: `${o.partner_id}-${o.currency}` })), batches: batches.data };
   }, 'payouts');
   const [exported, setExported] = useState<Batch[] | null>(null);
@@ -38,7 +39,7 @@ export function Payouts() {
   const exportNow = async () => {
     setError(undefined);
     try {
-      const made = await api('post', '/v1/payout_batches', undefined, {});
+      const made = await api.POST('/v1/payout_batches', { body: {} });
       setExported(made.data);
       loaded.reload();
     } catch (err) {
@@ -55,7 +56,7 @@ export function Payouts() {
       cell: (b) =>
         b.attributes.state === 'open' && (
           <>
-            <a class="button-link" href={`/v1/payout_batches/${b.id}/file`} download>
+            <a class="button-link" href={apiHref('/v1/payout_batches/{id}/file', { path: { id: b.id } })} download>
               Download file
             </a>
             <button type="button" class="link" onClick={() => setConfirm({ batch: b, action: 'paid' })}>
@@ -85,7 +86,7 @@ export function Payouts() {
             <p>
               Exported {exported.length} batch{exported.length > 1 ? 'es' : ''}. Download {exported.length > 1 ? 'each' : 'the'} file, upload it to PayPal Payouts, then mark it paid:{' '}
               {exported.map((b) => (
-                <a class="button-link" href={`/v1/payout_batches/${b.id}/file`} download>
+                <a class="button-link" href={apiHref('/v1/payout_batches/{id}/file', { path: { id: b.id } })} download>
                   {b.attributes.currency} file
                 </a>
               ))}
@@ -122,7 +123,7 @@ export function Payouts() {
           danger={confirm.action === 'cancel'}
           onClose={() => setConfirm(null)}
           onConfirm={async () => {
-            await api('post', confirm.action === 'paid' ? '/v1/payout_batches/{id}/paid' : '/v1/payout_batches/{id}/cancel', `/v1/payout_batches/${confirm.batch.id}/${confirm.action}`);
+            await api.POST(confirm.action === 'paid' ? '/v1/payout_batches/{id}/paid' : '/v1/payout_batches/{id}/cancel', { params: { path: { id: confirm.batch.id } } });
             // The banner offers files still to upload: a batch paid or cancelled leaves it, and an empty banner goes.
             setExported((made) => {
               const left = made?.filter((b) => b.id !== confirm.batch.id) ?? null;

@@ -8,7 +8,8 @@ import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { dateTime, money, startOfDay } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
-import { Confirm, Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
+import { Confirm } from '../../common/forms.js';
+import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
 
 type Referral = Answer<'/v1/referrals'>['data'][number];
@@ -72,7 +73,7 @@ export function ReferralTable({ rows, reload }: { rows: Referral[]; reload: () =
       title: state === 'churned' ? `Mark ${r.attributes.email ?? 'this referral'} churned?` : `Reject ${r.attributes.email ?? 'this referral'}?`,
       confirm: state === 'churned' ? 'Mark churned' : 'Reject',
       danger: state === 'rejected',
-      run: () => api('patch', '/v1/referrals/{id}', `/v1/referrals/${r.id}`, { state }),
+      run: () => api.PATCH('/v1/referrals/{id}', { params: { path: { id: r.id } }, body: { state } }),
     });
   const columns: Column<Referral>[] = [
     { label: 'Customer', cell: (r) => r.attributes.email ?? r.attributes.uid ?? '(erased)', text: (r) => r.attributes.email ?? r.attributes.uid ?? '' },
@@ -113,12 +114,12 @@ function payable(r: Commission) {
  */
 function usePartnerNames(ids: readonly string[], known: Readonly<Record<string, string>> = {}): Record<string, string> {
   const wanted = [...new Set(ids)].filter((id) => !(id in known)).sort();
-  const name = (id: string) =>
-    api('get', '/v1/partners/{id}', `/v1/partners/${encodeURIComponent(id)}`).then(
+  const name = (id: string, signal: AbortSignal) =>
+    api.GET('/v1/partners/{id}', { params: { path: { id } }, signal }).then(
       (p) => [[id, p.data.attributes.name] as const],
       () => [],
     );
-  const loaded = useLoad(wanted.length ? async () => Object.fromEntries((await Promise.all(wanted.map(name))).flat()) : null, wanted.join(','));
+  const loaded = useLoad(wanted.length ? async (signal) => Object.fromEntries((await Promise.all(wanted.map((id) => name(id, signal)))).flat()) : null, wanted.join(','));
   return { ...known, ...loaded.data };
 }
 
@@ -148,7 +149,7 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
             <Action
               label="Mark paid"
               onClick={() =>
-                ask({ title: `Mark ${money(r.attributes.amount, r.attributes.currency)} paid?`, confirm: 'Mark paid', run: () => api('patch', '/v1/commissions/{id}', `/v1/commissions/${r.id}`, { state: 'paid' }) })
+                ask({ title: `Mark ${money(r.attributes.amount, r.attributes.currency)} paid?`, confirm: 'Mark paid', run: () => api.PATCH('/v1/commissions/{id}', { params: { path: { id: r.id } }, body: { state: 'paid' } }) })
               }
             />
             <Action
@@ -159,7 +160,7 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
                   confirm: 'Reject',
                   danger: true,
                   reason: true,
-                  run: (reason) => api('patch', '/v1/commissions/{id}', `/v1/commissions/${r.id}`, { state: 'rejected', reject_reason: reason }),
+                  run: (reason) => api.PATCH('/v1/commissions/{id}', { params: { path: { id: r.id } }, body: { state: 'rejected', reject_reason: reason } }),
                 })
               }
             />
@@ -189,7 +190,7 @@ function PaymentTable({ rows, reload }: { rows: Payment[]; reload: () => void })
         <Action
           label="Refund"
           onClick={() =>
-            ask({ title: `Refund ${money(r.attributes.amount, r.attributes.currency)}?`, confirm: 'Refund', danger: true, run: () => api('post', '/v1/refunds', undefined, { payment_id: r.attributes.idempotency_key }) })
+            ask({ title: `Refund ${money(r.attributes.amount, r.attributes.currency)}?`, confirm: 'Refund', danger: true, run: () => api.POST('/v1/refunds', { body: { payment_id: r.attributes.idempotency_key } }) })
           }
         />
       ),
@@ -227,11 +228,15 @@ interface ListSpec<T> {
 function ListPage<T extends { id: string }>(spec: ListSpec<T>) {
   const { query, path, route } = useLocation();
   const page = Math.max(1, Number(query.page) || 1);
-  const api_ = new URLSearchParams({ page: String(page) });
-  for (const name of [...spec.passThrough, 'state_eq']) if (query[name]) api_.set(name, query[name]!);
-  if (query.from) api_.set('created_at_gt', startOfDay(query.from));
-  if (query.to) api_.set('created_at_lt', new Date(Date.parse(startOfDay(query.to)) + 86_400_000).toISOString());
-  const loaded = useLoad(() => api('get', spec.path, `${spec.path}?${api_}`) as unknown as Promise<{ data: T[]; meta: { pagination: { has_more: boolean } } }>, api_.toString());
+  // The API's filters, from the page's URL: the list's own, its state, and the dates as whole days.
+  const filters: Record<string, string> = {};
+  for (const name of [...spec.passThrough, 'state_eq']) if (query[name]) filters[name] = query[name]!;
+  if (query.from) filters.created_at_gt = startOfDay(query.from);
+  if (query.to) filters.created_at_lt = new Date(Date.parse(startOfDay(query.to)) + 86_400_000).toISOString();
+  const loaded = useLoad(
+    (signal) => api.GET(spec.path, { params: { query: { page, ...filters } }, signal }) as unknown as Promise<{ data: T[]; meta: { pagination: { has_more: boolean } } }>,
+    JSON.stringify([spec.path, page, filters]),
+  );
   const set = (change: Record<string, string>) => route(`${path}?${new URLSearchParams({ ...query, page: '1', ...change })}`, true);
   return (
     <section>
@@ -265,7 +270,7 @@ function ListPage<T extends { id: string }>(spec: ListSpec<T>) {
       <Show loaded={loaded}>
         {(answer) =>
           answer.data.length === 0 ? (
-            <Empty title={`No ${spec.title.toLowerCase()} ${api_.size > 1 ? 'match these filters' : 'yet'}`}>{spec.empty}</Empty>
+            <Empty title={`No ${spec.title.toLowerCase()} ${Object.keys(filters).length > 0 ? 'match these filters' : 'yet'}`}>{spec.empty}</Empty>
           ) : (
             <>
               {spec.table({ rows: answer.data, reload: loaded.reload })}

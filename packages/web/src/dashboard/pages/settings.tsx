@@ -2,13 +2,12 @@
 // webhooks (webhook-settings.tsx), its API tokens and its team. Secrets (a new token, an
 // invitation link) are shown once, when made: the collector keeps only their hashes.
 
-import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { dateTime, percent } from '../../common/format.js';
-import { text, useSubmit } from '../../common/forms.js';
+import { Confirm, text, useSubmit } from '../../common/forms.js';
 import { useLoad, type Loaded } from '../../common/use-api.js';
-import { Confirm, CopyButton, Failure, Show, Table, type Column } from '../../common/ui.js';
+import { CopyButton, Failure, Show, Table, type Column } from '../../common/ui.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { useSession } from '../session.js';
 import { StripeConnection } from './stripe-settings.js';
@@ -20,33 +19,27 @@ type Member = Answer<'/v1/members'>['data'][number];
 
 function ProgramForm({ program, saved }: { program: Program; saved: () => void }) {
   const { refresh } = useSession();
-  const [error, setError] = useState<unknown>();
   const [done, setDone] = useState(false);
   const a = program.attributes;
-  const submit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const get = (n: string) => String(form.get(n) ?? '').trim();
-    setError(undefined);
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
+    const get = (n: string) => text(form, n).trim();
     setDone(false);
-    try {
-      await api('patch', '/v1/program', undefined, {
+    await api.PATCH('/v1/program', {
+      body: {
         name: get('name'),
         site_url: get('site_url'),
         allowed_origins: get('allowed_origins').split(/\s+/).filter(Boolean),
         commission_rate_bps: Math.round(Number(get('rate')) * 100),
         cookie_days: Number(get('cookie_days')),
         ...(rulesFrom(form, false) as { recurring_months: number; hold_days: number; minimum_payout: Record<string, number> }),
-      });
-      setDone(true);
-      saved();
-      refresh();
-    } catch (err) {
-      setError(err);
-    }
-  };
+      },
+    });
+    setDone(true);
+    saved();
+    refresh();
+  });
   return (
-    <form class="panel" onSubmit={submit}>
+    <form class="panel" onSubmit={onSubmit}>
       <h2>Program</h2>
       <label>
         Name
@@ -77,37 +70,33 @@ function ProgramForm({ program, saved }: { program: Program; saved: () => void }
           Saved. New payments earn {percent(a.commission_rate_bps / 10000)} unless a partner has their own rate.
         </p>
       )}
-      <button type="submit">Save</button>
+      <button type="submit" disabled={busy}>
+        Save
+      </button>
     </form>
   );
 }
 
 /** The program's public page, where partners read the terms and apply. */
 function PublicPage({ program, saved }: { program: Program; saved: () => void }) {
-  const [error, setError] = useState<unknown>();
   const [done, setDone] = useState(false);
   const a = program.attributes;
   const pageUrl = a.slug ? `${location.origin}/p/${a.slug}/` : null;
-  const submit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    setError(undefined);
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
     setDone(false);
-    try {
-      await api('patch', '/v1/program', undefined, {
-        slug: String(form.get('slug') ?? '').trim() || null,
-        description: String(form.get('description') ?? ''),
+    await api.PATCH('/v1/program', {
+      body: {
+        slug: text(form, 'slug').trim() || null,
+        description: text(form, 'description'),
         page_enabled: form.get('page_enabled') === 'on',
         auto_accept: form.get('auto_accept') === 'on',
-      });
-      setDone(true);
-      saved();
-    } catch (err) {
-      setError(err);
-    }
-  };
+      },
+    });
+    setDone(true);
+    saved();
+  });
   return (
-    <form class="panel" id="public-page" onSubmit={submit}>
+    <form class="panel" id="public-page" onSubmit={onSubmit}>
       <h2>Public page</h2>
       <p>
         Partners read your terms and apply there, then sign in to their portal for their link and earnings.
@@ -138,7 +127,9 @@ function PublicPage({ program, saved }: { program: Program; saved: () => void })
           Saved.
         </p>
       )}
-      <button type="submit">Save</button>
+      <button type="submit" disabled={busy}>
+        Save
+      </button>
     </form>
   );
 }
@@ -169,7 +160,7 @@ function Snippet({ program, made }: { program: Program; made: () => void }) {
             type="button"
             onClick={async () => {
               try {
-                setToken((await api('post', '/v1/tokens', undefined, { kind: 'publishable' })).data.attributes.token);
+                setToken((await api.POST('/v1/tokens', { body: { kind: 'publishable' } })).data.attributes.token);
                 made();
               } catch (err) {
                 setError(err);
@@ -192,7 +183,7 @@ function Tokens({ loaded }: { loaded: Loaded<Answer<'/v1/tokens'>> }) {
   const make = async () => {
     setError(undefined);
     try {
-      setSecret((await api('post', '/v1/tokens', undefined, { kind: 'secret' })).data.attributes.token);
+      setSecret((await api.POST('/v1/tokens', { body: { kind: 'secret' } })).data.attributes.token);
       loaded.reload();
     } catch (err) {
       setError(err);
@@ -241,7 +232,7 @@ function Tokens({ loaded }: { loaded: Loaded<Answer<'/v1/tokens'>> }) {
           danger
           onClose={() => setRevoking(null)}
           onConfirm={async () => {
-            await api('delete', '/v1/tokens/{id}', `/v1/tokens/${revoking.id}`);
+            await api.DELETE('/v1/tokens/{id}', { params: { path: { id: revoking.id } } });
             loaded.reload();
           }}
         >
@@ -262,19 +253,19 @@ const ROLE_HELP: Record<Member['attributes']['role'], string> = {
 function Team() {
   const { session } = useSession();
   const myRole = session.attributes.programs.find((p) => p.id === session.attributes.program_id)?.role;
-  const loaded = useLoad(() => api('get', '/v1/members'), 'members');
+  const loaded = useLoad((signal) => api.GET('/v1/members', { signal }), 'members');
   const [link, setLink] = useState<{ email: string; link: string } | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
   const { error, busy, onSubmit } = useSubmit(async (form, el) => {
     const email = text(form, 'email').trim();
     const role = text(form, 'role') as Member['attributes']['role'];
-    const made = await api('post', '/v1/members', undefined, { email, role });
+    const made = await api.POST('/v1/members', { body: { email, role } });
     setLink({ email, link: made.meta.sign_in_link });
     el.reset();
     loaded.reload();
   });
   const changeRole = async (m: Member, role: Member['attributes']['role']) => {
-    await api('patch', '/v1/members/{id}', `/v1/members/${m.id}`, { role });
+    await api.PATCH('/v1/members/{id}', { params: { path: { id: m.id } }, body: { role } });
     loaded.reload();
   };
   const owner = myRole === 'owner';
@@ -349,7 +340,7 @@ function Team() {
           danger
           onClose={() => setRemoving(null)}
           onConfirm={async () => {
-            await api('delete', '/v1/members/{id}', `/v1/members/${removing.id}`);
+            await api.DELETE('/v1/members/{id}', { params: { path: { id: removing.id } } });
             loaded.reload();
           }}
         >
@@ -361,8 +352,8 @@ function Team() {
 }
 
 export function Settings() {
-  const loaded = useLoad(() => api('get', '/v1/program'), 'program');
-  const tokens = useLoad(() => api('get', '/v1/tokens'), 'tokens');
+  const loaded = useLoad((signal) => api.GET('/v1/program', { signal }), 'program');
+  const tokens = useLoad((signal) => api.GET('/v1/tokens', { signal }), 'tokens');
   return (
     <section>
       <h1>Settings</h1>

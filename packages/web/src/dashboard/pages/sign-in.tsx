@@ -10,7 +10,7 @@ import { href } from '../session.js';
 
 export function SignIn() {
   return (
-    <SignInCard title="Sign in" base="/dashboard" home={href('/')} signIn={(email, password) => api('post', '/v1/auth/sign_in', undefined, { email, password })}>
+    <SignInCard title="Sign in" base="/dashboard" home={href('/')} signIn={(email, password) => api.POST('/v1/auth/sign_in', { body: { email, password } })}>
       <a href={href('/reset')}>Forgot your password?</a> No account yet? The first start of the server printed a one-time sign-in link; an owner can invite you
       from Settings, or run <code>npx tally users invite you@example.com</code>.
     </SignInCard>
@@ -20,7 +20,7 @@ export function SignIn() {
 export function ResetPassword() {
   return (
     <ResetPasswordCard
-      ask={async (email) => (await api('post', '/v1/auth/reset', undefined, { email })).meta.emailed}
+      ask={async (email) => (await api.POST('/v1/auth/reset', { body: { email } })).meta.emailed}
       who="an account"
       withoutMail="This Tally cannot send e-mail. Whoever runs it can print a link for you with npx tally users reset <your e-mail>."
       signInHref={href('/sign-in')}
@@ -34,7 +34,7 @@ export function Welcome() {
   const token = location.hash.slice(1);
   const { error, busy, onSubmit } = useSubmit(async (form) => {
     const email = text(form, 'email');
-    await api('post', '/v1/auth/redeem', undefined, { token, password: text(form, 'password'), ...(email ? { email } : {}) });
+    await api.POST('/v1/auth/redeem', { body: { token, password: text(form, 'password'), ...(email ? { email } : {}) } });
     history.replaceState(null, '', location.pathname);
     route(href('/'));
   });

@@ -45,7 +45,7 @@ function Reprocess({ event, done }: { event: StripeEvent; done: (message: string
       onClick={async () => {
         setBusy(true);
         try {
-          const again = await api('post', '/v1/integrations/stripe/events/{id}/process', `/v1/integrations/stripe/events/${encodeURIComponent(event.id)}/process`);
+          const again = await api.POST('/v1/integrations/stripe/events/{id}/process', { params: { path: { id: event.id } } });
           done(`${event.id}: ${again.data.attributes.outcome}${again.data.attributes.reason ? ` (${again.data.attributes.reason})` : ''}`);
         } catch (err) {
           done(`${event.id}: ${messageOf(err)}`);
@@ -62,9 +62,8 @@ function Reprocess({ event, done }: { event: StripeEvent; done: (message: string
 export function StripeEvents() {
   const { query, path, route } = useLocation();
   const page = Math.max(1, Number(query.page) || 1);
-  const params = new URLSearchParams({ page: String(page) });
-  if (query.outcome_eq) params.set('outcome_eq', query.outcome_eq);
-  const loaded = useLoad(() => api('get', '/v1/integrations/stripe/events', `/v1/integrations/stripe/events?${params}`), params.toString());
+  const filters = { page, ...(query.outcome_eq ? { outcome_eq: query.outcome_eq } : {}) };
+  const loaded = useLoad((signal) => api.GET('/v1/integrations/stripe/events', { params: { query: filters }, signal }), JSON.stringify(filters));
   const [said, setSaid] = useState<string>();
   const set = (change: Record<string, string>) => route(`${path}?${new URLSearchParams({ ...query, page: '1', ...change })}`, true);
   const columns: Column<StripeEvent>[] = [

@@ -2,40 +2,33 @@
 // the signing secret Stripe then shows, pasted back here. Several secrets may be set at
 // once (a rotation; test mode beside live mode); each is shown only by its last letters.
 
-import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { dateTime } from '../../common/format.js';
+import { Confirm, text, useSubmit } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
-import { Confirm, CopyButton, Failure, Show, Table, type Column } from '../../common/ui.js';
+import { CopyButton, Failure, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
 
 type Connection = Answer<'/v1/integrations/stripe'>['data']['attributes'];
 type Secret = Connection['secrets'][number];
 
 function AddSecret({ added, first }: { added: () => void; first: boolean }) {
-  const [error, setError] = useState<unknown>();
   const [done, setDone] = useState(false);
-  const submit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const formEl = e.currentTarget;
-    const form = new FormData(formEl);
-    setError(undefined);
+  const { error, busy, onSubmit } = useSubmit(async (form, el) => {
     setDone(false);
-    try {
-      await api('post', '/v1/integrations/stripe/secrets', undefined, {
-        secret: String(form.get('secret') ?? '').trim(),
-        label: String(form.get('label') ?? '').trim() || undefined,
-      });
-      formEl.reset();
-      setDone(true);
-      added();
-    } catch (err) {
-      setError(err);
-    }
-  };
+    await api.POST('/v1/integrations/stripe/secrets', {
+      body: {
+        secret: text(form, 'secret').trim(),
+        label: text(form, 'label').trim() || undefined,
+      },
+    });
+    el.reset();
+    setDone(true);
+    added();
+  });
   return (
-    <form class="inline" onSubmit={submit}>
+    <form class="inline" onSubmit={onSubmit}>
       <label>
         Signing secret <span class="hint">(whsec_…)</span>
         <input name="secret" required autocomplete="off" spellcheck={false} pattern="\s*whsec_\S+\s*" placeholder="whsec_…" />
@@ -44,7 +37,9 @@ function AddSecret({ added, first }: { added: () => void; first: boolean }) {
         Label <span class="hint">(optional: live, test…)</span>
         <input name="label" maxLength={100} />
       </label>
-      <button type="submit">{first ? 'Connect' : 'Add secret'}</button>
+      <button type="submit" disabled={busy}>
+        {first ? 'Connect' : 'Add secret'}
+      </button>
       {error !== undefined && <Failure error={error} />}
       {done && (
         <p role="status" class="ok">
@@ -56,7 +51,7 @@ function AddSecret({ added, first }: { added: () => void; first: boolean }) {
 }
 
 export function StripeConnection() {
-  const loaded = useLoad(() => api('get', '/v1/integrations/stripe'), 'stripe');
+  const loaded = useLoad((signal) => api.GET('/v1/integrations/stripe', { signal }), 'stripe');
   const [removing, setRemoving] = useState<Secret | null>(null);
   const columns: Column<Secret>[] = [
     { label: 'Label', cell: (s) => s.attributes.label, text: (s) => s.attributes.label },
@@ -117,7 +112,7 @@ export function StripeConnection() {
           danger
           onClose={() => setRemoving(null)}
           onConfirm={async () => {
-            await api('delete', '/v1/integrations/stripe/secrets/{id}', `/v1/integrations/stripe/secrets/${removing.id}`);
+            await api.DELETE('/v1/integrations/stripe/secrets/{id}', { params: { path: { id: removing.id } } });
             loaded.reload();
           }}
         >

@@ -79,7 +79,7 @@ function DeliveryDetail({ id, loaded, closeHref, resent }: { id: string; loaded:
                 onClick={async () => {
                   setError(undefined);
                   try {
-                    resent((await api('post', '/v1/webhook_deliveries/{id}/resend', `/v1/webhook_deliveries/${d.id}/resend`)).data.id);
+                    resent((await api.POST('/v1/webhook_deliveries/{id}/resend', { params: { path: { id: d.id } } })).data.id);
                   } catch (err) {
                     setError(err);
                   }
@@ -100,16 +100,15 @@ export function WebhookDeliveries() {
   const { query, path, route } = useLocation();
   const id = params.id ?? '';
   const page = Math.max(1, Number(query.page) || 1);
-  const filters = new URLSearchParams({ page: String(page) });
-  if (query.state_eq) filters.set('state_eq', query.state_eq);
+  const filters = { page, ...(query.state_eq ? { state_eq: query.state_eq } : {}) };
   const [round, setRound] = useState(0);
-  const endpoint = useLoad(() => api('get', '/v1/webhook_endpoints/{id}', `/v1/webhook_endpoints/${encodeURIComponent(id)}`), `${id}/${round}`);
+  const endpoint = useLoad((signal) => api.GET('/v1/webhook_endpoints/{id}', { params: { path: { id } }, signal }), `${id}/${round}`);
   const list = useLoad(
-    () => api('get', '/v1/webhook_endpoints/{id}/deliveries', `/v1/webhook_endpoints/${encodeURIComponent(id)}/deliveries?${filters}`),
-    `${id}?${filters}/${round}`,
+    (signal) => api.GET('/v1/webhook_endpoints/{id}/deliveries', { params: { path: { id }, query: filters }, signal }),
+    `${id}?${JSON.stringify(filters)}/${round}`,
   );
   const opened = useLoad(
-    query.open ? () => api('get', '/v1/webhook_deliveries/{id}', `/v1/webhook_deliveries/${encodeURIComponent(query.open!)}`) : null,
+    query.open ? (signal) => api.GET('/v1/webhook_deliveries/{id}', { params: { path: { id: query.open! } }, signal }) : null,
     `${query.open}/${round}`,
   );
   const [said, setSaid] = useState<{ error?: unknown; message?: string }>({});

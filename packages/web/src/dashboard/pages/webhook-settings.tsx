@@ -6,9 +6,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type RequestBody } from '../../common/api.js';
 import { dateTime } from '../../common/format.js';
-import { text, useSubmit } from '../../common/forms.js';
+import { Confirm, text, useSubmit } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
-import { Confirm, CopyButton, Empty, Failure, Show, Table, type Column } from '../../common/ui.js';
+import { CopyButton, Empty, Failure, Show, Table, type Column } from '../../common/ui.js';
 import { deliveriesHref, EndpointState, SendTest, type Endpoint } from '../webhooks.js';
 
 type EventType = NonNullable<RequestBody<'/v1/webhook_endpoints', 'post'>['event_types']>[number];
@@ -60,10 +60,12 @@ function AddEndpoint({ added, cancel }: { added: (made: Endpoint) => void; cance
   const { error, busy, onSubmit } = useSubmit(async (form) => {
     const types = form.getAll('event_types') as EventType[];
     if (only && types.length === 0) throw new Error('Choose at least one event, or all events.');
-    const made = await api('post', '/v1/webhook_endpoints', undefined, {
-      url: text(form, 'url').trim(),
-      description: text(form, 'description').trim() || undefined,
-      event_types: only ? types : [],
+    const made = await api.POST('/v1/webhook_endpoints', {
+      body: {
+        url: text(form, 'url').trim(),
+        description: text(form, 'description').trim() || undefined,
+        event_types: only ? types : [],
+      },
     });
     added(made.data);
   });
@@ -157,18 +159,18 @@ const CHANGES: Record<Change, { title: string; confirm: string; danger?: boolean
 };
 
 export function WebhookSettings() {
-  const loaded = useLoad(() => api('get', '/v1/webhook_endpoints'), 'webhook endpoints');
+  const loaded = useLoad((signal) => api.GET('/v1/webhook_endpoints', { signal }), 'webhook endpoints');
   const [adding, setAdding] = useState(false);
   const [shown, setShown] = useState<Shown | null>(null);
   const [said, setSaid] = useState<{ error?: unknown; message?: string }>({});
   const [asking, setAsking] = useState<{ endpoint: Endpoint; change: Change } | null>(null);
   const run = async ({ endpoint, change }: { endpoint: Endpoint; change: Change }) => {
-    const path = `/v1/webhook_endpoints/${endpoint.id}`;
-    if (change === 'delete') await api('delete', '/v1/webhook_endpoints/{id}', path);
+    const params = { path: { id: endpoint.id } };
+    if (change === 'delete') await api.DELETE('/v1/webhook_endpoints/{id}', { params });
     else if (change === 'rotate') {
-      const a = (await api('post', '/v1/webhook_endpoints/{id}/rotate_secret', `${path}/rotate_secret`)).data.attributes;
+      const a = (await api.POST('/v1/webhook_endpoints/{id}/rotate_secret', { params })).data.attributes;
       setShown({ url: a.url, secret: a.secret ?? '', until: a.previous_secret_until });
-    } else await api('patch', '/v1/webhook_endpoints/{id}', path, { enabled: change === 'enable' });
+    } else await api.PATCH('/v1/webhook_endpoints/{id}', { params, body: { enabled: change === 'enable' } });
     loaded.reload();
   };
   const act = (label: string, endpoint: Endpoint, change: Change) => (

@@ -44,10 +44,10 @@ const PAYOUTS: Column<Payout>[] = [
 
 interface ListPanel<T> {
   title: string;
-  /** The list under the partnership, and the address's parameter for its page (two lists share this page). */
-  path: '/commissions' | '/payouts';
+  /** The address's parameter for the list's page (two lists share this page). */
   param: string;
-  load: (url: string) => Promise<{ data: T[]; meta: { pagination: { has_more: boolean } } }>;
+  /** A page of the list under the partnership `id`. */
+  load: (id: string, page: number, signal: AbortSignal) => Promise<{ data: T[]; meta: { pagination: { has_more: boolean } } }>;
   columns: Column<T>[];
   csv: string;
   /** What to say, and what to do, while the list is empty. */
@@ -55,12 +55,12 @@ interface ListPanel<T> {
 }
 
 /** One of the partnership's lists, a page at a time, with its CSV download. */
-function Panel<T extends { id: string }>({ title, path, param, load, columns, csv, empty }: ListPanel<T>) {
+function Panel<T extends { id: string }>({ title, param, load, columns, csv, empty }: ListPanel<T>) {
   const { current } = usePortal();
   const { query, path: at, route } = useLocation();
   const page = Math.max(1, Number(query[param]) || 1);
   const id = current?.id ?? '';
-  const loaded = useLoad(current ? () => load(`/v1/portal/partnerships/${id}${path}?page=${page}`) : null, `${id}/${page}`);
+  const loaded = useLoad(current ? (signal) => load(id, page, signal) : null, `${id}/${page}`);
   return (
     <section class="panel">
       <h2>{title}</h2>
@@ -93,18 +93,16 @@ export function Earnings() {
         <>
           <Panel
             title="Commissions"
-            path="/commissions"
             param="commissions_page"
-            load={(url) => api('get', '/v1/portal/partnerships/{id}/commissions', url)}
+            load={(id, page, signal) => api.GET('/v1/portal/partnerships/{id}/commissions', { params: { path: { id }, query: { page } }, signal })}
             columns={COMMISSIONS}
             csv="commissions"
             empty={['No commissions yet', 'When a customer you referred pays, your share appears here, with the date it can be paid out.']}
           />
           <Panel
             title="Payouts"
-            path="/payouts"
             param="payouts_page"
-            load={(url) => api('get', '/v1/portal/partnerships/{id}/payouts', url)}
+            load={(id, page, signal) => api.GET('/v1/portal/partnerships/{id}/payouts', { params: { path: { id }, query: { page } }, signal })}
             columns={PAYOUTS}
             csv="payouts"
             empty={['No payouts yet', 'Payouts go to your PayPal address: check it in Settings.']}

@@ -126,7 +126,7 @@ export function Home() {
   const { range } = picked;
   const id = current?.id ?? '';
   const stats = useLoad(
-    current ? () => api('get', '/v1/portal/partnerships/{id}/stats', `/v1/portal/partnerships/${id}/stats?${statsQuery(range, { interval: range.interval })}`) : null,
+    current ? (signal) => api.GET('/v1/portal/partnerships/{id}/stats', { params: { path: { id }, query: statsQuery(range, { interval: range.interval }) }, signal }) : null,
     `${id}/${range.from}/${range.to}`,
   );
   if (!current) {

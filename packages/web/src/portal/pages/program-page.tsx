@@ -24,15 +24,18 @@ function termsOf(t: Terms): string[] {
 export function ProgramPage() {
   const { path, route } = useLocation();
   const slug = decodeURIComponent(path.split('/')[2] ?? '');
-  const loaded = useLoad(() => api('get', '/v1/public/programs/{slug}', `/v1/public/programs/${encodeURIComponent(slug)}`), slug);
+  const loaded = useLoad((signal) => api.GET('/v1/public/programs/{slug}', { params: { path: { slug } }, signal }), slug);
   const { error, busy, onSubmit } = useSubmit(async (form) => {
-    await api('post', '/v1/public/programs/{slug}/applications', `/v1/public/programs/${encodeURIComponent(slug)}/applications`, {
-      name: text(form, 'name'),
-      email: text(form, 'email'),
-      password: text(form, 'password'),
-      paypal_email: text(form, 'paypal_email') || null,
-      note: text(form, 'note') || null,
-      website: text(form, 'website') || undefined,
+    await api.POST('/v1/public/programs/{slug}/applications', {
+      params: { path: { slug } },
+      body: {
+        name: text(form, 'name'),
+        email: text(form, 'email'),
+        password: text(form, 'password'),
+        paypal_email: text(form, 'paypal_email') || null,
+        note: text(form, 'note') || null,
+        website: text(form, 'website') || undefined,
+      },
     });
     route(href('/'));
   });

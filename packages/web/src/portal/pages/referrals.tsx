@@ -21,7 +21,10 @@ export function Referrals() {
   const { query, path, route } = useLocation();
   const page = Math.max(1, Number(query.page) || 1);
   const id = current?.id ?? '';
-  const loaded = useLoad(current ? () => api('get', '/v1/portal/partnerships/{id}/referrals', `/v1/portal/partnerships/${id}/referrals?page=${page}`) : null, `${id}/${page}`);
+  const loaded = useLoad(
+    current ? (signal) => api.GET('/v1/portal/partnerships/{id}/referrals', { params: { path: { id }, query: { page } }, signal }) : null,
+    `${id}/${page}`,
+  );
   return (
     <section>
       <h1>Referrals</h1>

@@ -1,38 +1,31 @@
 // The partner's name, the PayPal address they are paid at, and their password.
 
-import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../../common/api.js';
+import { text, useSubmit } from '../../common/forms.js';
 import { Failure } from '../../common/ui.js';
 import { usePortal } from '../session.js';
 
+/** The shared submit, and the sentence `run` resolves to, said once it is done. */
 function useForm(run: (form: FormData) => Promise<string>) {
-  const [error, setError] = useState<unknown>();
   const [done, setDone] = useState<string>();
-  const onSubmit = async (e: TargetedSubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const formEl = e.currentTarget;
-    setError(undefined);
+  const submit = useSubmit(async (form) => {
     setDone(undefined);
-    try {
-      setDone(await run(new FormData(formEl)));
-    } catch (err) {
-      setError(err);
-    }
-  };
-  return { error, done, onSubmit };
+    setDone(await run(form));
+  });
+  return { ...submit, done };
 }
 
 export function Settings() {
   const { account, refresh } = usePortal();
   const a = account.attributes;
   const profile = useForm(async (form) => {
-    await api('patch', '/v1/portal/account', undefined, { name: String(form.get('name') ?? '').trim(), paypal_email: String(form.get('paypal_email') ?? '').trim() || null });
+    await api.PATCH('/v1/portal/account', { body: { name: text(form, 'name').trim(), paypal_email: text(form, 'paypal_email').trim() || null } });
     refresh();
     return 'Saved. Payouts go to this PayPal address from now on.';
   });
   const password = useForm(async (form) => {
-    await api('post', '/v1/portal/auth/password', undefined, { current_password: String(form.get('current_password') ?? ''), new_password: String(form.get('new_password') ?? '') });
+    await api.POST('/v1/portal/auth/password', { body: { current_password: text(form, 'current_password'), new_password: text(form, 'new_password') } });
     return 'Password changed. Your other sessions have ended.';
   });
   return (
@@ -55,7 +48,9 @@ export function Settings() {
             {profile.done}
           </p>
         )}
-        <button type="submit">Save</button>
+        <button type="submit" disabled={profile.busy}>
+          Save
+        </button>
       </form>
       <form class="panel" onSubmit={password.onSubmit}>
         <h2>Password</h2>
@@ -73,7 +68,9 @@ export function Settings() {
             {password.done}
           </p>
         )}
-        <button type="submit">Change password</button>
+        <button type="submit" disabled={password.busy}>
+          Change password
+        </button>
       </form>
     </section>
   );

@@ -10,7 +10,7 @@ import { href } from '../session.js';
 
 export function SignIn() {
   return (
-    <SignInCard title="Partner sign-in" base="/portal" home={href('/')} signIn={(email, password) => api('post', '/v1/portal/auth/sign_in', undefined, { email, password })}>
+    <SignInCard title="Partner sign-in" base="/portal" home={href('/')} signIn={(email, password) => api.POST('/v1/portal/auth/sign_in', { body: { email, password } })}>
       <a href={href('/reset')}>Forgot your password?</a> Not a partner yet? Apply on the program's page, or ask the company for an invitation.
     </SignInCard>
   );
@@ -19,7 +19,7 @@ export function SignIn() {
 export function ResetPassword() {
   return (
     <ResetPasswordCard
-      ask={async (email) => (await api('post', '/v1/portal/auth/reset', undefined, { email })).meta.emailed}
+      ask={async (email) => (await api.POST('/v1/portal/auth/reset', { body: { email } })).meta.emailed}
       who="a partner account"
       withoutMail="This Tally cannot send e-mail. Ask the company that runs the program for a link to set a new password."
       signInHref={href('/sign-in')}
@@ -31,7 +31,7 @@ export function SetPassword() {
   const { route } = useLocation();
   const token = location.hash.slice(1);
   const { error, busy, onSubmit } = useSubmit(async (form) => {
-    await api('post', '/v1/portal/auth/redeem', undefined, { token, password: text(form, 'password') });
+    await api.POST('/v1/portal/auth/redeem', { body: { token, password: text(form, 'password') } });
     history.replaceState(null, '', href('/welcome'));
     route(href('/'));
   });
