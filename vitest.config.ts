@@ -46,6 +46,10 @@ const PROCESSES = [
   'test/collector/webhooks.test.ts',
 ];
 const FAST = process.env.TALLY_TEST_TIER === 'fast';
+// The API tier's files share one module registry per worker: each file still starts its own
+// servers on its own databases, and none changes module state for another, while loading
+// the collector's sources anew for every file took most of the run (65 of 118 s).
+const ISOLATE = false;
 
 export default defineConfig({
   test: {
@@ -61,11 +65,16 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: FAST
-      ? [{ extends: true, test: { name: 'fast', include: ['test/collector/**/*.test.ts', 'test/docs/**/*.test.ts'], exclude: PROCESSES } }]
+      ? [{ extends: true, test: { name: 'fast', include: ['test/collector/**/*.test.ts', 'test/docs/**/*.test.ts'], exclude: PROCESSES, isolate: ISOLATE } }]
       : [
       {
         extends: true,
-        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres/**'] },
+        test: { name: 'sqlite', include: ['test/collector/**/*.test.ts', 'test/docs/**/*.test.ts', 'test/web/**/*.test.ts'], isolate: ISOLATE },
+      },
+      {
+        // Browsers and the snippet in jsdom: each file in a fresh context of its own.
+        extends: true,
+        test: { name: 'browser', include: ['test/e2e/**/*.test.ts', 'test/tracker/**/*.test.ts'] },
       },
       {
         // The collector's whole behaviour again, on PostgreSQL (a schema per test),
@@ -75,6 +84,7 @@ export default defineConfig({
           name: 'postgres',
           include: ['test/collector/**/*.test.ts', 'test/postgres/**/*.test.ts'],
           exclude: [...SQLITE_ONLY, ...PURE],
+          isolate: ISOLATE,
           env: { TALLY_TEST_ENGINE: 'postgres' },
           globalSetup: ['test/postgres/setup.ts'],
         },
