@@ -7,7 +7,7 @@ import { testDatabase } from './database.js';
 import { createLogger } from '../../packages/collector/src/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
 import { createProgram } from '../../packages/collector/src/domain/programs.js';
-import type { OutboundPolicy } from '../../packages/collector/src/http/outbound.js';
+import type { OutboundPolicy } from '../../packages/collector/src/outbound.js';
 import type { RateLimits } from '../../packages/collector/src/http/rate-limit.js';
 
 /** 2025-03-01 10:00:00 UTC */

@@ -10,7 +10,7 @@ import { recordConversion } from '../../packages/collector/src/domain/conversion
 import { createPartner, updatePartner } from '../../packages/collector/src/domain/partners.js';
 import { createPartnership, updatePartnership } from '../../packages/collector/src/domain/partnerships.js';
 import { createEndpoint, updateEndpoint } from '../../packages/collector/src/domain/webhooks/endpoints.js';
-import { DEFAULT_OUTBOUND } from '../../packages/collector/src/http/outbound.js';
+import { DEFAULT_OUTBOUND } from '../../packages/collector/src/outbound.js';
 import type { Db, Param, Queryable } from '../../packages/collector/src/store/db.js';
 import { openMigrated } from '../../packages/collector/src/store/open.js';
 import { ENGINE, testDatabase, type TestDatabase } from './database.js';

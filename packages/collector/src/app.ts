@@ -14,7 +14,7 @@ import { errorResponses } from './http/errors.js';
 import { parseListQuery } from './http/list-query.js';
 import { clientKey, failureLimit, NO_LIMITS, rateLimit, type RateLimits } from './http/rate-limit.js';
 import { openApiDocument } from './http/openapi.js';
-import { DEFAULT_OUTBOUND, type OutboundPolicy } from './http/outbound.js';
+import { DEFAULT_OUTBOUND, type OutboundPolicy } from './outbound.js';
 import { requestContext } from './http/request-context.js';
 import type { Route } from './http/route.js';
 import { securityHeaders } from './http/security-headers.js';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { isLoopbackHost } from './http/address.js';
 import { DEFAULT_TIMEOUTS, type ConnectionLimits } from './http/connections.js';
-import type { OutboundPolicy } from './http/outbound.js';
+import type { OutboundPolicy } from './outbound.js';
 import type { RateLimits } from './http/rate-limit.js';
 import { DEFAULT_MAX_QUEUED } from './store/db.js';
 

@@ -14,7 +14,7 @@ import { firstOwnerLink, linkPath } from './domain/owners.js';
 import { foldStats } from './domain/stats.js';
 import { purgeClicks, startClickPurge } from './domain/clicks.js';
 import { startDelivery } from './domain/webhooks/deliver.js';
-import { DEFAULT_OUTBOUND, postJson, type OutboundPolicy } from './http/outbound.js';
+import { DEFAULT_OUTBOUND, postJson, type OutboundPolicy } from './outbound.js';
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
 import type { Db } from './store/db.js';
 import { openMigrated } from './store/open.js';

@@ -4,7 +4,7 @@
 import type { Config } from '../config.js';
 import { EVENT_TYPES, type EventType } from '../domain/events.js';
 import { createEndpoint, deleteEndpoint, rotateSecret, signingSecretHint, updateEndpoint } from '../domain/webhooks/endpoints.js';
-import { DEFAULT_OUTBOUND } from '../http/outbound.js';
+import { DEFAULT_OUTBOUND } from '../outbound.js';
 import * as webhooks from '../store/webhooks.js';
 import type { EndpointRow } from '../store/webhooks.js';
 import { iso, now, out, programFor, required, UsageError, withDb, type Command, type Values } from './common.js';

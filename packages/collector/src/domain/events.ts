@@ -3,7 +3,7 @@
 // change therefore always has its event and deliveries, and a rolled-back one has none:
 // a transactional outbox, which the delivery loop (webhooks/deliver.ts) empties.
 
-import type { Resource } from '../http/render.js';
+import type { Resource } from '../views/resource.js';
 import type { Queryable } from '../store/db.js';
 import type { Insert } from '../store/rows.js';
 import * as events from '../store/events.js';

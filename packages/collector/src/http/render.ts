@@ -2,21 +2,7 @@
 
 import { fail } from '../errors.js';
 import type { Page, PageRequest } from '../store/list.js';
-
-export interface Resource {
-  id: string;
-  type: string;
-  attributes: Record<string, unknown>;
-  // JSON:API: a to-one relationship that is empty has `data: null`.
-  relationships?: Record<string, { data: { id: string; type: string } | null }>;
-}
-
-/** Drops absent optional attributes: optional attributes ("when set" in docs/api.md §8) are left out, not null. */
-export function present(attributes: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(attributes)) if (value !== null && value !== undefined) out[key] = value;
-  return out;
-}
+import type { Resource } from '../views/resource.js';
 
 /** A page of a list; `page` is null for a page named by a cursor. An unknown cursor is the caller's mistake. */
 export function listEnvelope<T>(page: Page<T>, request: PageRequest, render: (row: T) => Resource) {

@@ -10,7 +10,7 @@ import type { AccountRow, PartnerSessionRow } from '../store/partner-accounts.js
 import type { Role, SessionRow } from '../store/users.js';
 import type { Access, RouteAccess } from './auth.js';
 import type { ListQuery, ListSpec } from './list-query.js';
-import type { OutboundPolicy } from './outbound.js';
+import type { OutboundPolicy } from '../outbound.js';
 
 export interface RouteInput<B, Q = unknown> {
   db: Db;

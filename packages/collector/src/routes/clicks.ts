@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import { dateTime, text } from '../http/list-query.js';
-import { present, type Resource } from '../http/render.js';
+import { present, type Resource } from '../views/resource.js';
 import { relation, resource, unixTime } from '../http/schemas.js';
 import * as clicks from '../store/clicks.js';
 import type { ClickRow } from '../store/clicks.js';

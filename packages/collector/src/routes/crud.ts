@@ -5,7 +5,8 @@ import { found } from '../errors.js';
 import type { Queryable } from '../store/db.js';
 import type { FieldFilter, Page, PageRequest } from '../store/list.js';
 import type { ListSpec } from '../http/list-query.js';
-import { listEnvelope, type Resource } from '../http/render.js';
+import { listEnvelope } from '../http/render.js';
+import type { Resource } from '../views/resource.js';
 import { route, type RouteInput } from '../http/route.js';
 import { one, page } from '../http/schemas.js';
 

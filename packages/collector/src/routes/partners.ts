@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createPartner, deletePartner, updatePartner } from '../domain/partners.js';
 import { text } from '../http/list-query.js';
-import { present, type Resource } from '../http/render.js';
+import { present, type Resource } from '../views/resource.js';
 import { route } from '../http/route.js';
 import { one, resource, unixTime } from '../http/schemas.js';
 import * as partners from '../store/partners.js';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { addSecret, connection, EVENTS_TO_SEND, removeSecret, secretHint, webhookPath } from '../domain/stripe/connect.js';
 import { receiveEvent, reprocessEvent } from '../domain/stripe/events.js';
 import { dateTime, oneOf, text } from '../http/list-query.js';
-import type { Resource } from '../http/render.js';
+import type { Resource } from '../views/resource.js';
 import { route } from '../http/route.js';
 import { one, resource, unixTime } from '../http/schemas.js';
 import * as stripe from '../store/stripe.js';

@@ -16,7 +16,8 @@ import {
   updateEndpoint,
 } from '../domain/webhooks/endpoints.js';
 import { dateTime, oneOf } from '../http/list-query.js';
-import { listEnvelope, present, type Resource } from '../http/render.js';
+import { listEnvelope } from '../http/render.js';
+import { present, type Resource } from '../views/resource.js';
 import { route } from '../http/route.js';
 import { one, page, relation, resource, unixTime } from '../http/schemas.js';
 import * as events from '../store/events.js';

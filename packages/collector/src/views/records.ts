@@ -1,7 +1,7 @@
 // Each record as the API shows it (docs/api.md §8): the routes answer with these, and
 // the events of docs/api.md §28 carry them, so a webhook's record is the API's own.
 
-import { present, type Resource } from '../http/render.js';
+import { present, type Resource } from './resource.js';
 import type { CommissionRow } from '../store/commissions.js';
 import type { PartnershipRow } from '../store/partnerships.js';
 import type { PaymentRow } from '../store/payments.js';

@@ -4,7 +4,7 @@
 
 import Stripe from 'stripe';
 import { fail } from '../../errors.js';
-import { parseJsonObject } from '../../http/body.js';
+import { parseJsonObject } from '../../json.js';
 
 /** Stripe's own default: an event signed more than five minutes ago is refused. */
 export const TOLERANCE_SECONDS = 300;

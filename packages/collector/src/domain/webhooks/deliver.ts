@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { describeCause } from '../../errors.js';
-import type { SendResult } from '../../http/outbound.js';
+import type { SendResult } from '../../outbound.js';
 import type { Db } from '../../store/db.js';
 import * as events from '../../store/events.js';
 import * as webhooks from '../../store/webhooks.js';

@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { fail, found } from '../../errors.js';
-import { checkHost, checkUrlForm, RefusedUrl, type OutboundPolicy } from '../../http/outbound.js';
+import { checkHost, checkUrlForm, RefusedUrl, type OutboundPolicy } from '../../outbound.js';
 import type { Db } from '../../store/db.js';
 import * as events from '../../store/events.js';
 import type { EventRow } from '../../store/events.js';
