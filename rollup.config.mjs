@@ -12,11 +12,7 @@ import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 import { builtinModules } from 'node:module';
 
 const collectorPkg = JSON.parse(readFileSync('packages/collector/package.json', 'utf8'));
-const external = [
-  ...builtinModules,
-  ...builtinModules.map((m) => `node:${m}`),
-  ...Object.keys(collectorPkg.dependencies ?? {}),
-];
+const external = [...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...Object.keys(collectorPkg.dependencies ?? {})];
 
 const trackerTs = (declarations) =>
   typescript({
@@ -61,7 +57,10 @@ const webShell = (app, title, styles) => ({
     rmSync(`packages/web/dist/${app}`, { recursive: true, force: true });
   },
   generateBundle(_, bundle) {
-    const css = [...styles.map((s) => readFileSync(`packages/web/src/${s}`, 'utf8')), readFileSync('node_modules/uplot/dist/uPlot.min.css', 'utf8')].join('\n');
+    const css = [
+      ...styles.map((s) => readFileSync(`packages/web/src/${s}`, 'utf8')),
+      readFileSync('node_modules/uplot/dist/uPlot.min.css', 'utf8'),
+    ].join('\n');
     const cssName = `assets/${app}-${hash8(css)}.css`;
     this.emitFile({ type: 'asset', fileName: cssName, source: css });
     const entry = Object.values(bundle).find((f) => f.type === 'chunk' && f.isEntry);
@@ -77,7 +76,10 @@ const webShell = (app, title, styles) => ({
     for (const file of Object.values(bundle)) {
       const body = Buffer.from(file.type === 'chunk' ? file.code : file.source);
       writeFileSync(`${options.dir}/${file.fileName}.gz`, gzipSync(body, { level: 9 }));
-      writeFileSync(`${options.dir}/${file.fileName}.br`, brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      writeFileSync(
+        `${options.dir}/${file.fileName}.br`,
+        brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      );
     }
   },
 });

@@ -65,30 +65,44 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: FAST
-      ? [{ extends: true, test: { name: 'fast', include: ['test/collector/**/*.test.ts', 'test/docs/**/*.test.ts'], exclude: PROCESSES, isolate: ISOLATE } }]
+      ? [
+          {
+            extends: true,
+            test: {
+              name: 'fast',
+              include: ['test/collector/**/*.test.ts', 'test/docs/**/*.test.ts'],
+              exclude: PROCESSES,
+              isolate: ISOLATE,
+            },
+          },
+        ]
       : [
-      {
-        extends: true,
-        test: { name: 'sqlite', include: ['test/collector/**/*.test.ts', 'test/docs/**/*.test.ts', 'test/web/**/*.test.ts'], isolate: ISOLATE },
-      },
-      {
-        // Browsers and the snippet in jsdom: each file in a fresh context of its own.
-        extends: true,
-        test: { name: 'browser', include: ['test/e2e/**/*.test.ts', 'test/tracker/**/*.test.ts'] },
-      },
-      {
-        // The collector's whole behaviour again, on PostgreSQL (a schema per test),
-        // plus what only several processes on one database can show.
-        extends: true,
-        test: {
-          name: 'postgres',
-          include: ['test/collector/**/*.test.ts', 'test/postgres/**/*.test.ts'],
-          exclude: [...SQLITE_ONLY, ...PURE],
-          isolate: ISOLATE,
-          env: { TALLY_TEST_ENGINE: 'postgres' },
-          globalSetup: ['test/postgres/setup.ts'],
-        },
-      },
-    ],
+          {
+            extends: true,
+            test: {
+              name: 'sqlite',
+              include: ['test/collector/**/*.test.ts', 'test/docs/**/*.test.ts', 'test/web/**/*.test.ts'],
+              isolate: ISOLATE,
+            },
+          },
+          {
+            // Browsers and the snippet in jsdom: each file in a fresh context of its own.
+            extends: true,
+            test: { name: 'browser', include: ['test/e2e/**/*.test.ts', 'test/tracker/**/*.test.ts'] },
+          },
+          {
+            // The collector's whole behaviour again, on PostgreSQL (a schema per test),
+            // plus what only several processes on one database can show.
+            extends: true,
+            test: {
+              name: 'postgres',
+              include: ['test/collector/**/*.test.ts', 'test/postgres/**/*.test.ts'],
+              exclude: [...SQLITE_ONLY, ...PURE],
+              isolate: ISOLATE,
+              env: { TALLY_TEST_ENGINE: 'postgres' },
+              globalSetup: ['test/postgres/setup.ts'],
+            },
+          },
+        ],
   },
 });

@@ -29,7 +29,10 @@ async function ownerCookie(base, databaseUrl, programId) {
 
 export async function overviewRow(base, databaseUrl, programId) {
   const value = await ownerCookie(base, databaseUrl, programId);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   const times = [];
   try {
     for (let i = 0; i < LOADS; i++) {
@@ -37,7 +40,10 @@ export async function overviewRow(base, databaseUrl, programId) {
       await context.addCookies([{ name: 'tally_session', value, url: base }]);
       await context.addInitScript(() => {
         window.__longTasks = [];
-        new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.startTime + e.duration))).observe({ type: 'longtask', buffered: true });
+        new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries().map((e) => e.startTime + e.duration))).observe({
+          type: 'longtask',
+          buffered: true,
+        });
       });
       const page = await context.newPage();
       await page.goto(`${base}/dashboard/?range=90`);
@@ -53,7 +59,12 @@ export async function overviewRow(base, databaseUrl, programId) {
     await browser.close();
   }
   times.sort((a, b) => a - b);
-  const row = { name: 'dashboard: overview, cold, until interactive', p50Ms: Math.round(times[times.length >> 1]), maxMs: Math.round(times.at(-1)), loads: LOADS };
+  const row = {
+    name: 'dashboard: overview, cold, until interactive',
+    p50Ms: Math.round(times[times.length >> 1]),
+    maxMs: Math.round(times.at(-1)),
+    loads: LOADS,
+  };
   console.log(`${row.name.padEnd(64)} p50 ${row.p50Ms} ms  max ${row.maxMs} ms  (${LOADS} loads)`);
   return row;
 }

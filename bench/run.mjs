@@ -173,7 +173,8 @@ async function conversionsAndReferrals(label, collectors) {
   req.headers = { ...req.headers, authorization: `Bearer ${first.publishable}`, origin: new URL(first.url).origin };
   const one = (u) => (urls.length === 1 ? u[0] : u);
   const rows = [];
-  if (wanted(names[0])) rows.push(await measure(names[0], one(urls.map((u) => `${u}/v1/tracking/conversion`)), { requests: [req] }, pids, 201));
+  if (wanted(names[0]))
+    rows.push(await measure(names[0], one(urls.map((u) => `${u}/v1/tracking/conversion`)), { requests: [req] }, pids, 201));
   if (wanted(names[1])) {
     const list = { method: 'GET', path: '/v1/referrals', headers: { authorization: auth.authorization } };
     rows.push(await measure(names[1], one(urls), { requests: [list] }, pids));
@@ -205,13 +206,14 @@ async function postgresRows() {
   } finally {
     await base.drop();
   }
-  for (const [i, n] of [[1, 1], [2, 2]]) {
+  for (const [i, n] of [
+    [1, 1],
+    [2, 2],
+  ]) {
     const schema = await freshSchema();
     // Started together on an empty schema: one migrates and prints the tokens.
     const collectors = await Promise.all(
-      Array.from({ length: n }, (_, k) =>
-        startCollector(schema.url, join(work, `pg${n}-${k}.log`), profileArgs(`pg${n}-${k}`)),
-      ),
+      Array.from({ length: n }, (_, k) => startCollector(schema.url, join(work, `pg${n}-${k}.log`), profileArgs(`pg${n}-${k}`))),
     );
     const printed = collectors.find((c) => c.secret);
     try {
@@ -297,7 +299,10 @@ async function collectorLists() {
   const deep = Object.fromEntries(
     DEEP_LISTS.map((t) => [
       t,
-      db.prepare(`SELECT id FROM ${t} WHERE program_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 49949`).pluck().get(seed.programId),
+      db
+        .prepare(`SELECT id FROM ${t} WHERE program_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 49949`)
+        .pluck()
+        .get(seed.programId),
     ]),
   );
   db.close();
@@ -325,7 +330,10 @@ async function collectorLists() {
 // owner opening the overview waits for.
 const STATS = [
   ['collector: GET /v1/stats 90 days by day (1 connection)', `/v1/stats?from=2025-10-03&to=2025-12-31&interval=day&tz=Europe/Paris`],
-  ['collector: GET /v1/stats/partners 30 days (1 connection)', `/v1/stats/partners?from=2025-12-02&to=2025-12-31&tz=Europe/Paris&sort=commissions&per_page=5`],
+  [
+    'collector: GET /v1/stats/partners 30 days (1 connection)',
+    `/v1/stats/partners?from=2025-12-02&to=2025-12-31&tz=Europe/Paris&sort=commissions&per_page=5`,
+  ],
 ];
 
 const OVERVIEW = 'dashboard: overview, cold, until interactive';
@@ -338,7 +346,8 @@ async function collectorStats() {
   try {
     const headers = { authorization: `Bearer ${seed.secret}` };
     for (const [name, path] of STATS) {
-      if (wanted(name)) rows.push(await measure(name, c.url, { connections: 1, requests: [{ method: 'GET', headers, path }] }, c.child.pid));
+      if (wanted(name))
+        rows.push(await measure(name, c.url, { connections: 1, requests: [{ method: 'GET', headers, path }] }, c.child.pid));
     }
     if (wanted(OVERVIEW)) rows.push(await overviewRow(c.url, seed.path, seed.programId));
   } finally {
@@ -351,7 +360,8 @@ async function collectorStats() {
       const headers = { authorization: `Bearer ${copy.secret}` };
       for (const [name, path] of STATS) {
         const pgName = name.replace('collector:', 'collector-pg:');
-        if (wanted(pgName)) rows.push(await measure(pgName, p.url, { connections: 1, requests: [{ method: 'GET', headers, path }] }, p.child.pid));
+        if (wanted(pgName))
+          rows.push(await measure(pgName, p.url, { connections: 1, requests: [{ method: 'GET', headers, path }] }, p.child.pid));
       }
     } finally {
       await stop(p.child);
@@ -373,9 +383,24 @@ const TARGETS = [
   ['PostgreSQL: list page 1 at 1 connection: worst p99 (ms)', (r) => r.worst.pgPage1One, '≤', 5],
   ['PostgreSQL: list page 1,000 by cursor ÷ page 1 at 1 connection', (r) => r.worst.pgDeepOverFirst, '≤', 1.5],
   ['stats, 90 days by day: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.includes('/v1/stats 90'))?.p99, '≤', 50],
-  ['partners leaderboard, 30 days: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.includes('/v1/stats/partners'))?.p99, '≤', 50],
-  ['PostgreSQL: stats, 90 days by day: p99 at 1 connection (ms)', (r) => r.rows.find((x) => x.name.startsWith('collector-pg: GET /v1/stats 90'))?.p99, '≤', 50],
-  ['PostgreSQL: partners leaderboard, 30 days: p99 (ms)', (r) => r.rows.find((x) => x.name.startsWith('collector-pg: GET /v1/stats/partners'))?.p99, '≤', 50],
+  [
+    'partners leaderboard, 30 days: p99 at 1 connection (ms)',
+    (r) => r.rows.find((x) => x.name.includes('/v1/stats/partners'))?.p99,
+    '≤',
+    50,
+  ],
+  [
+    'PostgreSQL: stats, 90 days by day: p99 at 1 connection (ms)',
+    (r) => r.rows.find((x) => x.name.startsWith('collector-pg: GET /v1/stats 90'))?.p99,
+    '≤',
+    50,
+  ],
+  [
+    'PostgreSQL: partners leaderboard, 30 days: p99 (ms)',
+    (r) => r.rows.find((x) => x.name.startsWith('collector-pg: GET /v1/stats/partners'))?.p99,
+    '≤',
+    50,
+  ],
   ['overview page, cold, until interactive: max of the loads (ms)', (r) => r.rows.find((x) => x.name === OVERVIEW)?.maxMs, '≤', 1500],
   ['peak RSS of the collector (MB)', (r) => r.worst.rss, '≤', 200],
   ['tracker.js main thread at load, landing p50 (ms)', (r) => r.tracker.landing?.p50Ms, '≤', 1],
@@ -405,7 +430,10 @@ async function main() {
   const pgOne = find('collector-pg ×1: POST');
   const pgTwo = find('collector-pg ×2: POST');
   const lists = (prefix, connections) =>
-    rows.filter((r) => r.name.startsWith(`${prefix}: GET`) && !r.name.includes('/v1/stats') && r.name.includes('(1 connection)') === (connections === 1));
+    rows.filter(
+      (r) =>
+        r.name.startsWith(`${prefix}: GET`) && !r.name.includes('/v1/stats') && r.name.includes('(1 connection)') === (connections === 1),
+    );
   const worstP99 = (list, deep) => {
     const picked = list.filter((r) => r.name.includes('starting_after') === deep).map((r) => r.p99);
     return picked.length ? Math.max(...picked) : undefined;
@@ -477,14 +505,18 @@ async function main() {
     return { what, value, goal: `${op} ${goal}`, met };
   });
   const r = report.ratios;
-  console.log(`\nratios: collector/baseline-fsync ${r.collectorOverFsync ?? '-'}, collector/baseline-nosync ${r.collectorOverNosync ?? '-'}`);
+  console.log(
+    `\nratios: collector/baseline-fsync ${r.collectorOverFsync ?? '-'}, collector/baseline-nosync ${r.collectorOverNosync ?? '-'}`,
+  );
   console.log(
     `        collector-pg ×1/baseline-pg ${r.pgOneOverBaselinePg ?? '-'}, ×2/baseline-pg ${r.pgTwoOverBaselinePg ?? '-'}, ` +
       `×2/×1 ${r.pgTwoOverPgOne ?? '-'}, collector-pg ×1/collector (SQLite) ${r.pgOneOverSqlite ?? '-'}`,
   );
   const snippet = report.tracker;
   console.log(`        tracker.js without a referral/one cookie read (cookie only) ${snippet.withoutReferralOverFloor ?? '-'} (p50)`);
-  console.log(`        the address read/cookie only ${snippet.addressOverFloor ?? '-'}, tracker.js parsed/cookie only ${snippet.parsedOverFloor ?? '-'} (p50)`);
+  console.log(
+    `        the address read/cookie only ${snippet.addressOverFloor ?? '-'}, tracker.js parsed/cookie only ${snippet.parsedOverFloor ?? '-'} (p50)`,
+  );
   console.log('\ntarget                                              value    goal     met');
   for (const t of report.targets) {
     const shown = t.met === null ? 'not run' : t.met ? 'yes' : 'NO';

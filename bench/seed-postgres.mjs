@@ -15,7 +15,20 @@ const TABLES = {
   partners: ['id', 'program_id', 'name', 'email', 'email_norm', 'paypal_email', 'paypal_email_norm', 'created_at', 'updated_at'],
   partnerships: ['id', 'program_id', 'partner_id', 'key', 'state', 'created_by', 'state_set_at', 'created_at', 'updated_at'],
   slugs: ['program_id', 'slug', 'partnership_id'],
-  commissions: ['id', 'program_id', 'partner_id', 'referral_id', 'amount', 'currency', 'state', 'reject_reason', 'state_set_at', 'paid_at', 'created_at', 'updated_at'],
+  commissions: [
+    'id',
+    'program_id',
+    'partner_id',
+    'referral_id',
+    'amount',
+    'currency',
+    'state',
+    'reject_reason',
+    'state_set_at',
+    'paid_at',
+    'created_at',
+    'updated_at',
+  ],
 };
 const BATCH = 1000;
 
@@ -30,7 +43,10 @@ export async function seededPostgres(sqlitePath, workDir, log = console.log) {
   try {
     const programId = (await client.query('SELECT id FROM programs')).rows[0].id;
     for (const [table, columns] of Object.entries(TABLES)) {
-      const rows = source.prepare(`SELECT ${columns.join(', ')} FROM ${table}`).raw().iterate();
+      const rows = source
+        .prepare(`SELECT ${columns.join(', ')} FROM ${table}`)
+        .raw()
+        .iterate();
       let batch = [];
       const flush = async () => {
         if (batch.length === 0) return;
@@ -51,7 +67,10 @@ export async function seededPostgres(sqlitePath, workDir, log = console.log) {
     source.close();
     await client.end();
   }
-  execFileSync(process.execPath, [TALLY, 'stats', 'check', '--repair'], { env: { ...process.env, DATABASE_URL: schema.url }, stdio: 'ignore' });
+  execFileSync(process.execPath, [TALLY, 'stats', 'check', '--repair'], {
+    env: { ...process.env, DATABASE_URL: schema.url },
+    stdio: 'ignore',
+  });
   // What autovacuum does soon after a bulk load: statistics for the planner, and the
   // visibility map that lets a covering index be read without the table.
   const vacuum = new pg.Client({ connectionString: schema.url });

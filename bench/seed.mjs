@@ -128,7 +128,10 @@ export async function seededDatabase(log = console.log) {
   fill(partial, programId);
   // The rows went in around the collector: its kept totals are filled from them, as the
   // statistics' migration fills them for an existing database.
-  execFileSync(process.execPath, [TALLY, 'stats', 'check', '--repair'], { env: { ...process.env, DATABASE_URL: partial }, stdio: 'ignore' });
+  execFileSync(process.execPath, [TALLY, 'stats', 'check', '--repair'], {
+    env: { ...process.env, DATABASE_URL: partial },
+    stdio: 'ignore',
+  });
   renameSync(partial, path);
   const seconds = (performance.now() - started) / 1000;
   const info = { secret: collector.secret, programId };

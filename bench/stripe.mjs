@@ -69,12 +69,26 @@ async function connected(c) {
   };
   const partner = await post('/v1/partners', { name: 'Bench partner', email: 'partner@bench.test' });
   const partnership = await post('/v1/partnerships', { partner_id: partner.data.id, state: 'accepted' });
-  const referral = await post('/v1/tracking/conversion', { email: 'buyer@bench.test', gr_id: 'g-stripe', pk: partnership.data.attributes.key });
+  const referral = await post('/v1/tracking/conversion', {
+    email: 'buyer@bench.test',
+    gr_id: 'g-stripe',
+    pk: partnership.data.attributes.key,
+  });
   const added = await post('/v1/integrations/stripe/secrets', { secret: SECRET, label: 'bench' });
   const url = c.url + new URL(added.meta.endpoint_url).pathname;
   const customer = 'cus_bench';
-  const link = signed('customer.created', { id: customer, object: 'customer', email: null, metadata: { tally_referral_id: referral.data.id }, livemode: false });
-  const linked = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': link.signature }, body: link.body });
+  const link = signed('customer.created', {
+    id: customer,
+    object: 'customer',
+    email: null,
+    metadata: { tally_referral_id: referral.data.id },
+    livemode: false,
+  });
+  const linked = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': link.signature },
+    body: link.body,
+  });
   const outcome = (await linked.json()).data?.attributes?.outcome;
   if (outcome !== 'linked') throw new Error(`customer.created: ${linked.status} ${outcome}`);
   return { url, customer };
@@ -95,7 +109,9 @@ function cannon(url, customer, duration) {
     },
   };
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, connections: 1, duration, requests: [request] }, (err, result) => (err ? reject(err) : resolve({ ...result, uncredited })));
+    const instance = autocannon({ url, connections: 1, duration, requests: [request] }, (err, result) =>
+      err ? reject(err) : resolve({ ...result, uncredited }),
+    );
     autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
   });
 }
@@ -107,9 +123,20 @@ async function stripeRow(name, databaseUrl, work) {
     if (WARMUP > 0) await cannon(url, customer, WARMUP);
     const r = await cannon(url, customer, SECONDS);
     const failed = r.non2xx + r.errors + r.timeouts + r.uncredited;
-    if (failed > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts, ${r.uncredited} not credited`);
-    const row = { name, reqPerSec: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, peakRssMb: peakRssMb(c.child.pid), requests: r.requests.total, failed };
-    console.log(`${name.padEnd(64)} ${String(row.reqPerSec).padStart(7)} req/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(3)} ms  RSS ${row.peakRssMb} MB`);
+    if (failed > 0)
+      throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts, ${r.uncredited} not credited`);
+    const row = {
+      name,
+      reqPerSec: Math.round(r.requests.average),
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      peakRssMb: peakRssMb(c.child.pid),
+      requests: r.requests.total,
+      failed,
+    };
+    console.log(
+      `${name.padEnd(64)} ${String(row.reqPerSec).padStart(7)} req/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(3)} ms  RSS ${row.peakRssMb} MB`,
+    );
     return row;
   } finally {
     await stop(c.child);

@@ -50,7 +50,9 @@ function site() {
     } else {
       const script = new URL(req.url, 'http://x').searchParams.get('script') ?? 'tracker.js';
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<!doctype html><html><head>${STUB}<script async src="/${script}" data-key="tly_pub_bench"></script></head><body>page</body></html>`);
+      res.end(
+        `<!doctype html><html><head>${STUB}<script async src="/${script}" data-key="tly_pub_bench"></script></head><body>page</body></html>`,
+      );
     }
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));

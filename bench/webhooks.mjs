@@ -45,7 +45,13 @@ async function burst(databaseUrl, endpointId) {
       for (let i = 0; i < EVENTS; i++) {
         const id = randomUUID();
         const data = JSON.stringify({ id: randomUUID(), type: 'referral', attributes: { state: 'converted', created_at: now } });
-        await tx.run('INSERT INTO events (id, program_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)', [id, program.program_id, 'referral.created', data, now]);
+        await tx.run('INSERT INTO events (id, program_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)', [
+          id,
+          program.program_id,
+          'referral.created',
+          data,
+          now,
+        ]);
         await tx.run(
           `INSERT INTO webhook_deliveries (id, program_id, endpoint_id, event_id, event_type, state, attempts, next_attempt_at, created_at, updated_at)
            VALUES (?, ?, ?, ?, 'referral.created', 'pending', 0, ?, ?, ?)`,
@@ -86,10 +92,17 @@ async function deliveryRow(name, databaseUrl, processes, work) {
 /** The rows: SQLite ×1, PostgreSQL ×1 and ×2 (when a server is there). */
 export async function webhookRows(work, wanted) {
   const rows = [];
-  const names = ['webhooks: delivered/s, collector ×1 (SQLite)', 'webhooks: delivered/s, collector-pg ×1', 'webhooks: delivered/s, collector-pg ×2'];
+  const names = [
+    'webhooks: delivered/s, collector ×1 (SQLite)',
+    'webhooks: delivered/s, collector-pg ×1',
+    'webhooks: delivered/s, collector-pg ×2',
+  ];
   if (wanted(names[0])) rows.push(await deliveryRow(names[0], join(work, 'webhooks.db'), 1, work));
   if ((wanted(names[1]) || wanted(names[2])) && (await postgresReady())) {
-    for (const [i, n] of [[1, 1], [2, 2]]) {
+    for (const [i, n] of [
+      [1, 1],
+      [2, 2],
+    ]) {
       if (!wanted(names[i])) continue;
       const schema = await freshSchema();
       try {

@@ -46,7 +46,7 @@ async function sqliteSchema(db) {
       return [`${tableLines(oneLine(table.sql))};`, ...rest].join('\n');
     });
   const orphans = rows.filter((r) => r.type !== 'table' && !rows.some((t) => t.type === 'table' && t.name === r.tbl));
-  return [...blocks, ...orphans.sort(byName).map((r) => `${oneLine(r.sql)};`)].join('\n\n') + '\n';
+  return `${[...blocks, ...orphans.sort(byName).map((r) => `${oneLine(r.sql)};`)].join('\n\n')}\n`;
 }
 
 /**
@@ -57,7 +57,7 @@ async function sqliteSchema(db) {
  */
 async function postgresSchema(db) {
   const schema = (await db.get('SELECT current_schema() AS s')).s;
-  const inSchema = "(SELECT oid FROM pg_namespace WHERE nspname = current_schema())";
+  const inSchema = '(SELECT oid FROM pg_namespace WHERE nspname = current_schema())';
   const columns = await db.all(
     `SELECT c.relname AS tbl, a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS notnull,
             a.attidentity AS identity, a.attgenerated AS generated, pg_get_expr(d.adbin, d.adrelid) AS dflt
@@ -114,7 +114,7 @@ async function postgresSchema(db) {
   }
   for (const v of views) blocks.push(`CREATE VIEW ${v.name} AS\n${v.def.trimEnd()}`);
   for (const f of functions) blocks.push(`${f.def.replace(/[ \t]+$/gm, '').trimEnd()};`);
-  const text = blocks.join('\n\n') + '\n';
+  const text = `${blocks.join('\n\n')}\n`;
   const unqualified = text.replace(new RegExp(`(?:"${schema}"|\\b${schema})\\.`, 'g'), '');
   if (unqualified.includes(schema)) throw new Error(`schema dump: the schema's name ${schema} is still in the text`);
   return unqualified;

@@ -32,17 +32,26 @@ const api = async (method, path, body) => {
 
 /** A small deterministic generator, so the pictures are the same each time. */
 let seed = 7;
-const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
 
 const OWNER = { email: 'owner@acme.example', password: 'a long owner password' };
 
 try {
   // The first owner takes the printed link now, while it is fresh on the script's clock.
   const token = server.firstSignInLink.split('#')[1];
-  await fetch(`${server.url}/v1/auth/redeem`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, ...OWNER }) });
+  await fetch(`${server.url}/v1/auth/redeem`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, ...OWNER }),
+  });
   await api('PATCH', '/v1/program', { name: 'Acme Analytics' });
   const partners = [];
-  for (const [name, weight] of [['Maya Lindqvist', 5], ['Devtools Weekly', 3], ['Ravi Shah', 2], ['Nordic SaaS Blog', 1]]) {
+  for (const [name, weight] of [
+    ['Maya Lindqvist', 5],
+    ['Devtools Weekly', 3],
+    ['Ravi Shah', 2],
+    ['Nordic SaaS Blog', 1],
+  ]) {
     const slug = name.toLowerCase().replace(/\W+/g, '.');
     const p = await api('POST', '/v1/partners', { name, email: `${slug}@partners.example`, paypal_email: `pay.${slug}@partners.example` });
     const ps = await api('POST', '/v1/partnerships', { partner_id: p.data.id, state: 'accepted' });
@@ -59,14 +68,22 @@ try {
         if (rnd() < 0.18) {
           const ref = await api('POST', '/v1/tracking/conversion', { email: `customer${n}@mail.example`, gr_id: gr, pk: p.key });
           if (ref?.data && rnd() < 0.55) {
-            await api('POST', '/v1/payments', { amount: [2900, 4900, 9900][Math.floor(rnd() * 3)], currency: 'USD', referral_id: ref.data.id, idempotency_key: `inv_${n}` });
+            await api('POST', '/v1/payments', {
+              amount: [2900, 4900, 9900][Math.floor(rnd() * 3)],
+              currency: 'USD',
+              referral_id: ref.data.id,
+              idempotency_key: `inv_${n}`,
+            });
           }
         }
       }
     }
   }
   clock.now = end;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
   await page.goto(`${server.url}/dashboard/sign-in`);
   await page.fill('input[name=email]', OWNER.email);
@@ -81,7 +98,13 @@ try {
   await page.screenshot({ path: join(DOCS, 'dashboard-partner.png'), fullPage: true });
 
   // The partners' side: the program's public page, and Maya's portal from her invitation.
-  await api('PATCH', '/v1/program', { slug: 'acme', page_enabled: true, description: 'Privacy-first analytics for SaaS teams. Tell your readers about us.', recurring_months: 12, hold_days: 30 });
+  await api('PATCH', '/v1/program', {
+    slug: 'acme',
+    page_enabled: true,
+    description: 'Privacy-first analytics for SaaS teams. Tell your readers about us.',
+    recurring_months: 12,
+    hold_days: 30,
+  });
   const partnerPage = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
   await partnerPage.goto(`${server.url}/p/acme/`);
   await partnerPage.waitForSelector('text=What you earn');

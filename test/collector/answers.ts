@@ -22,7 +22,9 @@ function compile(): Operation[] {
   const doc = openApiDocument(ROUTES);
   const out: Operation[] = [];
   for (const [path, ops] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(ops as Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>)) {
+    for (const [method, op] of Object.entries(
+      ops as Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>,
+    )) {
       const success = Object.entries(op.responses).find(([status]) => status.startsWith('2'))?.[1];
       const schema = success?.content?.['application/json']?.schema;
       if (!schema) continue;

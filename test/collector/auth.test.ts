@@ -168,8 +168,7 @@ describe('tenancy', () => {
       body: { email: 'x@y.test', gr_id: 'g', pk: a.key },
     });
     const referralId = conv.body.data.id;
-    const asB = (method: string, path: string, body?: unknown) =>
-      c.call(method, path, { token: b.secret, ...(body ? { body } : {}) });
+    const asB = (method: string, path: string, body?: unknown) => c.call(method, path, { token: b.secret, ...(body ? { body } : {}) });
 
     expectError(await asB('GET', `/v1/partners/${a.partnerId}`), 404, 'not_found');
     expectError(await asB('GET', `/v1/partnerships/${a.partnershipId}`), 404, 'not_found');

@@ -51,10 +51,7 @@ it('copies a live database under write load; a server on the copy has every row 
   expect(run.stdout).toMatch(/^Backed up to .*copy\.db: \d+ referrals, 1 commissions, 1 payments, 1 partners; integrity ok\.\n$/);
   expect(during).toBeGreaterThan(0);
 
-  const restored = await startServer(
-    { port: 0, host: '127.0.0.1', databaseUrl: file, logLevel: 'silent' },
-    createLogger('silent'),
-  );
+  const restored = await startServer({ port: 0, host: '127.0.0.1', databaseUrl: file, logLevel: 'silent' }, createLogger('silent'));
   try {
     const get = async (path: string) => {
       const res = await fetch(restored.url + path, { headers: { authorization: `Bearer ${c.secret}` } });

@@ -15,7 +15,7 @@ afterEach(async () => {
   await database.drop();
 });
 
-it('prints the first start\'s tokens on stderr, and only JSON log lines on stdout', async () => {
+it("prints the first start's tokens on stderr, and only JSON log lines on stdout", async () => {
   const child = spawn(process.execPath, [TALLY, 'serve'], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: database.url },
   });
@@ -46,7 +46,7 @@ it('prints the first start\'s tokens on stderr, and only JSON log lines on stdou
   for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
 });
 
-it('writes a request\'s log line within a moment, while the server keeps running', async () => {
+it("writes a request's log line within a moment, while the server keeps running", async () => {
   const child = spawn(process.execPath, [TALLY, 'serve'], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: database.url },
   });

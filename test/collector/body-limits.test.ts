@@ -27,7 +27,8 @@ afterEach(() => {
   parse.mockRestore();
 });
 const RUN = '['.repeat(64);
-const parsedNested = () => parse.mock.calls.some(([text]) => typeof text === 'string' && (text.includes(RUN) || text.includes('{"a":'.repeat(64))));
+const parsedNested = () =>
+  parse.mock.calls.some(([text]) => typeof text === 'string' && (text.includes(RUN) || text.includes('{"a":'.repeat(64))));
 
 /** `levels` arrays inside one another, as JSON text. */
 const nest = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
@@ -70,7 +71,11 @@ describe('the Stripe webhook parses nothing before the endpoint and the signatur
   it('an unknown endpoint is 404 as before, whatever the body, without parsing it', async () => {
     const e = await endpoint();
     const unknown = e.url.replace(/we_[\w-]+$/, 'we_nosuchendpoint0000');
-    expectError(await post(unknown, nest(100_000), { 'stripe-signature': signedHeader(nest(100_000), e.secret, c.clock.now) }), 404, 'not_found');
+    expectError(
+      await post(unknown, nest(100_000), { 'stripe-signature': signedHeader(nest(100_000), e.secret, c.clock.now) }),
+      404,
+      'not_found',
+    );
     const event = JSON.stringify(stripeEvent('customer.created', customer({}), { created: c.clock.now }));
     expectError(await post(unknown, event, { 'stripe-signature': signedHeader(event, e.secret, c.clock.now) }), 404, 'not_found');
     expect(parsedNested()).toBe(false);
@@ -84,7 +89,8 @@ describe('the Stripe webhook parses nothing before the endpoint and the signatur
     expect(ok.body.data.attributes).toMatchObject({ type: 'customer.created', outcome: 'ignored' });
 
     // The envelope is depth 1: `extra` holds the rest of the levels.
-    const deep = (levels: number) => JSON.stringify(stripeEvent('customer.updated', customer({}), { created: c.clock.now })).replace(/}$/, `,"extra":${nest(levels)}}`);
+    const deep = (levels: number) =>
+      JSON.stringify(stripeEvent('customer.updated', customer({}), { created: c.clock.now })).replace(/}$/, `,"extra":${nest(levels)}}`);
     const atLimit = deep(DEPTH - 1);
     expect((await post(e.url, atLimit, { 'stripe-signature': signedHeader(atLimit, e.secret, c.clock.now) })).status).toBe(200);
     const past = deep(DEPTH);
@@ -117,21 +123,34 @@ describe('the Stripe webhook takes no compressed body', () => {
     ['gzip', gzipSync],
     ['deflate', deflateSync],
     ['br', brotliCompressSync],
-  ] as const)('Content-Encoding %s on a correctly signed event is 415 unsupported_media_type, and nothing is recorded', async (coding, compress) => {
-    const e = await endpoint();
-    const event = JSON.stringify(stripeEvent('customer.created', customer({}), { created: c.clock.now }));
-    const reply = await post(e.url, Uint8Array.from(compress(event)), { 'content-encoding': coding, 'stripe-signature': signedHeader(event, e.secret, c.clock.now) });
-    expect(expectError(reply, 415, 'unsupported_media_type').detail).toMatch(/Content-Encoding/);
-    expect(await events(e)).toEqual([]);
-  });
+  ] as const)(
+    'Content-Encoding %s on a correctly signed event is 415 unsupported_media_type, and nothing is recorded',
+    async (coding, compress) => {
+      const e = await endpoint();
+      const event = JSON.stringify(stripeEvent('customer.created', customer({}), { created: c.clock.now }));
+      const reply = await post(e.url, Uint8Array.from(compress(event)), {
+        'content-encoding': coding,
+        'stripe-signature': signedHeader(event, e.secret, c.clock.now),
+      });
+      expect(expectError(reply, 415, 'unsupported_media_type').detail).toMatch(/Content-Encoding/);
+      expect(await events(e)).toEqual([]);
+    },
+  );
 
   it('the 546-byte nested gzip body is 415 unparsed; Content-Encoding identity is taken', async () => {
     expect(bomb.length).toBeLessThan(600);
     const e = await endpoint();
-    expectError(await post(e.url, Uint8Array.from(bomb), { 'content-encoding': 'gzip', 'stripe-signature': 't=1,v1=00' }), 415, 'unsupported_media_type');
+    expectError(
+      await post(e.url, Uint8Array.from(bomb), { 'content-encoding': 'gzip', 'stripe-signature': 't=1,v1=00' }),
+      415,
+      'unsupported_media_type',
+    );
     expect(parsedNested()).toBe(false);
     const event = JSON.stringify(stripeEvent('customer.created', customer({}), { created: c.clock.now }));
-    const plain = await post(e.url, event, { 'content-encoding': 'identity', 'stripe-signature': signedHeader(event, e.secret, c.clock.now) });
+    const plain = await post(e.url, event, {
+      'content-encoding': 'identity',
+      'stripe-signature': signedHeader(event, e.secret, c.clock.now),
+    });
     expect(plain.status).toBe(200);
   });
 });
@@ -145,7 +164,10 @@ describe('every JSON body has a nesting limit', () => {
     // The tracking routes ignore fields they do not know, so only the depth decides.
     const atLimit = await c.call('POST', '/v1/tracking/click', { raw: click(p.key, nest(DEPTH - 1)), headers: json });
     expect(atLimit.status, JSON.stringify(atLimit.body)).toBe(202);
-    const objects = await c.call('POST', '/v1/tracking/click', { raw: click(p.key, '{"a":'.repeat(DEPTH - 1) + '1' + '}'.repeat(DEPTH - 1)), headers: json });
+    const objects = await c.call('POST', '/v1/tracking/click', {
+      raw: click(p.key, `${'{"a":'.repeat(DEPTH - 1)}1${'}'.repeat(DEPTH - 1)}`),
+      headers: json,
+    });
     expect(objects.status).toBe(202);
     const past = await c.call('POST', '/v1/tracking/click', { raw: click(p.key, nest(DEPTH)), headers: json });
     expect(expectError(past, 400, 'malformed_json').detail).toMatch(new RegExp(`deeper than ${DEPTH}`));
@@ -164,7 +186,11 @@ describe('every JSON body has a nesting limit', () => {
       const reply = await c.call('POST', '/v1/tracking/click', { token: c.publishable, raw, headers: json });
       expectError(reply, 400, 'malformed_json');
     }
-    expectError(await c.call('POST', '/v1/tracking/click', { token: c.publishable, raw: '['.repeat(100_000), headers: json }), 413, 'payload_too_large');
+    expectError(
+      await c.call('POST', '/v1/tracking/click', { token: c.publishable, raw: '['.repeat(100_000), headers: json }),
+      413,
+      'payload_too_large',
+    );
     // Inflated, it is over 16 KiB: refused at the limit, as the bytes arrive.
     const bomb = Uint8Array.from(gzipSync(nest(256 * 1024), { level: 9 }));
     const res = await fetch(`${c.url}/v1/tracking/click`, {
@@ -180,7 +206,11 @@ describe('every JSON body has a nesting limit', () => {
   it('a management write and a public sign-in are refused for depth before their fields are checked', async () => {
     const partner = await c.call('POST', '/v1/partners', { raw: `{"name":"N","email":"n@p.test","extra":${nest(DEPTH)}}`, headers: json });
     expectError(partner, 400, 'malformed_json');
-    const signIn = await c.call('POST', '/v1/auth/sign_in', { token: null, raw: `{"email":"a@b.test","password":${nest(5000)}}`, headers: json });
+    const signIn = await c.call('POST', '/v1/auth/sign_in', {
+      token: null,
+      raw: `{"email":"a@b.test","password":${nest(5000)}}`,
+      headers: json,
+    });
     expectError(signIn, 400, 'malformed_json');
     expect(parsedNested()).toBe(false);
   });

@@ -41,7 +41,14 @@ describe('tally programs', () => {
   });
 
   it('list shows the programs with their origins, and the rate option is stored', async () => {
-    const made = await createProgram('--allowed-origin', 'https://Www.Acme.test:443', '--allowed-origin', 'https://app.acme.test', '--commission-rate-bps', '1500');
+    const made = await createProgram(
+      '--allowed-origin',
+      'https://Www.Acme.test:443',
+      '--allowed-origin',
+      'https://app.acme.test',
+      '--commission-rate-bps',
+      '1500',
+    );
     const run = await tally(['programs', 'list', '--json'], env);
     const [program] = JSON.parse(run.stdout);
     expect(program).toMatchObject({
@@ -60,8 +67,22 @@ describe('tally programs update', () => {
   it('changes name, site URL, rate and origins (added and removed by name) at once, keeping the rest', async () => {
     const made = await createProgram('--allowed-origin', 'https://www.acme.test', '--allowed-origin', 'https://old.acme.test');
     const run = await tally(
-      ['programs', 'update', made.program.id, '--name', 'Acme Inc', '--site-url', 'https://acme.example/pricing',
-        '--add-origin', 'https://App.Acme.example:443', '--remove-origin', 'https://old.acme.test', '--commission-rate-bps', '2500', '--json'],
+      [
+        'programs',
+        'update',
+        made.program.id,
+        '--name',
+        'Acme Inc',
+        '--site-url',
+        'https://acme.example/pricing',
+        '--add-origin',
+        'https://App.Acme.example:443',
+        '--remove-origin',
+        'https://old.acme.test',
+        '--commission-rate-bps',
+        '2500',
+        '--json',
+      ],
       env,
     );
     expect(run.stderr).toBe('');
@@ -80,11 +101,11 @@ describe('tally programs update', () => {
 
   it('the same program then takes conversions from the added origin, and no longer from the removed one', async () => {
     const made = await createProgram('--allowed-origin', 'https://old.acme.test');
-    await tally(['programs', 'update', made.program.id, '--add-origin', 'https://www.acme.example', '--remove-origin', 'https://old.acme.test'], env);
-    const server = await startServer(
-      { port: 0, host: '127.0.0.1', databaseUrl: database.url, logLevel: 'silent' },
-      createLogger('silent'),
+    await tally(
+      ['programs', 'update', made.program.id, '--add-origin', 'https://www.acme.example', '--remove-origin', 'https://old.acme.test'],
+      env,
     );
+    const server = await startServer({ port: 0, host: '127.0.0.1', databaseUrl: database.url, logLevel: 'silent' }, createLogger('silent'));
     try {
       const post = (origin: string) =>
         fetch(`${server.url}/v1/tracking/conversion`, {
@@ -169,7 +190,10 @@ describe('bad arguments: one line on stderr and exit code 2', () => {
     ['an unknown option', ['programs', 'list', '--verbose']],
     ['a missing --name', ['programs', 'create', '--site-url', 'https://a.test']],
     ['a bad site URL', ['programs', 'create', '--name', 'A', '--site-url', 'not a url']],
-    ['an origin with a path', ['programs', 'create', '--name', 'A', '--site-url', 'https://a.test', '--allowed-origin', 'https://a.test/path']],
+    [
+      'an origin with a path',
+      ['programs', 'create', '--name', 'A', '--site-url', 'https://a.test', '--allowed-origin', 'https://a.test/path'],
+    ],
     ['a bad rate', ['programs', 'create', '--name', 'A', '--site-url', 'https://a.test', '--commission-rate-bps', '20001']],
     ['a bad kind', ['tokens', 'create', '--program', '01900000-0000-7000-8000-000000000000', '--kind', 'admin']],
     ['an unknown program', ['tokens', 'create', '--program', '01900000-0000-7000-8000-000000000000', '--kind', 'secret']],
@@ -188,7 +212,11 @@ describe('bad arguments: one line on stderr and exit code 2', () => {
   it.each([
     ['an unknown option', ['programs', 'list', '--verbose'], 'tally: unknown option --verbose for "tally programs list"; it takes --json'],
     ['a value for a flag', ['programs', 'list', '--json=yes'], 'tally: --json takes no value; "tally programs list" takes --json'],
-    ['a missing value', ['tokens', 'list', '--program'], 'tally: --program needs a value; "tally tokens list" takes --program PROGRAM, --json'],
+    [
+      'a missing value',
+      ['tokens', 'list', '--program'],
+      'tally: --program needs a value; "tally tokens list" takes --program PROGRAM, --json',
+    ],
   ])('%s names the option and the options the command takes', async (_name, args, line) => {
     const run = await tally(args as string[], env);
     expect(run.code).toBe(2);
@@ -203,7 +231,17 @@ describe('bad arguments: one line on stderr and exit code 2', () => {
 });
 
 describe('--help', () => {
-  const commands = [[], ['serve'], ['programs'], ['programs', 'create'], ['programs', 'list'], ['tokens'], ['tokens', 'create'], ['tokens', 'list'], ['tokens', 'revoke']];
+  const commands = [
+    [],
+    ['serve'],
+    ['programs'],
+    ['programs', 'create'],
+    ['programs', 'list'],
+    ['tokens'],
+    ['tokens', 'create'],
+    ['tokens', 'list'],
+    ['tokens', 'revoke'],
+  ];
   it.each(commands.map((c) => [c.join(' ') || '(top level)', c]))('%s --help', async (_name, command) => {
     const run = await tally([...(command as string[]), '--help'], env);
     expect(run.code).toBe(0);
@@ -231,7 +269,10 @@ describe('a running server and the CLI beside it', () => {
         expect(await click('https://www.acme.test')).not.toBe('origin_not_allowed');
         expect(await click('https://app.acme.test')).toBe('origin_not_allowed');
       }
-      const run = await tally(['programs', 'update', made.program.id, '--remove-origin', 'https://www.acme.test', '--add-origin', 'https://app.acme.test'], env);
+      const run = await tally(
+        ['programs', 'update', made.program.id, '--remove-origin', 'https://www.acme.test', '--add-origin', 'https://app.acme.test'],
+        env,
+      );
       expect(run.code).toBe(0);
       expect(await msUntil(async () => (await click('https://www.acme.test')) === 'origin_not_allowed')).toBeLessThan(1000);
       expect(await click('https://app.acme.test')).not.toBe('origin_not_allowed');

@@ -46,8 +46,7 @@ describe('POST /v1/tracking/click answers with the cookie domain', () => {
     await c.close();
   });
 
-  const click = (body: unknown) =>
-    c.call('POST', '/v1/tracking/click', { token: c.publishable, headers: { origin: PUBLIC_URL }, body });
+  const click = (body: unknown) => c.call('POST', '/v1/tracking/click', { token: c.publishable, headers: { origin: PUBLIC_URL }, body });
 
   it("202 with {data: {cookie_domain}} for the landing page's host, readable by the allowed origin", async () => {
     const { key } = await seedPartner(c);

@@ -46,7 +46,9 @@ describe(`new clicks per client address and program (${ENGINE})`, () => {
     const { key } = await seedPartner(col);
     const url = 'https://www.shop.test/?red=x';
     // All at once, as a flood comes: each stored click is reserved before its insert.
-    const replies = await Promise.all(Array.from({ length: CAP }, (_, i) => clickFrom(col, '203.0.113.7', { gr_id: `flood-${i}`, pk: key, url })));
+    const replies = await Promise.all(
+      Array.from({ length: CAP }, (_, i) => clickFrom(col, '203.0.113.7', { gr_id: `flood-${i}`, pk: key, url })),
+    );
     expect(new Set(replies.map((r) => r.status))).toEqual(new Set([202]));
     const over = await clickFrom(col, '203.0.113.7', { gr_id: 'flood-over', pk: key, url });
     expect([over.status, over.body]).toEqual([202, { data: { cookie_domain: 'shop.test' } }]);
@@ -87,7 +89,9 @@ describe(`new clicks per client address and program (${ENGINE})`, () => {
   it('an IPv6 client is its /64: addresses varied inside it share one allowance', async () => {
     const col = await behindProxy();
     const { key } = await seedPartner(col);
-    await Promise.all(Array.from({ length: CAP + 3 }, (_, i) => clickFrom(col, `2001:db8:1:2::${(i + 1).toString(16)}`, { gr_id: `v6-${i}`, pk: key })));
+    await Promise.all(
+      Array.from({ length: CAP + 3 }, (_, i) => clickFrom(col, `2001:db8:1:2::${(i + 1).toString(16)}`, { gr_id: `v6-${i}`, pk: key })),
+    );
     expect(await count(col)).toBe(CAP);
     expect((await clickFrom(col, '2001:db8:1:3::1', { gr_id: 'next-net', pk: key })).status).toBe(202);
     expect(await count(col)).toBe(CAP + 1);
@@ -158,7 +162,10 @@ describe(`raw clicks' retention (${ENGINE})`, () => {
       c.clock.now = T0 + day * DAY + i * 60;
       expect((await post(`old-${i}`, i % 2 ? bob.key : alice.key)).status).toBe(202);
     }
-    const conversion = await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: 'kept@buyer.test', gr_id: 'old-4', pk: alice.key } });
+    const conversion = await c.call('POST', '/v1/tracking/conversion', {
+      token: c.publishable,
+      body: { email: 'kept@buyer.test', gr_id: 'old-4', pk: alice.key },
+    });
     expect(conversion.status).toBe(201);
     await foldStats(c.running.db);
     const before = await buckets(c.running.db);
@@ -208,7 +215,10 @@ describe(`raw clicks' retention (${ENGINE})`, () => {
     c.clock.now = T0;
     await c.call('POST', '/v1/tracking/click', { token: c.publishable, body: { gr_id: 'long-cookie', pk: key } });
     expect(await clicks.purgeClicks(c.running.db, { now: T0 + 100 * DAY, retentionDays: 90 })).toBe(0);
-    const byClick = await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: 'late@buyer.test', gr_id: 'long-cookie' } });
+    const byClick = await c.call('POST', '/v1/tracking/conversion', {
+      token: c.publishable,
+      body: { email: 'late@buyer.test', gr_id: 'long-cookie' },
+    });
     expect(byClick.status).toBe(201); // attributed by the click id alone, 100 days on
     expect(await clicks.purgeClicks(c.running.db, { now: T0 + 121 * DAY, retentionDays: 90 })).toBe(1);
   });
@@ -232,7 +242,11 @@ describe(`raw clicks' retention (${ENGINE})`, () => {
     try {
       const sent: Planned[] = [];
       expect(await clicks.purgeClicks(planning(c.running.db, explainer, sent), { now: T0 + 200 * DAY, retentionDays: 90 })).toBe(3);
-      const scans = sent.flatMap((s) => s.plan.filter((n) => n.fullScan && n.table !== 'programs' && !/^SCAN programs\b/.test(n.line)).map((n) => `${oneLine(s.sql)}: ${n.line}`));
+      const scans = sent.flatMap((s) =>
+        s.plan
+          .filter((n) => n.fullScan && n.table !== 'programs' && !/^SCAN programs\b/.test(n.line))
+          .map((n) => `${oneLine(s.sql)}: ${n.line}`),
+      );
       expect(scans).toEqual([]);
       expect(sent.some((s) => /DELETE FROM clicks/.test(s.sql))).toBe(true);
     } finally {

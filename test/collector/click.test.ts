@@ -12,8 +12,7 @@ afterEach(async () => {
 });
 
 const click = (body: unknown) => c.call('POST', '/v1/tracking/click', { token: c.publishable, body });
-const clickCount = async () =>
-  (await c.running.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM clicks'))?.n ?? -1;
+const clickCount = async () => (await c.running.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM clicks'))?.n ?? -1;
 
 describe('POST /v1/tracking/click', () => {
   it('answers 202 naming the cookie domain, and stores the click', async () => {

@@ -81,7 +81,10 @@ describe('connection caps', () => {
       const s = await openSocket(edge.port, '127.0.0.2');
       sockets.push(s);
       s.on('error', () => undefined);
-      again = await served(s).then(() => s, () => undefined);
+      again = await served(s).then(
+        () => s,
+        () => undefined,
+      );
     }
     expect(again?.destroyed).toBe(false);
   });

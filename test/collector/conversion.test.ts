@@ -9,8 +9,7 @@ afterEach(async () => {
   await c.close();
 });
 
-const convert = (body: unknown, token = c.publishable) =>
-  c.call('POST', '/v1/tracking/conversion', { token, body });
+const convert = (body: unknown, token = c.publishable) => c.call('POST', '/v1/tracking/conversion', { token, body });
 
 describe('POST /v1/tracking/conversion', () => {
   it('records a conversion credited by the partnership key: 201, Location, the referral record', async () => {
@@ -172,10 +171,7 @@ describe('POST /v1/tracking/conversion', () => {
     it('reports every bad field at once', async () => {
       const reply = await convert({ email: 'nope', gr_id: '' });
       expect(reply.status).toBe(422);
-      expect(reply.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort()).toEqual([
-        '/email',
-        '/gr_id',
-      ]);
+      expect(reply.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort()).toEqual(['/email', '/gr_id']);
     });
   });
 

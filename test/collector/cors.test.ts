@@ -57,7 +57,10 @@ describe('POST from a browser', () => {
   });
 
   it('an allowed origin gets Access-Control-Allow-Origin on an error too, so the page can read it', async () => {
-    for (const body of [{ email: 'nope', gr_id: 'g' }, { email: 'a@b.test', gr_id: 'g', pk: 'unknown' }]) {
+    for (const body of [
+      { email: 'nope', gr_id: 'g' },
+      { email: 'a@b.test', gr_id: 'g', pk: 'unknown' },
+    ]) {
       const reply = await c.call('POST', '/v1/tracking/conversion', {
         token: c.publishable,
         headers: { origin: PUBLIC_URL },
@@ -77,7 +80,10 @@ describe('POST from a browser', () => {
 
   it('an origin outside the list gets 403 origin_not_allowed (a secret token, secret_token_in_browser), and nothing is stored', async () => {
     const { key } = await seedPartner(c);
-    for (const [token, code] of [[c.publishable, 'origin_not_allowed'], [c.secret, 'secret_token_in_browser']] as const) {
+    for (const [token, code] of [
+      [c.publishable, 'origin_not_allowed'],
+      [c.secret, 'secret_token_in_browser'],
+    ] as const) {
       for (const origin of ['https://evil.example', 'http://localhost:8788', 'null', 'http://LOCALHOST:8787.evil']) {
         const reply = await c.call('POST', '/v1/tracking/conversion', {
           token,

@@ -102,13 +102,18 @@ it('SIGTERM with 50 requests in flight answers and stores every one, then refuse
   const { url, publishable, key } = await start(true);
   if (!publishable || !key) throw new Error('the first start prints the tokens');
   const emails = Array.from({ length: 50 }, (_, i) => `flight${i}@term.test`);
-  const inFlight = emails.map((email) => halfSent(`${url}/v1/tracking/conversion`, publishable, JSON.stringify({ email, gr_id: `g-${email}`, pk: key })));
+  const inFlight = emails.map((email) =>
+    halfSent(`${url}/v1/tracking/conversion`, publishable, JSON.stringify({ email, gr_id: `g-${email}`, pk: key })),
+  );
   await Promise.all(inFlight.map((r) => r.written)); // each one's headers read by the server
   running!.child.kill('SIGTERM');
   // No new connections once the signal is handled: poll until one is refused.
   let refused = false;
   for (const deadline = Date.now() + 5_000; !refused && Date.now() < deadline; ) {
-    refused = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) }).then(() => false, () => true);
+    refused = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) }).then(
+      () => false,
+      () => true,
+    );
   }
   expect(refused).toBe(true);
   for (const r of inFlight) r.finish();

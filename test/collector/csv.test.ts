@@ -13,7 +13,7 @@ describe('formatCsv', () => {
     const cells = ['=HYPERLINK("http://evil.test")@x.y', '+cmd|calc!A0@x.y', '-2+3', '@SUM(A1)', '\t=1', '\r=1', 'ok@x.y', 'a=b', '12.34'];
     const text = formatCsv([cells]);
     expect(parseCsv(text)).toEqual([
-      ["'=HYPERLINK(\"http://evil.test\")@x.y", "'+cmd|calc!A0@x.y", "'-2+3", "'@SUM(A1)", "'\t=1", "'\r=1", 'ok@x.y', 'a=b', '12.34'],
+      ['\'=HYPERLINK("http://evil.test")@x.y', "'+cmd|calc!A0@x.y", "'-2+3", "'@SUM(A1)", "'\t=1", "'\r=1", 'ok@x.y', 'a=b', '12.34'],
     ]);
     for (const line of text.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/)) expect(line).not.toMatch(/^"?[=+\-@\t\r]/);
   });
@@ -31,10 +31,16 @@ describe('formatCsv, for any cell', () => {
   // What a spreadsheet may run: a formula sign, maybe after blanks or line breaks it
   // drops, or a tab, CR or LF first.
   const RUNS = /^\s*[=+\-@]|^[\t\r\n]/;
-  const tricky = fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', ' ', '"', ',', "'", 'a', '1', '.', 'é'), maxLength: 8 });
+  const tricky = fc.string({
+    unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', ' ', '"', ',', "'", 'a', '1', '.', 'é'),
+    maxLength: 8,
+  });
   const cell = fc.oneof(tricky, fc.string({ maxLength: 12 }));
   // parseCsv skips a row whose cells are all empty, as a spreadsheet shows no such row.
-  const rowsOf = (c: fc.Arbitrary<string>) => fc.array(fc.array(c, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 5 }).filter((rows) => rows.every((r) => r.some((x) => x !== '')));
+  const rowsOf = (c: fc.Arbitrary<string>) =>
+    fc
+      .array(fc.array(c, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 5 })
+      .filter((rows) => rows.every((r) => r.some((x) => x !== '')));
   const eol = fc.constantFrom('\n', '\r\n');
 
   it('makes no cell, once parsed, that a spreadsheet would run; a risky one gains a leading quote and nothing else', () => {
@@ -49,9 +55,12 @@ describe('formatCsv, for any cell', () => {
   });
 
   it('reads back what it wrote, for cells a spreadsheet would not run', () => {
-    fc.assert(fc.property(rowsOf(cell.filter((c) => !RUNS.test(c))), eol, (rows, end) => {
-      expect(parseCsv(formatCsv(rows, end))).toEqual(rows);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(rowsOf(cell.filter((c) => !RUNS.test(c))), eol, (rows, end) => {
+        expect(parseCsv(formatCsv(rows, end))).toEqual(rows);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('neutralises a formula behind a leading line break or blank, and ends lines as asked', () => {

@@ -17,18 +17,37 @@ afterAll(async () => {
 describe('/v1/program', () => {
   it('reads and changes the settings; a new allowed origin takes effect for the snippet at once', async () => {
     const read = await c.call('GET', '/v1/program');
-    expect(read.body.data).toMatchObject({ id: c.programId, type: 'program', attributes: { name: 'My program', cookie_days: 60, commission_rate_bps: 2000 } });
+    expect(read.body.data).toMatchObject({
+      id: c.programId,
+      type: 'program',
+      attributes: { name: 'My program', cookie_days: 60, commission_rate_bps: 2000 },
+    });
     const { key } = await seedPartner(c);
     const convert = (email: string) =>
-      c.call('POST', '/v1/tracking/conversion', { token: c.publishable, headers: { origin: 'https://shop.example' }, body: { email, gr_id: 'g', pk: key } });
+      c.call('POST', '/v1/tracking/conversion', {
+        token: c.publishable,
+        headers: { origin: 'https://shop.example' },
+        body: { email, gr_id: 'g', pk: key },
+      });
     expectError(await convert('before@buyer.test'), 403, 'origin_not_allowed');
 
     const origins = [...read.body.data.attributes.allowed_origins, 'https://shop.example'];
     const changed = await c.call('PATCH', '/v1/program', {
-      body: { name: 'Acme partners', site_url: 'https://shop.example/', allowed_origins: origins, commission_rate_bps: 1500, cookie_days: 90 },
+      body: {
+        name: 'Acme partners',
+        site_url: 'https://shop.example/',
+        allowed_origins: origins,
+        commission_rate_bps: 1500,
+        cookie_days: 90,
+      },
     });
     expect(changed.status).toBe(200);
-    expect(changed.body.data.attributes).toMatchObject({ name: 'Acme partners', site_url: 'https://shop.example/', commission_rate_bps: 1500, cookie_days: 90 });
+    expect(changed.body.data.attributes).toMatchObject({
+      name: 'Acme partners',
+      site_url: 'https://shop.example/',
+      commission_rate_bps: 1500,
+      cookie_days: 90,
+    });
     expect([...changed.body.data.attributes.allowed_origins].sort()).toEqual([...origins].sort());
     expect((await convert('after@buyer.test')).status).toBe(201);
 
@@ -77,11 +96,21 @@ describe('payments and clicks lists', () => {
   it('list newest first, filtered, and only the caller program', async () => {
     const p = await seedPartner(c);
     const other = await seedPartner(c);
-    for (const [gr, who] of [['v1', p], ['v2', p], ['v3', other]] as const) {
+    for (const [gr, who] of [
+      ['v1', p],
+      ['v2', p],
+      ['v3', other],
+    ] as const) {
       expect((await c.call('POST', '/v1/tracking/click', { token: c.publishable, body: { gr_id: gr, pk: who.key } })).status).toBe(202);
     }
-    const conv = await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: 'lists@buyer.test', gr_id: 'v1', pk: p.key } });
-    for (const [key, amount] of [['l1', 1000], ['l2', 2500]] as const) {
+    const conv = await c.call('POST', '/v1/tracking/conversion', {
+      token: c.publishable,
+      body: { email: 'lists@buyer.test', gr_id: 'v1', pk: p.key },
+    });
+    for (const [key, amount] of [
+      ['l1', 1000],
+      ['l2', 2500],
+    ] as const) {
       c.clock.now += 10;
       await c.call('POST', '/v1/payments', { body: { amount, currency: 'USD', idempotency_key: key, referral_id: conv.body.data.id } });
     }
@@ -114,13 +143,35 @@ describe('payouts as API calls', () => {
     try {
       const alice = await seedPartner(x, { name: 'Alice', paypal_email: 'alice@pay.test' });
       const carol = await seedPartner(x, { name: 'Carol' });
-      for (const [who, amount] of [[alice, 1234], [alice, 66], [carol, 700]] as const) {
+      for (const [who, amount] of [
+        [alice, 1234],
+        [alice, 66],
+        [carol, 700],
+      ] as const) {
         await x.call('POST', '/v1/commissions', { body: { partner_id: who.partnerId, amount, currency: 'USD' } });
       }
       const owed = await x.call('GET', '/v1/payouts/owed');
       expect(owed.body.data).toEqual([
-        { partner_id: alice.partnerId, name: 'Alice', paypal_email: 'alice@pay.test', currency: 'USD', amount: 1300, commissions: 2, minimum: 1, due: true },
-        { partner_id: carol.partnerId, name: 'Carol', paypal_email: null, currency: 'USD', amount: 700, commissions: 1, minimum: 1, due: false },
+        {
+          partner_id: alice.partnerId,
+          name: 'Alice',
+          paypal_email: 'alice@pay.test',
+          currency: 'USD',
+          amount: 1300,
+          commissions: 2,
+          minimum: 1,
+          due: true,
+        },
+        {
+          partner_id: carol.partnerId,
+          name: 'Carol',
+          paypal_email: null,
+          currency: 'USD',
+          amount: 700,
+          commissions: 1,
+          minimum: 1,
+          due: false,
+        },
       ]);
 
       const owner = await ownerSession(x);
@@ -140,11 +191,15 @@ describe('payouts as API calls', () => {
       expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       expect(file.headers.get('content-disposition')).toBe(`attachment; filename="tally-payouts-USD-${batch.id}.csv"`);
       const rows = parseCsv(file.body);
-      expect(rows).toEqual([['alice@pay.test', '13.00', 'USD', '', `Commission payout, partner ${alice.partnerId}, batch ${batch.id}`, 'PAYPAL']]);
+      expect(rows).toEqual([
+        ['alice@pay.test', '13.00', 'USD', '', `Commission payout, partner ${alice.partnerId}, batch ${batch.id}`, 'PAYPAL'],
+      ]);
 
       const paid = await owner.call('POST', `/v1/payout_batches/${batch.id}/paid`);
       expect(paid.body.data.attributes).toMatchObject({ state: 'paid', paid_at: T0 });
-      const states = (await x.call('GET', `/v1/commissions?partner_id_eq=${alice.partnerId}`)).body.data.map((cm: { attributes: { state: string } }) => cm.attributes.state);
+      const states = (await x.call('GET', `/v1/commissions?partner_id_eq=${alice.partnerId}`)).body.data.map(
+        (cm: { attributes: { state: string } }) => cm.attributes.state,
+      );
       expect(states).toEqual(['paid', 'paid']);
       // Paid once: neither again, nor cancelled, nor its file.
       expectError(await owner.call('POST', `/v1/payout_batches/${batch.id}/paid`), 409, 'conflict');
@@ -162,7 +217,12 @@ describe('payouts as API calls', () => {
     const made = await c.call('POST', '/v1/payout_batches', { body: { currency: 'EUR' } });
     const id = made.body.data[0].id;
     const other = await c.otherProgram();
-    for (const [method, path] of [['GET', ''], ['GET', '/file'], ['POST', '/paid'], ['POST', '/cancel']] as const) {
+    for (const [method, path] of [
+      ['GET', ''],
+      ['GET', '/file'],
+      ['POST', '/paid'],
+      ['POST', '/cancel'],
+    ] as const) {
       expectError(await c.call(method, `/v1/payout_batches/${id}${path}`, { token: other.secret }), 404, 'not_found');
     }
     const cancelled = await c.call('POST', `/v1/payout_batches/${id}/cancel`);

@@ -124,12 +124,15 @@ export function integrityProblems(url: string): Promise<unknown[]> {
       const problems: unknown[] = integrity.filter((r) => r.integrity_check !== 'ok');
       return [...problems, ...(await db.all('PRAGMA foreign_key_check')), ...stats];
     }
-    return [...stats, ...(await db.all(
-      `SELECT 'referral' AS kind, r.id FROM referrals r LEFT JOIN partnerships p ON p.id = r.partnership_id WHERE p.id IS NULL
+    return [
+      ...stats,
+      ...(await db.all(
+        `SELECT 'referral' AS kind, r.id FROM referrals r LEFT JOIN partnerships p ON p.id = r.partnership_id WHERE p.id IS NULL
        UNION ALL
        SELECT 'commission', c.id FROM commissions c LEFT JOIN partners p ON p.id = c.partner_id WHERE p.id IS NULL
        UNION ALL
        SELECT 'payment', y.id FROM payments y LEFT JOIN commissions c ON c.id = y.commission_id WHERE c.id IS NULL`,
-    ))];
+      )),
+    ];
   });
 }

@@ -23,7 +23,16 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 function local(tz: string, t: number): string {
   let f = formats.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formats.set(tz, f);
   }
   const p = Object.fromEntries(f.formatToParts(new Date(t * 1000)).map((x) => [x.type, x.value]));
@@ -90,8 +99,18 @@ describe('days whose midnight never happened', () => {
 
 // Zones whose clocks skipped midnight in the 2020s, by Intl's own data, every day of it.
 const SKIPPERS = [
-  'America/Santiago', 'America/Havana', 'Atlantic/Azores', 'America/Scoresbysund', 'America/Asuncion', 'America/Punta_Arenas',
-  'Asia/Beirut', 'Africa/Cairo', 'Asia/Tehran', 'Asia/Amman', 'Asia/Damascus', 'Asia/Gaza',
+  'America/Santiago',
+  'America/Havana',
+  'Atlantic/Azores',
+  'America/Scoresbysund',
+  'America/Asuncion',
+  'America/Punta_Arenas',
+  'Asia/Beirut',
+  'Africa/Cairo',
+  'Asia/Tehran',
+  'Asia/Amman',
+  'Asia/Damascus',
+  'Asia/Gaza',
 ];
 
 /** Whether `tz`'s day `y-m-d` begins right: on that date, the second before on the day before; or, a day that never was, where the next begins. */
@@ -118,11 +137,15 @@ it('every day of 2020 to 2030 begins on its own date, the second before it on th
 it('so does any day in any zone Intl knows, 1970 to 2037, and days never run backwards', () => {
   const zones = Intl.supportedValuesOf('timeZone');
   fc.assert(
-    fc.property(fc.constantFrom(...zones), fc.date({ min: new Date('1970-01-02T00:00:00Z'), max: new Date('2037-12-31T00:00:00Z'), noInvalidDate: true }), (tz, when) => {
-      const [y, m, d] = [when.getUTCFullYear(), when.getUTCMonth() + 1, when.getUTCDate()];
-      beginsRight(tz, y, m, d);
-      expect(localMidnight(tz, y, m, d + 1)).toBeGreaterThanOrEqual(localMidnight(tz, y, m, d));
-    }),
+    fc.property(
+      fc.constantFrom(...zones),
+      fc.date({ min: new Date('1970-01-02T00:00:00Z'), max: new Date('2037-12-31T00:00:00Z'), noInvalidDate: true }),
+      (tz, when) => {
+        const [y, m, d] = [when.getUTCFullYear(), when.getUTCMonth() + 1, when.getUTCDate()];
+        beginsRight(tz, y, m, d);
+        expect(localMidnight(tz, y, m, d + 1)).toBeGreaterThanOrEqual(localMidnight(tz, y, m, d));
+      },
+    ),
     { numRuns: 4000, seed: 20260906 },
   );
 });

@@ -109,7 +109,10 @@ describe("errors before the app: what Node's HTTP parser refuses", () => {
     ['a header without a colon', 'GET /healthz HTTP/1.1\r\nHost: x\r\nsecret-marker\r\n\r\n'],
     ['a space in a header name', 'GET /healthz HTTP/1.1\r\nHost: x\r\nBad Name: secret-marker\r\n\r\n'],
     ['two Content-Length values', 'POST /v1/partners HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n{}'],
-    ['a bad chunk size', 'POST /v1/tracking/click HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nsecret-marker\r\n0\r\n\r\n'],
+    [
+      'a bad chunk size',
+      'POST /v1/tracking/click HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nsecret-marker\r\n0\r\n\r\n',
+    ],
   ])('%s is 400 bad_request', async (_name, bytes) => {
     await refused(bytes, 400, 'bad_request');
   });

@@ -29,7 +29,6 @@ afterEach(async () => {
 });
 
 const insert = (k: string, v = 1) => db.transaction(async (tx) => (await tx.run('INSERT INTO t (k, v) VALUES (?, ?)', [k, v]), k));
-const stored = async () => (await db.all<{ k: string }>('SELECT k FROM t ORDER BY k')).map((r) => r.k);
 /** What another process would read from the file: only committed rows. */
 const storedElsewhere = () => {
   const other = new Database(path, { readonly: true });
@@ -76,7 +75,7 @@ describe('the driver', () => {
     expect(storedElsewhere()).toEqual(['a', 'b', 'c']);
   });
 
-  it('later functions in a batch see the earlier ones\' writes, in the order they were queued', async () => {
+  it("later functions in a batch see the earlier ones' writes, in the order they were queued", async () => {
     const seen = await Promise.all(
       [1, 2, 3].map((v) =>
         db.transaction(async (tx) => {

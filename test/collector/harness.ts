@@ -67,9 +67,24 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
   const database = await testDatabase();
   const clock = { now: T0 };
   const running = await startServer(
-    { port: 0, host: '127.0.0.1', databaseUrl: database.url, logLevel: 'silent', publicUrl: PUBLIC_URL, limits: opts.limits, smtpUrl: opts.smtpUrl, mailFrom: 'Tally <tally@test.example>' },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      databaseUrl: database.url,
+      logLevel: 'silent',
+      publicUrl: PUBLIC_URL,
+      limits: opts.limits,
+      smtpUrl: opts.smtpUrl,
+      mailFrom: 'Tally <tally@test.example>',
+    },
     createLogger('silent'),
-    { now: () => clock.now, outbound: opts.outbound, webhookPollMs: opts.webhookPollMs, foldEveryMs: opts.foldEveryMs, background: opts.background ?? false },
+    {
+      now: () => clock.now,
+      outbound: opts.outbound,
+      webhookPollMs: opts.webhookPollMs,
+      foldEveryMs: opts.foldEveryMs,
+      background: opts.background ?? false,
+    },
   );
   const first = running.firstProgram;
   if (!first) throw new Error('a new database must get a first program');

@@ -37,28 +37,31 @@ function expectEverywhere(res: Response) {
 }
 
 describe('the demo pages', () => {
-  it.each(['/demo/', '/demo/signup'])('%s allow only their own inline scripts and styles, by hash, and scripts and calls to this origin', async (path) => {
-    const res = await fetch(c.url + path);
-    expect(res.status).toBe(200);
-    const html = await res.text();
-    const csp = expectEverywhere(res);
-    expect(csp.get('default-src')).toEqual(["'none'"]);
-    expect(csp.get('connect-src')).toEqual(["'self'"]);
-    expect(csp.get('form-action')).toEqual(["'self'"]);
-    const scripts = csp.get('script-src')!;
-    const styles = csp.get('style-src')!;
-    expect(scripts).toContain("'self'"); // /tracker.js
-    for (const list of [scripts, styles]) {
-      expect(list.join(' ')).not.toMatch(/unsafe|\*|data:|https?:/);
-    }
-    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
-    expect(inline.length).toBeGreaterThanOrEqual(2);
-    for (const text of inline) expect(scripts).toContain(sha256(text));
-    expect(scripts.filter((s) => s.startsWith("'sha256-"))).toHaveLength(inline.length);
-    const css = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
-    expect(css).toHaveLength(1);
-    expect(styles).toEqual([sha256(css[0]!)]);
-  });
+  it.each(['/demo/', '/demo/signup'])(
+    '%s allow only their own inline scripts and styles, by hash, and scripts and calls to this origin',
+    async (path) => {
+      const res = await fetch(c.url + path);
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      const csp = expectEverywhere(res);
+      expect(csp.get('default-src')).toEqual(["'none'"]);
+      expect(csp.get('connect-src')).toEqual(["'self'"]);
+      expect(csp.get('form-action')).toEqual(["'self'"]);
+      const scripts = csp.get('script-src')!;
+      const styles = csp.get('style-src')!;
+      expect(scripts).toContain("'self'"); // /tracker.js
+      for (const list of [scripts, styles]) {
+        expect(list.join(' ')).not.toMatch(/unsafe|\*|data:|https?:/);
+      }
+      const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+      expect(inline.length).toBeGreaterThanOrEqual(2);
+      for (const text of inline) expect(scripts).toContain(sha256(text));
+      expect(scripts.filter((s) => s.startsWith("'sha256-"))).toHaveLength(inline.length);
+      const css = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
+      expect(css).toHaveLength(1);
+      expect(styles).toEqual([sha256(css[0]!)]);
+    },
+  );
 
   it('the redirect from /demo, whose body is HTML, gets the strict default policy', async () => {
     const res = await fetch(`${c.url}/demo`, { redirect: 'manual', headers: { accept: 'text/html' } });

@@ -54,5 +54,8 @@ it('says once, in the log, that tracker.js is not built, instead of a silent 404
   const sink = new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) });
   createApp({ db: undefined as never, log: createLogger('warn', sink), trackerPath: '/nonexistent/tracker.js' });
   expect(lines).toHaveLength(1);
-  expect(JSON.parse(lines[0]!)).toMatchObject({ msg: expect.stringContaining('tracker.js is not built'), cause: expect.stringContaining('ENOENT') });
+  expect(JSON.parse(lines[0]!)).toMatchObject({
+    msg: expect.stringContaining('tracker.js is not built'),
+    cause: expect.stringContaining('ENOENT'),
+  });
 });

@@ -97,7 +97,9 @@ async function measure(col: Collector, watch: SqlWatch, path: string, body: obje
   const commits = statements.filter((s) => s === 'COMMIT').length;
   const reads = statements.filter((s) => s === SETTINGS_CLOCK).length;
   expect(reads, 'the settings clock is read after each commit').toBeGreaterThanOrEqual(commits);
-  expect(reads - commits, 'the settings clock re-read at most once per 100 ms').toBeLessThanOrEqual(1 + Math.floor(elapsed / SETTINGS_LAG_MS));
+  expect(reads - commits, 'the settings clock re-read at most once per 100 ms').toBeLessThanOrEqual(
+    1 + Math.floor(elapsed / SETTINGS_LAG_MS),
+  );
   let extra = reads - commits;
   const counted = statements.filter((s) => s !== SETTINGS_CLOCK || extra-- <= 0);
   return { status, statements: counted, roundTrips };

@@ -61,7 +61,11 @@ describe('413 payload_too_large', () => {
   });
 
   it('an unknown content encoding is 415', async () => {
-    expectError(await send('/v1/partners', Buffer.from('{}'), { ...json, 'content-encoding': 'zstd' }, false), 415, 'unsupported_media_type');
+    expectError(
+      await send('/v1/partners', Buffer.from('{}'), { ...json, 'content-encoding': 'zstd' }, false),
+      415,
+      'unsupported_media_type',
+    );
   });
 });
 
@@ -163,7 +167,10 @@ describe('e-mail addresses that hide a formula or invisible characters', () => {
     ['variation selector', 'alice\ufe0f@partner.test'],
     ['tag character', 'alice@partner.test\u{e0041}'],
   ];
-  const cases: Array<[string, string]> = [...formulas.map((f): [string, string] => ['a formula', f]), ...(invisible as Array<[string, string]>)];
+  const cases: Array<[string, string]> = [
+    ...formulas.map((f): [string, string] => ['a formula', f]),
+    ...(invisible as Array<[string, string]>),
+  ];
 
   it.each(cases)('%s (%j): 422 invalid_email with a pointer on every e-mail field', async (_name, bad) => {
     const p = await seedPartner(c);

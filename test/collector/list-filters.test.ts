@@ -100,10 +100,7 @@ const FORMATS: Array<[string, (t: number) => string]> = [
   ['Reditus form with an unencoded +', (t) => reditusForm(t, 120).replace(/ /g, '%20')],
   ['ISO 8601, Z', (t) => new Date(t * 1000).toISOString().replace('.000', '')],
   ['ISO 8601 with .000', (t) => new Date(t * 1000).toISOString()],
-  [
-    'ISO 8601, +02:00',
-    (t) => encodeURIComponent(new Date((t + 7200) * 1000).toISOString().replace('.000Z', '+02:00')),
-  ],
+  ['ISO 8601, +02:00', (t) => encodeURIComponent(new Date((t + 7200) * 1000).toISOString().replace('.000Z', '+02:00'))],
   ['ISO 8601 with an unencoded +', (t) => new Date((t + 7200) * 1000).toISOString().replace('.000Z', '+02:00')],
 ];
 
@@ -168,9 +165,7 @@ describe('equality filters', () => {
 
   it('commissions: reject_reason only when rejected, paid_at only when paid, referral_id only when set', async () => {
     const reply = await c.call('GET', '/v1/commissions');
-    const byState = Object.fromEntries(
-      reply.body.data.map((r: { attributes: { state: string } }) => [r.attributes.state, r.attributes]),
-    );
+    const byState = Object.fromEntries(reply.body.data.map((r: { attributes: { state: string } }) => [r.attributes.state, r.attributes]));
     expect(byState.pending).toEqual({
       state: 'pending',
       amount: 1000,
@@ -227,7 +222,13 @@ describe('equality filters', () => {
     expect(reply.body.data[0]).toEqual({
       id: alice.partnerId,
       type: 'partner',
-      attributes: { name: 'Alice', email: 'Alice@Partners.test', paypal_email: 'Pay.Alice@PayPal.test', created_at: AT[0], updated_at: AT[0] },
+      attributes: {
+        name: 'Alice',
+        email: 'Alice@Partners.test',
+        paypal_email: 'Pay.Alice@PayPal.test',
+        created_at: AT[0],
+        updated_at: AT[0],
+      },
     });
   });
 

@@ -117,7 +117,7 @@ describe('pages by cursor', () => {
     expect(seen).toEqual(all);
   });
 
-  it('keeps the filters, and refuses an unknown cursor, another program\'s, or two ways at once', async () => {
+  it("keeps the filters, and refuses an unknown cursor, another program's, or two ways at once", async () => {
     await makePartners(3);
     const named = (await c.call('GET', '/v1/partners?name_eq=P1')).body.data;
     const all = (await c.call('GET', '/v1/partners')).body.data;

@@ -21,10 +21,7 @@ beforeAll(async () => {
       done();
     },
   });
-  server = await startServer(
-    { port: 0, host: '127.0.0.1', databaseUrl: database.url, logLevel: 'info' },
-    createLogger('debug', sink),
-  );
+  server = await startServer({ port: 0, host: '127.0.0.1', databaseUrl: database.url, logLevel: 'info' }, createLogger('debug', sink));
 });
 afterAll(async () => {
   await server.close();
@@ -38,16 +35,68 @@ it('holds no e-mail, token or body for any kind of request, and one line with th
   const { secret, publishable } = server.firstProgram!.tokens;
   const json = { 'content-type': 'application/json' };
   const requests: Array<[string, string, RequestInit]> = [
-    ['good conversion, unknown slug', '/v1/tracking/conversion', { method: 'POST', headers: { ...json, authorization: `Bearer ${publishable}` }, body: JSON.stringify({ email: EMAIL, gr_id: BODY_MARK, pk: 'nobody' }) }],
-    ['malformed JSON', '/v1/partners', { method: 'POST', headers: { ...json, authorization: `Bearer ${secret}` }, body: `{"email":"${EMAIL}","name":"${BODY_MARK}"` }],
-    ['not an object', '/v1/partners', { method: 'POST', headers: { ...json, authorization: `Bearer ${secret}` }, body: `["${EMAIL}","${BODY_MARK}"]` }],
-    ['too large', '/v1/partners', { method: 'POST', headers: { ...json, authorization: `Bearer ${secret}` }, body: JSON.stringify({ email: EMAIL, pad: BODY_MARK.repeat(3000) }) }],
-    ['bad gzip', '/v1/partners', { method: 'POST', headers: { ...json, 'content-encoding': 'gzip', authorization: `Bearer ${secret}` }, body: `${EMAIL}${BODY_MARK}` }],
-    ['gzip over the limit', '/v1/partners', { method: 'POST', headers: { ...json, 'content-encoding': 'gzip', authorization: `Bearer ${secret}` }, body: gzipSync(JSON.stringify({ email: EMAIL, pad: BODY_MARK.repeat(3000) })) }],
-    ['wrong content type', '/v1/partners', { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${secret}` }, body: `${EMAIL} ${BODY_MARK}` }],
-    ['invalid e-mail', '/v1/partners', { method: 'POST', headers: { ...json, authorization: `Bearer ${secret}` }, body: JSON.stringify({ email: `${EMAIL}\n`, name: BODY_MARK }) }],
+    [
+      'good conversion, unknown slug',
+      '/v1/tracking/conversion',
+      {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${publishable}` },
+        body: JSON.stringify({ email: EMAIL, gr_id: BODY_MARK, pk: 'nobody' }),
+      },
+    ],
+    [
+      'malformed JSON',
+      '/v1/partners',
+      { method: 'POST', headers: { ...json, authorization: `Bearer ${secret}` }, body: `{"email":"${EMAIL}","name":"${BODY_MARK}"` },
+    ],
+    [
+      'not an object',
+      '/v1/partners',
+      { method: 'POST', headers: { ...json, authorization: `Bearer ${secret}` }, body: `["${EMAIL}","${BODY_MARK}"]` },
+    ],
+    [
+      'too large',
+      '/v1/partners',
+      {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${secret}` },
+        body: JSON.stringify({ email: EMAIL, pad: BODY_MARK.repeat(3000) }),
+      },
+    ],
+    [
+      'bad gzip',
+      '/v1/partners',
+      { method: 'POST', headers: { ...json, 'content-encoding': 'gzip', authorization: `Bearer ${secret}` }, body: `${EMAIL}${BODY_MARK}` },
+    ],
+    [
+      'gzip over the limit',
+      '/v1/partners',
+      {
+        method: 'POST',
+        headers: { ...json, 'content-encoding': 'gzip', authorization: `Bearer ${secret}` },
+        body: gzipSync(JSON.stringify({ email: EMAIL, pad: BODY_MARK.repeat(3000) })),
+      },
+    ],
+    [
+      'wrong content type',
+      '/v1/partners',
+      { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${secret}` }, body: `${EMAIL} ${BODY_MARK}` },
+    ],
+    [
+      'invalid e-mail',
+      '/v1/partners',
+      {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${secret}` },
+        body: JSON.stringify({ email: `${EMAIL}\n`, name: BODY_MARK }),
+      },
+    ],
     ['e-mail in a query', `/v1/referrals?email_eq=${encodeURIComponent(EMAIL)}`, { headers: { authorization: `Bearer ${secret}` } }],
-    ['e-mail in a bad query', `/v1/referrals?${encodeURIComponent(EMAIL)}=${BODY_MARK}`, { headers: { authorization: `Bearer ${secret}` } }],
+    [
+      'e-mail in a bad query',
+      `/v1/referrals?${encodeURIComponent(EMAIL)}=${BODY_MARK}`,
+      { headers: { authorization: `Bearer ${secret}` } },
+    ],
     ['e-mail in the path', `/v1/referrals/${encodeURIComponent(EMAIL)}`, { headers: { authorization: `Bearer ${secret}` } }],
     ['unknown route', `/nowhere/${encodeURIComponent(EMAIL)}?t=${secret}`, { headers: { authorization: `Bearer ${secret}` } }],
     ['wrong token', '/v1/partners', { headers: { authorization: `Bearer ${secret.slice(0, -1)}x` } }],
@@ -62,12 +111,24 @@ it('holds no e-mail, token or body for any kind of request, and one line with th
     ids.push(res.headers.get('x-request-id')!);
   }
   const log = lines.join('\n');
-  for (const secretText of [EMAIL, encodeURIComponent(EMAIL), 'private.test', BODY_MARK, secret, publishable, secret.slice(8, 30), publishable.slice(8, 30)]) {
+  for (const secretText of [
+    EMAIL,
+    encodeURIComponent(EMAIL),
+    'private.test',
+    BODY_MARK,
+    secret,
+    publishable,
+    secret.slice(8, 30),
+    publishable.slice(8, 30),
+  ]) {
     expect(log.includes(secretText), `the log holds ${secretText.slice(0, 12)}…`).toBe(false);
   }
   const requestLines = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
   for (const id of ids.filter((i) => !i.startsWith('tly_'))) {
-    expect(requestLines.filter((l) => l.req_id === id), id).toHaveLength(1);
+    expect(
+      requestLines.filter((l) => l.req_id === id),
+      id,
+    ).toHaveLength(1);
   }
   expect(requestLines.length).toBeGreaterThanOrEqual(requests.length);
 });

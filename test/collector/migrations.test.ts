@@ -35,7 +35,10 @@ beforeAll(async () => {
 async function seed(db: Db, k: number): Promise<void> {
   if (k < 1) return;
   const rows: Array<[string, Param[]]> = [
-    ['INSERT INTO programs (id, name, site_url, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', ['prg_1', 'Old', 'https://old.test/', T, T]],
+    [
+      'INSERT INTO programs (id, name, site_url, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+      ['prg_1', 'Old', 'https://old.test/', T, T],
+    ],
     [
       'INSERT INTO partners (id, program_id, name, email, email_norm, paypal_email, paypal_email_norm, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ['ptn_1', 'prg_1', 'Ann', 'Ann@x.test', 'ann@x.test', 'Pay@x.test', 'pay@x.test', T, T],
@@ -58,7 +61,19 @@ async function seed(db: Db, k: number): Promise<void> {
       ],
       [
         'INSERT INTO commissions (id, program_id, partner_id, referral_id, amount, currency, state, reject_reason, state_set_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [`com_${n}`, 'prg_1', 'ptn_1', `ref_${n}`, 200 * n, 'usd', n === 1 ? 'pending' : 'rejected', n === 1 ? null : 'refunded', T, T + n, T + n],
+        [
+          `com_${n}`,
+          'prg_1',
+          'ptn_1',
+          `ref_${n}`,
+          200 * n,
+          'usd',
+          n === 1 ? 'pending' : 'rejected',
+          n === 1 ? null : 'refunded',
+          T,
+          T + n,
+          T + n,
+        ],
       ],
     );
   }
@@ -97,55 +112,60 @@ describe('a database from each earlier version, migrated to the newest', () => {
 
   // A database per version, each in a folder (SQLite) or schema (PostgreSQL) of its own,
   // several at once: on PostgreSQL each is most of a second of round trips.
-  it.concurrent.for(Array.from({ length: NEWEST }, (_, k) => k))('from version %i: the fresh schema, and the rows rewritten', async (k, { expect }) => {
-    const old = await testDatabase();
-    try {
-      const dump = await withDb(old.url, async (db) => {
-        expect(await migrate(db, 1, { to: k })).toBe(k);
-        expect((await db.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations'))?.v ?? 0).toBe(k);
-        await seed(db, k);
-        expect(await migrate(db, 2)).toBe(NEWEST);
-        const versions = await db.all<{ version: number; applied_at: number }>('SELECT version, applied_at FROM schema_migrations ORDER BY version');
-        expect(versions).toEqual(Array.from({ length: NEWEST }, (_, i) => ({ version: i + 1, applied_at: i < k ? 1 : 2 })));
-
-        if (k >= 1) {
-          const count = async (table: string) => (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n;
-          expect(await count('clicks')).toBe(1);
-          expect(await count('commissions')).toBe(2);
-        }
-        if (k >= 3) {
-          const payments = await db.all<Record<string, unknown>>(
-            'SELECT id, referral_id, first_of_referral, occurred_at, gross, refunded, refunded_gross, earned FROM payments ORDER BY id',
+  it.concurrent.for(Array.from({ length: NEWEST }, (_, k) => k))(
+    'from version %i: the fresh schema, and the rows rewritten',
+    async (k, { expect }) => {
+      const old = await testDatabase();
+      try {
+        const dump = await withDb(old.url, async (db) => {
+          expect(await migrate(db, 1, { to: k })).toBe(k);
+          expect((await db.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations'))?.v ?? 0).toBe(k);
+          await seed(db, k);
+          expect(await migrate(db, 2)).toBe(NEWEST);
+          const versions = await db.all<{ version: number; applied_at: number }>(
+            'SELECT version, applied_at FROM schema_migrations ORDER BY version',
           );
-          const [first, second] = payments;
-          expect(payments).toHaveLength(2);
-          expect(first).toMatchObject({ id: 'pay_1', referral_id: 'ref_1' });
-          // 0010 marks each referral's first payment; 0011 fills what a payment now keeps.
-          if (ranOnRows(10, k)) expect([first!.first_of_referral, second!.first_of_referral]).toEqual([1, 1]);
-          if (ranOnRows(11, k)) {
-            expect(first).toMatchObject({ occurred_at: T + 1, gross: 1000, refunded: 0, refunded_gross: 0, earned: 200 });
-            expect(second).toMatchObject({ occurred_at: T + 2, gross: 2000, refunded: 2000, refunded_gross: 2000, earned: 400 });
-          }
-          // 0007: the open batch holds its pending commission, and its item the payee address.
-          if (ranOnRows(7, k)) {
-            expect(await db.all('SELECT id, payout_batch_id FROM commissions ORDER BY id')).toEqual([
-              { id: 'com_1', payout_batch_id: 'bat_1' },
-              { id: 'com_2', payout_batch_id: null },
-            ]);
-            expect(await db.get('SELECT paypal_email FROM payout_items')).toEqual({ paypal_email: 'Pay@x.test' });
-          }
-        }
-        return schemaDump(db);
-      });
-      expect(dump).toBe(freshDump);
-      // 0011 counts the statistics from the records; rows put in after it bypass them.
-      if (k < 11) expect(await integrityProblems(old.url)).toEqual([]);
-    } finally {
-      await old.drop();
-    }
-  });
+          expect(versions).toEqual(Array.from({ length: NEWEST }, (_, i) => ({ version: i + 1, applied_at: i < k ? 1 : 2 })));
 
-  it('migrating to a version below the database\'s own leaves it as it is', async () => {
+          if (k >= 1) {
+            const count = async (table: string) => (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n;
+            expect(await count('clicks')).toBe(1);
+            expect(await count('commissions')).toBe(2);
+          }
+          if (k >= 3) {
+            const payments = await db.all<Record<string, unknown>>(
+              'SELECT id, referral_id, first_of_referral, occurred_at, gross, refunded, refunded_gross, earned FROM payments ORDER BY id',
+            );
+            const [first, second] = payments;
+            expect(payments).toHaveLength(2);
+            expect(first).toMatchObject({ id: 'pay_1', referral_id: 'ref_1' });
+            // 0010 marks each referral's first payment; 0011 fills what a payment now keeps.
+            if (ranOnRows(10, k)) expect([first!.first_of_referral, second!.first_of_referral]).toEqual([1, 1]);
+            if (ranOnRows(11, k)) {
+              expect(first).toMatchObject({ occurred_at: T + 1, gross: 1000, refunded: 0, refunded_gross: 0, earned: 200 });
+              expect(second).toMatchObject({ occurred_at: T + 2, gross: 2000, refunded: 2000, refunded_gross: 2000, earned: 400 });
+            }
+            // 0007: the open batch holds its pending commission, and its item the payee address.
+            if (ranOnRows(7, k)) {
+              expect(await db.all('SELECT id, payout_batch_id FROM commissions ORDER BY id')).toEqual([
+                { id: 'com_1', payout_batch_id: 'bat_1' },
+                { id: 'com_2', payout_batch_id: null },
+              ]);
+              expect(await db.get('SELECT paypal_email FROM payout_items')).toEqual({ paypal_email: 'Pay@x.test' });
+            }
+          }
+          return schemaDump(db);
+        });
+        expect(dump).toBe(freshDump);
+        // 0011 counts the statistics from the records; rows put in after it bypass them.
+        if (k < 11) expect(await integrityProblems(old.url)).toEqual([]);
+      } finally {
+        await old.drop();
+      }
+    },
+  );
+
+  it("migrating to a version below the database's own leaves it as it is", async () => {
     await withDb(database.url, async (db) => {
       expect(await migrate(db, 1)).toBe(NEWEST);
       expect(await migrate(db, 2, { to: 3 })).toBe(NEWEST);

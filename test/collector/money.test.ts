@@ -88,7 +88,10 @@ describe('every way a currency enters the API', () => {
 
   it('POST /v1/payments: 422 invalid_field on /currency, and nothing stored', async () => {
     const p = await seedPartner(c);
-    const conv = await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: 'buyer@x.test', gr_id: 'g', pk: p.key } });
+    const conv = await c.call('POST', '/v1/tracking/conversion', {
+      token: c.publishable,
+      body: { email: 'buyer@x.test', gr_id: 'g', pk: p.key },
+    });
     for (const currency of bad) {
       const reply = await c.call('POST', '/v1/payments', {
         body: { amount: 100, currency, idempotency_key: `k-${currency}`, referral_id: conv.body.data.id },

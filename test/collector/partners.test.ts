@@ -21,7 +21,13 @@ describe('POST /v1/partners', () => {
     expect(reply.body.data).toEqual({
       id: reply.body.data.id,
       type: 'partner',
-      attributes: { name: 'Ada', email: 'ada@partners.test', paypal_email: 'ada@paypal.test', created_at: c.clock.now, updated_at: c.clock.now },
+      attributes: {
+        name: 'Ada',
+        email: 'ada@partners.test',
+        paypal_email: 'ada@paypal.test',
+        created_at: c.clock.now,
+        updated_at: c.clock.now,
+      },
     });
     const fetched = await c.call('GET', `/v1/partners/${reply.body.data.id}`);
     expect(fetched.body).toEqual(reply.body);
@@ -90,11 +96,7 @@ describe('PATCH /v1/partners/:id', () => {
   });
 
   it('404 for an unknown partner', async () => {
-    expectError(
-      await c.call('PATCH', '/v1/partners/01900000-0000-7000-8000-000000000000', { body: { name: 'X' } }),
-      404,
-      'not_found',
-    );
+    expectError(await c.call('PATCH', '/v1/partners/01900000-0000-7000-8000-000000000000', { body: { name: 'X' } }), 404, 'not_found');
   });
 });
 

@@ -196,7 +196,11 @@ describe('POST /v1/payments', () => {
           pointer: '/currency',
         });
       }
-      expectError(await c.call('POST', '/v1/payments', { body: { amount: 1, currency: 'USD', referral_id: r.referralId } }), 422, 'missing_field');
+      expectError(
+        await c.call('POST', '/v1/payments', { body: { amount: 1, currency: 'USD', referral_id: r.referralId } }),
+        422,
+        'missing_field',
+      );
     });
   });
 });
@@ -298,7 +302,10 @@ describe('tenancy', () => {
     expectError(await c.call('GET', `/v1/payments/${payment.body.data.id}`, { token: b.secret }), 404, 'not_found');
     expectError(await c.call('POST', '/v1/refunds', { token: b.secret, body: { payment_id: 'ch_a' } }), 422, 'invalid_field');
     expectError(
-      await c.call('POST', '/v1/payments', { token: b.secret, body: { amount: 1, currency: 'USD', idempotency_key: 'x', referral_id: r.referralId } }),
+      await c.call('POST', '/v1/payments', {
+        token: b.secret,
+        body: { amount: 1, currency: 'USD', idempotency_key: 'x', referral_id: r.referralId },
+      }),
       422,
       'unknown_referral',
     );

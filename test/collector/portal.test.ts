@@ -18,19 +18,27 @@ afterAll(() => c.close());
 type Call = (method: string, path: string, opts?: CallOptions) => Promise<Reply>;
 
 function partnerCookieOf(reply: Reply): string | undefined {
-  return reply.headers.getSetCookie().find((x) => x.startsWith('tally_partner='))?.split(';')[0];
+  return reply.headers
+    .getSetCookie()
+    .find((x) => x.startsWith('tally_partner='))
+    ?.split(';')[0];
 }
 
 /** Calls as a browser signed in to the portal does: the cookie and the collector's own Origin. */
-const asPartner = (cookie: string): Call => (method, path, opts = {}) =>
-  c.call(method, path, { ...opts, token: null, headers: { cookie, origin: c.url, ...opts.headers } });
+const asPartner =
+  (cookie: string): Call =>
+  (method, path, opts = {}) =>
+    c.call(method, path, { ...opts, token: null, headers: { cookie, origin: c.url, ...opts.headers } });
 
 let pages = 0;
 /** A program of its own with its public page up. */
 async function programWithPage(changes: Record<string, unknown> = {}) {
   const p = await c.otherProgram();
   const slug = `program-${++pages}`;
-  const set = await c.call('PATCH', '/v1/program', { token: p.secret, body: { slug, description: 'Earn 20% on every payment.', page_enabled: true, ...changes } });
+  const set = await c.call('PATCH', '/v1/program', {
+    token: p.secret,
+    body: { slug, description: 'Earn 20% on every payment.', page_enabled: true, ...changes },
+  });
   expect(set.status).toBe(200);
   return { ...p, slug };
 }
@@ -40,7 +48,14 @@ async function applyTo(slug: string, body: Record<string, unknown> = {}) {
   const n = ++people;
   const reply = await c.call('POST', `/v1/public/programs/${slug}/applications`, {
     token: null,
-    body: { name: `Applicant ${n}`, email: `applicant${n}@partners.test`, password: 'a long partner password', paypal_email: `pay${n}@partners.test`, note: 'I run a blog.', ...body },
+    body: {
+      name: `Applicant ${n}`,
+      email: `applicant${n}@partners.test`,
+      password: 'a long partner password',
+      paypal_email: `pay${n}@partners.test`,
+      note: 'I run a blog.',
+      ...body,
+    },
   });
   return { reply, email: (body.email as string | undefined) ?? `applicant${n}@partners.test`, cookie: partnerCookieOf(reply) };
 }
@@ -50,7 +65,14 @@ describe('the public page and applying', () => {
     const p = await programWithPage({ recurring_months: 12, hold_days: 30, minimum_payout: { USD: 5000 } });
     const page = await c.call('GET', `/v1/public/programs/${p.slug}`, { token: null });
     expect(page.status).toBe(200);
-    expect(page.body.data.attributes).toMatchObject({ name: 'Other', commission_rate_bps: 2000, recurring_months: 12, hold_days: 30, minimum_payout: { USD: 5000 }, auto_accept: false });
+    expect(page.body.data.attributes).toMatchObject({
+      name: 'Other',
+      commission_rate_bps: 2000,
+      recurring_months: 12,
+      hold_days: 30,
+      minimum_payout: { USD: 5000 },
+      auto_accept: false,
+    });
     await c.call('PATCH', '/v1/program', { token: p.secret, body: { page_enabled: false } });
     expectError(await c.call('GET', `/v1/public/programs/${p.slug}`, { token: null }), 404, 'not_found');
     expectError((await applyTo(p.slug)).reply, 404, 'not_found');
@@ -92,14 +114,23 @@ describe('the public page and applying', () => {
     const [mine] = (await me('GET', '/v1/portal/partnerships')).body.data;
     expect(mine.attributes.referral_link).toContain('?red=');
     await c.call('PATCH', `/v1/partnerships/${mine.id}`, { token: p.secret, body: { state: 'declined' } });
-    expect((await me('GET', '/v1/portal/partnerships')).body.data[0].attributes).toMatchObject({ state: 'declined', referral_link: null, key: null, competitor_slugs: [] });
+    expect((await me('GET', '/v1/portal/partnerships')).body.data[0].attributes).toMatchObject({
+      state: 'declined',
+      referral_link: null,
+      key: null,
+      competitor_slugs: [],
+    });
   });
 
   it('one account across programs: applying elsewhere takes its password; a wrong one is refused', async () => {
     const a = await programWithPage();
     const b = await programWithPage();
     const first = await applyTo(a.slug, { email: 'roaming@partners.test' });
-    expectError((await applyTo(b.slug, { email: 'Roaming@Partners.test', password: 'not the password at all' })).reply, 401, 'invalid_credentials');
+    expectError(
+      (await applyTo(b.slug, { email: 'Roaming@Partners.test', password: 'not the password at all' })).reply,
+      401,
+      'invalid_credentials',
+    );
     const second = await applyTo(b.slug, { email: 'roaming@partners.test' });
     expect(second.reply.status).toBe(201);
     const programs = (await asPartner(first.cookie!)('GET', '/v1/portal/partnerships')).body.data.map((x: any) => x.attributes.program_id);
@@ -159,9 +190,20 @@ describe('signing in', () => {
     expect(redeemed.status).toBe(200);
     expect(redeemed.body.data.attributes.email).toBe('byhand@partners.test');
     // A link works once.
-    expectError(await c.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password: 'another password here' } }), 404, 'not_found');
-    expectError(await c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email: 'byhand@partners.test', password: 'wrong password' } }), 401, 'invalid_credentials');
-    const signed = await c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email: 'BYHAND@partners.test', password: 'my own portal password' } });
+    expectError(
+      await c.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password: 'another password here' } }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email: 'byhand@partners.test', password: 'wrong password' } }),
+      401,
+      'invalid_credentials',
+    );
+    const signed = await c.call('POST', '/v1/portal/auth/sign_in', {
+      token: null,
+      body: { email: 'BYHAND@partners.test', password: 'my own portal password' },
+    });
     const me = asPartner(partnerCookieOf(signed)!);
     expect((await me('GET', '/v1/portal/partnerships')).body.data.map((x: any) => x.id)).toEqual([made.partnershipId]);
     expect((await me('POST', '/v1/portal/auth/sign_out')).status).toBe(204);
@@ -173,7 +215,11 @@ describe('signing in', () => {
     const { cookie } = await applyTo(p.slug);
     const me = asPartner(cookie!);
     for (const r of ROUTES.filter((x) => x.access === 'secret' || x.access === 'session')) {
-      const reply = await me(r.method.toUpperCase(), r.path.replace(/:(\w+)/g, '01900000-0000-7000-8000-000000000000'), r.body ? { body: {} } : {});
+      const reply = await me(
+        r.method.toUpperCase(),
+        r.path.replace(/:(\w+)/g, '01900000-0000-7000-8000-000000000000'),
+        r.body ? { body: {} } : {},
+      );
       expectSignedOut(reply, r);
     }
     // Nor does an owner's secret token, or an owner's session, open any portal route, even
@@ -192,7 +238,15 @@ describe('signing in', () => {
     const swapped = asOwner(c, cookie!.replace('tally_partner=', 'tally_session='));
     expect((await swapped('GET', '/v1/partners')).status).toBe(401);
     // A change without the collector's Origin is refused (CSRF).
-    expectError(await c.call('PATCH', '/v1/portal/account', { token: null, headers: { cookie: cookie!, origin: 'https://evil.example' }, body: { name: 'x' } }), 403, 'cross_origin_request');
+    expectError(
+      await c.call('PATCH', '/v1/portal/account', {
+        token: null,
+        headers: { cookie: cookie!, origin: 'https://evil.example' },
+        body: { name: 'x' },
+      }),
+      403,
+      'cross_origin_request',
+    );
   });
 
   it('locks the account after five wrong passwords in a row', async () => {
@@ -223,8 +277,14 @@ describe('what a partner sees, and nothing more', () => {
     const [bobShip] = (await asBob('GET', '/v1/portal/partnerships')).body.data;
     // A visitor through Alice's link signs up and pays.
     await c.call('POST', '/v1/tracking/click', { token: p.publishable, body: { gr_id: 'portal-v1', pk: aliceShip.attributes.key } });
-    const conv = await c.call('POST', '/v1/tracking/conversion', { token: p.publishable, body: { email: 'jane.doe@example.com', gr_id: 'portal-v1', pk: aliceShip.attributes.key } });
-    await c.call('POST', '/v1/payments', { token: p.secret, body: { amount: 10_000, currency: 'USD', referral_id: conv.body.data.id, idempotency_key: 'portal-pay-1' } });
+    const conv = await c.call('POST', '/v1/tracking/conversion', {
+      token: p.publishable,
+      body: { email: 'jane.doe@example.com', gr_id: 'portal-v1', pk: aliceShip.attributes.key },
+    });
+    await c.call('POST', '/v1/payments', {
+      token: p.secret,
+      body: { amount: 10_000, currency: 'USD', referral_id: conv.body.data.id, idempotency_key: 'portal-pay-1' },
+    });
 
     const refs = (await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}/referrals`)).body;
     expect(refs.data.map((r: any) => r.attributes.email)).toEqual(['j•••@e•••.com']);
@@ -232,7 +292,8 @@ describe('what a partner sees, and nothing more', () => {
     expect(refs.meta.pagination).toBeDefined();
     const coms = (await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}/commissions`)).body.data;
     expect(coms.map((x: any) => [x.attributes.state, x.attributes.amount])).toEqual([['pending', 2_000]]);
-    const stats = (await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}/stats?from=2025-03-01&to=2025-03-01`)).body.data.attributes.totals;
+    const stats = (await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}/stats?from=2025-03-01&to=2025-03-01`)).body.data.attributes
+      .totals;
     expect(stats).toMatchObject({ clicks: 1, referrals: 1, customers: 1, commissions: { USD: 2_000 } });
     expect((await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}`)).body.data.attributes.earnings).toEqual({
       USD: { pending: 2_000, payable: 2_000, paid: 0, next_payable_at: null, next_payout: { amount: 2_000, reason: null, minimum: 1 } },
@@ -241,7 +302,12 @@ describe('what a partner sees, and nothing more', () => {
     // Paid out: the partner sees the payout and the commission paid.
     const batch = (await c.call('POST', '/v1/payout_batches', { token: p.secret, body: {} })).body.data[0];
     await c.call('POST', `/v1/payout_batches/${batch.id}/paid`, { token: p.secret });
-    expect((await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}/payouts`)).body.data.map((x: any) => [x.attributes.state, x.attributes.amount])).toEqual([['paid', 2_000]]);
+    expect(
+      (await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}/payouts`)).body.data.map((x: any) => [
+        x.attributes.state,
+        x.attributes.amount,
+      ]),
+    ).toEqual([['paid', 2_000]]);
     expect((await asAlice('GET', `/v1/portal/partnerships/${aliceShip.id}/commissions?state_eq=paid`)).body.data).toHaveLength(1);
 
     // Bob, and a partner of another program, reach none of it.
@@ -271,8 +337,18 @@ describe('what a partner sees, and nothing more', () => {
     expect(changed.body.data.attributes).toEqual({ email, name: 'New Name', paypal_email: 'new@pay.test' });
     const [partner] = (await c.call('GET', '/v1/partners', { token: p.secret })).body.data;
     expect(partner.attributes).toMatchObject({ name: 'New Name', paypal_email: 'new@pay.test' });
-    const second = asPartner(partnerCookieOf(await c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email, password: 'a long partner password' } }))!);
-    expect((await me('POST', '/v1/portal/auth/password', { body: { current_password: 'a long partner password', new_password: 'an even longer password' } })).status).toBe(204);
+    const second = asPartner(
+      partnerCookieOf(
+        await c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email, password: 'a long partner password' } }),
+      )!,
+    );
+    expect(
+      (
+        await me('POST', '/v1/portal/auth/password', {
+          body: { current_password: 'a long partner password', new_password: 'an even longer password' },
+        })
+      ).status,
+    ).toBe(204);
     expect((await second('GET', '/v1/portal/account')).body).toEqual({ data: null });
     expectError(await second('GET', '/v1/portal/partnerships'), 401, 'unauthorized');
     expect((await me('GET', '/v1/portal/account')).status).toBe(200);
@@ -283,9 +359,15 @@ describe('what a partner sees, and nothing more', () => {
 let sales = 0;
 async function sale(p: { publishable: string; secret: string }, key: string, amount: number): Promise<string> {
   const n = ++sales;
-  const conv = await c.call('POST', '/v1/tracking/conversion', { token: p.publishable, body: { email: `buyer${n}@customers.test`, gr_id: `sale-${n}`, pk: key } });
+  const conv = await c.call('POST', '/v1/tracking/conversion', {
+    token: p.publishable,
+    body: { email: `buyer${n}@customers.test`, gr_id: `sale-${n}`, pk: key },
+  });
   expect(conv.status).toBe(201);
-  const paid = await c.call('POST', '/v1/payments', { token: p.secret, body: { amount, currency: 'USD', referral_id: conv.body.data.id, idempotency_key: `sale-${n}` } });
+  const paid = await c.call('POST', '/v1/payments', {
+    token: p.secret,
+    body: { amount, currency: 'USD', referral_id: conv.body.data.id, idempotency_key: `sale-${n}` },
+  });
   expect(paid.status).toBe(201);
   return `sale-${n}`;
 }
@@ -305,7 +387,10 @@ describe('the portal lists page as every list does', () => {
     expect((await me('GET', '/v1/portal/partnerships?state_eq=pending')).body.data.map((x: any) => x.id)).toEqual([ids[1]]);
     expect((await me('GET', '/v1/portal/partnerships?state_eq=accepted')).body.data.map((x: any) => x.id)).toEqual([ids[0], ids[2]]);
     const second = await me('GET', '/v1/portal/partnerships?per_page=1&page=2');
-    expect([second.body.data.map((x: any) => x.id), second.body.meta.pagination]).toEqual([[ids[1]], { page: 2, per_page: 1, has_more: true }]);
+    expect([second.body.data.map((x: any) => x.id), second.body.meta.pagination]).toEqual([
+      [ids[1]],
+      { page: 2, per_page: 1, has_more: true },
+    ]);
     // Walked by cursor, forwards and back.
     const walked: string[] = [];
     let after = '';
@@ -317,7 +402,10 @@ describe('the portal lists page as every list does', () => {
     }
     expect(walked).toEqual(ids);
     const before = await me('GET', `/v1/portal/partnerships?per_page=5&ending_before=${ids[2]}`);
-    expect([before.body.data.map((x: any) => x.id), before.body.meta.pagination]).toEqual([[ids[0], ids[1]], { page: null, per_page: 5, has_more: false }]);
+    expect([before.body.data.map((x: any) => x.id), before.body.meta.pagination]).toEqual([
+      [ids[0], ids[1]],
+      { page: null, per_page: 5, has_more: false },
+    ]);
     // Strict as every list: another partner's id is no cursor, and filters are checked.
     const stranger = await applyTo(programs[0]!.slug);
     const [theirs] = (await asPartner(stranger.cookie!)('GET', '/v1/portal/partnerships')).body.data;
@@ -356,12 +444,22 @@ describe('the portal lists page as every list does', () => {
       [paid, 'paid', 2_000, 1],
     ]);
     const page2 = await payouts('?per_page=1&page=2');
-    expect([page2.body.data.map((b: any) => b.id), page2.body.meta.pagination]).toEqual([[cancelled], { page: 2, per_page: 1, has_more: true }]);
+    expect([page2.body.data.map((b: any) => b.id), page2.body.meta.pagination]).toEqual([
+      [cancelled],
+      { page: 2, per_page: 1, has_more: true },
+    ]);
     expect((await payouts(`?per_page=1&starting_after=${open}`)).body.data.map((b: any) => b.id)).toEqual([cancelled]);
     const back = await payouts(`?per_page=1&ending_before=${paid}`);
     expect([back.body.data.map((b: any) => b.id), back.body.meta.pagination.has_more]).toEqual([[cancelled], true]);
-    for (const [state, id] of [['paid', paid], ['cancelled', cancelled], ['open', open]]) {
-      expect((await payouts(`?state_eq=${state}`)).body.data.map((b: any) => b.id), state).toEqual([id]);
+    for (const [state, id] of [
+      ['paid', paid],
+      ['cancelled', cancelled],
+      ['open', open],
+    ]) {
+      expect(
+        (await payouts(`?state_eq=${state}`)).body.data.map((b: any) => b.id),
+        state,
+      ).toEqual([id]);
     }
     expect((await payouts(`?created_at_lt=${times[1]}`)).body.data.map((b: any) => b.id)).toEqual([paid]);
     expect((await payouts(`?created_at_gt=${times[0]}&state_eq=open`)).body.data.map((b: any) => b.id)).toEqual([open]);
@@ -378,7 +476,8 @@ describe('the portal lists page as every list does', () => {
 });
 
 describe('the next payout, as the next export would pay it', () => {
-  const nextPayout = async (call: Call, id: string) => (await call('GET', `/v1/portal/partnerships/${id}`)).body.data.attributes.earnings.USD;
+  const nextPayout = async (call: Call, id: string) =>
+    (await call('GET', `/v1/portal/partnerships/${id}`)).body.data.attributes.earnings.USD;
 
   it('is what the export pays, or nothing and why: below the minimum, clawbacks exceed earnings, no PayPal address, not accepted', async () => {
     const p = await programWithPage({ auto_accept: true, minimum_payout: { USD: 5_000 } });
@@ -395,19 +494,30 @@ describe('the next payout, as the next export would pay it', () => {
 
     // $20 earned, the minimum is $50: the export leaves it for later, and the API says why.
     await sale(p, alice.ship.attributes.key, 10_000);
-    expect(await nextPayout(alice.call, alice.ship.id)).toMatchObject({ payable: 2_000, next_payout: { amount: 0, reason: 'below_minimum', minimum: 5_000 } });
+    expect(await nextPayout(alice.call, alice.ship.id)).toMatchObject({
+      payable: 2_000,
+      next_payout: { amount: 0, reason: 'below_minimum', minimum: 5_000 },
+    });
     // No PayPal address: never paid, whatever the amount; the address is checked first.
     await sale(p, noPaypal.ship.attributes.key, 30_000);
-    expect(await nextPayout(noPaypal.call, noPaypal.ship.id)).toMatchObject({ payable: 6_000, next_payout: { amount: 0, reason: 'no_paypal_email' } });
+    expect(await nextPayout(noPaypal.call, noPaypal.ship.id)).toMatchObject({
+      payable: 6_000,
+      next_payout: { amount: 0, reason: 'no_paypal_email' },
+    });
     // Declined with a commission payable: no export takes a partnership that is not accepted.
     await sale(p, declined.ship.attributes.key, 30_000);
     await c.call('PATCH', `/v1/partnerships/${declined.ship.id}`, { token: p.secret, body: { state: 'declined' } });
-    expect(await nextPayout(declined.call, declined.ship.id)).toMatchObject({ payable: 6_000, next_payout: { amount: 0, reason: 'not_accepted' } });
+    expect(await nextPayout(declined.call, declined.ship.id)).toMatchObject({
+      payable: 6_000,
+      next_payout: { amount: 0, reason: 'not_accepted' },
+    });
     const skipped = (await exportNow()).meta.skipped.map((x: any) => [x.name, x.reason]);
-    expect(skipped.sort()).toEqual([
-      [(await alice.call('GET', '/v1/portal/account')).body.data.attributes.name, 'below minimum payout'],
-      [(await noPaypal.call('GET', '/v1/portal/account')).body.data.attributes.name, 'no paypal_email'],
-    ].sort());
+    expect(skipped.sort()).toEqual(
+      [
+        [(await alice.call('GET', '/v1/portal/account')).body.data.attributes.name, 'below minimum payout'],
+        [(await noPaypal.call('GET', '/v1/portal/account')).body.data.attributes.name, 'no paypal_email'],
+      ].sort(),
+    );
 
     // $40 more: $20 + $40 = $60, over the minimum: the next export pays exactly that.
     const second = await sale(p, alice.ship.attributes.key, 20_000);
@@ -416,13 +526,21 @@ describe('the next payout, as the next export would pay it', () => {
     const [share] = (await alice.call('GET', `/v1/portal/partnerships/${alice.ship.id}/payouts`)).body.data;
     expect([share.id, share.attributes.amount]).toEqual([batch.id, 6_000]);
     // Exported: nothing is payable until it is paid, and nothing is held back either.
-    expect(await nextPayout(alice.call, alice.ship.id)).toMatchObject({ pending: 6_000, payable: 0, next_payout: { amount: 0, reason: null } });
+    expect(await nextPayout(alice.call, alice.ship.id)).toMatchObject({
+      pending: 6_000,
+      payable: 0,
+      next_payout: { amount: 0, reason: null },
+    });
     await c.call('POST', `/v1/payout_batches/${batch.id}/paid`, { token: p.secret });
 
     // The second payment refunded after it was paid out: a clawback of $40, which the next
     // export does not pay (it carries over to the next commissions).
     await c.call('POST', '/v1/refunds', { token: p.secret, body: { payment_id: second } });
-    expect(await nextPayout(alice.call, alice.ship.id)).toMatchObject({ payable: -4_000, paid: 6_000, next_payout: { amount: 0, reason: 'clawbacks_exceed_earnings' } });
+    expect(await nextPayout(alice.call, alice.ship.id)).toMatchObject({
+      payable: -4_000,
+      paid: 6_000,
+      next_payout: { amount: 0, reason: 'clawbacks_exceed_earnings' },
+    });
     expect((await exportNow()).meta.skipped.map((x: any) => x.reason)).toContain('clawbacks exceed earnings');
   });
 });
@@ -442,15 +560,34 @@ describe('e-mail, through a real SMTP server', () => {
       const asked = await mailing.call('POST', '/v1/portal/auth/reset', { token: null, body: { email: 'forgetful@partners.test' } });
       expect([asked.status, asked.body.meta.emailed]).toEqual([202, true]);
       // An unknown address is answered the same, and no message goes anywhere.
-      expect((await mailing.call('POST', '/v1/portal/auth/reset', { token: null, body: { email: 'nobody@partners.test' } })).body).toEqual(asked.body);
+      expect((await mailing.call('POST', '/v1/portal/auth/reset', { token: null, body: { email: 'nobody@partners.test' } })).body).toEqual(
+        asked.body,
+      );
       const message = await inbox.waitFor('forgetful@partners.test');
       expect(message.raw).toContain('Subject: Set a new password for the partner portal');
       const link = portalLinkIn(message.raw)!;
       expect(link).toMatch(/^http:\/\/localhost:8787\/portal\/welcome#/);
-      const redeemed = await mailing.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token: link.split('#')[1], password: 'the second password' } });
+      const redeemed = await mailing.call('POST', '/v1/portal/auth/redeem', {
+        token: null,
+        body: { token: link.split('#')[1], password: 'the second password' },
+      });
       expect(redeemed.status).toBe(200);
-      expectError(await mailing.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email: 'forgetful@partners.test', password: 'the first password' } }), 401, 'invalid_credentials');
-      expect((await mailing.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email: 'forgetful@partners.test', password: 'the second password' } })).status).toBe(200);
+      expectError(
+        await mailing.call('POST', '/v1/portal/auth/sign_in', {
+          token: null,
+          body: { email: 'forgetful@partners.test', password: 'the first password' },
+        }),
+        401,
+        'invalid_credentials',
+      );
+      expect(
+        (
+          await mailing.call('POST', '/v1/portal/auth/sign_in', {
+            token: null,
+            body: { email: 'forgetful@partners.test', password: 'the second password' },
+          })
+        ).status,
+      ).toBe(200);
 
       const made = await seedPartner(mailing, { token: p.secret, email: 'invited@partners.test' });
       const invited = await mailing.call('POST', `/v1/partners/${made.partnerId}/invitation`, { token: p.secret });
@@ -468,7 +605,8 @@ describe('e-mail, through a real SMTP server', () => {
 // account's password or a one-time link, and the application form neither skips the
 // lockout nor tells whether an address has an account (docs/portal.md, Accounts).
 describe('nobody takes over an account through the application form or an invitation', () => {
-  const signInAs = (email: string, password: string) => c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email, password } });
+  const signInAs = (email: string, password: string) =>
+    c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email, password } });
   const redeem = (token: string, password: string) => c.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password } });
   /** An owner's partner with an accepted partnership, invited to the portal: the link handed over (no SMTP here). */
   async function invited(email: string) {
@@ -490,7 +628,9 @@ describe('nobody takes over an account through the application form or an invita
     // The attacker's password opens nothing, and program B kept nothing of the attempt.
     expectError(await signInAs('invitee@partners.test', 'the attacker password'), 401, 'invalid_credentials');
     expect((await c.call('GET', '/v1/partners', { token: b.secret })).body.data).toEqual([]);
-    expect((await c.call('GET', `/v1/partners/${made.partnerId}`, { token: a.secret })).body.data.attributes.paypal_email).toBe('owner-set@pay.test');
+    expect((await c.call('GET', `/v1/partners/${made.partnerId}`, { token: a.secret })).body.data.attributes.paypal_email).toBe(
+      'owner-set@pay.test',
+    );
     // The invitee's link still works, and reaches the owner's partnership.
     const redeemed = await redeem(token, 'the invitee password');
     expect(redeemed.status).toBe(200);
@@ -504,7 +644,8 @@ describe('nobody takes over an account through the application form or an invita
     const attacker = await applyTo(b.slug, { email: 'victim@partners.test', password: 'the attacker password' });
     expect(attacker.reply.status).toBe(201);
     const { a, made, token } = await invited('victim@partners.test');
-    const programsOf = async (call: Call) => (await call('GET', '/v1/portal/partnerships')).body.data.map((x: any) => x.attributes.program_id);
+    const programsOf = async (call: Call) =>
+      (await call('GET', '/v1/portal/partnerships')).body.data.map((x: any) => x.attributes.program_id);
     const asAttacker = asPartner(attacker.cookie!);
     expect(await programsOf(asAttacker)).toEqual([b.id]);
     expectError(await asAttacker('GET', `/v1/portal/partnerships/${made.partnershipId}`), 404, 'not_found');
@@ -515,17 +656,24 @@ describe('nobody takes over an account through the application form or an invita
     const refused = expectError(await redeem(token, 'a password chosen by the link holder'), 401, 'invalid_credentials');
     expect(refused.detail).toContain('other programs');
     expect(await programsOf(asPartner(partnerCookieOf(await signInAs('victim@partners.test', 'the attacker password'))!))).toEqual([b.id]);
-    expect((await c.call('GET', `/v1/partners/${made.partnerId}`, { token: a.secret })).body.data.attributes.paypal_email).toBe('owner-set@pay.test');
+    expect((await c.call('GET', `/v1/partners/${made.partnerId}`, { token: a.secret })).body.data.attributes.paypal_email).toBe(
+      'owner-set@pay.test',
+    );
   });
 
   it("an application never claims a partner record the owner made: the owner's invitation does", async () => {
     const a = await programWithPage({ auto_accept: true });
-    const made = await c.call('POST', '/v1/partners', { token: a.secret, body: { name: 'Made by hand', email: 'byowner@partners.test', paypal_email: 'owner-set@pay.test' } });
+    const made = await c.call('POST', '/v1/partners', {
+      token: a.secret,
+      body: { name: 'Made by hand', email: 'byowner@partners.test', paypal_email: 'owner-set@pay.test' },
+    });
     const attempt = await applyTo(a.slug, { email: 'byowner@partners.test', paypal_email: 'attacker@pay.test' });
     expectError(attempt.reply, 409, 'conflict');
     expect(attempt.cookie).toBeUndefined();
     expect((await c.call('GET', '/v1/partnerships', { token: a.secret })).body.data).toEqual([]);
-    expect((await c.call('GET', `/v1/partners/${made.body.data.id}`, { token: a.secret })).body.data.attributes.paypal_email).toBe('owner-set@pay.test');
+    expect((await c.call('GET', `/v1/partners/${made.body.data.id}`, { token: a.secret })).body.data.attributes.paypal_email).toBe(
+      'owner-set@pay.test',
+    );
     // Nor was an account made: the address can still be invited and claimed.
     const invitation = await c.call('POST', `/v1/partners/${made.body.data.id}/invitation`, { token: a.secret });
     expect((await redeem(invitation.body.meta.link.split('#')[1], 'the real partner password')).status).toBe(200);
@@ -569,12 +717,17 @@ describe('nobody takes over an account through the application form or an invita
         token: null,
         body: { name: 'Not the owner', email: 'owner-of@partners.test', password: 'the attacker password' },
       });
-      const asAttacker = (path: string) => mailing.call('GET', path, { token: null, headers: { cookie: partnerCookieOf(applied)!, origin: mailing.url } });
+      const asAttacker = (path: string) =>
+        mailing.call('GET', path, { token: null, headers: { cookie: partnerCookieOf(applied)!, origin: mailing.url } });
       const made = await seedPartner(mailing, { token: a.secret, email: 'owner-of@partners.test' });
-      expect((await mailing.call('POST', `/v1/partners/${made.partnerId}/invitation`, { token: a.secret })).body.meta).toEqual({ link: null, emailed: true });
+      expect((await mailing.call('POST', `/v1/partners/${made.partnerId}/invitation`, { token: a.secret })).body.meta).toEqual({
+        link: null,
+        emailed: true,
+      });
       const invitation = portalLinkIn((await inbox.waitFor('owner-of@partners.test')).raw)!.split('#')[1]!;
       expect((await asAttacker('/v1/portal/partnerships')).body.data.map((x: any) => x.attributes.program_id)).toEqual([b.id]);
-      const redeem = (token: string, password: string) => mailing.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password } });
+      const redeem = (token: string, password: string) =>
+        mailing.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password } });
       // The invitation asks for the account's password; the owner of the address resets it by e-mail.
       expectError(await redeem(invitation, 'the real owner password'), 401, 'invalid_credentials');
       inbox.messages.length = 0;
@@ -590,9 +743,19 @@ describe('nobody takes over an account through the application form or an invita
       const again = portalLinkIn((await inbox.waitFor('owner-of@partners.test')).raw)!.split('#')[1]!;
       const joined = await redeem(again, 'the real owner password');
       expect(joined.status).toBe(200);
-      const programs = await mailing.call('GET', '/v1/portal/partnerships', { token: null, headers: { cookie: partnerCookieOf(joined)!, origin: mailing.url } });
+      const programs = await mailing.call('GET', '/v1/portal/partnerships', {
+        token: null,
+        headers: { cookie: partnerCookieOf(joined)!, origin: mailing.url },
+      });
       expect(programs.body.data.map((x: any) => x.attributes.program_id).sort()).toEqual([a.id, b.id].sort());
-      expectError(await mailing.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email: 'owner-of@partners.test', password: 'the attacker password' } }), 401, 'invalid_credentials');
+      expectError(
+        await mailing.call('POST', '/v1/portal/auth/sign_in', {
+          token: null,
+          body: { email: 'owner-of@partners.test', password: 'the attacker password' },
+        }),
+        401,
+        'invalid_credentials',
+      );
     } finally {
       await mailing.close();
       await inbox.close();

@@ -32,7 +32,7 @@ describe('a conversion with the publishable token', () => {
     }
   });
 
-  it('answers a partner\'s own address as it answers anything not recorded', async () => {
+  it("answers a partner's own address as it answers anything not recorded", async () => {
     const { key } = await seedPartner(c, { email: 'alice@partner.test', paypal_email: 'pay@alice.test' });
     const unknown = await convert({ email: 'stranger@customer.test', gr_id: 'probe' });
     for (const email of ['alice@partner.test', 'pay@alice.test']) {
@@ -42,7 +42,7 @@ describe('a conversion with the publishable token', () => {
     }
   });
 
-  it('answers through a declined partnership\'s link exactly as through none, known customer or not', async () => {
+  it("answers through a declined partnership's link exactly as through none, known customer or not", async () => {
     const { key } = await seedPartner(c);
     const declined = await seedPartner(c, { state: 'declined' });
     await convert({ email: 'known@customer.test', gr_id: 'g-1', pk: key });

@@ -76,14 +76,24 @@ beforeAll(async () => {
   const p = await seedPartner(c, { paypal_email: 'pay@plans.test' });
   await seedPartner(c);
   await c.call('POST', '/v1/tracking/click', { token: c.publishable, body: { gr_id: 'plans-g', pk: p.key } });
-  const conv = await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: 'buyer@plans.test', gr_id: 'plans-g', pk: p.key } });
-  await c.call('POST', '/v1/payments', { body: { amount: 10_000, currency: 'USD', referral_id: conv.body.data.id, idempotency_key: 'plans-1' } });
+  const conv = await c.call('POST', '/v1/tracking/conversion', {
+    token: c.publishable,
+    body: { email: 'buyer@plans.test', gr_id: 'plans-g', pk: p.key },
+  });
+  await c.call('POST', '/v1/payments', {
+    body: { amount: 10_000, currency: 'USD', referral_id: conv.body.data.id, idempotency_key: 'plans-1' },
+  });
   expect((await c.call('POST', '/v1/payout_batches', { body: {} })).body.data).toHaveLength(1);
   ids.set('partner_id_eq', p.partnerId).set('partnership_id_eq', p.partnershipId).set('referral_id_eq', conv.body.data.id);
   const secret = newSecret();
   const connected = await c.call('POST', '/v1/integrations/stripe/secrets', { body: { secret } });
   stripeEndpoint = String(connected.body.meta.endpoint_url).split('/').pop()!;
-  await postEvent(`${c.url}/v1/integrations/stripe/webhook/${stripeEndpoint}`, stripeEvent('customer.created', customer({ email: 'buyer@plans.test' })), secret, { timestamp: c.clock.now });
+  await postEvent(
+    `${c.url}/v1/integrations/stripe/webhook/${stripeEndpoint}`,
+    stripeEvent('customer.created', customer({ email: 'buyer@plans.test' })),
+    secret,
+    { timestamp: c.clock.now },
+  );
   await c.call('PATCH', '/v1/program', { body: { slug: PAGE_SLUG, page_enabled: true } });
   // Lists under a record need one to list under: an endpoint (off) with one delivery, a
   // test event, whose send fails at the DNS above and reaches no one.
@@ -94,8 +104,14 @@ beforeAll(async () => {
   const signedIn = await ownerSession(c);
   owner = (await authenticateSession(c.running.db, signedIn.cookie.split('=')[1]!, c.clock.now))!;
   const invited = await c.call('POST', `/v1/partners/${p.partnerId}/invitation`);
-  const redeemed = await c.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token: invited.body.meta.link.split('#')[1], password: 'a long partner password' } });
-  partnerCookie = redeemed.headers.getSetCookie().find((x) => x.startsWith('tally_partner='))!.split(';')[0]!;
+  const redeemed = await c.call('POST', '/v1/portal/auth/redeem', {
+    token: null,
+    body: { token: invited.body.meta.link.split('#')[1], password: 'a long partner password' },
+  });
+  partnerCookie = redeemed.headers
+    .getSetCookie()
+    .find((x) => x.startsWith('tally_partner='))!
+    .split(';')[0]!;
   partner = (await authenticatePartner(c.running.db, partnerCookie.split('=')[1]!, c.clock.now))!;
 });
 afterAll(async () => {
@@ -123,8 +139,13 @@ async function paramsFor(r: Route): Promise<Record<string, string>> {
     if (name === 'slug') params[name] = PAGE_SLUG;
     else if (name === 'endpoint') params[name] = stripeEndpoint;
     else {
-      const prefix = segments.slice(0, i).map((s) => (s.startsWith(':') ? (params[s.slice(1)] ?? NO_RECORD) : s)).join('/');
-      const listed = ROUTES.some((x) => x.method === 'get' && x.path === segments.slice(0, i).join('/')) ? await callAs(r, prefix) : undefined;
+      const prefix = segments
+        .slice(0, i)
+        .map((s) => (s.startsWith(':') ? (params[s.slice(1)] ?? NO_RECORD) : s))
+        .join('/');
+      const listed = ROUTES.some((x) => x.method === 'get' && x.path === segments.slice(0, i).join('/'))
+        ? await callAs(r, prefix)
+        : undefined;
       const first = listed?.status === 200 && Array.isArray(listed.body?.data) ? listed.body.data[0]?.id : undefined;
       params[name] = typeof first === 'string' ? first : NO_RECORD;
     }
@@ -133,7 +154,11 @@ async function paramsFor(r: Route): Promise<Record<string, string>> {
 }
 
 /** Runs the route's own handler on the database, each statement planned; the statements and how it ended. */
-async function handle(r: Route, params: Record<string, string>, querystring: string): Promise<{ sent: Planned[]; outcome: string; body?: any }> {
+async function handle(
+  r: Route,
+  params: Record<string, string>,
+  querystring: string,
+): Promise<{ sent: Planned[]; outcome: string; body?: any }> {
   const sent: Planned[] = [];
   const db: Db = planning(c.running.db, explainer, sent);
   const caller: Access | undefined = r.access === 'session' ? 'secret' : r.access === 'public' ? undefined : r.access;
@@ -197,7 +222,10 @@ describe(`what each route reads uses an index (${ENGINE})`, () => {
           const { sent, outcome } = paging.length === 0 ? first : await handle(r, params, query.toString());
           // Every list reads its page with the one list query of store/list.ts.
           const lists = sent.filter((s) => isPage(s.sql));
-          expect(lists.length, `${r.path}?${query} (${outcome}) sent ${lists.length} list queries: ${sent.map((s) => oneLine(s.sql)).join(' ; ')}`).toBe(1);
+          expect(
+            lists.length,
+            `${r.path}?${query} (${outcome}) sent ${lists.length} list queries: ${sent.map((s) => oneLine(s.sql)).join(' ; ')}`,
+          ).toBe(1);
           for (const s of sent) {
             const wrong = isPage(s.sql) ? s.plan.filter((n) => n.fullScan || n.sort) : fullScans(s.plan);
             if (wrong.length > 0) bad.push(`${r.path}?${query}: ${describePlan(s)}`);
@@ -295,7 +323,10 @@ describe(`deletes and erasures use an index for every statement and foreign-key 
 
   async function referral(email: string): Promise<string> {
     const partner = await seedPartner(c);
-    const conv = await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email, gr_id: `g-${email}`, pk: partner.key } });
+    const conv = await c.call('POST', '/v1/tracking/conversion', {
+      token: c.publishable,
+      body: { email, gr_id: `g-${email}`, pk: partner.key },
+    });
     expect(conv.status).toBe(201);
     return conv.body.data.id as string;
   }

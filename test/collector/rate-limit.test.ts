@@ -54,9 +54,7 @@ describe('per client IP on /v1/tracking/*', () => {
   it('limits the tracking routes by IP, not the others, and counts a bad token too', async () => {
     const col = await start({ perIp: 2 });
     expect((await click(col)).status).toBe(OK);
-    expect(
-      (await col.call('POST', '/v1/tracking/click', { token: 'tly_pub_bad', body: {} })).status,
-    ).toBe(401);
+    expect((await col.call('POST', '/v1/tracking/click', { token: 'tly_pub_bad', body: {} })).status).toBe(401);
     expectError(await click(col), 429, 'rate_limited');
     expect((await col.call('GET', '/v1/partners')).status).toBe(200);
   });
@@ -129,8 +127,16 @@ describe('failed authentications per client address', () => {
       expectError(await col.call('GET', '/v1/partners', { token: unknown, headers: from('203.0.113.7') }), 401, 'unauthorized');
     }
     expect(tokenLookups()).toBe(3);
-    for (const [method, path] of [['GET', '/v1/partners'], ['GET', '/v1/commissions'], ['POST', '/v1/tracking/click']] as const) {
-      const refused = await col.call(method, path, { token: unknown, headers: from('203.0.113.7'), ...(method === 'POST' ? { body: {} } : {}) });
+    for (const [method, path] of [
+      ['GET', '/v1/partners'],
+      ['GET', '/v1/commissions'],
+      ['POST', '/v1/tracking/click'],
+    ] as const) {
+      const refused = await col.call(method, path, {
+        token: unknown,
+        headers: from('203.0.113.7'),
+        ...(method === 'POST' ? { body: {} } : {}),
+      });
       expectError(refused, 429, 'rate_limited');
       expect(refused.headers.get('retry-after')).toBe('50');
     }
@@ -187,7 +193,13 @@ describe('configuration', () => {
   it('defaults to 6000 a minute per token, 600 per IP, 10 applications an hour, and no trusted proxy; each is set by environment', () => {
     expect(loadConfig({}).limits).toEqual({ perToken: 6000, perIp: 600, authFailures: 60, applicationsPerHour: 10, trustProxy: 0 });
     expect(
-      loadConfig({ RATE_LIMIT_TOKEN: '0', RATE_LIMIT_IP: '30', RATE_LIMIT_AUTH_FAILURES: '5', RATE_LIMIT_APPLICATIONS: '2', TRUST_PROXY: '1' }).limits,
+      loadConfig({
+        RATE_LIMIT_TOKEN: '0',
+        RATE_LIMIT_IP: '30',
+        RATE_LIMIT_AUTH_FAILURES: '5',
+        RATE_LIMIT_APPLICATIONS: '2',
+        TRUST_PROXY: '1',
+      }).limits,
     ).toEqual({
       perToken: 0,
       perIp: 30,

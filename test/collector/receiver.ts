@@ -12,7 +12,10 @@ export interface Received {
   json: { id: string; type: string; timestamp: string; data: { id: string; type: string; attributes: Record<string, unknown> } };
 }
 
-export type Answer = (req: Received, n: number) => { status: number; headers?: Record<string, string>; delayMs?: number; hang?: boolean; body?: string };
+export type Answer = (
+  req: Received,
+  n: number,
+) => { status: number; headers?: Record<string, string>; delayMs?: number; hang?: boolean; body?: string };
 
 export interface Receiver {
   url: string;

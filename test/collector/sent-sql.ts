@@ -25,7 +25,11 @@ function statementsOf(query: unknown): string[] {
   const config = typeof query === 'string' ? { text: query } : (query as { text?: string; name?: string; values?: unknown[] } | null);
   const text = config?.text ?? '';
   if (config?.name !== undefined || config?.values !== undefined) return [text];
-  return text.replace(/'(?:[^']|'')*'/g, "''").split(';').filter((s) => s.trim() !== '').map((s) => s.trim());
+  return text
+    .replace(/'(?:[^']|'')*'/g, "''")
+    .split(';')
+    .filter((s) => s.trim() !== '')
+    .map((s) => s.trim());
 }
 
 let installed = false;

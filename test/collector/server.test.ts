@@ -33,7 +33,13 @@ async function slowPost(url: string, token: string, body: string, between: () =>
 /** Resolves once the server at `url` accepts no new connection. */
 async function refusingNewConnections(url: string): Promise<void> {
   for (const deadline = Date.now() + 5_000; Date.now() < deadline; ) {
-    if (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) }).then(() => false, () => true)) return;
+    if (
+      await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) }).then(
+        () => false,
+        () => true,
+      )
+    )
+      return;
   }
   throw new Error('the server still accepts connections');
 }

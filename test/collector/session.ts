@@ -22,15 +22,11 @@ export function sessionCookieOf(reply: Reply): string | undefined {
 }
 
 export function asOwner(c: Collector, cookie: string): Owner['call'] {
-  return (method, path, opts = {}) =>
-    c.call(method, path, { ...opts, token: null, headers: { cookie, origin: c.url, ...opts.headers } });
+  return (method, path, opts = {}) => c.call(method, path, { ...opts, token: null, headers: { cookie, origin: c.url, ...opts.headers } });
 }
 
 /** A new owner of `programId` (the first program by default), signed in. */
-export async function ownerSession(
-  c: Collector,
-  opts: { email?: string; password?: string; programId?: string } = {},
-): Promise<Owner> {
+export async function ownerSession(c: Collector, opts: { email?: string; password?: string; programId?: string } = {}): Promise<Owner> {
   counter++;
   const email = opts.email ?? `owner${counter}@owners.test`;
   const password = opts.password ?? `correct horse ${counter}`;

@@ -45,13 +45,20 @@ describe('the first owner', () => {
     const token = tokenOf(made.body.meta.sign_in_link);
     c.clock.now += 24 * 3600;
     try {
-      expectError(await c.call('POST', '/v1/auth/redeem', { token: null, body: { token, password: 'late owner password' } }), 404, 'not_found');
+      expectError(
+        await c.call('POST', '/v1/auth/redeem', { token: null, body: { token, password: 'late owner password' } }),
+        404,
+        'not_found',
+      );
     } finally {
       c.clock.now -= 24 * 3600;
     }
     // A new invitation makes a new link.
     const again = await c.call('POST', '/v1/members', { body: { email: 'late@owner.test' } });
-    const redeemed = await c.call('POST', '/v1/auth/redeem', { token: null, body: { token: tokenOf(again.body.meta.sign_in_link), password: 'late owner password' } });
+    const redeemed = await c.call('POST', '/v1/auth/redeem', {
+      token: null,
+      body: { token: tokenOf(again.body.meta.sign_in_link), password: 'late owner password' },
+    });
     expect(redeemed.status).toBe(200);
     expect(redeemed.body.data.attributes.email).toBe('late@owner.test');
   });
@@ -92,8 +99,14 @@ describe('passwords', () => {
     const o = await ownerSession(c);
     const other = asOwner(c, sessionCookieOf(await signIn(o.email, o.password)) ?? '');
     expect((await other('GET', '/v1/partners')).status).toBe(200);
-    expectError(await o.call('POST', '/v1/auth/password', { body: { current_password: 'wrong password', new_password: 'a new password' } }), 401, 'invalid_credentials');
-    expect((await o.call('POST', '/v1/auth/password', { body: { current_password: o.password, new_password: 'a new password' } })).status).toBe(204);
+    expectError(
+      await o.call('POST', '/v1/auth/password', { body: { current_password: 'wrong password', new_password: 'a new password' } }),
+      401,
+      'invalid_credentials',
+    );
+    expect(
+      (await o.call('POST', '/v1/auth/password', { body: { current_password: o.password, new_password: 'a new password' } })).status,
+    ).toBe(204);
     expect((await o.call('GET', '/v1/partners')).status).toBe(200);
     expectError(await other('GET', '/v1/partners'), 401, 'unauthorized');
     expectError(await signIn(o.email, o.password), 401, 'invalid_credentials');
@@ -200,7 +213,8 @@ describe('programs', () => {
     const as = (method: string, path: string, body?: unknown) => c.call(method, path, { token: other.secret, body });
     await as('POST', '/v1/tracking/click', { gr_id: 'o1', pk: theirs.key });
     const referral = (await as('POST', '/v1/tracking/conversion', { email: 'theirs@buyer.test', gr_id: 'o1', pk: theirs.key })).body.data;
-    const payment = (await as('POST', '/v1/payments', { amount: 500, currency: 'USD', referral_id: referral.id, idempotency_key: 'o-1' })).body;
+    const payment = (await as('POST', '/v1/payments', { amount: 500, currency: 'USD', referral_id: referral.id, idempotency_key: 'o-1' }))
+      .body;
     const batch = (await as('POST', '/v1/payout_batches', {})).body.data[0];
     const click = (await as('GET', '/v1/clicks')).body.data[0];
     const token = (await as('GET', '/v1/tokens')).body.data[0];

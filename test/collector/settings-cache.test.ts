@@ -77,7 +77,12 @@ describe(`settings kept in memory (${ENGINE})`, () => {
     expect(await allowsOrigin(db, made.program.id, 'https://acme.test')).toBe(true);
     expect(await allowsOrigin(db, made.program.id, 'https://www.acme.test')).toBe(false);
     expect((await authenticate(db, made.tokens.publishable))?.program.commission_rate_bps).toBe(2000);
-    await updateProgram(db, made.program.id, { addOrigins: ['https://www.acme.test'], removeOrigins: ['https://acme.test'], commissionRateBps: 1500 }, now);
+    await updateProgram(
+      db,
+      made.program.id,
+      { addOrigins: ['https://www.acme.test'], removeOrigins: ['https://acme.test'], commissionRateBps: 1500 },
+      now,
+    );
     expect(await allowsOrigin(db, made.program.id, 'https://www.acme.test')).toBe(true);
     expect(await allowsOrigin(db, made.program.id, 'https://acme.test')).toBe(false);
     expect((await authenticate(db, made.tokens.publishable))?.program.commission_rate_bps).toBe(1500);
@@ -129,8 +134,11 @@ describe(`settings kept in memory (${ENGINE})`, () => {
     const c = counted(db);
     await versionOf(c.db);
     const deliveriesOf = async (ids: string[]) =>
-      (await db.all<{ endpoint_id: string }>('SELECT endpoint_id FROM webhook_deliveries ORDER BY endpoint_id')).filter((d) => ids.includes(d.endpoint_id));
-    const event = () => c.db.transaction((tx) => emit(tx, made.program.id, 'referral.created', { id: 'r', type: 'referral', attributes: {} }, now));
+      (await db.all<{ endpoint_id: string }>('SELECT endpoint_id FROM webhook_deliveries ORDER BY endpoint_id')).filter((d) =>
+        ids.includes(d.endpoint_id),
+      );
+    const event = () =>
+      c.db.transaction((tx) => emit(tx, made.program.id, 'referral.created', { id: 'r', type: 'referral', attributes: {} }, now));
     const policy = { ...DEFAULT_OUTBOUND, allowHttp: true, allowPrivate: true };
 
     await event();

@@ -24,7 +24,9 @@ it('exits 1 on a difference, names it, and --repair makes the totals equal a rec
 
   // A click counted for a partner who never had one, as a lost or doubled delta would leave it.
   await withDb(env.DATABASE_URL!, (db) =>
-    db.run("INSERT INTO stat_deltas (program_id, partner_id, bucket, currency, clicks) VALUES (?, 'ghost', 1740823200, '', 1)", [programId]),
+    db.run("INSERT INTO stat_deltas (program_id, partner_id, bucket, currency, clicks) VALUES (?, 'ghost', 1740823200, '', 1)", [
+      programId,
+    ]),
   );
   const found = await tally(['stats', 'check'], env);
   expect(found.code).toBe(1);

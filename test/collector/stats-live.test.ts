@@ -48,11 +48,16 @@ it('concurrent payments of one referral make one paying customer', async () => {
   const referral = await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email, gr_id: email, pk: key } });
   const paid = await Promise.all(
     Array.from({ length: 8 }, (_, i) =>
-      c.call('POST', '/v1/payments', { body: { amount: 1000, currency: 'USD', idempotency_key: `twice${i}`, referral_id: referral.body.data.id } }),
+      c.call('POST', '/v1/payments', {
+        body: { amount: 1000, currency: 'USD', idempotency_key: `twice${i}`, referral_id: referral.body.data.id },
+      }),
     ),
   );
   expect(paid.map((p) => p.status)).toEqual(paid.map(() => 201));
-  const firsts = await c.running.db.all<{ n: number }>('SELECT COUNT(*) AS n FROM payments WHERE referral_id = ? AND first_of_referral = 1', [referral.body.data.id]);
+  const firsts = await c.running.db.all<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM payments WHERE referral_id = ? AND first_of_referral = 1',
+    [referral.body.data.id],
+  );
   expect(Number(firsts[0]?.n)).toBe(1);
   const s = await c.call('GET', '/v1/stats?from=2025-03-01&to=2025-03-01');
   expect(s.body.data.attributes.totals).toMatchObject({ referrals: 1, customers: 1, payments: 8 });

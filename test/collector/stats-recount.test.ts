@@ -25,7 +25,12 @@ type Op =
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constantFrom('click' as const, 'convert' as const), partner: fc.nat(2), visitor: fc.nat(5) }),
-  fc.record({ kind: fc.constant('pay' as const), referral: fc.nat(5), amount: fc.integer({ min: 1, max: 100_000 }), currency: fc.constantFrom('USD' as const, 'JPY' as const) }),
+  fc.record({
+    kind: fc.constant('pay' as const),
+    referral: fc.nat(5),
+    amount: fc.integer({ min: 1, max: 100_000 }),
+    currency: fc.constantFrom('USD' as const, 'JPY' as const),
+  }),
   fc.record({ kind: fc.constantFrom('refund' as const, 'reject' as const), payment: fc.nat(5) }),
   fc.record({ kind: fc.constant('erase' as const), referral: fc.nat(5) }),
   fc.constant({ kind: 'fold' as const }),
@@ -46,11 +51,18 @@ it('kept totals equal a recount after any mix of writes and folds', async () => 
           const p = partners[o.partner]!;
           const gr = `r${run}v${o.visitor}`;
           if (o.kind === 'click') await c.call('POST', '/v1/tracking/click', { token: c.publishable, body: { gr_id: gr, pk: p.key } });
-          const made = o.kind === 'convert' && (await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: `${gr}@buyer.test`, gr_id: gr, pk: p.key } }));
+          const made =
+            o.kind === 'convert' &&
+            (await c.call('POST', '/v1/tracking/conversion', {
+              token: c.publishable,
+              body: { email: `${gr}@buyer.test`, gr_id: gr, pk: p.key },
+            }));
           if (made && made.status === 201) referrals.push(made.body.data.id);
         } else if (o.kind === 'pay' && referrals.length > 0) {
           const key = `r${run}p${payments.length}`;
-          const paid = await c.call('POST', '/v1/payments', { body: { amount: o.amount, currency: o.currency, idempotency_key: key, referral_id: referrals[o.referral % referrals.length] } });
+          const paid = await c.call('POST', '/v1/payments', {
+            body: { amount: o.amount, currency: o.currency, idempotency_key: key, referral_id: referrals[o.referral % referrals.length] },
+          });
           if (paid.status === 201) payments.push({ key, commission: paid.body.data.relationships.commission.data.id });
         } else if ((o.kind === 'refund' || o.kind === 'reject') && payments.length > 0) {
           const p = payments[o.payment % payments.length]!;
@@ -61,7 +73,9 @@ it('kept totals equal a recount after any mix of writes and folds', async () => 
         } else if (o.kind === 'export') {
           await c.call('POST', '/v1/payout_batches', { body: {} });
         } else if (o.kind === 'cancel' || o.kind === 'paid') {
-          const open = (await c.call('GET', '/v1/payout_batches')).body.data.find((b: { attributes: { state: string } }) => b.attributes.state === 'open');
+          const open = (await c.call('GET', '/v1/payout_batches')).body.data.find(
+            (b: { attributes: { state: string } }) => b.attributes.state === 'open',
+          );
           if (open) await c.call('POST', `/v1/payout_batches/${open.id}/${o.kind}`);
         } else if (o.kind === 'fold') {
           await foldStats(c.running.db, 7);
@@ -79,10 +93,16 @@ it('kept totals equal a recount after any mix of writes and folds', async () => 
       expect(board.reduce((n: number, r: { attributes: { referrals: number } }) => n + r.attributes.referrals, 0)).toBe(whole.referrals);
       // Ranked by the database, largest first, whatever the page size.
       for (const sort of ['clicks', 'referrals', 'customers'] as const) {
-        const ranked = (await c.call('GET', `/v1/stats/partners?from=2025-02-28&to=2025-03-05&sort=${sort}&per_page=50`)).body.data.map((r: { attributes: Record<string, number> }) => r.attributes[sort]);
+        const ranked = (await c.call('GET', `/v1/stats/partners?from=2025-02-28&to=2025-03-05&sort=${sort}&per_page=50`)).body.data.map(
+          (r: { attributes: Record<string, number> }) => r.attributes[sort],
+        );
         expect(ranked).toEqual([...ranked].sort((a: number, b: number) => b - a));
-        const paged = [1, 2, 3].map((p) => c.call('GET', `/v1/stats/partners?from=2025-02-28&to=2025-03-05&sort=${sort}&per_page=2&page=${p}`));
-        const pages = (await Promise.all(paged)).flatMap((r) => r.body.data.map((x: { attributes: Record<string, number> }) => x.attributes[sort]));
+        const paged = [1, 2, 3].map((p) =>
+          c.call('GET', `/v1/stats/partners?from=2025-02-28&to=2025-03-05&sort=${sort}&per_page=2&page=${p}`),
+        );
+        const pages = (await Promise.all(paged)).flatMap((r) =>
+          r.body.data.map((x: { attributes: Record<string, number> }) => x.attributes[sort]),
+        );
         expect(pages).toEqual(ranked.slice(0, pages.length));
       }
     }),

@@ -73,11 +73,32 @@ const day = (series: any[], start: string) => series.find((s) => s.start === sta
 describe('GET /v1/stats', () => {
   it('cuts days at local midnight: Kolkata counts the 23:30 UTC events on the next day', async () => {
     const s = await stats('from=2025-03-01&to=2025-03-02&tz=Asia/Kolkata');
-    expect(s).toMatchObject({ from: '2025-03-01', to: '2025-03-02', tz: 'Asia/Kolkata', interval: 'day', start: at('2025-02-28T18:30:00Z'), end: at('2025-03-02T18:30:00Z') });
+    expect(s).toMatchObject({
+      from: '2025-03-01',
+      to: '2025-03-02',
+      tz: 'Asia/Kolkata',
+      interval: 'day',
+      start: at('2025-02-28T18:30:00Z'),
+      end: at('2025-03-02T18:30:00Z'),
+    });
     // Bob's two clicks at 18:14 and 18:15 UTC are 23:44 and 23:45 on 1 March there.
-    expect(day(s.series, '2025-03-01')).toEqual({ start: '2025-03-01', clicks: 2, referrals: 0, customers: 0, payments: 0, revenue: {}, commissions: {} });
+    expect(day(s.series, '2025-03-01')).toEqual({
+      start: '2025-03-01',
+      clicks: 2,
+      referrals: 0,
+      customers: 0,
+      payments: 0,
+      revenue: {},
+      commissions: {},
+    });
     expect(day(s.series, '2025-03-02')).toEqual({
-      start: '2025-03-02', clicks: 1, referrals: 1, customers: 1, payments: 2, revenue: { USD: 1500 }, commissions: { USD: 300 },
+      start: '2025-03-02',
+      clicks: 1,
+      referrals: 1,
+      customers: 1,
+      payments: 2,
+      revenue: { USD: 1500 },
+      commissions: { USD: 300 },
     });
   });
 
@@ -97,7 +118,15 @@ describe('GET /v1/stats', () => {
     const s = await stats('from=2025-03-09&to=2025-03-10&tz=America/New_York');
     expect(s.start).toBe(at('2025-03-09T05:00:00Z'));
     expect(s.end - s.start).toBe(47 * 3600); // 23 h + 24 h
-    expect(day(s.series, '2025-03-09')).toEqual({ start: '2025-03-09', clicks: 0, referrals: 1, customers: 1, payments: 1, revenue: {}, commissions: {} });
+    expect(day(s.series, '2025-03-09')).toEqual({
+      start: '2025-03-09',
+      clicks: 0,
+      referrals: 1,
+      customers: 1,
+      payments: 1,
+      revenue: {},
+      commissions: {},
+    });
     expect(day(s.series, '2025-03-10')).toMatchObject({ referrals: 1, payments: 0 });
   });
 
@@ -115,7 +144,10 @@ describe('GET /v1/stats', () => {
     const five = await stats('from=2026-09-05&to=2026-09-05&tz=America/Santiago');
     expect(five.end - five.start).toBe(24 * 3600);
     const both = await stats('from=2026-09-05&to=2026-09-06&tz=America/Santiago');
-    expect(both.series.map((p: { start: string; clicks: number }) => [p.start, p.clicks])).toEqual([['2026-09-05', 1], ['2026-09-06', 1]]);
+    expect(both.series.map((p: { start: string; clicks: number }) => [p.start, p.clicks])).toEqual([
+      ['2026-09-05', 1],
+      ['2026-09-06', 1],
+    ]);
     // Havana the same way on 8 March 2026, and east of UTC, Beirut on 29 March.
     const havana = await stats('from=2026-03-08&to=2026-03-08&tz=America/Havana');
     expect([havana.start, havana.end]).toEqual([at('2026-03-08T05:00:00Z'), at('2026-03-09T04:00:00Z')]);
@@ -169,7 +201,14 @@ describe('GET /v1/stats/partners', () => {
     expect(reply.body.data.map((r: { attributes: { name: string } }) => r.attributes.name)).toEqual(['Bob', 'Alice']);
     const [b, a] = reply.body.data;
     expect(b.attributes).toMatchObject({ key: bob.key, clicks: 2, referrals: 2, conversion_rate: 1, owed: {} });
-    expect(a.attributes).toMatchObject({ clicks: 1, referrals: 1, conversion_rate: 1, revenue: { USD: 1500 }, commissions: { USD: 300 }, owed: { USD: 300 } });
+    expect(a.attributes).toMatchObject({
+      clicks: 1,
+      referrals: 1,
+      conversion_rate: 1,
+      revenue: { USD: 1500 },
+      commissions: { USD: 300 },
+      owed: { USD: 300 },
+    });
     const byRevenue = await c.call('GET', '/v1/stats/partners?from=2025-03-01&to=2025-03-31&sort=revenue&per_page=1');
     expect(byRevenue.body.data.map((r: { attributes: { name: string } }) => r.attributes.name)).toEqual(['Alice']);
     expect(byRevenue.body.meta.pagination).toEqual({ page: 1, per_page: 1, has_more: true });
@@ -184,7 +223,9 @@ describe('GET /v1/stats/partners, paged and searched', () => {
     expect(first.data.map((r: { attributes: { name: string } }) => r.attributes.name)).toEqual(['Bob', 'Alice']);
     expect(first.meta.pagination.has_more).toBe(true);
     const second = await page('sort=clicks&per_page=2&page=2');
-    expect(second.data.map((r: { attributes: { name: string; clicks: number } }) => [r.attributes.name, r.attributes.clicks])).toEqual([['Zed Idle', 0]]);
+    expect(second.data.map((r: { attributes: { name: string; clicks: number } }) => [r.attributes.name, r.attributes.clicks])).toEqual([
+      ['Zed Idle', 0],
+    ]);
     expect(second.meta.pagination.has_more).toBe(false);
     const found = await page('q=ZED');
     expect(found.data.map((r: { attributes: { name: string } }) => r.attributes.name)).toEqual(['Zed Idle']);

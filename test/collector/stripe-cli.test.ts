@@ -48,7 +48,12 @@ it('connect prints the webhook URL and the events, never the secret; status show
   const server = await serve({ ...env, LOG_LEVEL: 'info' });
   try {
     const now = Math.floor(Date.now() / 1000);
-    const reply = await postEvent(server.url + url!, stripeEvent('customer.created', customer({ email: 'who@shop.test' }), { created: now }), second, { timestamp: now });
+    const reply = await postEvent(
+      server.url + url!,
+      stripeEvent('customer.created', customer({ email: 'who@shop.test' }), { created: now }),
+      second,
+      { timestamp: now },
+    );
     expect(reply.status).toBe(200);
     expect(reply.body.data.attributes.outcome).toBe('ignored');
     expect(server.output()).not.toContain('who@shop.test');

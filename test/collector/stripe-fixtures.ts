@@ -11,7 +11,10 @@ let serial = 0;
 /** A Stripe-looking id: the prefix and 24 characters, unique in the test run. */
 export function stripeId(prefix: string): string {
   serial++;
-  return `${prefix}_T${String(serial).padStart(6, '0')}${Math.random().toString(36).slice(2, 12).padEnd(10, 'x')}abcdefg`.slice(0, prefix.length + 25);
+  return `${prefix}_T${String(serial).padStart(6, '0')}${Math.random().toString(36).slice(2, 12).padEnd(10, 'x')}abcdefg`.slice(
+    0,
+    prefix.length + 25,
+  );
 }
 
 export function checkoutSession(o: {
@@ -95,12 +98,36 @@ export function invoice(o: {
     subtotal: o.amountPaid - tax,
     total: o.amountPaid,
     total_excluding_tax: o.amountPaid - tax,
-    total_taxes: tax > 0 ? [{ amount: tax, tax_behavior: 'exclusive', tax_rate_details: null, taxability_reason: 'standard_rated', taxable_amount: o.amountPaid - tax, type: 'tax_rate_details' }] : [],
+    total_taxes:
+      tax > 0
+        ? [
+            {
+              amount: tax,
+              tax_behavior: 'exclusive',
+              tax_rate_details: null,
+              taxability_reason: 'standard_rated',
+              taxable_amount: o.amountPaid - tax,
+              type: 'tax_rate_details',
+            },
+          ]
+        : [],
     parent: subscription
-      ? { type: 'subscription_details', quote_details: null, subscription_details: { subscription, metadata: o.subscriptionMetadata ?? {} } }
+      ? {
+          type: 'subscription_details',
+          quote_details: null,
+          subscription_details: { subscription, metadata: o.subscriptionMetadata ?? {} },
+        }
       : null,
     lines: { object: 'list', data: [], has_more: false, url: `/v1/invoices/${id}/lines` },
-    ...(o.paymentIntent === undefined ? {} : { payments: { object: 'list', data: [invoicePayment({ invoice: id, amountPaid: o.amountPaid, paymentIntent: o.paymentIntent })], has_more: false } }),
+    ...(o.paymentIntent === undefined
+      ? {}
+      : {
+          payments: {
+            object: 'list',
+            data: [invoicePayment({ invoice: id, amountPaid: o.amountPaid, paymentIntent: o.paymentIntent })],
+            has_more: false,
+          },
+        }),
     status_transitions: { finalized_at: paidAt, paid_at: paidAt, voided_at: null, marked_uncollectible_at: null },
     metadata: {},
     livemode: false,
@@ -108,7 +135,13 @@ export function invoice(o: {
 }
 
 /** An invoice payment (the object of `invoice_payment.paid`, since 2025-03-31): which intent paid which invoice. */
-export function invoicePayment(o: { invoice: string; amountPaid: number; paymentIntent: string; currency?: string; paidAt?: number }): Json {
+export function invoicePayment(o: {
+  invoice: string;
+  amountPaid: number;
+  paymentIntent: string;
+  currency?: string;
+  paidAt?: number;
+}): Json {
   return {
     id: stripeId('inpay'),
     object: 'invoice_payment',
@@ -156,7 +189,14 @@ export function legacyInvoice(o: {
   };
 }
 
-export function charge(o: { id?: string; amount: number; amountRefunded: number; paymentIntent?: string | null; customer?: string; currency?: string }): Json {
+export function charge(o: {
+  id?: string;
+  amount: number;
+  amountRefunded: number;
+  paymentIntent?: string | null;
+  customer?: string;
+  currency?: string;
+}): Json {
   return {
     id: o.id ?? stripeId('ch'),
     object: 'charge',
@@ -174,7 +214,14 @@ export function charge(o: { id?: string; amount: number; amountRefunded: number;
   };
 }
 
-export function dispute(o: { id?: string; amount: number; charge: string; paymentIntent?: string | null; status?: string; currency?: string }): Json {
+export function dispute(o: {
+  id?: string;
+  amount: number;
+  charge: string;
+  paymentIntent?: string | null;
+  status?: string;
+  currency?: string;
+}): Json {
   return {
     id: o.id ?? stripeId('du'),
     object: 'dispute',
@@ -254,7 +301,10 @@ export async function postEvent(
 ): Promise<Posted> {
   const payload = typeof event === 'string' ? event : JSON.stringify(event, null, 2);
   const header = opts.header === undefined ? signedHeader(payload, secret, opts.timestamp) : opts.header;
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+  };
   if (header !== null) headers['stripe-signature'] = header;
   const res = await fetch(url, { method: 'POST', headers, body: payload });
   const text = await res.text();

@@ -76,7 +76,10 @@ let visits = 0;
 /** A click on the partner's link: its click id (gr_id), as the tracker passes it to the page. */
 async function click(p: Program, key: string): Promise<string> {
   const grId = `gr-stripe-${++visits}`;
-  const reply = await c.call('POST', '/v1/tracking/click', { token: p.publishable, body: { gr_id: grId, pk: key, url: 'https://shop.test/' } });
+  const reply = await c.call('POST', '/v1/tracking/click', {
+    token: p.publishable,
+    body: { gr_id: grId, pk: key, url: 'https://shop.test/' },
+  });
   expect(reply.status).toBe(202);
   return grId;
 }
@@ -90,7 +93,8 @@ async function referral(p: Program, email = `buyer${++visits}@shop.test`) {
   return { ...partner, grId, email, referralId: conv.body.data.id as string };
 }
 
-const list = async (p: Program, what: string, query = ''): Promise<Json[]> => (await api(p, 'GET', `/v1/${what}?per_page=50${query}`)).body.data;
+const list = async (p: Program, what: string, query = ''): Promise<Json[]> =>
+  (await api(p, 'GET', `/v1/${what}?per_page=50${query}`)).body.data;
 const commissions = (p: Program) => list(p, 'commissions');
 const amounts = async (p: Program) => (await commissions(p)).map((x) => x.attributes.amount).sort((a, b) => a - b);
 
@@ -119,15 +123,31 @@ describe('connecting', () => {
     expect(before.body.data.attributes).toMatchObject({ secrets: [] });
     expect(before.body.data.attributes.endpoint_url).toMatch(/^http:\/\/localhost:8787\/v1\/integrations\/stripe\/webhook\/we_[\w-]{16}$/);
     // Events to an endpoint with no secret yet are refused, saying why.
-    const early = await postEvent(c.url + new URL(before.body.data.attributes.endpoint_url).pathname, stripeEvent('customer.created', customer({})), newSecret(), { timestamp: c.clock.now });
+    const early = await postEvent(
+      c.url + new URL(before.body.data.attributes.endpoint_url).pathname,
+      stripeEvent('customer.created', customer({})),
+      newSecret(),
+      { timestamp: c.clock.now },
+    );
     expect(early.status).toBe(400);
     expect(early.body.errors[0].detail).toMatch(/no Stripe signing secret is set/);
-    expect(before.body.data.attributes.events).toEqual(expect.arrayContaining([
-      'checkout.session.completed', 'invoice.paid', 'charge.refunded', 'charge.dispute.created', 'charge.dispute.closed',
-      'customer.subscription.deleted', 'customer.created', 'customer.updated',
-    ]));
+    expect(before.body.data.attributes.events).toEqual(
+      expect.arrayContaining([
+        'checkout.session.completed',
+        'invoice.paid',
+        'charge.refunded',
+        'charge.dispute.created',
+        'charge.dispute.closed',
+        'customer.subscription.deleted',
+        'customer.created',
+        'customer.updated',
+      ]),
+    );
     const secret = newSecret();
-    const added = await c.call('POST', '/v1/integrations/stripe/secrets', { token: p.secret, body: { secret: `  ${secret}\n`, label: 'live' } });
+    const added = await c.call('POST', '/v1/integrations/stripe/secrets', {
+      token: p.secret,
+      body: { secret: `  ${secret}\n`, label: 'live' },
+    });
     expect(added.status).toBe(201);
     expect(added.body.meta.endpoint_url).toBe(before.body.data.attributes.endpoint_url);
     expect(added.body.data.attributes).toEqual({ label: 'live', hint: `whsec_…${secret.slice(-4)}`, created_at: c.clock.now });
@@ -152,7 +172,7 @@ describe('connecting', () => {
 
   it("refuses what is not a Stripe signing secret, and another program's secret id", async () => {
     const p = await program();
-    for (const secret of ['sk_test_abc', 'whsec_short', 'whsec_' + 'a'.repeat(30) + '!', '']) {
+    for (const secret of ['sk_test_abc', 'whsec_short', `whsec_${'a'.repeat(30)}!`, '']) {
       expectError(await api(p, 'POST', '/v1/integrations/stripe/secrets', { secret }), 422, 'invalid_field');
     }
     const q = await program();
@@ -168,7 +188,9 @@ describe('connecting', () => {
     for (const secret of [p.secret, next]) {
       expect((await send(p, 'customer.created', customer({}), { secret })).status).toBe(200);
     }
-    const old = (await api(p, 'GET', '/v1/integrations/stripe')).body.data.attributes.secrets.find((s: Json) => s.id !== added.body.data.id);
+    const old = (await api(p, 'GET', '/v1/integrations/stripe')).body.data.attributes.secrets.find(
+      (s: Json) => s.id !== added.body.data.id,
+    );
     expect((await api(p, 'DELETE', `/v1/integrations/stripe/secrets/${old.id}`)).status).toBe(204);
     expectError(await send(p, 'customer.created', customer({})), 400, 'invalid_signature');
     expect((await send(p, 'customer.created', customer({}), { secret: next })).status).toBe(200);
@@ -218,7 +240,12 @@ describe('verifying', () => {
   it('an unknown endpoint is 404; an event signed for another program is refused by this one', async () => {
     const p = await program();
     const q = await program();
-    const reply = await postEvent(p.url.replace(/we_[\w-]+$/, 'we_nosuchendpoint0000'), stripeEvent('customer.created', customer({})), p.secret, { timestamp: c.clock.now });
+    const reply = await postEvent(
+      p.url.replace(/we_[\w-]+$/, 'we_nosuchendpoint0000'),
+      stripeEvent('customer.created', customer({})),
+      p.secret,
+      { timestamp: c.clock.now },
+    );
     expect(reply.status).toBe(404);
     const crossed = await postEvent(q.url, stripeEvent('customer.created', customer({})), p.secret, { timestamp: c.clock.now });
     expect(crossed.status).toBe(400);
@@ -249,7 +276,12 @@ describe('each event', () => {
     expect(ref!.attributes).toMatchObject({ state: 'paid', email: 'New.Buyer@Shop.test' });
     const [payment] = await list(p, 'payments');
     // Tax is not the company's revenue: the commission is on the 100.00 before it.
-    expect(payment!.attributes).toMatchObject({ amount: 10_000, currency: 'EUR', idempotency_key: `stripe:${session.payment_intent}`, refunded: 0 });
+    expect(payment!.attributes).toMatchObject({
+      amount: 10_000,
+      currency: 'EUR',
+      idempotency_key: `stripe:${session.payment_intent}`,
+      refunded: 0,
+    });
     expect(await amounts(p)).toEqual([2_000]);
     expect(body.data.attributes.touched.map((t: Json) => t.type)).toEqual(['referral', 'payment', 'commission']);
     expect(body.meta.duplicate).toBe(false);
@@ -279,7 +311,12 @@ describe('each event', () => {
     await expectOutcome(p, 'invoice.paid', first, 'ignored');
     await expectOutcome(p, 'invoice.paid', legacyInvoice({ customer: r.customer, amountPaid: 2_500, tax: 500 }), 'credited');
     // A trial that converts pays nothing first: no payment for a zero invoice.
-    await expectOutcome(p, 'invoice.paid', invoice({ customer: r.customer, amountPaid: 0, billingReason: 'subscription_create' }), 'ignored');
+    await expectOutcome(
+      p,
+      'invoice.paid',
+      invoice({ customer: r.customer, amountPaid: 0, billingReason: 'subscription_create' }),
+      'ignored',
+    );
     expect(await amounts(p)).toEqual([200, 200, 400]);
     const keys = (await list(p, 'payments')).map((x) => x.attributes.idempotency_key);
     expect(keys).toContain(`stripe:${first.id}`);
@@ -297,11 +334,24 @@ describe('each event', () => {
     const paymentId = credited.data.attributes.touched.find((t: Json) => t.type === 'payment').id;
     const intent = stripeId('pi');
     // A refund before the link waits for it; the link applies it.
-    const refund = await expectOutcome(p, 'charge.refunded', charge({ amount: 10_000, amountRefunded: 2_500, paymentIntent: intent }), 'ignored');
+    const refund = await expectOutcome(
+      p,
+      'charge.refunded',
+      charge({ amount: 10_000, amountRefunded: 2_500, paymentIntent: intent }),
+      'ignored',
+    );
     expect(refund.data.attributes.waiting_on).toBe(intent);
-    const linked = await expectOutcome(p, 'invoice_payment.paid', invoicePayment({ invoice: first.id as string, amountPaid: 10_000, paymentIntent: intent }), 'linked');
+    const linked = await expectOutcome(
+      p,
+      'invoice_payment.paid',
+      invoicePayment({ invoice: first.id as string, amountPaid: 10_000, paymentIntent: intent }),
+      'linked',
+    );
     expect(linked.data.attributes.touched).toEqual([{ type: 'payment', id: paymentId }]);
-    expect((await api(p, 'GET', `/v1/integrations/stripe/events/${refund.data.id}`)).body.data.attributes).toMatchObject({ outcome: 'refunded', waiting_on: null });
+    expect((await api(p, 'GET', `/v1/integrations/stripe/events/${refund.data.id}`)).body.data.attributes).toMatchObject({
+      outcome: 'refunded',
+      waiting_on: null,
+    });
     expect(await amounts(p)).toEqual([1_500]);
     // A later refund of the same intent finds the payment at once.
     await expectOutcome(p, 'charge.refunded', charge({ amount: 10_000, amountRefunded: 10_000, paymentIntent: intent }), 'refunded');
@@ -309,7 +359,12 @@ describe('each event', () => {
     // The other order: the link before its invoice waits on the invoice, and applies with it.
     const renewal = invoice({ customer: cus.id as string, amountPaid: 5_000 });
     const renewalIntent = stripeId('pi');
-    const early = await expectOutcome(p, 'invoice_payment.paid', invoicePayment({ invoice: renewal.id as string, amountPaid: 5_000, paymentIntent: renewalIntent }), 'ignored');
+    const early = await expectOutcome(
+      p,
+      'invoice_payment.paid',
+      invoicePayment({ invoice: renewal.id as string, amountPaid: 5_000, paymentIntent: renewalIntent }),
+      'ignored',
+    );
     expect(early.data.attributes.waiting_on).toBe(renewal.id);
     await expectOutcome(p, 'invoice.paid', renewal, 'credited');
     expect((await api(p, 'GET', `/v1/integrations/stripe/events/${early.data.id}`)).body.data.attributes.outcome).toBe('linked');
@@ -333,7 +388,12 @@ describe('each event', () => {
     expect((await api(p, 'GET', `/v1/referrals/${ref!.id}`)).body.data.attributes.state).toBe('paid');
     // Stripe's retry under another event id credits nothing more; the refund takes it back.
     await expectOutcome(p, 'checkout.session.async_payment_succeeded', paid, 'ignored');
-    await expectOutcome(p, 'charge.refunded', charge({ amount: 5_000, amountRefunded: 5_000, paymentIntent: session.payment_intent as string }), 'refunded');
+    await expectOutcome(
+      p,
+      'charge.refunded',
+      charge({ amount: 5_000, amountRefunded: 5_000, paymentIntent: session.payment_intent as string }),
+      'refunded',
+    );
     expect((await commissions(p))[0]!.attributes).toMatchObject({ state: 'rejected', reject_reason: 'refunded' });
   });
 
@@ -349,17 +409,40 @@ describe('each event', () => {
     expect(ref!.attributes.state).toBe('converted');
     expect(ref!.relationships.partnership.data.id).toBe(partner.partnershipId);
     expect(linked.data.attributes.touched).toEqual([{ type: 'referral', id: ref!.id }]);
-    await expectOutcome(p, 'invoice.paid', invoice({ customer: cus.id as string, amountPaid: 3_000, email: 'no.snippet@shop.test' }), 'credited');
+    await expectOutcome(
+      p,
+      'invoice.paid',
+      invoice({ customer: cus.id as string, amountPaid: 3_000, email: 'no.snippet@shop.test' }),
+      'credited',
+    );
     // The invoice first: it waits on its customer, whose event makes the referral and applies it.
     const lateClick = await click(p, partner.key);
     const late = customer({ email: 'late.customer@shop.test', metadata: { tally_gr_id: lateClick } });
-    const early = await expectOutcome(p, 'invoice.paid', invoice({ customer: late.id as string, amountPaid: 4_000, email: 'late.customer@shop.test' }), 'ignored');
+    const early = await expectOutcome(
+      p,
+      'invoice.paid',
+      invoice({ customer: late.id as string, amountPaid: 4_000, email: 'late.customer@shop.test' }),
+      'ignored',
+    );
     expect(early.data.attributes.waiting_on).toBe(late.id);
     await expectOutcome(p, 'customer.created', late, 'linked');
-    expect((await api(p, 'GET', `/v1/integrations/stripe/events/${early.data.id}`)).body.data.attributes).toMatchObject({ outcome: 'credited', waiting_on: null });
+    expect((await api(p, 'GET', `/v1/integrations/stripe/events/${early.data.id}`)).body.data.attributes).toMatchObject({
+      outcome: 'credited',
+      waiting_on: null,
+    });
     // The subscription's metadata, as its invoice carries it, with the invoice's address.
     const subClick = await click(p, partner.key);
-    await expectOutcome(p, 'invoice.paid', invoice({ customer: stripeId('cus'), amountPaid: 5_000, email: 'by.subscription@shop.test', subscriptionMetadata: { tally_gr_id: subClick } }), 'credited');
+    await expectOutcome(
+      p,
+      'invoice.paid',
+      invoice({
+        customer: stripeId('cus'),
+        amountPaid: 5_000,
+        email: 'by.subscription@shop.test',
+        subscriptionMetadata: { tally_gr_id: subClick },
+      }),
+      'credited',
+    );
     expect((await made('by.subscription@shop.test'))!.attributes.state).toBe('paid');
     expect(await amounts(p)).toEqual([600, 800, 1_000]);
     // Without an address there is no one to make a referral of: only an existing one is found.
@@ -374,22 +457,43 @@ describe('each event', () => {
     const d = await referral(p, 'Mixed.Case@Shop.test');
     // tally_gr_id on the session; tally_referral_id on the subscription.
     await expectOutcome(p, 'checkout.session.completed', checkoutSession({ amount: 1_000, metadata: { tally_gr_id: a.grId } }), 'credited');
-    await expectOutcome(p, 'invoice.paid', invoice({ customer: stripeId('cus'), amountPaid: 2_000, subscriptionMetadata: { tally_referral_id: b.referralId } }), 'credited');
+    await expectOutcome(
+      p,
+      'invoice.paid',
+      invoice({ customer: stripeId('cus'), amountPaid: 2_000, subscriptionMetadata: { tally_referral_id: b.referralId } }),
+      'credited',
+    );
     // customer.created with metadata links; the customer's later invoices credit the referral.
     const cus = customer({ metadata: { tally_referral_id: d.referralId } });
     await expectOutcome(p, 'customer.created', cus, 'linked');
     await expectOutcome(p, 'invoice.paid', invoice({ customer: cus.id as string, amountPaid: 3_000 }), 'credited');
     // An unknown customer whose e-mail is a referral's (the domain in any case, as everywhere).
     const e = await referral(p, 'by.email@shop.test');
-    await expectOutcome(p, 'invoice.paid', invoice({ customer: stripeId('cus'), amountPaid: 4_000, email: ' by.email@SHOP.Test' }), 'credited');
+    await expectOutcome(
+      p,
+      'invoice.paid',
+      invoice({ customer: stripeId('cus'), amountPaid: 4_000, email: ' by.email@SHOP.Test' }),
+      'credited',
+    );
     const byReferral = new Map<string, number[]>();
-    for (const x of await commissions(p)) byReferral.set(x.attributes.referral_id, [...(byReferral.get(x.attributes.referral_id) ?? []), x.attributes.amount]);
-    expect(Object.fromEntries(byReferral)).toEqual({ [a.referralId]: [200], [b.referralId]: [400], [d.referralId]: [600], [e.referralId]: [800] });
+    for (const x of await commissions(p))
+      byReferral.set(x.attributes.referral_id, [...(byReferral.get(x.attributes.referral_id) ?? []), x.attributes.amount]);
+    expect(Object.fromEntries(byReferral)).toEqual({
+      [a.referralId]: [200],
+      [b.referralId]: [400],
+      [d.referralId]: [600],
+      [e.referralId]: [800],
+    });
   });
 
   it('a customer no referral matches: 200, ignored with the reason, nothing made', async () => {
     const p = await program();
-    const body = await expectOutcome(p, 'invoice.paid', invoice({ customer: stripeId('cus'), amountPaid: 1_000, email: 'nobody@shop.test' }), 'ignored');
+    const body = await expectOutcome(
+      p,
+      'invoice.paid',
+      invoice({ customer: stripeId('cus'), amountPaid: 1_000, email: 'nobody@shop.test' }),
+      'ignored',
+    );
     expect(body.data.attributes.reason).toMatch(/no referral matched/);
     expect(await list(p, 'payments')).toEqual([]);
   });
@@ -419,7 +523,10 @@ describe('each event', () => {
     expect(first.batches.map((b) => b.attributes.amount)).toEqual([2_000]);
     await expectOutcome(p, 'charge.refunded', charge({ amount: 10_000, amountRefunded: 5_000, paymentIntent: r.intent }), 'refunded');
     const after = await commissions(p);
-    expect(after.map((x) => [x.attributes.state, x.attributes.amount]).sort()).toEqual([['paid', 2_000], ['pending', -1_000]]);
+    expect(after.map((x) => [x.attributes.state, x.attributes.amount]).sort()).toEqual([
+      ['paid', 2_000],
+      ['pending', -1_000],
+    ]);
     // Nothing else is owed yet: a payout never goes below zero, the clawback carries over.
     const none = await payOut(p);
     expect(none.batches).toEqual([]);
@@ -476,8 +583,23 @@ describe('each event', () => {
     const q = await program();
     const r = await paidCheckout(p, { amount: 10_000 });
     // Q's endpoint hears of P's customer, P's intent and P's referral ids: none are Q's.
-    await expectOutcome(q, 'invoice.paid', invoice({ customer: r.customer, amountPaid: 5_000, email: r.email, subscriptionMetadata: { tally_referral_id: r.referralId, tally_gr_id: r.grId } }), 'ignored');
-    await expectOutcome(q, 'checkout.session.completed', checkoutSession({ amount: 5_000, customer: r.customer, clientReferenceId: r.grId, email: r.email }), 'ignored');
+    await expectOutcome(
+      q,
+      'invoice.paid',
+      invoice({
+        customer: r.customer,
+        amountPaid: 5_000,
+        email: r.email,
+        subscriptionMetadata: { tally_referral_id: r.referralId, tally_gr_id: r.grId },
+      }),
+      'ignored',
+    );
+    await expectOutcome(
+      q,
+      'checkout.session.completed',
+      checkoutSession({ amount: 5_000, customer: r.customer, clientReferenceId: r.grId, email: r.email }),
+      'ignored',
+    );
     await expectOutcome(q, 'charge.refunded', charge({ amount: 10_000, amountRefunded: 10_000, paymentIntent: r.intent }), 'ignored');
     await expectOutcome(q, 'customer.subscription.deleted', subscription({ customer: r.customer }), 'ignored');
     expect(await amounts(p)).toEqual([2_000]);
@@ -492,7 +614,9 @@ describe('delivery', () => {
   it('the same event twice, and ten times at once: processed once', async () => {
     const p = await program();
     const r = await referral(p);
-    const event = stripeEvent('checkout.session.completed', checkoutSession({ amount: 4_000, clientReferenceId: r.grId, email: r.email }), { created: c.clock.now });
+    const event = stripeEvent('checkout.session.completed', checkoutSession({ amount: 4_000, clientReferenceId: r.grId, email: r.email }), {
+      created: c.clock.now,
+    });
     const answers = await Promise.all(Array.from({ length: 10 }, () => postEvent(p.url, event, p.secret, { timestamp: c.clock.now })));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(answers.filter((a) => !a.body.meta.duplicate)).toHaveLength(1);
@@ -511,12 +635,27 @@ describe('delivery', () => {
     const early = await expectOutcome(p, 'invoice.paid', inv, 'ignored');
     expect(early.data.attributes.waiting_on).toBe(cus);
     // Since 2025-03-31 only the invoice payment says which intent paid the invoice.
-    const link = await expectOutcome(p, 'invoice_payment.paid', invoicePayment({ invoice: inv.id as string, amountPaid: 5_000, paymentIntent: intent }), 'ignored');
+    const link = await expectOutcome(
+      p,
+      'invoice_payment.paid',
+      invoicePayment({ invoice: inv.id as string, amountPaid: 5_000, paymentIntent: intent }),
+      'ignored',
+    );
     expect(link.data.attributes.waiting_on).toBe(inv.id);
-    const refund = await expectOutcome(p, 'charge.refunded', charge({ amount: 5_000, amountRefunded: 1_000, paymentIntent: intent }), 'ignored');
+    const refund = await expectOutcome(
+      p,
+      'charge.refunded',
+      charge({ amount: 5_000, amountRefunded: 1_000, paymentIntent: intent }),
+      'ignored',
+    );
     expect(refund.data.attributes.waiting_on).toBe(intent);
     // One event links the customer: the invoice, then its payment's link, then the refund apply.
-    await expectOutcome(p, 'checkout.session.completed', checkoutSession({ mode: 'subscription', amount: 5_000, customer: cus, clientReferenceId: r.grId, invoice: inv.id as string }), 'linked');
+    await expectOutcome(
+      p,
+      'checkout.session.completed',
+      checkoutSession({ mode: 'subscription', amount: 5_000, customer: cus, clientReferenceId: r.grId, invoice: inv.id as string }),
+      'linked',
+    );
     expect(await amounts(p)).toEqual([800]);
     const log = Object.fromEntries((await list(p, 'integrations/stripe/events')).map((e) => [e.id, e.attributes]));
     expect(log[early.data.id]).toMatchObject({ outcome: 'credited', waiting_on: null });
@@ -533,13 +672,19 @@ describe('delivery', () => {
     // A rule refuses this one (a currency Tally does not know): its effects are rolled back
     // and the refusal is logged on its own. A constraint that allows this program one
     // ignored event, which it has, makes that log row's write fail.
-    const refused = stripeEvent('invoice.paid', invoice({ customer: cus.id as string, amountPaid: 1_000, currency: 'zzz' }), { created: c.clock.now });
+    const refused = stripeEvent('invoice.paid', invoice({ customer: cus.id as string, amountPaid: 1_000, currency: 'zzz' }), {
+      created: c.clock.now,
+    });
     const index = `stripe_test_one_ignored_${p.id.replace(/\W/g, '')}`;
-    await c.running.db.run(`CREATE UNIQUE INDEX ${index} ON stripe_events (program_id) WHERE outcome = 'ignored' AND program_id = '${p.id}'`);
+    await c.running.db.run(
+      `CREATE UNIQUE INDEX ${index} ON stripe_events (program_id) WHERE outcome = 'ignored' AND program_id = '${p.id}'`,
+    );
     try {
       const reply = await postEvent(p.url, refused, p.secret, { timestamp: c.clock.now });
       expectError(reply, 500, 'internal_error');
-      expect(await c.running.db.get('SELECT id FROM stripe_events WHERE program_id = ? AND id = ?', [p.id, String(refused.id)])).toBeUndefined();
+      expect(
+        await c.running.db.get('SELECT id FROM stripe_events WHERE program_id = ? AND id = ?', [p.id, String(refused.id)]),
+      ).toBeUndefined();
     } finally {
       await c.running.db.run(`DROP INDEX ${index}`);
     }
@@ -617,7 +762,14 @@ describe('commission rules', () => {
 
   it('rules are validated', async () => {
     const p = await program();
-    for (const body of [{ recurring_months: -1 }, { recurring_months: 1.5 }, { hold_days: 366 }, { minimum_payout: { XXX: 1 } }, { minimum_payout: { USD: -1 } }, { minimum_payout: { usd: 1, USD: 2 } }]) {
+    for (const body of [
+      { recurring_months: -1 },
+      { recurring_months: 1.5 },
+      { hold_days: 366 },
+      { minimum_payout: { XXX: 1 } },
+      { minimum_payout: { USD: -1 } },
+      { minimum_payout: { usd: 1, USD: 2 } },
+    ]) {
       expectError(await api(p, 'PATCH', '/v1/program', body), 422, 'invalid_field');
     }
   });
@@ -626,7 +778,12 @@ describe('commission rules', () => {
 describe('the event log', () => {
   it('lists by outcome and type, shows one, and processes one again by hand', async () => {
     const p = await program();
-    const early = await expectOutcome(p, 'invoice.paid', invoice({ customer: stripeId('cus'), amountPaid: 2_000, email: 'later@shop.test' }), 'ignored');
+    const early = await expectOutcome(
+      p,
+      'invoice.paid',
+      invoice({ customer: stripeId('cus'), amountPaid: 2_000, email: 'later@shop.test' }),
+      'ignored',
+    );
     await expectOutcome(p, 'customer.updated', customer({}), 'ignored');
     expect((await list(p, 'integrations/stripe/events', '&type_eq=invoice.paid')).map((e) => e.id)).toEqual([early.data.id]);
     expect((await list(p, 'integrations/stripe/events', '&outcome_eq=ignored')).length).toBe(2);

@@ -9,13 +9,32 @@ import { expect, it } from 'vitest';
 import { localMidnight } from '../../packages/collector/src/domain/stats.js';
 
 const ZONES = [
-  'UTC', 'Asia/Kolkata', 'Asia/Kathmandu', 'America/New_York', 'America/Los_Angeles', 'Europe/Paris',
-  'Australia/Adelaide', 'America/St_Johns', 'Pacific/Chatham', 'Australia/Lord_Howe', 'Asia/Tehran', 'Pacific/Kiritimati',
+  'UTC',
+  'Asia/Kolkata',
+  'Asia/Kathmandu',
+  'America/New_York',
+  'America/Los_Angeles',
+  'Europe/Paris',
+  'Australia/Adelaide',
+  'America/St_Johns',
+  'Pacific/Chatham',
+  'Australia/Lord_Howe',
+  'Asia/Tehran',
+  'Pacific/Kiritimati',
 ];
 
 function wall(tz: string, t: number): { date: string; time: string } {
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
       .formatToParts(new Date(t * 1000))
       .map((x) => [x.type, x.value]),
   );
@@ -24,15 +43,19 @@ function wall(tz: string, t: number): { date: string; time: string } {
 
 it('finds the instant each local day begins, in every kind of zone', () => {
   fc.assert(
-    fc.property(fc.constantFrom(...ZONES), fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2037-12-31T00:00:00Z'), noInvalidDate: true }), (tz, d) => {
-      const [y, m, day] = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()];
-      const iso = `${y}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-      const t = localMidnight(tz, y, m, day);
-      const at = wall(tz, t);
-      expect(at.date).toBe(iso);
-      expect(wall(tz, t - 1).date < iso).toBe(true);
-      if (at.time !== '00:00:00') expect(wall(tz, t - 1).time).toBe('23:59:59'); // midnight itself never happened
-    }),
+    fc.property(
+      fc.constantFrom(...ZONES),
+      fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2037-12-31T00:00:00Z'), noInvalidDate: true }),
+      (tz, d) => {
+        const [y, m, day] = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()];
+        const iso = `${y}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+        const t = localMidnight(tz, y, m, day);
+        const at = wall(tz, t);
+        expect(at.date).toBe(iso);
+        expect(wall(tz, t - 1).date < iso).toBe(true);
+        if (at.time !== '00:00:00') expect(wall(tz, t - 1).time).toBe('23:59:59'); // midnight itself never happened
+      },
+    ),
     { numRuns: 3000, seed: 20261124 },
   );
 });

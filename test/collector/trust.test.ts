@@ -46,7 +46,7 @@ describe('owners: one program never reaches another through an invitation', () =
     expect(members.body.data.filter((m: { attributes: { active: boolean } }) => m.attributes.active)).toEqual([]);
   });
 
-  it('an address A activated before B invites it: B is told nothing, and A\'s password does not open B', async () => {
+  it("an address A activated before B invites it: B is told nothing, and A's password does not open B", async () => {
     const b = await c.otherProgram();
     const known = address('known');
     const a = await ownerSession(c, { email: known });
@@ -54,7 +54,11 @@ describe('owners: one program never reaches another through an invitation', () =
     const toKnown = await c.call('POST', '/v1/members', { token: b.secret, body: { email: known } });
     const toUnknown = await c.call('POST', '/v1/members', { token: b.secret, body: { email: unknown } });
     // The same answer, but for the address itself, its id and its link.
-    const shape = (r: Reply) => ({ status: r.status, attributes: { ...r.body.data.attributes, email: '', created_at: 0 }, link: typeof r.body.meta.sign_in_link });
+    const shape = (r: Reply) => ({
+      status: r.status,
+      attributes: { ...r.body.data.attributes, email: '', created_at: 0 },
+      link: typeof r.body.meta.sign_in_link,
+    });
     expect(shape(toKnown)).toEqual(shape(toUnknown));
     expect(toKnown.body.data.attributes).toMatchObject({ active: false, role: 'owner' });
     // Nothing was added without the person: A's session does not reach B.
@@ -76,8 +80,12 @@ describe('owners: one program never reaches another through an invitation', () =
       const squatted = await redeem(mailing, tokenOf(fromA.body.meta.sign_in_link), 'chosen by program A');
       const asA = asOwner(mailing, sessionCookieOf(squatted)!);
       const fromB = await mailing.call('POST', '/v1/members', { token: b.secret, body: { email: cfo } });
-      expect((await mailing.call('POST', '/v1/auth/reset', { token: null, body: { email: cfo } })).body).toEqual({ meta: { emailed: true } });
-      const reset = /https?:\/\/\S+\/dashboard\/welcome#[\w-]+/.exec((await inbox.waitFor(cfo)).raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))![0];
+      expect((await mailing.call('POST', '/v1/auth/reset', { token: null, body: { email: cfo } })).body).toEqual({
+        meta: { emailed: true },
+      });
+      const reset = /https?:\/\/\S+\/dashboard\/welcome#[\w-]+/.exec(
+        (await inbox.waitFor(cfo)).raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
+      )![0];
       expect((await redeem(mailing, tokenOf(reset), 'the real cfo password')).status).toBe(200);
       expect((await asA('GET', '/v1/auth/session')).body).toEqual({ data: null });
       const joined = await redeem(mailing, tokenOf(fromB.body.meta.sign_in_link), 'the real cfo password');
@@ -106,7 +114,11 @@ describe('roles', () => {
     const invited = await c.call('POST', '/v1/members', { token: p.secret, body: { email, role } });
     expect(invited.body.data.attributes.role).toBe(role);
     const signedIn = await redeem(c, tokenOf(invited.body.meta.sign_in_link), 'a good long password');
-    return { p, call: asOwner(c, sessionCookieOf(signedIn)!), id: (await c.call('GET', '/v1/members', { token: p.secret })).body.data.find((m: any) => m.attributes.email === email).id as string };
+    return {
+      p,
+      call: asOwner(c, sessionCookieOf(signedIn)!),
+      id: (await c.call('GET', '/v1/members', { token: p.secret })).body.data.find((m: any) => m.attributes.email === email).id as string,
+    };
   }
 
   it('a viewer reads and changes nothing', async () => {
@@ -157,7 +169,11 @@ describe('lockout holds against parallel guesses', () => {
     const statuses = await guesses('/v1/auth/sign_in', o.email);
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(4);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(PARALLEL - 5);
-    expectError(await c.call('POST', '/v1/auth/sign_in', { token: null, body: { email: o.email, password: o.password } }), 429, 'account_locked');
+    expectError(
+      await c.call('POST', '/v1/auth/sign_in', { token: null, body: { email: o.email, password: o.password } }),
+      429,
+      'account_locked',
+    );
   });
 
   it('partners: the same', async () => {
@@ -165,7 +181,10 @@ describe('lockout holds against parallel guesses', () => {
     await c.call('PATCH', '/v1/program', { token: p.secret, body: { slug: `locking-${++n}`, page_enabled: true } });
     const email = address('partner');
     const slug = (await c.call('GET', '/v1/program', { token: p.secret })).body.data.attributes.slug;
-    await c.call('POST', `/v1/public/programs/${slug}/applications`, { token: null, body: { name: 'P', email, password: 'a long partner password' } });
+    await c.call('POST', `/v1/public/programs/${slug}/applications`, {
+      token: null,
+      body: { name: 'P', email, password: 'a long partner password' },
+    });
     const statuses = await guesses('/v1/portal/auth/sign_in', email);
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(4);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(PARALLEL - 5);
@@ -174,11 +193,19 @@ describe('lockout holds against parallel guesses', () => {
   it('wrong passwords count toward the per-address limit on failed authentications', async () => {
     const limited = await startCollector({ limits: { perToken: 0, perIp: 0, trustProxy: 0, authFailures: 3 } });
     try {
-      const signIn = (email: string) => limited.call('POST', '/v1/auth/sign_in', { token: null, body: { email, password: 'not it at all' } });
+      const signIn = (email: string) =>
+        limited.call('POST', '/v1/auth/sign_in', { token: null, body: { email, password: 'not it at all' } });
       // Three accounts, one guess each: the address, not the account, is what runs out.
       for (let i = 0; i < 3; i++) expectError(await signIn(address('spray')), 401, 'invalid_credentials');
       expectError(await signIn(address('spray')), 429, 'rate_limited');
-      expectError(await limited.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email: address('spray'), password: 'not it at all' } }), 429, 'rate_limited');
+      expectError(
+        await limited.call('POST', '/v1/portal/auth/sign_in', {
+          token: null,
+          body: { email: address('spray'), password: 'not it at all' },
+        }),
+        429,
+        'rate_limited',
+      );
     } finally {
       await limited.close();
     }
@@ -186,16 +213,21 @@ describe('lockout holds against parallel guesses', () => {
 });
 
 describe('a new password ends every older link and session', () => {
-  it("partners: a second invitation link made before activation opens nothing after it, nor after a password change", async () => {
+  it('partners: a second invitation link made before activation opens nothing after it, nor after a password change', async () => {
     const made = await seedPartner(c);
     const invite = async () => tokenOf((await c.call('POST', `/v1/partners/${made.partnerId}/invitation`)).body.meta.link);
     const [first, second, third] = [await invite(), await invite(), await invite()];
-    const portalRedeem = (token: string, password: string) => c.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password } });
+    const portalRedeem = (token: string, password: string) =>
+      c.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password } });
     const activated = await portalRedeem(first, 'the partner password');
     expect(activated.status).toBe(200);
     expectError(await portalRedeem(second, 'an attacker password'), 404, 'not_found');
-    const cookie = activated.headers.getSetCookie().find((x) => x.startsWith('tally_partner='))!.split(';')[0]!;
-    const asPartner = (method: string, path: string, opts: CallOptions = {}) => c.call(method, path, { ...opts, token: null, headers: { cookie, origin: c.url } });
+    const cookie = activated.headers
+      .getSetCookie()
+      .find((x) => x.startsWith('tally_partner='))!
+      .split(';')[0]!;
+    const asPartner = (method: string, path: string, opts: CallOptions = {}) =>
+      c.call(method, path, { ...opts, token: null, headers: { cookie, origin: c.url } });
     expect((await asPartner('GET', '/v1/portal/partnerships')).status).toBe(200);
     expectError(await portalRedeem(third, 'an attacker password'), 404, 'not_found');
     expect((await asPartner('GET', '/v1/portal/partnerships')).status).toBe(200);
@@ -206,7 +238,9 @@ describe('a new password ends every older link and session', () => {
     const other = await c.call('POST', '/v1/auth/sign_in', { token: null, body: { email: o.email, password: o.password } });
     const { ownerResetLink } = await import('../../packages/collector/src/domain/owners.js');
     const reset = (await ownerResetLink(c.running.db, o.email, c.clock.now))!;
-    expect((await o.call('POST', '/v1/auth/password', { body: { current_password: o.password, new_password: 'a brand new password' } })).status).toBe(204);
+    expect(
+      (await o.call('POST', '/v1/auth/password', { body: { current_password: o.password, new_password: 'a brand new password' } })).status,
+    ).toBe(204);
     expectError(await redeem(c, reset, 'the attacker password'), 404, 'not_found');
     expect((await asOwner(c, sessionCookieOf(other)!)('GET', '/v1/auth/session')).body).toEqual({ data: null });
     expect((await o.call('GET', '/v1/auth/session')).body.data.attributes.email).toBe(o.email);
@@ -235,7 +269,10 @@ describe('password resets by e-mail', () => {
       await mailing.call('PATCH', '/v1/program', { body: { slug: `resets-${++n}`, page_enabled: true } });
       const slug = (await mailing.call('GET', '/v1/program')).body.data.attributes.slug;
       const email = address('has-account');
-      await mailing.call('POST', `/v1/public/programs/${slug}/applications`, { token: null, body: { name: 'P', email, password: 'a long partner password' } });
+      await mailing.call('POST', `/v1/public/programs/${slug}/applications`, {
+        token: null,
+        body: { name: 'P', email, password: 'a long partner password' },
+      });
       // The mail server never answers: each reply comes anyway, with the same body.
       const known = await mailing.call('POST', '/v1/portal/auth/reset', { token: null, body: { email } });
       const unknown = await mailing.call('POST', '/v1/portal/auth/reset', { token: null, body: { email: address('no-account') } });
@@ -254,7 +291,10 @@ describe('password resets by e-mail', () => {
       await mailing.call('PATCH', '/v1/program', { body: { slug: `bombs-${++n}`, page_enabled: true } });
       const slug = (await mailing.call('GET', '/v1/program')).body.data.attributes.slug;
       const email = address('target');
-      await mailing.call('POST', `/v1/public/programs/${slug}/applications`, { token: null, body: { name: 'P', email, password: 'a long partner password' } });
+      await mailing.call('POST', `/v1/public/programs/${slug}/applications`, {
+        token: null,
+        body: { name: 'P', email, password: 'a long partner password' },
+      });
       for (let i = 0; i < 10; i++) {
         expect((await mailing.call('POST', '/v1/portal/auth/reset', { token: null, body: { email } })).status).toBe(202);
         await mailing.running.outbox!.drain();
@@ -262,7 +302,8 @@ describe('password resets by e-mail', () => {
       const mails = inbox.messages.filter((m) => m.to.includes(email));
       expect(mails.length).toBe(3);
       const links = mails.map((m) => portalLinkIn(m.raw)!.split('#')[1]!);
-      const portalRedeem = (token: string) => mailing.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password: 'a new partner password' } });
+      const portalRedeem = (token: string) =>
+        mailing.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password: 'a new partner password' } });
       expectError(await portalRedeem(links[0]!), 404, 'not_found');
       expectError(await portalRedeem(links[1]!), 404, 'not_found');
       expect((await portalRedeem(links[2]!)).status).toBe(200);

@@ -16,7 +16,12 @@ beforeAll(async () => {
     body: { email: 'bob@customer.test', gr_id: 'g', pk: seeded.key },
   });
   const commission = await c.call('POST', '/v1/commissions', { body: { partner_id: seeded.partnerId, amount: 100, currency: 'USD' } });
-  ids = { partner: seeded.partnerId, partnership: seeded.partnershipId, commission: commission.body.data.id, referral: referral.body.data.id };
+  ids = {
+    partner: seeded.partnerId,
+    partnership: seeded.partnershipId,
+    commission: commission.body.data.id,
+    referral: referral.body.data.id,
+  };
 });
 afterAll(async () => {
   await c.close();
@@ -30,7 +35,12 @@ const CASES: Array<[string, string, () => string, () => Record<string, unknown>]
   ['PATCH', 'partnerships/:id', () => `/v1/partnerships/${ids.partnership}`, () => ({ commission_rate: 1500 })],
   ['POST', 'commissions', () => '/v1/commissions', () => ({ partner_id: ids.partner, amount: 100, currency: 'USD', note: 'x' })],
   ['PATCH', 'commissions/:id', () => `/v1/commissions/${ids.commission}`, () => ({ state: 'rejected', reason: 'typo' })],
-  ['POST', 'payments', () => '/v1/payments', () => ({ amount: 100, currency: 'USD', idempotency_key: 'k', referral_email: 'bob@customer.test', amount_cents: 1 })],
+  [
+    'POST',
+    'payments',
+    () => '/v1/payments',
+    () => ({ amount: 100, currency: 'USD', idempotency_key: 'k', referral_email: 'bob@customer.test', amount_cents: 1 }),
+  ],
   ['POST', 'refunds', () => '/v1/refunds', () => ({ payment_id: 'k', reason: 'x' })],
   ['PATCH', 'referrals/:id', () => `/v1/referrals/${ids.referral}`, () => ({ state: 'paid', when: 'now' })],
 ];

@@ -25,7 +25,10 @@ it('invite prints a link that lets the person set a password and sign in; list s
   const stored = await c.running.db.all<{ hash: string }>('SELECT hash FROM invitations');
   expect(stored.some((r) => link.endsWith(r.hash))).toBe(false);
 
-  const redeemed = await c.call('POST', '/v1/auth/redeem', { token: null, body: { token: link.split('#')[1], password: 'cli owner password' } });
+  const redeemed = await c.call('POST', '/v1/auth/redeem', {
+    token: null,
+    body: { token: link.split('#')[1], password: 'cli owner password' },
+  });
   expect(redeemed.status).toBe(200);
   const session = asOwner(c, sessionCookieOf(redeemed) ?? '');
   expect((await session('GET', '/v1/partners')).status).toBe(200);
@@ -37,9 +40,13 @@ it('invite prints a link that lets the person set a password and sign in; list s
   expect(rows).toContainEqual(expect.objectContaining({ email: null, active: false }));
 
   // The operator's reset link sets a new password and ends the other sessions.
-  const reset = /Reset link \(once, within 24 hours\): (\S+)/.exec((await tally(['users', 'reset', 'cli@owner.test'], env)).stdout)?.[1] ?? '';
+  const reset =
+    /Reset link \(once, within 24 hours\): (\S+)/.exec((await tally(['users', 'reset', 'cli@owner.test'], env)).stdout)?.[1] ?? '';
   expect(reset.startsWith(`${PUBLIC_URL}/dashboard/welcome#`)).toBe(true);
-  const renewed = await c.call('POST', '/v1/auth/redeem', { token: null, body: { token: reset.split('#')[1], password: 'a new cli password' } });
+  const renewed = await c.call('POST', '/v1/auth/redeem', {
+    token: null,
+    body: { token: reset.split('#')[1], password: 'a new cli password' },
+  });
   expect(renewed.status).toBe(200);
   expect((await session('GET', '/v1/auth/session')).body).toEqual({ data: null });
   expect((await tally(['users', 'reset', 'nobody@owner.test'], env)).code).toBe(2);

@@ -29,8 +29,12 @@ it('adds, lists, rotates, disables, enables and removes; a local URL needs the c
   expect(refused.code).toBe(2);
   expect(refused.stderr).toMatch(/must be https/);
   const local = { ...env, WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOW_PRIVATE: '1' };
-  expect((await tally(['webhooks', 'add', '--url', 'http://127.0.0.1:9/x'], { ...env, WEBHOOK_ALLOW_HTTP: '1' })).stderr).toMatch(/resolves to 127\.0\.0\.1/);
-  expect((await tally(['webhooks', 'add', '--url', `${receiver.url}/cli`, '--events', 'referral.nope'], local)).stderr).toMatch(/unknown event type referral\.nope/);
+  expect((await tally(['webhooks', 'add', '--url', 'http://127.0.0.1:9/x'], { ...env, WEBHOOK_ALLOW_HTTP: '1' })).stderr).toMatch(
+    /resolves to 127\.0\.0\.1/,
+  );
+  expect((await tally(['webhooks', 'add', '--url', `${receiver.url}/cli`, '--events', 'referral.nope'], local)).stderr).toMatch(
+    /unknown event type referral\.nope/,
+  );
 
   const added = await tally(['webhooks', 'add', '--url', `${receiver.url}/cli`, '--events', 'partnership.created'], local);
   expect(added.code).toBe(0);

@@ -35,7 +35,11 @@ afterEach(async () => {
 });
 
 const post = async (url: string, secret: string, path: string, body: unknown) => {
-  const res = await fetch(url + path, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as { data: { id: string } } };
 };
 
@@ -78,7 +82,9 @@ it('after kill -9 and a restart, every event committed before the kill is delive
   let pending = -1;
   while (pending !== 0 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 500));
-    const res = await fetch(`${running.url}/v1/webhook_endpoints/${endpoint.body.data.id}/deliveries?state_eq=pending`, { headers: { authorization: `Bearer ${secret}` } });
+    const res = await fetch(`${running.url}/v1/webhook_endpoints/${endpoint.body.data.id}/deliveries?state_eq=pending`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
     pending = ((await res.json()) as { data: unknown[] }).data.length;
   }
   expect(pending).toBe(0);

@@ -46,7 +46,9 @@ it('with background work off (as every other test file runs), nothing is sent un
 });
 
 async function endpoint(path: string, types?: string[]): Promise<{ id: string; secret: string }> {
-  const made = await c.call('POST', '/v1/webhook_endpoints', { body: { url: receiver.url + path, ...(types ? { event_types: types } : {}) } });
+  const made = await c.call('POST', '/v1/webhook_endpoints', {
+    body: { url: receiver.url + path, ...(types ? { event_types: types } : {}) },
+  });
   expect(made.status).toBe(201);
   expect(made.body.data.attributes.secret).toMatch(/^whsec_/);
   return { id: made.body.data.id, secret: made.body.data.attributes.secret };
@@ -74,16 +76,24 @@ describe('events to a real receiver', () => {
     c = await collector();
     const { secret } = await endpoint('/all');
     const p = await seedPartner(c, { paypal_email: 'payee@partners.test' });
-    const conv = await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: 'ann@buyers.test', gr_id: 'g1', pk: p.key } });
+    const conv = await c.call('POST', '/v1/tracking/conversion', {
+      token: c.publishable,
+      body: { email: 'ann@buyers.test', gr_id: 'g1', pk: p.key },
+    });
     expect(conv.status).toBe(201);
-    const pay = await c.call('POST', '/v1/payments', { body: { amount: 10_000, currency: 'USD', idempotency_key: 'p1', referral_email: 'ann@buyers.test' } });
+    const pay = await c.call('POST', '/v1/payments', {
+      body: { amount: 10_000, currency: 'USD', idempotency_key: 'p1', referral_email: 'ann@buyers.test' },
+    });
     expect(pay.status).toBe(201);
     expect((await c.call('PATCH', `/v1/referrals/${conv.body.data.id}`, { body: { state: 'churned' } })).status).toBe(200);
     const batches = await c.call('POST', '/v1/payout_batches', { body: {} });
     expect(batches.status).toBe(201);
     expect((await c.call('POST', `/v1/payout_batches/${batches.body.data[0].id}/paid`)).status).toBe(200);
 
-    const listed = (await c.call('GET', '/v1/events?per_page=50')).body.data as Array<{ id: string; attributes: { type: string; data: unknown } }>;
+    const listed = (await c.call('GET', '/v1/events?per_page=50')).body.data as Array<{
+      id: string;
+      attributes: { type: string; data: unknown };
+    }>;
     const types = listed.map((e) => e.attributes.type).sort();
     expect(types).toEqual(
       [
@@ -125,10 +135,16 @@ describe('events to a real receiver', () => {
     await endpoint('/some', ['partnership.created']);
     const off = await c.call('POST', '/v1/webhook_endpoints', { body: { url: `${receiver.url}/off`, enabled: false } });
     await seedPartner(c);
-    await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: 'bo@buyers.test', gr_id: 'g2', pk: (await seedPartner(c)).key } });
+    await c.call('POST', '/v1/tracking/conversion', {
+      token: c.publishable,
+      body: { email: 'bo@buyers.test', gr_id: 'g2', pk: (await seedPartner(c)).key },
+    });
     await receiver.waitFor(2, '/some');
     await new Promise((r) => setTimeout(r, 300));
-    expect(receiver.received.filter((r) => r.path === '/some').map((r) => r.json.type)).toEqual(['partnership.created', 'partnership.created']);
+    expect(receiver.received.filter((r) => r.path === '/some').map((r) => r.json.type)).toEqual([
+      'partnership.created',
+      'partnership.created',
+    ]);
     expect(receiver.received.filter((r) => r.path === '/off')).toEqual([]);
     expect((await c.call('GET', `/v1/webhook_endpoints/${off.body.data.id}/deliveries`)).body.data).toEqual([]);
   });
@@ -140,7 +156,9 @@ describe('events to a real receiver', () => {
     await c.call('POST', '/v1/commissions', { body: { partner_id: p.partnerId, amount: 500, currency: 'USD' } });
     const before = (await c.call('GET', '/v1/events')).body.data.length;
     // The export writes its batch and its payout.created event, then its file cannot be written.
-    const failed = await tally(['payouts', 'export', '--csv', join(c.dir, 'no-such-folder', 'payouts.csv')], { DATABASE_URL: c.databaseUrl });
+    const failed = await tally(['payouts', 'export', '--csv', join(c.dir, 'no-such-folder', 'payouts.csv')], {
+      DATABASE_URL: c.databaseUrl,
+    });
     expect(failed.code).not.toBe(0);
     expect((await c.call('GET', '/v1/events')).body.data.length).toBe(before);
     expect((await c.call('GET', '/v1/events?type_eq=payout.created')).body.data).toEqual([]);
@@ -278,7 +296,9 @@ describe('retries', () => {
 
   it('a DNS that never answers: the attempt ends within the timeout, is recorded once, and is not sent again meanwhile', async () => {
     c = await collector({ ...LOCAL, timeoutMs: 500, resolve: () => new Promise(() => {}) });
-    const made = await c.call('POST', '/v1/webhook_endpoints', { body: { url: 'http://stalls.example/hook', event_types: ['partnership.created'] } });
+    const made = await c.call('POST', '/v1/webhook_endpoints', {
+      body: { url: 'http://stalls.example/hook', event_types: ['partnership.created'] },
+    });
     expect(made.status).toBe(201); // not resolving yet is accepted (after the timeout)
     await seedPartner(c);
     const d = await attempted(made.body.data.id, 1);
@@ -314,13 +334,23 @@ describe('retries', () => {
     await endpoint('/claw', ['commission.created', 'commission.updated']);
     const p = await seedPartner(c);
     await c.call('POST', '/v1/tracking/conversion', { token: c.publishable, body: { email: 'cat@buyers.test', gr_id: 'g9', pk: p.key } });
-    const pay = await c.call('POST', '/v1/payments', { body: { amount: 10_000, currency: 'USD', idempotency_key: 'claw', referral_email: 'cat@buyers.test' } });
+    const pay = await c.call('POST', '/v1/payments', {
+      body: { amount: 10_000, currency: 'USD', idempotency_key: 'claw', referral_email: 'cat@buyers.test' },
+    });
     const commissionId = pay.body.included[0].id;
     expect((await c.call('PATCH', `/v1/commissions/${commissionId}`, { body: { state: 'paid' } })).status).toBe(200);
     expect((await c.call('POST', '/v1/refunds', { body: { payment_id: 'claw' } })).status).toBeLessThan(300);
     const got = await receiver.waitFor(4, '/claw');
-    const seen = got.map((r) => [r.json.type, r.json.data.id === commissionId ? 'original' : (r.json.data.attributes.clawback_of === commissionId ? 'clawback' : 'other')]);
-    expect(seen).toEqual(expect.arrayContaining([['commission.created', 'original'], ['commission.created', 'clawback']]));
+    const seen = got.map((r) => [
+      r.json.type,
+      r.json.data.id === commissionId ? 'original' : r.json.data.attributes.clawback_of === commissionId ? 'clawback' : 'other',
+    ]);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        ['commission.created', 'original'],
+        ['commission.created', 'clawback'],
+      ]),
+    );
     // Paid, then clawed back.
     expect(got.filter((r) => r.json.type === 'commission.updated' && r.json.data.id === commissionId)).toHaveLength(2);
   });
@@ -375,7 +405,12 @@ describe('endpoints', () => {
     const d = await attempted(id, 1);
     const [event] = (await c.call('GET', '/v1/events')).body.data;
     const other = await c.otherProgram();
-    for (const path of [`/v1/webhook_endpoints/${id}`, `/v1/webhook_endpoints/${id}/deliveries`, `/v1/webhook_deliveries/${d.id}`, `/v1/events/${event.id}`]) {
+    for (const path of [
+      `/v1/webhook_endpoints/${id}`,
+      `/v1/webhook_endpoints/${id}/deliveries`,
+      `/v1/webhook_deliveries/${d.id}`,
+      `/v1/events/${event.id}`,
+    ]) {
       expect((await c.call('GET', path, { token: other.secret })).status).toBe(404);
     }
     expect((await c.call('POST', `/v1/webhook_deliveries/${d.id}/resend`, { token: other.secret })).status).toBe(404);
@@ -436,7 +471,7 @@ describe('addresses a webhook may not reach', () => {
     expect((await c.call('POST', '/v1/webhook_endpoints', { body: { url: 'https://later.example/hook' } })).status).toBe(201);
   });
 
-  it("refuses IPv6 that is site-local, documentation, benchmarking, Teredo, ORCHID or SRv6, or carries IPv4; takes global unicast", async () => {
+  it('refuses IPv6 that is site-local, documentation, benchmarking, Teredo, ORCHID or SRv6, or carries IPv4; takes global unicast', async () => {
     c = await collector({ allowHttp: false, allowPrivate: false, timeoutMs: 1000, resolve });
     const refused = [
       'fec0::1', // site-local, deprecated (RFC 3879), still routed inside some networks
@@ -471,7 +506,9 @@ describe('addresses a webhook may not reach', () => {
     c = await collector({ allowHttp: true, allowPrivate: false, timeoutMs: 1000, resolve });
     const port = new URL(receiver.url).port;
     answers.set('rebind.example', ['93.184.216.34', '127.0.0.1']);
-    const made = await c.call('POST', '/v1/webhook_endpoints', { body: { url: `http://rebind.example:${port}/rebind`, event_types: ['partnership.created'] } });
+    const made = await c.call('POST', '/v1/webhook_endpoints', {
+      body: { url: `http://rebind.example:${port}/rebind`, event_types: ['partnership.created'] },
+    });
     expect(made.status).toBe(201);
     await seedPartner(c);
     const d = await attempted(made.body.data.id, 1);

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-export interface Link {
+interface Link {
   line: number;
   target: string;
 }
@@ -39,7 +39,7 @@ const REFERENCE = /^\s{0,3}\[[^\]]+\]:\s*(<[^>]*>|\S+)/;
 const HTML = /<(?:a|img)\b[^>]*?\s(?:href|src)\s*=\s*"([^"]*)"/gi;
 
 /** The link targets of a Markdown text, outside code blocks and code spans. */
-export function linksIn(markdown: string): Link[] {
+function linksIn(markdown: string): Link[] {
   const links: Link[] = [];
   withoutFences(markdown).forEach((raw, i) => {
     // A code span shows a link's syntax; it is not a link.
@@ -70,7 +70,7 @@ function headingText(source: string): string {
 }
 
 /** GitHub's anchor for a heading text: lower case, punctuation dropped, spaces as dashes. */
-export function slug(text: string): string {
+function slug(text: string): string {
   return headingText(text)
     .trim()
     .toLowerCase()
@@ -79,7 +79,7 @@ export function slug(text: string): string {
 }
 
 /** Every anchor a Markdown file offers: its headings' slugs (repeats get -1, -2…) and explicit ids. */
-export function anchorsIn(markdown: string): Set<string> {
+function anchorsIn(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   for (const line of withoutFences(markdown)) {
@@ -95,14 +95,14 @@ export function anchorsIn(markdown: string): Set<string> {
   return anchors;
 }
 
-export interface Repository {
+interface Repository {
   /** Tracked files, relative to the root, with forward slashes. */
   files: ReadonlySet<string>;
   read(path: string): string;
 }
 
 /** Why a link from `from` to `target` would be broken in a clone, or undefined when it works. */
-export function problemWith(repo: Repository, from: string, target: string): string | undefined {
+function problemWith(repo: Repository, from: string, target: string): string | undefined {
   if (target === '') return 'the link is empty';
   if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) return undefined; // another site
   const hash = target.indexOf('#');
@@ -127,7 +127,7 @@ export function problemWith(repo: Repository, from: string, target: string): str
 }
 
 /** Every broken link of one Markdown file, as "file:line: target: why". */
-export function brokenLinks(repo: Repository, file: string): string[] {
+function brokenLinks(repo: Repository, file: string): string[] {
   return linksIn(repo.read(file)).flatMap(({ line, target }) => {
     const problem = problemWith(repo, file, target);
     return problem ? [`${file}:${line}: ${target}: ${problem}`] : [];
@@ -178,14 +178,27 @@ describe('the link checker', () => {
     expect(slug('`state_eq` and _friends_')).toBe('state_eq-and-friends');
     expect(slug('Scaling out: several processes on PostgreSQL')).toBe('scaling-out-several-processes-on-postgresql');
     expect([...anchorsIn(repo.read('docs/api.md'))]).toEqual([
-      'the-api', '3-authentication', 'errors', 'errors-1', 'state_eq-and-friends', 'custom',
+      'the-api',
+      '3-authentication',
+      'errors',
+      'errors-1',
+      'state_eq-and-friends',
+      'custom',
     ]);
   });
 
   it('accepts files, folders, anchors and other sites', () => {
     for (const target of [
-      'docs/api.md', './docs/api.md', 'docs/', 'docs', 'packages/collector/src/app.ts', 'docs/api.md#errors-1',
-      'docs/api.md#3-authentication', 'docs/api.md#custom', 'https://example.com/x.md', 'mailto:a@b.test',
+      'docs/api.md',
+      './docs/api.md',
+      'docs/',
+      'docs',
+      'packages/collector/src/app.ts',
+      'docs/api.md#errors-1',
+      'docs/api.md#3-authentication',
+      'docs/api.md#custom',
+      'https://example.com/x.md',
+      'mailto:a@b.test',
       'packages/collector/src/app.ts#L10',
     ]) {
       expect(problemWith(repo, 'README.md', target), target).toBeUndefined();

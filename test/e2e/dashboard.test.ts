@@ -54,7 +54,6 @@ async function signIn(p: Page, email: string, password: string) {
   await p.click('button[type=submit]');
 }
 
-
 describe('the dashboard in Chromium', () => {
   it('sends a signed-out visitor from / to sign-in', async () => {
     await page.goto(`${server.url}/`);
@@ -139,7 +138,11 @@ describe('the dashboard in Chromium', () => {
 
     await page.goto(at('/'));
     await waitForText(page, 'Top partners');
-    const figures = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('.figure')].map((f) => [f.querySelector('dt')!.textContent, f.querySelector('.value')!.textContent])));
+    const figures = await page.evaluate(() =>
+      Object.fromEntries(
+        [...document.querySelectorAll('.figure')].map((f) => [f.querySelector('dt')!.textContent, f.querySelector('.value')!.textContent]),
+      ),
+    );
     expect(figures).toMatchObject({ Clicks: '1', Referrals: '1', 'Referrals per click': '1' });
   });
 
@@ -178,7 +181,12 @@ describe('the dashboard in Chromium', () => {
 
     // Bob pays his first invoice; Stripe knows him by his e-mail only.
     const now = Math.floor(Date.now() / 1000);
-    const posted = await postEvent(server.url + new URL(url).pathname, stripeEvent('invoice.paid', invoice({ customer: 'cus_e2eBob', amountPaid: 5_000, email: 'bob@customer.test' }), { created: now }), secret, { timestamp: now });
+    const posted = await postEvent(
+      server.url + new URL(url).pathname,
+      stripeEvent('invoice.paid', invoice({ customer: 'cus_e2eBob', amountPaid: 5_000, email: 'bob@customer.test' }), { created: now }),
+      secret,
+      { timestamp: now },
+    );
     expect(posted.status).toBe(200);
     await page.goto(at('/stripe'));
     await waitForText(page, 'invoice.paid');
@@ -189,7 +197,7 @@ describe('the dashboard in Chromium', () => {
     expect((await api('GET', '/v1/payments')).data.filter((p: any) => p.attributes.idempotency_key.startsWith('stripe:'))).toHaveLength(1);
   });
 
-  it('sets the commission rules for the program and one partner\'s own terms', async () => {
+  it("sets the commission rules for the program and one partner's own terms", async () => {
     await page.goto(at('/settings'));
     await waitForText(page, 'Commission rules');
     await page.fill('input[name=recurring_months]', '6');
@@ -197,7 +205,11 @@ describe('the dashboard in Chromium', () => {
     await page.fill('textarea[name=minimum_payout]', 'usd 50\nJPY 1000');
     await page.click('form.panel button[type=submit]');
     await waitForText(page, 'Saved.');
-    expect((await api('GET', '/v1/program')).data.attributes).toMatchObject({ recurring_months: 6, hold_days: 14, minimum_payout: { USD: 5000, JPY: 1000 } });
+    expect((await api('GET', '/v1/program')).data.attributes).toMatchObject({
+      recurring_months: 6,
+      hold_days: 14,
+      minimum_payout: { USD: 5000, JPY: 1000 },
+    });
     // A line it cannot read is said, and nothing is saved.
     await page.fill('textarea[name=minimum_payout]', 'USD 50.001');
     await page.click('form.panel button[type=submit]');
@@ -263,7 +275,7 @@ describe('the dashboard in Chromium', () => {
     }
     await page.setViewportSize({ width: 360, height: 740 });
     try {
-      for (const path of [...PAGES, '/partners/' + (await api('GET', '/v1/partners')).data[0].id]) {
+      for (const path of [...PAGES, `/partners/${(await api('GET', '/v1/partners')).data[0].id}`]) {
         await page.goto(at(path));
         await waitForText(page, /Alice Example|bob@customer\.test|\$|API tokens|Visitor|invoice\.paid/);
         expect(await overflowsSideways(page), path).toBe(false);
@@ -282,7 +294,8 @@ describe('the dashboard in Chromium', () => {
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => location.hash)).toBe('#main');
     // Tab order reaches the page's own first button, and Enter opens its dialog.
-    for (let i = 0; i < 40 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Add partner'; i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 40 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Add partner'; i++)
+      await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await waitForText(page, 'PayPal e-mail');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('name'); // focus moved into the dialog
@@ -308,7 +321,11 @@ describe('the dashboard in Chromium', () => {
     await waitForText(page, 'invited');
 
     // A second program invites the same person: they accept with the password they chose.
-    const other = await createProgram(server.db, { name: 'Second program', siteUrl: 'https://second.example/' }, Math.floor(Date.now() / 1000));
+    const other = await createProgram(
+      server.db,
+      { name: 'Second program', siteUrl: 'https://second.example/' },
+      Math.floor(Date.now() / 1000),
+    );
     const { link: token } = await invite(server.db, other.program.id, 'second@company.test', Math.floor(Date.now() / 1000), 'viewer');
 
     const second = await browser.newContext();
@@ -323,7 +340,9 @@ describe('the dashboard in Chromium', () => {
     await p2.click('button[type=submit]');
     await p2.waitForURL('**/dashboard/');
     await waitForText(p2, 'You are a viewer of this program');
-    expect(await p2.evaluate(() => document.querySelector<HTMLSelectElement>('.program-switcher select')!.selectedOptions[0]!.text)).toBe('Second program');
+    expect(await p2.evaluate(() => document.querySelector<HTMLSelectElement>('.program-switcher select')!.selectedOptions[0]!.text)).toBe(
+      'Second program',
+    );
     await choose(p2, 'Program', server.firstProgram!.program.id);
     await waitForText(p2, 'Top partners');
     expect(await p2.locator('text=You are a viewer of this program').count()).toBe(0);
@@ -335,7 +354,10 @@ describe('the dashboard in Chromium', () => {
     await page.selectOption('select[aria-label="Role of second@company.test"]', 'viewer');
     await page.waitForFunction(async () => {
       const r = await fetch('/v1/members');
-      return (await r.json()).data.some((m: { attributes: { email?: string; role: string } }) => m.attributes.email === 'second@company.test' && m.attributes.role === 'viewer');
+      return (await r.json()).data.some(
+        (m: { attributes: { email?: string; role: string } }) =>
+          m.attributes.email === 'second@company.test' && m.attributes.role === 'viewer',
+      );
     });
   });
 

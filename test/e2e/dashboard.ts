@@ -7,9 +7,7 @@ import { createRequire } from 'node:module';
 import { expect } from 'vitest';
 import type { Page } from './driver.js';
 
-export interface Api {
-  (method: string, path: string, body?: unknown): Promise<any>;
-}
+export type Api = (method: string, path: string, body?: unknown) => Promise<any>;
 
 /** The /v1 API with a secret token, as a company's server would call it. */
 export function apiWith(base: string, secret: string): Api {
@@ -30,10 +28,13 @@ export const bodyText = (page: Page) => page.evaluate(() => document.body.innerT
 /** Waits until the page shows `text` (or matches it). */
 export async function waitForText(page: Page, text: string | RegExp): Promise<void> {
   await expect
-    .poll(async () => {
-      const body = await bodyText(page);
-      return typeof text === 'string' ? body.includes(text) : text.test(body);
-    }, { timeout: 10_000 })
+    .poll(
+      async () => {
+        const body = await bodyText(page);
+        return typeof text === 'string' ? body.includes(text) : text.test(body);
+      },
+      { timeout: 10_000 },
+    )
     .toBe(true);
 }
 
@@ -43,7 +44,9 @@ export async function press(page: Page, label: string, within = 'body'): Promise
     page.evaluate(
       ([label, within]) => {
         const scope = [...document.querySelectorAll(within)].at(-1) ?? document.body;
-        const el = [...scope.querySelectorAll<HTMLElement>('button, a')].find((e) => e.innerText.trim() === label && !(e as HTMLButtonElement).disabled);
+        const el = [...scope.querySelectorAll<HTMLElement>('button, a')].find(
+          (e) => e.innerText.trim() === label && !(e as HTMLButtonElement).disabled,
+        );
         el?.click();
         return el !== undefined;
       },
@@ -82,7 +85,8 @@ export async function axeFindings(p: import('playwright-core').Page): Promise<st
   // Evaluated as a string, which the page's CSP does not govern: the apps allow no inline script.
   await p.evaluate(AXE_SOURCE);
   return p.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } })
+      .axe;
     const result = await axe.run();
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
   });

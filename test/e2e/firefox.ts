@@ -3,11 +3,7 @@
 // it starts the one installed here.
 
 import { existsSync } from 'node:fs';
-import puppeteer, {
-  type BrowserContext as PuppeteerContext,
-  type HTTPRequest,
-  type Page as PuppeteerPage,
-} from 'puppeteer-core';
+import puppeteer, { type BrowserContext as PuppeteerContext, type HTTPRequest, type Page as PuppeteerPage } from 'puppeteer-core';
 import type { Browser, BrowserContext, ConsoleMessage, Cookie, Page, SentRequest } from './driver.js';
 
 export const FIREFOX = '/usr/bin/firefox-esr';
@@ -89,7 +85,12 @@ class FirefoxContext implements BrowserContext {
 function globToRegExp(glob: string): RegExp {
   const source = glob
     .split('**')
-    .map((part) => part.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*'))
+    .map((part) =>
+      part
+        .split('*')
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*'),
+    )
     .join('.*');
   return new RegExp(`^${source}$`);
 }

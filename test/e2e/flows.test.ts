@@ -168,7 +168,7 @@ for (const engine of ENGINES) {
       await context.close();
     });
 
-    it("7. decorate hands the click to the app on another domain, by a link and by a GET form", async () => {
+    it('7. decorate hands the click to the app on another domain, by a link and by a GET form', async () => {
       const alice = await s.partner('Alice');
       const app = s.site.origin('app.other.test');
       s.site.set(

@@ -51,7 +51,6 @@ afterAll(async () => {
   await inbox?.close();
 });
 
-
 /** The text of the element that has the focus. */
 const focused = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText.trim());
 
@@ -119,14 +118,29 @@ describe('the partner portal in Chromium', () => {
 
   it('a payment arrives from Stripe; the partner sees the click, the masked referral and the pending commission', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const event = stripeEvent('invoice.paid', invoice({ customer: 'cus_portalJordan', amountPaid: 4_900, email: 'jordan.smith@customer.test' }), { created: now });
+    const event = stripeEvent(
+      'invoice.paid',
+      invoice({ customer: 'cus_portalJordan', amountPaid: 4_900, email: 'jordan.smith@customer.test' }),
+      { created: now },
+    );
     const posted = await postEvent(url + webhook, event, signing, { timestamp: now });
     expect(posted.body.data.attributes.outcome).toBe('credited');
 
     await portal.goto(`${url}/portal/`);
     await waitForText(portal, 'Earnings per click');
-    const figures = await portal.evaluate(() => Object.fromEntries([...document.querySelectorAll('.figure')].map((f) => [f.querySelector('dt')!.textContent, f.querySelector('.value')!.textContent])));
-    expect(figures).toMatchObject({ Clicks: '1', Referrals: '1', 'Paying customers': '1', 'Referrals per click': '1', 'Pending (USD)': '$9.80', 'Next payout (USD)': '$9.80' });
+    const figures = await portal.evaluate(() =>
+      Object.fromEntries(
+        [...document.querySelectorAll('.figure')].map((f) => [f.querySelector('dt')!.textContent, f.querySelector('.value')!.textContent]),
+      ),
+    );
+    expect(figures).toMatchObject({
+      Clicks: '1',
+      Referrals: '1',
+      'Paying customers': '1',
+      'Referrals per click': '1',
+      'Pending (USD)': '$9.80',
+      'Next payout (USD)': '$9.80',
+    });
     expect(await portal.textContent('.next-payout .hint')).toBe('Paid to your PayPal address with the next payout.');
 
     await portal.goto(`${url}/portal/referrals`);
@@ -257,7 +271,9 @@ describe('the partner portal in Chromium', () => {
         if (!opened.startsWith('/portal/sign-in')) {
           expect(at.searchParams.get('next'), opened).toBe(opened);
           // One redirect, replacing the page that sent them away: Back does not bounce through it.
-          expect(await page.evaluate(() => (window as unknown as { moves: string[] }).moves), opened).toEqual([`replaceState /portal/sign-in?next=${encodeURIComponent(opened)}`]);
+          expect(await page.evaluate(() => (window as unknown as { moves: string[] }).moves), opened).toEqual([
+            `replaceState /portal/sign-in?next=${encodeURIComponent(opened)}`,
+          ]);
         }
         await signIn(page);
         await expect.poll(() => new URL(page.url()).pathname, { timeout: 10_000 }).toBe(lands);
@@ -309,7 +325,9 @@ describe('the partner portal in Chromium', () => {
       await waitForText(owner, DECLINED.name);
       await press(owner, 'Decline');
       await press(owner, 'Decline', 'dialog');
-      await expect.poll(async () => (await api('GET', `/v1/partnerships?partner_id_eq=${dee.id}`)).data[0].attributes.state).toBe('declined');
+      await expect
+        .poll(async () => (await api('GET', `/v1/partnerships?partner_id_eq=${dee.id}`)).data[0].attributes.state)
+        .toBe('declined');
     } finally {
       await ownerContext.close();
     }

@@ -71,7 +71,9 @@ async function serverConversion(email: string, key: string): Promise<any> {
 function signOutBesideBrand(p: Page): Promise<boolean> {
   return p.evaluate(() => {
     const brand = document.querySelector('.top .brand')!.getBoundingClientRect();
-    const out = [...document.querySelectorAll<HTMLElement>('.top button')].find((b) => b.innerText.trim() === 'Sign out')!.getBoundingClientRect();
+    const out = [...document.querySelectorAll<HTMLElement>('.top button')]
+      .find((b) => b.innerText.trim() === 'Sign out')!
+      .getBoundingClientRect();
     return Math.abs(brand.top + brand.bottom - out.top - out.bottom) / 2 < 8 && out.right > window.innerWidth - 40;
   });
 }
@@ -94,7 +96,8 @@ function unreadable(p: Page, selector: string): Promise<string[]> {
       for (let up = el.parentElement; up; up = up.parentElement) {
         if (getComputedStyle(up).overflowX === 'visible') continue;
         const outer = up.getBoundingClientRect();
-        if (box.left < outer.left - 1 || box.right > outer.right + 1) found.push(`"${text}" is cut by ${up.tagName.toLowerCase()}.${up.className}`);
+        if (box.left < outer.left - 1 || box.right > outer.right + 1)
+          found.push(`"${text}" is cut by ${up.tagName.toLowerCase()}.${up.className}`);
         if (up.scrollWidth > up.clientWidth + 1) found.push(`${up.tagName.toLowerCase()}.${up.className} scrolls sideways`);
       }
       const range = document.createRange();
@@ -145,7 +148,9 @@ describe('signed out', () => {
     try {
       const p = await context.newPage();
       await p.goto(`${server.url}/demo/signup`);
-      const labels = await p.evaluate(() => [...(document.querySelector<HTMLInputElement>('input[name=email]')!.labels ?? [])].map((l) => l.innerText.trim()));
+      const labels = await p.evaluate(() =>
+        [...(document.querySelector<HTMLInputElement>('input[name=email]')!.labels ?? [])].map((l) => l.innerText.trim()),
+      );
       expect(labels).toHaveLength(1);
       expect(labels[0]).toMatch(/^E-mail/);
     } finally {
@@ -201,7 +206,10 @@ describe('signed in as the owner', () => {
   it('shows a new API token in Settings at once', async () => {
     await page.goto(at('/settings'));
     await waitForText(page, 'API tokens');
-    const tokenRows = () => page.evaluate(() => [...document.querySelectorAll('table')].find((t) => t.caption?.textContent === 'API tokens')?.tBodies[0]?.rows.length ?? 0);
+    const tokenRows = () =>
+      page.evaluate(
+        () => [...document.querySelectorAll('table')].find((t) => t.caption?.textContent === 'API tokens')?.tBodies[0]?.rows.length ?? 0,
+      );
     await expect.poll(tokenRows).toBeGreaterThan(0);
     const before = await tokenRows();
     await press(page, 'New secret token');
@@ -210,13 +218,19 @@ describe('signed in as the owner', () => {
   });
 
   it('says which partner each commission is for, by name', async () => {
-    const alice = await api('POST', '/v1/partners', { name: 'Alice Example', email: 'alice@partners.test', paypal_email: 'pay@alice.test' });
+    const alice = await api('POST', '/v1/partners', {
+      name: 'Alice Example',
+      email: 'alice@partners.test',
+      paypal_email: 'pay@alice.test',
+    });
     const ship = await api('POST', '/v1/partnerships', { partner_id: alice.data.id, state: 'accepted' });
     const referral = await serverConversion('bob@customer.test', ship.data.attributes.key);
     await api('POST', '/v1/payments', { amount: 10_000, currency: 'USD', referral_id: referral.id, idempotency_key: 'inv-alice-1' });
     await page.goto(at('/commissions'));
     await waitForText(page, '$20.00');
-    await expect.poll(() => page.evaluate(() => [...document.querySelectorAll('td a[href*="/dashboard/partners/"]')].map((a) => a.textContent))).toEqual(['Alice Example']);
+    await expect
+      .poll(() => page.evaluate(() => [...document.querySelectorAll('td a[href*="/dashboard/partners/"]')].map((a) => a.textContent)))
+      .toEqual(['Alice Example']);
   });
 
   it('stops offering the file of a batch once it is marked paid', async () => {
@@ -250,7 +264,12 @@ describe('signed in as the owner', () => {
       page.evaluate(() => {
         const t = [...document.querySelectorAll('table')].find((x) => x.caption?.textContent === 'Partners')!;
         const head = [...t.tHead!.rows[0]!.cells].map((c) => c.textContent);
-        return Object.fromEntries([...t.tBodies[0]!.rows].map((r) => [r.cells[0]!.textContent, Object.fromEntries(head.map((h, i) => [h, r.cells[i]!.textContent]))]));
+        return Object.fromEntries(
+          [...t.tBodies[0]!.rows].map((r) => [
+            r.cells[0]!.textContent,
+            Object.fromEntries(head.map((h, i) => [h, r.cells[i]!.textContent])),
+          ]),
+        );
       });
     await expect.poll(async () => (await table())[APPLICANT.name]?.State).toMatch(/pending/i);
     const rows = await table();
@@ -265,7 +284,11 @@ describe('signed in as the owner', () => {
     await serverConversion('carol@customer.test', ship.attributes.key);
     await page.goto(at('/'));
     await waitForText(page, 'Top partners');
-    const figures = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('.figure')].map((f) => [f.querySelector('dt')!.textContent, f.querySelector('.value')!.textContent])));
+    const figures = await page.evaluate(() =>
+      Object.fromEntries(
+        [...document.querySelectorAll('.figure')].map((f) => [f.querySelector('dt')!.textContent, f.querySelector('.value')!.textContent]),
+      ),
+    );
     // One click (the tab's), two referrals recorded by the server: two referrals per click, not "200 %".
     expect(figures).toMatchObject({ Clicks: '1', Referrals: '2', 'Referrals per click': '2' });
     expect(Object.values(figures).join(' ')).not.toMatch(/\d{3,}\s?%/);

@@ -60,7 +60,11 @@ async function holdFirst(page: Page, matches: (url: URL) => boolean) {
     /** Answers the held request at last, with an error a page still waiting would show. */
     answerLate: () =>
       held!
-        .fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ errors: [{ code: 'internal', detail: 'the late answer' }] }) })
+        .fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({ errors: [{ code: 'internal', detail: 'the late answer' }] }),
+        })
         .catch(() => undefined),
   };
 }

@@ -87,7 +87,10 @@ describe('webhooks in the dashboard, in Chromium', () => {
     await waitForText(page, 'The webhook URL must be https:// or http://');
     const described = await page.evaluate(() => {
       const input = document.querySelector<HTMLInputElement>('#webhooks input[name=url]')!;
-      return { invalid: input.getAttribute('aria-invalid'), says: document.getElementById(input.getAttribute('aria-describedby')!)?.innerText };
+      return {
+        invalid: input.getAttribute('aria-invalid'),
+        says: document.getElementById(input.getAttribute('aria-describedby')!)?.innerText,
+      };
     });
     expect(described).toEqual({ invalid: 'true', says: expect.stringContaining('must be https:// or http://') });
     expect((await api('GET', '/v1/webhook_endpoints')).data).toEqual([]);
@@ -131,7 +134,9 @@ describe('webhooks in the dashboard, in Chromium', () => {
     await page.waitForURL(`**/dashboard/settings/webhooks/${endpointId}`);
     await waitForText(page, 'Webhook deliveries');
     // The page asks again by itself while the delivery is due: no reload needed.
-    await expect.poll(deliveryRows, { timeout: 10_000 }).toMatchObject([{ event: 'webhook.test', state: 'succeeded', attempts: '1', answer: '200', next: '—' }]);
+    await expect
+      .poll(deliveryRows, { timeout: 10_000 })
+      .toMatchObject([{ event: 'webhook.test', state: 'succeeded', attempts: '1', answer: '200', next: '—' }]);
     await press(page, 'Open');
     await waitForText(page, 'Delivery of webhook.test');
     expect(await page.textContent('section[aria-labelledby=delivery-title] dd code')).toBe(got!.json.id);
@@ -149,7 +154,9 @@ describe('webhooks in the dashboard, in Chromium', () => {
     await press(page, 'Send test event');
     await waitForText(page, 'A test event is on its way: it appears below.');
     await receiver.waitFor(2, '/hooks');
-    await expect.poll(async () => (await deliveryRows())[0], { timeout: 10_000 }).toMatchObject({ event: 'webhook.test', state: 'pending', attempts: '1', answer: 'HTTP 500' });
+    await expect
+      .poll(async () => (await deliveryRows())[0], { timeout: 10_000 })
+      .toMatchObject({ event: 'webhook.test', state: 'pending', attempts: '1', answer: 'HTTP 500' });
     const [failing] = await deliveryRows();
     expect(failing!.next).not.toBe('—');
     // The endpoint says it has been failing since then.
@@ -171,7 +178,9 @@ describe('webhooks in the dashboard, in Chromium', () => {
     // The new delivery is the one opened, and it succeeded.
     await expect.poll(attemptRows, { timeout: 10_000 }).toMatchObject([{ status: '200', error: '—' }]);
     await choose(page, 'State', '');
-    await expect.poll(async () => (await deliveryRows()).map((r) => r.state), { timeout: 10_000 }).toEqual(['succeeded', 'pending', 'succeeded']);
+    await expect
+      .poll(async () => (await deliveryRows()).map((r) => r.state), { timeout: 10_000 })
+      .toEqual(['succeeded', 'pending', 'succeeded']);
     // Its success ended the endpoint's run of failures.
     await expect.poll(async () => (await api('GET', `/v1/webhook_endpoints/${endpointId}`)).data.attributes.failing_since).toBeUndefined();
   });
@@ -219,7 +228,10 @@ describe('webhooks in the dashboard, in Chromium', () => {
   it('adds an endpoint for some events from the keyboard alone', async () => {
     await page.goto(at('/settings'));
     await waitForText(page, 'our CRM');
-    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText?.trim() || document.activeElement?.getAttribute('name'));
+    const focused = () =>
+      page.evaluate(
+        () => (document.activeElement as HTMLElement | null)?.innerText?.trim() || document.activeElement?.getAttribute('name'),
+      );
     for (let i = 0; i < 80 && (await focused()) !== 'Add endpoint'; i++) await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await expect.poll(focused).toBe('url'); // the form opened with the URL field focused

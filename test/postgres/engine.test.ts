@@ -48,9 +48,7 @@ describe('starting together', () => {
     const dbs = Array.from({ length: 6 }, () => openDatabase(database.url));
     try {
       await migrate(dbs[0]!, 1);
-      const made = await Promise.all(
-        dbs.map((db) => ensureFirstProgram(db, { name: 'First', siteUrl: 'https://first.test/' }, 1)),
-      );
+      const made = await Promise.all(dbs.map((db) => ensureFirstProgram(db, { name: 'First', siteUrl: 'https://first.test/' }, 1)));
       expect(made.filter(Boolean)).toHaveLength(1);
       expect(await dbs[0]!.all('SELECT name FROM programs')).toEqual([{ name: 'First' }]);
     } finally {
@@ -101,7 +99,7 @@ describe('a database that does not answer', () => {
     }
   });
 
-  it('a database that cannot be reached is named in the CLI\'s error, without its password, with the cause', async () => {
+  it("a database that cannot be reached is named in the CLI's error, without its password, with the cause", async () => {
     const run = await tally(['programs', 'list'], { DATABASE_URL: 'postgres://bob:hunter2@127.0.0.1:1/nowhere?password=swordfish' });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^tally: cannot use the database at postgres:\/\/127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED/);
@@ -136,9 +134,13 @@ describe('a row held by another transaction', () => {
 
 describe('choosing the engine', () => {
   it('postgres:// and postgresql:// are PostgreSQL; a path, sqlite: and file: are SQLite', async () => {
-    const engines = ['postgres://u@127.0.0.1:1/x', 'postgresql://u@127.0.0.1:1/x', join(database.dir, 'a.db'), `sqlite:${join(database.dir, 'b.db')}`, `file:${join(database.dir, 'c.db')}`].map(
-      (databaseUrl) => openDatabase(databaseUrl),
-    );
+    const engines = [
+      'postgres://u@127.0.0.1:1/x',
+      'postgresql://u@127.0.0.1:1/x',
+      join(database.dir, 'a.db'),
+      `sqlite:${join(database.dir, 'b.db')}`,
+      `file:${join(database.dir, 'c.db')}`,
+    ].map((databaseUrl) => openDatabase(databaseUrl));
     try {
       expect(engines.map((db) => db.engine)).toEqual(['postgres', 'postgres', 'sqlite', 'sqlite', 'sqlite']);
     } finally {

@@ -23,9 +23,7 @@ export default async function setup(): Promise<void> {
     throw new Error(`PostgreSQL is not reachable at ${url.host}: ${(err as Error).message}. ${HOW}`);
   }
   await admin(async (c) => {
-    const left = await c.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [
-      SCHEMA_PREFIX,
-    ]);
+    const left = await c.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [SCHEMA_PREFIX]);
     const stale = Math.floor(Date.now() / 1000) - SCHEMA_STALE_SECONDS;
     for (const { nspname } of left.rows) {
       // A name of the old form (no time) is from before this rule, so certainly stale.

@@ -60,7 +60,9 @@ it('the same events to two processes at once: each processed once, both answers 
   for (let i = 0; i < PEOPLE; i++) {
     const grId = `gr-twice-${i}`;
     expect((await call(a, 'POST', '/v1/tracking/click', { gr_id: grId, pk: key }, publishable)).status).toBe(202);
-    sessions.push(checkoutSession({ mode: 'subscription', amount: 1_000, clientReferenceId: grId, email: `p${i}@shop.test`, invoice: stripeId('in') }));
+    sessions.push(
+      checkoutSession({ mode: 'subscription', amount: 1_000, clientReferenceId: grId, email: `p${i}@shop.test`, invoice: stripeId('in') }),
+    );
   }
   // Each Checkout makes a referral from its click; each invoice pays; each refund takes half.
   const answers = await Promise.all(sessions.map((s) => toBoth(stripeEvent('checkout.session.completed', s, { created: now }))));
@@ -71,9 +73,21 @@ it('the same events to two processes at once: each processed once, both answers 
   }
   const intents = sessions.map(() => stripeId('pi'));
   await Promise.all(
-    sessions.map((s, i) => toBoth(stripeEvent('invoice.paid', invoice({ id: s.invoice as string, customer: s.customer as string, amountPaid: 5_000, paymentIntent: intents[i] }), { created: now }))),
+    sessions.map((s, i) =>
+      toBoth(
+        stripeEvent(
+          'invoice.paid',
+          invoice({ id: s.invoice as string, customer: s.customer as string, amountPaid: 5_000, paymentIntent: intents[i] }),
+          { created: now },
+        ),
+      ),
+    ),
   );
-  await Promise.all(intents.map((pi) => toBoth(stripeEvent('charge.refunded', charge({ amount: 5_000, amountRefunded: 2_500, paymentIntent: pi }), { created: now }))));
+  await Promise.all(
+    intents.map((pi) =>
+      toBoth(stripeEvent('charge.refunded', charge({ amount: 5_000, amountRefunded: 2_500, paymentIntent: pi }), { created: now })),
+    ),
+  );
   expect(await count('SELECT COUNT(*) AS n FROM referrals')).toBe(PEOPLE);
   expect(await count('SELECT COUNT(*) AS n FROM payments')).toBe(PEOPLE);
   expect(await count('SELECT COUNT(*) AS n FROM commissions WHERE amount = 500')).toBe(PEOPLE);

@@ -53,7 +53,11 @@ beforeAll(async () => {
   expect(printed).toHaveLength(1);
   secret = printed[0]!.secret!;
   publishable = printed[0]!.publishable!;
-  const partner = await send(a, 'POST', '/v1/partners', secret, { name: 'Shared', email: 'shared@p.test', paypal_email: 'pay@shared.test' });
+  const partner = await send(a, 'POST', '/v1/partners', secret, {
+    name: 'Shared',
+    email: 'shared@p.test',
+    paypal_email: 'pay@shared.test',
+  });
   const partnership = await send(b, 'POST', '/v1/partnerships', secret, { partner_id: partner.body.data.id, state: 'accepted' });
   expect(partnership.status).toBe(201);
   key = partnership.body.data.attributes.key;
@@ -112,9 +116,7 @@ it('the same payments sent to both at once: one payment and one commission per k
 
 it('the same state change sent to both at once: exactly one wins, the other is refused', async () => {
   const commissions = await rows<{ id: string }>('SELECT id FROM commissions ORDER BY id LIMIT 40');
-  const answers = await Promise.all(
-    commissions.map((c) => both('PATCH', `/v1/commissions/${c.id}`, secret, { state: 'paid' })),
-  );
+  const answers = await Promise.all(commissions.map((c) => both('PATCH', `/v1/commissions/${c.id}`, secret, { state: 'paid' })));
   for (const [x, y] of answers) expect([x.status, y.status].sort()).toEqual([200, 409]);
   const paid = await rows("SELECT id FROM commissions WHERE state = 'paid'");
   expect(paid).toHaveLength(commissions.length);
@@ -122,9 +124,7 @@ it('the same state change sent to both at once: exactly one wins, the other is r
 
 it('the same click sent to both at once is stored once', async () => {
   const visitors = Array.from({ length: 40 }, (_, i) => `visitor-${i}`);
-  const answers = await Promise.all(
-    visitors.map((gr_id) => both('POST', '/v1/tracking/click', publishable, { gr_id, pk: key })),
-  );
+  const answers = await Promise.all(visitors.map((gr_id) => both('POST', '/v1/tracking/click', publishable, { gr_id, pk: key })));
   for (const pair of answers) expect(pair.map((r) => r.status)).toEqual([202, 202]);
   const clicks = await rows<{ gr_id: string }>("SELECT gr_id FROM clicks WHERE gr_id LIKE 'visitor-%'");
   expect(clicks.map((c) => c.gr_id).sort()).toEqual([...visitors].sort());
@@ -134,12 +134,15 @@ it('partnerships: one made per partner, and of the same move sent to both at onc
   const made = await Promise.all(
     Array.from({ length: 20 }, (_, i) => send(a, 'POST', '/v1/partners', secret, { name: `Race ${i}`, email: `race${i}@p.test` })),
   );
-  const creates = await Promise.all(
-    made.map((p) => both('POST', '/v1/partnerships', secret, { partner_id: p.body.data.id })),
-  );
+  const creates = await Promise.all(made.map((p) => both('POST', '/v1/partnerships', secret, { partner_id: p.body.data.id })));
   for (const [x, y] of creates) expect([x.status, y.status].sort()).toEqual([201, 409]);
   const ids = creates.map(([x, y]) => (x.status === 201 ? x : y).body.data.id as string);
-  expect(await rows('SELECT id FROM partnerships WHERE partner_id IN (' + made.map(() => '?').join(', ') + ')', made.map((p) => p.body.data.id))).toHaveLength(20);
+  expect(
+    await rows(
+      `SELECT id FROM partnerships WHERE partner_id IN (${made.map(() => '?').join(', ')})`,
+      made.map((p) => p.body.data.id),
+    ),
+  ).toHaveLength(20);
 
   // pending → accepted, sent to both at the same moment: a read-then-write would let both
   // succeed; the conditional update lets one.

@@ -17,7 +17,13 @@ let b: Served;
 beforeAll(async () => {
   database = await testDatabase('postgres');
   receiver = await startReceiver();
-  const env = { DATABASE_URL: database.url, RATE_LIMIT_IP: '0', RATE_LIMIT_TOKEN: '0', WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOW_PRIVATE: '1' };
+  const env = {
+    DATABASE_URL: database.url,
+    RATE_LIMIT_IP: '0',
+    RATE_LIMIT_TOKEN: '0',
+    WEBHOOK_ALLOW_HTTP: '1',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+  };
   a = await serve(env);
   b = await serve(env);
 });
@@ -67,6 +73,8 @@ it('1,000 events: each delivered once, never by both processes at once', async (
   expect(new Set(got)).toEqual(new Set(ids));
   expect(got).toHaveLength(EVENTS);
   expect(overlaps).toEqual([]);
-  const states = await withDb(database.url, (db) => db.all<{ state: string; n: number }>('SELECT state, COUNT(*) AS n FROM webhook_deliveries GROUP BY state'));
+  const states = await withDb(database.url, (db) =>
+    db.all<{ state: string; n: number }>('SELECT state, COUNT(*) AS n FROM webhook_deliveries GROUP BY state'),
+  );
   expect(states).toEqual([{ state: 'succeeded', n: EVENTS }]);
 }, 120_000);

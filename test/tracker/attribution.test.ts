@@ -18,7 +18,11 @@ describe('link parameters', () => {
     for (let i = 0; i < order.length - 1; i++) {
       const b = new Browser();
       // Every parameter from position i on, written in reverse so URL order cannot decide.
-      const query = order.slice(i).reverse().map((n) => `${n}=${n}-value`).join('&');
+      const query = order
+        .slice(i)
+        .reverse()
+        .map((n) => `${n}=${n}-value`)
+        .join('&');
       await b.open(`${SITE}?${query}`);
       expect(cookieReferral(b, SITE)?.pk).toBe(`${order[i]}-value`);
     }

@@ -10,10 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { CookieJar, JSDOM, requestInterceptor, VirtualConsole } from 'jsdom';
 import { registrableDomain } from '../../packages/collector/src/domain/registrable-domain.js';
 
-export const BUNDLE = readFileSync(
-  fileURLToPath(new URL('../../packages/tracker/dist/tracker.js', import.meta.url)),
-  'utf8',
-);
+export const BUNDLE = readFileSync(fileURLToPath(new URL('../../packages/tracker/dist/tracker.js', import.meta.url)), 'utf8');
 export const SCRIPT_SRC = 'https://collector.test/tracker.js';
 export const KEY = 'tly_pub_test';
 
@@ -159,9 +156,7 @@ export class Browser {
 
   /** The domain attribute of each cookie written on a host ('' for none), in order. */
   cookieDomains(host: string): string[] {
-    return this.cookieWrites
-      .filter((w) => w.host === host)
-      .map((w) => /;\s*domain=([^;]*)/i.exec(w.cookie)?.[1] ?? '');
+    return this.cookieWrites.filter((w) => w.host === host).map((w) => /;\s*domain=([^;]*)/i.exec(w.cookie)?.[1] ?? '');
   }
 
   /** The `_gr_id` cookie as the jar holds it, for a URL. */

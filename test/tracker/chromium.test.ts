@@ -115,9 +115,7 @@ async function open(path: string): Promise<void> {
 const seen = () => tab.evaluate(() => (window as unknown as { __seen: Seen }).__seen);
 const cookieNames = async () => (await context.cookies()).map((c) => `${c.name}@${c.domain}`).sort();
 const referral = () =>
-  tab.evaluate(
-    () => new Promise((done) => (window as unknown as { gr: (c: string, f: (r: unknown) => void) => void }).gr('ready', done)),
-  );
+  tab.evaluate(() => new Promise((done) => (window as unknown as { gr: (c: string, f: (r: unknown) => void) => void }).gr('ready', done)));
 
 describe.skipIf(!existsSync(CHROMIUM))('in Chromium', () => {
   beforeAll(async () => {

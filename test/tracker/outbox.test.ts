@@ -164,9 +164,7 @@ describe('across page loads', () => {
     expect(outbox(w)).toHaveLength(1);
     w.gr('initCustomer', 'tly_pub_later');
     await b.settle(w);
-    expect(b.conversions().map((s) => [s.body.email, s.headers.Authorization])).toEqual([
-      ['early@user.test', 'Bearer tly_pub_later'],
-    ]);
+    expect(b.conversions().map((s) => [s.body.email, s.headers.Authorization])).toEqual([['early@user.test', 'Bearer tly_pub_later']]);
     expect(outbox(w)).toEqual([]);
     expect(await result).toBeNull(); // answered before the token came: the record is not known yet
   });

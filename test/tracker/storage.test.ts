@@ -72,7 +72,10 @@ describe('the _gr_id cookie', () => {
       expect(b.cookie(url)!.domain).toBe(host);
       expect(b.cookie(url)!.hostOnly).toBe(true);
       expect(cookieReferral(b, url)?.pk).toBe('alice');
-      expect(b.cookieDomains(host).every((d) => d === ''), host).toBe(true);
+      expect(
+        b.cookieDomains(host).every((d) => d === ''),
+        host,
+      ).toBe(true);
     }
   });
 
@@ -97,7 +100,7 @@ describe('the _gr_id cookie', () => {
     expect(others(b, 'www.shop.example.co.uk', 'shop.example.co.uk')).toEqual([]);
   });
 
-  it('a domain the browser refuses after all (a newer suffix list than the collector\'s): the stored copy carries the referral', async () => {
+  it("a domain the browser refuses after all (a newer suffix list than the collector's): the stored copy carries the referral", async () => {
     const b = new Browser();
     // shop.test is named, but from the host www.shop.example the browser refuses it.
     b.clickAnswer = { status: 202, body: { data: { cookie_domain: 'shop.test' } } };
@@ -221,7 +224,13 @@ describe('the attribution window', () => {
   });
 
   it('is clamped to 1..365 days', async () => {
-    for (const [days, expected] of [['1000', 365], ['0.2', 60], ['-5', 1], ['abc', 60], ['7', 7]] as const) {
+    for (const [days, expected] of [
+      ['1000', 365],
+      ['0.2', 60],
+      ['-5', 1],
+      ['abc', 60],
+      ['7', 7],
+    ] as const) {
       const b = new Browser();
       await b.open('https://www.shop.test/?red=alice', { attrs: { 'cookie-days': days } });
       expect(b.cookie('https://www.shop.test/')!.maxAge, days).toBe(expected * 86400);

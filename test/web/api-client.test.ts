@@ -72,7 +72,11 @@ it('resolves to the answer’s JSON, and to undefined for a 204', async () => {
 
 it('turns the API’s error into an ApiError: status, code, the sentence, the field and Retry-After', async () => {
   reply = () =>
-    json(422, { errors: [{ status: '422', code: 'invalid_url', detail: 'url must be https', source: { pointer: '/url' } }] }, { 'retry-after': '30' });
+    json(
+      422,
+      { errors: [{ status: '422', code: 'invalid_url', detail: 'url must be https', source: { pointer: '/url' } }] },
+      { 'retry-after': '30' },
+    );
   const err = await client.api.POST('/v1/webhook_endpoints', { body: { url: 'http://x.test' } }).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(client.ApiError);
   expect(err).toMatchObject({ status: 422, code: 'invalid_url', message: 'url must be https', field: 'url', retryAfter: 30 });
@@ -92,7 +96,9 @@ it('tells the app of a lost session on a 401, but not for a wrong password or a 
   reply = () => json(401, { errors: [{ code: 'unauthorized', detail: 'sign in first' }] });
   await expect(client.api.GET('/v1/program')).rejects.toMatchObject({ status: 401 });
   expect(lost).toHaveBeenCalledTimes(1);
-  await expect(client.api.POST('/v1/auth/sign_in', { body: { email: 'a@b.test', password: 'wrong' } })).rejects.toMatchObject({ status: 401 });
+  await expect(client.api.POST('/v1/auth/sign_in', { body: { email: 'a@b.test', password: 'wrong' } })).rejects.toMatchObject({
+    status: 401,
+  });
   await expect(client.api.GET('/v1/public/programs/{slug}', { params: { path: { slug: 'acme' } } })).rejects.toMatchObject({ status: 401 });
   expect(lost).toHaveBeenCalledTimes(1);
   stop();
@@ -102,7 +108,9 @@ it('passes a cancellation on as the AbortError it is: not a network problem, not
   const lost = vi.fn();
   const stop = client.whenSignedOut(lost);
   reply = (req) =>
-    new Promise((_, reject) => req.signal.addEventListener('abort', () => reject(new DOMException('The operation was aborted.', 'AbortError'))));
+    new Promise((_, reject) =>
+      req.signal.addEventListener('abort', () => reject(new DOMException('The operation was aborted.', 'AbortError'))),
+    );
   const controller = new AbortController();
   const pending = client.api.GET('/v1/program', { signal: controller.signal }).catch((e: unknown) => e);
   controller.abort();

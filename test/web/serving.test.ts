@@ -94,7 +94,9 @@ it('serves the gzip and brotli the build wrote beside each file, byte for byte, 
     new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
       request(`${c.url}/dashboard/assets/${js}`, { headers: { 'accept-encoding': encoding } }, (res) => {
         const parts: Buffer[] = [];
-        res.on('data', (d: Buffer) => parts.push(d)).on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(parts) }));
+        res
+          .on('data', (d: Buffer) => parts.push(d))
+          .on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(parts) }));
       })
         .on('error', reject)
         .end();

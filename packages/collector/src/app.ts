@@ -121,7 +121,8 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
     ctx.status = reply.status;
     if (reply.headers) ctx.set(reply.headers);
     if (reply.session) setSessionCookie(ctx, reply.session === 'end' ? null : reply.session.token, deps.publicUrl);
-    if (reply.partnerSession) setSessionCookie(ctx, reply.partnerSession === 'end' ? null : reply.partnerSession.token, deps.publicUrl, PARTNER_COOKIE);
+    if (reply.partnerSession)
+      setSessionCookie(ctx, reply.partnerSession === 'end' ? null : reply.partnerSession.token, deps.publicUrl, PARTNER_COOKIE);
     if (reply.body !== undefined) {
       ctx.body = reply.body;
     } else if (reply.status !== 204) {
@@ -159,7 +160,8 @@ export function createApp(deps: AppDeps): Koa {
     try {
       await next();
     } catch (err) {
-      if (err instanceof ServiceError && err.problems.some((p) => p.code === 'invalid_credentials' || p.code === 'account_locked')) failures.failed(ctx);
+      if (err instanceof ServiceError && err.problems.some((p) => p.code === 'invalid_credentials' || p.code === 'account_locked'))
+        failures.failed(ctx);
       throw err;
     }
   };

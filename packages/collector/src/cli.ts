@@ -41,7 +41,9 @@ Add --help to any command for more.`;
 
 /** The options a command takes, as a user types them: `--name NAME, --json`. */
 function optionList(command: Command): string {
-  const names = Object.entries(command.options).map(([n, o]) => `--${n}${o.type === 'string' ? ` ${n.toUpperCase().replace(/-/g, '_')}` : ''}`);
+  const names = Object.entries(command.options).map(
+    ([n, o]) => `--${n}${o.type === 'string' ? ` ${n.toUpperCase().replace(/-/g, '_')}` : ''}`,
+  );
   return names.length ? names.join(', ') : 'no options';
 }
 
@@ -126,7 +128,9 @@ async function run(argv: readonly string[], cliIo: CliIo): Promise<number> {
     }
     // Bad arguments exit 2; a refusal by the data (a stale export, say) or a failure exits 1.
     const usage =
-      err instanceof UsageError || err instanceof ConfigError || (err instanceof ServiceError && (err.kind === 'request' || err.kind === 'rule'));
+      err instanceof UsageError ||
+      err instanceof ConfigError ||
+      (err instanceof ServiceError && (err.kind === 'request' || err.kind === 'rule'));
     cliIo.stderr.write(`tally: ${err instanceof Error ? err.message : String(err)}\n`);
     return usage ? 2 : 1;
   }

@@ -17,7 +17,8 @@ export function nestedDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === 0x5c) i++; // a backslash: the next character is escaped, even a quote
+      if (ch === 0x5c)
+        i++; // a backslash: the next character is escaped, even a quote
       else if (ch === 0x22) inString = false;
     } else if (ch === 0x22) {
       inString = true;

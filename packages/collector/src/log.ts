@@ -29,9 +29,9 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 
 function bufferedStdout(): DestinationStream {
   const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  let timer: NodeJS.Timeout | undefined;
+  let pending = false;
   const flush = () => {
-    timer = undefined;
+    pending = false;
     try {
       stream.flush();
     } catch {
@@ -41,7 +41,10 @@ function bufferedStdout(): DestinationStream {
   const write = stream.write.bind(stream);
   stream.write = (line: string) => {
     // unref: a pending flush never keeps the process alive; a stop flushes explicitly.
-    timer ??= setTimeout(flush, FLUSH_AFTER_MS).unref();
+    if (!pending) {
+      pending = true;
+      setTimeout(flush, FLUSH_AFTER_MS).unref();
+    }
     return write(line);
   };
   return stream;

@@ -119,7 +119,11 @@ export function checkUrlForm(raw: string, policy: OutboundPolicy): URL {
     throw new RefusedUrl('is not a URL');
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
-    throw new RefusedUrl(policy.allowHttp ? 'must be https:// or http://' : 'must be https:// (plain http is allowed only by WEBHOOK_ALLOW_HTTP, for local development)');
+    throw new RefusedUrl(
+      policy.allowHttp
+        ? 'must be https:// or http://'
+        : 'must be https:// (plain http is allowed only by WEBHOOK_ALLOW_HTTP, for local development)',
+    );
   }
   if (url.username || url.password) throw new RefusedUrl('must not carry a user name or password');
   return url;
@@ -237,7 +241,8 @@ export async function postJson(url: string, headers: Record<string, string>, bod
       },
     );
     req.on('error', (err: NodeJS.ErrnoException) => {
-      const error = err.name === 'AbortError' || err.name === 'TimeoutError' ? `no answer within ${policy.timeoutMs} ms` : (err.code ?? err.message);
+      const error =
+        err.name === 'AbortError' || err.name === 'TimeoutError' ? `no answer within ${policy.timeoutMs} ms` : (err.code ?? err.message);
       resolve({ body: '', durationMs: took(), error });
     });
     req.end(body);

@@ -52,11 +52,7 @@ const FOLD_EVERY_MS = 1000;
 const PURGE_EVERY_MS = 3600_000;
 
 /** The database of a configuration, opened and migrated. */
-export function openConfigured(
-  config: Pick<Config, 'databaseUrl' | 'pgPoolSize' | 'dbMaxQueued'>,
-  now: number,
-  log?: Logger,
-): Promise<Db> {
+export function openConfigured(config: Pick<Config, 'databaseUrl' | 'pgPoolSize' | 'dbMaxQueued'>, now: number, log?: Logger): Promise<Db> {
   return openMigrated(config.databaseUrl, now, {
     poolSize: config.pgPoolSize,
     maxQueued: config.dbMaxQueued,
@@ -168,7 +164,8 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   );
 
   // Raw clicks past their retention are deleted beside the requests, in short batches.
-  const clickPurging = background && config.clickRetentionDays ? startClickPurge({ db, log, now, retentionDays: config.clickRetentionDays }) : undefined;
+  const clickPurging =
+    background && config.clickRetentionDays ? startClickPurge({ db, log, now, retentionDays: config.clickRetentionDays }) : undefined;
 
   // What can open nothing any more is deleted: sessions idle too long, expired links and invitations.
   const purge = async () => {
@@ -176,7 +173,9 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     if (config.clickRetentionDays) await purgeClicks(db, { now: now(), retentionDays: config.clickRetentionDays });
   };
   const purging = repeat(background, PURGE_EVERY_MS, () =>
-    purgeExpiredAccess(db, now()).catch((err: unknown) => log.warn({ cause: describeCause(err) }, 'deleting expired sessions and links failed; the next run retries')),
+    purgeExpiredAccess(db, now()).catch((err: unknown) =>
+      log.warn({ cause: describeCause(err) }, 'deleting expired sessions and links failed; the next run retries'),
+    ),
   );
 
   let closing: Promise<void> | undefined;

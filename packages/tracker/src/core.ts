@@ -47,7 +47,7 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
   // Options come typed from the npm entry and as strings from data-* attributes.
   let consent = !/^(false|required)$/.test(o.consent as string);
   // Work that needs the token, when initCustomer has not given it yet.
-  let waiting: (() => unknown)[] = [];
+  const waiting: (() => unknown)[] = [];
   const base = (o.api || api).replace(/\/$/, '') + '/v1/tracking/';
   // The attribution window, in seconds.
   const lifetime = 86400 * Math.min(365, Math.max(1, ((o.cookieDays || days) as number) | 0 || 60));

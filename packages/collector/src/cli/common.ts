@@ -79,4 +79,3 @@ export function printTokens(secret: string | undefined, publishable: string | un
   if (publishable) write(`  publishable token: ${publishable}`);
   write('  Tokens are shown only now; store them safely.');
 }
-

@@ -11,7 +11,7 @@ import { now, out, requireProgram, UsageError, withDb, type Command } from './co
 export const dataCommands: Record<string, Command> = {
   backup: {
     usage:
-      'tally backup FILE\n\nCopies the database to FILE with SQLite\'s online backup, also while the server runs and\n' +
+      "tally backup FILE\n\nCopies the database to FILE with SQLite's online backup, also while the server runs and\n" +
       'writes. The copy is checked (PRAGMA integrity_check) before it takes the name FILE.\n' +
       'To restore: stop the server, and start it with DATABASE_URL=FILE.\n' +
       'A PostgreSQL database is backed up with its own tools (pg_dump, base backups).',

@@ -7,15 +7,7 @@ import { dirname } from 'node:path';
 import type { Config } from '../config.js';
 import { parseCsv } from '../csv.js';
 import { CURRENCY_RULE, knownCurrency } from '../domain/money.js';
-import {
-  cancelPayoutBatch,
-  exportPayouts,
-  markPaid,
-  openBatch,
-  openBatches,
-  payoutCsv,
-  type PayoutBatch,
-} from '../domain/payouts.js';
+import { cancelPayoutBatch, exportPayouts, markPaid, openBatch, openBatches, payoutCsv, type PayoutBatch } from '../domain/payouts.js';
 import { io, iso, note, now, out, programFor, UsageError, withDb, type Command } from './common.js';
 
 /** A batch's file: written whole under a temporary name in the same folder, then renamed. */
@@ -64,12 +56,10 @@ function rename({ path, temp }: Placed): void {
   }
 }
 
-const stdout = (text: string) =>
-  new Promise<void>((resolve, reject) => io().stdout.write(text, (err) => (err ? reject(err) : resolve())));
+const stdout = (text: string) => new Promise<void>((resolve, reject) => io().stdout.write(text, (err) => (err ? reject(err) : resolve())));
 
 /** Where each batch goes: FILE for one batch, FILE.USD.csv, FILE.EUR.csv … for several. */
-const pathFor = (file: string, count: number, currency: string) =>
-  count === 1 ? file : file.replace(/(\.csv)?$/i, `.${currency}$1`);
+const pathFor = (file: string, count: number, currency: string) => (count === 1 ? file : file.replace(/(\.csv)?$/i, `.${currency}$1`));
 
 /**
  * Cancels batches whose file could not be delivered after they were committed: the
@@ -100,11 +90,11 @@ export const payoutCommands: Record<string, Command> = {
   'payouts export': {
     usage:
       'tally payouts export [--program ID] [--currency USD] [--csv FILE] | --batch ID [--csv FILE]\n\n' +
-      'Sums each partner\'s pending commissions of accepted partnerships, per currency, in the layout of\n' +
-      'PayPal\'s Payouts bulk upload (one file per currency: FILE.EUR.csv and so on when there are several),\n' +
+      "Sums each partner's pending commissions of accepted partnerships, per currency, in the layout of\n" +
+      "PayPal's Payouts bulk upload (one file per currency: FILE.EUR.csv and so on when there are several),\n" +
       'without --csv on stdout. Each file is a batch, which holds its commissions until it is marked paid\n' +
       'or cancelled: a second export leaves them out. Partners without a PayPal address are listed on stderr\n' +
-      'and left out. --batch ID writes an open batch\'s file again, exactly as it was first written.',
+      "and left out. --batch ID writes an open batch's file again, exactly as it was first written.",
     options: { program: { type: 'string' }, currency: { type: 'string' }, csv: { type: 'string' }, batch: { type: 'string' } },
     async run(values, _positionals, config) {
       const file = typeof values.csv === 'string' ? values.csv : undefined;
@@ -118,7 +108,9 @@ export const payoutCommands: Record<string, Command> = {
       if (currency === undefined) throw new UsageError(`--currency ${CURRENCY_RULE}`);
 
       let placed: Placed[] = [];
-      const discard = () => placed.forEach((p) => rmSync(p.temp, { force: true }));
+      const discard = () => {
+        for (const p of placed) rmSync(p.temp, { force: true });
+      };
       // With --csv the files are written inside the export's transaction, before its commit:
       // a file that cannot be written, or a commit that fails, leaves no batch (and the
       // temporary files are removed). Only the renames come after the commit.

@@ -7,7 +7,7 @@ export const programCommands: Record<string, Command> = {
   'programs create': {
     usage:
       'tally programs create --name NAME --site-url URL [--allowed-origin ORIGIN]... [--commission-rate-bps N] [--json]\n\n' +
-      'Makes a program and one secret and one publishable token. Allowed origins default to the site URL\'s origin.',
+      "Makes a program and one secret and one publishable token. Allowed origins default to the site URL's origin.",
     options: {
       name: { type: 'string' },
       'site-url': { type: 'string' },
@@ -53,7 +53,7 @@ export const programCommands: Record<string, Command> = {
   'programs update': {
     usage:
       'tally programs update ID [--name NAME] [--site-url URL] [--add-origin ORIGIN]... [--remove-origin ORIGIN]... [--commission-rate-bps N] [--json]\n\n' +
-      'Changes the program\'s settings: its name, site URL, allowed browser origins (added or removed by name, so\n' +
+      "Changes the program's settings: its name, site URL, allowed browser origins (added or removed by name, so\n" +
       'the others keep working) and commission rate in basis points (2000 is 20%). Its tokens stay as they are.',
     options: {
       name: { type: 'string' },
@@ -73,7 +73,9 @@ export const programCommands: Record<string, Command> = {
         commissionRateBps: rateOption(values),
       };
       if (Object.values(changes).every((v) => v === undefined)) {
-        throw new UsageError('nothing to change; give at least one of --name, --site-url, --add-origin, --remove-origin, --commission-rate-bps');
+        throw new UsageError(
+          'nothing to change; give at least one of --name, --site-url, --add-origin, --remove-origin, --commission-rate-bps',
+        );
       }
       const updated = await withDb(config, async (db) => {
         const program = await requireProgram(db, positionals[0] ?? '');

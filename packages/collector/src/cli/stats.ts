@@ -8,7 +8,7 @@ export const statsCommands: Record<string, Command> = {
   'stats check': {
     usage:
       'tally stats check [--program ID] [--repair]\n\n' +
-      "Recounts clicks, referrals, customers, payments, revenue and commissions from the records and compares\n" +
+      'Recounts clicks, referrals, customers, payments, revenue and commissions from the records and compares\n' +
       'them with the totals the dashboard reads (also while the server runs). Exits 1 on a difference;\n' +
       "--repair then rebuilds every program's totals.",
     options: { program: { type: 'string' }, repair: { type: 'boolean' } },

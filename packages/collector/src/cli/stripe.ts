@@ -37,12 +37,17 @@ export const stripeCommands: Record<string, Command> = {
         const { endpointId } = await addSecret(db, program.id, secret, label, now());
         const { secrets } = await connection(db, program.id);
         out(`Connected "${program.name}" to Stripe (secret ${secretHint(secret.trim())} added).`);
-        printConnection(config, endpointId, secrets.map((s) => `${s.label} ${secretHint(s.secret)}`));
+        printConnection(
+          config,
+          endpointId,
+          secrets.map((s) => `${s.label} ${secretHint(s.secret)}`),
+        );
       });
     },
   },
   'stripe status': {
-    usage: 'tally stripe status [--program ID]\n\nThe program\'s Stripe webhook URL, the events to send, and the signing secrets set (by hint).',
+    usage:
+      "tally stripe status [--program ID]\n\nThe program's Stripe webhook URL, the events to send, and the signing secrets set (by hint).",
     options: { program: { type: 'string' } },
     async run(values, _positionals, config) {
       await withDb(config, async (db) => {
@@ -51,7 +56,11 @@ export const stripeCommands: Record<string, Command> = {
         if (secrets.length === 0) {
           return out(`"${program.name}" is not connected to Stripe yet: tally stripe connect --program ${program.id} --secret whsec_…`);
         }
-        printConnection(config, endpointId, secrets.map((s) => `${s.label} ${secretHint(s.secret)}`));
+        printConnection(
+          config,
+          endpointId,
+          secrets.map((s) => `${s.label} ${secretHint(s.secret)}`),
+        );
       });
     },
   },

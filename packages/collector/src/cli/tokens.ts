@@ -23,7 +23,7 @@ export const tokenCommands: Record<string, Command> = {
   },
 
   'tokens list': {
-    usage: 'tally tokens list --program ID [--json]\n\nLists a program\'s tokens by id and prefix; tokens themselves are never stored.',
+    usage: "tally tokens list --program ID [--json]\n\nLists a program's tokens by id and prefix; tokens themselves are never stored.",
     options: { program: { type: 'string' }, ...json },
     async run(values, _positionals, config) {
       const rows = await withDb(config, async (db) => {
@@ -40,7 +40,9 @@ export const tokenCommands: Record<string, Command> = {
       }));
       if (values.json) return out(JSON.stringify(shown));
       for (const t of shown) {
-        out(`${t.id}  ${t.kind.padEnd(11)}  ${t.prefix}…  created ${iso(t.created_at)}  revoked ${iso(t.revoked_at)}${t.label ? `  (${t.label})` : ''}`);
+        out(
+          `${t.id}  ${t.kind.padEnd(11)}  ${t.prefix}…  created ${iso(t.created_at)}  revoked ${iso(t.revoked_at)}${t.label ? `  (${t.label})` : ''}`,
+        );
       }
     },
   },

@@ -6,7 +6,6 @@ import { allMembers, invite, linkPath, ownerResetLink, removeUser } from '../dom
 import { ROLES, type Role } from '../store/users.js';
 import { iso, json, now, out, programFor, UsageError, withDb, type Command } from './common.js';
 
-
 export const userCommands: Record<string, Command> = {
   'users invite': {
     usage:
@@ -23,12 +22,16 @@ export const userCommands: Record<string, Command> = {
   },
 
   'users reset': {
-    usage: "tally users reset EMAIL\n\nPrints a one-time link (valid 24 hours) that sets a new password for the dashboard user EMAIL; their sessions and other links end when it is used.",
+    usage:
+      'tally users reset EMAIL\n\nPrints a one-time link (valid 24 hours) that sets a new password for the dashboard user EMAIL; their sessions and other links end when it is used.',
     options: {},
     positionals: ['EMAIL'],
     async run(_values, positionals, config) {
       const link = await withDb(config, (db) => ownerResetLink(db, positionals[0] ?? '', now()));
-      if (link === undefined) throw new UsageError('no user with that e-mail address runs a program (or three resets were made this hour); see: tally users list');
+      if (link === undefined)
+        throw new UsageError(
+          'no user with that e-mail address runs a program (or three resets were made this hour); see: tally users list',
+        );
       out(`Reset link (once, within 24 hours): ${publicUrlOf(config, config.port)}${linkPath(link)}`);
     },
   },
@@ -41,10 +44,19 @@ export const userCommands: Record<string, Command> = {
         const all = await allMembers(db);
         return typeof values.program === 'string' ? all.filter((m) => m.program_id === values.program) : all;
       });
-      const shown = rows.map((m) => ({ id: m.user_id, email: m.email, program_id: m.program_id, role: m.role, active: m.active, created_at: m.created_at }));
+      const shown = rows.map((m) => ({
+        id: m.user_id,
+        email: m.email,
+        program_id: m.program_id,
+        role: m.role,
+        active: m.active,
+        created_at: m.created_at,
+      }));
       if (values.json) return out(JSON.stringify(shown));
       for (const m of shown) {
-        out(`${m.id}  ${m.email ?? '(first owner, link not used yet)'}  ${m.program_id}  ${m.active ? 'active' : 'invited'}  since ${iso(m.created_at)}`);
+        out(
+          `${m.id}  ${m.email ?? '(first owner, link not used yet)'}  ${m.program_id}  ${m.active ? 'active' : 'invited'}  since ${iso(m.created_at)}`,
+        );
       }
     },
   },
@@ -55,7 +67,8 @@ export const userCommands: Record<string, Command> = {
     positionals: ['EMAIL'],
     async run(_values, positionals, config) {
       const email = positionals[0] ?? '';
-      if (!(await withDb(config, (db) => removeUser(db, email)))) throw new UsageError('no user with that e-mail address; see: tally users list');
+      if (!(await withDb(config, (db) => removeUser(db, email))))
+        throw new UsageError('no user with that e-mail address; see: tally users list');
       out('Removed; their sessions have ended.');
     },
   },

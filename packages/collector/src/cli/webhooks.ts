@@ -13,7 +13,10 @@ const policyOf = (config: Readonly<Config>) => ({ ...DEFAULT_OUTBOUND, ...config
 
 function eventTypes(values: Values): EventType[] | undefined {
   if (typeof values.events !== 'string') return undefined;
-  const types = values.events.split(',').map((t) => t.trim()).filter(Boolean);
+  const types = values.events
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const unknown = types.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
   if (unknown.length > 0) throw new UsageError(`unknown event type ${unknown.join(', ')}; one of ${EVENT_TYPES.join(', ')}`);
   return types as EventType[];

@@ -74,7 +74,10 @@ const caps = new WeakMap<Db, ClickCap>();
 /** Records the click: 'repeat' when it only refreshed an earlier one, 'capped' when its address's allowance was spent. */
 export async function recordClick(db: Db, programId: string, input: ClickInput, now: number): Promise<ClickOutcome> {
   let cap = caps.get(db);
-  if (!cap) caps.set(db, (cap = new ClickCap()));
+  if (!cap) {
+    cap = new ClickCap();
+    caps.set(db, cap);
+  }
   const capKey = input.client === undefined ? undefined : `${programId} ${input.client}`;
   // Reserved once, even if the engine runs the function again after a conflict.
   let reserved = false;
@@ -161,7 +164,9 @@ export async function purgeClicks(db: Db, opts: PurgeOptions): Promise<number> {
 export const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 /** Purges at start and then every `everyMs`, beside the requests; stop() waits for a run in flight. */
-export function startClickPurge(deps: { db: Db; log: Logger; now: () => number; retentionDays: number; everyMs?: number }): { stop(): Promise<void> } {
+export function startClickPurge(deps: { db: Db; log: Logger; now: () => number; retentionDays: number; everyMs?: number }): {
+  stop(): Promise<void>;
+} {
   let running: Promise<void> | undefined;
   let stopped = false;
   const run = () => {

@@ -23,7 +23,10 @@ const DAY = 86_400;
 const parseMinimums = (json: string): Record<string, number> => JSON.parse(json) as Record<string, number>;
 
 /** The rules that apply to a partnership: each of its own, or else the program's. */
-export function rulesFor(program: Pick<ProgramRow, 'recurring_months' | 'hold_days' | 'minimum_payout'>, partnership?: Pick<PartnershipRow, 'recurring_months' | 'hold_days' | 'minimum_payout'>): Rules {
+export function rulesFor(
+  program: Pick<ProgramRow, 'recurring_months' | 'hold_days' | 'minimum_payout'>,
+  partnership?: Pick<PartnershipRow, 'recurring_months' | 'hold_days' | 'minimum_payout'>,
+): Rules {
   return {
     recurringMonths: partnership?.recurring_months ?? program.recurring_months,
     holdDays: partnership?.hold_days ?? program.hold_days,

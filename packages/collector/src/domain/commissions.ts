@@ -111,7 +111,11 @@ export async function moveCommission(
 }
 
 /** A pending commission that no batch holds is owed: `sign` 1 when it becomes so, -1 when it stops. */
-export function countOwed(db: Queryable, c: Pick<CommissionRow, 'program_id' | 'partner_id' | 'currency' | 'amount'>, sign: 1 | -1): Promise<void> {
+export function countOwed(
+  db: Queryable,
+  c: Pick<CommissionRow, 'program_id' | 'partner_id' | 'currency' | 'amount'>,
+  sign: 1 | -1,
+): Promise<void> {
   return addDelta(db, { program_id: c.program_id, partner_id: c.partner_id, at: NOW, currency: c.currency, owed: sign * c.amount });
 }
 

@@ -34,12 +34,7 @@ function repeat(existing: ReferralRow, grId: string): ConversionResult {
   });
 }
 
-export async function recordConversion(
-  db: Db,
-  programId: string,
-  input: ConversionInput,
-  now: number,
-): Promise<ConversionResult> {
+export async function recordConversion(db: Db, programId: string, input: ConversionInput, now: number): Promise<ConversionResult> {
   // On SQLite the reads join the write's transaction, which group commit shares: a read
   // outside one would first wait for the disk. PostgreSQL needs no transaction for them
   // (each statement sees the latest commits at READ COMMITTED anyway), and BEGIN and

@@ -5,9 +5,11 @@
 export const EMAIL_MAX = 254;
 
 // Whitespace, C0/C1 controls, DEL, and the Unicode line and paragraph separators.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const FORBIDDEN = /[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 // Anywhere, also where trimming would remove it: a trailing newline is not whitespace to keep.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 // Characters that show nothing or turn the text's direction (zero-width spaces and

@@ -48,7 +48,9 @@ export function lockSeconds(failures: number): number {
 }
 
 export function locked(until: number, now: number): never {
-  throw fail('account_locked', 'too many wrong passwords in a row: this account is locked for a while', { retryAfter: Math.max(1, until - now) });
+  throw fail('account_locked', 'too many wrong passwords in a row: this account is locked for a while', {
+    retryAfter: Math.max(1, until - now),
+  });
 }
 
 /**
@@ -59,7 +61,14 @@ export function locked(until: number, now: number): never {
  * costs the same transaction and scrypt and gets the same answer as a wrong password.
  * The caller clears the count (clearFailures) in the transaction that acts on the account.
  */
-export async function provePassword(db: Db, realm: Realm, account: Credentials | undefined, password: string, now: number, wrong = WRONG_PASSWORD): Promise<Credentials> {
+export async function provePassword(
+  db: Db,
+  realm: Realm,
+  account: Credentials | undefined,
+  password: string,
+  now: number,
+  wrong = WRONG_PASSWORD,
+): Promise<Credentials> {
   if (account?.locked_until && account.locked_until > now) locked(account.locked_until, now);
   const counted = await db.transaction(async (tx) => {
     if (!account?.password_hash) return store.countAttempt(tx, realm, '', now);
@@ -89,7 +98,13 @@ export interface NewSession<S extends SessionBase> {
   session: S;
 }
 
-export async function startSession<S extends SessionBase>(tx: Queryable, realm: Realm, account: string, now: number, extra: Omit<S, keyof SessionBase> = {} as Omit<S, keyof SessionBase>): Promise<NewSession<S>> {
+export async function startSession<S extends SessionBase>(
+  tx: Queryable,
+  realm: Realm,
+  account: string,
+  now: number,
+  extra: Omit<S, keyof SessionBase> = {} as Omit<S, keyof SessionBase>,
+): Promise<NewSession<S>> {
   const token = newSecret();
   const session = { id: uuidv7(now * 1000), hash: hashToken(token), created_at: now, last_seen_at: now, ...extra } as S;
   await store.insertSession(tx, realm, account, session);
@@ -100,7 +115,12 @@ export async function startSession<S extends SessionBase>(tx: Queryable, realm: 
  * A session found by its cookie, while it is fresh: one idle too long is deleted. Its last
  * use is written at most once a minute, and `touched` tells the cookie to start again.
  */
-export async function keepSession(db: Db, realm: Realm, session: SessionBase | undefined, now: number): Promise<{ touched: boolean } | undefined> {
+export async function keepSession(
+  db: Db,
+  realm: Realm,
+  session: SessionBase | undefined,
+  now: number,
+): Promise<{ touched: boolean } | undefined> {
   if (!session) return undefined;
   if (session.last_seen_at + SESSION_IDLE_SECONDS <= now) {
     await db.transaction((tx) => store.deleteSession(tx, realm, session.id));
@@ -116,7 +136,14 @@ export function endSession(db: Db, realm: Realm, sessionId: string): Promise<num
 }
 
 /** A one-time link (24 h); `suffix` rides in the token, covered by its hash (a partner invitation names its record). */
-export async function makeLink(tx: Queryable, realm: Realm, account: string, purpose: LinkPurpose, now: number, extra: { programId?: string; suffix?: string } = {}): Promise<string> {
+export async function makeLink(
+  tx: Queryable,
+  realm: Realm,
+  account: string,
+  purpose: LinkPurpose,
+  now: number,
+  extra: { programId?: string; suffix?: string } = {},
+): Promise<string> {
   const token = newSecret() + (extra.suffix ?? '');
   const row: LinkRow = { hash: hashToken(token), account, expires_at: now + LINK_SECONDS, used_at: null, purpose, created_at: now };
   if (extra.programId !== undefined) row.program_id = extra.programId;
@@ -144,7 +171,14 @@ export async function takeLink(tx: Tx, realm: Realm, token: string, now: number)
  * A new password: whoever knew the old one, or holds another link of the account, is out.
  * Every other link of the account is used up and every other session ends.
  */
-export async function setPassword(tx: Tx, realm: Realm, account: string, passwordHash: string, now: number, options: { keepSession?: string; email?: string } = {}): Promise<void> {
+export async function setPassword(
+  tx: Tx,
+  realm: Realm,
+  account: string,
+  passwordHash: string,
+  now: number,
+  options: { keepSession?: string; email?: string } = {},
+): Promise<void> {
   const email = options.email === undefined ? undefined : { email: options.email, email_norm: signInKey(options.email) };
   await store.setPassword(tx, realm, account, passwordHash, now, email);
   await store.useLinksOf(tx, realm, account, now);
@@ -155,7 +189,13 @@ export async function setPassword(tx: Tx, realm: Realm, account: string, passwor
  * A reset link for the account of an address, or undefined: no such account, or it was sent
  * RESETS_PER_HOUR already this hour. One reset link is live at a time: a new one uses up the last.
  */
-export async function resetLinkFor(tx: Tx, realm: Realm, emailNorm: string, now: number, extra: { programId?: string } = {}): Promise<{ account: Credentials; token: string } | undefined> {
+export async function resetLinkFor(
+  tx: Tx,
+  realm: Realm,
+  emailNorm: string,
+  now: number,
+  extra: { programId?: string } = {},
+): Promise<{ account: Credentials; token: string } | undefined> {
   const account = await store.credentialsByEmail(tx, realm, emailNorm);
   if (!account?.email) return undefined;
   if ((await store.linksSince(tx, realm, account.id, 'reset', now - 3600)) >= RESETS_PER_HOUR) return undefined;

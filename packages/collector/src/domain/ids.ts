@@ -22,7 +22,7 @@ export function uuidv7(nowMs: number = Date.now()): string {
   bytes.set(pool.subarray(16 * used, 16 * ++used));
   if (nowMs > lastMs) {
     lastMs = nowMs;
-    counter = ((bytes[6] ?? 0) << 8 | (bytes[7] ?? 0)) & 0x7ff; // random start, room to count up
+    counter = (((bytes[6] ?? 0) << 8) | (bytes[7] ?? 0)) & 0x7ff; // random start, room to count up
   } else {
     counter = (counter + 1) & 0xfff;
     if (counter === 0) lastMs++; // 4096 ids in one millisecond: borrow the next one

@@ -18,13 +18,25 @@ export function composers(publicUrl: string): Record<MailKind, Compose> {
   return {
     async partner_reset(tx, row, now): Promise<Message | undefined> {
       const made = await resetLinkFor(tx, PARTNERS, row.subject_key, now);
-      return made && { to: made.account.email!, subject: 'Set a new password for the partner portal', text: resetText(publicUrl + partnerLinkPath(made.token), 'partner account') };
+      return (
+        made && {
+          to: made.account.email!,
+          subject: 'Set a new password for the partner portal',
+          text: resetText(publicUrl + partnerLinkPath(made.token), 'partner account'),
+        }
+      );
     },
     async owner_reset(tx, row, now): Promise<Message | undefined> {
       const user = await users.userByEmail(tx, row.subject_key);
       const first = user && (await users.membershipsOfUser(tx, user.id))[0];
       const made = first && (await resetLinkFor(tx, OWNERS, row.subject_key, now, { programId: first.program_id }));
-      return made && { to: made.account.email!, subject: 'Set a new password for the dashboard', text: resetText(publicUrl + linkPath(made.token), 'Tally account') };
+      return (
+        made && {
+          to: made.account.email!,
+          subject: 'Set a new password for the dashboard',
+          text: resetText(publicUrl + linkPath(made.token), 'Tally account'),
+        }
+      );
     },
     async partner_invitation(tx, row, now): Promise<Message | undefined> {
       const made = await invitePartner(tx, row.program_id ?? '', row.subject_key, now).catch(() => undefined);

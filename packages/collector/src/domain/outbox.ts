@@ -18,7 +18,15 @@ import { LINK_SECONDS, signInKey } from './identity.js';
 export type Compose = (tx: Tx, row: OutboxRow, now: number) => Promise<Message | undefined>;
 
 export function enqueueMail(tx: Tx, kind: MailKind, subjectKey: string, programId: string | null, now: number): Promise<number> {
-  return outbox.enqueue(tx, { id: uuidv7(now * 1000), kind, subject_key: subjectKey, program_id: programId, attempts: 0, next_attempt_at: now, created_at: now });
+  return outbox.enqueue(tx, {
+    id: uuidv7(now * 1000),
+    kind,
+    subject_key: subjectKey,
+    program_id: programId,
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+  });
 }
 
 /**
@@ -70,7 +78,10 @@ export function startOutbox(options: OutboxOptions): OutboxSender {
       if (message) await mailer.send(message);
       await db.transaction((tx) => outbox.remove(tx, row.id));
     } catch (err) {
-      log.warn({ cause: describeCause(err), kind: row.kind, attempts: row.attempts }, 'an e-mail could not be sent; it is tried again later');
+      log.warn(
+        { cause: describeCause(err), kind: row.kind, attempts: row.attempts },
+        'an e-mail could not be sent; it is tried again later',
+      );
     }
   };
 

@@ -80,7 +80,16 @@ export async function invite(db: Db, programId: string, rawEmail: string, now: n
     if (user && (await users.membersOfProgram(tx, programId)).some((m) => m.user_id === user.id)) {
       throw fail('conflict', 'this person runs the program already', { field: 'email' });
     }
-    const row: InvitationRow = { id: uuidv7(now * 1000), program_id: programId, email, email_norm: signInKey(email), role, hash: hashToken(token), created_at: now, expires_at: now + LINK_SECONDS };
+    const row: InvitationRow = {
+      id: uuidv7(now * 1000),
+      program_id: programId,
+      email,
+      email_norm: signInKey(email),
+      role,
+      hash: hashToken(token),
+      created_at: now,
+      expires_at: now + LINK_SECONDS,
+    };
     return { invitation: await users.upsertInvitation(tx, row), link: token };
   });
 }
@@ -115,7 +124,8 @@ export async function redeem(db: Db, token: string, input: Redemption, now: numb
     });
   }
   checkPasswordRules(input.password);
-  if (user.email === null && !input.email) throw fail('missing_field', 'choose the e-mail address you will sign in with', { field: 'email' });
+  if (user.email === null && !input.email)
+    throw fail('missing_field', 'choose the e-mail address you will sign in with', { field: 'email' });
   const email = user.email === null ? checkEmail(input.email ?? '') : undefined;
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
@@ -124,7 +134,9 @@ export async function redeem(db: Db, token: string, input: Redemption, now: numb
       throw fail('conflict', 'another user signs in with this e-mail address', { field: 'email' });
     }
     await identity.setPassword(tx, OWNERS, user.id, passwordHash, now, email === undefined ? {} : { email });
-    const member = (await users.membershipsOfUser(tx, user.id)).find((m) => m.program_id === programId) ?? (await users.membershipsOfUser(tx, user.id))[0];
+    const member =
+      (await users.membershipsOfUser(tx, user.id)).find((m) => m.program_id === programId) ??
+      (await users.membershipsOfUser(tx, user.id))[0];
     if (!member) throw fail('forbidden', 'this user runs no program any more; ask an owner to invite you again');
     return startSession(tx, user.id, member.program_id, now);
   });
@@ -237,7 +249,13 @@ export interface Member {
   created_at: number;
 }
 
-const ofMembership = (m: Membership): Member => ({ id: m.user_id, email: m.email, role: m.role, active: m.active, created_at: m.created_at });
+const ofMembership = (m: Membership): Member => ({
+  id: m.user_id,
+  email: m.email,
+  role: m.role,
+  active: m.active,
+  created_at: m.created_at,
+});
 
 /** The program's members, then its open invitations. */
 export async function listMembers(db: Queryable, programId: string, now: number): Promise<Member[]> {

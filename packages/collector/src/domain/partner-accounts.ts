@@ -57,7 +57,16 @@ const invitedPartnerId = (token: string): string | null => (token.length > SECRE
 const accountLock = (emailNorm: string): string => `partner-account:${emailNorm}`;
 
 async function insertAccount(tx: Tx, email: string, passwordHash: string | null, now: number): Promise<AccountRow> {
-  const row: AccountRow = { id: uuidv7(now * 1000), email, email_norm: signInKey(email), password_hash: passwordHash, failed_count: 0, locked_until: null, created_at: now, updated_at: now };
+  const row: AccountRow = {
+    id: uuidv7(now * 1000),
+    email,
+    email_norm: signInKey(email),
+    password_hash: passwordHash,
+    failed_count: 0,
+    locked_until: null,
+    created_at: now,
+    updated_at: now,
+  };
   await accounts.insertAccount(tx, row);
   return row;
 }
@@ -68,7 +77,13 @@ async function accountFor(tx: Tx, email: string, now: number): Promise<AccountRo
   return (await accounts.accountByEmail(tx, signInKey(email))) ?? insertAccount(tx, email, null, now);
 }
 
-const provePassword = async (db: Db, account: AccountRow | undefined, password: string, now: number, wrong?: string): Promise<AccountRow> => {
+const provePassword = async (
+  db: Db,
+  account: AccountRow | undefined,
+  password: string,
+  now: number,
+  wrong?: string,
+): Promise<AccountRow> => {
   await identity.provePassword(db, PARTNERS, account, password, now, wrong);
   return account!;
 };
@@ -76,7 +91,7 @@ const provePassword = async (db: Db, account: AccountRow | undefined, password: 
 /** A program's public page, while it is up. */
 export async function publicProgram(db: Queryable, slug: string): Promise<ProgramRow> {
   const program = await programs.getBySlug(db, slug.toLowerCase());
-  if (!program || program.page_enabled !== 1) throw fail('not_found', `no program page ${slug}`);
+  if (program?.page_enabled !== 1) throw fail('not_found', `no program page ${slug}`);
   return program;
 }
 
@@ -119,20 +134,34 @@ export async function apply(db: Db, slug: string, input: Application, now: numbe
     await tx.lock(accountLock(key));
     const current = await accounts.accountByEmail(tx, key);
     // Made, or given a password, by another request since the check: refused as it would be now.
-    if (current?.id !== existing?.id || current?.password_hash !== existing?.password_hash) throw fail('invalid_credentials', WRONG_PASSWORD);
+    if (current?.id !== existing?.id || current?.password_hash !== existing?.password_hash)
+      throw fail('invalid_credentials', WRONG_PASSWORD);
     const account = current ?? (await insertAccount(tx, email, passwordHash, now));
     if (current) await identity.clearFailures(tx, PARTNERS, account.id);
     let partner = await partnersStore.findByEmail(tx, program.id, normalizeEmail(email));
     // A record the owner made for this address is claimed only through the owner's
     // invitation: an application proves no more than a password, never the address.
     if (partner && partner.account_id !== account.id) {
-      throw fail('conflict', 'this e-mail address is a partner of this program already: ask the company for an invitation to the portal', { field: 'email' });
+      throw fail('conflict', 'this e-mail address is a partner of this program already: ask the company for an invitation to the portal', {
+        field: 'email',
+      });
     }
-    partner ??= await createPartner(tx, program.id, { name: input.name.trim(), email, paypal_email: input.paypal_email || null }, now, account.id);
+    partner ??= await createPartner(
+      tx,
+      program.id,
+      { name: input.name.trim(), email, paypal_email: input.paypal_email || null },
+      now,
+      account.id,
+    );
     const partnership = await insertPartnership(
       tx,
       program.id,
-      { partner_id: partner.id, state: program.auto_accept === 1 ? 'accepted' : 'pending', created_by: 'partner', application_note: input.note?.trim() || null },
+      {
+        partner_id: partner.id,
+        state: program.auto_accept === 1 ? 'accepted' : 'pending',
+        created_by: 'partner',
+        application_note: input.note?.trim() || null,
+      },
       now,
     );
     return { partnership, signedIn: await startSession(tx, account.id, now) };
@@ -164,7 +193,8 @@ export async function changePartnerPassword(db: Db, session: PartnerSessionRow, 
   try {
     await provePassword(db, await accounts.accountById(db, session.account_id), current, now, 'the current password is wrong');
   } catch (err) {
-    if ((err as { code?: string }).code === 'invalid_credentials') throw fail('invalid_credentials', 'the current password is wrong', { field: 'current_password' });
+    if ((err as { code?: string }).code === 'invalid_credentials')
+      throw fail('invalid_credentials', 'the current password is wrong', { field: 'current_password' });
     throw err;
   }
   const passwordHash = await hashPassword(next);
@@ -213,15 +243,18 @@ export async function redeemPartnerLink(db: Db, token: string, password: string,
     checkPasswordRules(password);
     passwordHash = await hashPassword(password);
   } else {
-    const wrong = 'you are a partner of other programs here already: give the password of your partner account (forgot it? ask for a new one on the sign-in page)';
+    const wrong =
+      'you are a partner of other programs here already: give the password of your partner account (forgot it? ask for a new one on the sign-in page)';
     await provePassword(db, await accounts.accountById(db, link.account), password, now, wrong);
   }
   return db.transaction(async (tx) => {
     await identity.takeLink(tx, PARTNERS, token, now);
     if (partner) {
       // The account joined another program since the check above: its password is needed now.
-      if (setsPassword && (await accounts.reachesOtherProgram(tx, link.account, partner.program_id))) throw fail('conflict', 'your partner account changed meanwhile: try again');
-      if ((await accounts.linkPartner(tx, partner.program_id, partner.id, link.account)) === 0) throw fail('conflict', 'this partner record belongs to another partner account');
+      if (setsPassword && (await accounts.reachesOtherProgram(tx, link.account, partner.program_id)))
+        throw fail('conflict', 'your partner account changed meanwhile: try again');
+      if ((await accounts.linkPartner(tx, partner.program_id, partner.id, link.account)) === 0)
+        throw fail('conflict', 'this partner record belongs to another partner account');
     }
     if (passwordHash) await identity.setPassword(tx, PARTNERS, link.account, passwordHash, now);
     else await identity.clearFailures(tx, PARTNERS, link.account);
@@ -235,7 +268,12 @@ export function partnershipsOf(db: Queryable, accountId: string): Promise<Reache
 }
 
 /** A page of them, newest first (the list of GET /v1/portal/partnerships). */
-export function partnershipPage(db: Queryable, accountId: string, filters: readonly FieldFilter[], page: PageRequest): Promise<Page<ReachedPartnership>> {
+export function partnershipPage(
+  db: Queryable,
+  accountId: string,
+  filters: readonly FieldFilter[],
+  page: PageRequest,
+): Promise<Page<ReachedPartnership>> {
   return accounts.partnershipPage(db, accountId, filters, page);
 }
 
@@ -247,7 +285,12 @@ export async function reachedPartnership(db: Queryable, accountId: string, id: s
 }
 
 /** The partner's name and PayPal address, as they give them, on every program's record of them. */
-export async function updateProfile(db: Db, account: AccountRow, changes: { name?: string | undefined; paypal_email?: string | null | undefined }, now: number): Promise<void> {
+export async function updateProfile(
+  db: Db,
+  account: AccountRow,
+  changes: { name?: string | undefined; paypal_email?: string | null | undefined },
+  now: number,
+): Promise<void> {
   const fields: Parameters<typeof accounts.updatePartnerRecords>[2] = {};
   if (changes.name !== undefined) fields.name = changes.name.trim();
   if (changes.paypal_email !== undefined) {
@@ -295,7 +338,9 @@ function heldBack(p: ReachedPartnership, owed: Owed | undefined, payableCount: n
  */
 export async function earningsOf(db: Queryable, p: ReachedPartnership, now: number): Promise<PartnerEarnings[]> {
   const rows = await commissions.earningsOf(db, p.program_id, p.partner_id, now);
-  const owed = rows.some((r) => Number(r.payable_count) > 0) ? (await owedNow(db, p.program_id, now)).filter((o) => o.partnerId === p.partner_id) : [];
+  const owed = rows.some((r) => Number(r.payable_count) > 0)
+    ? (await owedNow(db, p.program_id, now)).filter((o) => o.partnerId === p.partner_id)
+    : [];
   return rows.map((r) => {
     const mine = owed.find((o) => o.currency === r.currency);
     return {

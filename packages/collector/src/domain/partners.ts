@@ -30,7 +30,13 @@ async function write(op: () => Promise<void>): Promise<void> {
   }
 }
 
-export async function createPartner(db: Queryable, programId: string, input: PartnerInput, now: number, accountId: string | null = null): Promise<PartnerRow> {
+export async function createPartner(
+  db: Queryable,
+  programId: string,
+  input: PartnerInput,
+  now: number,
+  accountId: string | null = null,
+): Promise<PartnerRow> {
   const row: PartnerRow = {
     id: uuidv7(),
     program_id: programId,

@@ -53,12 +53,7 @@ export async function getPartnership(db: Queryable, programId: string, id: strin
 }
 
 /** Refuses slugs that already credit another partnership of the program. */
-async function assertSlugsFree(
-  db: Queryable,
-  row: PartnershipRow,
-  slugs: readonly string[],
-  field: string,
-): Promise<void> {
+async function assertSlugsFree(db: Queryable, row: PartnershipRow, slugs: readonly string[], field: string): Promise<void> {
   const taken = await partnerships.slugsTaken(db, row.program_id, slugs, row.id);
   if (taken.length > 0) {
     throw fail('conflict', `slug already in use in this program: ${taken.join(', ')}`, { field });
@@ -87,7 +82,12 @@ export function createPartnership(db: Db, programId: string, input: NewPartnersh
 }
 
 /** The partnership made within the caller's transaction (an application makes its partner first). */
-export async function insertPartnership(tx: Tx, programId: string, input: NewPartnership & { application_note?: string | null }, now: number): Promise<PartnershipRow> {
+export async function insertPartnership(
+  tx: Tx,
+  programId: string,
+  input: NewPartnership & { application_note?: string | null },
+  now: number,
+): Promise<PartnershipRow> {
   const partner = await partners.get(tx, programId, input.partner_id);
   if (!partner) throw fail('unknown_partner', `no partner ${input.partner_id}`, { field: 'partner_id' });
   if (await partnerships.getByPartner(tx, programId, partner.id)) {
@@ -120,7 +120,12 @@ export async function insertPartnership(tx: Tx, programId: string, input: NewPar
   return row;
 }
 
-async function emitPartnership(tx: Tx, type: 'partnership.created' | 'partnership.updated', row: PartnershipRow, now: number): Promise<void> {
+async function emitPartnership(
+  tx: Tx,
+  type: 'partnership.created' | 'partnership.updated',
+  row: PartnershipRow,
+  now: number,
+): Promise<void> {
   const program = await programs.get(tx, row.program_id);
   if (program) await emit(tx, row.program_id, type, renderPartnership(row, program), now);
 }

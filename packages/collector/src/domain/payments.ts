@@ -108,7 +108,7 @@ export async function creditPayment(
     });
   }
   const partnership = await partnerships.get(tx, program.id, referral.partnership_id);
-  if (!partnership || partnership.state !== 'accepted') {
+  if (partnership?.state !== 'accepted') {
     throw fail('partnership_declined', `the referral's partnership is ${partnership?.state ?? 'gone'}, not accepted`);
   }
   const rate = partnership.commission_rate_bps ?? program.commission_rate_bps;
@@ -180,7 +180,9 @@ export async function recordPayment(db: Db, program: ProgramRow, input: PaymentI
   const currency = currencyCode(input.currency);
   const by = selector(input);
   // The request as understood: a replay must name the same referral, amount and currency.
-  const hash = createHash('sha256').update(JSON.stringify([input.amount, currency, ...by])).digest('hex');
+  const hash = createHash('sha256')
+    .update(JSON.stringify([input.amount, currency, ...by]))
+    .digest('hex');
   try {
     return await db.transaction(async (tx) => {
       const earlier = await payments.findByKey(tx, program.id, input.idempotency_key);
@@ -218,7 +220,11 @@ export async function refundPayment(
     }
     const commission = await getCommission(tx, programId, payment.commission_id);
     if (commission.state === 'rejected' && commission.reject_reason !== 'refunded') {
-      throw fail('invalid_transition', `the payment's commission was rejected (${commission.reject_reason ?? 'no reason'}): there is nothing to refund`, { field: 'payment_id' });
+      throw fail(
+        'invalid_transition',
+        `the payment's commission was rejected (${commission.reject_reason ?? 'no reason'}): there is nothing to refund`,
+        { field: 'payment_id' },
+      );
     }
     const gross = amountRefunded === undefined ? payment.gross : shareOf(payment.gross, amountRefunded, payment.amount);
     return applyRefund(tx, payment, gross, now);

@@ -147,7 +147,13 @@ async function exportCurrency(
         throw fail('conflict', `commission ${c.commission_id} changed during the export; export again`);
       }
       await countOwed(tx, { program_id: programId, partner_id: partnerId, currency: code, amount: c.amount }, -1);
-      items.push({ batch_id: batch.id, commission_id: c.commission_id, partner_id: partnerId, amount: c.amount, paypal_email: first.paypal_email });
+      items.push({
+        batch_id: batch.id,
+        commission_id: c.commission_id,
+        partner_id: partnerId,
+        amount: c.amount,
+        paypal_email: first.paypal_email,
+      });
     }
   }
   if (items.length === 0) {
@@ -184,7 +190,13 @@ export async function exportPayouts(
       if (minorUnit(code) === undefined) {
         // A code stored before currencies were checked: no file can say where its decimal point goes.
         for (const [partnerId, list] of byPartner) {
-          result.skipped.push({ partnerId, name: list[0]!.partner_name, currency: code, amount: String(total(list)), reason: 'unknown currency' });
+          result.skipped.push({
+            partnerId,
+            name: list[0]!.partner_name,
+            currency: code,
+            amount: String(total(list)),
+            reason: 'unknown currency',
+          });
         }
         continue;
       }
@@ -264,12 +276,18 @@ export async function markPaid(db: Db, rows: readonly string[][], now: number): 
       const items = await payouts.batchItems(tx, id);
       const changed = items.filter((i) => i.state !== 'pending');
       if (changed.length > 0) {
-        throw fail('conflict', `${changed.length} commission(s) of batch ${id} changed state since the export: ${changed.map((c) => c.commission_id).join(', ')}`);
+        throw fail(
+          'conflict',
+          `${changed.length} commission(s) of batch ${id} changed state since the export: ${changed.map((c) => c.commission_id).join(', ')}`,
+        );
       }
       const elsewhere = items.filter((i) => i.holder !== id);
       if (elsewhere.length > 0) {
         // Only batches exported before batches held their commissions can get here.
-        throw fail('conflict', `${elsewhere.length} commission(s) of batch ${id} belong to another batch: ${elsewhere.map((c) => c.commission_id).join(', ')}`);
+        throw fail(
+          'conflict',
+          `${elsewhere.length} commission(s) of batch ${id} belong to another batch: ${elsewhere.map((c) => c.commission_id).join(', ')}`,
+        );
       }
       // Every cell as the file was written, neutralised formulas included: parsed back
       // from the same CSV text the export wrote.
@@ -329,7 +347,16 @@ export async function owedNow(db: Queryable, programId: string, now: number): Pr
       const first = rows[0]!;
       const minimum = minimumIn(first.program_minimum, first.partnership_minimum, currency);
       const due = first.paypal_email !== null && notDue(rows, currency) === undefined;
-      owed.push({ partnerId, name: first.partner_name, paypalEmail: first.paypal_email, currency, amount: total(rows), commissions: rows.length, minimum, due });
+      owed.push({
+        partnerId,
+        name: first.partner_name,
+        paypalEmail: first.paypal_email,
+        currency,
+        amount: total(rows),
+        commissions: rows.length,
+        minimum,
+        due,
+      });
     }
   }
   return owed.sort((a, b) => a.currency.localeCompare(b.currency) || b.amount - a.amount || a.partnerId.localeCompare(b.partnerId));

@@ -175,7 +175,9 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
   if (changes.autoAccept !== undefined) fields.auto_accept = changes.autoAccept ? 1 : 0;
   const wanted = changes.origins && [...new Set(changes.origins.map(parseOrigin))];
   if (wanted?.length === 0) {
-    throw fail('invalid_field', 'a program needs at least one allowed origin, or the snippet can record nothing', { field: 'allowed_origins' });
+    throw fail('invalid_field', 'a program needs at least one allowed origin, or the snippet can record nothing', {
+      field: 'allowed_origins',
+    });
   }
   return db.transaction(async (tx) => {
     const holder = fields.slug ? await programs.getBySlug(tx, fields.slug) : undefined;
@@ -190,9 +192,13 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
     const remove = wanted ? before.filter((o) => !wanted.includes(o)) : [...new Set((changes.removeOrigins ?? []).map(parseOrigin))];
     const missing = remove.filter((o) => !before.includes(o));
     if (missing.length > 0) {
-      throw fail('invalid_field', `${missing.join(', ')} is not an allowed origin of this program (it has ${before.join(', ') || 'none'})`, {
-        field: 'allowed_origins',
-      });
+      throw fail(
+        'invalid_field',
+        `${missing.join(', ')} is not an allowed origin of this program (it has ${before.join(', ') || 'none'})`,
+        {
+          field: 'allowed_origins',
+        },
+      );
     }
     await programs.removeOrigins(tx, id, remove);
     await programs.addOrigins(tx, id, add);

@@ -9,13 +9,7 @@ import { assertMove } from './state-machines.js';
 import { renderReferral } from '../views/records.js';
 import { emit } from './events.js';
 
-export async function moveReferral(
-  db: Db,
-  programId: string,
-  id: string,
-  to: ReferralState,
-  now: number,
-): Promise<ReferralRow> {
+export async function moveReferral(db: Db, programId: string, id: string, to: ReferralState, now: number): Promise<ReferralRow> {
   return db.transaction(async (tx) => {
     const row = found(await referrals.get(tx, programId, id), 'referral', id);
     assertMove('referral', row.state, to);

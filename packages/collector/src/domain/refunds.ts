@@ -67,7 +67,13 @@ async function reduce(tx: Tx, row: CommissionRow, amount: number, now: number): 
     throw fail('conflict', 'the commission changed meanwhile; send the refund again');
   }
   const taken = amount - row.amount;
-  await addDelta(tx, { program_id: row.program_id, partner_id: row.partner_id, at: row.created_at, currency: row.currency, commissions: taken });
+  await addDelta(tx, {
+    program_id: row.program_id,
+    partner_id: row.partner_id,
+    at: row.created_at,
+    currency: row.currency,
+    commissions: taken,
+  });
   await countOwed(tx, { ...row, amount: taken }, 1);
   const after = { ...row, amount, updated_at: now };
   await emit(tx, row.program_id, 'commission.updated', renderCommission(after), now);

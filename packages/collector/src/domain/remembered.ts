@@ -26,7 +26,10 @@ export async function remembered<T>(db: Queryable, key: string, load: () => Prom
   const version = clock.version();
   if (version === undefined) return load();
   let memory = memories.get(clock);
-  if (memory?.version !== version) memories.set(clock, (memory = { version, values: new Map() }));
+  if (memory?.version !== version) {
+    memory = { version, values: new Map() };
+    memories.set(clock, memory);
+  }
   if (memory.values.has(key)) return memory.values.get(key) as T;
   const value = await load();
   // A change committed while it was read may have come too late for it: then it is not kept.

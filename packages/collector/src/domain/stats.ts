@@ -143,7 +143,11 @@ function parseDate(raw: string, parameter: string): LocalDate {
 function boundary(tz: string, date: LocalDate): number {
   const t = localMidnight(tz, date.y, date.m, date.d);
   if (t % stats.BUCKET_SECONDS !== 0) {
-    throw fail('invalid_parameter', `${tz} was not a whole number of quarter hours off UTC on ${iso(date)}: its days there cannot be counted exactly`, { parameter: 'tz' });
+    throw fail(
+      'invalid_parameter',
+      `${tz} was not a whole number of quarter hours off UTC on ${iso(date)}: its days there cannot be counted exactly`,
+      { parameter: 'tz' },
+    );
   }
   return t;
 }
@@ -356,7 +360,13 @@ async function rankOf(db: Queryable, programId: string, range: Range, sort: Lead
 }
 
 /** Every partner (or those whose name contains `needle`), read and ranked here: for sorting by what is owed, and for search. */
-async function wholeBoard(db: Queryable, programId: string, range: Range, query: LeaderboardQuery, needle: string | null): Promise<Leaderboard> {
+async function wholeBoard(
+  db: Queryable,
+  programId: string,
+  range: Range,
+  query: LeaderboardQuery,
+  needle: string | null,
+): Promise<Leaderboard> {
   const start = (query.page - 1) * query.perPage;
   const [totals, partners, owed] = await Promise.all([
     stats.byPartner(db, programId, range.start, range.end),
@@ -402,7 +412,8 @@ export async function checkStats(db: Queryable, programId: string | null = null)
     const left = new Map(a.filter(nonZero).map((r) => [keyOf(r), valuesOf(r)]));
     const right = new Map(b.filter(nonZero).map((r) => [keyOf(r), valuesOf(r)]));
     for (const key of new Set([...left.keys(), ...right.keys()])) {
-      if (left.get(key) !== right.get(key)) problems.push(`${what} ${key}: kept ${left.get(key) ?? 'nothing'}, counted ${right.get(key) ?? 'nothing'}`);
+      if (left.get(key) !== right.get(key))
+        problems.push(`${what} ${key}: kept ${left.get(key) ?? 'nothing'}, counted ${right.get(key) ?? 'nothing'}`);
     }
   };
   compare('partner', side('kept'), side('counted'));

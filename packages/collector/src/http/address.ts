@@ -35,7 +35,10 @@ export function addressKey(address: string): string {
   if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) {
     return [g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255].join('.');
   }
-  return `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64`;
+  return `${g
+    .slice(0, 4)
+    .map((x) => x.toString(16))
+    .join(':')}::/64`;
 }
 
 /** 127.0.0.0/8, ::1 (also as IPv4-mapped 127.x) and localhost: a collector reachable from this machine only. */

@@ -43,7 +43,12 @@ export function checkRole(method: string, role: Role, minimum: Role | undefined)
   if (minimum === undefined) return;
   const needed = method === 'GET' || method === 'HEAD' ? 'viewer' : minimum;
   if (RANK[role] < RANK[needed]) {
-    throw fail('forbidden', needed === 'owner' ? 'only an owner of the program may do this' : 'a viewer may look but not change anything; ask an owner for another role');
+    throw fail(
+      'forbidden',
+      needed === 'owner'
+        ? 'only an owner of the program may do this'
+        : 'a viewer may look but not change anything; ask an owner for another role',
+    );
   }
 }
 
@@ -64,82 +69,87 @@ export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAcce
   const warned = new Set<string>();
   const publicOrigin = options.publicUrl === undefined ? undefined : new URL(options.publicUrl).origin;
 
-  const bySession = (minimum: Role | undefined, optional = false): Middleware => async (ctx, next) => {
-    const cookie = sessionCookie(ctx);
-    const found = cookie ? await authenticateSession(db, cookie, now()) : undefined;
-    if (!found) {
-      if (cookie) setSessionCookie(ctx, null, options.publicUrl);
-      if (optional) return next();
-      throw unauthorized();
-    }
-    checkSameOrigin(ctx, publicOrigin);
-    if (found.touched) setSessionCookie(ctx, cookie ?? null, options.publicUrl);
-    checkRole(ctx.method, found.role, minimum);
-    ctx.state.program = found.program;
-    ctx.state.session = found.session;
-    ctx.state.role = found.role;
-    ctx.state.tokenId = `session:${found.session.id}`;
-    ctx.state.caller = 'secret';
-    await next();
-  };
+  const bySession =
+    (minimum: Role | undefined, optional = false): Middleware =>
+    async (ctx, next) => {
+      const cookie = sessionCookie(ctx);
+      const found = cookie ? await authenticateSession(db, cookie, now()) : undefined;
+      if (!found) {
+        if (cookie) setSessionCookie(ctx, null, options.publicUrl);
+        if (optional) return next();
+        throw unauthorized();
+      }
+      checkSameOrigin(ctx, publicOrigin);
+      if (found.touched) setSessionCookie(ctx, cookie ?? null, options.publicUrl);
+      checkRole(ctx.method, found.role, minimum);
+      ctx.state.program = found.program;
+      ctx.state.session = found.session;
+      ctx.state.role = found.role;
+      ctx.state.tokenId = `session:${found.session.id}`;
+      ctx.state.caller = 'secret';
+      await next();
+    };
 
   // A partner's session: the portal's routes, and only those.
-  const byPartner = (optional: boolean): Middleware => async (ctx, next) => {
-    const cookie = sessionCookie(ctx, PARTNER_COOKIE);
-    const found = cookie ? await authenticatePartner(db, cookie, now()) : undefined;
-    if (!found) {
-      if (cookie) setSessionCookie(ctx, null, options.publicUrl, PARTNER_COOKIE);
-      if (optional) return next();
-      throw fail('unauthorized', 'sign in to the partner portal first');
-    }
-    checkSameOrigin(ctx, publicOrigin);
-    if (found.touched) setSessionCookie(ctx, cookie ?? null, options.publicUrl, PARTNER_COOKIE);
-    ctx.state.account = found.account;
-    ctx.state.partnerSession = found.session;
-    ctx.state.tokenId = `partner:${found.session.id}`;
-    ctx.state.caller = 'partner';
-    await next();
-  };
-
-  return (access, minimum, optional = false) => async (ctx, next) => {
-    if (access === 'public') return next();
-    if (access === 'partner') {
-      failures.check(ctx);
-      return byPartner(optional)(ctx, next);
-    }
-    failures.check(ctx);
-    const token = BEARER.exec(ctx.get('authorization'))?.[1];
-    // The dashboard sends its cookie and no token; a token, when sent, is what counts.
-    if (access === 'session' || (access === 'secret' && token === undefined && sessionCookie(ctx))) {
-      return bySession(access === 'secret' ? (minimum ?? 'admin') : undefined, optional)(ctx, next);
-    }
-    const credential = token ? await authenticate(db, token) : undefined;
-    if (!credential) {
-      // Only a well-formed token costs a lookup. A missing or malformed one is refused for
-      // free, and counting it would lock out every client behind one address (a NAT).
-      if (token && tokenKind(token)) failures.failed(ctx);
-      throw unauthorized();
-    }
-    // Browsers send Origin with every cross-origin request and every POST; servers do
-    // not. A secret token in a page is readable by anyone who opens it, so it is refused
-    // on every route, even from an allowed origin, before it can do anything.
-    if (credential.kind === 'secret' && ctx.get('origin')) {
-      if (!warned.has(credential.token_id)) {
-        warned.add(credential.token_id);
-        options.log?.warn({ token_id: credential.token_id }, 'a secret token was sent from a web page; replace it');
+  const byPartner =
+    (optional: boolean): Middleware =>
+    async (ctx, next) => {
+      const cookie = sessionCookie(ctx, PARTNER_COOKIE);
+      const found = cookie ? await authenticatePartner(db, cookie, now()) : undefined;
+      if (!found) {
+        if (cookie) setSessionCookie(ctx, null, options.publicUrl, PARTNER_COOKIE);
+        if (optional) return next();
+        throw fail('unauthorized', 'sign in to the partner portal first');
       }
-      throw fail(
-        'secret_token_in_browser',
-        'secret tokens belong on servers: this request came from a web page (it has an Origin header). ' +
-          'Use a publishable token in pages, and replace this secret token, since the page exposed it.',
-      );
-    }
-    if (credential.kind === 'publishable' && access === 'secret') {
-      throw fail('forbidden', 'a publishable token may only call /v1/tracking routes; use a secret token');
-    }
-    ctx.state.program = credential.program;
-    ctx.state.tokenId = credential.token_id;
-    ctx.state.caller = credential.kind;
-    await next();
-  };
+      checkSameOrigin(ctx, publicOrigin);
+      if (found.touched) setSessionCookie(ctx, cookie ?? null, options.publicUrl, PARTNER_COOKIE);
+      ctx.state.account = found.account;
+      ctx.state.partnerSession = found.session;
+      ctx.state.tokenId = `partner:${found.session.id}`;
+      ctx.state.caller = 'partner';
+      await next();
+    };
+
+  return (access, minimum, optional = false) =>
+    async (ctx, next) => {
+      if (access === 'public') return next();
+      if (access === 'partner') {
+        failures.check(ctx);
+        return byPartner(optional)(ctx, next);
+      }
+      failures.check(ctx);
+      const token = BEARER.exec(ctx.get('authorization'))?.[1];
+      // The dashboard sends its cookie and no token; a token, when sent, is what counts.
+      if (access === 'session' || (access === 'secret' && token === undefined && sessionCookie(ctx))) {
+        return bySession(access === 'secret' ? (minimum ?? 'admin') : undefined, optional)(ctx, next);
+      }
+      const credential = token ? await authenticate(db, token) : undefined;
+      if (!credential) {
+        // Only a well-formed token costs a lookup. A missing or malformed one is refused for
+        // free, and counting it would lock out every client behind one address (a NAT).
+        if (token && tokenKind(token)) failures.failed(ctx);
+        throw unauthorized();
+      }
+      // Browsers send Origin with every cross-origin request and every POST; servers do
+      // not. A secret token in a page is readable by anyone who opens it, so it is refused
+      // on every route, even from an allowed origin, before it can do anything.
+      if (credential.kind === 'secret' && ctx.get('origin')) {
+        if (!warned.has(credential.token_id)) {
+          warned.add(credential.token_id);
+          options.log?.warn({ token_id: credential.token_id }, 'a secret token was sent from a web page; replace it');
+        }
+        throw fail(
+          'secret_token_in_browser',
+          'secret tokens belong on servers: this request came from a web page (it has an Origin header). ' +
+            'Use a publishable token in pages, and replace this secret token, since the page exposed it.',
+        );
+      }
+      if (credential.kind === 'publishable' && access === 'secret') {
+        throw fail('forbidden', 'a publishable token may only call /v1/tracking routes; use a secret token');
+      }
+      ctx.state.program = credential.program;
+      ctx.state.tokenId = credential.token_id;
+      ctx.state.caller = credential.kind;
+      await next();
+    };
 }

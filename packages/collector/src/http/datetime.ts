@@ -27,7 +27,12 @@ export function parseInstant(raw: string): Instant | undefined {
   const m = FORM.exec(value);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   const sign = m[9] === '-' ? -1 : 1;
   const offsetHours = Number(m[10] ?? m[12] ?? 0);

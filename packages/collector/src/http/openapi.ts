@@ -84,7 +84,10 @@ function operation(r: Route) {
       ]
     : [];
   const query = r.query
-    ? (z.toJSONSchema(r.query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { description?: string }>; required?: string[] })
+    ? (z.toJSONSchema(r.query, { io: 'input', unrepresentable: 'any' }) as {
+        properties?: Record<string, { description?: string }>;
+        required?: string[];
+      })
     : {};
   const queryParams = Object.entries(query.properties ?? {}).map(([name, schema]) => ({
     name,
@@ -102,11 +105,20 @@ function operation(r: Route) {
   return {
     summary: r.summary,
     security: SECURITY[r.access],
-    ...(pathParams.length + listParams.length + queryParams.length > 0 ? { parameters: [...pathParams, ...listParams, ...queryParams] } : {}),
+    ...(pathParams.length + listParams.length + queryParams.length > 0
+      ? { parameters: [...pathParams, ...listParams, ...queryParams] }
+      : {}),
     ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema } } } } : {}),
     // A webhook's body is another service's event, checked by its signature, not by a schema of ours.
     ...(r.webhookBodyLimit
-      ? { requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: `At most ${r.webhookBodyLimit} bytes, signed by the sender` } } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { type: 'object', description: `At most ${r.webhookBodyLimit} bytes, signed by the sender` } },
+            },
+          },
+        }
       : {}),
     responses: {
       [String(r.status)]: {
@@ -140,13 +152,15 @@ export function openApiDocument(routes: readonly Route[]) {
           type: 'apiKey',
           in: 'cookie',
           name: 'tally_session',
-          description: "the dashboard's sign-in (POST /v1/auth/sign_in): a secret token's rights for the session's program; changes need a same-origin Origin header",
+          description:
+            "the dashboard's sign-in (POST /v1/auth/sign_in): a secret token's rights for the session's program; changes need a same-origin Origin header",
         },
         partnerSession: {
           type: 'apiKey',
           in: 'cookie',
           name: 'tally_partner',
-          description: "the partner portal's sign-in (POST /v1/portal/auth/sign_in): the partner's own partnerships only; changes need a same-origin Origin header",
+          description:
+            "the partner portal's sign-in (POST /v1/portal/auth/sign_in): the partner's own partnerships only; changes need a same-origin Origin header",
         },
       },
       schemas: { Error: ERROR },

@@ -11,7 +11,7 @@
 // with Retry-After.
 
 import type { Context, Middleware } from 'koa';
-import { ServiceError, fail } from '../errors.js';
+import { type ServiceError, fail } from '../errors.js';
 import { addressKey } from './address.js';
 
 export interface RateLimits {
@@ -72,14 +72,14 @@ export function windowCounter(limit: number, now: () => number, maxKeys = MAX_KE
     const slot = counts.has(key) || counts.size < maxKeys ? key : OVERFLOW;
     return { slot, reset: (current + 1) * windowSeconds - t };
   };
-  const use = (slot: string, used: number, reset: number): Use => ({ used, remaining: Math.max(0, limit - used), reset });
+  const use = (used: number, reset: number): Use => ({ used, remaining: Math.max(0, limit - used), reset });
   return {
     /** Counts one use of `key`. */
     hit(key: string): Use {
       const { slot, reset } = at(key);
       const used = (counts.get(slot) ?? 0) + 1;
       counts.set(slot, used);
-      return use(slot, used, reset);
+      return use(used, reset);
     },
     /**
      * What `key` itself has used so far, counting nothing. A key the table does not hold
@@ -88,7 +88,7 @@ export function windowCounter(limit: number, now: () => number, maxKeys = MAX_KE
      */
     peek(key: string): Use {
       const { slot, reset } = at(key);
-      return use(slot, slot === key ? (counts.get(key) ?? 0) : 0, reset);
+      return use(slot === key ? (counts.get(key) ?? 0) : 0, reset);
     },
   };
 }
@@ -149,7 +149,11 @@ export function failureLimit(limit: number, now: () => number, keyOf: (ctx: Cont
 export function clientIp(ctx: Context, hops: number): string {
   const peer = ctx.req.socket.remoteAddress ?? '';
   if (hops <= 0) return peer;
-  const chain = ctx.get('x-forwarded-for').split(',').map((s) => s.trim()).filter(Boolean);
+  const chain = ctx
+    .get('x-forwarded-for')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return chain[Math.max(0, chain.length - hops)] ?? peer;
 }
 

@@ -37,7 +37,9 @@ const pagination = z.object({
     pagination: z.object({
       page: z.number().int().nullable().meta({ description: 'The page number; null for a page named by starting_after or ending_before' }),
       per_page: z.number().int(),
-      has_more: z.boolean().meta({ description: 'More records follow in the direction paged: after this page, or before it with ending_before' }),
+      has_more: z
+        .boolean()
+        .meta({ description: 'More records follow in the direction paged: after this page, or before it with ending_before' }),
     }),
   }),
 });

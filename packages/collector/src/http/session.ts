@@ -25,13 +25,7 @@ function secure(ctx: Context, publicUrl: string | undefined): boolean {
  * is just what a TLS-terminating proxy in front of the collector hands us.
  */
 export function setSessionCookie(ctx: Context, token: string | null, publicUrl: string | undefined, name = SESSION_COOKIE): void {
-  const parts = [
-    `${name}=${token ?? ''}`,
-    'Path=/',
-    `Max-Age=${token === null ? 0 : SESSION_IDLE_SECONDS}`,
-    'HttpOnly',
-    'SameSite=Lax',
-  ];
+  const parts = [`${name}=${token ?? ''}`, 'Path=/', `Max-Age=${token === null ? 0 : SESSION_IDLE_SECONDS}`, 'HttpOnly', 'SameSite=Lax'];
   if (secure(ctx, publicUrl)) parts.push('Secure');
   ctx.append('Set-Cookie', parts.join('; '));
 }

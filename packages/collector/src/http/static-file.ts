@@ -28,10 +28,12 @@ export function staticFile(body: Buffer, type: string, made: { gzip?: Buffer | u
   return {
     body,
     get gzip() {
-      return (gzip ??= gzipOf(body));
+      gzip ??= gzipOf(body);
+      return gzip;
     },
     get brotli() {
-      return (brotli ??= brotliOf(body));
+      brotli ??= brotliOf(body);
+      return brotli;
     },
     etag: `"${digest.slice(0, 32)}"`,
     hash: digest.slice(0, 8),

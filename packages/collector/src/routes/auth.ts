@@ -15,15 +15,15 @@ import { email } from './fields.js';
 const password = z.string().max(PASSWORD_MAX);
 
 const sessionData = z.object({
-    id: z.string(),
-    type: z.literal('session'),
-    attributes: z.object({
-      email: z.string(),
-      program_id: z.string(),
-      created_at: unixTime,
-      programs: z.array(z.object({ id: z.string(), name: z.string(), role: z.enum(ROLES) })),
-    }),
-  });
+  id: z.string(),
+  type: z.literal('session'),
+  attributes: z.object({
+    email: z.string(),
+    program_id: z.string(),
+    created_at: unixTime,
+    programs: z.array(z.object({ id: z.string(), name: z.string(), role: z.enum(ROLES) })),
+  }),
+});
 const sessionSchema = one(sessionData);
 
 async function renderSession(db: Db, session: SessionRow) {
@@ -88,7 +88,7 @@ export const authRoutes = [
   route({
     method: 'post',
     path: '/v1/auth/redeem',
-    summary: 'Use a one-time sign-in link: set the password (and the first owner\'s e-mail), and sign in',
+    summary: "Use a one-time sign-in link: set the password (and the first owner's e-mail), and sign in",
     access: 'public',
     checksPassword: true,
     body: z.strictObject({ token: z.string().max(200), email: email.optional(), password }),
@@ -138,7 +138,7 @@ export const authRoutes = [
   route({
     method: 'post',
     path: '/v1/auth/program',
-    summary: 'Switch the session to another of the user\'s programs',
+    summary: "Switch the session to another of the user's programs",
     access: 'session',
     body: z.strictObject({ program_id: z.string().max(100) }),
     status: 200,

@@ -3,7 +3,6 @@ import { createCommission, updateCommission } from '../domain/commissions.js';
 import { states } from '../domain/state-machines.js';
 import { dateTime, oneOf, text } from '../http/list-query.js';
 import * as commissions from '../store/commissions.js';
-import type { CommissionRow } from '../store/commissions.js';
 import { route } from '../http/route.js';
 import { one, resource, unixTime } from '../http/schemas.js';
 import { readRoutes } from './crud.js';
@@ -25,7 +24,6 @@ export const commissionSchema = resource('commission', {
   created_at: unixTime,
   updated_at: unixTime,
 });
-
 
 const createBody = z.strictObject({
   partner_id: z.string().min(1).max(64),

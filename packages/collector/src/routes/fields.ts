@@ -61,14 +61,16 @@ export const rules = {
     .min(0)
     .max(MAX_RECURRING_MONTHS)
     .meta({ description: "Months from a referral's first payment in which its payments earn; 0 for no limit" }),
-  hold_days: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_HOLD_DAYS)
-    .meta({ description: 'Days after its payment before a commission can be paid out' }),
+  hold_days: z.number().int().min(0).max(MAX_HOLD_DAYS).meta({ description: 'Days after its payment before a commission can be paid out' }),
   minimum_payout: z
-    .record(z.string().min(3).max(3).refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE }), amount)
+    .record(
+      z
+        .string()
+        .min(3)
+        .max(3)
+        .refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE }),
+      amount,
+    )
     .refine((o) => Object.keys(o).length <= 50, { message: 'at most 50 currencies' })
     .meta({ description: 'Currency code → the least a payout may be, in minor units', examples: [{ USD: 5000 }] }),
 };

@@ -15,12 +15,16 @@ const PACKAGE_JSON = createRequire(import.meta.url).resolve('@tally/collector/pa
 const VERSION: string = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')).version;
 
 /** The repository's own docs, served as text beside the page; absent when embedded elsewhere. */
-const DOCS_DIR = join(dirname(PACKAGE_JSON), '..', '..', 'docs') + '/';
+const DOCS_DIR = `${join(dirname(PACKAGE_JSON), '..', '..', 'docs')}/`;
 const DOCS = ['api.md', 'tracker.md', 'decisions/README.md', 'webhooks.md', 'stripe.md', 'portal.md'] as const;
 
 /** Every doc served: the main ones, decisions.md (which points to the folder) and one file per decision. */
 function servedDocs(): string[] {
-  const decisions = existsSync(DOCS_DIR + 'decisions') ? readdirSync(DOCS_DIR + 'decisions').filter((n) => n.endsWith('.md')).map((n) => `decisions/${n}`) : [];
+  const decisions = existsSync(`${DOCS_DIR}decisions`)
+    ? readdirSync(`${DOCS_DIR}decisions`)
+        .filter((n) => n.endsWith('.md'))
+        .map((n) => `decisions/${n}`)
+    : [];
   return [...DOCS, 'decisions.md', ...decisions].filter((name, i, all) => all.indexOf(name) === i && existsSync(DOCS_DIR + name));
 }
 
@@ -86,7 +90,10 @@ export function mountHome(router: Router, opts: { demo: boolean }): void {
     const name = ctx.path.slice('/docs/'.length);
     if (!served.has(name)) throw fail('not_found', `no file ${ctx.path}`);
     let text = texts.get(name);
-    if (!text) texts.set(name, (text = readFileSync(DOCS_DIR + name)));
+    if (!text) {
+      text = readFileSync(DOCS_DIR + name);
+      texts.set(name, text);
+    }
     ctx.type = 'text/plain; charset=utf-8';
     ctx.body = text;
   });

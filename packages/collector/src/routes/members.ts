@@ -45,7 +45,8 @@ export const memberRoutes = [
   route({
     method: 'post',
     path: '/v1/members',
-    summary: 'Invite someone to run the program: answers a one-time link (24 h) to hand over, the same whether or not the address has an account',
+    summary:
+      'Invite someone to run the program: answers a one-time link (24 h) to hand over, the same whether or not the address has an account',
     access: 'secret',
     role: 'owner',
     body: z.strictObject({ email, role: role.optional() }),
@@ -55,7 +56,10 @@ export const memberRoutes = [
       const { invitation, link } = await invite(db, program.id, body.email, now, body.role ?? 'owner');
       return {
         status: 201,
-        body: { data: renderMember(await getMember(db, program.id, invitation.id, now)), meta: { sign_in_link: publicUrl + linkPath(link) } },
+        body: {
+          data: renderMember(await getMember(db, program.id, invitation.id, now)),
+          meta: { sign_in_link: publicUrl + linkPath(link) },
+        },
       };
     },
   }),

@@ -5,12 +5,9 @@ import { dateTime, oneOf, text } from '../http/list-query.js';
 import { route } from '../http/route.js';
 import { one, relation, resource, unixTime } from '../http/schemas.js';
 import * as partnerships from '../store/partnerships.js';
-import type { PartnershipRow } from '../store/partnerships.js';
-import type { ProgramRow } from '../store/programs.js';
 import { readRoutes } from './crud.js';
 import { competitorSlugs, rateBps, rules, rulesOut, slug, state } from './fields.js';
 import { renderPartnership } from '../views/records.js';
-
 
 export const partnershipSchema = resource(
   'partnership',
@@ -31,7 +28,6 @@ export const partnershipSchema = resource(
   },
   { partner: relation('partner') },
 );
-
 
 /** The commission rules a partnership may set for itself; null goes back to the program's. */
 const overrides = {
@@ -71,7 +67,7 @@ export const partnershipRoutes = [
   route({
     method: 'post',
     path: '/v1/partnerships',
-    summary: "Make a partner a member of the program, with its referral key",
+    summary: 'Make a partner a member of the program, with its referral key',
     access: 'secret',
     body: createBody,
     status: 201,

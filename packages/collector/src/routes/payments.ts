@@ -4,7 +4,6 @@ import { dateTime, text } from '../http/list-query.js';
 import { route } from '../http/route.js';
 import { one, relation, resource, unixTime } from '../http/schemas.js';
 import * as payments from '../store/payments.js';
-import type { PaymentRow } from '../store/payments.js';
 import { commissionSchema } from './commissions.js';
 import { readRoutes } from './crud.js';
 import { amount, currency, email } from './fields.js';
@@ -23,7 +22,6 @@ export const paymentSchema = resource(
   },
   { commission: relation('commission'), referral: relation('referral') },
 );
-
 
 const paymentBody = z.strictObject({
   amount: amount.min(1),

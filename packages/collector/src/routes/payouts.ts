@@ -52,14 +52,14 @@ const batchSchema = resource('payout_batch', {
   cancelled_at: unixTime.optional(),
 });
 
-
 const skippedSchema = z.object({ partner_id: z.string(), name: z.string(), currency: z.string(), reason: z.string() });
 
 export const payoutRoutes = [
   route({
     method: 'get',
     path: '/v1/payouts/owed',
-    summary: 'What each partner can be paid now, per currency, net of clawbacks: payable commissions of accepted partnerships that no open batch holds',
+    summary:
+      'What each partner can be paid now, per currency, net of clawbacks: payable commissions of accepted partnerships that no open batch holds',
     access: 'secret',
     status: 200,
     response: z.object({ data: z.array(owedSchema) }),
@@ -131,7 +131,7 @@ export const payoutRoutes = [
   route({
     method: 'post',
     path: '/v1/payout_batches/:id/paid',
-    summary: "Mark an open batch paid: exactly its commissions become paid, or nothing moves if any changed",
+    summary: 'Mark an open batch paid: exactly its commissions become paid, or nothing moves if any changed',
     access: 'secret',
     status: 200,
     response: one(batchSchema),

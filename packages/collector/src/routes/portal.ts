@@ -16,7 +16,6 @@ import {
   signOutPartner,
   updateProfile,
   type NewPartnerSession,
-  partnerLinkPath,
 } from '../domain/partner-accounts.js';
 import { PASSWORD_MAX } from '../domain/passwords.js';
 import { statsSeries } from '../domain/stats.js';
@@ -53,16 +52,24 @@ const partnershipSchema = resource('portal_partnership', {
     z.string(),
     z.object({
       pending: z.number().int(),
-      payable: z.number().int().meta({ description: 'Past the holding period, not held by a dispute and in no payout batch, net of clawbacks' }),
+      payable: z
+        .number()
+        .int()
+        .meta({ description: 'Past the holding period, not held by a dispute and in no payout batch, net of clawbacks' }),
       paid: z.number().int(),
       next_payable_at: unixTime.nullable(),
       next_payout: z.object({
-        amount: z.number().int().meta({ description: "What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing" }),
+        amount: z.number().int().meta({
+          description: 'What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing',
+        }),
         reason: z
           .enum(['below_minimum', 'clawbacks_exceed_earnings', 'no_paypal_email', 'not_accepted'])
           .nullable()
           .meta({ description: 'Why the next export pays nothing of `payable`; null when it pays it, or when nothing is payable' }),
-        minimum: z.number().int().meta({ description: 'The least a payout may be in this currency, in minor units (1 when the program sets none)' }),
+        minimum: z
+          .number()
+          .int()
+          .meta({ description: 'The least a payout may be in this currency, in minor units (1 when the program sets none)' }),
       }),
     }),
   ),
@@ -223,7 +230,11 @@ const ofPartner =
   (db: Db, p: ReachedPartnership, filters: readonly FieldFilter[], page: PageRequest) =>
     list(db, p.program_id, [...filters, { field: 'partner_id', op: 'eq', value: p.partner_id }], page);
 
-const byStateAndDate = (values: readonly string[]): ListSpec => ({ state_eq: oneOf(values), created_at_lt: dateTime, created_at_gt: dateTime });
+const byStateAndDate = (values: readonly string[]): ListSpec => ({
+  state_eq: oneOf(values),
+  created_at_lt: dateTime,
+  created_at_gt: dateTime,
+});
 
 export const portalRoutes = [
   route({
@@ -280,7 +291,7 @@ export const portalRoutes = [
   route({
     method: 'get',
     path: '/v1/portal/account',
-    summary: "The signed-in partner: e-mail, name and PayPal address; `data: null` when signed out",
+    summary: 'The signed-in partner: e-mail, name and PayPal address; `data: null` when signed out',
     access: 'partner',
     optionalSession: true,
     status: 200,
@@ -320,7 +331,7 @@ export const portalRoutes = [
   route({
     method: 'get',
     path: '/v1/portal/partnerships/:id',
-    summary: 'One of the partner\'s partnerships',
+    summary: "One of the partner's partnerships",
     access: 'partner',
     status: 200,
     response: one(partnershipSchema),
@@ -343,7 +354,14 @@ export const portalRoutes = [
       return { status: 200, body: seriesAnswer(s) };
     },
   }),
-  partnershipList('/referrals', "The partnership's referrals, newest first, their e-mails masked", byStateAndDate(states('referral')), ofPartner(referrals.list), renderReferral, referralSchema),
+  partnershipList(
+    '/referrals',
+    "The partnership's referrals, newest first, their e-mails masked",
+    byStateAndDate(states('referral')),
+    ofPartner(referrals.list),
+    renderReferral,
+    referralSchema,
+  ),
   partnershipList(
     '/commissions',
     "The partnership's commissions, newest first: state, amount and when each becomes payable",

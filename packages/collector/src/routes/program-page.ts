@@ -90,7 +90,12 @@ export const programPageRoutes = [
     summary: 'Invite the partner to the portal: a one-time link to set a password (24 h), e-mailed when SMTP is configured',
     access: 'secret',
     status: 201,
-    response: z.object({ meta: z.object({ link: z.string().nullable().meta({ description: 'Only when it was not e-mailed: hand it over yourself' }), emailed: z.boolean() }) }),
+    response: z.object({
+      meta: z.object({
+        link: z.string().nullable().meta({ description: 'Only when it was not e-mailed: hand it over yourself' }),
+        emailed: z.boolean(),
+      }),
+    }),
     async handle({ db, program, params, now, publicUrl, outbox }) {
       const partnerId = params.id ?? '';
       // E-mailed, the link goes to the partner alone: the owner never holds a way into their account.

@@ -22,7 +22,6 @@ export const referralSchema = resource(
   { partnership: relation('partnership') },
 );
 
-
 export const referralRoutes = [
   ...readRoutes({
     plural: 'referrals',

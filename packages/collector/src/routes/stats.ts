@@ -49,7 +49,14 @@ const partnerStatsSchema = z.object({
   }),
 });
 
-const pick = ({ clicks, referrals, customers, payments, revenue, commissions }: Totals) => ({ clicks, referrals, customers, payments, revenue, commissions });
+const pick = ({ clicks, referrals, customers, payments, revenue, commissions }: Totals) => ({
+  clicks,
+  referrals,
+  customers,
+  payments,
+  revenue,
+  commissions,
+});
 
 function renderPartnerStats(r: PartnerStats) {
   return {
@@ -68,7 +75,12 @@ const pageParams = {
 export const seriesQuery = z.strictObject({ ...range, interval: z.enum(['day', 'week', 'month']).default('day') });
 
 export function seriesAnswer(s: Series) {
-  return { data: { type: 'stats' as const, attributes: { ...renderRange(s.range), interval: s.interval, series: s.periods, totals: pick(s.totals), owed: s.owed } } };
+  return {
+    data: {
+      type: 'stats' as const,
+      attributes: { ...renderRange(s.range), interval: s.interval, series: s.periods, totals: pick(s.totals), owed: s.owed },
+    },
+  };
 }
 
 export const statsRoutes = [
@@ -93,7 +105,7 @@ export const statsRoutes = [
     query: z.strictObject({
       ...range,
       sort: z.enum(LEADERBOARD_SORTS).default('revenue'),
-      q: z.string().max(200).optional().meta({ description: "only partners whose name contains this, in any letter case" }),
+      q: z.string().max(200).optional().meta({ description: 'only partners whose name contains this, in any letter case' }),
       ...pageParams,
     }),
     status: 200,

@@ -23,12 +23,19 @@ const APP_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.html': 'text/html; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+};
 
 /** A built file, with the gzip and brotli the build wrote beside it when it did. */
 function load(path: string): StaticFile {
   const beside = (ext: string) => (existsSync(path + ext) ? readFileSync(path + ext) : undefined);
-  return staticFile(readFileSync(path), TYPES[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream', { gzip: beside('.gz'), brotli: beside('.br') });
+  return staticFile(readFileSync(path), TYPES[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream', {
+    gzip: beside('.gz'),
+    brotli: beside('.br'),
+  });
 }
 
 export type WebApp = { page: StaticFile; assets: Map<string, StaticFile> };

@@ -30,7 +30,10 @@ const endpointSchema = resource('webhook_endpoint', {
   description: z.string(),
   event_types: z.array(z.string()).meta({ description: 'The event types sent; empty: every type' }),
   enabled: z.boolean(),
-  disabled_reason: z.string().optional().meta({ description: 'Why Tally stopped sending (410 Gone, 5 days of failures) or that its owner did' }),
+  disabled_reason: z
+    .string()
+    .optional()
+    .meta({ description: 'Why Tally stopped sending (410 Gone, 5 days of failures) or that its owner did' }),
   secret: z.string().optional().meta({ description: 'The signing secret, only in the answer that made it' }),
   secret_hint: z.string(),
   previous_secret_until: unixTime.optional().meta({ description: 'Until when the secret before the last rotation still signs too' }),
@@ -86,7 +89,13 @@ const deliverySchema = resource(
 );
 
 function renderAttempt(a: AttemptRow) {
-  return { attempted_at: Number(a.attempted_at), status: a.status, duration_ms: Number(a.duration_ms), error: a.error, response: a.response };
+  return {
+    attempted_at: Number(a.attempted_at),
+    status: a.status,
+    duration_ms: Number(a.duration_ms),
+    error: a.error,
+    response: a.response,
+  };
 }
 
 function renderDelivery(row: DeliveryRow, attempts?: AttemptRow[]): Resource {
@@ -116,7 +125,11 @@ const eventSchema = resource('event', {
 });
 
 function renderEvent(row: EventRow): Resource {
-  return { id: row.id, type: 'event', attributes: { type: row.type, created_at: Number(row.created_at), data: JSON.parse(row.data) as unknown } };
+  return {
+    id: row.id,
+    type: 'event',
+    attributes: { type: row.type, created_at: Number(row.created_at), data: JSON.parse(row.data) as unknown },
+  };
 }
 
 const eventTypes = z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length);

@@ -69,9 +69,12 @@ export async function purgeBatch(db: Queryable, programId: string, cutoff: numbe
   if (gone.length === 0) return 0;
   const ids = [...new Set(gone.map((c) => c.partnership_id))];
   const partners = new Map(
-    (await db.all<{ id: string; partner_id: string }>(`SELECT id, partner_id FROM partnerships WHERE id IN (${ids.map(() => '?').join(', ')})`, ids)).map(
-      (p) => [p.id, p.partner_id],
-    ),
+    (
+      await db.all<{ id: string; partner_id: string }>(
+        `SELECT id, partner_id FROM partnerships WHERE id IN (${ids.map(() => '?').join(', ')})`,
+        ids,
+      )
+    ).map((p) => [p.id, p.partner_id]),
   );
   const tallies = new Map<string, [partner: string, bucket: number, n: number]>();
   for (const c of gone) {

@@ -60,7 +60,9 @@ type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 /** SQLite rolled the whole transaction back on its own (a full disk, an I/O error). */
 const lostTransaction = () => Object.assign(new Error('the transaction was rolled back'), { code: 'SQLITE_IOERR' });
 
-const refuse = (items: Queued[], err: unknown): void => items.forEach((item) => item.reject(err));
+const refuse = (items: Queued[], err: unknown): void => {
+  for (const item of items) item.reject(err);
+};
 
 export function groupCommit(session: Session, opts: GroupCommitOptions): GroupCommit {
   const { control, committed: afterCommit, inTransaction, tx, mutex, wal, translate } = session;
@@ -169,7 +171,8 @@ export function groupCommit(session: Session, opts: GroupCommitOptions): GroupCo
     }
     batch.forEach((item, i) => {
       const outcome = outcomes[i];
-      if (outcome && !outcome.ok) item.reject(outcome.err); // its own failure, rolled back alone
+      if (outcome && !outcome.ok)
+        item.reject(outcome.err); // its own failure, rolled back alone
       else if (lost !== undefined || !outcome) item.reject(lost);
       else item.resolve(outcome.value);
     });

@@ -17,7 +17,13 @@ export interface Realm {
 }
 
 export const OWNERS: Realm = { kind: 'owner', accounts: 'users', sessions: 'sessions', links: 'sign_in_links', fk: 'user_id' };
-export const PARTNERS: Realm = { kind: 'partner', accounts: 'partner_accounts', sessions: 'partner_sessions', links: 'partner_links', fk: 'account_id' };
+export const PARTNERS: Realm = {
+  kind: 'partner',
+  accounts: 'partner_accounts',
+  sessions: 'partner_sessions',
+  links: 'partner_links',
+  fk: 'account_id',
+};
 export const REALMS: readonly Realm[] = [OWNERS, PARTNERS];
 
 /** What both kinds of account hold for signing in. */
@@ -78,21 +84,34 @@ export function lockUntil(db: Queryable, realm: Realm, id: string, until: number
 }
 
 export function clearFailures(db: Queryable, realm: Realm, id: string): Promise<number> {
-  return db.run(`UPDATE ${realm.accounts} SET failed_count = 0, locked_until = NULL WHERE id = ? AND (failed_count <> 0 OR locked_until IS NOT NULL)`, [id]);
+  return db.run(
+    `UPDATE ${realm.accounts} SET failed_count = 0, locked_until = NULL WHERE id = ? AND (failed_count <> 0 OR locked_until IS NOT NULL)`,
+    [id],
+  );
 }
 
 /** A new password (and, for the first start's owner, an address); failures are forgotten. */
-export function setPassword(db: Queryable, realm: Realm, id: string, passwordHash: string, now: number, email?: { email: string; email_norm: string }): Promise<number> {
+export function setPassword(
+  db: Queryable,
+  realm: Realm,
+  id: string,
+  passwordHash: string,
+  now: number,
+  email?: { email: string; email_norm: string },
+): Promise<number> {
   const extra = email ? ', email = ?, email_norm = ?' : '';
-  return db.run(`UPDATE ${realm.accounts} SET password_hash = ?${extra}, failed_count = 0, locked_until = NULL, updated_at = ? WHERE id = ?`, [
-    passwordHash,
-    ...(email ? [email.email, email.email_norm] : []),
-    now,
-    id,
-  ]);
+  return db.run(
+    `UPDATE ${realm.accounts} SET password_hash = ?${extra}, failed_count = 0, locked_until = NULL, updated_at = ? WHERE id = ?`,
+    [passwordHash, ...(email ? [email.email, email.email_norm] : []), now, id],
+  );
 }
 
-export async function insertSession(db: Queryable, realm: Realm, account: string, row: SessionBase & { program_id?: string }): Promise<void> {
+export async function insertSession(
+  db: Queryable,
+  realm: Realm,
+  account: string,
+  row: SessionBase & { program_id?: string },
+): Promise<void> {
   await insertRow(db, realm.sessions, { ...row, [realm.fk]: account });
 }
 
@@ -114,7 +133,8 @@ export async function insertLink(db: Queryable, realm: Realm, row: LinkRow): Pro
   await insertRow(db, realm.links, { ...rest, [realm.fk]: account });
 }
 
-const linkColumns = (realm: Realm) => `hash, ${realm.fk} AS account, expires_at, used_at, purpose, created_at${realm === OWNERS ? ', program_id' : ''}`;
+const linkColumns = (realm: Realm) =>
+  `hash, ${realm.fk} AS account, expires_at, used_at, purpose, created_at${realm === OWNERS ? ', program_id' : ''}`;
 
 export function linkByHash(db: Queryable, realm: Realm, hash: string): Promise<LinkRow | undefined> {
   return db.get<LinkRow>(`SELECT ${linkColumns(realm)} FROM ${realm.links} WHERE hash = ?`, [hash]);
@@ -122,17 +142,26 @@ export function linkByHash(db: Queryable, realm: Realm, hash: string): Promise<L
 
 /** Takes a fresh, unused link once, in one statement: undefined when it is used, expired or unknown. */
 export function takeLink(db: Queryable, realm: Realm, hash: string, now: number): Promise<LinkRow | undefined> {
-  return db.get<LinkRow>(`UPDATE ${realm.links} SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ? RETURNING ${linkColumns(realm)}`, [now, hash, now]);
+  return db.get<LinkRow>(
+    `UPDATE ${realm.links} SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ? RETURNING ${linkColumns(realm)}`,
+    [now, hash, now],
+  );
 }
 
 /** Uses up the account's unused links (of one purpose, or all). */
 export function useLinksOf(db: Queryable, realm: Realm, account: string, now: number, purpose?: LinkPurpose): Promise<number> {
-  return db.run(`UPDATE ${realm.links} SET used_at = ? WHERE ${realm.fk} = ? AND used_at IS NULL${purpose ? ' AND purpose = ?' : ''}`, purpose ? [now, account, purpose] : [now, account]);
+  return db.run(
+    `UPDATE ${realm.links} SET used_at = ? WHERE ${realm.fk} = ? AND used_at IS NULL${purpose ? ' AND purpose = ?' : ''}`,
+    purpose ? [now, account, purpose] : [now, account],
+  );
 }
 
 /** Links of a purpose the account was given since `since`, used or not: what limits resets. */
 export async function linksSince(db: Queryable, realm: Realm, account: string, purpose: LinkPurpose, since: number): Promise<number> {
-  const row = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${realm.links} WHERE ${realm.fk} = ? AND purpose = ? AND created_at >= ?`, [account, purpose, since]);
+  const row = await db.get<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM ${realm.links} WHERE ${realm.fk} = ? AND purpose = ? AND created_at >= ?`,
+    [account, purpose, since],
+  );
   return Number(row?.n ?? 0);
 }
 

@@ -20,7 +20,11 @@ export interface OpenOptions {
 export function openDatabase(url: string, opts: OpenOptions = {}): Db {
   const maxQueued = opts.maxQueued === undefined ? {} : { maxQueued: opts.maxQueued };
   return isPostgresUrl(url)
-    ? openPostgres(url, { ...maxQueued, onIdleError: opts.onIdleError, ...(opts.poolSize === undefined ? {} : { poolSize: opts.poolSize }) })
+    ? openPostgres(url, {
+        ...maxQueued,
+        onIdleError: opts.onIdleError,
+        ...(opts.poolSize === undefined ? {} : { poolSize: opts.poolSize }),
+      })
     : openSqlite(sqlitePath(url), maxQueued);
 }
 

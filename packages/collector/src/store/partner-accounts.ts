@@ -53,21 +53,36 @@ export function accountByEmail(db: Queryable, emailNorm: string): Promise<Accoun
 
 /** Links the program's partner record to the account (a partner record has one account at most). */
 export function linkPartner(db: Queryable, programId: string, partnerId: string, accountId: string): Promise<number> {
-  return db.run('UPDATE partners SET account_id = ? WHERE program_id = ? AND id = ? AND (account_id IS NULL OR account_id = ?)', [accountId, programId, partnerId, accountId]);
+  return db.run('UPDATE partners SET account_id = ? WHERE program_id = ? AND id = ? AND (account_id IS NULL OR account_id = ?)', [
+    accountId,
+    programId,
+    partnerId,
+    accountId,
+  ]);
 }
 
 /** The partner record an invitation's link names: which program it is in, and the account it is linked to, if any. */
-export function invitedPartner(db: Queryable, partnerId: string): Promise<{ id: string; program_id: string; account_id: string | null } | undefined> {
+export function invitedPartner(
+  db: Queryable,
+  partnerId: string,
+): Promise<{ id: string; program_id: string; account_id: string | null } | undefined> {
   return db.get('SELECT id, program_id, account_id FROM partners WHERE id = ?', [partnerId]);
 }
 
 /** True when the account reaches a partner record in a program other than `programId`. */
 export async function reachesOtherProgram(db: Queryable, accountId: string, programId: string): Promise<boolean> {
-  return (await db.get('SELECT 1 AS one FROM partners WHERE account_id = ? AND program_id <> ? LIMIT 1', [accountId, programId])) !== undefined;
+  return (
+    (await db.get('SELECT 1 AS one FROM partners WHERE account_id = ? AND program_id <> ? LIMIT 1', [accountId, programId])) !== undefined
+  );
 }
 
 /** The name and PayPal address the partner gives in the portal, on every partner record of the account. */
-export function updatePartnerRecords(db: Queryable, accountId: string, fields: { name?: string; paypal_email?: string | null; paypal_email_norm?: string | null }, now: number): Promise<number> {
+export function updatePartnerRecords(
+  db: Queryable,
+  accountId: string,
+  fields: { name?: string; paypal_email?: string | null; paypal_email_norm?: string | null },
+  now: number,
+): Promise<number> {
   const set = Object.keys(fields).map((c) => `${c} = ?`);
   return db.run(`UPDATE partners SET ${set.join(', ')}, updated_at = ? WHERE account_id = ?`, [...Object.values(fields), now, accountId]);
 }
@@ -146,7 +161,12 @@ const UNKNOWN_CURSOR: Page<never> = { rows: [], hasMore: false, unknownCursor: t
  * one per program joined, a handful, whose ids are read first: the page is then a walk of
  * the primary key over those ids.
  */
-export async function partnershipPage(db: Queryable, accountId: string, filters: readonly FieldFilter[], page: PageRequest): Promise<Page<ReachedPartnership>> {
+export async function partnershipPage(
+  db: Queryable,
+  accountId: string,
+  filters: readonly FieldFilter[],
+  page: PageRequest,
+): Promise<Page<ReachedPartnership>> {
   const ids = (
     await db.all<{ id: string }>(
       'SELECT s.id FROM partners pa JOIN partnerships s ON s.program_id = pa.program_id AND s.partner_id = pa.id WHERE pa.account_id = ?',

@@ -27,7 +27,12 @@ export async function insert(db: Queryable, row: PartnerRow): Promise<void> {
 export async function update(db: Queryable, row: PartnerRow): Promise<void> {
   const { name, email, email_norm, paypal_email, paypal_email_norm, updated_at } = row;
   await updateRow(db, 'partners', row.program_id, row.id, {
-    name, email, email_norm, paypal_email, paypal_email_norm, updated_at,
+    name,
+    email,
+    email_norm,
+    paypal_email,
+    paypal_email_norm,
+    updated_at,
   });
 }
 
@@ -47,10 +52,7 @@ export async function hasHistory(db: Queryable, programId: string, id: string): 
 
 /** Removes the partner with its partnership, slugs and clicks. */
 export async function remove(db: Queryable, programId: string, id: string): Promise<number> {
-  const partnerships = await db.all<{ id: string }>(
-    'SELECT id FROM partnerships WHERE program_id = ? AND partner_id = ?',
-    [programId, id],
-  );
+  const partnerships = await db.all<{ id: string }>('SELECT id FROM partnerships WHERE program_id = ? AND partner_id = ?', [programId, id]);
   for (const p of partnerships) {
     await uncountClicks(db, 'c.partnership_id = ?', [p.id]);
     await db.run('DELETE FROM clicks WHERE partnership_id = ?', [p.id]);

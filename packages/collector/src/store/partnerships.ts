@@ -40,24 +40,25 @@ export async function insert(db: Queryable, row: PartnershipRow): Promise<void> 
 /** Writes the row if the stored state is still `from`; false when it moved meanwhile. */
 export async function update(db: Queryable, row: PartnershipRow, from: PartnershipState): Promise<boolean> {
   const { key, state, competitor_slugs, commission_rate_bps, recurring_months, hold_days, minimum_payout, state_set_at, updated_at } = row;
-  const fields = { key, state, competitor_slugs, commission_rate_bps, recurring_months, hold_days, minimum_payout, state_set_at, updated_at };
+  const fields = {
+    key,
+    state,
+    competitor_slugs,
+    commission_rate_bps,
+    recurring_months,
+    hold_days,
+    minimum_payout,
+    state_set_at,
+    updated_at,
+  };
   return (await updateRow(db, 'partnerships', row.program_id, row.id, fields, { state: from })) === 1;
 }
 
 /** Replaces every slug that credits the partnership (its key and competitor slugs). */
-export async function setSlugs(
-  db: Queryable,
-  programId: string,
-  partnershipId: string,
-  slugs: readonly string[],
-): Promise<void> {
+export async function setSlugs(db: Queryable, programId: string, partnershipId: string, slugs: readonly string[]): Promise<void> {
   await db.run('DELETE FROM slugs WHERE partnership_id = ?', [partnershipId]);
   for (const slug of slugs) {
-    await db.run('INSERT INTO slugs (program_id, slug, partnership_id) VALUES (?, ?, ?)', [
-      programId,
-      slug,
-      partnershipId,
-    ]);
+    await db.run('INSERT INTO slugs (program_id, slug, partnership_id) VALUES (?, ?, ?)', [programId, slug, partnershipId]);
   }
 }
 
@@ -70,10 +71,10 @@ export async function slugsTaken(
 ): Promise<string[]> {
   const taken: string[] = [];
   for (const slug of slugs) {
-    const row = await db.get<{ partnership_id: string }>(
-      'SELECT partnership_id FROM slugs WHERE program_id = ? AND slug = ?',
-      [programId, slug],
-    );
+    const row = await db.get<{ partnership_id: string }>('SELECT partnership_id FROM slugs WHERE program_id = ? AND slug = ?', [
+      programId,
+      slug,
+    ]);
     if (row && row.partnership_id !== exceptPartnershipId) taken.push(slug);
   }
   return taken;
@@ -84,10 +85,7 @@ export function get(db: Queryable, programId: string, id: string): Promise<Partn
 }
 
 export function getByPartner(db: Queryable, programId: string, partnerId: string): Promise<PartnershipRow | undefined> {
-  return db.get<PartnershipRow>('SELECT * FROM partnerships WHERE program_id = ? AND partner_id = ?', [
-    programId,
-    partnerId,
-  ]);
+  return db.get<PartnershipRow>('SELECT * FROM partnerships WHERE program_id = ? AND partner_id = ?', [programId, partnerId]);
 }
 
 const CREDITED = `SELECT ps.*, pa.email_norm AS partner_email_norm, pa.paypal_email_norm AS partner_paypal_email_norm
@@ -95,10 +93,10 @@ const CREDITED = `SELECT ps.*, pa.email_norm AS partner_email_norm, pa.paypal_em
 
 /** The partnership a referral slug (a key or a competitor slug) credits. */
 export function findBySlug(db: Queryable, programId: string, slug: string): Promise<CreditedPartnership | undefined> {
-  return db.get<CreditedPartnership>(
-    `${CREDITED} JOIN slugs s ON s.partnership_id = ps.id WHERE s.program_id = ? AND s.slug = ?`,
-    [programId, slug],
-  );
+  return db.get<CreditedPartnership>(`${CREDITED} JOIN slugs s ON s.partnership_id = ps.id WHERE s.program_id = ? AND s.slug = ?`, [
+    programId,
+    slug,
+  ]);
 }
 
 /** The partnership of the latest click recorded with this click id. */

@@ -117,10 +117,10 @@ export async function markBatchPaid(db: Queryable, id: string, now: number): Pro
  * commissions it let go.
  */
 export async function cancelBatch(db: Queryable, id: string, now: number): Promise<number | false> {
-  const cancelled = await db.run(
-    'UPDATE payout_batches SET cancelled_at = ? WHERE id = ? AND paid_at IS NULL AND cancelled_at IS NULL',
-    [now, id],
-  );
+  const cancelled = await db.run('UPDATE payout_batches SET cancelled_at = ? WHERE id = ? AND paid_at IS NULL AND cancelled_at IS NULL', [
+    now,
+    id,
+  ]);
   if (cancelled !== 1) return false;
   const freed = await db.all<{ program_id: string; partner_id: string; currency: string; amount: number; state: string }>(
     'UPDATE commissions SET payout_batch_id = NULL WHERE payout_batch_id = ? RETURNING program_id, partner_id, currency, amount, state',
@@ -128,7 +128,8 @@ export async function cancelBatch(db: Queryable, id: string, now: number): Promi
   );
   // The pending ones are owed again (a rejection while held took nothing off: the claim had).
   for (const c of freed) {
-    if (c.state === 'pending') await addDelta(db, { program_id: c.program_id, partner_id: c.partner_id, at: NOW, currency: c.currency, owed: c.amount });
+    if (c.state === 'pending')
+      await addDelta(db, { program_id: c.program_id, partner_id: c.partner_id, at: NOW, currency: c.currency, owed: c.amount });
   }
   return freed.length;
 }

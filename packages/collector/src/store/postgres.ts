@@ -9,15 +9,7 @@
 // batching here.
 
 import pg from 'pg';
-import {
-  ConstraintViolation,
-  DEFAULT_MAX_QUEUED,
-  UniqueViolation,
-  type Db,
-  type Param,
-  type Queryable,
-  type Tx,
-} from './db.js';
+import { ConstraintViolation, DEFAULT_MAX_QUEUED, UniqueViolation, type Db, type Param, type Queryable, type Tx } from './db.js';
 import { unavailable } from './unavailable.js';
 import { SETTINGS_NOTICE, settingsWatch } from './pg-settings.js';
 
@@ -42,7 +34,6 @@ const RETRIES = 5;
 // SQLSTATEs that say "not now" rather than "not this": no connection, no resources, an
 // operator shutting the server down, a read-only standby, a lock or statement timeout.
 const UNAVAILABLE = /^(08|53|57P0|57014|55P03|25006)/;
-
 
 /** Errors from the driver, never from the function a transaction runs. */
 function translate(err: unknown): unknown {
@@ -131,7 +122,10 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   const prepared = new Map<string, { name: string; text: string }>();
   const statement = (sql: string, params: readonly Param[]) => {
     let known = prepared.get(sql);
-    if (!known) prepared.set(sql, (known = { name: `t${prepared.size}`, text: numbered(sql) }));
+    if (!known) {
+      known = { name: `t${prepared.size}`, text: numbered(sql) };
+      prepared.set(sql, known);
+    }
     return { ...known, values: params as Param[] };
   };
 

@@ -48,18 +48,12 @@ export async function count(db: Queryable): Promise<number> {
 }
 
 export async function origins(db: Queryable, programId: string): Promise<string[]> {
-  const rows = await db.all<{ origin: string }>(
-    'SELECT origin FROM program_origins WHERE program_id = ? ORDER BY origin',
-    [programId],
-  );
+  const rows = await db.all<{ origin: string }>('SELECT origin FROM program_origins WHERE program_id = ? ORDER BY origin', [programId]);
   return rows.map((r) => r.origin);
 }
 
 export async function allowsOrigin(db: Queryable, programId: string, origin: string): Promise<boolean> {
-  const row = await db.get('SELECT 1 FROM program_origins WHERE program_id = ? AND origin = ?', [
-    programId,
-    origin,
-  ]);
+  const row = await db.get('SELECT 1 FROM program_origins WHERE program_id = ? AND origin = ?', [programId, origin]);
   return row !== undefined;
 }
 
@@ -70,7 +64,17 @@ export async function setRate(db: Queryable, id: string, rateBps: number, now: n
 export type ProgramFields = Partial<
   Pick<
     ProgramRow,
-    'name' | 'site_url' | 'commission_rate_bps' | 'cookie_days' | 'recurring_months' | 'hold_days' | 'minimum_payout' | 'slug' | 'description' | 'page_enabled' | 'auto_accept'
+    | 'name'
+    | 'site_url'
+    | 'commission_rate_bps'
+    | 'cookie_days'
+    | 'recurring_months'
+    | 'hold_days'
+    | 'minimum_payout'
+    | 'slug'
+    | 'description'
+    | 'page_enabled'
+    | 'auto_accept'
   >
 >;
 

@@ -39,10 +39,7 @@ export function insertFirstOfPerson(db: Db | Tx, row: ReferralRow, followers: re
 }
 
 export function findByEmail(db: Queryable, programId: string, emailNorm: string): Promise<ReferralRow | undefined> {
-  return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND email_norm = ?', [
-    programId,
-    emailNorm,
-  ]);
+  return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND email_norm = ?', [programId, emailNorm]);
 }
 
 export function get(db: Queryable, programId: string, id: string): Promise<ReferralRow | undefined> {
@@ -53,10 +50,7 @@ export const list = lister<ReferralRow>('referrals', COLUMNS, { notBeforeCreatio
 
 /** The program's earliest referral with this uid (the company's own customer id). */
 export function findByUid(db: Queryable, programId: string, uid: string): Promise<ReferralRow | undefined> {
-  return db.get<ReferralRow>(
-    'SELECT * FROM referrals WHERE program_id = ? AND uid = ? ORDER BY created_at, id LIMIT 1',
-    [programId, uid],
-  );
+  return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND uid = ? ORDER BY created_at, id LIMIT 1', [programId, uid]);
 }
 
 /** Moves a referral out of `from` in one conditional update; false when it was no longer in `from`. */
@@ -76,20 +70,15 @@ export async function move(
 }
 
 /** One person's referrals, by normalized e-mail: one per program, in all programs or in one. */
-export function findEverywhere(
-  db: Queryable,
-  emailNorm: string,
-  programId?: string,
-): Promise<Array<{ id: string; program_id: string }>> {
+export function findEverywhere(db: Queryable, emailNorm: string, programId?: string): Promise<Array<{ id: string; program_id: string }>> {
   return programId
     ? db.all('SELECT id, program_id FROM referrals WHERE email_norm = ? AND program_id = ?', [emailNorm, programId])
     : // Program by program, each a lookup in the unique (program, e-mail) index: no index
       // on the e-mail alone for conversions to keep up to date. CROSS JOIN makes SQLite
       // walk programs first, as its planner knows no table sizes (no ANALYZE).
-      db.all(
-        'SELECT r.id, r.program_id FROM programs p CROSS JOIN referrals r WHERE r.program_id = p.id AND r.email_norm = ?',
-        [emailNorm],
-      );
+      db.all('SELECT r.id, r.program_id FROM programs p CROSS JOIN referrals r WHERE r.program_id = p.id AND r.email_norm = ?', [
+        emailNorm,
+      ]);
 }
 
 /**
@@ -118,5 +107,8 @@ export async function erase(db: Queryable, programId: string, id: string, now: n
 
 /** The program's earliest referral made with this click id (a Checkout Session's client_reference_id). */
 export function findByGrId(db: Queryable, programId: string, grId: string): Promise<ReferralRow | undefined> {
-  return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND gr_id = ? ORDER BY created_at, id LIMIT 1', [programId, grId]);
+  return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND gr_id = ? ORDER BY created_at, id LIMIT 1', [
+    programId,
+    grId,
+  ]);
 }

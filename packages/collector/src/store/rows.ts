@@ -7,10 +7,7 @@ import type { Db, Param, Queryable, Tx } from './db.js';
 export function insertRow(db: Queryable, table: string, row: object, suffix = ''): Promise<number> {
   const columns = Object.keys(row);
   const marks = columns.map(() => '?').join(', ');
-  return db.run(
-    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${marks}) ${suffix}`,
-    Object.values(row) as Param[],
-  );
+  return db.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${marks}) ${suffix}`, Object.values(row) as Param[]);
 }
 
 /** Updates `fields` of the program's row `id` in `table`, only where the row still has `expect`. */
@@ -50,7 +47,13 @@ export async function insertFirstWith(db: Db | Tx, first: Insert, conflict: stri
   if (db.engine === 'postgres') {
     const params: Param[] = [];
     const columns = ({ row }: Insert) => Object.keys(row).join(', ');
-    const marks = ({ row }: Insert) => Object.values(row).map((value: Param) => (params.push(value), '?')).join(', ');
+    const marks = ({ row }: Insert) =>
+      Object.values(row)
+        .map((value: Param) => {
+          params.push(value);
+          return '?';
+        })
+        .join(', ');
     const steps = [
       `first AS (INSERT INTO ${first.table} (${columns(first)}) VALUES (${marks(first)}) ON CONFLICT ${conflict} DO NOTHING RETURNING 1)`,
       ...followers.map((f, i) => `f${i} AS (INSERT INTO ${f.table} (${columns(f)}) SELECT ${marks(f)} FROM first)`),

@@ -13,7 +13,16 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SPIN_MS, whileBusy } from './busy.js';
-import { ConstraintViolation, DEFAULT_MAX_QUEUED, SETTINGS_LAG_MS, UniqueViolation, type Db, type Param, type SettingsClock, type Tx } from './db.js';
+import {
+  ConstraintViolation,
+  DEFAULT_MAX_QUEUED,
+  SETTINGS_LAG_MS,
+  UniqueViolation,
+  type Db,
+  type Param,
+  type SettingsClock,
+  type Tx,
+} from './db.js';
 import { groupCommit } from './group-commit.js';
 import { Mutex } from './mutex.js';
 import { unavailable } from './unavailable.js';
@@ -174,8 +183,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     get: (sql, params) => read(() => raw.get(sql, params)),
     // A lone write is a batch of one statement, so it shares the next commit too. A PRAGMA
     // sets the connection, and some cannot run inside a transaction at all.
-    run: (sql, params) =>
-      PRAGMA.test(sql) ? patiently(() => raw.run(sql, params)) : writes.transaction((tx) => tx.run(sql, params)),
+    run: (sql, params) => (PRAGMA.test(sql) ? patiently(() => raw.run(sql, params)) : writes.transaction((tx) => tx.run(sql, params))),
     transaction: writes.transaction,
     stats: writes.stats,
     settings,

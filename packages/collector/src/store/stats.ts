@@ -53,7 +53,10 @@ export async function addDelta(db: Queryable, d: Delta): Promise<void> {
 /** The delta as a row to write beside a change (rows.ts, insertFirstWith). */
 export function deltaInsert(d: Delta): Insert {
   const measures = Object.fromEntries(MEASURES.map((m) => [m, d[m] ?? 0]));
-  return { table: 'stat_deltas', row: { program_id: d.program_id, partner_id: d.partner_id, bucket: bucketOf(d.at), currency: d.currency ?? '', ...measures } };
+  return {
+    table: 'stat_deltas',
+    row: { program_id: d.program_id, partner_id: d.partner_id, bucket: bucketOf(d.at), currency: d.currency ?? '', ...measures },
+  };
 }
 
 /** Takes back the clicks `where` selects, before they are deleted (a partner removed, a person erased). */
@@ -94,7 +97,9 @@ export async function fold(db: Queryable, limit: number): Promise<number> {
       const key = [String(d.program_id), partner, Number(d.bucket), String(d.currency)];
       const id = JSON.stringify(key);
       const entry = sums.get(id) ?? { key, values: MEASURES.map(() => 0) };
-      MEASURES.forEach((m, i) => (entry.values[i]! += Number(d[m])));
+      MEASURES.forEach((m, i) => {
+        entry.values[i]! += Number(d[m]);
+      });
       sums.set(id, entry);
     }
   }
@@ -129,7 +134,11 @@ export function series(db: Queryable, programId: string, partnerId: string | nul
 }
 
 /** What is owed now per partner and currency, for the program or the given partners. */
-export function owedNow(db: Queryable, programId: string, partnerIds: readonly string[] | null): Promise<Array<{ partner_id: string; currency: string; owed: number }>> {
+export function owedNow(
+  db: Queryable,
+  programId: string,
+  partnerIds: readonly string[] | null,
+): Promise<Array<{ partner_id: string; currency: string; owed: number }>> {
   if (partnerIds?.length === 0) return Promise.resolve([]);
   const only = partnerIds === null ? "AND partner_id <> ''" : `AND partner_id IN (${partnerIds.map(() => '?').join(', ')})`;
   const params = [...(partnerIds ?? [])];
@@ -159,7 +168,13 @@ export function owedTotal(db: Queryable, programId: string): Promise<Array<{ cur
  * Totals per partner and currency in [from, to): for every partner (the slow path, which
  * returns a row per active partner) or for the named ones (one page's).
  */
-export function byPartner(db: Queryable, programId: string, from: number, to: number, ids: readonly string[] | null = null): Promise<PartnerTotals[]> {
+export function byPartner(
+  db: Queryable,
+  programId: string,
+  from: number,
+  to: number,
+  ids: readonly string[] | null = null,
+): Promise<PartnerTotals[]> {
   if (ids?.length === 0) return Promise.resolve([]);
   const only = ids === null ? "AND partner_id <> ''" : `AND partner_id IN (${ids.map(() => '?').join(', ')})`;
   const params = [programId, ...(ids ?? []), from, to];
@@ -176,7 +191,12 @@ export function byPartner(db: Queryable, programId: string, from: number, to: nu
 }
 
 /** The program's money per currency in [from, to), from its own rows: which currency leads. */
-export function currencyTotals(db: Queryable, programId: string, from: number, to: number): Promise<Array<{ currency: string; revenue: number; commissions: number }>> {
+export function currencyTotals(
+  db: Queryable,
+  programId: string,
+  from: number,
+  to: number,
+): Promise<Array<{ currency: string; revenue: number; commissions: number }>> {
   return db.all(
     `SELECT currency, SUM(revenue) AS revenue, SUM(commissions) AS commissions FROM (
        SELECT currency, revenue, commissions FROM stat_buckets WHERE program_id = ? AND partner_id = '' AND bucket >= ? AND bucket < ?
@@ -187,13 +207,24 @@ export function currencyTotals(db: Queryable, programId: string, from: number, t
   );
 }
 
-export type Rank = { measure: 'clicks' | 'referrals' | 'customers' } | { measure: 'revenue' | 'commissions'; currency: string } | { measure: 'conversion_rate' };
+export type Rank =
+  | { measure: 'clicks' | 'referrals' | 'customers' }
+  | { measure: 'revenue' | 'commissions'; currency: string }
+  | { measure: 'conversion_rate' };
 
 /**
  * The partners active in [from, to), ranked by one figure, largest first (ties by id), one
  * page of them: summed and sorted by the database, which returns only the page.
  */
-export async function rankPartners(db: Queryable, programId: string, from: number, to: number, rank: Rank, limit: number, offset: number): Promise<string[]> {
+export async function rankPartners(
+  db: Queryable,
+  programId: string,
+  from: number,
+  to: number,
+  rank: Rank,
+  limit: number,
+  offset: number,
+): Promise<string[]> {
   const money = rank.measure === 'revenue' || rank.measure === 'commissions';
   const value =
     rank.measure === 'conversion_rate'
@@ -255,7 +286,10 @@ export interface KeptRow extends Record<Measure, number> {
  * One statement, so one snapshot on both engines: read apart, a write committed between
  * the kept totals and the recount would show as a difference while the server runs.
  */
-export function checkRows(db: Queryable, programId: string | null): Promise<Array<KeptRow & { side: 'kept' | 'counted' | 'program' | 'sum' }>> {
+export function checkRows(
+  db: Queryable,
+  programId: string | null,
+): Promise<Array<KeptRow & { side: 'kept' | 'counted' | 'program' | 'sum' }>> {
   const only = programId === null ? '' : 'AND program_id = ?';
   return db.all(
     `SELECT 'kept' AS side, ${COLUMNS.replace(MEASURES.join(', '), SUMS)} FROM (

@@ -28,16 +28,21 @@ export async function removeSecret(db: Queryable, programId: string, id: string)
 
 /** Links a Stripe id (cus_, in_, pi_, ch_, cs_) to a referral or a payment; the first link stays. */
 export async function link(db: Queryable, programId: string, stripeId: string, targetId: string, now: number): Promise<void> {
-  await db.run(
-    'INSERT INTO stripe_links (program_id, stripe_id, target_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
-    [programId, stripeId, targetId, now],
-  );
+  await db.run('INSERT INTO stripe_links (program_id, stripe_id, target_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
+    programId,
+    stripeId,
+    targetId,
+    now,
+  ]);
 }
 
 /** The record the first of `stripeIds` that is linked leads to. */
 export async function linked(db: Queryable, programId: string, stripeIds: readonly string[]): Promise<string | undefined> {
   for (const id of stripeIds) {
-    const row = await db.get<{ target_id: string }>('SELECT target_id FROM stripe_links WHERE program_id = ? AND stripe_id = ?', [programId, id]);
+    const row = await db.get<{ target_id: string }>('SELECT target_id FROM stripe_links WHERE program_id = ? AND stripe_id = ?', [
+      programId,
+      id,
+    ]);
     if (row) return row.target_id;
   }
   return undefined;
@@ -76,7 +81,9 @@ export interface EventRow {
 export async function claim(db: Queryable, row: EventRow, again: boolean): Promise<boolean> {
   const retake = again ? '' : "WHERE stripe_events.outcome = 'failed'";
   const rows = await db.all(
-    `INSERT INTO stripe_events (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row).map(() => '?').join(', ')})
+    `INSERT INTO stripe_events (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row)
+      .map(() => '?')
+      .join(', ')})
      ON CONFLICT (program_id, id) DO UPDATE SET attempts = stripe_events.attempts + 1, processed_at = excluded.processed_at ${retake}
      RETURNING id`,
     Object.values(row),

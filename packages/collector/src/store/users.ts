@@ -144,8 +144,16 @@ export interface InvitationRow {
 }
 
 export async function upsertInvitation(db: Queryable, row: InvitationRow): Promise<InvitationRow> {
-  await insertRow(db, 'invitations', row, 'ON CONFLICT (program_id, email_norm) DO UPDATE SET role = excluded.role, hash = excluded.hash, created_at = excluded.created_at, expires_at = excluded.expires_at');
-  return (await db.get<InvitationRow>('SELECT * FROM invitations WHERE program_id = ? AND email_norm = ?', [row.program_id, row.email_norm]))!;
+  await insertRow(
+    db,
+    'invitations',
+    row,
+    'ON CONFLICT (program_id, email_norm) DO UPDATE SET role = excluded.role, hash = excluded.hash, created_at = excluded.created_at, expires_at = excluded.expires_at',
+  );
+  return (await db.get<InvitationRow>('SELECT * FROM invitations WHERE program_id = ? AND email_norm = ?', [
+    row.program_id,
+    row.email_norm,
+  ]))!;
 }
 
 /** Takes a fresh invitation once, by its link's hash. */

@@ -160,7 +160,11 @@ export const UNRECORDED_CLAIMS = 3;
  * a finishing attempt takes it before its delivery, as disabling it does, so the two
  * never wait on each other in opposite orders. Undefined when it was removed.
  */
-export function lockEndpoint(db: Queryable, engine: Engine, id: string): Promise<Pick<EndpointRow, 'enabled' | 'failing_since'> | undefined> {
+export function lockEndpoint(
+  db: Queryable,
+  engine: Engine,
+  id: string,
+): Promise<Pick<EndpointRow, 'enabled' | 'failing_since'> | undefined> {
   return db.get(`SELECT enabled, failing_since FROM webhook_endpoints WHERE id = ? ${engine === 'postgres' ? 'FOR UPDATE' : ''}`, [id]);
 }
 
@@ -209,6 +213,10 @@ export async function markFailing(db: Queryable, endpointId: string, at: number)
 
 /** Stops sending to the endpoint, saying why, and ends its pending deliveries. */
 export async function disable(db: Queryable, endpointId: string, reason: string, now: number): Promise<void> {
-  await db.run('UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1', [reason, now, endpointId]);
+  await db.run('UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?, updated_at = ? WHERE id = ? AND enabled = 1', [
+    reason,
+    now,
+    endpointId,
+  ]);
   await failPending(db, endpointId, `the endpoint was disabled: ${reason}`, now);
 }

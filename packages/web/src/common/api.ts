@@ -4,7 +4,13 @@
 // URL by hand. An error answer becomes an ApiError carrying the API's own sentence; a lost
 // session sends the person to sign in.
 
-import createClient, { createFinalURL, createQuerySerializer, defaultPathSerializer, type ClientPathsWithMethod, type MaybeOptionalInit } from 'openapi-fetch';
+import createClient, {
+  createFinalURL,
+  createQuerySerializer,
+  defaultPathSerializer,
+  type ClientPathsWithMethod,
+  type MaybeOptionalInit,
+} from 'openapi-fetch';
 import type { paths } from '../api.js';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -90,7 +96,12 @@ export const api = { GET: method('get'), POST: method('post'), PATCH: method('pa
 
 /** The address of a GET route, for a link the browser follows itself (a file to download), encoded as calls are. */
 export const apiHref = <P extends PathOf<'get'>>(path: P, params: NonNullable<Init<P, 'get'>>['params']): string =>
-  createFinalURL(path, { baseUrl: '', params: params ?? {}, querySerializer: createQuerySerializer(), pathSerializer: defaultPathSerializer });
+  createFinalURL(path, {
+    baseUrl: '',
+    params: params ?? {},
+    querySerializer: createQuerySerializer(),
+    pathSerializer: defaultPathSerializer,
+  });
 
 /** A message for a person, from whatever was thrown. */
 export function messageOf(err: unknown): string {

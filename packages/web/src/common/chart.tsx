@@ -40,7 +40,16 @@ export function Chart({ labels, values, name, format }: SeriesProps) {
               { ...axis, values: (_u, splits) => splits.map((i) => (Number.isInteger(i) && labels[i] ? shortDay(labels[i]!) : '')) },
               { ...axis, size: 70, values: (_u, splits) => splits.map((v) => format(v)) },
             ],
-            series: [{}, { label: name, stroke: cssVar('--accent') || '#0b7285', width: 2, fill: cssVar('--accent-fill') || 'rgba(11,114,133,.12)', points: { show: labels.length < 45 } }],
+            series: [
+              {},
+              {
+                label: name,
+                stroke: cssVar('--accent') || '#0b7285',
+                width: 2,
+                fill: cssVar('--accent-fill') || 'rgba(11,114,133,.12)',
+                points: { show: labels.length < 45 },
+              },
+            ],
           },
           [labels.map((_, i) => i), [...values]],
           el,

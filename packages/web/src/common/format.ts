@@ -22,7 +22,9 @@ function exponent(currency: string): number {
 export function money(minor: number, currency: string): string {
   const n = exponent(currency);
   try {
-    return new Intl.NumberFormat(locale(), { style: 'currency', currency, minimumFractionDigits: n, maximumFractionDigits: n }).format(minor / 10 ** n);
+    return new Intl.NumberFormat(locale(), { style: 'currency', currency, minimumFractionDigits: n, maximumFractionDigits: n }).format(
+      minor / 10 ** n,
+    );
   } catch {
     return `${minor} ${currency}`;
   }
@@ -45,8 +47,7 @@ export function mainCurrency(...maps: Array<Record<string, number> | undefined>)
 }
 
 export const int = (n: number): string => new Intl.NumberFormat(locale()).format(n);
-export const percent = (x: number): string =>
-  new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 1 }).format(x);
+export const percent = (x: number): string => new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: 1 }).format(x);
 
 /**
  * Referrals per click, as a plain number ("0.25", "2"). A company's server may record a
@@ -103,7 +104,10 @@ export function minimumsText(map: Record<string, number>): string {
  */
 export function parseMinimums(text: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const line of text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z]{3})\s+(\d{1,12})(?:[.,](\d+))?$/.exec(line);
     const code = m?.[1]?.toUpperCase() ?? '';
     const n = m ? exponent(code) : 0;

@@ -3,7 +3,7 @@
 // and the pages outside an app's shell (signing in, setting a password, applying): a card
 // with a heading and its form.
 
-import type { ComponentChildren, JSX, TargetedSubmitEvent } from 'preact';
+import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { ApiError } from './api.js';
@@ -19,7 +19,7 @@ function lockedMessage(err: unknown): unknown {
 }
 
 /** A page of its own, outside the shell: a heading, a form, its error. */
-export function Card({ title, children }: { title: string; children: JSX.Element | JSX.Element[] }) {
+export function Card({ title, children }: { title: string; children: ComponentChildren }) {
   return (
     <main id="main" class="card-page">
       <div class="card">
@@ -106,7 +106,19 @@ export function Confirm({ title, children, confirm, danger, onConfirm, onClose }
  * Signing in, for owners and partners alike: `signIn` calls the app's route; afterwards
  * the person goes back where they were (`?next=` under `base`) or to `home`.
  */
-export function SignInCard({ title, base, home, signIn, children }: { title: string; base: string; home: string; signIn: (email: string, password: string) => Promise<unknown>; children: ComponentChildren }) {
+export function SignInCard({
+  title,
+  base,
+  home,
+  signIn,
+  children,
+}: {
+  title: string;
+  base: string;
+  home: string;
+  signIn: (email: string, password: string) => Promise<unknown>;
+  children: ComponentChildren;
+}) {
   const { query, route } = useLocation();
   const next = afterSignIn(base, query.next, home);
   const { error, busy, onSubmit } = useSubmit(async (form) => {
@@ -118,13 +130,14 @@ export function SignInCard({ title, base, home, signIn, children }: { title: str
       <form onSubmit={onSubmit}>
         <label>
           E-mail
+          {/* biome-ignore lint/a11y/noAutofocus: the page (or dialog) is this one form: typing starts in its first field */}
           <input name="email" type="email" autocomplete="username" required autoFocus />
         </label>
         <label>
           Password
           <input name="password" type="password" autocomplete="current-password" required />
         </label>
-        {error !== undefined ? <Failure error={error} /> : <></>}
+        {error !== undefined ? <Failure error={error} /> : null}
         <button type="submit" disabled={busy}>
           Sign in
         </button>

@@ -52,4 +52,3 @@ export function MeasureChart({ stats, only }: { stats: Stats; only?: readonly Me
     </section>
   );
 }
-

@@ -49,7 +49,8 @@ export function useRange(): { range: Range; set: (query: Record<string, string>)
 }
 
 /** The stats routes' query: the range, in the viewer's time zone, and `extra` (an interval, a sort…). */
-export const statsQuery = <const E extends object = {}>(r: { from: string; to: string }, extra?: E) => ({ from: r.from, to: r.to, tz: viewerZone(), ...extra }) as { from: string; to: string; tz: string } & E;
+export const statsQuery = <const E extends object = Record<never, never>>(r: { from: string; to: string }, extra?: E) =>
+  ({ from: r.from, to: r.to, tz: viewerZone(), ...extra }) as { from: string; to: string; tz: string } & E;
 
 export function RangePicker({ range, set }: ReturnType<typeof useRange>) {
   return (

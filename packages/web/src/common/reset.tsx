@@ -5,7 +5,17 @@ import { useState } from 'preact/hooks';
 import { Card, text, useSubmit } from './forms.js';
 import { Failure } from './ui.js';
 
-export function ResetPasswordCard({ ask, who, withoutMail, signInHref }: { ask: (email: string) => Promise<boolean>; who: string; withoutMail: string; signInHref: string }) {
+export function ResetPasswordCard({
+  ask,
+  who,
+  withoutMail,
+  signInHref,
+}: {
+  ask: (email: string) => Promise<boolean>;
+  who: string;
+  withoutMail: string;
+  signInHref: string;
+}) {
   const [sent, setSent] = useState<boolean | null>(null);
   const { error, busy, onSubmit } = useSubmit(async (form) => setSent(await ask(text(form, 'email'))));
   return (
@@ -14,15 +24,18 @@ export function ResetPasswordCard({ ask, who, withoutMail, signInHref }: { ask: 
         <form onSubmit={onSubmit}>
           <label>
             Your e-mail
+            {/* biome-ignore lint/a11y/noAutofocus: the page (or dialog) is this one form: typing starts in its first field */}
             <input name="email" type="email" autocomplete="username" required autoFocus />
           </label>
-          {error !== undefined ? <Failure error={error} /> : <></>}
+          {error !== undefined ? <Failure error={error} /> : null}
           <button type="submit" disabled={busy}>
             Send me a link
           </button>
         </form>
       ) : (
-        <p role="status">{sent ? `If this address has ${who}, a link to set a new password is on its way. It works once, for 24 hours.` : withoutMail}</p>
+        <p role="status">
+          {sent ? `If this address has ${who}, a link to set a new password is on its way. It works once, for 24 hours.` : withoutMail}
+        </p>
       )}
       <p class="hint">
         <a href={signInHref}>Back to sign-in</a>

@@ -40,7 +40,13 @@ export function Empty({ title, children }: { title: string; children?: Component
 }
 
 /** Shows data, or its loading or error state. */
-export function Show<T>({ loaded, children }: { loaded: { data: T | undefined; error: unknown; loading: boolean; reload: () => void }; children: (data: T) => ComponentChildren }) {
+export function Show<T>({
+  loaded,
+  children,
+}: {
+  loaded: { data: T | undefined; error: unknown; loading: boolean; reload: () => void };
+  children: (data: T) => ComponentChildren;
+}) {
   if (loaded.error !== undefined && loaded.data === undefined) return <Failure error={loaded.error} retry={loaded.reload} />;
   if (loaded.data === undefined) return <Loading />;
   return (
@@ -90,7 +96,17 @@ export function downloadCsv<T>(name: string, columns: readonly Column<T>[], rows
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export function Table<T extends { id: string }>({ caption, columns, rows, csv }: { caption: string; columns: readonly Column<T>[]; rows: readonly T[]; csv?: string }) {
+export function Table<T extends { id: string }>({
+  caption,
+  columns,
+  rows,
+  csv,
+}: {
+  caption: string;
+  columns: readonly Column<T>[];
+  rows: readonly T[];
+  csv?: string;
+}) {
   return (
     <div class="table">
       {csv && (
@@ -100,6 +116,7 @@ export function Table<T extends { id: string }>({ caption, columns, rows, csv }:
           </button>
         </div>
       )}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a scrollable table must be reachable by keyboard (axe: scrollable-region-focusable), and a named region says what it holds */}
       <div class="scroll" tabIndex={0} role="region" aria-label={caption}>
         <table>
           <caption class="visually-hidden">{caption}</caption>

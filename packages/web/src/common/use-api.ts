@@ -13,7 +13,11 @@ export interface Loaded<T> {
 }
 
 export function useLoad<T>(load: ((signal: AbortSignal) => Promise<T>) | null, key: string): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: load !== null });
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: load !== null,
+  });
   const [round, setRound] = useState(0);
   useEffect(() => {
     if (!load) {

@@ -23,7 +23,12 @@ import { BASE, href, SessionContext, type Session } from './session.js';
 // deploy, whose build emptied dist) becomes a page saying so: preact-iso's lazy would
 // otherwise wait on the rejected import for ever.
 function PageUnavailable() {
-  return <Failure error={new Error('This page could not be loaded; the dashboard may have been updated. Reload the page.')} retry={() => location.reload()} />;
+  return (
+    <Failure
+      error={new Error('This page could not be loaded; the dashboard may have been updated. Reload the page.')}
+      retry={() => location.reload()}
+    />
+  );
 }
 const lazyPage = <C,>(load: () => Promise<C>) => lazy(() => load().catch(() => PageUnavailable as unknown as C));
 const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));

@@ -17,7 +17,8 @@ export function RuleFields({ values, inherit }: { values: RuleValues; inherit?: 
       <legend>Commission rules</legend>
       <div class="row">
         <label>
-          Recurring limit, months <span class="hint">(0: every payment earns, forever{follow(String(inherit?.recurring_months ?? ''))})</span>
+          Recurring limit, months{' '}
+          <span class="hint">(0: every payment earns, forever{follow(String(inherit?.recurring_months ?? ''))})</span>
           <input name="recurring_months" type="number" min={0} max={1200} value={values.recurring_months ?? ''} required={!inherit} />
         </label>
         <label>
@@ -26,7 +27,10 @@ export function RuleFields({ values, inherit }: { values: RuleValues; inherit?: 
         </label>
       </div>
       <label>
-        Minimum payout <span class="hint">(one currency a line, such as USD 50.00; none: any amount is paid{inherit ? '; empty: the program’s' : ''})</span>
+        Minimum payout{' '}
+        <span class="hint">
+          (one currency a line, such as USD 50.00; none: any amount is paid{inherit ? '; empty: the program’s' : ''})
+        </span>
         <textarea name="minimum_payout" rows={2} value={values.minimum_payout === null ? '' : minimumsText(values.minimum_payout)} />
       </label>
     </fieldset>

@@ -21,7 +21,11 @@ export function EndpointState({ endpoint }: { endpoint: Endpoint }) {
   const a = endpoint.attributes;
   return (
     <>
-      {a.enabled ? <span class="state succeeded">enabled</span> : <span class="state failed">disabled: {a.disabled_reason?.replace(/^disabled /, '')}</span>}
+      {a.enabled ? (
+        <span class="state succeeded">enabled</span>
+      ) : (
+        <span class="state failed">disabled: {a.disabled_reason?.replace(/^disabled /, '')}</span>
+      )}
       {a.failing_since !== undefined && <span class="warn"> failing since {dateTime(a.failing_since)}</span>}
     </>
   );

@@ -81,7 +81,10 @@ function Shell({ portal }: { portal: PortalSession }) {
         <ul>
           {NAV.map(([to, label]) => (
             <li>
-              <a href={href(to, current)} aria-current={(to === '/' ? path === `${BASE}/` : path.startsWith(`${BASE}${to}`)) ? 'page' : undefined}>
+              <a
+                href={href(to, current)}
+                aria-current={(to === '/' ? path === `${BASE}/` : path.startsWith(`${BASE}${to}`)) ? 'page' : undefined}
+              >
                 {label}
               </a>
             </li>
@@ -123,7 +126,8 @@ function SignedIn() {
   if (loaded.data) {
     const { partnerships } = loaded.data;
     // The one asked for, else the newest accepted, else the newest.
-    const current = partnerships.find((p) => p.id === query.p) ?? partnerships.find((p) => p.attributes.state === 'accepted') ?? partnerships[0];
+    const current =
+      partnerships.find((p) => p.id === query.p) ?? partnerships.find((p) => p.attributes.state === 'accepted') ?? partnerships[0];
     return <Shell portal={{ ...loaded.data, current, refresh: loaded.reload }} />;
   }
   if (signedOut) return null;

@@ -26,4 +26,5 @@ export function usePortal(): PortalSession {
 
 export const BASE = '/portal';
 /** A portal path, keeping the partnership shown. */
-export const href = (path: string, partnership?: string): string => `${BASE}${path}${partnership ? `?p=${encodeURIComponent(partnership)}` : ''}`;
+export const href = (path: string, partnership?: string): string =>
+  `${BASE}${path}${partnership ? `?p=${encodeURIComponent(partnership)}` : ''}`;

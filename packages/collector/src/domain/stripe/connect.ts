@@ -30,21 +30,31 @@ export const secretHint = (secret: string): string => `whsec_…${secret.slice(-
 /** The program's endpoint and secrets; a program made before Stripe came gets its endpoint id now, once. */
 export async function connection(db: Db, programId: string): Promise<Connection> {
   const program = await programs.get(db, programId);
-  const endpointId = program?.stripe_endpoint_id ?? (await db.transaction((tx) => programs.ensureStripeEndpoint(tx, programId, stripeEndpointId())));
+  const endpointId =
+    program?.stripe_endpoint_id ?? (await db.transaction((tx) => programs.ensureStripeEndpoint(tx, programId, stripeEndpointId())));
   return { endpointId, secrets: await stripe.secrets(db, programId) };
 }
 
 /** Adds a signing secret, giving the program its endpoint id on the first. */
-export async function addSecret(db: Db, programId: string, secret: string, label: string, now: number): Promise<{ endpointId: string; secret: SecretRow }> {
+export async function addSecret(
+  db: Db,
+  programId: string,
+  secret: string,
+  label: string,
+  now: number,
+): Promise<{ endpointId: string; secret: SecretRow }> {
   const clean = secret.trim();
   if (!SECRET.test(clean)) {
-    throw fail('invalid_field', "the signing secret must be Stripe's, as its endpoint page shows it: whsec_ and then letters and digits", { field: 'secret' });
+    throw fail('invalid_field', "the signing secret must be Stripe's, as its endpoint page shows it: whsec_ and then letters and digits", {
+      field: 'secret',
+    });
   }
   return db.transaction(async (tx) => {
     const endpointId = await programs.ensureStripeEndpoint(tx, programId, stripeEndpointId());
     const existing = await stripe.secrets(tx, programId);
     if (existing.some((s) => s.secret === clean)) throw fail('conflict', 'this signing secret is set already', { field: 'secret' });
-    if (existing.length >= MAX_SECRETS) throw fail('conflict', `a program keeps at most ${MAX_SECRETS} signing secrets: remove an old one first`, { field: 'secret' });
+    if (existing.length >= MAX_SECRETS)
+      throw fail('conflict', `a program keeps at most ${MAX_SECRETS} signing secrets: remove an old one first`, { field: 'secret' });
     const row: SecretRow = { id: uuidv7(), program_id: programId, secret: clean, label: label.trim() || 'Stripe', created_at: now };
     await stripe.insertSecret(tx, row);
     return { endpointId, secret: row };

@@ -19,7 +19,13 @@ export interface Received {
 }
 
 /** POST /v1/integrations/stripe/webhook/:endpoint: the raw body and its Stripe-Signature header. */
-export async function receiveEvent(db: Db, endpointId: string, payload: string, signature: string | undefined, now: number): Promise<Received> {
+export async function receiveEvent(
+  db: Db,
+  endpointId: string,
+  payload: string,
+  signature: string | undefined,
+  now: number,
+): Promise<Received> {
   const program = await programs.getByStripeEndpoint(db, endpointId);
   if (!program) throw fail('not_found', 'no Stripe endpoint with that id');
   const secrets = (await stripe.secrets(db, program.id)).map((s) => s.secret);
@@ -67,7 +73,14 @@ function resultOf(h: Handled, now: number): stripe.EventResult {
   };
 }
 
-async function processEvent(db: Db, program: ProgramRow, event: StripeEvent, payload: string, now: number, again: boolean): Promise<Received> {
+async function processEvent(
+  db: Db,
+  program: ProgramRow,
+  event: StripeEvent,
+  payload: string,
+  now: number,
+  again: boolean,
+): Promise<Received> {
   const row = newRow(program, event, payload, now);
   try {
     return await db.transaction(async (tx) => {

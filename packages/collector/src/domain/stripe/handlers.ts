@@ -136,7 +136,9 @@ async function credit(tx: Tx, program: ProgramRow, referral: ReferralRow, paid: 
   }
   if (paid.amount <= 0) return { ...ignored('nothing was paid after tax'), referralId: referral.id };
   const currency = currencyCode(paid.currency);
-  const hash = createHash('sha256').update(JSON.stringify([paid.amount, currency, 'stripe', paid.key])).digest('hex');
+  const hash = createHash('sha256')
+    .update(JSON.stringify([paid.amount, currency, 'stripe', paid.key]))
+    .digest('hex');
   const { payment, commission } = await creditPayment(
     tx,
     program,
@@ -148,7 +150,7 @@ async function credit(tx: Tx, program: ProgramRow, referral: ReferralRow, paid: 
   for (const ref of paid.refs) await stripe.link(tx, program.id, ref, payment.id, now);
   return {
     outcome: 'credited',
-    reason: commission.state === 'rejected' ? commission.reject_reason ?? undefined : undefined,
+    reason: commission.state === 'rejected' ? (commission.reject_reason ?? undefined) : undefined,
     touched: [
       { type: 'referral', id: referral.id },
       { type: 'payment', id: payment.id },
@@ -222,8 +224,14 @@ const disputeCreated: Handler = async (tx, program, event, now) => {
   const payment = await paymentOf(tx, program, d.refs);
   if (!payment) return ignored('no credited payment for the disputed charge (yet)', d.refs[0]);
   const held = await holdForDispute(tx, payment, true, now);
-  if (held === 0) return { ...ignored('nothing pending to hold: a lost dispute will claw back'), referralId: payment.referral_id ?? undefined };
-  return { outcome: 'held', touched: [{ type: 'commission', id: payment.commission_id }], referralId: payment.referral_id ?? undefined, linked: [] };
+  if (held === 0)
+    return { ...ignored('nothing pending to hold: a lost dispute will claw back'), referralId: payment.referral_id ?? undefined };
+  return {
+    outcome: 'held',
+    touched: [{ type: 'commission', id: payment.commission_id }],
+    referralId: payment.referral_id ?? undefined,
+    linked: [],
+  };
 };
 
 const disputeClosed: Handler = async (tx, program, event, now) => {
@@ -233,7 +241,12 @@ const disputeClosed: Handler = async (tx, program, event, now) => {
   if (!payment) return ignored('no credited payment for the disputed charge', d.refs[0]);
   await holdForDispute(tx, payment, false, now);
   if (d.status !== 'lost') {
-    return { outcome: 'released', touched: [{ type: 'commission', id: payment.commission_id }], referralId: payment.referral_id ?? undefined, linked: [] };
+    return {
+      outcome: 'released',
+      touched: [{ type: 'commission', id: payment.commission_id }],
+      referralId: payment.referral_id ?? undefined,
+      linked: [],
+    };
   }
   // A lost dispute takes its amount once: the dispute's id, linked, says it was taken.
   const fresh = await lockPayment(tx, payment);
@@ -246,7 +259,8 @@ const subscriptionDeleted: Handler = async (tx, program, event, now) => {
   const found = await findReferral(tx, program, read.subscriptionCustomer(event.data.object), now);
   if (!found) return ignored(NO_REFERRAL);
   const { referral } = found;
-  if (referral.state !== 'paid') return { ...ignored(`the referral is ${referral.state}, not paid: it cannot churn`), referralId: referral.id };
+  if (referral.state !== 'paid')
+    return { ...ignored(`the referral is ${referral.state}, not paid: it cannot churn`), referralId: referral.id };
   // Conditional on the state read: a referral rejected meanwhile is not churned, nor said to be.
   if (await referrals.move(tx, program.id, referral.id, 'paid', 'churned', now)) {
     const churned = { ...referral, state: 'churned' as const, state_set_at: Math.max(now, referral.created_at), updated_at: now };

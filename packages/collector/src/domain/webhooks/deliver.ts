@@ -60,7 +60,11 @@ export function payloadOf(d: Pick<Outgoing, 'event_id' | 'type' | 'data' | 'even
  * The three Standard Webhooks headers. The message id is the event's, the same on every
  * attempt, so a receiver can drop repeats. During a rotation both secrets sign.
  */
-export function signedHeaders(d: Pick<Outgoing, 'event_id' | 'secret' | 'previous_secret' | 'previous_secret_until'>, body: string, at: number): Record<string, string> {
+export function signedHeaders(
+  d: Pick<Outgoing, 'event_id' | 'secret' | 'previous_secret' | 'previous_secret_until'>,
+  body: string,
+  at: number,
+): Record<string, string> {
   const when = new Date(at * 1000);
   const secrets = [d.secret, ...(d.previous_secret && Number(d.previous_secret_until) > at ? [d.previous_secret] : [])];
   return {
@@ -99,6 +103,7 @@ function describe(result: SendResult): string | null {
 }
 
 /** A receiver's bytes as text a database keeps: PostgreSQL refuses U+0000 in text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is what PostgreSQL refuses
 const storable = (text: string, max: number): string => text.replace(/\u0000/g, '').slice(0, max);
 
 /** Sends one claimed delivery and records the attempt, in one transaction with its consequences. */
@@ -188,7 +193,12 @@ export function startDelivery(options: DeliveryOptions): Delivering {
         for (const d of claimed) {
           inFlight++;
           const sending: Promise<void> = deliverOne(options, d)
-            .catch((err: unknown) => log.warn({ cause: describeCause(err), delivery: d.id }, 'a webhook attempt could not be recorded; its claim expires and it is sent again'))
+            .catch((err: unknown) =>
+              log.warn(
+                { cause: describeCause(err), delivery: d.id },
+                'a webhook attempt could not be recorded; its claim expires and it is sent again',
+              ),
+            )
             .finally(() => {
               inFlight--;
               running.delete(sending);

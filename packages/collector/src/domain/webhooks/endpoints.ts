@@ -54,7 +54,13 @@ export async function getEndpoint(db: Db, programId: string, id: string): Promis
   return found(await webhooks.getEndpoint(db, programId, id), 'webhook endpoint', id);
 }
 
-export async function createEndpoint(db: Db, programId: string, input: EndpointInput, policy: OutboundPolicy, now: number): Promise<EndpointRow> {
+export async function createEndpoint(
+  db: Db,
+  programId: string,
+  input: EndpointInput,
+  policy: OutboundPolicy,
+  now: number,
+): Promise<EndpointRow> {
   const url = await checkedUrl(input.url, policy);
   const row: EndpointRow = {
     id: uuidv7(),
@@ -101,7 +107,15 @@ export async function updateEndpoint(
       if (changes.enabled) Object.assign(next, { disabled_reason: null, failing_since: null });
     }
     const { url: u, description, event_types, enabled, disabled_reason, failing_since, updated_at } = next;
-    await webhooks.updateEndpoint(tx, programId, id, { url: u, description, event_types, enabled, disabled_reason, failing_since, updated_at });
+    await webhooks.updateEndpoint(tx, programId, id, {
+      url: u,
+      description,
+      event_types,
+      enabled,
+      disabled_reason,
+      failing_since,
+      updated_at,
+    });
     if (row.enabled === 1 && next.enabled === 0) await webhooks.failPending(tx, id, 'the endpoint was disabled by its owner', now);
     return next;
   });
@@ -111,7 +125,12 @@ export async function updateEndpoint(
 export async function rotateSecret(db: Db, programId: string, id: string, now: number): Promise<EndpointRow> {
   return db.transaction(async (tx) => {
     const row = found(await webhooks.getEndpoint(tx, programId, id), 'webhook endpoint', id);
-    const rotated = { secret: newSigningSecret(), previous_secret: row.secret, previous_secret_until: now + ROTATION_OVERLAP_SECONDS, updated_at: now };
+    const rotated = {
+      secret: newSigningSecret(),
+      previous_secret: row.secret,
+      previous_secret_until: now + ROTATION_OVERLAP_SECONDS,
+      updated_at: now,
+    };
     await webhooks.updateEndpoint(tx, programId, id, rotated);
     return { ...row, ...rotated };
   });
@@ -145,7 +164,10 @@ export async function resend(db: Db, programId: string, deliveryId: string, now:
     const old = found(await webhooks.getDelivery(tx, programId, deliveryId), 'webhook delivery', deliveryId);
     const endpoint = await webhooks.getEndpoint(tx, programId, old.endpoint_id);
     if (endpoint && Number(endpoint.enabled) !== 1) {
-      throw fail('conflict', 'its endpoint is disabled: enable it first, then resend (a test event reaches a disabled endpoint, to try it)');
+      throw fail(
+        'conflict',
+        'its endpoint is disabled: enable it first, then resend (a test event reaches a disabled endpoint, to try it)',
+      );
     }
     const delivery = newDelivery({ id: old.event_id, program_id: programId, type: old.event_type }, old.endpoint_id, now);
     await webhooks.insertDelivery(tx, delivery);

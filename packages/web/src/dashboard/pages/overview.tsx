@@ -2,7 +2,7 @@
 // chart with a choice of measure, the funnel from click to paying customer, the top
 // partners, and what happened last.
 
-import { api, type Answer } from '../../common/api.js';
+import { api } from '../../common/api.js';
 import { dateTime, int, mainCurrency, money, moneyMap, perClick, percent } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Show } from '../../common/ui.js';
@@ -12,7 +12,8 @@ import { RangePicker, statsQuery, useRange, type Range } from '../../common/rang
 
 type Totals = Stats['totals'];
 
-const change = (now: number, before: number) => (before === 0 ? (now === 0 ? '' : 'new') : `${now >= before ? '+' : ''}${percent((now - before) / before)}`);
+const change = (now: number, before: number) =>
+  before === 0 ? (now === 0 ? '' : 'new') : `${now >= before ? '+' : ''}${percent((now - before) / before)}`;
 
 function Figure({ label, value, now, before }: { label: string; value: string; now: number; before: number }) {
   const delta = change(now, before);
@@ -67,7 +68,13 @@ async function loadOverview(range: Range, signal: AbortSignal) {
     api.GET('/v1/referrals', { params: { query: { per_page: 5 } }, signal }),
     api.GET('/v1/commissions', { params: { query: { per_page: 5 } }, signal }),
   ]);
-  return { now: now.data.attributes, before: before.data.attributes, top: top.data, referrals: referrals.data, commissions: commissions.data };
+  return {
+    now: now.data.attributes,
+    before: before.data.attributes,
+    top: top.data,
+    referrals: referrals.data,
+    commissions: commissions.data,
+  };
 }
 
 export function Overview() {
@@ -90,15 +97,19 @@ export function Overview() {
             return (
               <Empty title="No partners yet">
                 <p>
-                  Partners share links to your site; each visit and signup they bring is counted here. <a href={href('/partners?new=1')}>Add your first partner</a>, then
-                  share their referral link.
+                  Partners share links to your site; each visit and signup they bring is counted here.{' '}
+                  <a href={href('/partners?new=1')}>Add your first partner</a>, then share their referral link.
                 </p>
               </Empty>
             );
           }
           const recent = [
             ...referrals.map((r) => ({ id: r.id, at: r.attributes.created_at, text: `New referral, now ${r.attributes.state}` })),
-            ...commissions.map((c) => ({ id: c.id, at: c.attributes.created_at, text: `Commission of ${money(c.attributes.amount, c.attributes.currency)}, ${c.attributes.state}` })),
+            ...commissions.map((c) => ({
+              id: c.id,
+              at: c.attributes.created_at,
+              text: `Commission of ${money(c.attributes.amount, c.attributes.currency)}, ${c.attributes.state}`,
+            })),
           ]
             .sort((x, y) => y.at - x.at)
             .slice(0, 8);
@@ -108,15 +119,25 @@ export function Overview() {
                 <Figure label="Clicks" value={int(t.clicks)} now={t.clicks} before={b.clicks} />
                 <Figure label="Referrals" value={int(t.referrals)} now={t.referrals} before={b.referrals} />
                 <Figure label="Referrals per click" value={perClick(rate(t))} now={rate(t)} before={rate(b)} />
-                <Figure label="Revenue" value={moneyMap(t.revenue)} now={sumMoney(t.revenue, currency)} before={sumMoney(b.revenue, currency)} />
-                <Figure label="Commissions" value={moneyMap(t.commissions)} now={sumMoney(t.commissions, currency)} before={sumMoney(b.commissions, currency)} />
+                <Figure
+                  label="Revenue"
+                  value={moneyMap(t.revenue)}
+                  now={sumMoney(t.revenue, currency)}
+                  before={sumMoney(b.revenue, currency)}
+                />
+                <Figure
+                  label="Commissions"
+                  value={moneyMap(t.commissions)}
+                  now={sumMoney(t.commissions, currency)}
+                  before={sumMoney(b.commissions, currency)}
+                />
                 <Figure label="Owed now" value={moneyMap(now.owed)} now={0} before={0} />
               </dl>
               {t.clicks === 0 && t.referrals === 0 && (
                 <Empty title="No clicks or conversions in this range">
                   <p>
-                    Visits count once the snippet is on your site and a partner's link is followed. <a href={href('/settings#snippet')}>Get the snippet</a> and call{' '}
-                    <code>gr('track', email)</code> after signup.
+                    Visits count once the snippet is on your site and a partner's link is followed.{' '}
+                    <a href={href('/settings#snippet')}>Get the snippet</a> and call <code>gr('track', email)</code> after signup.
                   </p>
                 </Empty>
               )}

@@ -44,8 +44,8 @@ function PortalInvite({ partnerId }: { partnerId: string }) {
         <div class="notice" role="status">
           {made.link ? (
             <p>
-              Send them this link; it works once, for 24 hours, and also serves a partner who forgot the password: <code class="secret">{made.link}</code>{' '}
-              <CopyButton text={made.link} />
+              Send them this link; it works once, for 24 hours, and also serves a partner who forgot the password:{' '}
+              <code class="secret">{made.link}</code> <CopyButton text={made.link} />
             </p>
           ) : (
             <p>Sent: they have an e-mail with a link to set their password (it works once, for 24 hours).</p>
@@ -64,7 +64,13 @@ async function loadPartner(id: string, signal: AbortSignal) {
     api.GET('/v1/commissions', { params: { query: { partner_id_eq: id, per_page: 10 } }, signal }),
     api.GET('/v1/program', { signal }),
   ]);
-  return { partner: partner.data, partnership: partnerships.data[0], referrals: referrals.data, commissions: commissions.data, program: program.data.attributes };
+  return {
+    partner: partner.data,
+    partnership: partnerships.data[0],
+    referrals: referrals.data,
+    commissions: commissions.data,
+    program: program.data.attributes,
+  };
 }
 
 export function Partner() {
@@ -74,7 +80,8 @@ export function Partner() {
   const picked = useRange();
   const loaded = useLoad((signal) => loadPartner(id, signal), id);
   const stats = useLoad(
-    (signal) => api.GET('/v1/stats', { params: { query: statsQuery(picked.range, { interval: picked.range.interval, partner_id_eq: id }) }, signal }),
+    (signal) =>
+      api.GET('/v1/stats', { params: { query: statsQuery(picked.range, { interval: picked.range.interval, partner_id_eq: id }) }, signal }),
     `${id}/${picked.range.from}/${picked.range.to}`,
   );
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -132,7 +139,9 @@ export function Partner() {
               <dt>Terms</dt>
               <dd>
                 {ship?.commission_rate_bps !== undefined ? `${percent(ship.commission_rate_bps / 10000)} (own rate)` : "the program's rate"}
-                {ship && (ship.recurring_months !== null || ship.hold_days !== null || ship.minimum_payout !== null) ? ', own rules' : ", the program's rules"}{' '}
+                {ship && (ship.recurring_months !== null || ship.hold_days !== null || ship.minimum_payout !== null)
+                  ? ', own rules'
+                  : ", the program's rules"}{' '}
                 {ship && (
                   <button type="button" class="link" onClick={() => setDialog('rate')}>
                     Change
@@ -178,11 +187,23 @@ export function Partner() {
             </Show>
             <section class="panel">
               <h2>Latest referrals</h2>
-              {referrals.length ? <ReferralTable rows={referrals} reload={loaded.reload} /> : <Empty title="No referrals yet"><p>Once someone signs up through the link above, they appear here.</p></Empty>}
+              {referrals.length ? (
+                <ReferralTable rows={referrals} reload={loaded.reload} />
+              ) : (
+                <Empty title="No referrals yet">
+                  <p>Once someone signs up through the link above, they appear here.</p>
+                </Empty>
+              )}
             </section>
             <section class="panel">
               <h2>Latest commissions</h2>
-              {commissions.length ? <CommissionTable rows={commissions} reload={loaded.reload} partners={{ [partner.id]: a.name }} /> : <Empty title="No commissions yet"><p>A payment by a referred customer earns one.</p></Empty>}
+              {commissions.length ? (
+                <CommissionTable rows={commissions} reload={loaded.reload} partners={{ [partner.id]: a.name }} />
+              ) : (
+                <Empty title="No commissions yet">
+                  <p>A payment by a referred customer earns one.</p>
+                </Empty>
+              )}
             </section>
             {dialog === 'edit' && (
               <Confirm
@@ -224,20 +245,40 @@ export function Partner() {
                 onConfirm={async (form) => {
                   const raw = String(form.get('rate') ?? '').trim();
                   const bps = raw === '' ? null : Math.round(Number(raw) * 100);
-                  await api.PATCH('/v1/partnerships/{id}', { params: { path: { id: partnership!.id } }, body: { commission_rate_bps: bps, ...rulesFrom(form, true) } });
+                  await api.PATCH('/v1/partnerships/{id}', {
+                    params: { path: { id: partnership!.id } },
+                    body: { commission_rate_bps: bps, ...rulesFrom(form, true) },
+                  });
                   loaded.reload();
                 }}
               >
                 <label>
                   Rate in percent <span class="hint">(empty: the program's rate)</span>
-                  <input name="rate" type="number" min={0} max={100} step={0.01} value={ship.commission_rate_bps === undefined ? '' : ship.commission_rate_bps / 100} />
+                  <input
+                    name="rate"
+                    type="number"
+                    min={0}
+                    max={100}
+                    step={0.01}
+                    value={ship.commission_rate_bps === undefined ? '' : ship.commission_rate_bps / 100}
+                  />
                 </label>
                 <RuleFields values={ship} inherit={program} />
               </Confirm>
             )}
             {(dialog === 'accepted' || dialog === 'declined') && (
-              <Confirm title={dialog === 'accepted' ? `Accept ${a.name}?` : `Decline ${a.name}?`} confirm={dialog === 'accepted' ? 'Accept' : 'Decline'} danger={dialog === 'declined'} onClose={close} onConfirm={() => moveTo(dialog)}>
-                <p>{dialog === 'accepted' ? 'Their link starts counting visits and signups.' : 'Their link stops counting; payments of their referrals earn nothing.'}</p>
+              <Confirm
+                title={dialog === 'accepted' ? `Accept ${a.name}?` : `Decline ${a.name}?`}
+                confirm={dialog === 'accepted' ? 'Accept' : 'Decline'}
+                danger={dialog === 'declined'}
+                onClose={close}
+                onConfirm={() => moveTo(dialog)}
+              >
+                <p>
+                  {dialog === 'accepted'
+                    ? 'Their link starts counting visits and signups.'
+                    : 'Their link stops counting; payments of their referrals earn nothing.'}
+                </p>
               </Confirm>
             )}
             {dialog === 'delete' && (
@@ -251,7 +292,10 @@ export function Partner() {
                   route(href('/partners'));
                 }}
               >
-                <p>This removes the partner, their link and their clicks. A partner with referrals or commissions cannot be deleted; decline them instead.</p>
+                <p>
+                  This removes the partner, their link and their clicks. A partner with referrals or commissions cannot be deleted; decline
+                  them instead.
+                </p>
               </Confirm>
             )}
           </section>

@@ -51,7 +51,12 @@ const columns = (states: States): Column<Row>[] => [
   { label: 'Key', cell: (r) => r.attributes.key ?? '—', text: (r) => r.attributes.key ?? '' },
   { label: 'Clicks', numeric: true, cell: (r) => int(r.attributes.clicks), text: (r) => String(r.attributes.clicks) },
   { label: 'Referrals', numeric: true, cell: (r) => int(r.attributes.referrals), text: (r) => String(r.attributes.referrals) },
-  { label: 'Referrals per click', numeric: true, cell: (r) => perClick(r.attributes.conversion_rate), text: (r) => String(r.attributes.conversion_rate) },
+  {
+    label: 'Referrals per click',
+    numeric: true,
+    cell: (r) => perClick(r.attributes.conversion_rate),
+    text: (r) => String(r.attributes.conversion_rate),
+  },
   { label: 'Revenue', numeric: true, cell: (r) => moneyMap(r.attributes.revenue), text: (r) => moneyMap(r.attributes.revenue) },
   { label: 'Commissions', numeric: true, cell: (r) => moneyMap(r.attributes.commissions), text: (r) => moneyMap(r.attributes.commissions) },
   { label: 'Owed', numeric: true, cell: (r) => moneyMap(r.attributes.owed), text: (r) => moneyMap(r.attributes.owed) },
@@ -86,6 +91,7 @@ function NewPartner({ onClose }: { onClose: () => void }) {
     >
       <label>
         Name
+        {/* biome-ignore lint/a11y/noAutofocus: the page (or dialog) is this one form: typing starts in its first field */}
         <input name="name" required maxLength={200} autoFocus />
       </label>
       <label>
@@ -109,7 +115,8 @@ export function Partners() {
   const range = { from: addDays(today(), -29), to: today() };
   const set = (change: Record<string, string>) => route(`${path}?${new URLSearchParams({ ...query, page: '1', ...change })}`, true);
   const loaded = useLoad(
-    (signal) => api.GET('/v1/stats/partners', { params: { query: statsQuery(range, { sort, page, per_page: 25, ...(q ? { q } : {}) }) }, signal }),
+    (signal) =>
+      api.GET('/v1/stats/partners', { params: { query: statsQuery(range, { sort, page, per_page: 25, ...(q ? { q } : {}) }) }, signal }),
     `${sort}/${page}/${q}`,
   );
   // No call of its own: it only changes the address, and the list follows.
@@ -123,6 +130,7 @@ export function Partners() {
         </button>
       </div>
       <div class="filters">
+        {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for the browsers we serve; role="search" says the same */}
         <form role="search" onSubmit={search.onSubmit}>
           <label>
             <span>Search by name</span>
@@ -146,7 +154,11 @@ export function Partners() {
         {(answer) =>
           answer.data.length === 0 ? (
             <Empty title={q ? `No partner's name contains "${q}"` : 'No partners yet'}>
-              <p>{q ? 'Try another part of the name.' : 'Add a partner: they get a referral link to share, and every visit and signup through it is theirs.'}</p>
+              <p>
+                {q
+                  ? 'Try another part of the name.'
+                  : 'Add a partner: they get a referral link to share, and every visit and signup through it is theirs.'}
+              </p>
             </Empty>
           ) : (
             <>

@@ -14,7 +14,11 @@ type Batch = Answer<'/v1/payout_batches'>['data'][number];
 
 const OWED: Column<Owed & { id: string }>[] = [
   { label: 'Partner', cell: (r) => <a href={href(`/partners/${r.partner_id}`)}>{r.name}</a>, text: (r) => r.name },
-  { label: 'PayPal', cell: (r) => r.paypal_email ?? <span class="warn">missing: add it to pay them</span>, text: (r) => r.paypal_email ?? '' },
+  {
+    label: 'PayPal',
+    cell: (r) => r.paypal_email ?? <span class="warn">missing: add it to pay them</span>,
+    text: (r) => r.paypal_email ?? '',
+  },
   { label: 'Commissions', numeric: true, cell: (r) => int(r.commissions), text: (r) => String(r.commissions) },
   { label: 'Owed', numeric: true, cell: (r) => money(r.amount, r.currency), text: (r) => `${r.amount} ${r.currency}` },
   { label: 'Next export', cell: (r) => <span class={r.due ? '' : 'warn'}>{dueText(r)}</span>, text: dueText },
@@ -47,10 +51,23 @@ export function Payouts() {
     }
   };
   const batchColumns: Column<Batch>[] = [
-    { label: 'Exported', cell: (b) => dateTime(b.attributes.created_at), text: (b) => new Date(b.attributes.created_at * 1000).toISOString() },
-    { label: 'Amount', numeric: true, cell: (b) => money(b.attributes.amount, b.attributes.currency), text: (b) => `${b.attributes.amount} ${b.attributes.currency}` },
+    {
+      label: 'Exported',
+      cell: (b) => dateTime(b.attributes.created_at),
+      text: (b) => new Date(b.attributes.created_at * 1000).toISOString(),
+    },
+    {
+      label: 'Amount',
+      numeric: true,
+      cell: (b) => money(b.attributes.amount, b.attributes.currency),
+      text: (b) => `${b.attributes.amount} ${b.attributes.currency}`,
+    },
     { label: 'Partners', numeric: true, cell: (b) => int(b.attributes.partners), text: (b) => String(b.attributes.partners) },
-    { label: 'State', cell: (b) => <span class={`state ${b.attributes.state}`}>{b.attributes.state}</span>, text: (b) => b.attributes.state },
+    {
+      label: 'State',
+      cell: (b) => <span class={`state ${b.attributes.state}`}>{b.attributes.state}</span>,
+      text: (b) => b.attributes.state,
+    },
     {
       label: 'Actions',
       cell: (b) =>
@@ -81,10 +98,14 @@ export function Payouts() {
       {exported && (
         <div class="notice" role="status">
           {exported.length === 0 ? (
-            <p>Nothing new to pay out: what is owed is in an open batch already, still in its holding period, below a minimum payout, or owed to partners without a PayPal address.</p>
+            <p>
+              Nothing new to pay out: what is owed is in an open batch already, still in its holding period, below a minimum payout, or owed
+              to partners without a PayPal address.
+            </p>
           ) : (
             <p>
-              Exported {exported.length} batch{exported.length > 1 ? 'es' : ''}. Download {exported.length > 1 ? 'each' : 'the'} file, upload it to PayPal Payouts, then mark it paid:{' '}
+              Exported {exported.length} batch{exported.length > 1 ? 'es' : ''}. Download {exported.length > 1 ? 'each' : 'the'} file,
+              upload it to PayPal Payouts, then mark it paid:{' '}
               {exported.map((b) => (
                 <a class="button-link" href={apiHref('/v1/payout_batches/{id}/file', { path: { id: b.id } })} download>
                   {b.attributes.currency} file
@@ -118,12 +139,18 @@ export function Payouts() {
       </Show>
       {confirm && (
         <Confirm
-          title={confirm.action === 'paid' ? `Mark ${money(confirm.batch.attributes.amount, confirm.batch.attributes.currency)} paid?` : 'Cancel this batch?'}
+          title={
+            confirm.action === 'paid'
+              ? `Mark ${money(confirm.batch.attributes.amount, confirm.batch.attributes.currency)} paid?`
+              : 'Cancel this batch?'
+          }
           confirm={confirm.action === 'paid' ? 'Mark paid' : 'Cancel batch'}
           danger={confirm.action === 'cancel'}
           onClose={() => setConfirm(null)}
           onConfirm={async () => {
-            await api.POST(confirm.action === 'paid' ? '/v1/payout_batches/{id}/paid' : '/v1/payout_batches/{id}/cancel', { params: { path: { id: confirm.batch.id } } });
+            await api.POST(confirm.action === 'paid' ? '/v1/payout_batches/{id}/paid' : '/v1/payout_batches/{id}/cancel', {
+              params: { path: { id: confirm.batch.id } },
+            });
             // The banner offers files still to upload: a batch paid or cancelled leaves it, and an empty banner goes.
             setExported((made) => {
               const left = made?.filter((b) => b.id !== confirm.batch.id) ?? null;

@@ -70,14 +70,23 @@ export function ReferralTable({ rows, reload }: { rows: Referral[]; reload: () =
   const { dialog, ask } = useChange(reload);
   const move = (r: Referral, state: 'churned' | 'rejected') =>
     ask({
-      title: state === 'churned' ? `Mark ${r.attributes.email ?? 'this referral'} churned?` : `Reject ${r.attributes.email ?? 'this referral'}?`,
+      title:
+        state === 'churned' ? `Mark ${r.attributes.email ?? 'this referral'} churned?` : `Reject ${r.attributes.email ?? 'this referral'}?`,
       confirm: state === 'churned' ? 'Mark churned' : 'Reject',
       danger: state === 'rejected',
       run: () => api.PATCH('/v1/referrals/{id}', { params: { path: { id: r.id } }, body: { state } }),
     });
   const columns: Column<Referral>[] = [
-    { label: 'Customer', cell: (r) => r.attributes.email ?? r.attributes.uid ?? '(erased)', text: (r) => r.attributes.email ?? r.attributes.uid ?? '' },
-    { label: 'State', cell: (r) => <span class={`state ${r.attributes.state}`}>{r.attributes.state}</span>, text: (r) => r.attributes.state },
+    {
+      label: 'Customer',
+      cell: (r) => r.attributes.email ?? r.attributes.uid ?? '(erased)',
+      text: (r) => r.attributes.email ?? r.attributes.uid ?? '',
+    },
+    {
+      label: 'State',
+      cell: (r) => <span class={`state ${r.attributes.state}`}>{r.attributes.state}</span>,
+      text: (r) => r.attributes.state,
+    },
     when<Referral>(),
     { label: 'Payments', cell: (r) => <a href={href(`/payments?referral_id_eq=${r.id}`)}>Payments</a> },
     {
@@ -103,8 +112,19 @@ function payable(r: Commission) {
   const a = r.attributes;
   if (a.state !== 'pending') return '—';
   const note = a.clawback_of ? <span class="tag">clawback</span> : null;
-  if (a.on_hold) return <>{note}<span class="warn">held: disputed</span></>;
-  return <>{note}{a.payable_at * 1000 > Date.now() ? `from ${dateTime(a.payable_at)}` : 'now'}</>;
+  if (a.on_hold)
+    return (
+      <>
+        {note}
+        <span class="warn">held: disputed</span>
+      </>
+    );
+  return (
+    <>
+      {note}
+      {a.payable_at * 1000 > Date.now() ? `from ${dateTime(a.payable_at)}` : 'now'}
+    </>
+  );
 }
 
 /**
@@ -119,7 +139,10 @@ function usePartnerNames(ids: readonly string[], known: Readonly<Record<string, 
       (p) => [[id, p.data.attributes.name] as const],
       () => [],
     );
-  const loaded = useLoad(wanted.length ? async (signal) => Object.fromEntries((await Promise.all(wanted.map((id) => name(id, signal)))).flat()) : null, wanted.join(','));
+  const loaded = useLoad(
+    wanted.length ? async (signal) => Object.fromEntries((await Promise.all(wanted.map((id) => name(id, signal)))).flat()) : null,
+    wanted.join(','),
+  );
   return { ...known, ...loaded.data };
 }
 
@@ -131,9 +154,27 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
     partners,
   );
   const columns: Column<Commission>[] = [
-    { label: 'Amount', numeric: true, cell: (r) => money(r.attributes.amount, r.attributes.currency), text: (r) => `${r.attributes.amount} ${r.attributes.currency}` },
-    { label: 'State', cell: (r) => <span class={`state ${r.attributes.state}`}>{r.attributes.state}{r.attributes.reject_reason ? `: ${r.attributes.reject_reason}` : ''}</span>, text: (r) => r.attributes.state },
-    { label: 'Payable', cell: payable, text: (r) => (r.attributes.state === 'pending' ? new Date(r.attributes.payable_at * 1000).toISOString() : '') },
+    {
+      label: 'Amount',
+      numeric: true,
+      cell: (r) => money(r.attributes.amount, r.attributes.currency),
+      text: (r) => `${r.attributes.amount} ${r.attributes.currency}`,
+    },
+    {
+      label: 'State',
+      cell: (r) => (
+        <span class={`state ${r.attributes.state}`}>
+          {r.attributes.state}
+          {r.attributes.reject_reason ? `: ${r.attributes.reject_reason}` : ''}
+        </span>
+      ),
+      text: (r) => r.attributes.state,
+    },
+    {
+      label: 'Payable',
+      cell: payable,
+      text: (r) => (r.attributes.state === 'pending' ? new Date(r.attributes.payable_at * 1000).toISOString() : ''),
+    },
     {
       label: 'Partner',
       // Until the name arrives, the link says where it leads.
@@ -149,7 +190,11 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
             <Action
               label="Mark paid"
               onClick={() =>
-                ask({ title: `Mark ${money(r.attributes.amount, r.attributes.currency)} paid?`, confirm: 'Mark paid', run: () => api.PATCH('/v1/commissions/{id}', { params: { path: { id: r.id } }, body: { state: 'paid' } }) })
+                ask({
+                  title: `Mark ${money(r.attributes.amount, r.attributes.currency)} paid?`,
+                  confirm: 'Mark paid',
+                  run: () => api.PATCH('/v1/commissions/{id}', { params: { path: { id: r.id } }, body: { state: 'paid' } }),
+                })
               }
             />
             <Action
@@ -160,7 +205,11 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
                   confirm: 'Reject',
                   danger: true,
                   reason: true,
-                  run: (reason) => api.PATCH('/v1/commissions/{id}', { params: { path: { id: r.id } }, body: { state: 'rejected', reject_reason: reason } }),
+                  run: (reason) =>
+                    api.PATCH('/v1/commissions/{id}', {
+                      params: { path: { id: r.id } },
+                      body: { state: 'rejected', reject_reason: reason },
+                    }),
                 })
               }
             />
@@ -179,21 +228,36 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
 function PaymentTable({ rows, reload }: { rows: Payment[]; reload: () => void }) {
   const { dialog, ask } = useChange(reload);
   const columns: Column<Payment>[] = [
-    { label: 'Amount', numeric: true, cell: (r) => money(r.attributes.amount, r.attributes.currency), text: (r) => `${r.attributes.amount} ${r.attributes.currency}` },
-    { label: 'Refunded', numeric: true, cell: (r) => (r.attributes.refunded ? money(r.attributes.refunded, r.attributes.currency) : '—'), text: (r) => String(r.attributes.refunded) },
+    {
+      label: 'Amount',
+      numeric: true,
+      cell: (r) => money(r.attributes.amount, r.attributes.currency),
+      text: (r) => `${r.attributes.amount} ${r.attributes.currency}`,
+    },
+    {
+      label: 'Refunded',
+      numeric: true,
+      cell: (r) => (r.attributes.refunded ? money(r.attributes.refunded, r.attributes.currency) : '—'),
+      text: (r) => String(r.attributes.refunded),
+    },
     { label: 'Your id', cell: (r) => <code>{r.attributes.idempotency_key}</code>, text: (r) => r.attributes.idempotency_key },
     { label: 'Paid', cell: (r) => dateTime(r.attributes.paid_at), text: (r) => new Date(r.attributes.paid_at * 1000).toISOString() },
     {
       label: 'Actions',
       cell: (r) =>
         r.attributes.refunded < r.attributes.amount && (
-        <Action
-          label="Refund"
-          onClick={() =>
-            ask({ title: `Refund ${money(r.attributes.amount, r.attributes.currency)}?`, confirm: 'Refund', danger: true, run: () => api.POST('/v1/refunds', { body: { payment_id: r.attributes.idempotency_key } }) })
-          }
-        />
-      ),
+          <Action
+            label="Refund"
+            onClick={() =>
+              ask({
+                title: `Refund ${money(r.attributes.amount, r.attributes.currency)}?`,
+                confirm: 'Refund',
+                danger: true,
+                run: () => api.POST('/v1/refunds', { body: { payment_id: r.attributes.idempotency_key } }),
+              })
+            }
+          />
+        ),
     },
   ];
   return (
@@ -234,7 +298,11 @@ function ListPage<T extends { id: string }>(spec: ListSpec<T>) {
   if (query.from) filters.created_at_gt = startOfDay(query.from);
   if (query.to) filters.created_at_lt = new Date(Date.parse(startOfDay(query.to)) + 86_400_000).toISOString();
   const loaded = useLoad(
-    (signal) => api.GET(spec.path, { params: { query: { page, ...filters } }, signal }) as unknown as Promise<{ data: T[]; meta: { pagination: { has_more: boolean } } }>,
+    (signal) =>
+      api.GET(spec.path, { params: { query: { page, ...filters } }, signal }) as unknown as Promise<{
+        data: T[];
+        meta: { pagination: { has_more: boolean } };
+      }>,
     JSON.stringify([spec.path, page, filters]),
   );
   const set = (change: Record<string, string>) => route(`${path}?${new URLSearchParams({ ...query, page: '1', ...change })}`, true);
@@ -261,16 +329,20 @@ function ListPage<T extends { id: string }>(spec: ListSpec<T>) {
           <span>to</span>
           <input type="date" value={query.to ?? ''} onChange={(e) => set({ to: e.currentTarget.value })} />
         </label>
-        {spec.passThrough.filter((n) => query[n]).map((n) => (
-          <p class="hint">
-            Only {n.replace(/_eq$/, '').replace('_', ' ')} {query[n]} <a href={path}>(show all)</a>
-          </p>
-        ))}
+        {spec.passThrough
+          .filter((n) => query[n])
+          .map((n) => (
+            <p class="hint">
+              Only {n.replace(/_eq$/, '').replace('_', ' ')} {query[n]} <a href={path}>(show all)</a>
+            </p>
+          ))}
       </div>
       <Show loaded={loaded}>
         {(answer) =>
           answer.data.length === 0 ? (
-            <Empty title={`No ${spec.title.toLowerCase()} ${Object.keys(filters).length > 0 ? 'match these filters' : 'yet'}`}>{spec.empty}</Empty>
+            <Empty title={`No ${spec.title.toLowerCase()} ${Object.keys(filters).length > 0 ? 'match these filters' : 'yet'}`}>
+              {spec.empty}
+            </Empty>
           ) : (
             <>
               {spec.table({ rows: answer.data, reload: loaded.reload })}
@@ -285,12 +357,20 @@ function ListPage<T extends { id: string }>(spec: ListSpec<T>) {
 
 const snippetHint = (
   <p>
-    They arrive through the snippet on your site: <a href={href('/settings#snippet')}>get the snippet</a>, and call <code>gr('track', email)</code> after signup.
+    They arrive through the snippet on your site: <a href={href('/settings#snippet')}>get the snippet</a>, and call{' '}
+    <code>gr('track', email)</code> after signup.
   </p>
 );
 
 export const Referrals = () => (
-  <ListPage<Referral> title="Referrals" path="/v1/referrals" states={['converted', 'paid', 'churned', 'rejected']} passThrough={['partner_id_eq']} table={ReferralTable} empty={snippetHint} />
+  <ListPage<Referral>
+    title="Referrals"
+    path="/v1/referrals"
+    states={['converted', 'paid', 'churned', 'rejected']}
+    passThrough={['partner_id_eq']}
+    table={ReferralTable}
+    empty={snippetHint}
+  />
 );
 export const Commissions = () => (
   <ListPage<Commission>
@@ -299,7 +379,12 @@ export const Commissions = () => (
     states={['pending', 'paid', 'rejected']}
     passThrough={['partner_id_eq']}
     table={CommissionTable}
-    empty={<p>A payment by a referred customer earns its partner a commission: <a href={href('/settings#stripe')}>connect Stripe</a>, or record payments with <code>POST /v1/payments</code>.</p>}
+    empty={
+      <p>
+        A payment by a referred customer earns its partner a commission: <a href={href('/settings#stripe')}>connect Stripe</a>, or record
+        payments with <code>POST /v1/payments</code>.
+      </p>
+    }
   />
 );
 export const Payments = () => (
@@ -308,7 +393,14 @@ export const Payments = () => (
     path="/v1/payments"
     passThrough={['referral_id_eq']}
     table={PaymentTable}
-    empty={<p>Payments of referred customers appear here once Stripe sends them (<a href={href('/settings#stripe')}>connect Stripe</a>) or your server records them with <code>POST /v1/payments</code>.</p>}
+    empty={
+      <p>
+        Payments of referred customers appear here once Stripe sends them (<a href={href('/settings#stripe')}>connect Stripe</a>) or your
+        server records them with <code>POST /v1/payments</code>.
+      </p>
+    }
   />
 );
-export const Clicks = () => <ListPage<Click> title="Clicks" path="/v1/clicks" passThrough={['partnership_id_eq']} table={ClickTable} empty={snippetHint} />;
+export const Clicks = () => (
+  <ListPage<Click> title="Clicks" path="/v1/clicks" passThrough={['partnership_id_eq']} table={ClickTable} empty={snippetHint} />
+);

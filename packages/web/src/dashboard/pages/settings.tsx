@@ -119,7 +119,8 @@ function PublicPage({ program, saved }: { program: Program; saved: () => void })
         <input name="page_enabled" type="checkbox" checked={a.page_enabled} /> The page is up and takes applications
       </label>
       <label class="check">
-        <input name="auto_accept" type="checkbox" checked={a.auto_accept} /> Accept applications at once (otherwise you accept each on the partner's page)
+        <input name="auto_accept" type="checkbox" checked={a.auto_accept} /> Accept applications at once (otherwise you accept each on the
+        partner's page)
       </label>
       {error !== undefined && <Failure error={error} />}
       {done && (
@@ -146,8 +147,8 @@ function Snippet({ program, made }: { program: Program; made: () => void }) {
     <section class="panel" id="snippet">
       <h2>Snippet</h2>
       <p>
-        Paste this into every page of your site, then call <code>gr('track', email)</code> when someone signs up. It needs a publishable token, which is safe in
-        pages: it can only record clicks and conversions.
+        Paste this into every page of your site, then call <code>gr('track', email)</code> when someone signs up. It needs a publishable
+        token, which is safe in pages: it can only record clicks and conversions.
       </p>
       <pre class="code">
         <code>{code}</code>
@@ -275,7 +276,11 @@ function Team() {
       label: 'Role',
       cell: (m) =>
         owner && m.attributes.active && m.attributes.email !== session.attributes.email ? (
-          <select aria-label={`Role of ${m.attributes.email ?? 'this member'}`} value={m.attributes.role} onChange={(e) => void changeRole(m, e.currentTarget.value as Member['attributes']['role'])}>
+          <select
+            aria-label={`Role of ${m.attributes.email ?? 'this member'}`}
+            value={m.attributes.role}
+            onChange={(e) => void changeRole(m, e.currentTarget.value as Member['attributes']['role'])}
+          >
             {Object.keys(ROLE_HELP).map((r) => (
               <option value={r}>{r}</option>
             ))}
@@ -285,7 +290,11 @@ function Team() {
         ),
       text: (m) => m.attributes.role,
     },
-    { label: 'State', cell: (m) => (m.attributes.active ? 'active' : 'invited'), text: (m) => (m.attributes.active ? 'active' : 'invited') },
+    {
+      label: 'State',
+      cell: (m) => (m.attributes.active ? 'active' : 'invited'),
+      text: (m) => (m.attributes.active ? 'active' : 'invited'),
+    },
     {
       label: 'Actions',
       cell: (m) =>
@@ -327,15 +336,19 @@ function Team() {
       {link && (
         <div class="notice" role="status">
           <p>
-            Send {link.email} this invitation link; it works once, for 24 hours. Someone who already has an account here accepts with its password:{' '}
-            <code class="secret">{link.link}</code> <CopyButton text={link.link} />
+            Send {link.email} this invitation link; it works once, for 24 hours. Someone who already has an account here accepts with its
+            password: <code class="secret">{link.link}</code> <CopyButton text={link.link} />
           </p>
         </div>
       )}
       <Show loaded={loaded}>{(answer) => <Table caption="Team" columns={columns} rows={answer.data} />}</Show>
       {removing && (
         <Confirm
-          title={removing.attributes.active ? `Remove ${removing.attributes.email ?? 'this member'}?` : `Withdraw the invitation of ${removing.attributes.email ?? ''}?`}
+          title={
+            removing.attributes.active
+              ? `Remove ${removing.attributes.email ?? 'this member'}?`
+              : `Withdraw the invitation of ${removing.attributes.email ?? ''}?`
+          }
           confirm={removing.attributes.active ? 'Remove' : 'Withdraw'}
           danger
           onClose={() => setRemoving(null)}
@@ -344,7 +357,9 @@ function Team() {
             loaded.reload();
           }}
         >
-          <p>{removing.attributes.active ? 'They lose this program at once; their sessions for it end.' : 'Its link stops working at once.'}</p>
+          <p>
+            {removing.attributes.active ? 'They lose this program at once; their sessions for it end.' : 'Its link stops working at once.'}
+          </p>
         </Confirm>
       )}
     </section>

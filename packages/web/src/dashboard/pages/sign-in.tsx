@@ -10,9 +10,14 @@ import { href } from '../session.js';
 
 export function SignIn() {
   return (
-    <SignInCard title="Sign in" base="/dashboard" home={href('/')} signIn={(email, password) => api.POST('/v1/auth/sign_in', { body: { email, password } })}>
-      <a href={href('/reset')}>Forgot your password?</a> No account yet? The first start of the server printed a one-time sign-in link; an owner can invite you
-      from Settings, or run <code>npx tally users invite you@example.com</code>.
+    <SignInCard
+      title="Sign in"
+      base="/dashboard"
+      home={href('/')}
+      signIn={(email, password) => api.POST('/v1/auth/sign_in', { body: { email, password } })}
+    >
+      <a href={href('/reset')}>Forgot your password?</a> No account yet? The first start of the server printed a one-time sign-in link; an
+      owner can invite you from Settings, or run <code>npx tally users invite you@example.com</code>.
     </SignInCard>
   );
 }
@@ -49,8 +54,8 @@ export function Welcome() {
     <Card title="Welcome to Tally">
       <form onSubmit={onSubmit}>
         <p>
-          Choose the password you will sign in with. Already have an account on this Tally? Give its password instead, and the invitation joins it. The link works
-          once, for 24 hours.
+          Choose the password you will sign in with. Already have an account on this Tally? Give its password instead, and the invitation
+          joins it. The link works once, for 24 hours.
         </p>
         <label>
           E-mail <span class="hint">(the first owner chooses it here; invited people leave it empty)</span>
@@ -60,7 +65,7 @@ export function Welcome() {
           Password <span class="hint">(at least 10 characters)</span>
           <input name="password" type="password" autocomplete="new-password" minLength={10} required />
         </label>
-        {error !== undefined ? <Failure error={error} /> : <></>}
+        {error !== undefined ? <Failure error={error} /> : null}
         <button type="submit" disabled={busy}>
           Set password and sign in
         </button>

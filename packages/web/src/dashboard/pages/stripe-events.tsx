@@ -23,7 +23,8 @@ const RECORD_PAGES: Record<string, (id: string) => string> = {
 
 function Touched({ event }: { event: StripeEvent }) {
   const touched = event.attributes.touched;
-  if (touched.length === 0) return <span class="hint">{event.attributes.waiting_on ? `waiting for ${event.attributes.waiting_on}` : '—'}</span>;
+  if (touched.length === 0)
+    return <span class="hint">{event.attributes.waiting_on ? `waiting for ${event.attributes.waiting_on}` : '—'}</span>;
   return (
     <>
       {touched.map((t) => (
@@ -63,11 +64,18 @@ export function StripeEvents() {
   const { query, path, route } = useLocation();
   const page = Math.max(1, Number(query.page) || 1);
   const filters = { page, ...(query.outcome_eq ? { outcome_eq: query.outcome_eq } : {}) };
-  const loaded = useLoad((signal) => api.GET('/v1/integrations/stripe/events', { params: { query: filters }, signal }), JSON.stringify(filters));
+  const loaded = useLoad(
+    (signal) => api.GET('/v1/integrations/stripe/events', { params: { query: filters }, signal }),
+    JSON.stringify(filters),
+  );
   const [said, setSaid] = useState<string>();
   const set = (change: Record<string, string>) => route(`${path}?${new URLSearchParams({ ...query, page: '1', ...change })}`, true);
   const columns: Column<StripeEvent>[] = [
-    { label: 'Received', cell: (e) => dateTime(e.attributes.received_at), text: (e) => new Date(e.attributes.received_at * 1000).toISOString() },
+    {
+      label: 'Received',
+      cell: (e) => dateTime(e.attributes.received_at),
+      text: (e) => new Date(e.attributes.received_at * 1000).toISOString(),
+    },
     { label: 'Type', cell: (e) => <code>{e.attributes.type}</code>, text: (e) => e.attributes.type },
     {
       label: 'Outcome',
@@ -119,7 +127,8 @@ export function StripeEvents() {
           answer.data.length === 0 ? (
             <Empty title={query.outcome_eq ? 'No events with this outcome' : 'No Stripe events yet'}>
               <p>
-                Connect Stripe in the <a href={href('/settings#stripe')}>settings</a>, then send a test event from Stripe's webhook page: it appears here with what it did.
+                Connect Stripe in the <a href={href('/settings#stripe')}>settings</a>, then send a test event from Stripe's webhook page: it
+                appears here with what it did.
               </p>
             </Empty>
           ) : (

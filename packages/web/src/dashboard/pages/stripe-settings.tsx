@@ -73,14 +73,16 @@ export function StripeConnection() {
         {({ data: { attributes: c } }) => (
           <>
             <p>
-              Connect Stripe and commissions arrive by themselves: a payment earns its partner a commission, a refund takes it back. {c.secrets.length > 0 ? 'Connected.' : 'Not connected yet.'}
+              Connect Stripe and commissions arrive by themselves: a payment earns its partner a commission, a refund takes it back.{' '}
+              {c.secrets.length > 0 ? 'Connected.' : 'Not connected yet.'}
             </p>
             <ol class="steps">
               <li>
                 In Stripe, open <strong>Developers → Webhooks</strong> and choose <strong>Add endpoint</strong>.
               </li>
               <li>
-                As the endpoint URL, enter <code class="secret">{c.endpoint_url}</code> <CopyButton text={c.endpoint_url} label="Copy URL" />
+                As the endpoint URL, enter <code class="secret">{c.endpoint_url}</code>{' '}
+                <CopyButton text={c.endpoint_url} label="Copy URL" />
               </li>
               <li>
                 Select these events: <CopyButton text={c.events.join('\n')} label="Copy the list" />
@@ -93,13 +95,15 @@ export function StripeConnection() {
                 </ul>
               </li>
               <li>
-                Save the endpoint, reveal its <strong>Signing secret</strong> and paste it here. For test mode, add the test endpoint's secret too.
+                Save the endpoint, reveal its <strong>Signing secret</strong> and paste it here. For test mode, add the test endpoint's
+                secret too.
               </li>
             </ol>
             <AddSecret added={loaded.reload} first={c.secrets.length === 0} />
             <p class="hint">
-              Pass the visitor's click id to Checkout as <code>client_reference_id</code> (the snippet gives it to the page with <code>gr('ready', …)</code>), or
-              put it in the customer's metadata as <code>tally_gr_id</code>: see the README's Stripe section.
+              Pass the visitor's click id to Checkout as <code>client_reference_id</code> (the snippet gives it to the page with{' '}
+              <code>gr('ready', …)</code>), or put it in the customer's metadata as <code>tally_gr_id</code>: see the README's Stripe
+              section.
             </p>
             {c.secrets.length > 0 && <Table caption="Stripe signing secrets" columns={columns} rows={c.secrets} />}
           </>

@@ -22,10 +22,12 @@ const REFRESH_MS = 2000;
 const REFRESH_WITHIN = 60;
 
 // Retries come seconds apart: attempts show their seconds, unlike the dashboard's other times.
-const exactTime = (unix: number): string => new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(unix * 1000));
+const exactTime = (unix: number): string =>
+  new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(unix * 1000));
 
 /** What the endpoint last answered: the error when there was one (a status, a timeout, a refusal). */
-const lastAnswer = (d: Delivery): string => d.attributes.last_error ?? (d.attributes.last_status === undefined ? '—' : String(d.attributes.last_status));
+const lastAnswer = (d: Delivery): string =>
+  d.attributes.last_error ?? (d.attributes.last_status === undefined ? '—' : String(d.attributes.last_status));
 const nextAttempt = (d: Delivery): string => (d.attributes.next_attempt_at === undefined ? '—' : exactTime(d.attributes.next_attempt_at));
 const dueSoon = (d: { attributes: { state: string; next_attempt_at?: number } }): boolean =>
   d.attributes.state === 'pending' && (d.attributes.next_attempt_at ?? 0) - Date.now() / 1000 < REFRESH_WITHIN;
@@ -38,7 +40,17 @@ const ATTEMPTS: Column<Attempt & { id: string }>[] = [
   { label: 'Answer (first bytes)', cell: (a) => (a.response ? <code class="wrap">{a.response}</code> : '—') },
 ];
 
-function DeliveryDetail({ id, loaded, closeHref, resent }: { id: string; loaded: Loaded<Opened>; closeHref: string; resent: (newId: string) => void }) {
+function DeliveryDetail({
+  id,
+  loaded,
+  closeHref,
+  resent,
+}: {
+  id: string;
+  loaded: Loaded<Opened>;
+  closeHref: string;
+  resent: (newId: string) => void;
+}) {
   const [error, setError] = useState<unknown>();
   const heading = useRef<HTMLHeadingElement>(null);
   // Opened from the table: the reader lands on what opened, not back at the top.
@@ -113,7 +125,8 @@ export function WebhookDeliveries() {
   );
   const [said, setSaid] = useState<{ error?: unknown; message?: string }>({});
   // An empty value leaves its parameter out: closing a delivery drops `open`, "Any" drops the state.
-  const urlWith = (change: Record<string, string>) => `${path}?${new URLSearchParams(Object.entries({ ...query, ...change }).filter(([, v]) => v))}`;
+  const urlWith = (change: Record<string, string>) =>
+    `${path}?${new URLSearchParams(Object.entries({ ...query, ...change }).filter(([, v]) => v))}`;
   const set = (change: Record<string, string>) => route(urlWith({ page: '1', ...change }), true);
   const refresh = () => setRound((r) => r + 1);
   // Ask again while something shown is about to be tried; a retry minutes away waits for a reload.
@@ -125,16 +138,31 @@ export function WebhookDeliveries() {
   }, [waiting, round]);
 
   const columns: Column<Delivery>[] = [
-    { label: 'Created', cell: (d) => dateTime(d.attributes.created_at), text: (d) => new Date(d.attributes.created_at * 1000).toISOString() },
+    {
+      label: 'Created',
+      cell: (d) => dateTime(d.attributes.created_at),
+      text: (d) => new Date(d.attributes.created_at * 1000).toISOString(),
+    },
     { label: 'Event', cell: (d) => <code>{d.attributes.event_type}</code>, text: (d) => d.attributes.event_type },
-    { label: 'State', cell: (d) => <span class={`state ${d.attributes.state}`}>{d.attributes.state}</span>, text: (d) => d.attributes.state },
+    {
+      label: 'State',
+      cell: (d) => <span class={`state ${d.attributes.state}`}>{d.attributes.state}</span>,
+      text: (d) => d.attributes.state,
+    },
     { label: 'Attempts', numeric: true, cell: (d) => int(d.attributes.attempts), text: (d) => String(d.attributes.attempts) },
     { label: 'Last answer', cell: lastAnswer, text: lastAnswer },
-    { label: 'Next attempt', cell: nextAttempt, text: (d) => (d.attributes.next_attempt_at === undefined ? '' : new Date(d.attributes.next_attempt_at * 1000).toISOString()) },
+    {
+      label: 'Next attempt',
+      cell: nextAttempt,
+      text: (d) => (d.attributes.next_attempt_at === undefined ? '' : new Date(d.attributes.next_attempt_at * 1000).toISOString()),
+    },
     {
       label: 'Actions',
       cell: (d) => (
-        <a href={urlWith({ open: d.id })} aria-label={`Open the delivery of ${d.attributes.event_type}, ${dateTime(d.attributes.created_at)}`}>
+        <a
+          href={urlWith({ open: d.id })}
+          aria-label={`Open the delivery of ${d.attributes.event_type}, ${dateTime(d.attributes.created_at)}`}
+        >
           Open
         </a>
       ),

@@ -42,13 +42,15 @@ function SecretOnce({ shown }: { shown: Shown }) {
   return (
     <div class="notice" role="status" tabIndex={-1} ref={ref}>
       <p>
-        {shown.until ? 'The new signing secret' : 'The signing secret'} of <code class="secret">{shown.url}</code>, shown only now: it will not be shown again.
-        Your server checks with it that each webhook comes from Tally.
+        {shown.until ? 'The new signing secret' : 'The signing secret'} of <code class="secret">{shown.url}</code>, shown only now: it will
+        not be shown again. Your server checks with it that each webhook comes from Tally.
       </p>
       <p>
         <code class="secret">{shown.secret}</code> <CopyButton text={shown.secret} />
       </p>
-      {shown.until && <p>The old secret also signs every webhook until {dateTime(shown.until)}: switch your server to the new one before then.</p>}
+      {shown.until && (
+        <p>The old secret also signs every webhook until {dateTime(shown.until)}: switch your server to the new one before then.</p>
+      )}
     </div>
   );
 }
@@ -196,7 +198,10 @@ export function WebhookSettings() {
         </span>
       ),
     },
-    { label: 'Events', cell: (e) => <span class="wrap">{e.attributes.event_types.length ? e.attributes.event_types.join(', ') : 'all events'}</span> },
+    {
+      label: 'Events',
+      cell: (e) => <span class="wrap">{e.attributes.event_types.length ? e.attributes.event_types.join(', ') : 'all events'}</span>,
+    },
     { label: 'Secret', cell: (e) => <code>{e.attributes.secret_hint}</code> },
     {
       label: 'Actions',
@@ -207,7 +212,13 @@ export function WebhookSettings() {
           <SendTest
             link
             endpointId={e.id}
-            done={(error) => setSaid(error === undefined ? { message: `A test event is on its way to ${e.attributes.url}: see it among its deliveries.` } : { error })}
+            done={(error) =>
+              setSaid(
+                error === undefined
+                  ? { message: `A test event is on its way to ${e.attributes.url}: see it among its deliveries.` }
+                  : { error },
+              )
+            }
           />
           {e.attributes.enabled ? act('Disable', e, 'disable') : act('Enable', e, 'enable')}
           {act('Rotate secret', e, 'rotate')}
@@ -238,13 +249,15 @@ export function WebhookSettings() {
           answer.data.length === 0 && !adding ? (
             <Empty title="No webhook endpoints yet">
               <p>
-                Webhooks tell your own servers the moment something happens in the program: a referral signs up or pays, a partner applies, a commission is earned, a
-                payout is paid. Your app can then reward a customer, update a CRM or post to a chat, without asking the API over and over.
+                Webhooks tell your own servers the moment something happens in the program: a referral signs up or pays, a partner applies,
+                a commission is earned, a payout is paid. Your app can then reward a customer, update a CRM or post to a chat, without
+                asking the API over and over.
               </p>
               <p>
                 Add an https URL on your server: Tally sends each event there, signed by the{' '}
                 <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> scheme, and retries until it answers 2xx.{' '}
-                <a href="/docs/webhooks.md">The webhooks guide</a> has a receiver that verifies it in a few lines, the events and what each carries.
+                <a href="/docs/webhooks.md">The webhooks guide</a> has a receiver that verifies it in a few lines, the events and what each
+                carries.
               </p>
             </Empty>
           ) : (

@@ -21,7 +21,12 @@ function whenPayable(c: Commission): string {
 
 const COMMISSIONS: Column<Commission>[] = [
   { label: 'Date', cell: (c) => dateTime(c.attributes.created_at), text: (c) => new Date(c.attributes.created_at * 1000).toISOString() },
-  { label: 'Amount', numeric: true, cell: (c) => money(c.attributes.amount, c.attributes.currency), text: (c) => `${c.attributes.amount} ${c.attributes.currency}` },
+  {
+    label: 'Amount',
+    numeric: true,
+    cell: (c) => money(c.attributes.amount, c.attributes.currency),
+    text: (c) => `${c.attributes.amount} ${c.attributes.currency}`,
+  },
   {
     label: 'State',
     cell: (c) => (
@@ -37,9 +42,18 @@ const COMMISSIONS: Column<Commission>[] = [
 
 const PAYOUTS: Column<Payout>[] = [
   { label: 'Date', cell: (b) => dateTime(b.attributes.created_at), text: (b) => new Date(b.attributes.created_at * 1000).toISOString() },
-  { label: 'Amount', numeric: true, cell: (b) => money(b.attributes.amount, b.attributes.currency), text: (b) => `${b.attributes.amount} ${b.attributes.currency}` },
+  {
+    label: 'Amount',
+    numeric: true,
+    cell: (b) => money(b.attributes.amount, b.attributes.currency),
+    text: (b) => `${b.attributes.amount} ${b.attributes.currency}`,
+  },
   { label: 'Commissions', numeric: true, cell: (b) => int(b.attributes.commissions), text: (b) => String(b.attributes.commissions) },
-  { label: 'State', cell: (b) => <span class={`state ${b.attributes.state}`}>{b.attributes.state === 'open' ? 'being paid' : b.attributes.state}</span>, text: (b) => b.attributes.state },
+  {
+    label: 'State',
+    cell: (b) => <span class={`state ${b.attributes.state}`}>{b.attributes.state === 'open' ? 'being paid' : b.attributes.state}</span>,
+    text: (b) => b.attributes.state,
+  },
 ];
 
 interface ListPanel<T> {
@@ -73,7 +87,11 @@ function Panel<T extends { id: string }>({ title, param, load, columns, csv, emp
           ) : (
             <>
               <Table caption={`Your ${title.toLowerCase()}`} columns={columns} rows={answer.data} csv={csv} />
-              <Pager page={page} hasMore={answer.meta.pagination.has_more} go={(n) => route(`${at}?${new URLSearchParams({ ...query, [param]: String(n) })}`)} />
+              <Pager
+                page={page}
+                hasMore={answer.meta.pagination.has_more}
+                go={(n) => route(`${at}?${new URLSearchParams({ ...query, [param]: String(n) })}`)}
+              />
             </>
           )
         }
@@ -94,7 +112,9 @@ export function Earnings() {
           <Panel
             title="Commissions"
             param="commissions_page"
-            load={(id, page, signal) => api.GET('/v1/portal/partnerships/{id}/commissions', { params: { path: { id }, query: { page } }, signal })}
+            load={(id, page, signal) =>
+              api.GET('/v1/portal/partnerships/{id}/commissions', { params: { path: { id }, query: { page } }, signal })
+            }
             columns={COMMISSIONS}
             csv="commissions"
             empty={['No commissions yet', 'When a customer you referred pays, your share appears here, with the date it can be paid out.']}
@@ -102,7 +122,9 @@ export function Earnings() {
           <Panel
             title="Payouts"
             param="payouts_page"
-            load={(id, page, signal) => api.GET('/v1/portal/partnerships/{id}/payouts', { params: { path: { id }, query: { page } }, signal })}
+            load={(id, page, signal) =>
+              api.GET('/v1/portal/partnerships/{id}/payouts', { params: { path: { id }, query: { page } }, signal })
+            }
             columns={PAYOUTS}
             csv="payouts"
             empty={['No payouts yet', 'Payouts go to your PayPal address: check it in Settings.']}

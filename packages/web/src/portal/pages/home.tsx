@@ -90,7 +90,7 @@ function NextPayout({ e, currency }: { e: Money; currency: string }) {
 
 function Earnings({ p }: { p: Partnership }) {
   const rows = Object.entries(p.attributes.earnings);
-  if (rows.length === 0) return <></>;
+  if (rows.length === 0) return null;
   return (
     <section class="panel">
       <h2>Your money</h2>
@@ -126,7 +126,13 @@ export function Home() {
   const { range } = picked;
   const id = current?.id ?? '';
   const stats = useLoad(
-    current ? (signal) => api.GET('/v1/portal/partnerships/{id}/stats', { params: { path: { id }, query: statsQuery(range, { interval: range.interval }) }, signal }) : null,
+    current
+      ? (signal) =>
+          api.GET('/v1/portal/partnerships/{id}/stats', {
+            params: { path: { id }, query: statsQuery(range, { interval: range.interval }) },
+            signal,
+          })
+      : null,
     `${id}/${range.from}/${range.to}`,
   );
   if (!current) {
@@ -154,7 +160,10 @@ export function Home() {
               const earned = sumMoney(t.commissions, currency);
               return t.clicks === 0 && t.referrals === 0 ? (
                 <Empty title="No clicks yet">
-                  <p>Share your link above: in a post, a newsletter, a video description. Every visit through it counts here, and every signup after it.</p>
+                  <p>
+                    Share your link above: in a post, a newsletter, a video description. Every visit through it counts here, and every
+                    signup after it.
+                  </p>
                 </Empty>
               ) : (
                 <>

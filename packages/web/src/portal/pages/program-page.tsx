@@ -15,9 +15,13 @@ type Terms = { commission_rate_bps: number; recurring_months: number; hold_days:
 function termsOf(t: Terms): string[] {
   return [
     `${percent(t.commission_rate_bps / 10000)} of every payment of the customers you refer`,
-    t.recurring_months === 0 ? 'for as long as they pay' : `for their first ${t.recurring_months} month${t.recurring_months === 1 ? '' : 's'}`,
+    t.recurring_months === 0
+      ? 'for as long as they pay'
+      : `for their first ${t.recurring_months} month${t.recurring_months === 1 ? '' : 's'}`,
     t.hold_days === 0 ? 'payable at the next payout' : `payable ${t.hold_days} days after each payment`,
-    Object.keys(t.minimum_payout).length === 0 ? 'paid by PayPal, any amount' : `paid by PayPal from ${minimumsText(t.minimum_payout).replace(/\n/g, ', ')}`,
+    Object.keys(t.minimum_payout).length === 0
+      ? 'paid by PayPal, any amount'
+      : `paid by PayPal from ${minimumsText(t.minimum_payout).replace(/\n/g, ', ')}`,
   ];
 }
 
@@ -43,7 +47,7 @@ export function ProgramPage() {
     <Show loaded={loaded}>
       {({ data: { attributes: p } }) => (
         <Card title={`Partner with ${p.name}`}>
-          {p.description ? <p class="description">{p.description}</p> : <></>}
+          {p.description ? <p class="description">{p.description}</p> : null}
           <h2>What you earn</h2>
           <ul class="terms">
             {termsOf(p).map((t) => (
@@ -61,7 +65,8 @@ export function ProgramPage() {
               <input name="email" type="email" autocomplete="email" required />
             </label>
             <label>
-              Password <span class="hint">(at least 10 characters, for your partner portal; a partner here already? the one you sign in with)</span>
+              Password{' '}
+              <span class="hint">(at least 10 characters, for your partner portal; a partner here already? the one you sign in with)</span>
               <input name="password" type="password" autocomplete="new-password" minLength={10} required />
             </label>
             <label>
@@ -77,7 +82,7 @@ export function ProgramPage() {
               Website
               <input name="website" tabIndex={-1} autocomplete="off" />
             </label>
-            {error !== undefined ? <Failure error={error} /> : <></>}
+            {error !== undefined ? <Failure error={error} /> : null}
             <button type="submit" disabled={busy}>
               {p.auto_accept ? 'Join the program' : 'Apply'}
             </button>

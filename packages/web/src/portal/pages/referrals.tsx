@@ -40,7 +40,11 @@ export function Referrals() {
             ) : (
               <>
                 <Table caption="Your referrals" columns={COLUMNS} rows={answer.data} csv="referrals" />
-                <Pager page={page} hasMore={answer.meta.pagination.has_more} go={(n) => route(`${path}?${new URLSearchParams({ ...query, page: String(n) })}`)} />
+                <Pager
+                  page={page}
+                  hasMore={answer.meta.pagination.has_more}
+                  go={(n) => route(`${path}?${new URLSearchParams({ ...query, page: String(n) })}`)}
+                />
               </>
             )
           }

@@ -20,12 +20,16 @@ export function Settings() {
   const { account, refresh } = usePortal();
   const a = account.attributes;
   const profile = useForm(async (form) => {
-    await api.PATCH('/v1/portal/account', { body: { name: text(form, 'name').trim(), paypal_email: text(form, 'paypal_email').trim() || null } });
+    await api.PATCH('/v1/portal/account', {
+      body: { name: text(form, 'name').trim(), paypal_email: text(form, 'paypal_email').trim() || null },
+    });
     refresh();
     return 'Saved. Payouts go to this PayPal address from now on.';
   });
   const password = useForm(async (form) => {
-    await api.POST('/v1/portal/auth/password', { body: { current_password: text(form, 'current_password'), new_password: text(form, 'new_password') } });
+    await api.POST('/v1/portal/auth/password', {
+      body: { current_password: text(form, 'current_password'), new_password: text(form, 'new_password') },
+    });
     return 'Password changed. Your other sessions have ended.';
   });
   return (

@@ -10,8 +10,14 @@ import { href } from '../session.js';
 
 export function SignIn() {
   return (
-    <SignInCard title="Partner sign-in" base="/portal" home={href('/')} signIn={(email, password) => api.POST('/v1/portal/auth/sign_in', { body: { email, password } })}>
-      <a href={href('/reset')}>Forgot your password?</a> Not a partner yet? Apply on the program's page, or ask the company for an invitation.
+    <SignInCard
+      title="Partner sign-in"
+      base="/portal"
+      home={href('/')}
+      signIn={(email, password) => api.POST('/v1/portal/auth/sign_in', { body: { email, password } })}
+    >
+      <a href={href('/reset')}>Forgot your password?</a> Not a partner yet? Apply on the program's page, or ask the company for an
+      invitation.
     </SignInCard>
   );
 }
@@ -41,9 +47,10 @@ export function SetPassword() {
         <p>Then you are signed in to your partner portal: your link, your referrals and what you earned.</p>
         <label>
           Password <span class="hint">(at least 10 characters)</span>
+          {/* biome-ignore lint/a11y/noAutofocus: the page (or dialog) is this one form: typing starts in its first field */}
           <input name="password" type="password" autocomplete="new-password" minLength={10} required autoFocus />
         </label>
-        {error !== undefined ? <Failure error={error} /> : <></>}
+        {error !== undefined ? <Failure error={error} /> : null}
         <button type="submit" disabled={busy || !token}>
           Set password and sign in
         </button>
