@@ -81,14 +81,15 @@ export default defineConfig({
             extends: true,
             test: {
               name: 'sqlite',
-              include: ['test/collector/**/*.test.ts', 'test/docs/**/*.test.ts', 'test/web/**/*.test.ts'],
+              include: ['test/collector/**/*.test.ts', 'test/docs/**/*.test.ts'],
               isolate: ISOLATE,
             },
           },
           {
-            // Browsers and the snippet in jsdom: each file in a fresh context of its own.
+            // Browsers, the snippet in jsdom and the web client (it stubs fetch): each file in a
+            // fresh context of its own, so nothing it changes reaches another file.
             extends: true,
-            test: { name: 'browser', include: ['test/e2e/**/*.test.ts', 'test/tracker/**/*.test.ts'] },
+            test: { name: 'browser', include: ['test/e2e/**/*.test.ts', 'test/tracker/**/*.test.ts', 'test/web/**/*.test.ts'] },
           },
           {
             // The collector's whole behaviour again, on PostgreSQL (a schema per test),

@@ -3,7 +3,7 @@
 // credentials) and what it makes of each kind of answer (data, the API's error, a lost
 // session, no network, a cancelled load).
 
-import { beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 
 type Client = typeof import('../../packages/web/src/common/api.js');
 
@@ -28,6 +28,9 @@ beforeAll(async () => {
     return reply(req);
   });
   client = await import('../../packages/web/src/common/api.js');
+});
+afterAll(() => {
+  vi.unstubAllGlobals();
 });
 beforeEach(() => {
   sent.length = 0;
