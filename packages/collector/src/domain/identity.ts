@@ -4,13 +4,13 @@
 // records); every rule here is written and tested once, for both Realms.
 
 import { randomBytes } from 'node:crypto';
-import { fail } from '../errors.js';
+import { fail, ServiceError } from '../errors.js';
 import type { Db, Queryable, Tx } from '../store/db.js';
 import * as store from '../store/identity.js';
 import type { Credentials, LinkPurpose, LinkRow, Realm, SessionBase } from '../store/identity.js';
 import { emailProblem, normalizeEmail } from './email.js';
 import { uuidv7 } from './ids.js';
-import { decoyHash, verifyPassword } from './passwords.js';
+import { checkPasswordRules, decoyHash, hashPassword, verifyPassword } from './passwords.js';
 import { hashToken } from './tokens.js';
 
 export const LINK_SECONDS = 24 * 3600;
@@ -183,6 +183,32 @@ export async function setPassword(
   await store.setPassword(tx, realm, account, passwordHash, now, email);
   await store.useLinksOf(tx, realm, account, now);
   await store.deleteSessionsOf(tx, realm, account, options.keepSession ?? null);
+}
+
+/**
+ * A password changed by its holder, who proves the current one (counted as signing in is):
+ * the new one ends every other session and link of the account, this session kept.
+ */
+export async function changePassword(
+  db: Db,
+  realm: Realm,
+  account: string,
+  sessionId: string,
+  current: string,
+  next: string,
+  now: number,
+): Promise<void> {
+  checkPasswordRules(next, 'new_password');
+  try {
+    await provePassword(db, realm, await store.credentialsById(db, realm, account), current, now);
+  } catch (err) {
+    if (err instanceof ServiceError && err.problems.some((p) => p.code === 'invalid_credentials')) {
+      throw fail('invalid_credentials', 'the current password is wrong', { field: 'current_password' });
+    }
+    throw err;
+  }
+  const passwordHash = await hashPassword(next);
+  await db.transaction((tx) => setPassword(tx, realm, account, passwordHash, now, { keepSession: sessionId }));
 }
 
 /**

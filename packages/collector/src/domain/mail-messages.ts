@@ -3,40 +3,31 @@
 // its link in the sending transaction, so the link exists only once the mail goes.
 
 import type { Message } from '../mail.js';
-import { OWNERS, PARTNERS } from '../store/identity.js';
+import { type Credentials, PARTNERS } from '../store/identity.js';
 import type { MailKind } from '../store/outbox.js';
-import * as users from '../store/users.js';
 import { resetLinkFor } from './identity.js';
-import { linkPath } from './owners.js';
+import { linkPath, ownerReset } from './owners.js';
 import { invitePartner, partnerLinkPath } from './partner-accounts.js';
 import type { Compose } from './outbox.js';
 
 const resetText = (link: string, what: string): string =>
   `Someone asked to set a new password for your ${what}. If it was you, choose it here (the link works once, for 24 hours):\n${link}\n\nIf it was not you, ignore this message.\n`;
 
+const resetMessage = (made: { account: Credentials }, link: string, where: string, what: string): Message => ({
+  to: made.account.email ?? '',
+  subject: `Set a new password for ${where}`,
+  text: resetText(link, what),
+});
+
 export function composers(publicUrl: string): Record<MailKind, Compose> {
   return {
-    async partner_reset(tx, row, now): Promise<Message | undefined> {
+    async partner_reset(tx, row, now) {
       const made = await resetLinkFor(tx, PARTNERS, row.subject_key, now);
-      return (
-        made && {
-          to: made.account.email!,
-          subject: 'Set a new password for the partner portal',
-          text: resetText(publicUrl + partnerLinkPath(made.token), 'partner account'),
-        }
-      );
+      return made && resetMessage(made, publicUrl + partnerLinkPath(made.token), 'the partner portal', 'partner account');
     },
-    async owner_reset(tx, row, now): Promise<Message | undefined> {
-      const user = await users.userByEmail(tx, row.subject_key);
-      const first = user && (await users.membershipsOfUser(tx, user.id))[0];
-      const made = first && (await resetLinkFor(tx, OWNERS, row.subject_key, now, { programId: first.program_id }));
-      return (
-        made && {
-          to: made.account.email!,
-          subject: 'Set a new password for the dashboard',
-          text: resetText(publicUrl + linkPath(made.token), 'Tally account'),
-        }
-      );
+    async owner_reset(tx, row, now) {
+      const made = await ownerReset(tx, row.subject_key, now);
+      return made && resetMessage(made, publicUrl + linkPath(made.token), 'the dashboard', 'Tally account');
     },
     async partner_invitation(tx, row, now): Promise<Message | undefined> {
       const made = await invitePartner(tx, row.program_id ?? '', row.subject_key, now).catch(() => undefined);

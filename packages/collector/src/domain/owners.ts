@@ -10,7 +10,7 @@
 
 import { fail } from '../errors.js';
 import type { Db, Queryable, Tx } from '../store/db.js';
-import { OWNERS } from '../store/identity.js';
+import { type Credentials, OWNERS } from '../store/identity.js';
 import type { ProgramRow } from '../store/programs.js';
 import * as users from '../store/users.js';
 import type { InvitationRow, Membership, Role, SessionRow, UserRow } from '../store/users.js';
@@ -134,9 +134,8 @@ export async function redeem(db: Db, token: string, input: Redemption, now: numb
       throw fail('conflict', 'another user signs in with this e-mail address', { field: 'email' });
     }
     await identity.setPassword(tx, OWNERS, user.id, passwordHash, now, email === undefined ? {} : { email });
-    const member =
-      (await users.membershipsOfUser(tx, user.id)).find((m) => m.program_id === programId) ??
-      (await users.membershipsOfUser(tx, user.id))[0];
+    const memberships = await users.membershipsOfUser(tx, user.id);
+    const member = memberships.find((m) => m.program_id === programId) ?? memberships[0];
     if (!member) throw fail('forbidden', 'this user runs no program any more; ask an owner to invite you again');
     return startSession(tx, user.id, member.program_id, now);
   });
@@ -200,27 +199,20 @@ export function signOut(db: Db, sessionId: string): Promise<number> {
 }
 
 /** A new password ends every other session of the user and every link they hold. */
-export async function changePassword(db: Db, session: SessionRow, current: string, next: string, now: number): Promise<void> {
-  checkPasswordRules(next, 'new_password');
-  const wrong = fail('invalid_credentials', 'the current password is wrong', { field: 'current_password' });
-  const user = await users.userById(db, session.user_id);
-  try {
-    await identity.provePassword(db, OWNERS, user, current, now, 'the current password is wrong');
-  } catch (err) {
-    throw (err as { code?: string }).code === 'invalid_credentials' ? wrong : err;
-  }
-  const passwordHash = await hashPassword(next);
-  await db.transaction((tx) => identity.setPassword(tx, OWNERS, session.user_id, passwordHash, now, { keepSession: session.id }));
+export function changePassword(db: Db, session: SessionRow, current: string, next: string, now: number): Promise<void> {
+  return identity.changePassword(db, OWNERS, session.user_id, session.id, current, next, now);
 }
 
-/** A reset link for an owner (the CLI's `users reset`): it signs in to their first program. */
+/** A reset link for an owner, which signs in to their first program; undefined for no owner, or past the hourly limit. */
+export async function ownerReset(tx: Tx, emailNorm: string, now: number): Promise<{ account: Credentials; token: string } | undefined> {
+  const user = await users.userByEmail(tx, emailNorm);
+  const first = user && (await users.membershipsOfUser(tx, user.id))[0];
+  return first && identity.resetLinkFor(tx, OWNERS, emailNorm, now, { programId: first.program_id });
+}
+
+/** The CLI's `users reset`: the link's token. */
 export async function ownerResetLink(db: Db, rawEmail: string, now: number): Promise<string | undefined> {
-  return db.transaction(async (tx) => {
-    const user = await users.userByEmail(tx, signInKey(rawEmail));
-    const first = user && (await users.membershipsOfUser(tx, user.id))[0];
-    if (!first) return undefined;
-    return (await identity.resetLinkFor(tx, OWNERS, signInKey(rawEmail), now, { programId: first.program_id }))?.token;
-  });
+  return (await db.transaction((tx) => ownerReset(tx, signInKey(rawEmail), now)))?.token;
 }
 
 export async function switchProgram(db: Db, session: SessionRow, programId: string): Promise<void> {

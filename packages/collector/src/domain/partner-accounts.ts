@@ -188,17 +188,8 @@ export function signOutPartner(db: Db, sessionId: string): Promise<number> {
 }
 
 /** A new password ends the account's other sessions and every link it holds. */
-export async function changePartnerPassword(db: Db, session: PartnerSessionRow, current: string, next: string, now: number): Promise<void> {
-  checkPasswordRules(next, 'new_password');
-  try {
-    await provePassword(db, await accounts.accountById(db, session.account_id), current, now, 'the current password is wrong');
-  } catch (err) {
-    if ((err as { code?: string }).code === 'invalid_credentials')
-      throw fail('invalid_credentials', 'the current password is wrong', { field: 'current_password' });
-    throw err;
-  }
-  const passwordHash = await hashPassword(next);
-  await db.transaction((tx) => identity.setPassword(tx, PARTNERS, session.account_id, passwordHash, now, { keepSession: session.id }));
+export function changePartnerPassword(db: Db, session: PartnerSessionRow, current: string, next: string, now: number): Promise<void> {
+  return identity.changePassword(db, PARTNERS, session.account_id, session.id, current, next, now);
 }
 
 /**

@@ -4,17 +4,15 @@
 // that paid them.
 
 import type { Param, Queryable } from './db.js';
+import type { Credentials } from './identity.js';
 import type { FieldFilter, Page, PageRequest } from './list.js';
 import type { PartnershipRow } from './partnerships.js';
 import { insertRow } from './rows.js';
 
-export interface AccountRow {
-  id: string;
+/** A partner's account: credentials, always with an address. */
+export interface AccountRow extends Credentials {
   email: string;
   email_norm: string;
-  password_hash: string | null;
-  failed_count: number;
-  locked_until: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -2,18 +2,12 @@
 // sign-in links. Sessions and links are found by the SHA-256 of what the browser holds.
 
 import type { Queryable } from './db.js';
+import type { Credentials } from './identity.js';
 import type { ProgramRow } from './programs.js';
 import { insertRow } from './rows.js';
 
-export interface UserRow {
-  id: string;
-  /** Null for the first start's user until its link is redeemed. */
-  email: string | null;
-  email_norm: string | null;
-  password_hash: string | null;
-  /** Wrong passwords in a row. */
-  failed_count: number;
-  locked_until: number | null;
+/** An owner's account; `email` is null for the first start's user until its link is redeemed. */
+export interface UserRow extends Credentials {
   created_at: number;
   updated_at: number;
 }
