@@ -1,52 +1,68 @@
-// Which way imports may point, checked in CI (npm run lint:deps). The collector's layers:
-// routes (HTTP in, JSON out) → domain (the rules) → store (the SQL) → the database;
-// views present records as the API shows them, with no HTTP; http/ is the framework the
-// routes stand on. The domain never imports HTTP, the store nothing above it, and the
-// web apps' shared code nothing of either app.
+// Which way imports may point, checked in CI (npm run lint:deps). The collector stands in
+// layers (docs/architecture.md, "Layout"): platform/ (config, log, errors, the HTTP
+// framework, both database engines, outbound requests, mail) knows no business; core/ is
+// the vocabulary every module speaks (ids, money, e-mail, slugs, state machines); api/ is
+// what a route is and who may call it; modules/<capability>/ own their routes, service,
+// SQL (repo.ts) and presentation; app.ts, server.ts and cli.ts put them together. In a
+// module, routes.ts, *-routes.ts, schemas.ts and cli.ts face the outside; the rest is the
+// domain, which never imports HTTP.
+
+const SRC = '^packages/collector/src/';
+const ENTRY = `${SRC}(app|server|cli|index)\\.ts$`;
+const HTTP_SIDE = `${SRC}modules/[^/]+/(routes|[a-z-]+-routes|schemas|http|cli)\\.ts$`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
+      name: 'platform-knows-no-business',
+      comment: 'The platform is the machinery underneath: it imports no module, no API contract, no vocabulary of ours.',
+      severity: 'error',
+      from: { path: `${SRC}platform/` },
+      to: { path: [`${SRC}(core|api|modules|cli)/`, ENTRY] },
+    },
+    {
+      name: 'core-on-platform',
+      comment: 'The shared vocabulary stands on the platform alone.',
+      severity: 'error',
+      from: { path: `${SRC}core/` },
+      to: { path: [`${SRC}(api|modules|cli)/`, ENTRY] },
+    },
+    {
       name: 'domain-without-http',
-      comment: 'The rules know nothing of requests: no routes, no HTTP framework, no CLI, no server.',
+      comment: "A module's rules, SQL and presentation know nothing of requests: no API contract, no HTTP framework, no Koa, no CLI.",
       severity: 'error',
-      from: { path: '^packages/collector/src/domain/' },
-      to: { path: '^packages/collector/src/(http|routes|cli)/|^packages/collector/src/(app|server|cli)\\.ts$' },
+      from: { path: `${SRC}modules/`, pathNot: [HTTP_SIDE, `${SRC}modules/site/`] },
+      to: { path: [`${SRC}(api|cli)/`, `${SRC}platform/http/`, `${SRC}platform/cli`, '(^|/)node_modules/(koa|@koa)/', ENTRY, HTTP_SIDE] },
     },
     {
-      name: 'store-below-everything',
-      comment: 'The SQL of the tables: it may use the database and plain helpers, nothing that uses it.',
+      name: 'entry-points-mounted-once',
+      comment: "A module's routes and commands are mounted by app.ts and cli.ts; what two modules' routes share lives in a schemas.ts.",
       severity: 'error',
-      from: { path: '^packages/collector/src/store/' },
-      to: { path: '^packages/collector/src/(domain|http|routes|views|cli)/|^packages/collector/src/(app|server|cli)\\.ts$' },
+      from: { pathNot: ENTRY },
+      to: { path: `${SRC}modules/[^/]+/(routes|[a-z-]+-routes|cli)\\.ts$` },
     },
     {
-      name: 'views-are-pure',
-      comment: 'Presenting a record is a pure function: no HTTP, no routes, no rules.',
+      name: 'repo-is-sql',
+      comment:
+        "A repository is the SQL of its module's tables: the database, the vocabulary and other repositories (row types, the statistics' deltas), nothing above.",
       severity: 'error',
-      from: { path: '^packages/collector/src/views/' },
-      to: { path: '^packages/collector/src/(http|routes|domain|cli)/' },
+      from: { path: `${SRC}modules/[^/]+/(repo|[a-z-]+-repo)\\.ts$` },
+      to: { path: `${SRC}(api|cli|modules)/`, pathNot: `${SRC}modules/[^/]+/(repo|[a-z-]+-repo)\\.ts$` },
     },
     {
-      name: 'http-below-routes',
-      comment: 'The HTTP framework serves the routes; it does not know them.',
+      name: 'api-not-routes',
+      comment: 'The API contract serves the routes; it does not know them.',
       severity: 'error',
-      from: { path: '^packages/collector/src/http/' },
-      to: { path: '^packages/collector/src/(routes|cli)/|^packages/collector/src/(app|server|cli)\\.ts$' },
-    },
-    {
-      name: 'routes-not-cli',
-      severity: 'error',
-      from: { path: '^packages/collector/src/routes/' },
-      to: { path: '^packages/collector/src/cli/|^packages/collector/src/(server|cli)\\.ts$' },
+      from: { path: `${SRC}api/` },
+      to: { path: [HTTP_SIDE, ENTRY, `${SRC}cli/`] },
     },
     {
       name: 'migrations-frozen',
       comment: 'A migration is frozen: it imports nothing of the application (only its own type).',
       severity: 'error',
-      from: { path: '^packages/collector/src/platform/db/migrations/' },
-      to: { pathNot: '^packages/collector/src/platform/db/migrations/' },
+      from: { path: `${SRC}platform/db/migrations/` },
+      to: { pathNot: `${SRC}platform/db/migrations/` },
     },
     {
       name: 'web-common-shared',

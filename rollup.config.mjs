@@ -71,7 +71,7 @@ const webShell = (app, title, styles) => ({
     this.emitFile({ type: 'asset', fileName: 'index.html', source: html });
   },
   // Each file's gzip and brotli beside it, made once here: the collector serves them as
-  // they are instead of compressing at every start (http/static-file.ts).
+  // they are instead of compressing at every start (platform/http/static-file.ts).
   writeBundle(options, bundle) {
     for (const file of Object.values(bundle)) {
       const body = Buffer.from(file.type === 'chunk' ? file.code : file.source);
@@ -101,7 +101,7 @@ const webApp = (app, title, styles) => ({
       // csv.ts: the collector's CSV rules, which the dashboard's downloads share with the payout
       // file. A source outside packages/web makes packages/ the root of what TypeScript emits;
       // said outright, the plugin finds each emitted file, and its patterns stay the repository's.
-      include: ['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx', 'packages/collector/src/csv.ts'],
+      include: ['packages/web/src/**/*.ts', 'packages/web/src/**/*.tsx', 'packages/collector/src/platform/csv.ts'],
       filterRoot: '.',
       compilerOptions: { noEmit: false, noEmitOnError: true, outDir: `packages/web/dist/${app}`, rootDir: '..' },
     }),

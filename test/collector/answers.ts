@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { ROUTES } from '../../packages/collector/src/app.js';
-import { openApiDocument } from '../../packages/collector/src/http/openapi.js';
+import { openApiDocument } from '../../packages/collector/src/api/openapi.js';
 
 interface Operation {
   pattern: RegExp;

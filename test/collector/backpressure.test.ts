@@ -5,9 +5,9 @@
 
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { Db } from '../../packages/collector/src/store/db.js';
-import { loadConfig } from '../../packages/collector/src/config.js';
-import { openDatabase } from '../../packages/collector/src/store/open.js';
+import type { Db } from '../../packages/collector/src/platform/db/db.js';
+import { loadConfig } from '../../packages/collector/src/platform/config.js';
+import { openDatabase } from '../../packages/collector/src/platform/db/open.js';
 import { testDatabase, type TestDatabase } from './database.js';
 import { expectError, type Reply } from './harness.js';
 import { serve, until, type Served } from './served.js';

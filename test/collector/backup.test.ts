@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createLogger } from '../../packages/collector/src/log.js';
+import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer } from '../../packages/collector/src/server.js';
 import { seedPartner, startCollector, type Collector } from './harness.js';
 import { tally } from './processes.js';

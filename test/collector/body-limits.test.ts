@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, t
 import { expectError, seedPartner, startCollector, type Collector, type Reply } from './harness.js';
 import { customer, newSecret, signedHeader, stripeEvent } from './stripe-fixtures.js';
 
-// http/body.ts's MAX_JSON_DEPTH, written out: the tests hold the server to the number.
+// platform/http/body.ts's MAX_JSON_DEPTH, written out: the tests hold the server to the number.
 const DEPTH = 32;
 
 let c: Collector;

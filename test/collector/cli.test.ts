@@ -2,7 +2,7 @@
 // environment and output), and once as the built binary in a process of its own.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../packages/collector/src/log.js';
+import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer } from '../../packages/collector/src/server.js';
 import { testDatabase, type TestDatabase } from './database.js';
 import { tally } from './processes.js';

@@ -2,7 +2,7 @@
 // writes no cookie the browser must refuse (Firefox logs each refusal as an error).
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { registrableDomain } from '../../packages/collector/src/domain/registrable-domain.js';
+import { registrableDomain } from '../../packages/collector/src/modules/clicks/registrable-domain.js';
 import { PUBLIC_URL, seedPartner, startCollector, type Collector } from './harness.js';
 
 describe('registrableDomain', () => {

@@ -4,12 +4,12 @@
 // bounded batches, while the statistics keep what they counted.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../packages/collector/src/config.js';
-import * as clicks from '../../packages/collector/src/domain/clicks.js';
-import { checkStats, foldStats } from '../../packages/collector/src/domain/stats.js';
-import { createLogger } from '../../packages/collector/src/log.js';
+import { loadConfig } from '../../packages/collector/src/platform/config.js';
+import * as clicks from '../../packages/collector/src/modules/clicks/service.js';
+import { checkStats, foldStats } from '../../packages/collector/src/modules/stats/service.js';
+import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer } from '../../packages/collector/src/server.js';
-import type { Db, Param, Queryable, Tx } from '../../packages/collector/src/store/db.js';
+import type { Db, Param, Queryable, Tx } from '../../packages/collector/src/platform/db/db.js';
 import { ENGINE } from './database.js';
 import { seedPartner, startCollector, T0, type Collector } from './harness.js';
 import { oneLine, openExplainer, planning, type Planned } from './plans-explain.js';

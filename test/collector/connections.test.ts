@@ -4,7 +4,7 @@
 
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../packages/collector/src/config.js';
+import { loadConfig } from '../../packages/collector/src/platform/config.js';
 import { openSocket, rawExchange, startEdge, type Edge } from './edge.js';
 
 let edge: Edge | undefined;

@@ -2,7 +2,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCsv, parseCsv } from '../../packages/collector/src/csv.js';
+import { formatCsv, parseCsv } from '../../packages/collector/src/platform/csv.js';
 
 describe('formatCsv', () => {
   it('quotes a cell holding a comma, a quote or a line break', () => {

@@ -2,7 +2,7 @@
 // clicks lists, and payouts as calls. Everything here works with a secret token too.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCsv } from '../../packages/collector/src/csv.js';
+import { parseCsv } from '../../packages/collector/src/platform/csv.js';
 import { expectError, seedPartner, startCollector, T0, type Collector } from './harness.js';
 import { ownerSession } from './session.js';
 

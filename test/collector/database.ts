@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { checkStats } from '../../packages/collector/src/domain/stats.js';
-import { openDatabase } from '../../packages/collector/src/store/open.js';
-import type { Db, Engine } from '../../packages/collector/src/store/db.js';
+import { checkStats } from '../../packages/collector/src/modules/stats/service.js';
+import { openDatabase } from '../../packages/collector/src/platform/db/open.js';
+import type { Db, Engine } from '../../packages/collector/src/platform/db/db.js';
 
 export const ENGINE: Engine = process.env.TALLY_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 

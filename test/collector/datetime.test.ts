@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseInstant } from '../../packages/collector/src/http/datetime.js';
+import { parseInstant } from '../../packages/collector/src/platform/http/datetime.js';
 
 const T = 1_740_823_200; // 2025-03-01 10:00:00 UTC
 

@@ -7,7 +7,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { localMidnight } from '../../packages/collector/src/domain/stats.js';
+import { localMidnight } from '../../packages/collector/src/modules/stats/service.js';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 const parse = (date: string) => date.split('-').map(Number) as [number, number, number];

@@ -3,8 +3,8 @@
 // Off, /demo/ is a 404 and no demo token is issued.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../packages/collector/src/config.js';
-import { isLoopbackHost } from '../../packages/collector/src/http/address.js';
+import { loadConfig } from '../../packages/collector/src/platform/config.js';
+import { isLoopbackHost } from '../../packages/collector/src/platform/http/address.js';
 import { startEdge, type Edge } from './edge.js';
 
 let edge: Edge | undefined;

@@ -6,9 +6,9 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ServiceError } from '../../packages/collector/src/errors.js';
-import type { Db } from '../../packages/collector/src/store/db.js';
-import { openSqlite } from '../../packages/collector/src/store/sqlite.js';
+import { ServiceError } from '../../packages/collector/src/platform/errors.js';
+import type { Db } from '../../packages/collector/src/platform/db/db.js';
+import { openSqlite } from '../../packages/collector/src/platform/db/sqlite.js';
 
 type Callback = (err: NodeJS.ErrnoException | null) => void;
 const realFsync = fs.fsync;

@@ -4,8 +4,8 @@
 
 import { connect, type Socket } from 'node:net';
 import type { Writable } from 'node:stream';
-import { createLogger } from '../../packages/collector/src/log.js';
-import type { Config } from '../../packages/collector/src/config.js';
+import { createLogger } from '../../packages/collector/src/platform/log.js';
+import type { Config } from '../../packages/collector/src/platform/config.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
 import { testDatabase, type TestDatabase } from './database.js';
 

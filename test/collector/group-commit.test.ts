@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceError } from '../../packages/collector/src/errors.js';
-import { UniqueViolation, type Db } from '../../packages/collector/src/store/db.js';
-import { openSqlite } from '../../packages/collector/src/store/sqlite.js';
+import { ServiceError } from '../../packages/collector/src/platform/errors.js';
+import { UniqueViolation, type Db } from '../../packages/collector/src/platform/db/db.js';
+import { openSqlite } from '../../packages/collector/src/platform/db/sqlite.js';
 import { seedPartner, startCollector } from './harness.js';
 
 let dir: string;

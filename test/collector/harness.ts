@@ -4,11 +4,11 @@
 
 import { checkAnswer } from './answers.js';
 import { testDatabase } from './database.js';
-import { createLogger } from '../../packages/collector/src/log.js';
+import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
-import { createProgram } from '../../packages/collector/src/domain/programs.js';
-import type { OutboundPolicy } from '../../packages/collector/src/outbound.js';
-import type { RateLimits } from '../../packages/collector/src/http/rate-limit.js';
+import { createProgram } from '../../packages/collector/src/modules/programs/service.js';
+import type { OutboundPolicy } from '../../packages/collector/src/platform/outbound.js';
+import type { RateLimits } from '../../packages/collector/src/platform/http/rate-limit.js';
 
 /** 2025-03-01 10:00:00 UTC */
 export const T0 = 1_740_823_200;

@@ -4,7 +4,7 @@
 import { Writable } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
 import { createApp } from '../../packages/collector/src/app.js';
-import { createLogger } from '../../packages/collector/src/log.js';
+import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startCollector, type Collector } from './harness.js';
 
 let c: Collector | undefined;

@@ -6,7 +6,7 @@
 // first, and a loop's batch would carry it out of the request's count.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { SETTINGS_LAG_MS, type Engine } from '../../packages/collector/src/store/db.js';
+import { SETTINGS_LAG_MS, type Engine } from '../../packages/collector/src/platform/db/db.js';
 import { ENGINE } from './database.js';
 import { PUBLIC_URL, seedPartner, startCollector, type Collector } from './harness.js';
 import { msUntil } from './served.js';
@@ -26,7 +26,7 @@ interface Cost {
 }
 
 /**
- * Today's cost of each request once the settings it reads are in memory (domain/remembered.ts).
+ * Today's cost of each request once the settings it reads are in memory (platform/db/remembered.ts).
  * The first request after a settings change reads them too ("cold", in the comments): the
  * token, the origin, the slug's partnership, and a conversion the program's webhook endpoints.
  */
@@ -57,7 +57,7 @@ const HOT_PATH: Record<Engine, Record<Case, Cost>> = {
   },
 };
 
-/** SQLite's settings clock (store/sqlite.ts): read after each commit, and again once 100 ms have passed. */
+/** SQLite's settings clock (platform/db/sqlite.ts): read after each commit, and again once 100 ms have passed. */
 const SETTINGS_CLOCK = 'SELECT n FROM settings_version';
 
 let c: Collector | undefined;
@@ -76,7 +76,7 @@ async function collector(): Promise<{ col: Collector; watch: SqlWatch }> {
   const col = await startCollector({ webhookPollMs: 3_600_000, foldEveryMs: 3_600_000 });
   c = col;
   const watch = watchSql(col.running.server);
-  // PostgreSQL keeps nothing in memory until its listener is up (store/pg-settings.ts).
+  // PostgreSQL keeps nothing in memory until its listener is up (platform/db/pg-settings.ts).
   await msUntil(async () => col.running.db.settings.version() !== undefined);
   return { col, watch };
 }

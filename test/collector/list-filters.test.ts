@@ -1,9 +1,9 @@
 // Every filter of every list route, against records placed at known seconds.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uuidv7 } from '../../packages/collector/src/domain/ids.js';
-import * as commissions from '../../packages/collector/src/store/commissions.js';
-import type { CommissionState } from '../../packages/collector/src/store/commissions.js';
+import { uuidv7 } from '../../packages/collector/src/core/ids.js';
+import * as commissions from '../../packages/collector/src/modules/commissions/repo.js';
+import type { CommissionState } from '../../packages/collector/src/modules/commissions/repo.js';
 import { seedPartner, startCollector, T0, type Collector } from './harness.js';
 
 let c: Collector;

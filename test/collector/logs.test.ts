@@ -4,7 +4,7 @@
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { createLogger } from '../../packages/collector/src/log.js';
+import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
 import { testDatabase, type TestDatabase } from './database.js';
 import { openSocket } from './edge.js';

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaDump } from '../../scripts/schema-dump.mjs';
 import { MIGRATIONS } from '../../packages/collector/src/platform/db/migrations/index.js';
-import { migrate } from '../../packages/collector/src/store/migrations.js';
-import type { Db, Param } from '../../packages/collector/src/store/db.js';
+import { migrate } from '../../packages/collector/src/platform/db/migrate.js';
+import type { Db, Param } from '../../packages/collector/src/platform/db/db.js';
 import { integrityProblems, testDatabase, withDb, type TestDatabase } from './database.js';
 
 const NEWEST = MIGRATIONS.length;

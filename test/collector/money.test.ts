@@ -2,7 +2,7 @@
 // minor unit from Tally's table (never from the ICU build's Intl data).
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { currencyCode, majorUnits, minorUnit } from '../../packages/collector/src/domain/money.js';
+import { currencyCode, majorUnits, minorUnit } from '../../packages/collector/src/core/money.js';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 
 describe('currency codes', () => {

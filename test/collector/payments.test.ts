@@ -1,7 +1,7 @@
 // Payments create commissions; refunds reject them (docs/api.md §18).
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import * as programs from '../../packages/collector/src/store/programs.js';
+import * as programs from '../../packages/collector/src/modules/programs/repo.js';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 
 let c: Collector;

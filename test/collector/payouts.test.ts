@@ -5,10 +5,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseCsv } from '../../packages/collector/src/csv.js';
-import { majorUnits } from '../../packages/collector/src/domain/money.js';
-import { exportPayouts } from '../../packages/collector/src/domain/payouts.js';
-import { openDatabase } from '../../packages/collector/src/store/open.js';
+import { parseCsv } from '../../packages/collector/src/platform/csv.js';
+import { majorUnits } from '../../packages/collector/src/core/money.js';
+import { exportPayouts } from '../../packages/collector/src/modules/payouts/service.js';
+import { openDatabase } from '../../packages/collector/src/platform/db/open.js';
 import { seedPartner, startCollector, T0, type Collector } from './harness.js';
 import { tally } from './processes.js';
 

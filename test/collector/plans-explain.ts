@@ -5,9 +5,9 @@
 // read a whole table (or a whole index), and does it sort.
 
 import pg from 'pg';
-import type { Db, Engine, Param, Queryable } from '../../packages/collector/src/store/db.js';
-import { UNKNOWN_SETTINGS } from '../../packages/collector/src/store/db.js';
-import { numbered } from '../../packages/collector/src/store/postgres.js';
+import type { Db, Engine, Param, Queryable } from '../../packages/collector/src/platform/db/db.js';
+import { UNKNOWN_SETTINGS } from '../../packages/collector/src/platform/db/db.js';
+import { numbered } from '../../packages/collector/src/platform/db/postgres.js';
 
 /** One step of a plan: a line of SQLite's, or a node of PostgreSQL's. */
 export interface PlanNode {
@@ -134,7 +134,7 @@ export async function openExplainer(engine: Engine, db: Db, databaseUrl: string)
   };
 }
 
-/** A list's page: the one statement that ends in LIMIT ? OFFSET ? (store/list.ts). */
+/** A list's page: the one statement that ends in LIMIT ? OFFSET ? (platform/db/list.ts). */
 export const isPage = (sql: string): boolean => /\bLIMIT \? OFFSET \?\s*$/i.test(sql);
 
 export interface Planned {
@@ -157,6 +157,7 @@ export function planning(db: Db, explainer: Explainer, sent: Planned[]): Db {
       sent.push({ sql, params, plan: await explainer.explain(sql, params, { via: q, ordered: isPage(sql) }) });
     };
     return {
+      engine: q.engine,
       // Nothing kept in memory: every read a handler makes is sent, so planned.
       settings: UNKNOWN_SETTINGS,
       all: async (sql, params = []) => (await plan(sql, params), q.all(sql, params)),
@@ -167,7 +168,8 @@ export function planning(db: Db, explainer: Explainer, sent: Planned[]): Db {
   return {
     ...wrap(db),
     engine: db.engine,
-    transaction: (fn) => db.transaction((tx) => fn({ ...wrap(tx), engine: tx.engine, lock: (key) => tx.lock(key) })),
+    transaction: (fn) => db.transaction((tx) => fn({ ...wrap(tx), lock: (key) => tx.lock(key) })),
+    readThenWrite: (fn) => db.readThenWrite((q) => fn(wrap(q))),
     stats: () => db.stats(),
     ping: () => db.ping(),
     backup: (dest) => db.backup(dest),

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
-import type { Route } from '../../packages/collector/src/http/route.js';
+import type { Route } from '../../packages/collector/src/api/route.js';
 import { expectError, seedPartner, startCollector, type CallOptions, type Collector, type Reply } from './harness.js';
 import { asOwner, ownerSession } from './session.js';
 import { portalLinkIn, startSmtp } from './smtp.js';

@@ -7,19 +7,19 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
-import { authenticateSession } from '../../packages/collector/src/domain/owners.js';
-import { authenticatePartner, type PartnerContext } from '../../packages/collector/src/domain/partner-accounts.js';
-import { deletePartner } from '../../packages/collector/src/domain/partners.js';
-import { eraseReferral, forgetEmail } from '../../packages/collector/src/domain/referrals.js';
-import { ServiceError } from '../../packages/collector/src/errors.js';
-import type { Access } from '../../packages/collector/src/http/auth.js';
-import { parseListQuery } from '../../packages/collector/src/http/list-query.js';
-import type { Route, RouteInput } from '../../packages/collector/src/http/route.js';
-import { validateQuery } from '../../packages/collector/src/http/validate.js';
-import type { Db } from '../../packages/collector/src/store/db.js';
-import * as programs from '../../packages/collector/src/store/programs.js';
-import type { ProgramRow } from '../../packages/collector/src/store/programs.js';
-import type { SessionRow } from '../../packages/collector/src/store/users.js';
+import { authenticateSession } from '../../packages/collector/src/modules/owners/service.js';
+import { authenticatePartner, type PartnerContext } from '../../packages/collector/src/modules/portal/service.js';
+import { deletePartner } from '../../packages/collector/src/modules/partners/service.js';
+import { eraseReferral, forgetEmail } from '../../packages/collector/src/modules/referrals/service.js';
+import { ServiceError } from '../../packages/collector/src/platform/errors.js';
+import type { Access } from '../../packages/collector/src/api/auth.js';
+import { parseListQuery } from '../../packages/collector/src/platform/http/list-query.js';
+import type { Route, RouteInput } from '../../packages/collector/src/api/route.js';
+import { validateQuery } from '../../packages/collector/src/platform/http/validate.js';
+import type { Db } from '../../packages/collector/src/platform/db/db.js';
+import * as programs from '../../packages/collector/src/modules/programs/repo.js';
+import type { ProgramRow } from '../../packages/collector/src/modules/programs/repo.js';
+import type { SessionRow } from '../../packages/collector/src/modules/owners/repo.js';
 import { ENGINE } from './database.js';
 import { PUBLIC_URL, seedPartner, startCollector, T0, type CallOptions, type Collector } from './harness.js';
 import { isPage, keysAndIndexes, oneLine, openExplainer, planning, type Explainer, type PlanNode, type Planned } from './plans-explain.js';
@@ -220,7 +220,7 @@ describe(`what each route reads uses an index (${ENGINE})`, () => {
         for (const paging of pages) {
           const query = new URLSearchParams([...filters, ...paging, ['per_page', '50']]);
           const { sent, outcome } = paging.length === 0 ? first : await handle(r, params, query.toString());
-          // Every list reads its page with the one list query of store/list.ts.
+          // Every list reads its page with the one list query of platform/db/list.ts.
           const lists = sent.filter((s) => isPage(s.sql));
           expect(
             lists.length,

@@ -4,9 +4,9 @@
 // IPv6 clients count per /64; counters hold a bounded number of keys.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../packages/collector/src/config.js';
-import { generateToken } from '../../packages/collector/src/domain/tokens.js';
-import type { RateLimits } from '../../packages/collector/src/http/rate-limit.js';
+import { loadConfig } from '../../packages/collector/src/platform/config.js';
+import { generateToken } from '../../packages/collector/src/modules/tokens/service.js';
+import type { RateLimits } from '../../packages/collector/src/platform/http/rate-limit.js';
 import { expectError, startCollector, T0, type Collector } from './harness.js';
 
 let c: Collector | undefined;

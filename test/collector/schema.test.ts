@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SCHEMA_FILES, schemaDump } from '../../scripts/schema-dump.mjs';
-import { migrate } from '../../packages/collector/src/store/migrations.js';
+import { migrate } from '../../packages/collector/src/platform/db/migrate.js';
 import { ENGINE, testDatabase, withDb, type TestDatabase } from './database.js';
 
 let database: TestDatabase;

@@ -5,10 +5,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../packages/collector/src/app.js';
-import { createProgram } from '../../packages/collector/src/domain/programs.js';
-import { createLogger } from '../../packages/collector/src/log.js';
-import type { Db } from '../../packages/collector/src/store/db.js';
-import { migrate } from '../../packages/collector/src/store/migrations.js';
+import { createProgram } from '../../packages/collector/src/modules/programs/service.js';
+import { createLogger } from '../../packages/collector/src/platform/log.js';
+import type { Db } from '../../packages/collector/src/platform/db/db.js';
+import { migrate } from '../../packages/collector/src/platform/db/migrate.js';
 import type { Reply } from './harness.js';
 
 export interface Served {

@@ -2,7 +2,7 @@
 
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqlite } from '../../packages/collector/src/store/sqlite.js';
+import { openSqlite } from '../../packages/collector/src/platform/db/sqlite.js';
 import { ENGINE, testDatabase, withDb, type TestDatabase } from './database.js';
 import { rawExchange } from './edge.js';
 import { halfSent, serve, tokensIn } from './processes.js';

@@ -1,7 +1,7 @@
 // Signing in as the dashboard does: a one-time link redeemed over HTTP, then the session
 // cookie (and the same-origin Origin header a browser adds) on every call.
 
-import { invite } from '../../packages/collector/src/domain/owners.js';
+import { invite } from '../../packages/collector/src/modules/owners/service.js';
 import type { CallOptions, Collector, Reply } from './harness.js';
 
 let counter = 0;

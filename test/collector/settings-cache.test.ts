@@ -1,18 +1,18 @@
-// Tokens, programs and origins kept in memory (domain/remembered.ts): read once while
+// Tokens, programs and origins kept in memory (platform/db/remembered.ts): read once while
 // nothing changes, and never trusted past a change, whether this process made it or
 // another one did. cli.test.ts shows the same through a running server and the CLI.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { allowsOrigin, createProgram, updateProgram } from '../../packages/collector/src/domain/programs.js';
-import { authenticate, issueToken, revokeProgramToken } from '../../packages/collector/src/domain/tokens.js';
-import { emit } from '../../packages/collector/src/domain/events.js';
-import { recordConversion } from '../../packages/collector/src/domain/conversions.js';
-import { createPartner, updatePartner } from '../../packages/collector/src/domain/partners.js';
-import { createPartnership, updatePartnership } from '../../packages/collector/src/domain/partnerships.js';
-import { createEndpoint, updateEndpoint } from '../../packages/collector/src/domain/webhooks/endpoints.js';
-import { DEFAULT_OUTBOUND } from '../../packages/collector/src/outbound.js';
-import type { Db, Param, Queryable } from '../../packages/collector/src/store/db.js';
-import { openMigrated } from '../../packages/collector/src/store/open.js';
+import { allowsOrigin, createProgram, updateProgram } from '../../packages/collector/src/modules/programs/service.js';
+import { authenticate, issueToken, revokeProgramToken } from '../../packages/collector/src/modules/tokens/service.js';
+import { emit } from '../../packages/collector/src/modules/webhooks/events.js';
+import { recordConversion } from '../../packages/collector/src/modules/referrals/conversions.js';
+import { createPartner, updatePartner } from '../../packages/collector/src/modules/partners/service.js';
+import { createPartnership, updatePartnership } from '../../packages/collector/src/modules/partnerships/service.js';
+import { createEndpoint, updateEndpoint } from '../../packages/collector/src/modules/webhooks/service.js';
+import { DEFAULT_OUTBOUND } from '../../packages/collector/src/platform/outbound.js';
+import type { Db, Param, Queryable } from '../../packages/collector/src/platform/db/db.js';
+import { openMigrated } from '../../packages/collector/src/platform/db/open.js';
 import { ENGINE, testDatabase, type TestDatabase } from './database.js';
 import { msUntil } from './served.js';
 
@@ -42,7 +42,11 @@ function counted(inner: Db): { db: Db; reads: (table: RegExp) => number } {
     run: (sql: string, params?: readonly Param[]) => (sent.push(sql), q.run(sql, params)),
   });
   return {
-    db: { ...wrap(inner), transaction: (fn) => inner.transaction((tx) => fn(wrap(tx))) },
+    db: {
+      ...wrap(inner),
+      transaction: (fn) => inner.transaction((tx) => fn(wrap(tx))),
+      readThenWrite: (fn) => inner.readThenWrite((q) => fn(wrap(q))),
+    },
     reads: (table) => sent.filter((sql) => table.test(sql)).length,
   };
 }

@@ -2,7 +2,7 @@
 // (the partnership's are in partnerships.test.ts).
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canMove } from '../../packages/collector/src/domain/state-machines.js';
+import { canMove } from '../../packages/collector/src/core/state-machines.js';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 
 let c: Collector;

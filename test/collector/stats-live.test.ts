@@ -4,7 +4,7 @@
 // totals would; and a repair under that load leaves totals that equal a recount.
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { checkStats, foldStats, rebuildStats } from '../../packages/collector/src/domain/stats.js';
+import { checkStats, foldStats, rebuildStats } from '../../packages/collector/src/modules/stats/service.js';
 import { seedPartner, startCollector, type Collector } from './harness.js';
 
 let c: Collector;

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { checkStats, foldStats } from '../../packages/collector/src/domain/stats.js';
+import { checkStats, foldStats } from '../../packages/collector/src/modules/stats/service.js';
 import { seedPartner, startCollector, T0, type Collector } from './harness.js';
 
 let c: Collector;

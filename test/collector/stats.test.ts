@@ -4,7 +4,7 @@
 // records never counted. The kept totals must equal a recount afterwards.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkStats, foldStats } from '../../packages/collector/src/domain/stats.js';
+import { checkStats, foldStats } from '../../packages/collector/src/modules/stats/service.js';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 
 const at = (iso: string) => Date.parse(iso) / 1000;

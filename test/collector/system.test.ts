@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../packages/collector/src/app.js';
-import { createLogger } from '../../packages/collector/src/log.js';
-import { openDatabase } from '../../packages/collector/src/store/open.js';
+import { createLogger } from '../../packages/collector/src/platform/log.js';
+import { openDatabase } from '../../packages/collector/src/platform/db/open.js';
 import { expectError, startCollector, type Collector } from './harness.js';
 
 let c: Collector;

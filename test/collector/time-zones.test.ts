@@ -6,7 +6,7 @@
 
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { localMidnight } from '../../packages/collector/src/domain/stats.js';
+import { localMidnight } from '../../packages/collector/src/modules/stats/service.js';
 
 const ZONES = [
   'UTC',

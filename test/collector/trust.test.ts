@@ -1,12 +1,12 @@
 // Issue 30: what an attack from outside found, one test per hole, on both engines. Owners
-// and partners sign in through one implementation (domain/identity.ts), so each rule of
+// and partners sign in through one implementation (modules/identity/service.ts), so each rule of
 // it is shown for both kinds of account.
 
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeExpiredAccess } from '../../packages/collector/src/domain/access-purge.js';
-import { LINK_SECONDS, SESSION_IDLE_SECONDS } from '../../packages/collector/src/domain/identity.js';
+import { purgeExpiredAccess } from '../../packages/collector/src/modules/identity/purge.js';
+import { LINK_SECONDS, SESSION_IDLE_SECONDS } from '../../packages/collector/src/modules/identity/service.js';
 import { expectError, seedPartner, startCollector, type CallOptions, type Collector, type Reply } from './harness.js';
 import { asOwner, ownerSession, sessionCookieOf } from './session.js';
 import { portalLinkIn, startSmtp } from './smtp.js';
@@ -236,7 +236,7 @@ describe('a new password ends every older link and session', () => {
   it('owners: a reset link made before a password change is dead after it, and other sessions end', async () => {
     const o = await ownerSession(c);
     const other = await c.call('POST', '/v1/auth/sign_in', { token: null, body: { email: o.email, password: o.password } });
-    const { ownerResetLink } = await import('../../packages/collector/src/domain/owners.js');
+    const { ownerResetLink } = await import('../../packages/collector/src/modules/owners/service.js');
     const reset = (await ownerResetLink(c.running.db, o.email, c.clock.now))!;
     expect(
       (await o.call('POST', '/v1/auth/password', { body: { current_password: o.password, new_password: 'a brand new password' } })).status,

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { Db } from '../../packages/collector/src/store/db.js';
-import { openSqlite } from '../../packages/collector/src/store/sqlite.js';
+import type { Db } from '../../packages/collector/src/platform/db/db.js';
+import { openSqlite } from '../../packages/collector/src/platform/db/sqlite.js';
 import { expectError } from './harness.js';
 import { serve, type Served } from './served.js';
 

@@ -4,7 +4,7 @@
 // 154 to 385 MB. Pure: no server.
 
 import { expect, it } from 'vitest';
-import { resolveRange, ZONE_FORMATS_KEPT, zoneFormatsKept } from '../../packages/collector/src/domain/stats.js';
+import { resolveRange, ZONE_FORMATS_KEPT, zoneFormatsKept } from '../../packages/collector/src/modules/stats/service.js';
 
 /** `name` with the letters whose bit is set in `mask` in upper case, the others in lower. */
 function spelling(name: string, mask: number): string {

@@ -7,7 +7,7 @@
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCsv } from '../../packages/collector/src/csv.js';
+import { parseCsv } from '../../packages/collector/src/platform/csv.js';
 import type { RunningServer } from '../../packages/collector/src/server.js';
 import { apiWith, bodyText, overflowsSideways, press, waitForText, type Api } from './dashboard.js';
 import { consoleProblems } from './driver.js';

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser as PlaywrightBrowser } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from './driver.js';
-import { createProgram } from '../../packages/collector/src/domain/programs.js';
-import { createLogger } from '../../packages/collector/src/log.js';
+import { createProgram } from '../../packages/collector/src/modules/programs/service.js';
+import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../packages/collector/src/server.js';
 
 export const CHROMIUM = '/usr/bin/chromium';

@@ -3,7 +3,7 @@
 // process holds, and a claim's lease keeps a sent delivery from being taken again).
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { emit } from '../../packages/collector/src/domain/events.js';
+import { emit } from '../../packages/collector/src/modules/webhooks/events.js';
 import { testDatabase, withDb, type TestDatabase } from '../collector/database.js';
 import { serve, stopServers, tokensIn, type Served } from '../collector/processes.js';
 import { startReceiver, type Receiver } from '../collector/receiver.js';

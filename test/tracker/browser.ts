@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CookieJar, JSDOM, requestInterceptor, VirtualConsole } from 'jsdom';
-import { registrableDomain } from '../../packages/collector/src/domain/registrable-domain.js';
+import { registrableDomain } from '../../packages/collector/src/modules/clicks/registrable-domain.js';
 
 export const BUNDLE = readFileSync(fileURLToPath(new URL('../../packages/tracker/dist/tracker.js', import.meta.url)), 'utf8');
 export const SCRIPT_SRC = 'https://collector.test/tracker.js';

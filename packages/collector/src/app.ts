@@ -4,47 +4,47 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { describeCause, fail, ServiceError } from './errors.js';
-import { tokenAuth, type Access } from './http/auth.js';
-import { PARTNER_COOKIE, setSessionCookie } from './http/session.js';
-import { jsonBody, webhookBodyOf } from './http/body.js';
-import { isClientGone } from './http/client-errors.js';
-import { allowedOrigin, preflight } from './http/cors.js';
-import { errorResponses } from './http/errors.js';
-import { parseListQuery } from './http/list-query.js';
-import { clientKey, failureLimit, NO_LIMITS, rateLimit, type RateLimits } from './http/rate-limit.js';
-import { openApiDocument } from './http/openapi.js';
-import { DEFAULT_OUTBOUND, type OutboundPolicy } from './outbound.js';
-import { requestContext } from './http/request-context.js';
-import type { Route } from './http/route.js';
-import { securityHeaders } from './http/security-headers.js';
-import { validateBody, validateQuery } from './http/validate.js';
-import { loadTracker, mountAssets } from './routes/assets.js';
-import { authRoutes } from './routes/auth.js';
-import { clickRoutes } from './routes/clicks.js';
-import { commissionRoutes } from './routes/commissions.js';
-import { mountDemo, type Demo } from './routes/demo.js';
-import { mountHome } from './routes/home.js';
-import { memberRoutes } from './routes/members.js';
-import { partnerRoutes } from './routes/partners.js';
-import { partnershipRoutes } from './routes/partnerships.js';
-import { paymentRoutes } from './routes/payments.js';
-import { payoutRoutes } from './routes/payouts.js';
-import { programRoutes } from './routes/program.js';
-import { programPageRoutes } from './routes/program-page.js';
-import { portalRoutes } from './routes/portal.js';
-import { referralRoutes } from './routes/referrals.js';
-import { statsRoutes } from './routes/stats.js';
-import { stripeRoutes } from './routes/stripe.js';
-import { tokenRoutes } from './routes/tokens.js';
-import { loadWebApp, mountWeb, type WebApp } from './routes/web.js';
-import { trackingRoutes } from './routes/tracking.js';
-import { webhookRoutes } from './routes/webhooks.js';
-import type { OutboxSender } from './domain/outbox.js';
-import type { Db } from './store/db.js';
-import type { AccountRow, PartnerSessionRow } from './store/partner-accounts.js';
-import type { ProgramRow } from './store/programs.js';
-import type { Role, SessionRow } from './store/users.js';
+import { describeCause, fail, ServiceError } from './platform/errors.js';
+import { tokenAuth, type Access } from './api/auth.js';
+import { PARTNER_COOKIE, setSessionCookie } from './api/session.js';
+import { jsonBody, webhookBodyOf } from './platform/http/body.js';
+import { isClientGone } from './platform/http/client-errors.js';
+import { allowedOrigin, preflight } from './api/cors.js';
+import { errorResponses } from './platform/http/errors.js';
+import { parseListQuery } from './platform/http/list-query.js';
+import { clientKey, failureLimit, NO_LIMITS, rateLimit, type RateLimits } from './platform/http/rate-limit.js';
+import { openApiDocument } from './api/openapi.js';
+import { DEFAULT_OUTBOUND, type OutboundPolicy } from './platform/outbound.js';
+import { requestContext } from './platform/http/request-context.js';
+import type { Route } from './api/route.js';
+import { securityHeaders } from './platform/http/security-headers.js';
+import { validateBody, validateQuery } from './platform/http/validate.js';
+import { loadTracker, mountAssets } from './modules/site/assets.js';
+import { authRoutes } from './modules/owners/routes.js';
+import { clickRoutes } from './modules/clicks/routes.js';
+import { commissionRoutes } from './modules/commissions/routes.js';
+import { mountDemo, type Demo } from './modules/site/demo.js';
+import { mountHome } from './modules/site/home.js';
+import { memberRoutes } from './modules/owners/members-routes.js';
+import { partnerRoutes } from './modules/partners/routes.js';
+import { partnershipRoutes } from './modules/partnerships/routes.js';
+import { paymentRoutes } from './modules/payments/routes.js';
+import { payoutRoutes } from './modules/payouts/routes.js';
+import { programRoutes } from './modules/programs/routes.js';
+import { programPageRoutes } from './modules/programs/page-routes.js';
+import { portalRoutes } from './modules/portal/routes.js';
+import { referralRoutes } from './modules/referrals/routes.js';
+import { statsRoutes } from './modules/stats/routes.js';
+import { stripeRoutes } from './modules/stripe/routes.js';
+import { tokenRoutes } from './modules/tokens/routes.js';
+import { loadWebApp, mountWeb, type WebApp } from './modules/site/web.js';
+import { trackingRoutes } from './modules/referrals/tracking-routes.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
+import type { OutboxSender } from './modules/mail/outbox.js';
+import type { Db } from './platform/db/db.js';
+import type { AccountRow, PartnerSessionRow } from './modules/portal/repo.js';
+import type { ProgramRow } from './modules/programs/repo.js';
+import type { Role, SessionRow } from './modules/owners/repo.js';
 
 export interface AppDeps {
   db: Db;
@@ -238,7 +238,7 @@ export function createApp(deps: AppDeps): Koa {
   // Koa reports here what happens outside the middleware chain, such as a socket that
   // fails while an answer is written. Its default prints a stack trace among the JSON
   // log lines; this logs one line. A client that went away was logged by the server
-  // (http/client-errors.ts), and an error the client caused was answered already.
+  // (platform/http/client-errors.ts), and an error the client caused was answered already.
   app.on('error', (err: unknown, ctx?: Context) => {
     if ((err as { expose?: boolean }).expose || isClientGone(err)) return;
     deps.log.error({ req_id: ctx?.state.requestId ?? null, err }, 'unhandled error');

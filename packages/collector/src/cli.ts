@@ -4,18 +4,18 @@
 
 import { parseArgs } from 'node:util';
 import { dataCommands } from './cli/data.js';
-import { payoutCommands } from './cli/payouts.js';
-import { programCommands } from './cli/programs.js';
+import { payoutCommands } from './modules/payouts/cli.js';
+import { programCommands } from './modules/programs/cli.js';
 import { serveCommands } from './cli/serve.js';
-import { statsCommands } from './cli/stats.js';
-import { stripeCommands } from './cli/stripe.js';
-import { webhookCommands } from './cli/webhooks.js';
-import { tokenCommands } from './cli/tokens.js';
-import { userCommands } from './cli/users.js';
+import { statsCommands } from './modules/stats/cli.js';
+import { stripeCommands } from './modules/stripe/cli.js';
+import { webhookCommands } from './modules/webhooks/cli.js';
+import { tokenCommands } from './modules/tokens/cli.js';
+import { userCommands } from './modules/owners/cli.js';
 import { out, PROCESS_IO, UsageError, withIo, type CliIo, type Command, type Values } from './cli/common.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { isPostgresUrl } from './store/postgres.js';
-import { describeCause, ServiceError } from './errors.js';
+import { ConfigError, loadConfig, type Config } from './platform/config.js';
+import { isPostgresUrl } from './platform/db/postgres.js';
+import { describeCause, ServiceError } from './platform/errors.js';
 
 const COMMANDS: Record<string, Command> = {
   ...serveCommands,

@@ -6,24 +6,24 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
-import { demoEnabled, publicUrlOf, urlHost, type Config } from './config.js';
-import { describeCause } from './errors.js';
-import { answerClientErrors } from './http/client-errors.js';
-import { guardConnections, NO_CAPS, serverOptions } from './http/connections.js';
-import { firstOwnerLink, linkPath } from './domain/owners.js';
-import { foldStats } from './domain/stats.js';
-import { purgeClicks, startClickPurge } from './domain/clicks.js';
-import { startDelivery } from './domain/webhooks/deliver.js';
-import { DEFAULT_OUTBOUND, postJson, type OutboundPolicy } from './outbound.js';
-import { demoToken, ensureFirstProgram, type CreatedProgram } from './domain/programs.js';
-import type { Db } from './store/db.js';
-import { openMigrated } from './store/open.js';
-import { errorObject } from './http/errors.js';
-import { createMailer } from './mail.js';
-import { composers } from './domain/mail-messages.js';
-import { startOutbox, type OutboxSender } from './domain/outbox.js';
-import { purgeExpiredAccess } from './domain/access-purge.js';
-import { SECURITY_HEADERS } from './http/security-headers.js';
+import { demoEnabled, publicUrlOf, urlHost, type Config } from './platform/config.js';
+import { describeCause } from './platform/errors.js';
+import { answerClientErrors } from './platform/http/client-errors.js';
+import { guardConnections, NO_CAPS, serverOptions } from './platform/http/connections.js';
+import { firstOwnerLink, linkPath } from './modules/owners/service.js';
+import { foldStats } from './modules/stats/service.js';
+import { purgeClicks, startClickPurge } from './modules/clicks/service.js';
+import { startDelivery } from './modules/webhooks/deliver.js';
+import { DEFAULT_OUTBOUND, postJson, type OutboundPolicy } from './platform/outbound.js';
+import { demoToken, ensureFirstProgram, type CreatedProgram } from './modules/programs/service.js';
+import type { Db } from './platform/db/db.js';
+import { openMigrated } from './platform/db/open.js';
+import { errorObject } from './platform/http/errors.js';
+import { createMailer } from './platform/mail.js';
+import { composers } from './modules/mail/messages.js';
+import { startOutbox, type OutboxSender } from './modules/mail/outbox.js';
+import { purgeExpiredAccess } from './modules/identity/purge.js';
+import { SECURITY_HEADERS } from './platform/http/security-headers.js';
 
 export interface RunningServer {
   url: string;
@@ -122,7 +122,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   const firstSignInLink = firstProgram && publicUrl + linkPath(await firstOwnerLink(db, firstProgram.program.id, now()));
   // Off, no demo token is issued: a publishable token nobody asked for is one more to leak.
   const demo = demoEnabled(config) ? await demoToken(db, now()) : undefined;
-  // E-mail is sent beside the requests, from the outbox they write (domain/outbox.ts).
+  // E-mail is sent beside the requests, from the outbox they write (modules/mail/outbox.ts).
   const outbox = config.smtpUrl
     ? startOutbox({
         db,

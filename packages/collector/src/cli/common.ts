@@ -3,11 +3,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
-import type { Config } from '../config.js';
-import { getProgram, listPrograms } from '../domain/programs.js';
+import type { Config } from '../platform/config.js';
+import { getProgram, listPrograms } from '../modules/programs/service.js';
 import { openConfigured } from '../server.js';
-import type { Db } from '../store/db.js';
-import type { ProgramRow } from '../store/programs.js';
+import type { Db } from '../platform/db/db.js';
+import type { ProgramRow } from '../modules/programs/repo.js';
 
 /** A bad argument: one line on stderr and exit code 2. */
 export class UsageError extends Error {}

@@ -2,10 +2,10 @@
 // and erasure of one person.
 
 import { existsSync } from 'node:fs';
-import { backupTo } from '../domain/backup.js';
-import { isPostgresUrl } from '../store/open.js';
-import { forgetEmail } from '../domain/referrals.js';
-import { isValidEmail } from '../domain/email.js';
+import { backupTo } from '../platform/db/backup.js';
+import { isPostgresUrl } from '../platform/db/open.js';
+import { forgetEmail } from '../modules/referrals/service.js';
+import { isValidEmail } from '../core/email.js';
 import { now, out, requireProgram, UsageError, withDb, type Command } from './common.js';
 
 export const dataCommands: Record<string, Command> = {

@@ -1,6 +1,6 @@
 // tally serve: the collector, as npm start runs it.
 
-import { createLogger } from '../log.js';
+import { createLogger } from '../platform/log.js';
 import { startServer } from '../server.js';
 import { note, printTokens, type Command } from './common.js';
 

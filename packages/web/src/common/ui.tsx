@@ -6,7 +6,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 // The payout file's rules against spreadsheet formulas, from the collector's source: one
 // place for both (rollup.config.mjs compiles that file into the web apps).
-import { formatCsv } from '../../../collector/src/csv.js';
+import { formatCsv } from '../../../collector/src/platform/csv.js';
 import { messageOf } from './api.js';
 
 export function Loading({ what = 'Loading' }: { what?: string }) {

@@ -1,6 +1,6 @@
 // A range on state_set_at from these indexes had to be sorted by created_at afterwards:
 // the whole range, on a large program. Lists walk the created_at indexes instead
-// (store/list.ts, notBeforeCreation).
+// (platform/db/list.ts, notBeforeCreation).
 
 import type { Migration } from './migration.js';
 

@@ -6,7 +6,7 @@
 // index beside it (the program, its other equality, comes second): it serves the
 // `partner_id_eq` lists and the foreign-key check alike. (Separate indexes cost a
 // conversion 23% more CPU: docs/performance.md.) query-plans.test.ts holds these paths,
-// and `forget` across programs (store/referrals.ts), to indexes.
+// and `forget` across programs (modules/referrals/repo.ts), to indexes.
 
 import type { Migration } from './migration.js';
 

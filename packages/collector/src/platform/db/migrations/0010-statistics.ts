@@ -1,11 +1,11 @@
-// The dashboard's totals per 15 minutes (store/stats.ts): appended deltas and folded
+// The dashboard's totals per 15 minutes (modules/stats/repo.ts): appended deltas and folded
 // buckets, filled from the records as they are. A payment remembers whether it was its
 // referral's first, which makes that referral a paying customer.
 // The tables start empty: the Stripe migration (0011), the last to change what the
 // recount reads, fills them (a database that ran this step earlier was filled here then
 // and is emptied and filled again there, by the same recount).
 // Written out per engine with the measures of that time (it was generated from
-// store/stats.ts's list), so that later measures cannot change what this step made.
+// modules/stats/repo.ts's list), so that later measures cannot change what this step made.
 
 import type { Migration } from './migration.js';
 

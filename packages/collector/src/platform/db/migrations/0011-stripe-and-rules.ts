@@ -6,7 +6,7 @@
 // after the holding period, is held while its payment is disputed, and a negative one
 // (a clawback) names the commission it takes back from. Links map Stripe's ids to a
 // referral (customers) or a payment (invoices, payment intents, charges, sessions).
-// Its last statements refill the statistics by the recount as it was then (store/stats.ts
+// Its last statements refill the statistics by the recount as it was then (modules/stats/repo.ts
 // has its own, which may since have changed): a fresh database and an upgraded one get
 // the same tables.
 

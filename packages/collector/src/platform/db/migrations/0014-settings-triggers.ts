@@ -1,12 +1,12 @@
 // Every change to the settings requests read each time (tokens, programs, their origins,
 // which webhook endpoints want which events, what a link's slug credits: the partnership,
 // its state, and its partner's addresses, as a partner may not refer themself) is told to
-// every process (SettingsClock in store/db.ts), so that each may keep them in memory and
+// every process (SettingsClock in platform/db/db.ts), so that each may keep them in memory and
 // still drop a revoked token at once. SQLite counts the changes in a row each process
 // reads; PostgreSQL tells listeners at commit (NOTIFY) and the writer at once (NOTICE), per
 // schema. An endpoint's delivery bookkeeping (failing_since) changes often and is not a
 // setting.
-// The channel and the notice are store/pg-settings.ts's SETTINGS_CHANNEL and
+// The channel and the notice are platform/db/pg-settings.ts's SETTINGS_CHANNEL and
 // SETTINGS_NOTICE as they were, written out so this file stays frozen: if those change, a
 // new migration replaces the function.
 

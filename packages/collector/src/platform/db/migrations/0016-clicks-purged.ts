@@ -1,4 +1,4 @@
-// Issue 30, clicks: raw clicks are deleted after their retention (domain/clicks.ts,
+// Issue 30, clicks: raw clicks are deleted after their retention (modules/clicks/service.ts,
 // purgeClicks). What they counted stays in the statistics, and here per partner and
 // 15-minute bucket, so a recount of the records can still equal the kept totals.
 

@@ -1,4 +1,4 @@
-// Every migration in the order it runs: the n-th is version n (store/migrations.ts runs
+// Every migration in the order it runs: the n-th is version n (platform/db/migrate.ts runs
 // them). TypeScript modules rather than .sql files: rollup bundles the collector into
 // dist, and loose .sql files beside the sources would not ship with it.
 

@@ -1,0 +1,155 @@
+// Who is calling (docs/api.md §3): a bearer token, or the dashboard's session cookie.
+// A secret token may call every /v1 route of its program, from servers only; a
+// publishable one, which lives in web pages, only tracking. A session acts with a secret
+// token's rights for the program it is switched to, from the collector's own pages only.
+
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { authenticateSession } from '../modules/owners/service.js';
+import { authenticatePartner } from '../modules/portal/service.js';
+import { authenticate, tokenKind } from '../modules/tokens/service.js';
+import { fail } from '../platform/errors.js';
+import type { Db } from '../platform/db/db.js';
+import type { Role } from '../modules/owners/repo.js';
+import { NO_FAILURE_LIMIT, type FailureLimit } from '../platform/http/rate-limit.js';
+import { checkSameOrigin, PARTNER_COOKIE, sessionCookie, setSessionCookie } from './session.js';
+
+/** What a caller's credential may do. */
+export type Access = 'secret' | 'publishable' | 'partner';
+/** Who may call a route: a token of that kind (or a session, for secret), only a session, a partner's session, or anyone. */
+export type RouteAccess = Access | 'session' | 'public';
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+export interface AuthOptions {
+  /** Failed authentications per client address; refused before the lookup once over. */
+  failures?: FailureLimit;
+  /** Told once per token when a secret token arrives from a web page. */
+  log?: Logger;
+  /** Unix seconds, for session expiry. */
+  now?: () => number;
+  /** The collector's public address: its origin is the dashboard's. */
+  publicUrl?: string | undefined;
+}
+
+const RANK: Record<Role, number> = { viewer: 0, admin: 1, owner: 2 };
+
+/**
+ * What a member's role lets a session do on a program's route: a viewer reads, an admin
+ * changes what a route does not keep for owners, an owner does everything. A read needs
+ * no more than a viewer, whatever the route keeps its changes for.
+ */
+export function checkRole(method: string, role: Role, minimum: Role | undefined): void {
+  if (minimum === undefined) return;
+  const needed = method === 'GET' || method === 'HEAD' ? 'viewer' : minimum;
+  if (RANK[role] < RANK[needed]) {
+    throw fail(
+      'forbidden',
+      needed === 'owner'
+        ? 'only an owner of the program may do this'
+        : 'a viewer may look but not change anything; ask an owner for another role',
+    );
+  }
+}
+
+const unauthorized = () =>
+  fail('unauthorized', 'a valid token is required: Authorization: Bearer <token>, or sign in', {
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  });
+
+/**
+ * The authentication of every route: `auth(access, minimum, optional)` is the middleware
+ * for one route. An optional session lets a signed-out browser through with none, so
+ * that asking "am I signed in?" is not an error.
+ */
+export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAccess, minimum?: Role, optional?: boolean) => Middleware {
+  const failures = options.failures ?? NO_FAILURE_LIMIT;
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  // Bounded by the secret tokens that exist: only a known token gets this far.
+  const warned = new Set<string>();
+  const publicOrigin = options.publicUrl === undefined ? undefined : new URL(options.publicUrl).origin;
+
+  const bySession =
+    (minimum: Role | undefined, optional = false): Middleware =>
+    async (ctx, next) => {
+      const cookie = sessionCookie(ctx);
+      const found = cookie ? await authenticateSession(db, cookie, now()) : undefined;
+      if (!found) {
+        if (cookie) setSessionCookie(ctx, null, options.publicUrl);
+        if (optional) return next();
+        throw unauthorized();
+      }
+      checkSameOrigin(ctx, publicOrigin);
+      if (found.touched) setSessionCookie(ctx, cookie ?? null, options.publicUrl);
+      checkRole(ctx.method, found.role, minimum);
+      ctx.state.program = found.program;
+      ctx.state.session = found.session;
+      ctx.state.role = found.role;
+      ctx.state.tokenId = `session:${found.session.id}`;
+      ctx.state.caller = 'secret';
+      await next();
+    };
+
+  // A partner's session: the portal's routes, and only those.
+  const byPartner =
+    (optional: boolean): Middleware =>
+    async (ctx, next) => {
+      const cookie = sessionCookie(ctx, PARTNER_COOKIE);
+      const found = cookie ? await authenticatePartner(db, cookie, now()) : undefined;
+      if (!found) {
+        if (cookie) setSessionCookie(ctx, null, options.publicUrl, PARTNER_COOKIE);
+        if (optional) return next();
+        throw fail('unauthorized', 'sign in to the partner portal first');
+      }
+      checkSameOrigin(ctx, publicOrigin);
+      if (found.touched) setSessionCookie(ctx, cookie ?? null, options.publicUrl, PARTNER_COOKIE);
+      ctx.state.account = found.account;
+      ctx.state.partnerSession = found.session;
+      ctx.state.tokenId = `partner:${found.session.id}`;
+      ctx.state.caller = 'partner';
+      await next();
+    };
+
+  return (access, minimum, optional = false) =>
+    async (ctx, next) => {
+      if (access === 'public') return next();
+      if (access === 'partner') {
+        failures.check(ctx);
+        return byPartner(optional)(ctx, next);
+      }
+      failures.check(ctx);
+      const token = BEARER.exec(ctx.get('authorization'))?.[1];
+      // The dashboard sends its cookie and no token; a token, when sent, is what counts.
+      if (access === 'session' || (access === 'secret' && token === undefined && sessionCookie(ctx))) {
+        return bySession(access === 'secret' ? (minimum ?? 'admin') : undefined, optional)(ctx, next);
+      }
+      const credential = token ? await authenticate(db, token) : undefined;
+      if (!credential) {
+        // Only a well-formed token costs a lookup. A missing or malformed one is refused for
+        // free, and counting it would lock out every client behind one address (a NAT).
+        if (token && tokenKind(token)) failures.failed(ctx);
+        throw unauthorized();
+      }
+      // Browsers send Origin with every cross-origin request and every POST; servers do
+      // not. A secret token in a page is readable by anyone who opens it, so it is refused
+      // on every route, even from an allowed origin, before it can do anything.
+      if (credential.kind === 'secret' && ctx.get('origin')) {
+        if (!warned.has(credential.token_id)) {
+          warned.add(credential.token_id);
+          options.log?.warn({ token_id: credential.token_id }, 'a secret token was sent from a web page; replace it');
+        }
+        throw fail(
+          'secret_token_in_browser',
+          'secret tokens belong on servers: this request came from a web page (it has an Origin header). ' +
+            'Use a publishable token in pages, and replace this secret token, since the page exposed it.',
+        );
+      }
+      if (credential.kind === 'publishable' && access === 'secret') {
+        throw fail('forbidden', 'a publishable token may only call /v1/tracking routes; use a secret token');
+      }
+      ctx.state.program = credential.program;
+      ctx.state.tokenId = credential.token_id;
+      ctx.state.caller = credential.kind;
+      await next();
+    };
+}

@@ -1,0 +1,42 @@
+// CORS for /v1/tracking/* only (docs/api.md §4): the snippet posts from the company's
+// pages with a publishable token. No other route answers browsers, since secret tokens
+// do not belong in them.
+
+import type { Middleware } from 'koa';
+import { fail } from '../platform/errors.js';
+import { allowsOrigin } from '../modules/programs/service.js';
+import type { ProgramRow } from '../modules/programs/repo.js';
+import type { Db } from '../platform/db/db.js';
+
+/** A preflight carries no token, so any origin is answered; the POST itself is checked. */
+export const preflight: Middleware = async (ctx) => {
+  const origin = ctx.get('origin');
+  ctx.vary('Origin');
+  if (origin) ctx.set('Access-Control-Allow-Origin', origin);
+  ctx.set({
+    'Access-Control-Allow-Methods': 'POST',
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+    'Access-Control-Max-Age': '7200',
+  });
+  ctx.status = 204;
+};
+
+/** Refuses a browser origin outside the program's list; opens the answer to one inside it. */
+export function allowedOrigin(db: Db): Middleware {
+  return async (ctx, next) => {
+    const origin = ctx.get('origin');
+    ctx.vary('Origin');
+    if (origin) {
+      const program = ctx.state.program as ProgramRow;
+      if (!(await allowsOrigin(db, program.id, origin))) {
+        throw fail('origin_not_allowed', `origin ${origin} is not allowed for this program`);
+      }
+      ctx.set({
+        'Access-Control-Allow-Origin': origin,
+        // The snippet's outbox reads Retry-After; Location names the record.
+        'Access-Control-Expose-Headers': 'Location, Retry-After, X-Request-Id',
+      });
+    }
+    await next();
+  };
+}

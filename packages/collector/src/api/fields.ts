@@ -1,0 +1,83 @@
+// Field schemas shared by the routes' bodies. They validate requests and describe them
+// in /openapi.json.
+
+import { z } from 'zod';
+import { EMAIL_MAX, emailProblem, normalizeEmail } from '../core/email.js';
+import { MAX_HOLD_DAYS, MAX_RECURRING_MONTHS } from '../modules/commissions/rules.js';
+import { CURRENCY_RULE, knownCurrency } from '../core/money.js';
+import { transformed } from '../platform/http/list-query.js';
+import { SLUG_PATTERN } from '../core/slugs.js';
+import { states, type Machine, type StateOf } from '../core/state-machines.js';
+
+/** Every e-mail field of the API: one rule (core/email.ts), and the reason it gives. */
+export const email = z
+  .string()
+  .check((ctx) => {
+    const problem = emailProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem, params: { code: 'invalid_email' } });
+  })
+  .meta({ format: 'email', maxLength: EMAIL_MAX });
+
+/** A string of bounded length; `null` and absence mean the same. */
+export function optionalText(max: number) {
+  return z.string().max(max).nullish();
+}
+
+export const slug = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(SLUG_PATTERN, { message: 'must be 2 to 64 of a-z, 0-9, _ and -, starting with a letter or digit' });
+
+export const competitorSlugs = z.array(slug).max(50);
+
+export const rateBps = z.number().int().min(0).max(10000);
+
+export const partnerName = z.string().trim().min(1).max(200);
+
+export function state<M extends Machine>(machine: M) {
+  return z.enum(states(machine) as [StateOf<M>, ...StateOf<M>[]]);
+}
+
+/** List filter on an address: compared in its normalized form, as it is stored. */
+export const emailFilter = transformed('e-mail address, compared normalized', normalizeEmail);
+
+/** Minor units (cents): a whole number from 0 to 10^12. */
+export const amount = z.number().int().min(0).max(1e12);
+
+/** Checked by the domain's own rule, so a body is refused here exactly when the domain would refuse it. */
+export const currency = z
+  .string()
+  .min(3)
+  .max(3)
+  .refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE })
+  .meta({ description: 'ISO 4217 currency code, any case (stored upper case)', examples: ['USD'] });
+
+/** The commission rules (modules/commissions/rules.ts), as the program and a partnership take them. */
+export const rules = {
+  recurring_months: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_RECURRING_MONTHS)
+    .meta({ description: "Months from a referral's first payment in which its payments earn; 0 for no limit" }),
+  hold_days: z.number().int().min(0).max(MAX_HOLD_DAYS).meta({ description: 'Days after its payment before a commission can be paid out' }),
+  minimum_payout: z
+    .record(
+      z
+        .string()
+        .min(3)
+        .max(3)
+        .refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE }),
+      amount,
+    )
+    .refine((o) => Object.keys(o).length <= 50, { message: 'at most 50 currencies' })
+    .meta({ description: 'Currency code → the least a payout may be, in minor units', examples: [{ USD: 5000 }] }),
+};
+
+/** The rules as rendered: the program's always set, a partnership's null for "the program's". */
+export const rulesOut = {
+  recurring_months: z.number().int(),
+  hold_days: z.number().int(),
+  minimum_payout: z.record(z.string(), z.number().int()),
+};

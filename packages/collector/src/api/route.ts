@@ -1,0 +1,98 @@
+// A route is data: method, path, who may call it, the schema of its body or the filters
+// of its list, and a handler that takes plain input and returns a reply. The app mounts
+// it; /openapi.json describes it; neither can drift from the other.
+
+import type { z } from 'zod';
+import type { Db } from '../platform/db/db.js';
+import type { ProgramRow } from '../modules/programs/repo.js';
+import type { OutboxSender } from '../modules/mail/outbox.js';
+import type { AccountRow, PartnerSessionRow } from '../modules/portal/repo.js';
+import type { Role, SessionRow } from '../modules/owners/repo.js';
+import type { Access, RouteAccess } from './auth.js';
+import type { ListQuery, ListSpec } from '../platform/http/list-query.js';
+import type { OutboundPolicy } from '../platform/outbound.js';
+
+export interface RouteInput<B, Q = unknown> {
+  db: Db;
+  /** Unix seconds, read once per request. */
+  now: number;
+  /** The caller's program; none on a public route (sign-in). */
+  program: ProgramRow;
+  /** The kind of token the caller used: a publishable one is public, and told less. */
+  caller: Access;
+  /** The dashboard's session, when the caller used one instead of a token. */
+  session: SessionRow | undefined;
+  /** The session's role in the program; undefined for a token, which may do everything its kind may. */
+  role: Role | undefined;
+  /** The partner's account and session, on a route for partners (access 'partner'). */
+  account: AccountRow | undefined;
+  partnerSession: PartnerSessionRow | undefined;
+  /** What outgoing webhooks may reach (platform/outbound.ts). */
+  outbound: OutboundPolicy;
+  /** Sends the e-mail outbox when SMTP is configured; undefined when it is not. */
+  outbox: OutboxSender | undefined;
+  /** The client's address (or the proxy's word for it), for limits per address. */
+  client: string;
+  /** The collector's public address, for links it hands out. */
+  publicUrl: string;
+  params: Record<string, string>;
+  body: B;
+  list: ListQuery;
+  /** The query string, checked by the route's `query` schema. */
+  query: Q;
+  /** A webhook route's body as received (its signature is over these bytes); '' elsewhere. */
+  raw: string;
+  /** A request header, by its lower-case name. */
+  header(name: string): string | undefined;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Starts a session (its cookie's token) or ends the caller's ('end'). */
+  session?: { token: string } | 'end';
+  /** The same for a partner's session, in its own cookie. */
+  partnerSession?: { token: string } | 'end';
+}
+
+export interface Route<B = unknown, Q = unknown> {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** Koa style: /v1/partners/:id */
+  path: string;
+  summary: string;
+  access: RouteAccess;
+  body?: z.ZodType<B>;
+  list?: ListSpec;
+  /** Query parameters other than a list's filters (the statistics' range). */
+  query?: z.ZodType<Q>;
+  /** The success status, for the document. */
+  status: number;
+  /** The success answer's JSON body (platform/http/schemas.ts); none for 204, or with `produces`. */
+  response?: z.ZodType;
+  /**
+   * A webhook from another service: a JSON body of up to this many bytes, handed to the
+   * handler as received (`raw`) for it to verify, with no schema of ours to check.
+   */
+  webhookBodyLimit?: number;
+  /**
+   * The least role a dashboard session needs (a secret token may do everything). Without
+   * it, a viewer may only read and an admin may do the rest.
+   */
+  role?: 'owner' | 'admin';
+  /** A 'session' or 'partner' route that a signed-out browser may call too (with no session). */
+  optionalSession?: boolean;
+  /** Checks a password: refused while the address is over its failed-authentication limit, and a wrong one counts. */
+  checksPassword?: boolean;
+  /** Counted against the per-address hourly limit on applications (RateLimits.applicationsPerHour). */
+  applicationLimit?: boolean;
+  /** A success answer that is not JSON (a file to download). */
+  produces?: 'text/csv';
+  // Method syntax on purpose: a route with a narrower body type is still a Route.
+  handle(input: RouteInput<B, Q>): Promise<Reply>;
+}
+
+/** Identity, for type inference of the body and query from their schemas. */
+export function route<B, Q = unknown>(def: Route<B, Q>): Route<B, Q> {
+  return def;
+}

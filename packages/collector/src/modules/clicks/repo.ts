@@ -1,0 +1,97 @@
+import type { Param, Queryable } from '../../platform/db/db.js';
+import { lister } from '../../platform/db/list.js';
+import { insertRow } from '../../platform/db/rows.js';
+import { BUCKET_SECONDS } from '../stats/repo.js';
+
+export interface ClickRow {
+  id: string;
+  program_id: string;
+  partnership_id: string;
+  gr_id: string;
+  pk: string;
+  url: string | null;
+  referrer: string | null;
+  created_at: number;
+  /** Moved forward by a repeat, so the latest click of a visitor stays the one credited. */
+  last_seen_at: number;
+}
+
+export async function insert(db: Queryable, row: ClickRow): Promise<void> {
+  await insertRow(db, 'clicks', row);
+}
+
+/** A click of the same visitor on the same partnership first seen after `since`. */
+export function findRecent(
+  db: Queryable,
+  programId: string,
+  grId: string,
+  partnershipId: string,
+  since: number,
+): Promise<ClickRow | undefined> {
+  return db.get<ClickRow>(
+    `SELECT * FROM clicks WHERE program_id = ? AND gr_id = ? AND partnership_id = ? AND created_at > ?
+      ORDER BY created_at DESC LIMIT 1`,
+    [programId, grId, partnershipId, since],
+  );
+}
+
+export async function touch(db: Queryable, id: string, now: number): Promise<void> {
+  await db.run('UPDATE clicks SET last_seen_at = ? WHERE id = ?', [now, id]);
+}
+
+/** Newest first; by partnership (clicks_list, clicks_partnership). */
+export const list = lister<ClickRow>('clicks', { partnership_id: 'partnership_id', created_at: 'created_at' });
+
+export function get(db: Queryable, programId: string, id: string): Promise<ClickRow | undefined> {
+  return db.get<ClickRow>('SELECT * FROM clicks WHERE program_id = ? AND id = ?', [programId, id]);
+}
+
+/** Every program with its cookie lifetime: a handful of rows, one per tenant. */
+export function programRetentions(db: Queryable): Promise<Array<{ id: string; cookie_days: number }>> {
+  return db.all('SELECT id, cookie_days FROM programs ORDER BY id');
+}
+
+/**
+ * Deletes up to `limit` of the program's clicks last seen before `cutoff`, oldest first
+ * (clicks_list: last_seen_at is at most 30 minutes after created_at, so the created_at
+ * range finds them), and adds what they counted, per partner and statistics bucket, to
+ * clicks_purged: the totals keep them, and a recount can still add up to the totals.
+ * The tally is made from the rows the delete returned, so a click another writer
+ * deleted meanwhile (an erasure, which takes its count back) is never tallied.
+ */
+export async function purgeBatch(db: Queryable, programId: string, cutoff: number, limit: number): Promise<number> {
+  const gone = await db.all<{ partnership_id: string; created_at: number | string }>(
+    `DELETE FROM clicks WHERE id IN (
+       SELECT id FROM clicks WHERE program_id = ? AND created_at < ? AND last_seen_at < ? ORDER BY created_at LIMIT ?
+     ) RETURNING partnership_id, created_at`,
+    [programId, cutoff, cutoff, limit],
+  );
+  if (gone.length === 0) return 0;
+  const ids = [...new Set(gone.map((c) => c.partnership_id))];
+  const partners = new Map(
+    (
+      await db.all<{ id: string; partner_id: string }>(
+        `SELECT id, partner_id FROM partnerships WHERE id IN (${ids.map(() => '?').join(', ')})`,
+        ids,
+      )
+    ).map((p) => [p.id, p.partner_id]),
+  );
+  const tallies = new Map<string, [partner: string, bucket: number, n: number]>();
+  for (const c of gone) {
+    const partner = partners.get(c.partnership_id);
+    if (partner === undefined) continue; // cannot be while its clicks existed (ON DELETE CASCADE): tallied under no one
+    const bucket = Math.floor(Number(c.created_at) / BUCKET_SECONDS) * BUCKET_SECONDS;
+    const tally = tallies.get(`${partner} ${bucket}`) ?? [partner, bucket, 0];
+    tally[2]++;
+    tallies.set(`${partner} ${bucket}`, tally);
+  }
+  if (tallies.size > 0) {
+    const rows = [...tallies.values()];
+    await db.run(
+      `INSERT INTO clicks_purged (program_id, partner_id, bucket, clicks) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (program_id, partner_id, bucket) DO UPDATE SET clicks = clicks_purged.clicks + excluded.clicks`,
+      rows.flatMap(([partner, bucket, n]): Param[] => [programId, partner, bucket, n]),
+    );
+  }
+  return gone.length;
+}

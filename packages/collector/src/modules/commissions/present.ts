@@ -1,0 +1,28 @@
+// How a commission is shown, by the API and in the events that carry it (docs/api.md §8, §28):
+// a pure function of the row, so a webhook's record is the API's own.
+
+import { present, type Resource } from '../../platform/resource.js';
+import type { CommissionRow } from './repo.js';
+
+export function renderCommission(row: CommissionRow): Resource {
+  return {
+    id: row.id,
+    type: 'commission',
+    attributes: present({
+      state: row.state,
+      amount: row.amount,
+      currency: row.currency,
+      partner_id: row.partner_id,
+      referral_id: row.referral_id,
+      // Present only in the states they belong to (docs/api.md §8.3).
+      reject_reason: row.state === 'rejected' ? row.reject_reason : null,
+      paid_at: row.state === 'paid' ? row.paid_at : null,
+      payable_at: Number(row.payable_at),
+      on_hold: Number(row.on_hold) === 1,
+      clawback_of: row.clawback_of,
+      state_set_at: row.state_set_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }),
+  };
+}

@@ -1,0 +1,139 @@
+import type { Queryable } from '../../platform/db/db.js';
+import { lister, STATE_SET_AT } from '../../platform/db/list.js';
+import { insertRow } from '../../platform/db/rows.js';
+
+export type CommissionState = 'pending' | 'rejected' | 'paid';
+
+export interface CommissionRow {
+  id: string;
+  program_id: string;
+  partner_id: string;
+  referral_id: string | null;
+  /** Minor units (cents). */
+  amount: number;
+  currency: string;
+  state: CommissionState;
+  reject_reason: string | null;
+  /** When it may be paid out: its payment's time plus the holding period. */
+  payable_at: number;
+  /** 1 while its payment is disputed: no payout takes it. */
+  on_hold: number;
+  /** For a clawback (a negative amount): the commission whose refunded share it takes back. */
+  clawback_of: string | null;
+  state_set_at: number;
+  paid_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLUMNS = {
+  state: 'state',
+  partner_id: 'partner_id',
+  created_at: 'created_at',
+  state_set_at: 'state_set_at',
+};
+
+export async function insert(db: Queryable, row: CommissionRow): Promise<void> {
+  await insertRow(db, 'commissions', row);
+}
+
+export function get(db: Queryable, programId: string, id: string): Promise<CommissionRow | undefined> {
+  return db.get<CommissionRow>('SELECT * FROM commissions WHERE program_id = ? AND id = ?', [programId, id]);
+}
+
+export const list = lister<CommissionRow>('commissions', COLUMNS, { notBeforeCreation: ['state_set_at'] });
+
+export interface CommissionMove {
+  state: CommissionState;
+  reject_reason: string | null;
+  paid_at: number | null;
+  state_set_at: number;
+  updated_at: number;
+}
+
+/**
+ * Moves a commission out of `from` in one conditional update, so two racing moves cannot
+ * both succeed. Resolves to false when its state was no longer `from`; else to whether a
+ * payout batch held it at that moment (read by the update itself, under its row lock).
+ */
+export async function move(
+  db: Queryable,
+  programId: string,
+  id: string,
+  from: CommissionState,
+  to: CommissionMove,
+): Promise<false | { batched: boolean }> {
+  const [row] = await db.all<{ payout_batch_id: string | null }>(
+    `UPDATE commissions SET state = ?, reject_reason = ?, paid_at = ?, ${STATE_SET_AT}, updated_at = ?
+      WHERE program_id = ? AND id = ? AND state = ? RETURNING payout_batch_id`,
+    [to.state, to.reject_reason, to.paid_at, to.state_set_at, to.state_set_at, to.updated_at, programId, id, from],
+  );
+  return row ? { batched: row.payout_batch_id !== null } : false;
+}
+
+/**
+ * Sets a pending commission's amount, if no payout batch holds it and it is still
+ * `amount`: a partial refund reducing what was earned. False when it changed meanwhile.
+ */
+export async function reduce(db: Queryable, row: CommissionRow, amount: number, now: number): Promise<boolean> {
+  const changed = await db.run(
+    `UPDATE commissions SET amount = ?, updated_at = ?
+      WHERE program_id = ? AND id = ? AND state = 'pending' AND payout_batch_id IS NULL AND amount = ?`,
+    [amount, now, row.program_id, row.id, row.amount],
+  );
+  return changed === 1;
+}
+
+/** Holds or releases the pending commissions of a disputed payment (the commission and its clawbacks). */
+export async function setHold(db: Queryable, programId: string, id: string, onHold: boolean, now: number): Promise<number> {
+  return db.run(
+    `UPDATE commissions SET on_hold = ?, updated_at = ?
+      WHERE program_id = ? AND (id = ? OR clawback_of = ?) AND state = 'pending' AND on_hold <> ?`,
+    [onHold ? 1 : 0, now, programId, id, id, onHold ? 1 : 0],
+  );
+}
+
+/** The clawbacks taken from a commission, not rejected. */
+export function clawbacksOf(db: Queryable, id: string): Promise<CommissionRow[]> {
+  return db.all<CommissionRow>("SELECT * FROM commissions WHERE clawback_of = ? AND state <> 'rejected' ORDER BY id", [id]);
+}
+
+/** Whether a payout batch holds the commission now. */
+export async function isBatched(db: Queryable, id: string): Promise<boolean> {
+  const row = await db.get<{ b: string | null }>('SELECT payout_batch_id AS b FROM commissions WHERE id = ?', [id]);
+  return row?.b !== null && row?.b !== undefined;
+}
+
+export interface EarningsRow {
+  currency: string;
+  /** Pending, in all (held, waiting out the holding period, in an open batch, or owed now). */
+  pending: number;
+  /** Of those, past their holding period, not held and in no batch, net of clawbacks: what the next export takes, if it pays. */
+  payable: number;
+  /** How many commissions `payable` sums. */
+  payable_count: number;
+  paid: number;
+  /** When the next of the pending ones not yet payable becomes payable. */
+  next_payable_at: number | null;
+}
+
+/** Partners' commissions summed per partner and currency, as the portal shows them: one read for a page of partnerships. */
+export function earningsOf(
+  db: Queryable,
+  partnerIds: readonly string[],
+  now: number,
+): Promise<Array<EarningsRow & { partner_id: string }>> {
+  if (partnerIds.length === 0) return Promise.resolve([]);
+  const payable = "state = 'pending' AND payable_at <= ? AND on_hold = 0 AND payout_batch_id IS NULL";
+  return db.all(
+    `SELECT partner_id, currency,
+            SUM(CASE WHEN state = 'pending' THEN amount ELSE 0 END) AS pending,
+            SUM(CASE WHEN ${payable} THEN amount ELSE 0 END) AS payable,
+            SUM(CASE WHEN ${payable} THEN 1 ELSE 0 END) AS payable_count,
+            SUM(CASE WHEN state = 'paid' THEN amount ELSE 0 END) AS paid,
+            MIN(CASE WHEN state = 'pending' AND payable_at > ? THEN payable_at END) AS next_payable_at
+       FROM commissions WHERE partner_id IN (${partnerIds.map(() => '?').join(', ')})
+      GROUP BY partner_id, currency ORDER BY partner_id, currency`,
+    [now, now, now, ...partnerIds],
+  );
+}

@@ -1,0 +1,83 @@
+// The commission rules a program sets and a partnership may override (docs/api.md §26):
+// how many months of a customer's payments earn, how long a commission waits before it
+// can be paid, and the least a payout may be in each currency.
+
+import { fail } from '../../platform/errors.js';
+import type { PartnershipRow } from '../partnerships/repo.js';
+import type { ProgramRow } from '../programs/repo.js';
+import { currencyCode } from '../../core/money.js';
+
+export interface Rules {
+  /** 0: every payment earns, forever. */
+  recurringMonths: number;
+  holdDays: number;
+  /** Currency code → minor units. */
+  minimumPayout: Record<string, number>;
+}
+
+export const MAX_RECURRING_MONTHS = 1200;
+export const MAX_HOLD_DAYS = 365;
+const DAY = 86_400;
+
+/** A stored minimum-payout object; written only by minimumPayout below, so always valid. */
+const parseMinimums = (json: string): Record<string, number> => JSON.parse(json) as Record<string, number>;
+
+/** The rules that apply to a partnership: each of its own, or else the program's. */
+export function rulesFor(
+  program: Pick<ProgramRow, 'recurring_months' | 'hold_days' | 'minimum_payout'>,
+  partnership?: Pick<PartnershipRow, 'recurring_months' | 'hold_days' | 'minimum_payout'>,
+): Rules {
+  return {
+    recurringMonths: partnership?.recurring_months ?? program.recurring_months,
+    holdDays: partnership?.hold_days ?? program.hold_days,
+    minimumPayout: parseMinimums(partnership?.minimum_payout ?? program.minimum_payout),
+  };
+}
+
+/**
+ * The stored form of a minimum-payout object from the API: codes checked and upper
+ * case, amounts whole minor units. `null` stays null (a partnership's "as the program").
+ */
+export function minimumPayout(raw: Record<string, number> | null, field = 'minimum_payout'): string | null {
+  if (raw === null) return null;
+  const clean: Record<string, number> = {};
+  for (const [code, amount] of Object.entries(raw)) {
+    clean[currencyCode(code, `${field}.${code}`)] = amount;
+  }
+  if (Object.keys(clean).length !== Object.keys(raw).length) {
+    throw fail('invalid_field', 'a currency is named twice (in different cases)', { field });
+  }
+  return JSON.stringify(Object.fromEntries(Object.entries(clean).sort(([a], [b]) => (a < b ? -1 : 1))));
+}
+
+/** `months` calendar months after the unix time `t`, in UTC (Jan 31 + 1 month is Feb 28 or 29). */
+export function addMonths(t: number, months: number): number {
+  const d = new Date(t * 1000);
+  const day = d.getUTCDate();
+  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(day, lastDay));
+  return Math.floor(target.getTime() / 1000);
+}
+
+/**
+ * Whether a payment made at `at` still earns, when the referral's first payment was at
+ * `first` (undefined: this is the first). The window is [first, first + N months).
+ */
+export function earns(rules: Rules, first: number | undefined, at: number): boolean {
+  if (rules.recurringMonths === 0 || first === undefined) return true;
+  return at < addMonths(first, rules.recurringMonths);
+}
+
+/** When a commission for a payment made at `paidAt` may be paid out; never later than it would be had it been paid now. */
+export function payableAt(rules: Rules, paidAt: number, now: number): number {
+  return Math.min(paidAt, now) + rules.holdDays * DAY;
+}
+
+/**
+ * The least a payout in `currency` may be, from the stored minimum-payout objects of the
+ * program and the partnership (null: the program's); 1 minor unit when none is set.
+ */
+export function minimumIn(programMinimum: string, partnershipMinimum: string | null, currency: string): number {
+  return Math.max(1, parseMinimums(partnershipMinimum ?? programMinimum)[currency] ?? 0);
+}

@@ -1,0 +1,20 @@
+// A commission as /openapi.json describes it, for the commissions' routes and the payments'.
+
+import { resource, unixTime } from '../../platform/http/schemas.js';
+import { z } from 'zod';
+
+export const commissionSchema = resource('commission', {
+  state: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  partner_id: z.string(),
+  referral_id: z.string().optional(),
+  reject_reason: z.string().optional(),
+  paid_at: unixTime.optional(),
+  payable_at: unixTime.meta({ description: 'When a payout may take it: its payment plus the holding period' }),
+  on_hold: z.boolean().meta({ description: 'Its payment is disputed: no payout takes it meanwhile' }),
+  clawback_of: z.string().optional().meta({ description: 'For a negative commission: the commission whose refunded share it takes back' }),
+  state_set_at: unixTime,
+  created_at: unixTime,
+  updated_at: unixTime,
+});

@@ -1,0 +1,129 @@
+// Signing in and out of the dashboard (docs/api.md, "Sign-in and sessions"). The session
+// travels in an HttpOnly cookie that app.ts writes from the reply; no token is ever in
+// the page's reach.
+
+import { z } from 'zod';
+import { changePassword, redeem, sessionInfo, signIn, signOut, switchProgram, type NewSession } from './service.js';
+import { PASSWORD_MAX } from '../identity/passwords.js';
+import { resetRoute } from '../identity/http.js';
+import { route, type Reply } from '../../api/route.js';
+import { one, unixTime } from '../../platform/http/schemas.js';
+import type { Db } from '../../platform/db/db.js';
+import { ROLES, type SessionRow } from './repo.js';
+import { email } from '../../api/fields.js';
+
+const password = z.string().max(PASSWORD_MAX);
+
+const sessionData = z.object({
+  id: z.string(),
+  type: z.literal('session'),
+  attributes: z.object({
+    email: z.string(),
+    program_id: z.string(),
+    created_at: unixTime,
+    programs: z.array(z.object({ id: z.string(), name: z.string(), role: z.enum(ROLES) })),
+  }),
+});
+const sessionSchema = one(sessionData);
+
+async function renderSession(db: Db, session: SessionRow) {
+  const { user, memberships } = await sessionInfo(db, session);
+  return {
+    data: {
+      id: session.id,
+      type: 'session',
+      attributes: {
+        email: user.email ?? '',
+        program_id: session.program_id,
+        created_at: session.created_at,
+        programs: memberships.map((m) => ({ id: m.program_id, name: m.program_name, role: m.role })),
+      },
+    },
+  };
+}
+
+async function started(db: Db, made: NewSession): Promise<Reply> {
+  return { status: 200, session: { token: made.token }, body: await renderSession(db, made.session) };
+}
+
+const current = (session: SessionRow | undefined): SessionRow => session as SessionRow; // 'session' routes always have one
+
+export const authRoutes = [
+  route({
+    method: 'post',
+    path: '/v1/auth/sign_in',
+    summary: 'Sign in to the dashboard (sets the session cookie)',
+    access: 'public',
+    checksPassword: true,
+    body: z.strictObject({ email: z.string().max(320), password }),
+    status: 200,
+    response: sessionSchema,
+    async handle({ db, body, now }) {
+      return started(db, await signIn(db, body.email, body.password, now));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/auth/redeem',
+    summary: "Use a one-time sign-in link: set the password (and the first owner's e-mail), and sign in",
+    access: 'public',
+    checksPassword: true,
+    body: z.strictObject({ token: z.string().max(200), email: email.optional(), password }),
+    status: 200,
+    response: sessionSchema,
+    async handle({ db, body, now }) {
+      return started(db, await redeem(db, body.token, body, now));
+    },
+  }),
+  resetRoute('/v1/auth/reset', 'owner_reset', 'the dashboard'),
+  route({
+    method: 'get',
+    path: '/v1/auth/session',
+    summary: 'The signed-in user, the program the session acts for, and their programs; `data: null` when signed out',
+    access: 'session',
+    optionalSession: true,
+    status: 200,
+    response: z.object({ data: sessionData.nullable() }),
+    async handle({ db, session }) {
+      return { status: 200, body: session ? await renderSession(db, session) : { data: null } };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/auth/sign_out',
+    summary: 'Sign out: ends the session and clears its cookie',
+    access: 'session',
+    status: 204,
+    async handle({ db, session }) {
+      await signOut(db, current(session).id);
+      return { status: 204, session: 'end' };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/auth/password',
+    summary: "Change the signed-in user's password; every other session of theirs ends",
+    access: 'session',
+    checksPassword: true,
+    body: z.strictObject({ current_password: password, new_password: password }),
+    status: 204,
+    async handle({ db, session, body, now }) {
+      await changePassword(db, current(session), body.current_password, body.new_password, now);
+      return { status: 204 };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/auth/program',
+    summary: "Switch the session to another of the user's programs",
+    access: 'session',
+    body: z.strictObject({ program_id: z.string().max(100) }),
+    status: 200,
+    response: sessionSchema,
+    async handle({ db, session, body }) {
+      const s = current(session);
+      await switchProgram(db, s, body.program_id);
+      return { status: 200, body: await renderSession(db, { ...s, program_id: body.program_id }) };
+    },
+  }),
+];

@@ -1,0 +1,88 @@
+// Partners: the people or companies who refer customers to a program.
+
+import { fail, found } from '../../platform/errors.js';
+import { UniqueViolation, type Db, type Queryable } from '../../platform/db/db.js';
+import * as partners from './repo.js';
+import type { PartnerRow } from './repo.js';
+import { normalizeEmail } from '../../core/email.js';
+import { uuidv7 } from '../../core/ids.js';
+
+export interface PartnerInput {
+  name: string;
+  email: string;
+  paypal_email?: string | null;
+}
+
+export async function getPartner(db: Queryable, programId: string, id: string): Promise<PartnerRow> {
+  return found(await partners.get(db, programId, id), 'partner', id);
+}
+
+function duplicateEmail(): Error {
+  return fail('conflict', 'another partner of this program has that email', { field: 'email' });
+}
+
+/** Partner emails are unique per program; the unique index has the last word under races. */
+async function write(op: () => Promise<void>): Promise<void> {
+  try {
+    await op();
+  } catch (err) {
+    throw err instanceof UniqueViolation ? duplicateEmail() : err;
+  }
+}
+
+export async function createPartner(
+  db: Queryable,
+  programId: string,
+  input: PartnerInput,
+  now: number,
+  accountId: string | null = null,
+): Promise<PartnerRow> {
+  const row: PartnerRow = {
+    id: uuidv7(),
+    program_id: programId,
+    name: input.name,
+    email: input.email,
+    email_norm: normalizeEmail(input.email),
+    paypal_email: input.paypal_email ?? null,
+    paypal_email_norm: input.paypal_email ? normalizeEmail(input.paypal_email) : null,
+    account_id: accountId,
+    created_at: now,
+    updated_at: now,
+  };
+  await write(() => partners.insert(db, row));
+  return row;
+}
+
+export async function updatePartner(
+  db: Db,
+  programId: string,
+  id: string,
+  changes: Partial<PartnerInput>,
+  now: number,
+): Promise<PartnerRow> {
+  return db.transaction(async (tx) => {
+    const row = { ...(await getPartner(tx, programId, id)) };
+    if (changes.name !== undefined) row.name = changes.name;
+    if (changes.email !== undefined) {
+      row.email = changes.email;
+      row.email_norm = normalizeEmail(changes.email);
+    }
+    if (changes.paypal_email !== undefined) {
+      row.paypal_email = changes.paypal_email;
+      row.paypal_email_norm = changes.paypal_email === null ? null : normalizeEmail(changes.paypal_email);
+    }
+    row.updated_at = now;
+    await write(() => partners.update(tx, row));
+    return row;
+  });
+}
+
+export async function deletePartner(db: Db, programId: string, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await getPartner(tx, programId, id);
+    if (await partners.hasHistory(tx, programId, id)) {
+      throw fail('conflict', 'a partner with referrals or commissions cannot be deleted');
+    }
+    await partners.remove(tx, programId, id);
+  });
+}

@@ -1,0 +1,111 @@
+import type { Queryable } from '../../platform/db/db.js';
+import { lister } from '../../platform/db/list.js';
+import { insertRow, updateRow } from '../../platform/db/rows.js';
+
+export type PartnershipState = 'pending' | 'accepted' | 'declined';
+
+export interface PartnershipRow {
+  id: string;
+  program_id: string;
+  partner_id: string;
+  key: string;
+  state: PartnershipState;
+  /** JSON array of strings; the slugs table holds the same values for lookups. */
+  competitor_slugs: string;
+  created_by: 'company' | 'partner';
+  commission_rate_bps: number | null;
+  /** The commission rules (modules/programs/repo.ts), each null for the program's own. */
+  /** What the partner wrote when applying on the program's page. */
+  application_note: string | null;
+  recurring_months: number | null;
+  hold_days: number | null;
+  minimum_payout: string | null;
+  state_set_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A partnership with the addresses its own partner could use to refer themself. */
+export interface CreditedPartnership extends PartnershipRow {
+  partner_email_norm: string;
+  partner_paypal_email_norm: string | null;
+}
+
+const COLUMNS = { state: 'state', partner_id: 'partner_id', created_at: 'created_at' };
+
+export async function insert(db: Queryable, row: PartnershipRow): Promise<void> {
+  await insertRow(db, 'partnerships', row);
+}
+
+/** Writes the row if the stored state is still `from`; false when it moved meanwhile. */
+export async function update(db: Queryable, row: PartnershipRow, from: PartnershipState): Promise<boolean> {
+  const { key, state, competitor_slugs, commission_rate_bps, recurring_months, hold_days, minimum_payout, state_set_at, updated_at } = row;
+  const fields = {
+    key,
+    state,
+    competitor_slugs,
+    commission_rate_bps,
+    recurring_months,
+    hold_days,
+    minimum_payout,
+    state_set_at,
+    updated_at,
+  };
+  return (await updateRow(db, 'partnerships', row.program_id, row.id, fields, { state: from })) === 1;
+}
+
+/** Replaces every slug that credits the partnership (its key and competitor slugs). */
+export async function setSlugs(db: Queryable, programId: string, partnershipId: string, slugs: readonly string[]): Promise<void> {
+  await db.run('DELETE FROM slugs WHERE partnership_id = ?', [partnershipId]);
+  for (const slug of slugs) {
+    await db.run('INSERT INTO slugs (program_id, slug, partnership_id) VALUES (?, ?, ?)', [programId, slug, partnershipId]);
+  }
+}
+
+/** The slugs among `slugs` that already credit some other partnership of the program. */
+export async function slugsTaken(
+  db: Queryable,
+  programId: string,
+  slugs: readonly string[],
+  exceptPartnershipId: string | null,
+): Promise<string[]> {
+  const taken: string[] = [];
+  for (const slug of slugs) {
+    const row = await db.get<{ partnership_id: string }>('SELECT partnership_id FROM slugs WHERE program_id = ? AND slug = ?', [
+      programId,
+      slug,
+    ]);
+    if (row && row.partnership_id !== exceptPartnershipId) taken.push(slug);
+  }
+  return taken;
+}
+
+export function get(db: Queryable, programId: string, id: string): Promise<PartnershipRow | undefined> {
+  return db.get<PartnershipRow>('SELECT * FROM partnerships WHERE program_id = ? AND id = ?', [programId, id]);
+}
+
+export function getByPartner(db: Queryable, programId: string, partnerId: string): Promise<PartnershipRow | undefined> {
+  return db.get<PartnershipRow>('SELECT * FROM partnerships WHERE program_id = ? AND partner_id = ?', [programId, partnerId]);
+}
+
+const CREDITED = `SELECT ps.*, pa.email_norm AS partner_email_norm, pa.paypal_email_norm AS partner_paypal_email_norm
+                    FROM partnerships ps JOIN partners pa ON pa.id = ps.partner_id`;
+
+/** The partnership a referral slug (a key or a competitor slug) credits. */
+export function findBySlug(db: Queryable, programId: string, slug: string): Promise<CreditedPartnership | undefined> {
+  return db.get<CreditedPartnership>(`${CREDITED} JOIN slugs s ON s.partnership_id = ps.id WHERE s.program_id = ? AND s.slug = ?`, [
+    programId,
+    slug,
+  ]);
+}
+
+/** The partnership of the latest click recorded with this click id. */
+export function findByClick(db: Queryable, programId: string, grId: string): Promise<CreditedPartnership | undefined> {
+  return db.get<CreditedPartnership>(
+    `${CREDITED} WHERE ps.id = (SELECT c.partnership_id FROM clicks c WHERE c.program_id = ? AND c.gr_id = ?
+                                 ORDER BY c.last_seen_at DESC, c.id DESC LIMIT 1)`,
+    [programId, grId],
+  );
+}
+
+export const list = lister<PartnershipRow>('partnerships', COLUMNS);

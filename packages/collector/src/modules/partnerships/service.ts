@@ -1,0 +1,168 @@
+// Partnerships: a partner's membership of a program, with the slugs that credit it.
+
+import { fail, found } from '../../platform/errors.js';
+import type { Db, Queryable, Tx } from '../../platform/db/db.js';
+import * as partners from '../partners/repo.js';
+import * as partnerships from './repo.js';
+import type { PartnershipRow, PartnershipState } from './repo.js';
+import { minimumPayout } from '../commissions/rules.js';
+import { uuidv7 } from '../../core/ids.js';
+import { normalizeSlug, slugFromName } from '../../core/slugs.js';
+import { assertMove } from '../../core/state-machines.js';
+import * as programs from '../programs/repo.js';
+import { renderPartnership } from './present.js';
+import { emit } from '../webhooks/events.js';
+
+export interface NewPartnership {
+  partner_id: string;
+  key?: string | undefined;
+  state?: PartnershipState | undefined;
+  competitor_slugs?: readonly string[] | undefined;
+  created_by?: 'company' | 'partner' | undefined;
+  commission_rate_bps?: number | null | undefined;
+  recurring_months?: number | null | undefined;
+  hold_days?: number | null | undefined;
+  minimum_payout?: Record<string, number> | null | undefined;
+}
+
+export interface PartnershipChanges {
+  state?: PartnershipState | undefined;
+  key?: string | undefined;
+  competitor_slugs?: readonly string[] | undefined;
+  commission_rate_bps?: number | null | undefined;
+  recurring_months?: number | null | undefined;
+  hold_days?: number | null | undefined;
+  minimum_payout?: Record<string, number> | null | undefined;
+}
+
+/** The rule overrides a request gives, in stored form; absent ones are left out. */
+function ruleFields(input: Pick<NewPartnership, 'recurring_months' | 'hold_days' | 'minimum_payout'>) {
+  const fields: Partial<Pick<PartnershipRow, 'recurring_months' | 'hold_days' | 'minimum_payout'>> = {};
+  if (input.recurring_months !== undefined) fields.recurring_months = input.recurring_months;
+  if (input.hold_days !== undefined) fields.hold_days = input.hold_days;
+  if (input.minimum_payout !== undefined) fields.minimum_payout = minimumPayout(input.minimum_payout);
+  return fields;
+}
+
+export function competitorSlugs(row: PartnershipRow): string[] {
+  return JSON.parse(row.competitor_slugs) as string[];
+}
+
+export async function getPartnership(db: Queryable, programId: string, id: string): Promise<PartnershipRow> {
+  return found(await partnerships.get(db, programId, id), 'partnership', id);
+}
+
+/** Refuses slugs that already credit another partnership of the program. */
+async function assertSlugsFree(db: Queryable, row: PartnershipRow, slugs: readonly string[], field: string): Promise<void> {
+  const taken = await partnerships.slugsTaken(db, row.program_id, slugs, row.id);
+  if (taken.length > 0) {
+    throw fail('conflict', `slug already in use in this program: ${taken.join(', ')}`, { field });
+  }
+}
+
+/** The partner's name as a slug, with -2, -3… until it is free. */
+async function freeKeyFor(db: Queryable, programId: string, name: string): Promise<string> {
+  const base = slugFromName(name);
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if ((await partnerships.slugsTaken(db, programId, [candidate], null)).length === 0) return candidate;
+  }
+}
+
+function cleanSlugs(slugs: readonly string[], key: string): string[] {
+  return [...new Set(slugs.map(normalizeSlug))].filter((s) => s !== key);
+}
+
+async function saveSlugs(db: Queryable, row: PartnershipRow): Promise<void> {
+  await partnerships.setSlugs(db, row.program_id, row.id, [row.key, ...competitorSlugs(row)]);
+}
+
+export function createPartnership(db: Db, programId: string, input: NewPartnership, now: number): Promise<PartnershipRow> {
+  return db.transaction((tx) => insertPartnership(tx, programId, input, now));
+}
+
+/** The partnership made within the caller's transaction (an application makes its partner first). */
+export async function insertPartnership(
+  tx: Tx,
+  programId: string,
+  input: NewPartnership & { application_note?: string | null },
+  now: number,
+): Promise<PartnershipRow> {
+  const partner = await partners.get(tx, programId, input.partner_id);
+  if (!partner) throw fail('unknown_partner', `no partner ${input.partner_id}`, { field: 'partner_id' });
+  if (await partnerships.getByPartner(tx, programId, partner.id)) {
+    throw fail('conflict', 'this partner already has a partnership in this program', { field: 'partner_id' });
+  }
+  const key = input.key !== undefined ? normalizeSlug(input.key) : await freeKeyFor(tx, programId, partner.name);
+  const row: PartnershipRow = {
+    id: uuidv7(),
+    program_id: programId,
+    partner_id: partner.id,
+    key,
+    state: input.state ?? 'pending',
+    competitor_slugs: JSON.stringify(cleanSlugs(input.competitor_slugs ?? [], key)),
+    created_by: input.created_by ?? 'company',
+    commission_rate_bps: input.commission_rate_bps ?? null,
+    recurring_months: null,
+    hold_days: null,
+    minimum_payout: null,
+    ...ruleFields(input),
+    application_note: input.application_note ?? null,
+    state_set_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+  await assertSlugsFree(tx, row, [key], 'key');
+  await assertSlugsFree(tx, row, competitorSlugs(row), 'competitor_slugs');
+  await partnerships.insert(tx, row);
+  await saveSlugs(tx, row);
+  await emitPartnership(tx, 'partnership.created', row, now);
+  return row;
+}
+
+async function emitPartnership(
+  tx: Tx,
+  type: 'partnership.created' | 'partnership.updated',
+  row: PartnershipRow,
+  now: number,
+): Promise<void> {
+  const program = await programs.get(tx, row.program_id);
+  if (program) await emit(tx, row.program_id, type, renderPartnership(row, program), now);
+}
+
+export async function updatePartnership(
+  db: Db,
+  programId: string,
+  id: string,
+  changes: PartnershipChanges,
+  now: number,
+): Promise<PartnershipRow> {
+  return db.transaction(async (tx) => {
+    const read = await getPartnership(tx, programId, id);
+    const row = { ...read };
+    if (changes.state !== undefined) {
+      assertMove('partnership', row.state, changes.state);
+      row.state = changes.state;
+      row.state_set_at = now;
+    }
+    if (changes.key !== undefined) {
+      row.key = normalizeSlug(changes.key);
+      await assertSlugsFree(tx, row, [row.key], 'key');
+    }
+    if (changes.competitor_slugs !== undefined || changes.key !== undefined) {
+      const slugs = cleanSlugs(changes.competitor_slugs ?? competitorSlugs(row), row.key);
+      row.competitor_slugs = JSON.stringify(slugs);
+      await assertSlugsFree(tx, row, slugs, 'competitor_slugs');
+    }
+    if (changes.commission_rate_bps !== undefined) row.commission_rate_bps = changes.commission_rate_bps;
+    Object.assign(row, ruleFields(changes));
+    row.updated_at = now;
+    // Conditional on the state read: of two simultaneous moves, one wins and one is refused.
+    if (!(await partnerships.update(tx, row, read.state))) {
+      throw fail('invalid_transition', 'the partnership changed state meanwhile; read it again', { field: 'state' });
+    }
+    await saveSlugs(tx, row);
+    await emitPartnership(tx, 'partnership.updated', row, now);
+    return row;
+  });
+}

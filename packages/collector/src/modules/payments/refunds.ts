@@ -1,0 +1,99 @@
+// Refunds and disputes after a payment: what the partner earned shrinks with what the
+// customer got back. A commission not yet paid is reduced in place (or rejected, when
+// all was refunded); one already paid, or held by an open payout batch, gets a negative
+// commission, a clawback, which the next payout nets against what the partner is owed.
+
+import { fail } from '../../platform/errors.js';
+import type { Tx } from '../../platform/db/db.js';
+import * as commissions from '../commissions/repo.js';
+import type { CommissionRow } from '../commissions/repo.js';
+import * as payments from './repo.js';
+import type { PaymentRow } from './repo.js';
+import { addDelta } from '../stats/repo.js';
+import { countOwed, getCommission, moveCommission, newCommission } from '../commissions/service.js';
+import { refundRevenue, shareOf } from './revenue.js';
+import { renderCommission } from '../commissions/present.js';
+import { emit } from '../webhooks/events.js';
+
+export interface RefundResult {
+  payment: PaymentRow;
+  /** The payment's commission as it is now. */
+  commission: CommissionRow;
+  /** Every clawback of that commission so far, this refund's last if it made one. */
+  clawbacks: CommissionRow[];
+}
+
+/**
+ * Brings the payment to `refundedGross` of its charge refunded (a running total, as
+ * Stripe's `amount_refunded` is: the same total again changes nothing, so a retried
+ * event is harmless) and the partner's earnings to the unrefunded share of what the
+ * payment earned at first.
+ */
+export async function applyRefund(tx: Tx, given: PaymentRow, refundedGross: number, now: number): Promise<RefundResult> {
+  const payment = await lockPayment(tx, given);
+  let commission = await getCommission(tx, payment.program_id, payment.commission_id);
+  const after = await refundRevenue(tx, payment, commission.partner_id, refundedGross, now);
+  // Rejected (by hand, or beyond the recurring limit): nothing was earned to take back.
+  if (commission.state === 'rejected') return { payment: after, commission, clawbacks: [] };
+  const due = payment.earned - shareOf(payment.earned, after.refunded_gross, after.gross);
+  const clawbacks = await commissions.clawbacksOf(tx, commission.id);
+  const credited = commission.amount + clawbacks.reduce((n, c) => n + c.amount, 0);
+  const change = due - credited;
+  // A refund only ever takes back; a larger total credited than due never grows again.
+  if (change >= 0) return { payment: after, commission, clawbacks };
+  if (commission.state === 'pending' && !(await commissions.isBatched(tx, commission.id))) {
+    commission = await reduce(tx, commission, commission.amount + change, now);
+    return { payment: after, commission, clawbacks };
+  }
+  const clawback = await clawBack(tx, commission, change, now);
+  // The original is clawed back: its own event says so, beside the clawback's commission.created.
+  await emit(tx, commission.program_id, 'commission.updated', renderCommission(commission), now);
+  return { payment: after, commission, clawbacks: [...clawbacks, clawback] };
+}
+
+/**
+ * The payment as it is once its refunds are this transaction's turn: another process
+ * refunding it at the same moment has committed by then, so what it wrote is read here.
+ */
+export async function lockPayment(tx: Tx, payment: PaymentRow): Promise<PaymentRow> {
+  await tx.lock(`refunds:${payment.id}`);
+  return (await payments.get(tx, payment.program_id, payment.id)) ?? payment;
+}
+
+/** A pending commission lowered to `amount`, or rejected as refunded at zero. */
+async function reduce(tx: Tx, row: CommissionRow, amount: number, now: number): Promise<CommissionRow> {
+  if (amount <= 0) return moveCommission(tx, row, 'rejected', 'refunded', now);
+  if (!(await commissions.reduce(tx, row, amount, now))) {
+    throw fail('conflict', 'the commission changed meanwhile; send the refund again');
+  }
+  const taken = amount - row.amount;
+  await addDelta(tx, {
+    program_id: row.program_id,
+    partner_id: row.partner_id,
+    at: row.created_at,
+    currency: row.currency,
+    commissions: taken,
+  });
+  await countOwed(tx, { ...row, amount: taken }, 1);
+  const after = { ...row, amount, updated_at: now };
+  await emit(tx, row.program_id, 'commission.updated', renderCommission(after), now);
+  return after;
+}
+
+/** A negative commission of `amount` (below zero) taking back part of `of`; payable at once. */
+async function clawBack(tx: Tx, of: CommissionRow, amount: number, now: number): Promise<CommissionRow> {
+  const row = newCommission(of.program_id, of.partner_id, of.referral_id, amount, of.currency, now, { clawback_of: of.id });
+  await commissions.insert(tx, row);
+  await addDelta(tx, { program_id: row.program_id, partner_id: row.partner_id, at: now, currency: row.currency, commissions: amount });
+  await countOwed(tx, row, 1);
+  await emit(tx, row.program_id, 'commission.created', renderCommission(row), now);
+  return row;
+}
+
+/** A dispute opened (`hold` true) or closed: the payment's pending commissions wait meanwhile. */
+export async function holdForDispute(tx: Tx, payment: PaymentRow, hold: boolean, now: number): Promise<number> {
+  const changed = await commissions.setHold(tx, payment.program_id, payment.commission_id, hold, now);
+  const row = changed > 0 ? await commissions.get(tx, payment.program_id, payment.commission_id) : undefined;
+  if (row) await emit(tx, row.program_id, 'commission.updated', renderCommission(row), now);
+  return changed;
+}

@@ -1,0 +1,234 @@
+// Payments: a referred customer paid the company. Each one earns the partner a pending
+// commission at the partnership's rate, else the program's, and the first moves the
+// referral from converted to paid. The company's idempotency_key makes retries safe.
+
+import { createHash } from 'node:crypto';
+import { fail } from '../../platform/errors.js';
+import { UniqueViolation, type Db, type Queryable, type Tx } from '../../platform/db/db.js';
+import * as commissions from '../commissions/repo.js';
+import type { CommissionRow } from '../commissions/repo.js';
+import * as partnerships from '../partnerships/repo.js';
+import * as payments from './repo.js';
+import type { PaymentRow } from './repo.js';
+import type { ProgramRow } from '../programs/repo.js';
+import * as referrals from '../referrals/repo.js';
+import type { ReferralRow } from '../referrals/repo.js';
+import { addDelta } from '../stats/repo.js';
+import { countOwed, getCommission, newCommission } from '../commissions/service.js';
+import { normalizeEmail } from '../../core/email.js';
+import { uuidv7 } from '../../core/ids.js';
+import { earns as earnsAt, payableAt, rulesFor } from '../commissions/rules.js';
+import { commissionAmount, currencyCode } from '../../core/money.js';
+import { applyRefund, type RefundResult } from './refunds.js';
+import { shareOf } from './revenue.js';
+import { renderCommission } from '../commissions/present.js';
+import { renderPayment } from './present.js';
+import { renderReferral } from '../referrals/present.js';
+import { emit } from '../webhooks/events.js';
+
+export interface PaymentInput {
+  amount: number;
+  currency: string;
+  idempotency_key: string;
+  referral_id?: string | undefined;
+  referral_email?: string | undefined;
+  referral_uid?: string | undefined;
+}
+
+/** A payment as the domain records it, however it arrived (the API, Stripe). */
+export interface NewPayment {
+  idempotency_key: string;
+  amount: number;
+  currency: string;
+  /** When the customer paid; the request's time when not given. */
+  occurred_at?: number | undefined;
+  /** The charge, tax included, that refunds are shares of; the amount when not given. */
+  gross?: number | undefined;
+}
+
+export interface PaymentResult {
+  payment: PaymentRow;
+  commission: CommissionRow;
+  /** False for a replay of an earlier request with the same key and body. */
+  created: boolean;
+}
+
+/** The one way of naming the referral, checked here because the schema cannot say "exactly one". */
+function selector(input: PaymentInput): [keyof PaymentInput, string] {
+  const given = (['referral_id', 'referral_email', 'referral_uid'] as const).filter((k) => input[k] !== undefined);
+  if (given.length === 0) {
+    throw fail('missing_field', 'name the referral with one of referral_id, referral_email or referral_uid', {
+      field: 'referral_id',
+    });
+  }
+  if (given.length > 1) {
+    throw fail('invalid_field', `name the referral one way only, not with ${given.join(' and ')}`, {
+      field: given[1],
+    });
+  }
+  const key = given[0]!;
+  return [key, key === 'referral_email' ? normalizeEmail(input[key]!) : input[key]!];
+}
+
+async function findReferral(db: Queryable, programId: string, [by, value]: [keyof PaymentInput, string]) {
+  const found =
+    by === 'referral_id'
+      ? await referrals.get(db, programId, value)
+      : by === 'referral_email'
+        ? await referrals.findByEmail(db, programId, value)
+        : await referrals.findByUid(db, programId, value);
+  if (!found) throw fail('unknown_referral', `no referral with that ${by.replace('referral_', '')}`, { field: by });
+  return found;
+}
+
+async function replay(db: Queryable, payment: PaymentRow, hash: string): Promise<PaymentResult> {
+  if (payment.request_hash !== hash) {
+    throw fail('idempotency_conflict', 'this idempotency_key was used for a different payment', {
+      field: 'idempotency_key',
+      meta: { payment_id: payment.id },
+    });
+  }
+  return { payment, commission: await getCommission(db, payment.program_id, payment.commission_id), created: false };
+}
+
+/**
+ * Records the payment and what it earned, in the caller's transaction. Beyond the
+ * partnership's recurring limit the payment still counts (revenue, a paying customer) but
+ * earns nothing: its commission is made rejected, at zero, saying why, so the owner sees it.
+ */
+export async function creditPayment(
+  tx: Tx,
+  program: ProgramRow,
+  referral: ReferralRow,
+  input: NewPayment,
+  hash: string,
+  now: number,
+): Promise<PaymentResult> {
+  if (referral.state === 'rejected') {
+    throw fail('invalid_transition', 'the referral is rejected: its payments earn no commission', {
+      field: 'referral_id',
+    });
+  }
+  const partnership = await partnerships.get(tx, program.id, referral.partnership_id);
+  if (partnership?.state !== 'accepted') {
+    throw fail('partnership_declined', `the referral's partnership is ${partnership?.state ?? 'gone'}, not accepted`);
+  }
+  const rate = partnership.commission_rate_bps ?? program.commission_rate_bps;
+  const rules = rulesFor(program, partnership);
+  const occurredAt = input.occurred_at ?? now;
+  // The referral's first payment makes it a paying customer, in the statistics, and starts
+  // its recurring window. Read, then write: on PostgreSQL two payments of one referral at
+  // once would both find none before them, so the referral's payments take their turn here.
+  await tx.lock(`payments:${referral.id}`);
+  const firstAt = await payments.firstOccurredAt(tx, referral.id);
+  const first = firstAt === undefined;
+  const earns = earnsAt(rules, firstAt, occurredAt);
+  const earned = earns ? commissionAmount(input.amount, rate) : 0;
+  const commission = newCommission(
+    program.id,
+    referral.partner_id,
+    referral.id,
+    earned,
+    input.currency,
+    now,
+    earns
+      ? { payable_at: payableAt(rules, occurredAt, now) }
+      : { state: 'rejected', reject_reason: `beyond the recurring limit of ${rules.recurringMonths} months from the first payment` },
+  );
+  const payment: PaymentRow = {
+    id: uuidv7(),
+    program_id: program.id,
+    idempotency_key: input.idempotency_key,
+    request_hash: hash,
+    referral_id: referral.id,
+    commission_id: commission.id,
+    amount: input.amount,
+    currency: input.currency,
+    occurred_at: occurredAt,
+    gross: input.gross ?? input.amount,
+    refunded_gross: 0,
+    refunded: 0,
+    earned,
+    first_of_referral: first ? 1 : 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await commissions.insert(tx, commission);
+  await payments.insert(tx, payment);
+  await addDelta(tx, {
+    program_id: program.id,
+    partner_id: referral.partner_id,
+    at: now,
+    currency: input.currency,
+    payments: 1,
+    customers: payment.first_of_referral,
+    revenue: input.amount,
+    commissions: earned,
+  });
+  if (earns) await countOwed(tx, commission, 1);
+  await emit(tx, program.id, 'payment.created', renderPayment(payment), now);
+  await emit(tx, program.id, 'commission.created', renderCommission(commission), now);
+  // Conditional on the state read: of two first payments at once, one moves it and says so.
+  if (referral.state === 'converted' && (await referrals.move(tx, program.id, referral.id, 'converted', 'paid', now))) {
+    // A paying customer now: converted, in the sense of the hosted platforms' event, and a state change.
+    const paid = renderReferral({ ...referral, state: 'paid', state_set_at: Math.max(now, referral.created_at), updated_at: now });
+    await emit(tx, program.id, 'referral.converted', paid, now);
+    await emit(tx, program.id, 'referral.updated', paid, now);
+  }
+  return { payment, commission, created: true };
+}
+
+export async function recordPayment(db: Db, program: ProgramRow, input: PaymentInput, now: number): Promise<PaymentResult> {
+  const currency = currencyCode(input.currency);
+  const by = selector(input);
+  // The request as understood: a replay must name the same referral, amount and currency.
+  const hash = createHash('sha256')
+    .update(JSON.stringify([input.amount, currency, ...by]))
+    .digest('hex');
+  try {
+    return await db.transaction(async (tx) => {
+      const earlier = await payments.findByKey(tx, program.id, input.idempotency_key);
+      if (earlier) return replay(tx, earlier, hash);
+      const { amount, idempotency_key } = input;
+      return creditPayment(tx, program, await findReferral(tx, program.id, by), { amount, currency, idempotency_key }, hash, now);
+    });
+  } catch (err) {
+    // Another process committed the same key first: answer as a replay of its payment.
+    if (!(err instanceof UniqueViolation)) throw err;
+    const winner = await payments.findByKey(db, program.id, input.idempotency_key);
+    if (!winner) throw err;
+    return replay(db, winner, hash);
+  }
+}
+
+/**
+ * POST /v1/refunds: the payment refunded up to `amountRefunded` of its amount in all (a
+ * running total, as Stripe's amount_refunded: the same total again changes nothing), or
+ * whole. A pending commission is reduced or rejected as refunded; a paid one gets a
+ * clawback (modules/payments/refunds.ts). One rejected for another reason earned nothing to take.
+ */
+export async function refundPayment(
+  db: Db,
+  programId: string,
+  paymentKey: string,
+  amountRefunded: number | undefined,
+  now: number,
+): Promise<RefundResult> {
+  return db.transaction(async (tx) => {
+    const payment = await payments.findByKey(tx, programId, paymentKey);
+    if (!payment) throw fail('invalid_field', 'no payment with that payment_id (its idempotency_key)', { field: 'payment_id' });
+    if (amountRefunded !== undefined && amountRefunded > payment.amount) {
+      throw fail('invalid_field', `amount_refunded is more than the payment's amount (${payment.amount})`, { field: 'amount_refunded' });
+    }
+    const commission = await getCommission(tx, programId, payment.commission_id);
+    if (commission.state === 'rejected' && commission.reject_reason !== 'refunded') {
+      throw fail(
+        'invalid_transition',
+        `the payment's commission was rejected (${commission.reject_reason ?? 'no reason'}): there is nothing to refund`,
+        { field: 'payment_id' },
+      );
+    }
+    const gross = amountRefunded === undefined ? payment.gross : shareOf(payment.gross, amountRefunded, payment.amount);
+    return applyRefund(tx, payment, gross, now);
+  });
+}

@@ -1,0 +1,162 @@
+import type { Param, Queryable } from '../../platform/db/db.js';
+import { insertRow } from '../../platform/db/rows.js';
+import { addDelta, NOW } from '../stats/repo.js';
+
+/**
+ * A pending commission that can be paid out: its partner's partnership is accepted, no
+ * open batch holds it yet, its holding period is over and no dispute holds it. Clawbacks
+ * (negative amounts) are among them, to be netted.
+ */
+export interface PayableRow {
+  commission_id: string;
+  partner_id: string;
+  partner_name: string;
+  paypal_email: string | null;
+  amount: number;
+  currency: string;
+  /** The minimum-payout objects (JSON) of the program and of the partnership (null: the program's). */
+  program_minimum: string;
+  partnership_minimum: string | null;
+}
+
+/** Narrows `payable` to one currency or one partner (a partner's own next payout reads only theirs). */
+export interface PayableOf {
+  currency?: string;
+  partnerId?: string;
+}
+
+export function payable(db: Queryable, programId: string, now: number, of: PayableOf = {}): Promise<PayableRow[]> {
+  const params: Param[] = [programId, now];
+  if (of.currency !== undefined) params.push(of.currency);
+  if (of.partnerId !== undefined) params.push(of.partnerId);
+  // In id order. The export claims them grouped by currency and partner, so two exports
+  // at once may still lock rows in different orders on PostgreSQL: the deadlock that can
+  // follow is retried by the driver (platform/db/postgres.ts), and the loser finds them taken.
+  return db.all<PayableRow>(
+    `SELECT c.id AS commission_id, c.partner_id, pa.name AS partner_name, pa.paypal_email, c.amount, c.currency,
+            pr.minimum_payout AS program_minimum, ps.minimum_payout AS partnership_minimum
+       FROM commissions c
+       JOIN partners pa ON pa.id = c.partner_id
+       JOIN partnerships ps ON ps.program_id = c.program_id AND ps.partner_id = c.partner_id
+       JOIN programs pr ON pr.id = c.program_id
+      WHERE c.program_id = ? AND c.state = 'pending' AND c.payout_batch_id IS NULL AND ps.state = 'accepted'
+            AND c.payable_at <= ? AND c.on_hold = 0 AND c.amount <> 0
+            ${of.currency === undefined ? '' : 'AND c.currency = ?'} ${of.partnerId === undefined ? '' : 'AND c.partner_id = ?'}
+      ORDER BY c.id`,
+    params,
+  );
+}
+
+/**
+ * Makes the batch the commission's holder, unless another batch holds it or it left
+ * `pending`: false then. One conditional update, so two exports, in any processes, can
+ * never both claim it; on PostgreSQL the second waits for the first to commit and then
+ * finds the commission taken.
+ */
+export async function claim(db: Queryable, commissionId: string, batchId: string): Promise<boolean> {
+  const changed = await db.run(
+    "UPDATE commissions SET payout_batch_id = ? WHERE id = ? AND state = 'pending' AND payout_batch_id IS NULL",
+    [batchId, commissionId],
+  );
+  return changed === 1;
+}
+
+export interface BatchRow {
+  id: string;
+  program_id: string;
+  currency: string;
+  created_at: number;
+  paid_at: number | null;
+  cancelled_at: number | null;
+}
+
+/** One commission in a batch, with the payee address as exported (the partner's may change later). */
+export interface ItemRow {
+  batch_id: string;
+  commission_id: string;
+  partner_id: string;
+  amount: number;
+  paypal_email: string | null;
+}
+
+export async function insertBatch(db: Queryable, batch: BatchRow): Promise<void> {
+  await insertRow(db, 'payout_batches', batch);
+}
+
+export async function insertItems(db: Queryable, items: readonly ItemRow[]): Promise<void> {
+  for (const item of items) await insertRow(db, 'payout_items', item);
+}
+
+/** A batch that turned out to hold nothing (another export claimed it all first). */
+export async function removeEmptyBatch(db: Queryable, id: string): Promise<void> {
+  await db.run('DELETE FROM payout_batches WHERE id = ?', [id]);
+}
+
+export function getBatch(db: Queryable, id: string): Promise<BatchRow | undefined> {
+  return db.get<BatchRow>('SELECT * FROM payout_batches WHERE id = ?', [id]);
+}
+
+/** The program's batches neither paid nor cancelled, oldest first. */
+export function openBatches(db: Queryable, programId: string): Promise<BatchRow[]> {
+  return db.all<BatchRow>(
+    `SELECT * FROM payout_batches WHERE program_id = ? AND paid_at IS NULL AND cancelled_at IS NULL
+      ORDER BY created_at, id`,
+    [programId],
+  );
+}
+
+/** The batch's items, with their commission's state and holder now. */
+export function batchItems(db: Queryable, batchId: string): Promise<Array<ItemRow & { state: string; holder: string | null }>> {
+  return db.all(
+    `SELECT i.*, c.state, c.payout_batch_id AS holder FROM payout_items i JOIN commissions c ON c.id = i.commission_id
+      WHERE i.batch_id = ? ORDER BY i.commission_id`,
+    [batchId],
+  );
+}
+
+/** Marks the batch paid if it is open; false if it was paid or cancelled meanwhile. */
+export async function markBatchPaid(db: Queryable, id: string, now: number): Promise<boolean> {
+  return (await db.run('UPDATE payout_batches SET paid_at = ? WHERE id = ? AND paid_at IS NULL AND cancelled_at IS NULL', [now, id])) === 1;
+}
+
+/**
+ * Cancels the batch if it is open, and lets go of its commissions, so that a later export
+ * takes them again; false if it was paid or cancelled meanwhile. Resolves to how many
+ * commissions it let go.
+ */
+export async function cancelBatch(db: Queryable, id: string, now: number): Promise<number | false> {
+  const cancelled = await db.run('UPDATE payout_batches SET cancelled_at = ? WHERE id = ? AND paid_at IS NULL AND cancelled_at IS NULL', [
+    now,
+    id,
+  ]);
+  if (cancelled !== 1) return false;
+  const freed = await db.all<{ program_id: string; partner_id: string; currency: string; amount: number; state: string }>(
+    'UPDATE commissions SET payout_batch_id = NULL WHERE payout_batch_id = ? RETURNING program_id, partner_id, currency, amount, state',
+    [id],
+  );
+  // The pending ones are owed again (a rejection while held took nothing off: the claim had).
+  for (const c of freed) {
+    if (c.state === 'pending')
+      await addDelta(db, { program_id: c.program_id, partner_id: c.partner_id, at: NOW, currency: c.currency, owed: c.amount });
+  }
+  return freed.length;
+}
+
+export interface BatchSummary extends BatchRow {
+  /** Minor units of the batch's currency. */
+  amount: number;
+  commissions: number;
+  partners: number;
+}
+
+/** The program's batches with their totals, newest first (the 200 latest), or the one `id`. */
+export function batchSummaries(db: Queryable, programId: string, id: string | null): Promise<BatchSummary[]> {
+  return db.all<BatchSummary>(
+    `SELECT b.*, COALESCE(SUM(i.amount), 0) AS amount, COUNT(i.commission_id) AS commissions, COUNT(DISTINCT i.partner_id) AS partners
+       FROM payout_batches b LEFT JOIN payout_items i ON i.batch_id = b.id
+      WHERE b.program_id = ? ${id === null ? '' : 'AND b.id = ?'}
+      GROUP BY b.id, b.program_id, b.currency, b.created_at, b.paid_at, b.cancelled_at
+      ORDER BY b.created_at DESC, b.id DESC LIMIT 200`,
+    id === null ? [programId] : [programId, id],
+  );
+}

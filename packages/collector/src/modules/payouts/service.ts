@@ -1,0 +1,374 @@
+// Payouts: pending commissions of accepted partnerships, summed per partner and
+// currency into PayPal's Payouts bulk-upload file, then marked paid from that file.
+//
+// A batch holds its commissions from export until it is paid or cancelled, and a
+// commission is held by at most one batch (commissions.payout_batch_id, set by a
+// conditional update), so no two files can ever ask for the same money. A batch stores
+// what its file said, payee addresses included, so its file can be written again byte for
+// byte and an upload can be checked cell by cell. The CLI and any future HTTP route share
+// these functions; they only parse arguments, write files and print.
+
+import { formatCsv, parseCsv } from '../../platform/csv.js';
+import { fail } from '../../platform/errors.js';
+import type { Db, Queryable } from '../../platform/db/db.js';
+import * as commissions from '../commissions/repo.js';
+import * as payouts from './repo.js';
+import type { BatchRow, ItemRow, PayableRow } from './repo.js';
+import { uuidv7 } from '../../core/ids.js';
+import { countOwed } from '../commissions/service.js';
+import { minimumIn } from '../commissions/rules.js';
+import { majorUnits, minorUnit } from '../../core/money.js';
+import { renderCommission } from '../commissions/present.js';
+import { renderBatch } from './present.js';
+import { emit } from '../webhooks/events.js';
+
+export interface PayoutRow {
+  email: string;
+  amount: string;
+  currency: string;
+  note: string;
+  partnerId: string;
+}
+
+export interface PayoutBatch {
+  id: string;
+  currency: string;
+  /** In the file's order. */
+  rows: PayoutRow[];
+}
+
+export interface Skipped {
+  partnerId: string;
+  name: string;
+  currency: string;
+  /** In major units (negative when clawbacks exceed earnings); in minor units when the currency is unknown. */
+  amount: string;
+  reason: 'no paypal_email' | 'unknown currency' | 'below minimum payout' | 'clawbacks exceed earnings';
+}
+
+export interface PayoutExport {
+  /** One batch per currency: PayPal takes one currency per file. */
+  batches: PayoutBatch[];
+  /** Partners with something to pay that no file can hold: not in any batch. */
+  skipped: Skipped[];
+}
+
+const NOTE = /batch (\S+)$/;
+
+export function noteFor(partnerId: string, batchId: string): string {
+  return `Commission payout, partner ${partnerId}, batch ${batchId}`;
+}
+
+/** The file's cells for one row, in PayPal's column order; the empty one is the customer id. */
+const cells = (r: PayoutRow): string[] => [r.email, r.amount, r.currency, '', r.note, 'PAYPAL'];
+
+/** The batch's file, exactly as every export of it writes it. */
+export function payoutCsv(batch: PayoutBatch): string {
+  return formatCsv(batch.rows.map(cells));
+}
+
+/**
+ * The file's rows from the batch's items: one per partner, summed, in the order of the
+ * address and then the partner (compared by code unit, never by a database collation),
+ * so that the first export and every later one give the same bytes.
+ */
+function rowsOf(batch: Pick<BatchRow, 'id' | 'currency'>, items: readonly ItemRow[]): PayoutRow[] {
+  const byPartner = new Map<string, { email: string; sum: number }>();
+  for (const item of items) {
+    // Batches exported before addresses were kept may lack one: an empty cell, which mark-paid then refuses.
+    const row = byPartner.get(item.partner_id) ?? { email: item.paypal_email ?? '', sum: 0 };
+    row.sum += item.amount;
+    byPartner.set(item.partner_id, row);
+  }
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...byPartner]
+    .sort(([pa, a], [pb, b]) => order(a.email, b.email) || order(pa, pb))
+    .map(([partnerId, { email, sum }]) => ({
+      email,
+      amount: majorUnits(sum, batch.currency),
+      currency: batch.currency,
+      note: noteFor(partnerId, batch.id),
+      partnerId,
+    }));
+}
+
+const total = (rows: readonly { amount: number }[]) => rows.reduce((n, r) => n + r.amount, 0);
+
+/** A signed amount in major units: a net below zero is shown as such. */
+const signedMajor = (amount: number, code: string): string => (amount < 0 ? '-' : '') + majorUnits(Math.abs(amount), code);
+
+/**
+ * Why a partner's net amount is not paid now, if it is not: a payout never goes below
+ * zero (the clawbacks carry over) nor below the partnership's minimum (it all carries over).
+ */
+function notDue(owed: readonly PayableRow[], code: string): Skipped['reason'] | undefined {
+  const net = total(owed);
+  if (net <= 0) return 'clawbacks exceed earnings';
+  const first = owed[0]!;
+  return net < minimumIn(first.program_minimum, first.partnership_minimum, code) ? 'below minimum payout' : undefined;
+}
+
+/** Payable commissions by currency, then by partner. */
+function group(rows: PayableRow[]): Map<string, Map<string, PayableRow[]>> {
+  const byCurrency = new Map<string, Map<string, PayableRow[]>>();
+  for (const row of rows) {
+    const byPartner = byCurrency.get(row.currency) ?? new Map<string, PayableRow[]>();
+    byCurrency.set(row.currency, byPartner);
+    byPartner.set(row.partner_id, [...(byPartner.get(row.partner_id) ?? []), row]);
+  }
+  return byCurrency;
+}
+
+/**
+ * One batch for one currency: claims each partner's commissions that no other batch
+ * holds, and records what the file says. Resolves to undefined when nothing was left to
+ * claim, recording nothing.
+ */
+async function exportCurrency(
+  tx: Queryable,
+  programId: string,
+  code: string,
+  byPartner: Map<string, PayableRow[]>,
+  skipped: Skipped[],
+  now: number,
+): Promise<PayoutBatch | undefined> {
+  const batch: BatchRow = { id: uuidv7(), program_id: programId, currency: code, created_at: now, paid_at: null, cancelled_at: null };
+  await payouts.insertBatch(tx, batch);
+  const items: ItemRow[] = [];
+  for (const [partnerId, owed] of byPartner) {
+    const first = owed[0]!;
+    const reason = first.paypal_email ? notDue(owed, code) : 'no paypal_email';
+    if (reason) {
+      skipped.push({ partnerId, name: first.partner_name, currency: code, amount: signedMajor(total(owed), code), reason });
+      continue;
+    }
+    for (const c of owed) {
+      // Netted as read: a commission that changed since (a refund) would change the net.
+      if (!(await payouts.claim(tx, c.commission_id, batch.id))) {
+        throw fail('conflict', `commission ${c.commission_id} changed during the export; export again`);
+      }
+      await countOwed(tx, { program_id: programId, partner_id: partnerId, currency: code, amount: c.amount }, -1);
+      items.push({
+        batch_id: batch.id,
+        commission_id: c.commission_id,
+        partner_id: partnerId,
+        amount: c.amount,
+        paypal_email: first.paypal_email,
+      });
+    }
+  }
+  if (items.length === 0) {
+    await payouts.removeEmptyBatch(tx, batch.id);
+    return undefined;
+  }
+  await payouts.insertItems(tx, items);
+  await emit(tx, programId, 'payout.created', renderBatch(await getBatchSummary(tx, programId, batch.id)), now);
+  return { id: batch.id, currency: code, rows: rowsOf(batch, items) };
+}
+
+/**
+ * Records one batch per currency of what the program owes and no open batch holds yet,
+ * and returns the rows of their files. A second export with nothing new records nothing.
+ *
+ * `deliver` runs inside the transaction, after the batches are recorded and before they
+ * are committed: it writes the files. If it throws, or the commit fails, no batch exists,
+ * so a batch never exists without its whole file.
+ */
+export async function exportPayouts(
+  db: Db,
+  programId: string,
+  currency: string | null,
+  now: number,
+  deliver: (batches: readonly PayoutBatch[]) => void | Promise<void> = () => {},
+): Promise<PayoutExport> {
+  return db.transaction(async (tx) => {
+    // One export of a program at a time, in any process: each nets what it read, whole.
+    await tx.lock(`payouts:${programId}`);
+    const result: PayoutExport = { batches: [], skipped: [] };
+    // Nothing is owed for a zero amount: it makes no row, and stays pending.
+    const owed = await payouts.payable(tx, programId, now, { currency: currency ?? undefined });
+    for (const [code, byPartner] of group(owed)) {
+      if (minorUnit(code) === undefined) {
+        // A code stored before currencies were checked: no file can say where its decimal point goes.
+        for (const [partnerId, list] of byPartner) {
+          result.skipped.push({
+            partnerId,
+            name: list[0]!.partner_name,
+            currency: code,
+            amount: String(total(list)),
+            reason: 'unknown currency',
+          });
+        }
+        continue;
+      }
+      const batch = await exportCurrency(tx, programId, code, byPartner, result.skipped, now);
+      if (batch) result.batches.push(batch);
+    }
+    if (result.batches.length > 0) await deliver(result.batches);
+    return result;
+  });
+}
+
+/** The batch, or a 404; one of `programId`'s when it is given (the API's callers are one program's). */
+async function findBatch(db: Queryable, id: string, programId?: string): Promise<BatchRow> {
+  const batch = await payouts.getBatch(db, id);
+  if (!batch || (programId !== undefined && batch.program_id !== programId)) {
+    throw fail('not_found', `no payout batch ${id}${programId === undefined ? ' in this database' : ''}`);
+  }
+  return batch;
+}
+
+function refuseClosed(batch: BatchRow, doing: string): void {
+  if (batch.paid_at !== null) throw fail('conflict', `batch ${batch.id} was already marked paid: it cannot be ${doing}`);
+  if (batch.cancelled_at !== null) throw fail('conflict', `batch ${batch.id} was cancelled: it cannot be ${doing}`);
+}
+
+/** An open batch as exported, to write its file again. Paid and cancelled batches are refused. */
+export async function openBatch(db: Queryable, id: string, programId?: string): Promise<PayoutBatch & { programId: string }> {
+  const batch = await findBatch(db, id, programId);
+  refuseClosed(batch, 'exported again');
+  return { id, programId: batch.program_id, currency: batch.currency, rows: rowsOf(batch, await payouts.batchItems(db, id)) };
+}
+
+/** The program's open batches: what holds commissions that a new export will not take. */
+export async function openBatches(db: Queryable, programId: string): Promise<Array<{ id: string; currency: string; createdAt: number }>> {
+  return (await payouts.openBatches(db, programId)).map((b) => ({ id: b.id, currency: b.currency, createdAt: b.created_at }));
+}
+
+/** Cancels an open batch and lets go of its commissions; resolves to how many. */
+export async function cancelPayoutBatch(db: Db, id: string, now: number, programId?: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    refuseClosed(await findBatch(tx, id, programId), 'cancelled');
+    const freed = await payouts.cancelBatch(tx, id, now);
+    // Paid or cancelled by someone else between the read and this write.
+    if (freed === false) throw fail('conflict', `batch ${id} was marked paid or cancelled meanwhile`);
+    return freed;
+  });
+}
+
+/** The batch ids named by an export file's notes. */
+export function batchesIn(rows: readonly string[][]): string[] {
+  const ids = new Set<string>();
+  for (const row of rows) {
+    const id = NOTE.exec(row[4] ?? '')?.[1];
+    if (!id) throw fail('invalid_field', 'this file has a row that is not from tally payouts export');
+    ids.add(id);
+  }
+  return [...ids];
+}
+
+/** Rows as comparable text, in any order: every cell counts, the order of rows does not. */
+const rowSet = (rows: readonly (readonly string[])[]) => rows.map((r) => JSON.stringify(r)).sort();
+
+/**
+ * Marks exactly the commissions of the file's batches paid, in one transaction. Refuses
+ * the whole file, moving nothing, if any batch was paid or cancelled, any of its
+ * commissions is no longer pending, or any cell of the file differs from the export.
+ * `rows` is the file as parsed by parseCsv.
+ */
+export async function markPaid(db: Db, rows: readonly string[][], now: number): Promise<number> {
+  const ids = batchesIn(rows);
+  if (ids.length === 0) throw fail('invalid_field', 'the file has no payout rows');
+  return db.transaction(async (tx) => {
+    let moved = 0;
+    for (const id of ids) {
+      const batch = await findBatch(tx, id);
+      refuseClosed(batch, 'marked paid');
+      const items = await payouts.batchItems(tx, id);
+      const changed = items.filter((i) => i.state !== 'pending');
+      if (changed.length > 0) {
+        throw fail(
+          'conflict',
+          `${changed.length} commission(s) of batch ${id} changed state since the export: ${changed.map((c) => c.commission_id).join(', ')}`,
+        );
+      }
+      const elsewhere = items.filter((i) => i.holder !== id);
+      if (elsewhere.length > 0) {
+        // Only batches exported before batches held their commissions can get here.
+        throw fail(
+          'conflict',
+          `${elsewhere.length} commission(s) of batch ${id} belong to another batch: ${elsewhere.map((c) => c.commission_id).join(', ')}`,
+        );
+      }
+      // Every cell as the file was written, neutralised formulas included: parsed back
+      // from the same CSV text the export wrote.
+      const inFile = rows.filter((r) => NOTE.exec(r[4] ?? '')?.[1] === id);
+      const exported = payoutCsv({ id, currency: batch.currency, rows: rowsOf(batch, items) });
+      if (rowSet(inFile).join('\n') !== rowSet(parseCsv(exported)).join('\n')) {
+        throw fail('conflict', `the file's rows for batch ${id} differ from what was exported`);
+      }
+      // The checks above read; these writes are conditional, so a mark-paid, a cancel or a
+      // state change racing this one (another process) makes it refuse the file, not half-apply.
+      if (!(await payouts.markBatchPaid(tx, id, now))) throw fail('conflict', `batch ${id} was marked paid or cancelled meanwhile`);
+      const paid = { state: 'paid' as const, reject_reason: null, paid_at: now, state_set_at: now, updated_at: now };
+      for (const item of items) {
+        if (!(await commissions.move(tx, batch.program_id, item.commission_id, 'pending', paid))) {
+          throw fail('conflict', `commission ${item.commission_id} of batch ${id} changed state meanwhile`);
+        }
+        const commission = await commissions.get(tx, batch.program_id, item.commission_id);
+        if (commission) await emit(tx, batch.program_id, 'commission.updated', renderCommission(commission), now);
+        moved++;
+      }
+      await emit(tx, batch.program_id, 'payout.paid', renderBatch(await getBatchSummary(tx, batch.program_id, id)), now);
+    }
+    return moved;
+  });
+}
+
+/**
+ * Marks an open batch paid as its own file says, with every check of markPaid: the
+ * dashboard's button and the API's call for "we uploaded it and PayPal paid".
+ */
+export async function payBatch(db: Db, programId: string, id: string, now: number): Promise<number> {
+  return markPaid(db, parseCsv(payoutCsv(await openBatch(db, id, programId))), now);
+}
+
+export interface Owed {
+  partnerId: string;
+  name: string;
+  paypalEmail: string | null;
+  currency: string;
+  /** Minor units, net of clawbacks. */
+  amount: number;
+  commissions: number;
+  /** The least a payout may be, in minor units. */
+  minimum: number;
+  /** Whether the next export pays it. */
+  due: boolean;
+}
+
+/**
+ * What each partner can be paid now, per currency, net of clawbacks: what the next export
+ * would pay (`due`), and what it would leave (no address, below the minimum, negative).
+ */
+export async function owedNow(db: Queryable, programId: string, now: number, partnerId?: string): Promise<Owed[]> {
+  const owed: Owed[] = [];
+  for (const [currency, byPartner] of group(await payouts.payable(db, programId, now, { partnerId }))) {
+    for (const [partnerId, rows] of byPartner) {
+      const first = rows[0]!;
+      const minimum = minimumIn(first.program_minimum, first.partnership_minimum, currency);
+      const due = first.paypal_email !== null && notDue(rows, currency) === undefined;
+      owed.push({
+        partnerId,
+        name: first.partner_name,
+        paypalEmail: first.paypal_email,
+        currency,
+        amount: total(rows),
+        commissions: rows.length,
+        minimum,
+        due,
+      });
+    }
+  }
+  return owed.sort((a, b) => a.currency.localeCompare(b.currency) || b.amount - a.amount || a.partnerId.localeCompare(b.partnerId));
+}
+
+export function listBatches(db: Queryable, programId: string): Promise<payouts.BatchSummary[]> {
+  return payouts.batchSummaries(db, programId, null);
+}
+
+export async function getBatchSummary(db: Queryable, programId: string, id: string): Promise<payouts.BatchSummary> {
+  const [batch] = await payouts.batchSummaries(db, programId, id);
+  if (!batch) throw fail('not_found', `no payout batch ${id}`);
+  return batch;
+}

@@ -1,0 +1,81 @@
+// How the portal shows a partner their own records: pure functions of what the service
+// read. A referral's e-mail is masked; a partnership shows its link only once accepted.
+
+import { maskEmail } from '../../core/email.js';
+import type { Resource } from '../../platform/resource.js';
+import type { CommissionRow } from '../commissions/repo.js';
+import { referralLink } from '../partnerships/present.js';
+import type { ReferralRow } from '../referrals/repo.js';
+import type { PartnerPayoutRow } from './repo.js';
+import type { PartnershipWithEarnings, Profile } from './service.js';
+
+export function renderPartnership({ partnership: p, earnings }: PartnershipWithEarnings): Resource {
+  const accepted = p.state === 'accepted';
+  return {
+    id: p.id,
+    type: 'portal_partnership',
+    attributes: {
+      program_id: p.program_id,
+      program_name: p.program_name,
+      state: p.state,
+      referral_link: accepted ? referralLink(p.program_site_url, p.key) : null,
+      key: accepted ? p.key : null,
+      competitor_slugs: accepted ? (JSON.parse(p.competitor_slugs) as string[]) : [],
+      commission_rate_bps: p.commission_rate_bps ?? p.program_rate_bps,
+      earnings: Object.fromEntries(
+        earnings.map((e) => [
+          e.currency,
+          {
+            pending: Number(e.pending),
+            payable: Number(e.payable),
+            paid: Number(e.paid),
+            next_payable_at: e.next_payable_at === null ? null : Number(e.next_payable_at),
+            next_payout: { amount: e.nextPayout.amount, reason: e.nextPayout.heldBack, minimum: e.nextPayout.minimum },
+          },
+        ]),
+      ),
+      created_at: p.created_at,
+    },
+  };
+}
+
+export const renderReferral = (r: ReferralRow): Resource => ({
+  id: r.id,
+  type: 'portal_referral',
+  attributes: { state: r.state, email: r.email ? maskEmail(r.email) : '•••', created_at: r.created_at, state_set_at: r.state_set_at },
+});
+
+export const renderCommission = (c: CommissionRow): Resource => ({
+  id: c.id,
+  type: 'portal_commission',
+  attributes: {
+    state: c.state,
+    amount: c.amount,
+    currency: c.currency,
+    ...(c.state === 'rejected' && c.reject_reason ? { reject_reason: c.reject_reason } : {}),
+    payable_at: Number(c.payable_at),
+    on_hold: Number(c.on_hold) === 1,
+    clawback: c.clawback_of !== null,
+    ...(c.state === 'paid' && c.paid_at ? { paid_at: Number(c.paid_at) } : {}),
+    created_at: c.created_at,
+  },
+});
+
+export const renderPayout = (b: PartnerPayoutRow): Resource => ({
+  id: b.id,
+  type: 'portal_payout',
+  attributes: {
+    currency: b.currency,
+    amount: Number(b.amount),
+    commissions: Number(b.commissions),
+    state: b.state,
+    created_at: Number(b.created_at),
+    paid_at: b.paid_at === null ? null : Number(b.paid_at),
+  },
+});
+
+export const renderAccount = ({ account, name, paypalEmail }: Profile): Resource => ({
+  id: account.id,
+  type: 'partner_account',
+  attributes: { email: account.email, name, paypal_email: paypalEmail },
+});

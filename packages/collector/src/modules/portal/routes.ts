@@ -1,0 +1,298 @@
+// The partner portal's API (docs/api.md §27): a partner signed in sees their own
+// partnerships, in every program they joined, and under each only their own records:
+// clicks and totals, referrals with masked e-mails, commissions and payouts. Everything
+// is reached through a partnership of the account, so any other id is a 404.
+
+import { z } from 'zod';
+import { email } from '../../api/fields.js';
+import { type Reply, type RouteInput, route } from '../../api/route.js';
+import type { Resource } from '../../platform/resource.js';
+import { states } from '../../core/state-machines.js';
+import type { Db } from '../../platform/db/db.js';
+import type { FieldFilter, Page, PageRequest } from '../../platform/db/list.js';
+import { dateTime, type ListSpec, oneOf } from '../../platform/http/list-query.js';
+import { listEnvelope } from '../../platform/http/render.js';
+import { one, page, resource, unixTime } from '../../platform/http/schemas.js';
+import { PASSWORD_MAX } from '../identity/passwords.js';
+import { resetRoute } from '../identity/http.js';
+import { statsSeries } from '../stats/service.js';
+import { seriesAnswer, seriesQuery, seriesSchema } from '../stats/schemas.js';
+import { renderAccount, renderCommission, renderPartnership, renderPayout, renderReferral } from './present.js';
+import type { AccountRow, ReachedPartnership } from './repo.js';
+import {
+  changePartnerPassword,
+  type NewPartnerSession,
+  partnerCommissions,
+  partnerPayouts,
+  partnerReferrals,
+  partnershipPage,
+  accountOf,
+  profileOf,
+  reachedPartnership,
+  redeemPartnerLink,
+  signIn,
+  signOutPartner,
+  updateProfile,
+  withEarnings,
+} from './service.js';
+
+const password = z.string().max(PASSWORD_MAX);
+
+const partnershipSchema = resource('portal_partnership', {
+  program_id: z.string(),
+  program_name: z.string(),
+  state: z.enum(['pending', 'accepted', 'declined']),
+  referral_link: z.string().nullable().meta({ description: 'Only while accepted: a declined or pending partner has no link to share' }),
+  key: z.string().nullable(),
+  competitor_slugs: z.array(z.string()),
+  commission_rate_bps: z.number().int(),
+  earnings: z.record(
+    z.string(),
+    z.object({
+      pending: z.number().int(),
+      payable: z
+        .number()
+        .int()
+        .meta({ description: 'Past the holding period, not held by a dispute and in no payout batch, net of clawbacks' }),
+      paid: z.number().int(),
+      next_payable_at: unixTime.nullable(),
+      next_payout: z.object({
+        amount: z.number().int().meta({
+          description: 'What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing',
+        }),
+        reason: z
+          .enum(['below_minimum', 'clawbacks_exceed_earnings', 'no_paypal_email', 'not_accepted'])
+          .nullable()
+          .meta({ description: 'Why the next export pays nothing of `payable`; null when it pays it, or when nothing is payable' }),
+        minimum: z
+          .number()
+          .int()
+          .meta({ description: 'The least a payout may be in this currency, in minor units (1 when the program sets none)' }),
+      }),
+    }),
+  ),
+  created_at: unixTime,
+});
+
+const referralSchema = resource('portal_referral', {
+  state: z.string(),
+  email: z.string().meta({ description: 'Masked: j•••@e•••.com' }),
+  created_at: unixTime,
+  state_set_at: unixTime,
+});
+
+const commissionSchema = resource('portal_commission', {
+  state: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  reject_reason: z.string().optional(),
+  payable_at: unixTime,
+  on_hold: z.boolean(),
+  clawback: z.boolean(),
+  paid_at: unixTime.optional(),
+  created_at: unixTime,
+});
+
+const BATCH_STATES = ['open', 'paid', 'cancelled'] as const;
+
+const payoutSchema = resource('portal_payout', {
+  currency: z.string(),
+  amount: z.number().int().meta({ description: "The partner's share of the batch" }),
+  commissions: z.number().int(),
+  state: z.enum(BATCH_STATES),
+  created_at: unixTime,
+  paid_at: unixTime.nullable(),
+});
+
+const accountSchema = resource('partner_account', {
+  email: z.string(),
+  name: z.string(),
+  paypal_email: z.string().nullable(),
+});
+
+/** The account as the portal shows it, in the `{ data }` envelope. */
+const accountAnswer = async (db: Db, account: AccountRow) => ({ data: renderAccount(await profileOf(db, account)) });
+
+async function signedIn(db: Db, made: NewPartnerSession): Promise<Reply> {
+  return { status: 200, partnerSession: { token: made.token }, body: await accountAnswer(db, await accountOf(db, made)) };
+}
+
+/** The partner's own account; partner routes always have one. */
+const me = (input: RouteInput<unknown, unknown>): AccountRow => input.account as AccountRow;
+
+/** The routes under one of the account's partnerships: `:id` is the partnership's. */
+const under = (path: string) => `/v1/portal/partnerships/:id${path}`;
+
+/** A list under one of the account's partnerships: the list envelope, filters and paging of every list. */
+function partnershipList<T>(
+  path: string,
+  summary: string,
+  spec: ListSpec,
+  list: (db: Db, p: ReachedPartnership, filters: readonly FieldFilter[], page: PageRequest) => Promise<Page<T>>,
+  render: (row: T) => Resource,
+  schema: z.ZodType,
+) {
+  return route({
+    method: 'get',
+    path: under(path),
+    summary,
+    access: 'partner',
+    list: spec,
+    status: 200,
+    response: page(schema),
+    async handle(input) {
+      const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
+      return { status: 200, body: listEnvelope(await list(input.db, p, input.list.filters, input.list.page), input.list.page, render) };
+    },
+  });
+}
+
+const byStateAndDate = (values: readonly string[]): ListSpec => ({
+  state_eq: oneOf(values),
+  created_at_lt: dateTime,
+  created_at_gt: dateTime,
+});
+
+export const portalRoutes = [
+  route({
+    method: 'post',
+    path: '/v1/portal/auth/sign_in',
+    summary: 'Sign in to the partner portal (sets the partner session cookie)',
+    access: 'public',
+    checksPassword: true,
+    body: z.strictObject({ email: z.string().max(320), password }),
+    status: 200,
+    response: one(accountSchema),
+    async handle({ db, body, now }) {
+      return signedIn(db, await signIn(db, body.email, body.password, now));
+    },
+  }),
+  resetRoute('/v1/portal/auth/reset', 'partner_reset', 'the partner portal'),
+  route({
+    method: 'post',
+    path: '/v1/portal/auth/redeem',
+    summary: "Set the password with a one-time link's token (an invitation or a reset) and sign in",
+    access: 'public',
+    checksPassword: true,
+    body: z.strictObject({ token: z.string().min(1).max(200), password }),
+    status: 200,
+    response: one(accountSchema),
+    async handle({ db, body, now }) {
+      return signedIn(db, await redeemPartnerLink(db, body.token, body.password, now));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/portal/auth/sign_out',
+    summary: "End the partner's session",
+    access: 'partner',
+    status: 204,
+    async handle({ db, partnerSession }) {
+      await signOutPartner(db, partnerSession!.id);
+      return { status: 204, partnerSession: 'end' };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/portal/auth/password',
+    summary: "Change the partner's password; their other sessions end",
+    access: 'partner',
+    checksPassword: true,
+    body: z.strictObject({ current_password: password, new_password: password }),
+    status: 204,
+    async handle({ db, partnerSession, body, now }) {
+      await changePartnerPassword(db, partnerSession!, body.current_password, body.new_password, now);
+      return { status: 204 };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/portal/account',
+    summary: 'The signed-in partner: e-mail, name and PayPal address; `data: null` when signed out',
+    access: 'partner',
+    optionalSession: true,
+    status: 200,
+    response: z.object({ data: accountSchema.nullable() }),
+    async handle(input) {
+      return { status: 200, body: input.account ? await accountAnswer(input.db, input.account) : { data: null } };
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/portal/account',
+    summary: 'Change the name or PayPal address the partner is paid at, in every program they joined',
+    access: 'partner',
+    body: z.strictObject({ name: z.string().trim().min(1).max(200).optional(), paypal_email: email.nullable().optional() }),
+    status: 200,
+    response: one(accountSchema),
+    async handle(input) {
+      await updateProfile(input.db, me(input), input.body, input.now);
+      return { status: 200, body: await accountAnswer(input.db, me(input)) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/portal/partnerships',
+    summary: "The partner's partnerships, in every program, newest first: state, link (once accepted), rate, earnings and the next payout",
+    access: 'partner',
+    list: { state_eq: oneOf(states('partnership')) },
+    status: 200,
+    response: page(partnershipSchema),
+    async handle(input) {
+      const found = await partnershipPage(input.db, me(input).id, input.list.filters, input.list.page);
+      const rows = await withEarnings(input.db, found.rows, input.now);
+      return { status: 200, body: listEnvelope({ ...found, rows }, input.list.page, renderPartnership) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/portal/partnerships/:id',
+    summary: "One of the partner's partnerships",
+    access: 'partner',
+    status: 200,
+    response: one(partnershipSchema),
+    async handle(input) {
+      const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
+      const [withMoney] = await withEarnings(input.db, [p], input.now);
+      return { status: 200, body: { data: renderPartnership(withMoney!) } };
+    },
+  }),
+  route({
+    method: 'get',
+    path: under('/stats'),
+    summary: "The partnership's clicks, referrals, paying customers and commissions per day, week or month",
+    access: 'partner',
+    query: seriesQuery,
+    status: 200,
+    response: seriesSchema,
+    async handle(input) {
+      const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
+      const s = await statsSeries(input.db, p.program_id, { ...input.query, partnerId: p.partner_id });
+      return { status: 200, body: seriesAnswer(s) };
+    },
+  }),
+  partnershipList(
+    '/referrals',
+    "The partnership's referrals, newest first, their e-mails masked",
+    byStateAndDate(states('referral')),
+    partnerReferrals,
+    renderReferral,
+    referralSchema,
+  ),
+  partnershipList(
+    '/commissions',
+    "The partnership's commissions, newest first: state, amount and when each becomes payable",
+    byStateAndDate(states('commission')),
+    partnerCommissions,
+    renderCommission,
+    commissionSchema,
+  ),
+  partnershipList(
+    '/payouts',
+    "The payout batches that paid (or are paying) the partnership's commissions, newest first, with the partner's share of each",
+    byStateAndDate(BATCH_STATES),
+    partnerPayouts,
+    renderPayout,
+    payoutSchema,
+  ),
+];

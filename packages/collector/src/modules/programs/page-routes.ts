@@ -1,0 +1,114 @@
+// A program's public page (/p/<slug>/): its terms for anyone to read, and the application
+// form behind it; and the owner's invitation of a partner to the portal.
+
+import { z } from 'zod';
+import { rulesFor } from '../commissions/rules.js';
+import { enqueueMail } from '../mail/outbox.js';
+import { apply, invitePartner, partnerLinkPath, partnerToInvite, publicProgram } from '../portal/service.js';
+import { uuidv7 } from '../../core/ids.js';
+import { PASSWORD_MAX } from '../identity/passwords.js';
+import { route } from '../../api/route.js';
+import { one, resource } from '../../platform/http/schemas.js';
+import { email, rulesOut } from '../../api/fields.js';
+import { renderRules } from './present.js';
+
+const pageSchema = resource('program_page', {
+  name: z.string(),
+  description: z.string(),
+  site_url: z.string(),
+  commission_rate_bps: z.number().int(),
+  ...rulesOut,
+  auto_accept: z.boolean(),
+});
+
+const applicationSchema = resource('application', { state: z.enum(['pending', 'accepted']) });
+
+export const programPageRoutes = [
+  route({
+    method: 'get',
+    path: '/v1/public/programs/:slug',
+    summary: "A program's public page: its name, description and commission terms (404 while the page is off)",
+    access: 'public',
+    status: 200,
+    response: one(pageSchema),
+    async handle({ db, params }) {
+      const program = await publicProgram(db, params.slug ?? '');
+      return {
+        status: 200,
+        body: {
+          data: {
+            id: program.slug,
+            type: 'program_page',
+            attributes: {
+              name: program.name,
+              description: program.description,
+              site_url: program.site_url,
+              commission_rate_bps: program.commission_rate_bps,
+              ...renderRules(rulesFor(program)),
+              auto_accept: program.auto_accept === 1,
+            },
+          },
+        },
+      };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/public/programs/:slug/applications',
+    summary: "Apply to a program from its page: makes the partner's account and a pending partnership, and signs them in to the portal",
+    access: 'public',
+    checksPassword: true,
+    applicationLimit: true,
+    body: z.strictObject({
+      name: z.string().trim().min(1).max(200),
+      email: z.string().max(320),
+      password: z.string().max(PASSWORD_MAX),
+      paypal_email: email.nullable().optional(),
+      note: z.string().max(2000).nullable().optional(),
+      // The honeypot: a field people never see, so only a robot fills it in.
+      website: z.string().max(2000).optional().meta({ description: 'Leave empty (a field for robots)' }),
+    }),
+    status: 201,
+    response: one(applicationSchema),
+    async handle({ db, params, body, now }) {
+      if (body.website) {
+        // A robot: told what a person is told, and nothing is kept.
+        await publicProgram(db, params.slug ?? '');
+        return { status: 201, body: { data: { id: uuidv7(), type: 'application', attributes: { state: 'pending' } } } };
+      }
+      const { partnership, signedIn } = await apply(db, params.slug ?? '', body, now);
+      return {
+        status: 201,
+        partnerSession: { token: signedIn.token },
+        body: { data: { id: partnership.id, type: 'application', attributes: { state: partnership.state } } },
+      };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/partners/:id/invitation',
+    summary: 'Invite the partner to the portal: a one-time link to set a password (24 h), e-mailed when SMTP is configured',
+    access: 'secret',
+    status: 201,
+    response: z.object({
+      meta: z.object({
+        link: z.string().nullable().meta({ description: 'Only when it was not e-mailed: hand it over yourself' }),
+        emailed: z.boolean(),
+      }),
+    }),
+    async handle({ db, program, params, now, publicUrl, outbox }) {
+      const partnerId = params.id ?? '';
+      // E-mailed, the link goes to the partner alone: the owner never holds a way into their account.
+      if (outbox) {
+        await db.transaction(async (tx) => {
+          await partnerToInvite(tx, program.id, partnerId);
+          await enqueueMail(tx, 'partner_invitation', partnerId, program.id, now);
+        });
+        outbox.kick();
+        return { status: 201, body: { meta: { link: null, emailed: true } } };
+      }
+      const { token } = await db.transaction((tx) => invitePartner(tx, program.id, partnerId, now));
+      return { status: 201, body: { meta: { link: publicUrl + partnerLinkPath(token), emailed: false } } };
+    },
+  }),
+];

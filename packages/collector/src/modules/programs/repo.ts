@@ -1,0 +1,113 @@
+import type { Queryable } from '../../platform/db/db.js';
+import { insertRow } from '../../platform/db/rows.js';
+
+export interface ProgramRow {
+  id: string;
+  name: string;
+  site_url: string;
+  commission_rate_bps: number;
+  /** How long the tracker keeps a referral, in days: the snippet's data-cookie-days. */
+  cookie_days: number;
+  /** Months from a referral's first payment in which its payments earn; 0: no limit. */
+  recurring_months: number;
+  /** Days after its payment before a commission can be paid out. */
+  hold_days: number;
+  /** JSON object: currency code → the least a payout may be, in minor units. */
+  minimum_payout: string;
+  /** Names the program's Stripe webhook URL; null until Stripe is connected. */
+  stripe_endpoint_id: string | null;
+  /** The public page's address, /p/<slug>/; null until the owner chooses one. */
+  slug: string | null;
+  description: string;
+  /** 1: the public page is up and takes applications. */
+  page_enabled: number;
+  /** 1: applications are accepted at once. */
+  auto_accept: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export async function insert(db: Queryable, row: ProgramRow, origins: readonly string[]): Promise<void> {
+  await insertRow(db, 'programs', row);
+  for (const origin of origins) {
+    await db.run('INSERT INTO program_origins (program_id, origin) VALUES (?, ?)', [row.id, origin]);
+  }
+}
+
+export function get(db: Queryable, id: string): Promise<ProgramRow | undefined> {
+  return db.get<ProgramRow>('SELECT * FROM programs WHERE id = ?', [id]);
+}
+
+export function list(db: Queryable): Promise<ProgramRow[]> {
+  return db.all<ProgramRow>('SELECT * FROM programs ORDER BY created_at, id');
+}
+
+export async function count(db: Queryable): Promise<number> {
+  const row = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM programs');
+  return Number(row?.n ?? 0);
+}
+
+export async function origins(db: Queryable, programId: string): Promise<string[]> {
+  const rows = await db.all<{ origin: string }>('SELECT origin FROM program_origins WHERE program_id = ? ORDER BY origin', [programId]);
+  return rows.map((r) => r.origin);
+}
+
+export async function allowsOrigin(db: Queryable, programId: string, origin: string): Promise<boolean> {
+  const row = await db.get('SELECT 1 FROM program_origins WHERE program_id = ? AND origin = ?', [programId, origin]);
+  return row !== undefined;
+}
+
+export async function setRate(db: Queryable, id: string, rateBps: number, now: number): Promise<boolean> {
+  return (await db.run('UPDATE programs SET commission_rate_bps = ?, updated_at = ? WHERE id = ?', [rateBps, now, id])) === 1;
+}
+
+export type ProgramFields = Partial<
+  Pick<
+    ProgramRow,
+    | 'name'
+    | 'site_url'
+    | 'commission_rate_bps'
+    | 'cookie_days'
+    | 'recurring_months'
+    | 'hold_days'
+    | 'minimum_payout'
+    | 'slug'
+    | 'description'
+    | 'page_enabled'
+    | 'auto_accept'
+  >
+>;
+
+/** Sets the given fields and updated_at; false when there is no such program. */
+export async function update(db: Queryable, id: string, fields: ProgramFields, now: number): Promise<boolean> {
+  const set = { ...fields, updated_at: now };
+  const columns = Object.keys(set).map((c) => `${c} = ?`);
+  return (await db.run(`UPDATE programs SET ${columns.join(', ')} WHERE id = ?`, [...Object.values(set), id])) === 1;
+}
+
+export async function addOrigins(db: Queryable, programId: string, origins: readonly string[]): Promise<void> {
+  for (const origin of origins) {
+    await db.run('INSERT INTO program_origins (program_id, origin) VALUES (?, ?) ON CONFLICT DO NOTHING', [programId, origin]);
+  }
+}
+
+export async function removeOrigins(db: Queryable, programId: string, origins: readonly string[]): Promise<void> {
+  for (const origin of origins) {
+    await db.run('DELETE FROM program_origins WHERE program_id = ? AND origin = ?', [programId, origin]);
+  }
+}
+
+export function getByStripeEndpoint(db: Queryable, endpointId: string): Promise<ProgramRow | undefined> {
+  return db.get<ProgramRow>('SELECT * FROM programs WHERE stripe_endpoint_id = ?', [endpointId]);
+}
+
+/** Gives the program its Stripe endpoint id unless it has one; resolves to the one it has. */
+export async function ensureStripeEndpoint(db: Queryable, id: string, endpointId: string): Promise<string> {
+  await db.run('UPDATE programs SET stripe_endpoint_id = ? WHERE id = ? AND stripe_endpoint_id IS NULL', [endpointId, id]);
+  const row = await db.get<{ stripe_endpoint_id: string }>('SELECT stripe_endpoint_id FROM programs WHERE id = ?', [id]);
+  return row!.stripe_endpoint_id;
+}
+
+export function getBySlug(db: Queryable, slug: string): Promise<ProgramRow | undefined> {
+  return db.get<ProgramRow>('SELECT * FROM programs WHERE slug = ?', [slug]);
+}

@@ -1,0 +1,113 @@
+// The program the caller's token (or session) belongs to: its settings, read and changed
+// as one record. Allowed origins are given as the whole list; the domain adds and removes
+// by name, so a concurrent change to another origin is not undone.
+
+import { z } from 'zod';
+import { getProgram, updateProgram, type ProgramWithOrigins } from './service.js';
+import { found } from '../../platform/errors.js';
+import { route } from '../../api/route.js';
+import { one, resource, unixTime } from '../../platform/http/schemas.js';
+import { rulesFor } from '../commissions/rules.js';
+import { renderRules } from './present.js';
+import { rateBps, rules, rulesOut, slug } from '../../api/fields.js';
+
+/** The snippet holds data-cookie-days to 1–365 (docs/tracker.md). */
+export const COOKIE_DAYS_MAX = 365;
+
+const programSchema = resource('program', {
+  name: z.string(),
+  site_url: z.string(),
+  allowed_origins: z.array(z.string()),
+  commission_rate_bps: z.number().int(),
+  cookie_days: z.number().int(),
+  ...rulesOut,
+  stripe_endpoint_id: z.string().nullable(),
+  slug: z.string().nullable().meta({ description: "The public page's address: /p/<slug>/" }),
+  description: z.string(),
+  page_enabled: z.boolean().meta({ description: 'Whether the public page is up and takes applications' }),
+  auto_accept: z.boolean().meta({ description: 'Whether applications are accepted at once' }),
+  created_at: unixTime,
+  updated_at: unixTime,
+});
+
+function renderProgram({ program, origins }: ProgramWithOrigins) {
+  return {
+    id: program.id,
+    type: 'program' as const,
+    attributes: {
+      name: program.name,
+      site_url: program.site_url,
+      allowed_origins: origins,
+      commission_rate_bps: program.commission_rate_bps,
+      cookie_days: program.cookie_days,
+      ...renderRules(rulesFor(program)),
+      stripe_endpoint_id: program.stripe_endpoint_id,
+      slug: program.slug,
+      description: program.description,
+      page_enabled: program.page_enabled === 1,
+      auto_accept: program.auto_accept === 1,
+      created_at: program.created_at,
+      updated_at: program.updated_at,
+    },
+  };
+}
+
+const changes = z.strictObject({
+  name: z.string().max(200).optional(),
+  site_url: z.string().max(2000).optional(),
+  allowed_origins: z.array(z.string().max(2000)).max(50).optional(),
+  commission_rate_bps: rateBps.optional(),
+  cookie_days: z.number().int().min(1).max(COOKIE_DAYS_MAX).optional(),
+  recurring_months: rules.recurring_months.optional(),
+  hold_days: rules.hold_days.optional(),
+  minimum_payout: rules.minimum_payout.optional(),
+  slug: slug.nullable().optional(),
+  description: z.string().max(5000).optional(),
+  page_enabled: z.boolean().optional(),
+  auto_accept: z.boolean().optional(),
+});
+
+export const programRoutes = [
+  route({
+    method: 'get',
+    path: '/v1/program',
+    summary: "The caller's program: its name, site, allowed origins, default rate, cookie lifetime and commission rules",
+    access: 'secret',
+    status: 200,
+    response: one(programSchema),
+    async handle({ db, program }) {
+      return { status: 200, body: { data: renderProgram(found(await getProgram(db, program.id), 'program', program.id)) } };
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/program',
+    summary: "Change the program's settings; allowed_origins replaces the whole list",
+    access: 'secret',
+    body: changes,
+    status: 200,
+    response: one(programSchema),
+    async handle({ db, program, body, now }) {
+      const updated = await updateProgram(
+        db,
+        program.id,
+        {
+          name: body.name,
+          siteUrl: body.site_url,
+          commissionRateBps: body.commission_rate_bps,
+          cookieDays: body.cookie_days,
+          recurringMonths: body.recurring_months,
+          holdDays: body.hold_days,
+          minimumPayout: body.minimum_payout,
+          slug: body.slug,
+          description: body.description,
+          pageEnabled: body.page_enabled,
+          autoAccept: body.auto_accept,
+          origins: body.allowed_origins,
+        },
+        now,
+      );
+      return { status: 200, body: { data: renderProgram(updated) } };
+    },
+  }),
+];

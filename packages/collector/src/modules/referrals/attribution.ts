@@ -1,0 +1,33 @@
+// Which partnership a visitor's activity credits (docs/api.md §12): first the slug
+// from the link (a key, then a competitor slug), otherwise the latest click recorded
+// with the visitor's click id. A slug's partnership is a setting like a token: kept in
+// memory until a partnership, a partner or a slug changes (remembered.ts). Clicks come
+// and go all the time, so the click id's is read each time.
+
+import { fail } from '../../platform/errors.js';
+import type { Queryable } from '../../platform/db/db.js';
+import * as partnerships from '../partnerships/repo.js';
+import type { CreditedPartnership } from '../partnerships/repo.js';
+import { remembered } from '../../platform/db/remembered.js';
+import { normalizeSlug } from '../../core/slugs.js';
+
+export async function attribute(
+  db: Queryable,
+  programId: string,
+  pk: string | undefined,
+  grId: string | undefined,
+): Promise<CreditedPartnership> {
+  const slug = pk ? normalizeSlug(pk) : '';
+  const credited =
+    (slug ? await remembered(db, `slug:${programId} ${slug}`, () => partnerships.findBySlug(db, programId, slug)) : undefined) ??
+    (grId ? await partnerships.findByClick(db, programId, grId) : undefined);
+  if (!credited) {
+    throw fail('unattributed', 'neither pk nor gr_id leads to a partnership of this program', {
+      field: pk ? 'pk' : 'gr_id',
+    });
+  }
+  if (credited.state === 'declined') {
+    throw fail('partnership_declined', 'the partnership this referral would credit is declined');
+  }
+  return credited;
+}

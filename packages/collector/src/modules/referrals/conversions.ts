@@ -1,0 +1,96 @@
+// A conversion: a referred person signed up. The first referral of a person wins, and
+// a retry of the same conversion is answered with the same record.
+
+import { fail } from '../../platform/errors.js';
+import type { Db, Queryable, Tx } from '../../platform/db/db.js';
+import * as referrals from './repo.js';
+import type { ReferralRow } from './repo.js';
+import { deltaInsert } from '../stats/repo.js';
+import type { CreditedPartnership } from '../partnerships/repo.js';
+import { attribute } from './attribution.js';
+import { mailbox, normalizeEmail } from '../../core/email.js';
+import { uuidv7 } from '../../core/ids.js';
+import { renderReferral } from './present.js';
+import { eventInserts } from '../webhooks/events.js';
+
+export interface ConversionInput {
+  email: string;
+  gr_id: string;
+  pk?: string | undefined;
+  uid?: string | undefined;
+}
+
+export interface ConversionResult {
+  referral: ReferralRow;
+  /** False when an earlier request already recorded this very conversion. */
+  created: boolean;
+}
+
+function repeat(existing: ReferralRow, grId: string): ConversionResult {
+  if (existing.gr_id === grId) return { referral: existing, created: false };
+  throw fail('referral_exists', 'this person was already referred', {
+    field: 'email',
+    meta: { referral_id: existing.id },
+  });
+}
+
+export async function recordConversion(db: Db, programId: string, input: ConversionInput, now: number): Promise<ConversionResult> {
+  // Reads, then one statement writes the referral with its followers: no transaction needed on PostgreSQL.
+  return db.readThenWrite((q) => convert(q, programId, input, now));
+}
+
+/** A conversion inside the caller's transaction (a Stripe Checkout that names a click). */
+export function convertIn(tx: Tx, programId: string, input: ConversionInput, now: number): Promise<ConversionResult> {
+  return convert(tx, programId, input, now);
+}
+
+/**
+ * The reads come first, then every write in one go: the referral, its count in the
+ * totals and its event, or nothing if the person was referred already (a retry, or
+ * another process between our read and our write). On PostgreSQL outside a transaction
+ * that is two round trips in all.
+ */
+async function convert(db: Queryable, programId: string, input: ConversionInput, now: number): Promise<ConversionResult> {
+  const emailNorm = normalizeEmail(input.email);
+  // Compared by mailbox, not by the stored form: ALICE@ and alice+x@ reach the partner too.
+  const self = mailbox(input.email);
+  const credited = await creditFor(db, programId, input, self).catch(async (err: unknown) => {
+    // A retry is answered with its record even when it would be refused today (its
+    // partnership declined since, say): it was accepted once.
+    const existing = await referrals.findByEmail(db, programId, emailNorm);
+    if (existing) return repeat(existing, input.gr_id);
+    throw err;
+  });
+  if ('referral' in credited) return credited;
+  const referral: ReferralRow = {
+    id: uuidv7(),
+    program_id: programId,
+    partnership_id: credited.id,
+    partner_id: credited.partner_id,
+    email: input.email,
+    email_norm: emailNorm,
+    gr_id: input.gr_id,
+    uid: input.uid ?? null,
+    state: 'converted',
+    state_set_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+  const followers = [
+    deltaInsert({ program_id: programId, partner_id: referral.partner_id, at: now, referrals: 1 }),
+    ...(await eventInserts(db, programId, 'referral.created', renderReferral(referral), now)),
+  ];
+  if (await referrals.insertFirstOfPerson(db, referral, followers)) return { referral, created: true };
+  const earlier = await referrals.findByEmail(db, programId, emailNorm);
+  if (!earlier) throw new Error('referral vanished after a unique conflict');
+  return repeat(earlier, input.gr_id);
+}
+
+/** The partnership a conversion credits; refused when there is none, it is declined, or the person is its partner. */
+async function creditFor(db: Queryable, programId: string, input: ConversionInput, self: string): Promise<CreditedPartnership> {
+  const credited = await attribute(db, programId, input.pk, input.gr_id);
+  if ([credited.partner_email_norm, credited.partner_paypal_email_norm].some((own) => own !== null && mailbox(own) === self)) {
+    throw fail('self_referral', 'a partner cannot refer themself', { field: 'email' });
+  }
+  return credited;
+}

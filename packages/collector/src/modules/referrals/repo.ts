@@ -1,0 +1,114 @@
+import type { Queryable } from '../../platform/db/db.js';
+import { lister, STATE_SET_AT } from '../../platform/db/list.js';
+import { addDelta, uncountClicks } from '../stats/repo.js';
+import { insertFirstWith, type Insert } from '../../platform/db/rows.js';
+
+export type ReferralState = 'converted' | 'paid' | 'churned' | 'rejected';
+
+export interface ReferralRow {
+  id: string;
+  program_id: string;
+  partnership_id: string;
+  partner_id: string;
+  /** As sent; matching uses email_norm. */
+  email: string;
+  email_norm: string;
+  gr_id: string;
+  uid: string | null;
+  state: ReferralState;
+  state_set_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLUMNS = {
+  state: 'state',
+  email: 'email_norm',
+  partner_id: 'partner_id',
+  created_at: 'created_at',
+  state_set_at: 'state_set_at',
+};
+
+/**
+ * Inserts unless the program already has a referral for this person. The unique index
+ * decides, not a prior read, so two racing requests cannot both create one.
+ */
+/** The person's first referral and, only if it is that, the rows that follow from it; false when they had one. */
+export function insertFirstOfPerson(db: Queryable, row: ReferralRow, followers: readonly Insert[]): Promise<boolean> {
+  return insertFirstWith(db, { table: 'referrals', row }, '(program_id, email_norm)', followers);
+}
+
+export function findByEmail(db: Queryable, programId: string, emailNorm: string): Promise<ReferralRow | undefined> {
+  return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND email_norm = ?', [programId, emailNorm]);
+}
+
+export function get(db: Queryable, programId: string, id: string): Promise<ReferralRow | undefined> {
+  return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND id = ?', [programId, id]);
+}
+
+export const list = lister<ReferralRow>('referrals', COLUMNS, { notBeforeCreation: ['state_set_at'] });
+
+/** The program's earliest referral with this uid (the company's own customer id). */
+export function findByUid(db: Queryable, programId: string, uid: string): Promise<ReferralRow | undefined> {
+  return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND uid = ? ORDER BY created_at, id LIMIT 1', [programId, uid]);
+}
+
+/** Moves a referral out of `from` in one conditional update; false when it was no longer in `from`. */
+export async function move(
+  db: Queryable,
+  programId: string,
+  id: string,
+  from: ReferralState,
+  to: ReferralState,
+  now: number,
+): Promise<boolean> {
+  const changed = await db.run(
+    `UPDATE referrals SET state = ?, ${STATE_SET_AT}, updated_at = ? WHERE program_id = ? AND id = ? AND state = ?`,
+    [to, now, now, now, programId, id, from],
+  );
+  return changed === 1;
+}
+
+/** One person's referrals, by normalized e-mail: one per program, in all programs or in one. */
+export function findEverywhere(db: Queryable, emailNorm: string, programId?: string): Promise<Array<{ id: string; program_id: string }>> {
+  return programId
+    ? db.all('SELECT id, program_id FROM referrals WHERE email_norm = ? AND program_id = ?', [emailNorm, programId])
+    : // Program by program, each a lookup in the unique (program, e-mail) index: no index
+      // on the e-mail alone for conversions to keep up to date. CROSS JOIN makes SQLite
+      // walk programs first, as its planner knows no table sizes (no ANALYZE).
+      db.all('SELECT r.id, r.program_id FROM programs p CROSS JOIN referrals r WHERE r.program_id = p.id AND r.email_norm = ?', [
+        emailNorm,
+      ]);
+}
+
+/**
+ * Erases a referral: its clicks (by its click id), the link from its commissions and
+ * payments, which keep their amounts, its Stripe links and the Stripe events it was
+ * credited by, the events about it (webhooks), and the referral itself. Run inside a transaction.
+ */
+export async function erase(db: Queryable, programId: string, id: string, now: number): Promise<boolean> {
+  const row = await get(db, programId, id);
+  if (!row) return false;
+  await uncountClicks(db, 'c.program_id = ? AND c.gr_id = ?', [programId, row.gr_id]);
+  await db.run('DELETE FROM clicks WHERE program_id = ? AND gr_id = ?', [programId, row.gr_id]);
+  await addDelta(db, { program_id: programId, partner_id: row.partner_id, at: row.created_at, referrals: -1 });
+  await db.run('UPDATE commissions SET referral_id = NULL, updated_at = ? WHERE referral_id = ?', [now, id]);
+  await db.run('UPDATE payments SET referral_id = NULL, updated_at = ? WHERE referral_id = ?', [now, id]);
+  // Stripe: the customer no longer leads to anyone, and no event credited to them keeps what Stripe sent (their e-mail).
+  await db.run('DELETE FROM stripe_links WHERE target_id = ?', [id]);
+  await db.run(`UPDATE stripe_events SET payload = '{}', referral_id = NULL WHERE referral_id = ?`, [id]);
+  // Webhooks: every event that names the referral (itself, with its e-mail and uid, or as
+  // its commissions' and payments' referral), with their deliveries. Erasing is rare, and
+  // the program's events are 30 days' worth: a scan of them, rather than an index written
+  // by every event for it. A referral's id is a UUID: nothing in it is a LIKE wildcard.
+  await db.run('DELETE FROM events WHERE program_id = ? AND data LIKE ?', [programId, `%"${id}"%`]);
+  return (await db.run('DELETE FROM referrals WHERE program_id = ? AND id = ?', [programId, id])) === 1;
+}
+
+/** The program's earliest referral made with this click id (a Checkout Session's client_reference_id). */
+export function findByGrId(db: Queryable, programId: string, grId: string): Promise<ReferralRow | undefined> {
+  return db.get<ReferralRow>('SELECT * FROM referrals WHERE program_id = ? AND gr_id = ? ORDER BY created_at, id LIMIT 1', [
+    programId,
+    grId,
+  ]);
+}

@@ -1,0 +1,357 @@
+// The program's totals per 15-minute bucket (docs/decisions/README.md, "Statistics"). Every
+// write that changes a total appends a delta row in its own transaction: an insert, never
+// an update of a shared counter row, so writers never queue behind one another. A
+// background fold moves deltas into stat_buckets, one row per partner and one for the
+// whole program (partner_id ''). Reads add the deltas not folded yet, so they are exact
+// at every moment. Every UTC offset in use is a multiple of 15 minutes, so a day, week
+// or month in any zone is an exact union of buckets.
+
+import type { Param, Queryable } from '../../platform/db/db.js';
+import { insertRow, type Insert } from '../../platform/db/rows.js';
+
+export const BUCKET_SECONDS = 900;
+
+/** The measures kept; money ones are per currency, counts are under currency ''. */
+export const MEASURES = ['clicks', 'referrals', 'customers', 'payments', 'revenue', 'commissions', 'owed'] as const;
+
+/**
+ * `owed` is not a measure of a period but of now: what is pending and in no open payout
+ * batch. It is kept in one bucket of its own, NOW, which no range reaches.
+ */
+export const NOW = -1;
+export type Measure = (typeof MEASURES)[number];
+
+export interface Delta extends Partial<Record<Measure, number>> {
+  program_id: string;
+  partner_id: string;
+  /** Unix seconds, floored to its bucket here; NOW for `owed`. */
+  at: number;
+  currency?: string;
+}
+
+export interface BucketRow extends Record<Measure, number> {
+  bucket: number;
+  currency: string;
+}
+
+export interface PartnerTotals extends Record<Measure, number> {
+  partner_id: string;
+  currency: string;
+}
+
+const bucketOf = (t: number): number => (t === NOW ? NOW : Math.floor(t / BUCKET_SECONDS) * BUCKET_SECONDS);
+const COLUMNS = `program_id, partner_id, bucket, currency, ${MEASURES.join(', ')}`;
+const SUMS = MEASURES.map((m) => `SUM(${m}) AS ${m}`).join(', ');
+/** `(created_at / 900) * 900` is integer arithmetic on both engines' BIGINTs. */
+const BUCKET = (column: string) => `(${column} / ${BUCKET_SECONDS}) * ${BUCKET_SECONDS}`;
+
+export async function addDelta(db: Queryable, d: Delta): Promise<void> {
+  const { table, row } = deltaInsert(d);
+  await insertRow(db, table, row);
+}
+
+/** The delta as a row to write beside a change (rows.ts, insertFirstWith). */
+export function deltaInsert(d: Delta): Insert {
+  const measures = Object.fromEntries(MEASURES.map((m) => [m, d[m] ?? 0]));
+  return {
+    table: 'stat_deltas',
+    row: { program_id: d.program_id, partner_id: d.partner_id, bucket: bucketOf(d.at), currency: d.currency ?? '', ...measures },
+  };
+}
+
+/** Takes back the clicks `where` selects, before they are deleted (a partner removed, a person erased). */
+/** Takes back what a deleted partner's purged clicks counted (modules/clicks/repo.ts keeps them per bucket), and forgets them. */
+export async function uncountPurgedClicks(db: Queryable, programId: string, partnerId: string): Promise<void> {
+  await db.run(
+    `INSERT INTO stat_deltas (${COLUMNS})
+     SELECT program_id, partner_id, bucket, '', -clicks, 0, 0, 0, 0, 0, 0 FROM clicks_purged WHERE program_id = ? AND partner_id = ?`,
+    [programId, partnerId],
+  );
+  await db.run('DELETE FROM clicks_purged WHERE program_id = ? AND partner_id = ?', [programId, partnerId]);
+}
+
+export async function uncountClicks(db: Queryable, where: string, params: readonly Param[]): Promise<void> {
+  await db.run(
+    `INSERT INTO stat_deltas (${COLUMNS})
+     SELECT c.program_id, ps.partner_id, ${BUCKET('c.created_at')}, '', -COUNT(*), 0, 0, 0, 0, 0, 0
+       FROM clicks c JOIN partnerships ps ON ps.id = c.partnership_id
+      WHERE ${where}
+      GROUP BY c.program_id, ps.partner_id, ${BUCKET('c.created_at')}`,
+    params,
+  );
+}
+
+/**
+ * Folds up to `limit` deltas into the buckets, in the caller's transaction. The delete
+ * returns exactly the rows it removed, so a delta committed meanwhile by another
+ * process is either folded here or left for the next fold, never lost or counted twice.
+ */
+export async function fold(db: Queryable, limit: number): Promise<number> {
+  const taken = await db.all<Record<string, string | number>>(
+    `DELETE FROM stat_deltas WHERE id IN (SELECT id FROM stat_deltas ORDER BY id LIMIT ?) RETURNING ${COLUMNS}`,
+    [limit],
+  );
+  const sums = new Map<string, { key: Param[]; values: number[] }>();
+  for (const d of taken) {
+    for (const partner of [String(d.partner_id), '']) {
+      const key = [String(d.program_id), partner, Number(d.bucket), String(d.currency)];
+      const id = JSON.stringify(key);
+      const entry = sums.get(id) ?? { key, values: MEASURES.map(() => 0) };
+      MEASURES.forEach((m, i) => {
+        entry.values[i]! += Number(d[m]);
+      });
+      sums.set(id, entry);
+    }
+  }
+  const add = MEASURES.map((m) => `${m} = stat_buckets.${m} + excluded.${m}`).join(', ');
+  for (const { key, values } of sums.values()) {
+    await db.run(
+      `INSERT INTO stat_buckets (${COLUMNS}) VALUES (?, ?, ?, ?, ${MEASURES.map(() => '?').join(', ')})
+       ON CONFLICT (program_id, partner_id, bucket, currency) DO UPDATE SET ${add}`,
+      [...key, ...values],
+    );
+  }
+  return taken.length;
+}
+
+/**
+ * Totals per bucket and currency in [from, to), for the program or one partner: folded
+ * buckets plus the deltas not folded yet.
+ */
+export function series(db: Queryable, programId: string, partnerId: string | null, from: number, to: number): Promise<BucketRow[]> {
+  const deltaPartner = partnerId === null ? '' : 'AND partner_id = ?';
+  const params: Param[] = [programId, partnerId ?? '', from, to, programId, ...(partnerId === null ? [] : [partnerId]), from, to];
+  return db.all<BucketRow>(
+    `SELECT bucket, currency, ${SUMS} FROM (
+       SELECT bucket, currency, ${MEASURES.join(', ')} FROM stat_buckets
+        WHERE program_id = ? AND partner_id = ? AND bucket >= ? AND bucket < ?
+       UNION ALL
+       SELECT bucket, currency, ${MEASURES.join(', ')} FROM stat_deltas
+        WHERE program_id = ? ${deltaPartner} AND bucket >= ? AND bucket < ?
+     ) t GROUP BY bucket, currency ORDER BY bucket, currency`,
+    params,
+  );
+}
+
+/** What is owed now per partner and currency, for the program or the given partners. */
+export function owedNow(
+  db: Queryable,
+  programId: string,
+  partnerIds: readonly string[] | null,
+): Promise<Array<{ partner_id: string; currency: string; owed: number }>> {
+  if (partnerIds?.length === 0) return Promise.resolve([]);
+  const only = partnerIds === null ? "AND partner_id <> ''" : `AND partner_id IN (${partnerIds.map(() => '?').join(', ')})`;
+  const params = [...(partnerIds ?? [])];
+  return db.all(
+    `SELECT partner_id, currency, SUM(owed) AS owed FROM (
+       SELECT partner_id, currency, owed FROM stat_buckets WHERE program_id = ? AND bucket = ${NOW} ${only}
+       UNION ALL
+       SELECT partner_id, currency, owed FROM stat_deltas WHERE program_id = ? AND bucket = ${NOW} ${only}
+     ) t GROUP BY partner_id, currency`,
+    [programId, ...params, programId, ...params],
+  );
+}
+
+/** What the program owes now, per currency: its own row and the deltas not folded yet. */
+export function owedTotal(db: Queryable, programId: string): Promise<Array<{ currency: string; owed: number }>> {
+  return db.all(
+    `SELECT currency, SUM(owed) AS owed FROM (
+       SELECT currency, owed FROM stat_buckets WHERE program_id = ? AND partner_id = '' AND bucket = ${NOW}
+       UNION ALL
+       SELECT currency, owed FROM stat_deltas WHERE program_id = ? AND bucket = ${NOW}
+     ) t GROUP BY currency`,
+    [programId, programId],
+  );
+}
+
+/**
+ * Totals per partner and currency in [from, to): for every partner (the slow path, which
+ * returns a row per active partner) or for the named ones (one page's).
+ */
+export function byPartner(
+  db: Queryable,
+  programId: string,
+  from: number,
+  to: number,
+  ids: readonly string[] | null = null,
+): Promise<PartnerTotals[]> {
+  if (ids?.length === 0) return Promise.resolve([]);
+  const only = ids === null ? "AND partner_id <> ''" : `AND partner_id IN (${ids.map(() => '?').join(', ')})`;
+  const params = [programId, ...(ids ?? []), from, to];
+  return db.all<PartnerTotals>(
+    `SELECT partner_id, currency, ${SUMS} FROM (
+       SELECT partner_id, currency, ${MEASURES.join(', ')} FROM stat_buckets
+        WHERE program_id = ? ${only} AND bucket >= ? AND bucket < ?
+       UNION ALL
+       SELECT partner_id, currency, ${MEASURES.join(', ')} FROM stat_deltas
+        WHERE program_id = ? ${only} AND bucket >= ? AND bucket < ?
+     ) t GROUP BY partner_id, currency`,
+    [...params, ...params],
+  );
+}
+
+/** The program's money per currency in [from, to), from its own rows: which currency leads. */
+export function currencyTotals(
+  db: Queryable,
+  programId: string,
+  from: number,
+  to: number,
+): Promise<Array<{ currency: string; revenue: number; commissions: number }>> {
+  return db.all(
+    `SELECT currency, SUM(revenue) AS revenue, SUM(commissions) AS commissions FROM (
+       SELECT currency, revenue, commissions FROM stat_buckets WHERE program_id = ? AND partner_id = '' AND bucket >= ? AND bucket < ?
+       UNION ALL
+       SELECT currency, revenue, commissions FROM stat_deltas WHERE program_id = ? AND bucket >= ? AND bucket < ?
+     ) t GROUP BY currency`,
+    [programId, from, to, programId, from, to],
+  );
+}
+
+export type Rank =
+  | { measure: 'clicks' | 'referrals' | 'customers' }
+  | { measure: 'revenue' | 'commissions'; currency: string }
+  | { measure: 'conversion_rate' };
+
+/**
+ * The partners active in [from, to), ranked by one figure, largest first (ties by id), one
+ * page of them: summed and sorted by the database, which returns only the page.
+ */
+export async function rankPartners(
+  db: Queryable,
+  programId: string,
+  from: number,
+  to: number,
+  rank: Rank,
+  limit: number,
+  offset: number,
+): Promise<string[]> {
+  const money = rank.measure === 'revenue' || rank.measure === 'commissions';
+  const value =
+    rank.measure === 'conversion_rate'
+      ? 'CASE WHEN SUM(clicks) = 0 THEN 0 ELSE SUM(referrals) * 1.0 / SUM(clicks) END'
+      : money
+        ? `SUM(CASE WHEN currency = ? THEN ${rank.measure} ELSE 0 END)`
+        : `SUM(${rank.measure})`;
+  const columns = rank.measure === 'conversion_rate' ? 'clicks, referrals' : `currency, ${rank.measure}`;
+  const rows = await db.all<{ partner_id: string }>(
+    `SELECT partner_id FROM (
+       SELECT partner_id, ${columns} FROM stat_buckets WHERE program_id = ? AND bucket >= ? AND bucket < ? AND partner_id <> ''
+       UNION ALL
+       SELECT partner_id, ${columns} FROM stat_deltas WHERE program_id = ? AND bucket >= ? AND bucket < ?
+     ) t GROUP BY partner_id ORDER BY ${value} DESC, partner_id LIMIT ? OFFSET ?`,
+    [programId, from, to, programId, from, to, ...(money ? [(rank as { currency: string }).currency] : []), limit, offset],
+  );
+  return rows.map((r) => r.partner_id);
+}
+
+/**
+ * The totals counted afresh from the records, per program, partner, bucket and currency:
+ * what the kept totals must equal (`tally stats check`), and how the migration filled
+ * them at first. Revenue leaves out what was refunded of each payment; commissions leave out rejected ones.
+ */
+const RECOUNT = `
+  SELECT program_id, partner_id, bucket, currency, ${SUMS} FROM (
+    SELECT c.program_id, ps.partner_id, ${BUCKET('c.created_at')} AS bucket, '' AS currency,
+           1 AS clicks, 0 AS referrals, 0 AS customers, 0 AS payments, 0 AS revenue, 0 AS commissions, 0 AS owed
+      FROM clicks c JOIN partnerships ps ON ps.id = c.partnership_id
+    UNION ALL
+    SELECT program_id, partner_id, bucket, '', clicks, 0, 0, 0, 0, 0, 0 FROM clicks_purged
+    UNION ALL
+    SELECT program_id, partner_id, ${BUCKET('created_at')}, '', 0, 1, 0, 0, 0, 0, 0 FROM referrals
+    UNION ALL
+    SELECT p.program_id, cm.partner_id, ${BUCKET('p.created_at')}, p.currency, 0, 0, p.first_of_referral, 1,
+           p.amount - p.refunded, 0, 0
+      FROM payments p JOIN commissions cm ON cm.id = p.commission_id
+    UNION ALL
+    SELECT program_id, partner_id, ${BUCKET('created_at')}, currency, 0, 0, 0, 0, 0, amount, 0
+      FROM commissions WHERE state <> 'rejected'
+    UNION ALL
+    SELECT program_id, partner_id, ${NOW}, currency, 0, 0, 0, 0, 0, 0, amount
+      FROM commissions WHERE state = 'pending' AND payout_batch_id IS NULL
+  ) t GROUP BY program_id, partner_id, bucket, currency`;
+
+export interface KeptRow extends Record<Measure, number> {
+  program_id: string;
+  partner_id: string;
+  bucket: number;
+  currency: string;
+}
+
+/**
+ * What `tally stats check` compares, each row tagged with its side:
+ * - `kept`: the partners' totals, buckets and pending deltas together;
+ * - `counted`: the recount of the records, in the same shape;
+ * - `program`: the program rows (partner ''), which must equal
+ * - `sum`: the partners' folded rows added up per program, bucket and currency.
+ * One statement, so one snapshot on both engines: read apart, a write committed between
+ * the kept totals and the recount would show as a difference while the server runs.
+ */
+export function checkRows(
+  db: Queryable,
+  programId: string | null,
+): Promise<Array<KeptRow & { side: 'kept' | 'counted' | 'program' | 'sum' }>> {
+  const only = programId === null ? '' : 'AND program_id = ?';
+  return db.all(
+    `SELECT 'kept' AS side, ${COLUMNS.replace(MEASURES.join(', '), SUMS)} FROM (
+       SELECT ${COLUMNS} FROM stat_buckets WHERE partner_id <> '' ${only}
+       UNION ALL
+       SELECT ${COLUMNS} FROM stat_deltas WHERE 1 = 1 ${only}
+     ) k GROUP BY program_id, partner_id, bucket, currency
+     UNION ALL
+     SELECT 'counted', r.* FROM (${RECOUNT}) r WHERE 1 = 1 ${only}
+     UNION ALL
+     SELECT 'program', ${COLUMNS} FROM stat_buckets WHERE partner_id = '' ${only}
+     UNION ALL
+     SELECT 'sum', program_id, '', bucket, currency, ${SUMS} FROM stat_buckets
+      WHERE partner_id <> '' ${only} GROUP BY program_id, bucket, currency`,
+    programId === null ? [] : [programId, programId, programId, programId, programId],
+  );
+}
+
+const LABELS = `SELECT pa.id, pa.name, ps.key FROM partners pa
+  LEFT JOIN partnerships ps ON ps.program_id = pa.program_id AND ps.partner_id = pa.id
+  WHERE pa.program_id = ?`;
+
+export interface PartnerLabel {
+  id: string;
+  name: string;
+  key: string | null;
+}
+
+/** Every partner of the program (those whose name contains `nameContains`, in any case) with its partnership's key. */
+export function partnerLabels(db: Queryable, programId: string, nameContains: string | null): Promise<PartnerLabel[]> {
+  if (nameContains === null) return db.all<PartnerLabel>(LABELS, [programId]);
+  const pattern = `%${nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return db.all<PartnerLabel>(`${LABELS} AND LOWER(pa.name) LIKE ? ESCAPE '\\'`, [programId, pattern]);
+}
+
+/** The named partners of the program with their keys. */
+export function labelsOf(db: Queryable, programId: string, ids: readonly string[]): Promise<PartnerLabel[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.all<PartnerLabel>(`${LABELS} AND pa.id IN (${ids.map(() => '?').join(', ')})`, [programId, ...ids]);
+}
+
+export async function partnerCount(db: Queryable, programId: string): Promise<number> {
+  return Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM partners WHERE program_id = ?', [programId]))?.n ?? 0);
+}
+
+/**
+ * Replaces every kept total by the recount: the repair after a check found a difference.
+ * On PostgreSQL writers go on meanwhile: a delta committed between the delete and the
+ * recount would be counted twice, once as itself and once in the recount. The table lock
+ * makes writes that keep totals wait for the repair's commit (reads go on), and waits for
+ * those in flight to commit first. SQLite's one writer is this transaction already.
+ */
+export async function rebuild(db: Queryable): Promise<void> {
+  if (db.engine === 'postgres') await db.run('LOCK TABLE stat_deltas IN EXCLUSIVE MODE');
+  await db.run('DELETE FROM stat_deltas');
+  await db.run('DELETE FROM stat_buckets');
+  for (const statement of REBUILD) await db.run(statement);
+}
+
+/** Fills empty tables from the records: the partners' rows, then the programs' from those. */
+export const REBUILD = [
+  `INSERT INTO stat_buckets (${COLUMNS}) SELECT * FROM (${RECOUNT}) r`,
+  `INSERT INTO stat_buckets (${COLUMNS})
+   SELECT program_id, '', bucket, currency, ${SUMS} FROM stat_buckets GROUP BY program_id, bucket, currency`,
+];

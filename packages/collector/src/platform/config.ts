@@ -1,0 +1,169 @@
+// The environment, read in one place, checked once at start, and frozen.
+
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { isLoopbackHost } from './http/address.js';
+import { DEFAULT_TIMEOUTS, type ConnectionLimits } from './http/connections.js';
+import type { OutboundPolicy } from './outbound.js';
+import type { RateLimits } from './http/rate-limit.js';
+import { DEFAULT_MAX_QUEUED } from './db/db.js';
+
+const count = z.coerce.number().int().min(0);
+
+const schema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    /** A SQLite file (a path, `sqlite:` or `file:` URL) or a `postgres://` URL. */
+    DATABASE_URL: z.string().min(1).default('./data/tally.db'),
+    /** Connections each process keeps to PostgreSQL. */
+    PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+    /** Writes (SQLite) or callers waiting for a connection (PostgreSQL) held before 503 at once. */
+    DB_MAX_QUEUED: z.coerce.number().int().min(1).default(DEFAULT_MAX_QUEUED),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Where users reach this collector; used for the first program's demo site and origin. */
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** Where partners' invitations and password resets are sent from; none sent without it. */
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    /** The From of those messages. */
+    MAIL_FROM: z.string().min(3).default('Tally <tally@localhost>'),
+    /** Requests per minute per secret token, and per publishable token and client address; 0 turns it off. */
+    RATE_LIMIT_TOKEN: count.default(6000),
+    /** Applications on programs' public pages per hour per client address; 0 turns it off. */
+    RATE_LIMIT_APPLICATIONS: count.default(10),
+    /** Requests per minute per client address on /v1/tracking/*; 0 turns it off. */
+    RATE_LIMIT_IP: count.default(600),
+    /** Failed authentications per minute per client address, on every /v1 route; 0 turns it off. */
+    RATE_LIMIT_AUTH_FAILURES: count.default(60),
+    /** Proxies in front that append to X-Forwarded-For; 0 (default) believes the header never. */
+    TRUST_PROXY: z.coerce.number().int().min(0).max(16).default(0),
+    /** Open connections in all; 0: no cap. Default: defaultMaxConnections(). */
+    MAX_CONNECTIONS: count.optional(),
+    /** Open connections per client address (IPv6: per /64); 0: no cap. Default 256, or 0 behind TRUST_PROXY. */
+    MAX_CONNECTIONS_PER_IP: count.optional(),
+    HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(DEFAULT_TIMEOUTS.headersTimeoutMs),
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(DEFAULT_TIMEOUTS.requestTimeoutMs),
+    /** The demo site at /demo/: 1 or 0; unset, on only when HOST is a loopback address. */
+    DEMO: z.enum(['0', '1']).optional(),
+    /** Webhook URLs in plain http://, for local development: 1 allows them. */
+    WEBHOOK_ALLOW_HTTP: z.enum(['0', '1']).default('0'),
+    /** Webhook URLs that reach loopback, private, link-local or metadata addresses: 1 allows them. */
+    WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+    /** How long a webhook's endpoint has to answer. */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+    /** Webhook requests in flight from this process at most. */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+    /** Days raw clicks are kept after last seen (at least each program's cookie_days); 0 keeps them for ever. */
+    CLICK_RETENTION_DAYS: count.default(90),
+  })
+  // Node refuses a headers timeout longer than the request's, which contains it.
+  .refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
+    path: ['HEADERS_TIMEOUT_MS'],
+    message: 'must not be longer than REQUEST_TIMEOUT_MS',
+  });
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  /** PostgreSQL only; 10 unless given. */
+  pgPoolSize?: number | undefined;
+  /** DB_MAX_QUEUED; the store's default (10,000) unless given. */
+  dbMaxQueued?: number | undefined;
+  logLevel: string;
+  /** PUBLIC_URL when given; otherwise the server names itself by the address it listens on. */
+  publicUrl?: string | undefined;
+  /** SMTP_URL: partners' invitations and password resets are e-mailed through it. */
+  smtpUrl?: string | undefined;
+  mailFrom?: string | undefined;
+  /** From the environment, with its defaults; absent (tests, embedding) means no limits. */
+  limits?: RateLimits | undefined;
+  /** From the environment, with its defaults; absent means the default timeouts and no caps. */
+  connections?: ConnectionLimits | undefined;
+  /** DEMO; absent means on only when `host` is a loopback address (demoEnabled). */
+  demo?: boolean | undefined;
+  /** Where webhooks may go (WEBHOOK_ALLOW_*); absent: https to public addresses, 15 s. */
+  outbound?: OutboundPolicy | undefined;
+  /** WEBHOOK_CONCURRENCY; 16 unless given. */
+  webhookConcurrency?: number | undefined;
+  /** CLICK_RETENTION_DAYS (90 from the environment); absent or 0: raw clicks are kept for ever. */
+  clickRetentionDays?: number | undefined;
+}
+
+export class ConfigError extends Error {}
+
+/** Whether /demo/ is served: as configured, else only for a collector this machine alone can reach. */
+export function demoEnabled(config: Pick<Config, 'demo' | 'host'>): boolean {
+  return config.demo ?? isLoopbackHost(config.host);
+}
+
+/**
+ * 10,000 connections, or fewer when the process may open fewer files: each connection
+ * is a file descriptor, and the database, its WAL and the log need some too. Linux
+ * tells the limit in /proc; elsewhere the 10,000 stands.
+ */
+export function defaultMaxConnections(): number {
+  let limit = Infinity;
+  try {
+    const line = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    if (line?.[1]) limit = Number(line[1]);
+  } catch {
+    // not Linux
+  }
+  return Math.max(64, Math.min(10_000, limit - 256));
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`invalid configuration: ${problems}`);
+  }
+  const e = result.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    pgPoolSize: e.PG_POOL_SIZE,
+    dbMaxQueued: e.DB_MAX_QUEUED,
+    logLevel: e.LOG_LEVEL,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    limits: Object.freeze({
+      perToken: e.RATE_LIMIT_TOKEN,
+      perIp: e.RATE_LIMIT_IP,
+      authFailures: e.RATE_LIMIT_AUTH_FAILURES,
+      applicationsPerHour: e.RATE_LIMIT_APPLICATIONS,
+      trustProxy: e.TRUST_PROXY,
+    }),
+    connections: Object.freeze({
+      max: e.MAX_CONNECTIONS ?? defaultMaxConnections(),
+      // Behind a proxy every connection comes from the proxy's own address: a cap per
+      // address would cap the proxy. The proxy is the place for one there.
+      perIp: e.MAX_CONNECTIONS_PER_IP ?? (e.TRUST_PROXY > 0 ? 0 : 256),
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    }),
+    demo: e.DEMO === undefined ? undefined : e.DEMO === '1',
+    outbound: Object.freeze({
+      allowHttp: e.WEBHOOK_ALLOW_HTTP === '1',
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === '1',
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    }),
+    webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+    clickRetentionDays: e.CLICK_RETENTION_DAYS,
+  });
+}
+
+/** An address for the URL's host part: IPv6 in brackets. */
+export const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
+
+/**
+ * Where people reach the collector, as the links it prints and hands out name it:
+ * PUBLIC_URL, or HOST:PORT (a wildcard address shown as localhost).
+ */
+export function publicUrlOf(config: Pick<Config, 'publicUrl' | 'host'>, port: number): string {
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : urlHost(config.host);
+  return config.publicUrl ?? `http://${shown}:${port}`;
+}
