@@ -3,7 +3,7 @@
 // (time is the only thing faked).
 
 import { checkAnswer } from './answers.js';
-import { testDatabase } from './database.js';
+import { collectorDatabase } from './database.js';
 import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
 import { createProgram } from '../../packages/collector/src/modules/programs/service.js';
@@ -53,6 +53,8 @@ export interface CollectorOptions {
   /** Where webhooks may go; https to public addresses only unless given. */
   outbound?: Partial<OutboundPolicy>;
   webhookPollMs?: number;
+  /** Pins the retries' jitter factor (5 s × 0.2 = a first retry after 1 s). */
+  webhookJitter?: () => number;
   /** How often the statistics are folded (every second by default, when background work is on). */
   foldEveryMs?: number;
   /**
@@ -64,7 +66,7 @@ export interface CollectorOptions {
 }
 
 export async function startCollector(opts: CollectorOptions = {}): Promise<Collector> {
-  const database = await testDatabase();
+  const database = await collectorDatabase();
   const clock = { now: T0 };
   const running = await startServer(
     {
@@ -82,6 +84,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
       now: () => clock.now,
       outbound: opts.outbound,
       webhookPollMs: opts.webhookPollMs,
+      webhookJitter: opts.webhookJitter,
       foldEveryMs: opts.foldEveryMs,
       background: opts.background ?? false,
     },

@@ -2,7 +2,7 @@
 // nothing changes, and never trusted past a change, whether this process made it or
 // another one did. cli.test.ts shows the same through a running server and the CLI.
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allowsOrigin, createProgram, updateProgram } from '../../packages/collector/src/modules/programs/service.js';
 import { authenticate, issueToken, revokeProgramToken } from '../../packages/collector/src/modules/tokens/service.js';
 import { emit } from '../../packages/collector/src/modules/webhooks/events.js';
@@ -11,10 +11,11 @@ import { createPartner, updatePartner } from '../../packages/collector/src/modul
 import { createPartnership, updatePartnership } from '../../packages/collector/src/modules/partnerships/service.js';
 import { createEndpoint, updateEndpoint } from '../../packages/collector/src/modules/webhooks/service.js';
 import { DEFAULT_OUTBOUND } from '../../packages/collector/src/platform/outbound.js';
-import type { Db, Param, Queryable } from '../../packages/collector/src/platform/db/db.js';
+import { type Db, type Param, type Queryable, SETTINGS_LAG_MS } from '../../packages/collector/src/platform/db/db.js';
+import { SETTINGS_CHANNEL, type SettingsWatch } from '../../packages/collector/src/platform/db/pg-settings.js';
 import { openMigrated } from '../../packages/collector/src/platform/db/open.js';
 import { ENGINE, testDatabase, type TestDatabase } from './database.js';
-import { msUntil } from './served.js';
+import { msUntil, until } from './served.js';
 
 let database: TestDatabase;
 let db: Db;
@@ -31,6 +32,27 @@ afterEach(async () => {
   await db.close();
   await database.drop();
 });
+
+/**
+ * Past the moment the settings clock next looks for other processes' changes, without
+ * waiting a guessed time: on SQLite the clock moves past its poll's interval; on
+ * PostgreSQL a notification sent now has come back, and so every one committed before it.
+ */
+async function pastAnyPoll<T>(on: Db, then: () => Promise<T> | T): Promise<T> {
+  if (on.engine === 'sqlite') {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + SETTINGS_LAG_MS + 1 });
+    try {
+      return await then();
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+  const watch = on.settings as SettingsWatch;
+  const heard = watch.heard();
+  await on.get(`SELECT pg_notify('${SETTINGS_CHANNEL}', 'another schema')`);
+  await until(() => watch.heard() > heard);
+  return then();
+}
 
 /** `db` with its statements counted, in transactions too; every other call passes through. */
 function counted(inner: Db): { db: Db; reads: (table: RegExp) => number } {
@@ -100,8 +122,8 @@ describe(`settings kept in memory (${ENGINE})`, () => {
     await versionOf(c.db);
     expect(await authenticate(c.db, made.tokens.secret)).toBeDefined();
     const before = c.reads(/FROM tokens t JOIN programs/);
-    await new Promise((resolve) => setTimeout(resolve, 300)); // past any poll: nothing changed, nothing read
-    expect(await authenticate(c.db, made.tokens.secret)).toBeDefined();
+    // Nothing changed, nothing read.
+    expect(await pastAnyPoll(db, () => authenticate(c.db, made.tokens.secret))).toBeDefined();
     expect(c.reads(/FROM tokens t JOIN programs/)).toBe(before);
 
     const [row] = await other.all<{ id: string }>("SELECT id FROM tokens WHERE program_id = ? AND kind = 'secret'", [made.program.id]);
@@ -116,8 +138,7 @@ describe(`settings kept in memory (${ENGINE})`, () => {
     await issueToken(db, made.program.id, 'secret', now);
     expect(db.settings.version()).toBe(before + 1); // at once, before anyone else is answered
     // Past SQLite's poll, and past PostgreSQL's NOTIFY of it coming back to this process.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(db.settings.version()).toBe(before + 1);
+    expect(await pastAnyPoll(db, () => db.settings.version())).toBe(before + 1);
   });
 
   it('a rolled-back change leaves the kept settings trusted no longer than it must, and never wrong', async () => {

@@ -210,6 +210,8 @@ describe('the dashboard in Chromium', () => {
       hold_days: 14,
       minimum_payout: { USD: 5000, JPY: 1000 },
     });
+    // The form shows the saved rules once reloaded; typing before that would be overwritten.
+    await expect.poll(() => page.inputValue('textarea[name=minimum_payout]')).toBe('JPY 1000\nUSD 50.00');
     // A line it cannot read is said, and nothing is saved.
     await page.fill('textarea[name=minimum_payout]', 'USD 50.001');
     await page.click('form.panel button[type=submit]');

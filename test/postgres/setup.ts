@@ -3,6 +3,7 @@
 // its schemas). Without a server, the run fails and says how
 // to get one.
 
+import { randomBytes } from 'node:crypto';
 import { admin, PG_TEST_URL, SCHEMA_PREFIX, SCHEMA_STALE_SECONDS, schemaMadeAt } from '../collector/database.js';
 
 const HOW =
@@ -10,7 +11,10 @@ const HOW =
   '`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` ' +
   '(trust authentication on 127.0.0.1:5432), or set TALLY_TEST_POSTGRES_URL.';
 
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => Promise<void>> {
+  // The workers inherit it: the schemas they keep for reuse carry it, and the teardown drops them.
+  const run = randomBytes(4).toString('hex');
+  process.env.TALLY_TEST_RUN = run;
   const url = new URL(PG_TEST_URL);
   const name = url.pathname.slice(1);
   const maintenance = Object.assign(new URL(PG_TEST_URL), { pathname: '/postgres' }).toString();
@@ -30,4 +34,13 @@ export default async function setup(): Promise<void> {
       if ((schemaMadeAt(nspname) ?? 0) < stale) await c.query(`DROP SCHEMA ${nspname} CASCADE`);
     }
   });
+  return async () => {
+    await admin(async (c) => {
+      const mine = await c.query<{ nspname: string }>(
+        'SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1) AND strpos(nspname, $2) > 0',
+        [SCHEMA_PREFIX, `_${run}_`],
+      );
+      for (const { nspname } of mine.rows) await c.query(`DROP SCHEMA ${nspname} CASCADE`);
+    });
+  };
 }

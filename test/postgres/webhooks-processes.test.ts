@@ -68,7 +68,11 @@ it('1,000 events: each delivered once, never by both processes at once', async (
   await receiver.waitFor(EVENTS, '/both', 60_000);
   const seconds = (Date.now() - started) / 1000;
   console.log(`webhooks: ${EVENTS} delivered by two processes in ${seconds.toFixed(2)} s (${Math.round(EVENTS / seconds)}/s)`);
-  await new Promise((r) => setTimeout(r, 500));
+  // Every delivery recorded as succeeded: none is left to send again, so what arrived is all that will.
+  const succeeded = async () =>
+    (await withDb(database.url, (db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE state = 'succeeded'")))
+      ?.n;
+  for (let i = 0; i < 200 && Number(await succeeded()) < EVENTS; i++) await new Promise((r) => setTimeout(r, 50));
   const got = receiver.received.filter((r) => r.path === '/both').map((r) => r.headers['webhook-id']!);
   expect(new Set(got)).toEqual(new Set(ids));
   expect(got).toHaveLength(EVENTS);

@@ -67,6 +67,8 @@ export interface ServerOptions {
   outbound?: Partial<OutboundPolicy> | undefined;
   /** How often the webhook loop looks for due deliveries; 500 ms unless given. */
   webhookPollMs?: number | undefined;
+  /** The factor around 1 that spreads retries (random, ±20 %); a test pins it to shorten a real-time wait. */
+  webhookJitter?: (() => number) | undefined;
   /** How often the statistics' deltas are folded; every second unless given. */
   foldEveryMs?: number | undefined;
   /** How often the e-mail outbox is looked at besides when a request writes to it; every second unless given. */
@@ -155,6 +157,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     // over: it is counted from before the claim commits, which may wait its turn.
     leaseSeconds: 2 * Math.ceil(outbound.timeoutMs / 1000) + 10,
     pollMs: background ? (options.webhookPollMs ?? 500) : 0,
+    jitter: options.webhookJitter,
   });
 
   // The statistics' deltas are folded beside the requests; reads add what is not folded yet.

@@ -19,6 +19,12 @@ export interface SettingsWatch extends SettingsClock {
   version(): number | undefined;
   /** A change of ours has committed. */
   changed(): void;
+  /**
+   * Notifications heard on the channel so far, any schema's and ours included: one sent
+   * now has arrived once this moves, and with it every one committed before it (a test
+   * knows so that nothing else is coming, without waiting a guessed time).
+   */
+  heard(): number;
   close(): Promise<void>;
 }
 
@@ -29,6 +35,7 @@ export interface SettingsWatch extends SettingsClock {
  */
 export function settingsWatch(connectionString: string, ours: (pid: number) => boolean): SettingsWatch {
   let version = 0;
+  let heard = 0;
   let listener: pg.Client | undefined;
   let listening = false;
   let retryAt = 0;
@@ -51,6 +58,7 @@ export function settingsWatch(connectionString: string, ours: (pid: number) => b
     // Deployments may share a database, one schema each: the triggers name theirs.
     const schema = (await client.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]?.s;
     client.on('notification', (m) => {
+      if (m.channel === SETTINGS_CHANNEL) heard++;
       if (m.channel === SETTINGS_CHANNEL && m.payload === schema && !ours(m.processId)) version++;
     });
     await client.query(`LISTEN ${SETTINGS_CHANNEL}`);
@@ -71,6 +79,7 @@ export function settingsWatch(connectionString: string, ours: (pid: number) => b
     changed() {
       version++;
     },
+    heard: () => heard,
     async close() {
       closed = true;
       listening = false;
