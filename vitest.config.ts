@@ -24,6 +24,7 @@ const PURE = [
   'test/collector/zone-cache.test.ts',
   'test/collector/connections.test.ts',
   'test/collector/demo-switch.test.ts',
+  'test/collector/rewards-evaluate.test.ts',
 ];
 
 // The tiers (README, "Tests"). `npm run test:fast` (TALLY_TEST_TIER=fast) runs the unit and
