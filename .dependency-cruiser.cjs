@@ -45,10 +45,10 @@ module.exports = {
     {
       name: 'repo-is-sql',
       comment:
-        "A repository is the SQL of its module's tables: the database, the vocabulary and other repositories (row types, the statistics' deltas), nothing above.",
+        "A repository is the SQL of its module's tables: the database, the vocabulary, its module's model (pure types) and other repositories (row types, the statistics' deltas), nothing above.",
       severity: 'error',
       from: { path: `${SRC}modules/[^/]+/(repo|[a-z-]+-repo)\\.ts$` },
-      to: { path: `${SRC}(api|cli|modules)/`, pathNot: `${SRC}modules/[^/]+/(repo|[a-z-]+-repo)\\.ts$` },
+      to: { path: `${SRC}(api|cli|modules)/`, pathNot: `${SRC}modules/[^/]+/(repo|[a-z-]+-repo|model)\\.ts$` },
     },
     {
       name: 'api-not-routes',

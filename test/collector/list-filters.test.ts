@@ -55,6 +55,8 @@ beforeAll(async () => {
       payable_at: AT[i]!,
       on_hold: 0,
       clawback_of: null,
+      reward_id: null,
+      reward_description: null,
       state_set_at: AT[i]! + STATE_SET_SHIFT,
       paid_at: state === 'paid' ? AT[i]! + STATE_SET_SHIFT : null,
       created_at: AT[i]!,

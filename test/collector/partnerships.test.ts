@@ -31,6 +31,7 @@ describe('POST /v1/partnerships', () => {
       key: 'zoe-o-brien',
       competitor_slugs: [],
       created_by: 'company',
+      group_id: expect.any(String),
       referral_link: 'http://localhost:8787/demo/?red=zoe-o-brien',
       // The commission rules: null until set, for the program's own.
       recurring_months: null,

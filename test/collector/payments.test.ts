@@ -1,7 +1,6 @@
 // Payments create commissions; refunds reject them (docs/api.md §18).
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import * as programs from '../../packages/collector/src/modules/programs/repo.js';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 
 let c: Collector;
@@ -76,7 +75,7 @@ describe('POST /v1/payments', () => {
 
   describe('rates and rounding, half up to the cent', () => {
     it("the program's rate, at and around the .5 boundary", async () => {
-      await programs.setRate(c.running.db, c.programId, 2500, c.clock.now);
+      expect((await c.call('PATCH', '/v1/program', { body: { commission_rate_bps: 2500 } })).status).toBe(200);
       const r = await referral();
       const cases: Array<[number, number]> = [
         [1, 0], // 0.25
@@ -91,7 +90,7 @@ describe('POST /v1/payments', () => {
         const reply = await pay({ amount, referral_id: r.referralId });
         expect(reply.body.included[0].attributes.amount, `${amount} at 25%`).toBe(expected);
       }
-      await programs.setRate(c.running.db, c.programId, 2499, c.clock.now);
+      expect((await c.call('PATCH', '/v1/program', { body: { commission_rate_bps: 2499 } })).status).toBe(200);
       expect((await pay({ amount: 2, referral_id: r.referralId })).body.included[0].attributes.amount).toBe(0); // 0.4998
     });
 

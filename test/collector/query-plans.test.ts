@@ -85,6 +85,13 @@ beforeAll(async () => {
   });
   expect((await c.call('POST', '/v1/payout_batches', { body: {} })).body.data).toHaveLength(1);
   ids.set('partner_id_eq', p.partnerId).set('partnership_id_eq', p.partnershipId).set('referral_id_eq', conv.body.data.id);
+  // A group with a reward and a move rule, and a partnership moved into it.
+  const vip = (await c.call('POST', '/v1/groups', { body: { name: 'VIP' } })).body.data;
+  await c.call('POST', `/v1/groups/${vip.id}/rewards`, {
+    body: { event: 'sale', kind: 'percentage', amount: 3000, duration: { kind: 'lifetime' } },
+  });
+  await c.call('PATCH', `/v1/partnerships/${p.partnershipId}`, { body: { group_id: vip.id } });
+  ids.set('group_id_eq', vip.id).set('to_group_id_eq', vip.id);
   const secret = newSecret();
   const connected = await c.call('POST', '/v1/integrations/stripe/secrets', { body: { secret } });
   stripeEndpoint = String(connected.body.meta.endpoint_url).split('/').pop()!;

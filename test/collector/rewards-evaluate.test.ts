@@ -124,7 +124,8 @@ describe('a condition, field by field', () => {
     ['currency lt', c('currency', 'lt', 'ZZZ'), sale(), false],
     // First payment or renewal.
     ['payment eq first, no first known', c('payment', 'eq', 'first'), sale(), true],
-    ['payment eq first, first is this one', c('payment', 'eq', 'first'), sale({ firstPaymentAt: PAID }), true],
+    ['payment eq first, an earlier first in the same second', c('payment', 'eq', 'first'), sale({ firstPaymentAt: PAID }), false],
+    ['payment eq first, a first dated after this one', c('payment', 'eq', 'first'), sale({ firstPaymentAt: PAID + 1 }), true],
     ['payment eq first, on a renewal', c('payment', 'eq', 'first'), renewal(), false],
     ['payment eq renewal', c('payment', 'eq', 'renewal'), renewal(), true],
     ['payment neq first, on a renewal', c('payment', 'neq', 'first'), renewal(), true],
@@ -228,7 +229,7 @@ describe('evaluateSale: durations', () => {
   const first = (iso: string, paid: string): Partial<SaleFacts> => ({ firstPaymentAt: at(iso), paidAt: at(paid) });
   it.each<[string, Reward['duration'], Partial<SaleFacts>, number | undefined]>([
     ['once: the first payment', { kind: 'once' }, {}, 2000],
-    ['once: first payment dated as this one', { kind: 'once' }, { firstPaymentAt: PAID }, 2000],
+    ['once: a first payment in the same second came first', { kind: 'once' }, { firstPaymentAt: PAID }, undefined],
     ['once: a renewal', { kind: 'once' }, first('2025-02-01T12:00:00Z', '2025-03-01T12:00:00Z'), undefined],
     [
       'months 1 from Jan 31: one second before Feb 28',

@@ -225,8 +225,16 @@ describe('programs', () => {
     const event = (await postEvent(webhook, stripeEvent('customer.created', customer({})), signing, { timestamp: c.clock.now })).body.data;
     const endpoint = (await as('POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', enabled: false })).body.data;
     const delivery = (await as('POST', `/v1/webhook_endpoints/${endpoint.id}/test`)).body.data;
+    const group = (await as('POST', '/v1/groups', { name: 'Theirs' })).body.data;
+    const reward = (await as('POST', `/v1/groups/${group.id}/rewards`, { event: 'lead', kind: 'flat', amount: 100, currency: 'USD' })).body
+      .data;
+    await as('PATCH', `/v1/partnerships/${theirs.partnershipId}`, { group_id: group.id });
+    const [move] = (await as('GET', '/v1/group_moves')).body.data;
     const [theirEvent] = (await as('GET', '/v1/events')).body.data;
     const ids: Record<string, string> = {
+      groups: group.id,
+      rewards: reward.id,
+      group_moves: move.id,
       partners: theirs.partnerId,
       partnerships: theirs.partnershipId,
       referrals: referral.id,
@@ -256,7 +264,19 @@ describe('programs', () => {
     }
     expect(tried.length).toBeGreaterThanOrEqual(15);
     // And nothing of theirs shows in any list of ours.
-    for (const list of ['partners', 'partnerships', 'referrals', 'payments', 'commissions', 'clicks', 'webhook_endpoints', 'events']) {
+    for (const list of [
+      'partners',
+      'partnerships',
+      'referrals',
+      'payments',
+      'commissions',
+      'clicks',
+      'webhook_endpoints',
+      'events',
+      'groups',
+      'rewards',
+      'group_moves',
+    ]) {
       expect(JSON.stringify((await o.call('GET', `/v1/${list}`)).body), list).not.toContain(ids[list]!);
     }
   });

@@ -78,6 +78,10 @@ export function invoice(o: {
   paymentIntent?: string;
   paidAt?: number;
   billingReason?: string;
+  /** Its lines' prices and products, in the 2025-03-31 shape (`pricing.price_details`). */
+  lines?: Array<{ price: string; product: string }>;
+  /** The customer's address's country, as the invoice copies it. */
+  customerCountry?: string;
 }): Json {
   const tax = o.tax ?? 0;
   const subscription = o.subscription === undefined ? stripeId('sub') : o.subscription;
@@ -118,7 +122,26 @@ export function invoice(o: {
           subscription_details: { subscription, metadata: o.subscriptionMetadata ?? {} },
         }
       : null,
-    lines: { object: 'list', data: [], has_more: false, url: `/v1/invoices/${id}/lines` },
+    lines: {
+      object: 'list',
+      data: (o.lines ?? []).map((l) => ({
+        id: stripeId('il'),
+        object: 'line_item',
+        amount: o.amountPaid - tax,
+        currency: (o.currency ?? 'usd').toLowerCase(),
+        pricing: {
+          type: 'price_details',
+          price_details: { price: l.price, product: l.product },
+          unit_amount_decimal: String(o.amountPaid - tax),
+        },
+        quantity: 1,
+      })),
+      has_more: false,
+      url: `/v1/invoices/${id}/lines`,
+    },
+    customer_address: o.customerCountry
+      ? { country: o.customerCountry, city: null, line1: null, line2: null, postal_code: null, state: null }
+      : null,
     ...(o.paymentIntent === undefined
       ? {}
       : {

@@ -259,6 +259,17 @@ describe('verifying', () => {
     expect(bad.body.errors[0].status).toBe('400');
     const noType = await postEvent(p.url, JSON.stringify({ id: 'evt_1', data: {} }), p.secret, { timestamp: c.clock.now });
     expect(noType.status).toBe(422);
+    // `typeof null` is 'object': an event whose object is null or a list is refused, not read (it was a 500).
+    for (const object of [null, []]) {
+      const event = JSON.stringify({
+        id: 'evt_2',
+        object: 'event',
+        type: 'checkout.session.completed',
+        created: c.clock.now,
+        data: { object },
+      });
+      expectError(await postEvent(p.url, event, p.secret, { timestamp: c.clock.now }), 422, 'invalid_field');
+    }
     const big = stripeEvent('customer.updated', customer({ metadata: { note: 'x'.repeat(600 * 1024) } }));
     expect((await postEvent(p.url, big, p.secret, { timestamp: c.clock.now })).status).toBe(413);
     expect(await list(p, 'integrations/stripe/events')).toEqual([]);

@@ -145,6 +145,19 @@ describe('/openapi.json', () => {
     'post /v1/webhook_deliveries/{id}/resend',
     'get /v1/events',
     'get /v1/events/{id}',
+    'get /v1/groups',
+    'post /v1/groups',
+    'get /v1/groups/{id}',
+    'patch /v1/groups/{id}',
+    'delete /v1/groups/{id}',
+    'post /v1/groups/{id}/rewards',
+    'post /v1/groups/{id}/preview',
+    'get /v1/rewards',
+    'get /v1/rewards/{id}',
+    'patch /v1/rewards/{id}',
+    'delete /v1/rewards/{id}',
+    'get /v1/group_moves',
+    'get /v1/group_moves/{id}',
   ];
 
   it('is an OpenAPI 3.1 document of every /v1 operation, needing no token', async () => {

@@ -353,6 +353,8 @@ describe('the partner portal in Chromium', () => {
 
   it('a forgotten password is reset with the link from the e-mail, through a real SMTP server', async () => {
     await portal.goto(`${url}/portal/`);
+    // Signed out only once the page has loaded: a request still on its way would find no session.
+    await portal.waitForLoadState('networkidle');
     await press(portal, 'Sign out');
     await portal.waitForURL('**/portal/sign-in');
     await press(portal, 'Forgot your password?');

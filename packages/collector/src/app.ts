@@ -28,6 +28,7 @@ import { mountHome } from './modules/site/home.js';
 import { memberRoutes } from './modules/owners/members-routes.js';
 import { partnerRoutes } from './modules/partners/routes.js';
 import { partnershipRoutes } from './modules/partnerships/routes.js';
+import { rewardRoutes } from './modules/rewards/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { payoutRoutes } from './modules/payouts/routes.js';
 import { programRoutes } from './modules/programs/routes.js';
@@ -73,6 +74,7 @@ export interface AppDeps {
 export const ROUTES: readonly Route[] = [
   ...partnerRoutes,
   ...partnershipRoutes,
+  ...rewardRoutes,
   ...commissionRoutes,
   ...referralRoutes,
   ...paymentRoutes,

@@ -23,6 +23,7 @@ import { createMailer } from './platform/mail.js';
 import { composers } from './modules/mail/messages.js';
 import { startOutbox, type OutboxSender } from './modules/mail/outbox.js';
 import { purgeExpiredAccess } from './modules/identity/purge.js';
+import { payClickRewards } from './modules/rewards/clicks.js';
 import { SECURITY_HEADERS } from './platform/http/security-headers.js';
 
 export interface RunningServer {
@@ -41,6 +42,8 @@ export interface RunningServer {
     fold(): Promise<void>;
     sendMail(): Promise<void>;
     purge(): Promise<void>;
+    /** Pays the click rewards of the days that ended (modules/rewards/clicks.ts). */
+    payClicks(): Promise<number>;
   };
   close(): Promise<void>;
 }
@@ -181,11 +184,18 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     ),
   );
 
+  // Click rewards are paid once a UTC day is over; an hourly look finds the day soon after.
+  const payClicks = () => payClickRewards(db, now());
+  const payingClicks = repeat(background, PURGE_EVERY_MS, () =>
+    payClicks().catch((err: unknown) => log.warn({ cause: describeCause(err) }, 'paying click rewards failed; the next run retries')),
+  );
+
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       clearInterval(folding);
       clearInterval(purging);
+      clearInterval(payingClicks);
       // close() stops accepting and resolves once in-flight requests are answered; idle
       // keep-alive sockets are closed at once, and stragglers after 10 s.
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -200,6 +210,6 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     })();
     return closing;
   };
-  const work = { deliver: () => delivering.drain(), fold, sendMail: async () => outbox?.drain(), purge };
+  const work = { deliver: () => delivering.drain(), fold, sendMail: async () => outbox?.drain(), purge, payClicks };
   return { url: `http://${host}:${port}`, db, server, firstProgram, firstSignInLink, outbox, work, close };
 }

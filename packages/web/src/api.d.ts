@@ -290,6 +290,8 @@ export interface paths {
                     state_eq?: string;
                     /** @description exact match */
                     partner_id_eq?: string;
+                    /** @description exact match */
+                    group_id_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_lt?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
@@ -333,6 +335,8 @@ export interface paths {
                                         [key: string]: number;
                                     } | null;
                                     referral_link: string;
+                                    /** @description Its partner group (GET /v1/groups): which rewards it earns */
+                                    group_id: string | null;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -395,6 +399,8 @@ export interface paths {
                         minimum_payout?: {
                             [key: string]: number;
                         } | null;
+                        /** @description Its partner group; the program's default group when absent */
+                        group_id?: string;
                     };
                 };
             };
@@ -424,6 +430,8 @@ export interface paths {
                                         [key: string]: number;
                                     } | null;
                                     referral_link: string;
+                                    /** @description Its partner group (GET /v1/groups): which rewards it earns */
+                                    group_id: string | null;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -502,6 +510,8 @@ export interface paths {
                                         [key: string]: number;
                                     } | null;
                                     referral_link: string;
+                                    /** @description Its partner group (GET /v1/groups): which rewards it earns */
+                                    group_id: string | null;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -558,6 +568,8 @@ export interface paths {
                         minimum_payout?: {
                             [key: string]: number;
                         } | null;
+                        /** @description Moves it to this partner group, recorded as a move by an owner (GET /v1/group_moves) */
+                        group_id?: string;
                     };
                 };
             };
@@ -587,6 +599,8 @@ export interface paths {
                                         [key: string]: number;
                                     } | null;
                                     referral_link: string;
+                                    /** @description Its partner group (GET /v1/groups): which rewards it earns */
+                                    group_id: string | null;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -615,6 +629,3125 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/v1/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List groups, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description exact match */
+                    name_eq?: string;
+                    /** @description exact match */
+                    slug_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "group";
+                                attributes: {
+                                    name: string;
+                                    slug: string;
+                                    /** @description Every partnership not moved elsewhere is in it; it cannot be deleted */
+                                    default: boolean;
+                                    hold_days: number | null;
+                                    minimum_payout: {
+                                        [key: string]: number;
+                                    } | null;
+                                    auto_accept: boolean | null;
+                                    takes_applications: boolean;
+                                    move_rules: {
+                                        to_group_id: string;
+                                        metric: string;
+                                        currency: string | null;
+                                        threshold: number;
+                                        window_days: number | null;
+                                    }[];
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a partner group */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description Its public application page: /p/<program slug>/<group slug>/ */
+                        slug?: string;
+                        /** @description Days before a commission can be paid out; null: the program's */
+                        hold_days?: number | null;
+                        /** @description The least a payout may be; null: the program's */
+                        minimum_payout?: {
+                            [key: string]: number;
+                        } | null;
+                        /** @description Applications to this group are accepted at once; null: as the program says */
+                        auto_accept?: boolean | null;
+                        /** @description Its page takes applications, and the program's page lists it */
+                        takes_applications?: boolean;
+                        /** @description Moves a partnership to another group when a total reaches a threshold */
+                        move_rules?: {
+                            to_group_id: string;
+                            /**
+                             * @description The partner's paying customers, revenue or commissions
+                             * @enum {string}
+                             */
+                            metric: "customers" | "revenue" | "commissions";
+                            /** @description For revenue and commissions: the currency of the threshold */
+                            currency?: string | null;
+                            /** @description A count of customers, or minor units of currency */
+                            threshold: number;
+                            /** @description Days back from now; absent or null: all time */
+                            window_days?: number | null;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "group";
+                                attributes: {
+                                    name: string;
+                                    slug: string;
+                                    /** @description Every partnership not moved elsewhere is in it; it cannot be deleted */
+                                    default: boolean;
+                                    hold_days: number | null;
+                                    minimum_payout: {
+                                        [key: string]: number;
+                                    } | null;
+                                    auto_accept: boolean | null;
+                                    takes_applications: boolean;
+                                    move_rules: {
+                                        to_group_id: string;
+                                        metric: string;
+                                        currency: string | null;
+                                        threshold: number;
+                                        window_days: number | null;
+                                    }[];
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one group */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "group";
+                                attributes: {
+                                    name: string;
+                                    slug: string;
+                                    /** @description Every partnership not moved elsewhere is in it; it cannot be deleted */
+                                    default: boolean;
+                                    hold_days: number | null;
+                                    minimum_payout: {
+                                        [key: string]: number;
+                                    } | null;
+                                    auto_accept: boolean | null;
+                                    takes_applications: boolean;
+                                    move_rules: {
+                                        to_group_id: string;
+                                        metric: string;
+                                        currency: string | null;
+                                        threshold: number;
+                                        window_days: number | null;
+                                    }[];
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a group no partnership is in (not the default one) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a group's name, page, rules, or move rules */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description Its public application page: /p/<program slug>/<group slug>/ */
+                        slug?: string;
+                        /** @description Days before a commission can be paid out; null: the program's */
+                        hold_days?: number | null;
+                        /** @description The least a payout may be; null: the program's */
+                        minimum_payout?: {
+                            [key: string]: number;
+                        } | null;
+                        /** @description Applications to this group are accepted at once; null: as the program says */
+                        auto_accept?: boolean | null;
+                        /** @description Its page takes applications, and the program's page lists it */
+                        takes_applications?: boolean;
+                        /** @description Moves a partnership to another group when a total reaches a threshold */
+                        move_rules?: {
+                            to_group_id: string;
+                            /**
+                             * @description The partner's paying customers, revenue or commissions
+                             * @enum {string}
+                             */
+                            metric: "customers" | "revenue" | "commissions";
+                            /** @description For revenue and commissions: the currency of the threshold */
+                            currency?: string | null;
+                            /** @description A count of customers, or minor units of currency */
+                            threshold: number;
+                            /** @description Days back from now; absent or null: all time */
+                            window_days?: number | null;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "group";
+                                attributes: {
+                                    name: string;
+                                    slug: string;
+                                    /** @description Every partnership not moved elsewhere is in it; it cannot be deleted */
+                                    default: boolean;
+                                    hold_days: number | null;
+                                    minimum_payout: {
+                                        [key: string]: number;
+                                    } | null;
+                                    auto_accept: boolean | null;
+                                    takes_applications: boolean;
+                                    move_rules: {
+                                        to_group_id: string;
+                                        metric: string;
+                                        currency: string | null;
+                                        threshold: number;
+                                        window_days: number | null;
+                                    }[];
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/groups/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a partner of the group would earn for a payment: which sale reward wins, how much, in words */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Minor units of currency */
+                        amount: number;
+                        /**
+                         * @description ISO 4217 currency code, any case (stored upper case)
+                         * @example USD
+                         */
+                        currency: string;
+                        /** @description The customer's month: 1 for the first payment */
+                        month: number;
+                        product_id?: string;
+                        price_id?: string;
+                        customer_country?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @constant */
+                                type: "reward_preview";
+                                attributes: {
+                                    amount: number;
+                                    currency: string;
+                                    reward_id: string | null;
+                                    /** @description The winning reward at work, or why nothing is earned */
+                                    description: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rewards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List rewards, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description exact match */
+                    group_id_eq?: string;
+                    /** @description one of lead, sale, click */
+                    event_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "reward";
+                                attributes: {
+                                    group_id: string;
+                                    /** @enum {string} */
+                                    event: "lead" | "sale" | "click";
+                                    /** @enum {string} */
+                                    kind: "percentage" | "flat";
+                                    amount: number;
+                                    currency: string | null;
+                                    duration: {
+                                        /** @enum {string} */
+                                        kind: "once" | "months" | "lifetime";
+                                        months?: number;
+                                    };
+                                    /** @description The conditions as written (AND/OR groups); null: always */
+                                    conditions: unknown | null;
+                                    daily_cap: number | null;
+                                    position: number;
+                                    /** @description The program's own rate (commission_rate_bps, recurring_months): changed through PATCH /v1/program */
+                                    base: boolean;
+                                    /** @description The reward in words, as partners read it */
+                                    description: string;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rewards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one reward */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "reward";
+                                attributes: {
+                                    group_id: string;
+                                    /** @enum {string} */
+                                    event: "lead" | "sale" | "click";
+                                    /** @enum {string} */
+                                    kind: "percentage" | "flat";
+                                    amount: number;
+                                    currency: string | null;
+                                    duration: {
+                                        /** @enum {string} */
+                                        kind: "once" | "months" | "lifetime";
+                                        months?: number;
+                                    };
+                                    /** @description The conditions as written (AND/OR groups); null: always */
+                                    conditions: unknown | null;
+                                    daily_cap: number | null;
+                                    position: number;
+                                    /** @description The program's own rate (commission_rate_bps, recurring_months): changed through PATCH /v1/program */
+                                    base: boolean;
+                                    /** @description The reward in words, as partners read it */
+                                    description: string;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a reward (not the program's own rate) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Replace a reward's terms (not the program's own rate, which PATCH /v1/program changes) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "sale";
+                        /** @enum {string} */
+                        kind: "percentage" | "flat";
+                        /** @description percentage: basis points of the payment's amount, 1 to 10000 (2000 is 20 %); flat: minor units of currency */
+                        amount: number;
+                        /** @description flat only (required): a payment in another currency does not earn it; a percentage is paid in the payment's currency */
+                        currency?: string | null;
+                        /** @description Which of a customer's payments earn: the first (once), those in its first N months, or all (lifetime) */
+                        duration: {
+                            /** @constant */
+                            kind: "once";
+                        } | {
+                            /** @constant */
+                            kind: "months";
+                            months: number;
+                        } | {
+                            /** @constant */
+                            kind: "lifetime";
+                        };
+                        conditions?: {
+                            /**
+                             * @description and: every item holds; or: at least one does
+                             * @enum {string}
+                             */
+                            op: "and" | "or";
+                            /** @description Conditions, or groups of them (at most 3 levels of groups) */
+                            items: ({
+                                /**
+                                 * @description and: every item holds; or: at least one does
+                                 * @enum {string}
+                                 */
+                                op: "and" | "or";
+                                /** @description Conditions, or groups of them (at most 3 levels of groups) */
+                                items: ({
+                                    /**
+                                     * @description and: every item holds; or: at least one does
+                                     * @enum {string}
+                                     */
+                                    op: "and" | "or";
+                                    /** @description Conditions, or groups of them (at most 3 levels of groups) */
+                                    items: (({
+                                        /**
+                                         * @description Any of the payment's products; neq and not_in: none of them
+                                         * @constant
+                                         */
+                                        field: "product_id";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        /** @description An id as the payment provider gives it */
+                                        value: string;
+                                    } | {
+                                        /**
+                                         * @description Any of the payment's products; neq and not_in: none of them
+                                         * @constant
+                                         */
+                                        field: "product_id";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                    }) | ({
+                                        /**
+                                         * @description Any of the payment's prices; neq and not_in: none of them
+                                         * @constant
+                                         */
+                                        field: "price_id";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        /** @description An id as the payment provider gives it */
+                                        value: string;
+                                    } | {
+                                        /**
+                                         * @description Any of the payment's prices; neq and not_in: none of them
+                                         * @constant
+                                         */
+                                        field: "price_id";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                    }) | ({
+                                        /**
+                                         * @description The payment's amount
+                                         * @constant
+                                         */
+                                        field: "amount";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                        /** @description Minor units of currency */
+                                        value: number;
+                                        /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                        currency: string;
+                                    } | {
+                                        /**
+                                         * @description The payment's amount
+                                         * @constant
+                                         */
+                                        field: "amount";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: number[];
+                                        /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                        currency: string;
+                                    }) | ({
+                                        /**
+                                         * @description The payment's currency
+                                         * @constant
+                                         */
+                                        field: "currency";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        value: string;
+                                    } | {
+                                        /**
+                                         * @description The payment's currency
+                                         * @constant
+                                         */
+                                        field: "currency";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                    }) | {
+                                        /**
+                                         * @description Whether this is the customer's first payment or a later one
+                                         * @constant
+                                         */
+                                        field: "payment";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        /** @enum {string} */
+                                        value: "first" | "renewal";
+                                    } | ({
+                                        /**
+                                         * @description Whole calendar months since the customer's first payment: 0 for the first payment
+                                         * @constant
+                                         */
+                                        field: "months_since_first_payment";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                        value: number;
+                                    } | {
+                                        /**
+                                         * @description Whole calendar months since the customer's first payment: 0 for the first payment
+                                         * @constant
+                                         */
+                                        field: "months_since_first_payment";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: number[];
+                                    }) | ({
+                                        /**
+                                         * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "customer_country";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        value: string;
+                                    } | {
+                                        /**
+                                         * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "customer_country";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                    }) | ({
+                                        /**
+                                         * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "metadata";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        /** @description Compared as a string */
+                                        value: string;
+                                        /** @description The metadata key */
+                                        key: string;
+                                    } | {
+                                        /**
+                                         * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "metadata";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                        /** @description The metadata key */
+                                        key: string;
+                                    }) | ({
+                                        /**
+                                         * @description The partner's paying customers
+                                         * @constant
+                                         */
+                                        field: "partner_customers";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                        value: number;
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    } | {
+                                        /**
+                                         * @description The partner's paying customers
+                                         * @constant
+                                         */
+                                        field: "partner_customers";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: number[];
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    }) | ({
+                                        /**
+                                         * @description The partner's revenue
+                                         * @constant
+                                         */
+                                        field: "partner_revenue";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                        /** @description Minor units of currency */
+                                        value: number;
+                                        /** @description The currency of the partner's revenue counted */
+                                        currency: string;
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    } | {
+                                        /**
+                                         * @description The partner's revenue
+                                         * @constant
+                                         */
+                                        field: "partner_revenue";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: number[];
+                                        /** @description The currency of the partner's revenue counted */
+                                        currency: string;
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    }))[];
+                                } | (({
+                                    /**
+                                     * @description Any of the payment's products; neq and not_in: none of them
+                                     * @constant
+                                     */
+                                    field: "product_id";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    /** @description An id as the payment provider gives it */
+                                    value: string;
+                                } | {
+                                    /**
+                                     * @description Any of the payment's products; neq and not_in: none of them
+                                     * @constant
+                                     */
+                                    field: "product_id";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                }) | ({
+                                    /**
+                                     * @description Any of the payment's prices; neq and not_in: none of them
+                                     * @constant
+                                     */
+                                    field: "price_id";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    /** @description An id as the payment provider gives it */
+                                    value: string;
+                                } | {
+                                    /**
+                                     * @description Any of the payment's prices; neq and not_in: none of them
+                                     * @constant
+                                     */
+                                    field: "price_id";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                }) | ({
+                                    /**
+                                     * @description The payment's amount
+                                     * @constant
+                                     */
+                                    field: "amount";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                    /** @description Minor units of currency */
+                                    value: number;
+                                    /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                    currency: string;
+                                } | {
+                                    /**
+                                     * @description The payment's amount
+                                     * @constant
+                                     */
+                                    field: "amount";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: number[];
+                                    /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                    currency: string;
+                                }) | ({
+                                    /**
+                                     * @description The payment's currency
+                                     * @constant
+                                     */
+                                    field: "currency";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    value: string;
+                                } | {
+                                    /**
+                                     * @description The payment's currency
+                                     * @constant
+                                     */
+                                    field: "currency";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                }) | {
+                                    /**
+                                     * @description Whether this is the customer's first payment or a later one
+                                     * @constant
+                                     */
+                                    field: "payment";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    /** @enum {string} */
+                                    value: "first" | "renewal";
+                                } | ({
+                                    /**
+                                     * @description Whole calendar months since the customer's first payment: 0 for the first payment
+                                     * @constant
+                                     */
+                                    field: "months_since_first_payment";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                    value: number;
+                                } | {
+                                    /**
+                                     * @description Whole calendar months since the customer's first payment: 0 for the first payment
+                                     * @constant
+                                     */
+                                    field: "months_since_first_payment";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: number[];
+                                }) | ({
+                                    /**
+                                     * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "customer_country";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    value: string;
+                                } | {
+                                    /**
+                                     * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "customer_country";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                }) | ({
+                                    /**
+                                     * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "metadata";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    /** @description Compared as a string */
+                                    value: string;
+                                    /** @description The metadata key */
+                                    key: string;
+                                } | {
+                                    /**
+                                     * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "metadata";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                    /** @description The metadata key */
+                                    key: string;
+                                }) | ({
+                                    /**
+                                     * @description The partner's paying customers
+                                     * @constant
+                                     */
+                                    field: "partner_customers";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                    value: number;
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                } | {
+                                    /**
+                                     * @description The partner's paying customers
+                                     * @constant
+                                     */
+                                    field: "partner_customers";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: number[];
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                }) | ({
+                                    /**
+                                     * @description The partner's revenue
+                                     * @constant
+                                     */
+                                    field: "partner_revenue";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                    /** @description Minor units of currency */
+                                    value: number;
+                                    /** @description The currency of the partner's revenue counted */
+                                    currency: string;
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                } | {
+                                    /**
+                                     * @description The partner's revenue
+                                     * @constant
+                                     */
+                                    field: "partner_revenue";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: number[];
+                                    /** @description The currency of the partner's revenue counted */
+                                    currency: string;
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                })))[];
+                            } | (({
+                                /**
+                                 * @description Any of the payment's products; neq and not_in: none of them
+                                 * @constant
+                                 */
+                                field: "product_id";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                /** @description An id as the payment provider gives it */
+                                value: string;
+                            } | {
+                                /**
+                                 * @description Any of the payment's products; neq and not_in: none of them
+                                 * @constant
+                                 */
+                                field: "product_id";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                            }) | ({
+                                /**
+                                 * @description Any of the payment's prices; neq and not_in: none of them
+                                 * @constant
+                                 */
+                                field: "price_id";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                /** @description An id as the payment provider gives it */
+                                value: string;
+                            } | {
+                                /**
+                                 * @description Any of the payment's prices; neq and not_in: none of them
+                                 * @constant
+                                 */
+                                field: "price_id";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                            }) | ({
+                                /**
+                                 * @description The payment's amount
+                                 * @constant
+                                 */
+                                field: "amount";
+                                /** @enum {string} */
+                                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Minor units of currency */
+                                value: number;
+                                /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                currency: string;
+                            } | {
+                                /**
+                                 * @description The payment's amount
+                                 * @constant
+                                 */
+                                field: "amount";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: number[];
+                                /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                currency: string;
+                            }) | ({
+                                /**
+                                 * @description The payment's currency
+                                 * @constant
+                                 */
+                                field: "currency";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                value: string;
+                            } | {
+                                /**
+                                 * @description The payment's currency
+                                 * @constant
+                                 */
+                                field: "currency";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                            }) | {
+                                /**
+                                 * @description Whether this is the customer's first payment or a later one
+                                 * @constant
+                                 */
+                                field: "payment";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                /** @enum {string} */
+                                value: "first" | "renewal";
+                            } | ({
+                                /**
+                                 * @description Whole calendar months since the customer's first payment: 0 for the first payment
+                                 * @constant
+                                 */
+                                field: "months_since_first_payment";
+                                /** @enum {string} */
+                                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                value: number;
+                            } | {
+                                /**
+                                 * @description Whole calendar months since the customer's first payment: 0 for the first payment
+                                 * @constant
+                                 */
+                                field: "months_since_first_payment";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: number[];
+                            }) | ({
+                                /**
+                                 * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "customer_country";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                value: string;
+                            } | {
+                                /**
+                                 * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "customer_country";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                            }) | ({
+                                /**
+                                 * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "metadata";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                /** @description Compared as a string */
+                                value: string;
+                                /** @description The metadata key */
+                                key: string;
+                            } | {
+                                /**
+                                 * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "metadata";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                                /** @description The metadata key */
+                                key: string;
+                            }) | ({
+                                /**
+                                 * @description The partner's paying customers
+                                 * @constant
+                                 */
+                                field: "partner_customers";
+                                /** @enum {string} */
+                                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                value: number;
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            } | {
+                                /**
+                                 * @description The partner's paying customers
+                                 * @constant
+                                 */
+                                field: "partner_customers";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: number[];
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            }) | ({
+                                /**
+                                 * @description The partner's revenue
+                                 * @constant
+                                 */
+                                field: "partner_revenue";
+                                /** @enum {string} */
+                                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Minor units of currency */
+                                value: number;
+                                /** @description The currency of the partner's revenue counted */
+                                currency: string;
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            } | {
+                                /**
+                                 * @description The partner's revenue
+                                 * @constant
+                                 */
+                                field: "partner_revenue";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: number[];
+                                /** @description The currency of the partner's revenue counted */
+                                currency: string;
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            })))[];
+                        } | null;
+                        daily_cap?: null;
+                        /**
+                         * @description Between rewards that pay the same, the lower position wins
+                         * @default 0
+                         */
+                        position?: number;
+                    } | {
+                        /** @enum {string} */
+                        event: "lead" | "click";
+                        /**
+                         * @description A sign-up or a click has no amount to take a percentage of
+                         * @constant
+                         */
+                        kind: "flat";
+                        /** @description Minor units of currency, per sign-up or per unique visitor */
+                        amount: number;
+                        /** @description ISO 4217 currency code, any case (stored upper case) */
+                        currency: string;
+                        /** @description Always once */
+                        duration?: {
+                            /** @constant */
+                            kind: "once";
+                        };
+                        conditions?: {
+                            /**
+                             * @description and: every item holds; or: at least one does
+                             * @enum {string}
+                             */
+                            op: "and" | "or";
+                            /** @description Conditions, or groups of them (at most 3 levels of groups) */
+                            items: ({
+                                /**
+                                 * @description and: every item holds; or: at least one does
+                                 * @enum {string}
+                                 */
+                                op: "and" | "or";
+                                /** @description Conditions, or groups of them (at most 3 levels of groups) */
+                                items: ({
+                                    /**
+                                     * @description and: every item holds; or: at least one does
+                                     * @enum {string}
+                                     */
+                                    op: "and" | "or";
+                                    /** @description Conditions, or groups of them (at most 3 levels of groups) */
+                                    items: (({
+                                        /**
+                                         * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "customer_country";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        value: string;
+                                    } | {
+                                        /**
+                                         * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "customer_country";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                    }) | ({
+                                        /**
+                                         * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "metadata";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        /** @description Compared as a string */
+                                        value: string;
+                                        /** @description The metadata key */
+                                        key: string;
+                                    } | {
+                                        /**
+                                         * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "metadata";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                        /** @description The metadata key */
+                                        key: string;
+                                    }) | ({
+                                        /**
+                                         * @description The partner's paying customers
+                                         * @constant
+                                         */
+                                        field: "partner_customers";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                        value: number;
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    } | {
+                                        /**
+                                         * @description The partner's paying customers
+                                         * @constant
+                                         */
+                                        field: "partner_customers";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: number[];
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    }) | ({
+                                        /**
+                                         * @description The partner's revenue
+                                         * @constant
+                                         */
+                                        field: "partner_revenue";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                        /** @description Minor units of currency */
+                                        value: number;
+                                        /** @description The currency of the partner's revenue counted */
+                                        currency: string;
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    } | {
+                                        /**
+                                         * @description The partner's revenue
+                                         * @constant
+                                         */
+                                        field: "partner_revenue";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: number[];
+                                        /** @description The currency of the partner's revenue counted */
+                                        currency: string;
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    }))[];
+                                } | (({
+                                    /**
+                                     * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "customer_country";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    value: string;
+                                } | {
+                                    /**
+                                     * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "customer_country";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                }) | ({
+                                    /**
+                                     * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "metadata";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    /** @description Compared as a string */
+                                    value: string;
+                                    /** @description The metadata key */
+                                    key: string;
+                                } | {
+                                    /**
+                                     * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "metadata";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                    /** @description The metadata key */
+                                    key: string;
+                                }) | ({
+                                    /**
+                                     * @description The partner's paying customers
+                                     * @constant
+                                     */
+                                    field: "partner_customers";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                    value: number;
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                } | {
+                                    /**
+                                     * @description The partner's paying customers
+                                     * @constant
+                                     */
+                                    field: "partner_customers";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: number[];
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                }) | ({
+                                    /**
+                                     * @description The partner's revenue
+                                     * @constant
+                                     */
+                                    field: "partner_revenue";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                    /** @description Minor units of currency */
+                                    value: number;
+                                    /** @description The currency of the partner's revenue counted */
+                                    currency: string;
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                } | {
+                                    /**
+                                     * @description The partner's revenue
+                                     * @constant
+                                     */
+                                    field: "partner_revenue";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: number[];
+                                    /** @description The currency of the partner's revenue counted */
+                                    currency: string;
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                })))[];
+                            } | (({
+                                /**
+                                 * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "customer_country";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                value: string;
+                            } | {
+                                /**
+                                 * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "customer_country";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                            }) | ({
+                                /**
+                                 * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "metadata";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                /** @description Compared as a string */
+                                value: string;
+                                /** @description The metadata key */
+                                key: string;
+                            } | {
+                                /**
+                                 * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "metadata";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                                /** @description The metadata key */
+                                key: string;
+                            }) | ({
+                                /**
+                                 * @description The partner's paying customers
+                                 * @constant
+                                 */
+                                field: "partner_customers";
+                                /** @enum {string} */
+                                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                value: number;
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            } | {
+                                /**
+                                 * @description The partner's paying customers
+                                 * @constant
+                                 */
+                                field: "partner_customers";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: number[];
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            }) | ({
+                                /**
+                                 * @description The partner's revenue
+                                 * @constant
+                                 */
+                                field: "partner_revenue";
+                                /** @enum {string} */
+                                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Minor units of currency */
+                                value: number;
+                                /** @description The currency of the partner's revenue counted */
+                                currency: string;
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            } | {
+                                /**
+                                 * @description The partner's revenue
+                                 * @constant
+                                 */
+                                field: "partner_revenue";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: number[];
+                                /** @description The currency of the partner's revenue counted */
+                                currency: string;
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            })))[];
+                        } | null;
+                        /** @description click only: the most a partner earns from clicks in one day, minor units; absent or null: no cap */
+                        daily_cap?: number | null;
+                        /**
+                         * @description Between rewards that pay the same, the lower position wins
+                         * @default 0
+                         */
+                        position?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "reward";
+                                attributes: {
+                                    group_id: string;
+                                    /** @enum {string} */
+                                    event: "lead" | "sale" | "click";
+                                    /** @enum {string} */
+                                    kind: "percentage" | "flat";
+                                    amount: number;
+                                    currency: string | null;
+                                    duration: {
+                                        /** @enum {string} */
+                                        kind: "once" | "months" | "lifetime";
+                                        months?: number;
+                                    };
+                                    /** @description The conditions as written (AND/OR groups); null: always */
+                                    conditions: unknown | null;
+                                    daily_cap: number | null;
+                                    position: number;
+                                    /** @description The program's own rate (commission_rate_bps, recurring_months): changed through PATCH /v1/program */
+                                    base: boolean;
+                                    /** @description The reward in words, as partners read it */
+                                    description: string;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/groups/{id}/rewards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a reward to a group: a lead, a sale or a click, with its conditions */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "sale";
+                        /** @enum {string} */
+                        kind: "percentage" | "flat";
+                        /** @description percentage: basis points of the payment's amount, 1 to 10000 (2000 is 20 %); flat: minor units of currency */
+                        amount: number;
+                        /** @description flat only (required): a payment in another currency does not earn it; a percentage is paid in the payment's currency */
+                        currency?: string | null;
+                        /** @description Which of a customer's payments earn: the first (once), those in its first N months, or all (lifetime) */
+                        duration: {
+                            /** @constant */
+                            kind: "once";
+                        } | {
+                            /** @constant */
+                            kind: "months";
+                            months: number;
+                        } | {
+                            /** @constant */
+                            kind: "lifetime";
+                        };
+                        conditions?: {
+                            /**
+                             * @description and: every item holds; or: at least one does
+                             * @enum {string}
+                             */
+                            op: "and" | "or";
+                            /** @description Conditions, or groups of them (at most 3 levels of groups) */
+                            items: ({
+                                /**
+                                 * @description and: every item holds; or: at least one does
+                                 * @enum {string}
+                                 */
+                                op: "and" | "or";
+                                /** @description Conditions, or groups of them (at most 3 levels of groups) */
+                                items: ({
+                                    /**
+                                     * @description and: every item holds; or: at least one does
+                                     * @enum {string}
+                                     */
+                                    op: "and" | "or";
+                                    /** @description Conditions, or groups of them (at most 3 levels of groups) */
+                                    items: (({
+                                        /**
+                                         * @description Any of the payment's products; neq and not_in: none of them
+                                         * @constant
+                                         */
+                                        field: "product_id";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        /** @description An id as the payment provider gives it */
+                                        value: string;
+                                    } | {
+                                        /**
+                                         * @description Any of the payment's products; neq and not_in: none of them
+                                         * @constant
+                                         */
+                                        field: "product_id";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                    }) | ({
+                                        /**
+                                         * @description Any of the payment's prices; neq and not_in: none of them
+                                         * @constant
+                                         */
+                                        field: "price_id";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        /** @description An id as the payment provider gives it */
+                                        value: string;
+                                    } | {
+                                        /**
+                                         * @description Any of the payment's prices; neq and not_in: none of them
+                                         * @constant
+                                         */
+                                        field: "price_id";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                    }) | ({
+                                        /**
+                                         * @description The payment's amount
+                                         * @constant
+                                         */
+                                        field: "amount";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                        /** @description Minor units of currency */
+                                        value: number;
+                                        /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                        currency: string;
+                                    } | {
+                                        /**
+                                         * @description The payment's amount
+                                         * @constant
+                                         */
+                                        field: "amount";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: number[];
+                                        /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                        currency: string;
+                                    }) | ({
+                                        /**
+                                         * @description The payment's currency
+                                         * @constant
+                                         */
+                                        field: "currency";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        value: string;
+                                    } | {
+                                        /**
+                                         * @description The payment's currency
+                                         * @constant
+                                         */
+                                        field: "currency";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                    }) | {
+                                        /**
+                                         * @description Whether this is the customer's first payment or a later one
+                                         * @constant
+                                         */
+                                        field: "payment";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        /** @enum {string} */
+                                        value: "first" | "renewal";
+                                    } | ({
+                                        /**
+                                         * @description Whole calendar months since the customer's first payment: 0 for the first payment
+                                         * @constant
+                                         */
+                                        field: "months_since_first_payment";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                        value: number;
+                                    } | {
+                                        /**
+                                         * @description Whole calendar months since the customer's first payment: 0 for the first payment
+                                         * @constant
+                                         */
+                                        field: "months_since_first_payment";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: number[];
+                                    }) | ({
+                                        /**
+                                         * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "customer_country";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        value: string;
+                                    } | {
+                                        /**
+                                         * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "customer_country";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                    }) | ({
+                                        /**
+                                         * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "metadata";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        /** @description Compared as a string */
+                                        value: string;
+                                        /** @description The metadata key */
+                                        key: string;
+                                    } | {
+                                        /**
+                                         * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "metadata";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                        /** @description The metadata key */
+                                        key: string;
+                                    }) | ({
+                                        /**
+                                         * @description The partner's paying customers
+                                         * @constant
+                                         */
+                                        field: "partner_customers";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                        value: number;
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    } | {
+                                        /**
+                                         * @description The partner's paying customers
+                                         * @constant
+                                         */
+                                        field: "partner_customers";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: number[];
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    }) | ({
+                                        /**
+                                         * @description The partner's revenue
+                                         * @constant
+                                         */
+                                        field: "partner_revenue";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                        /** @description Minor units of currency */
+                                        value: number;
+                                        /** @description The currency of the partner's revenue counted */
+                                        currency: string;
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    } | {
+                                        /**
+                                         * @description The partner's revenue
+                                         * @constant
+                                         */
+                                        field: "partner_revenue";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: number[];
+                                        /** @description The currency of the partner's revenue counted */
+                                        currency: string;
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    }))[];
+                                } | (({
+                                    /**
+                                     * @description Any of the payment's products; neq and not_in: none of them
+                                     * @constant
+                                     */
+                                    field: "product_id";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    /** @description An id as the payment provider gives it */
+                                    value: string;
+                                } | {
+                                    /**
+                                     * @description Any of the payment's products; neq and not_in: none of them
+                                     * @constant
+                                     */
+                                    field: "product_id";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                }) | ({
+                                    /**
+                                     * @description Any of the payment's prices; neq and not_in: none of them
+                                     * @constant
+                                     */
+                                    field: "price_id";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    /** @description An id as the payment provider gives it */
+                                    value: string;
+                                } | {
+                                    /**
+                                     * @description Any of the payment's prices; neq and not_in: none of them
+                                     * @constant
+                                     */
+                                    field: "price_id";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                }) | ({
+                                    /**
+                                     * @description The payment's amount
+                                     * @constant
+                                     */
+                                    field: "amount";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                    /** @description Minor units of currency */
+                                    value: number;
+                                    /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                    currency: string;
+                                } | {
+                                    /**
+                                     * @description The payment's amount
+                                     * @constant
+                                     */
+                                    field: "amount";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: number[];
+                                    /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                    currency: string;
+                                }) | ({
+                                    /**
+                                     * @description The payment's currency
+                                     * @constant
+                                     */
+                                    field: "currency";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    value: string;
+                                } | {
+                                    /**
+                                     * @description The payment's currency
+                                     * @constant
+                                     */
+                                    field: "currency";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                }) | {
+                                    /**
+                                     * @description Whether this is the customer's first payment or a later one
+                                     * @constant
+                                     */
+                                    field: "payment";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    /** @enum {string} */
+                                    value: "first" | "renewal";
+                                } | ({
+                                    /**
+                                     * @description Whole calendar months since the customer's first payment: 0 for the first payment
+                                     * @constant
+                                     */
+                                    field: "months_since_first_payment";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                    value: number;
+                                } | {
+                                    /**
+                                     * @description Whole calendar months since the customer's first payment: 0 for the first payment
+                                     * @constant
+                                     */
+                                    field: "months_since_first_payment";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: number[];
+                                }) | ({
+                                    /**
+                                     * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "customer_country";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    value: string;
+                                } | {
+                                    /**
+                                     * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "customer_country";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                }) | ({
+                                    /**
+                                     * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "metadata";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    /** @description Compared as a string */
+                                    value: string;
+                                    /** @description The metadata key */
+                                    key: string;
+                                } | {
+                                    /**
+                                     * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "metadata";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                    /** @description The metadata key */
+                                    key: string;
+                                }) | ({
+                                    /**
+                                     * @description The partner's paying customers
+                                     * @constant
+                                     */
+                                    field: "partner_customers";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                    value: number;
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                } | {
+                                    /**
+                                     * @description The partner's paying customers
+                                     * @constant
+                                     */
+                                    field: "partner_customers";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: number[];
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                }) | ({
+                                    /**
+                                     * @description The partner's revenue
+                                     * @constant
+                                     */
+                                    field: "partner_revenue";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                    /** @description Minor units of currency */
+                                    value: number;
+                                    /** @description The currency of the partner's revenue counted */
+                                    currency: string;
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                } | {
+                                    /**
+                                     * @description The partner's revenue
+                                     * @constant
+                                     */
+                                    field: "partner_revenue";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: number[];
+                                    /** @description The currency of the partner's revenue counted */
+                                    currency: string;
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                })))[];
+                            } | (({
+                                /**
+                                 * @description Any of the payment's products; neq and not_in: none of them
+                                 * @constant
+                                 */
+                                field: "product_id";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                /** @description An id as the payment provider gives it */
+                                value: string;
+                            } | {
+                                /**
+                                 * @description Any of the payment's products; neq and not_in: none of them
+                                 * @constant
+                                 */
+                                field: "product_id";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                            }) | ({
+                                /**
+                                 * @description Any of the payment's prices; neq and not_in: none of them
+                                 * @constant
+                                 */
+                                field: "price_id";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                /** @description An id as the payment provider gives it */
+                                value: string;
+                            } | {
+                                /**
+                                 * @description Any of the payment's prices; neq and not_in: none of them
+                                 * @constant
+                                 */
+                                field: "price_id";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                            }) | ({
+                                /**
+                                 * @description The payment's amount
+                                 * @constant
+                                 */
+                                field: "amount";
+                                /** @enum {string} */
+                                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Minor units of currency */
+                                value: number;
+                                /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                currency: string;
+                            } | {
+                                /**
+                                 * @description The payment's amount
+                                 * @constant
+                                 */
+                                field: "amount";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: number[];
+                                /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                currency: string;
+                            }) | ({
+                                /**
+                                 * @description The payment's currency
+                                 * @constant
+                                 */
+                                field: "currency";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                value: string;
+                            } | {
+                                /**
+                                 * @description The payment's currency
+                                 * @constant
+                                 */
+                                field: "currency";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                            }) | {
+                                /**
+                                 * @description Whether this is the customer's first payment or a later one
+                                 * @constant
+                                 */
+                                field: "payment";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                /** @enum {string} */
+                                value: "first" | "renewal";
+                            } | ({
+                                /**
+                                 * @description Whole calendar months since the customer's first payment: 0 for the first payment
+                                 * @constant
+                                 */
+                                field: "months_since_first_payment";
+                                /** @enum {string} */
+                                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                value: number;
+                            } | {
+                                /**
+                                 * @description Whole calendar months since the customer's first payment: 0 for the first payment
+                                 * @constant
+                                 */
+                                field: "months_since_first_payment";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: number[];
+                            }) | ({
+                                /**
+                                 * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "customer_country";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                value: string;
+                            } | {
+                                /**
+                                 * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "customer_country";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                            }) | ({
+                                /**
+                                 * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "metadata";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                /** @description Compared as a string */
+                                value: string;
+                                /** @description The metadata key */
+                                key: string;
+                            } | {
+                                /**
+                                 * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "metadata";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                                /** @description The metadata key */
+                                key: string;
+                            }) | ({
+                                /**
+                                 * @description The partner's paying customers
+                                 * @constant
+                                 */
+                                field: "partner_customers";
+                                /** @enum {string} */
+                                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                value: number;
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            } | {
+                                /**
+                                 * @description The partner's paying customers
+                                 * @constant
+                                 */
+                                field: "partner_customers";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: number[];
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            }) | ({
+                                /**
+                                 * @description The partner's revenue
+                                 * @constant
+                                 */
+                                field: "partner_revenue";
+                                /** @enum {string} */
+                                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Minor units of currency */
+                                value: number;
+                                /** @description The currency of the partner's revenue counted */
+                                currency: string;
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            } | {
+                                /**
+                                 * @description The partner's revenue
+                                 * @constant
+                                 */
+                                field: "partner_revenue";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: number[];
+                                /** @description The currency of the partner's revenue counted */
+                                currency: string;
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            })))[];
+                        } | null;
+                        daily_cap?: null;
+                        /**
+                         * @description Between rewards that pay the same, the lower position wins
+                         * @default 0
+                         */
+                        position?: number;
+                    } | {
+                        /** @enum {string} */
+                        event: "lead" | "click";
+                        /**
+                         * @description A sign-up or a click has no amount to take a percentage of
+                         * @constant
+                         */
+                        kind: "flat";
+                        /** @description Minor units of currency, per sign-up or per unique visitor */
+                        amount: number;
+                        /** @description ISO 4217 currency code, any case (stored upper case) */
+                        currency: string;
+                        /** @description Always once */
+                        duration?: {
+                            /** @constant */
+                            kind: "once";
+                        };
+                        conditions?: {
+                            /**
+                             * @description and: every item holds; or: at least one does
+                             * @enum {string}
+                             */
+                            op: "and" | "or";
+                            /** @description Conditions, or groups of them (at most 3 levels of groups) */
+                            items: ({
+                                /**
+                                 * @description and: every item holds; or: at least one does
+                                 * @enum {string}
+                                 */
+                                op: "and" | "or";
+                                /** @description Conditions, or groups of them (at most 3 levels of groups) */
+                                items: ({
+                                    /**
+                                     * @description and: every item holds; or: at least one does
+                                     * @enum {string}
+                                     */
+                                    op: "and" | "or";
+                                    /** @description Conditions, or groups of them (at most 3 levels of groups) */
+                                    items: (({
+                                        /**
+                                         * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "customer_country";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        value: string;
+                                    } | {
+                                        /**
+                                         * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "customer_country";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                    }) | ({
+                                        /**
+                                         * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "metadata";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq";
+                                        /** @description Compared as a string */
+                                        value: string;
+                                        /** @description The metadata key */
+                                        key: string;
+                                    } | {
+                                        /**
+                                         * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                         * @constant
+                                         */
+                                        field: "metadata";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: string[];
+                                        /** @description The metadata key */
+                                        key: string;
+                                    }) | ({
+                                        /**
+                                         * @description The partner's paying customers
+                                         * @constant
+                                         */
+                                        field: "partner_customers";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                        value: number;
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    } | {
+                                        /**
+                                         * @description The partner's paying customers
+                                         * @constant
+                                         */
+                                        field: "partner_customers";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: number[];
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    }) | ({
+                                        /**
+                                         * @description The partner's revenue
+                                         * @constant
+                                         */
+                                        field: "partner_revenue";
+                                        /** @enum {string} */
+                                        op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                        /** @description Minor units of currency */
+                                        value: number;
+                                        /** @description The currency of the partner's revenue counted */
+                                        currency: string;
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    } | {
+                                        /**
+                                         * @description The partner's revenue
+                                         * @constant
+                                         */
+                                        field: "partner_revenue";
+                                        /**
+                                         * @description in: any of the values; not_in: none of them
+                                         * @enum {string}
+                                         */
+                                        op: "in" | "not_in";
+                                        value: number[];
+                                        /** @description The currency of the partner's revenue counted */
+                                        currency: string;
+                                        /** @description Days back from the event the total counts; absent or null: all time */
+                                        window_days?: number | null;
+                                    }))[];
+                                } | (({
+                                    /**
+                                     * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "customer_country";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    value: string;
+                                } | {
+                                    /**
+                                     * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "customer_country";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                }) | ({
+                                    /**
+                                     * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "metadata";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq";
+                                    /** @description Compared as a string */
+                                    value: string;
+                                    /** @description The metadata key */
+                                    key: string;
+                                } | {
+                                    /**
+                                     * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                     * @constant
+                                     */
+                                    field: "metadata";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: string[];
+                                    /** @description The metadata key */
+                                    key: string;
+                                }) | ({
+                                    /**
+                                     * @description The partner's paying customers
+                                     * @constant
+                                     */
+                                    field: "partner_customers";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                    value: number;
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                } | {
+                                    /**
+                                     * @description The partner's paying customers
+                                     * @constant
+                                     */
+                                    field: "partner_customers";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: number[];
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                }) | ({
+                                    /**
+                                     * @description The partner's revenue
+                                     * @constant
+                                     */
+                                    field: "partner_revenue";
+                                    /** @enum {string} */
+                                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                    /** @description Minor units of currency */
+                                    value: number;
+                                    /** @description The currency of the partner's revenue counted */
+                                    currency: string;
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                } | {
+                                    /**
+                                     * @description The partner's revenue
+                                     * @constant
+                                     */
+                                    field: "partner_revenue";
+                                    /**
+                                     * @description in: any of the values; not_in: none of them
+                                     * @enum {string}
+                                     */
+                                    op: "in" | "not_in";
+                                    value: number[];
+                                    /** @description The currency of the partner's revenue counted */
+                                    currency: string;
+                                    /** @description Days back from the event the total counts; absent or null: all time */
+                                    window_days?: number | null;
+                                })))[];
+                            } | (({
+                                /**
+                                 * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "customer_country";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                value: string;
+                            } | {
+                                /**
+                                 * @description The customer's country (ISO 3166 alpha-2, any case); an unknown country fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "customer_country";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                            }) | ({
+                                /**
+                                 * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "metadata";
+                                /** @enum {string} */
+                                op: "eq" | "neq";
+                                /** @description Compared as a string */
+                                value: string;
+                                /** @description The metadata key */
+                                key: string;
+                            } | {
+                                /**
+                                 * @description A metadata value; a missing key fails eq and in, passes neq and not_in
+                                 * @constant
+                                 */
+                                field: "metadata";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: string[];
+                                /** @description The metadata key */
+                                key: string;
+                            }) | ({
+                                /**
+                                 * @description The partner's paying customers
+                                 * @constant
+                                 */
+                                field: "partner_customers";
+                                /** @enum {string} */
+                                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                value: number;
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            } | {
+                                /**
+                                 * @description The partner's paying customers
+                                 * @constant
+                                 */
+                                field: "partner_customers";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: number[];
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            }) | ({
+                                /**
+                                 * @description The partner's revenue
+                                 * @constant
+                                 */
+                                field: "partner_revenue";
+                                /** @enum {string} */
+                                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Minor units of currency */
+                                value: number;
+                                /** @description The currency of the partner's revenue counted */
+                                currency: string;
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            } | {
+                                /**
+                                 * @description The partner's revenue
+                                 * @constant
+                                 */
+                                field: "partner_revenue";
+                                /**
+                                 * @description in: any of the values; not_in: none of them
+                                 * @enum {string}
+                                 */
+                                op: "in" | "not_in";
+                                value: number[];
+                                /** @description The currency of the partner's revenue counted */
+                                currency: string;
+                                /** @description Days back from the event the total counts; absent or null: all time */
+                                window_days?: number | null;
+                            })))[];
+                        } | null;
+                        /** @description click only: the most a partner earns from clicks in one day, minor units; absent or null: no cap */
+                        daily_cap?: number | null;
+                        /**
+                         * @description Between rewards that pay the same, the lower position wins
+                         * @default 0
+                         */
+                        position?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "reward";
+                                attributes: {
+                                    group_id: string;
+                                    /** @enum {string} */
+                                    event: "lead" | "sale" | "click";
+                                    /** @enum {string} */
+                                    kind: "percentage" | "flat";
+                                    amount: number;
+                                    currency: string | null;
+                                    duration: {
+                                        /** @enum {string} */
+                                        kind: "once" | "months" | "lifetime";
+                                        months?: number;
+                                    };
+                                    /** @description The conditions as written (AND/OR groups); null: always */
+                                    conditions: unknown | null;
+                                    daily_cap: number | null;
+                                    position: number;
+                                    /** @description The program's own rate (commission_rate_bps, recurring_months): changed through PATCH /v1/program */
+                                    base: boolean;
+                                    /** @description The reward in words, as partners read it */
+                                    description: string;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/group_moves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List group_moves, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description exact match */
+                    partnership_id_eq?: string;
+                    /** @description exact match */
+                    partner_id_eq?: string;
+                    /** @description exact match */
+                    to_group_id_eq?: string;
+                    /** @description one of rule, owner */
+                    moved_by_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "group_move";
+                                attributes: {
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    from_group_id?: string;
+                                    to_group_id: string;
+                                    /** @enum {string} */
+                                    moved_by: "rule" | "owner";
+                                    reason: string;
+                                    created_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/group_moves/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one group_move */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "group_move";
+                                attributes: {
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    from_group_id?: string;
+                                    to_group_id: string;
+                                    /** @enum {string} */
+                                    moved_by: "rule" | "owner";
+                                    reason: string;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/commissions": {
@@ -679,6 +3812,10 @@ export interface paths {
                                     on_hold: boolean;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
+                                    reward_id?: string;
+                                    /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
+                                    reward_description?: string;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -756,6 +3893,10 @@ export interface paths {
                                     on_hold: boolean;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
+                                    reward_id?: string;
+                                    /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
+                                    reward_description?: string;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -825,6 +3966,10 @@ export interface paths {
                                     on_hold: boolean;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
+                                    reward_id?: string;
+                                    /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
+                                    reward_description?: string;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -894,6 +4039,10 @@ export interface paths {
                                     on_hold: boolean;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
+                                    reward_id?: string;
+                                    /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
+                                    reward_description?: string;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -1290,6 +4439,16 @@ export interface paths {
                         /** Format: email */
                         referral_email?: string;
                         referral_uid?: string;
+                        /** @description The product bought, for rewards with conditions on it (Stripe's prod_…, or your own id) */
+                        product_id?: string;
+                        /** @description The price bought, for rewards with conditions on it */
+                        price_id?: string;
+                        /** @description The customer's country, ISO 3166 alpha-2, for rewards with conditions on it */
+                        customer_country?: string;
+                        /** @description Key-value pairs, for rewards with conditions on them; not stored */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                     };
                 };
             };
@@ -1351,6 +4510,10 @@ export interface paths {
                                     on_hold: boolean;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
+                                    reward_id?: string;
+                                    /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
+                                    reward_description?: string;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -1508,6 +4671,10 @@ export interface paths {
                                     on_hold: boolean;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
+                                    reward_id?: string;
+                                    /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
+                                    reward_description?: string;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -1531,6 +4698,10 @@ export interface paths {
                                     on_hold: boolean;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
+                                    reward_id?: string;
+                                    /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
+                                    reward_description?: string;
                                     state_set_at: number;
                                     created_at: number;
                                     updated_at: number;
@@ -4002,6 +7173,13 @@ export interface paths {
                                         [key: string]: number;
                                     };
                                     auto_accept: boolean;
+                                    /** @description The partner groups that take applications, each with its rewards in words; apply to one with `group` */
+                                    groups: {
+                                        slug: string;
+                                        name: string;
+                                        rewards: string[];
+                                        auto_accept: boolean;
+                                    }[];
                                 };
                             };
                         };
@@ -4053,6 +7231,8 @@ export interface paths {
                         password: string;
                         paypal_email?: string | null;
                         note?: string | null;
+                        /** @description The slug of the group applied to, from its own page; the program's default group when absent */
+                        group?: string;
                         /** @description Leave empty (a field for robots) */
                         website?: string;
                     };
@@ -4573,6 +7753,11 @@ export interface paths {
                                     key: string | null;
                                     competitor_slugs: string[];
                                     commission_rate_bps: number;
+                                    /** @description The partner group the partnership is in, and what it earns, in words */
+                                    group: {
+                                        name: string;
+                                        rewards: string[];
+                                    };
                                     earnings: {
                                         [key: string]: {
                                             pending: number;
@@ -4664,6 +7849,11 @@ export interface paths {
                                     key: string | null;
                                     competitor_slugs: string[];
                                     commission_rate_bps: number;
+                                    /** @description The partner group the partnership is in, and what it earns, in words */
+                                    group: {
+                                        name: string;
+                                        rewards: string[];
+                                    };
                                     earnings: {
                                         [key: string]: {
                                             pending: number;
@@ -5158,7 +8348,7 @@ export interface paths {
                     "application/json": {
                         url: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -5327,7 +8517,7 @@ export interface paths {
                     "application/json": {
                         url?: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -5821,7 +9011,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, commission.created, commission.updated, payment.created, payout.created, payout.paid, webhook.test */
+                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, webhook.test */
                     type_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_lt?: string;

@@ -81,3 +81,9 @@ export const rulesOut = {
   hold_days: z.number().int(),
   minimum_payout: z.record(z.string(), z.number().int()),
 };
+
+/** A country as ISO 3166 alpha-2, any case, stored upper case: what rewards' conditions compare. */
+export const countryCode = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/)
+  .transform((c) => c.toUpperCase());

@@ -20,6 +20,8 @@ export function renderCommission(row: CommissionRow): Resource {
       payable_at: Number(row.payable_at),
       on_hold: Number(row.on_hold) === 1,
       clawback_of: row.clawback_of,
+      reward_id: row.reward_id,
+      reward_description: row.reward_description,
       state_set_at: row.state_set_at,
       created_at: row.created_at,
       updated_at: row.updated_at,

@@ -22,15 +22,16 @@ const DAY = 86_400;
 /** A stored minimum-payout object; written only by minimumPayout below, so always valid. */
 const parseMinimums = (json: string): Record<string, number> => JSON.parse(json) as Record<string, number>;
 
-/** The rules that apply to a partnership: each of its own, or else the program's. */
+/** The rules that apply to a partnership: each of its own, or else its group's, or else the program's. */
 export function rulesFor(
   program: Pick<ProgramRow, 'recurring_months' | 'hold_days' | 'minimum_payout'>,
   partnership?: Pick<PartnershipRow, 'recurring_months' | 'hold_days' | 'minimum_payout'>,
+  group?: { holdDays: number; minimumPayout: string },
 ): Rules {
   return {
     recurringMonths: partnership?.recurring_months ?? program.recurring_months,
-    holdDays: partnership?.hold_days ?? program.hold_days,
-    minimumPayout: parseMinimums(partnership?.minimum_payout ?? program.minimum_payout),
+    holdDays: partnership?.hold_days ?? group?.holdDays ?? program.hold_days,
+    minimumPayout: parseMinimums(partnership?.minimum_payout ?? group?.minimumPayout ?? program.minimum_payout),
   };
 }
 

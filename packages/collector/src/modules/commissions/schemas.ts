@@ -14,6 +14,11 @@ export const commissionSchema = resource('commission', {
   payable_at: unixTime.meta({ description: 'When a payout may take it: its payment plus the holding period' }),
   on_hold: z.boolean().meta({ description: 'Its payment is disputed: no payout takes it meanwhile' }),
   clawback_of: z.string().optional().meta({ description: 'For a negative commission: the commission whose refunded share it takes back' }),
+  reward_id: z
+    .string()
+    .optional()
+    .meta({ description: "The reward that made it; absent for one entered by hand or made by the partnership's own rate" }),
+  reward_description: z.string().optional().meta({ description: 'What made it, in words: "20 % of a renewal, month 3 of 12"' }),
   state_set_at: unixTime,
   created_at: unixTime,
   updated_at: unixTime,

@@ -34,7 +34,7 @@ export function newCommission(
   amount: number,
   currency: string,
   now: number,
-  more: Partial<Pick<CommissionRow, 'payable_at' | 'clawback_of' | 'state' | 'reject_reason'>> = {},
+  more: Partial<Pick<CommissionRow, 'payable_at' | 'clawback_of' | 'state' | 'reject_reason' | 'reward_id' | 'reward_description'>> = {},
 ): CommissionRow {
   return {
     id: uuidv7(),
@@ -48,6 +48,8 @@ export function newCommission(
     payable_at: now,
     on_hold: 0,
     clawback_of: null,
+    reward_id: null,
+    reward_description: null,
     state_set_at: now,
     paid_at: null,
     created_at: now,

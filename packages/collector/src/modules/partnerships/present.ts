@@ -24,6 +24,7 @@ export function renderPartnership(row: PartnershipRow, program: ProgramRow): Res
       ...(row.application_note ? { application_note: row.application_note } : {}),
       commission_rate_bps: row.commission_rate_bps,
       referral_link: referralLink(program.site_url, row.key),
+      group_id: row.group_id,
       state_set_at: row.state_set_at,
       created_at: row.created_at,
       updated_at: row.updated_at,

@@ -20,6 +20,8 @@ export interface PartnershipRow {
   recurring_months: number | null;
   hold_days: number | null;
   minimum_payout: string | null;
+  /** Its partner group (modules/rewards); null only on rows written before groups: the default group. */
+  group_id: string | null;
   state_set_at: number;
   created_at: number;
   updated_at: number;
@@ -31,7 +33,7 @@ export interface CreditedPartnership extends PartnershipRow {
   partner_paypal_email_norm: string | null;
 }
 
-const COLUMNS = { state: 'state', partner_id: 'partner_id', created_at: 'created_at' };
+const COLUMNS = { state: 'state', partner_id: 'partner_id', group_id: 'group_id', created_at: 'created_at' };
 
 export async function insert(db: Queryable, row: PartnershipRow): Promise<void> {
   await insertRow(db, 'partnerships', row);

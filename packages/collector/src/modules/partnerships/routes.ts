@@ -22,6 +22,7 @@ export const partnershipSchema = resource(
     hold_days: rulesOut.hold_days.nullable(),
     minimum_payout: rulesOut.minimum_payout.nullable(),
     referral_link: z.string(),
+    group_id: z.string().nullable().meta({ description: 'Its partner group (GET /v1/groups): which rewards it earns' }),
     state_set_at: unixTime,
     created_at: unixTime,
     updated_at: unixTime,
@@ -44,6 +45,7 @@ const createBody = z.strictObject({
   created_by: z.enum(['company', 'partner']).optional(),
   commission_rate_bps: rateBps.nullish(),
   ...overrides,
+  group_id: z.string().min(1).max(64).optional().meta({ description: "Its partner group; the program's default group when absent" }),
 });
 
 const updateBody = z.strictObject({
@@ -52,6 +54,12 @@ const updateBody = z.strictObject({
   competitor_slugs: competitorSlugs.optional(),
   commission_rate_bps: rateBps.nullish(),
   ...overrides,
+  group_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({ description: 'Moves it to this partner group, recorded as a move by an owner (GET /v1/group_moves)' }),
 });
 
 export const partnershipRoutes = [
@@ -61,7 +69,13 @@ export const partnershipRoutes = [
     get: partnerships.get,
     list: partnerships.list,
     render: (row, { program }) => renderPartnership(row, program),
-    filters: { state_eq: oneOf(states('partnership')), partner_id_eq: text, created_at_lt: dateTime, created_at_gt: dateTime },
+    filters: {
+      state_eq: oneOf(states('partnership')),
+      partner_id_eq: text,
+      group_id_eq: text,
+      created_at_lt: dateTime,
+      created_at_gt: dateTime,
+    },
     schema: partnershipSchema,
   }),
   route({

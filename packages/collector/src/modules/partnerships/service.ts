@@ -12,6 +12,7 @@ import { assertMove } from '../../core/state-machines.js';
 import * as programs from '../programs/repo.js';
 import { renderPartnership } from './present.js';
 import { emit } from '../webhooks/events.js';
+import { joinedGroup, moveTo } from '../rewards/groups.js';
 
 export interface NewPartnership {
   partner_id: string;
@@ -23,6 +24,8 @@ export interface NewPartnership {
   recurring_months?: number | null | undefined;
   hold_days?: number | null | undefined;
   minimum_payout?: Record<string, number> | null | undefined;
+  /** Its partner group; the program's default group when absent. */
+  group_id?: string | undefined;
 }
 
 export interface PartnershipChanges {
@@ -33,6 +36,8 @@ export interface PartnershipChanges {
   recurring_months?: number | null | undefined;
   hold_days?: number | null | undefined;
   minimum_payout?: Record<string, number> | null | undefined;
+  /** Moves the partnership to this group, recorded as the owner's move. */
+  group_id?: string | undefined;
 }
 
 /** The rule overrides a request gives, in stored form; absent ones are left out. */
@@ -94,6 +99,7 @@ export async function insertPartnership(
     throw fail('conflict', 'this partner already has a partnership in this program', { field: 'partner_id' });
   }
   const key = input.key !== undefined ? normalizeSlug(input.key) : await freeKeyFor(tx, programId, partner.name);
+  const group = await joinedGroup(tx, programId, input.group_id);
   const row: PartnershipRow = {
     id: uuidv7(),
     program_id: programId,
@@ -108,6 +114,7 @@ export async function insertPartnership(
     minimum_payout: null,
     ...ruleFields(input),
     application_note: input.application_note ?? null,
+    group_id: group.id,
     state_set_at: now,
     created_at: now,
     updated_at: now,
@@ -163,6 +170,11 @@ export async function updatePartnership(
     }
     await saveSlugs(tx, row);
     await emitPartnership(tx, 'partnership.updated', row, now);
+    if (changes.group_id !== undefined && changes.group_id !== row.group_id) {
+      const to = await joinedGroup(tx, programId, changes.group_id);
+      await moveTo(tx, row, to, { by: 'owner', reason: 'moved by an owner' }, now);
+      row.group_id = to.id;
+    }
     return row;
   });
 }

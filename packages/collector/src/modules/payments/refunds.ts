@@ -82,7 +82,11 @@ async function reduce(tx: Tx, row: CommissionRow, amount: number, now: number): 
 
 /** A negative commission of `amount` (below zero) taking back part of `of`; payable at once. */
 async function clawBack(tx: Tx, of: CommissionRow, amount: number, now: number): Promise<CommissionRow> {
-  const row = newCommission(of.program_id, of.partner_id, of.referral_id, amount, of.currency, now, { clawback_of: of.id });
+  const row = newCommission(of.program_id, of.partner_id, of.referral_id, amount, of.currency, now, {
+    clawback_of: of.id,
+    reward_id: of.reward_id,
+    reward_description: of.reward_description && `Clawback of ${of.reward_description}`,
+  });
   await commissions.insert(tx, row);
   await addDelta(tx, { program_id: row.program_id, partner_id: row.partner_id, at: now, currency: row.currency, commissions: amount });
   await countOwed(tx, row, 1);

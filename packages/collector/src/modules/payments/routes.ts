@@ -6,7 +6,7 @@ import { one, relation, resource, unixTime } from '../../platform/http/schemas.j
 import * as payments from './repo.js';
 import { commissionSchema } from '../commissions/schemas.js';
 import { readRoutes } from '../../api/crud.js';
-import { amount, currency, email } from '../../api/fields.js';
+import { amount, currency, email, countryCode } from '../../api/fields.js';
 import { renderCommission } from '../commissions/present.js';
 import { renderPayment } from './present.js';
 
@@ -31,6 +31,21 @@ const paymentBody = z.strictObject({
   referral_id: z.string().min(1).max(64).optional(),
   referral_email: email.optional(),
   referral_uid: z.string().min(1).max(255).optional(),
+  product_id: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({ description: "The product bought, for rewards with conditions on it (Stripe's prod_…, or your own id)" }),
+  price_id: z.string().min(1).max(255).optional().meta({ description: 'The price bought, for rewards with conditions on it' }),
+  customer_country: countryCode
+    .optional()
+    .meta({ description: "The customer's country, ISO 3166 alpha-2, for rewards with conditions on it" }),
+  metadata: z
+    .record(z.string().max(40), z.string().max(500))
+    .refine((m) => Object.keys(m).length <= 50, 'at most 50 keys')
+    .optional()
+    .meta({ description: 'Key-value pairs, for rewards with conditions on them; not stored' }),
 });
 
 export const paymentRoutes = [

@@ -17,8 +17,10 @@ import { addDelta } from '../stats/repo.js';
 import { countOwed, getCommission, newCommission } from '../commissions/service.js';
 import { normalizeEmail } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
-import { earns as earnsAt, payableAt, rulesFor } from '../commissions/rules.js';
-import { commissionAmount, currencyCode } from '../../core/money.js';
+import { payableAt, rulesFor } from '../commissions/rules.js';
+import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
+import { earnSale, groupRules } from '../rewards/service.js';
+import { currencyCode } from '../../core/money.js';
 import { applyRefund, type RefundResult } from './refunds.js';
 import { shareOf } from './revenue.js';
 import { renderCommission } from '../commissions/present.js';
@@ -33,6 +35,11 @@ export interface PaymentInput {
   referral_id?: string | undefined;
   referral_email?: string | undefined;
   referral_uid?: string | undefined;
+  /** What was bought and from where, for rewards with conditions on them. */
+  product_id?: string | undefined;
+  price_id?: string | undefined;
+  customer_country?: string | undefined;
+  metadata?: Record<string, string> | undefined;
 }
 
 /** A payment as the domain records it, however it arrived (the API, Stripe). */
@@ -44,6 +51,13 @@ export interface NewPayment {
   occurred_at?: number | undefined;
   /** The charge, tax included, that refunds are shares of; the amount when not given. */
   gross?: number | undefined;
+  /** What was bought, for rewards with conditions on them (Stripe's line items, or the API's product_id and price_id). */
+  product_ids?: readonly string[] | undefined;
+  price_ids?: readonly string[] | undefined;
+  /** The customer's country (ISO 3166 alpha-2) when known. */
+  customer_country?: string | null | undefined;
+  /** The payment's metadata, for rewards with conditions on its keys. */
+  metadata?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface PaymentResult {
@@ -113,8 +127,8 @@ export async function creditPayment(
   if (partnership?.state !== 'accepted') {
     throw fail('partnership_declined', `the referral's partnership is ${partnership?.state ?? 'gone'}, not accepted`);
   }
-  const rate = partnership.commission_rate_bps ?? program.commission_rate_bps;
-  const rules = rulesFor(program, partnership);
+  const group = await groupRules(tx, program.id, partnership.group_id);
+  const rules = rulesFor(program, partnership, group);
   const occurredAt = input.occurred_at ?? now;
   // The referral's first payment makes it a paying customer, in the statistics, and starts
   // its recurring window. Read, then write: on PostgreSQL two payments of one referral at
@@ -122,8 +136,24 @@ export async function creditPayment(
   await tx.lock(`payments:${referral.id}`);
   const firstAt = await payments.firstOccurredAt(tx, referral.id);
   const first = firstAt === undefined;
-  const earns = earnsAt(rules, firstAt, occurredAt);
-  const earned = earns ? commissionAmount(input.amount, rate) : 0;
+  const sale = await earnSale(
+    tx,
+    program,
+    partnership,
+    {
+      amount: input.amount,
+      currency: input.currency,
+      productIds: [...(input.product_ids ?? [])],
+      priceIds: [...(input.price_ids ?? [])],
+      paidAt: occurredAt,
+      firstPaymentAt: firstAt,
+      country: input.customer_country ?? null,
+      metadata: { ...input.metadata },
+    },
+    now,
+  );
+  const earned = sale.earned?.amount ?? 0;
+  const earns = sale.earned !== undefined;
   const commission = newCommission(
     program.id,
     referral.partner_id,
@@ -131,9 +161,9 @@ export async function creditPayment(
     earned,
     input.currency,
     now,
-    earns
-      ? { payable_at: payableAt(rules, occurredAt, now) }
-      : { state: 'rejected', reject_reason: `beyond the recurring limit of ${rules.recurringMonths} months from the first payment` },
+    sale.earned
+      ? { payable_at: payableAt(rules, occurredAt, now), reward_id: sale.rewardId, reward_description: sale.earned.description }
+      : { state: 'rejected', reject_reason: sale.reason },
   );
   const payment: PaymentRow = {
     id: uuidv7(),
@@ -175,6 +205,7 @@ export async function creditPayment(
     await emit(tx, program.id, 'referral.converted', paid, now);
     await emit(tx, program.id, 'referral.updated', paid, now);
   }
+  if (await hasMoveRules(tx, program.id, partnership.group_id)) await applyMoveRules(tx, program.id, partnership.id, now);
   return { payment, commission, created: true };
 }
 
@@ -189,8 +220,9 @@ export async function recordPayment(db: Db, program: ProgramRow, input: PaymentI
     return await db.transaction(async (tx) => {
       const earlier = await payments.findByKey(tx, program.id, input.idempotency_key);
       if (earlier) return replay(tx, earlier, hash);
-      const { amount, idempotency_key } = input;
-      return creditPayment(tx, program, await findReferral(tx, program.id, by), { amount, currency, idempotency_key }, hash, now);
+      const { amount, idempotency_key, product_id, price_id, metadata, customer_country } = input;
+      const sold = { product_ids: product_id ? [product_id] : [], price_ids: price_id ? [price_id] : [], metadata, customer_country };
+      return creditPayment(tx, program, await findReferral(tx, program.id, by), { amount, currency, idempotency_key, ...sold }, hash, now);
     });
   } catch (err) {
     // Another process committed the same key first: answer as a replay of its payment.

@@ -14,7 +14,7 @@ export interface PayableRow {
   paypal_email: string | null;
   amount: number;
   currency: string;
-  /** The minimum-payout objects (JSON) of the program and of the partnership (null: the program's). */
+  /** The minimum-payout objects (JSON) of the program and of the partnership, or else its group (null: the program's). */
   program_minimum: string;
   partnership_minimum: string | null;
 }
@@ -34,11 +34,12 @@ export function payable(db: Queryable, programId: string, now: number, of: Payab
   // follow is retried by the driver (platform/db/postgres.ts), and the loser finds them taken.
   return db.all<PayableRow>(
     `SELECT c.id AS commission_id, c.partner_id, pa.name AS partner_name, pa.paypal_email, c.amount, c.currency,
-            pr.minimum_payout AS program_minimum, ps.minimum_payout AS partnership_minimum
+            pr.minimum_payout AS program_minimum, COALESCE(ps.minimum_payout, g.minimum_payout) AS partnership_minimum
        FROM commissions c
        JOIN partners pa ON pa.id = c.partner_id
        JOIN partnerships ps ON ps.program_id = c.program_id AND ps.partner_id = c.partner_id
        JOIN programs pr ON pr.id = c.program_id
+       LEFT JOIN partner_groups g ON g.id = ps.group_id
       WHERE c.program_id = ? AND c.state = 'pending' AND c.payout_batch_id IS NULL AND ps.state = 'accepted'
             AND c.payable_at <= ? AND c.on_hold = 0 AND c.amount <> 0
             ${of.currency === undefined ? '' : 'AND c.currency = ?'} ${of.partnerId === undefined ? '' : 'AND c.partner_id = ?'}

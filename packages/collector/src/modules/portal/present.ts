@@ -5,11 +5,12 @@ import { maskEmail } from '../../core/email.js';
 import type { Resource } from '../../platform/resource.js';
 import type { CommissionRow } from '../commissions/repo.js';
 import { referralLink } from '../partnerships/present.js';
+import { percent } from '../rewards/describe.js';
 import type { ReferralRow } from '../referrals/repo.js';
 import type { PartnerPayoutRow } from './repo.js';
 import type { PartnershipWithEarnings, Profile } from './service.js';
 
-export function renderPartnership({ partnership: p, earnings }: PartnershipWithEarnings): Resource {
+export function renderPartnership({ partnership: p, earnings, group }: PartnershipWithEarnings): Resource {
   const accepted = p.state === 'accepted';
   return {
     id: p.id,
@@ -22,6 +23,10 @@ export function renderPartnership({ partnership: p, earnings }: PartnershipWithE
       key: accepted ? p.key : null,
       competitor_slugs: accepted ? (JSON.parse(p.competitor_slugs) as string[]) : [],
       commission_rate_bps: p.commission_rate_bps ?? p.program_rate_bps,
+      group: {
+        name: group.name,
+        rewards: p.commission_rate_bps === null ? group.rewards : [`${percent(p.commission_rate_bps)} of each payment (your own rate)`],
+      },
       earnings: Object.fromEntries(
         earnings.map((e) => [
           e.currency,

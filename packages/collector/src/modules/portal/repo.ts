@@ -31,7 +31,7 @@ export interface ReachedPartnership extends PartnershipRow {
   program_slug: string | null;
   program_site_url: string;
   program_rate_bps: number;
-  /** The program's minimum-payout object (JSON); the partnership's own is `minimum_payout`. */
+  /** The minimum-payout object (JSON) of the partnership's group, or else the program's; the partnership's own is `minimum_payout`. */
   program_minimum_payout: string;
   partner_name: string;
   paypal_email: string | null;
@@ -87,7 +87,9 @@ export function updatePartnerRecords(
 
 /** What the portal shows with a partnership (`s`): its program's (`p`) name, address and rules, its partner record's (`pa`) name and PayPal address. */
 const REACHED = `SELECT s.*, p.name AS program_name, p.slug AS program_slug, p.site_url AS program_site_url, p.commission_rate_bps AS program_rate_bps,
-            p.minimum_payout AS program_minimum_payout, pa.name AS partner_name, pa.paypal_email`;
+            COALESCE(g.minimum_payout, p.minimum_payout) AS program_minimum_payout, pa.name AS partner_name, pa.paypal_email`;
+/** The group whose minimum payout applies (`g`), beside the partnership `s`. */
+const GROUP = 'LEFT JOIN partner_groups g ON g.id = s.group_id';
 
 export function partnershipsOf(db: Queryable, accountId: string): Promise<ReachedPartnership[]> {
   return db.all<ReachedPartnership>(
@@ -95,6 +97,7 @@ export function partnershipsOf(db: Queryable, accountId: string): Promise<Reache
        FROM partners pa
        JOIN partnerships s ON s.program_id = pa.program_id AND s.partner_id = pa.id
        JOIN programs p ON p.id = pa.program_id
+       ${GROUP}
       WHERE pa.account_id = ?
       ORDER BY s.created_at, s.id`,
     [accountId],
@@ -175,7 +178,7 @@ export async function partnershipPage(
   if (cursor !== undefined && !ids.includes(cursor)) return UNKNOWN_CURSOR;
   if (ids.length === 0) return { rows: [], hasMore: false };
   const list: IdList = {
-    from: `${REACHED} FROM partnerships s JOIN programs p ON p.id = s.program_id JOIN partners pa ON pa.id = s.partner_id`,
+    from: `${REACHED} FROM partnerships s JOIN programs p ON p.id = s.program_id JOIN partners pa ON pa.id = s.partner_id ${GROUP}`,
     where: [`s.id IN (${ids.map(() => '?').join(', ')})`],
     params: ids,
     key: 's.id',

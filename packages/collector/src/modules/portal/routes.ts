@@ -46,6 +46,9 @@ const partnershipSchema = resource('portal_partnership', {
   key: z.string().nullable(),
   competitor_slugs: z.array(z.string()),
   commission_rate_bps: z.number().int(),
+  group: z
+    .object({ name: z.string(), rewards: z.array(z.string()) })
+    .meta({ description: 'The partner group the partnership is in, and what it earns, in words' }),
   earnings: z.record(
     z.string(),
     z.object({

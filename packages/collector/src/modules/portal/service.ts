@@ -33,6 +33,7 @@ import { createPartner } from '../partners/service.js';
 import { insertPartnership } from '../partnerships/service.js';
 import { checkPasswordRules, hashPassword } from '../identity/passwords.js';
 import { owedNow, type Owed } from '../payouts/service.js';
+import { type GroupInWords, groupsTakingApplications, partnershipGroup } from '../rewards/service.js';
 import { hashToken } from '../tokens/service.js';
 
 /** The path of a partner's one-time link; the public URL goes before it. */
@@ -102,6 +103,8 @@ export interface Application {
   password: string;
   paypal_email?: string | null | undefined;
   note?: string | null | undefined;
+  /** The slug of the group applied to (its own page); the default group when absent. */
+  group?: string | undefined;
 }
 
 export interface Applied {
@@ -123,6 +126,7 @@ export interface Applied {
  */
 export async function apply(db: Db, slug: string, input: Application, now: number): Promise<Applied> {
   const program = await publicProgram(db, slug);
+  const group = await groupApplied(db, program, input.group);
   const email = checkEmail(input.email);
   if (input.paypal_email) checkEmail(input.paypal_email, 'paypal_email');
   checkPasswordRules(input.password);
@@ -159,14 +163,28 @@ export async function apply(db: Db, slug: string, input: Application, now: numbe
       program.id,
       {
         partner_id: partner.id,
-        state: program.auto_accept === 1 ? 'accepted' : 'pending',
+        state: group.autoAccept ? 'accepted' : 'pending',
         created_by: 'partner',
+        group_id: group.id,
         application_note: input.note?.trim() || null,
       },
       now,
     );
     return { partnership, signedIn: await startSession(tx, account.id, now) };
   });
+}
+
+/** The group an application joins: the one its page names, if it takes applications, else the default group. */
+async function groupApplied(db: Queryable, program: ProgramRow, slug: string | undefined): Promise<GroupInWords> {
+  const open = await groupsTakingApplications(db, program);
+  const group =
+    slug === undefined ? (open.find((g) => g.slug === 'default') ?? (await defaultGroup(db, program))) : open.find((g) => g.slug === slug);
+  if (!group) throw fail('not_found', 'no group of this program takes applications under that name', { field: 'group' });
+  return group;
+}
+
+async function defaultGroup(db: Queryable, program: ProgramRow): Promise<GroupInWords> {
+  return partnershipGroup(db, program.id, null, program.auto_accept === 1);
 }
 
 export async function signIn(db: Db, rawEmail: string, password: string, now: number): Promise<NewPartnerSession> {
@@ -355,6 +373,8 @@ function heldBack(p: ReachedPartnership, owed: Owed | undefined, payableCount: n
 export interface PartnershipWithEarnings {
   partnership: ReachedPartnership;
   earnings: PartnerEarnings[];
+  /** Its group, with each reward in words. */
+  group: GroupInWords;
 }
 
 /**
@@ -384,7 +404,7 @@ export async function withEarnings(db: Queryable, list: readonly ReachedPartners
           },
         };
       });
-      return { partnership: p, earnings };
+      return { partnership: p, earnings, group: await partnershipGroup(db, p.program_id, p.group_id, false) };
     }),
   );
 }

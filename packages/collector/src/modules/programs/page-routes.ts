@@ -11,6 +11,7 @@ import { route } from '../../api/route.js';
 import { one, resource } from '../../platform/http/schemas.js';
 import { email, rulesOut } from '../../api/fields.js';
 import { renderRules } from './present.js';
+import { groupsTakingApplications } from '../rewards/service.js';
 
 const pageSchema = resource('program_page', {
   name: z.string(),
@@ -19,6 +20,9 @@ const pageSchema = resource('program_page', {
   commission_rate_bps: z.number().int(),
   ...rulesOut,
   auto_accept: z.boolean(),
+  groups: z
+    .array(z.object({ slug: z.string(), name: z.string(), rewards: z.array(z.string()), auto_accept: z.boolean() }))
+    .meta({ description: 'The partner groups that take applications, each with its rewards in words; apply to one with `group`' }),
 });
 
 const applicationSchema = resource('application', { state: z.enum(['pending', 'accepted']) });
@@ -33,6 +37,7 @@ export const programPageRoutes = [
     response: one(pageSchema),
     async handle({ db, params }) {
       const program = await publicProgram(db, params.slug ?? '');
+      const groups = await groupsTakingApplications(db, program);
       return {
         status: 200,
         body: {
@@ -46,6 +51,7 @@ export const programPageRoutes = [
               commission_rate_bps: program.commission_rate_bps,
               ...renderRules(rulesFor(program)),
               auto_accept: program.auto_accept === 1,
+              groups: groups.map((g) => ({ slug: g.slug, name: g.name, rewards: g.rewards, auto_accept: g.autoAccept })),
             },
           },
         },
@@ -65,6 +71,12 @@ export const programPageRoutes = [
       password: z.string().max(PASSWORD_MAX),
       paypal_email: email.nullable().optional(),
       note: z.string().max(2000).nullable().optional(),
+      group: z
+        .string()
+        .min(1)
+        .max(64)
+        .optional()
+        .meta({ description: "The slug of the group applied to, from its own page; the program's default group when absent" }),
       // The honeypot: a field people never see, so only a robot fills it in.
       website: z.string().max(2000).optional().meta({ description: 'Leave empty (a field for robots)' }),
     }),

@@ -57,10 +57,6 @@ export async function allowsOrigin(db: Queryable, programId: string, origin: str
   return row !== undefined;
 }
 
-export async function setRate(db: Queryable, id: string, rateBps: number, now: number): Promise<boolean> {
-  return (await db.run('UPDATE programs SET commission_rate_bps = ?, updated_at = ? WHERE id = ?', [rateBps, now, id])) === 1;
-}
-
 export type ProgramFields = Partial<
   Pick<
     ProgramRow,

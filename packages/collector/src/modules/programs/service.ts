@@ -10,6 +10,8 @@ import { remembered } from '../../platform/db/remembered.js';
 import { normalizeSlug } from '../../core/slugs.js';
 import { issueToken } from '../tokens/service.js';
 import * as tokens from '../tokens/repo.js';
+import { insertDefaultGroup } from '../rewards/groups.js';
+import * as rewards from '../rewards/repo.js';
 
 export const DEFAULT_RATE_BPS = 2000;
 /** The tracker's own default (docs/tracker.md). */
@@ -101,6 +103,7 @@ function prepare(input: NewProgram, now: number): { program: ProgramRow; origins
 
 async function insert(tx: Tx, { program, origins }: ReturnType<typeof prepare>, now: number): Promise<CreatedProgram> {
   await programs.insert(tx, program, origins);
+  await insertDefaultGroup(tx, program, now);
   const secret = await issueToken(tx, program.id, 'secret', now);
   const publishable = await issueToken(tx, program.id, 'publishable', now);
   return { program, origins, tokens: { secret: secret.token, publishable: publishable.token } };
@@ -187,6 +190,11 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
       throw fail('invalid_field', 'the public page needs an address first: set slug', { field: 'slug' });
     }
     if (!(await programs.update(tx, id, fields, now))) throw fail('not_found', `no program ${id}`);
+    if (fields.commission_rate_bps !== undefined || fields.recurring_months !== undefined) {
+      // The program's rate and recurring limit are its default group's base sale reward.
+      const updated = (await programs.get(tx, id))!;
+      await rewards.setBase(tx, id, updated.commission_rate_bps, updated.recurring_months, now);
+    }
     const before = await programs.origins(tx, id);
     const add = wanted ? wanted.filter((o) => !before.includes(o)) : [...new Set((changes.addOrigins ?? []).map(parseOrigin))];
     const remove = wanted ? before.filter((o) => !wanted.includes(o)) : [...new Set((changes.removeOrigins ?? []).map(parseOrigin))];

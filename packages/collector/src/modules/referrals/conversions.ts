@@ -5,7 +5,10 @@ import { fail } from '../../platform/errors.js';
 import type { Db, Queryable, Tx } from '../../platform/db/db.js';
 import * as referrals from './repo.js';
 import type { ReferralRow } from './repo.js';
-import { deltaInsert } from '../stats/repo.js';
+import { deltaInsert, NOW } from '../stats/repo.js';
+import { newCommission } from '../commissions/service.js';
+import { renderCommission } from '../commissions/present.js';
+import { earnLead, groupRules } from '../rewards/service.js';
 import type { CreditedPartnership } from '../partnerships/repo.js';
 import { attribute } from './attribution.js';
 import { mailbox, normalizeEmail } from '../../core/email.js';
@@ -79,11 +82,36 @@ async function convert(db: Queryable, programId: string, input: ConversionInput,
   const followers = [
     deltaInsert({ program_id: programId, partner_id: referral.partner_id, at: now, referrals: 1 }),
     ...(await eventInserts(db, programId, 'referral.created', renderReferral(referral), now)),
+    ...(await leadCommission(db, programId, credited, referral, now)),
   ];
   if (await referrals.insertFirstOfPerson(db, referral, followers)) return { referral, created: true };
   const earlier = await referrals.findByEmail(db, programId, emailNorm);
   if (!earlier) throw new Error('referral vanished after a unique conflict');
   return repeat(earlier, input.gr_id);
+}
+
+/**
+ * A lead reward's commission for the sign-up, written with the referral (so once per
+ * person, and not at all for a retry), with its totals and event; none in a group without
+ * lead rewards, which costs no statement (the rewards are settings, kept in memory).
+ */
+async function leadCommission(db: Queryable, programId: string, credited: CreditedPartnership, referral: ReferralRow, now: number) {
+  const lead = await earnLead(db, programId, credited, { country: null, metadata: {} }, now);
+  if (!lead) return [];
+  const holdDays = credited.hold_days ?? (await groupRules(db, programId, credited.group_id)).holdDays;
+  const { amount, currency, description } = lead.earned;
+  const row = newCommission(programId, referral.partner_id, referral.id, amount, currency, now, {
+    payable_at: now + holdDays * 86_400,
+    reward_id: lead.rewardId,
+    reward_description: description,
+  });
+  const counted = { program_id: programId, partner_id: row.partner_id, currency };
+  return [
+    { table: 'commissions', row },
+    deltaInsert({ ...counted, at: now, commissions: amount }),
+    deltaInsert({ ...counted, at: NOW, owed: amount }),
+    ...(await eventInserts(db, programId, 'commission.created', renderCommission(row), now)),
+  ];
 }
 
 /** The partnership a conversion credits; refused when there is none, it is declined, or the person is its partner. */

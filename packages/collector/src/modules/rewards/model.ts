@@ -71,6 +71,9 @@ export interface Reward {
   position: number;
 }
 
+/** A reward without its id: what a partner group's reward is created from. */
+export type RewardInput = Omit<Reward, 'id'>;
+
 /** The partner's totals, looked up by the service beforehand (windowsOf says which), so the evaluator stays pure. */
 export interface PartnerTotals {
   customers(windowDays: number | null): number;
@@ -85,7 +88,7 @@ export interface SaleFacts {
   priceIds: string[];
   /** Unix seconds. */
   paidAt: number;
-  /** The customer's first payment; undefined, or not before paidAt: this payment is the first. */
+  /** The customer's earlier first payment; undefined, or after paidAt: this payment is the first. */
   firstPaymentAt: number | undefined;
   country: string | null;
   metadata: Record<string, string>;
@@ -114,9 +117,12 @@ export const isGroup = (item: Condition | ConditionGroup): item is ConditionGrou
 /** Whether the facts are a payment's (a lead's and a click's have none). */
 export const isSale = (facts: SaleFacts | LeadFacts): facts is SaleFacts => 'paidAt' in facts;
 
-/** The customer's first payment. A first payment dated after this one is taken as this one, the earliest known. */
+/**
+ * The customer's first payment: none before it. One dated after this one is taken as this
+ * one, the earliest known; one in the same second came first, so this one renews.
+ */
 export function isFirstPayment(facts: SaleFacts): boolean {
-  return facts.firstPaymentAt === undefined || facts.paidAt <= facts.firstPaymentAt;
+  return facts.firstPaymentAt === undefined || facts.paidAt < facts.firstPaymentAt;
 }
 
 /** The largest m with addMonths(first, m) <= at: whole calendar months, 0 before the first month is out. */

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { CURRENCY_RULE, knownCurrency } from '../../core/money.js';
 import { MAX_RECURRING_MONTHS } from '../commissions/rules.js';
-import type { Comparison, Reward } from './model.js';
+import type { Comparison, RewardInput } from './model.js';
 
 /** Groups nest at most this deep (the reward's own group is level 1). */
 export const MAX_GROUP_DEPTH = 3;
@@ -261,8 +261,7 @@ const visit = z
     ]),
   );
 
-/** A reward without its id: what a partner group's reward is created from. */
-export type RewardInput = Omit<Reward, 'id'>;
+export type { RewardInput } from './model.js';
 
 /** One reward as the API receives it, made into the model's shape (nulls for what is absent). */
 export const rewardSchema = z.discriminatedUnion('event', [sale, visit], named).transform(

@@ -30,7 +30,15 @@ export async function receiveEvent(
   if (!program) throw fail('not_found', 'no Stripe endpoint with that id');
   const secrets = (await stripe.secrets(db, program.id)).map((s) => s.secret);
   const event = verifyEvent(payload, signature, secrets, now);
-  if (typeof event.id !== 'string' || typeof event.type !== 'string' || typeof event.data?.object !== 'object') {
+  // `typeof null` and an array's are 'object' too: the handlers read an object's fields.
+  const object: unknown = event.data?.object;
+  if (
+    typeof event.id !== 'string' ||
+    typeof event.type !== 'string' ||
+    object === null ||
+    typeof object !== 'object' ||
+    Array.isArray(object)
+  ) {
     throw fail('invalid_field', 'the event has no id, type or data.object');
   }
   return processEvent(db, program, event, payload, now, false);

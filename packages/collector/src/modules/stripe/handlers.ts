@@ -143,7 +143,7 @@ async function credit(tx: Tx, program: ProgramRow, referral: ReferralRow, paid: 
     tx,
     program,
     referral,
-    { idempotency_key: key, amount: paid.amount, currency, occurred_at: paid.paidAt, gross: paid.gross },
+    { idempotency_key: key, amount: paid.amount, currency, occurred_at: paid.paidAt, gross: paid.gross, ...paid.sold },
     hash,
     now,
   );

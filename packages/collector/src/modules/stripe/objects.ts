@@ -54,6 +54,38 @@ export interface Paid {
   currency: string;
   /** Unix seconds. */
   paidAt: number;
+  /** What was bought and by whom, for rewards with conditions (modules/rewards). */
+  sold: Sold;
+}
+
+/** The products and prices of a payment's lines, the customer's country and the metadata, as far as the object tells. */
+export interface Sold {
+  product_ids: string[];
+  price_ids: string[];
+  customer_country: string | undefined;
+  metadata: Record<string, string>;
+}
+
+/** Only string values: metadata is Stripe's string map, merged with the innermost winning. */
+const stringsOf = (sources: ReadonlyArray<Record<string, unknown>>): Record<string, string> =>
+  Object.fromEntries(sources.flatMap((m) => Object.entries(m).filter((e): e is [string, string] => typeof e[1] === 'string')));
+
+const country = (v: unknown): string | undefined => {
+  const c = str(obj(v)?.country);
+  return c && /^[A-Za-z]{2}$/.test(c) ? c.toUpperCase() : undefined;
+};
+
+/**
+ * An invoice's lines: a price at `line.price` (before 2025-03-31) or at
+ * `line.pricing.price_details` (since), each naming its product by id or expanded.
+ */
+function invoiceLines(inv: Json): Pick<Sold, 'product_ids' | 'price_ids'> {
+  const prices = list(inv.lines).map((line) => {
+    const legacy = obj(line.price);
+    const details = obj(obj(line.pricing)?.price_details);
+    return { price: idOf(legacy) ?? idOf(details?.price), product: idOf(legacy?.product) ?? idOf(details?.product) };
+  });
+  return { product_ids: defined(prices.map((p) => p.product)), price_ids: defined(prices.map((p) => p.price)) };
 }
 
 export function sessionCustomer(s: Json): Customer {
@@ -83,6 +115,13 @@ export function sessionPaid(s: Json, eventCreated: number): Paid | undefined {
     gross: total,
     currency: String(s.currency ?? ''),
     paidAt: eventCreated,
+    // A session's line items come only when expanded: the products are known from its invoice, or not at all.
+    sold: {
+      product_ids: [],
+      price_ids: [],
+      customer_country: country(obj(s.customer_details)?.address),
+      metadata: stringsOf(metadata(s.metadata)),
+    },
   };
 }
 
@@ -128,6 +167,11 @@ export function invoicePaid(inv: Json, eventCreated: number): Paid | undefined {
     gross: paid,
     currency: String(inv.currency ?? ''),
     paidAt: int(obj(inv.status_transitions)?.paid_at) ?? eventCreated,
+    sold: {
+      ...invoiceLines(inv),
+      customer_country: country(inv.customer_address),
+      metadata: stringsOf(invoiceCustomer(inv).metadata),
+    },
   };
 }
 

@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   'referral.updated',
   'partnership.created',
   'partnership.updated',
+  'partnership.group_changed',
   'commission.created',
   'commission.updated',
   'payment.created',

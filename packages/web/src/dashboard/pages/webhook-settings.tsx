@@ -21,6 +21,7 @@ const EVENT_TYPES = {
   'referral.updated': "a referral's state changed",
   'partnership.created': 'a partnership was made, or a partner applied',
   'partnership.updated': 'a partnership was accepted, declined or changed',
+  'partnership.group_changed': 'a partnership moved to another partner group',
   'commission.created': 'a commission was earned, entered or clawed back',
   'commission.updated': 'a commission was paid, rejected, reduced or held',
   'payment.created': 'a payment was recorded',

@@ -19,6 +19,7 @@ import m0013 from './0013-webhooks.js';
 import m0014 from './0014-settings-triggers.js';
 import m0015 from './0015-identity.js';
 import m0016 from './0016-clicks-purged.js';
+import m0017 from './0017-groups-and-rewards.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0014,
   m0015,
   m0016,
+  m0017,
 ];

@@ -1,0 +1,271 @@
+// Partner groups (docs/rewards.md): each program has a default one, which every partnership
+// is in until moved; a group has its rewards, holding period, minimum payout, whether its
+// applications are accepted at once, and rules that move a partnership on when its totals
+// cross a threshold. Every move is recorded, and a rule moves a partnership once.
+
+import { uuidv7 } from '../../core/ids.js';
+import { normalizeSlug } from '../../core/slugs.js';
+import type { Queryable, Tx } from '../../platform/db/db.js';
+import { fail, found } from '../../platform/errors.js';
+import { minimumPayout } from '../commissions/rules.js';
+import { renderPartnership } from '../partnerships/present.js';
+import * as partnerships from '../partnerships/repo.js';
+import type { PartnershipRow } from '../partnerships/repo.js';
+import * as programs from '../programs/repo.js';
+import type { ProgramRow } from '../programs/repo.js';
+import { byPartner } from '../stats/repo.js';
+import { emit } from '../webhooks/events.js';
+import * as groups from './groups-repo.js';
+import type { GroupRow, MoveRow } from './groups-repo.js';
+import type { RewardInput } from './model.js';
+import * as rewards from './repo.js';
+import type { RewardRow } from './repo.js';
+import { groupOf, programRewards } from './service.js';
+
+const DAY = 86_400;
+/** Moves one change may chain (a partner crossing two tiers at once); a cycle of rules stops here. */
+const MAX_CHAIN = 5;
+
+/** Moves a partnership to `to_group_id` once its total of `metric` over the window reaches `threshold`. */
+export interface MoveRule {
+  to_group_id: string;
+  metric: 'customers' | 'revenue' | 'commissions';
+  /** For revenue and commissions: the currency the threshold is in (minor units). */
+  currency: string | null;
+  threshold: number;
+  /** Days back from now; null: all time. */
+  window_days: number | null;
+}
+
+export interface GroupInput {
+  name?: string | undefined;
+  slug?: string | undefined;
+  hold_days?: number | null | undefined;
+  minimum_payout?: Record<string, number> | null | undefined;
+  auto_accept?: boolean | null | undefined;
+  takes_applications?: boolean | undefined;
+  move_rules?: MoveRule[] | undefined;
+}
+
+export const rulesOf = (group: GroupRow): MoveRule[] => JSON.parse(group.move_rules) as MoveRule[];
+
+/** A rule's identity in the record of moves: the same rule never moves a partnership twice. */
+const ruleKey = (from: string, r: MoveRule): string =>
+  `${from}>${r.to_group_id}:${r.metric}:${r.currency ?? ''}:${r.threshold}:${r.window_days ?? 'all'}`;
+
+/** The default group and its base sale reward (the program's rate) of a new program. */
+export async function insertDefaultGroup(tx: Queryable, program: ProgramRow, now: number): Promise<GroupRow> {
+  const group = newGroup(program.id, 'Default', 'default', now, 1);
+  await groups.insert(tx, group);
+  await rewards.insert(tx, {
+    id: uuidv7(),
+    program_id: program.id,
+    group_id: group.id,
+    ...rewards.columnsOf({
+      event: 'sale',
+      kind: 'percentage',
+      amount: program.commission_rate_bps,
+      currency: null,
+      duration: rewards.durationOfMonths(program.recurring_months),
+      conditions: null,
+      daily_cap: null,
+      position: 0,
+    }),
+    base: 1,
+    created_at: now,
+    updated_at: now,
+  });
+  return group;
+}
+
+function newGroup(programId: string, name: string, slug: string, now: number, isDefault = 0): GroupRow {
+  return {
+    id: uuidv7(),
+    program_id: programId,
+    name,
+    slug,
+    is_default: isDefault,
+    hold_days: null,
+    minimum_payout: null,
+    auto_accept: null,
+    takes_applications: 1,
+    move_rules: '[]',
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** The stored form of what a request changes; the move rules' groups are checked to be the program's. */
+async function apply(db: Queryable, row: GroupRow, input: GroupInput): Promise<GroupRow> {
+  const next = { ...row };
+  if (input.name !== undefined) {
+    next.name = input.name.trim();
+    if (!next.name) throw fail('missing_field', 'a group needs a name', { field: 'name' });
+  }
+  if (input.slug !== undefined) next.slug = normalizeSlug(input.slug);
+  if (input.hold_days !== undefined) next.hold_days = input.hold_days;
+  if (input.minimum_payout !== undefined) next.minimum_payout = minimumPayout(input.minimum_payout);
+  if (input.auto_accept !== undefined) next.auto_accept = input.auto_accept === null ? null : input.auto_accept ? 1 : 0;
+  if (input.takes_applications !== undefined) next.takes_applications = input.takes_applications ? 1 : 0;
+  if (input.move_rules !== undefined) {
+    for (const [i, r] of input.move_rules.entries()) {
+      const field = `move_rules.${i}.to_group_id`;
+      if (r.to_group_id === row.id) throw fail('invalid_field', 'a rule moves to another group', { field });
+      if (!(await groups.get(db, row.program_id, r.to_group_id))) throw fail('invalid_field', `no group ${r.to_group_id}`, { field });
+    }
+    next.move_rules = JSON.stringify(input.move_rules);
+  }
+  return next;
+}
+
+async function assertSlugFree(db: Queryable, row: GroupRow): Promise<void> {
+  const taken = (await groups.ofProgram(db, row.program_id)).some((g) => g.slug === row.slug && g.id !== row.id);
+  if (taken) throw fail('conflict', 'another group of this program has this slug', { field: 'slug' });
+}
+
+export async function createGroup(tx: Tx, programId: string, input: GroupInput & { name: string }, now: number): Promise<GroupRow> {
+  const row = await apply(tx, newGroup(programId, input.name, normalizeSlug(input.slug ?? input.name), now), input);
+  await assertSlugFree(tx, row);
+  await groups.insert(tx, row);
+  return row;
+}
+
+export async function updateGroup(tx: Tx, programId: string, id: string, input: GroupInput, now: number): Promise<GroupRow> {
+  const row = await apply(tx, found(await groups.get(tx, programId, id), 'group', id), input);
+  await assertSlugFree(tx, row);
+  await groups.update(tx, { ...row, updated_at: now });
+  return { ...row, updated_at: now };
+}
+
+export async function deleteGroup(tx: Tx, programId: string, id: string): Promise<void> {
+  const row = found(await groups.get(tx, programId, id), 'group', id);
+  if (row.is_default === 1) throw fail('conflict', 'the default group stays: every partnership not moved is in it');
+  const referring = (await groups.ofProgram(tx, programId)).filter((g) => rulesOf(g).some((r) => r.to_group_id === id));
+  if (referring.length > 0) throw fail('conflict', `the move rules of ${referring.map((g) => g.name).join(', ')} move partners here`);
+  if ((await groups.remove(tx, programId, id)) === 0) {
+    throw fail('conflict', `${await groups.members(tx, programId, id)} partnerships are in this group: move them first`);
+  }
+}
+
+/** The group a new partnership joins: the one named (an application through a group's page, or the API), else the default. */
+export async function joinedGroup(db: Queryable, programId: string, groupId: string | undefined): Promise<GroupRow> {
+  const pr = await programRewards(db, programId);
+  if (groupId === undefined) return groupOf(pr, null);
+  const group = pr.groups.find((g) => g.id === groupId);
+  if (!group) throw fail('invalid_field', `no group ${groupId}`, { field: 'group_id' });
+  return group;
+}
+
+/** Puts the partnership in another group, records why, and tells webhooks; false when a rule already moved it once. */
+export async function moveTo(
+  tx: Tx,
+  partnership: PartnershipRow,
+  to: GroupRow,
+  by: { by: 'owner'; reason: string } | { by: 'rule'; rule: string; reason: string },
+  now: number,
+): Promise<boolean> {
+  if (partnership.group_id === to.id) return false;
+  const move: MoveRow = {
+    id: uuidv7(),
+    program_id: partnership.program_id,
+    partnership_id: partnership.id,
+    partner_id: partnership.partner_id,
+    from_group_id: partnership.group_id,
+    to_group_id: to.id,
+    moved_by: by.by,
+    rule: by.by === 'rule' ? by.rule : null,
+    reason: by.reason,
+    created_at: now,
+  };
+  if (!(await groups.insertMove(tx, move))) return false;
+  await groups.setGroup(tx, partnership.program_id, partnership.id, to.id, now);
+  const program = await programs.get(tx, partnership.program_id);
+  if (program) {
+    const moved = { ...partnership, group_id: to.id, updated_at: now };
+    await emit(tx, partnership.program_id, 'partnership.group_changed', renderPartnership(moved, program), now);
+  }
+  return true;
+}
+
+/** The partner's total of a rule's metric over its window. */
+async function totalOf(db: Queryable, p: PartnershipRow, rule: MoveRule, now: number): Promise<number> {
+  const from = rule.window_days === null ? 0 : now - rule.window_days * DAY;
+  const rows = await byPartner(db, p.program_id, from, now + 1, [p.partner_id]);
+  // Counts sit beside the money of their payment's currency: customers are summed over all.
+  if (rule.metric === 'customers') return rows.reduce((n, r) => n + Number(r.customers), 0);
+  return rows.filter((r) => r.currency === rule.currency).reduce((n, r) => n + Number(r[rule.metric]), 0);
+}
+
+/**
+ * After a change that may raise the partner's totals (a payment, a commission): the first
+ * rule of the partnership's group whose threshold is reached moves it, and the next
+ * group's rules are weighed in turn. A group without rules costs nothing.
+ */
+export async function applyMoveRules(tx: Tx, programId: string, partnershipId: string, now: number): Promise<void> {
+  for (let step = 0; step < MAX_CHAIN; step++) {
+    const pr = await programRewards(tx, programId);
+    const partnership = await partnerships.get(tx, programId, partnershipId);
+    if (!partnership) return;
+    const group = groupOf(pr, partnership.group_id);
+    let moved = false;
+    for (const rule of rulesOf(group)) {
+      const to = pr.groups.find((g) => g.id === rule.to_group_id);
+      if (!to || (await totalOf(tx, partnership, rule, now)) < rule.threshold) continue;
+      const reason = `${rule.metric} ${rule.metric === 'customers' ? '' : `${rule.currency} `}reached ${rule.threshold}${rule.window_days === null ? '' : ` in ${rule.window_days} days`}`;
+      moved = await moveTo(tx, partnership, to, { by: 'rule', rule: ruleKey(group.id, rule), reason }, now);
+      if (moved) break;
+    }
+    if (!moved) return;
+  }
+}
+
+/** Whether the partnership's group has move rules: only then is a change weighed against them. */
+export async function hasMoveRules(db: Queryable, programId: string, groupId: string | null): Promise<boolean> {
+  return rulesOf(groupOf(await programRewards(db, programId), groupId)).length > 0;
+}
+
+/** A new reward of the group's. */
+export async function createReward(tx: Tx, programId: string, groupId: string, input: RewardInput, now: number): Promise<RewardRow> {
+  found(await groups.get(tx, programId, groupId), 'group', groupId);
+  const row: RewardRow = {
+    id: uuidv7(),
+    program_id: programId,
+    group_id: groupId,
+    ...rewards.columnsOf(input),
+    base: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await assertOneCurrency(tx, row);
+  await rewards.insert(tx, row);
+  return row;
+}
+
+/** Replaces a reward's terms; the base reward is the program's rate, changed through the program. */
+export async function updateReward(tx: Tx, programId: string, id: string, input: RewardInput, now: number): Promise<RewardRow> {
+  const row = found(await rewards.get(tx, programId, id), 'reward', id);
+  if (row.base === 1) throw baseReward();
+  const next: RewardRow = { ...row, ...rewards.columnsOf(input), updated_at: now };
+  await assertOneCurrency(tx, next);
+  await rewards.update(tx, next);
+  return next;
+}
+
+export async function deleteReward(tx: Tx, programId: string, id: string): Promise<void> {
+  const row = found(await rewards.get(tx, programId, id), 'reward', id);
+  if (row.base === 1) throw baseReward();
+  await rewards.remove(tx, programId, id);
+}
+
+const baseReward = () =>
+  fail('conflict', "this is the program's own rate: change commission_rate_bps and recurring_months with PATCH /v1/program");
+
+/** A group's lead rewards share one currency, as do its click rewards: their amounts are compared. */
+async function assertOneCurrency(db: Queryable, row: RewardRow): Promise<void> {
+  if (row.event === 'sale') return;
+  const others = (await rewards.ofProgram(db, row.program_id)).filter(
+    (r) => r.group_id === row.group_id && r.event === row.event && r.id !== row.id,
+  );
+  const other = others.find((r) => r.currency !== row.currency);
+  if (other) throw fail('invalid_field', `must be ${other.currency}, as the group's other ${row.event} rewards`, { field: 'currency' });
+}
