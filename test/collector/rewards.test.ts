@@ -297,6 +297,27 @@ describe('moves between groups', () => {
     expect(events[0].attributes.data.attributes.group_id).toBe(vip);
   });
 
+  it('a commission entered by hand, or a lead reward, may cross a rule on commissions: the partner moves then', async () => {
+    const p = await program();
+    const gold = await group(p, { name: 'Gold' });
+    const [defaultGroup] = (await ok(p, 'GET', '/v1/groups?slug_eq=default')).data;
+    await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, { event: 'lead', kind: 'flat', amount: 600, currency: 'USD' });
+    const rule = { to_group_id: gold, metric: 'commissions', currency: 'USD', threshold: 1000, window_days: 30 };
+    await ok(p, 'PATCH', `/v1/groups/${defaultGroup.id}`, { move_rules: [rule] });
+    const groupOf = async () => (await ok(p, 'GET', `/v1/partnerships/${p.partner.partnershipId}`)).data.attributes.group_id;
+    await convert(p, p.partner.key, 'first@buyers.test');
+    expect(await groupOf()).toBe(defaultGroup.id); // 600 of 1,000
+    await convert(p, p.partner.key, 'second@buyers.test');
+    expect(await groupOf()).toBe(gold); // 1,200: moved by the lead's commission
+
+    const q = await program();
+    const silver = await group(q, { name: 'Silver' });
+    const [qDefault] = (await ok(q, 'GET', '/v1/groups?slug_eq=default')).data;
+    await ok(q, 'PATCH', `/v1/groups/${qDefault.id}`, { move_rules: [{ ...rule, to_group_id: silver }] });
+    await ok(q, 'POST', '/v1/commissions', { partner_id: q.partner.partnerId, amount: 1000, currency: 'USD' });
+    expect((await ok(q, 'GET', `/v1/partnerships/${q.partner.partnershipId}`)).data.attributes.group_id).toBe(silver);
+  });
+
   it("an owner moves a partner by hand, recorded; the group's holding period applies to what it earns next", async () => {
     const p = await program();
     const slow = await group(p, { name: 'Slow', hold_days: 30, minimum_payout: { USD: 10_000 } });

@@ -13,6 +13,8 @@ import { refundRevenue } from '../payments/revenue.js';
 import { currencyCode } from '../../core/money.js';
 import { assertMove } from '../../core/state-machines.js';
 import { renderCommission } from './present.js';
+import * as partnerships from '../partnerships/repo.js';
+import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
 import { emit } from '../webhooks/events.js';
 
 export interface NewCommission {
@@ -77,6 +79,8 @@ export async function createCommission(db: Db, programId: string, input: NewComm
     await addDelta(tx, { program_id: programId, partner_id: row.partner_id, at: now, currency, commissions: row.amount });
     await countOwed(tx, row, 1);
     await emit(tx, programId, 'commission.created', renderCommission(row), now);
+    const partnership = await partnerships.getByPartner(tx, programId, row.partner_id);
+    if (partnership && (await hasMoveRules(tx, programId, partnership.group_id))) await applyMoveRules(tx, programId, partnership.id, now);
     return row;
   });
 }

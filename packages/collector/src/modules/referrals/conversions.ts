@@ -8,6 +8,7 @@ import type { ReferralRow } from './repo.js';
 import { deltaInsert, NOW } from '../stats/repo.js';
 import { newCommission } from '../commissions/service.js';
 import { renderCommission } from '../commissions/present.js';
+import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
 import { earnLead, groupRules } from '../rewards/service.js';
 import type { CreditedPartnership } from '../partnerships/repo.js';
 import { attribute } from './attribution.js';
@@ -27,6 +28,8 @@ export interface ConversionResult {
   referral: ReferralRow;
   /** False when an earlier request already recorded this very conversion. */
   created: boolean;
+  /** The credited partnership's group, for a conversion just made. */
+  groupId?: string | null;
 }
 
 function repeat(existing: ReferralRow, grId: string): ConversionResult {
@@ -39,7 +42,12 @@ function repeat(existing: ReferralRow, grId: string): ConversionResult {
 
 export async function recordConversion(db: Db, programId: string, input: ConversionInput, now: number): Promise<ConversionResult> {
   // Reads, then one statement writes the referral with its followers: no transaction needed on PostgreSQL.
-  return db.readThenWrite((q) => convert(q, programId, input, now));
+  const result = await db.readThenWrite((q) => convert(q, programId, input, now));
+  // A lead reward's commission may cross a move rule's threshold: weighed in a transaction of its own, only where a group has rules.
+  if (result.created && (await hasMoveRules(db, programId, result.groupId ?? null))) {
+    await db.transaction((tx) => applyMoveRules(tx, programId, result.referral.partnership_id, now));
+  }
+  return { referral: result.referral, created: result.created };
 }
 
 /** A conversion inside the caller's transaction (a Stripe Checkout that names a click). */
@@ -84,7 +92,7 @@ async function convert(db: Queryable, programId: string, input: ConversionInput,
     ...(await eventInserts(db, programId, 'referral.created', renderReferral(referral), now)),
     ...(await leadCommission(db, programId, credited, referral, now)),
   ];
-  if (await referrals.insertFirstOfPerson(db, referral, followers)) return { referral, created: true };
+  if (await referrals.insertFirstOfPerson(db, referral, followers)) return { referral, created: true, groupId: credited.group_id };
   const earlier = await referrals.findByEmail(db, programId, emailNorm);
   if (!earlier) throw new Error('referral vanished after a unique conflict');
   return repeat(earlier, input.gr_id);

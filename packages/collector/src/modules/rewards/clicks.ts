@@ -11,6 +11,7 @@ import { addDelta, NOW } from '../stats/repo.js';
 import { emit } from '../webhooks/events.js';
 import * as clicks from './clicks-repo.js';
 import { describeClickDay } from './describe.js';
+import { applyMoveRules, hasMoveRules } from './groups.js';
 import { earnClicks, groupRules } from './service.js';
 
 const DAY = 86_400;
@@ -40,6 +41,7 @@ export async function payClickRewards(db: Db, now: number): Promise<number> {
         await addDelta(tx, { ...counted, at: d.day, commissions: row.amount });
         await addDelta(tx, { ...counted, at: NOW, owed: row.amount });
         await emit(tx, programId, 'commission.created', renderCommission(row), now);
+        if (await hasMoveRules(tx, programId, d.group_id)) await applyMoveRules(tx, programId, d.partnership_id, now);
         return true;
       });
       if (paid) made++;
