@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths } from '../../packages/collector/src/modules/commissions/rules.js';
+import { integrityProblems } from './database.js';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 import { invoice, newSecret, postEvent, stripeEvent, stripeId } from './stripe-fixtures.js';
 
@@ -96,6 +97,19 @@ describe("the program's own terms", () => {
     });
   });
 
+  it('a rate of 0, or a share that rounds to nothing, makes a pending commission at 0 as before, and its payment stays refundable', async () => {
+    const p = await program();
+    await convert(p, p.partner.key, 'cent@buyers.test');
+    expect(await pay(p, 'cent@buyers.test', 1)).toMatchObject({ amount: 0, state: 'pending' });
+    await ok(p, 'PATCH', '/v1/program', { commission_rate_bps: 0 });
+    const key = randomUUID();
+    const zero = (
+      await ok(p, 'POST', '/v1/payments', { amount: 5000, currency: 'USD', idempotency_key: key, referral_email: 'cent@buyers.test' })
+    ).included[0].attributes;
+    expect(zero).toMatchObject({ amount: 0, state: 'pending', reward_description: '0 % of a renewal, month 1 (for life)' });
+    expect((await api(p, 'POST', '/v1/refunds', { payment_id: key })).status).toBe(200);
+  });
+
   it("the partnership's own rate still wins over its group's rewards, with no reward named", async () => {
     const p = await program();
     const vip = await group(p, { name: 'VIP' }, [PERCENT(3000)]);
@@ -141,6 +155,15 @@ describe('rewards per event', () => {
     expect((await commissionsOf(p, p.partner.partnerId)).map((x) => x.amount).sort()).toEqual([0, 2500, 500]);
     const owed = (await ok(p, 'GET', '/v1/stats/partners?from=2025-01-01&to=2025-12-31')).data;
     expect(owed.find((r: Json) => r.id === p.partner.partnerId)?.attributes.owed).toEqual({ USD: 3000 });
+  });
+
+  it('a lead reward pays only an accepted partnership', async () => {
+    const p = await program();
+    const [defaultGroup] = (await ok(p, 'GET', '/v1/groups')).data;
+    await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, { event: 'lead', kind: 'flat', amount: 500, currency: 'USD' });
+    const pending = await seedPartner(c, { token: p.secret, state: 'pending' });
+    await convert(p, pending.key, 'early@buyers.test');
+    expect(await commissionsOf(p, pending.partnerId)).toEqual([]);
   });
 
   it('a product-specific rate: the payment of that product earns it, any other the base rate', async () => {
@@ -235,6 +258,14 @@ describe('where people read it', () => {
       body: { ...application, email: `other-${slug}@creators.test`, group: 'hidden' },
     });
     expectError(hidden, 404, 'not_found');
+    // The default group taking no applications: one that names no group is refused, saying why.
+    const [defaultGroup] = (await ok(p, 'GET', '/v1/groups?slug_eq=default')).data;
+    await ok(p, 'PATCH', `/v1/groups/${defaultGroup.id}`, { takes_applications: false });
+    const unnamed = await c.call('POST', `/v1/public/programs/${slug}/applications`, {
+      token: null,
+      body: { ...application, email: `third-${slug}@creators.test`, group: undefined },
+    });
+    expectError(unnamed, 422, 'missing_field');
   });
 });
 
@@ -243,7 +274,8 @@ describe('click rewards', () => {
     const p = await program();
     await group(p, { name: 'Clicks' }, [{ event: 'click', kind: 'flat', amount: 10, currency: 'USD', daily_cap: 50 }]);
     const [clicksGroup] = (await ok(p, 'GET', '/v1/groups?name_eq=Clicks')).data;
-    await ok(p, 'PATCH', `/v1/partnerships/${p.partner.partnershipId}`, { group_id: clicksGroup.id });
+    // The partnership's own holding period wins over its group's, for a day of clicks too.
+    await ok(p, 'PATCH', `/v1/partnerships/${p.partner.partnershipId}`, { group_id: clicksGroup.id, hold_days: 2 });
     const start = c.clock.now;
     const day = Math.floor(start / DAY) * DAY + DAY; // a whole UTC day ahead
     const click = async (at: number, visitor: string) => {
@@ -265,10 +297,12 @@ describe('click rewards', () => {
     const earned = (await commissionsOf(p, p.partner.partnerId)).map((x) => [x.amount, x.reward_description, x.payable_at]);
     expect(earned.sort()).toEqual(
       [
-        [50, 'USD 0.50 for 8 unique visitors (the daily cap)', day + DAY],
-        [30, 'USD 0.30 for 3 unique visitors', day + 2 * DAY],
+        [50, 'USD 0.50 for 8 unique visitors (the daily cap)', day + 3 * DAY],
+        [30, 'USD 0.30 for 3 unique visitors', day + 4 * DAY],
       ].sort(),
     );
+    // The kept totals equal a recount of the records.
+    expect(await integrityProblems(c.databaseUrl)).toEqual([]);
     c.clock.now = start;
   });
 });
@@ -295,6 +329,18 @@ describe('moves between groups', () => {
     const events = (await ok(p, 'GET', '/v1/events?type_eq=partnership.group_changed')).data;
     expect(events).toHaveLength(1);
     expect(events[0].attributes.data.attributes.group_id).toBe(vip);
+  });
+
+  it('two payments at once that together cross the threshold move the partnership', async () => {
+    const p = await program();
+    const vip = await group(p, { name: 'VIP Partners' });
+    expect((await ok(p, 'GET', `/v1/groups/${vip}`)).data.attributes.slug).toBe('vip-partners');
+    const [defaultGroup] = (await ok(p, 'GET', '/v1/groups?slug_eq=default')).data;
+    await ok(p, 'PATCH', `/v1/groups/${defaultGroup.id}`, { move_rules: [{ to_group_id: vip, metric: 'customers', threshold: 2 }] });
+    await convert(p, p.partner.key, 'one@buyers.test');
+    await convert(p, p.partner.key, 'two@buyers.test');
+    await Promise.all([pay(p, 'one@buyers.test', 1000), pay(p, 'two@buyers.test', 1000)]);
+    expect((await ok(p, 'GET', `/v1/partnerships/${p.partner.partnershipId}`)).data.attributes.group_id).toBe(vip);
   });
 
   it('a commission entered by hand, or a lead reward, may cross a rule on commissions: the partner moves then', async () => {

@@ -169,12 +169,12 @@ export async function updatePartnership(
       throw fail('invalid_transition', 'the partnership changed state meanwhile; read it again', { field: 'state' });
     }
     await saveSlugs(tx, row);
-    await emitPartnership(tx, 'partnership.updated', row, now);
     if (changes.group_id !== undefined && changes.group_id !== row.group_id) {
       const to = await joinedGroup(tx, programId, changes.group_id);
       await moveTo(tx, row, to, { by: 'owner', reason: 'moved by an owner' }, now);
       row.group_id = to.id;
     }
+    await emitPartnership(tx, 'partnership.updated', row, now);
     return row;
   });
 }

@@ -174,17 +174,14 @@ export async function apply(db: Db, slug: string, input: Application, now: numbe
   });
 }
 
-/** The group an application joins: the one its page names, if it takes applications, else the default group. */
+/** The group an application joins: the one its page names, or the default group; either must take applications. */
 async function groupApplied(db: Queryable, program: ProgramRow, slug: string | undefined): Promise<GroupInWords> {
   const open = await groupsTakingApplications(db, program);
-  const group =
-    slug === undefined ? (open.find((g) => g.slug === 'default') ?? (await defaultGroup(db, program))) : open.find((g) => g.slug === slug);
-  if (!group) throw fail('not_found', 'no group of this program takes applications under that name', { field: 'group' });
-  return group;
-}
-
-async function defaultGroup(db: Queryable, program: ProgramRow): Promise<GroupInWords> {
-  return partnershipGroup(db, program.id, null, program.auto_accept === 1);
+  const group = slug === undefined ? open.find((g) => g.isDefault) : open.find((g) => g.slug === slug);
+  if (group) return group;
+  if (slug === undefined)
+    throw fail('missing_field', "this program takes applications through its groups' pages: name the group", { field: 'group' });
+  throw fail('not_found', 'no group of this program takes applications under that name', { field: 'group' });
 }
 
 export async function signIn(db: Db, rawEmail: string, password: string, now: number): Promise<NewPartnerSession> {

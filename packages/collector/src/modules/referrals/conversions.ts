@@ -51,8 +51,12 @@ export async function recordConversion(db: Db, programId: string, input: Convers
 }
 
 /** A conversion inside the caller's transaction (a Stripe Checkout that names a click). */
-export function convertIn(tx: Tx, programId: string, input: ConversionInput, now: number): Promise<ConversionResult> {
-  return convert(tx, programId, input, now);
+export async function convertIn(tx: Tx, programId: string, input: ConversionInput, now: number): Promise<ConversionResult> {
+  const result = await convert(tx, programId, input, now);
+  if (result.created && (await hasMoveRules(tx, programId, result.groupId ?? null))) {
+    await applyMoveRules(tx, programId, result.referral.partnership_id, now);
+  }
+  return { referral: result.referral, created: result.created };
 }
 
 /**
@@ -104,6 +108,8 @@ async function convert(db: Queryable, programId: string, input: ConversionInput,
  * lead rewards, which costs no statement (the rewards are settings, kept in memory).
  */
 async function leadCommission(db: Queryable, programId: string, credited: CreditedPartnership, referral: ReferralRow, now: number) {
+  // Only an accepted partnership earns, as its payments and clicks do.
+  if (credited.state !== 'accepted') return [];
   const lead = await earnLead(db, programId, credited, { country: null, metadata: {} }, now);
   if (!lead) return [];
   const holdDays = credited.hold_days ?? (await groupRules(db, programId, credited.group_id)).holdDays;

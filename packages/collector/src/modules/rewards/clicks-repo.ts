@@ -7,6 +7,8 @@ export interface VisitorDay {
   partnership_id: string;
   partner_id: string;
   group_id: string | null;
+  /** The partnership's own holding period; null: its group's. */
+  hold_days: number | null;
   day: number;
   visitors: number;
 }
@@ -17,11 +19,11 @@ export interface VisitorDay {
  */
 export function unsettledDays(db: Queryable, programId: string, from: number, to: number): Promise<VisitorDay[]> {
   return db.all<VisitorDay>(
-    `SELECT c.partnership_id, ps.partner_id, ps.group_id, (c.created_at / 86400) * 86400 AS day, COUNT(DISTINCT c.gr_id) AS visitors
+    `SELECT c.partnership_id, ps.partner_id, ps.group_id, ps.hold_days, (c.created_at / 86400) * 86400 AS day, COUNT(DISTINCT c.gr_id) AS visitors
        FROM clicks c JOIN partnerships ps ON ps.id = c.partnership_id AND ps.state = 'accepted'
       WHERE c.program_id = ? AND c.created_at >= ? AND c.created_at < ?
         AND NOT EXISTS (SELECT 1 FROM click_reward_days d WHERE d.partnership_id = c.partnership_id AND d.day = (c.created_at / 86400) * 86400)
-      GROUP BY c.partnership_id, ps.partner_id, ps.group_id, (c.created_at / 86400) * 86400
+      GROUP BY c.partnership_id, ps.partner_id, ps.group_id, ps.hold_days, (c.created_at / 86400) * 86400
       ORDER BY day, c.partnership_id`,
     [programId, from, to],
   );

@@ -30,7 +30,7 @@ export async function payClickRewards(db: Db, now: number): Promise<number> {
         const row =
           earned &&
           newCommission(programId, d.partner_id, null, earned.amount, earned.reward.currency ?? '', now, {
-            payable_at: d.day + DAY + (await groupRules(tx, programId, d.group_id)).holdDays * DAY,
+            payable_at: d.day + DAY + (d.hold_days ?? (await groupRules(tx, programId, d.group_id)).holdDays) * DAY,
             reward_id: earned.reward.id,
             reward_description: describeClickDay(earned.reward, visitors, earned.amount),
           });
@@ -38,7 +38,7 @@ export async function payClickRewards(db: Db, now: number): Promise<number> {
         if (!(await clicks.settle(tx, settled)) || !row) return false;
         await commissions.insert(tx, row);
         const counted = { program_id: programId, partner_id: row.partner_id, currency: row.currency };
-        await addDelta(tx, { ...counted, at: d.day, commissions: row.amount });
+        await addDelta(tx, { ...counted, at: now, commissions: row.amount }); // counted when made, as the recount counts it
         await addDelta(tx, { ...counted, at: NOW, owed: row.amount });
         await emit(tx, programId, 'commission.created', renderCommission(row), now);
         if (await hasMoveRules(tx, programId, d.group_id)) await applyMoveRules(tx, programId, d.partnership_id, now);

@@ -4,7 +4,7 @@
 // cross a threshold. Every move is recorded, and a rule moves a partnership once.
 
 import { uuidv7 } from '../../core/ids.js';
-import { normalizeSlug } from '../../core/slugs.js';
+import { normalizeSlug, slugFromName } from '../../core/slugs.js';
 import type { Queryable, Tx } from '../../platform/db/db.js';
 import { fail, found } from '../../platform/errors.js';
 import { minimumPayout } from '../commissions/rules.js';
@@ -17,7 +17,7 @@ import { byPartner } from '../stats/repo.js';
 import { emit } from '../webhooks/events.js';
 import * as groups from './groups-repo.js';
 import type { GroupRow, MoveRow } from './groups-repo.js';
-import type { RewardInput } from './model.js';
+import { MAX_REWARDS, type RewardInput } from './model.js';
 import * as rewards from './repo.js';
 import type { RewardRow } from './repo.js';
 import { groupOf, programRewards } from './service.js';
@@ -124,7 +124,8 @@ async function assertSlugFree(db: Queryable, row: GroupRow): Promise<void> {
 }
 
 export async function createGroup(tx: Tx, programId: string, input: GroupInput & { name: string }, now: number): Promise<GroupRow> {
-  const row = await apply(tx, newGroup(programId, input.name, normalizeSlug(input.slug ?? input.name), now), input);
+  const slug = input.slug === undefined ? slugFromName(input.name) : normalizeSlug(input.slug);
+  const row = await apply(tx, newGroup(programId, input.name, slug, now), input);
   await assertSlugFree(tx, row);
   await groups.insert(tx, row);
   return row;
@@ -202,6 +203,8 @@ async function totalOf(db: Queryable, p: PartnershipRow, rule: MoveRule, now: nu
  * group's rules are weighed in turn. A group without rules costs nothing.
  */
 export async function applyMoveRules(tx: Tx, programId: string, partnershipId: string, now: number): Promise<void> {
+  // Two payments at once would each see only its own customer: the second waits here, then reads the first's totals.
+  await tx.lock(`group-moves:${partnershipId}`);
   for (let step = 0; step < MAX_CHAIN; step++) {
     const pr = await programRewards(tx, programId);
     const partnership = await partnerships.get(tx, programId, partnershipId);
@@ -227,6 +230,8 @@ export async function hasMoveRules(db: Queryable, programId: string, groupId: st
 /** A new reward of the group's. */
 export async function createReward(tx: Tx, programId: string, groupId: string, input: RewardInput, now: number): Promise<RewardRow> {
   found(await groups.get(tx, programId, groupId), 'group', groupId);
+  const count = (await rewards.ofProgram(tx, programId)).filter((r) => r.group_id === groupId).length;
+  if (count >= MAX_REWARDS) throw fail('invalid_field', `a group has at most ${MAX_REWARDS} rewards`, { field: 'event' });
   const row: RewardRow = {
     id: uuidv7(),
     program_id: programId,

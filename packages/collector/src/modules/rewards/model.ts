@@ -71,6 +71,9 @@ export interface Reward {
   position: number;
 }
 
+/** Rewards a group may have: each is weighed on every payment of its partners. */
+export const MAX_REWARDS = 100;
+
 /** A reward without its id: what a partner group's reward is created from. */
 export type RewardInput = Omit<Reward, 'id'>;
 

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { CURRENCY_RULE, knownCurrency } from '../../core/money.js';
 import { MAX_RECURRING_MONTHS } from '../commissions/rules.js';
-import type { Comparison, RewardInput } from './model.js';
+import { type Comparison, MAX_REWARDS, type RewardInput } from './model.js';
 
 /** Groups nest at most this deep (the reward's own group is level 1). */
 export const MAX_GROUP_DEPTH = 3;
@@ -17,8 +17,6 @@ export const MAX_GROUP_DEPTH = 3;
 export const MAX_GROUP_ITEMS = 20;
 const MAX_TEXT = 200;
 const MAX_LIST = 100;
-/** Rewards in one partner group. */
-export const MAX_REWARDS = 100;
 const MAX_WINDOW_DAYS = 3650;
 const MAX_MINOR = 1e12;
 
@@ -262,6 +260,7 @@ const visit = z
   );
 
 export type { RewardInput } from './model.js';
+export { MAX_REWARDS };
 
 /** One reward as the API receives it, made into the model's shape (nulls for what is absent). */
 export const rewardSchema = z.discriminatedUnion('event', [sale, visit], named).transform(

@@ -11,8 +11,18 @@ import * as programs from '../programs/repo.js';
 import type { ProgramRow } from '../programs/repo.js';
 import { byPartner } from '../stats/repo.js';
 import { addMonths } from '../commissions/rules.js';
-import { clickEarnings, clickReward, evaluateLead, evaluateSale, type TotalsWindow, totalsFrom, windowsOf } from './evaluate.js';
-import { describeReward } from './describe.js';
+import {
+  clickEarnings,
+  clickReward,
+  covers,
+  evaluateLead,
+  evaluateSale,
+  matches,
+  type TotalsWindow,
+  totalsFrom,
+  windowsOf,
+} from './evaluate.js';
+import { describeEarned, describeReward } from './describe.js';
 import * as groups from './groups-repo.js';
 import type { GroupRow } from './groups-repo.js';
 import type { Earned, LeadFacts, Reward, SaleFacts } from './model.js';
@@ -86,6 +96,15 @@ export async function earnSale(
   const facts: SaleFacts = { ...sale, partner: await totalsFor(db, program.id, partnership.partner_id, windowsOf(candidates), now) };
   const earned = evaluateSale(candidates, facts);
   if (earned) return { earned, rewardId: earned.reward.id === OWN_RATE ? null : earned.reward.id };
+  // A reward that applies but pays 0 (a rate of 0, or a share that rounds to nothing) makes a
+  // pending commission at 0, as the program's rate always did: its payment stays refundable.
+  const nothing = candidates.find(
+    (r) => covers(r, facts) && (r.kind === 'percentage' || r.currency === facts.currency.toUpperCase()) && matches(r.conditions, facts),
+  );
+  if (nothing) {
+    const zero = { reward: nothing, amount: 0, currency: facts.currency, description: describeEarned(nothing, facts) };
+    return { earned: zero, rewardId: nothing.id === OWN_RATE ? null : nothing.id };
+  }
   // Why not: a reward that would pay but for its duration says so, in the words the recurring limit always used.
   const timeless = evaluateSale(
     candidates.map((r) => ({ ...r, duration: { kind: 'lifetime' } as const })),
@@ -191,6 +210,8 @@ export interface GroupInWords {
   rewards: string[];
   /** Applications to it are accepted at once. */
   autoAccept: boolean;
+  /** The program's default group: where an application that names none goes. */
+  isDefault: boolean;
 }
 
 export function groupInWords(pr: ProgramRewards, group: GroupRow, programAutoAccept: boolean): GroupInWords {
@@ -201,6 +222,7 @@ export function groupInWords(pr: ProgramRewards, group: GroupRow, programAutoAcc
     name: group.name,
     rewards: mine.map(describeReward),
     autoAccept: group.auto_accept === null ? programAutoAccept : group.auto_accept === 1,
+    isDefault: group.is_default === 1,
   };
 }
 
