@@ -2,7 +2,7 @@
 
 import type { z } from 'zod';
 import { found } from '../platform/errors.js';
-import type { Queryable } from '../platform/db/db.js';
+import type { Queryable, Tx } from '../platform/db/db.js';
 import type { FieldFilter, Page, PageRequest } from '../platform/db/list.js';
 import type { ListSpec } from '../platform/http/list-query.js';
 import { listEnvelope } from '../platform/http/render.js';
@@ -52,4 +52,19 @@ export function readRoutes<T>(spec: ReadSpec<T>) {
       },
     }),
   ];
+}
+
+/** DELETE of one record by id, in a transaction: 204, or the service's 404 and 409. */
+export function deleteRoute(path: string, summary: string, remove: (tx: Tx, programId: string, id: string) => Promise<void>) {
+  return route({
+    method: 'delete',
+    path,
+    summary,
+    access: 'secret',
+    status: 204,
+    async handle({ db, program, params }) {
+      await db.transaction((tx) => remove(tx, program.id, params.id ?? ''));
+      return { status: 204 };
+    },
+  });
 }

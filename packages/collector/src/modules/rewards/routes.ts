@@ -2,7 +2,7 @@
 // "Groups and rewards"): resources with the usual envelope, filters and paging.
 
 import { z } from 'zod';
-import { readRoutes } from '../../api/crud.js';
+import { deleteRoute, readRoutes } from '../../api/crud.js';
 import { countryCode, currency, rules, slug } from '../../api/fields.js';
 import { route } from '../../api/route.js';
 import { dateTime, oneOf, text } from '../../platform/http/list-query.js';
@@ -132,17 +132,7 @@ export const rewardRoutes = [
       return { status: 200, body: { data: renderGroup(row) } };
     },
   }),
-  route({
-    method: 'delete',
-    path: '/v1/groups/:id',
-    summary: 'Delete a group no partnership is in (not the default one)',
-    access: 'secret',
-    status: 204,
-    async handle({ db, program, params }) {
-      await db.transaction((tx) => deleteGroup(tx, program.id, params.id ?? ''));
-      return { status: 204 };
-    },
-  }),
+  deleteRoute('/v1/groups/:id', 'Delete a group no partnership is in (not the default one)', deleteGroup),
   route({
     method: 'post',
     path: '/v1/groups/:id/preview',
@@ -213,17 +203,7 @@ export const rewardRoutes = [
       return { status: 200, body: { data: renderReward(row) } };
     },
   }),
-  route({
-    method: 'delete',
-    path: '/v1/rewards/:id',
-    summary: "Delete a reward (not the program's own rate)",
-    access: 'secret',
-    status: 204,
-    async handle({ db, program, params }) {
-      await db.transaction((tx) => deleteReward(tx, program.id, params.id ?? ''));
-      return { status: 204 };
-    },
-  }),
+  deleteRoute('/v1/rewards/:id', "Delete a reward (not the program's own rate)", deleteReward),
   ...readRoutes({
     plural: 'group_moves',
     type: 'group_move',
