@@ -434,12 +434,40 @@ describe('refunds and clawbacks', () => {
   });
 });
 
+/** The program connected to Stripe: where its signed events go. */
+async function stripeEndpoint(p: Program): Promise<{ url: string; secret: string }> {
+  const secret = newSecret();
+  const added = await ok(p, 'POST', '/v1/integrations/stripe/secrets', { secret });
+  return { url: c.url + new URL(added.meta.endpoint_url).pathname, secret };
+}
+
 describe("through Stripe's signed events", () => {
+  it('"50 % for 12 months, then 20 %" over a subscription\'s invoices, by the dates Stripe says they were paid', async () => {
+    const p = await program();
+    const { url, secret } = await stripeEndpoint(p);
+    const [defaultGroup] = (await ok(p, 'GET', '/v1/groups')).data;
+    await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, PERCENT(5000, { kind: 'months', months: 12 }));
+    const email = 'subscriber@buyers.test';
+    await convert(p, p.partner.key, email);
+    const customer = stripeId('cus');
+    const subscription = stripeId('sub');
+    const first = c.clock.now;
+    for (const paidAt of [first, addMonths(first, 11), addMonths(first, 12)]) {
+      const inv = invoice({ customer, email, amountPaid: 4900, subscription, paidAt });
+      const reply = await postEvent(url, stripeEvent('invoice.paid', inv, { created: c.clock.now }), secret, { timestamp: c.clock.now });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    }
+    const earned = (await commissionsOf(p, p.partner.partnerId)).sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
+    expect(earned.map((x) => [x.amount, x.reward_description])).toEqual([
+      [2450, '50 % of the first payment'],
+      [2450, '50 % of a renewal, month 12 of 12'],
+      [980, '20 % of a renewal, month 13 (for life)'],
+    ]);
+  });
+
   it("an invoice's product and the customer's country choose the reward", async () => {
     const p = await program();
-    const secret = newSecret();
-    const added = await ok(p, 'POST', '/v1/integrations/stripe/secrets', { secret });
-    const url = c.url + new URL(added.meta.endpoint_url).pathname;
+    const { url, secret } = await stripeEndpoint(p);
     const [defaultGroup] = (await ok(p, 'GET', '/v1/groups')).data;
     const proInGermany = {
       op: 'and',
