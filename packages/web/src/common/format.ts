@@ -94,8 +94,40 @@ export function startOfDay(iso: string): string {
 /** Minimum payouts (currency → minor units) as the owner types them: one "USD 50.00" a line. */
 export function minimumsText(map: Record<string, number>): string {
   return Object.entries(map)
-    .map(([c, v]) => `${c} ${(v / 10 ** exponent(c)).toFixed(exponent(c))}`)
+    .map(([c, v]) => `${c} ${majorText(v, c)}`)
     .join('\n');
+}
+
+/** Minor units as the owner types the amount, in major units with the currency's digits: 4900 USD "49.00", 500 JPY "500". */
+export const majorText = (minor: number, currency: string): string => decimalText(minor, exponent(currency));
+
+/** An integer of hundredths (or another power of ten) as a decimal: 1250 with 2 digits is "12.50". */
+export function decimalText(n: number, digits: number): string {
+  const sign = n < 0 ? '-' : '';
+  const s = String(Math.abs(n)).padStart(digits + 1, '0');
+  return digits === 0 ? `${sign}${s}` : `${sign}${s.slice(0, -digits)}.${s.slice(-digits)}`;
+}
+
+/**
+ * A typed decimal to an integer of 10^-digits, exactly (digits, not floating point): "12.5"
+ * with 2 digits is 1250. Undefined when it is not a plain non-negative number or has more digits.
+ */
+export function parseDecimal(text: string, digits: number): number | undefined {
+  const m = /^(\d{1,13})(?:[.,](\d*))?$/.exec(text.trim());
+  if (!m || (m[2] ?? '').length > digits) return undefined;
+  return Number(m[1]) * 10 ** digits + Number((m[2] ?? '').padEnd(digits, '0') || 0);
+}
+
+/** An amount typed in major units ("49.90") to minor units of the currency; a message when it cannot be. */
+export function parseMajor(text: string, currency: string, what = 'the amount'): number {
+  const n = parseDecimal(text, exponent(currency));
+  if (n === undefined) {
+    const d = exponent(currency);
+    throw new Error(
+      `Cannot read ${what} "${text}": write a number in ${currency}${d ? ` with at most ${d} decimals` : ', without decimals'}.`,
+    );
+  }
+  return n;
 }
 
 /**

@@ -58,12 +58,14 @@ export interface ConfirmProps {
   children?: ComponentChildren;
   confirm: string;
   danger?: boolean;
+  /** A dialog for a longer form (a reward and its conditions): wider on a wide screen. */
+  wide?: boolean;
   /** Resolves when done; a rejection is shown in the dialog, which stays open. */
   onConfirm: (form: FormData) => Promise<unknown>;
   onClose: () => void;
 }
 
-export function Confirm({ title, children, confirm, danger, onConfirm, onClose }: ConfirmProps) {
+export function Confirm({ title, children, confirm, danger, wide, onConfirm, onClose }: ConfirmProps) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     ref.current?.showModal();
@@ -84,7 +86,7 @@ export function Confirm({ title, children, confirm, danger, onConfirm, onClose }
     finish();
   });
   return (
-    <dialog ref={ref} onClose={finish} aria-labelledby="dialog-title">
+    <dialog ref={ref} onClose={finish} aria-labelledby="dialog-title" class={wide ? 'wide' : undefined}>
       <form onSubmit={onSubmit}>
         <h2 id="dialog-title">{title}</h2>
         {children}

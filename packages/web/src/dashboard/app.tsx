@@ -16,7 +16,7 @@ import { Clicks, Commissions, Payments, Referrals } from './pages/records.js';
 import { ResetPassword, SignIn, Welcome } from './pages/sign-in.js';
 import { BASE, href, SessionContext, type Session } from './session.js';
 
-// Payouts, Stripe events, settings and a webhook endpoint's deliveries are fetched the
+// Groups, payouts, Stripe events, settings and a webhook endpoint's deliveries are fetched the
 // first time they are opened (preact-iso's router keeps the page on screen until then),
 // which keeps the first load smaller; the record tables stay in the entry, since a
 // partner's page shows them too. A file that cannot be fetched (a tab older than a
@@ -31,6 +31,8 @@ function PageUnavailable() {
   );
 }
 const lazyPage = <C,>(load: () => Promise<C>) => lazy(() => load().catch(() => PageUnavailable as unknown as C));
+const Groups = lazyPage(() => import('./pages/groups.js').then((m) => m.Groups));
+const GroupPage = lazyPage(() => import('./pages/groups.js').then((m) => m.GroupPage));
 const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Settings));
 const StripeEvents = lazyPage(() => import('./pages/stripe-events.js').then((m) => m.StripeEvents));
@@ -39,6 +41,7 @@ const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js')
 const NAV = [
   ['/', 'Overview'],
   ['/partners', 'Partners'],
+  ['/groups', 'Groups'],
   ['/referrals', 'Referrals'],
   ['/commissions', 'Commissions'],
   ['/payments', 'Payments'],
@@ -136,6 +139,8 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/`} component={Overview} />
           <Route path={`${BASE}/partners`} component={Partners} />
           <Route path={`${BASE}/partners/:id`} component={Partner} />
+          <Route path={`${BASE}/groups`} component={Groups} />
+          <Route path={`${BASE}/groups/:id`} component={GroupPage} />
           <Route path={`${BASE}/referrals`} component={Referrals} />
           <Route path={`${BASE}/commissions`} component={Commissions} />
           <Route path={`${BASE}/payments`} component={Payments} />

@@ -9,29 +9,59 @@ export interface RuleValues {
   minimum_payout: Record<string, number> | null;
 }
 
-/** Fields named recurring_months, hold_days and minimum_payout; `inherit` allows empty for "the program's". */
-export function RuleFields({ values, inherit }: { values: RuleValues; inherit?: RuleValues }) {
+/**
+ * Fields named recurring_months, hold_days and minimum_payout; `inherit` allows empty for
+ * "the program's". A partner group has no recurring limit of its own (its rewards' durations
+ * say it): `recurring={false}` leaves the field out. `initial` makes the values where the
+ * fields start, so a form that renders again (another part of its page loaded) keeps what is typed.
+ */
+export function RuleFields({
+  values,
+  inherit,
+  recurring = true,
+  initial = false,
+}: {
+  values: Partial<RuleValues>;
+  inherit?: RuleValues;
+  recurring?: boolean;
+  initial?: boolean;
+}) {
   const follow = (what: string) => (inherit ? ` (empty: the program's, ${what})` : '');
+  const value = (v: string) => (initial ? { defaultValue: v } : { value: v });
+  const hold = (
+    <label>
+      Holding period, days <span class="hint">(refunds inside it never need a clawback{follow(String(inherit?.hold_days ?? ''))})</span>
+      <input name="hold_days" type="number" min={0} max={365} {...value(String(values.hold_days ?? ''))} required={!inherit} />
+    </label>
+  );
   return (
     <fieldset class="rules">
       <legend>Commission rules</legend>
-      <div class="row">
-        <label>
-          Recurring limit, months{' '}
-          <span class="hint">(0: every payment earns, forever{follow(String(inherit?.recurring_months ?? ''))})</span>
-          <input name="recurring_months" type="number" min={0} max={1200} value={values.recurring_months ?? ''} required={!inherit} />
-        </label>
-        <label>
-          Holding period, days <span class="hint">(refunds inside it never need a clawback{follow(String(inherit?.hold_days ?? ''))})</span>
-          <input name="hold_days" type="number" min={0} max={365} value={values.hold_days ?? ''} required={!inherit} />
-        </label>
-      </div>
+      {recurring ? (
+        <div class="row">
+          <label>
+            Recurring limit, months{' '}
+            <span class="hint">(0: every payment earns, forever{follow(String(inherit?.recurring_months ?? ''))})</span>
+            <input
+              name="recurring_months"
+              type="number"
+              min={0}
+              max={1200}
+              {...value(String(values.recurring_months ?? ''))}
+              required={!inherit}
+            />
+          </label>
+          {hold}
+        </div>
+      ) : (
+        hold
+      )}
       <label>
         Minimum payout{' '}
         <span class="hint">
           (one currency a line, such as USD 50.00; none: any amount is paid{inherit ? '; empty: the program’s' : ''})
         </span>
-        <textarea name="minimum_payout" rows={2} value={values.minimum_payout === null ? '' : minimumsText(values.minimum_payout)} />
+        <textarea name="minimum_payout" rows={2} {...value(values.minimum_payout == null ? '' : minimumsText(values.minimum_payout))} />
       </label>
     </fieldset>
   );
