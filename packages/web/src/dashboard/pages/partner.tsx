@@ -5,7 +5,7 @@
 import { useLocation, useRoute } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
 import { api } from '../../common/api.js';
-import { int, moneyMap, percent } from '../../common/format.js';
+import { dateTime, int, moneyMap, percent } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Confirm } from '../../common/forms.js';
 import { CopyButton, Empty, Failure, Show } from '../../common/ui.js';
@@ -14,8 +14,9 @@ import { MeasureChart } from '../../common/measures.js';
 import { RangePicker, statsQuery, useRange } from '../../common/range.js';
 import { CommissionTable, ReferralTable } from './records.js';
 import { RuleFields, rulesFrom } from '../rules.js';
+import { allGroups, byId, type Group, type GroupMove } from '../groups.js';
 
-type Dialog = 'edit' | 'rate' | 'accepted' | 'declined' | 'delete' | null;
+type Dialog = 'edit' | 'rate' | 'group' | 'accepted' | 'declined' | 'delete' | null;
 
 /** A one-time link for the partner to set a portal password: e-mailed when SMTP is set up, else shown to hand over. */
 function PortalInvite({ partnerId }: { partnerId: string }) {
@@ -57,12 +58,14 @@ function PortalInvite({ partnerId }: { partnerId: string }) {
 }
 
 async function loadPartner(id: string, signal: AbortSignal) {
-  const [partner, partnerships, referrals, commissions, program] = await Promise.all([
+  const [partner, partnerships, referrals, commissions, program, groups, moves] = await Promise.all([
     api.GET('/v1/partners/{id}', { params: { path: { id } }, signal }),
     api.GET('/v1/partnerships', { params: { query: { partner_id_eq: id } }, signal }),
     api.GET('/v1/referrals', { params: { query: { partner_id_eq: id, per_page: 10 } }, signal }),
     api.GET('/v1/commissions', { params: { query: { partner_id_eq: id, per_page: 10 } }, signal }),
     api.GET('/v1/program', { signal }),
+    allGroups(signal),
+    api.GET('/v1/group_moves', { params: { query: { partner_id_eq: id, per_page: 20 } }, signal }),
   ]);
   return {
     partner: partner.data,
@@ -70,7 +73,32 @@ async function loadPartner(id: string, signal: AbortSignal) {
     referrals: referrals.data,
     commissions: commissions.data,
     program: program.data.attributes,
+    groups,
+    moves: moves.data,
   };
+}
+
+/** The partner's moves between groups, newest first: by whom, and why. */
+function Moves({ moves, groups }: { moves: GroupMove[]; groups: Readonly<Record<string, Group>> }) {
+  const name = (id: string | undefined) => (id ? (groups[id]?.attributes.name ?? 'a deleted group') : 'no group');
+  return (
+    <section class="panel">
+      <h2>Group moves</h2>
+      {moves.length ? (
+        <ul class="activity">
+          {moves.map((m) => (
+            <li key={m.id}>
+              <time dateTime={new Date(m.attributes.created_at * 1000).toISOString()}>{dateTime(m.attributes.created_at)}</time>
+              From {name(m.attributes.from_group_id)} to {name(m.attributes.to_group_id)},{' '}
+              {m.attributes.moved_by === 'rule' ? `by a move rule: ${m.attributes.reason}` : 'by an owner'}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="hint">Never moved: in this group since the partnership began.</p>
+      )}
+    </section>
+  );
 }
 
 export function Partner() {
@@ -88,9 +116,11 @@ export function Partner() {
   const close = () => setDialog(null);
   return (
     <Show loaded={loaded}>
-      {({ partner, partnership, referrals, commissions, program }) => {
+      {({ partner, partnership, referrals, commissions, program, groups, moves }) => {
         const a = partner.attributes;
         const ship = partnership?.attributes;
+        const groupsById = byId(groups);
+        const group = ship?.group_id ? groupsById[ship.group_id] : undefined;
         const moveTo = async (state: 'accepted' | 'declined') => {
           await api.PATCH('/v1/partnerships/{id}', { params: { path: { id: partnership!.id } }, body: { state } });
           loaded.reload();
@@ -138,7 +168,11 @@ export function Partner() {
               )}
               <dt>Terms</dt>
               <dd>
-                {ship?.commission_rate_bps !== undefined ? `${percent(ship.commission_rate_bps / 10000)} (own rate)` : "the program's rate"}
+                {ship?.commission_rate_bps !== undefined
+                  ? `${percent(ship.commission_rate_bps / 10000)} (own rate)`
+                  : group && !group.attributes.default
+                    ? `the rewards of ${group.attributes.name}`
+                    : "the program's rate"}
                 {ship && (ship.recurring_months !== null || ship.hold_days !== null || ship.minimum_payout !== null)
                   ? ', own rules'
                   : ", the program's rules"}{' '}
@@ -148,6 +182,17 @@ export function Partner() {
                   </button>
                 )}
               </dd>
+              {ship && (
+                <>
+                  <dt>Group</dt>
+                  <dd>
+                    {group ? <a href={href(`/groups/${group.id}`)}>{group.attributes.name}</a> : 'none'}{' '}
+                    <button type="button" class="link" aria-label="Move to another group" onClick={() => setDialog('group')}>
+                      Move
+                    </button>
+                  </dd>
+                </>
+              )}
             </dl>
             {ship && (
               <section class="panel link-panel">
@@ -205,6 +250,7 @@ export function Partner() {
                 </Empty>
               )}
             </section>
+            {ship && <Moves moves={moves} groups={groupsById} />}
             {dialog === 'edit' && (
               <Confirm
                 title={`Edit ${a.name}`}
@@ -235,6 +281,36 @@ export function Partner() {
                   PayPal e-mail
                   <input name="paypal_email" type="email" value={a.paypal_email ?? ''} />
                 </label>
+              </Confirm>
+            )}
+            {dialog === 'group' && ship && (
+              <Confirm
+                title={`Move ${a.name} to another group`}
+                confirm="Move"
+                onClose={close}
+                onConfirm={async (form) => {
+                  const to = String(form.get('group_id') ?? '');
+                  if (to !== ship.group_id) {
+                    await api.PATCH('/v1/partnerships/{id}', { params: { path: { id: partnership!.id } }, body: { group_id: to } });
+                  }
+                  loaded.reload();
+                }}
+              >
+                <label>
+                  Group
+                  <select name="group_id">
+                    {groups.map((g) => (
+                      <option value={g.id} selected={g.id === ship.group_id}>
+                        {g.attributes.name}
+                        {g.attributes.default ? ' (default)' : ''}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <p class="hint">
+                  Their next payments earn the new group's rewards; commissions already made stay as they are. The move is recorded as
+                  yours, and a move rule that already moved them does not move them again.
+                </p>
               </Confirm>
             )}
             {dialog === 'rate' && ship && (

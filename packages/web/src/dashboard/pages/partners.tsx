@@ -8,6 +8,7 @@ import { addDays, int, moneyMap, perClick, today } from '../../common/format.js'
 import { Confirm, text, useSubmit } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
+import { allGroups, byId, type Group } from '../groups.js';
 import { href } from '../session.js';
 import { statsQuery } from '../../common/range.js';
 
@@ -22,17 +23,19 @@ const SORTS = [
   ['owed', 'Owed'],
 ] as const;
 
-/** A partner's partnership in the program: its state, or null without one. */
-type States = Readonly<Record<string, string | null>>;
+/** A partner's partnership in the program: its state and group, or null without one. */
+type Ship = { state: string; group_id: string | null } | null;
+type States = Readonly<Record<string, Ship>>;
 
 /**
- * The state of each partner's partnership (one per partner in a program), which the
+ * The state and group of each partner's partnership (one per partner in a program), which the
  * leaderboard does not carry: one GET /v1/partnerships?partner_id_eq= per partner shown.
  */
 async function statesOf(ids: readonly string[], signal: AbortSignal): Promise<States> {
   const one = async (id: string) => {
     const found = await api.GET('/v1/partnerships', { params: { query: { partner_id_eq: id } }, signal });
-    return [id, found.data[0]?.attributes.state ?? null] as const;
+    const a = found.data[0]?.attributes;
+    return [id, a ? { state: a.state, group_id: a.group_id } : null] as const;
   };
   return Object.fromEntries(await Promise.all(ids.map(one)));
 }
@@ -41,12 +44,23 @@ async function statesOf(ids: readonly string[], signal: AbortSignal): Promise<St
 const stateText = (state: string | null | undefined): string =>
   state === undefined ? '' : state === null ? 'no partnership' : state === 'pending' ? 'application pending' : state;
 
-const columns = (states: States): Column<Row>[] => [
+const columns = (states: States, groups: Readonly<Record<string, Group>>): Column<Row>[] => [
   { label: 'Partner', cell: (r) => <a href={href(`/partners/${r.id}`)}>{r.attributes.name}</a>, text: (r) => r.attributes.name },
   {
     label: 'State',
-    cell: (r) => <span class={`state ${states[r.id] ?? 'none'}`}>{stateText(states[r.id])}</span>,
-    text: (r) => states[r.id] ?? '',
+    cell: (r) => {
+      const ship = states[r.id];
+      return <span class={`state ${ship?.state ?? 'none'}`}>{stateText(ship === undefined ? undefined : (ship?.state ?? null))}</span>;
+    },
+    text: (r) => states[r.id]?.state ?? '',
+  },
+  {
+    label: 'Group',
+    cell: (r) => {
+      const group = groups[states[r.id]?.group_id ?? ''];
+      return group ? <a href={href(`/groups/${group.id}`)}>{group.attributes.name}</a> : '';
+    },
+    text: (r) => groups[states[r.id]?.group_id ?? '']?.attributes.name ?? '',
   },
   { label: 'Key', cell: (r) => r.attributes.key ?? '—', text: (r) => r.attributes.key ?? '' },
   { label: 'Clicks', numeric: true, cell: (r) => int(r.attributes.clicks), text: (r) => String(r.attributes.clicks) },
@@ -66,7 +80,8 @@ const columns = (states: States): Column<Row>[] => [
 function PartnerTable({ rows }: { rows: Row[] }) {
   const ids = rows.map((r) => r.id);
   const states = useLoad((signal) => statesOf(ids, signal), ids.join(','));
-  return <Table caption="Partners" columns={columns(states.data ?? {})} rows={rows} csv="partners" />;
+  const groups = useLoad(allGroups, 'groups');
+  return <Table caption="Partners" columns={columns(states.data ?? {}, byId(groups.data ?? []))} rows={rows} csv="partners" />;
 }
 
 function NewPartner({ onClose }: { onClose: () => void }) {

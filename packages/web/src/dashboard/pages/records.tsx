@@ -171,6 +171,12 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
       text: (r) => r.attributes.state,
     },
     {
+      // Which reward of the partner's group made it, in words ("20 % of a renewal, month 3 of 12").
+      label: 'Reward',
+      cell: (r) => (r.attributes.reward_description ? <span class="wrap">{r.attributes.reward_description}</span> : '—'),
+      text: (r) => r.attributes.reward_description ?? '',
+    },
+    {
       label: 'Payable',
       cell: payable,
       text: (r) => (r.attributes.state === 'pending' ? new Date(r.attributes.payable_at * 1000).toISOString() : ''),

@@ -1,7 +1,7 @@
-// The partner's home: the link first (with a copy button and its short forms), then, for
-// a date range, clicks, referrals, paying customers, referrals per click, earnings per click
-// and what was earned, with a chart; and what is pending and paid, and what the next
-// payout pays (or why it pays nothing, in words).
+// The partner's home: the link first (with a copy button and its short forms), their group
+// and its rewards in words, then, for a date range, clicks, referrals, paying customers,
+// referrals per click, earnings per click and what was earned, with a chart; and what is
+// pending and paid, and what the next payout pays (or why it pays nothing, in words).
 
 import { api } from '../../common/api.js';
 import { dateTime, int, mainCurrency, money, moneyMap, perClick } from '../../common/format.js';
@@ -44,6 +44,30 @@ function LinkCard({ p }: { p: Partnership }) {
             </li>
           ))}
         </ul>
+      )}
+    </section>
+  );
+}
+
+/** The partner's group and what it pays, each reward in words; a declined partnership earns nothing, and says nothing of it. */
+function GroupCard({ p }: { p: Partnership }) {
+  const a = p.attributes;
+  if (a.state === 'declined') return null;
+  return (
+    <section class="panel group-card" aria-labelledby="group-title">
+      <h2 id="group-title">What you earn</h2>
+      <p>
+        You are in the <strong>{a.group.name}</strong> group of {a.program_name}
+        {a.state === 'pending' ? '; once they accept you, you earn:' : ':'}
+      </p>
+      {a.group.rewards.length ? (
+        <ul class="terms">
+          {a.group.rewards.map((r) => (
+            <li>{r}</li>
+          ))}
+        </ul>
+      ) : (
+        <p>Its rewards are not set yet: {a.program_name} adds them.</p>
       )}
     </section>
   );
@@ -149,6 +173,7 @@ export function Home() {
     <section>
       <h1>{current.attributes.program_name}</h1>
       <LinkCard p={current} />
+      <GroupCard p={current} />
       <Earnings p={current} />
       {current.attributes.state === 'accepted' && (
         <>
