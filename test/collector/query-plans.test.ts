@@ -92,6 +92,14 @@ beforeAll(async () => {
   });
   await c.call('PATCH', `/v1/partnerships/${p.partnershipId}`, { body: { group_id: vip.id } });
   ids.set('group_id_eq', vip.id).set('to_group_id_eq', vip.id);
+  // A discount of the group's, and a code of the partnership's for it.
+  const discount = (
+    await c.call('POST', '/v1/discounts', {
+      body: { name: 'Plans', kind: 'percent', amount: 1000, group_id: vip.id, duration: { kind: 'once' } },
+    })
+  ).body.data;
+  await c.call('POST', '/v1/discount_codes', { body: { partnership_id: p.partnershipId, code: 'PLANS', discount_id: discount.id } });
+  ids.set('discount_id_eq', discount.id).set('code_eq', 'plans');
   const secret = newSecret();
   const connected = await c.call('POST', '/v1/integrations/stripe/secrets', { body: { secret } });
   stripeEndpoint = String(connected.body.meta.endpoint_url).split('/').pop()!;

@@ -230,11 +230,18 @@ describe('programs', () => {
       .data;
     await as('PATCH', `/v1/partnerships/${theirs.partnershipId}`, { group_id: group.id });
     const [move] = (await as('GET', '/v1/group_moves')).body.data;
+    const discount = (await as('POST', '/v1/discounts', { name: 'Theirs', kind: 'percent', amount: 1000, duration: { kind: 'once' } })).body
+      .data;
+    const code = (
+      await as('POST', '/v1/discount_codes', { partnership_id: theirs.partnershipId, code: 'THEIRS', discount_id: discount.id })
+    ).body.data;
     const [theirEvent] = (await as('GET', '/v1/events')).body.data;
     const ids: Record<string, string> = {
       groups: group.id,
       rewards: reward.id,
       group_moves: move.id,
+      discounts: discount.id,
+      discount_codes: code.id,
       partners: theirs.partnerId,
       partnerships: theirs.partnershipId,
       referrals: referral.id,

@@ -158,6 +158,13 @@ describe('/openapi.json', () => {
     'delete /v1/rewards/{id}',
     'get /v1/group_moves',
     'get /v1/group_moves/{id}',
+    'get /v1/discounts',
+    'post /v1/discounts',
+    'get /v1/discounts/{id}',
+    'get /v1/discount_codes',
+    'post /v1/discount_codes',
+    'get /v1/discount_codes/{id}',
+    'patch /v1/discount_codes/{id}',
   ];
 
   it('is an OpenAPI 3.1 document of every /v1 operation, needing no token', async () => {

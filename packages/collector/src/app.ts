@@ -29,6 +29,7 @@ import { memberRoutes } from './modules/owners/members-routes.js';
 import { partnerRoutes } from './modules/partners/routes.js';
 import { partnershipRoutes } from './modules/partnerships/routes.js';
 import { rewardRoutes } from './modules/rewards/routes.js';
+import { codeRoutes } from './modules/codes/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { payoutRoutes } from './modules/payouts/routes.js';
 import { programRoutes } from './modules/programs/routes.js';
@@ -75,6 +76,7 @@ export const ROUTES: readonly Route[] = [
   ...partnerRoutes,
   ...partnershipRoutes,
   ...rewardRoutes,
+  ...codeRoutes,
   ...commissionRoutes,
   ...referralRoutes,
   ...paymentRoutes,

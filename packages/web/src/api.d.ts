@@ -3750,6 +3750,504 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/discounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List discounts, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description exact match */
+                    group_id_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "discount";
+                                attributes: {
+                                    name: string;
+                                    group_id: string | null;
+                                    /** @enum {string} */
+                                    kind: "percent" | "amount";
+                                    amount: number;
+                                    currency: string | null;
+                                    duration: {
+                                        /** @enum {string} */
+                                        kind: "once" | "months" | "forever";
+                                        months?: number;
+                                    };
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a discount for a group's codes, or the program's */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description The partner group whose codes it is for; absent or null: the program's */
+                        group_id?: string | null;
+                        /** @enum {string} */
+                        kind: "percent" | "amount";
+                        /** @description percent: basis points off (2000 is 20 %); amount: minor units of currency off */
+                        amount: number;
+                        /** @description For an amount off */
+                        currency?: string | null;
+                        duration: {
+                            /** @constant */
+                            kind: "once";
+                        } | {
+                            /** @constant */
+                            kind: "months";
+                            months: number;
+                        } | {
+                            /** @constant */
+                            kind: "forever";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "discount";
+                                attributes: {
+                                    name: string;
+                                    group_id: string | null;
+                                    /** @enum {string} */
+                                    kind: "percent" | "amount";
+                                    amount: number;
+                                    currency: string | null;
+                                    duration: {
+                                        /** @enum {string} */
+                                        kind: "once" | "months" | "forever";
+                                        months?: number;
+                                    };
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/discounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one discount */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "discount";
+                                attributes: {
+                                    name: string;
+                                    group_id: string | null;
+                                    /** @enum {string} */
+                                    kind: "percent" | "amount";
+                                    amount: number;
+                                    currency: string | null;
+                                    duration: {
+                                        /** @enum {string} */
+                                        kind: "once" | "months" | "forever";
+                                        months?: number;
+                                    };
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/discount_codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List discount_codes, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description exact match */
+                    partnership_id_eq?: string;
+                    /** @description exact match */
+                    partner_id_eq?: string;
+                    /** @description exact match */
+                    discount_id_eq?: string;
+                    /** @description a code, compared whatever its case */
+                    code_eq?: string;
+                    /** @description one of 0, 1 */
+                    enabled_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "discount_code";
+                                attributes: {
+                                    code: string;
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    discount_id: string | null;
+                                    enabled: boolean;
+                                    /** @enum {string} */
+                                    created_by: "owner" | "partner" | "auto";
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Give a partnership a promotion code, unique in the program whatever its case */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        partnership_id: string;
+                        /** @description 3 to 32 ASCII letters, digits, - or _ */
+                        code: string;
+                        discount_id?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "discount_code";
+                                attributes: {
+                                    code: string;
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    discount_id: string | null;
+                                    enabled: boolean;
+                                    /** @enum {string} */
+                                    created_by: "owner" | "partner" | "auto";
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/discount_codes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one discount_code */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "discount_code";
+                                attributes: {
+                                    code: string;
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    discount_id: string | null;
+                                    enabled: boolean;
+                                    /** @enum {string} */
+                                    created_by: "owner" | "partner" | "auto";
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Disable a code (it credits nothing more) or enable it again */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "discount_code";
+                                attributes: {
+                                    code: string;
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    discount_id: string | null;
+                                    enabled: boolean;
+                                    /** @enum {string} */
+                                    created_by: "owner" | "partner" | "auto";
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/v1/commissions": {
         parameters: {
             query?: never;
@@ -4445,6 +4943,8 @@ export interface paths {
                         price_id?: string;
                         /** @description The customer's country, ISO 3166 alpha-2, for rewards with conditions on it */
                         customer_country?: string;
+                        /** @description A promotion code the customer used: it credits its partner where no link or referral does */
+                        discount_code?: string;
                         /** @description Key-value pairs, for rewards with conditions on them; not stored */
                         metadata?: {
                             [key: string]: string;
@@ -5356,6 +5856,8 @@ export interface paths {
                                     page_enabled: boolean;
                                     /** @description Whether applications are accepted at once */
                                     auto_accept: boolean;
+                                    /** @description Whether a promotion code used by another partner's referral takes the payment (false: the referral stands) */
+                                    code_wins: boolean;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -5412,6 +5914,7 @@ export interface paths {
                         description?: string;
                         page_enabled?: boolean;
                         auto_accept?: boolean;
+                        code_wins?: boolean;
                     };
                 };
             };
@@ -5446,6 +5949,8 @@ export interface paths {
                                     page_enabled: boolean;
                                     /** @description Whether applications are accepted at once */
                                     auto_accept: boolean;
+                                    /** @description Whether a promotion code used by another partner's referral takes the payment (false: the referral stands) */
+                                    code_wins: boolean;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -5848,6 +6353,7 @@ export interface paths {
                         gr_id: string;
                         pk?: string | null;
                         uid?: string | null;
+                        discount_code?: string | null;
                     };
                 };
             };
@@ -8348,7 +8854,7 @@ export interface paths {
                     "application/json": {
                         url: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -8517,7 +9023,7 @@ export interface paths {
                     "application/json": {
                         url?: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -9011,7 +9517,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, webhook.test */
+                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, webhook.test */
                     type_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_lt?: string;

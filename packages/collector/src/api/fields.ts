@@ -87,3 +87,11 @@ export const countryCode = z
   .string()
   .regex(/^[A-Za-z]{2}$/)
   .transform((c) => c.toUpperCase());
+
+/** A promotion code as a customer typed it (docs/codes.md): looked up whatever its case. */
+export const discountCode = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .meta({ description: 'A promotion code the customer used: it credits its partner where no link or referral does' });

@@ -24,6 +24,8 @@ export interface PaymentRow {
   refunded: number;
   /** The commission it earned at first, before any refund reduced it. */
   earned: number;
+  /** The promotion code that credited it, when one did (modules/codes). */
+  discount_code_id: string | null;
   /** 1 when it was its referral's first payment: the referral became a paying customer. */
   first_of_referral: number;
   created_at: number;

@@ -15,10 +15,13 @@ import * as referrals from '../referrals/repo.js';
 import type { ReferralRow } from '../referrals/repo.js';
 import { addDelta } from '../stats/repo.js';
 import { countOwed, getCommission, newCommission } from '../commissions/service.js';
-import { normalizeEmail } from '../../core/email.js';
+import { mailbox, normalizeEmail } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
 import { payableAt, rulesFor } from '../commissions/rules.js';
 import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
+import { type CodeCredit, codeUsed, creditedByCode } from '../codes/service.js';
+import { convertIn } from '../referrals/conversions.js';
+import type { PartnershipRow } from '../partnerships/repo.js';
 import { earnSale, groupRules } from '../rewards/service.js';
 import { currencyCode } from '../../core/money.js';
 import { applyRefund, type RefundResult } from './refunds.js';
@@ -40,6 +43,8 @@ export interface PaymentInput {
   price_id?: string | undefined;
   customer_country?: string | undefined;
   metadata?: Record<string, string> | undefined;
+  /** A promotion code the customer used: it credits its partner where no referral does (modules/codes). */
+  discount_code?: string | undefined;
 }
 
 /** A payment as the domain records it, however it arrived (the API, Stripe). */
@@ -58,6 +63,8 @@ export interface NewPayment {
   customer_country?: string | null | undefined;
   /** The payment's metadata, for rewards with conditions on its keys. */
   metadata?: Readonly<Record<string, string>> | undefined;
+  /** The promotion code that credited it. */
+  discount_code_id?: string | undefined;
 }
 
 export interface PaymentResult {
@@ -95,6 +102,42 @@ async function findReferral(db: Queryable, programId: string, [by, value]: [keyo
   return found;
 }
 
+/**
+ * The referral a payment credits, and the partnership it pays when a code wins over it.
+ * A customer with no referral who used a code becomes the code's partner's referral (by
+ * e-mail: the record needs one). A referred customer who used another partner's code stays
+ * the referral's, unless the program lets the code win (code_wins); a partner's own code
+ * is refused as a self-referral.
+ */
+async function referralOf(
+  tx: Tx,
+  program: ProgramRow,
+  by: [keyof PaymentInput, string],
+  input: PaymentInput,
+  code: CodeCredit | undefined,
+  now: number,
+): Promise<{ referral: ReferralRow; creditTo?: PartnershipRow }> {
+  const found = await findReferral(tx, program.id, by).catch((err: unknown) => {
+    if (code && by[0] === 'referral_email') return undefined;
+    throw err;
+  });
+  if (!found) {
+    const made = await convertIn(
+      tx,
+      program.id,
+      { email: input.referral_email!, gr_id: `code:${code!.code_id}`, discount_code: input.discount_code },
+      now,
+    );
+    return { referral: made.referral };
+  }
+  if (!code || code.id === found.partnership_id || program.code_wins !== 1) return { referral: found };
+  const self = mailbox(found.email);
+  if ([code.partner_email_norm, code.partner_paypal_email_norm].some((own) => own !== null && mailbox(own) === self)) {
+    throw fail('self_referral', 'a partner cannot refer themself', { field: 'discount_code' });
+  }
+  return { referral: found, creditTo: code };
+}
+
 async function replay(db: Queryable, payment: PaymentRow, hash: string): Promise<PaymentResult> {
   if (payment.request_hash !== hash) {
     throw fail('idempotency_conflict', 'this idempotency_key was used for a different payment', {
@@ -117,13 +160,15 @@ export async function creditPayment(
   input: NewPayment,
   hash: string,
   now: number,
+  creditTo?: PartnershipRow,
 ): Promise<PaymentResult> {
   if (referral.state === 'rejected') {
     throw fail('invalid_transition', 'the referral is rejected: its payments earn no commission', {
       field: 'referral_id',
     });
   }
-  const partnership = await partnerships.get(tx, program.id, referral.partnership_id);
+  // A code that wins over the referral's own partner (the program's code_wins) credits its partnership instead.
+  const partnership = creditTo ?? (await partnerships.get(tx, program.id, referral.partnership_id));
   if (partnership?.state !== 'accepted') {
     throw fail('partnership_declined', `the referral's partnership is ${partnership?.state ?? 'gone'}, not accepted`);
   }
@@ -156,7 +201,7 @@ export async function creditPayment(
   const earns = sale.earned !== undefined;
   const commission = newCommission(
     program.id,
-    referral.partner_id,
+    partnership.partner_id,
     referral.id,
     earned,
     input.currency,
@@ -178,6 +223,7 @@ export async function creditPayment(
     gross: input.gross ?? input.amount,
     refunded_gross: 0,
     refunded: 0,
+    discount_code_id: input.discount_code_id ?? null,
     earned,
     first_of_referral: first ? 1 : 0,
     created_at: now,
@@ -187,7 +233,7 @@ export async function creditPayment(
   await payments.insert(tx, payment);
   await addDelta(tx, {
     program_id: program.id,
-    partner_id: referral.partner_id,
+    partner_id: partnership.partner_id,
     at: now,
     currency: input.currency,
     payments: 1,
@@ -205,6 +251,7 @@ export async function creditPayment(
     await emit(tx, program.id, 'referral.converted', paid, now);
     await emit(tx, program.id, 'referral.updated', paid, now);
   }
+  if (input.discount_code_id) await codeUsed(tx, program.id, input.discount_code_id, now);
   if (await hasMoveRules(tx, program.id, partnership.group_id)) await applyMoveRules(tx, program.id, partnership.id, now);
   return { payment, commission, created: true };
 }
@@ -222,7 +269,10 @@ export async function recordPayment(db: Db, program: ProgramRow, input: PaymentI
       if (earlier) return replay(tx, earlier, hash);
       const { amount, idempotency_key, product_id, price_id, metadata, customer_country } = input;
       const sold = { product_ids: product_id ? [product_id] : [], price_ids: price_id ? [price_id] : [], metadata, customer_country };
-      return creditPayment(tx, program, await findReferral(tx, program.id, by), { amount, currency, idempotency_key, ...sold }, hash, now);
+      const code = await creditedByCode(tx, program.id, input.discount_code);
+      const { referral, creditTo } = await referralOf(tx, program, by, input, code, now);
+      const payment = { amount, currency, idempotency_key, ...sold, discount_code_id: code?.code_id };
+      return creditPayment(tx, program, referral, payment, hash, now, creditTo);
     });
   } catch (err) {
     // Another process committed the same key first: answer as a replay of its payment.

@@ -23,6 +23,8 @@ export interface ProgramRow {
   page_enabled: number;
   /** 1: applications are accepted at once. */
   auto_accept: number;
+  /** 1: a code used by another partner's referral takes the payment; 0: the referral stands (docs/codes.md). */
+  code_wins: number;
   created_at: number;
   updated_at: number;
 }
@@ -71,6 +73,7 @@ export type ProgramFields = Partial<
     | 'description'
     | 'page_enabled'
     | 'auto_accept'
+    | 'code_wins'
   >
 >;
 

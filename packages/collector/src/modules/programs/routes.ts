@@ -26,6 +26,9 @@ const programSchema = resource('program', {
   description: z.string(),
   page_enabled: z.boolean().meta({ description: 'Whether the public page is up and takes applications' }),
   auto_accept: z.boolean().meta({ description: 'Whether applications are accepted at once' }),
+  code_wins: z
+    .boolean()
+    .meta({ description: "Whether a promotion code used by another partner's referral takes the payment (false: the referral stands)" }),
   created_at: unixTime,
   updated_at: unixTime,
 });
@@ -46,6 +49,7 @@ function renderProgram({ program, origins }: ProgramWithOrigins) {
       description: program.description,
       page_enabled: program.page_enabled === 1,
       auto_accept: program.auto_accept === 1,
+      code_wins: program.code_wins === 1,
       created_at: program.created_at,
       updated_at: program.updated_at,
     },
@@ -65,6 +69,7 @@ const changes = z.strictObject({
   description: z.string().max(5000).optional(),
   page_enabled: z.boolean().optional(),
   auto_accept: z.boolean().optional(),
+  code_wins: z.boolean().optional(),
 });
 
 export const programRoutes = [
@@ -103,6 +108,7 @@ export const programRoutes = [
           description: body.description,
           pageEnabled: body.page_enabled,
           autoAccept: body.auto_accept,
+          codeWins: body.code_wins,
           origins: body.allowed_origins,
         },
         now,

@@ -95,6 +95,7 @@ function prepare(input: NewProgram, now: number): { program: ProgramRow; origins
     description: '',
     page_enabled: 0,
     auto_accept: 0,
+    code_wins: 0,
     created_at: now,
     updated_at: now,
   };
@@ -137,6 +138,7 @@ export interface ProgramChanges {
   description?: string | undefined;
   pageEnabled?: boolean | undefined;
   autoAccept?: boolean | undefined;
+  codeWins?: boolean | undefined;
   /** The whole list, replacing the current one: what is missing is removed, what is new added. */
   origins?: readonly string[] | undefined;
 }
@@ -176,6 +178,7 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
   if (changes.description !== undefined) fields.description = changes.description.trim();
   if (changes.pageEnabled !== undefined) fields.page_enabled = changes.pageEnabled ? 1 : 0;
   if (changes.autoAccept !== undefined) fields.auto_accept = changes.autoAccept ? 1 : 0;
+  if (changes.codeWins !== undefined) fields.code_wins = changes.codeWins ? 1 : 0;
   const wanted = changes.origins && [...new Set(changes.origins.map(parseOrigin))];
   if (wanted?.length === 0) {
     throw fail('invalid_field', 'a program needs at least one allowed origin, or the snippet can record nothing', {

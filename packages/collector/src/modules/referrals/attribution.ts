@@ -10,20 +10,24 @@ import * as partnerships from '../partnerships/repo.js';
 import type { CreditedPartnership } from '../partnerships/repo.js';
 import { remembered } from '../../platform/db/remembered.js';
 import { normalizeSlug } from '../../core/slugs.js';
+import { creditedByCode } from '../codes/service.js';
 
 export async function attribute(
   db: Queryable,
   programId: string,
   pk: string | undefined,
   grId: string | undefined,
+  code?: string | undefined,
 ): Promise<CreditedPartnership> {
   const slug = pk ? normalizeSlug(pk) : '';
   const credited =
     (slug ? await remembered(db, `slug:${programId} ${slug}`, () => partnerships.findBySlug(db, programId, slug)) : undefined) ??
-    (grId ? await partnerships.findByClick(db, programId, grId) : undefined);
+    (grId ? await partnerships.findByClick(db, programId, grId) : undefined) ??
+    // A promotion code the person typed: last, as the link they followed names their partner better.
+    (code ? await creditedByCode(db, programId, code) : undefined);
   if (!credited) {
-    throw fail('unattributed', 'neither pk nor gr_id leads to a partnership of this program', {
-      field: pk ? 'pk' : 'gr_id',
+    throw fail('unattributed', 'neither pk, gr_id nor discount_code leads to a partnership of this program', {
+      field: pk ? 'pk' : code ? 'discount_code' : 'gr_id',
     });
   }
   if (credited.state === 'declined') {

@@ -22,6 +22,8 @@ export interface ConversionInput {
   gr_id: string;
   pk?: string | undefined;
   uid?: string | undefined;
+  /** A promotion code the person used: it credits its partner where neither the link nor a click does. */
+  discount_code?: string | undefined;
 }
 
 export interface ConversionResult {
@@ -130,7 +132,7 @@ async function leadCommission(db: Queryable, programId: string, credited: Credit
 
 /** The partnership a conversion credits; refused when there is none, it is declined, or the person is its partner. */
 async function creditFor(db: Queryable, programId: string, input: ConversionInput, self: string): Promise<CreditedPartnership> {
-  const credited = await attribute(db, programId, input.pk, input.gr_id);
+  const credited = await attribute(db, programId, input.pk, input.gr_id, input.discount_code);
   if ([credited.partner_email_norm, credited.partner_paypal_email_norm].some((own) => own !== null && mailbox(own) === self)) {
     throw fail('self_referral', 'a partner cannot refer themself', { field: 'email' });
   }

@@ -16,6 +16,7 @@ const conversionBody = z.object({
   gr_id: z.string().min(1).max(128),
   pk: optionalText(128),
   uid: optionalText(255),
+  discount_code: optionalText(64),
 });
 
 // A publishable token is in every page of the company's site, so anyone has it. Its answer
@@ -51,7 +52,13 @@ export const trackingRoutes = [
     status: 201,
     response: one(referralSchema),
     async handle({ db, program, caller, body, now }) {
-      const input = { email: body.email, gr_id: body.gr_id, pk: body.pk || undefined, uid: body.uid || undefined };
+      const input = {
+        email: body.email,
+        gr_id: body.gr_id,
+        pk: body.pk || undefined,
+        uid: body.uid || undefined,
+        discount_code: body.discount_code || undefined,
+      };
       const { referral, created } = await recordConversion(db, program.id, input, now).catch((err: unknown) => {
         throw caller === 'publishable' ? discreet(err) : err;
       });

@@ -24,6 +24,10 @@ export const EVENT_TYPES = [
   'payment.created',
   'payout.created',
   'payout.paid',
+  'discount_code.created',
+  'discount_code.used',
+  'discount_code.disabled',
+  'discount_code.enabled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

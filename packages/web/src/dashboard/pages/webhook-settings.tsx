@@ -27,6 +27,10 @@ const EVENT_TYPES = {
   'payment.created': 'a payment was recorded',
   'payout.created': 'a payout batch was exported',
   'payout.paid': 'a payout batch was marked paid',
+  'discount_code.created': 'a partner got a promotion code',
+  'discount_code.used': "a promotion code credited a partner's sale",
+  'discount_code.disabled': 'a promotion code was disabled',
+  'discount_code.enabled': 'a promotion code was enabled again',
 } satisfies Record<EventType, string>;
 
 /** A secret just made: by adding the endpoint, or by rotating (then the old one still signs until `until`). */

@@ -20,6 +20,7 @@ import m0014 from './0014-settings-triggers.js';
 import m0015 from './0015-identity.js';
 import m0016 from './0016-clicks-purged.js';
 import m0017 from './0017-groups-and-rewards.js';
+import m0018 from './0018-discount-codes.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0015,
   m0016,
   m0017,
+  m0018,
 ];

@@ -1,0 +1,38 @@
+// Discounts and codes as the API and the events show them.
+
+import type { Resource } from '../../platform/resource.js';
+import type { CodeRow, DiscountRow } from './repo.js';
+
+export function renderDiscount(row: DiscountRow): Resource {
+  return {
+    id: row.id,
+    type: 'discount',
+    attributes: {
+      name: row.name,
+      group_id: row.group_id,
+      kind: row.kind,
+      amount: Number(row.amount),
+      currency: row.currency,
+      duration: row.duration_kind === 'months' ? { kind: 'months', months: Number(row.duration_months) } : { kind: row.duration_kind },
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    },
+  };
+}
+
+export function renderCode(row: CodeRow): Resource {
+  return {
+    id: row.id,
+    type: 'discount_code',
+    attributes: {
+      code: row.code,
+      partnership_id: row.partnership_id,
+      partner_id: row.partner_id,
+      discount_id: row.discount_id,
+      enabled: row.enabled === 1,
+      created_by: row.created_by,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    },
+  };
+}

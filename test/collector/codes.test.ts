@@ -1,0 +1,173 @@
+// Promotion codes (docs/codes.md) through the API: a code credits its partner's sale where
+// no link did, a referred customer using another partner's code under both program
+// settings, disabled codes, declined partnerships, a partner's own code, and codes that
+// differ only in case. One collector for the file, a program per test.
+
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { integrityProblems } from './database.js';
+import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
+
+type Json = Record<string, any>;
+
+let c: Collector;
+beforeAll(async () => {
+  c = await startCollector();
+});
+afterAll(() => c.close());
+
+interface Program {
+  id: string;
+  secret: string;
+  publishable: string;
+}
+
+const api = (p: Program, method: string, path: string, body?: unknown) => c.call(method, path, { token: p.secret, body });
+
+async function ok(p: Program, method: string, path: string, body?: unknown): Promise<Json> {
+  const reply = await api(p, method, path, body);
+  expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
+  return reply.body;
+}
+
+/** A program with two accepted partners, Maya (code MAYA) and Leo (linked customers). */
+async function program() {
+  const p = await c.otherProgram();
+  const maya = await seedPartner(c, { token: p.secret, email: `maya-${p.id}@partners.test` });
+  const leo = await seedPartner(c, { token: p.secret });
+  const code = (await ok(p, 'POST', '/v1/discount_codes', { partnership_id: maya.partnershipId, code: 'MAYA' })).data;
+  return { ...p, maya, leo, code };
+}
+
+const pay = (p: Program, email: string, more: Json = {}) =>
+  api(p, 'POST', '/v1/payments', { amount: 10_000, currency: 'USD', idempotency_key: randomUUID(), referral_email: email, ...more });
+
+const commissionPartner = (reply: { body: Json }) => reply.body.included[0].attributes.partner_id;
+
+describe('a code credits its partner', () => {
+  it("a sale with only a code (no link, no click) makes the customer the code's partner's referral, and pays them", async () => {
+    const p = await program();
+    const reply = await pay(p, 'podcast-listener@buyers.test', { discount_code: 'maya' });
+    expect(reply.status).toBe(201);
+    expect(commissionPartner(reply)).toBe(p.maya.partnerId);
+    const [referral] = (await ok(p, 'GET', '/v1/referrals?email_eq=podcast-listener@buyers.test')).data;
+    expect(referral.relationships.partnership.data.id).toBe(p.maya.partnershipId);
+    // The next payment needs no code: the customer is Maya's.
+    expect(commissionPartner(await pay(p, 'podcast-listener@buyers.test'))).toBe(p.maya.partnerId);
+    const used = (await ok(p, 'GET', '/v1/events?type_eq=discount_code.used')).data;
+    expect(used).toHaveLength(1);
+    expect(await integrityProblems(c.databaseUrl)).toEqual([]);
+  });
+
+  it("a conversion with a code and no link credits the code's partner; a link still wins over a code", async () => {
+    const p = await program();
+    const byCode = await c.call('POST', '/v1/tracking/conversion', {
+      token: p.publishable,
+      body: { email: 'coded@buyers.test', gr_id: randomUUID(), discount_code: 'Maya' },
+    });
+    expect(byCode.status).toBe(201);
+    expect(byCode.body.data.relationships.partnership.data.id).toBe(p.maya.partnershipId);
+    const byLink = await c.call('POST', '/v1/tracking/conversion', {
+      token: p.publishable,
+      body: { email: 'linked@buyers.test', gr_id: randomUUID(), pk: p.leo.key, discount_code: 'MAYA' },
+    });
+    expect(byLink.body.data.relationships.partnership.data.id).toBe(p.leo.partnershipId);
+  });
+});
+
+describe("a referred customer using another partner's code", () => {
+  async function referredByLeo(p: Awaited<ReturnType<typeof program>>, email: string) {
+    const made = await c.call('POST', '/v1/tracking/conversion', {
+      token: p.publishable,
+      body: { email, gr_id: randomUUID(), pk: p.leo.key },
+    });
+    expect(made.status).toBe(201);
+  }
+
+  it('by default the referral stands: Leo is paid', async () => {
+    const p = await program();
+    await referredByLeo(p, 'loyal@buyers.test');
+    expect(commissionPartner(await pay(p, 'loyal@buyers.test', { discount_code: 'MAYA' }))).toBe(p.leo.partnerId);
+  });
+
+  it('when the program lets the code win, Maya is paid for that payment; the totals still equal a recount', async () => {
+    const p = await program();
+    await ok(p, 'PATCH', '/v1/program', { code_wins: true });
+    await referredByLeo(p, 'switched@buyers.test');
+    expect(commissionPartner(await pay(p, 'switched@buyers.test', { discount_code: 'MAYA' }))).toBe(p.maya.partnerId);
+    expect(commissionPartner(await pay(p, 'switched@buyers.test'))).toBe(p.leo.partnerId);
+    expect(await integrityProblems(c.databaseUrl)).toEqual([]);
+  });
+});
+
+describe('codes that credit nothing', () => {
+  it('a disabled code, or one of a declined partnership, credits nothing: a code-only sale has no referral', async () => {
+    const p = await program();
+    await ok(p, 'PATCH', `/v1/discount_codes/${p.code.id}`, { enabled: false });
+    expectError(await pay(p, 'late@buyers.test', { discount_code: 'MAYA' }), 422, 'unknown_referral');
+    expect((await ok(p, 'GET', '/v1/events?type_eq=discount_code.disabled')).data).toHaveLength(1);
+    await ok(p, 'PATCH', `/v1/discount_codes/${p.code.id}`, { enabled: true });
+    await ok(p, 'PATCH', `/v1/partnerships/${p.maya.partnershipId}`, { state: 'declined' });
+    expectError(await pay(p, 'late@buyers.test', { discount_code: 'MAYA' }), 422, 'unknown_referral');
+  });
+
+  it("a partner's own code is refused as a self-referral, under both settings", async () => {
+    const p = await program();
+    const own = `maya-${p.id}@partners.test`;
+    expectError(await pay(p, own, { discount_code: 'MAYA' }), 422, 'self_referral');
+    await c.call('POST', '/v1/tracking/conversion', { token: p.publishable, body: { email: own, gr_id: randomUUID(), pk: p.leo.key } });
+    await ok(p, 'PATCH', '/v1/program', { code_wins: true });
+    expectError(await pay(p, own, { discount_code: 'MAYA' }), 422, 'self_referral');
+  });
+
+  it("another program's code is unknown here", async () => {
+    const p = await program();
+    const other = await program();
+    await ok(other, 'POST', '/v1/discount_codes', { partnership_id: other.leo.partnershipId, code: 'ONLY-THEIRS' });
+    expectError(await pay(p, 'stranger@buyers.test', { discount_code: 'ONLY-THEIRS' }), 422, 'unknown_referral');
+    expectError(await api(p, 'GET', `/v1/discount_codes/${other.code.id}`), 404, 'not_found');
+  });
+});
+
+describe('making codes', () => {
+  it('a code is unique in its program whatever its case, and in the allowed characters', async () => {
+    const p = await program();
+    expectError(await api(p, 'POST', '/v1/discount_codes', { partnership_id: p.leo.partnershipId, code: 'maya' }), 409, 'conflict');
+    expectError(await api(p, 'POST', '/v1/discount_codes', { partnership_id: p.leo.partnershipId, code: 'LÉO' }), 422, 'invalid_field');
+    expectError(await api(p, 'POST', '/v1/discount_codes', { partnership_id: p.leo.partnershipId, code: 'a b' }), 422, 'invalid_field');
+    const other = await program();
+    // The same code in another program is another code.
+    expect((await api(other, 'POST', '/v1/discount_codes', { partnership_id: other.leo.partnershipId, code: 'LEO20' })).status).toBe(201);
+    expect((await api(p, 'POST', '/v1/discount_codes', { partnership_id: p.leo.partnershipId, code: 'leo20' })).status).toBe(201);
+    const listed = (await ok(p, 'GET', '/v1/discount_codes?code_eq=LEO20')).data;
+    expect(listed.map((x: Json) => x.attributes.code)).toEqual(['leo20']);
+  });
+
+  it('a discount belongs to a group or to the program, and a code may name it', async () => {
+    const p = await program();
+    const discount = (
+      await ok(p, 'POST', '/v1/discounts', {
+        name: '20 % for 3 months',
+        kind: 'percent',
+        amount: 2000,
+        duration: { kind: 'months', months: 3 },
+      })
+    ).data;
+    expect(discount.attributes).toMatchObject({ group_id: null, kind: 'percent', amount: 2000, duration: { kind: 'months', months: 3 } });
+    expectError(
+      await api(p, 'POST', '/v1/discounts', { name: 'x', kind: 'amount', amount: 500, duration: { kind: 'once' } }),
+      422,
+      'missing_field',
+    );
+    expectError(
+      await api(p, 'POST', '/v1/discounts', { name: 'x', kind: 'percent', amount: 20_000, duration: { kind: 'once' } }),
+      422,
+      'invalid_field',
+    );
+    const code = (
+      await ok(p, 'POST', '/v1/discount_codes', { partnership_id: p.leo.partnershipId, code: 'LEO-20', discount_id: discount.id })
+    ).data;
+    expect(code.attributes).toMatchObject({ code: 'LEO-20', discount_id: discount.id, enabled: true, created_by: 'owner' });
+    expect((await ok(p, 'GET', '/v1/events?type_eq=discount_code.created')).data).toHaveLength(2);
+  });
+});
