@@ -4,37 +4,19 @@
 // differ only in case. One collector for the file, a program per test.
 
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { integrityProblems } from './database.js';
-import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
+import { expectError, seedPartner } from './harness.js';
+import { type Json, type Program, programsKit } from './programs-kit.js';
 
-type Json = Record<string, any>;
-
-let c: Collector;
-beforeAll(async () => {
-  c = await startCollector();
-});
-afterAll(() => c.close());
-
-interface Program {
-  id: string;
-  secret: string;
-  publishable: string;
-}
-
-const api = (p: Program, method: string, path: string, body?: unknown) => c.call(method, path, { token: p.secret, body });
-
-async function ok(p: Program, method: string, path: string, body?: unknown): Promise<Json> {
-  const reply = await api(p, method, path, body);
-  expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
-  return reply.body;
-}
+const kit = programsKit();
+const { api, ok } = kit;
 
 /** A program with two accepted partners, Maya (code MAYA) and Leo (linked customers). */
 async function program() {
-  const p = await c.otherProgram();
-  const maya = await seedPartner(c, { token: p.secret, email: `maya-${p.id}@partners.test` });
-  const leo = await seedPartner(c, { token: p.secret });
+  const p = await kit.c.otherProgram();
+  const maya = await seedPartner(kit.c, { token: p.secret, email: `maya-${p.id}@partners.test` });
+  const leo = await seedPartner(kit.c, { token: p.secret });
   const code = (await ok(p, 'POST', '/v1/discount_codes', { partnership_id: maya.partnershipId, code: 'MAYA' })).data;
   return { ...p, maya, leo, code };
 }
@@ -56,18 +38,18 @@ describe('a code credits its partner', () => {
     expect(commissionPartner(await pay(p, 'podcast-listener@buyers.test'))).toBe(p.maya.partnerId);
     const used = (await ok(p, 'GET', '/v1/events?type_eq=discount_code.used')).data;
     expect(used).toHaveLength(1);
-    expect(await integrityProblems(c.databaseUrl)).toEqual([]);
+    expect(await integrityProblems(kit.c.databaseUrl)).toEqual([]);
   });
 
   it("a conversion with a code and no link credits the code's partner; a link still wins over a code", async () => {
     const p = await program();
-    const byCode = await c.call('POST', '/v1/tracking/conversion', {
+    const byCode = await kit.c.call('POST', '/v1/tracking/conversion', {
       token: p.publishable,
       body: { email: 'coded@buyers.test', gr_id: randomUUID(), discount_code: 'Maya' },
     });
     expect(byCode.status).toBe(201);
     expect(byCode.body.data.relationships.partnership.data.id).toBe(p.maya.partnershipId);
-    const byLink = await c.call('POST', '/v1/tracking/conversion', {
+    const byLink = await kit.c.call('POST', '/v1/tracking/conversion', {
       token: p.publishable,
       body: { email: 'linked@buyers.test', gr_id: randomUUID(), pk: p.leo.key, discount_code: 'MAYA' },
     });
@@ -77,7 +59,7 @@ describe('a code credits its partner', () => {
 
 describe("a referred customer using another partner's code", () => {
   async function referredByLeo(p: Awaited<ReturnType<typeof program>>, email: string) {
-    const made = await c.call('POST', '/v1/tracking/conversion', {
+    const made = await kit.c.call('POST', '/v1/tracking/conversion', {
       token: p.publishable,
       body: { email, gr_id: randomUUID(), pk: p.leo.key },
     });
@@ -96,7 +78,7 @@ describe("a referred customer using another partner's code", () => {
     await referredByLeo(p, 'switched@buyers.test');
     expect(commissionPartner(await pay(p, 'switched@buyers.test', { discount_code: 'MAYA' }))).toBe(p.maya.partnerId);
     expect(commissionPartner(await pay(p, 'switched@buyers.test'))).toBe(p.leo.partnerId);
-    expect(await integrityProblems(c.databaseUrl)).toEqual([]);
+    expect(await integrityProblems(kit.c.databaseUrl)).toEqual([]);
   });
 });
 
@@ -115,7 +97,7 @@ describe('codes that credit nothing', () => {
     const p = await program();
     const own = `maya-${p.id}@partners.test`;
     expectError(await pay(p, own, { discount_code: 'MAYA' }), 422, 'self_referral');
-    await c.call('POST', '/v1/tracking/conversion', { token: p.publishable, body: { email: own, gr_id: randomUUID(), pk: p.leo.key } });
+    await kit.c.call('POST', '/v1/tracking/conversion', { token: p.publishable, body: { email: own, gr_id: randomUUID(), pk: p.leo.key } });
     await ok(p, 'PATCH', '/v1/program', { code_wins: true });
     expectError(await pay(p, own, { discount_code: 'MAYA' }), 422, 'self_referral');
   });

@@ -5,39 +5,22 @@
 // One collector for the file, a program per test.
 
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addMonths } from '../../packages/collector/src/modules/commissions/rules.js';
 import { integrityProblems } from './database.js';
-import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
+import { expectError, seedPartner } from './harness.js';
+import { type Json, type Program, programsKit } from './programs-kit.js';
 import { invoice, newSecret, postEvent, stripeEvent, stripeId } from './stripe-fixtures.js';
 
-type Json = Record<string, any>;
 const DAY = 86_400;
 
-let c: Collector;
-beforeAll(async () => {
-  c = await startCollector();
-});
-afterAll(() => c.close());
-
-interface Program {
-  id: string;
-  secret: string;
-  publishable: string;
-}
-
-const api = (p: Program, method: string, path: string, body?: unknown) => c.call(method, path, { token: p.secret, body });
-
-async function ok(p: Program, method: string, path: string, body?: unknown): Promise<Json> {
-  const reply = await api(p, method, path, body);
-  expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
-  return reply.body;
-}
+const kit = programsKit();
+const { api, ok } = kit;
 
 /** A program of its own, with one accepted partner. */
 async function program(): Promise<Program & { partner: { partnerId: string; partnershipId: string; key: string } }> {
-  const p = await c.otherProgram();
-  return { ...p, partner: await seedPartner(c, { token: p.secret }) };
+  const p = await kit.c.otherProgram();
+  return { ...p, partner: await seedPartner(kit.c, { token: p.secret }) };
 }
 
 async function group(p: Program, body: Json, rewards: Json[] = []): Promise<string> {
@@ -47,7 +30,10 @@ async function group(p: Program, body: Json, rewards: Json[] = []): Promise<stri
 }
 
 async function convert(p: Program, key: string, email: string): Promise<string> {
-  const reply = await c.call('POST', '/v1/tracking/conversion', { token: p.publishable, body: { email, gr_id: randomUUID(), pk: key } });
+  const reply = await kit.c.call('POST', '/v1/tracking/conversion', {
+    token: p.publishable,
+    body: { email, gr_id: randomUUID(), pk: key },
+  });
   expect(reply.status).toBe(201);
   return reply.body.data.id;
 }
@@ -131,10 +117,16 @@ describe('rewards per event', () => {
     await ok(p, 'PATCH', `/v1/partnerships/${p.partner.partnershipId}`, { group_id: leads });
     const email = 'lead@buyers.test';
     const gr = randomUUID();
-    const first = await c.call('POST', '/v1/tracking/conversion', { token: p.publishable, body: { email, gr_id: gr, pk: p.partner.key } });
+    const first = await kit.c.call('POST', '/v1/tracking/conversion', {
+      token: p.publishable,
+      body: { email, gr_id: gr, pk: p.partner.key },
+    });
     const referral = first.body.data.id;
     // A retry of the same conversion makes nothing more.
-    const retry = await c.call('POST', '/v1/tracking/conversion', { token: p.publishable, body: { email, gr_id: gr, pk: p.partner.key } });
+    const retry = await kit.c.call('POST', '/v1/tracking/conversion', {
+      token: p.publishable,
+      body: { email, gr_id: gr, pk: p.partner.key },
+    });
     expect([first.status, retry.status]).toEqual([201, 200]);
     const [lead] = await commissionsOf(p, p.partner.partnerId);
     expect(lead).toMatchObject({
@@ -161,7 +153,7 @@ describe('rewards per event', () => {
     const p = await program();
     const [defaultGroup] = (await ok(p, 'GET', '/v1/groups')).data;
     await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, { event: 'lead', kind: 'flat', amount: 500, currency: 'USD' });
-    const pending = await seedPartner(c, { token: p.secret, state: 'pending' });
+    const pending = await seedPartner(kit.c, { token: p.secret, state: 'pending' });
     await convert(p, pending.key, 'early@buyers.test');
     expect(await commissionsOf(p, pending.partnerId)).toEqual([]);
   });
@@ -182,13 +174,13 @@ describe('rewards per event', () => {
     const [defaultGroup] = (await ok(p, 'GET', '/v1/groups')).data;
     await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, PERCENT(5000, { kind: 'months', months: 12 }));
     await convert(p, p.partner.key, 'year@buyers.test');
-    const first = c.clock.now;
+    const first = kit.c.clock.now;
     expect(await pay(p, 'year@buyers.test', 1000)).toMatchObject({ amount: 500, reward_description: '50 % of the first payment' });
-    c.clock.now = addMonths(first, 11);
+    kit.c.clock.now = addMonths(first, 11);
     expect(await pay(p, 'year@buyers.test', 1000)).toMatchObject({ amount: 500, reward_description: '50 % of a renewal, month 12 of 12' });
-    c.clock.now = addMonths(first, 12);
+    kit.c.clock.now = addMonths(first, 12);
     expect(await pay(p, 'year@buyers.test', 1000)).toMatchObject({ amount: 200 });
-    c.clock.now = first;
+    kit.c.clock.now = first;
   });
 
   it('conditions in a group are checked, and a bad reward is refused with the field at fault', async () => {
@@ -241,19 +233,19 @@ describe('where people read it', () => {
       { event: 'lead', kind: 'flat', amount: 300, currency: 'EUR' },
     ]);
     await group(p, { name: 'Hidden', takes_applications: false });
-    const page = (await c.call('GET', `/v1/public/programs/${slug}`, { token: null })).body.data.attributes;
+    const page = (await kit.c.call('GET', `/v1/public/programs/${slug}`, { token: null })).body.data.attributes;
     expect(page.groups).toEqual([
       { slug: 'default', name: 'Default', rewards: ["20 % of each payment, for the customer's lifetime"], auto_accept: false },
       { slug: 'creators', name: 'Creators', rewards: ['EUR 3.00 per sign-up'], auto_accept: true },
     ]);
     const application = { name: 'Maya', email: `maya-${slug}@creators.test`, password: 'a long partner password', group: 'creators' };
-    const applied = await c.call('POST', `/v1/public/programs/${slug}/applications`, { token: null, body: application });
+    const applied = await kit.c.call('POST', `/v1/public/programs/${slug}/applications`, { token: null, body: application });
     expect(applied.status).toBe(201);
     expect(applied.body.data.attributes.state).toBe('accepted');
     const cookie = applied.headers.get('set-cookie')!.split(';')[0]!;
-    const portal = await c.call('GET', '/v1/portal/partnerships', { token: null, headers: { cookie } });
+    const portal = await kit.c.call('GET', '/v1/portal/partnerships', { token: null, headers: { cookie } });
     expect(portal.body.data[0].attributes.group).toEqual({ name: 'Creators', rewards: ['EUR 3.00 per sign-up'] });
-    const hidden = await c.call('POST', `/v1/public/programs/${slug}/applications`, {
+    const hidden = await kit.c.call('POST', `/v1/public/programs/${slug}/applications`, {
       token: null,
       body: { ...application, email: `other-${slug}@creators.test`, group: 'hidden' },
     });
@@ -261,7 +253,7 @@ describe('where people read it', () => {
     // The default group taking no applications: one that names no group is refused, saying why.
     const [defaultGroup] = (await ok(p, 'GET', '/v1/groups?slug_eq=default')).data;
     await ok(p, 'PATCH', `/v1/groups/${defaultGroup.id}`, { takes_applications: false });
-    const unnamed = await c.call('POST', `/v1/public/programs/${slug}/applications`, {
+    const unnamed = await kit.c.call('POST', `/v1/public/programs/${slug}/applications`, {
       token: null,
       body: { ...application, email: `third-${slug}@creators.test`, group: undefined },
     });
@@ -276,11 +268,11 @@ describe('click rewards', () => {
     const [clicksGroup] = (await ok(p, 'GET', '/v1/groups?name_eq=Clicks')).data;
     // The partnership's own holding period wins over its group's, for a day of clicks too.
     await ok(p, 'PATCH', `/v1/partnerships/${p.partner.partnershipId}`, { group_id: clicksGroup.id, hold_days: 2 });
-    const start = c.clock.now;
+    const start = kit.c.clock.now;
     const day = Math.floor(start / DAY) * DAY + DAY; // a whole UTC day ahead
     const click = async (at: number, visitor: string) => {
-      c.clock.now = at;
-      const reply = await c.call('POST', '/v1/tracking/click', { token: p.publishable, body: { gr_id: visitor, pk: p.partner.key } });
+      kit.c.clock.now = at;
+      const reply = await kit.c.call('POST', '/v1/tracking/click', { token: p.publishable, body: { gr_id: visitor, pk: p.partner.key } });
       expect(reply.status).toBeLessThan(300);
     };
     // Day 1: eight visitors, one of them three times; day 2: three.
@@ -289,11 +281,11 @@ describe('click rewards', () => {
     await click(day + 7300, 'day1-0');
     for (let i = 0; i < 3; i++) await click(day + DAY + 3600 + i * 60, `day2-${i}`);
     // Day 2 is not over yet: only day 1 is paid.
-    c.clock.now = day + DAY + 7200;
-    expect(await c.running.work.payClicks()).toBe(1);
-    c.clock.now = day + 2 * DAY + 60;
-    expect(await c.running.work.payClicks()).toBe(1);
-    expect(await c.running.work.payClicks()).toBe(0);
+    kit.c.clock.now = day + DAY + 7200;
+    expect(await kit.c.running.work.payClicks()).toBe(1);
+    kit.c.clock.now = day + 2 * DAY + 60;
+    expect(await kit.c.running.work.payClicks()).toBe(1);
+    expect(await kit.c.running.work.payClicks()).toBe(0);
     const earned = (await commissionsOf(p, p.partner.partnerId)).map((x) => [x.amount, x.reward_description, x.payable_at]);
     expect(earned.sort()).toEqual(
       [
@@ -302,8 +294,8 @@ describe('click rewards', () => {
       ].sort(),
     );
     // The kept totals equal a recount of the records.
-    expect(await integrityProblems(c.databaseUrl)).toEqual([]);
-    c.clock.now = start;
+    expect(await integrityProblems(kit.c.databaseUrl)).toEqual([]);
+    kit.c.clock.now = start;
   });
 });
 
@@ -379,12 +371,12 @@ describe('moves between groups', () => {
     });
     await ok(p, 'POST', `/v1/groups/${slow}/rewards`, PERCENT(1000));
     const earned = await pay(p, 'slow@buyers.test', 10_000);
-    expect(earned.payable_at).toBe(c.clock.now + 30 * DAY);
+    expect(earned.payable_at).toBe(kit.c.clock.now + 30 * DAY);
     // Below the group's minimum payout: the export leaves it.
-    c.clock.now += 31 * DAY;
+    kit.c.clock.now += 31 * DAY;
     const exported = await ok(p, 'POST', '/v1/payout_batches', {});
     expect(exported.data).toEqual([]);
-    c.clock.now -= 31 * DAY;
+    kit.c.clock.now -= 31 * DAY;
     // A group with partnerships in it stays; an empty one goes.
     expectError(await api(p, 'DELETE', `/v1/groups/${slow}`), 409, 'conflict');
     const empty = await group(p, { name: 'Empty' });
@@ -393,8 +385,8 @@ describe('moves between groups', () => {
 
   it("a move rule names a group of the program's, and two groups do not share a slug", async () => {
     const p = await program();
-    const other = await c.otherProgram();
-    const theirs = (await c.call('POST', '/v1/groups', { token: other.secret, body: { name: 'Theirs' } })).body.data.id;
+    const other = await kit.c.otherProgram();
+    const theirs = (await kit.c.call('POST', '/v1/groups', { token: other.secret, body: { name: 'Theirs' } })).body.data.id;
     const rule = { to_group_id: theirs, metric: 'revenue', currency: 'USD', threshold: 100_000 };
     expectError(await api(p, 'POST', '/v1/groups', { name: 'Gold', move_rules: [rule] }), 422, 'invalid_field');
     expectError(await api(p, 'POST', '/v1/groups', { name: 'Gold', move_rules: [{ ...rule, currency: undefined }] }), 422, 'invalid_field');
@@ -438,7 +430,7 @@ describe('refunds and clawbacks', () => {
 async function stripeEndpoint(p: Program): Promise<{ url: string; secret: string }> {
   const secret = newSecret();
   const added = await ok(p, 'POST', '/v1/integrations/stripe/secrets', { secret });
-  return { url: c.url + new URL(added.meta.endpoint_url).pathname, secret };
+  return { url: kit.c.url + new URL(added.meta.endpoint_url).pathname, secret };
 }
 
 describe("through Stripe's signed events", () => {
@@ -451,10 +443,12 @@ describe("through Stripe's signed events", () => {
     await convert(p, p.partner.key, email);
     const customer = stripeId('cus');
     const subscription = stripeId('sub');
-    const first = c.clock.now;
+    const first = kit.c.clock.now;
     for (const paidAt of [first, addMonths(first, 11), addMonths(first, 12)]) {
       const inv = invoice({ customer, email, amountPaid: 4900, subscription, paidAt });
-      const reply = await postEvent(url, stripeEvent('invoice.paid', inv, { created: c.clock.now }), secret, { timestamp: c.clock.now });
+      const reply = await postEvent(url, stripeEvent('invoice.paid', inv, { created: kit.c.clock.now }), secret, {
+        timestamp: kit.c.clock.now,
+      });
       expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     }
     const earned = (await commissionsOf(p, p.partner.partnerId)).sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
@@ -488,7 +482,9 @@ describe("through Stripe's signed events", () => {
         lines: [{ price: stripeId('price'), product: 'prod_pro' }],
         customerCountry: country,
       });
-      const reply = await postEvent(url, stripeEvent('invoice.paid', inv, { created: c.clock.now }), secret, { timestamp: c.clock.now });
+      const reply = await postEvent(url, stripeEvent('invoice.paid', inv, { created: kit.c.clock.now }), secret, {
+        timestamp: kit.c.clock.now,
+      });
       expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     };
     await send('DE');
