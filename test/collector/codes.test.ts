@@ -153,3 +153,61 @@ describe('making codes', () => {
     expect((await ok(p, 'GET', '/v1/events?type_eq=discount_code.created')).data).toHaveLength(2);
   });
 });
+
+describe('codes made on acceptance and by partners', () => {
+  it('a partnership gets a code when it is accepted, once, with the prefix', async () => {
+    const p = await program();
+    await ok(p, 'PATCH', '/v1/program', { auto_codes: true, code_prefix: 'acme-' });
+    const zoe = await seedPartner(kit.c, { token: p.secret, name: 'Zoe', state: 'pending' });
+    const codesOf = async (id: string) =>
+      (await ok(p, 'GET', `/v1/discount_codes?partnership_id_eq=${id}`)).data.map((x: Json) => [
+        x.attributes.code,
+        x.attributes.created_by,
+      ]);
+    expect(await codesOf(zoe.partnershipId)).toEqual([]);
+    await ok(p, 'PATCH', `/v1/partnerships/${zoe.partnershipId}`, { state: 'accepted' });
+    expect(await codesOf(zoe.partnershipId)).toEqual([[`ACME-${zoe.key.toUpperCase()}`, 'auto']]);
+    await ok(p, 'PATCH', `/v1/partnerships/${zoe.partnershipId}`, { state: 'declined' });
+    await ok(p, 'PATCH', `/v1/partnerships/${zoe.partnershipId}`, { state: 'accepted' });
+    expect(await codesOf(zoe.partnershipId)).toHaveLength(1);
+    // A partnership made accepted gets one at once.
+    const ann = await seedPartner(kit.c, { token: p.secret, name: 'Ann' });
+    expect(await codesOf(ann.partnershipId)).toEqual([[`ACME-${ann.key.toUpperCase()}`, 'auto']]);
+  });
+
+  it('a partner makes their own code in the portal, only as the program allows', async () => {
+    const p = await program();
+    const invited = await kit.c.call('POST', `/v1/partners/${p.maya.partnerId}/invitation`, { token: p.secret });
+    const token = String(invited.body.meta.link).split('#')[1];
+    const redeemed = await kit.c.call('POST', '/v1/portal/auth/redeem', {
+      token: null,
+      body: { token, password: 'a long partner password' },
+    });
+    const cookie = redeemed.headers.get('set-cookie')!.split(';')[0]!;
+    const portal = (method: string, path: string, body?: unknown) =>
+      kit.c.call(method, `/v1/portal/partnerships/${p.maya.partnershipId}${path}`, {
+        token: null,
+        headers: { cookie, origin: kit.c.url },
+        body,
+      });
+    expectError(await portal('POST', '/codes', { code: 'MAYA20' }), 403, 'forbidden');
+    await ok(p, 'PATCH', '/v1/program', { partner_codes: true, code_prefix: 'MAYA', code_max_length: 8 });
+    expectError(await portal('POST', '/codes', { code: 'SAVE20' }), 422, 'invalid_field');
+    expectError(await portal('POST', '/codes', { code: 'MAYA-SPRING' }), 422, 'invalid_field');
+    expect((await portal('POST', '/codes', { code: 'maya20' })).status).toBe(201);
+    expect((await portal('GET', '/codes')).body.data.map((x: Json) => [x.attributes.code, x.attributes.created_by])).toEqual([
+      ['maya20', 'partner'],
+      ['MAYA', 'owner'],
+    ]);
+    // Another partner's partnership is not theirs to make codes for.
+    expectError(
+      await kit.c.call('POST', `/v1/portal/partnerships/${p.leo.partnershipId}/codes`, {
+        token: null,
+        headers: { cookie, origin: kit.c.url },
+        body: { code: 'MAYA9' },
+      }),
+      404,
+      'not_found',
+    );
+  });
+});

@@ -133,6 +133,8 @@ describe('/openapi.json', () => {
     'get /v1/portal/partnerships/{id}/referrals',
     'get /v1/portal/partnerships/{id}/commissions',
     'get /v1/portal/partnerships/{id}/payouts',
+    'get /v1/portal/partnerships/{id}/codes',
+    'post /v1/portal/partnerships/{id}/codes',
     'get /v1/webhook_endpoints',
     'post /v1/webhook_endpoints',
     'get /v1/webhook_endpoints/{id}',

@@ -5858,6 +5858,14 @@ export interface paths {
                                     auto_accept: boolean;
                                     /** @description Whether a promotion code used by another partner's referral takes the payment (false: the referral stands) */
                                     code_wins: boolean;
+                                    /** @description Whether partners may make their own codes in the portal */
+                                    partner_codes: boolean;
+                                    /** @description What partners' own codes begin with ('' for anything) */
+                                    code_prefix: string;
+                                    /** @description The longest a partner's own code may be */
+                                    code_max_length: number;
+                                    /** @description Whether a partnership gets a code (its key, with the prefix) when it is accepted */
+                                    auto_codes: boolean;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -5915,6 +5923,11 @@ export interface paths {
                         page_enabled?: boolean;
                         auto_accept?: boolean;
                         code_wins?: boolean;
+                        partner_codes?: boolean;
+                        /** @description Up to 16 ASCII letters, digits, - or _ */
+                        code_prefix?: string;
+                        code_max_length?: number;
+                        auto_codes?: boolean;
                     };
                 };
             };
@@ -5951,6 +5964,14 @@ export interface paths {
                                     auto_accept: boolean;
                                     /** @description Whether a promotion code used by another partner's referral takes the payment (false: the referral stands) */
                                     code_wins: boolean;
+                                    /** @description Whether partners may make their own codes in the portal */
+                                    partner_codes: boolean;
+                                    /** @description What partners' own codes begin with ('' for anything) */
+                                    code_prefix: string;
+                                    /** @description The longest a partner's own code may be */
+                                    code_max_length: number;
+                                    /** @description Whether a partnership gets a code (its key, with the prefix) when it is accepted */
+                                    auto_codes: boolean;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -8756,6 +8777,145 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partnership's promotion codes: what to say in a video or a post instead of a link */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "discount_code";
+                                attributes: {
+                                    code: string;
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    discount_id: string | null;
+                                    enabled: boolean;
+                                    /** @enum {string} */
+                                    created_by: "owner" | "partner" | "auto";
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Make a promotion code of your own, within the rules of the program (its prefix and length) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "discount_code";
+                                attributes: {
+                                    code: string;
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    discount_id: string | null;
+                                    enabled: boolean;
+                                    /** @enum {string} */
+                                    created_by: "owner" | "partner" | "auto";
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -54,6 +54,14 @@ export function getCode(db: Queryable, programId: string, id: string): Promise<C
   return db.get<CodeRow>('SELECT * FROM discount_codes WHERE program_id = ? AND id = ?', [programId, id]);
 }
 
+/** A partnership's codes, oldest first. */
+export function codesOf(db: Queryable, programId: string, partnershipId: string): Promise<CodeRow[]> {
+  return db.all<CodeRow>('SELECT * FROM discount_codes WHERE partnership_id = ? AND program_id = ? ORDER BY created_at, id', [
+    partnershipId,
+    programId,
+  ]);
+}
+
 export function codeByNorm(db: Queryable, programId: string, codeNorm: string): Promise<CodeRow | undefined> {
   return db.get<CodeRow>('SELECT * FROM discount_codes WHERE program_id = ? AND code_norm = ?', [programId, codeNorm]);
 }

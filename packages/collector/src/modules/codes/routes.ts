@@ -5,8 +5,9 @@ import { readRoutes } from '../../api/crud.js';
 import { currency } from '../../api/fields.js';
 import { route } from '../../api/route.js';
 import { dateTime, oneOf, text, transformed } from '../../platform/http/list-query.js';
-import { one, resource, unixTime } from '../../platform/http/schemas.js';
+import { one } from '../../platform/http/schemas.js';
 import { renderCode, renderDiscount } from './present.js';
+import { codeSchema, discountSchema } from './schemas.js';
 import * as codes from './repo.js';
 import { codeNorm, createCode, createDiscount, setCodeEnabled } from './service.js';
 
@@ -31,28 +32,6 @@ const discountBody = z.strictObject({
     z.strictObject({ kind: z.literal('months'), months: z.number().int().min(1).max(120) }),
     z.strictObject({ kind: z.literal('forever') }),
   ]),
-});
-
-const discountSchema = resource('discount', {
-  name: z.string(),
-  group_id: z.string().nullable(),
-  kind: z.enum(['percent', 'amount']),
-  amount: z.number().int(),
-  currency: z.string().nullable(),
-  duration: z.object({ kind: z.enum(['once', 'months', 'forever']), months: z.number().int().optional() }),
-  created_at: unixTime,
-  updated_at: unixTime,
-});
-
-const codeSchema = resource('discount_code', {
-  code: z.string(),
-  partnership_id: z.string(),
-  partner_id: z.string(),
-  discount_id: z.string().nullable(),
-  enabled: z.boolean(),
-  created_by: z.enum(['owner', 'partner', 'auto']),
-  created_at: unixTime,
-  updated_at: unixTime,
 });
 
 export const codeRoutes = [

@@ -9,6 +9,7 @@ import type { Queryable, Tx } from '../../platform/db/db.js';
 import { UniqueViolation } from '../../platform/db/db.js';
 import { fail, found } from '../../platform/errors.js';
 import * as partnerships from '../partnerships/repo.js';
+import type { ProgramRow } from '../programs/repo.js';
 import * as groups from '../rewards/groups-repo.js';
 import { emit } from '../webhooks/events.js';
 import { renderCode } from './present.js';
@@ -119,4 +120,48 @@ export async function creditedByCode(db: Queryable, programId: string, code: str
 export async function codeUsed(tx: Tx, programId: string, codeId: string, now: number): Promise<void> {
   const row = await codes.getCode(tx, programId, codeId);
   if (row) await emit(tx, programId, 'discount_code.used', renderCode(row), now);
+}
+
+/** Codes a partner may make for one partnership of theirs. */
+export const PARTNER_CODES_MAX = 5;
+
+/**
+ * A code a partner makes in the portal, within the program's rules: partners' own codes
+ * allowed, the prefix first, at most the length, a few per partnership.
+ */
+export async function createPartnerCode(tx: Tx, program: ProgramRow, partnershipId: string, code: string, now: number): Promise<CodeRow> {
+  if (program.partner_codes !== 1) throw fail('forbidden', 'this program makes its codes itself: ask the company for one');
+  const wanted = code.trim();
+  if (program.code_prefix && !codeNorm(wanted).startsWith(codeNorm(program.code_prefix))) {
+    throw fail('invalid_field', `a code of this program begins with ${program.code_prefix}`, { field: 'code' });
+  }
+  if (wanted.length > program.code_max_length) {
+    throw fail('invalid_field', `a code of this program is at most ${program.code_max_length} characters`, { field: 'code' });
+  }
+  const mine = (await codes.codesOf(tx, program.id, partnershipId)).filter((c) => c.created_by === 'partner');
+  if (mine.length >= PARTNER_CODES_MAX) throw fail('conflict', `a partnership has at most ${PARTNER_CODES_MAX} codes of its own making`);
+  return createCode(tx, program.id, { partnership_id: partnershipId, code: wanted }, 'partner', now);
+}
+
+/**
+ * The code a partnership gets when it is accepted, where the program gives one: its key in
+ * capitals after the prefix (MAYA, or PRE-MAYA), then -2, -3… until one is free. Once: a
+ * partnership accepted again, or with a code already, gets none.
+ */
+export async function autoCode(
+  tx: Tx,
+  program: ProgramRow,
+  partnership: { id: string; key: string },
+  now: number,
+): Promise<CodeRow | undefined> {
+  if (program.auto_codes !== 1) return undefined;
+  if ((await codes.codesOf(tx, program.id, partnership.id)).length > 0) return undefined;
+  const base = `${program.code_prefix}${partnership.key.replace(/[^A-Za-z0-9_-]/g, '')}`.toUpperCase().slice(0, 28);
+  for (let n = 1; n < 100; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if (CODE_PATTERN.test(candidate) && !(await codes.codeByNorm(tx, program.id, codeNorm(candidate)))) {
+      return createCode(tx, program.id, { partnership_id: partnership.id, code: candidate }, 'auto', now);
+    }
+  }
+  return undefined;
 }

@@ -13,6 +13,7 @@ import * as programs from '../programs/repo.js';
 import { renderPartnership } from './present.js';
 import { emit } from '../webhooks/events.js';
 import { joinedGroup, moveTo } from '../rewards/groups.js';
+import { autoCode } from '../codes/service.js';
 
 export interface NewPartnership {
   partner_id: string;
@@ -124,7 +125,14 @@ export async function insertPartnership(
   await partnerships.insert(tx, row);
   await saveSlugs(tx, row);
   await emitPartnership(tx, 'partnership.created', row, now);
+  if (row.state === 'accepted') await codeOnAcceptance(tx, row, now);
   return row;
+}
+
+/** The program's code for a partnership just accepted, when it gives one (modules/codes). */
+async function codeOnAcceptance(tx: Tx, row: PartnershipRow, now: number): Promise<void> {
+  const program = await programs.get(tx, row.program_id);
+  if (program) await autoCode(tx, program, row, now);
 }
 
 async function emitPartnership(
@@ -175,6 +183,7 @@ export async function updatePartnership(
       row.group_id = to.id;
     }
     await emitPartnership(tx, 'partnership.updated', row, now);
+    if (read.state !== 'accepted' && row.state === 'accepted') await codeOnAcceptance(tx, row, now);
     return row;
   });
 }

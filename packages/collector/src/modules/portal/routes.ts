@@ -15,6 +15,8 @@ import { listEnvelope } from '../../platform/http/render.js';
 import { one, page, resource, unixTime } from '../../platform/http/schemas.js';
 import { PASSWORD_MAX } from '../identity/passwords.js';
 import { resetRoute } from '../identity/http.js';
+import { renderCode } from '../codes/present.js';
+import { codeSchema } from '../codes/schemas.js';
 import { statsSeries } from '../stats/service.js';
 import { seriesAnswer, seriesQuery, seriesSchema } from '../stats/schemas.js';
 import { renderAccount, renderCommission, renderPartnership, renderPayout, renderReferral } from './present.js';
@@ -22,7 +24,9 @@ import type { AccountRow, ReachedPartnership } from './repo.js';
 import {
   changePartnerPassword,
   type NewPartnerSession,
+  partnerCodes,
   partnerCommissions,
+  makePartnerCode,
   partnerPayouts,
   partnerReferrals,
   partnershipPage,
@@ -298,4 +302,25 @@ export const portalRoutes = [
     renderPayout,
     payoutSchema,
   ),
+  partnershipList(
+    '/codes',
+    "The partnership's promotion codes: what to say in a video or a post instead of a link",
+    { created_at_lt: dateTime, created_at_gt: dateTime },
+    partnerCodes,
+    renderCode,
+    codeSchema,
+  ),
+  route({
+    method: 'post',
+    path: under('/codes'),
+    summary: 'Make a promotion code of your own, within the rules of the program (its prefix and length)',
+    access: 'partner',
+    body: z.strictObject({ code: z.string().min(1).max(64) }),
+    status: 201,
+    response: one(codeSchema),
+    async handle(input) {
+      const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
+      return { status: 201, body: { data: renderCode(await makePartnerCode(input.db, p, input.body.code, input.now)) } };
+    },
+  }),
 ];

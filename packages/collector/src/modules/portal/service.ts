@@ -11,7 +11,7 @@
 // the account only when its link is used, and a link handed over by an owner sets the
 // password only of an account that reaches nothing outside the owner's program.
 
-import { fail } from '../../platform/errors.js';
+import { fail, found } from '../../platform/errors.js';
 import * as commissions from '../commissions/repo.js';
 import type { EarningsRow } from '../commissions/repo.js';
 import type { Db, Queryable, Tx } from '../../platform/db/db.js';
@@ -19,6 +19,8 @@ import { PARTNERS } from '../identity/repo.js';
 import type { FieldFilter, Page, PageRequest } from '../../platform/db/list.js';
 import * as accounts from './repo.js';
 import * as referrals from '../referrals/repo.js';
+import * as codesRepo from '../codes/repo.js';
+import { createPartnerCode } from '../codes/service.js';
 import type { AccountRow, PartnerSessionRow, ReachedPartnership } from './repo.js';
 import * as partnersStore from '../partners/repo.js';
 import type { PartnershipRow } from '../partnerships/repo.js';
@@ -293,6 +295,15 @@ const ofPartner =
 /** The partnership's referrals, commissions and payout batches, each a page of the partner's own. */
 export const partnerReferrals = ofPartner(referrals.list);
 export const partnerCommissions = ofPartner(commissions.list);
+export const partnerCodes = ofPartner(codesRepo.codes);
+
+/** A code the partner makes for an accepted partnership of theirs, within the program's rules. */
+export async function makePartnerCode(db: Db, p: ReachedPartnership, code: string, now: number) {
+  if (p.state !== 'accepted') throw fail('invalid_transition', 'a code is for an accepted partnership');
+  return db.transaction(async (tx) =>
+    createPartnerCode(tx, found(await programs.get(tx, p.program_id), 'program', p.program_id), p.id, code, now),
+  );
+}
 export const partnerPayouts = (db: Queryable, p: ReachedPartnership, filters: readonly FieldFilter[], page: PageRequest) =>
   accounts.payoutPage(db, p.program_id, p.partner_id, filters, page);
 

@@ -25,6 +25,12 @@ export interface ProgramRow {
   auto_accept: number;
   /** 1: a code used by another partner's referral takes the payment; 0: the referral stands (docs/codes.md). */
   code_wins: number;
+  /** 1: partners may make their own codes in the portal, starting with code_prefix, at most code_max_length long. */
+  partner_codes: number;
+  code_prefix: string;
+  code_max_length: number;
+  /** 1: a partnership gets a code (its key, with the prefix) when it is accepted. */
+  auto_codes: number;
   created_at: number;
   updated_at: number;
 }
@@ -74,6 +80,10 @@ export type ProgramFields = Partial<
     | 'page_enabled'
     | 'auto_accept'
     | 'code_wins'
+    | 'partner_codes'
+    | 'code_prefix'
+    | 'code_max_length'
+    | 'auto_codes'
   >
 >;
 

@@ -29,6 +29,10 @@ const programSchema = resource('program', {
   code_wins: z
     .boolean()
     .meta({ description: "Whether a promotion code used by another partner's referral takes the payment (false: the referral stands)" }),
+  partner_codes: z.boolean().meta({ description: 'Whether partners may make their own codes in the portal' }),
+  code_prefix: z.string().meta({ description: "What partners' own codes begin with ('' for anything)" }),
+  code_max_length: z.number().int().meta({ description: "The longest a partner's own code may be" }),
+  auto_codes: z.boolean().meta({ description: 'Whether a partnership gets a code (its key, with the prefix) when it is accepted' }),
   created_at: unixTime,
   updated_at: unixTime,
 });
@@ -50,6 +54,10 @@ function renderProgram({ program, origins }: ProgramWithOrigins) {
       page_enabled: program.page_enabled === 1,
       auto_accept: program.auto_accept === 1,
       code_wins: program.code_wins === 1,
+      partner_codes: program.partner_codes === 1,
+      code_prefix: program.code_prefix,
+      code_max_length: program.code_max_length,
+      auto_codes: program.auto_codes === 1,
       created_at: program.created_at,
       updated_at: program.updated_at,
     },
@@ -70,6 +78,14 @@ const changes = z.strictObject({
   page_enabled: z.boolean().optional(),
   auto_accept: z.boolean().optional(),
   code_wins: z.boolean().optional(),
+  partner_codes: z.boolean().optional(),
+  code_prefix: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{0,16}$/)
+    .optional()
+    .meta({ description: 'Up to 16 ASCII letters, digits, - or _' }),
+  code_max_length: z.number().int().min(3).max(32).optional(),
+  auto_codes: z.boolean().optional(),
 });
 
 export const programRoutes = [
@@ -109,6 +125,10 @@ export const programRoutes = [
           pageEnabled: body.page_enabled,
           autoAccept: body.auto_accept,
           codeWins: body.code_wins,
+          partnerCodes: body.partner_codes,
+          codePrefix: body.code_prefix,
+          codeMaxLength: body.code_max_length,
+          autoCodes: body.auto_codes,
           origins: body.allowed_origins,
         },
         now,

@@ -96,6 +96,10 @@ function prepare(input: NewProgram, now: number): { program: ProgramRow; origins
     page_enabled: 0,
     auto_accept: 0,
     code_wins: 0,
+    partner_codes: 0,
+    code_prefix: '',
+    code_max_length: 32,
+    auto_codes: 0,
     created_at: now,
     updated_at: now,
   };
@@ -139,6 +143,10 @@ export interface ProgramChanges {
   pageEnabled?: boolean | undefined;
   autoAccept?: boolean | undefined;
   codeWins?: boolean | undefined;
+  partnerCodes?: boolean | undefined;
+  codePrefix?: string | undefined;
+  codeMaxLength?: number | undefined;
+  autoCodes?: boolean | undefined;
   /** The whole list, replacing the current one: what is missing is removed, what is new added. */
   origins?: readonly string[] | undefined;
 }
@@ -179,6 +187,10 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
   if (changes.pageEnabled !== undefined) fields.page_enabled = changes.pageEnabled ? 1 : 0;
   if (changes.autoAccept !== undefined) fields.auto_accept = changes.autoAccept ? 1 : 0;
   if (changes.codeWins !== undefined) fields.code_wins = changes.codeWins ? 1 : 0;
+  if (changes.partnerCodes !== undefined) fields.partner_codes = changes.partnerCodes ? 1 : 0;
+  if (changes.codePrefix !== undefined) fields.code_prefix = changes.codePrefix.trim();
+  if (changes.codeMaxLength !== undefined) fields.code_max_length = changes.codeMaxLength;
+  if (changes.autoCodes !== undefined) fields.auto_codes = changes.autoCodes ? 1 : 0;
   const wanted = changes.origins && [...new Set(changes.origins.map(parseOrigin))];
   if (wanted?.length === 0) {
     throw fail('invalid_field', 'a program needs at least one allowed origin, or the snippet can record nothing', {

@@ -21,6 +21,7 @@ import m0015 from './0015-identity.js';
 import m0016 from './0016-clicks-purged.js';
 import m0017 from './0017-groups-and-rewards.js';
 import m0018 from './0018-discount-codes.js';
+import m0019 from './0019-partner-codes.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0016,
   m0017,
   m0018,
+  m0019,
 ];
