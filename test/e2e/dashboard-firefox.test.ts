@@ -1,11 +1,13 @@
 // The dashboard's main flows again in Firefox ESR (over WebDriver BiDi): the first
 // sign-in from the printed link, a partner made in the UI and their link, the overview
-// with a conversion, sign-out and a wrong password; and a partner applying on the public
-// page and reading the portal. dashboard.test.ts and portal.test.ts have the rest, in Chromium.
+// with a conversion, sign-out and a wrong password; a partner applying on the public page
+// and reading the portal; a partner group with a reward on a condition, its preview, and a
+// partner moved into it. dashboard.test.ts, portal.test.ts and groups.test.ts have the rest,
+// in Chromium.
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningServer } from '../../packages/collector/src/server.js';
-import { apiWith, press, waitForText } from './dashboard.js';
+import { apiWith, choose, press, waitForText } from './dashboard.js';
 import { consoleProblems, type Browser, type Page } from './driver.js';
 import { FIREFOX_ENGINE } from './engines.js';
 import { startDemoCollector } from './stack.js';
@@ -99,4 +101,71 @@ it('in Firefox: a partner applies on the public page, sees the wait, then the li
   await partner.goto(`${server.url}/portal/referrals`);
   await waitForText(partner, 'k•••@d•••.test');
   expect(partnerProblems).toEqual([]);
+});
+
+it('in Firefox: a group with a reward on a condition, its preview, a partner moved into it, and their portal saying so', async () => {
+  const api = apiWith(server.url, server.firstProgram!.tokens.secret);
+  const reward = '50 % of each payment for 12 months, when the product is prod_pro';
+  // A page of its own, in front: the partner's pages opened before hid the first one, and
+  // Firefox runs no animation frame in a hidden page (nor the waits on them that puppeteer's fill makes).
+  const owner = await (await browser.newContext()).newPage();
+  const ownerProblems = consoleProblems(owner);
+  await owner.goto(at('/sign-in'));
+  await owner.fill('input[name=email]', 'owner@company.test');
+  await owner.fill('input[name=password]', 'a long owner password');
+  await owner.click('button[type=submit]');
+  await owner.waitForURL('**/dashboard/');
+  await owner.goto(at('/groups'));
+  await waitForText(owner, 'Only the default group so far');
+  await press(owner, 'New group');
+  await owner.fill('dialog input[name=name]', 'Fox VIP');
+  await press(owner, 'Make group', 'dialog');
+  await owner.waitForURL('**/dashboard/groups/*');
+  await waitForText(owner, 'No rewards yet');
+  const groupId = await owner.evaluate(() => location.pathname.split('/').at(-1)!);
+
+  await press(owner, 'Add reward');
+  await owner.fill('dialog input[name=amount]', '50');
+  await choose(owner, 'Which payments earn it', 'months');
+  await owner.fill('dialog input[name=months]', '12');
+  await owner.click('dialog fieldset.choices label:nth-of-type(2) input');
+  await waitForText(owner, 'Add condition');
+  await owner.fill('dialog .condition input', 'prod_pro');
+  await press(owner, 'Add reward', 'dialog');
+  await waitForText(owner, reward);
+  expect((await api('GET', `/v1/rewards?group_id_eq=${groupId}`)).data[0].attributes).toMatchObject({
+    amount: 5000,
+    duration: { kind: 'months', months: 12 },
+    conditions: { op: 'and', items: [{ field: 'product_id', op: 'eq', value: 'prod_pro' }] },
+  });
+
+  await owner.fill('form.preview input[name=amount]', '49');
+  await owner.fill('form.preview input[name=currency]', 'USD');
+  await owner.fill('form.preview input[name=month]', '3');
+  await owner.fill('form.preview input[name=product_id]', 'prod_pro');
+  await press(owner, 'Preview');
+  await waitForText(owner, 'A partner earns $24.50: 50 % of a renewal, month 3 of 12');
+
+  const [fox] = (await api('GET', '/v1/partners?email_eq=fox%40partner.test')).data;
+  await owner.goto(at(`/partners/${fox.id}`));
+  await waitForText(owner, 'Never moved');
+  await press(owner, 'Move');
+  await choose(owner, 'Group', groupId);
+  await press(owner, 'Move', 'dialog');
+  await waitForText(owner, 'From Default to Fox VIP, by an owner');
+  const [ship] = (await api('GET', `/v1/partnerships?partner_id_eq=${fox.id}`)).data;
+  expect(ship.attributes.group_id).toBe(groupId);
+  expect(ownerProblems).toEqual([]);
+
+  const link = (await api('POST', `/v1/partners/${fox.id}/invitation`)).meta.link as string;
+  const portal = await (await browser.newContext()).newPage();
+  const portalProblems = consoleProblems(portal);
+  await portal.goto(link);
+  await waitForText(portal, 'Choose your password');
+  await portal.fill('input[name=password]', 'a long partner password');
+  await press(portal, 'Set password and sign in');
+  await portal.waitForURL('**/portal/');
+  await waitForText(portal, 'You are in the Fox VIP group');
+  await waitForText(portal, reward);
+  expect(portalProblems).toEqual([]);
 });
