@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { integrityProblems } from './database.js';
 import { expectError, seedPartner } from './harness.js';
 import { type Json, type Program, programsKit } from './programs-kit.js';
+import { checkoutSession, invoice, newSecret, postEvent, stripeEvent, stripeId } from './stripe-fixtures.js';
 
 const kit = programsKit();
 const { api, ok } = kit;
@@ -209,5 +210,80 @@ describe('codes made on acceptance and by partners', () => {
       404,
       'not_found',
     );
+  });
+});
+
+describe("through Stripe's promotion codes", () => {
+  /** The program connected to Stripe, and Maya's code linked to its promotion code in Stripe. */
+  async function withStripe() {
+    const p = await program();
+    const secret = newSecret();
+    const added = await ok(p, 'POST', '/v1/integrations/stripe/secrets', { secret });
+    const url = kit.c.url + new URL(added.meta.endpoint_url).pathname;
+    const promo = `promo_${randomUUID().replace(/-/g, '').slice(0, 14)}`;
+    await ok(p, 'PATCH', `/v1/discount_codes/${p.code.id}`, { stripe_promotion_code_id: promo });
+    const send = async (type: string, object: Json) => {
+      const reply = await postEvent(url, stripeEvent(type, object, { created: kit.c.clock.now }), secret, { timestamp: kit.c.clock.now });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      return reply.body;
+    };
+    return { ...p, promo, send };
+  }
+  const paidTo = async (p: Program) =>
+    (await ok(p, 'GET', '/v1/commissions')).data.map((x: Json) => [x.attributes.partner_id, x.attributes.amount]);
+
+  it("a Checkout with a partner's promotion code and no referral credits the partner", async () => {
+    const p = await withStripe();
+    await p.send('checkout.session.completed', checkoutSession({ amount: 5000, email: 'viewer@buyers.test', promotionCodes: [p.promo] }));
+    expect(await paidTo(p)).toEqual([[p.maya.partnerId, 1000]]);
+    expect((await ok(p, 'GET', '/v1/events?type_eq=discount_code.used')).data).toHaveLength(1);
+  });
+
+  it('invoices name it in both shapes Stripe uses: the expanded discounts, and the one discount of older versions', async () => {
+    const p = await withStripe();
+    for (const [email, discountShape] of [
+      ['new@buyers.test', 'expanded'],
+      ['old@buyers.test', 'legacy'],
+    ] as const) {
+      await p.send(
+        'invoice.paid',
+        invoice({ customer: stripeId('cus'), email, amountPaid: 2000, promotionCodes: [p.promo], discountShape }),
+      );
+    }
+    expect(await paidTo(p)).toEqual([
+      [p.maya.partnerId, 400],
+      [p.maya.partnerId, 400],
+    ]);
+  });
+
+  it('a first invoice the code made free earns nothing, and the paid renewal without the code pays the partner', async () => {
+    const p = await withStripe();
+    const customer = stripeId('cus');
+    const subscription = stripeId('sub');
+    const free = await p.send(
+      'invoice.paid',
+      invoice({ customer, email: 'trial@buyers.test', amountPaid: 0, subscription, promotionCodes: [p.promo] }),
+    );
+    expect(free.data.attributes.outcome).toBe('linked');
+    expect(await paidTo(p)).toEqual([]);
+    await p.send('invoice.paid', invoice({ customer, email: 'trial@buyers.test', amountPaid: 3000, subscription }));
+    expect(await paidTo(p)).toEqual([[p.maya.partnerId, 600]]);
+  });
+
+  it("a referred customer's invoice with another partner's code pays the referral's partner, or the code's where it wins", async () => {
+    const p = await withStripe();
+    for (const wins of [false, true]) {
+      await ok(p, 'PATCH', '/v1/program', { code_wins: wins });
+      const email = `referred-${wins}@buyers.test`;
+      await kit.c.call('POST', '/v1/tracking/conversion', { token: p.publishable, body: { email, gr_id: randomUUID(), pk: p.leo.key } });
+      await p.send('invoice.paid', invoice({ customer: stripeId('cus'), email, amountPaid: 1000, promotionCodes: [p.promo] }));
+    }
+    expect(await paidTo(p)).toEqual(
+      expect.arrayContaining([
+        [p.leo.partnerId, 200],
+        [p.maya.partnerId, 200],
+      ]),
+    );
+    expect(await integrityProblems(kit.c.databaseUrl)).toEqual([]);
   });
 });

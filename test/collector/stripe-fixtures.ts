@@ -31,6 +31,8 @@ export function checkoutSession(o: {
   paymentIntent?: string | null;
   invoice?: string | null;
   subscription?: string | null;
+  /** Promotion codes used (promo_…), as a session's `discounts` names them. */
+  promotionCodes?: string[];
 }): Json {
   const mode = o.mode ?? 'payment';
   const amount = o.amount ?? 0;
@@ -53,6 +55,7 @@ export function checkoutSession(o: {
     payment_intent: o.paymentIntent === undefined ? (mode === 'payment' ? stripeId('pi') : null) : o.paymentIntent,
     invoice: o.invoice ?? null,
     subscription: o.subscription ?? null,
+    discounts: (o.promotionCodes ?? []).map((promo) => ({ coupon: stripeId('co'), promotion_code: promo })),
     livemode: false,
     success_url: 'https://shop.example/thanks',
     url: null,
@@ -82,6 +85,13 @@ export function invoice(o: {
   lines?: Array<{ price: string; product: string }>;
   /** The customer's address's country, as the invoice copies it. */
   customerCountry?: string;
+  /**
+   * Promotion codes used: since 2025-03-31 `discounts` lists discount ids, here expanded
+   * (`expand[]=discounts`) so each names its promotion code; `legacy` gives the one
+   * `discount` object of older versions instead.
+   */
+  promotionCodes?: string[];
+  discountShape?: 'expanded' | 'legacy';
 }): Json {
   const tax = o.tax ?? 0;
   const subscription = o.subscription === undefined ? stripeId('sub') : o.subscription;
@@ -139,6 +149,20 @@ export function invoice(o: {
       has_more: false,
       url: `/v1/invoices/${id}/lines`,
     },
+    ...(o.discountShape === 'legacy'
+      ? {
+          discount: o.promotionCodes?.[0]
+            ? { id: stripeId('di'), object: 'discount', coupon: { id: stripeId('co') }, promotion_code: o.promotionCodes[0] }
+            : null,
+        }
+      : {
+          discounts: (o.promotionCodes ?? []).map((promo) => ({
+            id: stripeId('di'),
+            object: 'discount',
+            coupon: { id: stripeId('co') },
+            promotion_code: promo,
+          })),
+        }),
     customer_address: o.customerCountry
       ? { country: o.customerCountry, city: null, line1: null, line2: null, postal_code: null, state: null }
       : null,

@@ -4040,6 +4040,8 @@ export interface paths {
                                     enabled: boolean;
                                     /** @enum {string} */
                                     created_by: "owner" | "partner" | "auto";
+                                    /** @description The Stripe promotion code (promo_…) it is: Stripe's events name it */
+                                    stripe_promotion_code_id: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -4083,6 +4085,7 @@ export interface paths {
                         /** @description 3 to 32 ASCII letters, digits, - or _ */
                         code: string;
                         discount_id?: string | null;
+                        stripe_promotion_code_id?: string | null;
                     };
                 };
             };
@@ -4106,6 +4109,8 @@ export interface paths {
                                     enabled: boolean;
                                     /** @enum {string} */
                                     created_by: "owner" | "partner" | "auto";
+                                    /** @description The Stripe promotion code (promo_…) it is: Stripe's events name it */
+                                    stripe_promotion_code_id: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -4168,6 +4173,8 @@ export interface paths {
                                     enabled: boolean;
                                     /** @enum {string} */
                                     created_by: "owner" | "partner" | "auto";
+                                    /** @description The Stripe promotion code (promo_…) it is: Stripe's events name it */
+                                    stripe_promotion_code_id: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -4191,7 +4198,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Disable a code (it credits nothing more) or enable it again */
+        /** Disable a code (it credits nothing more) or enable it again; link it to its Stripe promotion code */
         patch: {
             parameters: {
                 query?: never;
@@ -4204,7 +4211,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        enabled: boolean;
+                        enabled?: boolean;
+                        stripe_promotion_code_id?: string | null;
                     };
                 };
             };
@@ -4228,6 +4236,8 @@ export interface paths {
                                     enabled: boolean;
                                     /** @enum {string} */
                                     created_by: "owner" | "partner" | "auto";
+                                    /** @description The Stripe promotion code (promo_…) it is: Stripe's events name it */
+                                    stripe_promotion_code_id: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -8833,6 +8843,8 @@ export interface paths {
                                     enabled: boolean;
                                     /** @enum {string} */
                                     created_by: "owner" | "partner" | "auto";
+                                    /** @description The Stripe promotion code (promo_…) it is: Stripe's events name it */
+                                    stripe_promotion_code_id: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -8898,6 +8910,8 @@ export interface paths {
                                     enabled: boolean;
                                     /** @enum {string} */
                                     created_by: "owner" | "partner" | "auto";
+                                    /** @description The Stripe promotion code (promo_…) it is: Stripe's events name it */
+                                    stripe_promotion_code_id: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };

@@ -31,6 +31,7 @@ export function renderCode(row: CodeRow): Resource {
       discount_id: row.discount_id,
       enabled: row.enabled === 1,
       created_by: row.created_by,
+      stripe_promotion_code_id: row.stripe_promotion_code_id,
       created_at: row.created_at,
       updated_at: row.updated_at,
     },

@@ -32,6 +32,8 @@ export interface CodeRow {
   code_norm: string;
   enabled: number;
   created_by: 'owner' | 'partner' | 'auto';
+  /** The Stripe promotion code (promo_…) it is, whose id Stripe's events name. */
+  stripe_promotion_code_id: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -64,6 +66,24 @@ export function codesOf(db: Queryable, programId: string, partnershipId: string)
 
 export function codeByNorm(db: Queryable, programId: string, codeNorm: string): Promise<CodeRow | undefined> {
   return db.get<CodeRow>('SELECT * FROM discount_codes WHERE program_id = ? AND code_norm = ?', [programId, codeNorm]);
+}
+
+/** The partnership an enabled code credits, found by the Stripe promotion codes an event names. */
+export function creditedByStripePromotion(db: Queryable, programId: string, promoIds: readonly string[]) {
+  if (promoIds.length === 0) return Promise.resolve(undefined);
+  return db.get<CreditedPartnership & { code_id: string; code: string }>(
+    `SELECT ps.*, pa.email_norm AS partner_email_norm, pa.paypal_email_norm AS partner_paypal_email_norm, dc.id AS code_id, dc.code
+       FROM discount_codes dc
+       JOIN partnerships ps ON ps.id = dc.partnership_id
+       JOIN partners pa ON pa.id = ps.partner_id
+      WHERE dc.program_id = ? AND dc.stripe_promotion_code_id IN (${promoIds.map(() => '?').join(', ')}) AND dc.enabled = 1
+      ORDER BY dc.id LIMIT 1`,
+    [programId, ...promoIds],
+  );
+}
+
+export function setStripePromotion(db: Queryable, programId: string, id: string, promoId: string | null, now: number): Promise<number> {
+  return updateRow(db, 'discount_codes', programId, id, { stripe_promotion_code_id: promoId, updated_at: now });
 }
 
 /** The partnership an enabled code credits, with its partner's addresses (a partner's own code is refused as a self-referral). */

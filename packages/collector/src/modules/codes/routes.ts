@@ -9,7 +9,14 @@ import { one } from '../../platform/http/schemas.js';
 import { renderCode, renderDiscount } from './present.js';
 import { codeSchema, discountSchema } from './schemas.js';
 import * as codes from './repo.js';
-import { codeNorm, createCode, createDiscount, setCodeEnabled } from './service.js';
+import { codeNorm, createCode, createDiscount, linkStripePromotion, setCodeEnabled } from './service.js';
+import { found } from '../../platform/errors.js';
+
+/** A Stripe promotion code's id. */
+const promoId = z
+  .string()
+  .regex(/^promo_[A-Za-z0-9]{1,64}$/)
+  .meta({ description: 'A Stripe promotion code id (promo_…)' });
 
 const discountBody = z.strictObject({
   name: z.string().trim().min(1).max(100),
@@ -83,6 +90,7 @@ export const codeRoutes = [
       partnership_id: z.string().min(1).max(64),
       code: z.string().min(1).max(64).meta({ description: '3 to 32 ASCII letters, digits, - or _' }),
       discount_id: z.string().min(1).max(64).nullish(),
+      stripe_promotion_code_id: promoId.nullish(),
     }),
     status: 201,
     response: one(codeSchema),
@@ -94,13 +102,19 @@ export const codeRoutes = [
   route({
     method: 'patch',
     path: '/v1/discount_codes/:id',
-    summary: 'Disable a code (it credits nothing more) or enable it again',
+    summary: 'Disable a code (it credits nothing more) or enable it again; link it to its Stripe promotion code',
     access: 'secret',
-    body: z.strictObject({ enabled: z.boolean() }),
+    body: z.strictObject({ enabled: z.boolean().optional(), stripe_promotion_code_id: promoId.nullish() }),
     status: 200,
     response: one(codeSchema),
     async handle({ db, program, params, body, now }) {
-      const row = await db.transaction((tx) => setCodeEnabled(tx, program.id, params.id ?? '', body.enabled, now));
+      const id = params.id ?? '';
+      const row = await db.transaction(async (tx) => {
+        if (body.stripe_promotion_code_id !== undefined) await linkStripePromotion(tx, program.id, id, body.stripe_promotion_code_id, now);
+        return body.enabled === undefined
+          ? found(await codes.getCode(tx, program.id, id), 'discount_code', id)
+          : setCodeEnabled(tx, program.id, id, body.enabled, now);
+      });
       return { status: 200, body: { data: renderCode(row) } };
     },
   }),

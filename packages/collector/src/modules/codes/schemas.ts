@@ -21,6 +21,10 @@ export const codeSchema = resource('discount_code', {
   discount_id: z.string().nullable(),
   enabled: z.boolean(),
   created_by: z.enum(['owner', 'partner', 'auto']),
+  stripe_promotion_code_id: z
+    .string()
+    .nullable()
+    .meta({ description: "The Stripe promotion code (promo_…) it is: Stripe's events name it" }),
   created_at: unixTime,
   updated_at: unixTime,
 });

@@ -58,6 +58,8 @@ export interface CodeInput {
   partnership_id: string;
   code: string;
   discount_id?: string | null | undefined;
+  /** The Stripe promotion code (promo_…) it is, when the program's checkout is Stripe's. */
+  stripe_promotion_code_id?: string | null | undefined;
 }
 
 /** A code for one partnership; refused when the program has it already, in any case. */
@@ -79,10 +81,14 @@ export async function createCode(tx: Tx, programId: string, input: CodeInput, by
     code_norm: codeNorm(code),
     enabled: 1,
     created_by: by,
+    stripe_promotion_code_id: input.stripe_promotion_code_id ?? null,
     created_at: now,
     updated_at: now,
   };
   if (await codes.codeByNorm(tx, programId, row.code_norm)) throw taken();
+  if (row.stripe_promotion_code_id && (await codes.creditedByStripePromotion(tx, programId, [row.stripe_promotion_code_id]))) {
+    throw fail('conflict', 'another code of this program is this Stripe promotion code', { field: 'stripe_promotion_code_id' });
+  }
   try {
     await codes.insertCode(tx, row);
   } catch (err) {
@@ -108,6 +114,29 @@ export async function setCodeEnabled(tx: Tx, programId: string, id: string, enab
 
 /** A partnership a code credits, with its partner's addresses and the code's id. */
 export type CodeCredit = NonNullable<Awaited<ReturnType<typeof codes.creditedByCode>>>;
+
+/** Links a code to the Stripe promotion code it is (or unlinks it, with null). */
+export async function linkStripePromotion(tx: Tx, programId: string, id: string, promoId: string | null, now: number): Promise<CodeRow> {
+  const row = found(await codes.getCode(tx, programId, id), 'discount_code', id);
+  try {
+    await codes.setStripePromotion(tx, programId, id, promoId, now);
+  } catch (err) {
+    if (err instanceof UniqueViolation)
+      throw fail('conflict', 'another code of this program is this Stripe promotion code', { field: 'stripe_promotion_code_id' });
+    throw err;
+  }
+  return { ...row, stripe_promotion_code_id: promoId, updated_at: now };
+}
+
+/** The partnership the Stripe promotion codes of an event credit: an enabled code of an accepted partnership. */
+export async function creditedByStripe(
+  db: Queryable,
+  programId: string,
+  promoIds: readonly string[],
+): Promise<(CodeCredit & { code: string }) | undefined> {
+  const credited = await codes.creditedByStripePromotion(db, programId, promoIds);
+  return credited?.state === 'accepted' ? credited : undefined;
+}
 
 /** The partnership a code credits now, if any: an enabled code of an accepted partnership. */
 export async function creditedByCode(db: Queryable, programId: string, code: string | undefined): Promise<CodeCredit | undefined> {

@@ -18,6 +18,9 @@ import { convertIn } from '../referrals/conversions.js';
 import { normalizeEmail } from '../../core/email.js';
 import { currencyCode } from '../../core/money.js';
 import { creditPayment } from '../payments/service.js';
+import { creditedByStripe } from '../codes/service.js';
+import type { PartnershipRow } from '../partnerships/repo.js';
+import { mailbox } from '../../core/email.js';
 import { applyRefund, holdForDispute, lockPayment } from '../payments/refunds.js';
 import * as read from './objects.js';
 import type { StripeEvent } from './verify.js';
@@ -102,7 +105,34 @@ async function findReferral(tx: Tx, program: ProgramRow, who: read.Customer, now
   if (byCustomer) return { referral: byCustomer, created: false };
   const norm = who.email ? emailOrNothing(who.email) : undefined;
   const byEmail = norm ? await referrals.findByEmail(tx, program.id, norm) : undefined;
-  return byEmail ? { referral: byEmail, created: false } : undefined;
+  if (byEmail) return { referral: byEmail, created: false };
+  return byCode(tx, program, who, now);
+}
+
+/** A customer no referral names who used a partner's code: the code's partner's referral, made by the address. */
+async function byCode(tx: Tx, program: ProgramRow, who: read.Customer, now: number): Promise<Found | undefined> {
+  const code = who.email ? await creditedByStripe(tx, program.id, who.promotionCodes ?? []) : undefined;
+  if (!code || !who.email) return undefined;
+  try {
+    const made = await convertIn(tx, program.id, { email: who.email, gr_id: `code:${code.code_id}`, discount_code: code.code }, now);
+    return { referral: made.referral, created: made.created };
+  } catch (err) {
+    // The partner's own address, say: not this way.
+    if (err instanceof ServiceError && err.kind !== 'internal') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Where the program lets a code win, a referred customer's payment with another partner's
+ * code pays the code's partner (docs/codes.md); the partner's own code never does.
+ */
+async function codeWinner(tx: Tx, program: ProgramRow, who: read.Customer, referral: ReferralRow) {
+  const code = await creditedByStripe(tx, program.id, who.promotionCodes ?? []);
+  if (!code) return undefined;
+  const self = mailbox(referral.email);
+  const own = [code.partner_email_norm, code.partner_paypal_email_norm].some((a) => a !== null && mailbox(a) === self);
+  return { codeId: code.code_id, creditTo: program.code_wins === 1 && code.id !== referral.partnership_id && !own ? code : undefined };
 }
 
 function emailOrNothing(raw: string): string | undefined {
@@ -127,7 +157,14 @@ function linkedOnly(found: Found, linked: string[]): Handled {
 }
 
 /** Records the payment once (its key is Stripe's id) and links its Stripe ids to it. */
-async function credit(tx: Tx, program: ProgramRow, referral: ReferralRow, paid: read.Paid, now: number): Promise<Handled> {
+async function credit(
+  tx: Tx,
+  program: ProgramRow,
+  referral: ReferralRow,
+  paid: read.Paid,
+  now: number,
+  code?: { codeId: string; creditTo: PartnershipRow | undefined },
+): Promise<Handled> {
   const key = paymentKey(paid.key);
   const earlier = await payments.findByKey(tx, program.id, key);
   if (earlier) {
@@ -143,9 +180,18 @@ async function credit(tx: Tx, program: ProgramRow, referral: ReferralRow, paid: 
     tx,
     program,
     referral,
-    { idempotency_key: key, amount: paid.amount, currency, occurred_at: paid.paidAt, gross: paid.gross, ...paid.sold },
+    {
+      idempotency_key: key,
+      amount: paid.amount,
+      currency,
+      occurred_at: paid.paidAt,
+      gross: paid.gross,
+      ...paid.sold,
+      discount_code_id: code?.codeId,
+    },
     hash,
     now,
+    code?.creditTo,
   );
   for (const ref of paid.refs) await stripe.link(tx, program.id, ref, payment.id, now);
   return {
@@ -175,7 +221,9 @@ const checkoutCompleted: Handler = async (tx, program, event, now) => {
   const found = await findReferral(tx, program, who, now);
   if (!found) return ignored(NO_REFERRAL);
   const paid = read.sessionPaid(s, event.created);
-  const credited = paid ? await credit(tx, program, found.referral, paid, now) : undefined;
+  const credited = paid
+    ? await credit(tx, program, found.referral, paid, now, await codeWinner(tx, program, who, found.referral))
+    : undefined;
   const linked = await linkCustomer(tx, program, who, found.referral, now);
   return credited ? { ...credited, linked: [...linked, ...credited.linked] } : linkedOnly(found, linked);
 };
@@ -183,11 +231,15 @@ const checkoutCompleted: Handler = async (tx, program, event, now) => {
 const invoicePaid: Handler = async (tx, program, event, now) => {
   const inv = event.data.object;
   const paid = read.invoicePaid(inv, event.created);
-  if (!paid) return ignored('nothing was paid');
   const who = read.invoiceCustomer(inv);
+  if (!paid) {
+    // A first invoice a code made free pays nothing, but makes the customer the code's partner's, for the renewals.
+    const coded = who.promotionCodes?.length ? await findReferral(tx, program, who, now) : undefined;
+    return coded ? linkedOnly(coded, await linkCustomer(tx, program, who, coded.referral, now)) : ignored('nothing was paid');
+  }
   const found = await findReferral(tx, program, who, now);
   if (!found) return ignored(`${NO_REFERRAL} (yet)`, who.customer);
-  const credited = await credit(tx, program, found.referral, paid, now);
+  const credited = await credit(tx, program, found.referral, paid, now, await codeWinner(tx, program, who, found.referral));
   return { ...credited, linked: [...(await linkCustomer(tx, program, who, found.referral, now)), ...credited.linked] };
 };
 

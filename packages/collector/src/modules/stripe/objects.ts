@@ -41,6 +41,19 @@ export interface Customer {
   /** A Checkout Session's client_reference_id: the click id when the page passed it. */
   clickId?: string | undefined;
   metadata: Array<Record<string, string>>;
+  /** The Stripe promotion codes (promo_…) the customer used, as far as the object tells. */
+  promotionCodes?: string[] | undefined;
+}
+
+/**
+ * Promotion codes from an object's discounts: a Checkout Session's `discounts[]` name theirs
+ * (an id, or the object when expanded); an invoice's `discounts[]` are discount ids unless
+ * expanded (then each names its promotion code); before 2025-03-31 an invoice had one
+ * `discount` object.
+ */
+function promotionCodes(o: Json): string[] {
+  const listed = Array.isArray(o.discounts) ? o.discounts.map((d) => idOf(obj(d)?.promotion_code)) : [];
+  return defined([...listed, idOf(obj(o.discount)?.promotion_code)]).filter((id) => id.startsWith('promo_'));
 }
 
 /** A payment to record: Tally's key for it, the Stripe ids it may be found by later, and its sums. */
@@ -93,6 +106,7 @@ export function sessionCustomer(s: Json): Customer {
     customer: idOf(s.customer),
     email: str(obj(s.customer_details)?.email) ?? str(s.customer_email),
     clickId: str(s.client_reference_id),
+    promotionCodes: promotionCodes(s),
     // A session carries its own metadata only (its subscription is an id): the
     // subscription's (subscription_data.metadata) comes with each of its invoices.
     metadata: metadata(s.metadata),
@@ -131,6 +145,7 @@ export function invoiceCustomer(inv: Json): Customer {
     customer: idOf(inv.customer),
     email: str(inv.customer_email),
     metadata: metadata(parent?.metadata, obj(inv.subscription_details)?.metadata, inv.metadata),
+    promotionCodes: promotionCodes(inv),
   };
 }
 

@@ -22,6 +22,7 @@ import m0016 from './0016-clicks-purged.js';
 import m0017 from './0017-groups-and-rewards.js';
 import m0018 from './0018-discount-codes.js';
 import m0019 from './0019-partner-codes.js';
+import m0020 from './0020-stripe-promotion-codes.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0017,
   m0018,
   m0019,
+  m0020,
 ];
