@@ -50,19 +50,6 @@ async function partnerCounts(groups: readonly Group[], signal: AbortSignal): Pro
   return Object.fromEntries(await Promise.all(groups.map(async (g) => [g.id, await partnerCount(g.id, signal)] as const)));
 }
 
-/** A slug from a group's name, as the API takes it: "VIP partners" is vip-partners. */
-function slugOf(name: string): string {
-  const s = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 56)
-    .replace(/-+$/, '');
-  return s.length >= 2 ? s : `group${s ? `-${s}` : ''}`;
-}
-
 const EVENT_WORDS = { sale: 'a payment', lead: 'a sign-up', click: 'clicks' } as const;
 
 const applications = (g: Group, program: Program | undefined): string => {
@@ -80,7 +67,9 @@ function NewGroup({ onClose }: { onClose: () => void }) {
       onClose={onClose}
       onConfirm={async (form) => {
         const name = text(form, 'name').trim();
-        const made = await api.POST('/v1/groups', { body: { name, slug: text(form, 'slug').trim() || slugOf(name) } });
+        // Without an address, the API makes one from the name ("VIP partners" is vip-partners).
+        const slug = text(form, 'slug').trim();
+        const made = await api.POST('/v1/groups', { body: { name, ...(slug ? { slug } : {}) } });
         route(href(`/groups/${made.data.id}`));
       }}
     >
