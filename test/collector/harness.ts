@@ -49,6 +49,8 @@ export const PUBLIC_URL = 'http://localhost:8787';
 
 export interface CollectorOptions {
   limits?: RateLimits;
+  /** Stripe's API at a test's local server. */
+  stripeApiUrl?: string;
   smtpUrl?: string;
   /** Where webhooks may go; https to public addresses only unless given. */
   outbound?: Partial<OutboundPolicy>;
@@ -77,6 +79,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
       publicUrl: PUBLIC_URL,
       limits: opts.limits,
       smtpUrl: opts.smtpUrl,
+      stripeApiUrl: opts.stripeApiUrl,
       mailFrom: 'Tally <tally@test.example>',
     },
     createLogger('silent'),

@@ -70,6 +70,8 @@ export interface AppDeps {
   outbox?: OutboxSender | undefined;
   /** Where webhook URLs may point; https and public addresses only unless given. */
   outbound?: OutboundPolicy | undefined;
+  /** Stripe's API elsewhere than https://api.stripe.com (STRIPE_API_URL). */
+  stripeApiUrl?: string | undefined;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -115,6 +117,7 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
       outbound: deps.outbound ?? DEFAULT_OUTBOUND,
       client: client(ctx),
       publicUrl: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
+      stripeApiUrl: deps.stripeApiUrl,
       params: ctx.params as Record<string, string>,
       body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
       list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,

@@ -147,6 +147,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     publicUrl,
     outbox,
     outbound,
+    stripeApiUrl: config.stripeApiUrl,
   }).callback();
 
   // Webhooks are sent beside the requests, never in their path (docs/webhooks.md).

@@ -5876,6 +5876,8 @@ export interface paths {
                                     code_max_length: number;
                                     /** @description Whether a partnership gets a code (its key, with the prefix) when it is accepted */
                                     auto_codes: boolean;
+                                    /** @description The end of the Stripe API key Tally makes codes with; null: none */
+                                    stripe_api_key_hint: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -5938,6 +5940,8 @@ export interface paths {
                         code_prefix?: string;
                         code_max_length?: number;
                         auto_codes?: boolean;
+                        /** @description A restricted Stripe API key: Tally makes discounts' coupons and codes' promotion codes in Stripe; null removes it */
+                        stripe_api_key?: string | null;
                     };
                 };
             };
@@ -5982,6 +5986,8 @@ export interface paths {
                                     code_max_length: number;
                                     /** @description Whether a partnership gets a code (its key, with the prefix) when it is accepted */
                                     auto_codes: boolean;
+                                    /** @description The end of the Stripe API key Tally makes codes with; null: none */
+                                    stripe_api_key_hint: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };

@@ -35,6 +35,8 @@ export interface RouteInput<B, Q = unknown> {
   client: string;
   /** The collector's public address, for links it hands out. */
   publicUrl: string;
+  /** Stripe's API elsewhere than https://api.stripe.com (STRIPE_API_URL), for codes made in Stripe. */
+  stripeApiUrl: string | undefined;
   params: Record<string, string>;
   body: B;
   list: ListQuery;

@@ -23,6 +23,8 @@ const schema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Where users reach this collector; used for the first program's demo site and origin. */
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** Stripe's API, for codes Tally makes in Stripe: https://api.stripe.com unless set (a proxy, or a test's local server). */
+    STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** Where partners' invitations and password resets are sent from; none sent without it. */
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** The From of those messages. */
@@ -73,6 +75,8 @@ export interface Config {
   logLevel: string;
   /** PUBLIC_URL when given; otherwise the server names itself by the address it listens on. */
   publicUrl?: string | undefined;
+  /** STRIPE_API_URL: Stripe's API elsewhere than https://api.stripe.com. */
+  stripeApiUrl?: string | undefined;
   /** SMTP_URL: partners' invitations and password resets are e-mailed through it. */
   smtpUrl?: string | undefined;
   mailFrom?: string | undefined;
@@ -128,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbMaxQueued: e.DB_MAX_QUEUED,
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    stripeApiUrl: e.STRIPE_API_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     limits: Object.freeze({

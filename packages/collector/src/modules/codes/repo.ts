@@ -17,6 +17,8 @@ export interface DiscountRow {
   currency: string | null;
   duration_kind: 'once' | 'months' | 'forever';
   duration_months: number | null;
+  /** Its coupon in Stripe, once a code for it was made there. */
+  stripe_coupon_id: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -109,6 +111,10 @@ export async function insertDiscount(db: Queryable, row: DiscountRow): Promise<v
 export async function updateDiscount(db: Queryable, row: DiscountRow): Promise<void> {
   const { id: _, program_id, created_at: __, ...fields } = row;
   await updateRow(db, 'discounts', program_id, row.id, fields);
+}
+
+export function setStripeCoupon(db: Queryable, programId: string, id: string, couponId: string, now: number): Promise<number> {
+  return updateRow(db, 'discounts', programId, id, { stripe_coupon_id: couponId, updated_at: now });
 }
 
 export async function insertCode(db: Queryable, row: CodeRow): Promise<void> {

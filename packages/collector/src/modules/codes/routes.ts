@@ -9,7 +9,7 @@ import { one } from '../../platform/http/schemas.js';
 import { renderCode, renderDiscount } from './present.js';
 import { codeSchema, discountSchema } from './schemas.js';
 import * as codes from './repo.js';
-import { codeNorm, createCode, createDiscount, linkStripePromotion, setCodeEnabled } from './service.js';
+import { codeNorm, createDiscount, linkStripePromotion, makeCode, switchCode } from './service.js';
 import { found } from '../../platform/errors.js';
 
 /** A Stripe promotion code's id. */
@@ -94,8 +94,8 @@ export const codeRoutes = [
     }),
     status: 201,
     response: one(codeSchema),
-    async handle({ db, program, body, now }) {
-      const row = await db.transaction((tx) => createCode(tx, program.id, body, 'owner', now));
+    async handle({ db, program, body, now, stripeApiUrl }) {
+      const row = await makeCode(db, program, body, now, stripeApiUrl);
       return { status: 201, headers: { Location: `/v1/discount_codes/${row.id}` }, body: { data: renderCode(row) } };
     },
   }),
@@ -107,14 +107,14 @@ export const codeRoutes = [
     body: z.strictObject({ enabled: z.boolean().optional(), stripe_promotion_code_id: promoId.nullish() }),
     status: 200,
     response: one(codeSchema),
-    async handle({ db, program, params, body, now }) {
+    async handle({ db, program, params, body, now, stripeApiUrl }) {
       const id = params.id ?? '';
-      const row = await db.transaction(async (tx) => {
-        if (body.stripe_promotion_code_id !== undefined) await linkStripePromotion(tx, program.id, id, body.stripe_promotion_code_id, now);
-        return body.enabled === undefined
-          ? found(await codes.getCode(tx, program.id, id), 'discount_code', id)
-          : setCodeEnabled(tx, program.id, id, body.enabled, now);
-      });
+      const promo = body.stripe_promotion_code_id;
+      if (promo !== undefined) await db.transaction((tx) => linkStripePromotion(tx, program.id, id, promo, now));
+      const row =
+        body.enabled === undefined
+          ? found(await codes.getCode(db, program.id, id), 'discount_code', id)
+          : await switchCode(db, program, id, body.enabled, now, stripeApiUrl);
       return { status: 200, body: { data: renderCode(row) } };
     },
   }),

@@ -5,7 +5,7 @@
 
 import { uuidv7 } from '../../core/ids.js';
 import { currencyCode } from '../../core/money.js';
-import type { Queryable, Tx } from '../../platform/db/db.js';
+import type { Db, Queryable, Tx } from '../../platform/db/db.js';
 import { UniqueViolation } from '../../platform/db/db.js';
 import { fail, found } from '../../platform/errors.js';
 import * as partnerships from '../partnerships/repo.js';
@@ -13,6 +13,7 @@ import type { ProgramRow } from '../programs/repo.js';
 import * as groups from '../rewards/groups-repo.js';
 import { emit } from '../webhooks/events.js';
 import { renderCode } from './present.js';
+import { stripeCodes } from './stripe-api.js';
 import * as codes from './repo.js';
 import type { CodeRow, DiscountRow } from './repo.js';
 
@@ -47,6 +48,7 @@ export async function createDiscount(tx: Tx, programId: string, input: DiscountI
     currency: input.kind === 'amount' ? currencyCode(input.currency!) : null,
     duration_kind: input.duration.kind,
     duration_months: input.duration.kind === 'months' ? input.duration.months : null,
+    stripe_coupon_id: null,
     created_at: now,
     updated_at: now,
   };
@@ -193,4 +195,58 @@ export async function autoCode(
     }
   }
   return undefined;
+}
+
+/**
+ * A code the owner makes. With the program's Stripe API key and a discount, it is made in
+ * Stripe first (the discount's coupon once, then the promotion code), outside any database
+ * transaction, and recorded with Stripe's id; a refusal by Stripe records nothing. Made
+ * meanwhile by another request, the promotion code is turned off again.
+ */
+export async function makeCode(
+  db: Db,
+  program: ProgramRow,
+  input: CodeInput,
+  now: number,
+  stripeApiUrl: string | undefined,
+): Promise<CodeRow> {
+  const inStripe = program.stripe_api_key && input.discount_id && !input.stripe_promotion_code_id;
+  if (!inStripe) return db.transaction((tx) => createCode(tx, program.id, input, 'owner', now));
+  // Everything Tally would refuse is refused before Stripe is asked.
+  if (!CODE_PATTERN.test(input.code.trim()))
+    throw fail('invalid_field', 'a code is 3 to 32 ASCII letters, digits, - or _', { field: 'code' });
+  if (await codes.codeByNorm(db, program.id, codeNorm(input.code))) throw taken();
+  if (!(await partnerships.get(db, program.id, input.partnership_id)))
+    throw fail('invalid_field', `no partnership ${input.partnership_id}`, { field: 'partnership_id' });
+  const discount = found(await codes.getDiscount(db, program.id, input.discount_id!), 'discount', input.discount_id!);
+  const stripe = stripeCodes(program.stripe_api_key!, stripeApiUrl);
+  let coupon = discount.stripe_coupon_id;
+  if (!coupon) {
+    coupon = await stripe.coupon(discount);
+    const made = coupon;
+    await db.transaction((tx) => codes.setStripeCoupon(tx, program.id, discount.id, made, now));
+  }
+  const promo = await stripe.promotionCode(coupon, input.code.trim());
+  try {
+    return await db.transaction((tx) => createCode(tx, program.id, { ...input, stripe_promotion_code_id: promo }, 'owner', now));
+  } catch (err) {
+    await stripe.setActive(promo, false).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Disables or enables a code, in Stripe first when it is a Stripe promotion code of a program with a key. */
+export async function switchCode(
+  db: Db,
+  program: ProgramRow,
+  id: string,
+  enabled: boolean,
+  now: number,
+  stripeApiUrl: string | undefined,
+): Promise<CodeRow> {
+  const row = found(await codes.getCode(db, program.id, id), 'discount_code', id);
+  if (program.stripe_api_key && row.stripe_promotion_code_id && (row.enabled === 1) !== enabled) {
+    await stripeCodes(program.stripe_api_key, stripeApiUrl).setActive(row.stripe_promotion_code_id, enabled);
+  }
+  return db.transaction((tx) => setCodeEnabled(tx, program.id, id, enabled, now));
 }

@@ -31,6 +31,8 @@ export interface ProgramRow {
   code_max_length: number;
   /** 1: a partnership gets a code (its key, with the prefix) when it is accepted. */
   auto_codes: number;
+  /** A restricted Stripe API key, for the codes Tally makes in Stripe; never shown whole. */
+  stripe_api_key: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -84,6 +86,7 @@ export type ProgramFields = Partial<
     | 'code_prefix'
     | 'code_max_length'
     | 'auto_codes'
+    | 'stripe_api_key'
   >
 >;
 

@@ -9,6 +9,7 @@ import { route } from '../../api/route.js';
 import { one, resource, unixTime } from '../../platform/http/schemas.js';
 import { rulesFor } from '../commissions/rules.js';
 import { renderRules } from './present.js';
+import { STRIPE_API_KEY } from '../codes/stripe-api.js';
 import { rateBps, rules, rulesOut, slug } from '../../api/fields.js';
 
 /** The snippet holds data-cookie-days to 1–365 (docs/tracker.md). */
@@ -33,6 +34,7 @@ const programSchema = resource('program', {
   code_prefix: z.string().meta({ description: "What partners' own codes begin with ('' for anything)" }),
   code_max_length: z.number().int().meta({ description: "The longest a partner's own code may be" }),
   auto_codes: z.boolean().meta({ description: 'Whether a partnership gets a code (its key, with the prefix) when it is accepted' }),
+  stripe_api_key_hint: z.string().nullable().meta({ description: 'The end of the Stripe API key Tally makes codes with; null: none' }),
   created_at: unixTime,
   updated_at: unixTime,
 });
@@ -58,6 +60,7 @@ function renderProgram({ program, origins }: ProgramWithOrigins) {
       code_prefix: program.code_prefix,
       code_max_length: program.code_max_length,
       auto_codes: program.auto_codes === 1,
+      stripe_api_key_hint: program.stripe_api_key ? `${program.stripe_api_key.slice(0, 8)}…${program.stripe_api_key.slice(-4)}` : null,
       created_at: program.created_at,
       updated_at: program.updated_at,
     },
@@ -86,6 +89,14 @@ const changes = z.strictObject({
     .meta({ description: 'Up to 16 ASCII letters, digits, - or _' }),
   code_max_length: z.number().int().min(3).max(32).optional(),
   auto_codes: z.boolean().optional(),
+  stripe_api_key: z
+    .string()
+    .regex(STRIPE_API_KEY, 'must be a Stripe API key: rk_test_…, rk_live_… (restricted, with write access to coupons and promotion codes)')
+    .nullable()
+    .optional()
+    .meta({
+      description: "A restricted Stripe API key: Tally makes discounts' coupons and codes' promotion codes in Stripe; null removes it",
+    }),
 });
 
 export const programRoutes = [
@@ -129,6 +140,7 @@ export const programRoutes = [
           codePrefix: body.code_prefix,
           codeMaxLength: body.code_max_length,
           autoCodes: body.auto_codes,
+          stripeApiKey: body.stripe_api_key,
           origins: body.allowed_origins,
         },
         now,

@@ -100,6 +100,7 @@ function prepare(input: NewProgram, now: number): { program: ProgramRow; origins
     code_prefix: '',
     code_max_length: 32,
     auto_codes: 0,
+    stripe_api_key: null,
     created_at: now,
     updated_at: now,
   };
@@ -147,6 +148,7 @@ export interface ProgramChanges {
   codePrefix?: string | undefined;
   codeMaxLength?: number | undefined;
   autoCodes?: boolean | undefined;
+  stripeApiKey?: string | null | undefined;
   /** The whole list, replacing the current one: what is missing is removed, what is new added. */
   origins?: readonly string[] | undefined;
 }
@@ -191,6 +193,7 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
   if (changes.codePrefix !== undefined) fields.code_prefix = changes.codePrefix.trim();
   if (changes.codeMaxLength !== undefined) fields.code_max_length = changes.codeMaxLength;
   if (changes.autoCodes !== undefined) fields.auto_codes = changes.autoCodes ? 1 : 0;
+  if (changes.stripeApiKey !== undefined) fields.stripe_api_key = changes.stripeApiKey;
   const wanted = changes.origins && [...new Set(changes.origins.map(parseOrigin))];
   if (wanted?.length === 0) {
     throw fail('invalid_field', 'a program needs at least one allowed origin, or the snippet can record nothing', {

@@ -23,6 +23,7 @@ import m0017 from './0017-groups-and-rewards.js';
 import m0018 from './0018-discount-codes.js';
 import m0019 from './0019-partner-codes.js';
 import m0020 from './0020-stripe-promotion-codes.js';
+import m0021 from './0021-stripe-api-key.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0018,
   m0019,
   m0020,
+  m0021,
 ];
