@@ -81,3 +81,15 @@ it('a key Stripe does not know is said to be the key, and makes nothing', async 
   expect(err.detail).toMatch(/^Stripe refused the coupon: Invalid API Key provided/);
   expect((await p.call('GET', '/v1/program')).body.data.attributes.stripe_api_key_hint).toBe('rk_test_…ws99');
 });
+
+it('a partnership declined has its codes disabled, in Stripe too', async () => {
+  const p = await program();
+  const made = await p.call('POST', '/v1/discount_codes', {
+    partnership_id: p.partner.partnershipId,
+    code: `END${randomUUID().slice(0, 4)}`,
+    discount_id: p.discount.id,
+  });
+  expect((await p.call('PATCH', `/v1/partnerships/${p.partner.partnershipId}`, { state: 'declined' })).status).toBe(200);
+  expect((await p.call('GET', `/v1/discount_codes/${made.body.data.id}`)).body.data.attributes.enabled).toBe(false);
+  expect(stripe.promotionCodes.get(made.body.data.attributes.stripe_promotion_code_id)?.active).toBe(false);
+});

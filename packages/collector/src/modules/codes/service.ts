@@ -250,3 +250,24 @@ export async function switchCode(
   }
   return db.transaction((tx) => setCodeEnabled(tx, program.id, id, enabled, now));
 }
+
+/**
+ * A partnership declined: each of its enabled codes is disabled, and turned off in Stripe
+ * too when it is a promotion code of a program with a key. After the partnership's own
+ * change committed: Stripe not answering does not undo it, nor fail its answer (the code
+ * credits nothing in Tally anyway; the owner can turn it off in Stripe).
+ */
+export async function codesEnded(
+  db: Db,
+  program: ProgramRow,
+  partnershipId: string,
+  now: number,
+  stripeApiUrl: string | undefined,
+): Promise<void> {
+  const stripe = program.stripe_api_key ? stripeCodes(program.stripe_api_key, stripeApiUrl) : undefined;
+  for (const code of await codes.codesOf(db, program.id, partnershipId)) {
+    if (code.enabled !== 1) continue;
+    if (stripe && code.stripe_promotion_code_id) await stripe.setActive(code.stripe_promotion_code_id, false).catch(() => undefined);
+    await db.transaction((tx) => setCodeEnabled(tx, program.id, code.id, false, now));
+  }
+}

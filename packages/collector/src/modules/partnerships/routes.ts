@@ -6,6 +6,7 @@ import { route } from '../../api/route.js';
 import { one, relation, resource, unixTime } from '../../platform/http/schemas.js';
 import * as partnerships from './repo.js';
 import { readRoutes } from '../../api/crud.js';
+import { codesEnded } from '../codes/service.js';
 import { competitorSlugs, rateBps, rules, rulesOut, slug, state } from '../../api/fields.js';
 import { renderPartnership } from './present.js';
 
@@ -103,8 +104,10 @@ export const partnershipRoutes = [
     body: updateBody,
     status: 200,
     response: one(partnershipSchema),
-    async handle({ db, program, params, body, now }) {
+    async handle({ db, program, params, body, now, stripeApiUrl }) {
       const row = await updatePartnership(db, program.id, params.id ?? '', body, now);
+      // Its codes, made in Stripe, are turned off there too: they credit nothing any more.
+      if (body.state === 'declined') await codesEnded(db, program, row.id, now, stripeApiUrl);
       return { status: 200, body: { data: renderPartnership(row, program) } };
     },
   }),
