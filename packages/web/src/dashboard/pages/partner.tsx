@@ -1,6 +1,6 @@
-// One partner: their link (to copy), their partnership's state and terms, their own chart
-// and figures, their latest referrals and commissions; and editing, accepting,
-// declining and deleting them.
+// One partner: their link (to copy) and promotion codes, their partnership's state and
+// terms, their own chart and figures, their latest referrals and commissions; and editing,
+// accepting, declining and deleting them.
 
 import { useLocation, useRoute } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
@@ -15,6 +15,7 @@ import { RangePicker, statsQuery, useRange } from '../../common/range.js';
 import { CommissionTable, ReferralTable } from './records.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { allGroups, byId, type Group, type GroupMove } from '../groups.js';
+import { PartnerCodes } from '../partner-codes.js';
 
 type Dialog = 'edit' | 'rate' | 'group' | 'accepted' | 'declined' | 'delete' | null;
 
@@ -203,6 +204,7 @@ export function Partner() {
                 <p class="hint">Any page of your site works too, with ?red={ship.key} added.</p>
               </section>
             )}
+            {ship && <PartnerCodes partnership={partnership!} program={program} groupName={group?.attributes.name} />}
             <PortalInvite partnerId={partner.id} />
             <div class="page-head">
               <h2>Performance</h2>

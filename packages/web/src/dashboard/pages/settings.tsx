@@ -1,6 +1,7 @@
-// The program's settings and commission rules, its snippet, its public page for partners, its Stripe connection, its
-// webhooks (webhook-settings.tsx), its API tokens and its team. Secrets (a new token, an
-// invitation link) are shown once, when made: the collector keeps only their hashes.
+// The program's settings and commission rules, its snippet, its public page for partners, its
+// promotion codes (code-settings.tsx), its Stripe connection, its webhooks
+// (webhook-settings.tsx), its API tokens and its team. Secrets (a new token, an invitation
+// link) are shown once, when made: the collector keeps only their hashes.
 
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
@@ -10,6 +11,7 @@ import { useLoad, type Loaded } from '../../common/use-api.js';
 import { CopyButton, Failure, Show, Table, type Column } from '../../common/ui.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { useSession } from '../session.js';
+import { PromotionCodeSettings } from './code-settings.js';
 import { StripeConnection } from './stripe-settings.js';
 import { WebhookSettings } from './webhook-settings.js';
 
@@ -378,6 +380,7 @@ export function Settings() {
             <ProgramForm program={answer.data} saved={loaded.reload} />
             <Snippet program={answer.data} made={tokens.reload} />
             <PublicPage program={answer.data} saved={loaded.reload} />
+            <PromotionCodeSettings program={answer.data} saved={loaded.reload} />
             <StripeConnection />
           </>
         )}

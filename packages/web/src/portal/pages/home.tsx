@@ -1,7 +1,8 @@
-// The partner's home: the link first (with a copy button and its short forms), their group
-// and its rewards in words, then, for a date range, clicks, referrals, paying customers,
-// referrals per click, earnings per click and what was earned, with a chart; and what is
-// pending and paid, and what the next payout pays (or why it pays nothing, in words).
+// The partner's home: the link first (with a copy button and its short forms), their
+// promotion codes beside it (codes.tsx), their group and its rewards in words, then, for a
+// date range, clicks, referrals, paying customers, referrals per click, earnings per click
+// and what was earned, with a chart; and what is pending and paid, and what the next payout
+// pays (or why it pays nothing, in words).
 
 import { api } from '../../common/api.js';
 import { dateTime, int, mainCurrency, money, moneyMap, perClick } from '../../common/format.js';
@@ -9,6 +10,7 @@ import { MeasureChart, sumMoney } from '../../common/measures.js';
 import { RangePicker, statsQuery, useRange } from '../../common/range.js';
 import { useLoad } from '../../common/use-api.js';
 import { CopyButton, Empty, Show } from '../../common/ui.js';
+import { CodesCard } from '../codes.js';
 import { href, usePortal, type Partnership } from '../session.js';
 
 function LinkCard({ p }: { p: Partnership }) {
@@ -173,6 +175,7 @@ export function Home() {
     <section>
       <h1>{current.attributes.program_name}</h1>
       <LinkCard p={current} />
+      {current.attributes.state === 'accepted' && <CodesCard key={current.id} p={current} />}
       <GroupCard p={current} />
       <Earnings p={current} />
       {current.attributes.state === 'accepted' && (

@@ -1,0 +1,178 @@
+// A partner's promotion codes, on their page: each code with its discount in words, who
+// made it, whether it is on and the Stripe promotion code it is; making one (a discount of
+// the program's or of their group, a Stripe promotion code's id), and turning one off or on
+// again. docs/codes.md is the contract.
+
+import { useState } from 'preact/hooks';
+import { api, type Answer } from '../common/api.js';
+import { CODE_PATTERN, everyPage } from '../common/codes.js';
+import { text, useSubmit } from '../common/forms.js';
+import { useLoad } from '../common/use-api.js';
+import { Empty, Failure, Show, Table, type Column } from '../common/ui.js';
+import { allDiscounts, type Code, discountWords, MADE_BY } from './discounts.js';
+import { href } from './session.js';
+
+type Partnership = Answer<'/v1/partnerships'>['data'][number];
+type Program = Answer<'/v1/program'>['data']['attributes'];
+
+async function loadCodes(partnershipId: string, signal: AbortSignal) {
+  const [codes, discounts] = await Promise.all([
+    everyPage((after) =>
+      api.GET('/v1/discount_codes', {
+        params: { query: { partnership_id_eq: partnershipId, per_page: 50, starting_after: after } },
+        signal,
+      }),
+    ),
+    allDiscounts(signal),
+  ]);
+  return { codes, discounts };
+}
+
+export function PartnerCodes({ partnership, program, groupName }: { partnership: Partnership; program: Program; groupName?: string }) {
+  const ship = partnership.attributes;
+  // Loaded again when the partnership's state changes: an acceptance may give it a code (auto_codes).
+  const loaded = useLoad((signal) => loadCodes(partnership.id, signal), `${partnership.id}/${ship.state}`);
+  const [toggling, setToggling] = useState<string | null>(null);
+  const [toggleError, setToggleError] = useState<unknown>();
+  const { error, busy, onSubmit } = useSubmit(async (form, el) => {
+    const discountId = text(form, 'discount_id');
+    const promo = text(form, 'stripe_promotion_code_id').trim();
+    await api.POST('/v1/discount_codes', {
+      body: {
+        partnership_id: partnership.id,
+        code: text(form, 'code').trim(),
+        ...(discountId ? { discount_id: discountId } : {}),
+        ...(promo ? { stripe_promotion_code_id: promo } : {}),
+      },
+    });
+    el.reset();
+    loaded.reload();
+  });
+  const toggle = async (c: Code) => {
+    setToggleError(undefined);
+    setToggling(c.id);
+    try {
+      await api.PATCH('/v1/discount_codes/{id}', { params: { path: { id: c.id } }, body: { enabled: !c.attributes.enabled } });
+      loaded.reload();
+    } catch (err) {
+      setToggleError(err);
+    } finally {
+      setToggling(null);
+    }
+  };
+  return (
+    <section class="panel" aria-labelledby="codes-title">
+      <h2 id="codes-title">Promotion codes</h2>
+      {ship.state !== 'accepted' && <p class="warn">The partnership is {ship.state}: its codes credit nothing until it is accepted.</p>}
+      <Show loaded={loaded}>
+        {({ codes, discounts }) => {
+          const discountsById = Object.fromEntries(discounts.map((d) => [d.id, d]));
+          // A discount of another group is for its partners' codes: this partner's choice is the program's and their group's.
+          const offered = discounts.filter((d) => d.attributes.group_id === null || d.attributes.group_id === ship.group_id);
+          const discountOf = (c: Code) => (c.attributes.discount_id ? discountsById[c.attributes.discount_id] : undefined);
+          const columns: Column<Code>[] = [
+            { label: 'Code', cell: (c) => <code class="promo-code">{c.attributes.code}</code>, text: (c) => c.attributes.code },
+            {
+              label: 'Discount',
+              cell: (c) => {
+                const d = discountOf(c);
+                return d ? `${d.attributes.name}: ${discountWords(d.attributes)}` : c.attributes.discount_id ? 'a discount' : 'none';
+              },
+            },
+            { label: 'Made by', cell: (c) => MADE_BY[c.attributes.created_by] },
+            {
+              label: 'State',
+              cell: (c) => (
+                <span class={`state ${c.attributes.enabled ? 'enabled' : 'disabled'}`}>
+                  {c.attributes.enabled ? 'enabled' : 'disabled'}
+                </span>
+              ),
+            },
+            {
+              label: 'Stripe promotion code',
+              cell: (c) => (c.attributes.stripe_promotion_code_id ? <code>{c.attributes.stripe_promotion_code_id}</code> : '—'),
+            },
+            {
+              label: 'Actions',
+              cell: (c) => (
+                <button
+                  type="button"
+                  class="link"
+                  aria-label={`${c.attributes.enabled ? 'Disable' : 'Enable'} ${c.attributes.code}`}
+                  disabled={toggling === c.id}
+                  onClick={() => void toggle(c)}
+                >
+                  {c.attributes.enabled ? 'Disable' : 'Enable'}
+                </button>
+              ),
+            },
+          ];
+          return (
+            <>
+              {codes.length ? (
+                <>
+                  <Table caption="Promotion codes" columns={columns} rows={codes} />
+                  <p class="hint">A disabled code credits nothing until it is enabled again; a customer it already brought stays theirs.</p>
+                </>
+              ) : (
+                <Empty title="No codes yet">
+                  <p>
+                    A code credits this partner's sales without a link: say it in a video or a podcast, and a customer who types it at
+                    checkout is theirs.{' '}
+                    {program.partner_codes
+                      ? 'They can make their own in the portal, too.'
+                      : program.auto_codes
+                        ? ''
+                        : 'Settings can give each accepted partner one, or let partners make their own.'}
+                  </p>
+                </Empty>
+              )}
+              {toggleError !== undefined && <Failure error={toggleError} />}
+              <form class="make-code" onSubmit={onSubmit} aria-labelledby="new-code-title">
+                <h3 id="new-code-title">New code</h3>
+                <div class="fields">
+                  <label>
+                    Code <span class="hint">(3 to 32 letters, digits, - or _; unique whatever its case)</span>
+                    <input name="code" required minLength={3} maxLength={32} pattern={CODE_PATTERN} spellcheck={false} autocomplete="off" />
+                  </label>
+                  <label>
+                    Discount <span class="hint">(what it takes off at your checkout; none: it only credits the partner)</span>
+                    <select name="discount_id">
+                      <option value="">None</option>
+                      {offered.map((d) => (
+                        <option value={d.id}>
+                          {d.attributes.name}: {discountWords(d.attributes)}
+                          {d.attributes.group_id ? ` (${groupName ?? 'their group'}'s)` : ''}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  <label>
+                    Stripe promotion code <span class="hint">(optional: its id, when the code is one of Stripe's)</span>
+                    <input
+                      name="stripe_promotion_code_id"
+                      pattern="promo_[A-Za-z0-9]{1,64}"
+                      maxLength={70}
+                      placeholder="promo_…"
+                      spellcheck={false}
+                      autocomplete="off"
+                    />
+                  </label>
+                </div>
+                {offered.length === 0 && (
+                  <p class="hint">
+                    No discounts yet: <a href={`${href('/settings')}#promotion-codes`}>make them in Settings</a>.
+                  </p>
+                )}
+                {error !== undefined && <Failure error={error} />}
+                <button type="submit" disabled={busy}>
+                  Make code
+                </button>
+              </form>
+            </>
+          );
+        }}
+      </Show>
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+// The partner's promotion codes, beside their link: each code to copy, with the sentence to
+// say in a video or a podcast, and a code of their own, made within the program's rules
+// (its prefix and length). The portal is not told those rules beforehand: the form is
+// offered, and the API's answer says why a code is refused; a program that makes its codes
+// itself (403) takes the form away.
+
+import { useState } from 'preact/hooks';
+import { ApiError, api, messageOf } from '../common/api.js';
+import { CODE_PATTERN, everyPage } from '../common/codes.js';
+import { text, useSubmit } from '../common/forms.js';
+import { useLoad } from '../common/use-api.js';
+import { CopyButton, Failure, Show } from '../common/ui.js';
+import type { Partnership } from './session.js';
+
+export function CodesCard({ p }: { p: Partnership }) {
+  const id = p.id;
+  const program = p.attributes.program_name;
+  const loaded = useLoad(
+    (signal) =>
+      everyPage((after) =>
+        api.GET('/v1/portal/partnerships/{id}/codes', { params: { path: { id }, query: { per_page: 50, starting_after: after } }, signal }),
+      ),
+    `codes/${id}`,
+  );
+  // Said once the program answers that it makes its codes itself.
+  const [closed, setClosed] = useState<string>();
+  const { error, busy, onSubmit } = useSubmit(async (form, el) => {
+    try {
+      await api.POST('/v1/portal/partnerships/{id}/codes', { params: { path: { id } }, body: { code: text(form, 'code').trim() } });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 403) {
+        setClosed(messageOf(err));
+        return;
+      }
+      throw err;
+    }
+    el.reset();
+    loaded.reload();
+  });
+  return (
+    <section class="panel codes-card" aria-labelledby="codes-title">
+      <h2 id="codes-title">Your promotion codes</h2>
+      <Show loaded={loaded}>
+        {(codes) => {
+          const on = codes.filter((c) => c.attributes.enabled);
+          const off = codes.filter((c) => !c.attributes.enabled);
+          return (
+            <>
+              {on.length ? (
+                <ul class="codes">
+                  {on.map(({ id, attributes: { code } }) => (
+                    <li key={id}>
+                      <p>
+                        <code class="promo-code">{code}</code> <CopyButton text={code} label={`Copy ${code}`} />
+                      </p>
+                      <p class="hint">
+                        Share it: “Use code <strong>{code}</strong> at checkout.” A customer who types it is yours, with no link to click.
+                      </p>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p>
+                  No codes yet. A code credits you without a link: say it in a video or a podcast, and a customer who types it at checkout
+                  is yours.
+                </p>
+              )}
+              {off.length > 0 && (
+                <p class="hint">
+                  Turned off by {program}, crediting nothing for now: {off.map((c) => c.attributes.code).join(', ')}.
+                </p>
+              )}
+            </>
+          );
+        }}
+      </Show>
+      {closed ? (
+        <p role="status">{closed}.</p>
+      ) : (
+        <form class="make-code" onSubmit={onSubmit} aria-labelledby="own-code-title">
+          <h3 id="own-code-title">Make a code of your own</h3>
+          <div class="fields">
+            <label>
+              Code{' '}
+              <span class="hint">
+                (3 to 32 letters, digits, - or _, the same whatever their case; {program} may ask for a beginning and a length)
+              </span>
+              <input name="code" required minLength={3} maxLength={32} pattern={CODE_PATTERN} spellcheck={false} autocomplete="off" />
+            </label>
+          </div>
+          {error !== undefined && <Failure error={error} />}
+          <button type="submit" disabled={busy}>
+            Make code
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
