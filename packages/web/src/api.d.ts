@@ -8296,6 +8296,11 @@ export interface paths {
                                     key: string | null;
                                     competitor_slugs: string[];
                                     commission_rate_bps: number;
+                                    /** @description The program's rules for codes the partner makes (POST …/codes); null: the program makes its codes itself */
+                                    own_codes: {
+                                        prefix: string;
+                                        max_length: number;
+                                    } | null;
                                     /** @description The partner group the partnership is in, and what it earns, in words */
                                     group: {
                                         name: string;
@@ -8392,6 +8397,11 @@ export interface paths {
                                     key: string | null;
                                     competitor_slugs: string[];
                                     commission_rate_bps: number;
+                                    /** @description The program's rules for codes the partner makes (POST …/codes); null: the program makes its codes itself */
+                                    own_codes: {
+                                        prefix: string;
+                                        max_length: number;
+                                    } | null;
                                     /** @description The partner group the partnership is in, and what it earns, in words */
                                     group: {
                                         name: string;

@@ -1,11 +1,4 @@
-// The partner's promotion codes, beside their link: each code to copy, with the sentence to
-// say in a video or a podcast, and a code of their own, made within the program's rules
-// (its prefix and length). The portal is not told those rules beforehand: the form is
-// offered, and the API's answer says why a code is refused; a program that makes its codes
-// itself (403) takes the form away.
-
-import { useState } from 'preact/hooks';
-import { ApiError, api, messageOf } from '../common/api.js';
+import { api } from '../common/api.js';
 import { CODE_PATTERN, everyPage } from '../common/codes.js';
 import { text, useSubmit } from '../common/forms.js';
 import { useLoad } from '../common/use-api.js';
@@ -22,18 +15,9 @@ export function CodesCard({ p }: { p: Partnership }) {
       ),
     `codes/${id}`,
   );
-  // Said once the program answers that it makes its codes itself.
-  const [closed, setClosed] = useState<string>();
+  const rules = p.attributes.own_codes;
   const { error, busy, onSubmit } = useSubmit(async (form, el) => {
-    try {
-      await api.POST('/v1/portal/partnerships/{id}/codes', { params: { path: { id } }, body: { code: text(form, 'code').trim() } });
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 403) {
-        setClosed(messageOf(err));
-        return;
-      }
-      throw err;
-    }
+    await api.POST('/v1/portal/partnerships/{id}/codes', { params: { path: { id } }, body: { code: text(form, 'code').trim() } });
     el.reset();
     loaded.reload();
   });
@@ -74,18 +58,25 @@ export function CodesCard({ p }: { p: Partnership }) {
           );
         }}
       </Show>
-      {closed ? (
-        <p role="status">{closed}.</p>
-      ) : (
+      {rules && (
         <form class="make-code" onSubmit={onSubmit} aria-labelledby="own-code-title">
           <h3 id="own-code-title">Make a code of your own</h3>
           <div class="fields">
             <label>
               Code{' '}
               <span class="hint">
-                (3 to 32 letters, digits, - or _, the same whatever their case; {program} may ask for a beginning and a length)
+                (3 to {rules.max_length} letters, digits, - or _, the same whatever their case
+                {rules.prefix ? `, beginning with ${rules.prefix}` : ''})
               </span>
-              <input name="code" required minLength={3} maxLength={32} pattern={CODE_PATTERN} spellcheck={false} autocomplete="off" />
+              <input
+                name="code"
+                required
+                minLength={3}
+                maxLength={rules.max_length}
+                pattern={CODE_PATTERN}
+                spellcheck={false}
+                autocomplete="off"
+              />
             </label>
           </div>
           {error !== undefined && <Failure error={error} />}

@@ -23,6 +23,8 @@ export function renderPartnership({ partnership: p, earnings, group }: Partnersh
       key: accepted ? p.key : null,
       competitor_slugs: accepted ? (JSON.parse(p.competitor_slugs) as string[]) : [],
       commission_rate_bps: p.commission_rate_bps ?? p.program_rate_bps,
+      own_codes:
+        Number(p.program_partner_codes) === 1 ? { prefix: p.program_code_prefix, max_length: Number(p.program_code_max_length) } : null,
       group: {
         name: group.name,
         rewards: p.commission_rate_bps === null ? group.rewards : [`${percent(p.commission_rate_bps)} of each payment (your own rate)`],

@@ -50,6 +50,10 @@ const partnershipSchema = resource('portal_partnership', {
   key: z.string().nullable(),
   competitor_slugs: z.array(z.string()),
   commission_rate_bps: z.number().int(),
+  own_codes: z
+    .object({ prefix: z.string(), max_length: z.number().int() })
+    .nullable()
+    .meta({ description: "The program's rules for codes the partner makes (POST …/codes); null: the program makes its codes itself" }),
   group: z
     .object({ name: z.string(), rewards: z.array(z.string()) })
     .meta({ description: 'The partner group the partnership is in, and what it earns, in words' }),
