@@ -192,7 +192,8 @@ it('in Firefox: a partner sees their promotion code in the portal and copies it,
   await portal.evaluate(() => {
     const clipboard = navigator.clipboard;
     const write = clipboard.writeText.bind(clipboard);
-    const seen = ((window as unknown as { copied: string[] }).copied = []);
+    const seen: string[] = [];
+    (window as unknown as { copied: string[] }).copied = seen;
     clipboard.writeText = (text: string) => write(text).then(() => void seen.push(text));
   });
   await portal.click('text=Copy VIXEN10');
