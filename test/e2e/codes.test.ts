@@ -13,7 +13,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiWith, axeFindings, bodyText, overflowsSideways, press, waitForText, type Api } from './dashboard.js';
+import {
+  apiWith,
+  axeFindings,
+  bodyText,
+  overflowsSideways,
+  press,
+  waitForText,
+  type Api,
+  redeemLink,
+  acceptedPartner,
+} from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 
@@ -50,11 +60,7 @@ afterAll(async () => {
 const at = (path: string) => `${url}/dashboard${path}`;
 
 /** A partner with an accepted partnership, made as a company's server would. */
-async function partner(name: string): Promise<{ id: string; partnershipId: string }> {
-  const made = await api('POST', '/v1/partners', { name, email: `${name.toLowerCase()}@partners.test` });
-  const ship = await api('POST', '/v1/partnerships', { partner_id: made.data.id, state: 'accepted' });
-  return { id: made.data.id, partnershipId: ship.data.id };
-}
+const partner = (name: string) => acceptedPartner(api, name);
 
 /** The partnership's codes as the API has them. */
 const codesOf = async (partnershipId: string) =>
@@ -212,11 +218,7 @@ describe('promotion codes in Chromium', () => {
     const link = (await api('POST', `/v1/partners/${maya.id}/invitation`)).meta.link as string;
     portal = await (await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] })).newPage();
     portalProblems = consoleProblems(portal);
-    await portal.goto(link);
-    await waitForText(portal, 'Choose your password');
-    await portal.fill('input[name=password]', 'a long partner password');
-    await press(portal, 'Set password and sign in');
-    await portal.waitForURL('**/portal/');
+    await redeemLink(portal, link);
     await waitForText(portal, 'Your promotion codes');
     await waitForText(portal, 'Use code MAYA20 at checkout');
     expect(await axeFindings(portal)).toEqual([]);

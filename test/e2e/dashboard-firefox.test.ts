@@ -8,7 +8,7 @@
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningServer } from '../../packages/collector/src/server.js';
-import { apiWith, choose, press, waitForText } from './dashboard.js';
+import { apiWith, choose, press, waitForText, redeemLink } from './dashboard.js';
 import { consoleProblems, type Browser, type Page } from './driver.js';
 import { FIREFOX_ENGINE } from './engines.js';
 import { startDemoCollector } from './stack.js';
@@ -161,11 +161,7 @@ it('in Firefox: a group with a reward on a condition, its preview, a partner mov
   const link = (await api('POST', `/v1/partners/${fox.id}/invitation`)).meta.link as string;
   const portal = await (await browser.newContext()).newPage();
   const portalProblems = consoleProblems(portal);
-  await portal.goto(link);
-  await waitForText(portal, 'Choose your password');
-  await portal.fill('input[name=password]', 'a long partner password');
-  await press(portal, 'Set password and sign in');
-  await portal.waitForURL('**/portal/');
+  await redeemLink(portal, link);
   await waitForText(portal, 'You are in the Fox VIP group');
   await waitForText(portal, reward);
   expect(portalProblems).toEqual([]);
@@ -181,11 +177,7 @@ it('in Firefox: a partner sees their promotion code in the portal and copies it,
   const link = (await api('POST', `/v1/partners/${vixen.id}/invitation`)).meta.link as string;
   const portal = await (await browser.newContext()).newPage();
   const portalProblems = consoleProblems(portal);
-  await portal.goto(link);
-  await waitForText(portal, 'Choose your password');
-  await portal.fill('input[name=password]', 'a long partner password');
-  await press(portal, 'Set password and sign in');
-  await portal.waitForURL('**/portal/');
+  await redeemLink(portal, link);
   await waitForText(portal, 'Use code VIXEN10 at checkout');
   // What the button hands the clipboard, and whether Firefox took it: reading the clipboard
   // back would ask the person first.

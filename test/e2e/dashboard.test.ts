@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../packages/collector/src/modules/programs/service.js';
 import { invite, linkPath } from '../../packages/collector/src/modules/owners/service.js';
 import type { RunningServer } from '../../packages/collector/src/server.js';
-import { apiWith, axeFindings, bodyText, choose, overflowsSideways, press, waitForText, type Api } from './dashboard.js';
+import { apiWith, axeFindings, bodyText, choose, overflowsSideways, press, waitForText, type Api, redeemLink } from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 import { invoice, newSecret, postEvent, stripeEvent } from '../collector/stripe-fixtures.js';
@@ -106,11 +106,7 @@ describe('the dashboard in Chromium', () => {
     const partner = await browser.newContext();
     try {
       const portal = await partner.newPage();
-      await portal.goto(link);
-      await waitForText(portal, 'Choose your password');
-      await portal.fill('input[name=password]', 'alice portal password');
-      await press(portal, 'Set password and sign in');
-      await portal.waitForURL('**/portal/');
+      await redeemLink(portal, link, 'alice portal password');
       await waitForText(portal, 'Your link');
       expect(await portal.textContent('.referral-link')).toBe(`${server.url}/demo/?red=alice-example`);
       expect(await bodyText(portal)).toContain('alice@partner.test');

@@ -91,3 +91,19 @@ export async function axeFindings(p: import('playwright-core').Page): Promise<st
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
   });
 }
+
+/** A partner with an accepted partnership, made as a company's server would. */
+export async function acceptedPartner(api: Api, name: string): Promise<{ id: string; partnershipId: string; key: string }> {
+  const made = await api('POST', '/v1/partners', { name, email: `${name.toLowerCase()}@partners.test` });
+  const ship = await api('POST', '/v1/partnerships', { partner_id: made.data.id, state: 'accepted' });
+  return { id: made.data.id, partnershipId: ship.data.id, key: ship.data.attributes.key };
+}
+
+/** Signs a partner in to the portal on `portal` with a one-time link an owner handed over, setting `password`. */
+export async function redeemLink(portal: Page, link: string, password = 'a long partner password'): Promise<void> {
+  await portal.goto(link);
+  await waitForText(portal, 'Choose your password');
+  await portal.fill('input[name=password]', password);
+  await press(portal, 'Set password and sign in');
+  await portal.waitForURL('**/portal/');
+}

@@ -12,7 +12,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiWith, axeFindings, bodyText, overflowsSideways, press, waitForText, type Api } from './dashboard.js';
+import {
+  apiWith,
+  axeFindings,
+  bodyText,
+  overflowsSideways,
+  press,
+  waitForText,
+  type Api,
+  redeemLink,
+  acceptedPartner,
+} from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 
@@ -49,22 +59,14 @@ afterAll(async () => {
 
 const at = (path: string) => `${url}/dashboard${path}`;
 
-/** A partner with an accepted partnership (in the default group), made as a company's server would. */
-async function partner(name: string): Promise<{ id: string; partnershipId: string; key: string }> {
-  const made = await api('POST', '/v1/partners', { name, email: `${name.toLowerCase()}@partners.test` });
-  const ship = await api('POST', '/v1/partnerships', { partner_id: made.data.id, state: 'accepted' });
-  return { id: made.data.id, partnershipId: ship.data.id, key: ship.data.attributes.key };
-}
+/** A partner with an accepted partnership, made as a company's server would. */
+const partner = (name: string) => acceptedPartner(api, name);
 
 /** The partner's portal, signed in through the one-time link the owner would hand over. */
 async function portalOf(partnerId: string): Promise<Page> {
   const link = (await api('POST', `/v1/partners/${partnerId}/invitation`)).meta.link as string;
   const portal = await (await browser.newContext()).newPage();
-  await portal.goto(link);
-  await waitForText(portal, 'Choose your password');
-  await portal.fill('input[name=password]', 'a long partner password');
-  await press(portal, 'Set password and sign in');
-  await portal.waitForURL('**/portal/');
+  await redeemLink(portal, link);
   return portal;
 }
 
