@@ -15,18 +15,10 @@ type Event = Reward['attributes']['event'];
 type Kind = Reward['attributes']['kind'];
 type DurationKind = Reward['attributes']['duration']['kind'];
 
-type Op = 'eq' | 'neq' | 'in' | 'not_in' | 'gt' | 'gte' | 'lt' | 'lte';
-type Field =
-  | 'product_id'
-  | 'price_id'
-  | 'amount'
-  | 'currency'
-  | 'payment'
-  | 'months_since_first_payment'
-  | 'customer_country'
-  | 'metadata'
-  | 'partner_customers'
-  | 'partner_revenue';
+/** A condition as the API takes it (its groups nest, so the conditions are the items with a field). */
+type ConditionBody = Extract<NonNullable<RewardBody['conditions']>['items'][number], { field: unknown }>;
+type Op = ConditionBody['op'];
+type Field = ConditionBody['field'];
 /** What a field's value is typed as. */
 type ValueKind = 'text' | 'money' | 'count' | 'currency' | 'country' | 'payment';
 
