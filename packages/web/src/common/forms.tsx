@@ -18,6 +18,25 @@ function lockedMessage(err: unknown): unknown {
   return err;
 }
 
+/** The end of a form that saves: its error, "Saved." once it did, and its button (none when the form has its own). */
+export function Saving({ error, done, busy, label }: { error: unknown; done: boolean; busy: boolean; label?: string }) {
+  return (
+    <>
+      {error !== undefined && <Failure error={error} />}
+      {done && (
+        <p role="status" class="ok">
+          Saved.
+        </p>
+      )}
+      {label && (
+        <button type="submit" disabled={busy}>
+          {label}
+        </button>
+      )}
+    </>
+  );
+}
+
 /** A page of its own, outside the shell: a heading, a form, its error. */
 export function Card({ title, children }: { title: string; children: ComponentChildren }) {
   return (

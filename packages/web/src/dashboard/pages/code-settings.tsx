@@ -6,10 +6,10 @@
 
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
-import { Confirm, text, useSubmit } from '../../common/forms.js';
+import { Confirm, text, useSubmit, Saving } from '../../common/forms.js';
 import { dateTime, parseDecimal, parseMajor } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
-import { Failure, Show, Table, type Column } from '../../common/ui.js';
+import { Show, Table, type Column } from '../../common/ui.js';
 import { allDiscounts, type Discount, discountWords } from '../discounts.js';
 import { allGroups, byId, type Group } from '../groups.js';
 
@@ -237,15 +237,7 @@ function CodeRules({ program, saved }: { program: Program; saved: () => void }) 
           <input name="code_max_length" type="number" min={3} max={32} defaultValue={String(a.code_max_length)} required />
         </label>
       </div>
-      {error !== undefined && <Failure error={error} />}
-      {done && (
-        <p role="status" class="ok">
-          Saved.
-        </p>
-      )}
-      <button type="submit" disabled={busy}>
-        Save code rules
-      </button>
+      <Saving error={error} done={done} busy={busy} label="Save code rules" />
     </form>
   );
 }

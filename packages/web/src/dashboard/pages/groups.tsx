@@ -6,7 +6,7 @@
 import { useLocation, useRoute } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
-import { Confirm, text, useSubmit } from '../../common/forms.js';
+import { Confirm, text, useSubmit, Saving } from '../../common/forms.js';
 import { int, majorText, money, parseMajor } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Failure, Show, Table, type Column } from '../../common/ui.js';
@@ -297,15 +297,7 @@ function GroupSettings({ group, program, saved }: { group: Group; program: Progr
           </>
         )}
       </p>
-      {error !== undefined && <Failure error={error} />}
-      {done && (
-        <p role="status" class="ok">
-          Saved.
-        </p>
-      )}
-      <button type="submit" disabled={busy}>
-        Save settings
-      </button>
+      <Saving error={error} done={done} busy={busy} label="Save settings" />
     </form>
   );
 }
@@ -478,12 +470,7 @@ function MoveRules({ group, groups, currency, saved }: { group: Group; groups: G
           </div>
         </>
       )}
-      {error !== undefined && <Failure error={error} />}
-      {done && (
-        <p role="status" class="ok">
-          Saved.
-        </p>
-      )}
+      <Saving error={error} done={done} busy={busy} />
     </form>
   );
 }

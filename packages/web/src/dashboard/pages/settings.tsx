@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { dateTime, percent } from '../../common/format.js';
-import { Confirm, text, useSubmit } from '../../common/forms.js';
+import { Confirm, text, useSubmit, Saving } from '../../common/forms.js';
 import { useLoad, type Loaded } from '../../common/use-api.js';
 import { CopyButton, Failure, Show, Table, type Column } from '../../common/ui.js';
 import { RuleFields, rulesFrom } from '../rules.js';
@@ -124,15 +124,7 @@ function PublicPage({ program, saved }: { program: Program; saved: () => void })
         <input name="auto_accept" type="checkbox" checked={a.auto_accept} /> Accept applications at once (otherwise you accept each on the
         partner's page)
       </label>
-      {error !== undefined && <Failure error={error} />}
-      {done && (
-        <p role="status" class="ok">
-          Saved.
-        </p>
-      )}
-      <button type="submit" disabled={busy}>
-        Save
-      </button>
+      <Saving error={error} done={done} busy={busy} label="Save" />
     </form>
   );
 }
