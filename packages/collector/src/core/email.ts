@@ -54,6 +54,12 @@ export function normalizeEmail(raw: string): string {
  * and without a "+tag", since ALICE@ and alice+x@ reach alice@ at nearly every provider.
  * Not used for uniqueness, where the local part's case and tags still tell people apart.
  */
+/** Whether `raw` reaches one of `addresses` by mailbox: a partner's own address, or their PayPal one, in any spelling. */
+export function sameMailboxAsAny(raw: string, addresses: readonly (string | null)[]): boolean {
+  const self = mailbox(raw);
+  return addresses.some((a) => a !== null && mailbox(a) === self);
+}
+
 export function mailbox(raw: string): string {
   const email = normalizeEmail(raw).toLowerCase();
   const at = email.lastIndexOf('@');

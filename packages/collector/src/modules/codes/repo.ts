@@ -70,15 +70,17 @@ export function codeByNorm(db: Queryable, programId: string, codeNorm: string): 
   return db.get<CodeRow>('SELECT * FROM discount_codes WHERE program_id = ? AND code_norm = ?', [programId, codeNorm]);
 }
 
+/** A code's partnership, with its partner's addresses (their own code is a self-referral) and the code. */
+const CREDITED = `SELECT ps.*, pa.email_norm AS partner_email_norm, pa.paypal_email_norm AS partner_paypal_email_norm, dc.id AS code_id, dc.code
+       FROM discount_codes dc
+       JOIN partnerships ps ON ps.id = dc.partnership_id
+       JOIN partners pa ON pa.id = ps.partner_id`;
+
 /** The partnership an enabled code credits, found by the Stripe promotion codes an event names. */
 export function creditedByStripePromotion(db: Queryable, programId: string, promoIds: readonly string[]) {
   if (promoIds.length === 0) return Promise.resolve(undefined);
   return db.get<CreditedPartnership & { code_id: string; code: string }>(
-    `SELECT ps.*, pa.email_norm AS partner_email_norm, pa.paypal_email_norm AS partner_paypal_email_norm, dc.id AS code_id, dc.code
-       FROM discount_codes dc
-       JOIN partnerships ps ON ps.id = dc.partnership_id
-       JOIN partners pa ON pa.id = ps.partner_id
-      WHERE dc.program_id = ? AND dc.stripe_promotion_code_id IN (${promoIds.map(() => '?').join(', ')}) AND dc.enabled = 1
+    `${CREDITED} WHERE dc.program_id = ? AND dc.stripe_promotion_code_id IN (${promoIds.map(() => '?').join(', ')}) AND dc.enabled = 1
       ORDER BY dc.id LIMIT 1`,
     [programId, ...promoIds],
   );
@@ -94,14 +96,7 @@ export function creditedByCode(
   programId: string,
   codeNorm: string,
 ): Promise<(CreditedPartnership & { code_id: string }) | undefined> {
-  return db.get(
-    `SELECT ps.*, pa.email_norm AS partner_email_norm, pa.paypal_email_norm AS partner_paypal_email_norm, dc.id AS code_id
-       FROM discount_codes dc
-       JOIN partnerships ps ON ps.id = dc.partnership_id
-       JOIN partners pa ON pa.id = ps.partner_id
-      WHERE dc.program_id = ? AND dc.code_norm = ? AND dc.enabled = 1`,
-    [programId, codeNorm],
-  );
+  return db.get(`${CREDITED} WHERE dc.program_id = ? AND dc.code_norm = ? AND dc.enabled = 1`, [programId, codeNorm]);
 }
 
 export async function insertDiscount(db: Queryable, row: DiscountRow): Promise<void> {

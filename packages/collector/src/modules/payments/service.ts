@@ -15,7 +15,7 @@ import * as referrals from '../referrals/repo.js';
 import type { ReferralRow } from '../referrals/repo.js';
 import { addDelta } from '../stats/repo.js';
 import { countOwed, getCommission, newCommission } from '../commissions/service.js';
-import { mailbox, normalizeEmail } from '../../core/email.js';
+import { normalizeEmail, sameMailboxAsAny } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
 import { payableAt, rulesFor } from '../commissions/rules.js';
 import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
@@ -131,8 +131,7 @@ async function referralOf(
     return { referral: made.referral };
   }
   if (!code || code.id === found.partnership_id || program.code_wins !== 1) return { referral: found };
-  const self = mailbox(found.email);
-  if ([code.partner_email_norm, code.partner_paypal_email_norm].some((own) => own !== null && mailbox(own) === self)) {
+  if (sameMailboxAsAny(found.email, [code.partner_email_norm, code.partner_paypal_email_norm])) {
     throw fail('self_referral', 'a partner cannot refer themself', { field: 'discount_code' });
   }
   return { referral: found, creditTo: code };

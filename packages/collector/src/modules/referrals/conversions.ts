@@ -12,7 +12,7 @@ import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
 import { earnLead, groupRules } from '../rewards/service.js';
 import type { CreditedPartnership } from '../partnerships/repo.js';
 import { attribute } from './attribution.js';
-import { mailbox, normalizeEmail } from '../../core/email.js';
+import { mailbox, normalizeEmail, sameMailboxAsAny } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
 import { renderReferral } from './present.js';
 import { eventInserts } from '../webhooks/events.js';
@@ -133,7 +133,7 @@ async function leadCommission(db: Queryable, programId: string, credited: Credit
 /** The partnership a conversion credits; refused when there is none, it is declined, or the person is its partner. */
 async function creditFor(db: Queryable, programId: string, input: ConversionInput, self: string): Promise<CreditedPartnership> {
   const credited = await attribute(db, programId, input.pk, input.gr_id, input.discount_code);
-  if ([credited.partner_email_norm, credited.partner_paypal_email_norm].some((own) => own !== null && mailbox(own) === self)) {
+  if (sameMailboxAsAny(self, [credited.partner_email_norm, credited.partner_paypal_email_norm])) {
     throw fail('self_referral', 'a partner cannot refer themself', { field: 'email' });
   }
   return credited;

@@ -13,16 +13,14 @@ import * as partnerships from '../partnerships/repo.js';
 import type { PartnershipRow } from '../partnerships/repo.js';
 import * as programs from '../programs/repo.js';
 import type { ProgramRow } from '../programs/repo.js';
-import { byPartner } from '../stats/repo.js';
 import { emit } from '../webhooks/events.js';
 import * as groups from './groups-repo.js';
 import type { GroupRow, MoveRow } from './groups-repo.js';
 import { MAX_REWARDS, type RewardInput } from './model.js';
 import * as rewards from './repo.js';
 import type { RewardRow } from './repo.js';
-import { groupOf, programRewards } from './service.js';
+import { groupOf, partnerTotal, programRewards } from './service.js';
 
-const DAY = 86_400;
 /** Moves one change may chain (a partner crossing two tiers at once); a cycle of rules stops here. */
 const MAX_CHAIN = 5;
 
@@ -189,13 +187,8 @@ export async function moveTo(
 }
 
 /** The partner's total of a rule's metric over its window. */
-async function totalOf(db: Queryable, p: PartnershipRow, rule: MoveRule, now: number): Promise<number> {
-  const from = rule.window_days === null ? 0 : now - rule.window_days * DAY;
-  const rows = await byPartner(db, p.program_id, from, now + 1, [p.partner_id]);
-  // Counts sit beside the money of their payment's currency: customers are summed over all.
-  if (rule.metric === 'customers') return rows.reduce((n, r) => n + Number(r.customers), 0);
-  return rows.filter((r) => r.currency === rule.currency).reduce((n, r) => n + Number(r[rule.metric]), 0);
-}
+const totalOf = (db: Queryable, p: PartnershipRow, rule: MoveRule, now: number): Promise<number> =>
+  partnerTotal(db, p.program_id, p.partner_id, rule.metric, rule.currency, rule.window_days, now);
 
 /**
  * After a change that may raise the partner's totals (a payment, a commission): the first

@@ -62,16 +62,31 @@ const rewardsIn = (pr: ProgramRewards, group: GroupRow, event: Reward['event']):
 async function totalsFor(db: Queryable, programId: string, partnerId: string, wanted: readonly TotalsWindow[], now: number) {
   const fetched = await Promise.all(
     wanted.map(async (window) => {
-      const from = window.windowDays === null ? 0 : now - window.windowDays * DAY;
-      const rows = await byPartner(db, programId, from, now + 1, [partnerId]);
-      const value =
-        window.metric === 'customers'
-          ? rows.reduce((n, r) => n + Number(r.customers), 0)
-          : rows.filter((r) => r.currency === window.currency).reduce((n, r) => n + Number(r.revenue), 0);
-      return { window, value };
+      const currency = window.metric === 'revenue' ? window.currency : null;
+      return { window, value: await partnerTotal(db, programId, partnerId, window.metric, currency, window.windowDays, now) };
     }),
   );
   return totalsFrom(fetched);
+}
+
+/**
+ * A partner's total of a measure over the last `windowDays` (null: all time): paying
+ * customers (counted beside each payment's currency, so summed over all), or the money of
+ * one currency. What rewards' conditions and groups' move rules compare.
+ */
+export async function partnerTotal(
+  db: Queryable,
+  programId: string,
+  partnerId: string,
+  metric: 'customers' | 'revenue' | 'commissions',
+  currency: string | null,
+  windowDays: number | null,
+  now: number,
+): Promise<number> {
+  const from = windowDays === null ? 0 : now - windowDays * DAY;
+  const rows = await byPartner(db, programId, from, now + 1, [partnerId]);
+  if (metric === 'customers') return rows.reduce((n, r) => n + Number(r.customers), 0);
+  return rows.filter((r) => r.currency === currency).reduce((n, r) => n + Number(r[metric]), 0);
 }
 
 /** What the sale facts carry besides the partner's totals, which are looked up here. */

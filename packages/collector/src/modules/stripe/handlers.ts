@@ -20,7 +20,7 @@ import { currencyCode } from '../../core/money.js';
 import { creditPayment } from '../payments/service.js';
 import { creditedByStripe } from '../codes/service.js';
 import type { PartnershipRow } from '../partnerships/repo.js';
-import { mailbox } from '../../core/email.js';
+import { sameMailboxAsAny } from '../../core/email.js';
 import { applyRefund, holdForDispute, lockPayment } from '../payments/refunds.js';
 import * as read from './objects.js';
 import type { StripeEvent } from './verify.js';
@@ -130,8 +130,7 @@ async function byCode(tx: Tx, program: ProgramRow, who: read.Customer, now: numb
 async function codeWinner(tx: Tx, program: ProgramRow, who: read.Customer, referral: ReferralRow) {
   const code = await creditedByStripe(tx, program.id, who.promotionCodes ?? []);
   if (!code) return undefined;
-  const self = mailbox(referral.email);
-  const own = [code.partner_email_norm, code.partner_paypal_email_norm].some((a) => a !== null && mailbox(a) === self);
+  const own = sameMailboxAsAny(referral.email, [code.partner_email_norm, code.partner_paypal_email_norm]);
   return { codeId: code.code_id, creditTo: program.code_wins === 1 && code.id !== referral.partnership_id && !own ? code : undefined };
 }
 
