@@ -25,6 +25,8 @@ import { PUBLIC_URL, seedPartner, startCollector, T0, type CallOptions, type Col
 import { isPage, keysAndIndexes, oneLine, openExplainer, planning, type Explainer, type PlanNode, type Planned } from './plans-explain.js';
 import { ownerSession } from './session.js';
 import { customer, newSecret, postEvent, stripeEvent } from './stripe-fixtures.js';
+import { lsEvent, lsSignature, lsSubscription, newLsSecret, postLs } from './lemonsqueezy-fixtures.js';
+import { customer as paddleCustomer, newPaddleSecret, paddleEvent, paddleSignature, postPaddle } from './paddle-fixtures.js';
 
 /** A valid value for each kind of filter: a real record's id where there is one. */
 function sampleValue(name: string, describe: string): string {
@@ -109,6 +111,15 @@ beforeAll(async () => {
     secret,
     { timestamp: c.clock.now },
   );
+  // And one event of each other platform, for their logs.
+  const paddleSigning = newPaddleSecret();
+  await c.call('POST', '/v1/integrations/paddle/secrets', { body: { secret: paddleSigning } });
+  const paddleBody = JSON.stringify(paddleEvent('customer.created', paddleCustomer({ email: 'buyer@plans.test' })));
+  await postPaddle(c, stripeEndpoint, paddleBody, paddleSignature(paddleBody, paddleSigning, Math.floor(Date.now() / 1000)));
+  const lsSigning = newLsSecret();
+  await c.call('POST', '/v1/integrations/lemonsqueezy/secrets', { body: { secret: lsSigning } });
+  const lsBody = JSON.stringify(lsEvent('subscription_cancelled', lsSubscription({ email: 'buyer@plans.test' })));
+  await postLs(c, stripeEndpoint, lsBody, lsSignature(lsBody, lsSigning));
   await c.call('PATCH', '/v1/program', { body: { slug: PAGE_SLUG, page_enabled: true } });
   // Lists under a record need one to list under: an endpoint (off) with one delivery, a
   // test event, whose send fails at the DNS above and reaches no one.
@@ -349,7 +360,7 @@ describe(`deletes and erasures use an index for every statement and foreign-key 
   it('erasing a referral', async () => {
     const id = await referral('erase@plans.test');
     const result = await paths((db) => eraseReferral(db, c.programId, id, T0));
-    expect(result.deleted).toEqual(['clicks', 'events', 'referrals', 'stripe_links']);
+    expect(result.deleted).toEqual(['billing_customers', 'billing_links', 'clicks', 'events', 'referrals']);
     expect(result.keys).toEqual([]);
     expect(result.scans).toEqual([]);
   });
@@ -357,7 +368,7 @@ describe(`deletes and erasures use an index for every statement and foreign-key 
   it('forgetting a person in one program', async () => {
     await referral('forget-one@plans.test');
     const result = await paths((db) => forgetEmail(db, 'forget-one@plans.test', T0, c.programId));
-    expect(result.deleted).toEqual(['clicks', 'events', 'referrals', 'stripe_links']);
+    expect(result.deleted).toEqual(['billing_customers', 'billing_links', 'clicks', 'events', 'referrals']);
     expect(result.keys).toEqual([]);
     expect(result.scans).toEqual([]);
   });
@@ -365,7 +376,7 @@ describe(`deletes and erasures use an index for every statement and foreign-key 
   it('forgetting a person in every program', async () => {
     await referral('forget-all@plans.test');
     const result = await paths((db) => forgetEmail(db, 'forget-all@plans.test', T0));
-    expect(result.deleted).toEqual(['clicks', 'events', 'referrals', 'stripe_links']);
+    expect(result.deleted).toEqual(['billing_customers', 'billing_links', 'clicks', 'events', 'referrals']);
     expect(result.keys).toEqual([]);
     expect(result.scans).toEqual([]);
   });

@@ -1,6 +1,8 @@
 // The dashboard's sign-in: one-time links, passwords, lockout, the session cookie and
 // its same-origin rule, expiry, revocation, and one program's owner never reaching another's.
 
+import { lsEvent, lsSignature, lsSubscription, newLsSecret, postLs } from './lemonsqueezy-fixtures.js';
+import { customer as paddleCustomer, newPaddleSecret, paddleEvent, paddleSignature, postPaddle } from './paddle-fixtures.js';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
@@ -223,6 +225,16 @@ describe('programs', () => {
     const stripeSecret = (await as('POST', '/v1/integrations/stripe/secrets', { secret: signing })).body;
     const webhook = c.url + new URL(stripeSecret.meta.endpoint_url).pathname;
     const event = (await postEvent(webhook, stripeEvent('customer.created', customer({})), signing, { timestamp: c.clock.now })).body.data;
+    const paddleSigning = newPaddleSecret();
+    const paddleSecret = (await as('POST', '/v1/integrations/paddle/secrets', { secret: paddleSigning })).body;
+    const paddleBody = JSON.stringify(paddleEvent('customer.created', paddleCustomer({ email: 'their-customer@buyer.test' })));
+    const endpointId = new URL(paddleSecret.meta.endpoint_url).pathname.split('/').pop()!;
+    const paddle = (await postPaddle(c, endpointId, paddleBody, paddleSignature(paddleBody, paddleSigning, Math.floor(Date.now() / 1000))))
+      .body.data;
+    const lsSigning = newLsSecret();
+    const lsSecret = (await as('POST', '/v1/integrations/lemonsqueezy/secrets', { secret: lsSigning })).body;
+    const lsBody = JSON.stringify(lsEvent('subscription_cancelled', lsSubscription({ email: 'their-customer@buyer.test' })));
+    const ls = (await postLs(c, endpointId, lsBody, lsSignature(lsBody, lsSigning))).body.data;
     const endpoint = (await as('POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', enabled: false })).body.data;
     const delivery = (await as('POST', `/v1/webhook_endpoints/${endpoint.id}/test`)).body.data;
     const group = (await as('POST', '/v1/groups', { name: 'Theirs' })).body.data;
@@ -253,6 +265,11 @@ describe('programs', () => {
       members: member.id,
       'integrations/stripe/secrets': stripeSecret.data.id,
       'integrations/stripe/events': event.id,
+      'integrations/paddle/secrets': paddleSecret.data.id,
+      'integrations/paddle/events': paddle.id,
+      'integrations/lemonsqueezy/secrets': lsSecret.data.id,
+      'integrations/lemonsqueezy/events': ls.id,
+      billing_events: ls.id,
       webhook_endpoints: endpoint.id,
       webhook_deliveries: delivery.id,
       events: theirEvent.id,

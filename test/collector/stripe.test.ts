@@ -688,13 +688,13 @@ describe('delivery', () => {
     });
     const index = `stripe_test_one_ignored_${p.id.replace(/\W/g, '')}`;
     await c.running.db.run(
-      `CREATE UNIQUE INDEX ${index} ON stripe_events (program_id) WHERE outcome = 'ignored' AND program_id = '${p.id}'`,
+      `CREATE UNIQUE INDEX ${index} ON billing_events (program_id) WHERE outcome = 'ignored' AND program_id = '${p.id}'`,
     );
     try {
       const reply = await postEvent(p.url, refused, p.secret, { timestamp: c.clock.now });
       expectError(reply, 500, 'internal_error');
       expect(
-        await c.running.db.get('SELECT id FROM stripe_events WHERE program_id = ? AND id = ?', [p.id, String(refused.id)]),
+        await c.running.db.get('SELECT id FROM billing_events WHERE program_id = ? AND id = ?', [p.id, String(refused.id)]),
       ).toBeUndefined();
     } finally {
       await c.running.db.run(`DROP INDEX ${index}`);
@@ -819,7 +819,7 @@ describe('the event log', () => {
     const r = await paidCheckout(p, { email: 'forget.me@shop.test' });
     expect((await api(p, 'DELETE', `/v1/referrals/${r.referralId}`)).status).toBe(204);
     expectError(await api(p, 'POST', `/v1/integrations/stripe/events/${r.event.id}/process`), 409, 'conflict');
-    const rows = await c.running.db.all<{ payload: string }>('SELECT payload FROM stripe_events WHERE program_id = ?', [p.id]);
+    const rows = await c.running.db.all<{ payload: string }>('SELECT payload FROM billing_events WHERE program_id = ?', [p.id]);
     expect(rows.map((x) => x.payload)).toEqual(['{}']);
     expect(await integrityProblems(c.databaseUrl)).toEqual([]);
   });

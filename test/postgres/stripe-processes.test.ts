@@ -92,5 +92,5 @@ it('the same events to two processes at once: each processed once, both answers 
   expect(await count('SELECT COUNT(*) AS n FROM payments')).toBe(PEOPLE);
   expect(await count('SELECT COUNT(*) AS n FROM commissions WHERE amount = 500')).toBe(PEOPLE);
   expect(await count('SELECT COUNT(*) AS n FROM commissions')).toBe(PEOPLE);
-  expect(await count("SELECT COUNT(*) AS n FROM stripe_events WHERE outcome <> 'failed' AND attempts = 1")).toBe(3 * PEOPLE);
+  expect(await count("SELECT COUNT(*) AS n FROM billing_events WHERE outcome <> 'failed' AND attempts = 1")).toBe(3 * PEOPLE);
 });

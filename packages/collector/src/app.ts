@@ -37,7 +37,7 @@ import { programPageRoutes } from './modules/programs/page-routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
 import { referralRoutes } from './modules/referrals/routes.js';
 import { statsRoutes } from './modules/stats/routes.js';
-import { stripeRoutes } from './modules/stripe/routes.js';
+import { billingRoutes } from './modules/billing/routes.js';
 import { tokenRoutes } from './modules/tokens/routes.js';
 import { loadWebApp, mountWeb, type WebApp } from './modules/site/web.js';
 import { trackingRoutes } from './modules/referrals/tracking-routes.js';
@@ -90,7 +90,7 @@ export const ROUTES: readonly Route[] = [
   ...trackingRoutes,
   ...authRoutes,
   ...memberRoutes,
-  ...stripeRoutes,
+  ...billingRoutes,
   ...programPageRoutes,
   ...portalRoutes,
   ...webhookRoutes,

@@ -8,7 +8,7 @@ import { payoutCommands } from './modules/payouts/cli.js';
 import { programCommands } from './modules/programs/cli.js';
 import { serveCommands } from './cli/serve.js';
 import { statsCommands } from './modules/stats/cli.js';
-import { stripeCommands } from './modules/stripe/cli.js';
+import { billingCommands } from './modules/billing/cli.js';
 import { webhookCommands } from './modules/webhooks/cli.js';
 import { tokenCommands } from './modules/tokens/cli.js';
 import { userCommands } from './modules/owners/cli.js';
@@ -25,7 +25,7 @@ const COMMANDS: Record<string, Command> = {
   ...payoutCommands,
   ...dataCommands,
   ...statsCommands,
-  ...stripeCommands,
+  ...billingCommands,
   ...webhookCommands,
 };
 

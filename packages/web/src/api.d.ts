@@ -7225,8 +7225,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 /** @constant */
-                                type: "stripe_event";
+                                type: "billing_event";
                                 attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -7238,7 +7240,7 @@ export interface paths {
                                     }[];
                                     waiting_on: string | null;
                                     attempts: number;
-                                    stripe_created_at: number;
+                                    platform_created_at: number;
                                     received_at: number;
                                     processed_at: number;
                                 };
@@ -7273,7 +7275,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The program's Stripe connection: the webhook URL to enter in Stripe, the events to send, the signing secrets set */
+        /** The program's Stripe connection: the webhook URL to enter there, the events to send, the signing secrets set */
         get: {
             parameters: {
                 query?: never;
@@ -7293,14 +7295,18 @@ export interface paths {
                             data: {
                                 id: string;
                                 /** @constant */
-                                type: "stripe_connection";
+                                type: "billing_connection";
                                 attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    title: string;
                                     endpoint_url: string;
+                                    setup: string;
                                     events: string[];
                                     secrets: {
                                         id: string;
                                         /** @constant */
-                                        type: "stripe_secret";
+                                        type: "billing_secret";
                                         attributes: {
                                             label: string;
                                             hint: string;
@@ -7340,7 +7346,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a Stripe endpoint's signing secret (whsec_…): events signed with it are accepted from now on */
+        /** Add a Stripe endpoint's signing secret: events signed with it are accepted from now on */
         post: {
             parameters: {
                 query?: never;
@@ -7367,7 +7373,7 @@ export interface paths {
                             data: {
                                 id: string;
                                 /** @constant */
-                                type: "stripe_secret";
+                                type: "billing_secret";
                                 attributes: {
                                     label: string;
                                     hint: string;
@@ -7485,8 +7491,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 /** @constant */
-                                type: "stripe_event";
+                                type: "billing_event";
                                 attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -7498,7 +7506,7 @@ export interface paths {
                                     }[];
                                     waiting_on: string | null;
                                     attempts: number;
-                                    stripe_created_at: number;
+                                    platform_created_at: number;
                                     received_at: number;
                                     processed_at: number;
                                 };
@@ -7541,7 +7549,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fetch one stripe_event */
+        /** Fetch one billing_event */
         get: {
             parameters: {
                 query?: never;
@@ -7563,8 +7571,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 /** @constant */
-                                type: "stripe_event";
+                                type: "billing_event";
                                 attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -7576,7 +7586,7 @@ export interface paths {
                                     }[];
                                     waiting_on: string | null;
                                     attempts: number;
-                                    stripe_created_at: number;
+                                    platform_created_at: number;
                                     received_at: number;
                                     processed_at: number;
                                 };
@@ -7634,8 +7644,10 @@ export interface paths {
                             data: {
                                 id: string;
                                 /** @constant */
-                                type: "stripe_event";
+                                type: "billing_event";
                                 attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -7647,7 +7659,1242 @@ export interface paths {
                                     }[];
                                     waiting_on: string | null;
                                     attempts: number;
-                                    stripe_created_at: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                            meta: {
+                                duplicate: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/paddle/webhook/{endpoint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Paddle's events for one program, verified by its signing secrets; each is processed once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    endpoint: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                            meta: {
+                                duplicate: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/paddle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's Paddle connection: the webhook URL to enter there, the events to send, the signing secrets set */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_connection";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    title: string;
+                                    endpoint_url: string;
+                                    setup: string;
+                                    events: string[];
+                                    secrets: {
+                                        id: string;
+                                        /** @constant */
+                                        type: "billing_secret";
+                                        attributes: {
+                                            label: string;
+                                            hint: string;
+                                            created_at: number;
+                                        };
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/paddle/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a Paddle endpoint's signing secret: events signed with it are accepted from now on */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        secret: string;
+                        label?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_secret";
+                                attributes: {
+                                    label: string;
+                                    hint: string;
+                                    created_at: number;
+                                };
+                            };
+                            meta: {
+                                endpoint_url: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/paddle/secrets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a signing secret: events signed with it are refused from now on */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/paddle/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List integrations/paddle/events, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of credited, linked, refunded, held, released, churned, ignored, failed */
+                    outcome_eq?: string;
+                    /** @description exact match */
+                    type_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/paddle/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one billing_event */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/paddle/events/{id}/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Process a received event again, as things are now (after linking a customer by hand, say) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                            meta: {
+                                duplicate: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/lemonsqueezy/webhook/{endpoint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lemon Squeezy's events for one program, verified by its signing secrets; each is processed once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    endpoint: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                            meta: {
+                                duplicate: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/lemonsqueezy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's Lemon Squeezy connection: the webhook URL to enter there, the events to send, the signing secrets set */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_connection";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    title: string;
+                                    endpoint_url: string;
+                                    setup: string;
+                                    events: string[];
+                                    secrets: {
+                                        id: string;
+                                        /** @constant */
+                                        type: "billing_secret";
+                                        attributes: {
+                                            label: string;
+                                            hint: string;
+                                            created_at: number;
+                                        };
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/lemonsqueezy/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a Lemon Squeezy endpoint's signing secret: events signed with it are accepted from now on */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        secret: string;
+                        label?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_secret";
+                                attributes: {
+                                    label: string;
+                                    hint: string;
+                                    created_at: number;
+                                };
+                            };
+                            meta: {
+                                endpoint_url: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/lemonsqueezy/secrets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a signing secret: events signed with it are refused from now on */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/lemonsqueezy/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List integrations/lemonsqueezy/events, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of credited, linked, refunded, held, released, churned, ignored, failed */
+                    outcome_eq?: string;
+                    /** @description exact match */
+                    type_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/lemonsqueezy/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one billing_event */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/lemonsqueezy/events/{id}/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Process a received event again, as things are now (after linking a customer by hand, say) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                            meta: {
+                                duplicate: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List billing_events, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of credited, linked, refunded, held, released, churned, ignored, failed */
+                    outcome_eq?: string;
+                    /** @description exact match */
+                    type_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description one of stripe, paddle, lemonsqueezy */
+                    platform_eq?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing_events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one billing_event */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing_events/{id}/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Process a received event again, as things are now (after linking a customer by hand, say) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
                                     received_at: number;
                                     processed_at: number;
                                 };

@@ -147,6 +147,24 @@ export async function creditedByCode(db: Queryable, programId: string, code: str
   return credited?.state === 'accepted' ? credited : undefined;
 }
 
+/**
+ * The partnership a billing platform's payment credits by its codes: a Stripe promotion
+ * code by its id first, then a code typed at checkout by its name.
+ */
+export async function creditedByCheckout(
+  db: Queryable,
+  programId: string,
+  used: { promotionCodes?: readonly string[] | undefined; codes?: readonly string[] | undefined },
+): Promise<(CodeCredit & { code: string }) | undefined> {
+  const promoted = await creditedByStripe(db, programId, used.promotionCodes ?? []);
+  if (promoted) return promoted;
+  for (const code of used.codes ?? []) {
+    const credited = await creditedByCode(db, programId, code);
+    if (credited) return { ...credited, code: code.trim() };
+  }
+  return undefined;
+}
+
 /** Tells the program's webhooks that a code credited a payment. */
 export async function codeUsed(tx: Tx, programId: string, codeId: string, now: number): Promise<void> {
   const row = await codes.getCode(tx, programId, codeId);

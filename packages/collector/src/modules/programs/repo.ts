@@ -109,12 +109,12 @@ export async function removeOrigins(db: Queryable, programId: string, origins: r
   }
 }
 
-export function getByStripeEndpoint(db: Queryable, endpointId: string): Promise<ProgramRow | undefined> {
+export function getByBillingEndpoint(db: Queryable, endpointId: string): Promise<ProgramRow | undefined> {
   return db.get<ProgramRow>('SELECT * FROM programs WHERE stripe_endpoint_id = ?', [endpointId]);
 }
 
-/** Gives the program its Stripe endpoint id unless it has one; resolves to the one it has. */
-export async function ensureStripeEndpoint(db: Queryable, id: string, endpointId: string): Promise<string> {
+/** Gives the program its billing endpoint id (one for every platform, `stripe_endpoint_id` since Stripe came first) unless it has one; resolves to it. */
+export async function ensureBillingEndpoint(db: Queryable, id: string, endpointId: string): Promise<string> {
   await db.run('UPDATE programs SET stripe_endpoint_id = ? WHERE id = ? AND stripe_endpoint_id IS NULL', [endpointId, id]);
   const row = await db.get<{ stripe_endpoint_id: string }>('SELECT stripe_endpoint_id FROM programs WHERE id = ?', [id]);
   return row!.stripe_endpoint_id;

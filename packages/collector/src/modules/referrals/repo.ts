@@ -83,7 +83,7 @@ export function findEverywhere(db: Queryable, emailNorm: string, programId?: str
 
 /**
  * Erases a referral: its clicks (by its click id), the link from its commissions and
- * payments, which keep their amounts, its Stripe links and the Stripe events it was
+ * payments, which keep their amounts, its billing platforms' links and the events it was
  * credited by, the events about it (webhooks), and the referral itself. Run inside a transaction.
  */
 export async function erase(db: Queryable, programId: string, id: string, now: number): Promise<boolean> {
@@ -94,9 +94,10 @@ export async function erase(db: Queryable, programId: string, id: string, now: n
   await addDelta(db, { program_id: programId, partner_id: row.partner_id, at: row.created_at, referrals: -1 });
   await db.run('UPDATE commissions SET referral_id = NULL, updated_at = ? WHERE referral_id = ?', [now, id]);
   await db.run('UPDATE payments SET referral_id = NULL, updated_at = ? WHERE referral_id = ?', [now, id]);
-  // Stripe: the customer no longer leads to anyone, and no event credited to them keeps what Stripe sent (their e-mail).
-  await db.run('DELETE FROM stripe_links WHERE target_id = ?', [id]);
-  await db.run(`UPDATE stripe_events SET payload = '{}', referral_id = NULL WHERE referral_id = ?`, [id]);
+  // Billing platforms: the customer no longer leads to anyone, and no event credited to them keeps what was sent (their e-mail).
+  await db.run('DELETE FROM billing_links WHERE target_id = ?', [id]);
+  await db.run('DELETE FROM billing_customers WHERE program_id = ? AND email_norm = ?', [programId, row.email_norm]);
+  await db.run(`UPDATE billing_events SET payload = '{}', referral_id = NULL WHERE referral_id = ?`, [id]);
   // Webhooks: every event that names the referral (itself, with its e-mail and uid, or as
   // its commissions' and payments' referral), with their deliveries. Erasing is rare, and
   // the program's events are 30 days' worth: a scan of them, rather than an index written

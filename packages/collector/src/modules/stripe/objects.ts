@@ -5,15 +5,23 @@
 // at the top (`subscription`, `payment_intent`, `charge`, `tax`). An id field may also
 // come expanded, as the object itself.
 
-type Json = Record<string, unknown>;
+import {
+  countryCode,
+  defined,
+  int,
+  metadata,
+  obj,
+  str,
+  stringsOf,
+  type Customer,
+  type Json,
+  type Paid,
+  type Sold,
+} from '../billing/facts.js';
 
-const obj = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
-const int = (v: unknown): number | undefined => (Number.isSafeInteger(v) ? (v as number) : undefined);
 const list = (v: unknown): Json[] => (Array.isArray(obj(v)?.data) ? ((obj(v)!.data as unknown[]).map(obj).filter(Boolean) as Json[]) : []);
 /** An id, given as a string or, expanded, as the object with its id. */
 const idOf = (v: unknown): string | undefined => str(v) ?? str(obj(v)?.id);
-const defined = <T>(xs: readonly (T | undefined)[]): T[] => [...new Set(xs.filter((x): x is T => x !== undefined))];
 
 /**
  * Stripe's minor units where they are not ISO 4217's: ISK is two-decimal in Stripe's API
@@ -28,23 +36,6 @@ export function fromStripeUnits(amount: number, currency: string): number {
   return shift >= 0 ? Math.round(amount / 10 ** shift) : amount * 10 ** -shift;
 }
 
-/** The metadata objects that may carry tally_gr_id or tally_referral_id. */
-function metadata(...sources: unknown[]): Array<Record<string, string>> {
-  return sources.map(obj).filter((m): m is Record<string, string> => m !== undefined);
-}
-
-/** Who paid, as far as this object tells: what the ways of finding the referral read. */
-export interface Customer {
-  /** Stripe's customer id (cus_…). */
-  customer?: string | undefined;
-  email?: string | undefined;
-  /** A Checkout Session's client_reference_id: the click id when the page passed it. */
-  clickId?: string | undefined;
-  metadata: Array<Record<string, string>>;
-  /** The Stripe promotion codes (promo_…) the customer used, as far as the object tells. */
-  promotionCodes?: string[] | undefined;
-}
-
 /**
  * Promotion codes from an object's discounts: a Checkout Session's `discounts[]` name theirs
  * (an id, or the object when expanded); an invoice's `discounts[]` are discount ids unless
@@ -55,38 +46,6 @@ function promotionCodes(o: Json): string[] {
   const listed = Array.isArray(o.discounts) ? o.discounts.map((d) => idOf(obj(d)?.promotion_code)) : [];
   return defined([...listed, idOf(obj(o.discount)?.promotion_code)]).filter((id) => id.startsWith('promo_'));
 }
-
-/** A payment to record: Tally's key for it, the Stripe ids it may be found by later, and its sums. */
-export interface Paid {
-  key: string;
-  refs: string[];
-  /** Minor units (ISO 4217's), tax excluded. */
-  amount: number;
-  /** The charge, tax included, in Stripe's units: refunds are shares of it. */
-  gross: number;
-  currency: string;
-  /** Unix seconds. */
-  paidAt: number;
-  /** What was bought and by whom, for rewards with conditions (modules/rewards). */
-  sold: Sold;
-}
-
-/** The products and prices of a payment's lines, the customer's country and the metadata, as far as the object tells. */
-export interface Sold {
-  product_ids: string[];
-  price_ids: string[];
-  customer_country: string | undefined;
-  metadata: Record<string, string>;
-}
-
-/** Only string values: metadata is Stripe's string map, merged with the innermost winning. */
-const stringsOf = (sources: ReadonlyArray<Record<string, unknown>>): Record<string, string> =>
-  Object.fromEntries(sources.flatMap((m) => Object.entries(m).filter((e): e is [string, string] => typeof e[1] === 'string')));
-
-const country = (v: unknown): string | undefined => {
-  const c = str(obj(v)?.country);
-  return c && /^[A-Za-z]{2}$/.test(c) ? c.toUpperCase() : undefined;
-};
 
 /**
  * An invoice's lines: a price at `line.price` (before 2025-03-31) or at
@@ -133,7 +92,7 @@ export function sessionPaid(s: Json, eventCreated: number): Paid | undefined {
     sold: {
       product_ids: [],
       price_ids: [],
-      customer_country: country(obj(s.customer_details)?.address),
+      customer_country: countryCode(obj(obj(s.customer_details)?.address)?.country),
       metadata: stringsOf(metadata(s.metadata)),
     },
   };
@@ -184,7 +143,7 @@ export function invoicePaid(inv: Json, eventCreated: number): Paid | undefined {
     paidAt: int(obj(inv.status_transitions)?.paid_at) ?? eventCreated,
     sold: {
       ...invoiceLines(inv),
-      customer_country: country(inv.customer_address),
+      customer_country: countryCode(obj(inv.customer_address)?.country),
       metadata: stringsOf(invoiceCustomer(inv).metadata),
     },
   };

@@ -5,17 +5,18 @@
 import Stripe from 'stripe';
 import { fail } from '../../platform/errors.js';
 import { parseJsonObject } from '../../platform/json.js';
+import { obj, type Verified } from '../billing/facts.js';
 
 /** Stripe's own default: an event signed more than five minutes ago is refused. */
 export const TOLERANCE_SECONDS = 300;
 
 /** What Tally reads of any event: the envelope; `data.object` is read by objects.ts. */
-export interface StripeEvent {
-  id: string;
-  type: string;
-  created: number;
-  livemode: boolean;
-  data: { object: Record<string, unknown> };
+interface StripeEvent {
+  id: unknown;
+  type: unknown;
+  created: unknown;
+  livemode: unknown;
+  data?: { object?: unknown };
 }
 
 /**
@@ -23,7 +24,7 @@ export interface StripeEvent {
  * secret or was too old; a verified body that is not a JSON object (or is nested too
  * deep) is 400 `malformed_json`. `now` is unix seconds: the server's clock, which tests move.
  */
-export function verifyEvent(payload: string, header: string | undefined, secrets: readonly string[], now: number): StripeEvent {
+export function verifyEvent(payload: string, header: string | undefined, secrets: readonly string[], now: number): Verified {
   if (!header) throw fail('invalid_signature', 'the request has no Stripe-Signature header');
   if (secrets.length === 0) throw fail('invalid_signature', 'no Stripe signing secret is set for this program yet');
   // constructEvent would parse with no depth limit: the HMAC alone here, the parse below.
@@ -39,11 +40,26 @@ export function verifyEvent(payload: string, header: string | undefined, secrets
       return false;
     }
   });
-  if (verified) return parseJsonObject(payload) as unknown as StripeEvent;
+  if (verified) return envelope(parseJsonObject(payload) as unknown as StripeEvent, now);
   throw fail(
     'invalid_signature',
     stale
       ? `the event was signed more than ${TOLERANCE_SECONDS} seconds ago: a replay, or a clock far off`
       : "the Stripe-Signature header matches none of this program's signing secrets",
   );
+}
+
+/** The envelope every event has; `typeof null` and an array's are 'object' too, so the object is checked as one. */
+function envelope(event: StripeEvent, now: number): Verified {
+  const object = obj(event.data?.object);
+  if (typeof event.id !== 'string' || typeof event.type !== 'string' || !object) {
+    throw fail('invalid_field', 'the event has no id, type or data.object');
+  }
+  return {
+    id: event.id,
+    type: event.type,
+    created: Number.isSafeInteger(event.created) ? (event.created as number) : now,
+    livemode: event.livemode === true,
+    body: event as unknown as Record<string, unknown>,
+  };
 }

@@ -24,6 +24,7 @@ import m0018 from './0018-discount-codes.js';
 import m0019 from './0019-partner-codes.js';
 import m0020 from './0020-stripe-promotion-codes.js';
 import m0021 from './0021-stripe-api-key.js';
+import m0022 from './0022-billing-platforms.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0019,
   m0020,
   m0021,
+  m0022,
 ];

@@ -1,0 +1,64 @@
+// Connecting a program to a billing platform: its own webhook URL (one endpoint id per
+// program, under each platform's path), and the signing secrets the platform gives for it
+// (several at once: a rotation, live and test mode).
+
+import { fail } from '../../platform/errors.js';
+import type { Db } from '../../platform/db/db.js';
+import * as programs from '../programs/repo.js';
+import * as billing from './repo.js';
+import type { SecretRow } from './repo.js';
+import { stripeEndpointId, uuidv7 } from '../../core/ids.js';
+import type { Platform } from './facts.js';
+
+export const MAX_SECRETS = 10;
+
+export interface Connection {
+  endpointId: string;
+  secrets: SecretRow[];
+}
+
+/** The path of the program's webhook for a platform, under the collector's public address. */
+export const webhookPath = (platform: Platform, endpointId: string): string => `/v1/integrations/${platform.name}/webhook/${endpointId}`;
+
+/** The program's endpoint and secrets; a program made before Stripe came gets its endpoint id now, once. */
+export async function connection(db: Db, platform: Platform, programId: string): Promise<Connection> {
+  const program = await programs.get(db, programId);
+  const endpointId =
+    program?.stripe_endpoint_id ?? (await db.transaction((tx) => programs.ensureBillingEndpoint(tx, programId, stripeEndpointId())));
+  return { endpointId, secrets: await billing.secrets(db, programId, platform.name) };
+}
+
+/** Adds a signing secret, giving the program its endpoint id on the first. */
+export async function addSecret(
+  db: Db,
+  platform: Platform,
+  programId: string,
+  secret: string,
+  label: string,
+  now: number,
+): Promise<{ endpointId: string; secret: SecretRow }> {
+  const clean = secret.trim();
+  if (!platform.secret.pattern.test(clean)) throw fail('invalid_field', platform.secret.explain, { field: 'secret' });
+  return db.transaction(async (tx) => {
+    const endpointId = await programs.ensureBillingEndpoint(tx, programId, stripeEndpointId());
+    const existing = await billing.secrets(tx, programId, platform.name);
+    if (existing.some((s) => s.secret === clean)) throw fail('conflict', 'this signing secret is set already', { field: 'secret' });
+    if (existing.length >= MAX_SECRETS)
+      throw fail('conflict', `a program keeps at most ${MAX_SECRETS} signing secrets: remove an old one first`, { field: 'secret' });
+    const row: SecretRow = {
+      id: uuidv7(),
+      program_id: programId,
+      platform: platform.name,
+      secret: clean,
+      label: label.trim() || platform.title,
+      created_at: now,
+    };
+    await billing.insertSecret(tx, row);
+    return { endpointId, secret: row };
+  });
+}
+
+export async function removeSecret(db: Db, platform: Platform, programId: string, id: string): Promise<void> {
+  const removed = await db.transaction((tx) => billing.removeSecret(tx, programId, platform.name, id));
+  if (!removed) throw fail('not_found', `no ${platform.title} signing secret ${id}`);
+}

@@ -1,0 +1,11 @@
+// The billing platforms Tally reads. Adding one is a folder beside modules/stripe with a
+// `Platform` (facts.ts), and a line here (docs/billing.md, "Adding a platform").
+
+import type { Platform } from './facts.js';
+import { lemonSqueezyPlatform } from '../lemonsqueezy/platform.js';
+import { paddlePlatform } from '../paddle/platform.js';
+import { stripePlatform } from '../stripe/platform.js';
+
+export const PLATFORMS: readonly Platform[] = [stripePlatform, paddlePlatform, lemonSqueezyPlatform];
+
+export const PLATFORM_BY_NAME: ReadonlyMap<string, Platform> = new Map(PLATFORMS.map((p) => [p.name, p]));

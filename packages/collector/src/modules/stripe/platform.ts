@@ -1,0 +1,70 @@
+// Stripe as a billing platform (docs/stripe.md): its signature, and what each event it
+// sends means. Stripe's ids are the link keys as they are: they were so before the other
+// platforms came, and Stripe's prefixes (cus_, in_, pi_, ch_) keep them apart.
+
+import { obj, str, type Fact, type Platform, type Verified } from '../billing/facts.js';
+import * as read from './objects.js';
+import { verifyEvent } from './verify.js';
+
+const objectOf = (event: Verified) => obj(obj(event.body.data)?.object) ?? {};
+
+type Reader = (o: Record<string, unknown>, event: Verified) => Fact;
+
+const checkout: Reader = (s, e) => ({
+  kind: 'payment',
+  who: read.sessionCustomer(s),
+  paid: read.sessionPaid(s, e.created),
+  waits: false,
+  unpaid: 'link',
+});
+
+const FACTS: Readonly<Record<string, Reader>> = {
+  'checkout.session.completed': checkout,
+  'checkout.session.async_payment_succeeded': checkout,
+  'invoice.paid': (inv, e) => ({
+    kind: 'payment',
+    who: read.invoiceCustomer(inv),
+    paid: read.invoicePaid(inv, e.created),
+    waits: true,
+    unpaid: 'link_if_coded',
+  }),
+  // Since 2025-03-31 the invoice names its payment intent only here.
+  'invoice_payment.paid': (p) => {
+    const { invoice, refs } = read.invoicePaymentRefs(p);
+    return { kind: 'payment_refs', of: invoice, refs };
+  },
+  'charge.refunded': (ch) => {
+    const c = read.chargeRefund(ch);
+    return { kind: 'refund_total', refs: c.refs, of: c.amount, refunded: c.refunded };
+  },
+  'charge.dispute.created': (d) => ({ kind: 'dispute', ...read.dispute(d), id: str(d.id) ?? '', status: 'open' }),
+  'charge.dispute.closed': (d) => {
+    const { status, ...dispute } = read.dispute(d);
+    return { kind: 'dispute', ...dispute, id: str(d.id) ?? '', status: status === 'lost' ? 'lost' : 'won' };
+  },
+  'customer.subscription.deleted': (sub) => ({ kind: 'cancel', who: read.subscriptionCustomer(sub) }),
+  // Only the metadata links here: an address alone is matched when the customer pays.
+  'customer.created': (c) => ({ kind: 'customer', who: read.customerObject(c) }),
+  'customer.updated': (c) => ({ kind: 'customer', who: read.customerObject(c) }),
+};
+
+/** Stripe's signing secrets: whsec_ and base64 (Stripe's are 32 bytes; any length from 16 is taken). */
+const SECRET = /^whsec_[A-Za-z0-9+/=]{24,200}$/;
+
+export const stripePlatform: Platform = {
+  name: 'stripe',
+  title: 'Stripe',
+  signatureHeader: 'stripe-signature',
+  secret: {
+    pattern: SECRET,
+    explain: "the signing secret must be Stripe's, as its endpoint page shows it: whsec_ and then letters and digits",
+    hint: (secret) => `whsec_…${secret.slice(-4)}`,
+  },
+  setup: 'Stripe Dashboard → Developers → Webhooks → Add endpoint; then reveal the signing secret',
+  events: Object.keys(FACTS),
+  verify: (payload, header, secrets, now) => Promise.resolve(verifyEvent(payload, header('stripe-signature'), secrets, now)),
+  fact(event) {
+    const of = FACTS[event.type];
+    return of ? of(objectOf(event), event) : { kind: 'nothing', reason: 'not an event Tally acts on' };
+  },
+};
