@@ -3,7 +3,7 @@
 // the API lists. The platform's events themselves come from its own fixtures file.
 
 import { expect } from 'vitest';
-import { seedPartner, type Collector } from './harness.js';
+import { seedPartner, type Collector, type CollectorOptions } from './harness.js';
 import { programsKit, type Json, type Program } from './programs-kit.js';
 
 export type { Json };
@@ -15,8 +15,8 @@ export interface Connected extends Program {
   endpoint: string;
 }
 
-export function billingKit(platform: string) {
-  const kit = programsKit();
+export function billingKit(platform: string, opts: CollectorOptions = {}) {
+  const kit = programsKit(opts);
   let visits = 0;
 
   /** A program of its own, connected to the platform with `signing`, with `changes` to its settings. */

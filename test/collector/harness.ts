@@ -51,6 +51,7 @@ export interface CollectorOptions {
   limits?: RateLimits;
   /** Stripe's API at a test's local server. */
   stripeApiUrl?: string;
+  lemonSqueezyApiUrl?: string;
   smtpUrl?: string;
   /** Where webhooks may go; https to public addresses only unless given. */
   outbound?: Partial<OutboundPolicy>;
@@ -80,6 +81,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
       limits: opts.limits,
       smtpUrl: opts.smtpUrl,
       stripeApiUrl: opts.stripeApiUrl,
+      lemonSqueezyApiUrl: opts.lemonSqueezyApiUrl,
       mailFrom: 'Tally <tally@test.example>',
     },
     createLogger('silent'),

@@ -2,7 +2,7 @@
 // program's secret token, and `ok` for a call that must succeed (its body is returned).
 
 import { afterAll, beforeAll, expect } from 'vitest';
-import { startCollector, type Collector } from './harness.js';
+import { startCollector, type Collector, type CollectorOptions } from './harness.js';
 
 // any: API bodies are JSON the tests read freely.
 export type Json = Record<string, any>;
@@ -21,10 +21,10 @@ export interface ProgramsKit {
 }
 
 /** Starts the file's collector before its tests and stops it after them. */
-export function programsKit(): ProgramsKit {
+export function programsKit(opts: CollectorOptions = {}): ProgramsKit {
   let collector: Collector | undefined;
   beforeAll(async () => {
-    collector = await startCollector();
+    collector = await startCollector(opts);
   });
   afterAll(() => collector?.close());
   const kit: ProgramsKit = {

@@ -72,6 +72,8 @@ export interface AppDeps {
   outbound?: OutboundPolicy | undefined;
   /** Stripe's API elsewhere than https://api.stripe.com (STRIPE_API_URL). */
   stripeApiUrl?: string | undefined;
+  /** Lemon Squeezy's API elsewhere than https://api.lemonsqueezy.com (LEMONSQUEEZY_API_URL). */
+  lemonSqueezyApiUrl?: string | undefined;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -118,6 +120,7 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
       client: client(ctx),
       publicUrl: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
       stripeApiUrl: deps.stripeApiUrl,
+      lemonSqueezyApiUrl: deps.lemonSqueezyApiUrl,
       params: ctx.params as Record<string, string>,
       body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
       list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,

@@ -148,6 +148,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     outbox,
     outbound,
     stripeApiUrl: config.stripeApiUrl,
+    lemonSqueezyApiUrl: config.lemonSqueezyApiUrl,
   }).callback();
 
   // Webhooks are sent beside the requests, never in their path (docs/webhooks.md).

@@ -5878,6 +5878,8 @@ export interface paths {
                                     auto_codes: boolean;
                                     /** @description The end of the Stripe API key Tally makes codes with; null: none */
                                     stripe_api_key_hint: string | null;
+                                    /** @description The end of the Lemon Squeezy API key Tally reads orders' discount codes with; null: none */
+                                    lemonsqueezy_api_key_hint: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -5942,6 +5944,8 @@ export interface paths {
                         auto_codes?: boolean;
                         /** @description A restricted Stripe API key: Tally makes discounts' coupons and codes' promotion codes in Stripe; null removes it */
                         stripe_api_key?: string | null;
+                        /** @description A Lemon Squeezy API key: Tally reads an order's discount code with it (webhooks do not carry it); null removes it */
+                        lemonsqueezy_api_key?: string | null;
                     };
                 };
             };
@@ -5988,6 +5992,8 @@ export interface paths {
                                     auto_codes: boolean;
                                     /** @description The end of the Stripe API key Tally makes codes with; null: none */
                                     stripe_api_key_hint: string | null;
+                                    /** @description The end of the Lemon Squeezy API key Tally reads orders' discount codes with; null: none */
+                                    lemonsqueezy_api_key_hint: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };

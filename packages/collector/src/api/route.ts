@@ -37,6 +37,8 @@ export interface RouteInput<B, Q = unknown> {
   publicUrl: string;
   /** Stripe's API elsewhere than https://api.stripe.com (STRIPE_API_URL), for codes made in Stripe. */
   stripeApiUrl: string | undefined;
+  /** Lemon Squeezy's API elsewhere than https://api.lemonsqueezy.com (LEMONSQUEEZY_API_URL), for orders' codes. */
+  lemonSqueezyApiUrl: string | undefined;
   params: Record<string, string>;
   body: B;
   list: ListQuery;

@@ -25,6 +25,7 @@ const schema = z
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** Stripe's API, for codes Tally makes in Stripe: https://api.stripe.com unless set (a proxy, or a test's local server). */
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    LEMONSQUEEZY_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** Where partners' invitations and password resets are sent from; none sent without it. */
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** The From of those messages. */
@@ -77,6 +78,8 @@ export interface Config {
   publicUrl?: string | undefined;
   /** STRIPE_API_URL: Stripe's API elsewhere than https://api.stripe.com. */
   stripeApiUrl?: string | undefined;
+  /** LEMONSQUEEZY_API_URL: Lemon Squeezy's API elsewhere than https://api.lemonsqueezy.com. */
+  lemonSqueezyApiUrl?: string | undefined;
   /** SMTP_URL: partners' invitations and password resets are e-mailed through it. */
   smtpUrl?: string | undefined;
   mailFrom?: string | undefined;
@@ -133,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     stripeApiUrl: e.STRIPE_API_URL,
+    lemonSqueezyApiUrl: e.LEMONSQUEEZY_API_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     limits: Object.freeze({

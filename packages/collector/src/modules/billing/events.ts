@@ -26,11 +26,19 @@ export async function receiveEvent(
   payload: string,
   header: (name: string) => string | undefined,
   now: number,
+  apiUrl?: string,
 ): Promise<Received> {
   const program = await programs.getByBillingEndpoint(db, endpointId);
   if (!program) throw fail('not_found', `no ${platform.title} endpoint with that id`);
   const secrets = (await billing.secrets(db, program.id, platform.name)).map((s) => s.secret);
   const event = await platform.verify(payload, header, secrets, now);
+  // Asked before the transaction: no lock is held while the platform's API answers.
+  const looked = (await platform.lookup?.(event, program, apiUrl)) ?? [];
+  if (looked.length > 0) {
+    await db.transaction(async (tx) => {
+      for (const l of looked) await billing.relink(tx, program.id, l.key, l.target, now);
+    });
+  }
   return processEvent(db, platform, program, event, payload, now, false);
 }
 

@@ -2,6 +2,8 @@
 // (modules/stripe, modules/paddle, modules/lemonsqueezy) verifies its signed webhook and
 // turns the event into one fact; apply.ts does the same thing with a fact whoever sent it.
 
+import type { ProgramRow } from '../programs/repo.js';
+
 export type Json = Record<string, unknown>;
 
 /** Who paid, as far as the event tells: what the ways of finding the referral read. */
@@ -97,6 +99,12 @@ export interface Platform {
   events: readonly string[];
   /** The verified event, or a 400 invalid_signature / malformed_json. `now` is unix seconds. */
   verify(payload: string, header: (name: string) => string | undefined, secrets: readonly string[], now: number): Promise<Verified>;
+  /**
+   * What the event needs from the platform's API before it means anything, as links to
+   * record (a Lemon Squeezy order's code: its webhook names none). `apiUrl`: the API
+   * elsewhere than the platform's own address (tests, proxies).
+   */
+  lookup?(event: Verified, program: ProgramRow, apiUrl: string | undefined): Promise<Array<{ key: string; target: string }>>;
   /** What the event means. Pure: it reads the body only. */
   fact(event: Verified): Fact;
 }

@@ -105,8 +105,9 @@ function platformRoutes(platform: Platform) {
       webhookBodyLimit: BILLING_BODY_LIMIT,
       status: 200,
       response: received,
-      async handle({ db, params, raw, header, now }) {
-        const { event, duplicate } = await receiveEvent(db, platform, params.endpoint ?? '', raw, header, now);
+      async handle({ db, params, raw, header, now, stripeApiUrl, lemonSqueezyApiUrl }) {
+        const apiUrl = ({ stripe: stripeApiUrl, lemonsqueezy: lemonSqueezyApiUrl } as Record<string, string | undefined>)[platform.name];
+        const { event, duplicate } = await receiveEvent(db, platform, params.endpoint ?? '', raw, header, now, apiUrl);
         return { status: 200, body: { data: renderEvent(event), meta: { duplicate } } };
       },
     }),

@@ -7,6 +7,8 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { fail } from '../../platform/errors.js';
+import type { ProgramRow } from '../programs/repo.js';
+import { orderCodes } from './api.js';
 import { parseJsonObject } from '../../platform/json.js';
 import {
   defined,
@@ -43,6 +45,19 @@ function customerOf(r: Resource): Customer {
     clickId: str(r.custom?.tally_gr_id),
     metadata: metadata(r.custom),
   };
+}
+
+/** Where an order's code is kept, once asked of the API (lookup below). */
+const orderCode = (orderId: string): string => `lemonsqueezy:order-code:${orderId}`;
+
+/** The code of an order that had a discount, asked of Lemon Squeezy's API with the program's key. */
+async function lookup(event: Verified, program: ProgramRow, apiUrl: string | undefined) {
+  const data = obj(event.body.data);
+  const discounted = (int(obj(data?.attributes)?.discount_total) ?? 0) > 0;
+  if (event.type !== 'order_created' || !discounted || !program.lemonsqueezy_api_key) return [];
+  const id = String(data?.id);
+  const [code] = await orderCodes(program.lemonsqueezy_api_key, id, apiUrl);
+  return code ? [{ key: orderCode(id), target: code }] : [];
 }
 
 /** An order's or an invoice's sums: `total` is after the discount, with tax; tax excluded is what earns. */
@@ -82,7 +97,8 @@ const FACTS: Readonly<Record<string, Reader>> = {
   order_created: (r, e) => {
     const item = obj(r.attributes.first_order_item);
     const sold = { product_ids: defined([item?.product_id]).map(String), price_ids: defined([item?.variant_id]).map(String) };
-    return { kind: 'payment', who: customerOf(r), paid: paid(r, 'order', e, sold), waits: false, unpaid: 'link' };
+    const who = { ...customerOf(r), codeRefs: [orderCode(r.id)] };
+    return { kind: 'payment', who, paid: paid(r, 'order', e, sold), waits: false, unpaid: 'link' };
   },
   order_refunded: (r) => refundTotal(r, 'order'),
   // Names the order that began the subscription: its initial invoice leads there.
@@ -159,6 +175,7 @@ export const lemonSqueezyPlatform: Platform = {
   setup: 'Lemon Squeezy → Settings → Webhooks → add a webhook, with a signing secret of your own',
   events: Object.keys(FACTS),
   verify,
+  lookup,
   fact(event) {
     const of = FACTS[event.type];
     const data = obj(event.body.data) ?? {};

@@ -33,6 +33,8 @@ export interface ProgramRow {
   auto_codes: number;
   /** A restricted Stripe API key, for the codes Tally makes in Stripe; never shown whole. */
   stripe_api_key: string | null;
+  /** A Lemon Squeezy API key (read access): an order's discount code is only in its API. */
+  lemonsqueezy_api_key: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -87,6 +89,7 @@ export type ProgramFields = Partial<
     | 'code_max_length'
     | 'auto_codes'
     | 'stripe_api_key'
+    | 'lemonsqueezy_api_key'
   >
 >;
 

@@ -35,6 +35,10 @@ const programSchema = resource('program', {
   code_max_length: z.number().int().meta({ description: "The longest a partner's own code may be" }),
   auto_codes: z.boolean().meta({ description: 'Whether a partnership gets a code (its key, with the prefix) when it is accepted' }),
   stripe_api_key_hint: z.string().nullable().meta({ description: 'The end of the Stripe API key Tally makes codes with; null: none' }),
+  lemonsqueezy_api_key_hint: z
+    .string()
+    .nullable()
+    .meta({ description: "The end of the Lemon Squeezy API key Tally reads orders' discount codes with; null: none" }),
   created_at: unixTime,
   updated_at: unixTime,
 });
@@ -61,6 +65,7 @@ function renderProgram({ program, origins }: ProgramWithOrigins) {
       code_max_length: program.code_max_length,
       auto_codes: program.auto_codes === 1,
       stripe_api_key_hint: program.stripe_api_key ? `${program.stripe_api_key.slice(0, 8)}…${program.stripe_api_key.slice(-4)}` : null,
+      lemonsqueezy_api_key_hint: program.lemonsqueezy_api_key ? `…${program.lemonsqueezy_api_key.slice(-4)}` : null,
       created_at: program.created_at,
       updated_at: program.updated_at,
     },
@@ -96,6 +101,14 @@ const changes = z.strictObject({
     .optional()
     .meta({
       description: "A restricted Stripe API key: Tally makes discounts' coupons and codes' promotion codes in Stripe; null removes it",
+    }),
+  lemonsqueezy_api_key: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{20,4000}$/, 'must be a Lemon Squeezy API key, as Settings → API shows it once (a long token)')
+    .nullable()
+    .optional()
+    .meta({
+      description: "A Lemon Squeezy API key: Tally reads an order's discount code with it (webhooks do not carry it); null removes it",
     }),
 });
 
@@ -141,6 +154,7 @@ export const programRoutes = [
           codeMaxLength: body.code_max_length,
           autoCodes: body.auto_codes,
           stripeApiKey: body.stripe_api_key,
+          lemonSqueezyApiKey: body.lemonsqueezy_api_key,
           origins: body.allowed_origins,
         },
         now,

@@ -101,6 +101,7 @@ function prepare(input: NewProgram, now: number): { program: ProgramRow; origins
     code_max_length: 32,
     auto_codes: 0,
     stripe_api_key: null,
+    lemonsqueezy_api_key: null,
     created_at: now,
     updated_at: now,
   };
@@ -149,6 +150,7 @@ export interface ProgramChanges {
   codeMaxLength?: number | undefined;
   autoCodes?: boolean | undefined;
   stripeApiKey?: string | null | undefined;
+  lemonSqueezyApiKey?: string | null | undefined;
   /** The whole list, replacing the current one: what is missing is removed, what is new added. */
   origins?: readonly string[] | undefined;
 }
@@ -194,6 +196,7 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
   if (changes.codeMaxLength !== undefined) fields.code_max_length = changes.codeMaxLength;
   if (changes.autoCodes !== undefined) fields.auto_codes = changes.autoCodes ? 1 : 0;
   if (changes.stripeApiKey !== undefined) fields.stripe_api_key = changes.stripeApiKey;
+  if (changes.lemonSqueezyApiKey !== undefined) fields.lemonsqueezy_api_key = changes.lemonSqueezyApiKey;
   const wanted = changes.origins && [...new Set(changes.origins.map(parseOrigin))];
   if (wanted?.length === 0) {
     throw fail('invalid_field', 'a program needs at least one allowed origin, or the snippet can record nothing', {

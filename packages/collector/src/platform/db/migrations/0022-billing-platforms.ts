@@ -2,7 +2,8 @@
 // event, secret and link says its platform; the links and events of other platforms keep
 // their own ids under a `platform:` prefix, so Stripe's rows stay as they were. A platform
 // whose payments do not carry the customer's address (Paddle's) tells it once, when the
-// customer is made: billing_customers keeps it for the payments that follow.
+// customer is made: billing_customers keeps it for the payments that follow. Lemon
+// Squeezy's orders name no code: with the program's API key, Tally asks for it.
 
 import type { Migration } from './migration.js';
 
@@ -38,6 +39,7 @@ const migration: Migration = `
     PRIMARY KEY (program_id, external_id)
   );
   CREATE INDEX billing_customers_email ON billing_customers (program_id, email_norm);
+  ALTER TABLE programs ADD COLUMN lemonsqueezy_api_key TEXT;
   `;
 
 export default migration;

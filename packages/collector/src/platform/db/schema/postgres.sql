@@ -472,6 +472,7 @@ CREATE TABLE programs (
   code_max_length integer NOT NULL DEFAULT 32,
   auto_codes integer NOT NULL DEFAULT 0,
   stripe_api_key text,
+  lemonsqueezy_api_key text,
   CONSTRAINT programs_pkey PRIMARY KEY (id)
 );
 CREATE UNIQUE INDEX programs_pkey ON programs USING btree (id);

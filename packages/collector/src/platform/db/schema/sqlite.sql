@@ -389,7 +389,8 @@ CREATE TABLE programs (
   code_prefix TEXT NOT NULL DEFAULT '',
   code_max_length INTEGER NOT NULL DEFAULT 32,
   auto_codes INTEGER NOT NULL DEFAULT 0,
-  stripe_api_key TEXT
+  stripe_api_key TEXT,
+  lemonsqueezy_api_key TEXT
 );
 CREATE UNIQUE INDEX programs_slug ON programs (slug);
 CREATE UNIQUE INDEX programs_stripe_endpoint ON programs (stripe_endpoint_id);
