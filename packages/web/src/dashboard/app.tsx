@@ -16,7 +16,7 @@ import { Clicks, Commissions, Payments, Referrals } from './pages/records.js';
 import { ResetPassword, SignIn, Welcome } from './pages/sign-in.js';
 import { BASE, href, SessionContext, type Session } from './session.js';
 
-// Groups, payouts, Stripe events, settings and a webhook endpoint's deliveries are fetched the
+// Groups, payouts, billing events, settings and a webhook endpoint's deliveries are fetched the
 // first time they are opened (preact-iso's router keeps the page on screen until then),
 // which keeps the first load smaller; the record tables stay in the entry, since a
 // partner's page shows them too. A file that cannot be fetched (a tab older than a
@@ -35,7 +35,7 @@ const Groups = lazyPage(() => import('./pages/groups.js').then((m) => m.Groups))
 const GroupPage = lazyPage(() => import('./pages/groups.js').then((m) => m.GroupPage));
 const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Settings));
-const StripeEvents = lazyPage(() => import('./pages/stripe-events.js').then((m) => m.StripeEvents));
+const BillingEvents = lazyPage(() => import('./pages/billing-events.js').then((m) => m.BillingEvents));
 const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js').then((m) => m.WebhookDeliveries));
 
 const NAV = [
@@ -47,7 +47,7 @@ const NAV = [
   ['/payments', 'Payments'],
   ['/clicks', 'Clicks'],
   ['/payouts', 'Payouts'],
-  ['/stripe', 'Stripe events'],
+  ['/billing-events', 'Billing events'],
   ['/settings', 'Settings'],
 ] as const;
 
@@ -146,7 +146,8 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/payments`} component={Payments} />
           <Route path={`${BASE}/clicks`} component={Clicks} />
           <Route path={`${BASE}/payouts`} component={Payouts} />
-          <Route path={`${BASE}/stripe`} component={StripeEvents} />
+          <Route path={`${BASE}/billing-events`} component={BillingEvents} />
+          <Route path={`${BASE}/stripe`} component={StripeEventsMoved} />
           <Route path={`${BASE}/settings`} component={Settings} />
           <Route path={`${BASE}/settings/webhooks/:id`} component={WebhookDeliveries} />
           <Route default component={NotFound} />
@@ -158,6 +159,15 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
 
 /** The signed-in member's role in the program the session acts for. */
 const roleOf = (session: Session) => session.attributes.programs.find((p) => p.id === session.attributes.program_id)?.role;
+
+/** The Stripe-only page's old address: the billing events with Stripe chosen, its other filters kept. */
+function StripeEventsMoved() {
+  const { query, route } = useLocation();
+  useEffect(() => {
+    route(href(`/billing-events?${new URLSearchParams({ ...query, platform_eq: 'stripe' })}`), true);
+  }, []);
+  return null;
+}
 
 function NotFound() {
   return (

@@ -1,12 +1,13 @@
 // A partner's promotion codes, on their page: each code with its discount in words, who
 // made it, whether it is on and the Stripe promotion code it is; making one (a discount of
-// the program's or of their group, a Stripe promotion code's id), and turning one off or on
-// again. docs/codes.md is the contract.
+// the program's or of their group, a Stripe promotion code's id), turning one off or on
+// again, and linking one to its Stripe promotion code (or unlinking it) once made.
+// docs/codes.md is the contract.
 
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type Answer } from '../common/api.js';
 import { CODE_PATTERN, everyPage } from '../common/codes.js';
-import { text, useSubmit } from '../common/forms.js';
+import { Confirm, text, useSubmit } from '../common/forms.js';
 import { useLoad } from '../common/use-api.js';
 import { Empty, Failure, Show, Table, type Column } from '../common/ui.js';
 import { allDiscounts, type Code, discountWords, MADE_BY } from './discounts.js';
@@ -14,6 +15,49 @@ import { href } from './session.js';
 
 type Partnership = Answer<'/v1/partnerships'>['data'][number];
 type Program = Answer<'/v1/program'>['data']['attributes'];
+
+/** Links a code to a Stripe promotion code, or gives it another; a refusal (one another code is linked to) stays in the dialog. */
+function LinkPromotion({ code, onClose, linked }: { code: Code; onClose: () => void; linked: () => void }) {
+  const current = code.attributes.stripe_promotion_code_id;
+  // The dialog is this one field: typing starts in it.
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
+  return (
+    <Confirm
+      title={
+        current ? `Change the Stripe promotion code of ${code.attributes.code}` : `Link ${code.attributes.code} to a Stripe promotion code`
+      }
+      confirm={current ? 'Change' : 'Link'}
+      onClose={onClose}
+      onConfirm={async (form) => {
+        await api.PATCH('/v1/discount_codes/{id}', {
+          params: { path: { id: code.id } },
+          body: { stripe_promotion_code_id: text(form, 'stripe_promotion_code_id').trim() },
+        });
+        linked();
+      }}
+    >
+      <p>
+        Stripe's events name the promotion code a customer used: linked, a payment with it credits this partner, whether or not a link
+        brought the customer.
+      </p>
+      <label>
+        Stripe promotion code <span class="hint">(its id, promo_…, on the promotion code's page in Stripe)</span>
+        <input
+          ref={field}
+          name="stripe_promotion_code_id"
+          required
+          pattern="\s*promo_[A-Za-z0-9]{1,64}\s*"
+          maxLength={70}
+          placeholder="promo_…"
+          defaultValue={current ?? ''}
+          spellcheck={false}
+          autocomplete="off"
+        />
+      </label>
+    </Confirm>
+  );
+}
 
 async function loadCodes(partnershipId: string, signal: AbortSignal) {
   const [codes, discounts] = await Promise.all([
@@ -33,6 +77,8 @@ export function PartnerCodes({ partnership, program, groupName }: { partnership:
   // Loaded again when the partnership's state changes: an acceptance may give it a code (auto_codes).
   const loaded = useLoad((signal) => loadCodes(partnership.id, signal), `${partnership.id}/${ship.state}`);
   const [toggling, setToggling] = useState<string | null>(null);
+  const [linking, setLinking] = useState<Code | null>(null);
+  const [unlinking, setUnlinking] = useState<Code | null>(null);
   const [toggleError, setToggleError] = useState<unknown>();
   const { error, busy, onSubmit } = useSubmit(async (form, el) => {
     const discountId = text(form, 'discount_id');
@@ -95,15 +141,46 @@ export function PartnerCodes({ partnership, program, groupName }: { partnership:
             {
               label: 'Actions',
               cell: (c) => (
-                <button
-                  type="button"
-                  class="link"
-                  aria-label={`${c.attributes.enabled ? 'Disable' : 'Enable'} ${c.attributes.code}`}
-                  disabled={toggling === c.id}
-                  onClick={() => void toggle(c)}
-                >
-                  {c.attributes.enabled ? 'Disable' : 'Enable'}
-                </button>
+                <span class="buttons">
+                  <button
+                    type="button"
+                    class="link"
+                    aria-label={`${c.attributes.enabled ? 'Disable' : 'Enable'} ${c.attributes.code}`}
+                    disabled={toggling === c.id}
+                    onClick={() => void toggle(c)}
+                  >
+                    {c.attributes.enabled ? 'Disable' : 'Enable'}
+                  </button>
+                  {c.attributes.stripe_promotion_code_id ? (
+                    <>
+                      <button
+                        type="button"
+                        class="link"
+                        aria-label={`Change the Stripe promotion code of ${c.attributes.code}`}
+                        onClick={() => setLinking(c)}
+                      >
+                        Change
+                      </button>
+                      <button
+                        type="button"
+                        class="link"
+                        aria-label={`Unlink ${c.attributes.code} from ${c.attributes.stripe_promotion_code_id}`}
+                        onClick={() => setUnlinking(c)}
+                      >
+                        Unlink
+                      </button>
+                    </>
+                  ) : (
+                    <button
+                      type="button"
+                      class="link"
+                      aria-label={`Link ${c.attributes.code} to a Stripe promotion code`}
+                      onClick={() => setLinking(c)}
+                    >
+                      Link
+                    </button>
+                  )}
+                </span>
               ),
             },
           ];
@@ -128,6 +205,26 @@ export function PartnerCodes({ partnership, program, groupName }: { partnership:
                 </Empty>
               )}
               {toggleError !== undefined && <Failure error={toggleError} />}
+              {linking && <LinkPromotion code={linking} onClose={() => setLinking(null)} linked={loaded.reload} />}
+              {unlinking && (
+                <Confirm
+                  title={`Unlink ${unlinking.attributes.code} from ${unlinking.attributes.stripe_promotion_code_id}?`}
+                  confirm="Unlink"
+                  onClose={() => setUnlinking(null)}
+                  onConfirm={async () => {
+                    await api.PATCH('/v1/discount_codes/{id}', {
+                      params: { path: { id: unlinking.id } },
+                      body: { stripe_promotion_code_id: null },
+                    });
+                    loaded.reload();
+                  }}
+                >
+                  <p>
+                    A payment with that promotion code no longer credits this partner by it. The promotion code itself stays in Stripe, and
+                    the code stays theirs.
+                  </p>
+                </Confirm>
+              )}
               <form class="make-code" onSubmit={onSubmit} aria-labelledby="new-code-title">
                 <h3 id="new-code-title">New code</h3>
                 <div class="fields">

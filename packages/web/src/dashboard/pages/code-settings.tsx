@@ -2,7 +2,9 @@
 // made (a percentage typed as "20" is 2000 basis points; an amount typed in major units,
 // kept in minor units by its currency's exponent), and the rules for codes: who a code
 // credits when a link brought the customer first, the codes made on acceptance, and the
-// codes partners make themselves (their prefix and length).
+// codes partners make themselves (their prefix and length); and the restricted Stripe API
+// key with which Tally makes discounts' coupons and codes' promotion codes in Stripe (never
+// shown again once saved: only its ends, `stripe_api_key_hint`).
 
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
@@ -242,6 +244,83 @@ function CodeRules({ program, saved }: { program: Program; saved: () => void }) 
   );
 }
 
+/** The Stripe API key Tally makes coupons and promotion codes with: set, replaced, removed. */
+function StripeKey({ program, saved }: { program: Program; saved: () => void }) {
+  const hint = program.attributes.stripe_api_key_hint;
+  const [said, setSaid] = useState<'saved' | 'removed' | null>(null);
+  const [removing, setRemoving] = useState(false);
+  const { error, busy, onSubmit } = useSubmit(async (form, el) => {
+    setSaid(null);
+    await api.PATCH('/v1/program', { body: { stripe_api_key: text(form, 'stripe_api_key').trim() } });
+    el.reset();
+    setSaid('saved');
+    saved();
+  });
+  return (
+    <section class="stripe-key" aria-labelledby="stripe-key-title">
+      <h3 id="stripe-key-title">Stripe API key</h3>
+      <p>
+        With a restricted key of your Stripe account, Tally makes a code that has a discount in Stripe itself: the discount's coupon once,
+        and the code as its promotion code, which customers type at Stripe's checkout. Disabling or enabling the code here turns it off or
+        on in Stripe too. Without a key, make promotion codes in Stripe and link each code to its own on the partner's page.
+      </p>
+      <p>
+        {hint ? (
+          <>
+            A key is set: <code>{hint}</code>
+          </>
+        ) : (
+          'No key is set.'
+        )}
+      </p>
+      <form onSubmit={onSubmit}>
+        <label>
+          {hint ? 'Replace it with a restricted key' : 'Restricted key'}{' '}
+          <span class="hint">
+            (rk_live_… or rk_test_…: in Stripe, Developers → API keys → Create restricted key, with write access to Coupons and Promotion
+            codes)
+          </span>
+          <input name="stripe_api_key" type="password" required maxLength={300} autocomplete="off" spellcheck={false} />
+        </label>
+        <Saving error={error} done={said === 'saved'} busy={busy} />
+        {said === 'removed' && (
+          <p role="status" class="ok">
+            Removed. Tally makes no more codes in Stripe.
+          </p>
+        )}
+        <div class="buttons">
+          <button type="submit" disabled={busy}>
+            {hint ? 'Replace key' : 'Save key'}
+          </button>
+          {hint && (
+            <button type="button" class="secondary" onClick={() => setRemoving(true)}>
+              Remove key
+            </button>
+          )}
+        </div>
+      </form>
+      {removing && (
+        <Confirm
+          title="Remove the Stripe API key?"
+          confirm="Remove key"
+          danger
+          onClose={() => setRemoving(false)}
+          onConfirm={async () => {
+            await api.PATCH('/v1/program', { body: { stripe_api_key: null } });
+            setSaid('removed');
+            saved();
+          }}
+        >
+          <p>
+            Tally stops making coupons and promotion codes in Stripe, and stops turning them off and on there. Those it made stay in Stripe,
+            and codes stay linked to them.
+          </p>
+        </Confirm>
+      )}
+    </section>
+  );
+}
+
 export function PromotionCodeSettings({ program, saved }: { program: Program; saved: () => void }) {
   return (
     <section class="panel" id="promotion-codes" aria-labelledby="promotion-codes-title">
@@ -252,6 +331,7 @@ export function PromotionCodeSettings({ program, saved }: { program: Program; sa
       </p>
       <Discounts />
       <CodeRules program={program} saved={saved} />
+      <StripeKey program={program} saved={saved} />
     </section>
   );
 }

@@ -387,8 +387,9 @@ export const Commissions = () => (
     table={CommissionTable}
     empty={
       <p>
-        A payment by a referred customer earns its partner a commission: <a href={href('/settings#stripe')}>connect Stripe</a>, or record
-        payments with <code>POST /v1/payments</code>.
+        A payment by a referred customer earns its partner a commission:{' '}
+        <a href={href('/settings#integrations')}>connect Stripe, Paddle or Lemon Squeezy</a>, or record payments with{' '}
+        <code>POST /v1/payments</code>.
       </p>
     }
   />
@@ -401,8 +402,9 @@ export const Payments = () => (
     table={PaymentTable}
     empty={
       <p>
-        Payments of referred customers appear here once Stripe sends them (<a href={href('/settings#stripe')}>connect Stripe</a>) or your
-        server records them with <code>POST /v1/payments</code>.
+        Payments of referred customers appear here once your billing platform sends them (
+        <a href={href('/settings#integrations')}>connect Stripe, Paddle or Lemon Squeezy</a>) or your server records them with{' '}
+        <code>POST /v1/payments</code>.
       </p>
     }
   />

@@ -1,5 +1,5 @@
 // The program's settings and commission rules, its snippet, its public page for partners, its
-// promotion codes (code-settings.tsx), its Stripe connection, its webhooks
+// promotion codes (code-settings.tsx), its billing platforms (integrations.tsx), its webhooks
 // (webhook-settings.tsx), its API tokens and its team. Secrets (a new token, an invitation
 // link) are shown once, when made: the collector keeps only their hashes.
 
@@ -12,7 +12,7 @@ import { CopyButton, Failure, Show, Table, type Column } from '../../common/ui.j
 import { RuleFields, rulesFrom } from '../rules.js';
 import { useSession } from '../session.js';
 import { PromotionCodeSettings } from './code-settings.js';
-import { StripeConnection } from './stripe-settings.js';
+import { Integrations } from './integrations.js';
 import { WebhookSettings } from './webhook-settings.js';
 
 type Program = Answer<'/v1/program'>['data'];
@@ -373,10 +373,10 @@ export function Settings() {
             <Snippet program={answer.data} made={tokens.reload} />
             <PublicPage program={answer.data} saved={loaded.reload} />
             <PromotionCodeSettings program={answer.data} saved={loaded.reload} />
-            <StripeConnection />
           </>
         )}
       </Show>
+      <Integrations />
       <WebhookSettings />
       <Tokens loaded={tokens} />
       <Team />

@@ -1,0 +1,188 @@
+// Settings' integrations: each billing platform (billing.ts) connected step by step, in one
+// component over the platform's name. The API says where to go in the platform, the URL to
+// enter there and the events to select; the secret the platform then shows is pasted back
+// here. Several secrets may be set at once (a rotation; test mode beside live mode), each
+// shown only by its last letters; a platform with one is connected.
+
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { api, type Answer } from '../../common/api.js';
+import { dateTime } from '../../common/format.js';
+import { Confirm, Saving, text, useSubmit } from '../../common/forms.js';
+import { useLoad } from '../../common/use-api.js';
+import { CopyButton, Show, Table, type Column } from '../../common/ui.js';
+import { PLATFORM_TITLES, PLATFORMS, type Platform } from '../billing.js';
+import { href } from '../session.js';
+
+type Connection = Answer<'/v1/integrations/stripe'>['data']['attributes'];
+type Secret = Connection['secrets'][number];
+
+/**
+ * What each platform calls the secret it shows and what it looks like there, and how a
+ * checkout on it passes the visitor's click id (the collector reads these fields).
+ */
+const SECRET: Record<Platform, { name: string; looks: string; clickId: ComponentChildren }> = {
+  stripe: {
+    name: 'Signing secret',
+    looks: 'whsec_…',
+    clickId: (
+      <>
+        to Checkout as <code>client_reference_id</code>, or in the customer's metadata as <code>tally_gr_id</code>
+      </>
+    ),
+  },
+  paddle: {
+    name: 'Secret key',
+    looks: 'pdl_ntfset_…',
+    clickId: (
+      <>
+        in the checkout's custom data as <code>tally_gr_id</code> (Paddle.js: <code>customData</code>)
+      </>
+    ),
+  },
+  lemonsqueezy: {
+    name: 'Signing secret',
+    looks: 'the one you typed there: 6 to 40 characters',
+    clickId: (
+      <>
+        in the checkout's custom data as <code>tally_gr_id</code> (<code>checkout[custom][tally_gr_id]</code>)
+      </>
+    ),
+  },
+};
+
+function AddSecret({ platform, first, added }: { platform: Platform; first: boolean; added: () => void }) {
+  const [done, setDone] = useState(false);
+  const secret = SECRET[platform];
+  const { error, busy, onSubmit } = useSubmit(async (form, el) => {
+    setDone(false);
+    await api.POST(`/v1/integrations/${platform}/secrets`, {
+      body: { secret: text(form, 'secret').trim(), label: text(form, 'label').trim() || undefined },
+    });
+    el.reset();
+    setDone(true);
+    added();
+  });
+  return (
+    <form class="add-secret" onSubmit={onSubmit} aria-label={`Add a ${PLATFORM_TITLES[platform]} secret`}>
+      <div class="fields">
+        <label>
+          {secret.name} <span class="hint">({secret.looks})</span>
+          <input name="secret" required maxLength={300} autocomplete="off" spellcheck={false} />
+        </label>
+        <label>
+          Label <span class="hint">(optional: live, test…)</span>
+          <input name="label" maxLength={100} autocomplete="off" />
+        </label>
+      </div>
+      {/* The API's sentence says what a secret of this platform looks like when it refuses one. */}
+      <Saving error={error} done={done} busy={busy} label={first ? 'Connect' : 'Add secret'} />
+    </form>
+  );
+}
+
+/** "Label (whsec_…abcd)", or the hint alone. */
+const secretName = (s: Secret) => (s.attributes.label ? `${s.attributes.label} (${s.attributes.hint})` : s.attributes.hint);
+
+function Integration({ platform }: { platform: Platform }) {
+  const title = PLATFORM_TITLES[platform];
+  const loaded = useLoad((signal) => api.GET(`/v1/integrations/${platform}`, { signal }), platform);
+  const [removing, setRemoving] = useState<Secret | null>(null);
+  const count = loaded.data?.data.attributes.secrets.length;
+  const columns: Column<Secret>[] = [
+    { label: 'Label', cell: (s) => s.attributes.label, text: (s) => s.attributes.label },
+    { label: 'Secret', cell: (s) => <code>{s.attributes.hint}</code>, text: (s) => s.attributes.hint },
+    { label: 'Added', cell: (s) => dateTime(s.attributes.created_at), text: (s) => String(s.attributes.created_at) },
+    {
+      label: 'Actions',
+      cell: (s) => (
+        <button type="button" class="link" aria-label={`Remove ${secretName(s)}`} onClick={() => setRemoving(s)}>
+          Remove
+        </button>
+      ),
+    },
+  ];
+  return (
+    <section class="integration" id={platform} aria-labelledby={`${platform}-title`}>
+      <div class="panel-head">
+        <h3 id={`${platform}-title`}>{title}</h3>
+        {count !== undefined && (
+          <span class={`state ${count > 0 ? 'connected' : 'unconnected'}`}>
+            {count > 0 ? `Connected: ${count} secret${count === 1 ? '' : 's'}` : 'Not connected'}
+          </span>
+        )}
+      </div>
+      <Show loaded={loaded}>
+        {({ data: { attributes: c } }) => (
+          <>
+            <ol class="steps">
+              <li>Go to {c.setup}.</li>
+              <li>
+                Enter this URL as the endpoint: <code class="secret">{c.endpoint_url}</code>{' '}
+                <CopyButton text={c.endpoint_url} label="Copy URL" />
+              </li>
+              <li>
+                Select these events: <CopyButton text={c.events.join('\n')} label="Copy the list" />
+                <ul class="events">
+                  {c.events.map((e) => (
+                    <li>
+                      <code>{e}</code>
+                    </li>
+                  ))}
+                </ul>
+              </li>
+              <li>
+                Paste the {SECRET[platform].name.toLowerCase()} {title} shows for it here. For test mode, add the test endpoint's too.
+                <AddSecret platform={platform} first={c.secrets.length === 0} added={loaded.reload} />
+              </li>
+              <li>
+                Send a test event from {title}: it appears in the{' '}
+                <a href={href(`/billing-events?platform_eq=${platform}`)}>billing events</a> with what it did.
+              </li>
+            </ol>
+            {c.secrets.length > 0 && <Table caption={`${title} secrets`} columns={columns} rows={c.secrets} />}
+            <p class="hint">
+              Tell {title} who referred the customer: pass the visitor's click id (the snippet gives it to your page with{' '}
+              <code>gr('ready', …)</code>) {SECRET[platform].clickId}. Without it, the customer is matched by e-mail to the referral{' '}
+              <code>gr('track', email)</code> recorded.
+            </p>
+          </>
+        )}
+      </Show>
+      {removing && (
+        <Confirm
+          title={`Remove the ${title} secret ${secretName(removing)}?`}
+          confirm="Remove"
+          danger
+          onClose={() => setRemoving(null)}
+          onConfirm={async () => {
+            await api.DELETE(`/v1/integrations/${platform}/secrets/{id}`, { params: { path: { id: removing.id } } });
+            loaded.reload();
+          }}
+        >
+          <p>
+            Events signed with it are refused from now on.{' '}
+            {count === 1
+              ? `It is the last one: ${title} is no longer connected, and its events are refused until you add another.`
+              : `Remove it once ${title} signs with the new one.`}
+          </p>
+        </Confirm>
+      )}
+    </section>
+  );
+}
+
+export function Integrations() {
+  return (
+    <section class="panel" id="integrations" aria-labelledby="integrations-title">
+      <h2 id="integrations-title">Integrations</h2>
+      <p>
+        Connect the platform that bills your customers and commissions arrive by themselves: a payment earns its partner a commission, a
+        refund takes it back. Connect each one you use.
+      </p>
+      {PLATFORMS.map((p) => (
+        <Integration key={p} platform={p} />
+      ))}
+    </section>
+  );
+}
