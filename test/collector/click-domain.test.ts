@@ -53,7 +53,7 @@ describe('POST /v1/tracking/click answers with the cookie domain', () => {
     const reply = await click({ gr_id: 'v1', pk: key, url: 'https://www.shop.example.co.uk/?red=x' });
     expect(reply.status).toBe(202);
     expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(reply.body).toEqual({ data: { cookie_domain: 'example.co.uk' } });
+    expect(reply.body).toEqual({ data: { cookie_domain: 'example.co.uk', discount: null } });
     expect(reply.headers.get('access-control-allow-origin')).toBe(PUBLIC_URL);
   });
 
@@ -62,14 +62,14 @@ describe('POST /v1/tracking/click answers with the cookie domain', () => {
     for (const url of ['http://127.0.0.1:8787/demo/?red=x', 'http://localhost:8787/?red=x', undefined]) {
       const reply = await click({ gr_id: 'v1', pk: key, url });
       expect(reply.status).toBe(202);
-      expect(reply.body).toEqual({ data: { cookie_domain: null } });
+      expect(reply.body).toEqual({ data: { cookie_domain: null, discount: null } });
     }
   });
 
   it('a repeat within 30 minutes answers the same', async () => {
     const { key } = await seedPartner(c);
     const body = { gr_id: 'v1', pk: key, url: 'https://www.shop.test/' };
-    expect((await click(body)).body).toEqual({ data: { cookie_domain: 'shop.test' } });
-    expect((await click(body)).body).toEqual({ data: { cookie_domain: 'shop.test' } });
+    expect((await click(body)).body).toEqual({ data: { cookie_domain: 'shop.test', discount: null } });
+    expect((await click(body)).body).toEqual({ data: { cookie_domain: 'shop.test', discount: null } });
   });
 });

@@ -51,7 +51,7 @@ describe(`new clicks per client address and program (${ENGINE})`, () => {
     );
     expect(new Set(replies.map((r) => r.status))).toEqual(new Set([202]));
     const over = await clickFrom(col, '203.0.113.7', { gr_id: 'flood-over', pk: key, url });
-    expect([over.status, over.body]).toEqual([202, { data: { cookie_domain: 'shop.test' } }]);
+    expect([over.status, over.body]).toEqual([202, { data: { cookie_domain: 'shop.test', discount: null } }]);
     expect(await count(col)).toBe(CAP);
     expect(await count(col, 'gr_id = ?', ['flood-over'])).toBe(0);
     expect(await statsClicks(col)).toBe(CAP);
@@ -141,7 +141,7 @@ describe(`statements of a click (${ENGINE})`, () => {
     expect(sent.map(kind)).toEqual(['lock', 'SELECT FROM clicks', 'INSERT INTO clicks', 'INSERT INTO stat_deltas']);
     await Promise.all(Array.from({ length: CAP }, (_, i) => clicks.recordClick(db, c!.programId, input(`fill-${i}`), T0)));
     sent.length = 0;
-    expect(await clicks.recordClick(db, c.programId, input('capped'), T0)).toBe('capped');
+    expect((await clicks.recordClick(db, c.programId, input('capped'), T0)).outcome).toBe('capped');
     expect(sent.filter((s) => /^\s*(INSERT|UPDATE|DELETE)/i.test(s))).toEqual([]);
   });
 });

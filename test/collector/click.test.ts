@@ -19,7 +19,7 @@ describe('POST /v1/tracking/click', () => {
     const { key, partnershipId } = await seedPartner(c);
     const reply = await click({ gr_id: 'v1', pk: key, url: 'https://shop.test/?red=x', referrer: 'https://blog.test/' });
     expect(reply.status).toBe(202);
-    expect(reply.body).toEqual({ data: { cookie_domain: 'shop.test' } });
+    expect(reply.body).toEqual({ data: { cookie_domain: 'shop.test', discount: null } });
     const row = await c.running.db.get<Record<string, unknown>>('SELECT * FROM clicks');
     expect(row).toMatchObject({ partnership_id: partnershipId, gr_id: 'v1', pk: key, url: 'https://shop.test/?red=x' });
   });

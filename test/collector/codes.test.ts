@@ -155,6 +155,47 @@ describe('making codes', () => {
   });
 });
 
+describe("the discount a partner's link brings", () => {
+  const clickAnswer = async (p: Program, key: string) => {
+    const reply = await kit.c.call('POST', '/v1/tracking/click', {
+      token: p.publishable,
+      body: { gr_id: `gr-${Math.random()}`, pk: key, url: 'https://shop.test/' },
+    });
+    expect(reply.status).toBe(202);
+    return reply.body.data.discount;
+  };
+
+  it("a click's answer names it: the partner's group's, else the program's, else none; a change shows at once", async () => {
+    const p = await program();
+    expect(await clickAnswer(p, p.maya.key)).toBeNull();
+    await ok(p, 'POST', '/v1/discounts', { name: 'Everyone', kind: 'percent', amount: 1000, duration: { kind: 'once' } });
+    expect(await clickAnswer(p, p.maya.key)).toEqual({
+      name: 'Everyone',
+      kind: 'percent',
+      amount: 1000,
+      currency: null,
+      duration: { kind: 'once' },
+    });
+    const vip = (await ok(p, 'POST', '/v1/groups', { name: 'VIP' })).data;
+    await ok(p, 'PATCH', `/v1/partnerships/${p.maya.partnershipId}`, { group_id: vip.id });
+    await ok(p, 'POST', '/v1/discounts', {
+      name: 'VIP',
+      kind: 'amount',
+      amount: 500,
+      currency: 'EUR',
+      group_id: vip.id,
+      duration: { kind: 'months', months: 3 },
+    });
+    expect(await clickAnswer(p, p.maya.key)).toMatchObject({
+      name: 'VIP',
+      amount: 500,
+      currency: 'EUR',
+      duration: { kind: 'months', months: 3 },
+    });
+    expect((await clickAnswer(p, p.leo.key)).name).toBe('Everyone');
+  });
+});
+
 describe('codes made on acceptance and by partners', () => {
   it('a partnership gets a code when it is accepted, once, with the prefix', async () => {
     const p = await program();

@@ -3794,9 +3794,9 @@ export interface paths {
                                 type: "discount";
                                 attributes: {
                                     name: string;
-                                    group_id: string | null;
                                     /** @enum {string} */
                                     kind: "percent" | "amount";
+                                    /** @description Basis points off ('percent': 2000 is 20 %), or minor units of `currency` off */
                                     amount: number;
                                     currency: string | null;
                                     duration: {
@@ -3804,6 +3804,7 @@ export interface paths {
                                         kind: "once" | "months" | "forever";
                                         months?: number;
                                     };
+                                    group_id: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -3880,9 +3881,9 @@ export interface paths {
                                 type: "discount";
                                 attributes: {
                                     name: string;
-                                    group_id: string | null;
                                     /** @enum {string} */
                                     kind: "percent" | "amount";
+                                    /** @description Basis points off ('percent': 2000 is 20 %), or minor units of `currency` off */
                                     amount: number;
                                     currency: string | null;
                                     duration: {
@@ -3890,6 +3891,7 @@ export interface paths {
                                         kind: "once" | "months" | "forever";
                                         months?: number;
                                     };
+                                    group_id: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -3946,9 +3948,9 @@ export interface paths {
                                 type: "discount";
                                 attributes: {
                                     name: string;
-                                    group_id: string | null;
                                     /** @enum {string} */
                                     kind: "percent" | "amount";
+                                    /** @description Basis points off ('percent': 2000 is 20 %), or minor units of `currency` off */
                                     amount: number;
                                     currency: string | null;
                                     duration: {
@@ -3956,6 +3958,7 @@ export interface paths {
                                         kind: "once" | "months" | "forever";
                                         months?: number;
                                     };
+                                    group_id: string | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -6459,7 +6462,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record a visit through a referral link; the answer names the domain for the cookie of the landing page */
+        /** Record a visit through a referral link; the answer names the domain for the cookie of the landing page, and the discount the partner's link brings */
         post: {
             parameters: {
                 query?: never;
@@ -6487,6 +6490,19 @@ export interface paths {
                         "application/json": {
                             data: {
                                 cookie_domain: string | null;
+                                discount: {
+                                    name: string;
+                                    /** @enum {string} */
+                                    kind: "percent" | "amount";
+                                    /** @description Basis points off ('percent': 2000 is 20 %), or minor units of `currency` off */
+                                    amount: number;
+                                    currency: string | null;
+                                    duration: {
+                                        /** @enum {string} */
+                                        kind: "once" | "months" | "forever";
+                                        months?: number;
+                                    };
+                                } | null;
                             };
                         };
                     };

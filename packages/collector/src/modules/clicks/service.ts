@@ -36,6 +36,12 @@ export interface ClickInput {
 
 export type ClickOutcome = 'stored' | 'repeat' | 'capped';
 
+/** What came of a click, and the credited partnership's group (whose discount the click's answer names). */
+export interface ClickResult {
+  outcome: ClickOutcome;
+  groupId: string | null;
+}
+
 /** Counts new clicks per key in the current clock hour; a new hour starts an empty map. */
 class ClickCap {
   private window = -1;
@@ -72,7 +78,7 @@ class ClickCap {
 const caps = new WeakMap<Db, ClickCap>();
 
 /** Records the click: 'repeat' when it only refreshed an earlier one, 'capped' when its address's allowance was spent. */
-export async function recordClick(db: Db, programId: string, input: ClickInput, now: number): Promise<ClickOutcome> {
+export async function recordClick(db: Db, programId: string, input: ClickInput, now: number): Promise<ClickResult> {
   let cap = caps.get(db);
   if (!cap) {
     cap = new ClickCap();
@@ -81,9 +87,11 @@ export async function recordClick(db: Db, programId: string, input: ClickInput, 
   const capKey = input.client === undefined ? undefined : `${programId} ${input.client}`;
   // Reserved once, even if the engine runs the function again after a conflict.
   let reserved = false;
+  let groupId: string | null = null;
   try {
     const outcome = await db.transaction(async (tx): Promise<ClickOutcome> => {
       const credited = await attribute(tx, programId, input.pk, undefined);
+      groupId = credited.group_id;
       // Read, then write: the same visitor's clicks on other processes wait their turn.
       await tx.lock(`click:${programId}:${credited.id}:${input.gr_id}`);
       const recent = await clicks.findRecent(tx, programId, input.gr_id, credited.id, now - CLICK_DEDUPE_SECONDS);
@@ -110,7 +118,7 @@ export async function recordClick(db: Db, programId: string, input: ClickInput, 
       return 'stored';
     });
     if (reserved && outcome !== 'stored') cap.release(capKey!, now);
-    return outcome;
+    return { outcome, groupId };
   } catch (err) {
     if (reserved) cap.release(capKey!, now);
     throw err;

@@ -3,20 +3,22 @@
 import type { Resource } from '../../platform/resource.js';
 import type { CodeRow, DiscountRow } from './repo.js';
 
+/** What a discount gives: how much off, and for how long. */
+export function discountTerms(row: DiscountRow) {
+  return {
+    name: row.name,
+    kind: row.kind,
+    amount: Number(row.amount),
+    currency: row.currency,
+    duration: row.duration_kind === 'months' ? { kind: 'months', months: Number(row.duration_months) } : { kind: row.duration_kind },
+  };
+}
+
 export function renderDiscount(row: DiscountRow): Resource {
   return {
     id: row.id,
     type: 'discount',
-    attributes: {
-      name: row.name,
-      group_id: row.group_id,
-      kind: row.kind,
-      amount: Number(row.amount),
-      currency: row.currency,
-      duration: row.duration_kind === 'months' ? { kind: 'months', months: Number(row.duration_months) } : { kind: row.duration_kind },
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    },
+    attributes: { ...discountTerms(row), group_id: row.group_id, created_at: row.created_at, updated_at: row.updated_at },
   };
 }
 

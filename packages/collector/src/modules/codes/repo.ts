@@ -54,6 +54,11 @@ export function getDiscount(db: Queryable, programId: string, id: string): Promi
   return db.get<DiscountRow>('SELECT * FROM discounts WHERE program_id = ? AND id = ?', [programId, id]);
 }
 
+/** Every discount of the program, newest first. */
+export function discountsOf(db: Queryable, programId: string): Promise<DiscountRow[]> {
+  return db.all<DiscountRow>('SELECT * FROM discounts WHERE program_id = ? ORDER BY created_at DESC, id DESC', [programId]);
+}
+
 export function getCode(db: Queryable, programId: string, id: string): Promise<CodeRow | undefined> {
   return db.get<CodeRow>('SELECT * FROM discount_codes WHERE program_id = ? AND id = ?', [programId, id]);
 }

@@ -3,16 +3,23 @@
 import { z } from 'zod';
 import { resource, unixTime } from '../../platform/http/schemas.js';
 
-export const discountSchema = resource('discount', {
+const terms = {
   name: z.string(),
-  group_id: z.string().nullable(),
   kind: z.enum(['percent', 'amount']),
-  amount: z.number().int(),
+  amount: z.number().int().meta({ description: "Basis points off ('percent': 2000 is 20 %), or minor units of `currency` off" }),
   currency: z.string().nullable(),
   duration: z.object({ kind: z.enum(['once', 'months', 'forever']), months: z.number().int().optional() }),
+};
+
+export const discountSchema = resource('discount', {
+  ...terms,
+  group_id: z.string().nullable(),
   created_at: unixTime,
   updated_at: unixTime,
 });
+
+/** The discount a partner's link brings, as a click's answer names it for the page. */
+export const linkDiscount = z.object(terms).meta({ description: "The discount the partner's link brings, for the page to show" });
 
 export const codeSchema = resource('discount_code', {
   code: z.string(),

@@ -7,6 +7,7 @@ import { uuidv7 } from '../../core/ids.js';
 import { currencyCode } from '../../core/money.js';
 import type { Db, Queryable, Tx } from '../../platform/db/db.js';
 import { UniqueViolation } from '../../platform/db/db.js';
+import { remembered } from '../../platform/db/remembered.js';
 import { fail, found } from '../../platform/errors.js';
 import * as partnerships from '../partnerships/repo.js';
 import type { ProgramRow } from '../programs/repo.js';
@@ -163,6 +164,16 @@ export async function creditedByCheckout(
     if (credited) return { ...credited, code: code.trim() };
   }
   return undefined;
+}
+
+/**
+ * The discount a partner's link brings, for the page to show ("20 % off, thanks to Maya"):
+ * the newest of their group's, else the newest of the program's own. Discounts are
+ * settings, kept in memory: a click pays no query for them.
+ */
+export async function discountOfGroup(db: Queryable, programId: string, groupId: string | null): Promise<DiscountRow | undefined> {
+  const all = await remembered(db, `discounts:${programId}`, () => codes.discountsOf(db, programId));
+  return all.find((d) => groupId !== null && d.group_id === groupId) ?? all.find((d) => d.group_id === null);
 }
 
 /** Tells the program's webhooks that a code credited a payment. */

@@ -8,6 +8,9 @@ import { email, optionalText } from '../../api/fields.js';
 import { referralSchema } from './schemas.js';
 import { one } from '../../platform/http/schemas.js';
 import { renderReferral } from './present.js';
+import { discountOfGroup } from '../codes/service.js';
+import { discountTerms } from '../codes/present.js';
+import { linkDiscount } from '../codes/schemas.js';
 
 // Unknown body fields are ignored (zod strips them): an older collector must never lose
 // a conversion sent by a newer snippet.
@@ -72,11 +75,12 @@ export const trackingRoutes = [
   route({
     method: 'post',
     path: '/v1/tracking/click',
-    summary: 'Record a visit through a referral link; the answer names the domain for the cookie of the landing page',
+    summary:
+      "Record a visit through a referral link; the answer names the domain for the cookie of the landing page, and the discount the partner's link brings",
     access: 'publishable',
     body: clickBody,
     status: 202,
-    response: one(z.object({ cookie_domain: z.string().nullable() })),
+    response: one(z.object({ cookie_domain: z.string().nullable(), discount: linkDiscount.nullable() })),
     async handle({ db, program, caller, client, body, now }) {
       // Only public callers are capped per address: a secret token's clicks come from the company's own servers.
       const input = {
@@ -87,10 +91,14 @@ export const trackingRoutes = [
         client: caller === 'publishable' ? client : undefined,
       };
       // Stored, a repeat or over the address's allowance: answered alike, so a flood learns nothing.
-      await recordClick(db, program.id, input, now);
+      const { groupId } = await recordClick(db, program.id, input, now);
       // The snippet keeps its cookie there, so www. and app. of one site share it, and it
       // never tries a domain the browser would refuse (null: host-only, as for an address).
-      return { status: 202, body: { data: { cookie_domain: registrableDomain(input.url) } } };
+      const discount = await discountOfGroup(db, program.id, groupId);
+      return {
+        status: 202,
+        body: { data: { cookie_domain: registrableDomain(input.url), discount: discount ? discountTerms(discount) : null } },
+      };
     },
   }),
 ];

@@ -3,11 +3,12 @@
 // their own ids under a `platform:` prefix, so Stripe's rows stay as they were. A platform
 // whose payments do not carry the customer's address (Paddle's) tells it once, when the
 // customer is made: billing_customers keeps it for the payments that follow. Lemon
-// Squeezy's orders name no code: with the program's API key, Tally asks for it.
+// Squeezy's orders name no code: with the program's API key, Tally asks for it. Discounts
+// become settings (0014's triggers): a click's answer names its partner's, from memory.
 
 import type { Migration } from './migration.js';
 
-const migration: Migration = `
+const tables = `
   ALTER TABLE stripe_events RENAME TO billing_events;
   ALTER TABLE billing_events RENAME COLUMN stripe_created TO platform_created;
   ALTER TABLE billing_events ADD COLUMN platform TEXT NOT NULL DEFAULT 'stripe';
@@ -41,5 +42,19 @@ const migration: Migration = `
   CREATE INDEX billing_customers_email ON billing_customers (program_id, email_norm);
   ALTER TABLE programs ADD COLUMN lemonsqueezy_api_key TEXT;
   `;
+
+const sqliteTriggers = ['INSERT', 'DELETE', 'UPDATE'].map(
+  (op, i) => `CREATE TRIGGER discounts_settings_${i} AFTER ${op} ON discounts BEGIN UPDATE settings_version SET n = n + 1; END`,
+);
+const postgresTrigger =
+  'CREATE TRIGGER discounts_settings AFTER INSERT OR DELETE OR UPDATE ON discounts FOR EACH STATEMENT EXECUTE FUNCTION settings_changed()';
+
+/** One statement per entry: the triggers' bodies hold `;`. */
+const statements = tables
+  .split(';')
+  .map((s) => s.trim())
+  .filter((s) => s.length > 0);
+
+const migration: Migration = { sqlite: [...statements, ...sqliteTriggers], postgres: [...statements, postgresTrigger] };
 
 export default migration;

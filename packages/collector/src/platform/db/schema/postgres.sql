@@ -184,6 +184,7 @@ CREATE TABLE discounts (
 CREATE INDEX discounts_group ON discounts USING btree (group_id, program_id);
 CREATE INDEX discounts_list ON discounts USING btree (program_id, created_at DESC, id DESC);
 CREATE UNIQUE INDEX discounts_pkey ON discounts USING btree (id);
+CREATE TRIGGER discounts_settings AFTER INSERT OR DELETE OR UPDATE ON discounts FOR EACH STATEMENT EXECUTE FUNCTION settings_changed();
 
 CREATE TABLE events (
   id text NOT NULL,

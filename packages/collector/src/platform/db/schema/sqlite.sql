@@ -151,6 +151,9 @@ CREATE TABLE discounts (
 );
 CREATE INDEX discounts_group ON discounts (group_id, program_id);
 CREATE INDEX discounts_list ON discounts (program_id, created_at DESC, id DESC);
+CREATE TRIGGER discounts_settings_0 AFTER INSERT ON discounts BEGIN UPDATE settings_version SET n = n + 1; END;
+CREATE TRIGGER discounts_settings_1 AFTER DELETE ON discounts BEGIN UPDATE settings_version SET n = n + 1; END;
+CREATE TRIGGER discounts_settings_2 AFTER UPDATE ON discounts BEGIN UPDATE settings_version SET n = n + 1; END;
 
 CREATE TABLE events (
   id TEXT PRIMARY KEY,
