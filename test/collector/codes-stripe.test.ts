@@ -93,3 +93,29 @@ it('a partnership declined has its codes disabled, in Stripe too', async () => {
   expect((await p.call('GET', `/v1/discount_codes/${made.body.data.id}`)).body.data.attributes.enabled).toBe(false);
   expect(stripe.promotionCodes.get(made.body.data.attributes.stripe_promotion_code_id)?.active).toBe(false);
 });
+
+it("a code made on acceptance and a partner's own code take the group's discount and get their promotion code in Stripe", async () => {
+  const p = await program();
+  await p.call('PATCH', '/v1/program', { auto_codes: true, partner_codes: true, code_prefix: '' });
+  // Accepted when made: its code is made in Stripe once the partnership is committed.
+  const ann = await seedPartner(c, { token: p.secret, name: `Ann${randomUUID().slice(0, 4)}` });
+  const [auto] = (await p.call('GET', `/v1/discount_codes?partnership_id_eq=${ann.partnershipId}`)).body.data;
+  expect(auto.attributes).toMatchObject({ created_by: 'auto', discount_id: p.discount.id });
+  const autoPromo = auto.attributes.stripe_promotion_code_id as string;
+  expect(stripe.promotionCodes.get(autoPromo)).toMatchObject({ code: auto.attributes.code, active: true });
+
+  // A partner's own, in the portal.
+  const invited = await c.call('POST', `/v1/partners/${ann.partnerId}/invitation`, { token: p.secret });
+  const token = String(invited.body.meta.link).split('#')[1];
+  const redeemed = await c.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password: 'a long partner password' } });
+  const cookie = redeemed.headers.get('set-cookie')!.split(';')[0]!;
+  const own = `OWN${randomUUID().slice(0, 4)}`;
+  const made = await c.call('POST', `/v1/portal/partnerships/${ann.partnershipId}/codes`, {
+    token: null,
+    headers: { cookie, origin: c.url },
+    body: { code: own },
+  });
+  expect(made.status).toBe(201);
+  expect(made.body.data.attributes).toMatchObject({ code: own, created_by: 'partner', discount_id: p.discount.id });
+  expect(stripe.promotionCodes.get(made.body.data.attributes.stripe_promotion_code_id)).toMatchObject({ code: own, active: true });
+});

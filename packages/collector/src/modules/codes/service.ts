@@ -8,7 +8,7 @@ import { currencyCode } from '../../core/money.js';
 import type { Db, Queryable, Tx } from '../../platform/db/db.js';
 import { UniqueViolation } from '../../platform/db/db.js';
 import { remembered } from '../../platform/db/remembered.js';
-import { fail, found } from '../../platform/errors.js';
+import { ServiceError, fail, found } from '../../platform/errors.js';
 import * as partnerships from '../partnerships/repo.js';
 import type { ProgramRow } from '../programs/repo.js';
 import * as groups from '../rewards/groups-repo.js';
@@ -74,12 +74,15 @@ export async function createCode(tx: Tx, programId: string, input: CodeInput, by
   const partnership = await partnerships.get(tx, programId, input.partnership_id);
   if (!partnership) throw fail('invalid_field', `no partnership ${input.partnership_id}`, { field: 'partnership_id' });
   if (input.discount_id) found(await codes.getDiscount(tx, programId, input.discount_id), 'discount', input.discount_id);
+  // A partner's own code, and one made on acceptance, give the discount of the partner's group.
+  const discountId =
+    input.discount_id ?? (by === 'owner' ? null : ((await discountOfGroup(tx, programId, partnership.group_id))?.id ?? null));
   const row: CodeRow = {
     id: uuidv7(),
     program_id: programId,
     partnership_id: partnership.id,
     partner_id: partnership.partner_id,
-    discount_id: input.discount_id ?? null,
+    discount_id: discountId,
     code,
     code_norm: codeNorm(code),
     enabled: 1,
@@ -261,6 +264,40 @@ export async function makeCode(
   } catch (err) {
     await stripe.setActive(promo, false).catch(() => undefined);
     throw err;
+  }
+}
+
+/**
+ * The codes of a partnership that were made without Stripe (a partner's own, one made on
+ * acceptance) get their promotion code in Stripe once their change committed, where the
+ * program has a key and the code a discount. Stripe refusing one leaves it as it is: it
+ * credits through Tally's own routes, and the owner can link a promotion code by hand.
+ */
+export async function promoteCodes(
+  db: Db,
+  program: ProgramRow,
+  partnershipId: string,
+  now: number,
+  stripeApiUrl: string | undefined,
+): Promise<void> {
+  if (!program.stripe_api_key) return;
+  const stripe = stripeCodes(program.stripe_api_key, stripeApiUrl);
+  for (const code of await codes.codesOf(db, program.id, partnershipId)) {
+    if (code.enabled !== 1 || !code.discount_id || code.stripe_promotion_code_id) continue;
+    const discount = await codes.getDiscount(db, program.id, code.discount_id);
+    if (!discount) continue;
+    try {
+      let coupon = discount.stripe_coupon_id;
+      if (!coupon) {
+        coupon = await stripe.coupon(discount);
+        const made = coupon;
+        await db.transaction((tx) => codes.setStripeCoupon(tx, program.id, discount.id, made, now));
+      }
+      const promo = await stripe.promotionCode(coupon, code.code);
+      await db.transaction((tx) => codes.setStripePromotion(tx, program.id, code.id, promo, now));
+    } catch (err) {
+      if (!(err instanceof ServiceError)) throw err;
+    }
   }
 }
 

@@ -6,7 +6,7 @@ import { route } from '../../api/route.js';
 import { one, relation, resource, unixTime } from '../../platform/http/schemas.js';
 import * as partnerships from './repo.js';
 import { readRoutes } from '../../api/crud.js';
-import { codesEnded } from '../codes/service.js';
+import { codesEnded, promoteCodes } from '../codes/service.js';
 import { competitorSlugs, rateBps, rules, rulesOut, slug, state } from '../../api/fields.js';
 import { renderPartnership } from './present.js';
 
@@ -87,8 +87,10 @@ export const partnershipRoutes = [
     body: createBody,
     status: 201,
     response: one(partnershipSchema),
-    async handle({ db, program, body, now }) {
+    async handle({ db, program, body, now, stripeApiUrl }) {
       const row = await createPartnership(db, program.id, body, now);
+      // A code made on acceptance is made in Stripe too, once the partnership is committed.
+      await promoteCodes(db, program, row.id, now, stripeApiUrl);
       return {
         status: 201,
         headers: { Location: `/v1/partnerships/${row.id}` },
@@ -108,6 +110,7 @@ export const partnershipRoutes = [
       const row = await updatePartnership(db, program.id, params.id ?? '', body, now);
       // Its codes, made in Stripe, are turned off there too: they credit nothing any more.
       if (body.state === 'declined') await codesEnded(db, program, row.id, now, stripeApiUrl);
+      if (body.state === 'accepted') await promoteCodes(db, program, row.id, now, stripeApiUrl);
       return { status: 200, body: { data: renderPartnership(row, program) } };
     },
   }),

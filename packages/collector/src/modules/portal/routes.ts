@@ -324,7 +324,10 @@ export const portalRoutes = [
     response: one(codeSchema),
     async handle(input) {
       const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
-      return { status: 201, body: { data: renderCode(await makePartnerCode(input.db, p, input.body.code, input.now)) } };
+      return {
+        status: 201,
+        body: { data: renderCode(await makePartnerCode(input.db, p, input.body.code, input.now, input.stripeApiUrl)) },
+      };
     },
   }),
 ];

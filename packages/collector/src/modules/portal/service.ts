@@ -20,7 +20,7 @@ import type { FieldFilter, Page, PageRequest } from '../../platform/db/list.js';
 import * as accounts from './repo.js';
 import * as referrals from '../referrals/repo.js';
 import * as codesRepo from '../codes/repo.js';
-import { createPartnerCode } from '../codes/service.js';
+import { createPartnerCode, promoteCodes } from '../codes/service.js';
 import type { AccountRow, PartnerSessionRow, ReachedPartnership } from './repo.js';
 import * as partnersStore from '../partners/repo.js';
 import type { PartnershipRow } from '../partnerships/repo.js';
@@ -297,12 +297,13 @@ export const partnerReferrals = ofPartner(referrals.list);
 export const partnerCommissions = ofPartner(commissions.list);
 export const partnerCodes = ofPartner(codesRepo.codes);
 
-/** A code the partner makes for an accepted partnership of theirs, within the program's rules. */
-export async function makePartnerCode(db: Db, p: ReachedPartnership, code: string, now: number) {
+/** A code the partner makes for an accepted partnership of theirs, within the program's rules; in Stripe too, where the program makes codes there. */
+export async function makePartnerCode(db: Db, p: ReachedPartnership, code: string, now: number, stripeApiUrl: string | undefined) {
   if (p.state !== 'accepted') throw fail('invalid_transition', 'a code is for an accepted partnership');
-  return db.transaction(async (tx) =>
-    createPartnerCode(tx, found(await programs.get(tx, p.program_id), 'program', p.program_id), p.id, code, now),
-  );
+  const program = found(await programs.get(db, p.program_id), 'program', p.program_id);
+  const row = await db.transaction((tx) => createPartnerCode(tx, program, p.id, code, now));
+  await promoteCodes(db, program, p.id, now, stripeApiUrl);
+  return (await codesRepo.getCode(db, program.id, row.id)) ?? row;
 }
 export const partnerPayouts = (db: Queryable, p: ReachedPartnership, filters: readonly FieldFilter[], page: PageRequest) =>
   accounts.payoutPage(db, p.program_id, p.partner_id, filters, page);
