@@ -109,6 +109,9 @@ export interface Platform {
   fact(event: Verified): Fact;
 }
 
+/** What every platform says of an event it sends that Tally does not act on. */
+export const NOT_ACTED_ON: Fact = { kind: 'nothing', reason: 'not an event Tally acts on' };
+
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 export const obj = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
 export const int = (v: unknown): number | undefined => (Number.isSafeInteger(v) ? (v as number) : undefined);
@@ -122,6 +125,12 @@ export const stringsOf = (sources: ReadonlyArray<Record<string, unknown>>): Reco
 export function metadata(...sources: unknown[]): Array<Record<string, string>> {
   return sources.map(obj).filter((m): m is Record<string, string> => m !== undefined);
 }
+
+/** Unix seconds of an RFC 3339 time, as Paddle and Lemon Squeezy write them. */
+export const seconds = (iso: unknown): number | undefined => {
+  const ms = typeof iso === 'string' ? Date.parse(iso) : Number.NaN;
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
+};
 
 /** A two-letter country code, upper case, or nothing. */
 export const countryCode = (v: unknown): string | undefined => {

@@ -11,10 +11,12 @@ import type { ProgramRow } from '../programs/repo.js';
 import { orderCodes } from './api.js';
 import { parseJsonObject } from '../../platform/json.js';
 import {
+  NOT_ACTED_ON,
   defined,
   int,
   metadata,
   obj,
+  seconds,
   str,
   stringsOf,
   type Customer,
@@ -27,10 +29,6 @@ import {
 
 const key = (kind: string, id: unknown): string | undefined =>
   typeof id === 'string' || typeof id === 'number' ? `lemonsqueezy:${kind}:${id}` : undefined;
-const seconds = (iso: unknown): number | undefined => {
-  const ms = typeof iso === 'string' ? Date.parse(iso) : Number.NaN;
-  return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
-};
 
 interface Resource {
   id: string;
@@ -180,6 +178,6 @@ export const lemonSqueezyPlatform: Platform = {
     const of = FACTS[event.type];
     const data = obj(event.body.data) ?? {};
     const resource = { id: String(data.id), attributes: obj(data.attributes) ?? {}, custom: obj(obj(event.body.meta)?.custom_data) };
-    return of ? of(resource, event) : { kind: 'nothing', reason: 'not an event Tally acts on' };
+    return of ? of(resource, event) : NOT_ACTED_ON;
   },
 };

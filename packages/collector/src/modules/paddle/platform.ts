@@ -8,9 +8,11 @@ import { NodeRuntime, Webhooks } from '@paddle/paddle-node-sdk';
 import { fail } from '../../platform/errors.js';
 import { parseJsonObject } from '../../platform/json.js';
 import {
+  NOT_ACTED_ON,
   defined,
   metadata,
   obj,
+  seconds,
   str,
   stringsOf,
   type Customer,
@@ -27,10 +29,6 @@ export const PADDLE_TOLERANCE_SECONDS = 5;
 const key = (id: unknown): string | undefined => (str(id) ? `paddle:${str(id)}` : undefined);
 /** Paddle's amounts: strings of integers in the currency's minor units. */
 const amount = (v: unknown): number | undefined => (typeof v === 'string' && /^-?\d{1,15}$/.test(v) ? Number(v) : undefined);
-const seconds = (iso: unknown): number | undefined => {
-  const ms = typeof iso === 'string' ? Date.parse(iso) : Number.NaN;
-  return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
-};
 
 function customerOf(o: Json): Customer {
   const custom = obj(o.custom_data);
@@ -180,6 +178,6 @@ export const paddlePlatform: Platform = {
   verify,
   fact(event) {
     const of = FACTS[event.type];
-    return of ? of(obj(event.body.data) ?? {}, event) : { kind: 'nothing', reason: 'not an event Tally acts on' };
+    return of ? of(obj(event.body.data) ?? {}, event) : NOT_ACTED_ON;
   },
 };

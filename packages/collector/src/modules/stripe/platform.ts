@@ -2,7 +2,7 @@
 // sends means. Stripe's ids are the link keys as they are: they were so before the other
 // platforms came, and Stripe's prefixes (cus_, in_, pi_, ch_) keep them apart.
 
-import { obj, str, type Fact, type Platform, type Verified } from '../billing/facts.js';
+import { NOT_ACTED_ON, obj, str, type Fact, type Platform, type Verified } from '../billing/facts.js';
 import * as read from './objects.js';
 import { verifyEvent } from './verify.js';
 
@@ -65,6 +65,6 @@ export const stripePlatform: Platform = {
   verify: (payload, header, secrets, now) => Promise.resolve(verifyEvent(payload, header('stripe-signature'), secrets, now)),
   fact(event) {
     const of = FACTS[event.type];
-    return of ? of(objectOf(event), event) : { kind: 'nothing', reason: 'not an event Tally acts on' };
+    return of ? of(objectOf(event), event) : NOT_ACTED_ON;
   },
 };
