@@ -1,7 +1,8 @@
 // The README's screenshots of the dashboard, made anew from a seeded database:
 // `npm run build && node scripts/screenshots.mjs` writes docs/dashboard-overview.png,
 // docs/dashboard-partner.png, docs/portal-apply.png and docs/portal-home.png. Sixty days of a small program: four partners, their
-// visitors' clicks, signups and payments, with a clock the script moves.
+// visitors' clicks, signups and payments, with a clock the script moves; the first partner's promotion code (MAYA20, 20 % off),
+// on her page and in her portal under her link.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,8 +56,16 @@ try {
     const slug = name.toLowerCase().replace(/\W+/g, '.');
     const p = await api('POST', '/v1/partners', { name, email: `${slug}@partners.example`, paypal_email: `pay.${slug}@partners.example` });
     const ps = await api('POST', '/v1/partnerships', { partner_id: p.data.id, state: 'accepted' });
-    partners.push({ id: p.data.id, key: ps.data.attributes.key, weight });
+    partners.push({ id: p.data.id, partnershipId: ps.data.id, key: ps.data.attributes.key, weight });
   }
+  // Maya's promotion code: on her page in the dashboard, and in her portal under her link with its copy button.
+  const discount = await api('POST', '/v1/discounts', {
+    name: 'Partners 20 %',
+    kind: 'percent',
+    amount: 2000,
+    duration: { kind: 'forever' },
+  });
+  await api('POST', '/v1/discount_codes', { partnership_id: partners[0].partnershipId, code: 'MAYA20', discount_id: discount.data.id });
   let n = 0;
   for (let day = 0; day < 60; day++) {
     for (const p of partners) {
@@ -94,6 +103,7 @@ try {
   await page.screenshot({ path: join(DOCS, 'dashboard-overview.png'), fullPage: true });
   await page.click('ol.top-partners a');
   await page.waitForSelector('text=Referral link');
+  await page.waitForSelector('code:text-is("MAYA20")');
   await page.waitForSelector('.chart .plot canvas');
   await page.screenshot({ path: join(DOCS, 'dashboard-partner.png'), fullPage: true });
 
@@ -115,6 +125,7 @@ try {
   await partnerPage.click('button[type=submit]');
   await partnerPage.waitForSelector('text=Earnings per click');
   await partnerPage.waitForSelector('.chart .plot canvas');
+  await partnerPage.waitForSelector('.codes-card code.promo-code');
   await partnerPage.screenshot({ path: join(DOCS, 'portal-home.png'), fullPage: true });
   await browser.close();
   console.log('wrote docs/dashboard-overview.png, docs/dashboard-partner.png, docs/portal-apply.png and docs/portal-home.png');

@@ -2,12 +2,15 @@
 // Integrations showing Stripe, Paddle and Lemon Squeezy, each with where to go, its webhook
 // URL and the events to select; a Paddle secret refused in the API's words, then added; a
 // Lemon Squeezy secret added and removed by keyboard alone, behind its confirmation; the
-// billing events of two platforms in one log, filtered by platform and type, one processed
-// again (its id, with a ':', encoded in the path), and the old /stripe address leading
-// there; the Stripe API key set (a password field, then only its ends shown) and removed;
-// a code linked to a Stripe promotion code, one taken by another code refused in the
-// dialog, and unlinked. Each page clean under axe-core and readable at 360 px.
+// Lemon Squeezy API key on its card alone, one refused in the API's words, set (a password
+// field, then only its end shown) and removed after asking; the billing events of two
+// platforms in one log, filtered by platform and type, one processed again (its id, with a
+// ':', encoded in the path), and the old /stripe address leading there; the Stripe API key
+// set (a password field, then only its ends shown) and removed; a code linked to a Stripe
+// promotion code, one taken by another code refused in the dialog, and unlinked. Each page
+// clean under axe-core and readable at 360 px.
 
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,6 +157,73 @@ describe('billing platforms in Chromium', () => {
     expect(await textOf('#paddle .panel-head')).toContain('Connected: 1 secret');
   });
 
+  it("sets Lemon Squeezy's API key on its card (a password field, then its end only), refuses one in the API's words, and removes it after asking", async () => {
+    const section = '#lemonsqueezy section.lemonsqueezy-key';
+    await page.waitForSelector(section);
+    expect(await textOf('#lemonsqueezy-key-title')).toBe('Lemon Squeezy API key');
+    expect(await textOf(section)).toContain(
+      'Optional: an API key lets Tally see which discount code an order used; without it, orders credit by link and e-mail only',
+    );
+    expect(await textOf(section)).toContain('No key is set.');
+    // On Lemon Squeezy's card alone.
+    expect(await page.locator('#stripe section.api-key, #paddle section.api-key').count()).toBe(0);
+    expect(
+      await page
+        .locator(section)
+        .getByRole('textbox', { name: /^API key/ })
+        .getAttribute('name'),
+    ).toBe('lemonsqueezy_api_key');
+    const field = page.locator(`${section} input[name=lemonsqueezy_api_key]`);
+    expect(await field.getAttribute('type')).toBe('password');
+
+    // Not a token: refused in the API's words, nothing kept.
+    await field.fill('not a key: it has spaces');
+    await press(page, 'Save key', section);
+    await waitForText(page, 'must be a Lemon Squeezy API key, as Settings → API shows it once');
+    expect(await textOf(`${section} [role=alert]`)).toContain('must be a Lemon Squeezy API key');
+    expect((await api('GET', '/v1/program')).data.attributes.lemonsqueezy_api_key_hint).toBeNull();
+
+    // A token of letters, digits and dots, as Lemon Squeezy's are (a JWT).
+    const key = [token(24), token(20), token(14)].join('.');
+    expect(key).toMatch(/^[A-Za-z0-9.]{60}$/);
+    await field.fill(key);
+    await press(page, 'Save key', section);
+    await waitForText(page, `A key is set: …${key.slice(-4)}`);
+    expect(await textOf(`${section} [role=status]`)).toBe('Saved.');
+    expect(
+      await page
+        .locator(section)
+        .getByRole('textbox', { name: /^Replace it with another API key/ })
+        .count(),
+    ).toBe(1);
+    expect(await page.locator(`${section} [role=alert]`).count()).toBe(0);
+    expect(await field.inputValue()).toBe('');
+    expect(await bodyText(page)).not.toContain(key.slice(0, 20));
+    expect((await api('GET', '/v1/program')).data.attributes.lemonsqueezy_api_key_hint).toBe(`…${key.slice(-4)}`);
+    // The Stripe key is another field: still none.
+    expect((await api('GET', '/v1/program')).data.attributes.stripe_api_key_hint).toBeNull();
+    expect(await axeFindings(page)).toEqual([]);
+
+    // Cancel keeps it; the dialog's Remove key takes it.
+    await press(page, 'Remove key', section);
+    await waitForText(page, 'Remove the Lemon Squeezy API key?');
+    expect(await textOf('dialog')).toContain('orders credit by link and e-mail only');
+    expect(await axeFindings(page)).toEqual([]); // the dialog open
+    await press(page, 'Cancel', 'dialog');
+    await expect.poll(() => page.locator('dialog').count()).toBe(0);
+    expect((await api('GET', '/v1/program')).data.attributes.lemonsqueezy_api_key_hint).toBe(`…${key.slice(-4)}`);
+    await press(page, 'Remove key', section);
+    await page.waitForSelector('dialog[open]');
+    await press(page, 'Remove key', 'dialog');
+    await expect.poll(() => page.locator('dialog').count()).toBe(0);
+    await waitForText(page, 'Removed. Orders credit by link and e-mail only.');
+    // Once the program is loaded again.
+    await expect.poll(() => textOf(section)).toContain('No key is set.');
+    expect(await page.locator(`${section} button:text-is("Remove key")`).count()).toBe(0);
+    expect((await api('GET', '/v1/program')).data.attributes.lemonsqueezy_api_key_hint).toBeNull();
+    expect(await axeFindings(page)).toEqual([]);
+  });
+
   it('lists the events of two platforms in one log, filters it by platform and type, and processes one again', async () => {
     // Stripe connected over the API; an invoice of Bob's arrives, signed now.
     const stripeSecret = newSecret();
@@ -220,7 +290,8 @@ describe('billing platforms in Chromium', () => {
   it('sets the Stripe API key in a password field, shows only its ends, and removes it', async () => {
     await page.goto(at('/settings#promotion-codes'));
     await waitForText(page, 'Stripe API key');
-    await waitForText(page, 'No key is set.');
+    // Lemon Squeezy's card says the same of its key: this one's section.
+    await expect.poll(() => textOf('section.stripe-key')).toContain('No key is set.');
     await waitForText(page, 'Tally makes a code that has a discount in Stripe itself');
     expect(await page.getAttribute('input[name=stripe_api_key]', 'type')).toBe('password');
 
@@ -242,8 +313,8 @@ describe('billing platforms in Chromium', () => {
     await press(page, 'Remove key');
     await waitForText(page, 'Remove the Stripe API key?');
     await press(page, 'Remove key', 'dialog');
-    await waitForText(page, 'No key is set.');
     await waitForText(page, 'Removed. Tally makes no more codes in Stripe.');
+    await expect.poll(() => textOf('section.stripe-key')).toContain('No key is set.');
     expect(await page.locator('section.stripe-key button:text-is("Remove key")').count()).toBe(0);
     expect((await api('GET', '/v1/program')).data.attributes.stripe_api_key_hint).toBeNull();
   });
@@ -313,6 +384,12 @@ describe('billing platforms in Chromium', () => {
     expect(problems.filter((p) => !/Failed to load resource/.test(p))).toEqual([]);
   });
 });
+
+/** n random letters and digits. */
+function token(n: number): string {
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  return Array.from(randomBytes(n), (b) => letters[b % letters.length]).join('');
+}
 
 function shots(): string {
   const dir = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'tally-shots');

@@ -9,6 +9,7 @@
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { Confirm, text, useSubmit, Saving } from '../../common/forms.js';
+import { ApiKey } from '../api-key.js';
 import { dateTime, parseDecimal, parseMajor } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Show, Table, type Column } from '../../common/ui.js';
@@ -246,78 +247,34 @@ function CodeRules({ program, saved }: { program: Program; saved: () => void }) 
 
 /** The Stripe API key Tally makes coupons and promotion codes with: set, replaced, removed. */
 function StripeKey({ program, saved }: { program: Program; saved: () => void }) {
-  const hint = program.attributes.stripe_api_key_hint;
-  const [said, setSaid] = useState<'saved' | 'removed' | null>(null);
-  const [removing, setRemoving] = useState(false);
-  const { error, busy, onSubmit } = useSubmit(async (form, el) => {
-    setSaid(null);
-    await api.PATCH('/v1/program', { body: { stripe_api_key: text(form, 'stripe_api_key').trim() } });
-    el.reset();
-    setSaid('saved');
-    saved();
-  });
   return (
-    <section class="stripe-key" aria-labelledby="stripe-key-title">
-      <h3 id="stripe-key-title">Stripe API key</h3>
+    <ApiKey
+      field="stripe_api_key"
+      program={program}
+      saved={saved}
+      title="Stripe API key"
+      level={3}
+      label={{ set: 'Restricted key', replace: 'Replace it with a restricted key' }}
+      where={
+        <>
+          rk_live_… or rk_test_…: in Stripe, Developers → API keys → Create restricted key, with write access to Coupons and Promotion codes
+        </>
+      }
+      maxLength={300}
+      removed="Removed. Tally makes no more codes in Stripe."
+      removing={
+        <>
+          Tally stops making coupons and promotion codes in Stripe, and stops turning them off and on there. Those it made stay in Stripe,
+          and codes stay linked to them.
+        </>
+      }
+    >
       <p>
         With a restricted key of your Stripe account, Tally makes a code that has a discount in Stripe itself: the discount's coupon once,
         and the code as its promotion code, which customers type at Stripe's checkout. Disabling or enabling the code here turns it off or
         on in Stripe too. Without a key, make promotion codes in Stripe and link each code to its own on the partner's page.
       </p>
-      <p>
-        {hint ? (
-          <>
-            A key is set: <code>{hint}</code>
-          </>
-        ) : (
-          'No key is set.'
-        )}
-      </p>
-      <form onSubmit={onSubmit}>
-        <label>
-          {hint ? 'Replace it with a restricted key' : 'Restricted key'}{' '}
-          <span class="hint">
-            (rk_live_… or rk_test_…: in Stripe, Developers → API keys → Create restricted key, with write access to Coupons and Promotion
-            codes)
-          </span>
-          <input name="stripe_api_key" type="password" required maxLength={300} autocomplete="off" spellcheck={false} />
-        </label>
-        <Saving error={error} done={said === 'saved'} busy={busy} />
-        {said === 'removed' && (
-          <p role="status" class="ok">
-            Removed. Tally makes no more codes in Stripe.
-          </p>
-        )}
-        <div class="buttons">
-          <button type="submit" disabled={busy}>
-            {hint ? 'Replace key' : 'Save key'}
-          </button>
-          {hint && (
-            <button type="button" class="secondary" onClick={() => setRemoving(true)}>
-              Remove key
-            </button>
-          )}
-        </div>
-      </form>
-      {removing && (
-        <Confirm
-          title="Remove the Stripe API key?"
-          confirm="Remove key"
-          danger
-          onClose={() => setRemoving(false)}
-          onConfirm={async () => {
-            await api.PATCH('/v1/program', { body: { stripe_api_key: null } });
-            setSaid('removed');
-            saved();
-          }}
-        >
-          <p>
-            Tally stops making coupons and promotion codes in Stripe, and stops turning them off and on there. Those it made stay in Stripe,
-            and codes stay linked to them.
-          </p>
-        </Confirm>
-      )}
-    </section>
+    </ApiKey>
   );
 }
 

@@ -2,7 +2,9 @@
 // component over the platform's name. The API says where to go in the platform, the URL to
 // enter there and the events to select; the secret the platform then shows is pasted back
 // here. Several secrets may be set at once (a rotation; test mode beside live mode), each
-// shown only by its last letters; a platform with one is connected.
+// shown only by its last letters; a platform with one is connected. Lemon Squeezy's card
+// also takes the program's API key for it (api-key.tsx, as Stripe's in Promotion codes):
+// its order webhooks name no discount code, so with a key Tally asks its API for an order's.
 
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
@@ -11,10 +13,17 @@ import { dateTime } from '../../common/format.js';
 import { Confirm, Saving, text, useSubmit } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
 import { CopyButton, Show, Table, type Column } from '../../common/ui.js';
+import { ApiKey } from '../api-key.js';
 import { PLATFORM_TITLES, PLATFORMS, type Platform } from '../billing.js';
 import { href } from '../session.js';
 
 type Connection = Answer<'/v1/integrations/stripe'>['data']['attributes'];
+type Program = Answer<'/v1/program'>['data'];
+/** The program, once Settings loaded it, and how to load it again once a key changed. */
+interface WithProgram {
+  program: Program | undefined;
+  saved: () => void;
+}
 type Secret = Connection['secrets'][number];
 
 /**
@@ -84,7 +93,30 @@ function AddSecret({ platform, first, added }: { platform: Platform; first: bool
 /** "Label (whsec_…abcd)", or the hint alone. */
 const secretName = (s: Secret) => (s.attributes.label ? `${s.attributes.label} (${s.attributes.hint})` : s.attributes.hint);
 
-function Integration({ platform }: { platform: Platform }) {
+/** Lemon Squeezy's API key, with which Tally reads the discount code an order used. */
+function LemonSqueezyKey({ program, saved }: { program: Program; saved: () => void }) {
+  return (
+    <ApiKey
+      field="lemonsqueezy_api_key"
+      program={program}
+      saved={saved}
+      title="Lemon Squeezy API key"
+      level={4}
+      label={{ set: 'API key', replace: 'Replace it with another API key' }}
+      where={<>a long token: in Lemon Squeezy, Settings → API → the + button; it is shown once</>}
+      maxLength={4000}
+      removed="Removed. Orders credit by link and e-mail only."
+      removing={<>Tally stops asking Lemon Squeezy which discount code an order used: orders credit by link and e-mail only.</>}
+    >
+      <p>
+        Optional: an API key lets Tally see which discount code an order used; without it, orders credit by link and e-mail only. Lemon
+        Squeezy's order webhooks do not carry the code, so Tally asks its API for the order's discount.
+      </p>
+    </ApiKey>
+  );
+}
+
+function Integration({ platform, program, saved }: { platform: Platform } & WithProgram) {
   const title = PLATFORM_TITLES[platform];
   const loaded = useLoad((signal) => api.GET(`/v1/integrations/${platform}`, { signal }), platform);
   const [removing, setRemoving] = useState<Secret | null>(null);
@@ -146,6 +178,7 @@ function Integration({ platform }: { platform: Platform }) {
               <code>gr('ready', …)</code>) {SECRET[platform].clickId}. Without it, the customer is matched by e-mail to the referral{' '}
               <code>gr('track', email)</code> recorded.
             </p>
+            {platform === 'lemonsqueezy' && program && <LemonSqueezyKey program={program} saved={saved} />}
           </>
         )}
       </Show>
@@ -172,7 +205,7 @@ function Integration({ platform }: { platform: Platform }) {
   );
 }
 
-export function Integrations() {
+export function Integrations({ program, saved }: WithProgram) {
   return (
     <section class="panel" id="integrations" aria-labelledby="integrations-title">
       <h2 id="integrations-title">Integrations</h2>
@@ -181,7 +214,7 @@ export function Integrations() {
         refund takes it back. Connect each one you use.
       </p>
       {PLATFORMS.map((p) => (
-        <Integration key={p} platform={p} />
+        <Integration key={p} platform={p} program={program} saved={saved} />
       ))}
     </section>
   );

@@ -376,7 +376,7 @@ export function Settings() {
           </>
         )}
       </Show>
-      <Integrations />
+      <Integrations program={loaded.data?.data} saved={loaded.reload} />
       <WebhookSettings />
       <Tokens loaded={tokens} />
       <Team />
