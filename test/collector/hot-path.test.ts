@@ -32,24 +32,27 @@ interface Cost {
  */
 const HOT_PATH: Record<Engine, Record<Case, Cost>> = {
   sqlite: {
-    // BEGIN IMMEDIATE, SAVEPOINT, INSERT referrals, stat_deltas, events, RELEASE, COMMIT, the settings clock. Cold: 12.
-    'a new conversion by pk': { statements: 8 },
-    // As by pk, plus the click's partnership (read each time). Cold: 12.
-    'a conversion by gr_id after a click': { statements: 9 },
-    // The insert that finds the person referred, then their referral. Cold: 11.
-    'a retried conversion (200)': { statements: 7 },
+    // BEGIN IMMEDIATE, SAVEPOINT, review's evidence (one SELECT: the visitor's click, the
+    // address's and the browser's recent people; issue 34), INSERT referrals, stat_deltas,
+    // events, RELEASE, COMMIT, the settings clock.
+    'a new conversion by pk': { statements: 9 },
+    // As by pk, plus the click's partnership (read each time).
+    'a conversion by gr_id after a click': { statements: 10 },
+    // Review's evidence, the insert that finds the person referred, then their referral.
+    'a retried conversion (200)': { statements: 8 },
     // The dedupe read, INSERT clicks and stat_deltas inside the batch. Cold: 11.
     'a new click': { statements: 8 },
     // The dedupe read and UPDATE clicks. Cold: 10.
     'a repeated click (within 30 minutes)': { statements: 7 },
   },
   postgres: {
-    // One INSERT … ON CONFLICT DO NOTHING with the delta and the event as WITHs. Cold: 5.
-    'a new conversion by pk': { statements: 1, roundTrips: 1 },
-    // Plus the click's partnership. Cold: 5.
-    'a conversion by gr_id after a click': { statements: 2, roundTrips: 2 },
-    // The insert that finds the person referred, then their referral. Cold: 6.
-    'a retried conversion (200)': { statements: 2, roundTrips: 2 },
+    // Review's evidence (one SELECT; issue 34), then one INSERT … ON CONFLICT DO NOTHING
+    // with the delta and the event as WITHs.
+    'a new conversion by pk': { statements: 2, roundTrips: 2 },
+    // Plus the click's partnership.
+    'a conversion by gr_id after a click': { statements: 3, roundTrips: 3 },
+    // Review's evidence, the insert that finds the person referred, then their referral.
+    'a retried conversion (200)': { statements: 3, roundTrips: 3 },
     // BEGIN, the visitor's advisory lock, the dedupe read, two inserts, COMMIT. Cold: 9.
     'a new click': { statements: 6, roundTrips: 6 },
     // BEGIN, lock, the dedupe read, UPDATE clicks, COMMIT. Cold: 8.

@@ -57,6 +57,8 @@ beforeAll(async () => {
       clawback_of: null,
       reward_id: null,
       reward_description: null,
+      review: null,
+      review_reasons: null,
       state_set_at: AT[i]! + STATE_SET_SHIFT,
       paid_at: state === 'paid' ? AT[i]! + STATE_SET_SHIFT : null,
       created_at: AT[i]!,

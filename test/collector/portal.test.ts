@@ -359,6 +359,8 @@ describe('what a partner sees, and nothing more', () => {
 let sales = 0;
 async function sale(p: { publishable: string; secret: string }, key: string, amount: number): Promise<string> {
   const n = ++sales;
+  // A landing first, as the snippet records it: a public conversion without one is held for review.
+  await c.call('POST', '/v1/tracking/click', { token: p.publishable, body: { gr_id: `sale-${n}`, pk: key } });
   const conv = await c.call('POST', '/v1/tracking/conversion', {
     token: p.publishable,
     body: { email: `buyer${n}@customers.test`, gr_id: `sale-${n}`, pk: key },

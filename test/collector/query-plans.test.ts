@@ -86,6 +86,12 @@ beforeAll(async () => {
     body: { amount: 10_000, currency: 'USD', referral_id: conv.body.data.id, idempotency_key: 'plans-1' },
   });
   expect((await c.call('POST', '/v1/payout_batches', { body: {} })).body.data).toHaveLength(1);
+  // A referral held for review (a disposable address), and the owner's decision about it.
+  const held = await c.call('POST', '/v1/tracking/conversion', {
+    token: c.publishable,
+    body: { email: 'throwaway@mailinator.com', gr_id: 'plans-g', pk: p.key },
+  });
+  await c.call('POST', '/v1/review_decisions', { body: { referral_id: held.body.data.id, decision: 'approve', reason: 'known customer' } });
   ids.set('partner_id_eq', p.partnerId).set('partnership_id_eq', p.partnershipId).set('referral_id_eq', conv.body.data.id);
   // A group with a reward and a move rule, and a partnership moved into it.
   const vip = (await c.call('POST', '/v1/groups', { body: { name: 'VIP' } })).body.data;

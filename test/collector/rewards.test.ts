@@ -30,9 +30,12 @@ async function group(p: Program, body: Json, rewards: Json[] = []): Promise<stri
 }
 
 async function convert(p: Program, key: string, email: string): Promise<string> {
+  // A landing first, as the snippet records it: a public conversion without one is held for review.
+  const grId = randomUUID();
+  await kit.c.call('POST', '/v1/tracking/click', { token: p.publishable, body: { gr_id: grId, pk: key } });
   const reply = await kit.c.call('POST', '/v1/tracking/conversion', {
     token: p.publishable,
-    body: { email, gr_id: randomUUID(), pk: key },
+    body: { email, gr_id: grId, pk: key },
   });
   expect(reply.status).toBe(201);
   return reply.body.data.id;

@@ -247,6 +247,9 @@ describe('programs', () => {
     const code = (
       await as('POST', '/v1/discount_codes', { partnership_id: theirs.partnershipId, code: 'THEIRS', discount_id: discount.id })
     ).body.data;
+    const held = (await as('POST', '/v1/tracking/conversion', { email: 'theirs@mailinator.com', gr_id: 'o2', pk: theirs.key })).body.data;
+    const decision = (await as('POST', '/v1/review_decisions', { referral_id: held.id, decision: 'reject', reason: 'throwaway' })).body
+      .data;
     const [theirEvent] = (await as('GET', '/v1/events')).body.data;
     const ids: Record<string, string> = {
       groups: group.id,
@@ -273,6 +276,7 @@ describe('programs', () => {
       webhook_endpoints: endpoint.id,
       webhook_deliveries: delivery.id,
       events: theirEvent.id,
+      review_decisions: decision.id,
     };
     const o = await ownerSession(c);
     const tried: string[] = [];

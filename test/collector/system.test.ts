@@ -131,6 +131,10 @@ describe('/openapi.json', () => {
     'get /v1/integrations/lemonsqueezy/events',
     'get /v1/integrations/lemonsqueezy/events/{id}',
     'post /v1/integrations/lemonsqueezy/events/{id}/process',
+    'get /v1/referrals/{id}/evidence',
+    'post /v1/review_decisions',
+    'get /v1/review_decisions',
+    'get /v1/review_decisions/{id}',
     'get /v1/billing_events',
     'get /v1/billing_events/{id}',
     'post /v1/billing_events/{id}/process',
@@ -242,6 +246,7 @@ describe('/openapi.json', () => {
     const listNames = doc.paths['/v1/commissions'].get.parameters.map((p: { name: string }) => p.name);
     expect(listNames).toEqual([
       'state_eq',
+      'review_eq',
       'partner_id_eq',
       'created_at_lt',
       'created_at_gt',

@@ -30,6 +30,7 @@ import { partnerRoutes } from './modules/partners/routes.js';
 import { partnershipRoutes } from './modules/partnerships/routes.js';
 import { rewardRoutes } from './modules/rewards/routes.js';
 import { codeRoutes } from './modules/codes/routes.js';
+import { reviewRoutes } from './modules/review/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { payoutRoutes } from './modules/payouts/routes.js';
 import { programRoutes } from './modules/programs/routes.js';
@@ -81,6 +82,7 @@ export const ROUTES: readonly Route[] = [
   ...partnershipRoutes,
   ...rewardRoutes,
   ...codeRoutes,
+  ...reviewRoutes,
   ...commissionRoutes,
   ...referralRoutes,
   ...paymentRoutes,

@@ -4261,6 +4261,279 @@ export interface paths {
         };
         trace?: never;
     };
+    "/v1/referrals/{id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A referral's evidence for review, side by side: the click, the address's tag, the browser, the e-mails, the timing */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "review_evidence";
+                                attributes: {
+                                    review: ("held" | "approved" | "rejected") | null;
+                                    review_reasons: {
+                                        signal: string;
+                                        explain: string;
+                                    }[] | null;
+                                    email: string;
+                                    partner_email: string | null;
+                                    partner_paypal_email: string | null;
+                                    click: {
+                                        at: number;
+                                        url: string | null;
+                                        referrer: string | null;
+                                    } | null;
+                                    converted_at: number;
+                                    seconds_from_click: number | null;
+                                    /** @description A short tag of the client address's hash; null: sent by a server */
+                                    address_tag: string | null;
+                                    same_address_referrals: number;
+                                    user_agent: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review_decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List review_decisions, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "review_decision";
+                                attributes: {
+                                    referral_id: string | null;
+                                    partner_id: string;
+                                    /** @enum {string} */
+                                    decision: "approve" | "reject" | "ban";
+                                    reason: string;
+                                    /** @description The member's e-mail, or 'a secret token' */
+                                    decided_by: string;
+                                    created_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Decide about a held referral: approve it (its money becomes payable), reject it with a reason, or ban its partner (every pending commission rejected, the partnership declined) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        referral_id: string;
+                        /** @enum {string} */
+                        decision: "approve" | "reject" | "ban";
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "review_decision";
+                                attributes: {
+                                    referral_id: string | null;
+                                    partner_id: string;
+                                    /** @enum {string} */
+                                    decision: "approve" | "reject" | "ban";
+                                    reason: string;
+                                    /** @description The member's e-mail, or 'a secret token' */
+                                    decided_by: string;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review_decisions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one review_decision */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "review_decision";
+                                attributes: {
+                                    referral_id: string | null;
+                                    partner_id: string;
+                                    /** @enum {string} */
+                                    decision: "approve" | "reject" | "ban";
+                                    reason: string;
+                                    /** @description The member's e-mail, or 'a secret token' */
+                                    decided_by: string;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/commissions": {
         parameters: {
             query?: never;
@@ -4274,6 +4547,8 @@ export interface paths {
                 query?: {
                     /** @description one of pending, paid, rejected */
                     state_eq?: string;
+                    /** @description one of held, approved, rejected */
+                    review_eq?: string;
                     /** @description exact match */
                     partner_id_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
@@ -4321,6 +4596,13 @@ export interface paths {
                                     payable_at: number;
                                     /** @description Its payment is disputed: no payout takes it meanwhile */
                                     on_hold: boolean;
+                                    /** @description Held: it earns nothing payable until an owner decides; null: nothing held it */
+                                    review?: ("held" | "approved" | "rejected") | null;
+                                    /** @description What held it, each signal with what it saw */
+                                    review_reasons?: {
+                                        signal: string;
+                                        explain: string;
+                                    }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -4402,6 +4684,13 @@ export interface paths {
                                     payable_at: number;
                                     /** @description Its payment is disputed: no payout takes it meanwhile */
                                     on_hold: boolean;
+                                    /** @description Held: it earns nothing payable until an owner decides; null: nothing held it */
+                                    review?: ("held" | "approved" | "rejected") | null;
+                                    /** @description What held it, each signal with what it saw */
+                                    review_reasons?: {
+                                        signal: string;
+                                        explain: string;
+                                    }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -4475,6 +4764,13 @@ export interface paths {
                                     payable_at: number;
                                     /** @description Its payment is disputed: no payout takes it meanwhile */
                                     on_hold: boolean;
+                                    /** @description Held: it earns nothing payable until an owner decides; null: nothing held it */
+                                    review?: ("held" | "approved" | "rejected") | null;
+                                    /** @description What held it, each signal with what it saw */
+                                    review_reasons?: {
+                                        signal: string;
+                                        explain: string;
+                                    }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -4548,6 +4844,13 @@ export interface paths {
                                     payable_at: number;
                                     /** @description Its payment is disputed: no payout takes it meanwhile */
                                     on_hold: boolean;
+                                    /** @description Held: it earns nothing payable until an owner decides; null: nothing held it */
+                                    review?: ("held" | "approved" | "rejected") | null;
+                                    /** @description What held it, each signal with what it saw */
+                                    review_reasons?: {
+                                        signal: string;
+                                        explain: string;
+                                    }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -4588,6 +4891,8 @@ export interface paths {
                 query?: {
                     /** @description one of converted, paid, churned, rejected */
                     state_eq?: string;
+                    /** @description one of held, approved, rejected */
+                    review_eq?: string;
                     /** @description e-mail address, compared normalized */
                     email_eq?: string;
                     /** @description exact match */
@@ -4630,6 +4935,13 @@ export interface paths {
                                     uid?: string;
                                     state: string;
                                     state_set_at: number;
+                                    /** @description Held: it earns nothing payable until an owner decides; null: nothing held it */
+                                    review?: ("held" | "approved" | "rejected") | null;
+                                    /** @description What held it, each signal with what it saw */
+                                    review_reasons?: {
+                                        signal: string;
+                                        explain: string;
+                                    }[] | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -4709,6 +5021,13 @@ export interface paths {
                                     uid?: string;
                                     state: string;
                                     state_set_at: number;
+                                    /** @description Held: it earns nothing payable until an owner decides; null: nothing held it */
+                                    review?: ("held" | "approved" | "rejected") | null;
+                                    /** @description What held it, each signal with what it saw */
+                                    review_reasons?: {
+                                        signal: string;
+                                        explain: string;
+                                    }[] | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -4805,6 +5124,13 @@ export interface paths {
                                     uid?: string;
                                     state: string;
                                     state_set_at: number;
+                                    /** @description Held: it earns nothing payable until an owner decides; null: nothing held it */
+                                    review?: ("held" | "approved" | "rejected") | null;
+                                    /** @description What held it, each signal with what it saw */
+                                    review_reasons?: {
+                                        signal: string;
+                                        explain: string;
+                                    }[] | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -5021,6 +5347,13 @@ export interface paths {
                                     payable_at: number;
                                     /** @description Its payment is disputed: no payout takes it meanwhile */
                                     on_hold: boolean;
+                                    /** @description Held: it earns nothing payable until an owner decides; null: nothing held it */
+                                    review?: ("held" | "approved" | "rejected") | null;
+                                    /** @description What held it, each signal with what it saw */
+                                    review_reasons?: {
+                                        signal: string;
+                                        explain: string;
+                                    }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -5182,6 +5515,13 @@ export interface paths {
                                     payable_at: number;
                                     /** @description Its payment is disputed: no payout takes it meanwhile */
                                     on_hold: boolean;
+                                    /** @description Held: it earns nothing payable until an owner decides; null: nothing held it */
+                                    review?: ("held" | "approved" | "rejected") | null;
+                                    /** @description What held it, each signal with what it saw */
+                                    review_reasons?: {
+                                        signal: string;
+                                        explain: string;
+                                    }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -5209,6 +5549,13 @@ export interface paths {
                                     payable_at: number;
                                     /** @description Its payment is disputed: no payout takes it meanwhile */
                                     on_hold: boolean;
+                                    /** @description Held: it earns nothing payable until an owner decides; null: nothing held it */
+                                    review?: ("held" | "approved" | "rejected") | null;
+                                    /** @description What held it, each signal with what it saw */
+                                    review_reasons?: {
+                                        signal: string;
+                                        explain: string;
+                                    }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -5881,6 +6228,10 @@ export interface paths {
                                     auto_codes: boolean;
                                     /** @description The end of the Stripe API key Tally makes codes with; null: none */
                                     stripe_api_key_hint: string | null;
+                                    /** @description Which review signals hold what looks wrong (docs/review.md): each on or off */
+                                    review_signals: {
+                                        [key: string]: boolean;
+                                    };
                                     /** @description The end of the Lemon Squeezy API key Tally reads orders' discount codes with; null: none */
                                     lemonsqueezy_api_key_hint: string | null;
                                     created_at: number;
@@ -5947,6 +6298,10 @@ export interface paths {
                         auto_codes?: boolean;
                         /** @description A restricted Stripe API key: Tally makes discounts' coupons and codes' promotion codes in Stripe; null removes it */
                         stripe_api_key?: string | null;
+                        /** @description Turns review signals on or off; the others keep their setting */
+                        review_signals?: {
+                            [key: string]: boolean;
+                        };
                         /** @description A Lemon Squeezy API key: Tally reads an order's discount code with it (webhooks do not carry it); null removes it */
                         lemonsqueezy_api_key?: string | null;
                     };
@@ -5995,6 +6350,10 @@ export interface paths {
                                     auto_codes: boolean;
                                     /** @description The end of the Stripe API key Tally makes codes with; null: none */
                                     stripe_api_key_hint: string | null;
+                                    /** @description Which review signals hold what looks wrong (docs/review.md): each on or off */
+                                    review_signals: {
+                                        [key: string]: boolean;
+                                    };
                                     /** @description The end of the Lemon Squeezy API key Tally reads orders' discount codes with; null: none */
                                     lemonsqueezy_api_key_hint: string | null;
                                     created_at: number;
@@ -6420,6 +6779,13 @@ export interface paths {
                                     uid?: string;
                                     state: string;
                                     state_set_at: number;
+                                    /** @description Held: it earns nothing payable until an owner decides; null: nothing held it */
+                                    review?: ("held" | "approved" | "rejected") | null;
+                                    /** @description What held it, each signal with what it saw */
+                                    review_reasons?: {
+                                        signal: string;
+                                        explain: string;
+                                    }[] | null;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -9956,6 +10322,8 @@ export interface paths {
                                     reject_reason?: string;
                                     payable_at: number;
                                     on_hold: boolean;
+                                    /** @description The company is reviewing it: it is not payable until they decide */
+                                    under_review: boolean;
                                     clawback: boolean;
                                     paid_at?: number;
                                     created_at: number;
@@ -10313,7 +10681,7 @@ export interface paths {
                     "application/json": {
                         url: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.decided")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -10482,7 +10850,7 @@ export interface paths {
                     "application/json": {
                         url?: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.decided")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -10976,7 +11344,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, webhook.test */
+                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.decided, webhook.test */
                     type_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_lt?: string;

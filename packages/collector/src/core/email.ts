@@ -49,24 +49,30 @@ export function normalizeEmail(raw: string): string {
   return at < 0 ? email : email.slice(0, at) + email.slice(at).toLowerCase();
 }
 
-/**
- * The mailbox an address reaches, for the self-referral rule: case-insensitive throughout
- * and without a "+tag", since ALICE@ and alice+x@ reach alice@ at nearly every provider.
- * Not used for uniqueness, where the local part's case and tags still tell people apart.
- */
 /** Whether `raw` reaches one of `addresses` by mailbox: a partner's own address, or their PayPal one, in any spelling. */
 export function sameMailboxAsAny(raw: string, addresses: readonly (string | null)[]): boolean {
   const self = mailbox(raw);
   return addresses.some((a) => a !== null && mailbox(a) === self);
 }
 
+/**
+ * The mailbox an address reaches, for the self-referral rule: case-insensitive throughout
+ * and without a "+tag", since ALICE@ and alice+x@ reach alice@ at nearly every provider;
+ * Gmail's dots too.
+ * Not used for uniqueness, where the local part's case and tags still tell people apart.
+ */
 export function mailbox(raw: string): string {
   const email = normalizeEmail(raw).toLowerCase();
   const at = email.lastIndexOf('@');
   if (at < 0) return email;
   const plus = email.indexOf('+');
-  return plus > 0 && plus < at ? email.slice(0, plus) + email.slice(at) : email;
+  const local = plus > 0 && plus < at ? email.slice(0, plus) : email.slice(0, at);
+  const domain = email.slice(at + 1);
+  // Gmail ignores dots in the mailbox, and googlemail.com is gmail.com.
+  return DOTLESS.has(domain) ? `${local.replaceAll('.', '')}@gmail.com` : `${local}@${domain}`;
 }
+
+const DOTLESS: ReadonlySet<string> = new Set(['gmail.com', 'googlemail.com']);
 
 /**
  * An address as a partner may see it: the first letter of the mailbox and of the domain,

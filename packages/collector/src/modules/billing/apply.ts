@@ -24,6 +24,8 @@ import { applyRefund, holdForDispute, lockPayment } from '../payments/refunds.js
 import type { Customer, Fact, Paid } from './facts.js';
 import { renderReferral } from '../referrals/present.js';
 import { emit } from '../webhooks/events.js';
+import { emailMatchFlags } from '../review/conversions.js';
+import type { Flag } from '../review/signals.js';
 
 export interface Touched {
   type: 'referral' | 'payment' | 'commission';
@@ -52,6 +54,8 @@ interface Found {
   referral: ReferralRow;
   /** True when the event made the referral (a click id named with the customer's address). */
   created: boolean;
+  /** Found by the customer's address alone: review may hold what it earns (modules/review). */
+  byEmail?: boolean;
 }
 
 /** A referral by a click id, made from the click when `email` is given and none exists yet. */
@@ -114,7 +118,7 @@ async function withEmail(tx: Tx, program: ProgramRow, who: Customer): Promise<Cu
 async function byAddress(tx: Tx, program: ProgramRow, who: Customer): Promise<Found | undefined> {
   const norm = who.email ? emailOrNothing(who.email) : undefined;
   const byEmail = norm ? await referrals.findByEmail(tx, program.id, norm) : undefined;
-  return byEmail ? { referral: byEmail, created: false } : undefined;
+  return byEmail ? { referral: byEmail, created: false, byEmail: true } : undefined;
 }
 
 /** The code a payment used, whichever way the platform names it. */
@@ -181,6 +185,7 @@ async function credit(
   paid: Paid,
   now: number,
   code?: { codeId: string; creditTo: PartnershipRow | undefined },
+  flags: readonly Flag[] = [],
 ): Promise<Handled> {
   const key = paymentKey(platform, paid.key);
   const earlier = await payments.findByKey(tx, program.id, key);
@@ -209,6 +214,7 @@ async function credit(
     hash,
     now,
     code?.creditTo,
+    flags,
   );
   for (const ref of paid.refs) await billing.link(tx, program.id, ref, payment.id, now);
   return {
@@ -251,7 +257,17 @@ async function payment(
   const found = await findReferral(tx, program, who, now);
   if (!found) return fact.waits ? ignored(`${NO_REFERRAL} (yet)`, who.customer) : ignored(NO_REFERRAL);
   if (!paid) return linkedOnly(found, await linkCustomer(tx, program, who, found.referral, now));
-  const credited = await credit(tx, program, platform, found.referral, paid, now, await codeWinner(tx, program, who, found.referral));
+  const flags = found.byEmail ? await emailMatchFlags(tx, program.id, found.referral) : [];
+  const credited = await credit(
+    tx,
+    program,
+    platform,
+    found.referral,
+    paid,
+    now,
+    await codeWinner(tx, program, who, found.referral),
+    flags,
+  );
   return { ...credited, linked: [...(await linkCustomer(tx, program, who, found.referral, now)), ...credited.linked] };
 }
 

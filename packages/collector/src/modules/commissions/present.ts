@@ -3,6 +3,7 @@
 
 import { present, type Resource } from '../../platform/resource.js';
 import type { CommissionRow } from './repo.js';
+import { reviewOf } from '../referrals/present.js';
 
 export function renderCommission(row: CommissionRow): Resource {
   return {
@@ -19,6 +20,7 @@ export function renderCommission(row: CommissionRow): Resource {
       paid_at: row.state === 'paid' ? row.paid_at : null,
       payable_at: Number(row.payable_at),
       on_hold: Number(row.on_hold) === 1,
+      ...reviewOf(row),
       clawback_of: row.clawback_of,
       reward_id: row.reward_id,
       reward_description: row.reward_description,

@@ -24,6 +24,10 @@ export interface CommissionRow {
   reward_id: string | null;
   /** What made it, in words ("20 % of a renewal, month 3 of 12"); null for one entered by hand. */
   reward_description: string | null;
+  /** null, or 'held' until an owner decides (no payout takes it), then 'approved' or 'rejected' (modules/review). */
+  review: 'held' | 'approved' | 'rejected' | null;
+  /** JSON array of { signal, explain }: what held it. */
+  review_reasons: string | null;
   state_set_at: number;
   paid_at: number | null;
   created_at: number;
@@ -32,6 +36,7 @@ export interface CommissionRow {
 
 const COLUMNS = {
   state: 'state',
+  review: 'review',
   partner_id: 'partner_id',
   created_at: 'created_at',
   state_set_at: 'state_set_at',
@@ -128,7 +133,8 @@ export function earningsOf(
   now: number,
 ): Promise<Array<EarningsRow & { partner_id: string }>> {
   if (partnerIds.length === 0) return Promise.resolve([]);
-  const payable = "state = 'pending' AND payable_at <= ? AND on_hold = 0 AND payout_batch_id IS NULL";
+  const payable =
+    "state = 'pending' AND payable_at <= ? AND on_hold = 0 AND (review IS NULL OR review <> 'held') AND payout_batch_id IS NULL";
   return db.all(
     `SELECT partner_id, currency,
             SUM(CASE WHEN state = 'pending' THEN amount ELSE 0 END) AS pending,

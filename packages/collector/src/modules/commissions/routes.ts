@@ -32,6 +32,7 @@ export const commissionRoutes = [
     schema: commissionSchema,
     filters: {
       state_eq: oneOf(states('commission')),
+      review_eq: oneOf(['held', 'approved', 'rejected']),
       partner_id_eq: text,
       created_at_lt: dateTime,
       created_at_gt: dateTime,

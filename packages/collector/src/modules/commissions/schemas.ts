@@ -1,5 +1,6 @@
 // A commission as /openapi.json describes it, for the commissions' routes and the payments'.
 
+import { reviewFields } from '../referrals/schemas.js';
 import { resource, unixTime } from '../../platform/http/schemas.js';
 import { z } from 'zod';
 
@@ -13,6 +14,7 @@ export const commissionSchema = resource('commission', {
   paid_at: unixTime.optional(),
   payable_at: unixTime.meta({ description: 'When a payout may take it: its payment plus the holding period' }),
   on_hold: z.boolean().meta({ description: 'Its payment is disputed: no payout takes it meanwhile' }),
+  ...reviewFields,
   clawback_of: z.string().optional().meta({ description: 'For a negative commission: the commission whose refunded share it takes back' }),
   reward_id: z
     .string()

@@ -36,7 +36,12 @@ export function newCommission(
   amount: number,
   currency: string,
   now: number,
-  more: Partial<Pick<CommissionRow, 'payable_at' | 'clawback_of' | 'state' | 'reject_reason' | 'reward_id' | 'reward_description'>> = {},
+  more: Partial<
+    Pick<
+      CommissionRow,
+      'payable_at' | 'clawback_of' | 'state' | 'reject_reason' | 'reward_id' | 'reward_description' | 'review' | 'review_reasons'
+    >
+  > = {},
 ): CommissionRow {
   return {
     id: uuidv7(),
@@ -52,6 +57,8 @@ export function newCommission(
     clawback_of: null,
     reward_id: null,
     reward_description: null,
+    review: null,
+    review_reasons: null,
     state_set_at: now,
     paid_at: null,
     created_at: now,

@@ -2,6 +2,8 @@
 // commission at the partnership's rate, else the program's, and the first moves the
 // referral from converted to paid. The company's idempotency_key makes retries safe.
 
+import { heldWith } from '../review/conversions.js';
+import type { Flag } from '../review/signals.js';
 import { createHash } from 'node:crypto';
 import { fail } from '../../platform/errors.js';
 import { UniqueViolation, type Db, type Queryable, type Tx } from '../../platform/db/db.js';
@@ -160,6 +162,7 @@ export async function creditPayment(
   hash: string,
   now: number,
   creditTo?: PartnershipRow,
+  flags: readonly Flag[] = [],
 ): Promise<PaymentResult> {
   if (referral.state === 'rejected') {
     throw fail('invalid_transition', 'the referral is rejected: its payments earn no commission', {
@@ -206,7 +209,12 @@ export async function creditPayment(
     input.currency,
     now,
     sale.earned
-      ? { payable_at: payableAt(rules, occurredAt, now), reward_id: sale.rewardId, reward_description: sale.earned.description }
+      ? {
+          payable_at: payableAt(rules, occurredAt, now),
+          reward_id: sale.rewardId,
+          reward_description: sale.earned.description,
+          ...heldWith(referral, flags),
+        }
       : { state: 'rejected', reject_reason: sale.reason },
   );
   const payment: PaymentRow = {

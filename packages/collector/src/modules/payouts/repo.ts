@@ -41,7 +41,7 @@ export function payable(db: Queryable, programId: string, now: number, of: Payab
        JOIN programs pr ON pr.id = c.program_id
        LEFT JOIN partner_groups g ON g.id = ps.group_id
       WHERE c.program_id = ? AND c.state = 'pending' AND c.payout_batch_id IS NULL AND ps.state = 'accepted'
-            AND c.payable_at <= ? AND c.on_hold = 0 AND c.amount <> 0
+            AND c.payable_at <= ? AND c.on_hold = 0 AND (c.review IS NULL OR c.review <> 'held') AND c.amount <> 0
             ${of.currency === undefined ? '' : 'AND c.currency = ?'} ${of.partnerId === undefined ? '' : 'AND c.partner_id = ?'}
       ORDER BY c.id`,
     params,

@@ -62,6 +62,8 @@ export const renderCommission = (c: CommissionRow): Resource => ({
     ...(c.state === 'rejected' && c.reject_reason ? { reject_reason: c.reject_reason } : {}),
     payable_at: Number(c.payable_at),
     on_hold: Number(c.on_hold) === 1,
+    // Under review, without the evidence: that is the owner's.
+    under_review: c.review === 'held',
     clawback: c.clawback_of !== null,
     ...(c.state === 'paid' && c.paid_at ? { paid_at: Number(c.paid_at) } : {}),
     created_at: c.created_at,

@@ -99,6 +99,7 @@ const commissionSchema = resource('portal_commission', {
   reject_reason: z.string().optional(),
   payable_at: unixTime,
   on_hold: z.boolean(),
+  under_review: z.boolean().meta({ description: 'The company is reviewing it: it is not payable until they decide' }),
   clawback: z.boolean(),
   paid_at: unixTime.optional(),
   created_at: unixTime,

@@ -35,6 +35,8 @@ export interface ProgramRow {
   stripe_api_key: string | null;
   /** A Lemon Squeezy API key (read access): an order's discount code is only in its API. */
   lemonsqueezy_api_key: string | null;
+  /** JSON: the review signals the program turned on or off (modules/review/signals.ts). */
+  review_signals: string;
   created_at: number;
   updated_at: number;
 }
@@ -90,6 +92,7 @@ export type ProgramFields = Partial<
     | 'auto_codes'
     | 'stripe_api_key'
     | 'lemonsqueezy_api_key'
+    | 'review_signals'
   >
 >;
 

@@ -2,6 +2,7 @@
 // as one record. Allowed origins are given as the whole list; the domain adds and removes
 // by name, so a concurrent change to another origin is not undone.
 
+import { SIGNAL_NAMES, signalsOn } from '../review/signals.js';
 import { z } from 'zod';
 import { getProgram, updateProgram, type ProgramWithOrigins } from './service.js';
 import { found } from '../../platform/errors.js';
@@ -35,6 +36,9 @@ const programSchema = resource('program', {
   code_max_length: z.number().int().meta({ description: "The longest a partner's own code may be" }),
   auto_codes: z.boolean().meta({ description: 'Whether a partnership gets a code (its key, with the prefix) when it is accepted' }),
   stripe_api_key_hint: z.string().nullable().meta({ description: 'The end of the Stripe API key Tally makes codes with; null: none' }),
+  review_signals: z
+    .record(z.enum(SIGNAL_NAMES), z.boolean())
+    .meta({ description: 'Which review signals hold what looks wrong (docs/review.md): each on or off' }),
   lemonsqueezy_api_key_hint: z
     .string()
     .nullable()
@@ -66,6 +70,7 @@ function renderProgram({ program, origins }: ProgramWithOrigins) {
       auto_codes: program.auto_codes === 1,
       stripe_api_key_hint: program.stripe_api_key ? `${program.stripe_api_key.slice(0, 8)}…${program.stripe_api_key.slice(-4)}` : null,
       lemonsqueezy_api_key_hint: program.lemonsqueezy_api_key ? `…${program.lemonsqueezy_api_key.slice(-4)}` : null,
+      review_signals: Object.fromEntries(SIGNAL_NAMES.map((s) => [s, signalsOn(program.review_signals).has(s)])),
       created_at: program.created_at,
       updated_at: program.updated_at,
     },
@@ -102,6 +107,10 @@ const changes = z.strictObject({
     .meta({
       description: "A restricted Stripe API key: Tally makes discounts' coupons and codes' promotion codes in Stripe; null removes it",
     }),
+  review_signals: z
+    .partialRecord(z.enum(SIGNAL_NAMES), z.boolean())
+    .optional()
+    .meta({ description: 'Turns review signals on or off; the others keep their setting' }),
   lemonsqueezy_api_key: z
     .string()
     .regex(/^[A-Za-z0-9._-]{20,4000}$/, 'must be a Lemon Squeezy API key, as Settings → API shows it once (a long token)')
@@ -155,6 +164,7 @@ export const programRoutes = [
           autoCodes: body.auto_codes,
           stripeApiKey: body.stripe_api_key,
           lemonSqueezyApiKey: body.lemonsqueezy_api_key,
+          reviewSignals: body.review_signals,
           origins: body.allowed_origins,
         },
         now,

@@ -102,6 +102,7 @@ function prepare(input: NewProgram, now: number): { program: ProgramRow; origins
     auto_codes: 0,
     stripe_api_key: null,
     lemonsqueezy_api_key: null,
+    review_signals: '{}',
     created_at: now,
     updated_at: now,
   };
@@ -151,6 +152,8 @@ export interface ProgramChanges {
   autoCodes?: boolean | undefined;
   stripeApiKey?: string | null | undefined;
   lemonSqueezyApiKey?: string | null | undefined;
+  /** Review signals turned on or off, over the program's current choice. */
+  reviewSignals?: Partial<Record<string, boolean>> | undefined;
   /** The whole list, replacing the current one: what is missing is removed, what is new added. */
   origins?: readonly string[] | undefined;
 }
@@ -207,6 +210,9 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
     const holder = fields.slug ? await programs.getBySlug(tx, fields.slug) : undefined;
     if (holder && holder.id !== id) throw fail('conflict', 'another program has this page address', { field: 'slug' });
     const current = await programs.get(tx, id);
+    if (current && changes.reviewSignals !== undefined) {
+      fields.review_signals = JSON.stringify({ ...(JSON.parse(current.review_signals) as object), ...changes.reviewSignals });
+    }
     if ((fields.page_enabled ?? current?.page_enabled) === 1 && (fields.slug === undefined ? current?.slug : fields.slug) === null) {
       throw fail('invalid_field', 'the public page needs an address first: set slug', { field: 'slug' });
     }

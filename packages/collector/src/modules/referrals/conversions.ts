@@ -16,6 +16,7 @@ import { mailbox, normalizeEmail, sameMailboxAsAny } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
 import { renderReferral } from './present.js';
 import { eventInserts } from '../webhooks/events.js';
+import { heldWith, reviewConversion } from '../review/conversions.js';
 
 export interface ConversionInput {
   email: string;
@@ -24,6 +25,8 @@ export interface ConversionInput {
   uid?: string | undefined;
   /** A promotion code the person used: it credits its partner where neither the link nor a click does. */
   discount_code?: string | undefined;
+  /** Who sent a conversion through the public tracker: its address and browser (review's evidence). */
+  seen?: { client: string; user_agent: string | undefined } | undefined;
 }
 
 export interface ConversionResult {
@@ -79,6 +82,7 @@ async function convert(db: Queryable, programId: string, input: ConversionInput,
     throw err;
   });
   if ('referral' in credited) return credited;
+  const review = await reviewConversion(db, programId, input, credited, emailNorm, now);
   const referral: ReferralRow = {
     id: uuidv7(),
     program_id: programId,
@@ -92,6 +96,7 @@ async function convert(db: Queryable, programId: string, input: ConversionInput,
     state_set_at: now,
     created_at: now,
     updated_at: now,
+    ...review,
   };
   const followers = [
     deltaInsert({ program_id: programId, partner_id: referral.partner_id, at: now, referrals: 1 }),
@@ -120,6 +125,7 @@ async function leadCommission(db: Queryable, programId: string, credited: Credit
     payable_at: now + holdDays * 86_400,
     reward_id: lead.rewardId,
     reward_description: description,
+    ...heldWith(referral),
   });
   const counted = { program_id: programId, partner_id: row.partner_id, currency };
   return [

@@ -4,8 +4,11 @@
 import { present, type Resource } from '../../platform/resource.js';
 import type { ReferralRow } from './repo.js';
 
-/** The conversion record: the person a partner referred. */
-export function renderReferral(row: ReferralRow): Resource {
+/**
+ * The conversion record: the person a partner referred, with its review for the owner
+ * (`withReview` false for the public tracker's answer: a flood must not learn what it tripped).
+ */
+export function renderReferral(row: ReferralRow, withReview = true): Resource {
   return {
     id: row.id,
     type: 'referral',
@@ -14,9 +17,15 @@ export function renderReferral(row: ReferralRow): Resource {
       uid: row.uid,
       state: row.state,
       state_set_at: row.state_set_at,
+      ...(withReview ? reviewOf(row) : {}),
       created_at: row.created_at,
       updated_at: row.updated_at,
     }),
     relationships: { partnership: { data: { id: row.partnership_id, type: 'partnership' } } },
   };
+}
+
+/** A record's review, as the owner sees it: null when nothing held it. */
+export function reviewOf(row: { review: string | null; review_reasons: string | null }) {
+  return { review: row.review ?? null, review_reasons: row.review_reasons ? (JSON.parse(row.review_reasons) as unknown) : null };
 }

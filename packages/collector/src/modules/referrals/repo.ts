@@ -19,9 +19,21 @@ export interface ReferralRow {
   state_set_at: number;
   created_at: number;
   updated_at: number;
+  /** 1: a click of the same visitor landed before the conversion; 0: none; null: before review came. */
+  landed: number | null;
+  /** A hash of the client's address (modules/review/evidence.ts), for public conversions. */
+  client_hash: string | null;
+  user_agent: string | null;
+  /** null, or 'held' until an owner decides, then 'approved' or 'rejected' (modules/review). */
+  review: ReviewState | null;
+  /** JSON array of { signal, explain }: what held it. */
+  review_reasons: string | null;
 }
 
+export type ReviewState = 'held' | 'approved' | 'rejected';
+
 const COLUMNS = {
+  review: 'review',
   state: 'state',
   email: 'email_norm',
   partner_id: 'partner_id',

@@ -16,10 +16,11 @@ export const referralRoutes = [
     type: 'referral',
     get: referrals.get,
     list: referrals.list,
-    render: renderReferral,
+    render: (row) => renderReferral(row),
     schema: referralSchema,
     filters: {
       state_eq: oneOf(states('referral')),
+      review_eq: oneOf(['held', 'approved', 'rejected']),
       email_eq: emailFilter,
       partner_id_eq: text,
       created_at_lt: dateTime,

@@ -54,8 +54,10 @@ export const trackingRoutes = [
     body: conversionBody,
     status: 201,
     response: one(referralSchema),
-    async handle({ db, program, caller, body, now }) {
+    async handle({ db, program, caller, client, header, body, now }) {
+      // Review's evidence of a conversion the public sent: the company's own servers send theirs from one address.
       const input = {
+        seen: caller === 'publishable' ? { client, user_agent: header('user-agent') } : undefined,
         email: body.email,
         gr_id: body.gr_id,
         pk: body.pk || undefined,
@@ -68,7 +70,7 @@ export const trackingRoutes = [
       return {
         status: created ? 201 : 200,
         headers: { Location: `/v1/referrals/${referral.id}` },
-        body: { data: renderReferral(referral) },
+        body: { data: renderReferral(referral, caller !== 'publishable') },
       };
     },
   }),

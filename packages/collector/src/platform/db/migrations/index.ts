@@ -25,6 +25,7 @@ import m0019 from './0019-partner-codes.js';
 import m0020 from './0020-stripe-promotion-codes.js';
 import m0021 from './0021-stripe-api-key.js';
 import m0022 from './0022-billing-platforms.js';
+import m0023 from './0023-review.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -51,4 +52,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0020,
   m0021,
   m0022,
+  m0023,
 ];

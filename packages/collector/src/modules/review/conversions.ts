@@ -1,0 +1,93 @@
+// A conversion under review: what it keeps as evidence, and whether its signals hold it.
+// A held referral's commissions are held too, until an owner decides (service.ts).
+
+import type { Queryable } from '../../platform/db/db.js';
+import { remembered } from '../../platform/db/remembered.js';
+import * as programs from '../programs/repo.js';
+import type { CreditedPartnership } from '../partnerships/repo.js';
+import type { ReferralRow } from '../referrals/repo.js';
+import { creditedByCode } from '../codes/service.js';
+import { clientHash, conversionEvidence, userAgent } from './evidence.js';
+import { conversionFlags, type Flag, type Signal, signalsOn } from './signals.js';
+
+/** The signals a program has on, from memory (programs are settings). */
+export function programSignals(db: Queryable, programId: string): Promise<ReadonlySet<Signal>> {
+  return remembered(db, `review:signals:${programId}`, async () => signalsOn((await programs.get(db, programId))?.review_signals));
+}
+
+type Review = Pick<ReferralRow, 'landed' | 'client_hash' | 'user_agent' | 'review' | 'review_reasons'>;
+
+export interface Reviewed {
+  /** Sent through the public tracker: its address and browser. */
+  seen?: { client: string; user_agent: string | undefined } | undefined;
+  gr_id: string;
+  discount_code?: string | undefined;
+}
+
+/** Signals about the visitor, not the person: only the public tracker's conversions have a visitor to judge. */
+const VISITOR_SIGNALS: readonly Signal[] = ['no_click', 'address_burst', 'browser_burst'];
+
+/** The evidence a new referral keeps, and its review: held with the flags its signals raise. */
+export async function reviewConversion(
+  db: Queryable,
+  programId: string,
+  input: Reviewed,
+  credited: CreditedPartnership,
+  emailNorm: string,
+  now: number,
+): Promise<Review> {
+  const hash = clientHash(programId, input.seen?.client);
+  const evidence = await conversionEvidence(db, {
+    programId,
+    grId: input.gr_id,
+    emailNorm,
+    clientHash: hash,
+    partnerEmail: credited.partner_email_norm,
+    partnerPaypal: credited.partner_paypal_email_norm,
+    now,
+  });
+  const on = new Set(await programSignals(db, programId));
+  // The company's own servers (a secret token) and the billing platforms send no visitor.
+  if (!input.seen) for (const s of VISITOR_SIGNALS) on.delete(s);
+  // A sale credited by its partner's code has no landing by nature: the code is the evidence.
+  if (evidence.clickAt === null && input.discount_code && (await creditedByCode(db, programId, input.discount_code))?.id === credited.id) {
+    on.delete('no_click');
+  }
+  const flags = conversionFlags(evidence, on);
+  return {
+    landed: evidence.clickAt !== null && evidence.clickAt <= now ? 1 : 0,
+    client_hash: hash,
+    user_agent: userAgent(input.seen?.user_agent),
+    ...held(flags),
+  };
+}
+
+/** Held with the flags' reasons, or not under review at all. */
+export function held(flags: readonly Flag[]): Pick<ReferralRow, 'review' | 'review_reasons'> {
+  return flags.length > 0 ? { review: 'held', review_reasons: JSON.stringify(flags) } : { review: null, review_reasons: null };
+}
+
+/** A commission of a held referral is held with its reasons, and with `more` flags of its own. */
+export function heldWith(
+  referral: Pick<ReferralRow, 'review' | 'review_reasons'>,
+  more: readonly Flag[] = [],
+): Partial<Pick<ReferralRow, 'review' | 'review_reasons'>> {
+  const reasons = [...(referral.review === 'held' ? (JSON.parse(referral.review_reasons ?? '[]') as Flag[]) : []), ...more];
+  return reasons.length > 0 ? held(reasons) : {};
+}
+
+/**
+ * A billing platform's match by e-mail alone credits a referral a real landing made, or
+ * one an owner approved; otherwise its commission is held, saying so.
+ */
+export async function emailMatchFlags(db: Queryable, programId: string, referral: ReferralRow): Promise<Flag[]> {
+  if (referral.landed !== 0 || referral.review === 'approved') return [];
+  if (!(await programSignals(db, programId)).has('email_match')) return [];
+  return [
+    {
+      signal: 'email_match',
+      explain:
+        "the payment was matched to the referral by the customer's e-mail alone, and no landing of that visitor came before the referral",
+    },
+  ];
+}

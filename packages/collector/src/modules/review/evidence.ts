@@ -1,0 +1,109 @@
+// What a conversion's review reads: one statement for the visitor's click and the people
+// who converted from the same address or browser lately; the instance's partners'
+// mailboxes and the disposable domains from memory.
+
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type { Queryable } from '../../platform/db/db.js';
+import { remembered } from '../../platform/db/remembered.js';
+import { mailbox } from '../../core/email.js';
+import { ADDRESS_WINDOW_SECONDS, BROWSER_WINDOW_SECONDS, type ConversionEvidence } from './signals.js';
+
+/**
+ * A client address as review keeps it: a hash with the program's id, enough to tell that
+ * two conversions came from one address and to show it as a short tag, not the address.
+ * Pseudonymous, not anonymous: IPv4 is small enough to guess through.
+ */
+export function clientHash(programId: string, client: string | undefined): string | null {
+  return client ? createHash('sha256').update(`${programId}:${client}`).digest('hex').slice(0, 32) : null;
+}
+
+/** The browser as its User-Agent header says, cut to a length worth showing. */
+export const userAgent = (raw: string | undefined): string | null => (raw ? raw.slice(0, 256) : null);
+
+interface Mailboxes {
+  /** Every partner's own and payout mailbox in the instance. */
+  all: ReadonlySet<string>;
+  /** A payout mailbox and the different partners' own mailboxes paid there. */
+  payees: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** Partners are settings (0014's triggers): their mailboxes are read once per change, for every program. */
+function partnerMailboxes(db: Queryable): Promise<Mailboxes> {
+  return remembered(db, 'review:mailboxes', async () => {
+    const rows = await db.all<{ email_norm: string; paypal_email_norm: string | null }>(
+      'SELECT email_norm, paypal_email_norm FROM partners',
+    );
+    const all = new Set<string>();
+    const payees = new Map<string, Set<string>>();
+    for (const r of rows) {
+      const own = mailbox(r.email_norm);
+      all.add(own);
+      if (!r.paypal_email_norm) continue;
+      const pay = mailbox(r.paypal_email_norm);
+      all.add(pay);
+      payees.set(pay, (payees.get(pay) ?? new Set()).add(own));
+    }
+    return { all, payees };
+  });
+}
+
+let disposable: ReadonlySet<string> | undefined;
+/** The maintained list of disposable domains (the disposable-email-domains package), loaded on first use. */
+function disposableDomains(): ReadonlySet<string> {
+  disposable ??= new Set(createRequire(import.meta.url)('disposable-email-domains') as string[]);
+  return disposable;
+}
+
+export function isDisposable(email: string): boolean {
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  return disposableDomains().has(domain);
+}
+
+export interface ConversionFacts {
+  programId: string;
+  grId: string;
+  emailNorm: string;
+  clientHash: string | null;
+  /** The credited partner's own and payout addresses. */
+  partnerEmail: string;
+  partnerPaypal: string | null;
+  now: number;
+}
+
+export async function conversionEvidence(db: Queryable, f: ConversionFacts): Promise<ConversionEvidence> {
+  const row = await db.get<{ click_at: number | null; click_url: string | null; same_address: number; same_browser: number }>(
+    `SELECT (SELECT MIN(created_at) FROM clicks WHERE program_id = ? AND gr_id = ?) AS click_at,
+            (SELECT url FROM clicks WHERE program_id = ? AND gr_id = ? ORDER BY last_seen_at DESC LIMIT 1) AS click_url,
+            (SELECT COUNT(DISTINCT email_norm) FROM referrals
+              WHERE program_id = ? AND client_hash = ? AND created_at > ? AND email_norm <> ?) AS same_address,
+            (SELECT COUNT(DISTINCT email_norm) FROM referrals
+              WHERE program_id = ? AND gr_id = ? AND created_at > ? AND email_norm <> ?) AS same_browser`,
+    [
+      f.programId,
+      f.grId,
+      f.programId,
+      f.grId,
+      f.programId,
+      f.clientHash ?? '',
+      f.now - ADDRESS_WINDOW_SECONDS,
+      f.emailNorm,
+      f.programId,
+      f.grId,
+      f.now - BROWSER_WINDOW_SECONDS,
+      f.emailNorm,
+    ],
+  );
+  const boxes = await partnerMailboxes(db);
+  const own = mailbox(f.emailNorm);
+  const payee = f.partnerPaypal ? mailbox(f.partnerPaypal) : undefined;
+  return {
+    clickAt: row?.click_at === null || row?.click_at === undefined ? null : Number(row.click_at),
+    clickUrl: row?.click_url ?? null,
+    sameAddress: f.clientHash ? Number(row?.same_address ?? 0) : 0,
+    sameBrowser: Number(row?.same_browser ?? 0),
+    partnerAddress: boxes.all.has(own),
+    disposable: isDisposable(f.emailNorm),
+    sharedPayout: payee !== undefined && [...(boxes.payees.get(payee) ?? [])].some((o) => o !== mailbox(f.partnerEmail)),
+  };
+}

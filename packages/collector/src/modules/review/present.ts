@@ -1,0 +1,19 @@
+// A review decision as the API and its webhook event show it.
+
+import type { Resource } from '../../platform/resource.js';
+import type { DecisionRow } from './repo.js';
+
+export function renderDecision(row: DecisionRow): Resource {
+  return {
+    id: row.id,
+    type: 'review_decision',
+    attributes: {
+      referral_id: row.referral_id,
+      partner_id: row.partner_id,
+      decision: row.decision,
+      reason: row.reason,
+      decided_by: row.decided_by,
+      created_at: row.created_at,
+    },
+  };
+}
