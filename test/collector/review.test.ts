@@ -131,6 +131,25 @@ describe('signals, each with a near miss', () => {
     expect((await convert(p, solo.key, 'buyer-b@shop.test')).attributes.review ?? null).toBeNull();
   });
 
+  it('where the program turns it on, a first payment within seconds of the landing is held; one minutes later is not', async () => {
+    const p = await program({ quick_payment: true });
+    const pay = async (email: string, after: number) => {
+      const referral = await convert(p, p.partner.key, email);
+      kit.c.clock.now += after;
+      const paid = await ok(p, 'POST', '/v1/payments', {
+        amount: 10_000,
+        currency: 'USD',
+        referral_id: referral.id,
+        idempotency_key: randomUUID(),
+      });
+      return paid.included[0].attributes;
+    };
+    const quick = await pay('bot@shop.test', 3);
+    expect(quick.review).toBe('held');
+    expect(quick.review_reasons.map((f: Json) => f.signal)).toEqual(['quick_payment']);
+    expect((await pay('human@shop.test', 180)).review ?? null).toBeNull();
+  });
+
   it('a signal the program turned off holds nothing', async () => {
     const p = await program({ disposable_email: false });
     expect((await convert(p, p.partner.key, 'someone@mailinator.com')).attributes.review ?? null).toBeNull();
@@ -186,6 +205,8 @@ describe('the attack: 200 conversions through the publishable token, then a Stri
     // The company's server recorded this one, with no landing before it: not judged as a visitor, but no landing either.
     await ok(p, 'POST', '/v1/tracking/conversion', { email: 'no-landing@shop.test', gr_id: 'server-side', pk: p.partner.key });
     await convert(p, p.partner.key, 'landed@shop.test');
+    // A person pays later than a script would (the quick-payment signal).
+    kit.c.clock.now += HOUR;
     await send('invoice.paid', invoice({ customer: stripeId('cus'), amountPaid: 10_000, email: 'no-landing@shop.test' }));
     await send('invoice.paid', invoice({ customer: stripeId('cus'), amountPaid: 10_000, email: 'landed@shop.test' }));
     const byEmail = new Map<string, Json>();

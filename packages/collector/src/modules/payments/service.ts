@@ -2,7 +2,7 @@
 // commission at the partnership's rate, else the program's, and the first moves the
 // referral from converted to paid. The company's idempotency_key makes retries safe.
 
-import { heldWith } from '../review/conversions.js';
+import { firstPaymentFlags, heldWith } from '../review/conversions.js';
 import type { Flag } from '../review/signals.js';
 import { createHash } from 'node:crypto';
 import { fail } from '../../platform/errors.js';
@@ -199,6 +199,7 @@ export async function creditPayment(
     },
     now,
   );
+  const quick = first ? await firstPaymentFlags(tx, program.id, referral, occurredAt) : [];
   const earned = sale.earned?.amount ?? 0;
   const earns = sale.earned !== undefined;
   const commission = newCommission(
@@ -213,7 +214,7 @@ export async function creditPayment(
           payable_at: payableAt(rules, occurredAt, now),
           reward_id: sale.rewardId,
           reward_description: sale.earned.description,
-          ...heldWith(referral, flags),
+          ...heldWith(referral, [...flags, ...quick]),
         }
       : { state: 'rejected', reject_reason: sale.reason },
   );

@@ -8,7 +8,7 @@ import type { CreditedPartnership } from '../partnerships/repo.js';
 import type { ReferralRow } from '../referrals/repo.js';
 import { creditedByCode } from '../codes/service.js';
 import { clientHash, conversionEvidence, userAgent } from './evidence.js';
-import { conversionFlags, type Flag, type Signal, signalsOn } from './signals.js';
+import { conversionFlags, type Flag, QUICK_PAYMENT_SECONDS, type Signal, signalsOn } from './signals.js';
 
 /** The signals a program has on, from memory (programs are settings). */
 export function programSignals(db: Queryable, programId: string): Promise<ReadonlySet<Signal>> {
@@ -74,6 +74,23 @@ export function heldWith(
 ): Partial<Pick<ReferralRow, 'review' | 'review_reasons'>> {
   const reasons = [...(referral.review === 'held' ? (JSON.parse(referral.review_reasons ?? '[]') as Flag[]) : []), ...more];
   return reasons.length > 0 ? held(reasons) : {};
+}
+
+/** A referral's first payment, when it came within seconds of the landing that made the referral. */
+export async function firstPaymentFlags(db: Queryable, programId: string, referral: ReferralRow, paidAt: number): Promise<Flag[]> {
+  if (referral.landed !== 1 || !(await programSignals(db, programId)).has('quick_payment')) return [];
+  const click = await db.get<{ at: number | null }>('SELECT MIN(created_at) AS at FROM clicks WHERE program_id = ? AND gr_id = ?', [
+    programId,
+    referral.gr_id,
+  ]);
+  const seconds = click?.at === null || click?.at === undefined ? undefined : paidAt - Number(click.at);
+  if (seconds === undefined || seconds >= QUICK_PAYMENT_SECONDS) return [];
+  return [
+    {
+      signal: 'quick_payment',
+      explain: `the first payment came ${Math.max(0, seconds)} s after the landing (under ${QUICK_PAYMENT_SECONDS} s is flagged)`,
+    },
+  ];
 }
 
 /**

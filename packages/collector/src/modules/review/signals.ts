@@ -11,6 +11,8 @@ export const ADDRESS_WINDOW_SECONDS = 3600;
 export const BROWSER_PEOPLE = 2;
 export const BROWSER_WINDOW_SECONDS = 86_400;
 /** Click ids of paid ads, as the ad platforms add them to a landing's address. */
+/** A first payment this soon after the landing is faster than a person signs up and pays. */
+export const QUICK_PAYMENT_SECONDS = 10;
 export const PAID_AD_PARAMETERS = ['gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'ttclid', 'twclid', 'li_fat_id', 'dclid', 'epik'];
 
 export const SIGNALS = {
@@ -22,6 +24,8 @@ export const SIGNALS = {
   paid_ads: { default: false, title: 'Paid ads on the brand' },
   shared_payout: { default: true, title: 'A payout address shared by several partners' },
   email_match: { default: true, title: 'Matched by e-mail alone' },
+  // Off by default: a billing platform's payment time is its clock, not ours, and seconds apart are within their skew.
+  quick_payment: { default: false, title: 'Paid within seconds of the landing' },
 } as const;
 
 export type Signal = keyof typeof SIGNALS;
