@@ -150,6 +150,17 @@ describe('signals, each with a near miss', () => {
     expect((await pay('human@shop.test', 180)).review ?? null).toBeNull();
   });
 
+  it('where the program turns it on, an address that made 100 new clicks in the hour is held; 99 are not', async () => {
+    const p = await program({ click_rate: true });
+    const flood = async (from: string, clicks: number) => {
+      let last = '';
+      for (let i = 0; i < clicks; i++) last = await click(p, p.partner.key, { from });
+      return convert(p, p.partner.key, `after-${clicks}@shop.test`, { grId: last, from });
+    };
+    expect(signalsOf(await flood('192.0.2.10', 100))).toEqual(['click_rate']);
+    expect((await flood('192.0.2.11', 99)).attributes.review ?? null).toBeNull();
+  });
+
   it('a signal the program turned off holds nothing', async () => {
     const p = await program({ disposable_email: false });
     expect((await convert(p, p.partner.key, 'someone@mailinator.com')).attributes.review ?? null).toBeNull();
@@ -193,6 +204,9 @@ describe('the attack: 200 conversions through the publishable token, then a Stri
     expect(commission.attributes.review_reasons.map((f: Json) => f.signal)).toEqual(['no_click', 'address_burst', 'email_match']);
     const batches = await ok(p, 'POST', '/v1/payout_batches', {});
     expect(batches.data).toEqual([]);
+    // The owner's webhooks heard of each held referral (its commission was held as its referral was).
+    const heldEvents = (await ok(p, 'GET', '/v1/events?type_eq=review.held&per_page=1')).data;
+    expect(heldEvents[0].attributes.data).toMatchObject({ type: 'referral', attributes: { review: 'held' } });
     const evidence = (await ok(p, 'GET', `/v1/referrals/${commission.attributes.referral_id}/evidence`)).data.attributes;
     expect(evidence).toMatchObject({ click: null, seconds_from_click: null, same_address_referrals: 199, email: 'victim7@people.test' });
     expect(evidence.address_tag).toMatch(/^[0-9a-f]{8}$/);
@@ -217,6 +231,9 @@ describe('the attack: 200 conversions through the publishable token, then a Stri
     expect(byEmail.get('no-landing@shop.test')).toMatchObject({ review: 'held' });
     expect(byEmail.get('no-landing@shop.test')!.review_reasons[0].explain).toMatch(/e-mail alone/);
     expect(byEmail.get('landed@shop.test')!.review ?? null).toBeNull();
+    // Held by its own signal: the webhooks hear of the commission.
+    const held = (await ok(p, 'GET', '/v1/events?type_eq=review.held')).data.map((e: Json) => e.attributes.data.type);
+    expect(held).toEqual(['commission']);
   });
 });
 

@@ -66,6 +66,11 @@ class ClickCap {
     return true;
   }
 
+  /** The new clicks `key` stored or was refused this hour (repeats given back are not counted). */
+  used(key: string, now: number): number {
+    return this.counts.get(this.slot(key, now)) ?? 0;
+  }
+
   /** Gives a reservation back (the click was a repeat after all, or was not committed). */
   release(key: string, now: number): void {
     const slot = this.slot(key, now);
@@ -78,6 +83,15 @@ class ClickCap {
 const caps = new WeakMap<Db, ClickCap>();
 
 /** Records the click: 'repeat' when it only refreshed an earlier one, 'capped' when its address's allowance was spent. */
+/**
+ * Whether `client` spent this process's hourly allowance of new clicks on the program's
+ * links: a rate no person makes (review's click_rate signal). Per process: with several,
+ * each sees its share.
+ */
+export function clickFlood(db: Db, programId: string, client: string, now: number): boolean {
+  return (caps.get(db)?.used(`${programId} ${client}`, now) ?? 0) >= CLICKS_PER_ADDRESS_HOUR;
+}
+
 export async function recordClick(db: Db, programId: string, input: ClickInput, now: number): Promise<ClickResult> {
   let cap = caps.get(db);
   if (!cap) {

@@ -252,6 +252,9 @@ export async function creditPayment(
   if (earns) await countOwed(tx, commission, 1);
   await emit(tx, program.id, 'payment.created', renderPayment(payment), now);
   await emit(tx, program.id, 'commission.created', renderCommission(commission), now);
+  // Held by its own signals (an e-mail match, a quick payment), not only as its referral was.
+  if (commission.review === 'held' && referral.review !== 'held')
+    await emit(tx, program.id, 'review.held', renderCommission(commission), now);
   // Conditional on the state read: of two first payments at once, one moves it and says so.
   if (referral.state === 'converted' && (await referrals.move(tx, program.id, referral.id, 'converted', 'paid', now))) {
     // A paying customer now: converted, in the sense of the hosted platforms' event, and a state change.

@@ -26,7 +26,7 @@ export interface ConversionInput {
   /** A promotion code the person used: it credits its partner where neither the link nor a click does. */
   discount_code?: string | undefined;
   /** Who sent a conversion through the public tracker: its address and browser (review's evidence). */
-  seen?: { client: string; user_agent: string | undefined } | undefined;
+  seen?: { client: string; user_agent: string | undefined; click_flood?: boolean } | undefined;
 }
 
 export interface ConversionResult {
@@ -101,6 +101,8 @@ async function convert(db: Queryable, programId: string, input: ConversionInput,
   const followers = [
     deltaInsert({ program_id: programId, partner_id: referral.partner_id, at: now, referrals: 1 }),
     ...(await eventInserts(db, programId, 'referral.created', renderReferral(referral), now)),
+    // Held: the owner hears of it at once, with the reasons.
+    ...(referral.review === 'held' ? await eventInserts(db, programId, 'review.held', renderReferral(referral), now) : []),
     ...(await leadCommission(db, programId, credited, referral, now)),
   ];
   if (await referrals.insertFirstOfPerson(db, referral, followers)) return { referral, created: true, groupId: credited.group_id };

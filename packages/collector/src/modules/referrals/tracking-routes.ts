@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { recordClick } from '../clicks/service.js';
+import { clickFlood, recordClick } from '../clicks/service.js';
 import { recordConversion } from './conversions.js';
 import { registrableDomain } from '../clicks/registrable-domain.js';
 import { ServiceError, fail, type ErrorCode } from '../../platform/errors.js';
@@ -57,7 +57,10 @@ export const trackingRoutes = [
     async handle({ db, program, caller, client, header, body, now }) {
       // Review's evidence of a conversion the public sent: the company's own servers send theirs from one address.
       const input = {
-        seen: caller === 'publishable' ? { client, user_agent: header('user-agent') } : undefined,
+        seen:
+          caller === 'publishable'
+            ? { client, user_agent: header('user-agent'), click_flood: clickFlood(db, program.id, client, now) }
+            : undefined,
         email: body.email,
         gr_id: body.gr_id,
         pk: body.pk || undefined,

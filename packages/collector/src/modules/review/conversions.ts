@@ -19,13 +19,13 @@ type Review = Pick<ReferralRow, 'landed' | 'client_hash' | 'user_agent' | 'revie
 
 export interface Reviewed {
   /** Sent through the public tracker: its address and browser. */
-  seen?: { client: string; user_agent: string | undefined } | undefined;
+  seen?: { client: string; user_agent: string | undefined; click_flood?: boolean } | undefined;
   gr_id: string;
   discount_code?: string | undefined;
 }
 
 /** Signals about the visitor, not the person: only the public tracker's conversions have a visitor to judge. */
-const VISITOR_SIGNALS: readonly Signal[] = ['no_click', 'address_burst', 'browser_burst'];
+const VISITOR_SIGNALS: readonly Signal[] = ['no_click', 'address_burst', 'browser_burst', 'click_rate'];
 
 /** The evidence a new referral keeps, and its review: held with the flags its signals raise. */
 export async function reviewConversion(
@@ -53,7 +53,7 @@ export async function reviewConversion(
   if (evidence.clickAt === null && input.discount_code && (await creditedByCode(db, programId, input.discount_code))?.id === credited.id) {
     on.delete('no_click');
   }
-  const flags = conversionFlags(evidence, on);
+  const flags = conversionFlags({ ...evidence, clickFlood: input.seen?.click_flood === true }, on);
   return {
     landed: evidence.clickAt !== null && evidence.clickAt <= now ? 1 : 0,
     client_hash: hash,

@@ -19,6 +19,8 @@ export const SIGNALS = {
   no_click: { default: true, title: 'No landing before the conversion' },
   address_burst: { default: true, title: 'Many people from one address' },
   browser_burst: { default: true, title: 'Many people from one browser' },
+  // Off by default: a mobile carrier's shared address (CGNAT) carries many people's clicks.
+  click_rate: { default: false, title: 'Clicks at a rate no person makes' },
   partner_address: { default: true, title: "A partner's own address" },
   disposable_email: { default: true, title: 'A disposable e-mail domain' },
   paid_ads: { default: false, title: 'Paid ads on the brand' },
@@ -62,6 +64,8 @@ export interface ConversionEvidence {
   disposable: boolean;
   /** Whether the credited partner's payout address is another partner's too. */
   sharedPayout: boolean;
+  /** Whether the client's address spent its hour's allowance of new clicks (modules/clicks). */
+  clickFlood?: boolean;
 }
 
 /** The flags a conversion raises among the signals the program has on. */
@@ -82,6 +86,7 @@ export function conversionFlags(e: ConversionEvidence, on: ReadonlySet<Signal>):
       `${e.sameBrowser + 1} different people converted with this browser's click id within a day (more than ${BROWSER_PEOPLE} is flagged)`,
     );
   }
+  if (e.clickFlood) add('click_rate', "this address made 100 new clicks on the program's links within the hour: a rate no person makes");
   if (e.partnerAddress)
     add('partner_address', "the customer's address reaches a partner's own or payout address (in this or another program)");
   if (e.disposable) add('disposable_email', "the customer's address is at a disposable e-mail domain");

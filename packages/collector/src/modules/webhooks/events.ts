@@ -28,6 +28,7 @@ export const EVENT_TYPES = [
   'discount_code.used',
   'discount_code.disabled',
   'discount_code.enabled',
+  'review.held',
   'review.decided',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
