@@ -16,7 +16,7 @@ import { Clicks, Commissions, Payments, Referrals } from './pages/records.js';
 import { ResetPassword, SignIn, Welcome } from './pages/sign-in.js';
 import { BASE, href, SessionContext, type Session } from './session.js';
 
-// Groups, payouts, billing events, settings and a webhook endpoint's deliveries are fetched the
+// Groups, payouts, the review queue, billing events, settings and a webhook endpoint's deliveries are fetched the
 // first time they are opened (preact-iso's router keeps the page on screen until then),
 // which keeps the first load smaller; the record tables stay in the entry, since a
 // partner's page shows them too. A file that cannot be fetched (a tab older than a
@@ -36,6 +36,7 @@ const GroupPage = lazyPage(() => import('./pages/groups.js').then((m) => m.Group
 const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Settings));
 const BillingEvents = lazyPage(() => import('./pages/billing-events.js').then((m) => m.BillingEvents));
+const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
 const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js').then((m) => m.WebhookDeliveries));
 
 const NAV = [
@@ -44,6 +45,7 @@ const NAV = [
   ['/groups', 'Groups'],
   ['/referrals', 'Referrals'],
   ['/commissions', 'Commissions'],
+  ['/review', 'Review'],
   ['/payments', 'Payments'],
   ['/clicks', 'Clicks'],
   ['/payouts', 'Payouts'],
@@ -143,6 +145,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/groups/:id`} component={GroupPage} />
           <Route path={`${BASE}/referrals`} component={Referrals} />
           <Route path={`${BASE}/commissions`} component={Commissions} />
+          <Route path={`${BASE}/review`} component={Review} />
           <Route path={`${BASE}/payments`} component={Payments} />
           <Route path={`${BASE}/clicks`} component={Clicks} />
           <Route path={`${BASE}/payouts`} component={Payouts} />

@@ -58,6 +58,18 @@ function useChange(reload: () => void) {
   return { dialog, ask: setChange };
 }
 
+/** A record the review signals hold: a tag leading to its referral's evidence in the review queue. */
+function HeldTag({ review, referralId }: { review: string | null | undefined; referralId: string | undefined }) {
+  if (review !== 'held') return null;
+  return referralId ? (
+    <a class="tag held" href={href(`/review?referral=${encodeURIComponent(referralId)}`)}>
+      Held for review
+    </a>
+  ) : (
+    <span class="tag held">Held for review</span>
+  );
+}
+
 function Action({ label, onClick }: { label: string; onClick: () => void }) {
   return (
     <button type="button" class="link" onClick={onClick}>
@@ -84,8 +96,12 @@ export function ReferralTable({ rows, reload }: { rows: Referral[]; reload: () =
     },
     {
       label: 'State',
-      cell: (r) => <span class={`state ${r.attributes.state}`}>{r.attributes.state}</span>,
-      text: (r) => r.attributes.state,
+      cell: (r) => (
+        <>
+          <span class={`state ${r.attributes.state}`}>{r.attributes.state}</span> <HeldTag review={r.attributes.review} referralId={r.id} />
+        </>
+      ),
+      text: (r) => (r.attributes.review === 'held' ? `${r.attributes.state} (held for review)` : r.attributes.state),
     },
     when<Referral>(),
     { label: 'Payments', cell: (r) => <a href={href(`/payments?referral_id_eq=${r.id}`)}>Payments</a> },
@@ -107,11 +123,19 @@ export function ReferralTable({ rows, reload }: { rows: Referral[]; reload: () =
   );
 }
 
-/** When a pending commission can be paid: held by a dispute, waiting out the holding period, or now; a clawback says so. */
+/** When a pending commission can be paid: held by review or a dispute, waiting out the holding period, or now; a clawback says so. */
 function payable(r: Commission) {
   const a = r.attributes;
   if (a.state !== 'pending') return '—';
   const note = a.clawback_of ? <span class="tag">clawback</span> : null;
+  // Held by review: no payout takes it until an owner approves its referral.
+  if (a.review === 'held')
+    return (
+      <>
+        {note}
+        <span class="warn">once approved</span>
+      </>
+    );
   if (a.on_hold)
     return (
       <>
@@ -132,7 +156,7 @@ function payable(r: Commission) {
  * GET /v1/partners/{id} per partner on the page (a page holds at most 50), besides those
  * `known` already. A partner that cannot be read keeps no name.
  */
-function usePartnerNames(ids: readonly string[], known: Readonly<Record<string, string>> = {}): Record<string, string> {
+export function usePartnerNames(ids: readonly string[], known: Readonly<Record<string, string>> = {}): Record<string, string> {
   const wanted = [...new Set(ids)].filter((id) => !(id in known)).sort();
   const name = (id: string, signal: AbortSignal) =>
     api.GET('/v1/partners/{id}', { params: { path: { id } }, signal }).then(
@@ -163,12 +187,15 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
     {
       label: 'State',
       cell: (r) => (
-        <span class={`state ${r.attributes.state}`}>
-          {r.attributes.state}
-          {r.attributes.reject_reason ? `: ${r.attributes.reject_reason}` : ''}
-        </span>
+        <>
+          <span class={`state ${r.attributes.state}`}>
+            {r.attributes.state}
+            {r.attributes.reject_reason ? `: ${r.attributes.reject_reason}` : ''}
+          </span>{' '}
+          <HeldTag review={r.attributes.review} referralId={r.attributes.referral_id} />
+        </>
       ),
-      text: (r) => r.attributes.state,
+      text: (r) => (r.attributes.review === 'held' ? `${r.attributes.state} (held for review)` : r.attributes.state),
     },
     {
       // Which reward of the partner's group made it, in words ("20 % of a renewal, month 3 of 12").

@@ -1,5 +1,5 @@
 // The program's settings and commission rules, its snippet, its public page for partners, its
-// promotion codes (code-settings.tsx), its billing platforms (integrations.tsx), its webhooks
+// promotion codes (code-settings.tsx), its review signals, its billing platforms (integrations.tsx), its webhooks
 // (webhook-settings.tsx), its API tokens and its team. Secrets (a new token, an invitation
 // link) are shown once, when made: the collector keeps only their hashes.
 
@@ -9,8 +9,9 @@ import { dateTime, percent } from '../../common/format.js';
 import { Confirm, text, useSubmit, Saving } from '../../common/forms.js';
 import { useLoad, type Loaded } from '../../common/use-api.js';
 import { CopyButton, Failure, Show, Table, type Column } from '../../common/ui.js';
+import { SIGNAL_NAMES, SIGNAL_TEXT, signalTitle } from '../review.js';
 import { RuleFields, rulesFrom } from '../rules.js';
-import { useSession } from '../session.js';
+import { href, useSession } from '../session.js';
 import { PromotionCodeSettings } from './code-settings.js';
 import { Integrations } from './integrations.js';
 import { WebhookSettings } from './webhook-settings.js';
@@ -75,6 +76,42 @@ function ProgramForm({ program, saved }: { program: Program; saved: () => void }
       <button type="submit" disabled={busy}>
         Save
       </button>
+    </form>
+  );
+}
+
+/** Which review signals hold a conversion that looks wrong (the review queue's), each on or off. */
+function ReviewSignals({ program, saved }: { program: Program; saved: () => void }) {
+  const [done, setDone] = useState(false);
+  const chosen = program.attributes.review_signals;
+  // The dashboard's own list first, in its order; any other the collector has, by its name.
+  const names = [...SIGNAL_NAMES, ...Object.keys(chosen).filter((n) => !(SIGNAL_NAMES as string[]).includes(n))];
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
+    setDone(false);
+    await api.PATCH('/v1/program', { body: { review_signals: Object.fromEntries(names.map((n) => [n, form.get(n) === 'on'])) } });
+    setDone(true);
+    saved();
+  });
+  return (
+    <form class="panel" id="review" onSubmit={onSubmit}>
+      <h2>Review</h2>
+      <p>
+        A conversion a signal flags is held in the <a href={href('/review')}>review queue</a>: its commissions go into no payout until you
+        approve it. Conversions your own servers record (a secret token) are not judged on the visitor's address or browser.
+      </p>
+      <fieldset class="choices signals">
+        <legend>Hold a conversion when</legend>
+        {names.map((n) => (
+          <label class="check">
+            <input name={n} type="checkbox" checked={chosen[n] ?? false} />
+            <span>
+              {signalTitle(n)}
+              {Object.hasOwn(SIGNAL_TEXT, n) && <span class="hint"> — {SIGNAL_TEXT[n as keyof typeof SIGNAL_TEXT].description}</span>}
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <Saving error={error} done={done} busy={busy} label="Save signals" />
     </form>
   );
 }
@@ -373,6 +410,7 @@ export function Settings() {
             <Snippet program={answer.data} made={tokens.reload} />
             <PublicPage program={answer.data} saved={loaded.reload} />
             <PromotionCodeSettings program={answer.data} saved={loaded.reload} />
+            <ReviewSignals program={answer.data} saved={loaded.reload} />
           </>
         )}
       </Show>

@@ -31,6 +31,7 @@ const EVENT_TYPES = {
   'discount_code.used': "a promotion code credited a partner's sale",
   'discount_code.disabled': 'a promotion code was disabled',
   'discount_code.enabled': 'a promotion code was enabled again',
+  'review.decided': 'an owner approved or rejected a held referral, or banned its partner',
 } satisfies Record<EventType, string>;
 
 /** A secret just made: by adding the endpoint, or by rotating (then the old one still signs until `until`). */

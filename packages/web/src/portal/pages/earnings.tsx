@@ -15,6 +15,7 @@ function whenPayable(c: Commission): string {
   const a = c.attributes;
   if (a.state === 'paid') return a.paid_at ? `paid ${dateTime(a.paid_at)}` : 'paid';
   if (a.state === 'rejected') return '—';
+  if (a.under_review) return 'once the company has reviewed it';
   if (a.on_hold) return 'held: the payment is disputed';
   return a.payable_at * 1000 > Date.now() ? dateTime(a.payable_at) : 'at the next payout';
 }
@@ -29,13 +30,17 @@ const COMMISSIONS: Column<Commission>[] = [
   },
   {
     label: 'State',
+    // Under review: the company holds it until they decide (what held it is theirs to see).
     cell: (c) => (
-      <span class={`state ${c.attributes.state}`}>
-        {c.attributes.clawback ? 'refund taken back' : c.attributes.state}
-        {c.attributes.reject_reason ? `: ${c.attributes.reject_reason}` : ''}
-      </span>
+      <>
+        <span class={`state ${c.attributes.state}`}>
+          {c.attributes.clawback ? 'refund taken back' : c.attributes.state}
+          {c.attributes.reject_reason ? `: ${c.attributes.reject_reason}` : ''}
+        </span>
+        {c.attributes.under_review && <span class="tag held">Under review</span>}
+      </>
     ),
-    text: (c) => c.attributes.state,
+    text: (c) => (c.attributes.under_review ? `${c.attributes.state} (under review)` : c.attributes.state),
   },
   { label: 'Payable', cell: whenPayable, text: whenPayable },
 ];

@@ -1,0 +1,475 @@
+// The review queue: referrals the review signals held (their commissions go into no payout
+// meanwhile), newest first, each with its partner and its reasons in words. One selected
+// (?referral= in the address, so the "Held for review" tags of the record tables lead
+// here) shows its evidence side by side: the click, the customer's address tag and browser,
+// the customer's e-mail beside the partner's own and payout addresses. It is approved,
+// rejected or its partner banned behind a confirmation asking why; the Decided tab lists
+// every decision with who made it and when.
+
+import type { ComponentChildren } from 'preact';
+import { useLocation } from 'preact-iso/router';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, type Answer } from '../../common/api.js';
+import { dateTime } from '../../common/format.js';
+import { Confirm } from '../../common/forms.js';
+import { useLoad } from '../../common/use-api.js';
+import { Empty, Failure, Loading, Pager, Show, Table, type Column } from '../../common/ui.js';
+import { signalTitle } from '../review.js';
+import { href, useSession } from '../session.js';
+import { usePartnerNames } from './records.js';
+
+type Referral = Answer<'/v1/referrals'>['data'][number];
+type Decision = Answer<'/v1/review_decisions'>['data'][number];
+type Verdict = Decision['attributes']['decision'];
+type Reason = { signal: string; explain: string };
+
+const customerOf = (r: Referral) => r.attributes.email ?? r.attributes.uid ?? '(erased)';
+
+/** What a decision did, in words. */
+const DONE: Record<Verdict, string> = { approve: 'approved', reject: 'rejected', ban: 'partner banned' };
+
+/**
+ * One GET per id (a page holds at most 50), answers by id; an id that cannot be read is
+ * left out. For what a list names by id only: a referral's partnership, a decision's referral.
+ */
+function useEach<T>(ids: readonly (string | null | undefined)[], one: (id: string, signal: AbortSignal) => Promise<T>): Record<string, T> {
+  const wanted = [...new Set(ids.filter((id): id is string => !!id))].sort();
+  const loaded = useLoad(
+    wanted.length
+      ? async (signal) =>
+          Object.fromEntries(
+            (
+              await Promise.all(
+                wanted.map((id) =>
+                  one(id, signal).then(
+                    (v) => [[id, v] as const],
+                    () => [],
+                  ),
+                ),
+              )
+            ).flat(),
+          ) as Record<string, T>
+      : null,
+    wanted.join(','),
+  );
+  return loaded.data ?? {};
+}
+
+const partnerOfPartnership = (id: string, signal: AbortSignal) =>
+  api.GET('/v1/partnerships/{id}', { params: { path: { id } }, signal }).then((s) => s.data.relationships.partner.data?.id);
+
+/** A duration in the largest unit that fits: "42 seconds", "3 minutes", "2 hours 5 minutes", "4 days". */
+function duration(seconds: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (seconds < 60) return unit(Math.max(0, seconds), 'second');
+  if (seconds < 3600) return unit(Math.floor(seconds / 60), 'minute');
+  if (seconds < 86_400) {
+    const m = Math.floor((seconds % 3600) / 60);
+    return `${unit(Math.floor(seconds / 3600), 'hour')}${m ? ` ${unit(m, 'minute')}` : ''}`;
+  }
+  return unit(Math.floor(seconds / 86_400), 'day');
+}
+
+function Reasons({ reasons, explain }: { reasons: readonly Reason[] | null | undefined; explain?: boolean }) {
+  if (!reasons?.length) return <>—</>;
+  if (!explain) return <span class="wrap">{reasons.map((r) => signalTitle(r.signal)).join('; ')}</span>;
+  return (
+    <ul class="reasons">
+      {reasons.map((r) => (
+        <li>
+          <strong>{signalTitle(r.signal)}</strong>: {r.explain}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A held referral's evidence, with its partner (its partnership's). */
+async function loadEvidence(id: string, signal: AbortSignal) {
+  const [evidence, referral] = await Promise.all([
+    api.GET('/v1/referrals/{id}/evidence', { params: { path: { id } }, signal }),
+    api.GET('/v1/referrals/{id}', { params: { path: { id } }, signal }),
+  ]);
+  const shipId = referral.data.relationships.partnership.data?.id;
+  const partnerId = shipId ? await partnerOfPartnership(shipId, signal) : undefined;
+  const partner = partnerId ? await api.GET('/v1/partners/{id}', { params: { path: { id: partnerId } }, signal }) : undefined;
+  return { evidence: evidence.data.attributes, referral: referral.data, partner: partner?.data };
+}
+type Shown = Awaited<ReturnType<typeof loadEvidence>>;
+
+/** The same mailbox, ignoring case: the customer's address beside a partner's. */
+const same = (a: string | null | undefined, b: string | null | undefined) =>
+  !!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
+
+function Fact({ term, children }: { term: string; children: ComponentChildren }) {
+  return (
+    <>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
+function EvidencePanel({ shown, decide, canDecide }: { shown: Shown; decide: (v: Verdict) => void; canDecide: boolean }) {
+  const e = shown.evidence;
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Chosen from the list, the evidence is where the reader goes next: a keyboard too.
+  useEffect(() => heading.current?.focus(), [shown.referral.id]);
+  const sameAs = (address: string | null) =>
+    same(address, e.email) && (
+      <>
+        {' '}
+        <strong class="warn">the customer's address</strong>
+      </>
+    );
+  return (
+    <section class="panel evidence" aria-labelledby="evidence-title">
+      <h2 id="evidence-title" tabIndex={-1} ref={heading}>
+        Evidence: {e.email}
+      </h2>
+      {e.review !== 'held' && <p class="notice">This referral is {e.review ? e.review : 'not held'}: there is nothing left to decide.</p>}
+      <h3>Why it is held</h3>
+      <Reasons reasons={e.review_reasons} explain />
+      <div class="evidence-grid">
+        <section aria-labelledby="evidence-click">
+          <h3 id="evidence-click">The click</h3>
+          {e.click ? (
+            <dl class="facts">
+              <Fact term="Landed">{dateTime(e.click.at)}</Fact>
+              <Fact term="Landing page">{e.click.url ?? '—'}</Fact>
+              <Fact term="Came from">{e.click.referrer ?? 'no referrer'}</Fact>
+              <Fact term="To conversion">{e.seconds_from_click === null ? '—' : `${duration(e.seconds_from_click)} after the click`}</Fact>
+            </dl>
+          ) : (
+            <p>
+              <strong>No landing before the conversion:</strong> this visitor's click id was never seen on a landing through a partner's
+              link.
+            </p>
+          )}
+        </section>
+        <section aria-labelledby="evidence-customer">
+          <h3 id="evidence-customer">The customer</h3>
+          <dl class="facts">
+            <Fact term="E-mail">{e.email}</Fact>
+            <Fact term="Converted">{dateTime(e.converted_at)}</Fact>
+            <Fact term="Address">
+              {e.address_tag ? (
+                <>
+                  <code>{e.address_tag}</code>,{' '}
+                  {e.same_address_referrals === 0
+                    ? 'no other referral from it'
+                    : `${e.same_address_referrals} other referral${e.same_address_referrals === 1 ? '' : 's'} from it`}
+                </>
+              ) : (
+                'not seen: sent by a server'
+              )}
+            </Fact>
+            <Fact term="Browser">{e.user_agent ?? 'not seen: sent by a server'}</Fact>
+          </dl>
+        </section>
+        <section aria-labelledby="evidence-partner">
+          <h3 id="evidence-partner">The partner</h3>
+          <dl class="facts">
+            <Fact term="Partner">
+              {shown.partner ? <a href={href(`/partners/${shown.partner.id}`)}>{shown.partner.attributes.name}</a> : '—'}
+            </Fact>
+            <Fact term="Own e-mail">
+              {e.partner_email ?? '—'}
+              {sameAs(e.partner_email)}
+            </Fact>
+            <Fact term="Payout address">
+              {e.partner_paypal_email ?? 'none given'}
+              {sameAs(e.partner_paypal_email)}
+            </Fact>
+          </dl>
+        </section>
+      </div>
+      {e.review === 'held' &&
+        (canDecide ? (
+          <div class="buttons">
+            <button type="button" onClick={() => decide('approve')}>
+              Approve
+            </button>
+            <button type="button" class="secondary danger" onClick={() => decide('reject')}>
+              Reject
+            </button>
+            <button type="button" class="danger" onClick={() => decide('ban')}>
+              Ban partner
+            </button>
+          </div>
+        ) : (
+          <p class="hint">An owner or an admin decides about it.</p>
+        ))}
+    </section>
+  );
+}
+
+/** The confirmation of a decision, with the reason it asks for. */
+function DecisionDialog({
+  verdict,
+  shown,
+  onDone,
+  onClose,
+}: {
+  verdict: Verdict;
+  shown: Shown;
+  onDone: (d: Decision) => void;
+  onClose: () => void;
+}) {
+  const customer = shown.evidence.email;
+  const partner = shown.partner?.attributes.name ?? 'this partner';
+  const text: Record<Verdict, { title: string; confirm: string; body: ComponentChildren; hint: string }> = {
+    approve: {
+      title: `Approve the referral of ${customer}?`,
+      confirm: 'Approve',
+      body: <p>Its held commissions become payable as usual, from their payable date.</p>,
+      hint: 'kept with the decision',
+    },
+    reject: {
+      title: `Reject the referral of ${customer}?`,
+      confirm: 'Reject',
+      body: <p>The referral and its held commissions are rejected with your reason, which {partner} sees on those commissions.</p>,
+      hint: 'kept with the decision and on the rejected commissions',
+    },
+    ban: {
+      title: `Ban ${partner}?`,
+      confirm: 'Ban partner',
+      body: (
+        <p>
+          A ban rejects <strong>every pending commission of {partner}</strong>, not only this referral's, and declines their partnership:
+          their link and codes credit nothing more. The rejected commissions stay rejected.
+        </p>
+      ),
+      hint: 'kept with the decision and on every rejected commission',
+    },
+  };
+  const t = text[verdict];
+  return (
+    <Confirm
+      title={t.title}
+      confirm={t.confirm}
+      danger={verdict !== 'approve'}
+      onClose={onClose}
+      onConfirm={async (form) => {
+        const made = await api.POST('/v1/review_decisions', {
+          body: { referral_id: shown.referral.id, decision: verdict, reason: String(form.get('reason') ?? '').trim() },
+        });
+        onDone(made.data);
+      }}
+    >
+      {t.body}
+      <label>
+        Reason <span class="hint">({t.hint})</span>
+        <input name="reason" required maxLength={500} autocomplete="off" />
+      </label>
+    </Confirm>
+  );
+}
+
+function Held({
+  page,
+  go,
+  selected,
+  select,
+  round,
+}: {
+  page: number;
+  go: (p: number) => void;
+  selected?: string | undefined;
+  select: (id: string) => void;
+  /** Counts the decisions made here: each one reloads the list. */
+  round: number;
+}) {
+  const loaded = useLoad(
+    (signal) => api.GET('/v1/referrals', { params: { query: { review_eq: 'held', page } }, signal }),
+    `held:${page}:${round}`,
+  );
+  const rows = loaded.data?.data ?? [];
+  const partnerOf = useEach(
+    rows.map((r) => r.relationships.partnership.data?.id),
+    partnerOfPartnership,
+  );
+  const partnerIdOf = (r: Referral) => partnerOf[r.relationships.partnership.data?.id ?? ''];
+  const names = usePartnerNames(rows.map(partnerIdOf).filter((id): id is string => !!id));
+  const columns: Column<Referral>[] = [
+    { label: 'Customer', cell: customerOf, text: customerOf },
+    {
+      label: 'Partner',
+      cell: (r) => {
+        const id = partnerIdOf(r);
+        return id ? <a href={href(`/partners/${id}`)}>{names[id] ?? 'Partner'}</a> : '—';
+      },
+      text: (r) => partnerIdOf(r) ?? '',
+    },
+    {
+      label: 'Converted',
+      cell: (r) => dateTime(r.attributes.created_at),
+      text: (r) => new Date(r.attributes.created_at * 1000).toISOString(),
+    },
+    {
+      label: 'Reasons',
+      cell: (r) => <Reasons reasons={r.attributes.review_reasons} />,
+      text: (r) => (r.attributes.review_reasons ?? []).map((x) => signalTitle(x.signal)).join('; '),
+    },
+    {
+      label: 'Evidence',
+      cell: (r) => (
+        <button
+          type="button"
+          class="link"
+          aria-label={`Show evidence of ${customerOf(r)}`}
+          aria-pressed={r.id === selected}
+          onClick={() => select(r.id)}
+        >
+          Show evidence
+        </button>
+      ),
+    },
+  ];
+  return (
+    <Show loaded={loaded}>
+      {(answer) =>
+        answer.data.length === 0 ? (
+          <Empty title={page > 1 ? 'No more held referrals' : 'Nothing is held for review'}>
+            <p>
+              A conversion that looks wrong (no landing before it, a disposable e-mail, many people from one address…) is held here, and its
+              commissions go into no payout until you decide. Choose which signals hold them in the{' '}
+              <a href={href('/settings#review')}>review settings</a>.
+            </p>
+          </Empty>
+        ) : (
+          <>
+            <Table caption="Held referrals" columns={columns} rows={answer.data} csv="held-referrals" />
+            <Pager page={page} hasMore={answer.meta.pagination.has_more} go={go} />
+          </>
+        )
+      }
+    </Show>
+  );
+}
+
+function Decided({ page, go }: { page: number; go: (p: number) => void }) {
+  const loaded = useLoad((signal) => api.GET('/v1/review_decisions', { params: { query: { page } }, signal }), `decided:${page}`);
+  const rows = loaded.data?.data ?? [];
+  const names = usePartnerNames(rows.map((d) => d.attributes.partner_id));
+  const customers = useEach(
+    rows.map((d) => d.attributes.referral_id),
+    (id, signal) =>
+      api.GET('/v1/referrals/{id}', { params: { path: { id } }, signal }).then((r) => r.data.attributes.email ?? r.data.attributes.uid),
+  );
+  const columns: Column<Decision>[] = [
+    {
+      label: 'Decided',
+      cell: (d) => dateTime(d.attributes.created_at),
+      text: (d) => new Date(d.attributes.created_at * 1000).toISOString(),
+    },
+    {
+      label: 'Decision',
+      cell: (d) => (
+        <span class={`state ${d.attributes.decision === 'approve' ? 'accepted' : 'rejected'}`}>{DONE[d.attributes.decision]}</span>
+      ),
+      text: (d) => d.attributes.decision,
+    },
+    {
+      label: 'Customer',
+      cell: (d) => (d.attributes.referral_id ? (customers[d.attributes.referral_id] ?? '—') : '—'),
+      text: (d) => d.attributes.referral_id ?? '',
+    },
+    {
+      label: 'Partner',
+      cell: (d) => <a href={href(`/partners/${d.attributes.partner_id}`)}>{names[d.attributes.partner_id] ?? 'Partner'}</a>,
+      text: (d) => d.attributes.partner_id,
+    },
+    { label: 'Reason', cell: (d) => <span class="wrap">{d.attributes.reason}</span>, text: (d) => d.attributes.reason },
+    { label: 'By', cell: (d) => d.attributes.decided_by, text: (d) => d.attributes.decided_by },
+  ];
+  return (
+    <Show loaded={loaded}>
+      {(answer) =>
+        answer.data.length === 0 ? (
+          <Empty title={page > 1 ? 'No more decisions' : 'No decisions yet'}>
+            <p>Each approval, rejection and ban appears here, with who made it and when.</p>
+          </Empty>
+        ) : (
+          <>
+            <Table caption="Review decisions" columns={columns} rows={answer.data} csv="review-decisions" />
+            <Pager page={page} hasMore={answer.meta.pagination.has_more} go={go} />
+          </>
+        )
+      }
+    </Show>
+  );
+}
+
+function Selected({ id, done }: { id: string; done: (d: Decision, shown: Shown) => void }) {
+  const { session } = useSession();
+  const role = session.attributes.programs.find((p) => p.id === session.attributes.program_id)?.role;
+  const loaded = useLoad((signal) => loadEvidence(id, signal), id);
+  const [asking, setAsking] = useState<Verdict | null>(null);
+  if (loaded.error !== undefined) return <Failure error={loaded.error} retry={loaded.reload} />;
+  const shown = loaded.data;
+  if (!shown) return <Loading what="Loading the evidence" />;
+  return (
+    <>
+      <EvidencePanel shown={shown} decide={setAsking} canDecide={role !== 'viewer'} />
+      {asking && <DecisionDialog verdict={asking} shown={shown} onDone={(d) => done(d, shown)} onClose={() => setAsking(null)} />}
+    </>
+  );
+}
+
+export function Review() {
+  const { query, path, route } = useLocation();
+  const view = query.view === 'decided' ? 'decided' : 'held';
+  const page = Math.max(1, Number(query.page) || 1);
+  const [said, setSaid] = useState<{ decision: Decision; customer: string; partner: string }>();
+  const [round, setRound] = useState(0);
+  const set = (change: Record<string, string | undefined>) => {
+    const next = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...query, ...change })) if (v) next.set(k, v);
+    const q = next.toString();
+    route(q ? `${path}?${q}` : path, true);
+  };
+  const go = (p: number) => set({ page: String(p), referral: undefined });
+  return (
+    <section>
+      <h1>Review</h1>
+      <p class="hint">
+        Conversions the <a href={href('/settings#review')}>review signals</a> hold wait here: their commissions go into no payout until you
+        approve them, reject them or ban their partner.
+      </p>
+      <nav class="tabs" aria-label="Review">
+        <a href={path} aria-current={view === 'held' ? 'page' : undefined}>
+          Held
+        </a>
+        <a href={`${path}?view=decided`} aria-current={view === 'decided' ? 'page' : undefined}>
+          Decided
+        </a>
+      </nav>
+      {said && (
+        <p role="status" class="ok">
+          {said.customer}: {DONE[said.decision.attributes.decision]}
+          {said.decision.attributes.decision === 'ban' ? ` (${said.partner})` : ''}, by {said.decision.attributes.decided_by},{' '}
+          {dateTime(said.decision.attributes.created_at)}. {view === 'held' && <a href={`${path}?view=decided`}>See the decisions</a>}
+        </p>
+      )}
+      {view === 'decided' ? (
+        <Decided page={page} go={go} />
+      ) : (
+        <>
+          <Held page={page} go={go} selected={query.referral} select={(id) => set({ referral: id })} round={round} />
+          {query.referral && (
+            <Selected
+              key={query.referral}
+              id={query.referral}
+              done={(decision, shown) => {
+                setSaid({ decision, customer: shown.evidence.email, partner: shown.partner?.attributes.name ?? 'the partner' });
+                setRound((n) => n + 1);
+                set({ referral: undefined });
+              }}
+            />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
