@@ -16,6 +16,11 @@ export const SIGNAL_TEXT = {
     title: 'Many people from one browser',
     description: "More than 2 different people converted with one browser's click id within a day.",
   },
+  click_rate: {
+    title: 'Clicks at a rate no person makes',
+    description:
+      "The converting address made 100 new clicks on the program's links within an hour. Off by default: a mobile carrier's shared address carries many people's clicks.",
+  },
   partner_address: {
     title: "A partner's own address",
     description: "The customer's e-mail is a partner's own or payout address, in this program or any other.",
@@ -36,6 +41,11 @@ export const SIGNAL_TEXT = {
   email_match: {
     title: 'Matched by e-mail alone',
     description: "A billing platform's payment matched the referral by the customer's e-mail only, with no landing before it.",
+  },
+  quick_payment: {
+    title: 'Paid within seconds of the landing',
+    description:
+      "A referral's first payment came within 10 seconds of its landing, faster than a person signs up and pays. Off by default: a billing platform's payment time is its own clock.",
   },
 } as const;
 
