@@ -256,6 +256,8 @@ describe("an owner's decisions", () => {
     const p = await program();
     const sale = await heldSale(p, 'approve.me@mailinator.com');
     expect((await ok(p, 'POST', '/v1/payout_batches', {})).data).toEqual([]);
+    // Nor is it marked paid by hand while held.
+    expectError(await kit.api(p, 'PATCH', `/v1/commissions/${sale.commissionId}`, { state: 'paid' }), 409, 'invalid_transition');
     const decided = await ok(p, 'POST', '/v1/review_decisions', {
       referral_id: sale.referral.id,
       decision: 'approve',

@@ -157,7 +157,12 @@ export async function updateCommission(
   if (change.state !== 'rejected' && change.reject_reason) {
     throw fail('invalid_field', 'reject_reason goes only with state rejected', { field: 'reject_reason' });
   }
-  return db.transaction(async (tx) =>
-    moveCommission(tx, await getCommission(tx, programId, id), change.state, change.reject_reason ?? null, now),
-  );
+  return db.transaction(async (tx) => {
+    const row = await getCommission(tx, programId, id);
+    // Held money is paid only once an owner approved it (modules/review).
+    if (change.state === 'paid' && row.review === 'held') {
+      throw fail('invalid_transition', 'the commission is held for review: approve its referral in Review first', { field: 'state' });
+    }
+    return moveCommission(tx, row, change.state, change.reject_reason ?? null, now);
+  });
 }

@@ -31,6 +31,7 @@ const EVENT_TYPES = {
   'discount_code.used': "a promotion code credited a partner's sale",
   'discount_code.disabled': 'a promotion code was disabled',
   'discount_code.enabled': 'a promotion code was enabled again',
+  'review.held': 'a referral or commission was held for review, with the reasons',
   'review.decided': 'an owner approved or rejected a held referral, or banned its partner',
 } satisfies Record<EventType, string>;
 
