@@ -22,9 +22,14 @@ async function referral(opts: { email?: string; uid?: string; partnershipRate?: 
     await c.call('PATCH', `/v1/partnerships/${p.partnershipId}`, { body: { commission_rate_bps: opts.partnershipRate } });
   }
   const email = opts.email ?? `${Math.random().toString(36).slice(2)}@buyer.test`;
+  // A landing first, as the snippet records it: a public conversion without one is held for review.
+  const grId = `g-${email}`;
+  if (p.key && (opts.state ?? 'accepted') === 'accepted') {
+    await c.call('POST', '/v1/tracking/click', { token: c.publishable, body: { gr_id: grId, pk: p.key } });
+  }
   const conv = await c.call('POST', '/v1/tracking/conversion', {
     token: c.publishable,
-    body: { email, gr_id: 'g', pk: p.key, ...(opts.uid ? { uid: opts.uid } : {}) },
+    body: { email, gr_id: grId, pk: p.key, ...(opts.uid ? { uid: opts.uid } : {}) },
   });
   expect(conv.status).toBe(201);
   return { ...p, referralId: conv.body.data.id as string, email };

@@ -161,6 +161,36 @@ describe('signals, each with a near miss', () => {
     expect((await flood('192.0.2.11', 99)).attributes.review ?? null).toBeNull();
   });
 
+  it("a partner whose payments are refunded far more often than the program's is held; one a little above is not", async () => {
+    const p = await kit.c.otherProgram();
+    /** `count` sales of a partner, the first `refunded` of them refunded in full; resolves to the partner's key. */
+    const sales = async (count: number, refunded: number) => {
+      const partner = await seedPartner(kit.c, { token: p.secret, paypal_email: `r-${randomUUID().slice(0, 8)}@pay.test` });
+      for (let i = 0; i < count; i++) {
+        // Each from an address of their own: many people, not one address's burst.
+        const referral = await convert(p, partner.key, `r${i}-${randomUUID().slice(0, 6)}@shop.test`, { from: `10.1.${count}.${i}` });
+        const key = randomUUID();
+        await ok(p, 'POST', '/v1/payments', { amount: 1_000, currency: 'USD', referral_id: referral.id, idempotency_key: key });
+        // payment_id is the payment's idempotency key.
+        if (i < refunded) await ok(p, 'POST', '/v1/refunds', { payment_id: key });
+      }
+      return partner.key;
+    };
+    await sales(40, 0);
+    const honest = await sales(10, 2);
+    const returns = await sales(10, 5);
+    const next = async (key: string) => {
+      const referral = await convert(p, key, `next-${randomUUID().slice(0, 6)}@shop.test`, { from: `10.2.0.${++n % 250}` });
+      return (
+        await ok(p, 'POST', '/v1/payments', { amount: 1_000, currency: 'USD', referral_id: referral.id, idempotency_key: randomUUID() })
+      ).included[0].attributes;
+    };
+    const held = await next(returns);
+    expect(held.review_reasons.map((f: Json) => f.signal)).toEqual(['refund_rate']);
+    expect(held.review_reasons[0].explain).toMatch(/50 % of the partner's latest 10 payments/);
+    expect((await next(honest)).review ?? null).toBeNull();
+  });
+
   it('a signal the program turned off holds nothing', async () => {
     const p = await program({ disposable_email: false });
     expect((await convert(p, p.partner.key, 'someone@mailinator.com')).attributes.review ?? null).toBeNull();

@@ -2,7 +2,7 @@
 // commission at the partnership's rate, else the program's, and the first moves the
 // referral from converted to paid. The company's idempotency_key makes retries safe.
 
-import { firstPaymentFlags, heldWith } from '../review/conversions.js';
+import { firstPaymentFlags, heldWith, refundRateFlags } from '../review/conversions.js';
 import type { Flag } from '../review/signals.js';
 import { createHash } from 'node:crypto';
 import { fail } from '../../platform/errors.js';
@@ -199,7 +199,10 @@ export async function creditPayment(
     },
     now,
   );
-  const quick = first ? await firstPaymentFlags(tx, program.id, referral, occurredAt) : [];
+  const quick = [
+    ...(first ? await firstPaymentFlags(tx, program.id, referral, occurredAt) : []),
+    ...(await refundRateFlags(tx, program.id, partnership.partner_id)),
+  ];
   const earned = sale.earned?.amount ?? 0;
   const earns = sale.earned !== undefined;
   const commission = newCommission(

@@ -8,7 +8,18 @@ import type { CreditedPartnership } from '../partnerships/repo.js';
 import type { ReferralRow } from '../referrals/repo.js';
 import { creditedByCode } from '../codes/service.js';
 import { clientHash, conversionEvidence, userAgent } from './evidence.js';
-import { conversionFlags, type Flag, QUICK_PAYMENT_SECONDS, type Signal, signalsOn } from './signals.js';
+import {
+  conversionFlags,
+  type Flag,
+  QUICK_PAYMENT_SECONDS,
+  REFUND_RATE_FLOOR,
+  REFUND_RATE_MIN_PAYMENTS,
+  REFUND_RATE_OWN,
+  REFUND_RATE_PROGRAM,
+  REFUND_RATE_TIMES,
+  type Signal,
+  signalsOn,
+} from './signals.js';
 
 /** The signals a program has on, from memory (programs are settings). */
 export function programSignals(db: Queryable, programId: string): Promise<ReadonlySet<Signal>> {
@@ -89,6 +100,35 @@ export async function firstPaymentFlags(db: Queryable, programId: string, referr
     {
       signal: 'quick_payment',
       explain: `the first payment came ${Math.max(0, seconds)} s after the landing (under ${QUICK_PAYMENT_SECONDS} s is flagged)`,
+    },
+  ];
+}
+
+/**
+ * A payment of a partner whose latest payments were refunded far more often than the
+ * program's: held, as what they bring tends to come back (thresholds in signals.ts).
+ * Bounded: the partner's latest 50 payments against the program's latest 500.
+ */
+export async function refundRateFlags(db: Queryable, programId: string, partnerId: string): Promise<Flag[]> {
+  if (!(await programSignals(db, programId)).has('refund_rate')) return [];
+  const own = `SELECT p.refunded_gross AS r FROM commissions c JOIN payments p ON p.commission_id = c.id
+                WHERE c.partner_id = ? AND c.program_id = ? ORDER BY c.created_at DESC LIMIT ${REFUND_RATE_OWN}`;
+  const all = `SELECT refunded_gross AS r FROM payments WHERE program_id = ? ORDER BY created_at DESC LIMIT ${REFUND_RATE_PROGRAM}`;
+  const row = await db.get<{ mine: number; mine_refunded: number; total: number; refunded: number }>(
+    `SELECT (SELECT COUNT(*) FROM (${own}) a) AS mine, (SELECT COUNT(*) FROM (${own}) b WHERE r > 0) AS mine_refunded,
+            (SELECT COUNT(*) FROM (${all}) c) AS total, (SELECT COUNT(*) FROM (${all}) d WHERE r > 0) AS refunded`,
+    [partnerId, programId, partnerId, programId, programId, programId],
+  );
+  const mine = Number(row?.mine ?? 0);
+  if (mine < REFUND_RATE_MIN_PAYMENTS) return [];
+  const rate = Number(row?.mine_refunded ?? 0) / mine;
+  const programRate = Number(row?.refunded ?? 0) / Math.max(1, Number(row?.total ?? 0));
+  if (rate < REFUND_RATE_FLOOR || rate < REFUND_RATE_TIMES * programRate) return [];
+  const pct = (x: number) => `${Math.round(x * 100)} %`;
+  return [
+    {
+      signal: 'refund_rate',
+      explain: `${pct(rate)} of the partner's latest ${mine} payments were refunded, against ${pct(programRate)} in the program (${REFUND_RATE_TIMES}× and ${pct(REFUND_RATE_FLOOR)} are flagged)`,
     },
   ];
 }

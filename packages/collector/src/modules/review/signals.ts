@@ -11,6 +11,13 @@ export const ADDRESS_WINDOW_SECONDS = 3600;
 export const BROWSER_PEOPLE = 2;
 export const BROWSER_WINDOW_SECONDS = 86_400;
 /** Click ids of paid ads, as the ad platforms add them to a landing's address. */
+/** A partner's refund rate is weighed over their latest payments, against the program's latest. */
+export const REFUND_RATE_OWN = 50;
+export const REFUND_RATE_PROGRAM = 500;
+/** Flagged from this many of the partner's payments, at a rate this far above the program's, and at least this high. */
+export const REFUND_RATE_MIN_PAYMENTS = 10;
+export const REFUND_RATE_TIMES = 3;
+export const REFUND_RATE_FLOOR = 0.3;
 /** A first payment this soon after the landing is faster than a person signs up and pays. */
 export const QUICK_PAYMENT_SECONDS = 10;
 export const PAID_AD_PARAMETERS = ['gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'ttclid', 'twclid', 'li_fat_id', 'dclid', 'epik'];
@@ -28,6 +35,7 @@ export const SIGNALS = {
   email_match: { default: true, title: 'Matched by e-mail alone' },
   // Off by default: a billing platform's payment time is its clock, not ours, and seconds apart are within their skew.
   quick_payment: { default: false, title: 'Paid within seconds of the landing' },
+  refund_rate: { default: true, title: "A partner's refunds far above the program's" },
 } as const;
 
 export type Signal = keyof typeof SIGNALS;
