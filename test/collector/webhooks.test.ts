@@ -29,6 +29,8 @@ afterEach(async () => {
 async function collector(outbound: object = LOCAL, webhookJitter?: () => number): Promise<Collector> {
   const made = await startCollector({ outbound, webhookPollMs: 50, background: true, webhookJitter });
   made.clock.now = Math.floor(Date.now() / 1000);
+  // Deliveries, not review, are the point here: conversions without landings would be held and tell review.held besides.
+  await made.call('PATCH', '/v1/program', { body: { review_signals: { no_click: false } } });
   return made;
 }
 
