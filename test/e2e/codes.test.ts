@@ -23,11 +23,11 @@ import {
   type Api,
   redeemLink,
   acceptedPartner,
+  signInFirst,
 } from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 
-const OWNER = { email: 'owner@company.test', password: 'a long owner password' };
 const EMPTY = "A code credits this partner's sales without a link: say it in a video or a podcast";
 
 let browser: Browser;
@@ -71,12 +71,7 @@ const rowOf = (p: Page, code: string) => p.locator('tr', { has: p.locator(`code:
 
 describe('promotion codes in Chromium', () => {
   it("says on the partner's page what a code is for before there is one, clean under axe-core", async () => {
-    await page.goto(collector.server.firstSignInLink!);
-    await waitForText(page, 'Welcome to Tally');
-    await page.fill('input[name=email]', OWNER.email);
-    await page.fill('input[name=password]', OWNER.password);
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/dashboard/');
+    await signInFirst(page, collector.server.firstSignInLink!);
     await page.goto(at(`/partners/${maya.id}`));
     await waitForText(page, 'No codes yet');
     await waitForText(page, EMPTY);

@@ -100,6 +100,19 @@ export async function acceptedPartner(api: Api, name: string): Promise<{ id: str
 }
 
 /** Signs a partner in to the portal on `portal` with a one-time link an owner handed over, setting `password`. */
+/** The owner the demo stack's first sign-in link makes. */
+export const OWNER = { email: 'owner@company.test', password: 'a long owner password' };
+
+/** Follows the first sign-in link as the owner, and lands on the dashboard's overview. */
+export async function signInFirst(page: Page, link: string): Promise<void> {
+  await page.goto(link);
+  await waitForText(page, 'Welcome to Tally');
+  await page.fill('input[name=email]', OWNER.email);
+  await page.fill('input[name=password]', OWNER.password);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/dashboard/');
+}
+
 export async function redeemLink(portal: Page, link: string, password = 'a long partner password'): Promise<void> {
   await portal.goto(link);
   await waitForText(portal, 'Choose your password');

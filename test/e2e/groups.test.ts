@@ -22,11 +22,11 @@ import {
   type Api,
   redeemLink,
   acceptedPartner,
+  signInFirst,
 } from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 
-const OWNER = { email: 'owner@company.test', password: 'a long owner password' };
 /** The reward the owner makes, as the API says it in words. */
 const CONDITIONAL =
   "50 % of each payment for 12 months, when the product is prod_pro and (the customer's country is DE or FR or the metadata key plan is annual)";
@@ -75,12 +75,7 @@ const row = (name: string) => `dialog [role=group][aria-label="${name}"]`;
 
 describe('partner groups and rewards in Chromium', () => {
   it('shows the Groups page with only the default group, saying what groups are for, clean under axe-core', async () => {
-    await page.goto(collector.server.firstSignInLink!);
-    await waitForText(page, 'Welcome to Tally');
-    await page.fill('input[name=email]', OWNER.email);
-    await page.fill('input[name=password]', OWNER.password);
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/dashboard/');
+    await signInFirst(page, collector.server.firstSignInLink!);
     await press(page, 'Groups');
     await page.waitForURL('**/dashboard/groups');
     await waitForText(page, 'Only the default group so far');

@@ -16,14 +16,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedPartner, apiWith, axeFindings, bodyText, choose, overflowsSideways, press, waitForText, type Api } from './dashboard.js';
+import {
+  acceptedPartner,
+  apiWith,
+  axeFindings,
+  bodyText,
+  choose,
+  overflowsSideways,
+  press,
+  waitForText,
+  type Api,
+  signInFirst,
+} from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 import { invoice, newSecret, postEvent, stripeEvent } from '../collector/stripe-fixtures.js';
 import { customer, newPaddleSecret, paddleEvent, paddleSignature, postPaddle } from '../collector/paddle-fixtures.js';
 import { newLsSecret } from '../collector/lemonsqueezy-fixtures.js';
 
-const OWNER = { email: 'owner@company.test', password: 'a long owner password' };
 const PLATFORMS = [
   ['stripe', 'Stripe'],
   ['paddle', 'Paddle'],
@@ -63,12 +73,7 @@ const rows = () => page.locator('.table tbody tr').allInnerTexts();
 
 describe('billing platforms in Chromium', () => {
   it('Settings → Integrations shows Stripe, Paddle and Lemon Squeezy: where to go, the URL to paste, the events to select', async () => {
-    await page.goto(collector.server.firstSignInLink!);
-    await waitForText(page, 'Welcome to Tally');
-    await page.fill('input[name=email]', OWNER.email);
-    await page.fill('input[name=password]', OWNER.password);
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/dashboard/');
+    await signInFirst(page, collector.server.firstSignInLink!);
     await page.goto(at('/settings#integrations'));
     await waitForText(page, 'Integrations');
     for (const [platform, title] of PLATFORMS) {

@@ -12,11 +12,21 @@
 
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedPartner, apiWith, axeFindings, overflowsSideways, press, redeemLink, waitForText, type Api } from './dashboard.js';
+import {
+  acceptedPartner,
+  apiWith,
+  axeFindings,
+  overflowsSideways,
+  press,
+  redeemLink,
+  waitForText,
+  type Api,
+  signInFirst,
+  OWNER,
+} from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 
-const OWNER = { email: 'owner@company.test', password: 'a long owner password' };
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) ReviewTest/1.0';
 
 let browser: Browser;
@@ -118,12 +128,7 @@ describe('review in Chromium', () => {
   });
 
   it('lists the held referrals with their partner, when, and the reasons in words', async () => {
-    await page.goto(collector.server.firstSignInLink!);
-    await waitForText(page, 'Welcome to Tally');
-    await page.fill('input[name=email]', OWNER.email);
-    await page.fill('input[name=password]', OWNER.password);
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/dashboard/');
+    await signInFirst(page, collector.server.firstSignInLink!);
     await page.click('nav.side a:text-is("Review")');
     await page.waitForURL('**/dashboard/review');
     await waitForText(page, 'quick@mailinator.com');

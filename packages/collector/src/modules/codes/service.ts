@@ -14,7 +14,7 @@ import type { ProgramRow } from '../programs/repo.js';
 import * as groups from '../rewards/groups-repo.js';
 import { emit } from '../webhooks/events.js';
 import { renderCode } from './present.js';
-import { stripeCodes } from './stripe-api.js';
+import { type StripeCodes, stripeCodes } from './stripe-api.js';
 import * as codes from './repo.js';
 import type { CodeRow, DiscountRow } from './repo.js';
 
@@ -252,19 +252,21 @@ export async function makeCode(
     throw fail('invalid_field', `no partnership ${input.partnership_id}`, { field: 'partnership_id' });
   const discount = found(await codes.getDiscount(db, program.id, input.discount_id!), 'discount', input.discount_id!);
   const stripe = stripeCodes(program.stripe_api_key!, stripeApiUrl);
-  let coupon = discount.stripe_coupon_id;
-  if (!coupon) {
-    coupon = await stripe.coupon(discount);
-    const made = coupon;
-    await db.transaction((tx) => codes.setStripeCoupon(tx, program.id, discount.id, made, now));
-  }
-  const promo = await stripe.promotionCode(coupon, input.code.trim());
+  const promo = await stripe.promotionCode(await couponOf(db, stripe, discount, now), input.code.trim());
   try {
     return await db.transaction((tx) => createCode(tx, program.id, { ...input, stripe_promotion_code_id: promo }, 'owner', now));
   } catch (err) {
     await stripe.setActive(promo, false).catch(() => undefined);
     throw err;
   }
+}
+
+/** The discount's coupon in Stripe, made there once and kept. */
+async function couponOf(db: Db, stripe: StripeCodes, discount: DiscountRow, now: number): Promise<string> {
+  if (discount.stripe_coupon_id) return discount.stripe_coupon_id;
+  const made = await stripe.coupon(discount);
+  await db.transaction((tx) => codes.setStripeCoupon(tx, discount.program_id, discount.id, made, now));
+  return made;
 }
 
 /**
@@ -287,13 +289,7 @@ export async function promoteCodes(
     const discount = await codes.getDiscount(db, program.id, code.discount_id);
     if (!discount) continue;
     try {
-      let coupon = discount.stripe_coupon_id;
-      if (!coupon) {
-        coupon = await stripe.coupon(discount);
-        const made = coupon;
-        await db.transaction((tx) => codes.setStripeCoupon(tx, program.id, discount.id, made, now));
-      }
-      const promo = await stripe.promotionCode(coupon, code.code);
+      const promo = await stripe.promotionCode(await couponOf(db, stripe, discount, now), code.code);
       await db.transaction((tx) => codes.setStripePromotion(tx, program.id, code.id, promo, now));
     } catch (err) {
       if (!(err instanceof ServiceError)) throw err;
