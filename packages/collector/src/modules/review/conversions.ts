@@ -90,7 +90,7 @@ export function heldWith(
 /** A referral's first payment, when it came within seconds of the landing that made the referral. */
 export async function firstPaymentFlags(db: Queryable, programId: string, referral: ReferralRow, paidAt: number): Promise<Flag[]> {
   if (referral.landed !== 1 || !(await programSignals(db, programId)).has('quick_payment')) return [];
-  const click = await db.get<{ at: number | null }>('SELECT MIN(created_at) AS at FROM clicks WHERE program_id = ? AND gr_id = ?', [
+  const click = await db.get<{ at: number | null }>('SELECT MIN(created_at + 0) AS at FROM clicks WHERE program_id = ? AND gr_id = ?', [
     programId,
     referral.gr_id,
   ]);

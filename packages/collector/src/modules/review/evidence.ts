@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { Queryable } from '../../platform/db/db.js';
 import { remembered } from '../../platform/db/remembered.js';
 import { mailbox } from '../../core/email.js';
-import { ADDRESS_WINDOW_SECONDS, BROWSER_WINDOW_SECONDS, type ConversionEvidence } from './signals.js';
+import { ADDRESS_PEOPLE, ADDRESS_WINDOW_SECONDS, BROWSER_PEOPLE, BROWSER_WINDOW_SECONDS, type ConversionEvidence } from './signals.js';
 
 /**
  * A client address as review keeps it: a hash with the program's id, enough to tell that
@@ -71,14 +71,17 @@ export interface ConversionFacts {
   now: number;
 }
 
+// `created_at + 0` keeps SQLite's planner (no table statistics) off the created_at indexes,
+// which it would walk over every click or referral of the program, onto the gr_id ones; the
+// bounded DISTINCT counts stop at the threshold, so a flood from one address costs no more.
 export async function conversionEvidence(db: Queryable, f: ConversionFacts): Promise<ConversionEvidence> {
   const row = await db.get<{ click_at: number | null; click_url: string | null; same_address: number; same_browser: number }>(
-    `SELECT (SELECT MIN(created_at) FROM clicks WHERE program_id = ? AND gr_id = ?) AS click_at,
+    `SELECT (SELECT MIN(created_at + 0) FROM clicks WHERE program_id = ? AND gr_id = ?) AS click_at,
             (SELECT url FROM clicks WHERE program_id = ? AND gr_id = ? ORDER BY last_seen_at DESC LIMIT 1) AS click_url,
-            (SELECT COUNT(DISTINCT email_norm) FROM referrals
-              WHERE program_id = ? AND client_hash = ? AND created_at > ? AND email_norm <> ?) AS same_address,
-            (SELECT COUNT(DISTINCT email_norm) FROM referrals
-              WHERE program_id = ? AND gr_id = ? AND created_at > ? AND email_norm <> ?) AS same_browser`,
+            (SELECT COUNT(*) FROM (SELECT DISTINCT email_norm FROM referrals
+              WHERE program_id = ? AND client_hash = ? AND created_at > ? AND email_norm <> ? LIMIT ${ADDRESS_PEOPLE}) a) AS same_address,
+            (SELECT COUNT(*) FROM (SELECT DISTINCT email_norm FROM referrals
+              WHERE program_id = ? AND gr_id = ? AND created_at + 0 > ? AND email_norm <> ? LIMIT ${BROWSER_PEOPLE}) b) AS same_browser`,
     [
       f.programId,
       f.grId,

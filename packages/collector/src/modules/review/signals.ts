@@ -63,9 +63,9 @@ export interface ConversionEvidence {
   /** When the visitor's first click with this click id landed; null: never. */
   clickAt: number | null;
   clickUrl: string | null;
-  /** Other people who converted from the same address in the window. */
+  /** Other people who converted from the same address in the window, counted up to the threshold only (a flood costs no more). */
   sameAddress: number;
-  /** Other people who converted with the same click id in the window. */
+  /** Other people who converted with the same click id in the window, counted up to the threshold only. */
   sameBrowser: number;
   /** Whether the address reaches another partner's own or payout address, in any program. */
   partnerAddress: boolean;
@@ -83,16 +83,10 @@ export function conversionFlags(e: ConversionEvidence, on: ReadonlySet<Signal>):
   if (e.clickAt === null)
     add('no_click', 'no click with this click id landed before the conversion: the click id was never seen on a landing');
   if (e.sameAddress >= ADDRESS_PEOPLE) {
-    add(
-      'address_burst',
-      `${e.sameAddress + 1} different people converted from this address within an hour (more than ${ADDRESS_PEOPLE} is flagged)`,
-    );
+    add('address_burst', `more than ${ADDRESS_PEOPLE} different people converted from this address within an hour`);
   }
   if (e.sameBrowser >= BROWSER_PEOPLE) {
-    add(
-      'browser_burst',
-      `${e.sameBrowser + 1} different people converted with this browser's click id within a day (more than ${BROWSER_PEOPLE} is flagged)`,
-    );
+    add('browser_burst', `more than ${BROWSER_PEOPLE} different people converted with this browser's click id within a day`);
   }
   if (e.clickFlood) add('click_rate', "this address made 100 new clicks on the program's links within the hour: a rate no person makes");
   if (e.partnerAddress)
