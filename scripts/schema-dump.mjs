@@ -63,21 +63,35 @@ async function postgresSchema(db) {
             a.attidentity AS identity, a.attgenerated AS generated, pg_get_expr(d.adbin, d.adrelid) AS dflt
        FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
        LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
-      WHERE c.relnamespace = ${inSchema} AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
+      WHERE c.relnamespace = ${inSchema} AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND a.attnum > 0 AND NOT a.attisdropped
       ORDER BY c.relname, a.attnum`,
   );
+  // A partitioned table shows its key; of its partitions only a DEFAULT one, whose
+  // columns, keys and indexes are the table's: the bounded ones (clicks' months) are made
+  // by the collector as time passes and by the rows an upgrade found, not by the migrations.
+  const partitionedBy = await db.all(
+    `SELECT relname AS tbl, pg_get_partkeydef(oid) AS def FROM pg_class WHERE relnamespace = ${inSchema} AND relkind = 'p'`,
+  );
+  const partitions = await db.all(
+    `SELECT c.relname AS name, p.relname AS parent, pg_get_expr(c.relpartbound, c.oid) AS bound
+       FROM pg_class c JOIN pg_inherits i ON i.inhrelid = c.oid JOIN pg_class p ON p.oid = i.inhparent
+      WHERE c.relnamespace = ${inSchema} AND c.relispartition AND c.relkind IN ('r', 'p') ORDER BY c.relname`,
+  );
+  const isPartition = new Set(partitions.map((p) => p.name));
   const constraints = await db.all(
     `SELECT c.relname AS tbl, k.conname AS name, pg_get_constraintdef(k.oid) AS def
        FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
-      WHERE c.relnamespace = ${inSchema} ORDER BY c.relname, k.conname`,
+      WHERE c.relnamespace = ${inSchema} AND NOT c.relispartition ORDER BY c.relname, k.conname`,
   );
-  const indexes = await db.all(
-    'SELECT tablename AS tbl, indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = current_schema() ORDER BY tablename, indexname',
-  );
+  const indexes = (
+    await db.all(
+      'SELECT tablename AS tbl, indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = current_schema() ORDER BY tablename, indexname',
+    )
+  ).filter((i) => !isPartition.has(i.tbl));
   const triggers = await db.all(
     `SELECT c.relname AS tbl, t.tgname AS name, pg_get_triggerdef(t.oid) AS def
        FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-      WHERE c.relnamespace = ${inSchema} AND NOT t.tgisinternal ORDER BY c.relname, t.tgname`,
+      WHERE c.relnamespace = ${inSchema} AND NOT c.relispartition AND NOT t.tgisinternal ORDER BY c.relname, t.tgname`,
   );
   const sequences = await db.all(
     // As text: the collector's driver reads BIGINT as a JavaScript number, which rounds the maximum.
@@ -101,10 +115,14 @@ async function postgresSchema(db) {
       ...columns.filter((c) => c.tbl === table).map(columnLine),
       ...constraints.filter((k) => k.tbl === table).map((k) => `CONSTRAINT ${k.name} ${k.def}`),
     ];
+    const key = partitionedBy.find((p) => p.tbl === table);
+    const own = partitions.filter((p) => p.parent === table);
     return [
-      `CREATE TABLE ${table} (\n${lines.map((l) => `  ${l}`).join(',\n')}\n);`,
+      `CREATE TABLE ${table} (\n${lines.map((l) => `  ${l}`).join(',\n')}\n)${key ? ` PARTITION BY ${key.def}` : ''};`,
       ...indexes.filter((i) => i.tbl === table).map((i) => `${i.def};`),
       ...triggers.filter((t) => t.tbl === table).map((t) => `${t.def};`),
+      ...own.filter((p) => p.bound === 'DEFAULT').map((p) => `CREATE TABLE ${p.name} PARTITION OF ${table} DEFAULT;`),
+      ...(key ? [`-- the partitions of ${table} with bounds are not listed: the collector makes them as time passes`] : []),
     ].join('\n');
   });
   for (const s of sequences) {

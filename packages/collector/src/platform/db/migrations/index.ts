@@ -26,6 +26,7 @@ import m0020 from './0020-stripe-promotion-codes.js';
 import m0021 from './0021-stripe-api-key.js';
 import m0022 from './0022-billing-platforms.js';
 import m0023 from './0023-review.js';
+import m0024 from './0024-clicks-by-month.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -53,4 +54,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0021,
   m0022,
   m0023,
+  m0024,
 ];
