@@ -56,7 +56,9 @@ describe('DELETE /v1/referrals/:id', () => {
     expect(reply.status).toBe(204);
     await expectErased(ann, 'ann@buyer.test');
     expect((await c.call('GET', `/v1/referrals/${bob.referralId}`)).status).toBe(200);
-    expect(await tablesHolding(c.databaseUrl, bob.gr_id)).toEqual(['clicks', 'referrals']);
+    // On PostgreSQL a click's row is in clicks and in its month's partition (migration 0024), which the list names apart.
+    const holding = (await tablesHolding(c.databaseUrl, bob.gr_id)).filter((t) => !/^clicks_(\d{4}_\d{2}|default)$/.test(t));
+    expect(holding).toEqual(['clicks', 'referrals']);
   });
 
   it('a later conversion for the same e-mail is a new referral', async () => {

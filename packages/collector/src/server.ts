@@ -13,6 +13,7 @@ import { guardConnections, NO_CAPS, serverOptions } from './platform/http/connec
 import { firstOwnerLink, linkPath } from './modules/owners/service.js';
 import { foldStats } from './modules/stats/service.js';
 import { purgeClicks, startClickPurge } from './modules/clicks/service.js';
+import { maintainClicks, type ClickMaintenance } from './modules/clicks/partitions.js';
 import { startDelivery } from './modules/webhooks/deliver.js';
 import { DEFAULT_OUTBOUND, postJson, type OutboundPolicy } from './platform/outbound.js';
 import { demoToken, ensureFirstProgram, type CreatedProgram } from './modules/programs/service.js';
@@ -44,6 +45,8 @@ export interface RunningServer {
     purge(): Promise<void>;
     /** Pays the click rewards of the days that ended (modules/rewards/clicks.ts). */
     payClicks(): Promise<number>;
+    /** Clicks' months made ahead, and CLICK_RETENTION_MONTHS applied (modules/clicks/partitions.ts). */
+    maintainClicks(): Promise<ClickMaintenance>;
   };
   close(): Promise<void>;
 }
@@ -123,6 +126,19 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     },
     now(),
   );
+  // Clicks' months (PostgreSQL), made before the first request and then every hour; old
+  // ones dropped under CLICK_RETENTION_MONTHS. A failure costs nothing at once: a click
+  // without its month waits in the DEFAULT partition for the next run.
+  const maintainingClicks = () => maintainClicks(db, { now: now(), retentionMonths: config.clickRetentionMonths });
+  const maintainClicksLogged = () =>
+    maintainingClicks()
+      .then((done) => {
+        if (done.made.length + done.dropped.length + done.moved > 0) log.info(done, 'clicks: months made or dropped');
+      })
+      .catch((err: unknown) =>
+        log.warn({ cause: describeCause(err) }, 'making or dropping the months of clicks failed; the next run retries'),
+      );
+  await maintainClicksLogged();
   const outbound = { ...DEFAULT_OUTBOUND, ...config.outbound, ...options.outbound };
   const firstSignInLink = firstProgram && publicUrl + linkPath(await firstOwnerLink(db, firstProgram.program.id, now()));
   // Off, no demo token is issued: a publishable token nobody asked for is one more to leak.
@@ -192,12 +208,18 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     payClicks().catch((err: unknown) => log.warn({ cause: describeCause(err) }, 'paying click rewards failed; the next run retries')),
   );
 
+  let clickMaintenance: Promise<void> | undefined;
+  const maintainingTimer = repeat(background, PURGE_EVERY_MS, () => {
+    clickMaintenance ??= maintainClicksLogged().finally(() => (clickMaintenance = undefined));
+  });
+
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       clearInterval(folding);
       clearInterval(purging);
       clearInterval(payingClicks);
+      clearInterval(maintainingTimer);
       // close() stops accepting and resolves once in-flight requests are answered; idle
       // keep-alive sockets are closed at once, and stragglers after 10 s.
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -207,11 +229,19 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       clearTimeout(timer);
       await delivering.stop();
       await clickPurging?.stop();
+      await clickMaintenance;
       await outbox?.stop();
       await db.close();
     })();
     return closing;
   };
-  const work = { deliver: () => delivering.drain(), fold, sendMail: async () => outbox?.drain(), purge, payClicks };
+  const work = {
+    deliver: () => delivering.drain(),
+    fold,
+    sendMail: async () => outbox?.drain(),
+    purge,
+    payClicks,
+    maintainClicks: maintainingClicks,
+  };
   return { url: `http://${host}:${port}`, db, server, firstProgram, firstSignInLink, outbox, work, close };
 }

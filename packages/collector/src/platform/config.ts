@@ -58,6 +58,13 @@ const schema = z
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
     /** Days raw clicks are kept after last seen (at least each program's cookie_days); 0 keeps them for ever. */
     CLICK_RETENTION_DAYS: count.default(90),
+    /**
+     * Months of clicks kept whole, counted back from the current month (UTC): older ones
+     * are dropped, on PostgreSQL a monthly partition at a time, on SQLite in batches of
+     * rows. Unset or 0: kept as long as CLICK_RETENTION_DAYS lets them. Not held back by
+     * a program's cookie_days: an operator's ceiling on what is stored.
+     */
+    CLICK_RETENTION_MONTHS: count.max(1200).optional(),
   })
   // Node refuses a headers timeout longer than the request's, which contains it.
   .refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
@@ -95,6 +102,8 @@ export interface Config {
   webhookConcurrency?: number | undefined;
   /** CLICK_RETENTION_DAYS (90 from the environment); absent or 0: raw clicks are kept for ever. */
   clickRetentionDays?: number | undefined;
+  /** CLICK_RETENTION_MONTHS; absent or 0: no month is dropped (modules/clicks/partitions.ts). */
+  clickRetentionMonths?: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -162,6 +171,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     clickRetentionDays: e.CLICK_RETENTION_DAYS,
+    clickRetentionMonths: e.CLICK_RETENTION_MONTHS || undefined,
   });
 }
 

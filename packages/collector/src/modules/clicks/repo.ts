@@ -35,12 +35,18 @@ export function findRecent(
   );
 }
 
-export async function touch(db: Queryable, id: string, now: number): Promise<void> {
-  await db.run('UPDATE clicks SET last_seen_at = ? WHERE id = ?', [now, id]);
+/** By the whole primary key, partition key included: on PostgreSQL the update plans and locks only the click's month. */
+export async function touch(db: Queryable, click: Pick<ClickRow, 'program_id' | 'id' | 'created_at'>, now: number): Promise<void> {
+  await db.run('UPDATE clicks SET last_seen_at = ? WHERE program_id = ? AND id = ? AND created_at = ?', [
+    now,
+    click.program_id,
+    click.id,
+    click.created_at,
+  ]);
 }
 
-/** Newest first; by partnership (clicks_list, clicks_partnership). */
-export const list = lister<ClickRow>('clicks', { partnership_id: 'partnership_id', created_at: 'created_at' });
+/** Newest first; by partnership (clicks_list, clicks_partnership); a cursor's page reads only the months it needs. */
+export const list = lister<ClickRow>('clicks', { partnership_id: 'partnership_id', created_at: 'created_at' }, { rangePartitioned: true });
 
 export function get(db: Queryable, programId: string, id: string): Promise<ClickRow | undefined> {
   return db.get<ClickRow>('SELECT * FROM clicks WHERE program_id = ? AND id = ?', [programId, id]);
@@ -52,19 +58,32 @@ export function programRetentions(db: Queryable): Promise<Array<{ id: string; co
 }
 
 /**
- * Deletes up to `limit` of the program's clicks last seen before `cutoff`, oldest first
+ * Deletes up to `limit` of the program's clicks last seen (or, `by` 'created', made) before `cutoff`, oldest first
  * (clicks_list: last_seen_at is at most 30 minutes after created_at, so the created_at
  * range finds them), and adds what they counted, per partner and statistics bucket, to
  * clicks_purged: the totals keep them, and a recount can still add up to the totals.
  * The tally is made from the rows the delete returned, so a click another writer
  * deleted meanwhile (an erasure, which takes its count back) is never tallied.
  */
-export async function purgeBatch(db: Queryable, programId: string, cutoff: number, limit: number): Promise<number> {
+export async function purgeBatch(
+  db: Queryable,
+  programId: string,
+  cutoff: number,
+  limit: number,
+  by: 'last seen' | 'created' = 'last seen',
+): Promise<number> {
+  // 'created' (CLICK_RETENTION_MONTHS on SQLite): by creation alone, as PostgreSQL drops a month whole.
+  const seen = by === 'last seen' ? ' AND last_seen_at < ?' : '';
+  // PostgreSQL's clicks are partitioned by month with the key (program_id, id,
+  // created_at): said outside too, the program and the cutoff leave out the months after
+  // it and look each click up by that key. SQLite's planner would walk the range for
+  // them instead of its id index.
+  const outer = db.engine === 'postgres' ? 'program_id = ? AND created_at < ? AND ' : '';
   const gone = await db.all<{ partnership_id: string; created_at: number | string }>(
-    `DELETE FROM clicks WHERE id IN (
-       SELECT id FROM clicks WHERE program_id = ? AND created_at < ? AND last_seen_at < ? ORDER BY created_at LIMIT ?
+    `DELETE FROM clicks WHERE ${outer}id IN (
+       SELECT id FROM clicks WHERE program_id = ? AND created_at < ?${seen} ORDER BY created_at LIMIT ?
      ) RETURNING partnership_id, created_at`,
-    [programId, cutoff, cutoff, limit],
+    [...(outer ? [programId, cutoff] : []), programId, cutoff, ...(by === 'last seen' ? [cutoff] : []), limit],
   );
   if (gone.length === 0) return 0;
   const ids = [...new Set(gone.map((c) => c.partnership_id))];

@@ -110,7 +110,7 @@ export async function recordClick(db: Db, programId: string, input: ClickInput, 
       await tx.lock(`click:${programId}:${credited.id}:${input.gr_id}`);
       const recent = await clicks.findRecent(tx, programId, input.gr_id, credited.id, now - CLICK_DEDUPE_SECONDS);
       if (recent) {
-        await clicks.touch(tx, recent.id, now);
+        await clicks.touch(tx, recent, now);
         return 'repeat';
       }
       if (capKey !== undefined && !reserved) {

@@ -46,6 +46,13 @@ export interface ListOptions {
    * would need a sort to give the newest first.
    */
   notBeforeCreation?: readonly string[];
+  /**
+   * The table is partitioned by RANGE of created_at (clicks on PostgreSQL): a cursor's
+   * bound is said again as a plain `created_at <=` (or `>=`) beside the row value, which
+   * says no more but lets the planner leave out the partitions wholly on the other side
+   * of the cursor (it prunes on plain comparisons of the key, not on row values).
+   */
+  rangePartitioned?: boolean;
 }
 
 export async function listPage<T>(
@@ -82,6 +89,10 @@ export async function listPage<T>(
     // A row value compares (created_at, id) as the index orders them, so the walk starts there.
     where.push(`(created_at, id) ${page.after !== undefined ? '<' : '>'} (?, ?)`);
     params.push(at.created_at, at.id);
+    if (options.rangePartitioned) {
+      where.push(`created_at ${page.after !== undefined ? '<=' : '>='} ?`);
+      params.push(at.created_at);
+    }
     if (page.before !== undefined) order = 'created_at, id';
     offset = 0;
   }
