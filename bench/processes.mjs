@@ -8,7 +8,8 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
-export const TALLY = fileURLToPath(new URL('../packages/collector/bin/tally.js', import.meta.url));
+/** The collector under test: the built one here, or BENCH_TALLY's (another build's bin/tally.js, to compare two builds in turn). */
+export const TALLY = process.env.BENCH_TALLY ?? fileURLToPath(new URL('../packages/collector/bin/tally.js', import.meta.url));
 export const BASELINE = fileURLToPath(new URL('./baseline-server.mjs', import.meta.url));
 
 /**
@@ -58,6 +59,24 @@ export function machineTicks() {
   const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0); // idle and iowait
   const total = ticks.reduce((a, b) => a + b, 0);
   return { busy: total - idle, total };
+}
+
+/**
+ * From now until the returned function is called with the requests served: the server's
+ * CPU per request (all its processes, in µs: the work, whatever the machine's load), and
+ * how busy all the machine's cores were (the server, the database, the client, anything else).
+ */
+export function usage(pids) {
+  const cpuBefore = pids.map(cpuMs);
+  const machineBefore = machineTicks();
+  return (requests) => {
+    const machineAfter = machineTicks();
+    const cpu = pids.reduce((sum, pid, i) => sum + cpuMs(pid) - cpuBefore[i], 0);
+    return {
+      cpuUsPerReq: requests ? Math.round((cpu * 1000) / requests) : undefined,
+      machineBusy: Math.round((100 * (machineAfter.busy - machineBefore.busy)) / Math.max(machineAfter.total - machineBefore.total, 1)),
+    };
+  };
 }
 
 /** SIGTERM, and wait for the exit (the collector finishes in-flight requests first). */

@@ -12,7 +12,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BASELINE, cpuMs, machineTicks, peakRssMb, start, startCollector, stop } from './processes.mjs';
+import { BASELINE, peakRssMb, start, startCollector, stop, usage } from './processes.mjs';
+import { clicksOf, landing, LANDINGS_PER_SECOND, nextAddress, seedLandings } from './landings.mjs';
 import { freshSchema, postgresReady } from './postgres.mjs';
 import { seededDatabase, SPAN } from './seed.mjs';
 import { trackerRows } from './tracker.mjs';
@@ -44,24 +45,6 @@ function cannon(url, request) {
  * `url` may be a list: autocannon then spreads its connections over them in turn (the
  * bench's own round robin). The RSS is the largest of the processes in `pids`.
  */
-/**
- * From now until the returned function is called with the requests served: the server's
- * CPU per request (all its processes, in µs: the work, whatever the machine's load), and
- * how busy all the machine's cores were (the server, the database, the client, anything else).
- */
-function usage(pids) {
-  const cpuBefore = pids.map(cpuMs);
-  const machineBefore = machineTicks();
-  return (requests) => {
-    const machineAfter = machineTicks();
-    const cpu = pids.reduce((sum, pid, i) => sum + cpuMs(pid) - cpuBefore[i], 0);
-    return {
-      cpuUsPerReq: requests ? Math.round((cpu * 1000) / requests) : undefined,
-      machineBusy: Math.round((100 * (machineAfter.busy - machineBefore.busy)) / Math.max(machineAfter.total - machineBefore.total, 1)),
-    };
-  };
-}
-
 async function measure(name, url, request, pids, expect = 200) {
   if (WARMUP > 0) await cannon(url, { ...request, duration: WARMUP });
   const used = usage([pids].flat());
@@ -154,13 +137,25 @@ async function baseline(name, args) {
 
 const profileArgs = (label) => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS}`, `--cpu-prof-name=${label}.cpuprofile`] : []);
 
+/** The tracking routes' targets on one collector (or several sharing a database). */
+const trackingNames = (label) => ({
+  conversion: `${label}: POST /v1/tracking/conversion`,
+  referrals: `${label}: GET /v1/referrals`,
+  click: `${label}: POST /v1/tracking/click (new)`,
+  repeat: `${label}: POST /v1/tracking/click (repeat)`,
+});
+
 /**
- * Conversions as the snippet sends them (the publishable token, from an allowed origin)
- * to `collectors`, then page 1 of the referrals they made. Several collectors share
- * one database and take the connections in turn.
+ * The tracker's requests as real visitors send them (the publishable token, from an
+ * allowed origin, each from its own address: landings.mjs) to `collectors`, then page 1
+ * of the referrals they made:
+ * - a conversion whose click id landed a minute before (seeded), a new person each time;
+ * - a new click: a new visitor's first landing, stored with its count in the statistics;
+ * - a repeated click: a visitor who landed a minute before, back within 30 minutes.
+ * Several collectors share one database and take the connections in turn.
  */
-async function conversionsAndReferrals(label, collectors) {
-  const names = [`${label}: POST /v1/tracking/conversion`, `${label}: GET /v1/referrals`];
+async function trackingRows(label, collectors, databaseUrl) {
+  const names = trackingNames(label);
   const [first] = collectors;
   const urls = collectors.map((c) => c.url);
   const pids = collectors.map((c) => c.child.pid);
@@ -169,25 +164,70 @@ async function conversionsAndReferrals(label, collectors) {
     fetch(`${first.url}${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) }).then((r) => r.json());
   const partner = await post('/v1/partners', { name: 'Bench partner', email: 'partner@bench.test' });
   const partnership = await post('/v1/partnerships', { partner_id: partner.data.id, state: 'accepted' });
-  const req = conversion(partnership.data.attributes.key);
-  req.headers = { ...req.headers, authorization: `Bearer ${first.publishable}`, origin: new URL(first.url).origin };
+  const key = partnership.data.attributes.key;
+  const landings = LANDINGS_PER_SECOND * (WARMUP + SECONDS);
+  if (wanted(names.conversion) || wanted(names.repeat)) await seedLandings(databaseUrl, partnership.data.id, landings);
+  const browser = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${first.publishable}`,
+    origin: new URL(first.url).origin,
+    'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+  };
+  /** A request from a new address each time, its body made by `body()`. */
+  const tracked = (body) => ({
+    method: 'POST',
+    headers: browser,
+    setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': nextAddress() }, body: JSON.stringify(body()) }),
+  });
   const one = (u) => (urls.length === 1 ? u[0] : u);
+  const at = (path) => one(urls.map((u) => `${u}${path}`));
+  const within = (used, what) => {
+    if (used > landings) throw new Error(`${what}: ${used} requests, ${landings} landings seeded (raise BENCH_LANDINGS_PER_SECOND)`);
+  };
   const rows = [];
-  if (wanted(names[0]))
-    rows.push(await measure(names[0], one(urls.map((u) => `${u}/v1/tracking/conversion`)), { requests: [req] }, pids, 201));
-  if (wanted(names[1])) {
+  if (wanted(names.conversion)) {
+    let n = 0;
+    const req = tracked(() => {
+      sequence++;
+      return { email: `person${sequence}@bench.test`, gr_id: landing(n++), pk: key };
+    });
+    rows.push(await measure(names.conversion, at('/v1/tracking/conversion'), { requests: [req] }, pids, 201));
+    within(n, names.conversion);
+  }
+  if (wanted(names.referrals)) {
     const list = { method: 'GET', path: '/v1/referrals', headers: { authorization: auth.authorization } };
-    rows.push(await measure(names[1], one(urls), { requests: [list] }, pids));
+    rows.push(await measure(names.referrals, one(urls), { requests: [list] }, pids));
+  }
+  if (wanted(names.click)) {
+    const before = await clicksOf(databaseUrl, partnership.data.id);
+    let n = 0;
+    const url = `https://shop.bench.test/pricing?red=${key}`;
+    const req = tracked(() => ({ gr_id: `visitor-${n++}`, pk: key, url, referrer: 'https://partner.bench.test/post' }));
+    rows.push(await measure(names.click, at('/v1/tracking/click'), { requests: [req] }, pids, 202));
+    // Answered alike whether stored or not: every new click must have been stored (none capped), or it measured less work.
+    const stored = (await clicksOf(databaseUrl, partnership.data.id)) - before;
+    if (stored < n - 2 * CONNECTIONS) throw new Error(`${names.click}: ${stored} clicks stored of ${n} sent`);
+  }
+  if (wanted(names.repeat)) {
+    let n = 0;
+    const url = `https://shop.bench.test/?red=${key}`;
+    const req = tracked(() => ({ gr_id: landing(n++), pk: key, url, referrer: 'https://partner.bench.test/' }));
+    rows.push(await measure(names.repeat, at('/v1/tracking/click'), { requests: [req] }, pids, 202));
+    within(n, names.repeat);
   }
   return rows;
 }
 
+/** Behind one trusted proxy, which names each visitor's address in X-Forwarded-For. */
+const BEHIND_PROXY = { TRUST_PROXY: '1' };
+
 async function collectorConversions() {
   const label = 'collector';
-  if (![`${label}: POST`, `${label}: GET /v1/referrals`].some(wanted)) return [];
-  const c = await startCollector(join(work, 'conversions.db'), join(work, 'conversions.log'), profileArgs('conversions'));
+  if (!Object.values(trackingNames(label)).some(wanted)) return [];
+  const path = join(work, 'conversions.db');
+  const c = await startCollector(path, join(work, 'conversions.log'), profileArgs('conversions'), BEHIND_PROXY);
   try {
-    return await conversionsAndReferrals(label, [c]);
+    return await trackingRows(label, [c], path);
   } finally {
     await stop(c.child);
   }
@@ -196,7 +236,7 @@ async function collectorConversions() {
 /** The bare stack on PostgreSQL, then the collector as one process and as two. */
 async function postgresRows() {
   const labels = ['baseline-pg: node:http + 1 insert', 'collector-pg ×1', 'collector-pg ×2'];
-  const names = [labels[0], ...labels.slice(1).flatMap((l) => [`${l}: POST /v1/tracking/conversion`, `${l}: GET /v1/referrals`])];
+  const names = [labels[0], ...labels.slice(1).flatMap((l) => Object.values(trackingNames(l)))];
   if (!names.some(wanted)) return [];
   if (!(await postgresReady())) return [];
   const rows = [];
@@ -210,14 +250,17 @@ async function postgresRows() {
     [1, 1],
     [2, 2],
   ]) {
+    if (!Object.values(trackingNames(labels[i])).some(wanted)) continue;
     const schema = await freshSchema();
     // Started together on an empty schema: one migrates and prints the tokens.
     const collectors = await Promise.all(
-      Array.from({ length: n }, (_, k) => startCollector(schema.url, join(work, `pg${n}-${k}.log`), profileArgs(`pg${n}-${k}`))),
+      Array.from({ length: n }, (_, k) =>
+        startCollector(schema.url, join(work, `pg${n}-${k}.log`), profileArgs(`pg${n}-${k}`), BEHIND_PROXY),
+      ),
     );
     const printed = collectors.find((c) => c.secret);
     try {
-      rows.push(...(await conversionsAndReferrals(labels[i], [printed, ...collectors.filter((c) => c !== printed)])));
+      rows.push(...(await trackingRows(labels[i], [printed, ...collectors.filter((c) => c !== printed)], schema.url)));
     } finally {
       await Promise.all(collectors.map((c) => stop(c.child)));
       await schema.drop();
@@ -374,6 +417,9 @@ async function collectorStats() {
 const TARGETS = [
   ['conversions/s, collector ÷ baseline-fsync', (r) => r.ratios.collectorOverFsync, '≥', 2.0],
   ['conversions/s, collector ÷ baseline-nosync', (r) => r.ratios.collectorOverNosync, '≥', 0.5],
+  ['conversion: CPU per request ÷ the bare request (SQLite)', (r) => r.cpuOverBare.conversion, '≤', 2.5],
+  ['new click: CPU per request ÷ the bare request (SQLite)', (r) => r.cpuOverBare.click, '≤', 2.5],
+  ['repeated click: CPU per request ÷ the bare request (SQLite)', (r) => r.cpuOverBare.repeatClick, '≤', 2.5],
   ['conversion p99 at 50 connections (ms)', (r) => r.byName.conversion?.p99, '≤', 25],
   ['PostgreSQL: conversions/s, collector ×1 ÷ baseline-pg', (r) => r.ratios.pgOneOverBaselinePg, '≥', 0.5],
   ['PostgreSQL: conversions/s, collector ×2 ÷ ×1', (r) => r.ratios.pgTwoOverPgOne, '≥', 1.6],
@@ -425,7 +471,7 @@ async function main() {
   const find = (prefix) => rows.find((r) => r.name.startsWith(prefix));
   const fsync = find('baseline-fsync');
   const nosync = find('baseline-nosync');
-  const conversion = find('collector: POST');
+  const conversion = find('collector: POST /v1/tracking/conversion');
   const pgBase = find('baseline-pg');
   const pgOne = find('collector-pg ×1: POST');
   const pgTwo = find('collector-pg ×2: POST');
@@ -450,6 +496,13 @@ async function main() {
     return ratios.length ? Math.max(...ratios) : undefined;
   };
   const ratio = (a, b) => (a && b ? Math.round((a.reqPerSec / b.reqPerSec) * 100) / 100 : undefined);
+  // CPU per request over the bare request's, in the same run: the work, whatever the machine's load.
+  const cpuOver = (name, bare) => {
+    const [a, b] = [rows.find((x) => x.name === name), bare];
+    return a?.cpuUsPerReq && b?.cpuUsPerReq ? Math.round((a.cpuUsPerReq / b.cpuUsPerReq) * 100) / 100 : undefined;
+  };
+  const sqliteNames = trackingNames('collector');
+  const pgNames = trackingNames('collector-pg ×1');
   const ratioOf = (list, a, b) => {
     const [x, y] = [a, b].map((part) => list.find((t) => t.name.includes(part)));
     return x && y ? Math.round((x.p50Ms / y.p50Ms) * 100) / 100 : undefined;
@@ -468,6 +521,17 @@ async function main() {
       pgTwoOverBaselinePg: ratio(pgTwo, pgBase),
       pgTwoOverPgOne: ratio(pgTwo, pgOne),
       pgOneOverSqlite: ratio(pgOne, conversion),
+    },
+    // CPU per request ÷ the bare request's (baseline-nosync on SQLite, baseline-pg on PostgreSQL), same run.
+    cpuOverBare: {
+      conversion: cpuOver(sqliteNames.conversion, nosync),
+      click: cpuOver(sqliteNames.click, nosync),
+      repeatClick: cpuOver(sqliteNames.repeat, nosync),
+      stripeInvoicePaid: cpuOver('stripe: POST invoice.paid (SQLite)', nosync),
+      pgConversion: cpuOver(pgNames.conversion, pgBase),
+      pgClick: cpuOver(pgNames.click, pgBase),
+      pgRepeatClick: cpuOver(pgNames.repeat, pgBase),
+      pgStripeInvoicePaid: cpuOver('stripe: POST invoice.paid (PostgreSQL)', pgBase),
     },
     byName: { conversion },
     webhooks: {
@@ -512,15 +576,24 @@ async function main() {
     `        collector-pg ×1/baseline-pg ${r.pgOneOverBaselinePg ?? '-'}, ×2/baseline-pg ${r.pgTwoOverBaselinePg ?? '-'}, ` +
       `×2/×1 ${r.pgTwoOverPgOne ?? '-'}, collector-pg ×1/collector (SQLite) ${r.pgOneOverSqlite ?? '-'}`,
   );
+  const c = report.cpuOverBare;
+  console.log(
+    `        CPU per request ÷ bare: conversion ${c.conversion ?? '-'}, click ${c.click ?? '-'}, repeated click ${c.repeatClick ?? '-'}, ` +
+      `Stripe invoice.paid ${c.stripeInvoicePaid ?? '-'} (SQLite)`,
+  );
+  console.log(
+    `                                conversion ${c.pgConversion ?? '-'}, click ${c.pgClick ?? '-'}, repeated click ${c.pgRepeatClick ?? '-'}, ` +
+      `Stripe invoice.paid ${c.pgStripeInvoicePaid ?? '-'} (PostgreSQL ×1 ÷ baseline-pg)`,
+  );
   const snippet = report.tracker;
   console.log(`        tracker.js without a referral/one cookie read (cookie only) ${snippet.withoutReferralOverFloor ?? '-'} (p50)`);
   console.log(
     `        the address read/cookie only ${snippet.addressOverFloor ?? '-'}, tracker.js parsed/cookie only ${snippet.parsedOverFloor ?? '-'} (p50)`,
   );
-  console.log('\ntarget                                              value    goal     met');
+  console.log('\ntarget                                                          value    goal     met');
   for (const t of report.targets) {
     const shown = t.met === null ? 'not run' : t.met ? 'yes' : 'NO';
-    console.log(`${t.what.padEnd(50)} ${String(t.value ?? '-').padStart(6)}   ${t.goal.padEnd(7)}  ${shown}`);
+    console.log(`${t.what.padEnd(62)} ${String(t.value ?? '-').padStart(6)}   ${t.goal.padEnd(7)}  ${shown}`);
   }
   writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nwritten to bench/results/latest.json`);

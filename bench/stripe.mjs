@@ -2,7 +2,8 @@
 // for a customer linked to a referral, each with its own event and invoice id, so each
 // is verified, claimed, credited (a payment and its commission) and logged in its own
 // transaction. One connection, so the latency is one event's whole time on the server,
-// signature check and commit included, with no queue in front of it. A collector on
+// signature check and commit included, with no queue in front of it; and the server's
+// CPU per event (processes.mjs, usage), which run.mjs sets beside the bare request's. A collector on
 // SQLite, then one on PostgreSQL when a server is there. BENCH_SECONDS and BENCH_WARMUP
 // as in run.mjs.
 
@@ -11,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Stripe from 'stripe';
 import { freshSchema, postgresReady } from './postgres.mjs';
-import { peakRssMb, startCollector, stop } from './processes.mjs';
+import { peakRssMb, startCollector, stop, usage } from './processes.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -121,7 +122,9 @@ async function stripeRow(name, databaseUrl, work) {
   try {
     const { url, customer } = await connected(c);
     if (WARMUP > 0) await cannon(url, customer, WARMUP);
+    const used = usage([c.child.pid]);
     const r = await cannon(url, customer, SECONDS);
+    const { cpuUsPerReq, machineBusy } = used(r.requests.total);
     const failed = r.non2xx + r.errors + r.timeouts + r.uncredited;
     if (failed > 0)
       throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts, ${r.uncredited} not credited`);
@@ -131,11 +134,13 @@ async function stripeRow(name, databaseUrl, work) {
       p50: r.latency.p50,
       p99: r.latency.p99,
       peakRssMb: peakRssMb(c.child.pid),
+      cpuUsPerReq,
+      machineBusy,
       requests: r.requests.total,
       failed,
     };
     console.log(
-      `${name.padEnd(64)} ${String(row.reqPerSec).padStart(7)} req/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(3)} ms  RSS ${row.peakRssMb} MB`,
+      `${name.padEnd(64)} ${String(row.reqPerSec).padStart(7)} req/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(3)} ms  RSS ${row.peakRssMb} MB  CPU ${row.cpuUsPerReq} µs/req  machine ${row.machineBusy}% busy`,
     );
     return row;
   } finally {
