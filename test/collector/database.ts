@@ -40,10 +40,29 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A URL whose connections all work in `schema` (libpq's `options`, which pg honours). */
-export function inSchema(schema: string, base = PG_TEST_URL): string {
-  return `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+/**
+ * Where the collector under test connects: PgBouncer in transaction pooling mode, which
+ * test/postgres/setup.ts starts for the run (docs/scaling.md), else the server itself.
+ */
+export const PG_POOLED_URL = process.env.TALLY_TEST_POOLED_URL ?? PG_TEST_URL;
+
+/**
+ * A URL whose connections all work in `schema`: each test schema has a login role of the
+ * same name whose search_path is the schema, the way a pooler's connections get theirs
+ * (a startup `options` would not pass PgBouncer, and a SET would leak to the next client).
+ */
+export function inSchema(schema: string, base = PG_POOLED_URL): string {
+  return Object.assign(new URL(base), { username: schema, password: '' }).toString();
 }
+
+/** The same database past the pooler, for a test that needs a session of its own (SETs, EXPLAIN). */
+export function directUrl(url: string): string {
+  const direct = new URL(PG_TEST_URL);
+  return Object.assign(new URL(url), { host: direct.host }).toString();
+}
+
+/** The schema (and role) a test URL works in. */
+export const schemaOf = (url: string): string | undefined => /^\w+$/.exec(decodeURIComponent(new URL(url).username))?.[0];
 
 export async function admin<T>(fn: (client: pg.Client) => Promise<T>, url = PG_TEST_URL): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -62,14 +81,18 @@ export async function testDatabase(engine: Engine = ENGINE): Promise<TestDatabas
     return { engine, url: join(dir, 'tally.db'), dir, drop: async () => removeDir() };
   }
   const schema = `${SCHEMA_PREFIX}${Math.floor(Date.now() / 1000)}_${RUN}_${randomBytes(6).toString('hex')}`;
-  await admin((c) => c.query(`CREATE SCHEMA ${schema}`));
+  await admin((c) =>
+    c.query(
+      `CREATE ROLE ${schema} LOGIN; CREATE SCHEMA ${schema} AUTHORIZATION ${schema}; ALTER ROLE ${schema} SET search_path = ${schema}`,
+    ),
+  );
   return {
     engine,
     url: inSchema(schema),
     dir,
     async drop() {
       await admin((c) => c.query(`DROP SCHEMA ${schema} CASCADE`));
-      removeDir();
+      removeDir(); // the role goes at the run's end (setup.ts): a pooled connection may still be logged in as it
     },
   };
 }
@@ -115,7 +138,7 @@ async function shapeOf(c: pg.Client, schema: string): Promise<string> {
 const MIGRATION_ROWS = ['schema_migrations', 'settings_version'];
 
 async function emptyForNext(database: TestDatabase): Promise<void> {
-  const schema = decodeURIComponent(database.url).match(/search_path=(\w+)/)?.[1];
+  const schema = schemaOf(database.url);
   if (!schema) throw new Error(`no schema in ${database.url}`);
   await admin(async (c) => {
     const { rows } = await c.query<{ t: string }>('SELECT tablename AS t FROM pg_tables WHERE schemaname = $1', [schema]);
@@ -151,7 +174,9 @@ export async function tableNames(db: Db): Promise<string[]> {
   const sql =
     db.engine === 'sqlite'
       ? "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
-      : 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name';
+      : // A partitioned table's months are its own rows, not tables of their own.
+        `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()
+          AND table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition AND relnamespace = current_schema()::regnamespace) ORDER BY table_name`;
   return (await db.all<{ name: string }>(sql)).map((r) => r.name);
 }
 

@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { Db, Engine, Param, Queryable } from '../../packages/collector/src/platform/db/db.js';
 import { UNKNOWN_SETTINGS } from '../../packages/collector/src/platform/db/db.js';
 import { numbered } from '../../packages/collector/src/platform/db/postgres.js';
+import { directUrl } from './database.js';
 
 /** One step of a plan: a line of SQLite's, or a node of PostgreSQL's. */
 export interface PlanNode {
@@ -104,7 +105,8 @@ export async function openExplainer(engine: Engine, db: Db, databaseUrl: string)
       close: async () => undefined,
     };
   }
-  const client = new pg.Client({ connectionString: databaseUrl });
+  // Its SETs are a session's own: past the pooler, where they cannot reach the collector's connections.
+  const client = new pg.Client({ connectionString: directUrl(databaseUrl) });
   await client.connect();
   await client.query('SET enable_seqscan = off');
   let sortsOff: boolean | undefined;

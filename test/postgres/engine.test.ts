@@ -12,7 +12,7 @@ import { numbered, openPostgres } from '../../packages/collector/src/platform/db
 import { openDatabase } from '../../packages/collector/src/platform/db/open.js';
 import { describeCause } from '../../packages/collector/src/platform/errors.js';
 import { expectError } from '../collector/harness.js';
-import { admin, testDatabase, withDb, type TestDatabase } from '../collector/database.js';
+import { admin, directUrl, testDatabase, withDb, type TestDatabase } from '../collector/database.js';
 import { tally } from '../collector/processes.js';
 
 let database: TestDatabase;
@@ -85,7 +85,8 @@ describe('a database that does not answer', () => {
   it('a connection the server drops is told to the opener with its cause, and replaced', async () => {
     let told!: (err: Error) => void;
     const broke = new Promise<Error>((resolve) => (told = resolve));
-    const db = openDatabase(database.url, { onIdleError: (err) => told(err) });
+    // Its own connections to the server: behind PgBouncer, the pooler would hide the drop.
+    const db = openDatabase(directUrl(database.url), { onIdleError: (err) => told(err) });
     try {
       await migrate(db, 1);
       const pid = (await db.get<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!.pid;
@@ -120,7 +121,8 @@ describe('a row held by another transaction', () => {
         await other.query('BEGIN');
         await other.query('SELECT * FROM programs WHERE id = $1 FOR UPDATE', [programId]);
         const started = Date.now();
-        const write = db.run('UPDATE programs SET name = ? WHERE id = ?', ['Changed', programId]);
+        // In a transaction, whose BEGIN sets it (a statement alone waits as long as its role's lock_timeout says).
+        const write = db.transaction((tx) => tx.run('UPDATE programs SET name = ? WHERE id = ?', ['Changed', programId]));
         await expect(write).rejects.toMatchObject({ code: 'unavailable', retryAfter: 1 });
         expect(Date.now() - started).toBeLessThan(3000);
         await other.query('COMMIT');

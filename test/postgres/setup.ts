@@ -5,6 +5,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { admin, PG_TEST_URL, SCHEMA_PREFIX, SCHEMA_STALE_SECONDS, schemaMadeAt } from '../collector/database.js';
+import { startPgBouncer } from './pgbouncer.js';
 
 const HOW =
   'The PostgreSQL suite needs a server: on Debian, `apt-get install -y postgresql` and ' +
@@ -26,21 +27,35 @@ export default async function setup(): Promise<() => Promise<void>> {
   } catch (err) {
     throw new Error(`PostgreSQL is not reachable at ${url.host}: ${(err as Error).message}. ${HOW}`);
   }
+  // Each test schema has a login role of its name (database.ts): both go together.
+  const drop = (c: Parameters<Parameters<typeof admin>[0]>[0], names: string[]) =>
+    Promise.all(names.map((n) => c.query(`DROP SCHEMA IF EXISTS ${n} CASCADE; DROP ROLE IF EXISTS ${n}`)));
+  const ours = `SELECT nspname AS n FROM pg_namespace WHERE starts_with(nspname, $1)
+                UNION SELECT rolname FROM pg_roles WHERE starts_with(rolname, $1)`;
   await admin(async (c) => {
-    const left = await c.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [SCHEMA_PREFIX]);
+    const left = await c.query<{ n: string }>(ours, [SCHEMA_PREFIX]);
     const stale = Math.floor(Date.now() / 1000) - SCHEMA_STALE_SECONDS;
-    for (const { nspname } of left.rows) {
-      // A name of the old form (no time) is from before this rule, so certainly stale.
-      if ((schemaMadeAt(nspname) ?? 0) < stale) await c.query(`DROP SCHEMA ${nspname} CASCADE`);
-    }
+    // A name of the old form (no time) is from before this rule, so certainly stale.
+    await drop(
+      c,
+      left.rows.map((r) => r.n).filter((n) => (schemaMadeAt(n) ?? 0) < stale),
+    );
   });
+  // The collector under test reaches PostgreSQL through PgBouncer in transaction pooling
+  // mode, as large deployments run it; its listening session goes straight to the server.
+  const bouncer = process.env.TALLY_TEST_POOLED_URL ? undefined : await startPgBouncer(PG_TEST_URL);
+  if (bouncer) {
+    process.env.TALLY_TEST_POOLED_URL = bouncer.url;
+    process.env.DATABASE_DIRECT_URL = Object.assign(new URL(PG_TEST_URL), { username: '', password: '' }).toString();
+  }
   return async () => {
+    await bouncer?.stop();
     await admin(async (c) => {
-      const mine = await c.query<{ nspname: string }>(
-        'SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1) AND strpos(nspname, $2) > 0',
-        [SCHEMA_PREFIX, `_${run}_`],
+      const mine = await c.query<{ n: string }>(`SELECT n FROM (${ours}) o WHERE strpos(n, $2) > 0`, [SCHEMA_PREFIX, `_${run}_`]);
+      await drop(
+        c,
+        mine.rows.map((r) => r.n),
       );
-      for (const { nspname } of mine.rows) await c.query(`DROP SCHEMA ${nspname} CASCADE`);
     });
   };
 }

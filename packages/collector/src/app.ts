@@ -48,6 +48,7 @@ import type { Db } from './platform/db/db.js';
 import type { AccountRow, PartnerSessionRow } from './modules/portal/repo.js';
 import type { ProgramRow } from './modules/programs/repo.js';
 import type { Role, SessionRow } from './modules/owners/repo.js';
+import { asCaller } from './platform/db/caller.js';
 
 export interface AppDeps {
   db: Db;
@@ -108,28 +109,33 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
     if (Object.values(ctx.params as Record<string, string>).some((v) => v.includes('\0'))) {
       throw fail('not_found', `no record at ${ctx.path}`);
     }
-    const reply = await r.handle({
-      db: deps.db,
-      now: now(),
-      program: ctx.state.program as ProgramRow,
-      caller: ctx.state.caller as Access,
-      session: ctx.state.session as SessionRow | undefined,
-      role: ctx.state.role as Role | undefined,
-      account: ctx.state.account as AccountRow | undefined,
-      partnerSession: ctx.state.partnerSession as PartnerSessionRow | undefined,
-      outbox: deps.outbox,
-      outbound: deps.outbound ?? DEFAULT_OUTBOUND,
-      client: client(ctx),
-      publicUrl: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
-      stripeApiUrl: deps.stripeApiUrl,
-      lemonSqueezyApiUrl: deps.lemonSqueezyApiUrl,
-      params: ctx.params as Record<string, string>,
-      body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
-      list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,
-      query: r.query ? validateQuery(r.query, ctx.querystring) : undefined,
-      raw: r.webhookBodyLimit ? (ctx.request.rawBody ?? '') : '',
-      header: (name) => ctx.get(name) || undefined,
-    });
+    // Authenticated callers, but the snippet's public token: a list or the statistics may
+    // be read from a replica, and what the caller wrote is then seen (platform/db/caller.ts).
+    const caller = ctx.state.caller === 'public' ? undefined : (ctx.state.tokenId as string | undefined);
+    const reply = await asCaller(caller, r.method === 'get' && (r.list !== undefined || r.replicaReads === true), () =>
+      r.handle({
+        db: deps.db,
+        now: now(),
+        program: ctx.state.program as ProgramRow,
+        caller: ctx.state.caller as Access,
+        session: ctx.state.session as SessionRow | undefined,
+        role: ctx.state.role as Role | undefined,
+        account: ctx.state.account as AccountRow | undefined,
+        partnerSession: ctx.state.partnerSession as PartnerSessionRow | undefined,
+        outbox: deps.outbox,
+        outbound: deps.outbound ?? DEFAULT_OUTBOUND,
+        client: client(ctx),
+        publicUrl: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
+        stripeApiUrl: deps.stripeApiUrl,
+        lemonSqueezyApiUrl: deps.lemonSqueezyApiUrl,
+        params: ctx.params as Record<string, string>,
+        body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
+        list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,
+        query: r.query ? validateQuery(r.query, ctx.querystring) : undefined,
+        raw: r.webhookBodyLimit ? (ctx.request.rawBody ?? '') : '',
+        header: (name) => ctx.get(name) || undefined,
+      }),
+    );
     ctx.status = reply.status;
     if (reply.headers) ctx.set(reply.headers);
     if (reply.session) setSessionCookie(ctx, reply.session === 'end' ? null : reply.session.token, deps.publicUrl);

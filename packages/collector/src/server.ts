@@ -58,8 +58,14 @@ const FOLD_EVERY_MS = 1000;
 const PURGE_EVERY_MS = 3600_000;
 
 /** The database of a configuration, opened and migrated. */
-export function openConfigured(config: Pick<Config, 'databaseUrl' | 'pgPoolSize' | 'dbMaxQueued'>, now: number, log?: Logger): Promise<Db> {
+export function openConfigured(
+  config: Pick<Config, 'databaseUrl' | 'databaseDirectUrl' | 'databaseReplicaUrl' | 'pgPoolSize' | 'dbMaxQueued'>,
+  now: number,
+  log?: Logger,
+): Promise<Db> {
   return openMigrated(config.databaseUrl, now, {
+    directUrl: config.databaseDirectUrl,
+    replicaUrl: config.databaseReplicaUrl,
     poolSize: config.pgPoolSize,
     maxQueued: config.dbMaxQueued,
     onIdleError: (err) => log?.warn({ cause: describeCause(err) }, 'a database connection broke; the next query opens another'),

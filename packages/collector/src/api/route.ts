@@ -68,6 +68,8 @@ export interface Route<B = unknown, Q = unknown> {
   access: RouteAccess;
   body?: z.ZodType<B>;
   list?: ListSpec;
+  /** A read a streaming replica may answer, as every list's (the statistics, the leaderboard). */
+  replicaReads?: boolean;
   /** Query parameters other than a list's filters (the statistics' range). */
   query?: z.ZodType<Q>;
   /** The success status, for the document. */

@@ -16,6 +16,19 @@ const schema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     /** A SQLite file (a path, `sqlite:` or `file:` URL) or a `postgres://` URL. */
     DATABASE_URL: z.string().min(1).default('./data/tally.db'),
+    /**
+     * PostgreSQL behind PgBouncer (transaction pooling): the same database reached directly,
+     * for the one listening session each process keeps; what it leaves out is DATABASE_URL's.
+     */
+    DATABASE_DIRECT_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//i)
+      .optional(),
+    /** A streaming replica (hot standby) of DATABASE_URL: lists and statistics read from it, each caller still seeing its own writes. */
+    DATABASE_REPLICA_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//i)
+      .optional(),
     /** Connections each process keeps to PostgreSQL. */
     PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
     /** Writes (SQLite) or callers waiting for a connection (PostgreSQL) held before 503 at once. */
@@ -76,6 +89,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  databaseDirectUrl?: string | undefined;
+  databaseReplicaUrl?: string | undefined;
   /** PostgreSQL only; 10 unless given. */
   pgPoolSize?: number | undefined;
   /** DB_MAX_QUEUED; the store's default (10,000) unless given. */
@@ -140,6 +155,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
+    databaseReplicaUrl: e.DATABASE_REPLICA_URL,
     pgPoolSize: e.PG_POOL_SIZE,
     dbMaxQueued: e.DB_MAX_QUEUED,
     logLevel: e.LOG_LEVEL,

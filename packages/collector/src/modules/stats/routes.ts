@@ -22,6 +22,7 @@ export const statsRoutes = [
     path: '/v1/stats',
     summary: 'Clicks, referrals, paying customers, payments, revenue and commissions per day, week or month, and in all',
     access: 'secret',
+    replicaReads: true,
     query: seriesQuery.extend({ partner_id_eq: z.string().max(64).optional() }),
     status: 200,
     response: seriesSchema,
@@ -35,6 +36,7 @@ export const statsRoutes = [
     path: '/v1/stats/partners',
     summary: "The partners' leaderboard for a range: their totals, conversion rate and what they are owed now",
     access: 'secret',
+    replicaReads: true,
     query: z.strictObject({
       ...range,
       sort: z.enum(LEADERBOARD_SORTS).default('revenue'),

@@ -74,7 +74,8 @@ export interface Db extends Queryable {
    * `waiting`: work held back right now (SQLite: transactions queued for the next
    * commit; PostgreSQL: callers waiting for a pooled connection).
    */
-  stats(): { batches: number; transactions: number; waiting: number };
+  /** replicaReads: reads a replica could answer, by who answered (PostgreSQL with DATABASE_REPLICA_URL). */
+  stats(): { batches: number; transactions: number; waiting: number; replicaReads?: { replica: number; primary: number } };
   /** Liveness of the database itself, for /readyz. */
   ping(): Promise<void>;
   /**

@@ -3,7 +3,7 @@
 
 import type { Db } from './db.js';
 import { migrate } from './migrate.js';
-import { isPostgresUrl, openPostgres } from './postgres.js';
+import { durableCommits, isPostgresUrl, openPostgres } from './postgres.js';
 
 export { isPostgresUrl };
 import { openSqlite, sqlitePath } from './sqlite.js';
@@ -15,6 +15,13 @@ export interface OpenOptions {
   maxQueued?: number | undefined;
   /** PostgreSQL: an idle connection broke; it is replaced on the next query. */
   onIdleError?: ((err: Error) => void) | undefined;
+  /**
+   * PostgreSQL behind a pooler: the same database reached directly, for the settings
+   * LISTEN (postgres.ts). DATABASE_DIRECT_URL unless given, so the CLI finds it too.
+   */
+  directUrl?: string | undefined;
+  /** PostgreSQL: a streaming replica for lists and statistics. DATABASE_REPLICA_URL unless given. */
+  replicaUrl?: string | undefined;
 }
 
 export function openDatabase(url: string, opts: OpenOptions = {}): Db {
@@ -23,6 +30,8 @@ export function openDatabase(url: string, opts: OpenOptions = {}): Db {
     ? openPostgres(url, {
         ...maxQueued,
         onIdleError: opts.onIdleError,
+        directUrl: opts.directUrl ?? process.env.DATABASE_DIRECT_URL,
+        replicaUrl: opts.replicaUrl ?? process.env.DATABASE_REPLICA_URL,
         ...(opts.poolSize === undefined ? {} : { poolSize: opts.poolSize }),
       })
     : openSqlite(sqlitePath(url), maxQueued);
@@ -33,6 +42,7 @@ export async function openMigrated(url: string, now: number, opts: OpenOptions =
   const db = openDatabase(url, opts);
   try {
     await migrate(db, now);
+    if (db.engine === 'postgres') await durableCommits(db);
   } catch (err) {
     await db.close().catch(() => undefined);
     throw err;

@@ -9,6 +9,21 @@ import pg from 'pg';
 import type { SettingsClock } from './db.js';
 
 export const SETTINGS_CHANNEL = 'tally_settings';
+/** The tables whose triggers NOTIFY (migrations 0014 onwards); test/postgres/pgbouncer-rules.test.ts holds it to the schema. */
+export const SETTINGS_TABLES = [
+  'tokens',
+  'programs',
+  'program_origins',
+  'webhook_endpoints',
+  'slugs',
+  'partnerships',
+  'partners',
+  'partner_groups',
+  'rewards',
+  'discounts',
+];
+/** A statement that writes one of them. */
+export const WRITES_SETTINGS = new RegExp(String.raw`\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:${SETTINGS_TABLES.join('|')})\b`, 'i');
 /** What the triggers raise; a psql user changing a token by hand sees it too. */
 export const SETTINGS_NOTICE = 'tally: settings changed';
 /** After the listening connection is lost, the next try waits this long (nothing is kept meanwhile). */
@@ -28,12 +43,18 @@ export interface SettingsWatch extends SettingsClock {
   close(): Promise<void>;
 }
 
-/**
- * `ours(pid)`: whether a backend is one of this process's pooled connections, whose
- * changes `changed()` has counted already (at their commit); their NOTIFY would count
- * them a second time, and make every reader since read again.
- */
-export function settingsWatch(connectionString: string, ours: (pid: number) => boolean): SettingsWatch {
+export interface OwnChanges {
+  /**
+   * Whether a NOTIFY from server backend `pid` is one of this process's own changes, which
+   * `changed()` has counted already (at their commit), taken off as it is heard: counted
+   * again, it would make every reader since read again.
+   */
+  claim(pid: number): boolean;
+  /** Nobody listened for a while: the NOTIFYs expected meanwhile will never come. */
+  forget(): void;
+}
+
+export function settingsWatch(connectionString: string, own: OwnChanges): SettingsWatch {
   let version = 0;
   let heard = 0;
   let listener: pg.Client | undefined;
@@ -47,6 +68,7 @@ export function settingsWatch(connectionString: string, ours: (pid: number) => b
     listener = undefined;
     listening = false;
     version++;
+    own.forget();
     retryAt = Date.now() + RETRY_MS;
     client.end().catch(() => undefined);
   };
@@ -59,11 +81,12 @@ export function settingsWatch(connectionString: string, ours: (pid: number) => b
     const schema = (await client.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]?.s;
     client.on('notification', (m) => {
       if (m.channel === SETTINGS_CHANNEL) heard++;
-      if (m.channel === SETTINGS_CHANNEL && m.payload === schema && !ours(m.processId)) version++;
+      if (m.channel === SETTINGS_CHANNEL && m.payload === schema && !own.claim(m.processId)) version++;
     });
     await client.query(`LISTEN ${SETTINGS_CHANNEL}`);
     if (listener !== client) return;
     version++; // changes made before LISTEN took effect were never heard
+    own.forget(); // nor will their NOTIFYs be: a backend's next one may be another's change
     listening = true;
   };
 

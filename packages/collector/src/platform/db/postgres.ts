@@ -4,16 +4,29 @@
 // database itself: unique constraints, conditional updates, and advisory locks (Tx.lock).
 //
 // A 2xx still means committed: a transaction's promise resolves after COMMIT returns,
-// and with synchronous_commit on (set on every connection) a commit is flushed first.
+// and with synchronous_commit on (set in every transaction) a commit is flushed first.
 // Commits that arrive together share a WAL flush in PostgreSQL itself, so there is no
 // batching here.
+//
+// Everything here works behind PgBouncer in transaction pooling mode (docs/scaling.md):
+// no named prepared statements, no session settings (SET LOCAL in each transaction's
+// BEGIN), only transaction-scoped advisory locks; the settings LISTEN alone needs a
+// session, on a connection of its own to `directUrl`.
 
 import pg from 'pg';
 import { ConstraintViolation, DEFAULT_MAX_QUEUED, UniqueViolation, type Db, type Param, type Queryable, type Tx } from './db.js';
 import { unavailable } from './unavailable.js';
-import { SETTINGS_NOTICE, settingsWatch } from './pg-settings.js';
+import { SETTINGS_NOTICE, settingsWatch, WRITES_SETTINGS } from './pg-settings.js';
+import { replicaRouter } from './pg-replica.js';
 
 export interface PostgresOptions {
+  /**
+   * The same database past any pooler, for the one session this process keeps (the
+   * settings LISTEN). A user, password or database it does not name are `url`'s.
+   */
+  directUrl?: string | undefined;
+  /** A streaming replica lists and statistics may read from (pg-replica.ts). */
+  replicaUrl?: string | undefined;
   /** An idle pooled connection broke (the server restarted, say): told, not thrown. */
   onIdleError?: ((err: Error) => void) | undefined;
   /** Connections this process may hold. */
@@ -67,23 +80,34 @@ const types = {
 };
 
 /**
- * Settings for every connection, after any options the URL already carries (a
- * search_path). synchronous_commit: the server's default may have been relaxed, and a
- * 2xx here means flushed, whatever it is. lock_timeout: a request waits for a row
- * another transaction holds only so long, then gets 503, never hangs.
+ * Settings for every transaction, sent with its BEGIN in one round trip, so that none
+ * outlives it on a pooled server connection. synchronous_commit: the server's default may
+ * have been relaxed, and a 2xx here means flushed, whatever it is. lock_timeout: a request
+ * waits for a row another transaction holds only so long, then gets 503, never hangs.
+ * client_min_messages: the settings triggers' NOTICE must reach us (pg-settings.ts).
  */
-function withSettings(url: string, lockTimeoutMs: number): string {
-  const u = new URL(url);
-  // client_min_messages: the settings triggers' NOTICE must reach us (pg-settings.ts).
-  const ours = `-c synchronous_commit=on -c lock_timeout=${lockTimeoutMs} -c client_min_messages=notice`;
-  u.searchParams.set('options', [u.searchParams.get('options'), ours].filter(Boolean).join(' '));
-  return u.toString();
+const begin = (lockTimeoutMs: number): string =>
+  `BEGIN; SET LOCAL synchronous_commit = on; SET LOCAL lock_timeout = ${lockTimeoutMs}; SET LOCAL client_min_messages = notice`;
+
+type Query = (sql: string, params?: readonly Param[]) => Promise<pg.QueryResult>;
+
+/** A statement that only reads: a replica may answer it, and it marks no write. */
+const READS = /^\s*SELECT\b/i;
+
+/** `direct` completed from `url`: what it leaves out (user, password, database, options) is `url`'s. */
+export function directOf(url: string, direct: string | undefined): string {
+  if (!direct) return url;
+  const [u, d] = [new URL(url), new URL(direct)];
+  if (!d.username) [d.username, d.password] = [u.username, u.password];
+  if (d.pathname === '' || d.pathname === '/') d.pathname = u.pathname;
+  if (!d.search) d.search = u.search;
+  return d.toString();
 }
 
 export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
-  const connectionString = withSettings(url, opts.lockTimeoutMs ?? 5000);
+  const beginWith = begin(opts.lockTimeoutMs ?? 5000);
   const pool = new pg.Pool({
-    connectionString,
+    connectionString: url,
     max: opts.poolSize ?? 10,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
@@ -94,20 +118,41 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   // Whoever opened the database hears of it (the server logs it), or nobody does.
   pool.on('error', (err) => opts.onIdleError?.(err));
 
-  // Connections whose statements changed settings, not yet committed (pg-settings.ts).
-  const backends = new Set<number>();
-  const watch = settingsWatch(connectionString, (pid) => backends.has(pid));
-  const touched = new WeakSet<pg.PoolClient>();
-  pool.on('remove', (client) => backends.delete((client as unknown as { processID: number }).processID));
+  // Our own settings changes, told at once by the triggers' NOTICE, must not count again
+  // when their NOTIFY comes back (pg-settings.ts). Both name the server backend that made
+  // the change (the NOTICE in its detail, migration 0025): behind a pooler that is not a
+  // connection we hold, so a NOTICE expects one NOTIFY from its backend.
+  const changedBy = new WeakMap<pg.PoolClient, number>();
+  const expected = new Map<number, number>();
+  const expect = (pid: number, by: number): void => {
+    const n = (expected.get(pid) ?? 0) + by;
+    if (n > 0) expected.set(pid, n);
+    else expected.delete(pid);
+  };
+  const watch = settingsWatch(directOf(url, opts.directUrl), {
+    claim(pid) {
+      if (!expected.has(pid)) return false;
+      expect(pid, -1);
+      return true;
+    },
+    forget: () => expected.clear(),
+  });
   pool.on('connect', (client) => {
-    backends.add((client as unknown as { processID: number }).processID);
     client.on('notice', (notice) => {
-      if (notice.message === SETTINGS_NOTICE) touched.add(client as pg.PoolClient);
+      const pid = Number(notice.detail);
+      if (notice.message !== SETTINGS_NOTICE || changedBy.has(client as pg.PoolClient)) return;
+      changedBy.set(client as pg.PoolClient, pid); // NaN before 0025: nothing NOTIFYs by it
+      expect(pid, 1);
     });
   });
   /** Once what `client` did is committed: if it changed settings, this process knows now. */
   const settled = (client: pg.PoolClient): void => {
-    if (touched.delete(client)) watch.changed();
+    if (changedBy.delete(client)) watch.changed();
+  };
+  /** It rolled back: no NOTIFY is coming. */
+  const undone = (client: pg.PoolClient): void => {
+    const pid = changedBy.get(client);
+    if (pid !== undefined && changedBy.delete(client)) expect(pid, -1);
   };
 
   // Every query outside a transaction, and every transaction, first waits in the pool's
@@ -118,45 +163,84 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     if (pool.waitingCount >= maxQueued) throw unavailable();
   };
 
-  // Named statements are parsed and planned once per connection; translated once per process.
-  const prepared = new Map<string, { name: string; text: string }>();
+  const replica = opts.replicaUrl
+    ? replicaRouter(
+        opts.replicaUrl,
+        async () => (await pool.query<{ l: string }>('SELECT pg_current_wal_lsn()::text AS l')).rows[0]?.l ?? null,
+        opts.poolSize ?? 10,
+      )
+    : undefined;
+
+  // Unnamed statements (a pooler cannot keep a named one across transactions): PostgreSQL
+  // plans each anew, while the `?` to `$n` translation is made once per process.
+  const translated = new Map<string, string>();
   const statement = (sql: string, params: readonly Param[]) => {
-    let known = prepared.get(sql);
-    if (!known) {
-      known = { name: `t${prepared.size}`, text: numbered(sql) };
-      prepared.set(sql, known);
+    let text = translated.get(sql);
+    if (text === undefined) {
+      text = numbered(sql);
+      translated.set(sql, text);
     }
-    return { ...known, values: params as Param[] };
+    return { text, values: params as Param[] };
   };
 
   let closed = false;
-  /** Statements on `client`, a transaction's, or (none) each on a pooled connection of its own. */
-  const on = (client?: pg.PoolClient): Queryable => {
-    const query = async (sql: string, params: readonly Param[] = []) => {
+  /** Statements on `client`, a transaction's. */
+  const on = (client: pg.PoolClient): Queryable & { query: Query } => {
+    const query: Query = async (sql, params = []) => {
       // Ours to avoid, as with a closed SQLite handle: an internal error, not "try again".
       if (closed) throw new Error('the database is closed');
-      const own = client ?? (await connect());
       try {
-        const result = await own.query(statement(sql, params));
-        if (!client) settled(own); // a statement outside a transaction commits on its own
-        return result;
+        return await client.query(statement(sql, params));
       } catch (err) {
         throw translate(err);
-      } finally {
-        if (!client) {
-          touched.delete(own);
-          own.release();
-        }
       }
     };
-    return {
-      engine: 'postgres',
-      settings: watch,
-      all: async <T>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows as T[],
-      get: async <T>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows[0] as T | undefined,
-      run: async (sql, params) => (await query(sql, params)).rowCount ?? 0,
-    };
+    return { ...queryable(query), query };
   };
+
+  /**
+   * A statement outside a transaction, alone on a pooled connection, committed by itself
+   * in one round trip (the conversion's insert is one). Its lock_timeout and
+   * synchronous_commit are the role's (docs/scaling.md; durableCommits checks the latter).
+   * A write to a settings table goes in a transaction: committing on its own, it could
+   * have its NOTIFY heard before its NOTICE (sent with the statement's answer) and count twice.
+   */
+  const alone: Query = async (sql, params = []) => {
+    if (closed) throw new Error('the database is closed');
+    if (WRITES_SETTINGS.test(sql)) return transaction((_tx, query) => query(sql, params));
+    const reads = READS.test(sql);
+    if (reads && replica) {
+      const from = await replica.choose();
+      if (from) {
+        try {
+          return await from.query(statement(sql, params));
+        } catch (err) {
+          if (err instanceof pg.DatabaseError && !UNAVAILABLE.test(err.code ?? '')) throw translate(err);
+          replica.failed(); // down or gone: the primary answers
+        }
+      }
+    }
+    const own = await connect();
+    try {
+      const result = await own.query(statement(sql, params));
+      settled(own); // committed on its own
+      if (!reads) replica?.wrote();
+      return result;
+    } catch (err) {
+      undone(own);
+      throw translate(err);
+    } finally {
+      own.release();
+    }
+  };
+
+  const queryable = (query: Query): Queryable => ({
+    engine: 'postgres',
+    settings: watch,
+    all: async <T>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows as T[],
+    get: async <T>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows[0] as T | undefined,
+    run: async (sql, params) => (await query(sql, params)).rowCount ?? 0,
+  });
 
   const connect = async (): Promise<pg.PoolClient> => {
     if (closed) throw new Error('the database is closed');
@@ -171,7 +255,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   const stats = { batches: 0, transactions: 0 };
 
   /** One attempt: BEGIN, the function, COMMIT; anything else rolls back. */
-  const attempt = async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
+  const attempt = async <T>(fn: (tx: Tx, query: Query) => Promise<T>): Promise<T> => {
     const client = await connect();
     const q = on(client);
     const tx: Tx = {
@@ -184,13 +268,16 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     };
     let broken: Error | undefined;
     try {
-      await q.run('BEGIN');
-      const value = await fn(tx);
+      await client.query(beginWith).catch((err: unknown) => {
+        throw translate(err);
+      });
+      const value = await fn(tx, q.query);
       await q.run('COMMIT');
       settled(client);
+      replica?.wrote();
       return value;
     } catch (err) {
-      touched.delete(client);
+      undone(client);
       await client.query('ROLLBACK').catch((e: Error) => (broken = e));
       throw err;
     } finally {
@@ -198,24 +285,26 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     }
   };
 
-  const direct = on();
+  const transaction = async <T>(fn: (tx: Tx, query: Query) => Promise<T>): Promise<T> => {
+    for (let n = 1; ; n++) {
+      try {
+        const value = await attempt(fn);
+        stats.batches++;
+        stats.transactions++;
+        return value;
+      } catch (err) {
+        if (!(err instanceof Conflict)) throw err;
+        if (n >= RETRIES) throw unavailable();
+      }
+    }
+  };
+
+  const direct = queryable(alone);
   return {
     ...direct,
-    async transaction(fn) {
-      for (let n = 1; ; n++) {
-        try {
-          const value = await attempt(fn);
-          stats.batches++;
-          stats.transactions++;
-          return value;
-        } catch (err) {
-          if (!(err instanceof Conflict)) throw err;
-          if (n >= RETRIES) throw unavailable();
-        }
-      }
-    },
+    transaction,
     readThenWrite: (fn) => fn(direct),
-    stats: () => ({ ...stats, waiting: pool.waitingCount }),
+    stats: () => ({ ...stats, waiting: pool.waitingCount, ...(replica ? { replicaReads: { ...replica.counts } } : {}) }),
     async ping() {
       await direct.get('SELECT 1');
     },
@@ -225,9 +314,23 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all([watch.close(), pool.end()]);
+      await Promise.all([watch.close(), pool.end(), replica?.close()]);
     },
   };
+}
+
+/**
+ * A statement outside a transaction commits with the role's synchronous_commit: refused at
+ * start when it is off, since a 2xx here means flushed (ALTER ROLE … SET synchronous_commit = on).
+ */
+export async function durableCommits(db: Queryable): Promise<void> {
+  const row = await db.get<{ s: string }>("SELECT current_setting('synchronous_commit') AS s");
+  if (row?.s === 'off') {
+    throw new Error(
+      "PostgreSQL's synchronous_commit is off for this role: a write could be acknowledged and then lost. " +
+        'Turn it on for the role Tally logs in as: ALTER ROLE <role> SET synchronous_commit = on',
+    );
+  }
 }
 
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);

@@ -27,6 +27,7 @@ import m0021 from './0021-stripe-api-key.js';
 import m0022 from './0022-billing-platforms.js';
 import m0023 from './0023-review.js';
 import m0024 from './0024-clicks-by-month.js';
+import m0025 from './0025-settings-notice-backend.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -55,4 +56,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0022,
   m0023,
   m0024,
+  m0025,
 ];

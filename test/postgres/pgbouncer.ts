@@ -1,0 +1,101 @@
+// A PgBouncer of the test run's own, in transaction pooling mode in front of the test
+// server: Debian's `pgbouncer` package, started on a free port with a config written here.
+// Logins are looked up in the server's own pg_shadow (auth_query), so the role each test
+// schema gets (database.ts) logs in without a file to keep.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+const HOW = 'The PostgreSQL suite runs through PgBouncer: on Debian, `apt-get install -y pgbouncer`, or set TALLY_TEST_POOLED_URL.';
+
+export interface PgBouncer {
+  /** The test database through the pooler, as the server's superuser. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+function binary(): string {
+  for (const dir of [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/bin']) {
+    if (dir && existsSync(join(dir, 'pgbouncer'))) return join(dir, 'pgbouncer');
+  }
+  throw new Error(`pgbouncer is not installed. ${HOW}`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export async function startPgBouncer(serverUrl: string): Promise<PgBouncer> {
+  const exe = binary();
+  const server = new URL(serverUrl);
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'tally-pgbouncer-'));
+  // PgBouncer refuses to run as root; as root it is told to become postgres, who must read these.
+  chmodSync(dir, 0o755);
+  const superuser = decodeURIComponent(server.username) || 'postgres';
+  writeFileSync(join(dir, 'users.txt'), `"${superuser}" ""\n`, { mode: 0o644 });
+  writeFileSync(
+    join(dir, 'pgbouncer.ini'),
+    [
+      '[databases]',
+      `* = host=${server.hostname} port=${server.port || 5432}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'pool_mode = transaction',
+      'auth_type = trust',
+      `auth_file = ${join(dir, 'users.txt')}`,
+      `auth_user = ${superuser}`,
+      'auth_query = SELECT usename, passwd FROM pg_shadow WHERE usename = $1',
+      // One pool per test role: small, and closed soon after its test, so that the server's
+      // 100 connections are never all held by finished tests' idle pools.
+      'default_pool_size = 10',
+      'max_db_connections = 60',
+      'server_idle_timeout = 2',
+      'max_client_conn = 900',
+      '',
+    ].join('\n'),
+    { mode: 0o644 },
+  );
+  const asRoot = userInfo().uid === 0 ? ['-u', 'postgres'] : [];
+  const child: ChildProcess = spawn(exe, [...asRoot, join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  });
+  const url = Object.assign(new URL(serverUrl), { port: String(port) }).toString();
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM'); // immediate shutdown: every test is done
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (child.exitCode !== null) break;
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      await client.end();
+      return { url, stop };
+    } catch {
+      await client.end().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  await stop();
+  throw new Error(`PgBouncer did not start (${exe}): ${output.trim()}. ${HOW}`);
+}
