@@ -28,8 +28,13 @@ export function findRecent(
   partnershipId: string,
   since: number,
 ): Promise<ClickRow | undefined> {
+  // The visitor's few clicks (clicks_gr_id), named to SQLite's planner, which has no table
+  // statistics and walked every click of the link (clicks_partnership) or of the program
+  // (clicks_list) of the last 30 minutes instead: 257× the bare request's CPU per click in
+  // the bench, from one link. PostgreSQL plans by its statistics, and prunes by created_at.
+  const visitor = db.engine === 'sqlite' ? ' INDEXED BY clicks_gr_id' : '';
   return db.get<ClickRow>(
-    `SELECT * FROM clicks WHERE program_id = ? AND gr_id = ? AND partnership_id = ? AND created_at > ?
+    `SELECT * FROM clicks${visitor} WHERE program_id = ? AND gr_id = ? AND partnership_id = ? AND created_at > ?
       ORDER BY created_at DESC LIMIT 1`,
     [programId, grId, partnershipId, since],
   );
