@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../packages/collector/src/modules/programs/service.js';
 import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
-import { until } from '../collector/served.js';
+import { msUntil } from '../collector/served.js';
 import { type Cluster, startCluster } from './cluster.js';
 
 let cluster: Cluster;
@@ -84,7 +84,7 @@ describe('reads from a streaming replica', () => {
     try {
       await call('POST', '/v1/partners', owner.secret, { name: 'Grace', email: 'grace@partners.test' });
       // The lag is measured once a second: another caller, who wrote nothing, is soon sent to the primary too.
-      await until(async () => {
+      await msUntil(async () => {
         const before = reads();
         await names(other.secret);
         return reads().primary > before.primary;

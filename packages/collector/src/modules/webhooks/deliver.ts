@@ -116,6 +116,33 @@ export async function deliverOne(options: DeliveryOptions, d: Outgoing): Promise
   const step = nextStep(d, result, done, options.jitter?.() ?? 0.8 + Math.random() * 0.4);
   const described = describe(result);
   const error = described === null ? null : storable(described, RESPONSE_KEPT);
+  // The receiver has it: a database away for a moment (a failover) must not let the claim
+  // expire and the delivery go again, so recording is retried while the claim holds.
+  const holdsUntil = Date.now() + (d.next_attempt_at - at - 1) * 1000;
+  for (;;) {
+    try {
+      return await record(options, d, { at, done, result, step, error });
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'unavailable' || Date.now() + RECORD_RETRY_MS >= holdsUntil) throw err;
+      await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MS));
+    }
+  }
+}
+
+/** How long a recording the database could not take waits before it is tried again. */
+const RECORD_RETRY_MS = 250;
+
+interface Attempted {
+  at: number;
+  done: number;
+  result: Awaited<ReturnType<DeliveryOptions['send']>>;
+  step: ReturnType<typeof nextStep>;
+  error: string | null;
+}
+
+/** The attempt and its consequences, in one transaction. */
+async function record(options: DeliveryOptions, d: Outgoing, { at, done, result, step, error }: Attempted): Promise<void> {
+  const { db } = options;
   await db.transaction(async (tx) => {
     const endpoint = await webhooks.lockEndpoint(tx, d.endpoint_id);
     if (!endpoint) return; // removed meanwhile, and its deliveries with it

@@ -138,6 +138,11 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     forget: () => expected.clear(),
   });
   pool.on('connect', (client) => {
+    // A client the pool has lent out has no 'error' listener of the pool's: one whose
+    // connection ends meanwhile (the server died, a pooler dropped it) would emit an error
+    // nobody hears, and end the process. Its query fails with that error instead, and the
+    // pool drops it on release.
+    client.on('error', () => undefined);
     client.on('notice', (notice) => {
       const pid = Number(notice.detail);
       if (notice.message !== SETTINGS_NOTICE || changedBy.has(client as pg.PoolClient)) return;
