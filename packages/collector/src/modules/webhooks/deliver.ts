@@ -108,7 +108,7 @@ const storable = (text: string, max: number): string => text.replace(/\u0000/g, 
 
 /** Sends one claimed delivery and records the attempt, in one transaction with its consequences. */
 export async function deliverOne(options: DeliveryOptions, d: Outgoing): Promise<void> {
-  const { db, now } = options;
+  const { now } = options;
   const at = now();
   const body = payloadOf(d);
   const result = await options.send(d.url, signedHeaders(d, body, at), body);
