@@ -33,13 +33,24 @@ export async function postgresReady() {
   }
 }
 
-/** A new, empty schema; `url` makes every connection work in it. */
-export async function freshSchema() {
+/**
+ * A new, empty schema, and a login role of its name whose search_path it is: `url` works in
+ * it directly, `pooled` (given PgBouncer's URL) through the pooler, where a startup
+ * `options` could not pass (docs/scaling.md).
+ */
+export async function freshSchema(pooledBase) {
   const schema = `bench_${randomBytes(4).toString('hex')}`;
-  await admin(URL_, (c) => c.query(`CREATE SCHEMA ${schema}`));
-  const options = encodeURIComponent(`-c search_path=${schema}`);
+  await admin(URL_, (c) =>
+    c.query(
+      `CREATE ROLE ${schema} LOGIN; CREATE SCHEMA ${schema} AUTHORIZATION ${schema}; ALTER ROLE ${schema} SET search_path = ${schema}`,
+    ),
+  );
+  const as = (base) => Object.assign(new URL(base), { username: schema, password: '' }).toString();
   return {
-    url: `${URL_}${URL_.includes('?') ? '&' : '?'}options=${options}`,
-    drop: () => admin(URL_, (c) => c.query(`DROP SCHEMA ${schema} CASCADE`)),
+    url: as(URL_),
+    pooled: pooledBase === undefined ? undefined : as(pooledBase),
+    drop: () => admin(URL_, (c) => c.query(`DROP SCHEMA ${schema} CASCADE; DROP ROLE ${schema}`)),
   };
 }
+
+export const BENCH_POSTGRES_URL = URL_;

@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BASELINE, peakRssMb, start, startCollector, stop, usage } from './processes.mjs';
 import { clicksOf, landing, LANDINGS_PER_SECOND, nextAddress, seedLandings } from './landings.mjs';
-import { freshSchema, postgresReady } from './postgres.mjs';
+import { BENCH_POSTGRES_URL, freshSchema, postgresReady } from './postgres.mjs';
+import { startPgBouncer } from '../test/postgres/pgbouncer.js';
+import { replicaRows } from './replica.js';
 import { seededDatabase, SPAN } from './seed.mjs';
 import { trackerRows } from './tracker.mjs';
 import { overviewRow } from './dashboard.mjs';
@@ -233,9 +235,19 @@ async function collectorConversions() {
   }
 }
 
-/** The bare stack on PostgreSQL, then the collector as one process and as two. */
+/**
+ * The bare stack on PostgreSQL, then the collector as one process and as two, connected
+ * directly and then through PgBouncer in transaction pooling mode (docs/scaling.md), each
+ * process's listening session going straight to the server (DATABASE_DIRECT_URL).
+ */
 async function postgresRows() {
-  const labels = ['baseline-pg: node:http + 1 insert', 'collector-pg ×1', 'collector-pg ×2'];
+  const labels = [
+    'baseline-pg: node:http + 1 insert',
+    'collector-pg ×1',
+    'collector-pg ×2',
+    'collector-pg via PgBouncer ×1',
+    'collector-pg via PgBouncer ×2',
+  ];
   const names = [labels[0], ...labels.slice(1).flatMap((l) => Object.values(trackingNames(l)))];
   if (!names.some(wanted)) return [];
   if (!(await postgresReady())) return [];
@@ -246,25 +258,35 @@ async function postgresRows() {
   } finally {
     await base.drop();
   }
-  for (const [i, n] of [
-    [1, 1],
-    [2, 2],
-  ]) {
-    if (!Object.values(trackingNames(labels[i])).some(wanted)) continue;
-    const schema = await freshSchema();
-    // Started together on an empty schema: one migrates and prints the tokens.
-    const collectors = await Promise.all(
-      Array.from({ length: n }, (_, k) =>
-        startCollector(schema.url, join(work, `pg${n}-${k}.log`), profileArgs(`pg${n}-${k}`), BEHIND_PROXY),
-      ),
-    );
-    const printed = collectors.find((c) => c.secret);
-    try {
-      rows.push(...(await trackingRows(labels[i], [printed, ...collectors.filter((c) => c !== printed)], schema.url)));
-    } finally {
-      await Promise.all(collectors.map((c) => stop(c.child)));
-      await schema.drop();
+  const pooling = labels.slice(3).some((l) => Object.values(trackingNames(l)).some(wanted));
+  const bouncer = pooling ? await startPgBouncer(BENCH_POSTGRES_URL) : undefined;
+  const direct = { DATABASE_DIRECT_URL: Object.assign(new URL(BENCH_POSTGRES_URL), { username: '' }).toString() };
+  try {
+    for (const [i, n, pooled] of [
+      [1, 1, false],
+      [2, 2, false],
+      [3, 1, true],
+      [4, 2, true],
+    ]) {
+      if (!Object.values(trackingNames(labels[i])).some(wanted)) continue;
+      const schema = await freshSchema(bouncer?.url);
+      const url = pooled ? schema.pooled : schema.url;
+      // Started together on an empty schema: one migrates and prints the tokens.
+      const collectors = await Promise.all(
+        Array.from({ length: n }, (_, k) =>
+          startCollector(url, join(work, `pg${n}-${k}.log`), profileArgs(`pg${i}-${k}`), { ...BEHIND_PROXY, ...(pooled ? direct : {}) }),
+        ),
+      );
+      const printed = collectors.find((c) => c.secret);
+      try {
+        rows.push(...(await trackingRows(labels[i], [printed, ...collectors.filter((c) => c !== printed)], schema.url)));
+      } finally {
+        await Promise.all(collectors.map((c) => stop(c.child)));
+        await schema.drop();
+      }
     }
+  } finally {
+    await bouncer?.stop();
   }
   return rows;
 }
@@ -460,6 +482,7 @@ async function main() {
     ...(await collectorConversions()),
     ...(await postgresRows()),
   ];
+  const replica = await replicaRows(wanted);
   const listed = await collectorLists();
   rows.push(...(listed.rows ?? []));
   rows.push(...(await collectorStats()));
@@ -533,6 +556,29 @@ async function main() {
       pgRepeatClick: cpuOver(pgNames.repeat, pgBase),
       pgStripeInvoicePaid: cpuOver('stripe: POST invoice.paid (PostgreSQL)', pgBase),
     },
+    // PgBouncer (transaction pooling) ÷ direct, one process and two: CPU per conversion of the
+    // collectors, and conversions a second.
+    pgbouncer: Object.fromEntries(
+      ['×1', '×2'].map((n) => {
+        const [via, direct] = [`collector-pg via PgBouncer ${n}`, `collector-pg ${n}`].map((l) =>
+          rows.find((x) => x.name === trackingNames(l).conversion),
+        );
+        return [
+          n,
+          {
+            cpuPerRequest:
+              via?.cpuUsPerReq && direct?.cpuUsPerReq ? Math.round((via.cpuUsPerReq / direct.cpuUsPerReq) * 100) / 100 : undefined,
+            perSecond: ratio(via, direct),
+          },
+        ];
+      }),
+    ),
+    // Lists and statistics at one connection: the share the replica answered, and p99 with it ÷ the primary alone's.
+    replica: {
+      rows: replica,
+      share: replica.find((x) => x.replicaShare !== undefined)?.replicaShare,
+      p99OverPrimaryAlone: replica.length === 2 ? Math.round((replica[1].p99 / replica[0].p99) * 100) / 100 : undefined,
+    },
     byName: { conversion },
     webhooks: {
       rows: webhooks,
@@ -569,6 +615,14 @@ async function main() {
     return { what, value, goal: `${op} ${goal}`, met };
   });
   const r = report.ratios;
+  const b = report.pgbouncer;
+  console.log(
+    `\nPgBouncer ÷ direct, CPU per conversion: ×1 ${b['×1'].cpuPerRequest ?? '-'}, ×2 ${b['×2'].cpuPerRequest ?? '-'}; ` +
+      `conversions/s: ×1 ${b['×1'].perSecond ?? '-'}, ×2 ${b['×2'].perSecond ?? '-'}`,
+  );
+  console.log(
+    `replica: answered ${report.replica.share ?? '-'} % of lists and statistics; their p99 with it ÷ the primary alone ${report.replica.p99OverPrimaryAlone ?? '-'}`,
+  );
   console.log(
     `\nratios: collector/baseline-fsync ${r.collectorOverFsync ?? '-'}, collector/baseline-nosync ${r.collectorOverNosync ?? '-'}`,
   );
