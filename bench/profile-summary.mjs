@@ -23,7 +23,7 @@ function place(url) {
   if (!url) return '(native)';
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (m) return m[1];
-  if (url.includes('/packages/collector/')) return 'collector';
+  if (url.includes('/packages/collector/') || url.includes('/builds/')) return 'collector';
   if (url.startsWith('node:')) return 'node';
   return url;
 }

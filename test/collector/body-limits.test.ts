@@ -173,6 +173,34 @@ describe('every JSON body has a nesting limit', () => {
     expect(expectError(past, 400, 'malformed_json').detail).toMatch(new RegExp(`deeper than ${DEPTH}`));
   });
 
+  it('a body read straight from the socket (a Content-Length, no encoding) reads as the parser read it: UTF-8 across chunks, a byte order mark dropped; gzip still taken', async () => {
+    const p = await seedPartner(c);
+    const body = `{"gr_id":"g-read-é€😀","pk":"${p.key}","url":"https://shop.test/ünï"}`;
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body, 'utf8')]);
+    // Sent in pieces that split the multi-byte characters.
+    const pieces = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 3) controller.enqueue(Uint8Array.from(bytes.subarray(i, i + 3)));
+        controller.close();
+      },
+    });
+    const split = await fetch(`${c.url}/v1/tracking/click`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${c.secret}`, 'content-length': String(bytes.length), ...json },
+      body: pieces,
+      duplex: 'half',
+    } as RequestInit);
+    expect(split.status, await split.clone().text()).toBe(202);
+    const zipped = await fetch(`${c.url}/v1/tracking/click`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${c.secret}`, 'content-encoding': 'gzip', ...json },
+      body: Uint8Array.from(gzipSync(body)),
+    });
+    expect(zipped.status).toBe(202);
+    const stored = await c.call('GET', `/v1/clicks?partnership_id_eq=${p.partnershipId}`, { token: c.secret });
+    expect(stored.body.data.map((x: { attributes: { gr_id: string } }) => x.attributes.gr_id)).toEqual(['g-read-é€😀']);
+  });
+
   it('brackets inside strings, after escaped quotes too, do not count', async () => {
     const p = await seedPartner(c);
     const text = JSON.stringify(`\\"${'['.repeat(2000)}"{{{`);

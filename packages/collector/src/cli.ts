@@ -82,7 +82,10 @@ function shownUrl(url: string): string {
  * binary, a test's own in process.
  */
 export function main(argv: readonly string[], cliIo: CliIo = PROCESS_IO): Promise<number> {
-  return withIo(cliIo, () => run(argv, cliIo));
+  // The binary writes to the process's own io, which io() answers without a store: no
+  // AsyncLocalStorage for it, whose promise hooks would then run on every promise of
+  // every request `tally serve` takes (a twentieth of a conversion's CPU: docs/hot-path.md).
+  return cliIo === PROCESS_IO ? run(argv, cliIo) : withIo(cliIo, () => run(argv, cliIo));
 }
 
 async function run(argv: readonly string[], cliIo: CliIo): Promise<number> {

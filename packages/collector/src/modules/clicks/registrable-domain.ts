@@ -19,7 +19,19 @@ export function registrableDomain(url: string | undefined): string | null {
   } catch {
     return null;
   }
-  // Browsers refuse the list's private section too (github.io, herokuapp.com, …), so it
-  // counts here as a suffix like any other.
-  return getDomain(hostname, { allowPrivateDomains: true, extractHostname: false }) ?? null;
+  // A program's landings come from a handful of hosts: each is looked up in the list once.
+  let domain = domains.get(hostname);
+  if (domain === undefined) {
+    // Browsers refuse the list's private section too (github.io, herokuapp.com, …), so it
+    // counts here as a suffix like any other.
+    domain = getDomain(hostname, { allowPrivateDomains: true, extractHostname: false }) ?? null;
+    // Hosts come from the public: the memory starts over past its bound.
+    if (domains.size >= MAX_HOSTS) domains.clear();
+    domains.set(hostname, domain);
+  }
+  return domain;
 }
+
+/** Hosts whose domain is kept; about 100 bytes each. */
+const MAX_HOSTS = 10_000;
+const domains = new Map<string, string | null>();

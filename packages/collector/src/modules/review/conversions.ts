@@ -57,12 +57,18 @@ export async function reviewConversion(
     partnerPaypal: credited.partner_paypal_email_norm,
     now,
   });
-  const on = new Set(await programSignals(db, programId));
+  // The program's set, shared from memory: copied only when a signal is left out for this conversion.
+  let on = await programSignals(db, programId);
+  const without = (signals: readonly Signal[]) => {
+    const copy = new Set(on);
+    for (const s of signals) copy.delete(s);
+    on = copy;
+  };
   // The company's own servers (a secret token) and the billing platforms send no visitor.
-  if (!input.seen) for (const s of VISITOR_SIGNALS) on.delete(s);
+  if (!input.seen) without(VISITOR_SIGNALS);
   // A sale credited by its partner's code has no landing by nature: the code is the evidence.
   if (evidence.clickAt === null && input.discount_code && (await creditedByCode(db, programId, input.discount_code))?.id === credited.id) {
-    on.delete('no_click');
+    without(['no_click']);
   }
   const flags = conversionFlags({ ...evidence, clickFlood: input.seen?.click_flood === true }, on);
   return {

@@ -2,7 +2,7 @@
 // who converted from the same address or browser lately; the instance's partners'
 // mailboxes and the disposable domains from memory.
 
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Queryable } from '../../platform/db/db.js';
 import { remembered } from '../../platform/db/remembered.js';
@@ -15,8 +15,14 @@ import { ADDRESS_PEOPLE, ADDRESS_WINDOW_SECONDS, BROWSER_PEOPLE, BROWSER_WINDOW_
  * Pseudonymous, not anonymous: IPv4 is small enough to guess through.
  */
 export function clientHash(programId: string, client: string | undefined): string | null {
-  return client ? createHash('sha256').update(`${programId}:${client}`).digest('hex').slice(0, 32) : null;
+  return client ? sha256Hex(`${programId}:${client}`).slice(0, 32) : null;
 }
+
+// Node's one-shot hash (20.12 and 21.7 on) spares a Hash object per conversion; 20.11 makes one.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+const sha256Hex = oneShot
+  ? (text: string) => oneShot('sha256', text, 'hex')
+  : (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 
 /** The browser as its User-Agent header says, cut to a length worth showing. */
 export const userAgent = (raw: string | undefined): string | null => (raw ? raw.slice(0, 256) : null);

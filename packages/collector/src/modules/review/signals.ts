@@ -92,7 +92,8 @@ export function conversionFlags(e: ConversionEvidence, on: ReadonlySet<Signal>):
   if (e.partnerAddress)
     add('partner_address', "the customer's address reaches a partner's own or payout address (in this or another program)");
   if (e.disposable) add('disposable_email', "the customer's address is at a disposable e-mail domain");
-  const ads = paidAdParameters(e.clickUrl);
+  // The landing's address is parsed only where the signal is on (off by default).
+  const ads = on.has('paid_ads') ? paidAdParameters(e.clickUrl) : [];
   if (ads.length > 0) add('paid_ads', `the landing came from a paid ad (${ads.join(', ')}), which the program forbids on its brand`);
   if (e.sharedPayout) add('shared_payout', "the partner's payout address is another partner's too");
   return flags;

@@ -10,7 +10,11 @@ const VALID_ID = /^[\x21-\x7e]{1,128}$/;
 // A client that sends a token as its request id would have it logged; it gets a new id.
 const TOKEN_LIKE = /tly_(sec|pub)_/i;
 
-export function requestContext(log: Logger): Middleware {
+export function requestContext(parent: Logger): Middleware {
+  // The request line's fields are these five, none of them anything the redact list looks
+  // for: written without the redaction pass, which cost more than the line itself (about
+  // 15 µs of 20 µs a line, measured; docs/hot-path.md). Every other line keeps it.
+  const log = parent.child({}, { redact: [] });
   return async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
     const requestId = VALID_ID.test(incoming) && !TOKEN_LIKE.test(incoming) ? incoming : randomUUID();
