@@ -104,14 +104,16 @@ export const ROUTES: readonly Route[] = [
 const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };
 
 function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Context) => string): Middleware {
+  const replicated = deps.db.stats().replicaReads !== undefined;
   return async (ctx) => {
     // No record has an id with U+0000, and PostgreSQL refuses it in text outright.
     if (Object.values(ctx.params as Record<string, string>).some((v) => v.includes('\0'))) {
       throw fail('not_found', `no record at ${ctx.path}`);
     }
-    // Authenticated callers, but the snippet's public token: a list or the statistics may
-    // be read from a replica, and what the caller wrote is then seen (platform/db/caller.ts).
-    const caller = ctx.state.caller === 'public' ? undefined : (ctx.state.tokenId as string | undefined);
+    // With a replica, a list or the statistics may be read from it, and what the caller wrote
+    // is then seen (platform/db/caller.ts). Not the snippet's publishable token, which reads
+    // no list, nor without a replica: the scope costs every promise of the request a hook.
+    const caller = replicated && ctx.state.caller !== 'publishable' ? (ctx.state.tokenId as string | undefined) : undefined;
     const reply = await asCaller(caller, r.method === 'get' && (r.list !== undefined || r.replicaReads === true), () =>
       r.handle({
         db: deps.db,
