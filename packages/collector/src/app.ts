@@ -104,7 +104,7 @@ export const ROUTES: readonly Route[] = [
 const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };
 
 function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Context) => string): Middleware {
-  const replicated = deps.db.stats().replicaReads !== undefined;
+  const replicated = deps.db?.stats().replicaReads !== undefined;
   return async (ctx) => {
     // No record has an id with U+0000, and PostgreSQL refuses it in text outright.
     if (Object.values(ctx.params as Record<string, string>).some((v) => v.includes('\0'))) {
