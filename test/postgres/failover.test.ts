@@ -19,8 +19,8 @@ import { type PgBouncer, startPgBouncer } from './pgbouncer.js';
 /** Conversions each process is sent per second. */
 const RATE = 20;
 /** Load before the primary dies, and after writes succeed again. */
-const BEFORE_MS = 3000;
-const AFTER_MS = 4000;
+const BEFORE_MS = 2000;
+const AFTER_MS = 2500;
 /**
  * The webhook deadline, short so that a claim's lease (2 × it + 10 s, server.ts) ends
  * within the test: a delivery whose success was not recorded is then sent again here.
