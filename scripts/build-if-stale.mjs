@@ -13,7 +13,14 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const OUTPUTS = ['packages/collector/dist', 'packages/tracker/dist', 'packages/web/dist'];
 const INPUTS = ['packages/collector/src', 'packages/collector/bin', 'packages/tracker/src', 'packages/web/src'];
-const INPUT_FILES = ['rollup.config.mjs', 'package-lock.json', 'package.json', 'tsconfig.json', 'packages/tracker/tsconfig.json', 'packages/web/tsconfig.json'];
+const INPUT_FILES = [
+  'rollup.config.mjs',
+  'package-lock.json',
+  'package.json',
+  'tsconfig.json',
+  'packages/tracker/tsconfig.json',
+  'packages/web/tsconfig.json',
+];
 
 /** Every file under `dir`, with its modification time. */
 function* files(dir) {
@@ -32,7 +39,9 @@ function stale() {
   if (!Number.isFinite(written)) return 'a build output is empty';
   const read = Math.max(
     ...INPUTS.flatMap((d) => [...files(join(root, d))]),
-    ...INPUT_FILES.map((f) => join(root, f)).filter(existsSync).map((f) => statSync(f).mtimeMs),
+    ...INPUT_FILES.map((f) => join(root, f))
+      .filter(existsSync)
+      .map((f) => statSync(f).mtimeMs),
   );
   return read > written ? 'sources changed since the last build' : undefined;
 }
