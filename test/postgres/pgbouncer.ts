@@ -9,10 +9,10 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './cluster.js';
 
 const HOW = 'The PostgreSQL suite runs through PgBouncer: on Debian, `apt-get install -y pgbouncer`, or set TALLY_TEST_POOLED_URL.';
 
@@ -47,16 +47,6 @@ function binary(): string {
     if (dir && existsSync(join(dir, 'pgbouncer'))) return join(dir, 'pgbouncer');
   }
   throw new Error(`pgbouncer is not installed. ${HOW}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 export async function startPgBouncer(serverUrl: string, options: PgBouncerOptions = {}): Promise<PgBouncer> {

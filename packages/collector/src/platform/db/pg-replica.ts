@@ -15,6 +15,9 @@ const MAX_CALLERS = 10_000;
 const LAG_CHECK_MS = 1000;
 const DOWN_MS = 2000;
 
+/** A WAL position beyond any a server will reach. */
+const PAST_ANY = 2n ** 64n;
+
 /** A WAL position ('16/B374D848') as a number that orders. */
 export function lsn(text: string | null | undefined): bigint | undefined {
   if (!text) return undefined;
@@ -49,7 +52,7 @@ export function replicaRouter(url: string, primaryPosition: () => Promise<string
   const replayed = async (): Promise<bigint> => {
     const { rows } = await pool.query<{ l: string | null }>('SELECT pg_last_wal_replay_lsn()::text AS l');
     // Null: no longer a standby (promoted): whatever it has is all there is to read.
-    return lsn(rows[0]?.l) ?? BigInt(Number.MAX_SAFE_INTEGER) * 2n ** 16n;
+    return lsn(rows[0]?.l) ?? PAST_ANY;
   };
 
   /** Whether the replica has replayed what the primary had written a check ago: behind by a second at most. */
@@ -86,7 +89,7 @@ export function replicaRouter(url: string, primaryPosition: () => Promise<string
       // trusted by nobody until it has replayed everything written so far.
       if (marks.size > MAX_CALLERS) {
         marks.clear();
-        lag = { checkedAt: 0, ok: false, primaryBefore: BigInt(Number.MAX_SAFE_INTEGER) * 2n ** 16n };
+        lag = { checkedAt: 0, ok: false, primaryBefore: PAST_ANY };
       }
     },
     async choose() {
