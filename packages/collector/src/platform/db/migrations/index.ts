@@ -28,6 +28,10 @@ import m0022 from './0022-billing-platforms.js';
 import m0023 from './0023-review.js';
 import m0024 from './0024-clicks-by-month.js';
 import m0025 from './0025-settings-notice-backend.js';
+import m0026 from './0026-locales.js';
+import m0027 from './0027-notifications.js';
+import m0028 from './0028-imports.js';
+import m0029 from './0029-embed.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -57,4 +61,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m0023,
   m0024,
   m0025,
+  m0026,
+  m0027,
+  m0028,
+  m0029,
 ];
