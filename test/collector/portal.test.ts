@@ -334,7 +334,7 @@ describe('what a partner sees, and nothing more', () => {
     const { cookie, email } = await applyTo(p.slug);
     const me = asPartner(cookie!);
     const changed = await me('PATCH', '/v1/portal/account', { body: { name: 'New Name', paypal_email: 'new@pay.test' } });
-    expect(changed.body.data.attributes).toEqual({ email, name: 'New Name', paypal_email: 'new@pay.test' });
+    expect(changed.body.data.attributes).toEqual({ email, name: 'New Name', paypal_email: 'new@pay.test', locale: null });
     const [partner] = (await c.call('GET', '/v1/partners', { token: p.secret })).body.data;
     expect(partner.attributes).toMatchObject({ name: 'New Name', paypal_email: 'new@pay.test' });
     const second = asPartner(

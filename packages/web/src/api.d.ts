@@ -47,6 +47,11 @@ export interface paths {
                                     name: string;
                                     email: string;
                                     paypal_email?: string;
+                                    /**
+                                     * @description The language the partner chose in the portal; absent: their browser's, else the program's `locale`
+                                     * @enum {string}
+                                     */
+                                    locale?: "en" | "de" | "fr" | "es";
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -109,6 +114,11 @@ export interface paths {
                                     name: string;
                                     email: string;
                                     paypal_email?: string;
+                                    /**
+                                     * @description The language the partner chose in the portal; absent: their browser's, else the program's `locale`
+                                     * @enum {string}
+                                     */
+                                    locale?: "en" | "de" | "fr" | "es";
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -167,6 +177,11 @@ export interface paths {
                                     name: string;
                                     email: string;
                                     paypal_email?: string;
+                                    /**
+                                     * @description The language the partner chose in the portal; absent: their browser's, else the program's `locale`
+                                     * @enum {string}
+                                     */
+                                    locale?: "en" | "de" | "fr" | "es";
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -255,6 +270,11 @@ export interface paths {
                                     name: string;
                                     email: string;
                                     paypal_email?: string;
+                                    /**
+                                     * @description The language the partner chose in the portal; absent: their browser's, else the program's `locale`
+                                     * @enum {string}
+                                     */
+                                    locale?: "en" | "de" | "fr" | "es";
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -6234,6 +6254,11 @@ export interface paths {
                                     };
                                     /** @description The end of the Lemon Squeezy API key Tally reads orders' discount codes with; null: none */
                                     lemonsqueezy_api_key_hint: string | null;
+                                    /**
+                                     * @description The partners' default language: the portal's and public page's when neither the partner nor their browser picks one
+                                     * @enum {string}
+                                     */
+                                    locale: "en" | "de" | "fr" | "es";
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -6304,6 +6329,11 @@ export interface paths {
                         };
                         /** @description A Lemon Squeezy API key: Tally reads an order's discount code with it (webhooks do not carry it); null removes it */
                         lemonsqueezy_api_key?: string | null;
+                        /**
+                         * @description en, de, fr or es
+                         * @enum {string}
+                         */
+                        locale?: "en" | "de" | "fr" | "es";
                     };
                 };
             };
@@ -6356,6 +6386,11 @@ export interface paths {
                                     };
                                     /** @description The end of the Lemon Squeezy API key Tally reads orders' discount codes with; null: none */
                                     lemonsqueezy_api_key_hint: string | null;
+                                    /**
+                                     * @description The partners' default language: the portal's and public page's when neither the partner nor their browser picks one
+                                     * @enum {string}
+                                     */
+                                    locale: "en" | "de" | "fr" | "es";
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -9351,6 +9386,11 @@ export interface paths {
                                         [key: string]: number;
                                     };
                                     auto_accept: boolean;
+                                    /**
+                                     * @description The program's default language: the page's when the browser asks for none of ours
+                                     * @enum {string}
+                                     */
+                                    locale: "en" | "de" | "fr" | "es";
                                     /** @description The partner groups that take applications, each with its rewards in words; apply to one with `group` */
                                     groups: {
                                         slug: string;
@@ -9547,6 +9587,8 @@ export interface paths {
                                     email: string;
                                     name: string;
                                     paypal_email: string | null;
+                                    /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                 };
                             };
                         };
@@ -9665,6 +9707,8 @@ export interface paths {
                                     email: string;
                                     name: string;
                                     paypal_email: string | null;
+                                    /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                 };
                             };
                         };
@@ -9812,6 +9856,8 @@ export interface paths {
                                     email: string;
                                     name: string;
                                     paypal_email: string | null;
+                                    /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                 };
                             } | null;
                         };
@@ -9833,7 +9879,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the name or PayPal address the partner is paid at, in every program they joined */
+        /** Change the name, the PayPal address the partner is paid at, or their language, in every program they joined */
         patch: {
             parameters: {
                 query?: never;
@@ -9846,6 +9892,8 @@ export interface paths {
                     "application/json": {
                         name?: string;
                         paypal_email?: string | null;
+                        /** @description en, de, fr or es; null: the browser's, else the program's */
+                        locale?: ("en" | "de" | "fr" | "es") | null;
                     };
                 };
             };
@@ -9865,6 +9913,8 @@ export interface paths {
                                     email: string;
                                     name: string;
                                     paypal_email: string | null;
+                                    /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                 };
                             };
                         };
@@ -9924,6 +9974,11 @@ export interface paths {
                                 attributes: {
                                     program_id: string;
                                     program_name: string;
+                                    /**
+                                     * @description The program's default language: the portal's when neither the partner nor their browser picks one
+                                     * @enum {string}
+                                     */
+                                    program_locale: "en" | "de" | "fr" | "es";
                                     /** @enum {string} */
                                     state: "pending" | "accepted" | "declined";
                                     /** @description Only while accepted: a declined or pending partner has no link to share */
@@ -10025,6 +10080,11 @@ export interface paths {
                                 attributes: {
                                     program_id: string;
                                     program_name: string;
+                                    /**
+                                     * @description The program's default language: the portal's when neither the partner nor their browser picks one
+                                     * @enum {string}
+                                     */
+                                    program_locale: "en" | "de" | "fr" | "es";
                                     /** @enum {string} */
                                     state: "pending" | "accepted" | "declined";
                                     /** @description Only while accepted: a declined or pending partner has no link to share */

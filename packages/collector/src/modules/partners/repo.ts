@@ -13,6 +13,8 @@ export interface PartnerRow {
   paypal_email_norm: string | null;
   /** The portal account of the person, once they have one. */
   account_id: string | null;
+  /** The language the partner chose in the portal; null: their browser's, else the program's. */
+  locale: string | null;
   created_at: number;
   updated_at: number;
 }

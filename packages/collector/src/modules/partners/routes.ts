@@ -8,6 +8,7 @@ import * as partners from './repo.js';
 import type { PartnerRow } from './repo.js';
 import { readRoutes } from '../../api/crud.js';
 import { email, emailFilter, partnerName } from '../../api/fields.js';
+import { LOCALES } from '../../core/locale.js';
 
 /**
  * Reditus's fields (docs/api.md §8.1) plus `email`, the account address the company gave: it was taken and
@@ -22,6 +23,7 @@ export function renderPartner(row: PartnerRow): Resource {
       name: row.name,
       email: row.email,
       paypal_email: row.paypal_email,
+      locale: row.locale,
       created_at: row.created_at,
       updated_at: row.updated_at,
     }),
@@ -32,6 +34,10 @@ export const partnerSchema = resource('partner', {
   name: z.string(),
   email: z.string(),
   paypal_email: z.string().optional(),
+  locale: z
+    .enum(LOCALES)
+    .optional()
+    .meta({ description: "The language the partner chose in the portal; absent: their browser's, else the program's `locale`" }),
   created_at: unixTime,
   updated_at: unixTime,
 });

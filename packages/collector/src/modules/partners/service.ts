@@ -11,6 +11,8 @@ export interface PartnerInput {
   name: string;
   email: string;
   paypal_email?: string | null;
+  /** The language the person chose (their account's, when they join another program from the portal). */
+  locale?: string | null;
 }
 
 export async function getPartner(db: Queryable, programId: string, id: string): Promise<PartnerRow> {
@@ -46,6 +48,7 @@ export async function createPartner(
     paypal_email: input.paypal_email ?? null,
     paypal_email_norm: input.paypal_email ? normalizeEmail(input.paypal_email) : null,
     account_id: accountId,
+    locale: input.locale ?? null,
     created_at: now,
     updated_at: now,
   };

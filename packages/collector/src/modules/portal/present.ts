@@ -2,6 +2,7 @@
 // read. A referral's e-mail is masked; a partnership shows its link only once accepted.
 
 import { maskEmail } from '../../core/email.js';
+import { localeOf } from '../../core/locale.js';
 import type { Resource } from '../../platform/resource.js';
 import type { CommissionRow } from '../commissions/repo.js';
 import { referralLink } from '../partnerships/present.js';
@@ -18,6 +19,7 @@ export function renderPartnership({ partnership: p, earnings, group }: Partnersh
     attributes: {
       program_id: p.program_id,
       program_name: p.program_name,
+      program_locale: localeOf(p.program_locale) ?? 'en',
       state: p.state,
       referral_link: accepted ? referralLink(p.program_site_url, p.key) : null,
       key: accepted ? p.key : null,
@@ -83,8 +85,8 @@ export const renderPayout = (b: PartnerPayoutRow): Resource => ({
   },
 });
 
-export const renderAccount = ({ account, name, paypalEmail }: Profile): Resource => ({
+export const renderAccount = ({ account, name, paypalEmail, locale }: Profile): Resource => ({
   id: account.id,
   type: 'partner_account',
-  attributes: { email: account.email, name, paypal_email: paypalEmail },
+  attributes: { email: account.email, name, paypal_email: paypalEmail, locale },
 });

@@ -39,6 +39,9 @@ export interface ReachedPartnership extends PartnershipRow {
   program_minimum_payout: string;
   partner_name: string;
   paypal_email: string | null;
+  /** The language the partner chose (the same on each of the account's records), and the program's default. */
+  partner_locale: string | null;
+  program_locale: string;
 }
 
 export async function insertAccount(db: Queryable, row: AccountRow): Promise<void> {
@@ -78,11 +81,11 @@ export async function reachesOtherProgram(db: Queryable, accountId: string, prog
   );
 }
 
-/** The name and PayPal address the partner gives in the portal, on every partner record of the account. */
+/** The name, PayPal address and language the partner gives in the portal, on every partner record of the account. */
 export function updatePartnerRecords(
   db: Queryable,
   accountId: string,
-  fields: { name?: string; paypal_email?: string | null; paypal_email_norm?: string | null },
+  fields: { name?: string; paypal_email?: string | null; paypal_email_norm?: string | null; locale?: string | null },
   now: number,
 ): Promise<number> {
   const set = Object.keys(fields).map((c) => `${c} = ?`);
@@ -92,7 +95,8 @@ export function updatePartnerRecords(
 /** What the portal shows with a partnership (`s`): its program's (`p`) name, address and rules, its partner record's (`pa`) name and PayPal address. */
 const REACHED = `SELECT s.*, p.name AS program_name, p.slug AS program_slug, p.site_url AS program_site_url, p.commission_rate_bps AS program_rate_bps,
             p.partner_codes AS program_partner_codes, p.code_prefix AS program_code_prefix, p.code_max_length AS program_code_max_length,
-            COALESCE(g.minimum_payout, p.minimum_payout) AS program_minimum_payout, pa.name AS partner_name, pa.paypal_email`;
+            COALESCE(g.minimum_payout, p.minimum_payout) AS program_minimum_payout, pa.name AS partner_name, pa.paypal_email,
+            pa.locale AS partner_locale, p.locale AS program_locale`;
 /** The group whose minimum payout applies (`g`), beside the partnership `s`. */
 const GROUP = 'LEFT JOIN partner_groups g ON g.id = s.group_id';
 

@@ -8,6 +8,7 @@ import { email } from '../../api/fields.js';
 import { type Reply, type RouteInput, route } from '../../api/route.js';
 import type { Resource } from '../../platform/resource.js';
 import { states } from '../../core/state-machines.js';
+import { LOCALES } from '../../core/locale.js';
 import type { Db } from '../../platform/db/db.js';
 import type { FieldFilter, Page, PageRequest } from '../../platform/db/list.js';
 import { dateTime, type ListSpec, oneOf } from '../../platform/http/list-query.js';
@@ -45,6 +46,9 @@ const password = z.string().max(PASSWORD_MAX);
 const partnershipSchema = resource('portal_partnership', {
   program_id: z.string(),
   program_name: z.string(),
+  program_locale: z
+    .enum(LOCALES)
+    .meta({ description: "The program's default language: the portal's when neither the partner nor their browser picks one" }),
   state: z.enum(['pending', 'accepted', 'declined']),
   referral_link: z.string().nullable().meta({ description: 'Only while accepted: a declined or pending partner has no link to share' }),
   key: z.string().nullable(),
@@ -120,6 +124,10 @@ const accountSchema = resource('partner_account', {
   email: z.string(),
   name: z.string(),
   paypal_email: z.string().nullable(),
+  locale: z
+    .enum(LOCALES)
+    .nullable()
+    .meta({ description: "The language chosen for the portal (and e-mails); null: the browser's, else the program's default" }),
 });
 
 /** The account as the portal shows it, in the `{ data }` envelope. */
@@ -232,9 +240,13 @@ export const portalRoutes = [
   route({
     method: 'patch',
     path: '/v1/portal/account',
-    summary: 'Change the name or PayPal address the partner is paid at, in every program they joined',
+    summary: 'Change the name, the PayPal address the partner is paid at, or their language, in every program they joined',
     access: 'partner',
-    body: z.strictObject({ name: z.string().trim().min(1).max(200).optional(), paypal_email: email.nullable().optional() }),
+    body: z.strictObject({
+      name: z.string().trim().min(1).max(200).optional(),
+      paypal_email: email.nullable().optional(),
+      locale: z.enum(LOCALES).nullable().optional().meta({ description: "en, de, fr or es; null: the browser's, else the program's" }),
+    }),
     status: 200,
     response: one(accountSchema),
     async handle(input) {

@@ -31,6 +31,7 @@ import * as identity from '../identity/service.js';
 import { checkEmail, signInKey, WRONG_PASSWORD } from '../identity/service.js';
 import { normalizeEmail } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
+import { type Locale, localeOf } from '../../core/locale.js';
 import { createPartner } from '../partners/service.js';
 import { insertPartnership } from '../partnerships/service.js';
 import { checkPasswordRules, hashPassword } from '../identity/passwords.js';
@@ -153,10 +154,12 @@ export async function apply(db: Db, slug: string, input: Application, now: numbe
         field: 'email',
       });
     }
+    // A partner of other programs here keeps the language they chose in the portal.
+    const locale = current ? (await profileOf(tx, account)).locale : null;
     partner ??= await createPartner(
       tx,
       program.id,
-      { name: input.name.trim(), email, paypal_email: input.paypal_email || null },
+      { name: input.name.trim(), email, paypal_email: input.paypal_email || null, locale },
       now,
       account.id,
     );
@@ -316,13 +319,20 @@ export async function accountOf(db: Queryable, made: NewPartnerSession): Promise
 /** The account as the portal shows it: its name and PayPal address are its partner records' (the same in every program). */
 export async function profileOf(db: Queryable, account: AccountRow): Promise<Profile> {
   const [first] = await accounts.partnershipsOf(db, account.id);
-  return { account, name: first?.partner_name ?? '', paypalEmail: first?.paypal_email ?? null };
+  return {
+    account,
+    name: first?.partner_name ?? '',
+    paypalEmail: first?.paypal_email ?? null,
+    locale: localeOf(first?.partner_locale) ?? null,
+  };
 }
 
 export interface Profile {
   account: AccountRow;
   name: string;
   paypalEmail: string | null;
+  /** The language chosen in the portal; null: the browser's, else the program's. */
+  locale: Locale | null;
 }
 
 /** One of them, or 404 as for anything the account does not reach. */
@@ -336,7 +346,7 @@ export async function reachedPartnership(db: Queryable, accountId: string, id: s
 export async function updateProfile(
   db: Db,
   account: AccountRow,
-  changes: { name?: string | undefined; paypal_email?: string | null | undefined },
+  changes: { name?: string | undefined; paypal_email?: string | null | undefined; locale?: Locale | null | undefined },
   now: number,
 ): Promise<void> {
   const fields: Parameters<typeof accounts.updatePartnerRecords>[2] = {};
@@ -345,6 +355,7 @@ export async function updateProfile(
     fields.paypal_email = changes.paypal_email === null ? null : checkEmail(changes.paypal_email, 'paypal_email');
     fields.paypal_email_norm = fields.paypal_email === null ? null : normalizeEmail(fields.paypal_email);
   }
+  if (changes.locale !== undefined) fields.locale = changes.locale;
   if (Object.keys(fields).length === 0) return;
   await db.transaction((tx) => accounts.updatePartnerRecords(tx, account.id, fields, now));
 }

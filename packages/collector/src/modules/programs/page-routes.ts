@@ -6,6 +6,7 @@ import { rulesFor } from '../commissions/rules.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { apply, invitePartner, partnerLinkPath, partnerToInvite, publicProgram } from '../portal/service.js';
 import { uuidv7 } from '../../core/ids.js';
+import { LOCALES, localeOf } from '../../core/locale.js';
 import { PASSWORD_MAX } from '../identity/passwords.js';
 import { route } from '../../api/route.js';
 import { one, resource } from '../../platform/http/schemas.js';
@@ -20,6 +21,7 @@ const pageSchema = resource('program_page', {
   commission_rate_bps: z.number().int(),
   ...rulesOut,
   auto_accept: z.boolean(),
+  locale: z.enum(LOCALES).meta({ description: "The program's default language: the page's when the browser asks for none of ours" }),
   groups: z
     .array(z.object({ slug: z.string(), name: z.string(), rewards: z.array(z.string()), auto_accept: z.boolean() }))
     .meta({ description: 'The partner groups that take applications, each with its rewards in words; apply to one with `group`' }),
@@ -51,6 +53,7 @@ export const programPageRoutes = [
               commission_rate_bps: program.commission_rate_bps,
               ...renderRules(rulesFor(program)),
               auto_accept: program.auto_accept === 1,
+              locale: localeOf(program.locale) ?? 'en',
               groups: groups.map((g) => ({ slug: g.slug, name: g.name, rewards: g.rewards, auto_accept: g.autoAccept })),
             },
           },

@@ -37,6 +37,8 @@ export interface ProgramRow {
   lemonsqueezy_api_key: string | null;
   /** JSON: the review signals the program turned on or off (modules/review/signals.ts). */
   review_signals: string;
+  /** The language partners get when neither they nor their browser choose one of ours (core/locale.ts). */
+  locale: string;
   created_at: number;
   updated_at: number;
 }
@@ -93,6 +95,7 @@ export type ProgramFields = Partial<
     | 'stripe_api_key'
     | 'lemonsqueezy_api_key'
     | 'review_signals'
+    | 'locale'
   >
 >;
 

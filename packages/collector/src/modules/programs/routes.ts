@@ -12,6 +12,7 @@ import { rulesFor } from '../commissions/rules.js';
 import { renderRules } from './present.js';
 import { STRIPE_API_KEY } from '../codes/stripe-api.js';
 import { rateBps, rules, rulesOut, slug } from '../../api/fields.js';
+import { LOCALES, localeOf } from '../../core/locale.js';
 
 /** The snippet holds data-cookie-days to 1–365 (docs/tracker.md). */
 export const COOKIE_DAYS_MAX = 365;
@@ -43,6 +44,11 @@ const programSchema = resource('program', {
     .string()
     .nullable()
     .meta({ description: "The end of the Lemon Squeezy API key Tally reads orders' discount codes with; null: none" }),
+  locale: z
+    .enum(LOCALES)
+    .meta({
+      description: "The partners' default language: the portal's and public page's when neither the partner nor their browser picks one",
+    }),
   created_at: unixTime,
   updated_at: unixTime,
 });
@@ -71,6 +77,7 @@ function renderProgram({ program, origins }: ProgramWithOrigins) {
       stripe_api_key_hint: program.stripe_api_key ? `${program.stripe_api_key.slice(0, 8)}…${program.stripe_api_key.slice(-4)}` : null,
       lemonsqueezy_api_key_hint: program.lemonsqueezy_api_key ? `…${program.lemonsqueezy_api_key.slice(-4)}` : null,
       review_signals: Object.fromEntries(SIGNAL_NAMES.map((s) => [s, signalsOn(program.review_signals).has(s)])),
+      locale: localeOf(program.locale) ?? 'en',
       created_at: program.created_at,
       updated_at: program.updated_at,
     },
@@ -119,6 +126,7 @@ const changes = z.strictObject({
     .meta({
       description: "A Lemon Squeezy API key: Tally reads an order's discount code with it (webhooks do not carry it); null removes it",
     }),
+  locale: z.enum(LOCALES).optional().meta({ description: 'en, de, fr or es' }),
 });
 
 export const programRoutes = [
@@ -165,6 +173,7 @@ export const programRoutes = [
           stripeApiKey: body.stripe_api_key,
           lemonSqueezyApiKey: body.lemonsqueezy_api_key,
           reviewSignals: body.review_signals,
+          locale: body.locale,
           origins: body.allowed_origins,
         },
         now,

@@ -103,6 +103,7 @@ function prepare(input: NewProgram, now: number): { program: ProgramRow; origins
     stripe_api_key: null,
     lemonsqueezy_api_key: null,
     review_signals: '{}',
+    locale: 'en',
     created_at: now,
     updated_at: now,
   };
@@ -154,6 +155,8 @@ export interface ProgramChanges {
   lemonSqueezyApiKey?: string | null | undefined;
   /** Review signals turned on or off, over the program's current choice. */
   reviewSignals?: Partial<Record<string, boolean>> | undefined;
+  /** The partners' default language (core/locale.ts LOCALES). */
+  locale?: string | undefined;
   /** The whole list, replacing the current one: what is missing is removed, what is new added. */
   origins?: readonly string[] | undefined;
 }
@@ -200,6 +203,7 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
   if (changes.autoCodes !== undefined) fields.auto_codes = changes.autoCodes ? 1 : 0;
   if (changes.stripeApiKey !== undefined) fields.stripe_api_key = changes.stripeApiKey;
   if (changes.lemonSqueezyApiKey !== undefined) fields.lemonsqueezy_api_key = changes.lemonSqueezyApiKey;
+  if (changes.locale !== undefined) fields.locale = changes.locale;
   const wanted = changes.origins && [...new Set(changes.origins.map(parseOrigin))];
   if (wanted?.length === 0) {
     throw fail('invalid_field', 'a program needs at least one allowed origin, or the snippet can record nothing', {
