@@ -17,6 +17,20 @@ const SQLITE_ONLY = [
   'test/collector/cli.test.ts',
 ];
 
+// The HTTP edge: framing, hostile bodies, headers, CORS, assets, the log line, the banner and
+// npm's signals. All of it happens before a statement is sent, so the second engine would
+// run the same code again (about 15 s of the PostgreSQL tier).
+const EDGE = [
+  'test/collector/input.test.ts',
+  'test/collector/cors.test.ts',
+  'test/collector/headers.test.ts',
+  'test/collector/assets.test.ts',
+  'test/collector/home.test.ts',
+  'test/collector/logs.test.ts',
+  'test/collector/banner.test.ts',
+  'test/collector/npm-start.test.ts',
+];
+
 // Pure rules: no database, so nothing an engine could change. They run once, on the sqlite side.
 const PURE = [
   'test/collector/csv.test.ts',
@@ -101,7 +115,7 @@ export default defineConfig({
             test: {
               name: 'postgres',
               include: ['test/collector/**/*.test.ts', 'test/postgres/**/*.test.ts'],
-              exclude: [...SQLITE_ONLY, ...PURE],
+              exclude: [...SQLITE_ONLY, ...PURE, ...EDGE],
               isolate: ISOLATE,
               env: { TALLY_TEST_ENGINE: 'postgres' },
               globalSetup: ['test/postgres/setup.ts'],
