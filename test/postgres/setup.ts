@@ -28,8 +28,10 @@ export default async function setup(): Promise<() => Promise<void>> {
     throw new Error(`PostgreSQL is not reachable at ${url.host}: ${(err as Error).message}. ${HOW}`);
   }
   // Each test schema has a login role of its name (database.ts): both go together.
-  const drop = (c: Parameters<Parameters<typeof admin>[0]>[0], names: string[]) =>
-    Promise.all(names.map((n) => c.query(`DROP SCHEMA IF EXISTS ${n} CASCADE; DROP ROLE IF EXISTS ${n}`)));
+  // One after another: a connection runs one query at a time (pg 9 refuses a queue).
+  const drop = async (c: Parameters<Parameters<typeof admin>[0]>[0], names: string[]) => {
+    for (const n of names) await c.query(`DROP SCHEMA IF EXISTS ${n} CASCADE; DROP ROLE IF EXISTS ${n}`);
+  };
   const ours = `SELECT nspname AS n FROM pg_namespace WHERE starts_with(nspname, $1)
                 UNION SELECT rolname FROM pg_roles WHERE starts_with(rolname, $1)`;
   await admin(async (c) => {
