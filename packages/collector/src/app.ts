@@ -43,6 +43,7 @@ import { tokenRoutes } from './modules/tokens/routes.js';
 import { loadWebApp, mountWeb, type WebApp } from './modules/site/web.js';
 import { trackingRoutes } from './modules/referrals/tracking-routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
+import { notificationRoutes } from './modules/notifications/routes.js';
 import type { OutboxSender } from './modules/mail/outbox.js';
 import type { Db } from './platform/db/db.js';
 import type { AccountRow, PartnerSessionRow } from './modules/portal/repo.js';
@@ -99,6 +100,7 @@ export const ROUTES: readonly Route[] = [
   ...programPageRoutes,
   ...portalRoutes,
   ...webhookRoutes,
+  ...notificationRoutes,
 ];
 
 const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };

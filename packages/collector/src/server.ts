@@ -23,6 +23,7 @@ import { errorObject } from './platform/http/errors.js';
 import { createMailer } from './platform/mail.js';
 import { composers } from './modules/mail/messages.js';
 import { startOutbox, type OutboxSender } from './modules/mail/outbox.js';
+import { startNotifications } from './modules/notifications/sender.js';
 import { purgeExpiredAccess } from './modules/identity/purge.js';
 import { payClickRewards } from './modules/rewards/clicks.js';
 import { SECURITY_HEADERS } from './platform/http/security-headers.js';
@@ -150,14 +151,17 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   // Off, no demo token is issued: a publishable token nobody asked for is one more to leak.
   const demo = demoEnabled(config) ? await demoToken(db, now()) : undefined;
   // E-mail is sent beside the requests, from the outbox they write (modules/mail/outbox.ts).
-  const outbox = config.smtpUrl
+  const mailer = config.smtpUrl ? createMailer(config.smtpUrl, config.mailFrom ?? 'Tally <tally@localhost>') : undefined;
+  const outbox = mailer
     ? startOutbox({
         db,
         log,
         now,
-        mailer: createMailer(config.smtpUrl, config.mailFrom ?? 'Tally <tally@localhost>'),
+        mailer,
         compose: composers(publicUrl),
         pollMs: background ? (options.mailPollMs ?? 1000) : 0,
+        // Notifications go out in the same loop (modules/notifications/sender.ts).
+        also: startNotifications({ db, log, mailer, publicUrl }).pass,
       })
     : undefined;
   handle = createApp({

@@ -8,6 +8,10 @@ export interface Message {
   to: string;
   subject: string;
   text: string;
+  /** The same message as HTML, sent beside the text (multipart/alternative). */
+  html?: string;
+  /** Extra headers: a notification's List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -18,9 +22,9 @@ export interface Mailer {
 export function createMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
-    async send({ to, subject, text }) {
+    async send({ to, subject, text, html, headers }) {
       try {
-        await transport.sendMail({ from, to, subject, text });
+        await transport.sendMail({ from, to, subject, text, ...(html ? { html } : {}), ...(headers ? { headers } : {}) });
       } catch (err) {
         // nodemailer's messages may quote the recipient: the error that reaches the log says only what failed.
         const code = (err as { code?: string; responseCode?: number }).code ?? (err as { responseCode?: number }).responseCode ?? 'unknown';

@@ -57,6 +57,8 @@ export interface OutboxOptions {
   mailer: Mailer;
   compose: Record<MailKind, Compose>;
   pollMs: number;
+  /** More to send in the same loop (modules/notifications): resolves to whether there may be more. */
+  also?: ((now: number) => Promise<boolean>) | undefined;
 }
 
 export function startOutbox(options: OutboxOptions): OutboxSender {
@@ -90,14 +92,14 @@ export function startOutbox(options: OutboxOptions): OutboxSender {
       again = false;
       try {
         const t = now();
-        if (!(await outbox.anyDue(db, t))) continue;
-        const claimed = await db.transaction((tx) => outbox.claimDue(tx, t, t + retryAfter(1), 20));
+        const claimed = (await outbox.anyDue(db, t)) ? await db.transaction((tx) => outbox.claimDue(tx, t, t + retryAfter(1), 20)) : [];
         for (const row of claimed) {
           // The claim's lease was the first retry's; later ones wait longer.
           if (row.attempts > 1) await db.transaction((tx) => outbox.postpone(tx, row.id, t + retryAfter(row.attempts)));
           await sendOne(row);
         }
         if (claimed.length > 0) again = true;
+        if (options.also && (await options.also(now()))) again = true;
       } catch (err) {
         log.warn({ cause: describeCause(err) }, 'looking for e-mail to send failed; the next poll retries');
       }

@@ -22,6 +22,7 @@ export function renderPartnership(row: PartnershipRow, program: ProgramRow): Res
       competitor_slugs: JSON.parse(row.competitor_slugs) as string[],
       created_by: row.created_by,
       ...(row.application_note ? { application_note: row.application_note } : {}),
+      ...(row.state === 'declined' && row.decline_reason ? { decline_reason: row.decline_reason } : {}),
       commission_rate_bps: row.commission_rate_bps,
       referral_link: referralLink(program.site_url, row.key),
       group_id: row.group_id,

@@ -17,6 +17,8 @@ export interface PartnershipRow {
   /** The commission rules (modules/programs/repo.ts), each null for the program's own. */
   /** What the partner wrote when applying on the program's page. */
   application_note: string | null;
+  /** Why an owner declined it, told to the partner (modules/notifications); none otherwise. */
+  decline_reason?: string | null;
   recurring_months: number | null;
   hold_days: number | null;
   minimum_payout: string | null;
@@ -52,6 +54,7 @@ export async function update(db: Queryable, row: PartnershipRow, from: Partnersh
     minimum_payout,
     state_set_at,
     updated_at,
+    decline_reason: row.decline_reason ?? null,
   };
   return (await updateRow(db, 'partnerships', row.program_id, row.id, fields, { state: from })) === 1;
 }

@@ -18,6 +18,7 @@ export const partnershipSchema = resource(
     competitor_slugs: z.array(z.string()).optional(),
     created_by: z.string().optional(),
     application_note: z.string().optional().meta({ description: "What the partner wrote when applying on the program's page" }),
+    decline_reason: z.string().optional().meta({ description: 'While declined: why, as the owner gave it' }),
     commission_rate_bps: z.number().int().optional(),
     recurring_months: rulesOut.recurring_months.nullable(),
     hold_days: rulesOut.hold_days.nullable(),
@@ -51,6 +52,13 @@ const createBody = z.strictObject({
 
 const updateBody = z.strictObject({
   state: state('partnership').optional(),
+  decline_reason: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1000)
+    .optional()
+    .meta({ description: 'With `state: declined`: why, told to the partner in the e-mail that says so' }),
   key: slug.optional(),
   competitor_slugs: competitorSlugs.optional(),
   commission_rate_bps: rateBps.nullish(),

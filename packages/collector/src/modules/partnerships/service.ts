@@ -37,6 +37,8 @@ export interface PartnershipChanges {
   recurring_months?: number | null | undefined;
   hold_days?: number | null | undefined;
   minimum_payout?: Record<string, number> | null | undefined;
+  /** With a move to declined: why, for the partner's e-mail. */
+  decline_reason?: string | undefined;
   /** Moves the partnership to this group, recorded as the owner's move. */
   group_id?: string | undefined;
 }
@@ -67,7 +69,7 @@ async function assertSlugsFree(db: Queryable, row: PartnershipRow, slugs: readon
 }
 
 /** The partner's name as a slug, with -2, -3… until it is free. */
-async function freeKeyFor(db: Queryable, programId: string, name: string): Promise<string> {
+export async function freeKeyFor(db: Queryable, programId: string, name: string): Promise<string> {
   const base = slugFromName(name);
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? base : `${base}-${n}`;
@@ -159,6 +161,7 @@ export async function updatePartnership(
       assertMove('partnership', row.state, changes.state);
       row.state = changes.state;
       row.state_set_at = now;
+      row.decline_reason = row.state === 'declined' ? (changes.decline_reason ?? null) : null;
     }
     if (changes.key !== undefined) {
       row.key = normalizeSlug(changes.key);

@@ -33,7 +33,11 @@ export function updateRow(
 export interface Insert {
   table: string;
   row: object;
+  /** `(columns)`: a row already there with that key is kept, and this one is not written. */
+  conflict?: string;
 }
+
+const onConflict = (f: Insert): string => (f.conflict ? ` ON CONFLICT ${f.conflict} DO NOTHING` : '');
 
 /**
  * Inserts `first` unless a row with its `conflict` key is there already, and only then
@@ -56,14 +60,14 @@ export async function insertFirstWith(db: Queryable | Db, first: Insert, conflic
         .join(', ');
     const steps = [
       `first AS (INSERT INTO ${first.table} (${columns(first)}) VALUES (${marks(first)}) ON CONFLICT ${conflict} DO NOTHING RETURNING 1)`,
-      ...followers.map((f, i) => `f${i} AS (INSERT INTO ${f.table} (${columns(f)}) SELECT ${marks(f)} FROM first)`),
+      ...followers.map((f, i) => `f${i} AS (INSERT INTO ${f.table} (${columns(f)}) SELECT ${marks(f)} FROM first${onConflict(f)})`),
     ];
     const inserted = await db.get<{ n: number }>(`WITH ${steps.join(', ')} SELECT COUNT(*) AS n FROM first`, params);
     return inserted?.n === 1;
   }
   const inOrder = async (tx: Queryable): Promise<boolean> => {
     if ((await insertRow(tx, first.table, first.row, `ON CONFLICT ${conflict} DO NOTHING`)) !== 1) return false;
-    for (const f of followers) await insertRow(tx, f.table, f.row);
+    for (const f of followers) await insertRow(tx, f.table, f.row, onConflict(f));
     return true;
   };
   return 'transaction' in db ? db.transaction(inOrder) : inOrder(db);

@@ -267,6 +267,40 @@ CREATE TABLE memberships (
 CREATE UNIQUE INDEX memberships_pkey ON memberships USING btree (user_id, program_id);
 CREATE INDEX memberships_program ON memberships USING btree (program_id, created_at);
 
+CREATE TABLE notification_optouts (
+  audience text NOT NULL,
+  person_id text NOT NULL,
+  kind text NOT NULL,
+  created_at bigint NOT NULL,
+  CONSTRAINT notification_optouts_pkey PRIMARY KEY (audience, person_id, kind)
+);
+CREATE UNIQUE INDEX notification_optouts_pkey ON notification_optouts USING btree (audience, person_id, kind);
+
+CREATE TABLE notifications (
+  id text NOT NULL,
+  program_id text NOT NULL,
+  kind text NOT NULL,
+  audience text NOT NULL,
+  recipient_id text,
+  dedupe_key text NOT NULL,
+  data text NOT NULL,
+  state text NOT NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  next_attempt_at bigint NOT NULL,
+  unsubscribe_hash text,
+  created_at bigint NOT NULL,
+  sent_at bigint,
+  CONSTRAINT notifications_dedupe_key_key UNIQUE (dedupe_key),
+  CONSTRAINT notifications_pkey PRIMARY KEY (id),
+  CONSTRAINT notifications_program_id_fkey FOREIGN KEY (program_id) REFERENCES programs(id) ON DELETE CASCADE,
+  CONSTRAINT notifications_unsubscribe_hash_key UNIQUE (unsubscribe_hash)
+);
+CREATE INDEX notifications_created ON notifications USING btree (created_at);
+CREATE UNIQUE INDEX notifications_dedupe_key_key ON notifications USING btree (dedupe_key);
+CREATE INDEX notifications_due ON notifications USING btree (next_attempt_at) WHERE (state = 'pending'::text);
+CREATE UNIQUE INDEX notifications_pkey ON notifications USING btree (id);
+CREATE UNIQUE INDEX notifications_unsubscribe_hash_key ON notifications USING btree (unsubscribe_hash);
+
 CREATE TABLE partner_accounts (
   id text NOT NULL,
   email text NOT NULL,
@@ -376,6 +410,7 @@ CREATE TABLE partnerships (
   minimum_payout text,
   application_note text,
   group_id text,
+  decline_reason text,
   CONSTRAINT partnerships_group_id_fkey FOREIGN KEY (group_id) REFERENCES partner_groups(id),
   CONSTRAINT partnerships_partner_id_fkey FOREIGN KEY (partner_id) REFERENCES partners(id),
   CONSTRAINT partnerships_pkey PRIMARY KEY (id),

@@ -218,6 +218,32 @@ CREATE TABLE memberships (
 );
 CREATE INDEX memberships_program ON memberships (program_id, created_at);
 
+CREATE TABLE notification_optouts (
+  audience TEXT NOT NULL,
+  person_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (audience, person_id, kind)
+);
+
+CREATE TABLE notifications (
+  id TEXT PRIMARY KEY,
+  program_id TEXT NOT NULL REFERENCES programs(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  audience TEXT NOT NULL,
+  recipient_id TEXT,
+  dedupe_key TEXT NOT NULL UNIQUE,
+  data TEXT NOT NULL,
+  state TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at BIGINT NOT NULL,
+  unsubscribe_hash TEXT UNIQUE,
+  created_at BIGINT NOT NULL,
+  sent_at BIGINT
+);
+CREATE INDEX notifications_created ON notifications (created_at);
+CREATE INDEX notifications_due ON notifications (next_attempt_at) WHERE state = 'pending';
+
 CREATE TABLE partner_accounts (
   id TEXT PRIMARY KEY,
   email TEXT NOT NULL,
@@ -310,6 +336,7 @@ CREATE TABLE partnerships (
   minimum_payout TEXT,
   application_note TEXT,
   group_id TEXT REFERENCES partner_groups(id),
+  decline_reason TEXT,
   UNIQUE (program_id, partner_id)
 );
 CREATE INDEX partnerships_group ON partnerships (group_id, program_id);

@@ -1,0 +1,32 @@
+// The kinds of notification, whom each goes to, and how long a row of each is kept.
+// A partner's go to the partner record's address; an owner's to each owner and admin of
+// the program, fanned out by the sender from one row for the program ('owners').
+
+export const PARTNER_KINDS = [
+  'application_received',
+  'application_approved',
+  'application_declined',
+  'first_referral',
+  'commission_digest',
+  'payout_sent',
+  'clawback',
+  'code_created',
+] as const;
+export const OWNER_KINDS = ['new_application', 'webhook_failing', 'billing_failing', 'review_waiting', 'weekly_summary'] as const;
+export type PartnerKind = (typeof PARTNER_KINDS)[number];
+export type OwnerKind = (typeof OWNER_KINDS)[number];
+export type NotificationKind = PartnerKind | OwnerKind;
+
+/** Who a person is to the preferences: a partner record, or an owner's user. */
+export type Person = 'partner' | 'owner';
+/** A row's recipient: one person, or the program's owners, whom the sender fans it out to. */
+export type Audience = Person | 'owners';
+
+export const isPartnerKind = (kind: string): kind is PartnerKind => (PARTNER_KINDS as readonly string[]).includes(kind);
+export const isOwnerKind = (kind: string): kind is OwnerKind => (OWNER_KINDS as readonly string[]).includes(kind);
+export const kindsOf = (person: Person): readonly NotificationKind[] => (person === 'partner' ? PARTNER_KINDS : OWNER_KINDS);
+
+/** Rows are kept this long after they are made: a sent one's key keeps it once, its link unsubscribes. */
+export const KEPT_SECONDS = 90 * 86_400;
+/** After this many failed tries a message is given up (about a day and a half of retries). */
+export const MAX_ATTEMPTS = 40;

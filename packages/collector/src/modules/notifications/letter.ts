@@ -1,0 +1,42 @@
+// A draft (compose.ts) as the e-mail's subject and two parts: the button to the portal or
+// the dashboard, why the person gets it, and the link that stops this kind.
+
+import type { TFunction } from 'i18next';
+import type { Draft } from './compose.js';
+import type { NotificationKind } from './kinds.js';
+import { html, plainText, type Letter } from './template.js';
+
+/** Each kind's name in the recipient's language, for the unsubscribe line and the preferences. */
+export function kindLabel(t: TFunction, kind: NotificationKind): string {
+  const labels: Record<NotificationKind, () => string> = {
+    application_received: () => t('kinds.application_received'),
+    application_approved: () => t('kinds.application_approved'),
+    application_declined: () => t('kinds.application_declined'),
+    first_referral: () => t('kinds.first_referral'),
+    commission_digest: () => t('kinds.commission_digest'),
+    payout_sent: () => t('kinds.payout_sent'),
+    clawback: () => t('kinds.clawback'),
+    code_created: () => t('kinds.code_created'),
+    new_application: () => t('kinds.new_application'),
+    webhook_failing: () => t('kinds.webhook_failing'),
+    billing_failing: () => t('kinds.billing_failing'),
+    review_waiting: () => t('kinds.review_waiting'),
+    weekly_summary: () => t('kinds.weekly_summary'),
+  };
+  return labels[kind]();
+}
+
+export async function letterFor(draft: Draft, kind: NotificationKind, publicUrl: string, unsubscribeUrl: string, t: TFunction) {
+  const partner = draft.path.startsWith('/portal');
+  const program = draft.program.name;
+  const letter: Letter = {
+    program,
+    lang: draft.locale,
+    subject: draft.subject,
+    paragraphs: draft.paragraphs,
+    button: { label: partner ? t('common.open_portal') : t('common.open_dashboard'), url: publicUrl + draft.path },
+    footer: partner ? t('common.why_partner', { program }) : t('common.why_owner', { program }),
+    unsubscribe: { label: t('common.unsubscribe', { kind: kindLabel(t, kind) }), url: unsubscribeUrl },
+  };
+  return { subject: letter.subject, text: plainText(letter), html: await html(letter) };
+}

@@ -1,0 +1,96 @@
+// Die Wörter der E-Mails auf Deutsch.
+
+import type { Catalogue } from '../catalogue.js';
+import type en from './en.js';
+
+const de: Catalogue<typeof en> = {
+  common: {
+    open_portal: 'Zum Partnerportal',
+    open_dashboard: 'Zum Dashboard',
+    why_partner: 'Sie erhalten diese E-Mail als Partner von {{program}}.',
+    why_owner: 'Sie erhalten diese E-Mail als Inhaber von {{program}} bei Tally.',
+    unsubscribe: 'Diese E-Mails abbestellen ({{kind}})',
+  },
+  kinds: {
+    application_received: 'Bewerbung eingegangen',
+    application_approved: 'Bewerbung angenommen',
+    application_declined: 'Bewerbung abgelehnt',
+    first_referral: 'erste Empfehlung',
+    commission_digest: 'tägliche Provisionen',
+    payout_sent: 'Auszahlung gesendet',
+    clawback: 'Rückbuchungen',
+    code_created: 'neue Codes',
+    new_application: 'neue Bewerbungen',
+    webhook_failing: 'Webhook-Endpunkt schlägt fehl',
+    billing_failing: 'Abrechnungsanbindung schlägt fehl',
+    review_waiting: 'zur Prüfung zurückgehalten',
+    weekly_summary: 'Wochenübersicht',
+  },
+  application_received: {
+    subject: '{{program}} hat Ihre Bewerbung erhalten',
+    body: 'Hallo {{name}}, vielen Dank für Ihre Bewerbung beim Partnerprogramm von {{program}}. Wir melden uns, sobald sie geprüft wurde.',
+  },
+  application_approved: {
+    subject: 'Willkommen im Partnerprogramm von {{program}}',
+    body: 'Hallo {{name}}, Ihre Bewerbung bei {{program}} wurde angenommen. Ihr Empfehlungslink lautet {{link}}: Teilen Sie ihn, und jeder Kunde, den er bringt, bringt Ihnen eine Provision.',
+  },
+  application_declined: {
+    subject: 'Ihre Bewerbung bei {{program}}',
+    body: 'Hallo {{name}}, Ihre Bewerbung beim Partnerprogramm von {{program}} wurde abgelehnt.',
+    reason: 'Der angegebene Grund: {{reason}}',
+  },
+  first_referral: {
+    subject: 'Ihre erste Empfehlung für {{program}}',
+    body: 'Glückwunsch, {{name}}: Jemand, den Sie empfohlen haben, hat sich gerade bei {{program}} angemeldet. Ihr Link funktioniert!',
+  },
+  commission_digest: {
+    subject_one: 'Sie haben heute {{total}} mit {{program}} verdient',
+    subject_other: 'Sie haben heute {{total}} mit {{program}} verdient ({{count}} Provisionen)',
+    body_one: 'Hallo {{name}}, am {{day}} haben Sie eine Provision mit {{program}} verdient: {{total}}.',
+    body_other: 'Hallo {{name}}, am {{day}} haben Sie {{count}} Provisionen mit {{program}} verdient, insgesamt {{total}}.',
+  },
+  payout_sent: {
+    subject: '{{program}} hat Ihnen {{amount}} gesendet',
+    body: 'Hallo {{name}}, {{program}} hat Ihnen {{amount}} für {{count}} Provisionen an Ihre PayPal-Adresse ausgezahlt.',
+  },
+  clawback: {
+    subject: 'Eine Provision von {{program}} wurde zurückgebucht',
+    body: 'Hallo {{name}}, eine Zahlung wurde erstattet, daher wurden {{amount}}, die Sie mit {{program}} verdient hatten, von Ihrem Guthaben abgezogen.',
+  },
+  code_created: {
+    subject: 'Ihr neuer Code für {{program}}: {{code}}',
+    body: 'Hallo {{name}}, Sie haben einen neuen Aktionscode für {{program}}: {{code}}. Ein Kunde, der ihn an der Kasse eingibt, zählt als Ihrer, auch ohne Ihren Link.',
+  },
+  new_application: {
+    subject: '{{name}} hat sich bei {{program}} beworben',
+    body: '{{name}} ({{email}}) hat sich als Partner von {{program}} beworben.',
+    note: 'Die Nachricht dazu: {{note}}',
+  },
+  webhook_failing: {
+    subject: 'Ein Webhook-Endpunkt von {{program}} schlägt fehl',
+    body: 'Zustellungen an {{url}} schlagen seit {{since}} fehl.',
+    disabled: 'Tally hat den Endpunkt deaktiviert: {{reason}}. Schalten Sie ihn wieder ein, sobald er antwortet.',
+  },
+  billing_failing: {
+    subject: '{{program}}: Abrechnungsereignisse konnten nicht verarbeitet werden',
+    body_one: 'Ein Ereignis von {{platform}} konnte am letzten Tag nicht verarbeitet werden: {{reason}}.',
+    body_other: '{{count}} Ereignisse von {{platform}} konnten am letzten Tag nicht verarbeitet werden; das letzte: {{reason}}.',
+  },
+  review_waiting: {
+    subject: '{{program}}: Geld zur Prüfung zurückgehalten',
+    body_one: 'Eine Empfehlung oder Provision von {{program}} ist zur Prüfung zurückgehalten und wartet auf Ihre Entscheidung.',
+    body_other: '{{count}} Empfehlungen und Provisionen von {{program}} sind zur Prüfung zurückgehalten und warten auf Ihre Entscheidung.',
+  },
+  weekly_summary: {
+    subject: '{{program}}: Ihre Woche vom {{from}} bis {{to}}',
+    intro: 'Die Woche von {{program}} vom {{from}} bis {{to}}, verglichen mit der Vorwoche:',
+    line: '{{label}}: {{value}} (Vorwoche: {{before}})',
+    clicks: 'Klicks',
+    referrals: 'Empfehlungen',
+    customers: 'Zahlende Kunden',
+    revenue: 'Umsatz',
+    commissions: 'Provisionen',
+  },
+};
+
+export default de;

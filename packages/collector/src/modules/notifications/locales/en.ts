@@ -1,0 +1,91 @@
+// The e-mails' words in English: the shape every other language must match.
+
+export default {
+  common: {
+    open_portal: 'Open your portal',
+    open_dashboard: 'Open the dashboard',
+    why_partner: 'You get this e-mail as a partner of {{program}}.',
+    why_owner: 'You get this e-mail as an owner of {{program}} on Tally.',
+    unsubscribe: 'Stop these e-mails ({{kind}})',
+  },
+  kinds: {
+    application_received: 'application received',
+    application_approved: 'application approved',
+    application_declined: 'application declined',
+    first_referral: 'first referral',
+    commission_digest: 'daily commissions',
+    payout_sent: 'payout sent',
+    clawback: 'clawbacks',
+    code_created: 'new codes',
+    new_application: 'new applications',
+    webhook_failing: 'webhook endpoint failing',
+    billing_failing: 'billing integration failing',
+    review_waiting: 'held for review',
+    weekly_summary: 'weekly summary',
+  },
+  application_received: {
+    subject: '{{program}} received your application',
+    body: 'Hello {{name}}, thank you for applying to the partner program of {{program}}. We will tell you as soon as it has been reviewed.',
+  },
+  application_approved: {
+    subject: 'Welcome to the {{program}} partner program',
+    body: 'Hello {{name}}, your application to {{program}} has been approved. Your referral link is {{link}}: share it, and every customer it brings earns you a commission.',
+  },
+  application_declined: {
+    subject: 'Your application to {{program}}',
+    body: 'Hello {{name}}, your application to the partner program of {{program}} has been declined.',
+    reason: 'The reason given: {{reason}}',
+  },
+  first_referral: {
+    subject: 'Your first referral for {{program}}',
+    body: 'Congratulations {{name}}: someone you referred just signed up with {{program}}. Your link works!',
+  },
+  commission_digest: {
+    subject_one: 'You earned {{total}} with {{program}} today',
+    subject_other: 'You earned {{total}} with {{program}} today ({{count}} commissions)',
+    body_one: 'Hello {{name}}, on {{day}} you earned one commission with {{program}}: {{total}}.',
+    body_other: 'Hello {{name}}, on {{day}} you earned {{count}} commissions with {{program}}, {{total}} in all.',
+  },
+  payout_sent: {
+    subject: '{{program}} sent you {{amount}}',
+    body: 'Hello {{name}}, {{program}} has paid you {{amount}} for {{count}} commissions, to your PayPal address.',
+  },
+  clawback: {
+    subject: 'A commission from {{program}} was taken back',
+    body: 'Hello {{name}}, a payment was refunded, so {{amount}} earned with {{program}} was taken back from your balance.',
+  },
+  code_created: {
+    subject: 'Your new code for {{program}}: {{code}}',
+    body: 'Hello {{name}}, you have a new promotion code for {{program}}: {{code}}. A customer who types it at checkout counts as yours, even without your link.',
+  },
+  new_application: {
+    subject: '{{name}} applied to {{program}}',
+    body: '{{name}} ({{email}}) applied to become a partner of {{program}}.',
+    note: 'Their note: {{note}}',
+  },
+  webhook_failing: {
+    subject: 'A webhook endpoint of {{program}} is failing',
+    body: 'Deliveries to {{url}} have failed since {{since}}.',
+    disabled: 'Tally has disabled the endpoint: {{reason}}. Turn it on again once it answers.',
+  },
+  billing_failing: {
+    subject: '{{program}}: billing events could not be applied',
+    body_one: 'One event from {{platform}} could not be applied in the last day: {{reason}}.',
+    body_other: '{{count}} events from {{platform}} could not be applied in the last day; the last one: {{reason}}.',
+  },
+  review_waiting: {
+    subject: '{{program}}: money held for review',
+    body_one: 'One referral or commission of {{program}} is held for review and waits for your decision.',
+    body_other: '{{count}} referrals and commissions of {{program}} are held for review and wait for your decision.',
+  },
+  weekly_summary: {
+    subject: '{{program}}: your week from {{from}} to {{to}}',
+    intro: 'The week of {{program}} from {{from}} to {{to}}, against the week before:',
+    line: '{{label}}: {{value}} (week before: {{before}})',
+    clicks: 'Clicks',
+    referrals: 'Referrals',
+    customers: 'Paying customers',
+    revenue: 'Revenue',
+    commissions: 'Commissions',
+  },
+};

@@ -1,0 +1,96 @@
+// Las palabras de los correos en español.
+
+import type { Catalogue } from '../catalogue.js';
+import type en from './en.js';
+
+const es: Catalogue<typeof en> = {
+  common: {
+    open_portal: 'Abrir tu portal de socio',
+    open_dashboard: 'Abrir el panel',
+    why_partner: 'Recibes este correo como socio de {{program}}.',
+    why_owner: 'Recibes este correo como responsable de {{program}} en Tally.',
+    unsubscribe: 'Dejar de recibir estos correos ({{kind}})',
+  },
+  kinds: {
+    application_received: 'solicitud recibida',
+    application_approved: 'solicitud aprobada',
+    application_declined: 'solicitud rechazada',
+    first_referral: 'primer referido',
+    commission_digest: 'comisiones del día',
+    payout_sent: 'pago enviado',
+    clawback: 'comisiones retiradas',
+    code_created: 'códigos nuevos',
+    new_application: 'solicitudes nuevas',
+    webhook_failing: 'webhook con fallos',
+    billing_failing: 'facturación con fallos',
+    review_waiting: 'retenido para revisión',
+    weekly_summary: 'resumen semanal',
+  },
+  application_received: {
+    subject: '{{program}} ha recibido tu solicitud',
+    body: 'Hola {{name}}, gracias por solicitar unirte al programa de socios de {{program}}. Te escribiremos en cuanto la hayamos revisado.',
+  },
+  application_approved: {
+    subject: 'Bienvenido al programa de socios de {{program}}',
+    body: 'Hola {{name}}, tu solicitud a {{program}} ha sido aprobada. Tu enlace de referido es {{link}}: compártelo, y cada cliente que traiga te dará una comisión.',
+  },
+  application_declined: {
+    subject: 'Tu solicitud a {{program}}',
+    body: 'Hola {{name}}, tu solicitud al programa de socios de {{program}} ha sido rechazada.',
+    reason: 'El motivo indicado: {{reason}}',
+  },
+  first_referral: {
+    subject: 'Tu primer referido para {{program}}',
+    body: '¡Enhorabuena, {{name}}! Alguien a quien recomendaste acaba de registrarse en {{program}}. ¡Tu enlace funciona!',
+  },
+  commission_digest: {
+    subject_one: 'Hoy has ganado {{total}} con {{program}}',
+    subject_other: 'Hoy has ganado {{total}} con {{program}} ({{count}} comisiones)',
+    body_one: 'Hola {{name}}, el {{day}} ganaste una comisión con {{program}}: {{total}}.',
+    body_other: 'Hola {{name}}, el {{day}} ganaste {{count}} comisiones con {{program}}, {{total}} en total.',
+  },
+  payout_sent: {
+    subject: '{{program}} te ha enviado {{amount}}',
+    body: 'Hola {{name}}, {{program}} te ha pagado {{amount}} por {{count}} comisiones en tu dirección de PayPal.',
+  },
+  clawback: {
+    subject: 'Se ha retirado una comisión de {{program}}',
+    body: 'Hola {{name}}, se reembolsó un pago, así que {{amount}} ganados con {{program}} se han descontado de tu saldo.',
+  },
+  code_created: {
+    subject: 'Tu nuevo código para {{program}}: {{code}}',
+    body: 'Hola {{name}}, tienes un nuevo código promocional para {{program}}: {{code}}. Un cliente que lo introduzca al pagar cuenta como tuyo, incluso sin tu enlace.',
+  },
+  new_application: {
+    subject: '{{name}} ha solicitado unirse a {{program}}',
+    body: '{{name}} ({{email}}) ha solicitado ser socio de {{program}}.',
+    note: 'Su mensaje: {{note}}',
+  },
+  webhook_failing: {
+    subject: 'Un webhook de {{program}} está fallando',
+    body: 'Los envíos a {{url}} fallan desde el {{since}}.',
+    disabled: 'Tally ha desactivado el endpoint: {{reason}}. Vuelve a activarlo cuando responda.',
+  },
+  billing_failing: {
+    subject: '{{program}}: no se pudieron aplicar eventos de facturación',
+    body_one: 'Un evento de {{platform}} no se pudo aplicar en el último día: {{reason}}.',
+    body_other: '{{count}} eventos de {{platform}} no se pudieron aplicar en el último día; el último: {{reason}}.',
+  },
+  review_waiting: {
+    subject: '{{program}}: dinero retenido para revisión',
+    body_one: 'Un referido o una comisión de {{program}} está retenido para revisión y espera tu decisión.',
+    body_other: '{{count}} referidos y comisiones de {{program}} están retenidos para revisión y esperan tu decisión.',
+  },
+  weekly_summary: {
+    subject: '{{program}}: tu semana del {{from}} al {{to}}',
+    intro: 'La semana de {{program}} del {{from}} al {{to}}, frente a la semana anterior:',
+    line: '{{label}}: {{value}} (semana anterior: {{before}})',
+    clicks: 'Clics',
+    referrals: 'Referidos',
+    customers: 'Clientes de pago',
+    revenue: 'Ingresos',
+    commissions: 'Comisiones',
+  },
+};
+
+export default es;

@@ -1,0 +1,96 @@
+// Les mots des e-mails en français.
+
+import type { Catalogue } from '../catalogue.js';
+import type en from './en.js';
+
+const fr: Catalogue<typeof en> = {
+  common: {
+    open_portal: 'Ouvrir votre espace partenaire',
+    open_dashboard: 'Ouvrir le tableau de bord',
+    why_partner: 'Vous recevez cet e-mail en tant que partenaire de {{program}}.',
+    why_owner: 'Vous recevez cet e-mail en tant que responsable de {{program}} sur Tally.',
+    unsubscribe: 'Ne plus recevoir ces e-mails ({{kind}})',
+  },
+  kinds: {
+    application_received: 'candidature reçue',
+    application_approved: 'candidature acceptée',
+    application_declined: 'candidature refusée',
+    first_referral: 'premier parrainage',
+    commission_digest: 'commissions du jour',
+    payout_sent: 'paiement envoyé',
+    clawback: 'reprises de commission',
+    code_created: 'nouveaux codes',
+    new_application: 'nouvelles candidatures',
+    webhook_failing: 'webhook en échec',
+    billing_failing: 'facturation en échec',
+    review_waiting: 'retenu pour vérification',
+    weekly_summary: 'résumé de la semaine',
+  },
+  application_received: {
+    subject: '{{program}} a bien reçu votre candidature',
+    body: 'Bonjour {{name}}, merci pour votre candidature au programme partenaire de {{program}}. Nous vous écrirons dès qu’elle aura été examinée.',
+  },
+  application_approved: {
+    subject: 'Bienvenue dans le programme partenaire de {{program}}',
+    body: 'Bonjour {{name}}, votre candidature à {{program}} a été acceptée. Votre lien de parrainage est {{link}} : partagez-le, et chaque client qu’il amène vous rapporte une commission.',
+  },
+  application_declined: {
+    subject: 'Votre candidature à {{program}}',
+    body: 'Bonjour {{name}}, votre candidature au programme partenaire de {{program}} a été refusée.',
+    reason: 'Le motif indiqué : {{reason}}',
+  },
+  first_referral: {
+    subject: 'Votre premier parrainage pour {{program}}',
+    body: 'Félicitations {{name}} : une personne que vous avez recommandée vient de s’inscrire chez {{program}}. Votre lien fonctionne !',
+  },
+  commission_digest: {
+    subject_one: 'Vous avez gagné {{total}} avec {{program}} aujourd’hui',
+    subject_other: 'Vous avez gagné {{total}} avec {{program}} aujourd’hui ({{count}} commissions)',
+    body_one: 'Bonjour {{name}}, le {{day}}, vous avez gagné une commission avec {{program}} : {{total}}.',
+    body_other: 'Bonjour {{name}}, le {{day}}, vous avez gagné {{count}} commissions avec {{program}}, {{total}} au total.',
+  },
+  payout_sent: {
+    subject: '{{program}} vous a versé {{amount}}',
+    body: 'Bonjour {{name}}, {{program}} vous a versé {{amount}} pour {{count}} commissions, sur votre adresse PayPal.',
+  },
+  clawback: {
+    subject: 'Une commission de {{program}} a été reprise',
+    body: 'Bonjour {{name}}, un paiement a été remboursé : {{amount}} gagnés avec {{program}} ont été retirés de votre solde.',
+  },
+  code_created: {
+    subject: 'Votre nouveau code pour {{program}} : {{code}}',
+    body: 'Bonjour {{name}}, vous avez un nouveau code promo pour {{program}} : {{code}}. Un client qui le saisit au paiement vous est attribué, même sans votre lien.',
+  },
+  new_application: {
+    subject: '{{name}} a posé sa candidature à {{program}}',
+    body: '{{name}} ({{email}}) souhaite devenir partenaire de {{program}}.',
+    note: 'Son message : {{note}}',
+  },
+  webhook_failing: {
+    subject: 'Un webhook de {{program}} est en échec',
+    body: 'Les envois vers {{url}} échouent depuis le {{since}}.',
+    disabled: 'Tally a désactivé ce point de terminaison : {{reason}}. Réactivez-le dès qu’il répond.',
+  },
+  billing_failing: {
+    subject: '{{program}} : des événements de facturation n’ont pas pu être traités',
+    body_one: 'Un événement de {{platform}} n’a pas pu être traité ces dernières 24 heures : {{reason}}.',
+    body_other: '{{count}} événements de {{platform}} n’ont pas pu être traités ces dernières 24 heures ; le dernier : {{reason}}.',
+  },
+  review_waiting: {
+    subject: '{{program}} : des montants attendent votre vérification',
+    body_one: 'Un parrainage ou une commission de {{program}} est retenu pour vérification et attend votre décision.',
+    body_other: '{{count}} parrainages et commissions de {{program}} sont retenus pour vérification et attendent votre décision.',
+  },
+  weekly_summary: {
+    subject: '{{program}} : votre semaine du {{from}} au {{to}}',
+    intro: 'La semaine de {{program}} du {{from}} au {{to}}, comparée à la semaine précédente :',
+    line: '{{label}} : {{value}} (semaine précédente : {{before}})',
+    clicks: 'Clics',
+    referrals: 'Parrainages',
+    customers: 'Clients payants',
+    revenue: 'Chiffre d’affaires',
+    commissions: 'Commissions',
+  },
+};
+
+export default fr;

@@ -1,0 +1,315 @@
+// Notifications by e-mail (docs/notifications.md), through a real SMTP server: each kind's
+// subject, words and links in both parts, the day's commissions in one digest, one-click
+// unsubscribe (RFC 8058), preferences, a server that refuses and then accepts, and the
+// claim that keeps two senders off one row (both engines; the rest runs on SQLite).
+
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimDue } from '../../packages/collector/src/modules/notifications/repo.js';
+import { notice } from '../../packages/collector/src/modules/notifications/derive.js';
+import { insert } from '../../packages/collector/src/modules/notifications/repo.js';
+import { PUBLIC_URL, seedPartner, startCollector, T0, type Collector } from './harness.js';
+import { ownerSession } from './session.js';
+
+interface Mail {
+  to: string;
+  raw: string;
+  /** The message with quoted-printable soft breaks and =3D undone. */
+  text: string;
+}
+
+/** A real SMTP server whose RCPT answers `refuse` while it is set (451, then accepted). */
+async function smtp() {
+  const mails: Mail[] = [];
+  const state = { refuse: 0 };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(_address, _session, callback) {
+      if (state.refuse) return callback(Object.assign(new Error('try again later'), { responseCode: state.refuse }));
+      callback();
+    },
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (d: string) => (raw += d));
+      stream.on('end', () => {
+        const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        for (const r of session.envelope.rcptTo) mails.push({ to: r.address, raw, text });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
+    mails,
+    state,
+    /** Takes the messages received so far. */
+    take: () => mails.splice(0),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const SQLITE = (process.env.TALLY_TEST_ENGINE ?? 'sqlite') === 'sqlite';
+const sqliteOnly = SQLITE ? describe : describe.skip;
+
+let inbox: Awaited<ReturnType<typeof smtp>>;
+let c: Collector;
+beforeAll(async () => {
+  inbox = await smtp();
+  c = await startCollector({ smtpUrl: inbox.url });
+});
+afterAll(async () => {
+  await c?.close();
+  await inbox?.close();
+});
+
+const drain = () => c.running.work.sendMail();
+const subject = (m: Mail) => /^Subject: (.*)$/m.exec(m.raw)?.[1];
+const ok = async (method: string, path: string, body?: unknown, token?: string) => {
+  const reply = await c.call(method, path, { body, token });
+  expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
+  return reply.body;
+};
+let n = 0;
+/** A program of its own with its public page on, and its owner signed in. */
+async function program() {
+  const p = await c.otherProgram();
+  const slug = `notify-${++n}`;
+  await ok('PATCH', '/v1/program', { slug, page_enabled: true, name: `Shop ${n}` }, p.secret);
+  const owner = await ownerSession(c, { programId: p.id });
+  return { ...p, slug, name: `Shop ${n}`, owner };
+}
+
+function expectLetter(m: Mail, words: RegExp, link: string) {
+  expect(m.raw).toMatch(/Content-Type: multipart\/alternative/);
+  expect(m.raw).toMatch(/Content-Type: text\/plain/);
+  expect(m.raw).toMatch(/Content-Type: text\/html/);
+  expect(m.text).toMatch(words);
+  expect(m.text).toContain(link);
+  const headers = m.raw.replace(/\r\n[ \t]+/g, ' ');
+  expect(headers).toMatch(/^List-Unsubscribe: <http:\/\/localhost:8787\/v1\/notifications\/unsubscribe\?token=[\w-]+>/m);
+  expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
+}
+const unsubscribeLink = (m: Mail) => /^List-Unsubscribe: <([^>]+)>/m.exec(m.raw.replace(/\r\n[ \t]+/g, ' '))?.[1] ?? '';
+
+sqliteOnly('partners hear of their application, referrals, earnings, payouts and codes', () => {
+  it('application received, then approved with the link; the owner hears of the application; nothing is sent inside the request', async () => {
+    const p = await program();
+    inbox.take();
+    const applied = await c.call('POST', `/v1/public/programs/${p.slug}/applications`, {
+      token: null,
+      body: { name: 'Ada', email: 'ada@partners.test', password: 'a long password', note: 'I run a blog' },
+    });
+    expect(applied.status).toBe(201);
+    // The request only wrote the rows: nothing reached the mail server before the sender ran.
+    expect(inbox.mails).toHaveLength(0);
+    await drain();
+    const [received, owner] = [inbox.mails.find((m) => m.to === 'ada@partners.test')!, inbox.mails.find((m) => m.to === p.owner.email)!];
+    expect(subject(received)).toBe(`${p.name} received your application`);
+    expectLetter(received, /thank you for applying/, `${PUBLIC_URL}/portal/`);
+    expect(subject(owner)).toBe(`Ada applied to ${p.name}`);
+    expectLetter(owner, /Their note: I run a blog/, `${PUBLIC_URL}/dashboard/partners/`);
+    inbox.take();
+
+    await ok('PATCH', `/v1/partnerships/${applied.body.data.id}`, { state: 'accepted' }, p.secret);
+    await drain();
+    const [approved] = inbox.take();
+    expect(subject(approved!)).toBe(`Welcome to the ${p.name} partner program`);
+    expectLetter(approved!, /has been approved\. Your referral link is https:\/\/other\.example\/\?red=/, `${PUBLIC_URL}/portal/`);
+  });
+
+  it("declined, with the reason, in the partner's language", async () => {
+    const p = await program();
+    const partner = await ok('POST', '/v1/partners', { name: 'Bea', email: 'bea@partners.test' }, p.secret);
+    await c.running.db.run('UPDATE partners SET locale = ? WHERE id = ?', ['de', partner.data.id]);
+    const ship = await ok('POST', '/v1/partnerships', { partner_id: partner.data.id, state: 'pending' }, p.secret);
+    inbox.take();
+    await ok(
+      'PATCH',
+      `/v1/partnerships/${ship.data.id}`,
+      { state: 'declined', decline_reason: 'We only work with video creators.' },
+      p.secret,
+    );
+    await drain();
+    const [declined] = inbox.take();
+    expect(subject(declined!)).toBe(`Ihre Bewerbung bei ${p.name}`);
+    expectLetter(declined!, /wurde abgelehnt\.[\s\S]*Der angegebene Grund: We only work with video creators\./, `${PUBLIC_URL}/portal/`);
+  });
+
+  it("the first referral once; the day's commissions in one digest after the day; a code; a payout; a clawback", async () => {
+    const p = await program();
+    const s = await seedPartner(c, { token: p.secret, email: 'cy@partners.test', paypal_email: 'cy@pay.test' });
+    const referralIds: string[] = [];
+    for (const buyer of ['one', 'two', 'three']) {
+      const conv = await c.call('POST', '/v1/tracking/conversion', {
+        body: { email: `${buyer}@buyers.test`, gr_id: `g-${buyer}`, pk: s.key },
+        token: p.secret,
+      });
+      expect(conv.status).toBe(201);
+      referralIds.push(conv.body.data.id);
+    }
+    await drain();
+    const first = inbox.take().filter((m) => m.to === 'cy@partners.test');
+    expect(first.map(subject)).toEqual([`Your first referral for ${p.name}`]);
+
+    // Three payments on one day: their commissions wait for the day's end, then make one e-mail.
+    const payments: string[] = [];
+    for (const [i, id] of referralIds.entries()) {
+      payments.push(
+        (
+          await ok(
+            'POST',
+            '/v1/payments',
+            { amount: 10_000 * (i + 1), currency: 'USD', referral_id: id, idempotency_key: `${p.id}-${i}` },
+            p.secret,
+          )
+        ).data.id,
+      );
+    }
+    await drain();
+    expect(inbox.mails).toHaveLength(0);
+    c.clock.now = Math.floor(c.clock.now / 86_400) * 86_400 + 86_400;
+    await drain();
+    const digest = inbox.take();
+    expect(digest).toHaveLength(1);
+    expect(subject(digest[0]!)).toBe(`You earned $120.00 with ${p.name} today (3 commissions)`);
+    expectLetter(digest[0]!, /you earned 3 commissions with .*, \$120\.00 in all/, `${PUBLIC_URL}/portal/`);
+
+    await ok('POST', '/v1/discount_codes', { partnership_id: s.partnershipId, code: `CY${n}` }, p.secret);
+    await drain();
+    expect(inbox.take().map(subject)).toEqual([`Your new code for ${p.name}: CY${n}`]);
+
+    const batches = await ok('POST', '/v1/payout_batches', {}, p.secret);
+    await ok('POST', `/v1/payout_batches/${batches.data[0].id}/paid`, undefined, p.secret);
+    await drain();
+    const [paid] = inbox.take();
+    expect(subject(paid!)).toBe(`${p.name} sent you $120.00`);
+
+    await ok('POST', '/v1/refunds', { payment_id: `${p.id}-0` }, p.secret);
+    await drain();
+    const [clawback] = inbox.take();
+    expect(subject(clawback!)).toBe(`A commission from ${p.name} was taken back`);
+    expect(clawback!.text).toContain('$20.00');
+  });
+});
+
+sqliteOnly('unsubscribe and preferences', () => {
+  it('GET shows a button and changes nothing; the one-click POST stops that kind only; the preferences show it and turn it on again', async () => {
+    const p = await program();
+    await c.call('POST', `/v1/public/programs/${p.slug}/applications`, {
+      token: null,
+      body: { name: 'Dee', email: 'dee@partners.test', password: 'a long password' },
+    });
+    await drain();
+    const mail = inbox.take().find((m) => m.to === 'dee@partners.test')!;
+    const link = unsubscribeLink(mail);
+    const path = link.slice(PUBLIC_URL.length);
+
+    const shown = await c.call('GET', path, { token: null });
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(shown.body, String(shown.body)).toContain('<form method="post"');
+    const signIn = await c.call('POST', '/v1/portal/auth/sign_in', {
+      token: null,
+      body: { email: 'dee@partners.test', password: 'a long password' },
+    });
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((x) => x.split(';')[0])
+      .join('; ');
+    const portal = (method: string, body?: unknown) =>
+      c.call(method, '/v1/portal/notifications', { token: null, body, headers: { cookie, origin: c.url } });
+    expect((await portal('GET')).body.data.attributes).toMatchObject({ application_received: true, application_approved: true });
+
+    const posted = await c.call('POST', path, {
+      token: null,
+      raw: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(posted.status).toBe(200);
+    expect((await portal('GET')).body.data.attributes).toMatchObject({ application_received: false, application_approved: true });
+    expect((await c.call('POST', '/v1/notifications/unsubscribe?token=not-a-token', { token: null })).status).toBe(404);
+
+    // Stopped kind: nothing; another kind still goes.
+    const ship = (await ok('GET', '/v1/partnerships?state_eq=pending', undefined, p.secret)).data[0];
+    await ok('PATCH', `/v1/partnerships/${ship.id}`, { state: 'accepted' }, p.secret);
+    await drain();
+    expect(inbox.take().map(subject)).toEqual([`Welcome to the ${p.name} partner program`]);
+
+    const changed = await portal('PATCH', { application_received: true, first_referral: false });
+    expect(changed.body.data.attributes).toMatchObject({ application_received: true, first_referral: false });
+
+    // An owner's own preferences.
+    const mine = await p.owner.call('GET', '/v1/notifications/preferences');
+    expect(mine.body.data.attributes).toEqual({
+      new_application: true,
+      webhook_failing: true,
+      billing_failing: true,
+      review_waiting: true,
+      weekly_summary: true,
+    });
+    const off = await p.owner.call('PATCH', '/v1/notifications/preferences', { body: { weekly_summary: false } });
+    expect(off.body.data.attributes.weekly_summary).toBe(false);
+  });
+});
+
+sqliteOnly('owners', () => {
+  it('a weekly summary, once per owner and week, however often the sender looks', async () => {
+    const p = await program();
+    c.clock.now += 7 * 86_400;
+    inbox.take();
+    await drain();
+    const weekly = inbox.take().filter((m) => m.to === p.owner.email);
+    expect(weekly).toHaveLength(1);
+    expect(subject(weekly[0]!)).toMatch(new RegExp(`^${p.name}: your week from \\d{4}-\\d{2}-\\d{2} to \\d{4}-\\d{2}-\\d{2}$`));
+    expectLetter(weekly[0]!, /Referrals: \d+ \(week before: \d+\)/, `${PUBLIC_URL}/dashboard/`);
+    c.clock.now += 3600;
+    await drain();
+    expect(inbox.take().filter((m) => m.to === p.owner.email)).toHaveLength(0);
+  });
+});
+
+sqliteOnly('a mail server that refuses, then accepts', () => {
+  it('the message is tried again later and delivered once', async () => {
+    const p = await program();
+    inbox.take();
+    inbox.state.refuse = 451;
+    await c.call('POST', `/v1/public/programs/${p.slug}/applications`, {
+      token: null,
+      body: { name: 'Eve', email: 'eve@partners.test', password: 'a long password' },
+    });
+    await drain();
+    expect(inbox.mails).toHaveLength(0);
+    inbox.state.refuse = 0;
+    await drain();
+    expect(inbox.mails, 'not before its retry is due').toHaveLength(0);
+    c.clock.now += 31;
+    await drain();
+    await drain();
+    expect(inbox.take().filter((m) => m.to === 'eve@partners.test')).toHaveLength(1);
+  });
+});
+
+describe('the claim', () => {
+  it('two senders at once take each due row once', async () => {
+    const p = await c.otherProgram();
+    const db = c.running.db;
+    const at = c.clock.now + 10 * 86_400;
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < 30; i++)
+        await insert(tx, notice(p.id, 'code_created', 'partner', 'nobody', `claim-${p.id}-${i}`, {}, at - 1, at));
+    });
+    const [a, b] = await Promise.all([
+      db.transaction((tx) => claimDue(tx, at, at + 30, 20)),
+      db.transaction((tx) => claimDue(tx, at, at + 30, 20)),
+    ]);
+    const ids = [...a, ...b].map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBeGreaterThanOrEqual(20);
+    expect(T0).toBeLessThan(at);
+  });
+});
