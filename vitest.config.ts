@@ -15,6 +15,8 @@ const SQLITE_ONLY = [
   // stats', Stripe's and the PostgreSQL tier's own (engine.test.ts) CLI tests.
   'test/collector/webhooks-cli.test.ts',
   'test/collector/cli.test.ts',
+  // The importers' platforms; their write path runs on both engines in imports-engines.test.ts.
+  'test/collector/imports.test.ts',
 ];
 
 // The HTTP edge: framing, hostile bodies, headers, CORS, assets, the log line, the banner and

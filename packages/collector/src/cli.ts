@@ -10,6 +10,7 @@ import { serveCommands } from './cli/serve.js';
 import { statsCommands } from './modules/stats/cli.js';
 import { billingCommands } from './modules/billing/cli.js';
 import { webhookCommands } from './modules/webhooks/cli.js';
+import { importCommands } from './modules/imports/cli.js';
 import { tokenCommands } from './modules/tokens/cli.js';
 import { userCommands } from './modules/owners/cli.js';
 import { out, PROCESS_IO, UsageError, withIo, type CliIo, type Command, type Values } from './cli/common.js';
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, Command> = {
   ...statsCommands,
   ...billingCommands,
   ...webhookCommands,
+  ...importCommands,
 };
 
 const OVERVIEW = `tally: the Tally collector and its administration

@@ -54,6 +54,14 @@ export async function withDb<T>(config: Readonly<Config>, fn: (db: Db) => Promis
   }
 }
 
+/** `--NAME -` reads the value (a secret) from stdin's first line, keeping it out of the shell's history and the process list. */
+export function orStdin(raw: string, name: string, what: string): string {
+  if (raw !== '-') return raw;
+  const line = io().stdin().split(/\r?\n/)[0]?.trim() ?? '';
+  if (line === '') throw new UsageError(`--${name} - reads ${what} from stdin, which was empty`);
+  return line;
+}
+
 export function required(values: Values, name: string): string {
   const v = values[name];
   if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);

@@ -7,15 +7,10 @@ import { addSecret, connection, webhookPath } from './connect.js';
 import type { Platform } from './facts.js';
 import { PLATFORMS } from './platforms.js';
 import type { SecretRow } from './repo.js';
-import { io, now, out, programFor, required, UsageError, withDb, type Command } from '../../cli/common.js';
+import { now, orStdin, out, programFor, required, withDb, type Command } from '../../cli/common.js';
 
 /** `--secret -` reads it from stdin, keeping it out of the shell's history and the process list. */
-function secretFrom(raw: string): string {
-  if (raw !== '-') return raw;
-  const line = io().stdin().split(/\r?\n/)[0]?.trim() ?? '';
-  if (line === '') throw new UsageError('--secret - reads the signing secret from stdin, which was empty');
-  return line;
-}
+const secretFrom = (raw: string): string => orStdin(raw, 'secret', 'the signing secret');
 
 function printConnection(config: Readonly<Config>, platform: Platform, endpointId: string, secrets: SecretRow[]): void {
   out(`Endpoint URL (enter it in ${platform.setup}):`);

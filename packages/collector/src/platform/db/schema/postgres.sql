@@ -223,6 +223,19 @@ CREATE UNIQUE INDEX group_moves_once ON group_moves USING btree (partnership_id,
 CREATE INDEX group_moves_partnership ON group_moves USING btree (partnership_id, program_id, created_at DESC, id DESC);
 CREATE UNIQUE INDEX group_moves_pkey ON group_moves USING btree (id);
 
+CREATE TABLE import_links (
+  program_id text NOT NULL,
+  source text NOT NULL,
+  kind text NOT NULL,
+  source_id text NOT NULL,
+  tally_id text NOT NULL,
+  fingerprint text NOT NULL,
+  imported_at bigint NOT NULL,
+  CONSTRAINT import_links_pkey PRIMARY KEY (program_id, source, kind, source_id),
+  CONSTRAINT import_links_program_id_fkey FOREIGN KEY (program_id) REFERENCES programs(id)
+);
+CREATE UNIQUE INDEX import_links_pkey ON import_links USING btree (program_id, source, kind, source_id);
+
 CREATE TABLE invitations (
   id text NOT NULL,
   program_id text NOT NULL,

@@ -184,6 +184,17 @@ CREATE INDEX group_moves_list ON group_moves (program_id, created_at DESC, id DE
 CREATE UNIQUE INDEX group_moves_once ON group_moves (partnership_id, rule);
 CREATE INDEX group_moves_partnership ON group_moves (partnership_id, program_id, created_at DESC, id DESC);
 
+CREATE TABLE import_links (
+  program_id TEXT NOT NULL REFERENCES programs(id),
+  source TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  source_id TEXT NOT NULL,
+  tally_id TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  imported_at BIGINT NOT NULL,
+  PRIMARY KEY (program_id, source, kind, source_id)
+);
+
 CREATE TABLE invitations (
   id TEXT PRIMARY KEY,
   program_id TEXT NOT NULL REFERENCES programs(id) ON DELETE CASCADE,

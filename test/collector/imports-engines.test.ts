@@ -1,0 +1,64 @@
+// The import's write path on both engines (imports.test.ts runs the platforms on SQLite
+// alone): each object in its own transaction with its link, written once; a second run
+// finds them all and writes nothing, and the kept totals equal a recount.
+
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startCollector, type Collector } from './harness.js';
+import { tally } from './processes.js';
+import { tablesHolding } from './database.js';
+import { checkStats } from '../../packages/collector/src/modules/stats/service.js';
+
+let c: Collector;
+beforeAll(async () => {
+  c = await startCollector();
+});
+afterAll(async () => {
+  await c.close();
+});
+
+it('a CSV import run twice writes its rows once, and the second run says unchanged; erasing an imported person leaves no trace', async () => {
+  const path = (name: string, text: string) => {
+    writeFileSync(join(c.dir, name), text);
+    return join(c.dir, name);
+  };
+  const args = [
+    'import',
+    'csv',
+    '--program',
+    c.programId,
+    '--json',
+    '--partners',
+    path('p.csv', 'id,name,email,slugs\np1,Maya Lee,maya@partners.test,maya-old\n'),
+    '--referrals',
+    path('r.csv', 'id,partner_id,email,state\nr1,p1,ann@customer.test,paid\n'),
+    '--commissions',
+    path('c.csv', 'id,partner_id,referral_id,amount,currency,state\nc1,p1,r1,19.90,EUR,pending\nc2,p1,r1,5,EUR,paid\n'),
+  ];
+  const tables = ['partners', 'partnerships', 'slugs', 'referrals', 'commissions', 'import_links', 'stat_deltas', 'events'];
+  const counts = async () => {
+    const n: Record<string, number> = {};
+    for (const t of tables)
+      n[t] = Number((await c.running.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t} WHERE program_id = ?`, [c.programId]))?.n);
+    return n;
+  };
+  const first = await tally(args, { DATABASE_URL: c.databaseUrl });
+  expect(first.stderr).toBe('');
+  expect(JSON.parse(first.stdout).counts).toEqual({
+    partner: { imported: 1, updated: 0, unchanged: 0, skipped: 0 },
+    referral: { imported: 1, updated: 0, unchanged: 0, skipped: 0 },
+    commission: { imported: 2, updated: 0, unchanged: 0, skipped: 0 },
+  });
+  const after = await counts();
+  expect(after).toMatchObject({ partners: 1, partnerships: 1, slugs: 1, referrals: 1, commissions: 2, import_links: 4, events: 0 });
+
+  const second = await tally(args, { DATABASE_URL: c.databaseUrl });
+  expect(JSON.parse(second.stdout).counts.commission).toEqual({ imported: 0, updated: 0, unchanged: 2, skipped: 0 });
+  expect(await counts()).toEqual(after);
+  expect(await checkStats(c.running.db, c.programId)).toEqual([]);
+
+  // Erasing an imported person leaves no trace of their address, import_links included.
+  expect((await tally(['forget', 'ann@customer.test'], { DATABASE_URL: c.databaseUrl })).code).toBe(0);
+  expect(await tablesHolding(c.databaseUrl, 'ann@customer.test')).toEqual([]);
+});
