@@ -285,6 +285,17 @@ describe('tally import tolt', () => {
         [1999, 'USD', 'pending', null],
         [2999, 'USD', 'paid', null],
       ]);
+      // Each commission keeps the referral (Tolt's customer) it was earned on.
+      expect(
+        await rows(
+          'SELECT c.amount, r.email FROM commissions c JOIN referrals r ON r.id = c.referral_id WHERE c.program_id = ? ORDER BY c.amount',
+          program.id,
+        ),
+      ).toEqual([
+        { amount: 1234, email: 'pam@customer.test' },
+        { amount: 1999, email: 'jim@customer.test' },
+        { amount: 2999, email: 'jim@customer.test' },
+      ]);
       expect(await credited(program, 'dunder', 'via@customer.test')).toBe('michael.scott@dundermifflin.test');
     } finally {
       await api.close();

@@ -47,7 +47,8 @@ async function importFrom(config: Readonly<Config>, values: Values, source: Sour
       await runImport(db, program, source, now, summary);
     } catch (err) {
       if (!(err instanceof ImportError)) throw err;
-      report(summary, source.title, program.name);
+      if (values.json) out(JSON.stringify(summary));
+      else report(summary, source.title, program.name);
       throw new ImportError(`${err.message}. What was written so far is kept: run the same command again to finish the import.`);
     }
     if (values.json) out(JSON.stringify(summary));
