@@ -18,7 +18,7 @@ afterAll(async () => {
   await c.close();
 });
 
-it('a CSV import run twice writes its rows once, and the second run says unchanged; erasing an imported person leaves no trace', async () => {
+it('a CSV import run twice, at once and then again, writes its rows once, and a later run says unchanged; erasing an imported person leaves no trace', async () => {
   const path = (name: string, text: string) => {
     writeFileSync(join(c.dir, name), text);
     return join(c.dir, name);
@@ -43,13 +43,19 @@ it('a CSV import run twice writes its rows once, and the second run says unchang
       n[t] = Number((await c.running.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t} WHERE program_id = ?`, [c.programId]))?.n);
     return n;
   };
-  const first = await tally(args, { DATABASE_URL: c.databaseUrl });
-  expect(first.stderr).toBe('');
-  expect(JSON.parse(first.stdout).counts).toEqual({
-    partner: { imported: 1, updated: 0, unchanged: 0, skipped: 0 },
-    referral: { imported: 1, updated: 0, unchanged: 0, skipped: 0 },
-    commission: { imported: 2, updated: 0, unchanged: 0, skipped: 0 },
-  });
+  // Two runs at once (a second terminal, a retry beside a stuck run) take turns per object:
+  // each object is imported by one of them and found unchanged by the other.
+  const both = await Promise.all([tally(args, { DATABASE_URL: c.databaseUrl }), tally(args, { DATABASE_URL: c.databaseUrl })]);
+  expect(both.map((r) => r.stderr)).toEqual(['', '']);
+  const [a, b] = both.map((r) => JSON.parse(r.stdout).counts);
+  for (const [kind, n] of [
+    ['partner', 1],
+    ['referral', 1],
+    ['commission', 2],
+  ] as const) {
+    expect(a[kind].imported + b[kind].imported).toBe(n);
+    expect(a[kind].unchanged + b[kind].unchanged).toBe(n);
+  }
   const after = await counts();
   expect(after).toMatchObject({ partners: 1, partnerships: 1, slugs: 1, referrals: 1, commissions: 2, import_links: 4, events: 0 });
 

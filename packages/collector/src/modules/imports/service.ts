@@ -86,6 +86,9 @@ export async function runImport(db: Db, program: ProgramRow, source: Source, now
 }
 
 async function write(c: Context, item: SourceItem): Promise<Written> {
+  // Two imports into one program at once (two terminals, a retry beside a stuck run) take
+  // turns per object: the second finds the first's link and has nothing to write.
+  await c.tx.lock(`import:${c.program.id}`);
   // A hash, not the record: a person erased later (tally forget) leaves no address here.
   const fingerprint = createHash('sha256').update(JSON.stringify(item)).digest('base64url');
   const link = await getLink(c.tx, c.program.id, c.source.name, item.kind, item.id);
