@@ -313,3 +313,22 @@ describe('the claim', () => {
     expect(T0).toBeLessThan(at);
   });
 });
+
+sqliteOnly('without SMTP', () => {
+  it('nothing sends them, so the hourly purge deletes the rows past their 90 days and keeps the younger', async () => {
+    const bare = await startCollector();
+    try {
+      const db = bare.running.db;
+      const old = notice(bare.programId, 'code_created', 'partner', 'nobody', 'prune-old', {}, bare.clock.now);
+      const young = notice(bare.programId, 'code_created', 'partner', 'nobody', 'prune-young', {}, bare.clock.now + 86_400);
+      await insert(db, old);
+      await insert(db, young);
+      bare.clock.now += 90 * 86_400 + 1;
+      await bare.running.work.purge();
+      const left = await db.all<{ id: string }>('SELECT id FROM notifications');
+      expect(left.map((r) => r.id)).toEqual([young.id]);
+    } finally {
+      await bare.close();
+    }
+  });
+});

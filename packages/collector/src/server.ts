@@ -23,7 +23,7 @@ import { errorObject } from './platform/http/errors.js';
 import { createMailer } from './platform/mail.js';
 import { composers } from './modules/mail/messages.js';
 import { startOutbox, type OutboxSender } from './modules/mail/outbox.js';
-import { startNotifications } from './modules/notifications/sender.js';
+import { pruneNotifications, startNotifications } from './modules/notifications/sender.js';
 import { purgeExpiredAccess } from './modules/identity/purge.js';
 import { payClickRewards } from './modules/rewards/clicks.js';
 import { SECURITY_HEADERS } from './platform/http/security-headers.js';
@@ -201,13 +201,18 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   const clickPurging =
     background && config.clickRetentionDays ? startClickPurge({ db, log, now, retentionDays: config.clickRetentionDays }) : undefined;
 
-  // What can open nothing any more is deleted: sessions idle too long, expired links and invitations.
-  const purge = async () => {
+  // What can open nothing any more is deleted: sessions idle too long, expired links and
+  // invitations; and, when no sender prunes them (no SMTP), notifications past their keeping.
+  const purgeAccess = async () => {
     await purgeExpiredAccess(db, now());
+    if (!mailer) await pruneNotifications(db, now());
+  };
+  const purge = async () => {
+    await purgeAccess();
     if (config.clickRetentionDays) await purgeClicks(db, { now: now(), retentionDays: config.clickRetentionDays });
   };
   const purging = repeat(background, PURGE_EVERY_MS, () =>
-    purgeExpiredAccess(db, now()).catch((err: unknown) =>
+    purgeAccess().catch((err: unknown) =>
       log.warn({ cause: describeCause(err) }, 'deleting expired sessions and links failed; the next run retries'),
     ),
   );

@@ -65,8 +65,11 @@ export async function schedule(db: Db, now: number): Promise<void> {
     await db.transaction(async (tx) => {
       for (const row of rows) await repo.insert(tx, row);
     });
-  await repo.prune(db, now - KEPT_SECONDS);
+  await pruneNotifications(db, now);
 }
+
+/** Deletes the rows past their keeping: done as the sender schedules, and by the hourly purge when nothing sends (server.ts). */
+export const pruneNotifications = (db: Db, now: number): Promise<number> => repo.prune(db, now - KEPT_SECONDS);
 
 /** An owners' row becomes one row per owner, each sent (and kept once) on its own. */
 async function fanOut(db: Db, row: NotificationRow, now: number): Promise<void> {
