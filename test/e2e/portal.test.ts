@@ -197,6 +197,69 @@ describe('the partner portal in Chromium', () => {
     }
   });
 
+  it('languages: German chosen in settings, a French browser with no choice, else the program default (docs/languages.md)', async () => {
+    // Chosen: the language form saves it on the account, and the portal speaks it at once, formats included.
+    await portal.goto(`${url}/portal/settings`);
+    await portal.selectOption('select[name=locale]', 'de');
+    await press(portal, 'Save', 'form:has(select[name=locale])');
+    await waitForText(portal, 'Gespeichert. Das Portal spricht ab jetzt diese Sprache.');
+    expect(await portal.getAttribute('html', 'lang')).toBe('de');
+    expect((await api('GET', '/v1/partners')).data[0].attributes.locale).toBe('de');
+    await portal.goto(`${url}/portal/earnings`);
+    await waitForText(portal, 'Provisionen und Auszahlungen');
+    const earnings = await bodyText(portal);
+    expect(earnings).toMatch(/9,80\s\$/);
+    expect(earnings).toMatch(/ausgezahlt am \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
+    expect(await axeFindings(portal)).toEqual([]);
+    await portal.goto(`${url}/portal/settings`);
+    await portal.selectOption('select[name=locale]', '');
+    await press(portal, 'Speichern', 'form:has(select[name=locale])');
+    await waitForText(portal, 'Saved. The portal speaks this language from now on.');
+    expect(await portal.getAttribute('html', 'lang')).toBe('en');
+
+    /** A browser in `locale`, signed in as the partner (who has chosen nothing now). */
+    const browserIn = async (locale: string) => {
+      const page = await (await browser.newContext({ locale })).newPage();
+      await page.goto(`${url}/portal/sign-in`);
+      await page.fill('input[name=email]', PARTNER.email);
+      await page.fill('input[name=password]', PARTNER.password);
+      await page.press('input[name=password]', 'Enter');
+      await page.waitForURL('**/portal/');
+      return page;
+    };
+    const french = await browserIn('fr-FR');
+    await waitForText(french, 'Gains par clic');
+    expect(await french.getAttribute('html', 'lang')).toBe('fr');
+    expect(await bodyText(french)).toMatch(/Versé \(USD\)\s+9,80\s\$US/);
+    await french.goto(`${url}/p/acme/`);
+    await waitForText(french, /20\s% de chaque paiement/);
+    await french.context().close();
+
+    // A browser asking for none of ours: the program's default (the owner's select in the dashboard), on its page and in the portal.
+    const owner = await (await browser.newContext()).newPage();
+    await owner.goto(`${url}/dashboard/sign-in`);
+    await owner.fill('input[name=email]', OWNER.email);
+    await owner.fill('input[name=password]', OWNER.password);
+    await owner.click('button[type=submit]');
+    await owner.waitForURL('**/dashboard/');
+    await owner.goto(`${url}/dashboard/settings`);
+    await owner.selectOption('#public-page select[name=locale]', 'es');
+    await press(owner, 'Save', '#public-page');
+    await waitForText(owner, 'Saved.');
+    await owner.context().close();
+    expect((await api('GET', '/v1/program')).data.attributes.locale).toBe('es');
+    try {
+      const japanese = await browserIn('ja-JP');
+      await waitForText(japanese, 'Ganancias por clic');
+      expect(await japanese.getAttribute('html', 'lang')).toBe('es');
+      await japanese.goto(`${url}/p/acme/`);
+      await waitForText(japanese, 'Hazte socio de');
+      await japanese.context().close();
+    } finally {
+      await api('PATCH', '/v1/program', { locale: 'en' });
+    }
+  });
+
   it('works from the keyboard alone: signing in, the skip link, every page of the navigation, copying the link', async () => {
     const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
     const page = await context.newPage();

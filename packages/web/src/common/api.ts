@@ -12,6 +12,7 @@ import createClient, {
   type MaybeOptionalInit,
 } from 'openapi-fetch';
 import type { paths } from '../api.js';
+import { say } from './words.js';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
 type Content<R> = R extends { content: { 'application/json': infer T } } ? T : undefined;
@@ -69,7 +70,7 @@ async function call(method: Method, path: string, init: { signal?: AbortSignal |
   } catch (err) {
     // Given up on by its caller (the page changed): passed on as it is, for the caller to ignore.
     if (init?.signal?.aborted) throw err;
-    throw new ApiError(0, 'network', 'The collector could not be reached. Check the connection and try again.');
+    throw new ApiError(0, 'network', say('api.unreachable'));
   }
   const { data, error, response: res } = result;
   if (res.ok) return data;
@@ -78,7 +79,7 @@ async function call(method: Method, path: string, init: { signal?: AbortSignal |
   if (res.status === 401 && !/\/auth\/(sign_in|redeem)$/.test(path) && !path.startsWith('/v1/public/')) onSignedOut();
   const field = first?.source?.pointer?.slice(1) ?? first?.source?.parameter;
   const retry = Number(res.headers.get('retry-after')) || undefined;
-  throw new ApiError(res.status, first?.code ?? 'error', first?.detail ?? `The collector answered ${res.status}.`, field, retry);
+  throw new ApiError(res.status, first?.code ?? 'error', first?.detail ?? say('api.answered', { status: res.status }), field, retry);
 }
 
 const method =

@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlot from 'uplot';
 import { day, shortDay } from './format.js';
+import { say } from './words.js';
 
 export interface SeriesProps {
   /** YYYY-MM-DD, one per point. */
@@ -68,13 +69,13 @@ export function Chart({ labels, values, name, format }: SeriesProps) {
   return (
     <figure class="chart">
       <div ref={box} class="plot" aria-hidden="true" />
-      {failed && <p class="failure">The chart could not be drawn; the table below has the same numbers.</p>}
+      {failed && <p class="failure">{say('chart.failed')}</p>}
       <details>
-        <summary>{name} as a table</summary>
+        <summary>{say('chart.asTable', { name })}</summary>
         <table>
           <thead>
             <tr>
-              <th scope="col">Date</th>
+              <th scope="col">{say('chart.date')}</th>
               <th scope="col" class="num">
                 {name}
               </th>

@@ -2,7 +2,12 @@
 // Money arrives in minor units; each currency's own exponent (JPY 0, USD 2, KWD 3) comes
 // from Intl, the same table the collector's PayPal files use.
 
-export const locale = (): string | undefined => undefined; // the browser's own
+let chosen: string | undefined; // undefined: the browser's own (the dashboard's)
+export const locale = (): string | undefined => chosen;
+/** The portal's language (i18n.ts): its numbers, money and dates from now on. */
+export function setFormatLocale(tag: string | undefined): void {
+  chosen = tag;
+}
 export const viewerZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 const digits = new Map<string, number>();

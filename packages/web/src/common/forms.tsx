@@ -9,11 +9,11 @@ import { useLocation } from 'preact-iso/router';
 import { ApiError } from './api.js';
 import { afterSignIn } from './sign-in.js';
 import { Failure } from './ui.js';
+import { say } from './words.js';
 
 function lockedMessage(err: unknown): unknown {
   if (err instanceof ApiError && err.code === 'account_locked' && err.retryAfter) {
-    const minutes = Math.ceil(err.retryAfter / 60);
-    return new Error(`Too many wrong passwords in a row. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+    return new Error(say('forms.locked', { count: Math.ceil(err.retryAfter / 60) }));
   }
   return err;
 }
@@ -25,7 +25,7 @@ export function Saving({ error, done, busy, label }: { error: unknown; done: boo
       {error !== undefined && <Failure error={error} />}
       {done && (
         <p role="status" class="ok">
-          Saved.
+          {say('forms.saved')}
         </p>
       )}
       {label && (
@@ -112,7 +112,7 @@ export function Confirm({ title, children, confirm, danger, wide, onConfirm, onC
         {error !== undefined && <Failure error={error} />}
         <div class="actions">
           <button type="button" class="secondary" onClick={finish}>
-            Cancel
+            {say('forms.cancel')}
           </button>
           <button type="submit" class={danger ? 'danger' : ''} disabled={busy}>
             {confirm}
@@ -150,17 +150,17 @@ export function SignInCard({
     <Card title={title}>
       <form onSubmit={onSubmit}>
         <label>
-          E-mail
+          {say('forms.email')}
           {/* biome-ignore lint/a11y/noAutofocus: the page (or dialog) is this one form: typing starts in its first field */}
           <input name="email" type="email" autocomplete="username" required autoFocus />
         </label>
         <label>
-          Password
+          {say('forms.password')}
           <input name="password" type="password" autocomplete="current-password" required />
         </label>
         {error !== undefined ? <Failure error={error} /> : null}
         <button type="submit" disabled={busy}>
-          Sign in
+          {say('forms.signIn')}
         </button>
       </form>
       <p class="hint">{children}</p>

@@ -1,15 +1,30 @@
 // Translation for the partner-facing apps (the portal, the public page, the embed) with
-// i18next: each app passes its catalogues (its own locales/*.ts) and gets `t`. The language
-// is the partner's choice, else the browser's, else the program's default; numbers, money
-// and dates follow it through format.ts. The owner's dashboard stays English.
+// i18next: each app passes its catalogues (its own locales/*.ts) and gets `t`; the shared
+// components (common/locales, through words.ts) follow the same language. The language is
+// the partner's choice, else the browser's, else the program's default; numbers, money and
+// dates follow it through format.ts. The owner's dashboard stays English and never loads this.
 
-import i18next, { type i18n, type TFunction } from 'i18next';
+import i18next, { type i18n } from 'i18next';
+import { setFormatLocale } from './format.js';
+import { LOCALES, type Locale } from './languages.js';
+import commonEn from './locales/en.js';
+import { type Catalogue, type Key, setSay, type Vars } from './words.js';
 
-export const LOCALES = ['en', 'de', 'fr', 'es'] as const;
-export type Locale = (typeof LOCALES)[number];
+export type { Catalogue, Key } from './words.js';
+export { LANGUAGE_NAMES, LOCALES, type Locale } from './languages.js';
 
-/** A catalogue with the same keys as English, each holding its own words. */
-export type Catalogue<T> = { [K in keyof T]: T[K] extends string ? string : Catalogue<T[K]> };
+/**
+ * An app's catalogues: English in the bundle, each other language its own chunk, fetched
+ * when first spoken (a visitor loads one language, not four).
+ */
+export type Catalogues<E> = { en: E } & { [L in Exclude<Locale, 'en'>]: () => Promise<{ default: Catalogue<E> }> };
+
+const COMMON: Catalogues<typeof commonEn> = {
+  en: commonEn,
+  de: () => import('./locales/de.js'),
+  fr: () => import('./locales/fr.js'),
+  es: () => import('./locales/es.js'),
+};
 
 const localeOf = (tag: string | null | undefined): Locale | undefined => {
   const base = tag?.toLowerCase().split(/[-_]/)[0];
@@ -25,28 +40,41 @@ export function pickLocale(
   return localeOf(chosen) ?? browser.map(localeOf).find((l) => l !== undefined) ?? localeOf(programDefault) ?? 'en';
 }
 
-export interface Translator {
-  t: TFunction;
+export interface Translator<E> {
+  /** The app's words by key (tsc checks the key against English). */
+  t: (key: Key<E>, vars?: Vars) => string;
   locale: () => Locale;
-  /** Switches every later `t` (the caller re-renders). */
+  /** Fetches the language's words if need be, then switches every later `t`, the shared components' words, formats and `<html lang>` (the caller re-renders). */
   use(locale: Locale): Promise<void>;
 }
 
-export function translator(catalogues: Record<Locale, object>, locale: Locale): Translator {
+/** Numbers and dates in the browser's own variant of the language when it has one (de-CH, fr-CA), else the language. */
+const formatTag = (l: Locale, browser: readonly string[] = navigator.languages): string => browser.find((tag) => localeOf(tag) === l) ?? l;
+
+/** An i18next of the app's catalogues (namespace `translation`) and the shared components' (`common`), speaking English until `use`. */
+export function translator<E extends object>(catalogues: Catalogues<E>): Translator<E> {
   const instance: i18n = i18next.createInstance();
   void instance.init({
-    lng: locale,
+    lng: 'en',
     fallbackLng: 'en',
     initAsync: false,
-    resources: Object.fromEntries(LOCALES.map((l) => [l, { translation: catalogues[l] }])),
+    ns: ['translation', 'common'],
+    resources: { en: { translation: catalogues.en, common: COMMON.en } },
     interpolation: { escapeValue: false }, // Preact escapes what it renders
   });
+  setSay((key, vars) => instance.t(key, { ...vars, ns: 'common' }));
   return {
-    t: ((...args: Parameters<TFunction>) => instance.t(...args)) as TFunction,
+    t: (key, vars) => instance.t(key, vars ?? {}),
     locale: () => instance.language as Locale,
     use: async (l) => {
+      if (l !== 'en' && !instance.hasResourceBundle(l, 'translation')) {
+        const [app, common] = await Promise.all([catalogues[l](), COMMON[l]()]);
+        instance.addResourceBundle(l, 'translation', app.default);
+        instance.addResourceBundle(l, 'common', common.default);
+      }
       await instance.changeLanguage(l);
       document.documentElement.lang = l;
+      setFormatLocale(formatTag(l));
     },
   };
 }

@@ -3,6 +3,7 @@
 
 import { useLocation } from 'preact-iso/router';
 import { addDays, day, daysBetween, today, viewerZone } from './format.js';
+import { say } from './words.js';
 
 export interface Range {
   key: string;
@@ -14,20 +15,14 @@ export interface Range {
   tz: string;
 }
 
-const PRESETS = [
-  ['7', 'Last 7 days'],
-  ['30', 'Last 30 days'],
-  ['90', 'Last 90 days'],
-  ['month', 'This month'],
-  ['custom', 'Custom'],
-] as const;
+const PRESETS = ['7', '30', '90', 'month', 'custom'] as const;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function useRange(): { range: Range; set: (query: Record<string, string>) => void } {
   const { query, path, route } = useLocation();
   const now = today();
-  const key = PRESETS.some(([k]) => k === query.range) ? query.range! : '30';
+  const key = PRESETS.some((k) => k === query.range) ? query.range! : '30';
   let from: string;
   let to = now;
   if (key === 'month') from = `${now.slice(0, 8)}01`;
@@ -56,28 +51,26 @@ export function RangePicker({ range, set }: ReturnType<typeof useRange>) {
   return (
     <div class="range">
       <label>
-        <span>Range</span>
+        <span>{say('range.label')}</span>
         <select value={range.key} onChange={(e) => set({ range: e.currentTarget.value, from: range.from, to: range.to })}>
-          {PRESETS.map(([k, label]) => (
-            <option value={k}>{label}</option>
+          {PRESETS.map((k) => (
+            <option value={k}>{say(`range.presets.${k}`)}</option>
           ))}
         </select>
       </label>
       {range.key === 'custom' && (
         <>
           <label>
-            <span>From</span>
+            <span>{say('range.from')}</span>
             <input type="date" value={range.from} max={range.to} onChange={(e) => set({ from: e.currentTarget.value })} />
           </label>
           <label>
-            <span>To</span>
+            <span>{say('range.to')}</span>
             <input type="date" value={range.to} min={range.from} onChange={(e) => set({ to: e.currentTarget.value })} />
           </label>
         </>
       )}
-      <p class="hint">
-        {day(range.from)} 00:00 to {day(range.to)} 24:00, {range.tz}
-      </p>
+      <p class="hint">{say('range.span', { from: day(range.from), to: day(range.to), zone: range.tz })}</p>
     </div>
   );
 }

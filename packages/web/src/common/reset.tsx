@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { Card, text, useSubmit } from './forms.js';
 import { Failure } from './ui.js';
+import { say } from './words.js';
 
 export function ResetPasswordCard({
   ask,
@@ -19,26 +20,24 @@ export function ResetPasswordCard({
   const [sent, setSent] = useState<boolean | null>(null);
   const { error, busy, onSubmit } = useSubmit(async (form) => setSent(await ask(text(form, 'email'))));
   return (
-    <Card title="A new password">
+    <Card title={say('reset.title')}>
       {sent === null ? (
         <form onSubmit={onSubmit}>
           <label>
-            Your e-mail
+            {say('reset.yourEmail')}
             {/* biome-ignore lint/a11y/noAutofocus: the page (or dialog) is this one form: typing starts in its first field */}
             <input name="email" type="email" autocomplete="username" required autoFocus />
           </label>
           {error !== undefined ? <Failure error={error} /> : null}
           <button type="submit" disabled={busy}>
-            Send me a link
+            {say('reset.send')}
           </button>
         </form>
       ) : (
-        <p role="status">
-          {sent ? `If this address has ${who}, a link to set a new password is on its way. It works once, for 24 hours.` : withoutMail}
-        </p>
+        <p role="status">{sent ? say('reset.sent', { who }) : withoutMail}</p>
       )}
       <p class="hint">
-        <a href={signInHref}>Back to sign-in</a>
+        <a href={signInHref}>{say('reset.back')}</a>
       </p>
     </Card>
   );

@@ -8,8 +8,9 @@ import { useState } from 'preact/hooks';
 // place for both (rollup.config.mjs compiles that file into the web apps).
 import { formatCsv } from '../../../collector/src/platform/csv.js';
 import { messageOf } from './api.js';
+import { say } from './words.js';
 
-export function Loading({ what = 'Loading' }: { what?: string }) {
+export function Loading({ what = say('ui.loading') }: { what?: string }) {
   return (
     <p class="loading" role="status">
       {what}…
@@ -23,7 +24,7 @@ export function Failure({ error, retry }: { error: unknown; retry?: () => void }
       <p>{messageOf(error)}</p>
       {retry && (
         <button type="button" onClick={retry}>
-          Try again
+          {say('ui.tryAgain')}
         </button>
       )}
     </div>
@@ -57,7 +58,7 @@ export function Show<T>({
   );
 }
 
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+export function CopyButton({ text, label = say('ui.copy') }: { text: string; label?: string }) {
   const [done, setDone] = useState(false);
   return (
     <button
@@ -69,7 +70,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
         setTimeout(() => setDone(false), 2000);
       }}
     >
-      <span aria-live="polite">{done ? 'Copied' : label}</span>
+      <span aria-live="polite">{done ? say('ui.copied') : label}</span>
     </button>
   );
 }
@@ -112,7 +113,7 @@ export function Table<T extends { id: string }>({
       {csv && (
         <div class="table-tools">
           <button type="button" class="secondary" onClick={() => downloadCsv(csv, columns, rows)}>
-            Download CSV
+            {say('ui.downloadCsv')}
           </button>
         </div>
       )}
@@ -147,13 +148,13 @@ export function Table<T extends { id: string }>({
 export function Pager({ page, hasMore, go }: { page: number; hasMore: boolean; go: (page: number) => void }) {
   if (page === 1 && !hasMore) return null;
   return (
-    <nav class="pager" aria-label="Pages">
+    <nav class="pager" aria-label={say('ui.pages')}>
       <button type="button" class="secondary" disabled={page <= 1} onClick={() => go(page - 1)}>
-        Previous
+        {say('ui.previous')}
       </button>
-      <span>Page {page}</span>
+      <span>{say('ui.page', { page })}</span>
       <button type="button" class="secondary" disabled={!hasMore} onClick={() => go(page + 1)}>
-        Next
+        {say('ui.next')}
       </button>
     </nav>
   );

@@ -14,13 +14,14 @@ import { ProgramPage } from './pages/program-page.js';
 import { Referrals } from './pages/referrals.js';
 import { Settings } from './pages/settings.js';
 import { ResetPassword, SetPassword, SignIn } from './pages/sign-in.js';
+import { t, tx, useLanguage } from './language.js';
 import { BASE, href, PortalContext, type Account, type Partnership, type PortalSession } from './session.js';
 
 const NAV = [
-  ['/', 'Home'],
-  ['/referrals', 'Referrals'],
-  ['/earnings', 'Commissions and payouts'],
-  ['/settings', 'Settings'],
+  ['/', () => t('nav.home')],
+  ['/referrals', () => t('nav.referrals')],
+  ['/earnings', () => t('nav.earnings')],
+  ['/settings', () => t('nav.settings')],
 ] as const;
 
 /** Every partnership of the partner, for the program switcher: one page, unless they joined more than 50 programs. */
@@ -47,6 +48,7 @@ function Shell({ portal }: { portal: PortalSession }) {
   const { path, query, route } = useLocation();
   useLostSession(BASE, route);
   const current = portal.current?.id;
+  useLanguage(portal.account.attributes.locale, portal.current?.attributes.program_locale ?? null);
   const signOut = async () => {
     await api.POST('/v1/portal/auth/sign_out').catch(() => undefined);
     route(href('/sign-in'));
@@ -54,15 +56,15 @@ function Shell({ portal }: { portal: PortalSession }) {
   return (
     <PortalContext.Provider value={portal}>
       <a class="skip" href="#main">
-        Skip to content
+        {t('app.skip')}
       </a>
       <header class="top">
         <a class="brand" href={href('/', current)}>
-          Tally partners
+          {t('app.brand')}
         </a>
         {portal.partnerships.length > 1 ? (
           <label class="program-switcher">
-            <span class="visually-hidden">Program</span>
+            <span class="visually-hidden">{t('app.program')}</span>
             <select value={current} onChange={(e) => route(`${path}?${new URLSearchParams({ ...query, p: e.currentTarget.value })}`)}>
               {portal.partnerships.map((p) => (
                 <option value={p.id}>{p.attributes.program_name}</option>
@@ -74,10 +76,10 @@ function Shell({ portal }: { portal: PortalSession }) {
         )}
         <span class="who">{portal.account.attributes.email}</span>
         <button type="button" class="secondary" onClick={signOut}>
-          Sign out
+          {t('app.signOut')}
         </button>
       </header>
-      <nav class="side" aria-label="Portal">
+      <nav class="side" aria-label={t('app.nav')}>
         <ul>
           {NAV.map(([to, label]) => (
             <li>
@@ -85,7 +87,7 @@ function Shell({ portal }: { portal: PortalSession }) {
                 href={href(to, current)}
                 aria-current={(to === '/' ? path === `${BASE}/` : path.startsWith(`${BASE}${to}`)) ? 'page' : undefined}
               >
-                {label}
+                {label()}
               </a>
             </li>
           ))}
@@ -107,10 +109,8 @@ function Shell({ portal }: { portal: PortalSession }) {
 function NotFound() {
   return (
     <section>
-      <h1>Not found</h1>
-      <p>
-        There is no such page. <a href={href('/')}>Back to your home page</a>.
-      </p>
+      <h1>{t('notFound.title')}</h1>
+      <p>{tx('notFound.text', { link: <a href={href('/')}>{t('notFound.link')}</a> })}</p>
     </section>
   );
 }
@@ -132,7 +132,7 @@ function SignedIn() {
   }
   if (signedOut) return null;
   if (loaded.error !== undefined) return <Failure error={loaded.error} retry={loaded.reload} />;
-  return <Loading what="Opening the portal" />;
+  return <Loading what={t('app.opening')} />;
 }
 
 function Pages() {
@@ -145,6 +145,7 @@ function Pages() {
 }
 
 export function App() {
+  useLanguage(); // re-renders every page when the language changes
   return (
     <LocationProvider scope={/^\/(portal|p)\//}>
       <Pages />

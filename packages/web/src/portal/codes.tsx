@@ -3,6 +3,7 @@ import { CODE_PATTERN, everyPage } from '../common/codes.js';
 import { text, useSubmit } from '../common/forms.js';
 import { useLoad } from '../common/use-api.js';
 import { CopyButton, Failure, Show } from '../common/ui.js';
+import { t, tx } from './language.js';
 import type { Partnership } from './session.js';
 
 export function CodesCard({ p }: { p: Partnership }) {
@@ -23,7 +24,7 @@ export function CodesCard({ p }: { p: Partnership }) {
   });
   return (
     <section class="panel codes-card" aria-labelledby="codes-title">
-      <h2 id="codes-title">Your promotion codes</h2>
+      <h2 id="codes-title">{t('codes.title')}</h2>
       <Show loaded={loaded}>
         {(codes) => {
           const on = codes.filter((c) => c.attributes.enabled);
@@ -35,38 +36,30 @@ export function CodesCard({ p }: { p: Partnership }) {
                   {on.map(({ id, attributes: { code } }) => (
                     <li key={id}>
                       <p>
-                        <code class="promo-code">{code}</code> <CopyButton text={code} label={`Copy ${code}`} />
+                        <code class="promo-code">{code}</code> <CopyButton text={code} label={t('codes.copy', { code })} />
                       </p>
-                      <p class="hint">
-                        Share it: “Use code <strong>{code}</strong> at checkout.” A customer who types it is yours, with no link to click.
-                      </p>
+                      <p class="hint">{tx('codes.share', { code: <strong>{code}</strong> })}</p>
                     </li>
                   ))}
                 </ul>
               ) : (
-                <p>
-                  No codes yet. A code credits you without a link: say it in a video or a podcast, and a customer who types it at checkout
-                  is yours.
-                </p>
+                <p>{t('codes.none')}</p>
               )}
-              {off.length > 0 && (
-                <p class="hint">
-                  Turned off by {program}, crediting nothing for now: {off.map((c) => c.attributes.code).join(', ')}.
-                </p>
-              )}
+              {off.length > 0 && <p class="hint">{t('codes.off', { program, codes: off.map((c) => c.attributes.code).join(', ') })}</p>}
             </>
           );
         }}
       </Show>
       {rules && (
         <form class="make-code" onSubmit={onSubmit} aria-labelledby="own-code-title">
-          <h3 id="own-code-title">Make a code of your own</h3>
+          <h3 id="own-code-title">{t('codes.make')}</h3>
           <div class="fields">
             <label>
-              Code{' '}
+              {t('codes.code')}{' '}
               <span class="hint">
-                (3 to {rules.max_length} letters, digits, - or _, the same whatever their case
-                {rules.prefix ? `, beginning with ${rules.prefix}` : ''})
+                {rules.prefix
+                  ? t('codes.rulesPrefix', { max: rules.max_length, prefix: rules.prefix })
+                  : t('codes.rules', { max: rules.max_length })}
               </span>
               <input
                 name="code"
@@ -81,7 +74,7 @@ export function CodesCard({ p }: { p: Partnership }) {
           </div>
           {error !== undefined && <Failure error={error} />}
           <button type="submit" disabled={busy}>
-            Make code
+            {t('codes.submit')}
           </button>
         </form>
       )}

@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { dateTime, percent } from '../../common/format.js';
 import { Confirm, text, useSubmit, Saving } from '../../common/forms.js';
+import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../common/languages.js';
 import { useLoad, type Loaded } from '../../common/use-api.js';
 import { CopyButton, Failure, Show, Table, type Column } from '../../common/ui.js';
 import { SIGNAL_NAMES, SIGNAL_TEXT, signalTitle } from '../review.js';
@@ -129,6 +130,7 @@ function PublicPage({ program, saved }: { program: Program; saved: () => void })
         description: text(form, 'description'),
         page_enabled: form.get('page_enabled') === 'on',
         auto_accept: form.get('auto_accept') === 'on',
+        locale: text(form, 'locale') as Locale,
       },
     });
     setDone(true);
@@ -160,6 +162,15 @@ function PublicPage({ program, saved }: { program: Program; saved: () => void })
       <label class="check">
         <input name="auto_accept" type="checkbox" checked={a.auto_accept} /> Accept applications at once (otherwise you accept each on the
         partner's page)
+      </label>
+      <label>
+        Partners' language{' '}
+        <span class="hint">(the portal's, this page's and their e-mails', unless they or their browser choose one of these)</span>
+        <select name="locale" value={a.locale}>
+          {LOCALES.map((l) => (
+            <option value={l}>{LANGUAGE_NAMES[l]}</option>
+          ))}
+        </select>
       </label>
       <Saving error={error} done={done} busy={busy} label="Save" />
     </form>

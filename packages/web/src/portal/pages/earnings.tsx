@@ -6,6 +6,7 @@ import { api, type Answer } from '../../common/api.js';
 import { dateTime, int, money } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
+import { stateWord, t } from '../language.js';
 import { usePortal } from '../session.js';
 
 type Commission = Answer<'/v1/portal/partnerships/{id}/commissions'>['data'][number];
@@ -13,56 +14,72 @@ type Payout = Answer<'/v1/portal/partnerships/{id}/payouts'>['data'][number];
 
 function whenPayable(c: Commission): string {
   const a = c.attributes;
-  if (a.state === 'paid') return a.paid_at ? `paid ${dateTime(a.paid_at)}` : 'paid';
+  if (a.state === 'paid') return a.paid_at ? t('earnings.paidOn', { date: dateTime(a.paid_at) }) : t('earnings.paid');
   if (a.state === 'rejected') return '—';
-  if (a.under_review) return 'once the company has reviewed it';
-  if (a.on_hold) return 'held: the payment is disputed';
-  return a.payable_at * 1000 > Date.now() ? dateTime(a.payable_at) : 'at the next payout';
+  if (a.under_review) return t('earnings.reviewing');
+  if (a.on_hold) return t('earnings.held');
+  return a.payable_at * 1000 > Date.now() ? dateTime(a.payable_at) : t('earnings.atNextPayout');
 }
 
-const COMMISSIONS: Column<Commission>[] = [
-  { label: 'Date', cell: (c) => dateTime(c.attributes.created_at), text: (c) => new Date(c.attributes.created_at * 1000).toISOString() },
+// The CSV keeps the API's values (ISO dates, minor units, state codes) under headings in the partner's language.
+const commissions = (): Column<Commission>[] => [
   {
-    label: 'Amount',
+    label: t('earnings.date'),
+    cell: (c) => dateTime(c.attributes.created_at),
+    text: (c) => new Date(c.attributes.created_at * 1000).toISOString(),
+  },
+  {
+    label: t('earnings.amount'),
     numeric: true,
     cell: (c) => money(c.attributes.amount, c.attributes.currency),
     text: (c) => `${c.attributes.amount} ${c.attributes.currency}`,
   },
   {
-    label: 'State',
+    label: t('earnings.state'),
     // Under review: the company holds it until they decide (what held it is theirs to see).
     cell: (c) => (
       <>
         <span class={`state ${c.attributes.state}`}>
-          {c.attributes.clawback ? 'refund taken back' : c.attributes.state}
+          {c.attributes.clawback ? t('earnings.clawback') : stateWord(`commissionState.${c.attributes.state}`, c.attributes.state)}
           {c.attributes.reject_reason ? `: ${c.attributes.reject_reason}` : ''}
         </span>
-        {c.attributes.under_review && <span class="tag held">Under review</span>}
+        {c.attributes.under_review && <span class="tag held">{t('earnings.underReview')}</span>}
       </>
     ),
     text: (c) => (c.attributes.under_review ? `${c.attributes.state} (under review)` : c.attributes.state),
   },
-  { label: 'Payable', cell: whenPayable, text: whenPayable },
+  { label: t('earnings.payable'), cell: whenPayable, text: whenPayable },
 ];
 
-const PAYOUTS: Column<Payout>[] = [
-  { label: 'Date', cell: (b) => dateTime(b.attributes.created_at), text: (b) => new Date(b.attributes.created_at * 1000).toISOString() },
+const payouts = (): Column<Payout>[] => [
   {
-    label: 'Amount',
+    label: t('earnings.date'),
+    cell: (b) => dateTime(b.attributes.created_at),
+    text: (b) => new Date(b.attributes.created_at * 1000).toISOString(),
+  },
+  {
+    label: t('earnings.amount'),
     numeric: true,
     cell: (b) => money(b.attributes.amount, b.attributes.currency),
     text: (b) => `${b.attributes.amount} ${b.attributes.currency}`,
   },
-  { label: 'Commissions', numeric: true, cell: (b) => int(b.attributes.commissions), text: (b) => String(b.attributes.commissions) },
   {
-    label: 'State',
-    cell: (b) => <span class={`state ${b.attributes.state}`}>{b.attributes.state === 'open' ? 'being paid' : b.attributes.state}</span>,
+    label: t('earnings.count'),
+    numeric: true,
+    cell: (b) => int(b.attributes.commissions),
+    text: (b) => String(b.attributes.commissions),
+  },
+  {
+    label: t('earnings.state'),
+    cell: (b) => <span class={`state ${b.attributes.state}`}>{stateWord(`payoutState.${b.attributes.state}`, b.attributes.state)}</span>,
     text: (b) => b.attributes.state,
   },
 ];
 
 interface ListPanel<T> {
   title: string;
+  /** The table's name for assistive technology. */
+  caption: string;
   /** The address's parameter for the list's page (two lists share this page). */
   param: string;
   /** A page of the list under the partnership `id`. */
@@ -74,7 +91,7 @@ interface ListPanel<T> {
 }
 
 /** One of the partnership's lists, a page at a time, with its CSV download. */
-function Panel<T extends { id: string }>({ title, param, load, columns, csv, empty }: ListPanel<T>) {
+function Panel<T extends { id: string }>({ title, caption, param, load, columns, csv, empty }: ListPanel<T>) {
   const { current } = usePortal();
   const { query, path: at, route } = useLocation();
   const page = Math.max(1, Number(query[param]) || 1);
@@ -91,7 +108,7 @@ function Panel<T extends { id: string }>({ title, param, load, columns, csv, emp
             </Empty>
           ) : (
             <>
-              <Table caption={`Your ${title.toLowerCase()}`} columns={columns} rows={answer.data} csv={csv} />
+              <Table caption={caption} columns={columns} rows={answer.data} csv={csv} />
               <Pager
                 page={page}
                 hasMore={answer.meta.pagination.has_more}
@@ -109,30 +126,32 @@ export function Earnings() {
   const { current } = usePortal();
   return (
     <section>
-      <h1>Commissions and payouts</h1>
+      <h1>{t('nav.earnings')}</h1>
       {!current ? (
-        <Empty title="No program yet" />
+        <Empty title={t('app.noProgram')} />
       ) : (
         <>
           <Panel
-            title="Commissions"
+            title={t('earnings.commissions')}
+            caption={t('earnings.yourCommissions')}
             param="commissions_page"
             load={(id, page, signal) =>
               api.GET('/v1/portal/partnerships/{id}/commissions', { params: { path: { id }, query: { page } }, signal })
             }
-            columns={COMMISSIONS}
+            columns={commissions()}
             csv="commissions"
-            empty={['No commissions yet', 'When a customer you referred pays, your share appears here, with the date it can be paid out.']}
+            empty={[t('earnings.noCommissions'), t('earnings.noCommissionsText')]}
           />
           <Panel
-            title="Payouts"
+            title={t('earnings.payouts')}
+            caption={t('earnings.yourPayouts')}
             param="payouts_page"
             load={(id, page, signal) =>
               api.GET('/v1/portal/partnerships/{id}/payouts', { params: { path: { id }, query: { page } }, signal })
             }
-            columns={PAYOUTS}
+            columns={payouts()}
             csv="payouts"
-            empty={['No payouts yet', 'Payouts go to your PayPal address: check it in Settings.']}
+            empty={[t('earnings.noPayouts'), t('earnings.noPayoutsText')]}
           />
         </>
       )}

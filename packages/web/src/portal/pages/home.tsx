@@ -11,6 +11,7 @@ import { RangePicker, statsQuery, useRange } from '../../common/range.js';
 import { useLoad } from '../../common/use-api.js';
 import { CopyButton, Empty, Show } from '../../common/ui.js';
 import { CodesCard } from '../codes.js';
+import { t, tx } from '../language.js';
 import { href, usePortal, type Partnership } from '../session.js';
 
 function LinkCard({ p }: { p: Partnership }) {
@@ -18,12 +19,8 @@ function LinkCard({ p }: { p: Partnership }) {
   if (a.state !== 'accepted' || !a.referral_link) {
     return (
       <section class="panel">
-        <h2>Your application to {a.program_name}</h2>
-        <p role="status">
-          {a.state === 'pending'
-            ? `It is waiting for ${a.program_name} to accept it. Your link appears here as soon as they do.`
-            : `${a.program_name} declined it: there is no link to share, and visits through one no longer count.`}
-        </p>
+        <h2>{t('home.application', { program: a.program_name })}</h2>
+        <p role="status">{t(a.state === 'pending' ? 'home.pending' : 'home.declined', { program: a.program_name })}</p>
       </section>
     );
   }
@@ -31,13 +28,11 @@ function LinkCard({ p }: { p: Partnership }) {
   const others = a.competitor_slugs.map((slug) => `${base.origin}${base.pathname}?red=${slug}`);
   return (
     <section class="panel link-card">
-      <h2>Your link</h2>
+      <h2>{t('home.link')}</h2>
       <p>
-        <code class="referral-link">{a.referral_link}</code> <CopyButton text={a.referral_link} label="Copy link" />
+        <code class="referral-link">{a.referral_link}</code> <CopyButton text={a.referral_link} label={t('home.copyLink')} />
       </p>
-      <p class="hint">
-        Add <code>?red={a.key}</code> to any page of the site and it counts too{others.length > 0 ? ', and so do these:' : '.'}
-      </p>
+      <p class="hint">{tx(others.length > 0 ? 'home.anyPageAndThese' : 'home.anyPage', { param: <code>?red={a.key}</code> })}</p>
       {others.length > 0 && (
         <ul class="short-forms">
           {others.map((s) => (
@@ -57,10 +52,12 @@ function GroupCard({ p }: { p: Partnership }) {
   if (a.state === 'declined') return null;
   return (
     <section class="panel group-card" aria-labelledby="group-title">
-      <h2 id="group-title">What you earn</h2>
+      <h2 id="group-title">{t('home.earn')}</h2>
       <p>
-        You are in the <strong>{a.group.name}</strong> group of {a.program_name}
-        {a.state === 'pending' ? '; once they accept you, you earn:' : ':'}
+        {tx(a.state === 'pending' ? 'home.groupPending' : 'home.group', {
+          group: <strong>{a.group.name}</strong>,
+          program: a.program_name,
+        })}
       </p>
       {a.group.rewards.length ? (
         <ul class="terms">
@@ -69,7 +66,7 @@ function GroupCard({ p }: { p: Partnership }) {
           ))}
         </ul>
       ) : (
-        <p>Its rewards are not set yet: {a.program_name} adds them.</p>
+        <p>{t('home.noRewards', { program: a.program_name })}</p>
       )}
     </section>
   );
@@ -82,21 +79,19 @@ function NextPayout({ e, currency }: { e: Money; currency: string }) {
   const { current } = usePortal();
   const { amount, reason, minimum } = e.next_payout;
   const payable = money(e.payable, currency);
-  const later = e.next_payable_at ? ` More becomes payable from ${dateTime(e.next_payable_at)}.` : '';
+  const later = e.next_payable_at ? ` ${t('payout.later', { date: dateTime(e.next_payable_at) })}` : '';
   const words =
     reason === 'below_minimum'
-      ? `${payable} is payable, below the minimum payout of ${money(minimum, currency)}: it waits until you reach it.`
+      ? t('payout.below_minimum', { payable, minimum: money(minimum, currency) })
       : reason === 'clawbacks_exceed_earnings'
         ? e.payable < 0
-          ? `Refunds taken back exceed what is payable by ${money(-e.payable, currency)}: your next commissions make that up first.`
-          : 'Refunds taken back cancel out what is payable.'
+          ? t('payout.clawbacks_exceed_earnings', { amount: money(-e.payable, currency) })
+          : t('payout.clawbacks_cancel')
         : reason === 'no_paypal_email'
-          ? `${payable} is payable, but there is no PayPal address to pay it to.`
+          ? t('payout.no_paypal_email', { payable })
           : reason === 'not_accepted'
-            ? `${payable} is payable, but payouts go only to accepted partners.`
-            : amount > 0
-              ? 'Paid to your PayPal address with the next payout.'
-              : 'Nothing is payable now.';
+            ? t('payout.not_accepted', { payable })
+            : t(amount > 0 ? 'payout.next' : 'payout.nothing');
   return (
     <dd>
       <span class="value">{money(amount, currency)}</span>
@@ -104,10 +99,7 @@ function NextPayout({ e, currency }: { e: Money; currency: string }) {
         {words}
         {later}
         {reason === 'no_paypal_email' && (
-          <>
-            {' '}
-            <a href={href('/settings', current?.id)}>Add yours in Settings</a>.
-          </>
+          <> {tx('payout.addPaypal', { link: <a href={href('/settings', current?.id)}>{t('payout.addPaypalLink')}</a> })}</>
         )}
       </span>
     </dd>
@@ -119,22 +111,22 @@ function Earnings({ p }: { p: Partnership }) {
   if (rows.length === 0) return null;
   return (
     <section class="panel">
-      <h2>Your money</h2>
+      <h2>{t('home.money')}</h2>
       <dl class="figures">
         {rows.map(([currency, e]) => (
           <>
             <div class="figure">
-              <dt>Pending ({currency})</dt>
+              <dt>{t('home.pendingIn', { currency })}</dt>
               <dd>
                 <span class="value">{money(e.pending, currency)}</span>
               </dd>
             </div>
             <div class="figure next-payout">
-              <dt>Next payout ({currency})</dt>
+              <dt>{t('home.nextPayoutIn', { currency })}</dt>
               <NextPayout e={e} currency={currency} />
             </div>
             <div class="figure">
-              <dt>Paid ({currency})</dt>
+              <dt>{t('home.paidIn', { currency })}</dt>
               <dd>
                 <span class="value">{money(e.paid, currency)}</span>
               </dd>
@@ -164,9 +156,9 @@ export function Home() {
   if (!current) {
     return (
       <section>
-        <h1>Welcome</h1>
-        <Empty title="No program yet">
-          <p>Apply on a program's page, or ask the company for an invitation: your link appears here.</p>
+        <h1>{t('home.welcome')}</h1>
+        <Empty title={t('app.noProgram')}>
+          <p>{t('home.noProgram')}</p>
         </Empty>
       </section>
     );
@@ -183,26 +175,23 @@ export function Home() {
           <RangePicker {...picked} />
           <Show loaded={stats}>
             {({ data: { attributes: s } }) => {
-              const t = s.totals;
-              const currency = mainCurrency(t.commissions);
-              const earned = sumMoney(t.commissions, currency);
-              return t.clicks === 0 && t.referrals === 0 ? (
-                <Empty title="No clicks yet">
-                  <p>
-                    Share your link above: in a post, a newsletter, a video description. Every visit through it counts here, and every
-                    signup after it.
-                  </p>
+              const n = s.totals;
+              const currency = mainCurrency(n.commissions);
+              const earned = sumMoney(n.commissions, currency);
+              return n.clicks === 0 && n.referrals === 0 ? (
+                <Empty title={t('home.noClicks')}>
+                  <p>{t('home.share')}</p>
                 </Empty>
               ) : (
                 <>
                   <dl class="figures">
                     {[
-                      ['Clicks', int(t.clicks)],
-                      ['Referrals', int(t.referrals)],
-                      ['Paying customers', int(t.customers)],
-                      ['Referrals per click', t.clicks ? perClick(t.referrals / t.clicks) : '—'],
-                      ['Earnings per click', t.clicks && currency ? money(Math.round(earned / t.clicks), currency) : '—'],
-                      ['Earned', moneyMap(t.commissions)],
+                      [t('home.clicks'), int(n.clicks)],
+                      [t('home.referrals'), int(n.referrals)],
+                      [t('home.customers'), int(n.customers)],
+                      [t('home.perClick'), n.clicks ? perClick(n.referrals / n.clicks) : '—'],
+                      [t('home.earningsPerClick'), n.clicks && currency ? money(Math.round(earned / n.clicks), currency) : '—'],
+                      [t('home.earned'), moneyMap(n.commissions)],
                     ].map(([label, value]) => (
                       <div class="figure">
                         <dt>{label}</dt>

@@ -9,21 +9,20 @@ import { Card, text, useSubmit } from '../../common/forms.js';
 import { minimumsText, percent } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Failure, Show } from '../../common/ui.js';
+import { t, tx, useLanguage } from '../language.js';
 import { href } from '../session.js';
 
 type Terms = { commission_rate_bps: number; recurring_months: number; hold_days: number; minimum_payout: Record<string, number> };
 
 /** The terms in words a partner reads in one go. */
-function termsOf(t: Terms): string[] {
+function termsOf(terms: Terms): string[] {
   return [
-    `${percent(t.commission_rate_bps / 10000)} of every payment of the customers you refer`,
-    t.recurring_months === 0
-      ? 'for as long as they pay'
-      : `for their first ${t.recurring_months} month${t.recurring_months === 1 ? '' : 's'}`,
-    t.hold_days === 0 ? 'payable at the next payout' : `payable ${t.hold_days} days after each payment`,
-    Object.keys(t.minimum_payout).length === 0
-      ? 'paid by PayPal, any amount'
-      : `paid by PayPal from ${minimumsText(t.minimum_payout).replace(/\n/g, ', ')}`,
+    t('page.rate', { rate: percent(terms.commission_rate_bps / 10000) }),
+    terms.recurring_months === 0 ? t('page.forever') : t('page.months', { count: terms.recurring_months }),
+    terms.hold_days === 0 ? t('page.atNextPayout') : t('page.afterDays', { count: terms.hold_days }),
+    Object.keys(terms.minimum_payout).length === 0
+      ? t('page.anyAmount')
+      : t('page.fromMinimum', { minimum: minimumsText(terms.minimum_payout).replace(/\n/g, ', ') }),
   ];
 }
 
@@ -35,14 +34,14 @@ function Groups({ slug, p }: { slug: string; p: Page }) {
   if (p.groups.length < 2 && (p.groups[0]?.rewards.length ?? 0) < 2) return null;
   return (
     <>
-      <h2>Partner groups</h2>
-      <p>Each group pays its own rewards; apply through the page of the one that suits you.</p>
+      <h2>{t('page.groups')}</h2>
+      <p>{t('page.groupsText')}</p>
       <ul class="groups">
         {p.groups.map((g) => (
           <li key={g.slug}>
             <h3>{g.name}</h3>
-            <ul class="terms">{g.rewards.length ? g.rewards.map((r) => <li>{r}</li>) : <li>rewards to be announced</li>}</ul>
-            <a href={`/p/${encodeURIComponent(slug)}/${encodeURIComponent(g.slug)}/`}>Apply to {g.name}</a>
+            <ul class="terms">{g.rewards.length ? g.rewards.map((r) => <li>{r}</li>) : <li>{t('page.toBeAnnounced')}</li>}</ul>
+            <a href={`/p/${encodeURIComponent(slug)}/${encodeURIComponent(g.slug)}/`}>{t('page.applyTo', { group: g.name })}</a>
           </li>
         ))}
       </ul>
@@ -70,34 +69,33 @@ function ApplyForm({ slug, p, group }: { slug: string; p: Page; group: OpenGroup
   return (
     <form onSubmit={onSubmit}>
       <label>
-        Your name
+        {t('page.yourName')}
         <input name="name" autocomplete="name" required maxLength={200} />
       </label>
       <label>
-        E-mail
+        {t('page.email')}
         <input name="email" type="email" autocomplete="email" required />
       </label>
       <label>
-        Password{' '}
-        <span class="hint">(at least 10 characters, for your partner portal; a partner here already? the one you sign in with)</span>
+        {t('page.password')} <span class="hint">{t('page.passwordHint')}</span>
         <input name="password" type="password" autocomplete="new-password" minLength={10} required />
       </label>
       <label>
-        PayPal e-mail <span class="hint">(where you are paid; you can add it later)</span>
+        {t('page.paypal')} <span class="hint">{t('page.paypalHint')}</span>
         <input name="paypal_email" type="email" />
       </label>
       <label>
-        Anything to tell {p.name}? <span class="hint">(your site, your audience)</span>
+        {t('page.note', { program: p.name })} <span class="hint">{t('page.noteHint')}</span>
         <textarea name="note" rows={3} maxLength={2000} />
       </label>
       {/* Hidden from people (and from assistive technology): only robots fill it in. */}
       <label class="trap" aria-hidden="true">
-        Website
+        {t('page.website')}
         <input name="website" tabIndex={-1} autocomplete="off" />
       </label>
       {error !== undefined ? <Failure error={error} /> : null}
       <button type="submit" disabled={busy}>
-        {(group ?? p).auto_accept ? 'Join the program' : 'Apply'}
+        {t((group ?? p).auto_accept ? 'page.join' : 'page.apply')}
       </button>
     </form>
   );
@@ -115,50 +113,48 @@ export function ProgramPage() {
   const groupSlug = decodeURIComponent(rawGroup);
   const loaded = useLoad((signal) => api.GET('/v1/public/programs/{slug}', { params: { path: { slug } }, signal }), slug);
   const home = `/p/${encodeURIComponent(slug)}/`;
+  // The visitor's browser's language, else the program's default, once the page is known.
+  useLanguage(undefined, loaded.data?.data.attributes.locale);
   return (
     <Show loaded={loaded}>
       {({ data: { attributes: p } }) => {
         const group = groupSlug ? p.groups.find((g) => g.slug === groupSlug) : undefined;
         if (groupSlug && !group) {
           return (
-            <Card title={`Partner with ${p.name}`}>
-              <p role="alert">No group of {p.name} takes applications at this address.</p>
+            <Card title={t('page.title', { program: p.name })}>
+              <p role="alert">{t('page.noSuchGroup', { program: p.name })}</p>
               <p>
-                <a href={home}>See what {p.name} pays, and apply</a>.
+                <a href={home}>{t('page.seeAll', { program: p.name })}</a>.
               </p>
             </Card>
           );
         }
         return (
-          <Card title={`Partner with ${p.name}`}>
-            {group && (
-              <p class="group-name">
-                The <strong>{group.name}</strong> group
-              </p>
-            )}
+          <Card title={t('page.title', { program: p.name })}>
+            {group && <p class="group-name">{tx('page.theGroup', { group: <strong>{group.name}</strong> })}</p>}
             {p.description ? <p class="description">{p.description}</p> : null}
-            <h2>What you earn</h2>
+            <h2>{t('page.earn')}</h2>
             {group ? (
               <ul class="terms">
-                {group.rewards.length ? group.rewards.map((r) => <li>{r}</li>) : <li>rewards to be announced</li>}
-                <li>paid by PayPal once each commission's holding period is over</li>
+                {group.rewards.length ? group.rewards.map((r) => <li>{r}</li>) : <li>{t('page.toBeAnnounced')}</li>}
+                <li>{t('page.holding')}</li>
               </ul>
             ) : (
               <ul class="terms">
-                {termsOf(p).map((t) => (
-                  <li>{t}</li>
+                {termsOf(p).map((term) => (
+                  <li>{term}</li>
                 ))}
               </ul>
             )}
             {!group && <Groups slug={slug} p={p} />}
-            <h2>{group ? `Apply to ${group.name}` : 'Apply'}</h2>
+            <h2>{group ? t('page.applyTo', { group: group.name }) : t('page.apply')}</h2>
             <ApplyForm key={group?.slug ?? ''} slug={slug} p={p} group={group} />
             <p class="hint">
-              A partner already? <a href={href('/sign-in')}>Sign in</a>.
+              {tx('page.already', { link: <a href={href('/sign-in')}>{t('page.signIn')}</a> })}
               {group && p.groups.length > 1 && (
                 <>
                   {' '}
-                  <a href={home}>Every group of {p.name}</a>.
+                  <a href={home}>{t('page.everyGroup', { program: p.name })}</a>.
                 </>
               )}
             </p>

@@ -6,14 +6,23 @@ import { api, type Answer } from '../../common/api.js';
 import { dateTime } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
+import { stateWord, t } from '../language.js';
 import { usePortal } from '../session.js';
 
 type Referral = Answer<'/v1/portal/partnerships/{id}/referrals'>['data'][number];
 
-const COLUMNS: Column<Referral>[] = [
-  { label: 'Date', cell: (r) => dateTime(r.attributes.created_at), text: (r) => new Date(r.attributes.created_at * 1000).toISOString() },
-  { label: 'Customer', cell: (r) => r.attributes.email, text: (r) => r.attributes.email },
-  { label: 'State', cell: (r) => <span class={`state ${r.attributes.state}`}>{r.attributes.state}</span>, text: (r) => r.attributes.state },
+const columns = (): Column<Referral>[] => [
+  {
+    label: t('referrals.date'),
+    cell: (r) => dateTime(r.attributes.created_at),
+    text: (r) => new Date(r.attributes.created_at * 1000).toISOString(),
+  },
+  { label: t('referrals.customer'), cell: (r) => r.attributes.email, text: (r) => r.attributes.email },
+  {
+    label: t('referrals.state'),
+    cell: (r) => <span class={`state ${r.attributes.state}`}>{stateWord(`referralState.${r.attributes.state}`, r.attributes.state)}</span>,
+    text: (r) => r.attributes.state,
+  },
 ];
 
 export function Referrals() {
@@ -27,19 +36,19 @@ export function Referrals() {
   );
   return (
     <section>
-      <h1>Referrals</h1>
+      <h1>{t('referrals.title')}</h1>
       {!current ? (
-        <Empty title="No program yet" />
+        <Empty title={t('app.noProgram')} />
       ) : (
         <Show loaded={loaded}>
           {(answer) =>
             answer.data.length === 0 ? (
-              <Empty title="No referrals yet">
-                <p>Someone who signs up after following your link appears here, with how far they got: converted, paid, churned.</p>
+              <Empty title={t('referrals.none')}>
+                <p>{t('referrals.noneText')}</p>
               </Empty>
             ) : (
               <>
-                <Table caption="Your referrals" columns={COLUMNS} rows={answer.data} csv="referrals" />
+                <Table caption={t('referrals.yours')} columns={columns()} rows={answer.data} csv="referrals" />
                 <Pager
                   page={page}
                   hasMore={answer.meta.pagination.has_more}

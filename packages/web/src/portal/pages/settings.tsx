@@ -1,9 +1,12 @@
-// The partner's name, the PayPal address they are paid at, and their password.
+// The partner's name, the PayPal address they are paid at, the language the portal (and
+// their e-mails) speak, and their password.
 
 import { useState } from 'preact/hooks';
 import { api } from '../../common/api.js';
 import { text, useSubmit } from '../../common/forms.js';
+import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../common/i18n.js';
 import { Failure } from '../../common/ui.js';
+import { t } from '../language.js';
 import { usePortal } from '../session.js';
 
 /** The shared submit, and the sentence `run` resolves to, said once it is done. */
@@ -16,6 +19,23 @@ function useForm(run: (form: FormData) => Promise<string>) {
   return { ...submit, done };
 }
 
+/** A form's end: its error, what it did, and its button. */
+function Outcome({ form, label }: { form: ReturnType<typeof useForm>; label: string }) {
+  return (
+    <>
+      {form.error !== undefined && <Failure error={form.error} />}
+      {form.done && (
+        <p role="status" class="ok">
+          {form.done}
+        </p>
+      )}
+      <button type="submit" disabled={form.busy}>
+        {label}
+      </button>
+    </>
+  );
+}
+
 export function Settings() {
   const { account, refresh } = usePortal();
   const a = account.attributes;
@@ -24,57 +44,64 @@ export function Settings() {
       body: { name: text(form, 'name').trim(), paypal_email: text(form, 'paypal_email').trim() || null },
     });
     refresh();
-    return 'Saved. Payouts go to this PayPal address from now on.';
+    return t('settings.profileSaved');
+  });
+  // Saved, the session reloads with the choice and the shell switches to it (language.ts).
+  const language = useForm(async (form) => {
+    const locale = (text(form, 'locale') || null) as Locale | null;
+    await api.PATCH('/v1/portal/account', { body: { locale } });
+    refresh();
+    return t('settings.languageSaved');
   });
   const password = useForm(async (form) => {
     await api.POST('/v1/portal/auth/password', {
       body: { current_password: text(form, 'current_password'), new_password: text(form, 'new_password') },
     });
-    return 'Password changed. Your other sessions have ended.';
+    return t('settings.passwordChanged');
   });
   return (
     <section>
-      <h1>Settings</h1>
+      <h1>{t('settings.title')}</h1>
       <form class="panel" onSubmit={profile.onSubmit}>
-        <h2>You</h2>
+        <h2>{t('settings.you')}</h2>
         <label>
-          Name
+          {t('settings.name')}
           <input name="name" value={a.name} required maxLength={200} />
         </label>
         <label>
-          PayPal e-mail <span class="hint">(where your payouts go)</span>
+          {t('settings.paypal')} <span class="hint">{t('settings.paypalHint')}</span>
           <input name="paypal_email" type="email" value={a.paypal_email ?? ''} />
         </label>
-        <p class="hint">You sign in as {a.email}.</p>
-        {profile.error !== undefined && <Failure error={profile.error} />}
-        {profile.done && (
-          <p role="status" class="ok">
-            {profile.done}
-          </p>
-        )}
-        <button type="submit" disabled={profile.busy}>
-          Save
-        </button>
+        <p class="hint">{t('settings.signedInAs', { email: a.email })}</p>
+        <Outcome form={profile} label={t('settings.save')} />
+      </form>
+      <form class="panel" onSubmit={language.onSubmit}>
+        <h2>{t('settings.language')}</h2>
+        <label>
+          {t('settings.language')} <span class="hint">{t('settings.languageHint')}</span>
+          <select name="locale" value={a.locale ?? ''}>
+            <option value="">{t('settings.browserLanguage')}</option>
+            {LOCALES.map((l) => (
+              <option value={l} lang={l}>
+                {LANGUAGE_NAMES[l]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {/* Said in the language just chosen, once the shell has switched to it. */}
+        <Outcome form={{ ...language, done: language.done && t('settings.languageSaved') }} label={t('settings.save')} />
       </form>
       <form class="panel" onSubmit={password.onSubmit}>
-        <h2>Password</h2>
+        <h2>{t('settings.password')}</h2>
         <label>
-          Current password
+          {t('settings.currentPassword')}
           <input name="current_password" type="password" autocomplete="current-password" required />
         </label>
         <label>
-          New password <span class="hint">(at least 10 characters)</span>
+          {t('settings.newPassword')} <span class="hint">{t('settings.passwordHint')}</span>
           <input name="new_password" type="password" autocomplete="new-password" minLength={10} required />
         </label>
-        {password.error !== undefined && <Failure error={password.error} />}
-        {password.done && (
-          <p role="status" class="ok">
-            {password.done}
-          </p>
-        )}
-        <button type="submit" disabled={password.busy}>
-          Change password
-        </button>
+        <Outcome form={password} label={t('settings.changePassword')} />
       </form>
     </section>
   );

@@ -6,18 +6,18 @@ import { api } from '../../common/api.js';
 import { Card, SignInCard, text, useSubmit } from '../../common/forms.js';
 import { ResetPasswordCard } from '../../common/reset.js';
 import { Failure } from '../../common/ui.js';
+import { t } from '../language.js';
 import { href } from '../session.js';
 
 export function SignIn() {
   return (
     <SignInCard
-      title="Partner sign-in"
+      title={t('signIn.title')}
       base="/portal"
       home={href('/')}
       signIn={(email, password) => api.POST('/v1/portal/auth/sign_in', { body: { email, password } })}
     >
-      <a href={href('/reset')}>Forgot your password?</a> Not a partner yet? Apply on the program's page, or ask the company for an
-      invitation.
+      <a href={href('/reset')}>{t('signIn.forgot')}</a> {t('signIn.notYet')}
     </SignInCard>
   );
 }
@@ -26,8 +26,8 @@ export function ResetPassword() {
   return (
     <ResetPasswordCard
       ask={async (email) => (await api.POST('/v1/portal/auth/reset', { body: { email } })).meta.emailed}
-      who="a partner account"
-      withoutMail="This Tally cannot send e-mail. Ask the company that runs the program for a link to set a new password."
+      who={t('signIn.who')}
+      withoutMail={t('signIn.withoutMail')}
       signInHref={href('/sign-in')}
     />
   );
@@ -42,17 +42,17 @@ export function SetPassword() {
     route(href('/'));
   });
   return (
-    <Card title="Choose your password">
+    <Card title={t('signIn.choose')}>
       <form onSubmit={onSubmit}>
-        <p>Then you are signed in to your partner portal: your link, your referrals and what you earned.</p>
+        <p>{t('signIn.afterwards')}</p>
         <label>
-          Password <span class="hint">(at least 10 characters)</span>
+          {t('signIn.password')} <span class="hint">{t('signIn.passwordHint')}</span>
           {/* biome-ignore lint/a11y/noAutofocus: the page (or dialog) is this one form: typing starts in its first field */}
           <input name="password" type="password" autocomplete="new-password" minLength={10} required autoFocus />
         </label>
         {error !== undefined ? <Failure error={error} /> : null}
         <button type="submit" disabled={busy || !token}>
-          Set password and sign in
+          {t('signIn.set')}
         </button>
       </form>
     </Card>
