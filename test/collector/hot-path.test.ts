@@ -33,13 +33,13 @@ interface Cost {
 const HOT_PATH: Record<Engine, Record<Case, Cost>> = {
   sqlite: {
     // BEGIN IMMEDIATE, SAVEPOINT, review's evidence (one SELECT: the visitor's click, the
-    // address's and the browser's recent people; issue 34), INSERT referrals, stat_deltas,
-    // events, the partner's first-referral e-mail (an INSERT that its key keeps to one per
-    // partnership; issue 36: inside the same transaction, one statement on PostgreSQL's
-    // WITH), RELEASE, COMMIT, the settings clock.
-    'a new conversion by pk': { statements: 10 },
+    // address's and the browser's recent people; issue 34; whether the partnership was
+    // referred before, issue 36), INSERT referrals, stat_deltas, events, RELEASE, COMMIT,
+    // the settings clock. A partnership's first conversion (the cold one here) writes its
+    // partner's first-referral e-mail too: one INSERT more, once per partnership.
+    'a new conversion by pk': { statements: 9 },
     // As by pk, plus the click's partnership (read each time).
-    'a conversion by gr_id after a click': { statements: 11 },
+    'a conversion by gr_id after a click': { statements: 10 },
     // Review's evidence, the insert that finds the person referred, then their referral.
     'a retried conversion (200)': { statements: 8 },
     // The dedupe read, INSERT clicks and stat_deltas inside the batch. Cold: 11.

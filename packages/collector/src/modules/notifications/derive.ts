@@ -39,11 +39,24 @@ export function notice(
   };
 }
 
+/** What the caller of a hot path knows already, which spares a row. */
+export interface Known {
+  /** False: the referral's partnership had one before, so this is not its first (the conversion reads it with its evidence). */
+  firstOfPartnership?: boolean;
+}
+
 const related = (data: Resource, name: string): string | undefined =>
   (data.relationships?.[name] as { data?: { id?: string } } | undefined)?.data?.id;
 
 /** The notifications `type` with `data` makes, as rows to write in its transaction. */
-export async function noticesFor(db: Queryable, programId: string, type: string, data: Resource, now: number): Promise<Insert[]> {
+export async function noticesFor(
+  db: Queryable,
+  programId: string,
+  type: string,
+  data: Resource,
+  now: number,
+  known: Known = {},
+): Promise<Insert[]> {
   const a = data.attributes as Record<string, unknown>;
   const rows: NotificationRow[] = [];
   const partnerId = (a.partner_id as string | undefined) ?? related(data, 'partner');
@@ -66,8 +79,9 @@ export async function noticesFor(db: Queryable, programId: string, type: string,
       break;
     case 'referral.created': {
       // Keyed by partnership: written at most once; the sender checks it is still the first.
+      // A conversion knows when the partnership was referred before: then it writes no row.
       const partnershipId = related(data, 'partnership');
-      if (partnershipId) {
+      if (partnershipId && known.firstOfPartnership !== false) {
         rows.push(
           notice(programId, 'first_referral', 'partner', null, partnershipId, { partnership_id: partnershipId, referral_id: data.id }, now),
         );

@@ -82,7 +82,7 @@ async function convert(db: Queryable, programId: string, input: ConversionInput,
     throw err;
   });
   if ('referral' in credited) return credited;
-  const review = await reviewConversion(db, programId, input, credited, emailNorm, now);
+  const { columns: review, partnershipReferred } = await reviewConversion(db, programId, input, credited, emailNorm, now);
   const referral: ReferralRow = {
     id: uuidv7(),
     program_id: programId,
@@ -100,7 +100,8 @@ async function convert(db: Queryable, programId: string, input: ConversionInput,
   };
   const followers = [
     deltaInsert({ program_id: programId, partner_id: referral.partner_id, at: now, referrals: 1 }),
-    ...(await eventInserts(db, programId, 'referral.created', renderReferral(referral), now)),
+    // A partnership referred before has had its first: its partner's first-referral notice is no row at all.
+    ...(await eventInserts(db, programId, 'referral.created', renderReferral(referral), now, { firstOfPartnership: !partnershipReferred })),
     // Held: the owner hears of it at once, with the reasons.
     ...(referral.review === 'held' ? await eventInserts(db, programId, 'review.held', renderReferral(referral), now) : []),
     ...(await leadCommission(db, programId, credited, referral, now)),

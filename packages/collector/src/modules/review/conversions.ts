@@ -28,6 +28,13 @@ export function programSignals(db: Queryable, programId: string): Promise<Readon
 
 type Review = Pick<ReferralRow, 'landed' | 'client_hash' | 'user_agent' | 'review' | 'review_reasons'>;
 
+export interface ConversionReview {
+  /** The new referral's columns of review. */
+  columns: Review;
+  /** Whether the credited partnership had a referral before this one (read with the evidence, in its statement). */
+  partnershipReferred: boolean;
+}
+
 export interface Reviewed {
   /** Sent through the public tracker: its address and browser. */
   seen?: { client: string; user_agent: string | undefined; click_flood?: boolean } | undefined;
@@ -46,10 +53,11 @@ export async function reviewConversion(
   credited: CreditedPartnership,
   emailNorm: string,
   now: number,
-): Promise<Review> {
+): Promise<ConversionReview> {
   const hash = clientHash(programId, input.seen?.client);
   const evidence = await conversionEvidence(db, {
     programId,
+    partnershipId: credited.id,
     grId: input.gr_id,
     emailNorm,
     clientHash: hash,
@@ -71,12 +79,13 @@ export async function reviewConversion(
     without(['no_click']);
   }
   const flags = conversionFlags({ ...evidence, clickFlood: input.seen?.click_flood === true }, on);
-  return {
+  const columns: Review = {
     landed: evidence.clickAt !== null && evidence.clickAt <= now ? 1 : 0,
     client_hash: hash,
     user_agent: userAgent(input.seen?.user_agent),
     ...held(flags),
   };
+  return { columns, partnershipReferred: evidence.partnershipReferred };
 }
 
 /** Held with the flags' reasons, or not under review at all. */

@@ -68,6 +68,8 @@ export function isDisposable(email: string): boolean {
 
 export interface ConversionFacts {
   programId: string;
+  /** The credited partnership: whether it had a referral before is read in the same statement. */
+  partnershipId: string;
   grId: string;
   emailNorm: string;
   clientHash: string | null;
@@ -77,17 +79,29 @@ export interface ConversionFacts {
   now: number;
 }
 
+export interface EvidenceRead extends ConversionEvidence {
+  /** Not evidence: whether the partnership had a referral before, which spares its first-referral notice a row (notifications). */
+  partnershipReferred: boolean;
+}
+
 // `created_at + 0` keeps SQLite's planner (no table statistics) off the created_at indexes,
 // which it would walk over every click or referral of the program, onto the gr_id ones; the
 // bounded DISTINCT counts stop at the threshold, so a flood from one address costs no more.
-export async function conversionEvidence(db: Queryable, f: ConversionFacts): Promise<ConversionEvidence> {
-  const row = await db.get<{ click_at: number | null; click_url: string | null; same_address: number; same_browser: number }>(
+export async function conversionEvidence(db: Queryable, f: ConversionFacts): Promise<EvidenceRead> {
+  const row = await db.get<{
+    click_at: number | null;
+    click_url: string | null;
+    same_address: number;
+    same_browser: number;
+    referred: unknown;
+  }>(
     `SELECT (SELECT MIN(created_at + 0) FROM clicks WHERE program_id = ? AND gr_id = ?) AS click_at,
             (SELECT url FROM clicks WHERE program_id = ? AND gr_id = ? ORDER BY last_seen_at DESC LIMIT 1) AS click_url,
             (SELECT COUNT(*) FROM (SELECT DISTINCT email_norm FROM referrals
               WHERE program_id = ? AND client_hash = ? AND created_at > ? AND email_norm <> ? LIMIT ${ADDRESS_PEOPLE}) a) AS same_address,
             (SELECT COUNT(*) FROM (SELECT DISTINCT email_norm FROM referrals
-              WHERE program_id = ? AND gr_id = ? AND created_at + 0 > ? AND email_norm <> ? LIMIT ${BROWSER_PEOPLE}) b) AS same_browser`,
+              WHERE program_id = ? AND gr_id = ? AND created_at + 0 > ? AND email_norm <> ? LIMIT ${BROWSER_PEOPLE}) b) AS same_browser,
+            EXISTS (SELECT 1 FROM referrals WHERE partnership_id = ?) AS referred`,
     [
       f.programId,
       f.grId,
@@ -101,6 +115,7 @@ export async function conversionEvidence(db: Queryable, f: ConversionFacts): Pro
       f.grId,
       f.now - BROWSER_WINDOW_SECONDS,
       f.emailNorm,
+      f.partnershipId,
     ],
   );
   const boxes = await partnerMailboxes(db);
@@ -114,5 +129,7 @@ export async function conversionEvidence(db: Queryable, f: ConversionFacts): Pro
     partnerAddress: boxes.all.has(own),
     disposable: isDisposable(f.emailNorm),
     sharedPayout: payee !== undefined && [...(boxes.payees.get(payee) ?? [])].some((o) => o !== mailbox(f.partnerEmail)),
+    // SQLite answers 1, PostgreSQL true.
+    partnershipReferred: Number(row?.referred ?? 0) === 1,
   };
 }

@@ -12,7 +12,7 @@ import * as webhooks from './repo.js';
 import { uuidv7 } from '../../core/ids.js';
 import { remembered } from '../../platform/db/remembered.js';
 import { insertRow } from '../../platform/db/rows.js';
-import { noticesFor } from '../notifications/derive.js';
+import { type Known, noticesFor } from '../notifications/derive.js';
 
 export const EVENT_TYPES = [
   'referral.created',
@@ -50,14 +50,26 @@ export async function emit(tx: Queryable, programId: string, type: EventType, da
   await events.insert(tx, event);
   for (const delivery of deliveries) await webhooks.insertDelivery(tx, delivery);
   // The e-mails the change makes, in the same transaction (modules/notifications).
-  for (const n of await noticesFor(tx, programId, type, data, now)) await insertRow(tx, n.table, n.row, `ON CONFLICT ${n.conflict} DO NOTHING`);
+  for (const n of await noticesFor(tx, programId, type, data, now))
+    await insertRow(tx, n.table, n.row, `ON CONFLICT ${n.conflict} DO NOTHING`);
   return event;
 }
 
-/** The same rows, for a caller that writes them in one statement with its change (conversions.ts). */
-export async function eventInserts(db: Queryable, programId: string, type: EventType, data: Resource, now: number): Promise<Insert[]> {
+/** The same rows, for a caller that writes them in one statement with its change (conversions.ts), which may know more (`known`). */
+export async function eventInserts(
+  db: Queryable,
+  programId: string,
+  type: EventType,
+  data: Resource,
+  now: number,
+  known: Known = {},
+): Promise<Insert[]> {
   const { event, deliveries } = await newEvent(db, programId, type, data, now);
-  return [events.eventInsert(event), ...deliveries.map(webhooks.deliveryInsert), ...(await noticesFor(db, programId, type, data, now))];
+  return [
+    events.eventInsert(event),
+    ...deliveries.map(webhooks.deliveryInsert),
+    ...(await noticesFor(db, programId, type, data, now, known)),
+  ];
 }
 
 /** The event, and a delivery of it to each enabled endpoint of its program that wants it. */
