@@ -210,6 +210,7 @@ describe('the partner portal in Chromium', () => {
     const earnings = await bodyText(portal);
     expect(earnings).toMatch(/9,80\s\$/);
     expect(earnings).toMatch(/ausgezahlt am \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
+    expect(earnings).toContain('CSV herunterladen'); // a shared component's words (common/locales)
     expect(await axeFindings(portal)).toEqual([]);
     await portal.goto(`${url}/portal/settings`);
     await portal.selectOption('select[name=locale]', '');

@@ -46,6 +46,12 @@ export interface Translator<E> {
   locale: () => Locale;
   /** Fetches the language's words if need be, then switches every later `t`, the shared components' words, formats and `<html lang>` (the caller re-renders). */
   use(locale: Locale): Promise<void>;
+  /**
+   * The `t` of a part of the app with a catalogue of its own (portal/notifications/locales),
+   * under the namespace `ns`, in the app's language: made when its module loads, before the
+   * app's first `use`, so each `use` fetches its words with the app's.
+   */
+  part<P extends object>(ns: string, catalogues: Catalogues<P>): (key: Key<P>, vars?: Vars) => string;
 }
 
 /** Numbers and dates in the browser's own variant of the language when it has one (de-CH, fr-CA), else the language. */
@@ -63,14 +69,24 @@ export function translator<E extends object>(catalogues: Catalogues<E>): Transla
     interpolation: { escapeValue: false }, // Preact escapes what it renders
   });
   setSay((key, vars) => instance.t(key, { ...vars, ns: 'common' }));
+  // Every namespace's catalogues: the app's, the shared components', and its parts'.
+  const namespaces = new Map<string, Catalogues<object>>([
+    ['translation', catalogues],
+    ['common', COMMON],
+  ]);
   return {
     t: (key, vars) => instance.t(key, vars ?? {}),
     locale: () => instance.language as Locale,
+    part: (ns, own) => {
+      namespaces.set(ns, own);
+      instance.addResourceBundle('en', ns, own.en);
+      return (key, vars) => instance.t(key, { ...vars, ns });
+    },
     use: async (l) => {
-      if (l !== 'en' && !instance.hasResourceBundle(l, 'translation')) {
-        const [app, common] = await Promise.all([catalogues[l](), COMMON[l]()]);
-        instance.addResourceBundle(l, 'translation', app.default);
-        instance.addResourceBundle(l, 'common', common.default);
+      if (l !== 'en') {
+        const missing = [...namespaces].filter(([ns]) => !instance.hasResourceBundle(l, ns));
+        const loaded = await Promise.all(missing.map(async ([ns, c]) => [ns, (await c[l]()).default] as const));
+        for (const [ns, words] of loaded) instance.addResourceBundle(l, ns, words);
       }
       await instance.changeLanguage(l);
       document.documentElement.lang = l;

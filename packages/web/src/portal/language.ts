@@ -18,6 +18,8 @@ const portal = translator<typeof en>({
 });
 
 export const t = portal.t;
+/** A part of the portal with a catalogue of its own: `part('notifications', { en, de: () => import(…), … })` gives its `t`. */
+export const part = portal.part;
 
 /** A state in words: `key` names it in the catalogue (a template such as referralState.<state>, which marks referralState.* used); else the API's word. */
 export const stateWord = (key: string, state: string): string => t(key as PortalKey, { defaultValue: state });
@@ -48,8 +50,8 @@ export async function speak(locale: Locale): Promise<void> {
   for (const listener of listeners) listener();
 }
 
-/** The browser's language before anything else is known: main.tsx renders once it is loaded. */
-export const ready = speak(pickLocale()).catch(() => undefined);
+/** The browser's language before anything else is known: main.tsx renders once it is loaded (every part's module has loaded by then). */
+export const start = (): Promise<void> => speak(pickLocale()).catch(() => undefined);
 
 /**
  * The language for a partner's choice (`chosen`) and a program's default: switched to once

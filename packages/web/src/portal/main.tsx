@@ -3,7 +3,7 @@
 
 import { render } from 'preact';
 import { App } from './app.js';
-import { ready } from './language.js';
+import { start } from './language.js';
 
 // Once the browser's language is loaded (English is in the bundle; another is a small chunk).
-void ready.then(() => render(<App />, document.getElementById('app')!));
+void start().then(() => render(<App />, document.getElementById('app')!));
