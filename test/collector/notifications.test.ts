@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimDue } from '../../packages/collector/src/modules/notifications/repo.js';
 import { notice } from '../../packages/collector/src/modules/notifications/derive.js';
 import { insert } from '../../packages/collector/src/modules/notifications/repo.js';
+import { disable, markFailing } from '../../packages/collector/src/modules/webhooks/repo.js';
+import { insertRow } from '../../packages/collector/src/platform/db/rows.js';
 import { PUBLIC_URL, seedPartner, startCollector, T0, type Collector } from './harness.js';
 import { ownerSession } from './session.js';
 
@@ -270,6 +272,106 @@ sqliteOnly('owners', () => {
     c.clock.now += 3600;
     await drain();
     expect(inbox.take().filter((m) => m.to === p.owner.email)).toHaveLength(0);
+  });
+});
+
+sqliteOnly('owners hear of failing webhooks and billing, and of money held for review: each once', () => {
+  /** The owner's messages whose subject matches, from what arrived (other programs' owners hear of their own). */
+  const mine = (p: { owner: { email: string } }, about: RegExp) =>
+    inbox.take().filter((m) => m.to === p.owner.email && about.test(subject(m) ?? ''));
+  /** The sender's schedule looks again once 10 minutes have passed. */
+  const later = async (seconds = 601) => {
+    c.clock.now += seconds;
+    await drain();
+  };
+  // An hour into a UTC day: the day's key (billing, review) stays the same while the test runs.
+  const startOfADay = () => {
+    c.clock.now = Math.floor(c.clock.now / 86_400) * 86_400 + 86_400 + 3600;
+  };
+
+  it('an endpoint failing for an hour, once; disabled, once more with the reason', async () => {
+    const p = await program();
+    const endpoint = (await ok('POST', '/v1/webhook_endpoints', { url: 'https://hooks.invalid/tally' }, p.secret)).data;
+    // What the deliverer records as deliveries fail (modules/webhooks/deliver.ts).
+    await markFailing(c.running.db, endpoint.id, c.clock.now);
+    await later(1800);
+    expect(mine(p, /webhook/), 'not before an hour').toHaveLength(0);
+    await later(1801);
+    const failing = mine(p, /webhook/);
+    expect(failing.map(subject)).toEqual([`A webhook endpoint of ${p.name} is failing`]);
+    expectLetter(
+      failing[0]!,
+      /Deliveries to https:\/\/hooks\.invalid\/tally have failed since/,
+      `${PUBLIC_URL}/dashboard/settings/webhooks/${endpoint.id}`,
+    );
+    await later();
+    expect(mine(p, /webhook/), 'once').toHaveLength(0);
+
+    await disable(c.running.db, endpoint.id, 'it failed for 3 days', c.clock.now);
+    await later();
+    const disabled = mine(p, /webhook/);
+    expect(disabled).toHaveLength(1);
+    expectLetter(
+      disabled[0]!,
+      /Tally has disabled the endpoint: it failed for 3 days\./,
+      `${PUBLIC_URL}/dashboard/settings/webhooks/${endpoint.id}`,
+    );
+    await later();
+    expect(mine(p, /webhook/), 'once').toHaveLength(0);
+  });
+
+  it('billing events that failed: one message a day with their count and the last reason', async () => {
+    const p = await program();
+    startOfADay();
+    // The rows an event's internal error leaves (modules/billing/events.ts).
+    for (const id of ['evt_1', 'evt_2'])
+      await insertRow(c.running.db, 'billing_events', {
+        program_id: p.id,
+        id,
+        platform: 'stripe',
+        type: 'invoice.paid',
+        livemode: 0,
+        platform_created: c.clock.now,
+        created_at: c.clock.now,
+        processed_at: c.clock.now,
+        attempts: 1,
+        outcome: 'failed',
+        reason: 'an internal error; Stripe will send it again',
+        touched: '[]',
+        payload: '{}',
+      });
+    await later();
+    const failed = mine(p, /billing/);
+    expect(failed.map(subject)).toEqual([`${p.name}: billing events could not be applied`]);
+    expectLetter(
+      failed[0]!,
+      /2 events from stripe could not be applied in the last day; the last one: an internal error; Stripe will send it again\./,
+      `${PUBLIC_URL}/dashboard/billing-events?outcome_eq=failed`,
+    );
+    await later();
+    expect(mine(p, /billing/), 'once that day').toHaveLength(0);
+  });
+
+  it('conversions held for review: one message that day, counting what waits when it is sent', async () => {
+    const p = await program();
+    startOfADay();
+    const s = await seedPartner(c, { token: p.secret, email: 'hy@partners.test' });
+    // A disposable address is held (review's default signals).
+    for (const who of ['one', 'two']) {
+      const conv = await ok('POST', '/v1/tracking/conversion', { email: `${who}@mailinator.com`, gr_id: `h-${who}`, pk: s.key }, p.secret);
+      expect(conv.data.attributes.review).toBe('held');
+    }
+    await drain();
+    const held = mine(p, /held for review/);
+    expect(held.map(subject)).toEqual([`${p.name}: money held for review`]);
+    expectLetter(
+      held[0]!,
+      /2 referrals and commissions of .* are held for review and wait for your decision\./,
+      `${PUBLIC_URL}/dashboard/review`,
+    );
+    await ok('POST', '/v1/tracking/conversion', { email: 'three@mailinator.com', gr_id: 'h-three', pk: s.key }, p.secret);
+    await later();
+    expect(mine(p, /held for review/), 'once that day').toHaveLength(0);
   });
 });
 
