@@ -66,7 +66,8 @@ export function useLanguage(chosen?: string | null, programDefault?: string | nu
     return () => void listeners.delete(heard);
   }, []);
   useEffect(() => {
-    if (chosen !== undefined || programDefault !== undefined) void speak(pickLocale(chosen, programDefault));
+    // A language whose words cannot be fetched (a deploy since the page loaded) leaves the one spoken.
+    if (chosen !== undefined || programDefault !== undefined) speak(pickLocale(chosen, programDefault)).catch(() => undefined);
   }, [chosen, programDefault]);
   return spoken;
 }
