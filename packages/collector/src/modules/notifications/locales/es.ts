@@ -46,8 +46,10 @@ const es: Catalogue<typeof en> = {
   commission_digest: {
     subject_one: 'Hoy has ganado {{total}} con {{program}}',
     subject_other: 'Hoy has ganado {{total}} con {{program}} ({{count}} comisiones)',
+    subject_many: 'Hoy has ganado {{total}} con {{program}} ({{count}} de comisiones)',
     body_one: 'Hola {{name}}, el {{day}} ganaste una comisión con {{program}}: {{total}}.',
     body_other: 'Hola {{name}}, el {{day}} ganaste {{count}} comisiones con {{program}}, {{total}} en total.',
+    body_many: 'Hola {{name}}, el {{day}} ganaste {{count}} de comisiones con {{program}}, {{total}} en total.',
   },
   payout_sent: {
     subject: '{{program}} te ha enviado {{amount}}',
@@ -75,11 +77,13 @@ const es: Catalogue<typeof en> = {
     subject: '{{program}}: no se pudieron aplicar eventos de facturación',
     body_one: 'Un evento de {{platform}} no se pudo aplicar en el último día: {{reason}}.',
     body_other: '{{count}} eventos de {{platform}} no se pudieron aplicar en el último día; el último: {{reason}}.',
+    body_many: '{{count}} de eventos de {{platform}} no se pudieron aplicar en el último día; el último: {{reason}}.',
   },
   review_waiting: {
     subject: '{{program}}: dinero retenido para revisión',
     body_one: 'Un referido o una comisión de {{program}} está retenido para revisión y espera tu decisión.',
     body_other: '{{count}} referidos y comisiones de {{program}} están retenidos para revisión y esperan tu decisión.',
+    body_many: '{{count}} de referidos y comisiones de {{program}} están retenidos para revisión y esperan tu decisión.',
   },
   weekly_summary: {
     subject: '{{program}}: tu semana del {{from}} al {{to}}',

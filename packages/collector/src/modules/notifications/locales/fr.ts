@@ -46,8 +46,10 @@ const fr: Catalogue<typeof en> = {
   commission_digest: {
     subject_one: 'Vous avez gagné {{total}} avec {{program}} aujourd’hui',
     subject_other: 'Vous avez gagné {{total}} avec {{program}} aujourd’hui ({{count}} commissions)',
+    subject_many: 'Vous avez gagné {{total}} avec {{program}} aujourd’hui ({{count}} de commissions)',
     body_one: 'Bonjour {{name}}, le {{day}}, vous avez gagné une commission avec {{program}} : {{total}}.',
     body_other: 'Bonjour {{name}}, le {{day}}, vous avez gagné {{count}} commissions avec {{program}}, {{total}} au total.',
+    body_many: 'Bonjour {{name}}, le {{day}}, vous avez gagné {{count}} de commissions avec {{program}}, {{total}} au total.',
   },
   payout_sent: {
     subject: '{{program}} vous a versé {{amount}}',
@@ -75,11 +77,13 @@ const fr: Catalogue<typeof en> = {
     subject: '{{program}} : des événements de facturation n’ont pas pu être traités',
     body_one: 'Un événement de {{platform}} n’a pas pu être traité ces dernières 24 heures : {{reason}}.',
     body_other: '{{count}} événements de {{platform}} n’ont pas pu être traités ces dernières 24 heures ; le dernier : {{reason}}.',
+    body_many: '{{count}} d’événements de {{platform}} n’ont pas pu être traités ces dernières 24 heures ; le dernier : {{reason}}.',
   },
   review_waiting: {
     subject: '{{program}} : des montants attendent votre vérification',
     body_one: 'Un parrainage ou une commission de {{program}} est retenu pour vérification et attend votre décision.',
     body_other: '{{count}} parrainages et commissions de {{program}} sont retenus pour vérification et attendent votre décision.',
+    body_many: '{{count}} de parrainages et commissions de {{program}} sont retenus pour vérification et attendent votre décision.',
   },
   weekly_summary: {
     subject: '{{program}} : votre semaine du {{from}} au {{to}}',
