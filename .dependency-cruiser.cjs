@@ -69,6 +69,13 @@ module.exports = {
       comment: "The web apps' shared code imports neither app.",
       severity: 'error',
       from: { path: '^packages/web/src/common/' },
+      to: { path: '^packages/web/src/(dashboard|portal|embed)/' },
+    },
+    {
+      name: 'web-embed-apart',
+      comment: 'The embedded portal shares only common/ (and the dashboard stylesheet, by the build).',
+      severity: 'error',
+      from: { path: '^packages/web/src/embed/' },
       to: { path: '^packages/web/src/(dashboard|portal)/' },
     },
     {

@@ -138,6 +138,8 @@ const builds = [
   webApp('dashboard', 'Tally dashboard', ['dashboard/style.css']),
   // The portal shares the dashboard's look: its stylesheet, and a few rules of its own.
   webApp('portal', 'Tally partner portal', ['dashboard/style.css', 'portal/style.css']),
+  // The embedded portal (docs/embed.md): the same look, compact, inside other sites' iframes.
+  webApp('embed', 'Tally partner embed', ['dashboard/style.css', 'embed/style.css']),
 ];
 
 // `--environment ONLY:collector` builds the collector alone: npm run api-types needs it

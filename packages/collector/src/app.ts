@@ -44,9 +44,12 @@ import { loadWebApp, mountWeb, type WebApp } from './modules/site/web.js';
 import { trackingRoutes } from './modules/referrals/tracking-routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
+import { embedRoutes } from './modules/embed/routes.js';
+import { mountEmbed } from './modules/embed/http.js';
 import type { OutboxSender } from './modules/mail/outbox.js';
 import type { Db } from './platform/db/db.js';
 import type { AccountRow, PartnerSessionRow } from './modules/portal/repo.js';
+import type { EmbedSessionRow } from './modules/embed/repo.js';
 import type { ProgramRow } from './modules/programs/repo.js';
 import type { Role, SessionRow } from './modules/owners/repo.js';
 import { asCaller } from './platform/db/caller.js';
@@ -66,6 +69,8 @@ export interface AppDeps {
   webApp?: WebApp | null;
   /** The built partner portal, likewise. */
   portalApp?: WebApp | null;
+  /** The built embedded portal (/embed/), likewise. */
+  embedApp?: WebApp | null;
   /** The collector's public address: links it hands out, and the dashboard's origin. */
   publicUrl?: string | undefined;
   /** SMTP_URL's: partners' invitations and password resets; none sent without it. */
@@ -101,6 +106,7 @@ export const ROUTES: readonly Route[] = [
   ...portalRoutes,
   ...webhookRoutes,
   ...notificationRoutes,
+  ...embedRoutes,
 ];
 
 const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };
@@ -126,6 +132,7 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
         role: ctx.state.role as Role | undefined,
         account: ctx.state.account as AccountRow | undefined,
         partnerSession: ctx.state.partnerSession as PartnerSessionRow | undefined,
+        embed: ctx.state.embed as EmbedSessionRow | undefined,
         outbox: deps.outbox,
         outbound: deps.outbound ?? DEFAULT_OUTBOUND,
         client: client(ctx),
@@ -226,6 +233,7 @@ export function createApp(deps: AppDeps): Koa {
     deps.webApp === undefined ? loadWebApp() : (deps.webApp ?? undefined),
     deps.portalApp === undefined ? loadWebApp(undefined, 'portal') : (deps.portalApp ?? undefined),
   );
+  mountEmbed(router, deps.db, now, deps.embedApp === undefined ? loadWebApp(undefined, 'embed') : (deps.embedApp ?? undefined));
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });

@@ -348,6 +348,8 @@ export interface paths {
                                     created_by?: string;
                                     /** @description What the partner wrote when applying on the program's page */
                                     application_note?: string;
+                                    /** @description While declined: why, as the owner gave it */
+                                    decline_reason?: string;
                                     commission_rate_bps?: number;
                                     recurring_months: number | null;
                                     hold_days: number | null;
@@ -443,6 +445,8 @@ export interface paths {
                                     created_by?: string;
                                     /** @description What the partner wrote when applying on the program's page */
                                     application_note?: string;
+                                    /** @description While declined: why, as the owner gave it */
+                                    decline_reason?: string;
                                     commission_rate_bps?: number;
                                     recurring_months: number | null;
                                     hold_days: number | null;
@@ -523,6 +527,8 @@ export interface paths {
                                     created_by?: string;
                                     /** @description What the partner wrote when applying on the program's page */
                                     application_note?: string;
+                                    /** @description While declined: why, as the owner gave it */
+                                    decline_reason?: string;
                                     commission_rate_bps?: number;
                                     recurring_months: number | null;
                                     hold_days: number | null;
@@ -580,6 +586,8 @@ export interface paths {
                     "application/json": {
                         /** @enum {string} */
                         state?: "pending" | "accepted" | "declined";
+                        /** @description With `state: declined`: why, told to the partner in the e-mail that says so */
+                        decline_reason?: string;
                         key?: string;
                         competitor_slugs?: string[];
                         commission_rate_bps?: number | null;
@@ -612,6 +620,8 @@ export interface paths {
                                     created_by?: string;
                                     /** @description What the partner wrote when applying on the program's page */
                                     application_note?: string;
+                                    /** @description While declined: why, as the owner gave it */
+                                    decline_reason?: string;
                                     commission_rate_bps?: number;
                                     recurring_months: number | null;
                                     hold_days: number | null;
@@ -11540,6 +11550,853 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An e-mail's unsubscribe link: a page with a button that stops this kind of message (the GET itself changes nothing) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The token of the message's link */
+                    token: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** One-click unsubscribe (RFC 8058, body `List-Unsubscribe=One-Click`): stops this kind of message for its recipient */
+        post: {
+            parameters: {
+                query: {
+                    /** @description The token of the message's link */
+                    token: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which e-mails the signed-in partner gets, per kind (in every program they joined) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "notification_preferences";
+                                attributes: {
+                                    application_received: boolean;
+                                    application_approved: boolean;
+                                    application_declined: boolean;
+                                    first_referral: boolean;
+                                    commission_digest: boolean;
+                                    payout_sent: boolean;
+                                    clawback: boolean;
+                                    code_created: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Turn kinds of e-mail on (true) or off (false) for the signed-in partner */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        application_received?: boolean;
+                        application_approved?: boolean;
+                        application_declined?: boolean;
+                        first_referral?: boolean;
+                        commission_digest?: boolean;
+                        payout_sent?: boolean;
+                        clawback?: boolean;
+                        code_created?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "notification_preferences";
+                                attributes: {
+                                    application_received: boolean;
+                                    application_approved: boolean;
+                                    application_declined: boolean;
+                                    first_referral: boolean;
+                                    commission_digest: boolean;
+                                    payout_sent: boolean;
+                                    clawback: boolean;
+                                    code_created: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/notifications/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which e-mails the signed-in owner gets, per kind (in every program of theirs) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "notification_preferences";
+                                attributes: {
+                                    new_application: boolean;
+                                    webhook_failing: boolean;
+                                    billing_failing: boolean;
+                                    review_waiting: boolean;
+                                    weekly_summary: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Turn kinds of e-mail on (true) or off (false) for the signed-in owner */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        new_application?: boolean;
+                        webhook_failing?: boolean;
+                        billing_failing?: boolean;
+                        review_waiting?: boolean;
+                        weekly_summary?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "notification_preferences";
+                                attributes: {
+                                    new_application: boolean;
+                                    webhook_failing: boolean;
+                                    billing_failing: boolean;
+                                    review_waiting: boolean;
+                                    weekly_summary: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/embed_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A one-time token to embed the partner portal for one of your users (made a partner, with an accepted partnership, the first time) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The user's id in your own app: the same id finds the same partner */
+                        user_id: string;
+                        name: string;
+                        /** Format: email */
+                        email: string;
+                        /** @description A new partnership's group; the program's default group when absent */
+                        group_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "embed_token";
+                                attributes: {
+                                    /** @description Shown once; works once, for 10 minutes */
+                                    token: string;
+                                    expires_at: number;
+                                    /** @description The page to show in an iframe: `${PUBLIC_URL}/embed/?token=…` */
+                                    url: string;
+                                };
+                                relationships: {
+                                    partner: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partner";
+                                        } | null;
+                                    };
+                                    partnership: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partnership";
+                                        } | null;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Trade an embed token, once, for the embedded page's session (a bearer token it keeps in memory) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "embed_session";
+                                attributes: {
+                                    /** @description The bearer token of the embed's routes, for 4 hours */
+                                    token: string;
+                                    expires_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/partnership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The embedded partner's partnership: state, link, group, earnings and the next payout, as the portal shows it */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "portal_partnership";
+                                attributes: {
+                                    program_id: string;
+                                    program_name: string;
+                                    /**
+                                     * @description The program's default language: the portal's when neither the partner nor their browser picks one
+                                     * @enum {string}
+                                     */
+                                    program_locale: "en" | "de" | "fr" | "es";
+                                    /** @enum {string} */
+                                    state: "pending" | "accepted" | "declined";
+                                    /** @description Only while accepted: a declined or pending partner has no link to share */
+                                    referral_link: string | null;
+                                    key: string | null;
+                                    competitor_slugs: string[];
+                                    commission_rate_bps: number;
+                                    /** @description The program's rules for codes the partner makes (POST …/codes); null: the program makes its codes itself */
+                                    own_codes: {
+                                        prefix: string;
+                                        max_length: number;
+                                    } | null;
+                                    /** @description The partner group the partnership is in, and what it earns, in words */
+                                    group: {
+                                        name: string;
+                                        rewards: string[];
+                                    };
+                                    earnings: {
+                                        [key: string]: {
+                                            pending: number;
+                                            /** @description Past the holding period, not held by a dispute and in no payout batch, net of clawbacks */
+                                            payable: number;
+                                            paid: number;
+                                            next_payable_at: number | null;
+                                            next_payout: {
+                                                /** @description What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing */
+                                                amount: number;
+                                                /** @description Why the next export pays nothing of `payable`; null when it pays it, or when nothing is payable */
+                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "not_accepted") | null;
+                                                /** @description The least a payout may be in this currency, in minor units (1 when the program sets none) */
+                                                minimum: number;
+                                            };
+                                        };
+                                    };
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The embedded partner's clicks, referrals, paying customers and commissions per day, week or month */
+        get: {
+            parameters: {
+                query: {
+                    /** @description first day, YYYY-MM-DD, in tz */
+                    from: string;
+                    /** @description last day, YYYY-MM-DD, in tz (inclusive) */
+                    to: string;
+                    /** @description IANA time zone; days begin at its midnight */
+                    tz?: string;
+                    interval?: "day" | "week" | "month";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @constant */
+                                type: "stats";
+                                attributes: {
+                                    from: string;
+                                    to: string;
+                                    tz: string;
+                                    start: number;
+                                    end: number;
+                                    /** @enum {string} */
+                                    interval: "day" | "week" | "month";
+                                    series: {
+                                        start: string;
+                                        clicks: number;
+                                        referrals: number;
+                                        /** @description referrals whose first payment fell in the period */
+                                        customers: number;
+                                        payments: number;
+                                        /** @description currency → amount in minor units */
+                                        revenue: {
+                                            [key: string]: number;
+                                        };
+                                        /** @description currency → amount in minor units */
+                                        commissions: {
+                                            [key: string]: number;
+                                        };
+                                    }[];
+                                    totals: {
+                                        clicks: number;
+                                        referrals: number;
+                                        /** @description referrals whose first payment fell in the period */
+                                        customers: number;
+                                        payments: number;
+                                        /** @description currency → amount in minor units */
+                                        revenue: {
+                                            [key: string]: number;
+                                        };
+                                        /** @description currency → amount in minor units */
+                                        commissions: {
+                                            [key: string]: number;
+                                        };
+                                    };
+                                    /** @description what is owed now, whatever the range: pending commissions no open payout batch holds */
+                                    owed: {
+                                        [key: string]: number;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The embedded partner's promotion codes */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "discount_code";
+                                attributes: {
+                                    code: string;
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    discount_id: string | null;
+                                    enabled: boolean;
+                                    /** @enum {string} */
+                                    created_by: "owner" | "partner" | "auto";
+                                    /** @description The Stripe promotion code (promo_…) it is: Stripe's events name it */
+                                    stripe_promotion_code_id: string | null;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The embedded partner's payout settings: name, e-mail, PayPal address and language */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "embed_account";
+                                attributes: {
+                                    name: string;
+                                    email: string;
+                                    paypal_email: string | null;
+                                    /** @description The partner's language; null: the browser's, else the program's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the PayPal address the partner is paid at, or their language (this program's record only) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        paypal_email?: string | null;
+                        /** @description en, de, fr or es; null: the browser's, else the program's */
+                        locale?: ("en" | "de" | "fr" | "es") | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "embed_account";
+                                attributes: {
+                                    name: string;
+                                    email: string;
+                                    paypal_email: string | null;
+                                    /** @description The partner's language; null: the browser's, else the program's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
 }

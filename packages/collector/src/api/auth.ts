@@ -7,6 +7,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { authenticateSession } from '../modules/owners/service.js';
 import { authenticatePartner } from '../modules/portal/service.js';
+import { authenticateEmbed } from '../modules/embed/service.js';
 import { authenticate, tokenKind } from '../modules/tokens/service.js';
 import { fail } from '../platform/errors.js';
 import type { Db } from '../platform/db/db.js';
@@ -15,8 +16,8 @@ import { NO_FAILURE_LIMIT, type FailureLimit } from '../platform/http/rate-limit
 import { checkSameOrigin, PARTNER_COOKIE, sessionCookie, setSessionCookie } from './session.js';
 
 /** What a caller's credential may do. */
-export type Access = 'secret' | 'publishable' | 'partner';
-/** Who may call a route: a token of that kind (or a session, for secret), only a session, a partner's session, or anyone. */
+export type Access = 'secret' | 'publishable' | 'partner' | 'embed';
+/** Who may call a route: a token of that kind (or a session, for secret), only a session, a partner's session, an embed's, or anyone. */
 export type RouteAccess = Access | 'session' | 'public';
 
 const BEARER = /^Bearer +(\S+) *$/i;
@@ -110,9 +111,31 @@ export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAcce
       await next();
     };
 
+  // The embedded portal's session (modules/embed): a bearer token held by the page, no
+  // cookie (an iframe on another site gets none), for the embed's routes only.
+  const byEmbed: Middleware = async (ctx, next) => {
+    const token = BEARER.exec(ctx.get('authorization'))?.[1];
+    const found = token ? await authenticateEmbed(db, token, now()) : undefined;
+    if (!found) {
+      if (token) failures.failed(ctx);
+      throw fail('unauthorized', 'the embed session is missing or over: open the embedded page again', {
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      });
+    }
+    ctx.state.program = found.program;
+    ctx.state.embed = found.session;
+    ctx.state.tokenId = `embed:${found.session.id}`;
+    ctx.state.caller = 'embed';
+    await next();
+  };
+
   return (access, minimum, optional = false) =>
     async (ctx, next) => {
       if (access === 'public') return next();
+      if (access === 'embed') {
+        failures.check(ctx);
+        return byEmbed(ctx, next);
+      }
       if (access === 'partner') {
         failures.check(ctx);
         return byPartner(optional)(ctx, next);

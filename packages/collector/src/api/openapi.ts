@@ -61,6 +61,7 @@ const SECURITY: Record<Route['access'], object[]> = {
   publishable: [{ publishableToken: [] }, { secretToken: [] }],
   session: [{ session: [] }],
   partner: [{ partnerSession: [] }],
+  embed: [{ embedSession: [] }],
   public: [],
 };
 
@@ -161,6 +162,12 @@ export function openApiDocument(routes: readonly Route[]) {
           name: 'tally_partner',
           description:
             "the partner portal's sign-in (POST /v1/portal/auth/sign_in): the partner's own partnerships only; changes need a same-origin Origin header",
+        },
+        embedSession: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "ems_…, the embedded portal's session (POST /v1/embed/sessions): one partner's link, codes, figures and payout settings only",
         },
       },
       schemas: { Error: ERROR },

@@ -7,6 +7,7 @@ import type { Db } from '../platform/db/db.js';
 import type { ProgramRow } from '../modules/programs/repo.js';
 import type { OutboxSender } from '../modules/mail/outbox.js';
 import type { AccountRow, PartnerSessionRow } from '../modules/portal/repo.js';
+import type { EmbedSessionRow } from '../modules/embed/repo.js';
 import type { Role, SessionRow } from '../modules/owners/repo.js';
 import type { Access, RouteAccess } from './auth.js';
 import type { ListQuery, ListSpec } from '../platform/http/list-query.js';
@@ -27,6 +28,8 @@ export interface RouteInput<B, Q = unknown> {
   /** The partner's account and session, on a route for partners (access 'partner'). */
   account: AccountRow | undefined;
   partnerSession: PartnerSessionRow | undefined;
+  /** The embedded portal's session, on an embed route (access 'embed'): one partner of `program`. */
+  embed: EmbedSessionRow | undefined;
   /** What outgoing webhooks may reach (platform/outbound.ts). */
   outbound: OutboundPolicy;
   /** Sends the e-mail outbox when SMTP is configured; undefined when it is not. */

@@ -27,13 +27,14 @@ export async function insert(db: Queryable, row: PartnerRow): Promise<void> {
 }
 
 export async function update(db: Queryable, row: PartnerRow): Promise<void> {
-  const { name, email, email_norm, paypal_email, paypal_email_norm, updated_at } = row;
+  const { name, email, email_norm, paypal_email, paypal_email_norm, locale, updated_at } = row;
   await updateRow(db, 'partners', row.program_id, row.id, {
     name,
     email,
     email_norm,
     paypal_email,
     paypal_email_norm,
+    locale,
     updated_at,
   });
 }

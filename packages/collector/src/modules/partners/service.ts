@@ -74,6 +74,8 @@ export async function updatePartner(
       row.paypal_email = changes.paypal_email;
       row.paypal_email_norm = changes.paypal_email === null ? null : normalizeEmail(changes.paypal_email);
     }
+    // The owner's route takes no language; the embedded portal's partner sets theirs (modules/embed).
+    if (changes.locale !== undefined) row.locale = changes.locale;
     row.updated_at = now;
     await write(() => partners.update(tx, row));
     return row;

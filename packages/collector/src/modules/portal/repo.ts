@@ -113,6 +113,19 @@ export function partnershipsOf(db: Queryable, accountId: string): Promise<Reache
   );
 }
 
+/** The program's partnership of one partner record, as the portal shows it (the embedded portal's, which has no account). */
+export function partnershipOfPartner(db: Queryable, programId: string, partnerId: string): Promise<ReachedPartnership | undefined> {
+  return db.get<ReachedPartnership>(
+    `${REACHED}
+       FROM partnerships s
+       JOIN programs p ON p.id = s.program_id
+       JOIN partners pa ON pa.id = s.partner_id
+       ${GROUP}
+      WHERE s.program_id = ? AND s.partner_id = ?`,
+    [programId, partnerId],
+  );
+}
+
 /**
  * A page of the portal's own lists, newest first by id: the account's partnerships, which
  * cross programs, and the partner's share of each payout batch, summed from its items.

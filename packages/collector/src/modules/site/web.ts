@@ -12,7 +12,7 @@ import { fail } from '../../platform/errors.js';
 import { sendStatic, staticFile, type StaticFile } from '../../platform/http/static-file.js';
 
 /** The app's own policy: its scripts and styles from this origin only, calls to the API here. */
-const APP_POLICY = [
+export const APP_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -51,13 +51,18 @@ export function loadWebApp(dir?: string, app = 'dashboard'): WebApp | undefined 
   return { page: load(join(root, 'index.html')), assets };
 }
 
-/** The app's page, and its hashed files at /<base>/assets/. */
-function mountApp(router: Router, app: WebApp | undefined, base: string, pages: readonly string[]): void {
+/** The app's hashed files at /<base>/assets/, cached for a year. */
+export function mountAppFiles(router: Router, app: WebApp | undefined, base: string): void {
   router.get(`/${base}/assets/:name`, (ctx) => {
     const file = app?.assets.get(ctx.params.name ?? '');
     if (!file) throw fail('not_found', `no file ${ctx.path}`);
     sendStatic(ctx, file, 'public, max-age=31536000, immutable');
   });
+}
+
+/** The app's page, and its hashed files at /<base>/assets/. */
+function mountApp(router: Router, app: WebApp | undefined, base: string, pages: readonly string[]): void {
+  mountAppFiles(router, app, base);
   for (const prefix of pages) {
     // The router matches /<prefix>/ here too (it is not strict about a final slash).
     router.get(`/${prefix}`, (ctx, next) => {

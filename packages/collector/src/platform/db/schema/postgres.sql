@@ -191,6 +191,53 @@ CREATE INDEX discounts_list ON discounts USING btree (program_id, created_at DES
 CREATE UNIQUE INDEX discounts_pkey ON discounts USING btree (id);
 CREATE TRIGGER discounts_settings AFTER INSERT OR DELETE OR UPDATE ON discounts FOR EACH STATEMENT EXECUTE FUNCTION settings_changed();
 
+CREATE TABLE embed_sessions (
+  id text NOT NULL,
+  hash text NOT NULL,
+  program_id text NOT NULL,
+  partner_id text NOT NULL,
+  expires_at bigint NOT NULL,
+  created_at bigint NOT NULL,
+  CONSTRAINT embed_sessions_hash_key UNIQUE (hash),
+  CONSTRAINT embed_sessions_partner_id_fkey FOREIGN KEY (partner_id) REFERENCES partners(id) ON DELETE CASCADE,
+  CONSTRAINT embed_sessions_pkey PRIMARY KEY (id),
+  CONSTRAINT embed_sessions_program_id_fkey FOREIGN KEY (program_id) REFERENCES programs(id)
+);
+CREATE INDEX embed_sessions_expiry ON embed_sessions USING btree (expires_at);
+CREATE UNIQUE INDEX embed_sessions_hash_key ON embed_sessions USING btree (hash);
+CREATE INDEX embed_sessions_partner ON embed_sessions USING btree (partner_id);
+CREATE UNIQUE INDEX embed_sessions_pkey ON embed_sessions USING btree (id);
+
+CREATE TABLE embed_tokens (
+  id text NOT NULL,
+  hash text NOT NULL,
+  program_id text NOT NULL,
+  partner_id text NOT NULL,
+  expires_at bigint NOT NULL,
+  used_at bigint,
+  created_at bigint NOT NULL,
+  CONSTRAINT embed_tokens_hash_key UNIQUE (hash),
+  CONSTRAINT embed_tokens_partner_id_fkey FOREIGN KEY (partner_id) REFERENCES partners(id) ON DELETE CASCADE,
+  CONSTRAINT embed_tokens_pkey PRIMARY KEY (id),
+  CONSTRAINT embed_tokens_program_id_fkey FOREIGN KEY (program_id) REFERENCES programs(id)
+);
+CREATE INDEX embed_tokens_expiry ON embed_tokens USING btree (expires_at);
+CREATE UNIQUE INDEX embed_tokens_hash_key ON embed_tokens USING btree (hash);
+CREATE INDEX embed_tokens_partner ON embed_tokens USING btree (partner_id);
+CREATE UNIQUE INDEX embed_tokens_pkey ON embed_tokens USING btree (id);
+
+CREATE TABLE embed_users (
+  program_id text NOT NULL,
+  user_id text NOT NULL,
+  partner_id text NOT NULL,
+  created_at bigint NOT NULL,
+  CONSTRAINT embed_users_partner_id_fkey FOREIGN KEY (partner_id) REFERENCES partners(id) ON DELETE CASCADE,
+  CONSTRAINT embed_users_pkey PRIMARY KEY (program_id, user_id),
+  CONSTRAINT embed_users_program_id_fkey FOREIGN KEY (program_id) REFERENCES programs(id)
+);
+CREATE INDEX embed_users_partner ON embed_users USING btree (partner_id);
+CREATE UNIQUE INDEX embed_users_pkey ON embed_users USING btree (program_id, user_id);
+
 CREATE TABLE events (
   id text NOT NULL,
   program_id text NOT NULL,

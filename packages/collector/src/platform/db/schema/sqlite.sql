@@ -158,6 +158,38 @@ CREATE TRIGGER discounts_settings_0 AFTER INSERT ON discounts BEGIN UPDATE setti
 CREATE TRIGGER discounts_settings_1 AFTER DELETE ON discounts BEGIN UPDATE settings_version SET n = n + 1; END;
 CREATE TRIGGER discounts_settings_2 AFTER UPDATE ON discounts BEGIN UPDATE settings_version SET n = n + 1; END;
 
+CREATE TABLE embed_sessions (
+  id TEXT PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,
+  program_id TEXT NOT NULL REFERENCES programs(id),
+  partner_id TEXT NOT NULL REFERENCES partners(id) ON DELETE CASCADE,
+  expires_at BIGINT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX embed_sessions_expiry ON embed_sessions (expires_at);
+CREATE INDEX embed_sessions_partner ON embed_sessions (partner_id);
+
+CREATE TABLE embed_tokens (
+  id TEXT PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,
+  program_id TEXT NOT NULL REFERENCES programs(id),
+  partner_id TEXT NOT NULL REFERENCES partners(id) ON DELETE CASCADE,
+  expires_at BIGINT NOT NULL,
+  used_at BIGINT,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX embed_tokens_expiry ON embed_tokens (expires_at);
+CREATE INDEX embed_tokens_partner ON embed_tokens (partner_id);
+
+CREATE TABLE embed_users (
+  program_id TEXT NOT NULL REFERENCES programs(id),
+  user_id TEXT NOT NULL,
+  partner_id TEXT NOT NULL REFERENCES partners(id) ON DELETE CASCADE,
+  created_at BIGINT NOT NULL,
+  PRIMARY KEY (program_id, user_id)
+);
+CREATE INDEX embed_users_partner ON embed_users (partner_id);
+
 CREATE TABLE events (
   id TEXT PRIMARY KEY,
   program_id TEXT NOT NULL,

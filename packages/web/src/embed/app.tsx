@@ -1,0 +1,73 @@
+// The embed's shell: trade the address's token for a session, read the partnership and the
+// payout settings, speak the partner's language (else the browser's, else the program's),
+// then show the link, the codes, the figures, the earnings and the payout settings in one
+// compact column. An unknown, used or expired token, or a session that ends, says so.
+
+import { LocationProvider } from 'preact-iso/router';
+import { useEffect, useState } from 'preact/hooks';
+import { api, isSignedOut, whenSignedOut } from '../common/api.js';
+import { pickLocale } from '../common/i18n.js';
+import { Failure, Loading } from '../common/ui.js';
+import { Codes, Figures, LinkCard, Money } from './cards.js';
+import { speak, t } from './language.js';
+import { PayoutSettings } from './payout.js';
+import { type Account, auth, openSession, type Partnership, takeToken } from './session.js';
+
+type Shown = { partnership: Partnership; account: Account };
+type State = { is: 'opening' } | { is: 'expired' } | { is: 'failed'; error: unknown } | ({ is: 'open' } & Shown);
+
+async function open(): Promise<Shown> {
+  const token = takeToken();
+  if (!token) throw new Expired();
+  await openSession(token);
+  const [partnership, account] = await Promise.all([api.GET('/v1/embed/partnership', auth()), api.GET('/v1/embed/account', auth())]);
+  await speak(pickLocale(account.data.attributes.locale, partnership.data.attributes.program_locale));
+  return { partnership: partnership.data, account: account.data };
+}
+
+class Expired extends Error {}
+
+function ExpiredPage() {
+  return (
+    <main class="embed expired" id="main">
+      <h1>{t('expired.title')}</h1>
+      <p>{t('expired.text')}</p>
+    </main>
+  );
+}
+
+export function Embed() {
+  const [state, setState] = useState<State>({ is: 'opening' });
+  const expire = () => void speak(pickLocale()).then(() => setState({ is: 'expired' }));
+  useEffect(() => {
+    const stop = whenSignedOut(expire);
+    open().then(
+      (shown) => setState({ is: 'open', ...shown }),
+      (error: unknown) => (error instanceof Expired || isSignedOut(error) ? expire() : setState({ is: 'failed', error })),
+    );
+    return stop;
+  }, []);
+  if (state.is === 'opening') return <Loading what={t('opening')} />;
+  if (state.is === 'expired') return <ExpiredPage />;
+  if (state.is === 'failed') return <Failure error={state.error} />;
+  const p = state.partnership;
+  const accepted = p.attributes.state === 'accepted';
+  return (
+    <LocationProvider scope={/^\/embed\//}>
+      <main class="embed" id="main">
+        <h1 class="visually-hidden">{t('title')}</h1>
+        <LinkCard p={p} />
+        {accepted && <Codes />}
+        {accepted && <Figures />}
+        <Money p={p} />
+        <PayoutSettings
+          account={state.account}
+          onSaved={async (account) => {
+            await speak(pickLocale(account.attributes.locale, p.attributes.program_locale));
+            setState({ ...state, account });
+          }}
+        />
+      </main>
+    </LocationProvider>
+  );
+}

@@ -1,0 +1,58 @@
+// Die Wörter des eingebetteten Portals auf Deutsch (die Form gibt en.ts vor).
+
+import type { Catalogue } from '../../common/i18n.js';
+import type en from './en.js';
+
+const de: Catalogue<typeof en> = {
+  title: 'Ihr Empfehlungslink und Ihre Einnahmen',
+  opening: 'Wird geöffnet',
+  expired: {
+    title: 'Dieser Link ist abgelaufen',
+    text: 'Laden Sie die Seite neu, die ihn zeigt, um Ihren Empfehlungslink und Ihre Einnahmen wieder zu sehen.',
+  },
+  link: {
+    title: 'Ihr Empfehlungslink',
+    copy: 'Link kopieren',
+    anyPage: 'Auch ?red={{key}} an einer beliebigen Seite der Website zählt.',
+    pending: 'Ihre Partnerschaft mit {{program}} wartet auf Freigabe: Ihr Link erscheint hier, sobald sie angenommen ist.',
+    declined: '{{program}} hat die Partnerschaft abgelehnt: Es gibt keinen Link zum Teilen.',
+  },
+  codes: {
+    title: 'Ihre Gutscheincodes',
+    copy: '{{code}} kopieren',
+    share: 'Wer an der Kasse {{code}} eingibt, zählt für Sie, ganz ohne Klick auf einen Link.',
+  },
+  figures: {
+    title: 'Ihre Zahlen',
+    clicks: 'Klicks',
+    referrals: 'Empfehlungen',
+    customers: 'Zahlende Kunden',
+    earned: 'Verdient',
+  },
+  money: {
+    title: 'Ihre Einnahmen',
+    pending: 'Ausstehend ({{currency}})',
+    next: 'Nächste Auszahlung ({{currency}})',
+    paid: 'Ausgezahlt ({{currency}})',
+    none: 'Noch nichts verdient: Ihre Einnahmen erscheinen hier ab Ihrer ersten Provision.',
+  },
+  payout: {
+    next: 'Wird mit der nächsten Auszahlung überwiesen.',
+    nothing: 'Noch ist nichts auszahlbar.',
+    below_minimum: '{{payable}} sind auszahlbar; Auszahlungen beginnen ab {{minimum}}.',
+    clawbacks_exceed_earnings: 'Erstattungen haben so viel zurückgenommen, wie verdient wurde: Neue Einnahmen gleichen das zuerst aus.',
+    no_paypal_email: '{{payable}} sind auszahlbar: Geben Sie unten Ihre PayPal-Adresse an, um sie zu erhalten.',
+    not_accepted: '{{payable}} sind auszahlbar, sobald die Partnerschaft wieder angenommen ist.',
+    later: 'Weiteres wird am {{date}} auszahlbar.',
+  },
+  settings: {
+    title: 'Auszahlungseinstellungen',
+    paypal: 'PayPal-Adresse',
+    paypalHint: 'An diese Adresse werden Ihre Einnahmen ausgezahlt.',
+    language: 'Sprache',
+    automatic: 'Automatisch',
+    save: 'Speichern',
+  },
+};
+
+export default de;

@@ -1,0 +1,58 @@
+// Las palabras del portal integrado en español (en.ts da la forma).
+
+import type { Catalogue } from '../../common/i18n.js';
+import type en from './en.js';
+
+const es: Catalogue<typeof en> = {
+  title: 'Tu enlace de referido y tus ganancias',
+  opening: 'Abriendo',
+  expired: {
+    title: 'Este enlace ha caducado',
+    text: 'Vuelve a cargar la página que lo muestra para ver de nuevo tu enlace de referido y tus ganancias.',
+  },
+  link: {
+    title: 'Tu enlace de referido',
+    copy: 'Copiar enlace',
+    anyPage: 'Añadir ?red={{key}} a cualquier página del sitio también cuenta.',
+    pending: 'Tu colaboración con {{program}} espera su aprobación: tu enlace aparecerá aquí en cuanto la acepten.',
+    declined: '{{program}} rechazó la colaboración: no hay enlace que compartir.',
+  },
+  codes: {
+    title: 'Tus códigos promocionales',
+    copy: 'Copiar {{code}}',
+    share: 'Quien escriba {{code}} al pagar cuenta para ti, sin hacer clic en ningún enlace.',
+  },
+  figures: {
+    title: 'Tus cifras',
+    clicks: 'Clics',
+    referrals: 'Referidos',
+    customers: 'Clientes de pago',
+    earned: 'Ganado',
+  },
+  money: {
+    title: 'Tus ganancias',
+    pending: 'Pendiente ({{currency}})',
+    next: 'Próximo pago ({{currency}})',
+    paid: 'Pagado ({{currency}})',
+    none: 'Aún no has ganado nada: tus ganancias aparecerán aquí desde tu primera comisión.',
+  },
+  payout: {
+    next: 'Se paga con el próximo pago.',
+    nothing: 'Todavía no hay nada pagable.',
+    below_minimum: '{{payable}} son pagables; los pagos empiezan a partir de {{minimum}}.',
+    clawbacks_exceed_earnings: 'Los reembolsos descontaron tanto como lo ganado: las nuevas ganancias lo compensan primero.',
+    no_paypal_email: '{{payable}} son pagables: añade tu dirección de PayPal abajo para cobrar.',
+    not_accepted: '{{payable}} serán pagables cuando la colaboración vuelva a estar aceptada.',
+    later: 'Más será pagable el {{date}}.',
+  },
+  settings: {
+    title: 'Ajustes de pago',
+    paypal: 'Dirección de PayPal',
+    paypalHint: 'Tus ganancias se pagan a esta dirección.',
+    language: 'Idioma',
+    automatic: 'Automático',
+    save: 'Guardar',
+  },
+};
+
+export default es;
