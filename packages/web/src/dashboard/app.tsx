@@ -38,6 +38,7 @@ const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Sett
 const BillingEvents = lazyPage(() => import('./pages/billing-events.js').then((m) => m.BillingEvents));
 const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
 const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js').then((m) => m.WebhookDeliveries));
+const Notifications = lazyPage(() => import('./pages/notifications.js').then((m) => m.Notifications));
 
 const NAV = [
   ['/', 'Overview'],
@@ -51,6 +52,7 @@ const NAV = [
   ['/payouts', 'Payouts'],
   ['/billing-events', 'Billing events'],
   ['/settings', 'Settings'],
+  ['/notifications', 'Your e-mails'],
 ] as const;
 
 // A failed switch or sign-out is said in the header (role=alert), instead of being an
@@ -153,6 +155,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/stripe`} component={StripeEventsMoved} />
           <Route path={`${BASE}/settings`} component={Settings} />
           <Route path={`${BASE}/settings/webhooks/:id`} component={WebhookDeliveries} />
+          <Route path={`${BASE}/notifications`} component={Notifications} />
           <Route default component={NotFound} />
         </Router>
       </main>
