@@ -40,7 +40,7 @@ function load(path: string): StaticFile {
 
 export type WebApp = { page: StaticFile; assets: Map<string, StaticFile> };
 
-/** A built app ('dashboard' or 'portal'): its page and its files by name; undefined when the web package is not built. */
+/** A built app ('dashboard', 'portal' or 'embed'): its page and its files by name; undefined when the web package is not built. */
 export function loadWebApp(dir?: string, app = 'dashboard'): WebApp | undefined {
   const root = dir ?? join(dirname(createRequire(import.meta.url).resolve('@tally/web/package.json')), 'dist', app);
   if (!existsSync(join(root, 'index.html'))) return undefined;
