@@ -96,7 +96,7 @@ export function findEverywhere(db: Queryable, emailNorm: string, programId?: str
 /**
  * Erases a referral: its clicks (by its click id), the link from its commissions and
  * payments, which keep their amounts, its billing platforms' links and the events it was
- * credited by, the events about it (webhooks), and the referral itself. Run inside a transaction.
+ * credited by, the events about it (webhooks) and the notifications naming it, and the referral itself. Run inside a transaction.
  */
 export async function erase(db: Queryable, programId: string, id: string, now: number): Promise<boolean> {
   const row = await get(db, programId, id);
@@ -115,6 +115,8 @@ export async function erase(db: Queryable, programId: string, id: string, now: n
   // the program's events are 30 days' worth: a scan of them, rather than an index written
   // by every event for it. A referral's id is a UUID: nothing in it is a LIKE wildcard.
   await db.run('DELETE FROM events WHERE program_id = ? AND data LIKE ?', [programId, `%"${id}"%`]);
+  // Notifications (modules/notifications) that name it, sent or waiting, by the same scan.
+  await db.run('DELETE FROM notifications WHERE program_id = ? AND data LIKE ?', [programId, `%"${id}"%`]);
   return (await db.run('DELETE FROM referrals WHERE program_id = ? AND id = ?', [programId, id])) === 1;
 }
 
