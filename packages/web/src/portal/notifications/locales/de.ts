@@ -1,0 +1,43 @@
+// Die E-Mail-Auswahl des Portals auf Deutsch (die Form gibt en.ts vor).
+
+import type { Catalogue } from '../../../common/i18n.js';
+import type en from './en.js';
+
+const de: Catalogue<typeof en> = {
+  title: 'E-Mails',
+  intro:
+    'Welche E-Mails Ihnen die Programme senden, denen Sie beigetreten sind – für alle zugleich. Jede E-Mail enthält außerdem einen Link, der ihre Art abbestellt.',
+  legend: 'Eine E-Mail an mich, wenn',
+  save: 'E-Mail-Auswahl speichern',
+  unsaved: 'Noch nicht gespeichert.',
+  kinds: {
+    application_received: { title: 'Ihre Bewerbung eingeht', text: 'Ein Programm hat Ihre Bewerbung erhalten.' },
+    application_approved: {
+      title: 'Sie angenommen werden',
+      text: 'Ein Programm hat Sie angenommen; die E-Mail enthält Ihren Empfehlungslink.',
+    },
+    application_declined: {
+      title: 'Sie abgelehnt werden',
+      text: 'Ein Programm hat Ihre Bewerbung abgelehnt, mit seiner Begründung, falls es eine angegeben hat.',
+    },
+    first_referral: {
+      title: 'Ihre erste Empfehlung eingeht',
+      text: 'Die erste Person, die Sie an ein Programm empfohlen haben, hat sich angemeldet.',
+    },
+    commission_digest: {
+      title: 'Sie Provisionen verdienen',
+      text: 'Höchstens eine E-Mail am Tag, mit den Provisionen des Tages und ihrer Summe.',
+    },
+    payout_sent: {
+      title: 'Sie eine Auszahlung erhalten',
+      text: 'Ein Programm hat Ihnen eine Auszahlung gesendet; die E-Mail nennt den Betrag.',
+    },
+    clawback: {
+      title: 'Eine Provision zurückgenommen wird',
+      text: 'Eine ausgezahlte Provision wurde storniert, zum Beispiel nach einer Erstattung.',
+    },
+    code_created: { title: 'Sie einen Gutscheincode erhalten', text: 'Ein Programm hat einen Gutscheincode für Sie erstellt.' },
+  },
+};
+
+export default de;

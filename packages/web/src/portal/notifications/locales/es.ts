@@ -1,0 +1,31 @@
+// La elección de correos del portal en español (en.ts da la forma).
+
+import type { Catalogue } from '../../../common/i18n.js';
+import type en from './en.js';
+
+const es: Catalogue<typeof en> = {
+  title: 'Correos',
+  intro:
+    'Los correos que te envían los programas a los que te has unido, en todos a la vez. Cada correo incluye además un enlace que desactiva ese tipo de mensaje.',
+  legend: 'Envíame un correo cuando',
+  save: 'Guardar mis correos',
+  unsaved: 'Aún sin guardar.',
+  kinds: {
+    application_received: { title: 'Llegue tu solicitud', text: 'Un programa ha recibido tu solicitud.' },
+    application_approved: { title: 'Te acepten', text: 'Un programa te ha aceptado; el correo incluye tu enlace de referido.' },
+    application_declined: { title: 'Te rechacen', text: 'Un programa ha rechazado tu solicitud, con su motivo si lo ha dado.' },
+    first_referral: {
+      title: 'Se registre tu primer referido',
+      text: 'La primera persona que recomendaste a un programa se ha registrado.',
+    },
+    commission_digest: {
+      title: 'Ganes comisiones',
+      text: 'Como mucho un correo al día, con las comisiones del día y su total.',
+    },
+    payout_sent: { title: 'Te paguen', text: 'Un programa te ha enviado un pago; el correo indica el importe.' },
+    clawback: { title: 'Se anule una comisión', text: 'Una comisión pagada se ha anulado, por ejemplo tras un reembolso.' },
+    code_created: { title: 'Recibas un código promocional', text: 'Un programa ha creado un código promocional para ti.' },
+  },
+};
+
+export default es;

@@ -1,0 +1,34 @@
+// Les choix d’e-mails du portail en français (en.ts en donne la forme).
+
+import type { Catalogue } from '../../../common/i18n.js';
+import type en from './en.js';
+
+const fr: Catalogue<typeof en> = {
+  title: 'E-mails',
+  intro:
+    'Les e-mails que vous envoient les programmes que vous avez rejoints, pour tous à la fois. Chaque e-mail contient aussi un lien qui désactive ce type de message.',
+  legend: 'M’envoyer un e-mail quand',
+  save: 'Enregistrer mes choix d’e-mails',
+  unsaved: 'Pas encore enregistré.',
+  kinds: {
+    application_received: { title: 'Votre candidature arrive', text: 'Un programme a reçu votre candidature.' },
+    application_approved: { title: 'Vous êtes accepté', text: 'Un programme vous a accepté ; l’e-mail contient votre lien de parrainage.' },
+    application_declined: {
+      title: 'Votre candidature est refusée',
+      text: 'Un programme a refusé votre candidature, avec sa raison s’il en a donné une.',
+    },
+    first_referral: {
+      title: 'Votre premier filleul s’inscrit',
+      text: 'La première personne que vous avez recommandée à un programme s’est inscrite.',
+    },
+    commission_digest: {
+      title: 'Vous gagnez des commissions',
+      text: 'Un e-mail par jour au plus, avec les commissions du jour et leur total.',
+    },
+    payout_sent: { title: 'Vous êtes payé', text: 'Un programme vous a envoyé un paiement ; l’e-mail en indique le montant.' },
+    clawback: { title: 'Une commission est reprise', text: 'Une commission payée a été annulée, après un remboursement par exemple.' },
+    code_created: { title: 'Vous recevez un code promo', text: 'Un programme a créé un code promo pour vous.' },
+  },
+};
+
+export default fr;
