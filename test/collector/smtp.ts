@@ -12,8 +12,8 @@ export interface Received {
 export interface Inbox {
   url: string;
   messages: Received[];
-  /** Resolves with the first message to `to` once it has arrived. */
-  waitFor(to: string): Promise<Received>;
+  /** Resolves with the first message to `to` (that `matches`, if given) once it has arrived. */
+  waitFor(to: string, matches?: (raw: string) => boolean): Promise<Received>;
   close(): Promise<void>;
 }
 
@@ -38,9 +38,9 @@ export async function startSmtp(): Promise<Inbox> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    async waitFor(to) {
+    async waitFor(to, matches = () => true) {
       for (let i = 0; i < 100; i++) {
-        const found = messages.find((m) => m.to.includes(to));
+        const found = messages.find((m) => m.to.includes(to) && matches(m.raw));
         if (found) return found;
         await new Promise((r) => setTimeout(r, 50));
       }
