@@ -44,11 +44,9 @@ const programSchema = resource('program', {
     .string()
     .nullable()
     .meta({ description: "The end of the Lemon Squeezy API key Tally reads orders' discount codes with; null: none" }),
-  locale: z
-    .enum(LOCALES)
-    .meta({
-      description: "The partners' default language: the portal's and public page's when neither the partner nor their browser picks one",
-    }),
+  locale: z.enum(LOCALES).meta({
+    description: "The partners' default language: the portal's and public page's when neither the partner nor their browser picks one",
+  }),
   created_at: unixTime,
   updated_at: unixTime,
 });
