@@ -63,13 +63,14 @@ describe("the owner's e-mail preferences in Chromium", () => {
   });
 });
 
-/** The portal's panel alone, as settings.tsx would show it, in `locale`: one script. */
+/** The portal's panel alone, as settings.tsx would show it, the portal speaking `locale`: one script. */
 async function panelScript(locale: string): Promise<string> {
   const built = await build({
     stdin: {
       contents: `import { h, render } from 'preact';
+        import { speak } from './packages/web/src/portal/language.js';
         import { NotificationPreferences } from './packages/web/src/portal/notifications.js';
-        render(h('main', { id: 'main' }, h(NotificationPreferences, { locale: '${locale}' })), document.body);`,
+        speak('${locale}').then(() => render(h('main', { id: 'main' }, h(NotificationPreferences, {})), document.body));`,
       resolveDir: process.cwd(),
       loader: 'ts',
     },

@@ -1,14 +1,15 @@
 // The partner's e-mail preferences (docs/notifications.md): which kinds of message the
 // programs they joined send them, for all of them at once. Every kind is on until turned
 // off here or by a message's unsubscribe link, which this then shows as off. Its words are
-// its own catalogue (locales/), in the language the portal speaks (`locale`).
+// its own catalogue (locales/), a part of the portal's: they follow the portal's language.
 
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { Saving, useSubmit } from '../../common/forms.js';
-import { type Catalogues, type Locale, type Translator, translator } from '../../common/i18n.js';
+import type { Catalogues } from '../../common/i18n.js';
 import { useLoad } from '../../common/use-api.js';
 import { Show } from '../../common/ui.js';
+import { part } from '../language.js';
 import en from './locales/en.js';
 
 type Preferences = Answer<'/v1/portal/notifications'>['data']['attributes'];
@@ -33,25 +34,10 @@ const KINDS: readonly Kind[] = [
   'code_created',
 ];
 
-let words: Translator<typeof en> | undefined;
+/** In the portal's language: the words are fetched with the portal's own (language.ts). */
+const t = part('notifications', CATALOGUES);
 
-/** The words in `locale`: English at once, another language once its chunk is here (then a re-render). */
-function useWords(locale: Locale) {
-  // Made on first use, not on import: a translator takes the shared components' words over
-  // (i18n.ts), which this one then keeps in the portal's language as long as it is shown.
-  words ??= translator(CATALOGUES);
-  const [, setSpoken] = useState(words.locale());
-  useEffect(() => {
-    let live = true;
-    void words?.use(locale).then(() => live && setSpoken(locale));
-    return () => {
-      live = false;
-    };
-  }, [locale]);
-  return words.t;
-}
-
-function Form({ saved, t }: { saved: Preferences; t: Translator<typeof en>['t'] }) {
+function Form({ saved }: { saved: Preferences }) {
   const [chosen, setChosen] = useState<Preferences>(saved);
   const [stored, setStored] = useState<Preferences>(saved);
   const [done, setDone] = useState(false);
@@ -94,9 +80,8 @@ function Form({ saved, t }: { saved: Preferences; t: Translator<typeof en>['t'] 
 }
 
 /** The signed-in partner's e-mail choices, as a panel of the portal's settings. */
-export function NotificationPreferences({ locale }: { locale: Locale }) {
-  const t = useWords(locale);
+export function NotificationPreferences() {
   const loaded = useLoad((signal) => api.GET('/v1/portal/notifications', { signal }), 'portal-notifications');
-  // A language arriving re-renders the form in it, keeping the choices being made.
-  return <Show loaded={loaded}>{(answer) => <Form saved={answer.data.attributes} t={t} />}</Show>;
+  // The portal re-renders its pages in a new language; the choices being made are kept.
+  return <Show loaded={loaded}>{(answer) => <Form saved={answer.data.attributes} />}</Show>;
 }
