@@ -1,12 +1,8 @@
 // E-mail preferences in Chromium (docs/notifications.md). The owner's: reached from the
 // dashboard's navigation, a kind turned off with the keyboard and saved, still off after a
-// reload and in the API, the page clean under axe-core. The partner's panel
-// (portal/notifications.tsx), in German, mounted alone on a page of the collector's origin
-// (bundled here with esbuild, served by the browser's request routing) with a signed-in
-// partner's session: the same, through /v1/portal/notifications.
+// reload and in the API, the page clean under axe-core. The partner's panel on the portal's
+// settings page, in German: the same, through /v1/portal/notifications.
 
-import { readFileSync } from 'node:fs';
-import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptedPartner, apiWith, axeFindings, press, redeemLink, signInFirst, waitForText } from './dashboard.js';
@@ -63,28 +59,7 @@ describe("the owner's e-mail preferences in Chromium", () => {
   });
 });
 
-/** The portal's panel alone, as settings.tsx would show it, the portal speaking `locale`: one script. */
-async function panelScript(locale: string): Promise<string> {
-  const built = await build({
-    stdin: {
-      contents: `import { h, render } from 'preact';
-        import { speak } from './packages/web/src/portal/language.js';
-        import { NotificationPreferences } from './packages/web/src/portal/notifications.js';
-        speak('${locale}').then(() => render(h('main', { id: 'main' }, h(NotificationPreferences, {})), document.body));`,
-      resolveDir: process.cwd(),
-      loader: 'ts',
-    },
-    bundle: true,
-    write: false,
-    format: 'iife',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    logLevel: 'silent',
-  });
-  return built.outputFiles[0]!.text;
-}
-
-describe("the partner's e-mail preferences (the portal's panel) in Chromium", () => {
+describe("the partner's e-mail preferences (the portal's settings) in Chromium", () => {
   it('in German: first referral turned off and saved; off after a reload and in the API; clean under axe-core', async () => {
     const server = collector.server;
     const api = apiWith(server.url, server.firstProgram!.tokens.secret);
@@ -92,20 +67,16 @@ describe("the partner's e-mail preferences (the portal's panel) in Chromium", ()
     const portal = await (await browser.newContext()).newPage();
     const seen = consoleProblems(portal);
     await redeemLink(portal, (await api('POST', `/v1/partners/${partner.id}/invitation`)).meta.link);
-    const css = ['dashboard/style.css', 'portal/style.css'].map((f) => readFileSync(`packages/web/src/${f}`, 'utf8')).join('\n');
-    const script = await panelScript('de');
-    // A page of the collector's origin (its session cookie, its API) that the browser is served without the collector.
-    await portal.route(`${server.url}/mount/**`, (route) => {
-      const path = new URL(route.request().url()).pathname;
-      if (path.endsWith('.js')) return route.fulfill({ contentType: 'text/javascript', body: script });
-      if (path.endsWith('.css')) return route.fulfill({ contentType: 'text/css', body: css });
-      return route.fulfill({
-        contentType: 'text/html',
-        body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>E-Mails</title><link rel="stylesheet" href="/mount/panel.css"></head><body><script src="/mount/panel.js"></script></body></html>',
-      });
-    });
+    // German, the partner's own choice: the panel speaks the portal's language.
+    await portal.goto(`${server.url}/portal/`);
+    const chosen = await portal.evaluate(
+      async () =>
+        (await fetch('/v1/portal/account', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: '{"locale":"de"}' }))
+          .status,
+    );
+    expect(chosen).toBe(200);
     const open = async () => {
-      await portal.goto(`${server.url}/mount/`);
+      await portal.goto(`${server.url}/portal/settings`);
       await waitForText(portal, 'Eine E-Mail an mich, wenn');
     };
     await open();

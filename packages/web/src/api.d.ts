@@ -11907,7 +11907,7 @@ export interface paths {
                                     /** @description Shown once; works once, for 10 minutes */
                                     token: string;
                                     expires_at: number;
-                                    /** @description The page to show in an iframe: `${PUBLIC_URL}/embed/?token=…` */
+                                    /** @description The page to show in an iframe: PUBLIC_URL/embed/?token=… */
                                     url: string;
                                 };
                                 relationships: {

@@ -1,5 +1,5 @@
 // The partner's name, the PayPal address they are paid at, the language the portal (and
-// their e-mails) speak, and their password.
+// their e-mails) speak, which e-mails they get, and their password.
 
 import { useState } from 'preact/hooks';
 import { api } from '../../common/api.js';
@@ -7,6 +7,7 @@ import { text, useSubmit } from '../../common/forms.js';
 import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../common/i18n.js';
 import { Failure } from '../../common/ui.js';
 import { t } from '../language.js';
+import { NotificationPreferences } from '../notifications.js';
 import { usePortal } from '../session.js';
 
 /** The shared submit, and the sentence `run` resolves to, said once it is done. */
@@ -91,6 +92,7 @@ export function Settings() {
         {/* Said in the language just chosen, once the shell has switched to it. */}
         <Outcome form={{ ...language, done: language.done && t('settings.languageSaved') }} label={t('settings.save')} />
       </form>
+      <NotificationPreferences />
       <form class="panel" onSubmit={password.onSubmit}>
         <h2>{t('settings.password')}</h2>
         <label>
