@@ -418,6 +418,28 @@ describe('the claim', () => {
   });
 });
 
+sqliteOnly('a backlog', () => {
+  it('a message unsent a week after its change is left unsent: SMTP_URL set late sends no old news', async () => {
+    const p = await program();
+    const s = await seedPartner(c, { token: p.secret, email: 'old-news@partners.test' });
+    await ok('POST', '/v1/discount_codes', { partnership_id: s.partnershipId, code: `OLD${n}` }, p.secret);
+    await ok('POST', '/v1/discount_codes', { partnership_id: s.partnershipId, code: `NEW${n}` }, p.secret);
+    // The first code's message waited eight days (no mail server yet), the second's one.
+    await c.running.db.run("UPDATE notifications SET created_at = created_at - ? WHERE data LIKE ? AND state = 'pending'", [
+      8 * 86_400,
+      `%OLD${n}%`,
+    ]);
+    await c.running.db.run("UPDATE notifications SET created_at = created_at - ? WHERE data LIKE ? AND state = 'pending'", [
+      86_400,
+      `%NEW${n}%`,
+    ]);
+    await drain();
+    expect(inbox.take().map(subject)).toEqual([`Your new code for ${p.name}: NEW${n}`]);
+    const left = await c.running.db.all<{ state: string }>('SELECT state FROM notifications WHERE data LIKE ?', [`%OLD${n}%`]);
+    expect(left.map((r) => r.state)).toEqual(['skipped']);
+  });
+});
+
 sqliteOnly('without SMTP', () => {
   it('nothing sends them, so the hourly purge deletes the rows past their 90 days and keeps the younger', async () => {
     const bare = await startCollector();

@@ -30,3 +30,8 @@ export const kindsOf = (person: Person): readonly NotificationKind[] => (person 
 export const KEPT_SECONDS = 90 * 86_400;
 /** After this many failed tries a message is given up (about a day and a half of retries). */
 export const MAX_ATTEMPTS = 40;
+/**
+ * A message still unsent a week after the change it tells of is news no longer: left unsent
+ * (an SMTP_URL set months after the first application must not send the backlog).
+ */
+export const STALE_SECONDS = 7 * 86_400;

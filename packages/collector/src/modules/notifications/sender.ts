@@ -13,7 +13,7 @@ import { retryAfter } from '../mail/outbox.js';
 import { compose, type Draft } from './compose.js';
 import { notice } from './derive.js';
 import { translate } from './i18n.js';
-import { KEPT_SECONDS, MAX_ATTEMPTS, type NotificationKind } from './kinds.js';
+import { KEPT_SECONDS, MAX_ATTEMPTS, STALE_SECONDS, type NotificationKind } from './kinds.js';
 import { letterFor } from './letter.js';
 import * as repo from './repo.js';
 import type { NotificationRow } from './repo.js';
@@ -94,6 +94,7 @@ export function startNotifications(options: NotificationOptions) {
   let scheduledAt = Number.NEGATIVE_INFINITY;
 
   const sendOne = async (row: NotificationRow, now: number): Promise<void> => {
+    if (now - row.created_at > STALE_SECONDS) return void (await repo.finish(db, row.id, 'skipped', now));
     if (row.audience === 'owners') return fanOut(db, row, now);
     const token = newUnsubscribeToken();
     let draft: Draft | undefined;
