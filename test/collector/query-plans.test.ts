@@ -24,6 +24,8 @@ import { ENGINE } from './database.js';
 import { PUBLIC_URL, seedPartner, startCollector, T0, type CallOptions, type Collector } from './harness.js';
 import { isPage, keysAndIndexes, oneLine, openExplainer, planning, type Explainer, type PlanNode, type Planned } from './plans-explain.js';
 import { ownerSession } from './session.js';
+import { authenticateEmbed, mintEmbedToken, openSession } from '../../packages/collector/src/modules/embed/service.js';
+import type { EmbedSessionRow } from '../../packages/collector/src/modules/embed/repo.js';
 import { makeClickPartitions } from '../../packages/collector/src/modules/clicks/partitions.js';
 import { customer, newSecret, postEvent, stripeEvent } from './stripe-fixtures.js';
 import { lsEvent, lsSignature, lsSubscription, newLsSecret, postLs } from './lemonsqueezy-fixtures.js';
@@ -55,6 +57,7 @@ const SAMPLE_QUERIES = [
   'from=2025-01-01&to=2025-12-31&tz=Asia/Kolkata&interval=month',
   'from=2025-03-01&to=2025-03-31&partner_id_eq=:partner',
   'from=2025-03-01&to=2025-03-31&sort=owed&q=Partner&page=2&per_page=10',
+  'token=no-such-token',
 ];
 
 /** An id no record has: a route reached with it still sends its lookup. */
@@ -66,6 +69,7 @@ let program: ProgramRow;
 let owner: { session: SessionRow; program: ProgramRow };
 let partner: PartnerContext;
 let partnerCookie: string;
+let embedded: EmbedSessionRow;
 /** Filter values that name real records. */
 const ids = new Map<string, string>();
 const PAGE_SLUG = 'plans';
@@ -149,6 +153,16 @@ beforeAll(async () => {
     .find((x) => x.startsWith('tally_partner='))!
     .split(';')[0]!;
   partner = (await authenticatePartner(c.running.db, partnerCookie.split('=')[1]!, c.clock.now))!;
+  // The embedded portal's session, for a user of the company's own.
+  const minted = await mintEmbedToken(
+    c.running.db,
+    program,
+    { user_id: 'u-plans', name: 'Embedded', email: 'embedded@plans.test' },
+    c.clock.now,
+  );
+  await c.call('POST', '/v1/discount_codes', { body: { partnership_id: minted.partnership_id, code: 'EMBEDPLANS' } });
+  const opened = await openSession(c.running.db, minted.token, c.clock.now);
+  embedded = (await authenticateEmbed(c.running.db, opened.token, c.clock.now))!.session;
 });
 afterAll(async () => {
   await explainer?.close();
@@ -202,11 +216,13 @@ async function handle(
   const input = {
     db,
     now: c.clock.now,
-    program: r.access === 'session' ? owner.program : caller === 'secret' || caller === 'publishable' ? program : undefined,
+    program:
+      r.access === 'session' ? owner.program : caller === 'secret' || caller === 'publishable' || caller === 'embed' ? program : undefined,
     caller,
     session: r.access === 'session' ? owner.session : undefined,
     account: r.access === 'partner' ? partner.account : undefined,
     partnerSession: r.access === 'partner' ? partner.session : undefined,
+    embed: r.access === 'embed' ? embedded : undefined,
     outbox: undefined,
     role: undefined,
     client: '127.0.0.1',
@@ -377,7 +393,7 @@ describe(`deletes and erasures use an index for every statement and foreign-key 
   it('erasing a referral', async () => {
     const id = await referral('erase@plans.test');
     const result = await paths((db) => eraseReferral(db, c.programId, id, T0));
-    expect(result.deleted).toEqual(['billing_customers', 'billing_links', 'clicks', 'events', 'referrals']);
+    expect(result.deleted).toEqual(['billing_customers', 'billing_links', 'clicks', 'events', 'notifications', 'referrals']);
     expect(result.keys).toEqual([]);
     expect(result.scans).toEqual([]);
   });
@@ -385,7 +401,7 @@ describe(`deletes and erasures use an index for every statement and foreign-key 
   it('forgetting a person in one program', async () => {
     await referral('forget-one@plans.test');
     const result = await paths((db) => forgetEmail(db, 'forget-one@plans.test', T0, c.programId));
-    expect(result.deleted).toEqual(['billing_customers', 'billing_links', 'clicks', 'events', 'referrals']);
+    expect(result.deleted).toEqual(['billing_customers', 'billing_links', 'clicks', 'events', 'notifications', 'referrals']);
     expect(result.keys).toEqual([]);
     expect(result.scans).toEqual([]);
   });
@@ -393,7 +409,7 @@ describe(`deletes and erasures use an index for every statement and foreign-key 
   it('forgetting a person in every program', async () => {
     await referral('forget-all@plans.test');
     const result = await paths((db) => forgetEmail(db, 'forget-all@plans.test', T0));
-    expect(result.deleted).toEqual(['billing_customers', 'billing_links', 'clicks', 'events', 'referrals']);
+    expect(result.deleted).toEqual(['billing_customers', 'billing_links', 'clicks', 'events', 'notifications', 'referrals']);
     expect(result.keys).toEqual([]);
     expect(result.scans).toEqual([]);
   });

@@ -24,6 +24,7 @@ const migration: Migration = `
   );
   CREATE INDEX notifications_due ON notifications (next_attempt_at) WHERE state = 'pending';
   CREATE INDEX notifications_created ON notifications (created_at);
+  CREATE INDEX notifications_program ON notifications (program_id, created_at);
   CREATE TABLE notification_optouts (
     audience TEXT NOT NULL,
     person_id TEXT NOT NULL,

@@ -359,6 +359,7 @@ CREATE INDEX notifications_created ON notifications USING btree (created_at);
 CREATE UNIQUE INDEX notifications_dedupe_key_key ON notifications USING btree (dedupe_key);
 CREATE INDEX notifications_due ON notifications USING btree (next_attempt_at) WHERE (state = 'pending'::text);
 CREATE UNIQUE INDEX notifications_pkey ON notifications USING btree (id);
+CREATE INDEX notifications_program ON notifications USING btree (program_id, created_at);
 CREATE UNIQUE INDEX notifications_unsubscribe_hash_key ON notifications USING btree (unsubscribe_hash);
 
 CREATE TABLE partner_accounts (

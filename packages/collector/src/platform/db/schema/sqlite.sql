@@ -286,6 +286,7 @@ CREATE TABLE notifications (
 );
 CREATE INDEX notifications_created ON notifications (created_at);
 CREATE INDEX notifications_due ON notifications (next_attempt_at) WHERE state = 'pending';
+CREATE INDEX notifications_program ON notifications (program_id, created_at);
 
 CREATE TABLE partner_accounts (
   id TEXT PRIMARY KEY,
