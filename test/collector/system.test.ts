@@ -223,7 +223,8 @@ describe('/openapi.json', () => {
         // signing in needs no token, and a request without a JSON body is told so.
         const open = (ops as Record<string, { security: unknown[] }>)[method]?.security.length === 0;
         // A public page that does not exist is the page's own 404, not the router's.
-        if (path === '/v1/notifications/unsubscribe') expect(reply.status, `${method} ${path}`).toBe(400); // its token is the query's
+        if (path === '/v1/notifications/unsubscribe')
+          expect(reply.status, `${method} ${path}`).toBe(400); // its token is the query's
         else if (open && method === 'get') expect(reply.body.errors[0].detail, path).toMatch(/^no program page/);
         // "Am I signed in?" is answered, not refused: data is null.
         else if (['/v1/auth/session', '/v1/portal/account'].includes(path) && method === 'get')
