@@ -2,8 +2,6 @@
 // by MJML (responsive e-mail markup compiled to what mail clients render), in the program's
 // name and colour. Programs have no colour of their own yet: the portal's accent is theirs.
 
-import mjml from 'mjml';
-
 /** The portal's and the dashboard's accent (packages/web/src/dashboard/style.css --accent). */
 export const PROGRAM_COLOUR = '#0b6b78';
 
@@ -54,6 +52,9 @@ export async function html(letter: Letter, colour = PROGRAM_COLOUR): Promise<str
     </mj-column></mj-section>
   </mj-body>
 </mjml>`;
+  // Loaded at the first e-mail, not at start: MJML and its parsers take about 65 MB of
+  // memory, which a collector that sends no mail should not carry.
+  const { default: mjml } = await import('mjml');
   const made = await mjml(source, { validationLevel: 'strict' });
   return made.html;
 }
