@@ -6,13 +6,12 @@
 // a session it holds in memory (no cookie: an iframe on another site gets none) and reads
 // one partner's records through it, and nothing else. Both are stored as SHA-256 hashes.
 
-import { randomBytes } from 'node:crypto';
 import { fail } from '../../platform/errors.js';
 import type { Db, Queryable } from '../../platform/db/db.js';
 import { normalizeEmail } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
 import type { Locale } from '../../core/locale.js';
-import { checkEmail } from '../identity/service.js';
+import { checkEmail, newSecret } from '../identity/service.js';
 import * as partners from '../partners/repo.js';
 import { createPartner, updatePartner } from '../partners/service.js';
 import * as partnerships from '../partnerships/repo.js';
@@ -33,8 +32,6 @@ const TOKEN_PREFIX = 'emb_';
 const SESSION_PREFIX = 'ems_';
 /** Tokens and sessions are forgotten a day after they end. */
 const PURGE_AFTER = 86_400;
-
-const secret = (prefix: string): string => prefix + randomBytes(32).toString('base64url');
 
 export interface EmbedUser {
   /** The user's id in the company's own app. */
@@ -84,7 +81,7 @@ export async function mintEmbedToken(db: Db, program: ProgramRow, user: EmbedUse
     const partnership =
       (await partnerships.getByPartner(tx, program.id, partnerId)) ??
       (await insertPartnership(tx, program.id, { partner_id: partnerId, state: 'accepted', group_id: user.group_id }, now));
-    const token = secret(TOKEN_PREFIX);
+    const token = TOKEN_PREFIX + newSecret();
     const expires = now + EMBED_TOKEN_SECONDS;
     const id = uuidv7(now * 1000);
     await embeds.insertToken(tx, {
@@ -106,7 +103,7 @@ export async function openSession(db: Db, token: string, now: number): Promise<{
     const hash = hashToken(token);
     const held = (await embeds.takeToken(tx, hash, now)) ? await embeds.tokenByHash(tx, hash) : undefined;
     if (!held) throw fail('unauthorized', 'this embed link has expired or was used: reload the page that shows it');
-    const session = secret(SESSION_PREFIX);
+    const session = SESSION_PREFIX + newSecret();
     const row: EmbedSessionRow = {
       id: uuidv7(now * 1000),
       hash: hashToken(session),
