@@ -40,15 +40,12 @@ export async function tokenProgram(db: Queryable, hash: string, now: number): Pr
   return row?.program_id;
 }
 
-/** Uses the token up: true for the one request that did, false when it is unknown, used or expired. */
-export async function takeToken(db: Queryable, hash: string, now: number): Promise<boolean> {
-  return (
-    (await db.run('UPDATE embed_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ?', [now, hash, now])) === 1
+/** Uses the token up: what it is for, to the one request that did; undefined when it is unknown, used or expired. */
+export function takeToken(db: Queryable, hash: string, now: number): Promise<{ program_id: string; partner_id: string } | undefined> {
+  return db.get(
+    'UPDATE embed_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ? RETURNING program_id, partner_id',
+    [now, hash, now],
   );
-}
-
-export function tokenByHash(db: Queryable, hash: string): Promise<{ program_id: string; partner_id: string } | undefined> {
-  return db.get('SELECT program_id, partner_id FROM embed_tokens WHERE hash = ?', [hash]);
 }
 
 export async function insertSession(db: Queryable, row: EmbedSessionRow): Promise<void> {

@@ -100,8 +100,7 @@ export async function mintEmbedToken(db: Db, program: ProgramRow, user: EmbedUse
 /** Trades an embed token, once, for a session; an unknown, used or expired token is refused alike. */
 export async function openSession(db: Db, token: string, now: number): Promise<{ id: string; token: string; expires_at: number }> {
   return db.transaction(async (tx) => {
-    const hash = hashToken(token);
-    const held = (await embeds.takeToken(tx, hash, now)) ? await embeds.tokenByHash(tx, hash) : undefined;
+    const held = await embeds.takeToken(tx, hashToken(token), now);
     if (!held) throw fail('unauthorized', 'this embed link has expired or was used: reload the page that shows it');
     const session = SESSION_PREFIX + newSecret();
     const row: EmbedSessionRow = {
