@@ -3,6 +3,8 @@
 // never longer than `maxWaitMs`; a 5xx or a dropped connection: a few tries with a growing
 // pause; 401/403: stop and name the option that gave the key, never the key itself.
 
+import { retryAfterSeconds } from '../../platform/outbound.js';
+
 export class ImportError extends Error {}
 
 export interface ClientOptions {
@@ -24,15 +26,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The wait a 429 asks for, in ms: Retry-After (seconds or a date), else RateLimit-Reset (seconds), else undefined. */
 function askedWait(headers: Headers): number | undefined {
-  const retryAfter = headers.get('retry-after');
-  if (retryAfter !== null) {
-    const secs = Number(retryAfter);
-    if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
-    const at = Date.parse(retryAfter);
-    if (Number.isFinite(at)) return Math.max(0, at - Date.now());
-  }
-  const reset = Number(headers.get('ratelimit-reset') ?? Number.NaN);
-  return Number.isFinite(reset) ? Math.max(0, reset * 1000) : undefined;
+  const secs =
+    retryAfterSeconds(headers.get('retry-after') ?? undefined, Date.now()) ?? Number(headers.get('ratelimit-reset') ?? Number.NaN);
+  return Number.isFinite(secs) ? Math.max(0, secs * 1000) : undefined;
 }
 
 /** The platform's own words for a refusal, short: its `error`, `message` or `error.message`. */
