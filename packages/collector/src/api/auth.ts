@@ -132,15 +132,9 @@ export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAcce
   return (access, minimum, optional = false) =>
     async (ctx, next) => {
       if (access === 'public') return next();
-      if (access === 'embed') {
-        failures.check(ctx);
-        return byEmbed(ctx, next);
-      }
-      if (access === 'partner') {
-        failures.check(ctx);
-        return byPartner(optional)(ctx, next);
-      }
       failures.check(ctx);
+      if (access === 'embed') return byEmbed(ctx, next);
+      if (access === 'partner') return byPartner(optional)(ctx, next);
       const token = BEARER.exec(ctx.get('authorization'))?.[1];
       // The dashboard sends its cookie and no token; a token, when sent, is what counts.
       if (access === 'session' || (access === 'secret' && token === undefined && sessionCookie(ctx))) {
