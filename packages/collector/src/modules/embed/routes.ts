@@ -10,11 +10,11 @@ import { LOCALES } from '../../core/locale.js';
 import { dateTime } from '../../platform/http/list-query.js';
 import { listEnvelope } from '../../platform/http/render.js';
 import { one, page, relation, resource, unixTime } from '../../platform/http/schemas.js';
-import * as codesRepo from '../codes/repo.js';
 import { renderCode } from '../codes/present.js';
 import { codeSchema } from '../codes/schemas.js';
 import { renderPartnership } from '../portal/present.js';
 import { partnershipSchema } from '../portal/schemas.js';
+import { partnerCodes } from '../portal/service.js';
 import type { PartnerRow } from '../partners/repo.js';
 import { statsSeries } from '../stats/service.js';
 import { seriesAnswer, seriesQuery, seriesSchema } from '../stats/schemas.js';
@@ -142,12 +142,8 @@ export const embedRoutes = [
     status: 200,
     response: page(codeSchema),
     async handle(input) {
-      const s = sessionOf(input);
-      const mine = [...input.list.filters, { field: 'partner_id', op: 'eq' as const, value: s.partner_id }];
-      return {
-        status: 200,
-        body: listEnvelope(await codesRepo.codes(input.db, s.program_id, mine, input.list.page), input.list.page, renderCode),
-      };
+      const codes = await partnerCodes(input.db, sessionOf(input), input.list.filters, input.list.page);
+      return { status: 200, body: listEnvelope(codes, input.list.page, renderCode) };
     },
   }),
   route({

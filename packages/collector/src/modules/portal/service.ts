@@ -289,10 +289,10 @@ export function partnershipPage(
   return accounts.partnershipPage(db, accountId, filters, page);
 }
 
-/** A list of the program's, narrowed to the partnership's partner. */
+/** A list of the program's, narrowed to the partnership's partner (or the embed session's). */
 const ofPartner =
   <T>(list: (db: Queryable, programId: string, filters: readonly FieldFilter[], page: PageRequest) => Promise<Page<T>>) =>
-  (db: Queryable, p: ReachedPartnership, filters: readonly FieldFilter[], page: PageRequest): Promise<Page<T>> =>
+  (db: Queryable, p: { program_id: string; partner_id: string }, filters: readonly FieldFilter[], page: PageRequest): Promise<Page<T>> =>
     list(db, p.program_id, [...filters, { field: 'partner_id', op: 'eq', value: p.partner_id }], page);
 
 /** The partnership's referrals, commissions and payout batches, each a page of the partner's own. */
