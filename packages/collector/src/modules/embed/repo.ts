@@ -57,9 +57,11 @@ export function sessionByHash(db: Queryable, hash: string, now: number): Promise
 }
 
 /** Tokens and sessions a day past their end: nothing reads them any more. */
-export async function purgeExpired(db: Queryable, before: number): Promise<void> {
-  await db.run('DELETE FROM embed_tokens WHERE expires_at < ?', [before]);
-  await db.run('DELETE FROM embed_sessions WHERE expires_at < ?', [before]);
+export async function purgeExpired(db: Queryable, before: number): Promise<number> {
+  return (
+    (await db.run('DELETE FROM embed_tokens WHERE expires_at < ?', [before])) +
+    (await db.run('DELETE FROM embed_sessions WHERE expires_at < ?', [before]))
+  );
 }
 
 /** The company's user id a partner record was made or claimed for, if any. */

@@ -92,9 +92,13 @@ export async function mintEmbedToken(db: Db, program: ProgramRow, user: EmbedUse
       expires_at: expires,
       created_at: now,
     });
-    await embeds.purgeExpired(tx, now - PURGE_AFTER);
     return { id, token, expires_at: expires, partner_id: partnerId, partnership_id: partnership.id };
   });
+}
+
+/** Deletes tokens and sessions a day past their end (run hourly with the other credentials, identity/purge.ts). */
+export function purgeEmbeds(db: Db, now: number): Promise<number> {
+  return db.transaction((tx) => embeds.purgeExpired(tx, now - PURGE_AFTER));
 }
 
 /** Trades an embed token, once, for a session; an unknown, used or expired token is refused alike. */
