@@ -18,14 +18,27 @@ function lockedMessage(err: unknown): unknown {
   return err;
 }
 
-/** The end of a form that saves: its error, "Saved." once it did, and its button (none when the form has its own). */
-export function Saving({ error, done, busy, label }: { error: unknown; done: boolean; busy: boolean; label?: string }) {
+/**
+ * The end of a form that saves: its error, "Saved." once it did (or the sentence `done`
+ * is, when it says more), and its button (none when the form has its own).
+ */
+export function Saving({
+  error,
+  done,
+  busy,
+  label,
+}: {
+  error: unknown;
+  done: boolean | string | undefined;
+  busy: boolean;
+  label?: string;
+}) {
   return (
     <>
       {error !== undefined && <Failure error={error} />}
       {done && (
         <p role="status" class="ok">
-          {say('forms.saved')}
+          {done === true ? say('forms.saved') : done}
         </p>
       )}
       {label && (

@@ -3,9 +3,8 @@
 
 import { useState } from 'preact/hooks';
 import { api } from '../../common/api.js';
-import { text, useSubmit } from '../../common/forms.js';
+import { Saving, text, useSubmit } from '../../common/forms.js';
 import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../common/i18n.js';
-import { Failure } from '../../common/ui.js';
 import { t } from '../language.js';
 import { NotificationPreferences } from '../notifications.js';
 import { usePortal } from '../session.js';
@@ -18,23 +17,6 @@ function useForm(run: (form: FormData) => Promise<string>) {
     setDone(await run(form));
   });
   return { ...submit, done };
-}
-
-/** A form's end: its error, what it did, and its button. */
-function Outcome({ form, label }: { form: ReturnType<typeof useForm>; label: string }) {
-  return (
-    <>
-      {form.error !== undefined && <Failure error={form.error} />}
-      {form.done && (
-        <p role="status" class="ok">
-          {form.done}
-        </p>
-      )}
-      <button type="submit" disabled={form.busy}>
-        {label}
-      </button>
-    </>
-  );
 }
 
 export function Settings() {
@@ -74,7 +56,7 @@ export function Settings() {
           <input name="paypal_email" type="email" value={a.paypal_email ?? ''} />
         </label>
         <p class="hint">{t('settings.signedInAs', { email: a.email })}</p>
-        <Outcome form={profile} label={t('settings.save')} />
+        <Saving error={profile.error} done={profile.done} busy={profile.busy} label={t('settings.save')} />
       </form>
       <form class="panel" onSubmit={language.onSubmit}>
         <h2>{t('settings.language')}</h2>
@@ -90,7 +72,12 @@ export function Settings() {
           </select>
         </label>
         {/* Said in the language just chosen, once the shell has switched to it. */}
-        <Outcome form={{ ...language, done: language.done && t('settings.languageSaved') }} label={t('settings.save')} />
+        <Saving
+          error={language.error}
+          done={language.done && t('settings.languageSaved')}
+          busy={language.busy}
+          label={t('settings.save')}
+        />
       </form>
       <NotificationPreferences />
       <form class="panel" onSubmit={password.onSubmit}>
@@ -103,7 +90,7 @@ export function Settings() {
           {t('settings.newPassword')} <span class="hint">{t('settings.passwordHint')}</span>
           <input name="new_password" type="password" autocomplete="new-password" minLength={10} required />
         </label>
-        <Outcome form={password} label={t('settings.changePassword')} />
+        <Saving error={password.error} done={password.done} busy={password.busy} label={t('settings.changePassword')} />
       </form>
     </section>
   );
