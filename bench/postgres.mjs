@@ -4,6 +4,7 @@
 
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { createSchemaRole, inSchema } from '../test/collector/database.js';
 
 const URL_ = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/tally_bench';
 
@@ -40,15 +41,10 @@ export async function postgresReady() {
  */
 export async function freshSchema(pooledBase) {
   const schema = `bench_${randomBytes(4).toString('hex')}`;
-  await admin(URL_, (c) =>
-    c.query(
-      `CREATE ROLE ${schema} LOGIN; CREATE SCHEMA ${schema} AUTHORIZATION ${schema}; ALTER ROLE ${schema} SET search_path = ${schema}`,
-    ),
-  );
-  const as = (base) => Object.assign(new URL(base), { username: schema, password: '' }).toString();
+  await admin(URL_, (c) => createSchemaRole(c, schema));
   return {
-    url: as(URL_),
-    pooled: pooledBase === undefined ? undefined : as(pooledBase),
+    url: inSchema(schema, URL_),
+    pooled: pooledBase === undefined ? undefined : inSchema(schema, pooledBase),
     drop: () => admin(URL_, (c) => c.query(`DROP SCHEMA ${schema} CASCADE; DROP ROLE ${schema}`)),
   };
 }

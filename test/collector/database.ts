@@ -64,6 +64,10 @@ export function directUrl(url: string): string {
 /** The schema (and role) a test URL works in. */
 export const schemaOf = (url: string): string | undefined => /^\w+$/.exec(decodeURIComponent(new URL(url).username))?.[0];
 
+/** `schema`, and a login role of its name whose search_path it is: inSchema's URL works in it. */
+export const createSchemaRole = (c: pg.Client, schema: string) =>
+  c.query(`CREATE ROLE ${schema} LOGIN; CREATE SCHEMA ${schema} AUTHORIZATION ${schema}; ALTER ROLE ${schema} SET search_path = ${schema}`);
+
 export async function admin<T>(fn: (client: pg.Client) => Promise<T>, url = PG_TEST_URL): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -81,11 +85,7 @@ export async function testDatabase(engine: Engine = ENGINE): Promise<TestDatabas
     return { engine, url: join(dir, 'tally.db'), dir, drop: async () => removeDir() };
   }
   const schema = `${SCHEMA_PREFIX}${Math.floor(Date.now() / 1000)}_${RUN}_${randomBytes(6).toString('hex')}`;
-  await admin((c) =>
-    c.query(
-      `CREATE ROLE ${schema} LOGIN; CREATE SCHEMA ${schema} AUTHORIZATION ${schema}; ALTER ROLE ${schema} SET search_path = ${schema}`,
-    ),
-  );
+  await admin((c) => createSchemaRole(c, schema));
   return {
     engine,
     url: inSchema(schema),
