@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { route } from '../../api/route.js';
+import { escapeHtml } from '../../platform/html.js';
 import { one, resource } from '../../platform/http/schemas.js';
 import { translate } from './i18n.js';
 import { OWNER_KINDS, PARTNER_KINDS, type Person } from './kinds.js';
@@ -18,7 +19,6 @@ const partnerPreferences = resource('notification_preferences', kindsShape(PARTN
 const ownerPreferences = resource('notification_preferences', kindsShape(OWNER_KINDS));
 const changes = (kinds: readonly string[]) => z.strictObject(Object.fromEntries(kinds.map((k) => [k, z.boolean().optional()])));
 
-const escapeHtml = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 /** A small page of our own, in English (the token says nothing of the person's language). */
 const page = (title: string, body: string) => ({
   status: 200,

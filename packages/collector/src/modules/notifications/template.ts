@@ -2,6 +2,8 @@
 // by MJML (responsive e-mail markup compiled to what mail clients render), in the program's
 // name and colour. Programs have no colour of their own yet: the portal's accent is theirs.
 
+import { escapeHtml } from '../../platform/html.js';
+
 /** The portal's and the dashboard's accent (packages/web/src/dashboard/style.css --accent). */
 export const PROGRAM_COLOUR = '#0b6b78';
 
@@ -15,9 +17,6 @@ export interface Letter {
   footer: string;
   unsubscribe: { label: string; url: string };
 }
-
-const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 export function plainText(letter: Letter): string {
   return [

@@ -6,7 +6,7 @@
 
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { escapeHtml } from '../../platform/http/html.js';
+import { escapeHtml } from '../../platform/html.js';
 import { pagePolicy } from '../../platform/http/security-headers.js';
 
 export interface Demo {

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
 import { fail } from '../../platform/errors.js';
-import { escapeHtml } from '../../platform/http/html.js';
+import { escapeHtml } from '../../platform/html.js';
 import { pagePolicy } from '../../platform/http/security-headers.js';
 
 // Found by package name, so the source (tests) and the bundle (dist/) agree.
