@@ -2,7 +2,7 @@
 // its key and its unsubscribe link) and the opt-outs per person and kind.
 
 import type { Queryable } from '../../platform/db/db.js';
-import { insertRow, type Insert } from '../../platform/db/rows.js';
+import { insertOne, type Insert } from '../../platform/db/rows.js';
 
 /** A kind of message (kinds.ts names them). */
 type Kind = string;
@@ -34,9 +34,7 @@ export interface NotificationRow {
 /** The row to write beside a change, kept out when its key is there already. */
 export const notificationInsert = (row: NotificationRow): Insert => ({ table: 'notifications', row, conflict: '(dedupe_key)' });
 
-export function insert(db: Queryable, row: NotificationRow): Promise<number> {
-  return insertRow(db, 'notifications', row, 'ON CONFLICT (dedupe_key) DO NOTHING');
-}
+export const insert = (db: Queryable, row: NotificationRow): Promise<number> => insertOne(db, notificationInsert(row));
 
 export async function anyDue(db: Queryable, now: number): Promise<boolean> {
   return (await db.get("SELECT 1 AS one FROM notifications WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1", [now])) !== undefined;

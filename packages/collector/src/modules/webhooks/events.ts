@@ -11,7 +11,7 @@ import type { EventRow } from './events-repo.js';
 import * as webhooks from './repo.js';
 import { uuidv7 } from '../../core/ids.js';
 import { remembered } from '../../platform/db/remembered.js';
-import { insertRow } from '../../platform/db/rows.js';
+import { insertOne } from '../../platform/db/rows.js';
 import { type Known, noticesFor } from '../notifications/derive.js';
 
 export const EVENT_TYPES = [
@@ -50,8 +50,7 @@ export async function emit(tx: Queryable, programId: string, type: EventType, da
   await events.insert(tx, event);
   for (const delivery of deliveries) await webhooks.insertDelivery(tx, delivery);
   // The e-mails the change makes, in the same transaction (modules/notifications).
-  for (const n of await noticesFor(tx, programId, type, data, now))
-    await insertRow(tx, n.table, n.row, `ON CONFLICT ${n.conflict} DO NOTHING`);
+  for (const n of await noticesFor(tx, programId, type, data, now)) await insertOne(tx, n);
   return event;
 }
 

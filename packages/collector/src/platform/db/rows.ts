@@ -39,6 +39,9 @@ export interface Insert {
 
 const onConflict = (f: Insert): string => (f.conflict ? ` ON CONFLICT ${f.conflict} DO NOTHING` : '');
 
+/** Writes `f` on its own (kept out when its `conflict` key is there already). */
+export const insertOne = (db: Queryable, f: Insert): Promise<number> => insertRow(db, f.table, f.row, onConflict(f));
+
 /**
  * Inserts `first` unless a row with its `conflict` key is there already, and only then
  * the rows that follow from it; all or nothing. Resolves to whether `first` was inserted.
@@ -67,7 +70,7 @@ export async function insertFirstWith(db: Queryable | Db, first: Insert, conflic
   }
   const inOrder = async (tx: Queryable): Promise<boolean> => {
     if ((await insertRow(tx, first.table, first.row, `ON CONFLICT ${conflict} DO NOTHING`)) !== 1) return false;
-    for (const f of followers) await insertRow(tx, f.table, f.row, onConflict(f));
+    for (const f of followers) await insertOne(tx, f);
     return true;
   };
   return 'transaction' in db ? db.transaction(inOrder) : inOrder(db);
