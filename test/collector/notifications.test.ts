@@ -3,8 +3,6 @@
 // unsubscribe (RFC 8058), preferences, a server that refuses and then accepts, and the
 // claim that keeps two senders off one row (both engines; the rest runs on SQLite).
 
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimDue } from '../../packages/collector/src/modules/notifications/repo.js';
 import { notice } from '../../packages/collector/src/modules/notifications/derive.js';
@@ -13,57 +11,17 @@ import { disable, markFailing } from '../../packages/collector/src/modules/webho
 import { insertRow } from '../../packages/collector/src/platform/db/rows.js';
 import { PUBLIC_URL, seedPartner, startCollector, T0, type Collector } from './harness.js';
 import { ownerSession } from './session.js';
-
-interface Mail {
-  to: string;
-  raw: string;
-  /** The message with quoted-printable soft breaks and =3D undone. */
-  text: string;
-}
-
-/** A real SMTP server whose RCPT answers `refuse` while it is set (451, then accepted). */
-async function smtp() {
-  const mails: Mail[] = [];
-  const state = { refuse: 0 };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(_address, _session, callback) {
-      if (state.refuse) return callback(Object.assign(new Error('try again later'), { responseCode: state.refuse }));
-      callback();
-    },
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (d: string) => (raw += d));
-      stream.on('end', () => {
-        const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        for (const r of session.envelope.rcptTo) mails.push({ to: r.address, raw, text });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
-    mails,
-    state,
-    /** Takes the messages received so far. */
-    take: () => mails.splice(0),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { type Inbox, type Mail, startSmtp } from './smtp.js';
 
 const SQLITE = (process.env.TALLY_TEST_ENGINE ?? 'sqlite') === 'sqlite';
 // The messages are the same on either engine: on PostgreSQL only the claim is registered
 // (nothing is skipped, the rest is simply not its tests).
 const sqliteOnly = (name: string, body: () => void) => (SQLITE ? describe(name, body) : undefined);
 
-let inbox: Awaited<ReturnType<typeof smtp>>;
+let inbox: Inbox;
 let c: Collector;
 beforeAll(async () => {
-  inbox = await smtp();
+  inbox = await startSmtp();
   c = await startCollector({ smtpUrl: inbox.url });
 });
 afterAll(async () => {

@@ -9,20 +9,42 @@ export interface Received {
   raw: string;
 }
 
+/** A message as one recipient got it. */
+export interface Mail {
+  to: string;
+  raw: string;
+  /** The message with quoted-printable soft breaks and =3D undone. */
+  text: string;
+}
+
 export interface Inbox {
   url: string;
   messages: Received[];
+  /** The messages received so far, once per recipient. */
+  readonly mails: Mail[];
+  /** Takes the messages received so far, once per recipient. */
+  take(): Mail[];
+  /** While `refuse` is set, RCPT is answered with it (451: try again later); then accepted. */
+  state: { refuse: number };
   /** Resolves with the first message to `to` (that `matches`, if given) once it has arrived. */
   waitFor(to: string, matches?: (raw: string) => boolean): Promise<Received>;
   close(): Promise<void>;
 }
 
+/** Quoted-printable soft breaks and =3D undone: enough to read words and links. */
+const unquote = (raw: string): string => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+
 export async function startSmtp(): Promise<Inbox> {
   const messages: Received[] = [];
+  const state = { refuse: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(_address, _session, callback) {
+      if (state.refuse) return callback(Object.assign(new Error('try again later'), { responseCode: state.refuse }));
+      callback();
+    },
     onData(stream, session, callback) {
       let raw = '';
       stream.setEncoding('utf8');
@@ -35,9 +57,19 @@ export async function startSmtp(): Promise<Inbox> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
+  const mails = (): Mail[] => messages.flatMap((m) => m.to.map((to) => ({ to, raw: m.raw, text: unquote(m.raw) })));
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    get mails() {
+      return mails();
+    },
+    take() {
+      const taken = mails();
+      messages.length = 0;
+      return taken;
+    },
+    state,
     async waitFor(to, matches = () => true) {
       for (let i = 0; i < 100; i++) {
         const found = messages.find((m) => m.to.includes(to) && matches(m.raw));
@@ -50,8 +82,7 @@ export async function startSmtp(): Promise<Inbox> {
   };
 }
 
-/** The first portal link in a message (quoted-printable soft breaks undone). */
+/** The first portal link in a message. */
 export function portalLinkIn(raw: string): string | undefined {
-  const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  return /https?:\/\/\S+\/portal\/welcome#[\w-]+/.exec(text)?.[0];
+  return /https?:\/\/\S+\/portal\/welcome#[\w-]+/.exec(unquote(raw))?.[0];
 }
