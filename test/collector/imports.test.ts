@@ -370,4 +370,57 @@ describe('tally import csv', () => {
     expect(headless.code).toBe(1);
     expect(headless.stderr).toContain('the header has no column id (see docs/importing.md)');
   });
+
+  it('names a bad row by its own line, after blank lines and a quoted cell that spans lines', async () => {
+    const program = await c.otherProgram();
+    const path = join(c.dir, `${program.id}-lines.csv`);
+    // Line 3 is blank, the name of p2 spans lines 4 and 5, with CRLF line ends after it.
+    writeFileSync(
+      path,
+      'id,name,email,state\np1,Maya,maya@lines.test,accepted\n\np2,"Two\nLines",two@lines.test,accepted\r\np3,Omar,omar@lines.test,retired\r\n\r\np4,Pat,pat@lines.test,gone\n',
+    );
+    const { stdout, stderr } = await run(program.id, 'csv', '--partners', path);
+    expect(stderr).toBe('');
+    const printed = stdout.split('\n');
+    expect(printed).toContain('  partners     2 imported, 0 updated, 0 unchanged, 2 skipped');
+    expect(printed).toContain('  partner p3: line 6: state "retired" is not accepted, pending or declined');
+    expect(printed).toContain('  partner p4: line 8: state "gone" is not accepted, pending or declined');
+  });
+
+  it('refuses a file that is not UTF-8 with its line and column, accepts a UTF-8 BOM, and prints no control character of a cell', async () => {
+    const program = await c.otherProgram();
+    const path = (name: string, bytes: Buffer | string) => {
+      const p = join(c.dir, `${program.id}-${name}`);
+      writeFileSync(p, bytes);
+      return p;
+    };
+    // Latin-1, as a spreadsheet saves "CSV" on many systems: é is the single byte 0xE9.
+    const latin1 = path('latin1.csv', Buffer.from('id,name,email\np1,Maya,maya@enc.test\np2,Jos\u00e9 Ruiz,jose@enc.test\n', 'latin1'));
+    const refused = await run(program.id, 'csv', '--partners', latin1);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${latin1}: line 3, column 7: not UTF-8 (byte 0xE9)`);
+    expect(refused.stderr).toContain('save it as UTF-8');
+    expect((await counts(program.id)).partners).toBe(0);
+
+    const bom = path('bom.csv', '\uFEFFid,name,email\np1,Jos\u00e9 Ruiz,jose@enc.test\n');
+    const withBom = await run(program.id, 'csv', '--partners', bom);
+    expect([withBom.code, withBom.stderr]).toEqual([0, '']);
+    expect(await partnershipOf(program.id, 'jose@enc.test')).toMatchObject({ name: 'Jos\u00e9 Ruiz' });
+
+    // An escape sequence (ESC, BEL, the C1 CSI) in a cell would reach the terminal in "Left out".
+    const hostile = path(
+      'controls.csv',
+      'id,name,email,state\np\u001b[2J9,Eve,eve@enc.test,\u001b]0;owned\u0007x\nq\u009b31m1,Ivy,ivy@enc.test,\u202egone\n',
+    );
+    const text = await run(program.id, 'csv', '--partners', hostile);
+    expect(text.stdout).toContain('  partner p\\u001b[2J9: line 2: state "\\u001b]0;owned\\u0007x" is not accepted, pending or declined');
+    expect(text.stdout).toContain('  partner q\\u009b31m1: line 3: state "\\u202egone"');
+    const asJson = await run(program.id, 'csv', '--partners', hostile, '--json');
+    for (const out of [text.stdout, text.stderr, asJson.stdout, asJson.stderr]) {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    }
+    // The JSON keeps the values themselves, escaped the JSON way.
+    expect(JSON.parse(asJson.stdout).skipped.map((s: { id: string }) => s.id)).toEqual(['p\u001b[2J9', 'q\u009b31m1']);
+  });
 });
