@@ -5,6 +5,8 @@
 // nothing, an interrupted import finished by the next run, and the CSV format.
 
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCollector, type Collector } from './harness.js';
@@ -188,6 +190,43 @@ describe('tally import rewardful', () => {
       expect(await checkStats(c.running.db, program.id)).toEqual([]);
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe('redirects', () => {
+  it('follows none, as webhooks: a 302 to a service on another port is refused and the service gets nothing; one to the same server is refused too', async () => {
+    const program = await c.otherProgram();
+    const api = await startFixtureApi('rewardful', () => true, {});
+    // An internal service on this machine, which the platform's 302 points at.
+    const internal: string[] = [];
+    const service = createServer((req, res) => {
+      internal.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"pagination":{}}');
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const elsewhere = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+    try {
+      api.faults.push({ path: '/affiliates', status: 302, headers: { location: `${elsewhere}/admin/affiliates` }, times: 1 });
+      const away = await run(program.id, 'rewardful', '--api-key', 'k', '--base-url', api.url, '--max-wait', '0');
+      expect(away.code).toBe(1);
+      expect(away.stderr).toContain(
+        `Rewardful (GET /affiliates) answered with a redirect (302) to ${elsewhere}/admin/affiliates, which is not followed`,
+      );
+      expect(internal).toEqual([]);
+
+      // The same server's own address: not followed either (the redirected page would have answered).
+      const here = `${api.url}/affiliates?page=1&limit=100&expand%5B%5D=links`;
+      api.faults.push({ path: '/affiliates', status: 301, headers: { location: here }, times: 1 });
+      const before = api.requests.length;
+      const same = await run(program.id, 'rewardful', '--api-key', 'k', '--base-url', api.url, '--max-wait', '0');
+      expect(same.code).toBe(1);
+      expect(same.stderr).toContain(`answered with a redirect (301) to ${here}, which is not followed`);
+      expect(api.requests.length - before).toBe(1);
+      expect((await counts(program.id)).partners).toBe(0);
+    } finally {
+      await api.close();
+      await new Promise((resolve) => service.close(resolve));
     }
   });
 });
