@@ -129,8 +129,12 @@ describe('tally import rewardful', () => {
         },
         { amount: 3000, currency: 'USD', state: 'pending', reject_reason: null, paid_at: null, payable_at: at('2020-09-18T16:28:25Z') },
       ]);
-      // History raised no webhook events, and its totals equal a recount.
-      expect(await rows('SELECT id FROM events WHERE program_id = ?', program.id)).toEqual([]);
+      // Each commission raised its commission.created, as any commission does; the partners and
+      // referrals of history raised none, and nothing made an e-mail. Its totals equal a recount.
+      expect(await rows('SELECT type, COUNT(*) AS n FROM events WHERE program_id = ? GROUP BY type', program.id)).toEqual([
+        { type: 'commission.created', n: 4 },
+      ]);
+      expect(await rows('SELECT kind FROM notifications WHERE program_id = ?', program.id)).toEqual([]);
       expect(await checkStats(c.running.db, program.id)).toEqual([]);
 
       // ?via=007, the second link of James, credits him through the collector.
