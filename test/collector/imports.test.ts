@@ -443,6 +443,7 @@ describe('tally import csv', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`${latin1}: line 3, column 7: not UTF-8 (byte 0xE9)`);
     expect(refused.stderr).toContain('save it as UTF-8');
+    expect(refused.stderr).toContain('once the file is fixed, run the same command again');
     expect((await counts(program.id)).partners).toBe(0);
 
     const bom = path('bom.csv', '\uFEFFid,name,email\np1,Jos\u00e9 Ruiz,jose@enc.test\n');

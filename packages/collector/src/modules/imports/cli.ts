@@ -18,7 +18,7 @@ import {
   type Options,
   type Values,
 } from '../../cli/common.js';
-import { ImportError } from './client.js';
+import { FileRefused, ImportError } from './client.js';
 import { csvSource } from './csv-source.js';
 import { firstPromoter } from './firstpromoter.js';
 import { KINDS, type Source } from './model.js';
@@ -63,7 +63,8 @@ async function importFrom(config: Readonly<Config>, values: Values, source: Sour
     } catch (err) {
       if (!(err instanceof ImportError)) throw err;
       printed(summary, values.json, source.title, program.name);
-      throw new ImportError(`${escaped(err.message)}. What was written so far is kept: run the same command again to finish the import.`);
+      const then = err instanceof FileRefused ? 'once the file is fixed, run the same command again' : 'run the same command again';
+      throw new ImportError(`${escaped(err.message)}. What was written so far is kept: ${then} to finish the import.`);
     }
     printed(summary, values.json, source.title, program.name);
   });

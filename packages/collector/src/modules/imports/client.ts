@@ -8,6 +8,9 @@ import { redirectNotFollowed, retryAfterSeconds } from '../../platform/outbound.
 
 export class ImportError extends Error {}
 
+/** A file the import cannot read as it is (not UTF-8, a column missing): running again needs it fixed first. */
+export class FileRefused extends ImportError {}
+
 export interface ClientOptions {
   /** "Rewardful", for messages. */
   platform: string;

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parseCsvRows } from '../../platform/csv.js';
 import { knownCurrency, minorUnit } from '../../core/money.js';
 import { states } from '../../core/state-machines.js';
-import { ImportError } from './client.js';
+import { FileRefused } from './client.js';
 import {
   minorFromDecimal,
   seconds,
@@ -50,7 +50,7 @@ function utf8Text(path: string, bytes: Buffer): string {
     const lines = text.slice(0, i).split(/\r\n|\r|\n/);
     const column = [...lines.at(-1)!].length + 1;
     const byte = bytes[at]!.toString(16).toUpperCase().padStart(2, '0');
-    throw new ImportError(
+    throw new FileRefused(
       `${path}: line ${lines.length}, column ${column}: not UTF-8 (byte 0x${byte}); save it as UTF-8 (a spreadsheet's "CSV UTF-8") and import it again`,
     );
   }
@@ -64,12 +64,12 @@ function* rows(path: string | undefined, kind: Kind): Iterable<{ line: number; g
   try {
     bytes = readFileSync(path);
   } catch (err) {
-    throw new ImportError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new FileRefused(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const [header, ...body] = parseCsvRows(utf8Text(path, bytes));
   const columns = (header?.cells ?? []).map((h) => h.trim().toLowerCase());
   const missing = REQUIRED[kind].filter((c) => !columns.includes(c));
-  if (missing.length > 0) throw new ImportError(`${path}: the header has no column ${missing.join(', ')} (see docs/importing.md)`);
+  if (missing.length > 0) throw new FileRefused(`${path}: the header has no column ${missing.join(', ')} (see docs/importing.md)`);
   for (const { line, cells } of body) {
     yield { line, get: (c) => (cells[columns.indexOf(c)] ?? '').trim() };
   }
