@@ -2,7 +2,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCsv, parseCsv } from '../../packages/collector/src/platform/csv.js';
+import { formatCsv, parseCsv, parseCsvRows } from '../../packages/collector/src/platform/csv.js';
 
 describe('formatCsv', () => {
   it('quotes a cell holding a comma, a quote or a line break', () => {
@@ -22,6 +22,19 @@ describe('formatCsv', () => {
     const rows = [['pay@x.test', '9.80', 'USD', '', 'Commission payout, partner p, batch b', 'PAYPAL']];
     expect(parseCsv(formatCsv(rows))).toEqual(rows);
     expect(parseCsv(formatCsv(rows).replace(/\n/g, '\r\n'))).toEqual(rows);
+  });
+});
+
+describe('parseCsvRows', () => {
+  it('gives each row the line it starts on, counting blank lines and the line breaks inside quoted cells (LF, CRLF, CR)', () => {
+    const text = 'h1,h2\n\na,"one\r\ntwo"\r\n,\rb,"x\ry\nz"\n\n\nc,d';
+    expect(parseCsvRows(text)).toEqual([
+      { line: 1, cells: ['h1', 'h2'] },
+      { line: 3, cells: ['a', 'one\r\ntwo'] },
+      { line: 6, cells: ['b', 'x\ry\nz'] },
+      { line: 11, cells: ['c', 'd'] },
+    ]);
+    expect(parseCsv(text)).toEqual(parseCsvRows(text).map((r) => r.cells));
   });
 });
 

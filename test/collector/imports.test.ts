@@ -5,6 +5,8 @@
 // nothing, an interrupted import finished by the next run, and the CSV format.
 
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCollector, type Collector } from './harness.js';
@@ -127,8 +129,12 @@ describe('tally import rewardful', () => {
         },
         { amount: 3000, currency: 'USD', state: 'pending', reject_reason: null, paid_at: null, payable_at: at('2020-09-18T16:28:25Z') },
       ]);
-      // History raised no webhook events, and its totals equal a recount.
-      expect(await rows('SELECT id FROM events WHERE program_id = ?', program.id)).toEqual([]);
+      // Each commission raised its commission.created, as any commission does; the partners and
+      // referrals of history raised none, and nothing made an e-mail. Its totals equal a recount.
+      expect(await rows('SELECT type, COUNT(*) AS n FROM events WHERE program_id = ? GROUP BY type', program.id)).toEqual([
+        { type: 'commission.created', n: 4 },
+      ]);
+      expect(await rows('SELECT kind FROM notifications WHERE program_id = ?', program.id)).toEqual([]);
       expect(await checkStats(c.running.db, program.id)).toEqual([]);
 
       // ?via=007, the second link of James, credits him through the collector.
@@ -188,6 +194,43 @@ describe('tally import rewardful', () => {
       expect(await checkStats(c.running.db, program.id)).toEqual([]);
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe('redirects', () => {
+  it('follows none, as webhooks: a 302 to a service on another port is refused and the service gets nothing; one to the same server is refused too', async () => {
+    const program = await c.otherProgram();
+    const api = await startFixtureApi('rewardful', () => true, {});
+    // An internal service on this machine, which the platform's 302 points at.
+    const internal: string[] = [];
+    const service = createServer((req, res) => {
+      internal.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"pagination":{}}');
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const elsewhere = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+    try {
+      api.faults.push({ path: '/affiliates', status: 302, headers: { location: `${elsewhere}/admin/affiliates` }, times: 1 });
+      const away = await run(program.id, 'rewardful', '--api-key', 'k', '--base-url', api.url, '--max-wait', '0');
+      expect(away.code).toBe(1);
+      expect(away.stderr).toContain(
+        `Rewardful (GET /affiliates) answered with a redirect (302) to ${elsewhere}/admin/affiliates, which is not followed`,
+      );
+      expect(internal).toEqual([]);
+
+      // The same server's own address: not followed either (the redirected page would have answered).
+      const here = `${api.url}/affiliates?page=1&limit=100&expand%5B%5D=links`;
+      api.faults.push({ path: '/affiliates', status: 301, headers: { location: here }, times: 1 });
+      const before = api.requests.length;
+      const same = await run(program.id, 'rewardful', '--api-key', 'k', '--base-url', api.url, '--max-wait', '0');
+      expect(same.code).toBe(1);
+      expect(same.stderr).toContain(`answered with a redirect (301) to ${here}, which is not followed`);
+      expect(api.requests.length - before).toBe(1);
+      expect((await counts(program.id)).partners).toBe(0);
+    } finally {
+      await api.close();
+      await new Promise((resolve) => service.close(resolve));
     }
   });
 });
@@ -369,5 +412,59 @@ describe('tally import csv', () => {
     const headless = await run(program.id, 'csv', '--partners', file('bad.csv', 'name,email\nX,x@p.test\n'));
     expect(headless.code).toBe(1);
     expect(headless.stderr).toContain('the header has no column id (see docs/importing.md)');
+  });
+
+  it('names a bad row by its own line, after blank lines and a quoted cell that spans lines', async () => {
+    const program = await c.otherProgram();
+    const path = join(c.dir, `${program.id}-lines.csv`);
+    // Line 3 is blank, the name of p2 spans lines 4 and 5, with CRLF line ends after it.
+    writeFileSync(
+      path,
+      'id,name,email,state\np1,Maya,maya@lines.test,accepted\n\np2,"Two\nLines",two@lines.test,accepted\r\np3,Omar,omar@lines.test,retired\r\n\r\np4,Pat,pat@lines.test,gone\n',
+    );
+    const { stdout, stderr } = await run(program.id, 'csv', '--partners', path);
+    expect(stderr).toBe('');
+    const printed = stdout.split('\n');
+    expect(printed).toContain('  partners     2 imported, 0 updated, 0 unchanged, 2 skipped');
+    expect(printed).toContain('  partner p3: line 6: state "retired" is not accepted, pending or declined');
+    expect(printed).toContain('  partner p4: line 8: state "gone" is not accepted, pending or declined');
+  });
+
+  it('refuses a file that is not UTF-8 with its line and column, accepts a UTF-8 BOM, and prints no control character of a cell', async () => {
+    const program = await c.otherProgram();
+    const path = (name: string, bytes: Buffer | string) => {
+      const p = join(c.dir, `${program.id}-${name}`);
+      writeFileSync(p, bytes);
+      return p;
+    };
+    // Latin-1, as a spreadsheet saves "CSV" on many systems: é is the single byte 0xE9.
+    const latin1 = path('latin1.csv', Buffer.from('id,name,email\np1,Maya,maya@enc.test\np2,Jos\u00e9 Ruiz,jose@enc.test\n', 'latin1'));
+    const refused = await run(program.id, 'csv', '--partners', latin1);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${latin1}: line 3, column 7: not UTF-8 (byte 0xE9)`);
+    expect(refused.stderr).toContain('save it as UTF-8');
+    expect(refused.stderr).toContain('once the file is fixed, run the same command again');
+    expect((await counts(program.id)).partners).toBe(0);
+
+    const bom = path('bom.csv', '\uFEFFid,name,email\np1,Jos\u00e9 Ruiz,jose@enc.test\n');
+    const withBom = await run(program.id, 'csv', '--partners', bom);
+    expect([withBom.code, withBom.stderr]).toEqual([0, '']);
+    expect(await partnershipOf(program.id, 'jose@enc.test')).toMatchObject({ name: 'Jos\u00e9 Ruiz' });
+
+    // An escape sequence (ESC, BEL, the C1 CSI) in a cell would reach the terminal in "Left out".
+    const hostile = path(
+      'controls.csv',
+      'id,name,email,state\np\u001b[2J9,Eve,eve@enc.test,\u001b]0;owned\u0007x\nq\u009b31m1,Ivy,ivy@enc.test,\u202egone\n',
+    );
+    const text = await run(program.id, 'csv', '--partners', hostile);
+    expect(text.stdout).toContain('  partner p\\u001b[2J9: line 2: state "\\u001b]0;owned\\u0007x" is not accepted, pending or declined');
+    expect(text.stdout).toContain('  partner q\\u009b31m1: line 3: state "\\u202egone"');
+    const asJson = await run(program.id, 'csv', '--partners', hostile, '--json');
+    for (const out of [text.stdout, text.stderr, asJson.stdout, asJson.stderr]) {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    }
+    // The JSON keeps the values themselves, escaped the JSON way.
+    expect(JSON.parse(asJson.stdout).skipped.map((s: { id: string }) => s.id)).toEqual(['p\u001b[2J9', 'q\u009b31m1']);
   });
 });

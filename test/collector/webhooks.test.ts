@@ -381,6 +381,8 @@ describe('retries', () => {
     await seedPartner(c);
     const d = await attempted(id, 1);
     expect(d.last_status).toBe(302);
+    // The importers' rule too (platform/outbound.ts, redirectNotFollowed): the attempt says where it pointed.
+    expect(d.last_error).toBe(`a redirect (302) to ${receiver.url}/target, which is not followed`);
     expect(d.state).toBe('pending');
     expect(receiver.received.filter((r) => r.path === '/target')).toEqual([]);
   });

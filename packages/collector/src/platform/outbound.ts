@@ -3,7 +3,8 @@
 // network, so every address a host resolves to is checked, when the URL is saved and
 // again by the connection itself (the lookup that the socket uses is the checked one,
 // so a DNS answer that changes between the check and the connect changes nothing).
-// Redirects are not followed, and only the first bytes of an answer are read.
+// Redirects are not followed (the importers of modules/imports keep the same rule, with
+// redirectNotFollowed), and only the first bytes of an answer are read.
 
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
@@ -160,6 +161,24 @@ export async function checkHost(url: URL, policy: OutboundPolicy, unresolvedOk: 
   return addresses;
 }
 
+/**
+ * Why a request to another's server ends at a redirect, for its error: none is followed,
+ * to the same origin or another (a 302 could point at a service inside this network that
+ * no one checked). Undefined for an answer that is not a redirect.
+ */
+export function redirectNotFollowed(status: number, location: string | null | undefined, from: URL): string | undefined {
+  if (status < 300 || status > 399 || status === 304) return undefined;
+  let where = 'nowhere (no Location)';
+  if (location) {
+    try {
+      where = new URL(location, from).href;
+    } catch {
+      where = JSON.stringify(location.slice(0, 200));
+    }
+  }
+  return `a redirect (${status}) to ${where}, which is not followed`;
+}
+
 export interface SendResult {
   /** Absent when no answer came: `error` says why. */
   status?: number;
@@ -235,8 +254,15 @@ export async function postJson(url: string, headers: Record<string, string>, bod
       (res) => {
         const status = res.statusCode ?? 0;
         const retryAfter = retryAfterSeconds(res.headers['retry-after'], Date.now());
+        const redirect = redirectNotFollowed(status, res.headers.location, target);
         void readCapped(res).then((text) =>
-          resolve({ status, body: text, durationMs: took(), ...(retryAfter === undefined ? {} : { retryAfter }) }),
+          resolve({
+            status,
+            body: text,
+            durationMs: took(),
+            ...(retryAfter === undefined ? {} : { retryAfter }),
+            ...(redirect === undefined ? {} : { error: redirect }),
+          }),
         );
       },
     );

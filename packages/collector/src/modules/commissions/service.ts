@@ -16,6 +16,7 @@ import { renderCommission } from './present.js';
 import * as partnerships from '../partnerships/repo.js';
 import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
 import { emit } from '../webhooks/events.js';
+import type { Known } from '../notifications/derive.js';
 
 export interface NewCommission {
   partner_id: string;
@@ -67,6 +68,19 @@ export function newCommission(
   };
 }
 
+/**
+ * Writes a new commission in the caller's transaction with what it counts (earned in the
+ * period of its creation unless rejected, owed while pending) and its commission.created.
+ * `known.history`: imported, so the event reaches webhooks but sends no e-mail.
+ */
+export async function recordCommission(tx: Queryable, row: CommissionRow, now: number, known: Known = {}): Promise<void> {
+  await commissions.insert(tx, row);
+  const { program_id, partner_id, currency } = row;
+  if (row.state !== 'rejected') await addDelta(tx, { program_id, partner_id, at: row.created_at, currency, commissions: row.amount });
+  if (row.state === 'pending') await countOwed(tx, row, 1);
+  await emit(tx, program_id, 'commission.created', renderCommission(row), now, known);
+}
+
 /** A one-off commission, entered by hand. */
 export async function createCommission(db: Db, programId: string, input: NewCommission, now: number): Promise<CommissionRow> {
   const currency = currencyCode(input.currency);
@@ -82,10 +96,7 @@ export async function createCommission(db: Db, programId: string, input: NewComm
       }
     }
     const row = newCommission(programId, input.partner_id, input.referral_id ?? null, input.amount, currency, now);
-    await commissions.insert(tx, row);
-    await addDelta(tx, { program_id: programId, partner_id: row.partner_id, at: now, currency, commissions: row.amount });
-    await countOwed(tx, row, 1);
-    await emit(tx, programId, 'commission.created', renderCommission(row), now);
+    await recordCommission(tx, row, now);
     const partnership = await partnerships.getByPartner(tx, programId, row.partner_id);
     if (partnership && (await hasMoveRules(tx, programId, partnership.group_id))) await applyMoveRules(tx, programId, partnership.id, now);
     return row;

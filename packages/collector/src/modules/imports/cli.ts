@@ -18,7 +18,7 @@ import {
   type Options,
   type Values,
 } from '../../cli/common.js';
-import { ImportError } from './client.js';
+import { FileRefused, ImportError } from './client.js';
 import { csvSource } from './csv-source.js';
 import { firstPromoter } from './firstpromoter.js';
 import { KINDS, type Source } from './model.js';
@@ -29,14 +29,29 @@ import { tolt } from './tolt.js';
 
 const PLURAL = { partner: 'partners', referral: 'referrals', commission: 'commissions' } as const;
 
+// What a terminal obeys rather than shows: C0 and C1 controls (ESC, BEL, CSI), DEL, and the
+// bidirectional overrides and isolates. A cell or a platform's record may hold any of them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with each control character written as \uXXXX: printable, and still valid inside JSON. */
+const escaped = (text: string): string => text.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 function report(summary: ImportSummary, title: string, programName: string): void {
-  out(`From ${title} into "${programName}":`);
+  const say = (line: string) => out(escaped(line));
+  say(`From ${title} into "${programName}":`);
   for (const kind of KINDS) {
     const n = summary.counts[kind];
-    out(`  ${PLURAL[kind].padEnd(12)} ${n.imported} imported, ${n.updated} updated, ${n.unchanged} unchanged, ${n.skipped} skipped`);
+    say(`  ${PLURAL[kind].padEnd(12)} ${n.imported} imported, ${n.updated} updated, ${n.unchanged} unchanged, ${n.skipped} skipped`);
   }
-  if (summary.skipped.length > 0) out('Left out:');
-  for (const s of summary.skipped) out(`  ${s.kind} ${s.id}: ${s.reason}`);
+  if (summary.skipped.length > 0) say('Left out:');
+  for (const s of summary.skipped) say(`  ${s.kind} ${s.id}: ${s.reason}`);
+}
+
+/** The summary as it is printed: JSON escapes C0 itself, and `escaped` the rest the same way. */
+function printed(summary: ImportSummary, json: unknown, title: string, programName: string): void {
+  if (json) out(escaped(JSON.stringify(summary)));
+  else report(summary, title, programName);
 }
 
 async function importFrom(config: Readonly<Config>, values: Values, source: Source): Promise<void> {
@@ -47,12 +62,11 @@ async function importFrom(config: Readonly<Config>, values: Values, source: Sour
       await runImport(db, program, source, now, summary);
     } catch (err) {
       if (!(err instanceof ImportError)) throw err;
-      if (values.json) out(JSON.stringify(summary));
-      else report(summary, source.title, program.name);
-      throw new ImportError(`${err.message}. What was written so far is kept: run the same command again to finish the import.`);
+      printed(summary, values.json, source.title, program.name);
+      const then = err instanceof FileRefused ? 'once the file is fixed, run the same command again' : 'run the same command again';
+      throw new ImportError(`${escaped(err.message)}. What was written so far is kept: ${then} to finish the import.`);
     }
-    if (values.json) out(JSON.stringify(summary));
-    else report(summary, source.title, program.name);
+    printed(summary, values.json, source.title, program.name);
   });
 }
 

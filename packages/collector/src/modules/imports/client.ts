@@ -1,11 +1,15 @@
 // Reading another platform's REST API: JSON over Node's fetch, with the waits and retries
 // their documentation asks for. 429: wait as long as Retry-After (or RateLimit-Reset) says,
 // never longer than `maxWaitMs`; a 5xx or a dropped connection: a few tries with a growing
-// pause; 401/403: stop and name the option that gave the key, never the key itself.
+// pause; 401/403: stop and name the option that gave the key, never the key itself; a
+// redirect: stop, as webhooks do (platform/outbound.ts).
 
-import { retryAfterSeconds } from '../../platform/outbound.js';
+import { redirectNotFollowed, retryAfterSeconds } from '../../platform/outbound.js';
 
 export class ImportError extends Error {}
+
+/** A file the import cannot read as it is (not UTF-8, a column missing): running again needs it fixed first. */
+export class FileRefused extends ImportError {}
 
 export interface ClientOptions {
   /** "Rewardful", for messages. */
@@ -55,13 +59,23 @@ export async function getJson(options: ClientOptions, path: string, query: Recor
   for (;;) {
     let res: Response;
     try {
-      res = await fetch(url, { headers: { accept: 'application/json', ...options.headers }, signal: AbortSignal.timeout(30_000) });
+      res = await fetch(url, {
+        headers: { accept: 'application/json', ...options.headers },
+        // Followed, a redirect could take the key to another host, or the import into this network.
+        redirect: 'manual',
+        signal: AbortSignal.timeout(30_000),
+      });
     } catch (err) {
       if (++serverFailures >= SERVER_TRIES) throw new ImportError(`cannot reach ${shown}: ${(err as Error).message}`);
       await sleep(Math.min(options.maxWaitMs, 500 * 2 ** serverFailures));
       continue;
     }
     if (res.ok) return res.json();
+    const redirect = redirectNotFollowed(res.status, res.headers.get('location'), url);
+    if (redirect) {
+      await res.body?.cancel();
+      throw new ImportError(`${shown} answered with ${redirect}; if the API moved, give its new address with --base-url`);
+    }
     if (res.status === 401 || res.status === 403) {
       await res.body?.cancel();
       throw new ImportError(

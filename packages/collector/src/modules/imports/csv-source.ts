@@ -2,11 +2,12 @@
 // header row naming its columns in any order. A row that cannot be imported is skipped
 // with its line number and why; a file without a required column is refused whole.
 
+import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
-import { parseCsv } from '../../platform/csv.js';
+import { parseCsvRows } from '../../platform/csv.js';
 import { knownCurrency, minorUnit } from '../../core/money.js';
 import { states } from '../../core/state-machines.js';
-import { ImportError } from './client.js';
+import { FileRefused } from './client.js';
 import {
   minorFromDecimal,
   seconds,
@@ -33,21 +34,44 @@ const REQUIRED: Record<Kind, string[]> = {
 
 type Row = (column: string) => string;
 
-/** The file's rows as column readers, with their line numbers (the header is line 1). */
+/**
+ * A file's text, refused when it is not UTF-8 (a spreadsheet's Latin-1 "CSV" would import
+ * as mojibake) with the line and column of the first byte that is not; a BOM is dropped.
+ */
+function utf8Text(path: string, bytes: Buffer): string {
+  const text = new TextDecoder('utf-8', { ignoreBOM: false }).decode(bytes);
+  if (isUtf8(bytes)) return text;
+  // Each invalid sequence became one U+FFFD; the first one that is not a real U+FFFD in the
+  // file (EF BF BD) is the fault. Everything before it decoded as it is, so its byte offset is exact.
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (let i = text.indexOf('\uFFFD'); i !== -1; i = text.indexOf('\uFFFD', i + 1)) {
+    const at = bom + Buffer.byteLength(text.slice(0, i));
+    if (bytes[at] === 0xef && bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd) continue;
+    const lines = text.slice(0, i).split(/\r\n|\r|\n/);
+    const column = [...lines.at(-1)!].length + 1;
+    const byte = bytes[at]!.toString(16).toUpperCase().padStart(2, '0');
+    throw new FileRefused(
+      `${path}: line ${lines.length}, column ${column}: not UTF-8 (byte 0x${byte}); save it as UTF-8 (a spreadsheet's "CSV UTF-8") and import it again`,
+    );
+  }
+  return text;
+}
+
+/** The file's rows as column readers, with the line each starts on (the header is line 1). */
 function* rows(path: string | undefined, kind: Kind): Iterable<{ line: number; get: Row }> {
   if (path === undefined) return;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+    bytes = readFileSync(path);
   } catch (err) {
-    throw new ImportError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new FileRefused(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  const [header = [], ...body] = parseCsv(text);
-  const columns = header.map((h) => h.trim().toLowerCase());
+  const [header, ...body] = parseCsvRows(utf8Text(path, bytes));
+  const columns = (header?.cells ?? []).map((h) => h.trim().toLowerCase());
   const missing = REQUIRED[kind].filter((c) => !columns.includes(c));
-  if (missing.length > 0) throw new ImportError(`${path}: the header has no column ${missing.join(', ')} (see docs/importing.md)`);
-  for (const [i, cells] of body.entries()) {
-    yield { line: i + 2, get: (c) => (cells[columns.indexOf(c)] ?? '').trim() };
+  if (missing.length > 0) throw new FileRefused(`${path}: the header has no column ${missing.join(', ')} (see docs/importing.md)`);
+  for (const { line, cells } of body) {
+    yield { line, get: (c) => (cells[columns.indexOf(c)] ?? '').trim() };
   }
 }
 

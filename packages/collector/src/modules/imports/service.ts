@@ -3,8 +3,10 @@
 // what it wrote and goes on; a second run writes nothing and says so.
 //
 // Imported history is written beside the services, not through them: it raises no webhook
-// events, no notifications and no promotion codes (decision 0292). Its totals are counted
-// like any other record's, in the periods the source dates them to.
+// events, no notifications and no promotion codes (decision 0292), but for a commission,
+// which is made as every commission is (recordCommission): its commission.created reaches
+// webhooks, and sends no e-mail (decision 0331). Totals are counted like any other record's,
+// in the periods the source dates them to.
 
 import { createHash } from 'node:crypto';
 import type { Db, Tx } from '../../platform/db/db.js';
@@ -20,7 +22,7 @@ import type { PartnershipRow } from '../partnerships/repo.js';
 import { competitorSlugs, freeKeyFor } from '../partnerships/service.js';
 import * as referrals from '../referrals/repo.js';
 import * as commissions from '../commissions/repo.js';
-import { countOwed, newCommission } from '../commissions/service.js';
+import { countOwed, newCommission, recordCommission } from '../commissions/service.js';
 import { addDelta, deltaInsert } from '../stats/repo.js';
 import { joinedGroup } from '../rewards/groups.js';
 import type { ProgramRow } from '../programs/repo.js';
@@ -293,10 +295,7 @@ async function newCommissionOf(c: Context, s: SourceCommission): Promise<Made> {
     paid_at: s.paidAt,
     updated_at: c.now,
   };
-  await commissions.insert(c.tx, row);
-  if (row.state !== 'rejected')
-    await addDelta(c.tx, { program_id: c.program.id, partner_id: partnerId, at, currency, commissions: row.amount });
-  if (row.state === 'pending') await countOwed(c.tx, row, 1);
+  await recordCommission(c.tx, row, c.now, { history: true });
   return { tallyId: row.id };
 }
 

@@ -43,6 +43,8 @@ export function notice(
 export interface Known {
   /** False: the referral's partnership had one before, so this is not its first (the conversion reads it with its evidence). */
   firstOfPartnership?: boolean;
+  /** Imported history (`tally import`): its events reach webhooks, but it sends no e-mail (docs/importing.md). */
+  history?: boolean;
 }
 
 const related = (data: Resource, name: string): string | undefined =>
@@ -57,6 +59,8 @@ export async function noticesFor(
   now: number,
   known: Known = {},
 ): Promise<Insert[]> {
+  // The old platform told its partners when it happened: years-old commissions are no news.
+  if (known.history) return [];
   const a = data.attributes as Record<string, unknown>;
   const rows: NotificationRow[] = [];
   const partnerId = (a.partner_id as string | undefined) ?? related(data, 'partner');

@@ -44,13 +44,20 @@ export function wants(types: string, type: string): boolean {
   return list.length === 0 || list.includes(type);
 }
 
-/** Records that `data` changed as `type` says, with its deliveries, in the caller's transaction. */
-export async function emit(tx: Queryable, programId: string, type: EventType, data: Resource, now: number): Promise<EventRow> {
+/** Records that `data` changed as `type` says, with its deliveries, in the caller's transaction; `known` as for eventInserts. */
+export async function emit(
+  tx: Queryable,
+  programId: string,
+  type: EventType,
+  data: Resource,
+  now: number,
+  known: Known = {},
+): Promise<EventRow> {
   const { event, deliveries } = await newEvent(tx, programId, type, data, now);
   await events.insert(tx, event);
   for (const delivery of deliveries) await webhooks.insertDelivery(tx, delivery);
   // The e-mails the change makes, in the same transaction (modules/notifications).
-  for (const n of await noticesFor(tx, programId, type, data, now)) await insertOne(tx, n);
+  for (const n of await noticesFor(tx, programId, type, data, now, known)) await insertOne(tx, n);
   return event;
 }
 
