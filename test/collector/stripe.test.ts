@@ -527,6 +527,14 @@ describe('each event', () => {
     expect([totals.payments, totals.revenue.USD ?? 0, totals.commissions.USD ?? 0]).toEqual([1, 0, 0]);
   });
 
+  it('charge.refunded by half of a 999 commission: the partner keeps 500, the unrefunded share rounded half up', async () => {
+    const p = await program({ commission_rate_bps: 1000 });
+    const r = await paidCheckout(p, { amount: 9_990 });
+    expect(await amounts(p)).toEqual([999]);
+    await expectOutcome(p, 'charge.refunded', charge({ amount: 9_990, amountRefunded: 4_995, paymentIntent: r.intent }), 'refunded');
+    expect(await amounts(p)).toEqual([500]);
+  });
+
   it('a refund after the payout: a negative commission, netted in the next export', async () => {
     const p = await program();
     const r = await paidCheckout(p, { amount: 10_000 });
