@@ -135,4 +135,14 @@ describe('every way a currency enters the API', () => {
     }
     expect((await c.call('GET', '/v1/commissions')).body.data).toEqual([]);
   });
+
+  it('POST /v1/payout_batches: "eur" exports the EUR commissions, as "EUR" does', async () => {
+    const { partnerId } = await seedPartner(c, { paypal_email: 'paid@partner.test' });
+    await c.call('POST', '/v1/commissions', { body: { partner_id: partnerId, amount: 500, currency: 'EUR' } });
+    const made = await c.call('POST', '/v1/payout_batches', { body: { currency: 'eur' } });
+    expect(made.status).toBe(201);
+    expect(made.body.data.map((b: { attributes: { currency: string; amount: number } }) => b.attributes)).toEqual([
+      expect.objectContaining({ currency: 'EUR', amount: 500 }),
+    ]);
+  });
 });

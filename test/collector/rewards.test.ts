@@ -226,6 +226,11 @@ describe('where people read it', () => {
       reward_id: null,
     });
     expectError(await api(p, 'POST', '/v1/groups/nope/preview', { amount: 100, currency: 'USD', month: 1 }), 404, 'not_found');
+    // Any case in, upper case out: the empty group answers with the body's currency, the others with the payment's.
+    expect(await preview({ amount: 4900, currency: 'usd', month: 3 })).toMatchObject({ amount: 2450, currency: 'USD' });
+    expect((await ok(p, 'POST', `/v1/groups/${empty}/preview`, { amount: 100, currency: 'eur', month: 1 })).data.attributes.currency).toBe(
+      'EUR',
+    );
   });
 
   it('the public page lists the groups that take applications, in words; an application joins the group its page names', async () => {
@@ -357,6 +362,18 @@ describe('moves between groups', () => {
     await ok(q, 'PATCH', `/v1/groups/${qDefault.id}`, { move_rules: [{ ...rule, to_group_id: silver }] });
     await ok(q, 'POST', '/v1/commissions', { partner_id: q.partner.partnerId, amount: 1000, currency: 'USD' });
     expect((await ok(q, 'GET', `/v1/partnerships/${q.partner.partnershipId}`)).data.attributes.group_id).toBe(silver);
+  });
+
+  it('a rule on revenue written "jpy" counts JPY payments: the code is stored upper case, as every total is', async () => {
+    const p = await program();
+    const gold = await group(p, { name: 'Gold' });
+    const [defaultGroup] = (await ok(p, 'GET', '/v1/groups?slug_eq=default')).data;
+    const rule = { to_group_id: gold, metric: 'revenue', currency: 'jpy', threshold: 5000 };
+    const patched = await ok(p, 'PATCH', `/v1/groups/${defaultGroup.id}`, { move_rules: [rule] });
+    expect(patched.data.attributes.move_rules[0].currency).toBe('JPY');
+    await convert(p, p.partner.key, 'yen@buyers.test');
+    await pay(p, 'yen@buyers.test', 5000, { currency: 'jpy' });
+    expect((await ok(p, 'GET', `/v1/partnerships/${p.partner.partnershipId}`)).data.attributes.group_id).toBe(gold);
   });
 
   it("an owner moves a partner by hand, recorded; the group's holding period applies to what it earns next", async () => {

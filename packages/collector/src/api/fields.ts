@@ -45,12 +45,17 @@ export const emailFilter = transformed('e-mail address, compared normalized', no
 /** Minor units (cents): a whole number from 0 to 10^12. */
 export const amount = z.number().int().min(0).max(1e12);
 
-/** Checked by the domain's own rule, so a body is refused here exactly when the domain would refuse it. */
+/**
+ * Checked by the domain's own rule, so a body is refused here exactly when the domain would
+ * refuse it, and upper-cased here, so a route that compares or stores it as given (a move
+ * rule, the preview, the payout export) sees what the totals hold: "jpy" is JPY.
+ */
 export const currency = z
   .string()
   .min(3)
   .max(3)
   .refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE })
+  .overwrite((raw) => knownCurrency(raw) ?? raw)
   .meta({ description: 'ISO 4217 currency code, any case (stored upper case)', examples: ['USD'] });
 
 /** The commission rules (modules/commissions/rules.ts), as the program and a partnership take them. */
@@ -63,14 +68,7 @@ export const rules = {
     .meta({ description: "Months from a referral's first payment in which its payments earn; 0 for no limit" }),
   hold_days: z.number().int().min(0).max(MAX_HOLD_DAYS).meta({ description: 'Days after its payment before a commission can be paid out' }),
   minimum_payout: z
-    .record(
-      z
-        .string()
-        .min(3)
-        .max(3)
-        .refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE }),
-      amount,
-    )
+    .record(currency, amount)
     .refine((o) => Object.keys(o).length <= 50, { message: 'at most 50 currencies' })
     .meta({ description: 'Currency code → the least a payout may be, in minor units', examples: [{ USD: 5000 }] }),
 };
