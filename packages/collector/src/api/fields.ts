@@ -45,16 +45,18 @@ export const emailFilter = transformed('e-mail address, compared normalized', no
 /** Minor units (cents): a whole number from 0 to 10^12. */
 export const amount = z.number().int().min(0).max(1e12);
 
-/**
- * Checked by the domain's own rule, so a body is refused here exactly when the domain would
- * refuse it, and upper-cased here, so a route that compares or stores it as given (a move
- * rule, the preview, the payout export) sees what the totals hold: "jpy" is JPY.
- */
-export const currency = z
+/** Checked by the domain's own rule, so a body is refused here exactly when the domain would refuse it. */
+const currencyAsGiven = z
   .string()
   .min(3)
   .max(3)
-  .refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE })
+  .refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE });
+
+/**
+ * Any case in, upper case out, once for every route: one that compares or stores it as
+ * given (a move rule, the preview, the payout export) sees what the totals hold, "jpy" as JPY.
+ */
+export const currency = currencyAsGiven
   .overwrite((raw) => knownCurrency(raw) ?? raw)
   .meta({ description: 'ISO 4217 currency code, any case (stored upper case)', examples: ['USD'] });
 
@@ -68,7 +70,8 @@ export const rules = {
     .meta({ description: "Months from a referral's first payment in which its payments earn; 0 for no limit" }),
   hold_days: z.number().int().min(0).max(MAX_HOLD_DAYS).meta({ description: 'Days after its payment before a commission can be paid out' }),
   minimum_payout: z
-    .record(currency, amount)
+    // As given: the domain refuses "usd" beside "USD", which upper-casing keys here would merge.
+    .record(currencyAsGiven, amount)
     .refine((o) => Object.keys(o).length <= 50, { message: 'at most 50 currencies' })
     .meta({ description: 'Currency code → the least a payout may be, in minor units', examples: [{ USD: 5000 }] }),
 };
