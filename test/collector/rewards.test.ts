@@ -152,6 +152,58 @@ describe('rewards per event', () => {
     expect(owed.find((r: Json) => r.id === p.partner.partnerId)?.attributes.owed).toEqual({ USD: 3000 });
   });
 
+  it("a lead reward on the customer's country or metadata pays what the company's server tells; a page's claim is not read", async () => {
+    const p = await program();
+    const [defaultGroup] = (await ok(p, 'GET', '/v1/groups')).data;
+    const lead = (amount: number, condition: Json) => ({
+      event: 'lead',
+      kind: 'flat',
+      amount,
+      currency: 'USD',
+      conditions: { op: 'and', items: [condition] },
+    });
+    await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, lead(500, { field: 'customer_country', op: 'in', value: ['DE', 'AT'] }));
+    await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, lead(700, { field: 'metadata', key: 'plan', op: 'eq', value: 'pro' }));
+    const signUp = async (token: string, email: string, more: Json) => {
+      const grId = randomUUID();
+      await kit.c.call('POST', '/v1/tracking/click', { token: p.publishable, body: { gr_id: grId, pk: p.partner.key } });
+      const reply = await kit.c.call('POST', '/v1/tracking/conversion', {
+        token,
+        body: { email, gr_id: grId, pk: p.partner.key, ...more },
+      });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      const id = reply.body.data.id;
+      return (await commissionsOf(p, p.partner.partnerId)).filter((x) => x.referral_id === id).map((x) => x.amount);
+    };
+    expect(await signUp(p.secret, 'de@buyers.test', { customer_country: 'de' })).toEqual([500]);
+    expect(await signUp(p.secret, 'pro@buyers.test', { customer_country: 'FR', metadata: { plan: 'pro' } })).toEqual([700]);
+    expect(await signUp(p.secret, 'fr@buyers.test', { customer_country: 'FR' })).toEqual([]);
+    // Anyone has the publishable token: a visitor naming a country would choose what the partner earns.
+    expect(await signUp(p.publishable, 'page@buyers.test', { customer_country: 'DE', metadata: { plan: 'pro' } })).toEqual([]);
+    expectError(
+      await kit.c.call('POST', '/v1/tracking/conversion', {
+        token: p.secret,
+        body: { email: 'bad@buyers.test', gr_id: randomUUID(), pk: p.partner.key, customer_country: 'Germany' },
+      }),
+      422,
+      'invalid_field',
+    );
+
+    // A payment with a code, whose customer no referral names, makes the sign-up with the payment's country and metadata.
+    await ok(p, 'POST', '/v1/discount_codes', { partnership_id: p.partner.partnershipId, code: 'LEADS' });
+    const coded = await ok(p, 'POST', '/v1/payments', {
+      amount: 10_000,
+      currency: 'USD',
+      idempotency_key: randomUUID(),
+      referral_email: 'coded@buyers.test',
+      discount_code: 'leads',
+      customer_country: 'AT',
+    });
+    const codedReferral = coded.data.relationships.referral.data.id;
+    const earned = (await commissionsOf(p, p.partner.partnerId)).filter((x) => x.referral_id === codedReferral).map((x) => x.amount);
+    expect(earned.sort((a, b) => a - b)).toEqual([500, 2000]);
+  });
+
   it('a lead reward pays only an accepted partnership', async () => {
     const p = await program();
     const [defaultGroup] = (await ok(p, 'GET', '/v1/groups')).data;

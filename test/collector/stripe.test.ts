@@ -298,6 +298,42 @@ describe('each event', () => {
     expect(body.meta.duplicate).toBe(false);
   });
 
+  it("checkout.session.completed making the referral from its click: a lead reward reads the Checkout's customer country and metadata", async () => {
+    const p = await program();
+    const [defaultGroup] = (await api(p, 'GET', '/v1/groups')).body.data;
+    const lead = (amount: number, condition: Json) => ({
+      event: 'lead',
+      kind: 'flat',
+      amount,
+      currency: 'USD',
+      conditions: { op: 'and', items: [condition] },
+    });
+    for (const reward of [
+      lead(500, { field: 'customer_country', op: 'eq', value: 'DE' }),
+      lead(700, { field: 'metadata', key: 'plan', op: 'eq', value: 'pro' }),
+    ]) {
+      expect((await api(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, reward)).status).toBe(201);
+    }
+    const partner = await seedPartner(c, { token: p.token });
+    const leadOf = async (o: { email: string; country?: string; metadata?: Record<string, string> }) => {
+      const grId = await click(p, partner.key);
+      const session = checkoutSession({
+        amount: 10_000,
+        clientReferenceId: grId,
+        email: o.email,
+        customerCountry: o.country,
+        metadata: o.metadata,
+      });
+      await expectOutcome(p, 'checkout.session.completed', session, 'credited');
+      const [referral] = await list(p, 'referrals', `&email_eq=${encodeURIComponent(o.email)}`);
+      const own = (await commissions(p)).filter((x) => x.attributes.referral_id === referral!.id);
+      return own.map((x) => x.attributes.amount).sort((a, b) => a - b);
+    };
+    expect(await leadOf({ email: 'de@shop.test', country: 'DE' })).toEqual([500, 2_000]);
+    expect(await leadOf({ email: 'pro@shop.test', country: 'FR', metadata: { plan: 'pro' } })).toEqual([700, 2_000]);
+    expect(await leadOf({ email: 'fr@shop.test', country: 'FR' })).toEqual([2_000]);
+  });
+
   it('a Checkout in setup mode, or with nothing paid, only links the customer; the invoice later pays', async () => {
     const p = await program();
     for (const s of [

@@ -6942,6 +6942,12 @@ export interface paths {
                         pk?: string | null;
                         uid?: string | null;
                         discount_code?: string | null;
+                        /** @description The customer's country, ISO 3166 alpha-2, for lead rewards with conditions on it; read from a secret token only */
+                        customer_country?: string | null;
+                        /** @description Key-value pairs, for lead rewards with conditions on them; read from a secret token only; not stored */
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
                     };
                 };
             };

@@ -89,6 +89,9 @@ export const countryCode = z
   .regex(/^[A-Za-z]{2}$/)
   .transform((c) => c.toUpperCase());
 
+/** A customer's key-value pairs, for rewards with conditions on them (a payment's, a sign-up's); not stored. */
+export const metadata = z.record(z.string().max(40), z.string().max(500)).refine((m) => Object.keys(m).length <= 50, 'at most 50 keys');
+
 /** A promotion code as a customer typed it (docs/codes.md): looked up whatever its case. */
 export const discountCode = z
   .string()

@@ -126,7 +126,13 @@ async function referralOf(
     const made = await convertIn(
       tx,
       program.id,
-      { email: input.referral_email!, gr_id: `code:${code!.code_id}`, discount_code: input.discount_code },
+      {
+        email: input.referral_email!,
+        gr_id: `code:${code!.code_id}`,
+        discount_code: input.discount_code,
+        customer_country: input.customer_country,
+        metadata: input.metadata,
+      },
       now,
     );
     return { referral: made.referral };
