@@ -169,18 +169,11 @@ describe('orders', () => {
 
   it("a lead reward on metadata pays the sign-up the order makes from a click: the checkout's custom data is its metadata", async () => {
     const p = await program();
-    const [defaultGroup] = (await ok(p, 'GET', '/v1/groups')).data;
-    const conditions = { op: 'and', items: [{ field: 'metadata', key: 'plan', op: 'eq', value: 'pro' }] };
-    await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, { event: 'lead', kind: 'flat', amount: 500, currency: 'USD', conditions });
-    const partner = await referral(p);
-    expect(await amounts(p)).toEqual([]); // the snippet's sign-up names no plan
-    const grId = await kit.click(p, partner.key);
+    const grId = await kit.metadataLead(p);
     await expectOutcome(p, 'order_created', lsOrder({ email: 'pro.plan@shop.test', subtotal: 2_000 }), 'credited', {
       customData: { tally_gr_id: grId, plan: 'pro' },
     });
-    const byKind = (await list(p, 'commissions')).map((x) => [x.attributes.amount, x.attributes.reward_description]);
-    expect(byKind).toContainEqual([500, 'USD 5.00 for a sign-up']);
-    expect(await amounts(p)).toEqual([400, 500]);
+    await kit.expectMetadataLeadPaid(p);
   });
 
   it('tally_referral_id in custom_data names the referral', async () => {

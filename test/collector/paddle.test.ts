@@ -186,19 +186,12 @@ describe('payments', () => {
 
   it("a lead reward on metadata pays the sign-up the transaction makes from a click: the checkout's custom_data is its metadata", async () => {
     const p = await program();
-    const [defaultGroup] = (await ok(p, 'GET', '/v1/groups')).data;
-    const conditions = { op: 'and', items: [{ field: 'metadata', key: 'plan', op: 'eq', value: 'pro' }] };
-    await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, { event: 'lead', kind: 'flat', amount: 500, currency: 'USD', conditions });
-    const partner = await referral(p);
-    expect(await amounts(p)).toEqual([]); // the snippet's sign-up names no plan
-    const grId = await kit.click(p, partner.key);
+    const grId = await kit.metadataLead(p);
     const customerId = paddleId('ctm');
     await expectOutcome(p, 'customer.created', customer({ id: customerId, email: 'pro.plan@shop.test' }), 'ignored');
     const txn = transaction({ customerId, subtotal: 2_000, customData: { tally_gr_id: grId, plan: 'pro' } });
     await expectOutcome(p, 'transaction.completed', txn, 'credited');
-    const byKind = (await list(p, 'commissions')).map((x) => [x.attributes.amount, x.attributes.reward_description]);
-    expect(byKind).toContainEqual([500, 'USD 5.00 for a sign-up']);
-    expect(await amounts(p)).toEqual([400, 500]);
+    await kit.expectMetadataLeadPaid(p);
   });
 });
 

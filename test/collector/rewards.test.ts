@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { addMonths } from '../../packages/collector/src/modules/commissions/rules.js';
 import { integrityProblems } from './database.js';
 import { expectError, seedPartner } from './harness.js';
-import { type Json, type Program, programsKit } from './programs-kit.js';
+import { type Json, leadReward, type Program, programsKit } from './programs-kit.js';
 import { invoice, newSecret, postEvent, stripeEvent, stripeId } from './stripe-fixtures.js';
 
 const DAY = 86_400;
@@ -155,15 +155,18 @@ describe('rewards per event', () => {
   it("a lead reward on the customer's country or metadata pays what the company's server tells; a page's claim is not read", async () => {
     const p = await program();
     const [defaultGroup] = (await ok(p, 'GET', '/v1/groups')).data;
-    const lead = (amount: number, condition: Json) => ({
-      event: 'lead',
-      kind: 'flat',
-      amount,
-      currency: 'USD',
-      conditions: { op: 'and', items: [condition] },
-    });
-    await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, lead(500, { field: 'customer_country', op: 'in', value: ['DE', 'AT'] }));
-    await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, lead(700, { field: 'metadata', key: 'plan', op: 'eq', value: 'pro' }));
+    await ok(
+      p,
+      'POST',
+      `/v1/groups/${defaultGroup.id}/rewards`,
+      leadReward(500, { field: 'customer_country', op: 'in', value: ['DE', 'AT'] }),
+    );
+    await ok(
+      p,
+      'POST',
+      `/v1/groups/${defaultGroup.id}/rewards`,
+      leadReward(700, { field: 'metadata', key: 'plan', op: 'eq', value: 'pro' }),
+    );
     const signUp = async (token: string, email: string, more: Json) => {
       const grId = randomUUID();
       await kit.c.call('POST', '/v1/tracking/click', { token: p.publishable, body: { gr_id: grId, pk: p.partner.key } });

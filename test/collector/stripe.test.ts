@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 import { integrityProblems } from './database.js';
+import { leadReward } from './programs-kit.js';
 import {
   charge,
   checkoutSession,
@@ -301,16 +302,9 @@ describe('each event', () => {
   it("checkout.session.completed making the referral from its click: a lead reward reads the Checkout's customer country and metadata", async () => {
     const p = await program();
     const [defaultGroup] = (await api(p, 'GET', '/v1/groups')).body.data;
-    const lead = (amount: number, condition: Json) => ({
-      event: 'lead',
-      kind: 'flat',
-      amount,
-      currency: 'USD',
-      conditions: { op: 'and', items: [condition] },
-    });
     for (const reward of [
-      lead(500, { field: 'customer_country', op: 'eq', value: 'DE' }),
-      lead(700, { field: 'metadata', key: 'plan', op: 'eq', value: 'pro' }),
+      leadReward(500, { field: 'customer_country', op: 'eq', value: 'DE' }),
+      leadReward(700, { field: 'metadata', key: 'plan', op: 'eq', value: 'pro' }),
     ]) {
       expect((await api(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, reward)).status).toBe(201);
     }
