@@ -20,11 +20,9 @@ const conversionBody = z.object({
   pk: optionalText(128),
   uid: optionalText(255),
   discount_code: optionalText(64),
-  customer_country: countryCode
-    .nullish()
-    .meta({
-      description: "The customer's country, ISO 3166 alpha-2, for lead rewards with conditions on it; read from a secret token only",
-    }),
+  customer_country: countryCode.nullish().meta({
+    description: "The customer's country, ISO 3166 alpha-2, for lead rewards with conditions on it; read from a secret token only",
+  }),
   metadata: metadata
     .nullish()
     .meta({ description: 'Key-value pairs, for lead rewards with conditions on them; read from a secret token only; not stored' }),
