@@ -4,7 +4,7 @@
 
 import { expect } from 'vitest';
 import { seedPartner, type Collector, type CollectorOptions } from './harness.js';
-import { programsKit, type Json, type Program } from './programs-kit.js';
+import { leadReward, programsKit, type Json, type Program } from './programs-kit.js';
 
 export type { Json };
 
@@ -60,7 +60,34 @@ export function billingKit(platform: string, opts: CollectorOptions = {}) {
   /** The program's log of this platform's events, newest first. */
   const events = (p: Program) => list(p, `integrations/${platform}/events`);
 
+  /**
+   * A lead reward of 500 on the metadata plan=pro in the default group, a partner whose
+   * snippet-made referral (no metadata) earns none of it, and a click of theirs for an
+   * event to make a sign-up from.
+   */
+  async function metadataLead(p: Program): Promise<string> {
+    const [defaultGroup] = (await kit.ok(p, 'GET', '/v1/groups')).data;
+    await kit.ok(
+      p,
+      'POST',
+      `/v1/groups/${defaultGroup.id}/rewards`,
+      leadReward(500, { field: 'metadata', key: 'plan', op: 'eq', value: 'pro' }),
+    );
+    const partner = await referral(p);
+    expect(await amounts(p)).toEqual([]);
+    return click(p, partner.key);
+  }
+
+  /** What metadataLead's sign-up made from a sale of 2,000: the lead reward and 20 % of the sale. */
+  async function expectMetadataLeadPaid(p: Program): Promise<void> {
+    const described = (await list(p, 'commissions')).map((x) => [x.attributes.amount, x.attributes.reward_description]);
+    expect(described).toContainEqual([500, 'USD 5.00 for a sign-up']);
+    expect(await amounts(p)).toEqual([400, 500]);
+  }
+
   return {
+    metadataLead,
+    expectMetadataLeadPaid,
     get c(): Collector {
       return kit.c;
     },

@@ -167,6 +167,15 @@ describe('orders', () => {
     expect((await list(p, 'payments'))[0]!.relationships.referral.data.id).toBe(made!.id);
   });
 
+  it("a lead reward on metadata pays the sign-up the order makes from a click: the checkout's custom data is its metadata", async () => {
+    const p = await program();
+    const grId = await kit.metadataLead(p);
+    await expectOutcome(p, 'order_created', lsOrder({ email: 'pro.plan@shop.test', subtotal: 2_000 }), 'credited', {
+      customData: { tally_gr_id: grId, plan: 'pro' },
+    });
+    await kit.expectMetadataLeadPaid(p);
+  });
+
   it('tally_referral_id in custom_data names the referral', async () => {
     const p = await program();
     const r = await referral(p);

@@ -6,11 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaDump } from '../../scripts/schema-dump.mjs';
 import { MIGRATIONS } from '../../packages/collector/src/platform/db/migrations/index.js';
+import moveRuleCurrencies from '../../packages/collector/src/platform/db/migrations/0031-move-rule-currencies.js';
 import { migrate } from '../../packages/collector/src/platform/db/migrate.js';
 import type { Db, Param } from '../../packages/collector/src/platform/db/db.js';
 import { integrityProblems, testDatabase, withDb, type TestDatabase } from './database.js';
 
 const NEWEST = MIGRATIONS.length;
+/** Its place in the list: the number in its name may change when migrations are merged. */
+const MOVE_RULE_CURRENCIES = MIGRATIONS.indexOf(moveRuleCurrencies) + 1;
 const T = 1_700_000_000;
 
 let freshDump: string;
@@ -30,7 +33,8 @@ beforeAll(async () => {
  * Rows in the columns that version `k` has (later migrations add only columns with a
  * default or none): a program with a partner, its slug, a click, two referrals with a
  * commission each; from version 3 their payments (the second refunded) and an open payout
- * batch holding the first commission; from version 8 an owner.
+ * batch holding the first commission; from version 8 an owner; from version 17 a group whose
+ * move rules name a currency in lower case, as the API stored it before issue 42.
  */
 async function seed(db: Db, k: number): Promise<void> {
   if (k < 1) return;
@@ -95,6 +99,17 @@ async function seed(db: Db, k: number): Promise<void> {
       ['INSERT INTO memberships (user_id, program_id, created_at) VALUES (?, ?, ?)', ['usr_1', 'prg_1', T]],
     );
   }
+  if (k >= 17) {
+    const rules = [
+      { to_group_id: 'grp_1', metric: 'revenue', currency: 'jpy', threshold: 5000, window_days: null },
+      { to_group_id: 'grp_1', metric: 'customers', currency: null, threshold: 5, window_days: 30 },
+      { to_group_id: 'grp_1', metric: 'commissions', currency: 'Usd', threshold: 100, window_days: null },
+    ];
+    rows.push([
+      'INSERT INTO partner_groups (id, program_id, name, slug, move_rules, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ['grp_1', 'prg_1', 'Gold', 'gold', JSON.stringify(rules), T, T],
+    ]);
+  }
   await db.transaction(async (tx) => {
     for (const [sql, params] of rows) await tx.run(sql, params);
   });
@@ -153,6 +168,11 @@ describe('a database from each earlier version, migrated to the newest', () => {
               ]);
               expect(await db.get('SELECT paypal_email FROM payout_items')).toEqual({ paypal_email: 'Pay@x.test' });
             }
+          }
+          if (k >= 17) {
+            const stored = await db.get<{ move_rules: string }>('SELECT move_rules FROM partner_groups');
+            const currencies = (JSON.parse(stored!.move_rules) as Array<{ currency: string | null }>).map((r) => r.currency);
+            expect(currencies).toEqual(ranOnRows(MOVE_RULE_CURRENCIES, k) ? ['JPY', null, 'USD'] : ['jpy', null, 'Usd']);
           }
           return schemaDump(db);
         });

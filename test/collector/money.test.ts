@@ -1,8 +1,9 @@
 // Currencies: only ISO 4217 codes used for money, read in ASCII, with each code's own
 // minor unit from Tally's table (never from the ICU build's Intl data).
 
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { currencyCode, majorUnits, minorUnit } from '../../packages/collector/src/core/money.js';
+import { currencyCode, keptShare, majorUnits, minorUnit } from '../../packages/collector/src/core/money.js';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 
 describe('currency codes', () => {
@@ -63,6 +64,40 @@ describe('amounts in major units', () => {
   });
 });
 
+describe('what a partner keeps of a refunded payment', () => {
+  it('the unrefunded share of what the payment earned, rounded half up: 999 half refunded keeps 500', () => {
+    expect(keptShare(999, 4995, 9990)).toBe(500);
+    expect(keptShare(999, 0, 9990)).toBe(999);
+    expect(keptShare(999, 9990, 9990)).toBe(0);
+  });
+
+  it('for any amounts: within half a minor unit of the exact share, an exact half rounded up', () => {
+    const cases = fc
+      .record({
+        earned: fc.integer({ min: 0, max: 1e12 }),
+        of: fc.integer({ min: 1, max: 1e12 }),
+        r: fc.double({ min: 0, max: 1, noNaN: true }),
+      })
+      .map(({ earned, of, r }) => ({ earned, of, refunded: Math.min(of, Math.floor(of * r)) }));
+    fc.assert(
+      fc.property(cases, ({ earned, of, refunded }) => {
+        const kept = keptShare(earned, refunded, of);
+        // 2 × (kept − exact) × of lies in (−of, of]: nearest, and a tie goes to the partner.
+        const twice = 2n * (BigInt(kept) * BigInt(of) - BigInt(earned) * BigInt(of - refunded));
+        expect(Number.isSafeInteger(kept)).toBe(true);
+        expect(twice > -BigInt(of) && twice <= BigInt(of)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+    // Ties, which random amounts seldom hit: an odd commission half refunded.
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 5e11 }), fc.integer({ min: 1, max: 1e6 }), (k, half) => {
+        expect(keptShare(2 * k + 1, half, 2 * half)).toBe(k + 1);
+      }),
+    );
+  });
+});
+
 describe('every way a currency enters the API', () => {
   let c: Collector;
   beforeEach(async () => {
@@ -99,5 +134,15 @@ describe('every way a currency enters the API', () => {
       expect(expectError(reply, 422, 'invalid_field').source, currency).toEqual({ pointer: '/currency' });
     }
     expect((await c.call('GET', '/v1/commissions')).body.data).toEqual([]);
+  });
+
+  it('POST /v1/payout_batches: "eur" exports the EUR commissions, as "EUR" does', async () => {
+    const { partnerId } = await seedPartner(c, { paypal_email: 'paid@partner.test' });
+    await c.call('POST', '/v1/commissions', { body: { partner_id: partnerId, amount: 500, currency: 'EUR' } });
+    const made = await c.call('POST', '/v1/payout_batches', { body: { currency: 'eur' } });
+    expect(made.status).toBe(201);
+    expect(made.body.data.map((b: { attributes: { currency: string; amount: number } }) => b.attributes)).toEqual([
+      expect.objectContaining({ currency: 'EUR', amount: 500 }),
+    ]);
   });
 });

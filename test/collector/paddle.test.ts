@@ -183,6 +183,16 @@ describe('payments', () => {
     const referrals = await list(p, 'referrals');
     expect(referrals.map((x) => x.attributes.email)).toContain('untracked@shop.test');
   });
+
+  it("a lead reward on metadata pays the sign-up the transaction makes from a click: the checkout's custom_data is its metadata", async () => {
+    const p = await program();
+    const grId = await kit.metadataLead(p);
+    const customerId = paddleId('ctm');
+    await expectOutcome(p, 'customer.created', customer({ id: customerId, email: 'pro.plan@shop.test' }), 'ignored');
+    const txn = transaction({ customerId, subtotal: 2_000, customData: { tally_gr_id: grId, plan: 'pro' } });
+    await expectOutcome(p, 'transaction.completed', txn, 'credited');
+    await kit.expectMetadataLeadPaid(p);
+  });
 });
 
 describe('refunds, chargebacks, cancellation', () => {

@@ -260,6 +260,19 @@ describe('POST /v1/refunds', () => {
     expect(all.body.data.attributes).toMatchObject({ state: 'rejected', reject_reason: 'refunded' });
     expect((await c.call('GET', `/v1/commissions/${commissionId}`)).body.data.attributes.state).toBe('rejected');
   });
+
+  it('the partner keeps the unrefunded share rounded half up: 999 earned, half refunded, keeps 500 (a clawback takes 499)', async () => {
+    const r = await referral({ partnershipRate: 1000 });
+    const pending = await pay({ amount: 9990, referral_id: r.referralId, idempotency_key: 'ch_half' });
+    expect(pending.body.included[0].attributes.amount).toBe(999);
+    const reduced = await c.call('POST', '/v1/refunds', { body: { payment_id: 'ch_half', amount_refunded: 4995 } });
+    expect(reduced.body.data.attributes).toMatchObject({ state: 'pending', amount: 500 });
+
+    const paid = await pay({ amount: 9990, referral_id: r.referralId, idempotency_key: 'ch_half_paid' });
+    await c.call('PATCH', `/v1/commissions/${paid.body.included[0].id}`, { body: { state: 'paid' } });
+    const clawed = await c.call('POST', '/v1/refunds', { body: { payment_id: 'ch_half_paid', amount_refunded: 4995 } });
+    expect(clawed.body.included.map((x: { attributes: { amount: number } }) => x.attributes.amount)).toEqual([-499]);
+  });
 });
 
 describe('POST /v1/commissions (one-off)', () => {

@@ -20,6 +20,15 @@ export interface ProgramsKit {
   ok(p: Program, method: string, path: string, body?: unknown): Promise<Json>;
 }
 
+/** A flat USD lead reward paying `amount` for a sign-up that meets the one condition (docs/rewards.md). */
+export const leadReward = (amount: number, condition: Json): Json => ({
+  event: 'lead',
+  kind: 'flat',
+  amount,
+  currency: 'USD',
+  conditions: { op: 'and', items: [condition] },
+});
+
 /** Starts the file's collector before its tests and stops it after them. */
 export function programsKit(opts: CollectorOptions = {}): ProgramsKit {
   let collector: Collector | undefined;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { addMonths } from '../../packages/collector/src/modules/commissions/rules.js';
 import { integrityProblems } from './database.js';
 import { expectError, seedPartner } from './harness.js';
-import { type Json, type Program, programsKit } from './programs-kit.js';
+import { type Json, leadReward, type Program, programsKit } from './programs-kit.js';
 import { invoice, newSecret, postEvent, stripeEvent, stripeId } from './stripe-fixtures.js';
 
 const DAY = 86_400;
@@ -152,6 +152,61 @@ describe('rewards per event', () => {
     expect(owed.find((r: Json) => r.id === p.partner.partnerId)?.attributes.owed).toEqual({ USD: 3000 });
   });
 
+  it("a lead reward on the customer's country or metadata pays what the company's server tells; a page's claim is not read", async () => {
+    const p = await program();
+    const [defaultGroup] = (await ok(p, 'GET', '/v1/groups')).data;
+    await ok(
+      p,
+      'POST',
+      `/v1/groups/${defaultGroup.id}/rewards`,
+      leadReward(500, { field: 'customer_country', op: 'in', value: ['DE', 'AT'] }),
+    );
+    await ok(
+      p,
+      'POST',
+      `/v1/groups/${defaultGroup.id}/rewards`,
+      leadReward(700, { field: 'metadata', key: 'plan', op: 'eq', value: 'pro' }),
+    );
+    const signUp = async (token: string, email: string, more: Json) => {
+      const grId = randomUUID();
+      await kit.c.call('POST', '/v1/tracking/click', { token: p.publishable, body: { gr_id: grId, pk: p.partner.key } });
+      const reply = await kit.c.call('POST', '/v1/tracking/conversion', {
+        token,
+        body: { email, gr_id: grId, pk: p.partner.key, ...more },
+      });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      const id = reply.body.data.id;
+      return (await commissionsOf(p, p.partner.partnerId)).filter((x) => x.referral_id === id).map((x) => x.amount);
+    };
+    expect(await signUp(p.secret, 'de@buyers.test', { customer_country: 'de' })).toEqual([500]);
+    expect(await signUp(p.secret, 'pro@buyers.test', { customer_country: 'FR', metadata: { plan: 'pro' } })).toEqual([700]);
+    expect(await signUp(p.secret, 'fr@buyers.test', { customer_country: 'FR' })).toEqual([]);
+    // Anyone has the publishable token: a visitor naming a country would choose what the partner earns.
+    expect(await signUp(p.publishable, 'page@buyers.test', { customer_country: 'DE', metadata: { plan: 'pro' } })).toEqual([]);
+    expectError(
+      await kit.c.call('POST', '/v1/tracking/conversion', {
+        token: p.secret,
+        body: { email: 'bad@buyers.test', gr_id: randomUUID(), pk: p.partner.key, customer_country: 'Germany' },
+      }),
+      422,
+      'invalid_field',
+    );
+
+    // A payment with a code, whose customer no referral names, makes the sign-up with the payment's country and metadata.
+    await ok(p, 'POST', '/v1/discount_codes', { partnership_id: p.partner.partnershipId, code: 'LEADS' });
+    const coded = await ok(p, 'POST', '/v1/payments', {
+      amount: 10_000,
+      currency: 'USD',
+      idempotency_key: randomUUID(),
+      referral_email: 'coded@buyers.test',
+      discount_code: 'leads',
+      customer_country: 'AT',
+    });
+    const codedReferral = coded.data.relationships.referral.data.id;
+    const earned = (await commissionsOf(p, p.partner.partnerId)).filter((x) => x.referral_id === codedReferral).map((x) => x.amount);
+    expect(earned.sort((a, b) => a - b)).toEqual([500, 2000]);
+  });
+
   it('a lead reward pays only an accepted partnership', async () => {
     const p = await program();
     const [defaultGroup] = (await ok(p, 'GET', '/v1/groups')).data;
@@ -226,6 +281,11 @@ describe('where people read it', () => {
       reward_id: null,
     });
     expectError(await api(p, 'POST', '/v1/groups/nope/preview', { amount: 100, currency: 'USD', month: 1 }), 404, 'not_found');
+    // Any case in, upper case out: the empty group answers with the body's currency, the others with the payment's.
+    expect(await preview({ amount: 4900, currency: 'usd', month: 3 })).toMatchObject({ amount: 2450, currency: 'USD' });
+    expect((await ok(p, 'POST', `/v1/groups/${empty}/preview`, { amount: 100, currency: 'eur', month: 1 })).data.attributes.currency).toBe(
+      'EUR',
+    );
   });
 
   it('the public page lists the groups that take applications, in words; an application joins the group its page names', async () => {
@@ -357,6 +417,18 @@ describe('moves between groups', () => {
     await ok(q, 'PATCH', `/v1/groups/${qDefault.id}`, { move_rules: [{ ...rule, to_group_id: silver }] });
     await ok(q, 'POST', '/v1/commissions', { partner_id: q.partner.partnerId, amount: 1000, currency: 'USD' });
     expect((await ok(q, 'GET', `/v1/partnerships/${q.partner.partnershipId}`)).data.attributes.group_id).toBe(silver);
+  });
+
+  it('a rule on revenue written "jpy" counts JPY payments: the code is stored upper case, as every total is', async () => {
+    const p = await program();
+    const gold = await group(p, { name: 'Gold' });
+    const [defaultGroup] = (await ok(p, 'GET', '/v1/groups?slug_eq=default')).data;
+    const rule = { to_group_id: gold, metric: 'revenue', currency: 'jpy', threshold: 5000 };
+    const patched = await ok(p, 'PATCH', `/v1/groups/${defaultGroup.id}`, { move_rules: [rule] });
+    expect(patched.data.attributes.move_rules[0].currency).toBe('JPY');
+    await convert(p, p.partner.key, 'yen@buyers.test');
+    await pay(p, 'yen@buyers.test', 5000, { currency: 'jpy' });
+    expect((await ok(p, 'GET', `/v1/partnerships/${p.partner.partnershipId}`)).data.attributes.group_id).toBe(gold);
   });
 
   it("an owner moves a partner by hand, recorded; the group's holding period applies to what it earns next", async () => {

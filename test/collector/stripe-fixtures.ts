@@ -33,8 +33,13 @@ export function checkoutSession(o: {
   subscription?: string | null;
   /** Promotion codes used (promo_…), as a session's `discounts` names them. */
   promotionCodes?: string[];
+  /** The country of the address the customer gave at checkout (`customer_details.address`). */
+  customerCountry?: string;
 }): Json {
   const mode = o.mode ?? 'payment';
+  const address = o.customerCountry
+    ? { city: null, country: o.customerCountry, line1: null, line2: null, postal_code: null, state: null }
+    : null;
   const amount = o.amount ?? 0;
   return {
     id: o.id ?? stripeId('cs_test'),
@@ -49,7 +54,7 @@ export function checkoutSession(o: {
     client_reference_id: o.clientReferenceId ?? null,
     customer: o.customer === undefined ? stripeId('cus') : o.customer,
     customer_creation: 'if_required',
-    customer_details: o.email ? { email: o.email, name: 'A Customer', address: null, phone: null, tax_exempt: 'none', tax_ids: [] } : null,
+    customer_details: o.email ? { email: o.email, name: 'A Customer', address, phone: null, tax_exempt: 'none', tax_ids: [] } : null,
     customer_email: null,
     metadata: o.metadata ?? {},
     payment_intent: o.paymentIntent === undefined ? (mode === 'payment' ? stripeId('pi') : null) : o.paymentIntent,

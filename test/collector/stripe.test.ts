@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 import { integrityProblems } from './database.js';
+import { leadReward } from './programs-kit.js';
 import {
   charge,
   checkoutSession,
@@ -298,6 +299,35 @@ describe('each event', () => {
     expect(body.meta.duplicate).toBe(false);
   });
 
+  it("checkout.session.completed making the referral from its click: a lead reward reads the Checkout's customer country and metadata", async () => {
+    const p = await program();
+    const [defaultGroup] = (await api(p, 'GET', '/v1/groups')).body.data;
+    for (const reward of [
+      leadReward(500, { field: 'customer_country', op: 'eq', value: 'DE' }),
+      leadReward(700, { field: 'metadata', key: 'plan', op: 'eq', value: 'pro' }),
+    ]) {
+      expect((await api(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, reward)).status).toBe(201);
+    }
+    const partner = await seedPartner(c, { token: p.token });
+    const leadOf = async (o: { email: string; country?: string; metadata?: Record<string, string> }) => {
+      const grId = await click(p, partner.key);
+      const session = checkoutSession({
+        amount: 10_000,
+        clientReferenceId: grId,
+        email: o.email,
+        customerCountry: o.country,
+        metadata: o.metadata,
+      });
+      await expectOutcome(p, 'checkout.session.completed', session, 'credited');
+      const [referral] = await list(p, 'referrals', `&email_eq=${encodeURIComponent(o.email)}`);
+      const own = (await commissions(p)).filter((x) => x.attributes.referral_id === referral!.id);
+      return own.map((x) => x.attributes.amount).sort((a, b) => a - b);
+    };
+    expect(await leadOf({ email: 'de@shop.test', country: 'DE' })).toEqual([500, 2_000]);
+    expect(await leadOf({ email: 'pro@shop.test', country: 'FR', metadata: { plan: 'pro' } })).toEqual([700, 2_000]);
+    expect(await leadOf({ email: 'fr@shop.test', country: 'FR' })).toEqual([2_000]);
+  });
+
   it('a Checkout in setup mode, or with nothing paid, only links the customer; the invoice later pays', async () => {
     const p = await program();
     for (const s of [
@@ -525,6 +555,14 @@ describe('each event', () => {
     const totalsAfter = async () => (await api(p, 'GET', '/v1/stats?from=2025-01-01&to=2025-12-31')).body.data.attributes.totals;
     const totals = await totalsAfter();
     expect([totals.payments, totals.revenue.USD ?? 0, totals.commissions.USD ?? 0]).toEqual([1, 0, 0]);
+  });
+
+  it('charge.refunded by half of a 999 commission: the partner keeps 500, the unrefunded share rounded half up', async () => {
+    const p = await program({ commission_rate_bps: 1000 });
+    const r = await paidCheckout(p, { amount: 9_990 });
+    expect(await amounts(p)).toEqual([999]);
+    await expectOutcome(p, 'charge.refunded', charge({ amount: 9_990, amountRefunded: 4_995, paymentIntent: r.intent }), 'refunded');
+    expect(await amounts(p)).toEqual([500]);
   });
 
   it('a refund after the payout: a negative commission, netted in the next export', async () => {

@@ -1428,7 +1428,10 @@ export interface paths {
                                         op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                         /** @description Minor units of currency */
                                         value: number;
-                                        /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                        /**
+                                         * @description The currency the amounts are in; a payment in another one fails the condition
+                                         * @example USD
+                                         */
                                         currency: string;
                                     } | {
                                         /**
@@ -1442,7 +1445,10 @@ export interface paths {
                                          */
                                         op: "in" | "not_in";
                                         value: number[];
-                                        /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                        /**
+                                         * @description The currency the amounts are in; a payment in another one fails the condition
+                                         * @example USD
+                                         */
                                         currency: string;
                                     }) | ({
                                         /**
@@ -1452,6 +1458,10 @@ export interface paths {
                                         field: "currency";
                                         /** @enum {string} */
                                         op: "eq" | "neq";
+                                        /**
+                                         * @description ISO 4217 currency code, any case (stored upper case)
+                                         * @example USD
+                                         */
                                         value: string;
                                     } | {
                                         /**
@@ -1578,7 +1588,10 @@ export interface paths {
                                         op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                         /** @description Minor units of currency */
                                         value: number;
-                                        /** @description The currency of the partner's revenue counted */
+                                        /**
+                                         * @description The currency of the partner's revenue counted
+                                         * @example USD
+                                         */
                                         currency: string;
                                         /** @description Days back from the event the total counts; absent or null: all time */
                                         window_days?: number | null;
@@ -1594,7 +1607,10 @@ export interface paths {
                                          */
                                         op: "in" | "not_in";
                                         value: number[];
-                                        /** @description The currency of the partner's revenue counted */
+                                        /**
+                                         * @description The currency of the partner's revenue counted
+                                         * @example USD
+                                         */
                                         currency: string;
                                         /** @description Days back from the event the total counts; absent or null: all time */
                                         window_days?: number | null;
@@ -1653,7 +1669,10 @@ export interface paths {
                                     op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                     /** @description Minor units of currency */
                                     value: number;
-                                    /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                    /**
+                                     * @description The currency the amounts are in; a payment in another one fails the condition
+                                     * @example USD
+                                     */
                                     currency: string;
                                 } | {
                                     /**
@@ -1667,7 +1686,10 @@ export interface paths {
                                      */
                                     op: "in" | "not_in";
                                     value: number[];
-                                    /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                    /**
+                                     * @description The currency the amounts are in; a payment in another one fails the condition
+                                     * @example USD
+                                     */
                                     currency: string;
                                 }) | ({
                                     /**
@@ -1677,6 +1699,10 @@ export interface paths {
                                     field: "currency";
                                     /** @enum {string} */
                                     op: "eq" | "neq";
+                                    /**
+                                     * @description ISO 4217 currency code, any case (stored upper case)
+                                     * @example USD
+                                     */
                                     value: string;
                                 } | {
                                     /**
@@ -1803,7 +1829,10 @@ export interface paths {
                                     op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                     /** @description Minor units of currency */
                                     value: number;
-                                    /** @description The currency of the partner's revenue counted */
+                                    /**
+                                     * @description The currency of the partner's revenue counted
+                                     * @example USD
+                                     */
                                     currency: string;
                                     /** @description Days back from the event the total counts; absent or null: all time */
                                     window_days?: number | null;
@@ -1819,7 +1848,10 @@ export interface paths {
                                      */
                                     op: "in" | "not_in";
                                     value: number[];
-                                    /** @description The currency of the partner's revenue counted */
+                                    /**
+                                     * @description The currency of the partner's revenue counted
+                                     * @example USD
+                                     */
                                     currency: string;
                                     /** @description Days back from the event the total counts; absent or null: all time */
                                     window_days?: number | null;
@@ -1878,7 +1910,10 @@ export interface paths {
                                 op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                 /** @description Minor units of currency */
                                 value: number;
-                                /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                /**
+                                 * @description The currency the amounts are in; a payment in another one fails the condition
+                                 * @example USD
+                                 */
                                 currency: string;
                             } | {
                                 /**
@@ -1892,7 +1927,10 @@ export interface paths {
                                  */
                                 op: "in" | "not_in";
                                 value: number[];
-                                /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                /**
+                                 * @description The currency the amounts are in; a payment in another one fails the condition
+                                 * @example USD
+                                 */
                                 currency: string;
                             }) | ({
                                 /**
@@ -1902,6 +1940,10 @@ export interface paths {
                                 field: "currency";
                                 /** @enum {string} */
                                 op: "eq" | "neq";
+                                /**
+                                 * @description ISO 4217 currency code, any case (stored upper case)
+                                 * @example USD
+                                 */
                                 value: string;
                             } | {
                                 /**
@@ -2028,7 +2070,10 @@ export interface paths {
                                 op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                 /** @description Minor units of currency */
                                 value: number;
-                                /** @description The currency of the partner's revenue counted */
+                                /**
+                                 * @description The currency of the partner's revenue counted
+                                 * @example USD
+                                 */
                                 currency: string;
                                 /** @description Days back from the event the total counts; absent or null: all time */
                                 window_days?: number | null;
@@ -2044,7 +2089,10 @@ export interface paths {
                                  */
                                 op: "in" | "not_in";
                                 value: number[];
-                                /** @description The currency of the partner's revenue counted */
+                                /**
+                                 * @description The currency of the partner's revenue counted
+                                 * @example USD
+                                 */
                                 currency: string;
                                 /** @description Days back from the event the total counts; absent or null: all time */
                                 window_days?: number | null;
@@ -2066,7 +2114,10 @@ export interface paths {
                         kind: "flat";
                         /** @description Minor units of currency, per sign-up or per unique visitor */
                         amount: number;
-                        /** @description ISO 4217 currency code, any case (stored upper case) */
+                        /**
+                         * @description ISO 4217 currency code, any case (stored upper case)
+                         * @example USD
+                         */
                         currency: string;
                         /** @description Always once */
                         duration?: {
@@ -2176,7 +2227,10 @@ export interface paths {
                                         op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                         /** @description Minor units of currency */
                                         value: number;
-                                        /** @description The currency of the partner's revenue counted */
+                                        /**
+                                         * @description The currency of the partner's revenue counted
+                                         * @example USD
+                                         */
                                         currency: string;
                                         /** @description Days back from the event the total counts; absent or null: all time */
                                         window_days?: number | null;
@@ -2192,7 +2246,10 @@ export interface paths {
                                          */
                                         op: "in" | "not_in";
                                         value: number[];
-                                        /** @description The currency of the partner's revenue counted */
+                                        /**
+                                         * @description The currency of the partner's revenue counted
+                                         * @example USD
+                                         */
                                         currency: string;
                                         /** @description Days back from the event the total counts; absent or null: all time */
                                         window_days?: number | null;
@@ -2279,7 +2336,10 @@ export interface paths {
                                     op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                     /** @description Minor units of currency */
                                     value: number;
-                                    /** @description The currency of the partner's revenue counted */
+                                    /**
+                                     * @description The currency of the partner's revenue counted
+                                     * @example USD
+                                     */
                                     currency: string;
                                     /** @description Days back from the event the total counts; absent or null: all time */
                                     window_days?: number | null;
@@ -2295,7 +2355,10 @@ export interface paths {
                                      */
                                     op: "in" | "not_in";
                                     value: number[];
-                                    /** @description The currency of the partner's revenue counted */
+                                    /**
+                                     * @description The currency of the partner's revenue counted
+                                     * @example USD
+                                     */
                                     currency: string;
                                     /** @description Days back from the event the total counts; absent or null: all time */
                                     window_days?: number | null;
@@ -2382,7 +2445,10 @@ export interface paths {
                                 op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                 /** @description Minor units of currency */
                                 value: number;
-                                /** @description The currency of the partner's revenue counted */
+                                /**
+                                 * @description The currency of the partner's revenue counted
+                                 * @example USD
+                                 */
                                 currency: string;
                                 /** @description Days back from the event the total counts; absent or null: all time */
                                 window_days?: number | null;
@@ -2398,7 +2464,10 @@ export interface paths {
                                  */
                                 op: "in" | "not_in";
                                 value: number[];
-                                /** @description The currency of the partner's revenue counted */
+                                /**
+                                 * @description The currency of the partner's revenue counted
+                                 * @example USD
+                                 */
                                 currency: string;
                                 /** @description Days back from the event the total counts; absent or null: all time */
                                 window_days?: number | null;
@@ -2584,7 +2653,10 @@ export interface paths {
                                         op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                         /** @description Minor units of currency */
                                         value: number;
-                                        /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                        /**
+                                         * @description The currency the amounts are in; a payment in another one fails the condition
+                                         * @example USD
+                                         */
                                         currency: string;
                                     } | {
                                         /**
@@ -2598,7 +2670,10 @@ export interface paths {
                                          */
                                         op: "in" | "not_in";
                                         value: number[];
-                                        /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                        /**
+                                         * @description The currency the amounts are in; a payment in another one fails the condition
+                                         * @example USD
+                                         */
                                         currency: string;
                                     }) | ({
                                         /**
@@ -2608,6 +2683,10 @@ export interface paths {
                                         field: "currency";
                                         /** @enum {string} */
                                         op: "eq" | "neq";
+                                        /**
+                                         * @description ISO 4217 currency code, any case (stored upper case)
+                                         * @example USD
+                                         */
                                         value: string;
                                     } | {
                                         /**
@@ -2734,7 +2813,10 @@ export interface paths {
                                         op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                         /** @description Minor units of currency */
                                         value: number;
-                                        /** @description The currency of the partner's revenue counted */
+                                        /**
+                                         * @description The currency of the partner's revenue counted
+                                         * @example USD
+                                         */
                                         currency: string;
                                         /** @description Days back from the event the total counts; absent or null: all time */
                                         window_days?: number | null;
@@ -2750,7 +2832,10 @@ export interface paths {
                                          */
                                         op: "in" | "not_in";
                                         value: number[];
-                                        /** @description The currency of the partner's revenue counted */
+                                        /**
+                                         * @description The currency of the partner's revenue counted
+                                         * @example USD
+                                         */
                                         currency: string;
                                         /** @description Days back from the event the total counts; absent or null: all time */
                                         window_days?: number | null;
@@ -2809,7 +2894,10 @@ export interface paths {
                                     op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                     /** @description Minor units of currency */
                                     value: number;
-                                    /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                    /**
+                                     * @description The currency the amounts are in; a payment in another one fails the condition
+                                     * @example USD
+                                     */
                                     currency: string;
                                 } | {
                                     /**
@@ -2823,7 +2911,10 @@ export interface paths {
                                      */
                                     op: "in" | "not_in";
                                     value: number[];
-                                    /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                    /**
+                                     * @description The currency the amounts are in; a payment in another one fails the condition
+                                     * @example USD
+                                     */
                                     currency: string;
                                 }) | ({
                                     /**
@@ -2833,6 +2924,10 @@ export interface paths {
                                     field: "currency";
                                     /** @enum {string} */
                                     op: "eq" | "neq";
+                                    /**
+                                     * @description ISO 4217 currency code, any case (stored upper case)
+                                     * @example USD
+                                     */
                                     value: string;
                                 } | {
                                     /**
@@ -2959,7 +3054,10 @@ export interface paths {
                                     op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                     /** @description Minor units of currency */
                                     value: number;
-                                    /** @description The currency of the partner's revenue counted */
+                                    /**
+                                     * @description The currency of the partner's revenue counted
+                                     * @example USD
+                                     */
                                     currency: string;
                                     /** @description Days back from the event the total counts; absent or null: all time */
                                     window_days?: number | null;
@@ -2975,7 +3073,10 @@ export interface paths {
                                      */
                                     op: "in" | "not_in";
                                     value: number[];
-                                    /** @description The currency of the partner's revenue counted */
+                                    /**
+                                     * @description The currency of the partner's revenue counted
+                                     * @example USD
+                                     */
                                     currency: string;
                                     /** @description Days back from the event the total counts; absent or null: all time */
                                     window_days?: number | null;
@@ -3034,7 +3135,10 @@ export interface paths {
                                 op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                 /** @description Minor units of currency */
                                 value: number;
-                                /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                /**
+                                 * @description The currency the amounts are in; a payment in another one fails the condition
+                                 * @example USD
+                                 */
                                 currency: string;
                             } | {
                                 /**
@@ -3048,7 +3152,10 @@ export interface paths {
                                  */
                                 op: "in" | "not_in";
                                 value: number[];
-                                /** @description The currency the amounts are in; a payment in another one fails the condition */
+                                /**
+                                 * @description The currency the amounts are in; a payment in another one fails the condition
+                                 * @example USD
+                                 */
                                 currency: string;
                             }) | ({
                                 /**
@@ -3058,6 +3165,10 @@ export interface paths {
                                 field: "currency";
                                 /** @enum {string} */
                                 op: "eq" | "neq";
+                                /**
+                                 * @description ISO 4217 currency code, any case (stored upper case)
+                                 * @example USD
+                                 */
                                 value: string;
                             } | {
                                 /**
@@ -3184,7 +3295,10 @@ export interface paths {
                                 op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                 /** @description Minor units of currency */
                                 value: number;
-                                /** @description The currency of the partner's revenue counted */
+                                /**
+                                 * @description The currency of the partner's revenue counted
+                                 * @example USD
+                                 */
                                 currency: string;
                                 /** @description Days back from the event the total counts; absent or null: all time */
                                 window_days?: number | null;
@@ -3200,7 +3314,10 @@ export interface paths {
                                  */
                                 op: "in" | "not_in";
                                 value: number[];
-                                /** @description The currency of the partner's revenue counted */
+                                /**
+                                 * @description The currency of the partner's revenue counted
+                                 * @example USD
+                                 */
                                 currency: string;
                                 /** @description Days back from the event the total counts; absent or null: all time */
                                 window_days?: number | null;
@@ -3222,7 +3339,10 @@ export interface paths {
                         kind: "flat";
                         /** @description Minor units of currency, per sign-up or per unique visitor */
                         amount: number;
-                        /** @description ISO 4217 currency code, any case (stored upper case) */
+                        /**
+                         * @description ISO 4217 currency code, any case (stored upper case)
+                         * @example USD
+                         */
                         currency: string;
                         /** @description Always once */
                         duration?: {
@@ -3332,7 +3452,10 @@ export interface paths {
                                         op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                         /** @description Minor units of currency */
                                         value: number;
-                                        /** @description The currency of the partner's revenue counted */
+                                        /**
+                                         * @description The currency of the partner's revenue counted
+                                         * @example USD
+                                         */
                                         currency: string;
                                         /** @description Days back from the event the total counts; absent or null: all time */
                                         window_days?: number | null;
@@ -3348,7 +3471,10 @@ export interface paths {
                                          */
                                         op: "in" | "not_in";
                                         value: number[];
-                                        /** @description The currency of the partner's revenue counted */
+                                        /**
+                                         * @description The currency of the partner's revenue counted
+                                         * @example USD
+                                         */
                                         currency: string;
                                         /** @description Days back from the event the total counts; absent or null: all time */
                                         window_days?: number | null;
@@ -3435,7 +3561,10 @@ export interface paths {
                                     op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                     /** @description Minor units of currency */
                                     value: number;
-                                    /** @description The currency of the partner's revenue counted */
+                                    /**
+                                     * @description The currency of the partner's revenue counted
+                                     * @example USD
+                                     */
                                     currency: string;
                                     /** @description Days back from the event the total counts; absent or null: all time */
                                     window_days?: number | null;
@@ -3451,7 +3580,10 @@ export interface paths {
                                      */
                                     op: "in" | "not_in";
                                     value: number[];
-                                    /** @description The currency of the partner's revenue counted */
+                                    /**
+                                     * @description The currency of the partner's revenue counted
+                                     * @example USD
+                                     */
                                     currency: string;
                                     /** @description Days back from the event the total counts; absent or null: all time */
                                     window_days?: number | null;
@@ -3538,7 +3670,10 @@ export interface paths {
                                 op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
                                 /** @description Minor units of currency */
                                 value: number;
-                                /** @description The currency of the partner's revenue counted */
+                                /**
+                                 * @description The currency of the partner's revenue counted
+                                 * @example USD
+                                 */
                                 currency: string;
                                 /** @description Days back from the event the total counts; absent or null: all time */
                                 window_days?: number | null;
@@ -3554,7 +3689,10 @@ export interface paths {
                                  */
                                 op: "in" | "not_in";
                                 value: number[];
-                                /** @description The currency of the partner's revenue counted */
+                                /**
+                                 * @description The currency of the partner's revenue counted
+                                 * @example USD
+                                 */
                                 currency: string;
                                 /** @description Days back from the event the total counts; absent or null: all time */
                                 window_days?: number | null;
@@ -6804,6 +6942,12 @@ export interface paths {
                         pk?: string | null;
                         uid?: string | null;
                         discount_code?: string | null;
+                        /** @description The customer's country, ISO 3166 alpha-2, for lead rewards with conditions on it; read from a secret token only */
+                        customer_country?: string | null;
+                        /** @description Key-value pairs, for lead rewards with conditions on them; read from a secret token only; not stored */
+                        metadata?: {
+                            [key: string]: string;
+                        } | null;
                     };
                 };
             };

@@ -46,11 +46,18 @@ export const emailFilter = transformed('e-mail address, compared normalized', no
 export const amount = z.number().int().min(0).max(1e12);
 
 /** Checked by the domain's own rule, so a body is refused here exactly when the domain would refuse it. */
-export const currency = z
+const currencyAsGiven = z
   .string()
   .min(3)
   .max(3)
-  .refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE })
+  .refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE });
+
+/**
+ * Any case in, upper case out, once for every route: one that compares or stores it as
+ * given (a move rule, the preview, the payout export) sees what the totals hold, "jpy" as JPY.
+ */
+export const currency = currencyAsGiven
+  .overwrite((raw) => knownCurrency(raw) ?? raw)
   .meta({ description: 'ISO 4217 currency code, any case (stored upper case)', examples: ['USD'] });
 
 /** The commission rules (modules/commissions/rules.ts), as the program and a partnership take them. */
@@ -63,14 +70,8 @@ export const rules = {
     .meta({ description: "Months from a referral's first payment in which its payments earn; 0 for no limit" }),
   hold_days: z.number().int().min(0).max(MAX_HOLD_DAYS).meta({ description: 'Days after its payment before a commission can be paid out' }),
   minimum_payout: z
-    .record(
-      z
-        .string()
-        .min(3)
-        .max(3)
-        .refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE }),
-      amount,
-    )
+    // As given: the domain refuses "usd" beside "USD", which upper-casing keys here would merge.
+    .record(currencyAsGiven, amount)
     .refine((o) => Object.keys(o).length <= 50, { message: 'at most 50 currencies' })
     .meta({ description: 'Currency code → the least a payout may be, in minor units', examples: [{ USD: 5000 }] }),
 };
@@ -87,6 +88,9 @@ export const countryCode = z
   .string()
   .regex(/^[A-Za-z]{2}$/)
   .transform((c) => c.toUpperCase());
+
+/** A customer's key-value pairs, for rewards with conditions on them (a payment's, a sign-up's); not stored. */
+export const metadata = z.record(z.string().max(40), z.string().max(500)).refine((m) => Object.keys(m).length <= 50, 'at most 50 keys');
 
 /** A promotion code as a customer typed it (docs/codes.md): looked up whatever its case. */
 export const discountCode = z

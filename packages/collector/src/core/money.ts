@@ -67,6 +67,23 @@ export function commissionAmount(amount: number, rateBps: number): number {
   return Number((BigInt(amount) * BigInt(rateBps) + 5000n) / 10000n);
 }
 
+/** `whole × part ÷ of`, rounded half up, exactly (BigInt: the product may pass 2^53); all of `whole` when `part` is all of `of`. */
+export function shareOf(whole: number, part: number, of: number): number {
+  if (of <= 0 || part >= of) return whole;
+  return Number((BigInt(whole) * BigInt(part) * 2n + BigInt(of)) / (2n * BigInt(of)));
+}
+
+/**
+ * What a partner keeps of `earned` once `refunded` of a charge of `of` is refunded: the
+ * unrefunded share, rounded half up (docs/api.md §18). Rounding the refunded part
+ * instead would give a tie to the company: 999 half refunded would keep 499, not 500.
+ * Every refund path (POST /v1/refunds, each billing platform, clawbacks) goes through it.
+ */
+export function keptShare(earned: number, refunded: number, of: number): number {
+  if (refunded >= of) return 0;
+  return shareOf(earned, of - refunded, of);
+}
+
 /** Minor units as a decimal in major units: 1234 USD is "12.34", 1234 JPY is "1234", 1234 KWD "1.234". */
 export function majorUnits(amount: number, currency: string): string {
   const digits = minorUnit(currency);

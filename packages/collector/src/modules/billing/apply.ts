@@ -21,7 +21,7 @@ import { creditPayment } from '../payments/service.js';
 import { creditedByCheckout } from '../codes/service.js';
 import type { PartnershipRow } from '../partnerships/repo.js';
 import { applyRefund, holdForDispute, lockPayment } from '../payments/refunds.js';
-import type { Customer, Fact, Paid } from './facts.js';
+import { type Customer, type Fact, type Paid, stringsOf } from './facts.js';
 import { renderReferral } from '../referrals/present.js';
 import { emit } from '../webhooks/events.js';
 import { emailMatchFlags } from '../review/conversions.js';
@@ -58,13 +58,16 @@ interface Found {
   byEmail?: boolean;
 }
 
-/** A referral by a click id, made from the click when `email` is given and none exists yet. */
-async function byClick(tx: Tx, program: ProgramRow, grId: string, email: string | undefined, now: number): Promise<Found | undefined> {
+/** What a lead reward's conditions read of the customer the event names (docs/rewards.md). */
+const leadFacts = (who: Customer) => ({ customer_country: who.country, metadata: stringsOf(who.metadata) });
+
+/** A referral by a click id, made from the click when the customer's address is known and none exists yet. */
+async function byClick(tx: Tx, program: ProgramRow, grId: string, who: Customer, now: number): Promise<Found | undefined> {
   const existing = await referrals.findByGrId(tx, program.id, grId);
   if (existing) return { referral: existing, created: false };
-  if (!email) return undefined;
+  if (!who.email) return undefined;
   try {
-    const made = await convertIn(tx, program.id, { email, gr_id: grId }, now);
+    const made = await convertIn(tx, program.id, { email: who.email, gr_id: grId, ...leadFacts(who) }, now);
     return { referral: made.referral, created: made.created };
   } catch (err) {
     // Not a click of this program, a declined partner, a self-referral, someone referred
@@ -82,12 +85,12 @@ async function byClick(tx: Tx, program: ProgramRow, grId: string, email: string 
  */
 async function byMarks(tx: Tx, program: ProgramRow, who: Customer, now: number): Promise<Found | undefined> {
   if (who.clickId) {
-    const found = await byClick(tx, program, who.clickId, who.email, now);
+    const found = await byClick(tx, program, who.clickId, who, now);
     if (found) return found;
   }
   for (const m of who.metadata) {
     const grId = typeof m.tally_gr_id === 'string' ? m.tally_gr_id : undefined;
-    const found = grId ? await byClick(tx, program, grId, who.email, now) : undefined;
+    const found = grId ? await byClick(tx, program, grId, who, now) : undefined;
     if (found) return found;
     const byId = typeof m.tally_referral_id === 'string' ? await referrals.get(tx, program.id, m.tally_referral_id) : undefined;
     if (byId) return { referral: byId, created: false };
@@ -135,7 +138,12 @@ async function byCode(tx: Tx, program: ProgramRow, who: Customer, now: number): 
   const code = who.email ? await usedCode(tx, program, who) : undefined;
   if (!code || !who.email) return undefined;
   try {
-    const made = await convertIn(tx, program.id, { email: who.email, gr_id: `code:${code.code_id}`, discount_code: code.code }, now);
+    const made = await convertIn(
+      tx,
+      program.id,
+      { email: who.email, gr_id: `code:${code.code_id}`, discount_code: code.code, ...leadFacts(who) },
+      now,
+    );
     return { referral: made.referral, created: made.created };
   } catch (err) {
     // The partner's own address, say: not this way.

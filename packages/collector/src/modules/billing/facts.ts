@@ -13,8 +13,10 @@ export interface Customer {
   email?: string | undefined;
   /** The click id the checkout passed (a Checkout's client_reference_id, custom data). */
   clickId?: string | undefined;
-  /** Objects that may carry tally_gr_id or tally_referral_id. */
+  /** Objects that may carry tally_gr_id or tally_referral_id; their string values are the metadata a lead reward reads. */
   metadata: Array<Record<string, string>>;
+  /** The customer's country (ISO 3166 alpha-2, upper case), where the event tells it: a lead reward's conditions read it. */
+  country?: string | undefined;
   /** Stripe's promotion codes (promo_…) the customer used: they lead to a code by its Stripe id. */
   promotionCodes?: string[] | undefined;
   /** Codes the customer typed, as text: they lead to a code of the program by its name. */

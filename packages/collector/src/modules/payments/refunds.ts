@@ -11,7 +11,8 @@ import * as payments from './repo.js';
 import type { PaymentRow } from './repo.js';
 import { addDelta } from '../stats/repo.js';
 import { countOwed, getCommission, moveCommission, newCommission } from '../commissions/service.js';
-import { refundRevenue, shareOf } from './revenue.js';
+import { refundRevenue } from './revenue.js';
+import { keptShare } from '../../core/money.js';
 import { renderCommission } from '../commissions/present.js';
 import { emit } from '../webhooks/events.js';
 
@@ -35,7 +36,7 @@ export async function applyRefund(tx: Tx, given: PaymentRow, refundedGross: numb
   const after = await refundRevenue(tx, payment, commission.partner_id, refundedGross, now);
   // Rejected (by hand, or beyond the recurring limit): nothing was earned to take back.
   if (commission.state === 'rejected') return { payment: after, commission, clawbacks: [] };
-  const due = payment.earned - shareOf(payment.earned, after.refunded_gross, after.gross);
+  const due = keptShare(payment.earned, after.refunded_gross, after.gross);
   const clawbacks = await commissions.clawbacksOf(tx, commission.id);
   const credited = commission.amount + clawbacks.reduce((n, c) => n + c.amount, 0);
   const change = due - credited;

@@ -5,12 +5,7 @@ import type { Queryable } from '../../platform/db/db.js';
 import * as payments from './repo.js';
 import type { PaymentRow } from './repo.js';
 import { addDelta } from '../stats/repo.js';
-
-/** `whole × part ÷ of`, rounded half up, exactly (BigInt: the product may pass 2^53). */
-export function shareOf(whole: number, part: number, of: number): number {
-  if (of <= 0 || part >= of) return whole;
-  return Number((BigInt(whole) * BigInt(part) * 2n + BigInt(of)) / (2n * BigInt(of)));
-}
+import { shareOf } from '../../core/money.js';
 
 /**
  * Records that `refundedGross` of the payment's charge is refunded now (never less than

@@ -6,7 +6,7 @@ import { one, relation, resource, unixTime } from '../../platform/http/schemas.j
 import * as payments from './repo.js';
 import { commissionSchema } from '../commissions/schemas.js';
 import { readRoutes } from '../../api/crud.js';
-import { amount, countryCode, currency, discountCode, email } from '../../api/fields.js';
+import { amount, countryCode, currency, discountCode, email, metadata } from '../../api/fields.js';
 import { renderCommission } from '../commissions/present.js';
 import { renderPayment } from './present.js';
 
@@ -42,11 +42,7 @@ const paymentBody = z.strictObject({
     .optional()
     .meta({ description: "The customer's country, ISO 3166 alpha-2, for rewards with conditions on it" }),
   discount_code: discountCode.optional(),
-  metadata: z
-    .record(z.string().max(40), z.string().max(500))
-    .refine((m) => Object.keys(m).length <= 50, 'at most 50 keys')
-    .optional()
-    .meta({ description: 'Key-value pairs, for rewards with conditions on them; not stored' }),
+  metadata: metadata.optional().meta({ description: 'Key-value pairs, for rewards with conditions on them; not stored' }),
 });
 
 export const paymentRoutes = [

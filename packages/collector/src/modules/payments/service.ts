@@ -25,9 +25,8 @@ import { type CodeCredit, codeUsed, creditedByCode } from '../codes/service.js';
 import { convertIn } from '../referrals/conversions.js';
 import type { PartnershipRow } from '../partnerships/repo.js';
 import { earnSale, groupRules } from '../rewards/service.js';
-import { currencyCode } from '../../core/money.js';
+import { currencyCode, shareOf } from '../../core/money.js';
 import { applyRefund, type RefundResult } from './refunds.js';
-import { shareOf } from './revenue.js';
 import { renderCommission } from '../commissions/present.js';
 import { renderPayment } from './present.js';
 import { renderReferral } from '../referrals/present.js';
@@ -127,7 +126,13 @@ async function referralOf(
     const made = await convertIn(
       tx,
       program.id,
-      { email: input.referral_email!, gr_id: `code:${code!.code_id}`, discount_code: input.discount_code },
+      {
+        email: input.referral_email!,
+        gr_id: `code:${code!.code_id}`,
+        discount_code: input.discount_code,
+        customer_country: input.customer_country,
+        metadata: input.metadata,
+      },
       now,
     );
     return { referral: made.referral };

@@ -25,6 +25,9 @@ export interface ConversionInput {
   uid?: string | undefined;
   /** A promotion code the person used: it credits its partner where neither the link nor a click does. */
   discount_code?: string | undefined;
+  /** The customer's country (ISO 3166 alpha-2, upper case) and metadata, where the source tells them: a lead reward's conditions read them. */
+  customer_country?: string | undefined;
+  metadata?: Readonly<Record<string, string>> | undefined;
   /** Who sent a conversion through the public tracker: its address and browser (review's evidence). */
   seen?: { client: string; user_agent: string | undefined; click_flood?: boolean } | undefined;
 }
@@ -104,7 +107,7 @@ async function convert(db: Queryable, programId: string, input: ConversionInput,
     ...(await eventInserts(db, programId, 'referral.created', renderReferral(referral), now, { firstOfPartnership: !partnershipReferred })),
     // Held: the owner hears of it at once, with the reasons.
     ...(referral.review === 'held' ? await eventInserts(db, programId, 'review.held', renderReferral(referral), now) : []),
-    ...(await leadCommission(db, programId, credited, referral, now)),
+    ...(await leadCommission(db, programId, credited, referral, input, now)),
   ];
   if (await referrals.insertFirstOfPerson(db, referral, followers)) return { referral, created: true, groupId: credited.group_id };
   const earlier = await referrals.findByEmail(db, programId, emailNorm);
@@ -117,10 +120,17 @@ async function convert(db: Queryable, programId: string, input: ConversionInput,
  * person, and not at all for a retry), with its totals and event; none in a group without
  * lead rewards, which costs no statement (the rewards are settings, kept in memory).
  */
-async function leadCommission(db: Queryable, programId: string, credited: CreditedPartnership, referral: ReferralRow, now: number) {
+async function leadCommission(
+  db: Queryable,
+  programId: string,
+  credited: CreditedPartnership,
+  referral: ReferralRow,
+  input: ConversionInput,
+  now: number,
+) {
   // Only an accepted partnership earns, as its payments and clicks do.
   if (credited.state !== 'accepted') return [];
-  const lead = await earnLead(db, programId, credited, { country: null, metadata: {} }, now);
+  const lead = await earnLead(db, programId, credited, { country: input.customer_country ?? null, metadata: { ...input.metadata } }, now);
   if (!lead) return [];
   const holdDays = credited.hold_days ?? (await groupRules(db, programId, credited.group_id)).holdDays;
   const { amount, currency, description } = lead.earned;

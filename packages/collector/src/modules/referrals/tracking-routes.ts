@@ -4,7 +4,7 @@ import { recordConversion } from './conversions.js';
 import { registrableDomain } from '../clicks/registrable-domain.js';
 import { ServiceError, fail, type ErrorCode } from '../../platform/errors.js';
 import { route } from '../../api/route.js';
-import { email, optionalText } from '../../api/fields.js';
+import { countryCode, email, metadata, optionalText } from '../../api/fields.js';
 import { referralSchema } from './schemas.js';
 import { one } from '../../platform/http/schemas.js';
 import { renderReferral } from './present.js';
@@ -20,6 +20,12 @@ const conversionBody = z.object({
   pk: optionalText(128),
   uid: optionalText(255),
   discount_code: optionalText(64),
+  customer_country: countryCode.nullish().meta({
+    description: "The customer's country, ISO 3166 alpha-2, for lead rewards with conditions on it; read from a secret token only",
+  }),
+  metadata: metadata
+    .nullish()
+    .meta({ description: 'Key-value pairs, for lead rewards with conditions on them; read from a secret token only; not stored' }),
 });
 
 // A publishable token is in every page of the company's site, so anyone has it. Its answer
@@ -66,6 +72,8 @@ export const trackingRoutes = [
         pk: body.pk || undefined,
         uid: body.uid || undefined,
         discount_code: body.discount_code || undefined,
+        // The company's server knows the customer; a page's visitor could claim any country to earn its partner more.
+        ...(caller === 'publishable' ? {} : { customer_country: body.customer_country ?? undefined, metadata: body.metadata ?? undefined }),
       };
       const { referral, created } = await recordConversion(db, program.id, input, now).catch((err: unknown) => {
         throw caller === 'publishable' ? discreet(err) : err;

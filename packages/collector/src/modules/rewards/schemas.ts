@@ -7,7 +7,7 @@
 // parsing stops at the third level whatever the body holds.
 
 import { z } from 'zod';
-import { CURRENCY_RULE, knownCurrency } from '../../core/money.js';
+import { currency as currencyCode } from '../../api/fields.js';
 import { MAX_RECURRING_MONTHS } from '../commissions/rules.js';
 import { type Comparison, MAX_REWARDS, type RewardInput } from './model.js';
 
@@ -22,13 +22,6 @@ const MAX_MINOR = 1e12;
 
 const text = z.string().min(1).max(MAX_TEXT);
 const minor = z.number().int().min(0).max(MAX_MINOR);
-
-/** Any case in, upper case out; checked by money.ts's own rule, which reads ASCII only. */
-const currencyCode = z
-  .string()
-  .length(3)
-  .refine((raw) => knownCurrency(raw) !== undefined, { message: CURRENCY_RULE })
-  .overwrite((raw) => knownCurrency(raw) ?? raw);
 
 const country = z
   .string()

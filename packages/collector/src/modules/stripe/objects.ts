@@ -65,6 +65,7 @@ export function sessionCustomer(s: Json): Customer {
     customer: idOf(s.customer),
     email: str(obj(s.customer_details)?.email) ?? str(s.customer_email),
     clickId: str(s.client_reference_id),
+    country: countryCode(obj(obj(s.customer_details)?.address)?.country),
     promotionCodes: promotionCodes(s),
     // A session carries its own metadata only (its subscription is an id): the
     // subscription's (subscription_data.metadata) comes with each of its invoices.
@@ -103,6 +104,7 @@ export function invoiceCustomer(inv: Json): Customer {
   return {
     customer: idOf(inv.customer),
     email: str(inv.customer_email),
+    country: countryCode(obj(inv.customer_address)?.country),
     metadata: metadata(parent?.metadata, obj(inv.subscription_details)?.metadata, inv.metadata),
     promotionCodes: promotionCodes(inv),
   };
@@ -173,5 +175,5 @@ export function subscriptionCustomer(sub: Json): Customer {
 }
 
 export function customerObject(c: Json): Customer {
-  return { customer: str(c.id), email: str(c.email), metadata: metadata(c.metadata) };
+  return { customer: str(c.id), email: str(c.email), country: countryCode(obj(c.address)?.country), metadata: metadata(c.metadata) };
 }
