@@ -219,6 +219,72 @@ sqliteOnly('unsubscribe and preferences', () => {
   });
 });
 
+// On both engines: which records are one person is a query of its own.
+describe("a partner in two programs: one person's preferences", () => {
+  /** One-click, as a mail client unsubscribes. */
+  const oneClick = async (m: Mail) => {
+    const posted = await c.call('POST', unsubscribeLink(m).slice(PUBLIC_URL.length), {
+      token: null,
+      raw: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(posted.status).toBe(200);
+  };
+
+  it("an unsubscribe through either program's e-mail stops that kind from both, as the portal shows; turned on there, both send it", async () => {
+    const [a, b] = [await program(), await program()];
+    const email = 'eve@partners.test';
+    const apply = async (to: { slug: string }) => {
+      const applied = await c.call('POST', `/v1/public/programs/${to.slug}/applications`, {
+        token: null,
+        body: { name: 'Eve', email, password: 'a long password' },
+      });
+      expect(applied.status, JSON.stringify(applied.body)).toBe(201);
+      return applied;
+    };
+    const eve = () => inbox.take().filter((m) => m.to === email);
+    inbox.take();
+    const first = await apply(a);
+    await drain();
+    const [received] = eve();
+    expect(subject(received!)).toBe(`${a.name} received your application`);
+    await oneClick(received!);
+
+    // Program B's message of that kind is not sent: the person turned it off.
+    await apply(b);
+    await drain();
+    expect(eve()).toEqual([]);
+
+    const cookie = first.headers
+      .getSetCookie()
+      .map((x) => x.split(';')[0])
+      .join('; ');
+    const portal = (method: string, body?: unknown) =>
+      c.call(method, '/v1/portal/notifications', { token: null, body, headers: { cookie, origin: c.url } });
+    expect((await portal('GET')).body.data.attributes).toMatchObject({ application_received: false, application_approved: true });
+
+    // The other way: B's approval unsubscribed stops A's.
+    const shipOf = async (p: { secret: string }) => (await ok('GET', '/v1/partnerships?state_eq=pending', undefined, p.secret)).data[0];
+    await ok('PATCH', `/v1/partnerships/${(await shipOf(b)).id}`, { state: 'accepted' }, b.secret);
+    await drain();
+    const [approved] = eve();
+    expect(subject(approved!)).toBe(`Welcome to the ${b.name} partner program`);
+    await oneClick(approved!);
+    expect((await portal('GET')).body.data.attributes).toMatchObject({ application_received: false, application_approved: false });
+    await ok('PATCH', `/v1/partnerships/${(await shipOf(a)).id}`, { state: 'accepted' }, a.secret);
+    await drain();
+    expect(eve()).toEqual([]);
+
+    // On again in the portal: both programs send it.
+    await portal('PATCH', { application_received: true });
+    const [c1, c2] = [await program(), await program()];
+    await apply(c1);
+    await apply(c2);
+    await drain();
+    expect(eve().map(subject).sort()).toEqual([`${c1.name} received your application`, `${c2.name} received your application`].sort());
+  });
+});
+
 sqliteOnly('owners', () => {
   it('a weekly summary, once per owner and week, however often the sender looks', async () => {
     const p = await program();
