@@ -11,7 +11,7 @@ import { disable, markFailing } from '../../packages/collector/src/modules/webho
 import { insertRow } from '../../packages/collector/src/platform/db/rows.js';
 import { PUBLIC_URL, seedPartner, startCollector, T0, type Collector } from './harness.js';
 import { ownerSession } from './session.js';
-import { type Inbox, type Mail, startSmtp } from './smtp.js';
+import { type Inbox, type Mail, portalLinkIn, read, startSmtp } from './smtp.js';
 
 const SQLITE = (process.env.TALLY_TEST_ENGINE ?? 'sqlite') === 'sqlite';
 // The messages are the same on either engine: on PostgreSQL only the claim is registered
@@ -282,6 +282,55 @@ describe("a partner in two programs: one person's preferences", () => {
     await apply(c2);
     await drain();
     expect(eve().map(subject).sort()).toEqual([`${c1.name} received your application`, `${c2.name} received your application`].sort());
+  });
+});
+
+sqliteOnly("invitations and password resets: the same letter, in the partner's language", () => {
+  /** Both parts, in one language: the words, the link (the same in each), the HTML's lang. */
+  function expectBoth(m: Mail, lang: string, words: string[]) {
+    expect(m.raw).toMatch(/Content-Type: multipart\/alternative/);
+    const { text, html } = read(m.raw);
+    const link = portalLinkIn(m.raw)!;
+    expect(link).toMatch(/^http:\/\/localhost:8787\/portal\/welcome#/);
+    expect(text).toContain(link);
+    expect(html).toContain(`href="${link}"`);
+    expect(html).toMatch(new RegExp(`<html[^>]* lang="${lang}"`));
+    for (const w of words) {
+      expect(text).toContain(w);
+      expect(html).toContain(w);
+    }
+    // Nothing of the English letter is left.
+    expect(text).not.toMatch(/password|Choose/);
+    expect(html).not.toMatch(/password|Choose/);
+  }
+
+  it('a German invitation to the portal and a French reset arrive with subject, text and HTML in their language', async () => {
+    const p = await program();
+    const gerd = await ok('POST', '/v1/partners', { name: 'Gerd', email: 'gerd@partners.test' }, p.secret);
+    await c.running.db.run('UPDATE partners SET locale = ? WHERE id = ?', ['de', gerd.data.id]);
+    inbox.take();
+    expect((await ok('POST', `/v1/partners/${gerd.data.id}/invitation`, undefined, p.secret)).meta.emailed).toBe(true);
+    await drain();
+    const [invitation] = inbox.take();
+    expect(invitation!.to).toBe('gerd@partners.test');
+    expect(read(invitation!.raw).subject).toBe(`Ihr Partnerportal bei ${p.name}`);
+    expectBoth(invitation!, 'de', [`${p.name} lädt Sie in sein Partnerportal ein`, 'Passwort wählen', p.name]);
+
+    const applied = await c.call('POST', `/v1/public/programs/${p.slug}/applications`, {
+      token: null,
+      body: { name: 'Fanny', email: 'fanny@partners.test', password: 'a long password' },
+    });
+    expect(applied.status).toBe(201);
+    await c.running.db.run('UPDATE partners SET locale = ? WHERE email = ?', ['fr', 'fanny@partners.test']);
+    await drain();
+    inbox.take();
+    const asked = await c.call('POST', '/v1/portal/auth/reset', { token: null, body: { email: 'fanny@partners.test' } });
+    expect(asked.status).toBe(202);
+    await drain();
+    const [reset] = inbox.take();
+    expect(reset!.to).toBe('fanny@partners.test');
+    expect(read(reset!.raw).subject).toBe('Choisissez un nouveau mot de passe pour votre espace partenaire');
+    expectBoth(reset!, 'fr', ['Quelqu’un a demandé un nouveau mot de passe', 'Choisir un nouveau mot de passe']);
   });
 });
 

@@ -221,11 +221,23 @@ export function changePartnerPassword(db: Db, session: PartnerSessionRow, curren
  * without owning it) reaches nothing of this program's. The link also serves a partner of
  * this program alone who forgot their password (redeemPartnerLink).
  */
-export async function invitePartner(tx: Tx, programId: string, partnerId: string, now: number): Promise<{ email: string; token: string }> {
+export async function invitePartner(
+  tx: Tx,
+  programId: string,
+  partnerId: string,
+  now: number,
+): Promise<{ email: string; token: string; partner: partnersStore.PartnerRow }> {
   const partner = await partnerToInvite(tx, programId, partnerId);
   const account = partner.account_id ? await accounts.accountById(tx, partner.account_id) : await accountFor(tx, partner.email, now);
   if (!account) throw fail('not_found', `no partner ${partnerId}`);
-  return { email: account.email, token: await identity.makeLink(tx, PARTNERS, account.id, 'invitation', now, { suffix: partner.id }) };
+  const token = await identity.makeLink(tx, PARTNERS, account.id, 'invitation', now, { suffix: partner.id });
+  return { email: account.email, token, partner };
+}
+
+/** The language the account's e-mails speak: its records' choice, else its first program's, else English. */
+export async function accountLocale(db: Queryable, accountId: string): Promise<Locale> {
+  const [first] = await accounts.partnershipsOf(db, accountId);
+  return localeOf(first?.partner_locale) ?? localeOf(first?.program_locale) ?? 'en';
 }
 
 /** The program's partner record an invitation is for, or 404. */

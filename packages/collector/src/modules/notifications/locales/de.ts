@@ -91,6 +91,21 @@ const de: Catalogue<typeof en> = {
     revenue: 'Umsatz',
     commissions: 'Provisionen',
   },
+  invitation: {
+    subject: 'Ihr Partnerportal bei {{program}}',
+    body: '{{program}} lädt Sie in sein Partnerportal ein: Dort finden Sie Ihren Empfehlungslink und was Sie verdient haben.',
+    button: 'Passwort wählen',
+    why: 'Sie erhalten diese E-Mail, weil {{program}} diese Adresse in sein Partnerportal eingeladen hat. Der Link gilt einmal, 24 Stunden lang.',
+  },
+  reset: {
+    portal: 'Partnerportal',
+    partner_subject: 'Neues Passwort für das Partnerportal',
+    owner_subject: 'Neues Passwort für das Dashboard',
+    partner_body: 'Jemand hat ein neues Passwort für Ihr Partnerkonto angefordert. Wenn Sie es waren, wählen Sie es über den Link unten.',
+    owner_body: 'Jemand hat ein neues Passwort für Ihr Tally-Konto angefordert. Wenn Sie es waren, wählen Sie es über den Link unten.',
+    button: 'Neues Passwort wählen',
+    why: 'Der Link gilt einmal, 24 Stunden lang. Wenn Sie es nicht waren, ignorieren Sie diese Nachricht: Ihr Passwort bleibt, wie es ist.',
+  },
 };
 
 export default de;

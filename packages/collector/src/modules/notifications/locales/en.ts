@@ -88,4 +88,19 @@ export default {
     revenue: 'Revenue',
     commissions: 'Commissions',
   },
+  invitation: {
+    subject: 'Your partner portal at {{program}}',
+    body: '{{program}} invites you to its partner portal, where you find your referral link and what you earned.',
+    button: 'Choose your password',
+    why: 'You get this e-mail because {{program}} invited this address to its partner portal. The link works once, for 24 hours.',
+  },
+  reset: {
+    portal: 'Partner portal',
+    partner_subject: 'Set a new password for the partner portal',
+    owner_subject: 'Set a new password for the dashboard',
+    partner_body: 'Someone asked to set a new password for your partner account. If it was you, choose it with the link below.',
+    owner_body: 'Someone asked to set a new password for your Tally account. If it was you, choose it with the link below.',
+    button: 'Choose a new password',
+    why: 'The link works once, for 24 hours. If it was not you, ignore this message: your password stays as it is.',
+  },
 };
