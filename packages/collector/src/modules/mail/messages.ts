@@ -1,5 +1,6 @@
 // What each kind of e-mail in the outbox says, made when it is sent (modules/mail/outbox.ts):
-// a partner's password reset or portal invitation, an owner's password reset. Each makes
+// a partner's password reset or portal invitation, an owner's password reset, and a team
+// invitation's link sent to the address (owners/service.ts, mailedInvitation). Each makes
 // its link in the sending transaction, so the link exists only once the mail goes. They
 // are the notifications' letters (MJML, both parts) in the partner's language, from the
 // same catalogues (modules/notifications/locales/); owners get English, as the dashboard.
@@ -12,7 +13,7 @@ import { PARTNERS } from '../identity/repo.js';
 import { resetLinkFor } from '../identity/service.js';
 import { translate } from '../notifications/i18n.js';
 import { html, plainText, type Letter } from '../notifications/template.js';
-import { linkPath, ownerReset } from '../owners/service.js';
+import { linkPath, mailedInvitation, ownerReset } from '../owners/service.js';
 import { accountLocale, invitePartner, partnerLinkPath } from '../portal/service.js';
 import * as programs from '../programs/repo.js';
 import type { Compose } from './outbox.js';
@@ -44,6 +45,20 @@ export function composers(publicUrl: string): Record<MailKind, Compose> {
     async owner_reset(tx, row, now) {
       const made = await ownerReset(tx, row.subject_key, now);
       return made && reset(made.account.email ?? '', 'en', translate('en'), 'owner', publicUrl + linkPath(made.token));
+    },
+    async owner_invitation(tx, row, now): Promise<Message | undefined> {
+      const made = await mailedInvitation(tx, row.subject_key, now);
+      const program = made && (await programs.get(tx, made.invitation.program_id));
+      if (!made || !program) return undefined;
+      const t = translate('en');
+      const v = { program: program.name };
+      return letter(made.invitation.email, 'en', {
+        program: program.name,
+        subject: t('team_invitation.subject', v),
+        paragraphs: [t('team_invitation.body', v)],
+        button: { label: t('team_invitation.button'), url: publicUrl + linkPath(made.link) },
+        footer: t('team_invitation.why', v),
+      });
     },
     async partner_invitation(tx, row, now): Promise<Message | undefined> {
       const made = await invitePartner(tx, row.program_id ?? '', row.subject_key, now).catch(() => undefined);

@@ -106,6 +106,12 @@ const de: Catalogue<typeof en> = {
     button: 'Neues Passwort wählen',
     why: 'Der Link gilt einmal, 24 Stunden lang. Wenn Sie es nicht waren, ignorieren Sie diese Nachricht: Ihr Passwort bleibt, wie es ist.',
   },
+  team_invitation: {
+    subject: 'Bestätigen Sie Ihre Einladung zu {{program}}',
+    body: 'Sie sind eingeladen, {{program}} bei Tally zu betreuen. Diese Adresse ist auch zu einem anderen Programm hier eingeladen, daher wird ihr Passwort nur über einen an sie gesendeten Link gewählt: diesen.',
+    button: 'Passwort wählen und annehmen',
+    why: 'Sie erhalten diese E-Mail, weil die Einladung dieser Adresse zu {{program}} benutzt wurde. Der Link gilt einmal, bis die Einladung abläuft; wenn Sie keine erwartet haben, ignorieren Sie diese Nachricht.',
+  },
 };
 
 export default de;

@@ -103,4 +103,10 @@ export default {
     button: 'Choose a new password',
     why: 'The link works once, for 24 hours. If it was not you, ignore this message: your password stays as it is.',
   },
+  team_invitation: {
+    subject: 'Confirm your invitation to {{program}}',
+    body: 'You are invited to run {{program}} on Tally. This address is invited to another program here too, so its password is chosen only with a link sent to it: this one.',
+    button: 'Choose your password and accept',
+    why: 'You get this e-mail because the invitation of this address to {{program}} was used. The link works once, until the invitation expires; if you expected none, ignore this message.',
+  },
 };

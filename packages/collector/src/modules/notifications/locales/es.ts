@@ -110,6 +110,12 @@ const es: Catalogue<typeof en> = {
     button: 'Elegir una nueva contraseña',
     why: 'El enlace funciona una vez, durante 24 horas. Si no fuiste tú, ignora este mensaje: tu contraseña no cambia.',
   },
+  team_invitation: {
+    subject: 'Confirma tu invitación a {{program}}',
+    body: 'Te han invitado a gestionar {{program}} en Tally. Esta dirección también está invitada a otro programa aquí, así que su contraseña solo se elige con un enlace enviado a ella: este.',
+    button: 'Elegir mi contraseña y aceptar',
+    why: 'Recibes este correo porque se usó la invitación de esta dirección a {{program}}. El enlace funciona una vez, hasta que caduque la invitación; si no esperabas ninguna, ignora este mensaje.',
+  },
 };
 
 export default es;

@@ -112,6 +112,12 @@ const fr: Catalogue<typeof en> = {
     button: 'Choisir un nouveau mot de passe',
     why: 'Le lien fonctionne une fois, pendant 24 heures. Si ce n’était pas vous, ignorez ce message : votre mot de passe ne change pas.',
   },
+  team_invitation: {
+    subject: 'Confirmez votre invitation à {{program}}',
+    body: 'Vous êtes invité à gérer {{program}} sur Tally. Cette adresse est aussi invitée à un autre programme ici, son mot de passe se choisit donc seulement avec un lien qui lui est envoyé : celui-ci.',
+    button: 'Choisir mon mot de passe et accepter',
+    why: 'Vous recevez cet e-mail parce que l’invitation de cette adresse à {{program}} a été utilisée. Le lien fonctionne une fois, jusqu’à l’expiration de l’invitation ; si vous n’en attendiez pas, ignorez ce message.',
+  },
 };
 
 export default fr;
