@@ -57,6 +57,15 @@ function expectLetter(m: Mail, words: RegExp, link: string) {
   expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
 }
 const unsubscribeLink = (m: Mail) => /^List-Unsubscribe: <([^>]+)>/m.exec(m.raw.replace(/\r\n[ \t]+/g, ' '))?.[1] ?? '';
+/** The portal's preferences, with the session a sign-in or an application answered. */
+const portalOf = (signedIn: { headers: Headers }) => {
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .map((x) => x.split(';')[0])
+    .join('; ');
+  return (method: string, body?: unknown) =>
+    c.call(method, '/v1/portal/notifications', { token: null, body, headers: { cookie, origin: c.url } });
+};
 
 sqliteOnly('partners hear of their application, referrals, earnings, payouts and codes', () => {
   it('application received, then approved with the link; the owner hears of the application; nothing is sent inside the request', async () => {
@@ -179,12 +188,7 @@ sqliteOnly('unsubscribe and preferences', () => {
       token: null,
       body: { email: 'dee@partners.test', password: 'a long password' },
     });
-    const cookie = signIn.headers
-      .getSetCookie()
-      .map((x) => x.split(';')[0])
-      .join('; ');
-    const portal = (method: string, body?: unknown) =>
-      c.call(method, '/v1/portal/notifications', { token: null, body, headers: { cookie, origin: c.url } });
+    const portal = portalOf(signIn);
     expect((await portal('GET')).body.data.attributes).toMatchObject({ application_received: true, application_approved: true });
 
     const posted = await c.call('POST', path, {
@@ -255,12 +259,7 @@ describe("a partner in two programs: one person's preferences", () => {
     await drain();
     expect(eve()).toEqual([]);
 
-    const cookie = first.headers
-      .getSetCookie()
-      .map((x) => x.split(';')[0])
-      .join('; ');
-    const portal = (method: string, body?: unknown) =>
-      c.call(method, '/v1/portal/notifications', { token: null, body, headers: { cookie, origin: c.url } });
+    const portal = portalOf(first);
     expect((await portal('GET')).body.data.attributes).toMatchObject({ application_received: false, application_approved: true });
 
     // The other way: B's approval unsubscribed stops A's.
