@@ -61,7 +61,7 @@ export function composers(publicUrl: string): Record<MailKind, Compose> {
       });
     },
     async partner_invitation(tx, row, now): Promise<Message | undefined> {
-      const made = await invitePartner(tx, row.program_id ?? '', row.subject_key, now).catch(() => undefined);
+      const made = await invitePartner(tx, row.program_id ?? '', row.subject_key, now, 'mailed').catch(() => undefined);
       const program = made && (await programs.get(tx, made.partner.program_id));
       if (!made || !program) return undefined;
       const locale = localeOf(made.partner.locale) ?? localeOf(program.locale) ?? 'en';
