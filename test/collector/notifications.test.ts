@@ -11,7 +11,7 @@ import { disable, markFailing } from '../../packages/collector/src/modules/webho
 import { insertRow } from '../../packages/collector/src/platform/db/rows.js';
 import { PUBLIC_URL, seedPartner, startCollector, T0, type Collector } from './harness.js';
 import { ownerSession } from './session.js';
-import { type Inbox, type Mail, startSmtp } from './smtp.js';
+import { type Inbox, type Mail, portalLinkIn, read, startSmtp } from './smtp.js';
 
 const SQLITE = (process.env.TALLY_TEST_ENGINE ?? 'sqlite') === 'sqlite';
 // The messages are the same on either engine: on PostgreSQL only the claim is registered
@@ -57,6 +57,15 @@ function expectLetter(m: Mail, words: RegExp, link: string) {
   expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
 }
 const unsubscribeLink = (m: Mail) => /^List-Unsubscribe: <([^>]+)>/m.exec(m.raw.replace(/\r\n[ \t]+/g, ' '))?.[1] ?? '';
+/** The portal's preferences, with the session a sign-in or an application answered. */
+const portalOf = (signedIn: { headers: Headers }) => {
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .map((x) => x.split(';')[0])
+    .join('; ');
+  return (method: string, body?: unknown) =>
+    c.call(method, '/v1/portal/notifications', { token: null, body, headers: { cookie, origin: c.url } });
+};
 
 sqliteOnly('partners hear of their application, referrals, earnings, payouts and codes', () => {
   it('application received, then approved with the link; the owner hears of the application; nothing is sent inside the request', async () => {
@@ -179,12 +188,7 @@ sqliteOnly('unsubscribe and preferences', () => {
       token: null,
       body: { email: 'dee@partners.test', password: 'a long password' },
     });
-    const cookie = signIn.headers
-      .getSetCookie()
-      .map((x) => x.split(';')[0])
-      .join('; ');
-    const portal = (method: string, body?: unknown) =>
-      c.call(method, '/v1/portal/notifications', { token: null, body, headers: { cookie, origin: c.url } });
+    const portal = portalOf(signIn);
     expect((await portal('GET')).body.data.attributes).toMatchObject({ application_received: true, application_approved: true });
 
     const posted = await c.call('POST', path, {
@@ -216,6 +220,116 @@ sqliteOnly('unsubscribe and preferences', () => {
     });
     const off = await p.owner.call('PATCH', '/v1/notifications/preferences', { body: { weekly_summary: false } });
     expect(off.body.data.attributes.weekly_summary).toBe(false);
+  });
+});
+
+// On both engines: which records are one person is a query of its own.
+describe("a partner in two programs: one person's preferences", () => {
+  /** One-click, as a mail client unsubscribes. */
+  const oneClick = async (m: Mail) => {
+    const posted = await c.call('POST', unsubscribeLink(m).slice(PUBLIC_URL.length), {
+      token: null,
+      raw: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(posted.status).toBe(200);
+  };
+
+  it("an unsubscribe through either program's e-mail stops that kind from both, as the portal shows; turned on there, both send it", async () => {
+    const [a, b] = [await program(), await program()];
+    const email = 'eve@partners.test';
+    const apply = async (to: { slug: string }) => {
+      const applied = await c.call('POST', `/v1/public/programs/${to.slug}/applications`, {
+        token: null,
+        body: { name: 'Eve', email, password: 'a long password' },
+      });
+      expect(applied.status, JSON.stringify(applied.body)).toBe(201);
+      return applied;
+    };
+    const eve = () => inbox.take().filter((m) => m.to === email);
+    inbox.take();
+    const first = await apply(a);
+    await drain();
+    const [received] = eve();
+    expect(subject(received!)).toBe(`${a.name} received your application`);
+    await oneClick(received!);
+
+    // Program B's message of that kind is not sent: the person turned it off.
+    await apply(b);
+    await drain();
+    expect(eve()).toEqual([]);
+
+    const portal = portalOf(first);
+    expect((await portal('GET')).body.data.attributes).toMatchObject({ application_received: false, application_approved: true });
+
+    // The other way: B's approval unsubscribed stops A's.
+    const shipOf = async (p: { secret: string }) => (await ok('GET', '/v1/partnerships?state_eq=pending', undefined, p.secret)).data[0];
+    await ok('PATCH', `/v1/partnerships/${(await shipOf(b)).id}`, { state: 'accepted' }, b.secret);
+    await drain();
+    const [approved] = eve();
+    expect(subject(approved!)).toBe(`Welcome to the ${b.name} partner program`);
+    await oneClick(approved!);
+    expect((await portal('GET')).body.data.attributes).toMatchObject({ application_received: false, application_approved: false });
+    await ok('PATCH', `/v1/partnerships/${(await shipOf(a)).id}`, { state: 'accepted' }, a.secret);
+    await drain();
+    expect(eve()).toEqual([]);
+
+    // On again in the portal: both programs send it.
+    await portal('PATCH', { application_received: true });
+    const [c1, c2] = [await program(), await program()];
+    await apply(c1);
+    await apply(c2);
+    await drain();
+    expect(eve().map(subject).sort()).toEqual([`${c1.name} received your application`, `${c2.name} received your application`].sort());
+  });
+});
+
+sqliteOnly("invitations and password resets: the same letter, in the partner's language", () => {
+  /** Both parts, in one language: the words, the link (the same in each), the HTML's lang. */
+  function expectBoth(m: Mail, lang: string, words: string[]) {
+    expect(m.raw).toMatch(/Content-Type: multipart\/alternative/);
+    const { text, html } = read(m.raw);
+    const link = portalLinkIn(m.raw)!;
+    expect(link).toMatch(/^http:\/\/localhost:8787\/portal\/welcome#/);
+    expect(text).toContain(link);
+    expect(html).toContain(`href="${link}"`);
+    expect(html).toMatch(new RegExp(`<html[^>]* lang="${lang}"`));
+    for (const w of words) {
+      expect(text).toContain(w);
+      expect(html).toContain(w);
+    }
+    // Nothing of the English letter is left.
+    expect(text).not.toMatch(/password|Choose/);
+    expect(html).not.toMatch(/password|Choose/);
+  }
+
+  it('a German invitation to the portal and a French reset arrive with subject, text and HTML in their language', async () => {
+    const p = await program();
+    const gerd = await ok('POST', '/v1/partners', { name: 'Gerd', email: 'gerd@partners.test' }, p.secret);
+    await c.running.db.run('UPDATE partners SET locale = ? WHERE id = ?', ['de', gerd.data.id]);
+    inbox.take();
+    expect((await ok('POST', `/v1/partners/${gerd.data.id}/invitation`, undefined, p.secret)).meta.emailed).toBe(true);
+    await drain();
+    const [invitation] = inbox.take();
+    expect(invitation!.to).toBe('gerd@partners.test');
+    expect(read(invitation!.raw).subject).toBe(`Ihr Partnerportal bei ${p.name}`);
+    expectBoth(invitation!, 'de', [`${p.name} lädt Sie in sein Partnerportal ein`, 'Passwort wählen', p.name]);
+
+    const applied = await c.call('POST', `/v1/public/programs/${p.slug}/applications`, {
+      token: null,
+      body: { name: 'Fanny', email: 'fanny@partners.test', password: 'a long password' },
+    });
+    expect(applied.status).toBe(201);
+    await c.running.db.run('UPDATE partners SET locale = ? WHERE email = ?', ['fr', 'fanny@partners.test']);
+    await drain();
+    inbox.take();
+    const asked = await c.call('POST', '/v1/portal/auth/reset', { token: null, body: { email: 'fanny@partners.test' } });
+    expect(asked.status).toBe(202);
+    await drain();
+    const [reset] = inbox.take();
+    expect(reset!.to).toBe('fanny@partners.test');
+    expect(read(reset!.raw).subject).toBe('Choisissez un nouveau mot de passe pour votre espace partenaire');
+    expectBoth(reset!, 'fr', ['Quelqu’un a demandé un nouveau mot de passe', 'Choisir un nouveau mot de passe']);
   });
 });
 

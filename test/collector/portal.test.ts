@@ -619,6 +619,28 @@ describe('nobody takes over an account through the application form or an invita
     return { a, made, token: invitation.body.meta.link.split('#')[1] as string };
   }
 
+  it("while B's held invitation waits, A's held link chooses no password; once B's has expired, A's link does, and B's next one takes that password", async () => {
+    const email = 'wanted@partners.test';
+    const fromB = await invited(email);
+    const fromA = await invited(email);
+    // The attack: A's owner uses the link they hold, with a password of their choosing.
+    expectError(await redeem(fromA.token, 'the squatter password'), 409, 'conflict');
+    expectError(await signInAs(email, 'the squatter password'), 401, 'invalid_credentials');
+    expectError(await redeem(fromB.token, 'the squatter password'), 409, 'conflict');
+    // A day on, B's link has expired: A's new one is the only open invitation, and the person chooses the password with it.
+    c.clock.now += 24 * 3600;
+    const again = await c.call('POST', `/v1/partners/${fromA.made.partnerId}/invitation`, { token: fromA.a.secret });
+    expect((await redeem(again.body.meta.link.split('#')[1], 'the real partner password')).status).toBe(200);
+    // B invites again: its link takes the password the person chose, and they reach both programs.
+    const fromB2 = await c.call('POST', `/v1/partners/${fromB.made.partnerId}/invitation`, { token: fromB.a.secret });
+    const tokenB = fromB2.body.meta.link.split('#')[1];
+    expectError(await redeem(tokenB, 'the squatter password'), 401, 'invalid_credentials');
+    const joined = await redeem(tokenB, 'the real partner password');
+    expect(joined.status).toBe(200);
+    const reached = (await asPartner(partnerCookieOf(joined)!)('GET', '/v1/portal/partnerships')).body.data.map((x: any) => x.id);
+    expect(reached.sort()).toEqual([fromA.made.partnershipId, fromB.made.partnershipId].sort());
+  });
+
   it('an invitation not yet used: applying with its address, on any page, sets no password and signs nobody in; the invitee redeems the link', async () => {
     const { a, made, token } = await invited('invitee@partners.test');
     const b = await programWithPage({ auto_accept: true });

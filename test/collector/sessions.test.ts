@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
 import { expectError, PUBLIC_URL, seedPartner, startCollector, type Collector } from './harness.js';
 import { asOwner, ownerSession, sessionCookieOf } from './session.js';
+import { read, startSmtp } from './smtp.js';
 import { customer, newSecret, postEvent, stripeEvent } from './stripe-fixtures.js';
 
 let c: Collector;
@@ -319,5 +320,70 @@ describe('programs', () => {
     expectError(await signIn(o.email, o.password), 401, 'invalid_credentials'); // no program left: the user is gone
     const other = await c.otherProgram();
     expectError(await c.call('DELETE', `/v1/members/${me.id}`, { token: other.secret }), 404, 'not_found');
+  });
+});
+
+describe('an address invited by two programs: its password is chosen only by whoever reads its mail', () => {
+  it("program A's owner, holding A's link, cannot choose the password while B's invitation waits; the person joins both through the e-mailed link", async () => {
+    const inbox = await startSmtp();
+    const mailing = await startCollector({ smtpUrl: inbox.url });
+    try {
+      const [a, b] = [await mailing.otherProgram(), await mailing.otherProgram()];
+      const email = 'wanted@owners.test';
+      const invite = async (p: { secret: string }) =>
+        tokenOf((await mailing.call('POST', '/v1/members', { token: p.secret, body: { email } })).body.meta.sign_in_link);
+      const redeem = (token: string, password: string) =>
+        mailing.call('POST', '/v1/auth/redeem', { token: null, body: { token, password } });
+      const fromB = await invite(b);
+      const fromA = await invite(a);
+
+      // The attack: A's owner uses A's link with a password of their choosing.
+      const squat = await redeem(fromA, 'the squatter password');
+      expectError(squat, 409, 'conflict');
+      expect(squat.body.errors[0].detail).toMatch(/sent to the address/);
+      expectError(
+        await mailing.call('POST', '/v1/auth/sign_in', { token: null, body: { email, password: 'the squatter password' } }),
+        401,
+        'invalid_credentials',
+      );
+      // The link went to the address instead; the one A's owner holds is used up.
+      await mailing.running.outbox!.drain();
+      const [mail] = inbox.take();
+      expect(mail!.to).toBe(email);
+      const { subject, text, html } = read(mail!.raw);
+      expect(subject).toMatch(/^Confirm your invitation to /);
+      const link = /http:\/\/localhost:8787\/dashboard\/welcome#\S+/.exec(text)![0];
+      expect(html).toContain(`href="${link}"`);
+      expectError(await redeem(fromA, 'the squatter password'), 404, 'not_found');
+      expect(inbox.take()).toEqual([]);
+
+      // The person who reads the address's mail chooses the password and joins A, then joins B with it.
+      const joinedA = await redeem(tokenOf(link), 'the real owner password');
+      expect(joinedA.status).toBe(200);
+      expect(joinedA.body.data.attributes).toMatchObject({ email, program_id: a.id });
+      expectError(await redeem(fromB, 'the squatter password'), 401, 'invalid_credentials');
+      const joinedB = await redeem(fromB, 'the real owner password');
+      expect(joinedB.status).toBe(200);
+      expect(joinedB.body.data.attributes.programs.map((p: { id: string }) => p.id).sort()).toEqual([a.id, b.id].sort());
+    } finally {
+      await mailing.close();
+      await inbox.close();
+    }
+  });
+
+  it("without SMTP neither program's link chooses it while the other waits; once one invitation is gone, the other's link does, and the person joins the second with that password", async () => {
+    const [a, b] = [await c.otherProgram(), await c.otherProgram()];
+    const email = 'twice@owners.test';
+    const invite = async (p: { secret: string }) => (await c.call('POST', '/v1/members', { token: p.secret, body: { email } })).body;
+    const redeem = (token: string, password: string) => c.call('POST', '/v1/auth/redeem', { token: null, body: { token, password } });
+    const fromA = await invite(a);
+    const fromB = await invite(b);
+    expectError(await redeem(tokenOf(fromA.meta.sign_in_link), 'a chosen password'), 409, 'conflict');
+    expectError(await redeem(tokenOf(fromB.meta.sign_in_link), 'a chosen password'), 409, 'conflict');
+    // B withdraws its invitation: A's link, the only one left, makes the account.
+    expect((await c.call('DELETE', `/v1/members/${fromB.data.id}`, { token: b.secret })).status).toBe(204);
+    expect((await redeem(tokenOf(fromA.meta.sign_in_link), 'a chosen password')).status).toBe(200);
+    const again = await invite(b);
+    expect((await redeem(tokenOf(again.meta.sign_in_link), 'a chosen password')).status).toBe(200);
   });
 });

@@ -86,3 +86,43 @@ export async function startSmtp(): Promise<Inbox> {
 export function portalLinkIn(raw: string): string | undefined {
   return /https?:\/\/\S+\/portal\/welcome#[\w-]+/.exec(unquote(raw))?.[0];
 }
+
+/** What a person reads of a message: its subject and each part, decoded (UTF-8, quoted-printable or base64). */
+export interface Read {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const qp = (body: string): string =>
+  Buffer.from(
+    body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+    'latin1',
+  ).toString('utf8');
+const decodeBody = (headers: string, body: string): string =>
+  /Content-Transfer-Encoding: base64/i.test(headers)
+    ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+    : /Content-Transfer-Encoding: quoted-printable/i.test(headers)
+      ? qp(body)
+      : body;
+/** RFC 2047 encoded words (=?UTF-8?Q?…?= or =?UTF-8?B?…?=), as nodemailer writes a subject that is not ASCII. */
+const decodeWords = (value: string): string =>
+  value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, how: string, text: string) =>
+      how.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : qp(text.replace(/_/g, ' ')),
+    );
+
+export function read(raw: string): Read {
+  const unfolded = raw.replace(/\r\n[ \t]+/g, ' ');
+  const subject = decodeWords(/^Subject: (.*)$/m.exec(unfolded)?.[1] ?? '');
+  const part = (type: string): string => {
+    for (const chunk of raw.split(/\r?\n--[^\r\n]+\r?\n/)) {
+      const [headers = '', ...body] = chunk.split(/\r?\n\r?\n/);
+      if (new RegExp(`Content-Type: ${type}`, 'i').test(headers))
+        return decodeBody(headers, body.join('\n\n').replace(/\r?\n--[^\r\n]*--\s*$/, ''));
+    }
+    return '';
+  };
+  return { subject, text: part('text/plain'), html: part('text/html') };
+}

@@ -25,7 +25,7 @@ let n = 0;
 const address = (who: string) => `${who}-${++n}@trust.test`;
 
 describe('owners: one program never reaches another through an invitation', () => {
-  it("an address invited by B and then by A: A's link makes an account that reaches A alone, and B's link does not reset it", async () => {
+  it("an address invited by B and then by A: A's link, which A's owner holds, makes no account, and B's link is not spoiled", async () => {
     const b = await c.otherProgram();
     const cfo = address('cfo');
     const fromB = await c.call('POST', '/v1/members', { token: b.secret, body: { email: cfo } });
@@ -34,16 +34,18 @@ describe('owners: one program never reaches another through an invitation', () =
     expect(fromA.status).toBe(201);
     expect(fromA.body.meta.sign_in_link).not.toBe(fromB.body.meta.sign_in_link);
 
-    // A redeems its own link: it makes the account, a member of A only.
-    const taken = await redeem(c, tokenOf(fromA.body.meta.sign_in_link), 'chosen by program A');
-    expect(taken.status).toBe(200);
-    expect(taken.body.data.attributes.programs.map((p: { id: string }) => p.id)).toEqual([c.programId]);
-    const asA = asOwner(c, sessionCookieOf(taken)!);
-    expectError(await asA('POST', '/v1/auth/program', { body: { program_id: b.id } }), 404, 'not_found');
-    // B's link, in the real person's hands, never sets the password A chose: it asks for it.
-    expectError(await redeem(c, tokenOf(fromB.body.meta.sign_in_link), 'the real cfo password'), 401, 'invalid_credentials');
-    const members = await c.call('GET', '/v1/members', { token: b.secret });
-    expect(members.body.data.filter((m: { attributes: { active: boolean } }) => m.attributes.active)).toEqual([]);
+    // A redeems its own link: while B's invitation waits, it chooses no password (decision 0317).
+    expectError(await redeem(c, tokenOf(fromA.body.meta.sign_in_link), 'chosen by program A'), 409, 'conflict');
+    expectError(
+      await c.call('POST', '/v1/auth/sign_in', { token: null, body: { email: cfo, password: 'chosen by program A' } }),
+      401,
+      'invalid_credentials',
+    );
+    // A withdraws; B's link, in the real person's hands, then makes the account with their password.
+    expect((await c.call('DELETE', `/v1/members/${fromA.body.data.id}`)).status).toBe(204);
+    const joined = await redeem(c, tokenOf(fromB.body.meta.sign_in_link), 'the real cfo password');
+    expect(joined.status).toBe(200);
+    expect(joined.body.data.attributes.programs.map((p: { id: string }) => p.id)).toEqual([b.id]);
   });
 
   it("an address A activated before B invites it: B is told nothing, and A's password does not open B", async () => {

@@ -318,14 +318,6 @@ describe('the dashboard in Chromium', () => {
     expect(link).toContain('/dashboard/welcome#');
     await waitForText(page, 'invited');
 
-    // A second program invites the same person: they accept with the password they chose.
-    const other = await createProgram(
-      server.db,
-      { name: 'Second program', siteUrl: 'https://second.example/' },
-      Math.floor(Date.now() / 1000),
-    );
-    const { link: token } = await invite(server.db, other.program.id, 'second@company.test', Math.floor(Date.now() / 1000), 'viewer');
-
     const second = await browser.newContext();
     const p2 = await second.newPage();
     await p2.goto(link);
@@ -333,6 +325,15 @@ describe('the dashboard in Chromium', () => {
     await p2.click('button[type=submit]');
     await p2.waitForURL('**/dashboard/');
     await waitForText(p2, 'Top partners');
+
+    // A second program invites the same person: they accept with the password they chose.
+    // (Invited there before, the first link would not have chosen it: decision 0317.)
+    const other = await createProgram(
+      server.db,
+      { name: 'Second program', siteUrl: 'https://second.example/' },
+      Math.floor(Date.now() / 1000),
+    );
+    const { link: token } = await invite(server.db, other.program.id, 'second@company.test', Math.floor(Date.now() / 1000), 'viewer');
     await p2.goto(new URL(linkPath(token), link).href);
     await p2.fill('input[name=password]', 'second owner password');
     await p2.click('button[type=submit]');

@@ -1,29 +1,50 @@
 // E-mail preferences in Chromium (docs/notifications.md). The owner's: reached from the
 // dashboard's navigation, a kind turned off with the keyboard and saved, still off after a
 // reload and in the API, the page clean under axe-core. The partner's panel on the portal's
-// settings page, in German: the same, through /v1/portal/notifications.
+// settings page, in German: the same, through /v1/portal/notifications. An e-mail's
+// unsubscribe link followed by a person: its page's button turns the kind off (the page's
+// policy lets its form post to this origin, and nowhere else).
 
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptedPartner, apiWith, axeFindings, press, redeemLink, signInFirst, waitForText } from './dashboard.js';
+import { portalLinkIn, startSmtp, type Inbox } from '../collector/smtp.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 
 let browser: Browser;
+let inbox: Inbox;
 let collector: Awaited<ReturnType<typeof startDemoCollector>>;
 let page: Page;
 let problems: string[];
 
 beforeAll(async () => {
   browser = await launchChromium();
-  collector = await startDemoCollector();
+  inbox = await startSmtp();
+  collector = await startDemoCollector({ smtpUrl: inbox.url });
   page = await (await browser.newContext()).newPage();
   problems = consoleProblems(page);
 });
 afterAll(async () => {
   await browser?.close();
   await collector?.close();
+  await inbox?.close();
 });
+
+/** A link of a message to `to` (on this collector), once the message has arrived. */
+async function linkIn(to: string, find: (raw: string) => string | undefined): Promise<string> {
+  const link = find((await inbox.waitFor(to, (raw) => find(raw) !== undefined)).raw) ?? '';
+  return link.replace(/^https?:\/\/[^/]+/, collector.server.url);
+}
+const unsubscribeLinkIn = (raw: string) => /^List-Unsubscribe: <([^>]+)>/m.exec(raw.replace(/\r\n[ \t]+/g, ' '))?.[1];
+
+/** The partner signs in to the portal on a page of their own with the invitation e-mailed to them. */
+async function invitedPortal(api: ReturnType<typeof apiWith>, partner: { id: string }, email: string): Promise<Page> {
+  const portal = await (await browser.newContext()).newPage();
+  await api('POST', `/v1/partners/${partner.id}/invitation`);
+  await redeemLink(portal, await linkIn(email, portalLinkIn));
+  return portal;
+}
 
 const weekly = 'input[type=checkbox][name=weekly_summary]';
 /** The owner's preferences as the API answers them to this browser's session. */
@@ -64,9 +85,8 @@ describe("the partner's e-mail preferences (the portal's settings) in Chromium",
     const server = collector.server;
     const api = apiWith(server.url, server.firstProgram!.tokens.secret);
     const partner = await acceptedPartner(api, 'Greta');
-    const portal = await (await browser.newContext()).newPage();
+    const portal = await invitedPortal(api, partner, 'greta@partners.test');
     const seen = consoleProblems(portal);
-    await redeemLink(portal, (await api('POST', `/v1/partners/${partner.id}/invitation`)).meta.link);
     // German, the partner's own choice: the panel speaks the portal's language.
     await portal.goto(`${server.url}/portal/`);
     const chosen = await portal.evaluate(
@@ -97,5 +117,34 @@ describe("the partner's e-mail preferences (the portal's settings) in Chromium",
     const stored = await portal.evaluate(async () => (await (await fetch('/v1/portal/notifications')).json()).data.attributes);
     expect(stored).toMatchObject({ first_referral: false, payout_sent: true });
     expect(seen).toEqual([]);
+  });
+});
+
+describe("an e-mail's unsubscribe link in Chromium", () => {
+  it('opens a page whose button turns the kind off; the portal shows it off; clean under axe-core', async () => {
+    const server = collector.server;
+    const api = apiWith(server.url, server.firstProgram!.tokens.secret);
+    // Accepted: the partner is told of it, in a message with its unsubscribe link.
+    const partner = (await api('POST', '/v1/partners', { name: 'Ulla', email: 'ulla@partners.test' })).data;
+    const ship = await api('POST', '/v1/partnerships', { partner_id: partner.id, state: 'pending' });
+    await api('PATCH', `/v1/partnerships/${ship.data.id}`, { state: 'accepted' });
+    const link = await linkIn('ulla@partners.test', unsubscribeLinkIn);
+    const person = await (await browser.newContext()).newPage();
+    const seen = consoleProblems(person);
+    await person.goto(link);
+    await waitForText(person, 'Stop these e-mails?');
+    expect(await axeFindings(person)).toEqual([]);
+    await press(person, 'Unsubscribe');
+    await waitForText(person, 'Unsubscribed');
+    expect(await axeFindings(person)).toEqual([]);
+    // The page's policy lets its form post here and nowhere else.
+    const policy = (await fetch(link)).headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("form-action 'self'");
+    expect(policy).toContain("default-src 'none'");
+    expect(seen).toEqual([]);
+
+    const portal = await invitedPortal(api, partner, 'ulla@partners.test');
+    const stored = await portal.evaluate(async () => (await (await fetch('/v1/portal/notifications')).json()).data.attributes);
+    expect(stored).toMatchObject({ application_approved: false, first_referral: true });
   });
 });

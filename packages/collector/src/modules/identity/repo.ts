@@ -47,8 +47,10 @@ export interface LinkRow {
   used_at: number | null;
   purpose: LinkPurpose;
   created_at: number | null;
-  /** Owners' links name the program they sign in to. */
-  program_id?: string;
+  /** Owners' links name the program they sign in to; partners' invitations the inviting program. */
+  program_id?: string | null;
+  /** Partners' invitations: 1 when the program's owner holds the link (shown, not e-mailed). */
+  held?: number;
 }
 
 export interface SessionBase {
@@ -134,7 +136,7 @@ export async function insertLink(db: Queryable, realm: Realm, row: LinkRow): Pro
 }
 
 const linkColumns = (realm: Realm) =>
-  `hash, ${realm.fk} AS account, expires_at, used_at, purpose, created_at${realm === OWNERS ? ', program_id' : ''}`;
+  `hash, ${realm.fk} AS account, expires_at, used_at, purpose, created_at, program_id${realm === PARTNERS ? ', held' : ''}`;
 
 export function linkByHash(db: Queryable, realm: Realm, hash: string): Promise<LinkRow | undefined> {
   return db.get<LinkRow>(`SELECT ${linkColumns(realm)} FROM ${realm.links} WHERE hash = ?`, [hash]);

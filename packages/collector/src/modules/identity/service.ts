@@ -135,18 +135,22 @@ export function endSession(db: Db, realm: Realm, sessionId: string): Promise<num
   return db.transaction((tx) => store.deleteSession(tx, realm, sessionId));
 }
 
-/** A one-time link (24 h); `suffix` rides in the token, covered by its hash (a partner invitation names its record). */
+/**
+ * A one-time link (24 h); `suffix` rides in the token, covered by its hash (a partner invitation
+ * names its record); `held`: a partner invitation's link shown to the program's owner.
+ */
 export async function makeLink(
   tx: Queryable,
   realm: Realm,
   account: string,
   purpose: LinkPurpose,
   now: number,
-  extra: { programId?: string; suffix?: string } = {},
+  extra: { programId?: string; suffix?: string; held?: boolean } = {},
 ): Promise<string> {
   const token = newSecret() + (extra.suffix ?? '');
   const row: LinkRow = { hash: hashToken(token), account, expires_at: now + LINK_SECONDS, used_at: null, purpose, created_at: now };
   if (extra.programId !== undefined) row.program_id = extra.programId;
+  if (extra.held) row.held = 1;
   await store.insertLink(tx, realm, row);
   return token;
 }

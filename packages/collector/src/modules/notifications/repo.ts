@@ -185,6 +185,19 @@ export async function ownerEmail(db: Queryable, userId: string, programId: strin
   return row?.email ?? undefined;
 }
 
+/**
+ * The partner records of the same person as `partnerId`: every record linked to its portal
+ * account (one person in each program they joined), or the record alone while it has none.
+ */
+export async function recordsOfPerson(db: Queryable, partnerId: string): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(
+    `SELECT id FROM partners WHERE id = ?
+      OR account_id = (SELECT account_id FROM partners WHERE id = ? AND account_id IS NOT NULL) ORDER BY id`,
+    [partnerId, partnerId],
+  );
+  return rows.map((r) => r.id);
+}
+
 /** The partner records of a portal account: whose preferences the portal shows together. */
 export async function partnersOfAccount(db: Queryable, accountId: string): Promise<string[]> {
   return (await db.all<{ id: string }>('SELECT id FROM partners WHERE account_id = ? ORDER BY id', [accountId])).map((r) => r.id);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { route } from '../../api/route.js';
 import { escapeHtml } from '../../platform/html.js';
 import { one, resource } from '../../platform/http/schemas.js';
+import { SELF_FORM_POLICY } from '../../platform/http/security-headers.js';
 import { translate } from './i18n.js';
 import { OWNER_KINDS, PARTNER_KINDS, type Person } from './kinds.js';
 import { kindLabel } from './letter.js';
@@ -19,10 +20,13 @@ const partnerPreferences = resource('notification_preferences', kindsShape(PARTN
 const ownerPreferences = resource('notification_preferences', kindsShape(OWNER_KINDS));
 const changes = (kinds: readonly string[]) => z.strictObject(Object.fromEntries(kinds.map((k) => [k, z.boolean().optional()])));
 
-/** A small page of our own, in English (the token says nothing of the person's language). */
+/**
+ * A small page of our own, in English (the token says nothing of the person's language).
+ * Its button's form posts to this origin: the site-wide policy's form-action 'none' would stop it.
+ */
 const page = (title: string, body: string) => ({
   status: 200,
-  headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
+  headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Security-Policy': SELF_FORM_POLICY },
   body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
 });
 const en = translate('en');

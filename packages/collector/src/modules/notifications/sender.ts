@@ -100,7 +100,10 @@ export function startNotifications(options: NotificationOptions) {
     let draft: Draft | undefined;
     try {
       draft = await db.transaction((tx) => compose(tx, row, now));
-      const off = draft && (await repo.optedOut(db, row.audience === 'partner' ? 'partner' : 'owner', [draft.personId])).has(row.kind);
+      // A partner's preferences are the person's: what any of their programs' records turned off (the portal shows the same).
+      const person = row.audience === 'partner' ? 'partner' : 'owner';
+      const records = draft && person === 'partner' ? await repo.recordsOfPerson(db, draft.personId) : [draft?.personId ?? ''];
+      const off = draft && (await repo.optedOut(db, person, records)).has(row.kind);
       if (!draft || off) {
         await repo.finish(db, row.id, 'skipped', now);
         return;

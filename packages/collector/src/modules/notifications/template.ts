@@ -1,4 +1,4 @@
-// Every notification's two parts from one description: the plain text, and the HTML made
+// Every e-mail's two parts (the notifications', invitations' and resets') from one description: the plain text, and the HTML made
 // by MJML (responsive e-mail markup compiled to what mail clients render), in the program's
 // name and colour. Programs have no colour of their own yet: the portal's accent is theirs.
 
@@ -15,7 +15,8 @@ export interface Letter {
   button: { label: string; url: string };
   /** Why the recipient gets it. */
   footer: string;
-  unsubscribe: { label: string; url: string };
+  /** A notification's link that stops its kind; an invitation or a reset has none. */
+  unsubscribe?: { label: string; url: string } | undefined;
 }
 
 export function plainText(letter: Letter): string {
@@ -27,7 +28,7 @@ export function plainText(letter: Letter): string {
     '',
     '--',
     letter.footer,
-    `${letter.unsubscribe.label}: ${letter.unsubscribe.url}`,
+    ...(letter.unsubscribe ? [`${letter.unsubscribe.label}: ${letter.unsubscribe.url}`] : []),
     '',
   ].join('\n');
 }
@@ -47,7 +48,7 @@ export async function html(letter: Letter, colour = PROGRAM_COLOUR): Promise<str
     </mj-column></mj-section>
     <mj-section><mj-column>
       ${p(letter.footer, 'font-size="12px" color="#545d70"')}
-      <mj-text font-size="12px"><a href="${escapeHtml(letter.unsubscribe.url)}" style="color:#545d70">${escapeHtml(letter.unsubscribe.label)}</a></mj-text>
+      ${letter.unsubscribe ? `<mj-text font-size="12px"><a href="${escapeHtml(letter.unsubscribe.url)}" style="color:#545d70">${escapeHtml(letter.unsubscribe.label)}</a></mj-text>` : ''}
     </mj-column></mj-section>
   </mj-body>
 </mjml>`;

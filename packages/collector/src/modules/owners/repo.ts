@@ -155,6 +155,21 @@ export function takeInvitation(db: Queryable, hash: string, now: number): Promis
   return db.get<InvitationRow>('DELETE FROM invitations WHERE hash = ? AND expires_at > ? RETURNING *', [hash, now]);
 }
 
+/** Whether a program other than `programId` has an open invitation of the address. */
+export async function invitedElsewhere(db: Queryable, emailNorm: string, programId: string, now: number): Promise<boolean> {
+  const row = await db.get('SELECT 1 AS one FROM invitations WHERE email_norm = ? AND program_id <> ? AND expires_at > ? LIMIT 1', [
+    emailNorm,
+    programId,
+    now,
+  ]);
+  return row !== undefined;
+}
+
+/** An open invitation's new link (the one e-mailed to the address): the old one stops working. */
+export function rehashInvitation(db: Queryable, id: string, hash: string, now: number): Promise<InvitationRow | undefined> {
+  return db.get<InvitationRow>('UPDATE invitations SET hash = ? WHERE id = ? AND expires_at > ? RETURNING *', [hash, id, now]);
+}
+
 export function invitationByHash(db: Queryable, hash: string): Promise<InvitationRow | undefined> {
   return db.get<InvitationRow>('SELECT * FROM invitations WHERE hash = ?', [hash]);
 }

@@ -71,8 +71,8 @@ export const authRoutes = [
     body: z.strictObject({ token: z.string().max(200), email: email.optional(), password }),
     status: 200,
     response: sessionSchema,
-    async handle({ db, body, now }) {
-      return started(db, await redeem(db, body.token, body, now));
+    async handle({ db, body, now, outbox }) {
+      return started(db, await redeem(db, body.token, body, now, outbox));
     },
   }),
   resetRoute('/v1/auth/reset', 'owner_reset', 'the dashboard'),

@@ -6,7 +6,8 @@
 // its link, handed over, creates the account of an address that has none, and adds an
 // existing user only when that user proves their password. No link an owner holds sets
 // or resets the password of an account that belongs, or is invited, elsewhere
-// (docs/decisions/0220-owners-invitations.md).
+// (docs/decisions/0220-owners-invitations.md): while another program's invitation of the
+// address is open, only a link e-mailed to the address creates its account (decision 0317).
 
 import { fail } from '../../platform/errors.js';
 import type { Db, Queryable, Tx } from '../../platform/db/db.js';
@@ -19,6 +20,7 @@ import { checkEmail, LINK_SECONDS, signInKey } from '../identity/service.js';
 import { uuidv7 } from '../../core/ids.js';
 import { checkPasswordRules, hashPassword } from '../identity/passwords.js';
 import { hashToken } from '../tokens/service.js';
+import { enqueueMail } from '../mail/outbox.js';
 
 export { newSecret, SESSION_IDLE_SECONDS } from '../identity/service.js';
 
@@ -94,6 +96,24 @@ export async function invite(db: Db, programId: string, rawEmail: string, now: n
   });
 }
 
+/**
+ * The end of an invitation's link that went by e-mail to the address (covered by its hash,
+ * so no one can add it to a link they hold): whoever uses it reads the address's mail.
+ */
+const MAILED = '.mailed';
+
+/** The e-mail outbox, when SMTP is configured: a link for the address is sent through it. */
+export interface Mailing {
+  kick(): void;
+}
+
+/** An open invitation's link to e-mail to its address, replacing the one its owner holds. */
+export async function mailedInvitation(tx: Tx, id: string, now: number): Promise<Invitation | undefined> {
+  const token = identity.newSecret() + MAILED;
+  const invitation = await users.rehashInvitation(tx, id, hashToken(token), now);
+  return invitation && { invitation, link: token };
+}
+
 export interface Redemption {
   /** Required when the link's user has no e-mail yet (the first start's). */
   email?: string | undefined;
@@ -106,15 +126,17 @@ export interface Redemption {
  * is an old invitation of a user who runs another program too: then, as for an
  * invitation of an address that has an account, the password is the account's own.
  */
-export async function redeem(db: Db, token: string, input: Redemption, now: number): Promise<NewSession> {
+export async function redeem(db: Db, token: string, input: Redemption, now: number, mailing?: Mailing): Promise<NewSession> {
   const hash = hashToken(token);
   const invitation = await users.invitationByHash(db, hash);
-  if (invitation) return acceptInvitation(db, invitation, token, input, now);
+  if (invitation) return acceptInvitation(db, invitation, token, input, now, mailing);
   const link = await identity.peekLink(db, OWNERS, token, now);
   const user = await users.userById(db, link.account);
   if (!user) throw identity.linkGone();
   const programId = link.program_id ?? '';
-  const elsewhere = (await users.membershipsOfUser(db, user.id)).some((m) => m.program_id !== programId);
+  const elsewhere =
+    (await users.membershipsOfUser(db, user.id)).some((m) => m.program_id !== programId) ||
+    (user.email_norm !== null && (await users.invitedElsewhere(db, user.email_norm, programId, now)));
   if (link.purpose === 'invitation' && (user.password_hash !== null || elsewhere)) {
     await identity.provePassword(db, OWNERS, user, input.password, now);
     return db.transaction(async (tx) => {
@@ -142,13 +164,37 @@ export async function redeem(db: Db, token: string, input: Redemption, now: numb
 }
 
 /**
- * An invitation's link: a new account for an address that has none, with the password
- * chosen now; for an existing user, that user's own password, checked and counted as
- * signing in counts it. Either way the person joins the program in the invited role.
+ * A held link that would choose the password of an address another program has invited:
+ * the link goes to the address instead (its reader may be that program's invitee), or,
+ * without SMTP, nobody chooses it until only one invitation of the address is open.
  */
-async function acceptInvitation(db: Db, invitation: InvitationRow, token: string, input: Redemption, now: number): Promise<NewSession> {
+async function mailInstead(db: Db, invitation: InvitationRow, now: number, mailing: Mailing | undefined): Promise<never> {
+  const why = 'this address is invited to another program here too, so its password is chosen only with a link sent to the address';
+  if (!mailing) throw fail('conflict', `${why}, and this Tally sends no e-mail: accept once the other invitation is withdrawn or used`);
+  await db.transaction((tx) => enqueueMail(tx, 'owner_invitation', invitation.id, invitation.program_id, now));
+  mailing.kick();
+  throw fail('conflict', `${why}: one is on its way there, and this link stops working`);
+}
+
+/**
+ * An invitation's link: a new account for an address that has none, with the password
+ * chosen now (while another program has invited the address too, only by the link that
+ * was e-mailed to it); for an existing user, that user's own password, checked and
+ * counted as signing in counts it. Either way the person joins the program in the invited role.
+ */
+async function acceptInvitation(
+  db: Db,
+  invitation: InvitationRow,
+  token: string,
+  input: Redemption,
+  now: number,
+  mailing: Mailing | undefined,
+): Promise<NewSession> {
   if (invitation.expires_at <= now) throw identity.linkGone();
   const existing = await users.userByEmail(db, invitation.email_norm);
+  const held = !token.endsWith(MAILED);
+  const contested = (q: Queryable) => users.invitedElsewhere(q, invitation.email_norm, invitation.program_id, now);
+  if (!existing && held && (await contested(db))) return mailInstead(db, invitation, now, mailing);
   let passwordHash: string | null = null;
   if (existing) {
     const wrong = 'this address has an account here already: give its password to accept (forgot it? reset it from the sign-in page)';
@@ -164,6 +210,7 @@ async function acceptInvitation(db: Db, invitation: InvitationRow, token: string
     const current = await users.userByEmail(tx, taken.email_norm);
     // Made by another request since the check: its password is needed, so try again.
     if (current?.id !== existing?.id) throw fail('conflict', 'this address got an account meanwhile: try again with its password');
+    if (!current && held && (await contested(tx))) throw fail('conflict', 'this address was invited elsewhere meanwhile: try again');
     let user = current;
     if (!user) {
       user = newUser(taken.email, now);

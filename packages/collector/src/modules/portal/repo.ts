@@ -74,6 +74,16 @@ export function invitedPartner(
   return db.get('SELECT id, program_id, account_id FROM partners WHERE id = ?', [partnerId]);
 }
 
+/** True when a program other than `programId` has an open invitation link of the account. */
+export async function invitedElsewhere(db: Queryable, accountId: string, programId: string, now: number): Promise<boolean> {
+  const row = await db.get(
+    `SELECT 1 AS one FROM partner_links WHERE account_id = ? AND purpose = 'invitation' AND used_at IS NULL AND expires_at > ?
+      AND program_id IS NOT NULL AND program_id <> ? LIMIT 1`,
+    [accountId, now, programId],
+  );
+  return row !== undefined;
+}
+
 /** True when the account reaches a partner record in a program other than `programId`. */
 export async function reachesOtherProgram(db: Queryable, accountId: string, programId: string): Promise<boolean> {
   return (

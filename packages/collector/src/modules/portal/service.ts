@@ -221,11 +221,28 @@ export function changePartnerPassword(db: Db, session: PartnerSessionRow, curren
  * without owning it) reaches nothing of this program's. The link also serves a partner of
  * this program alone who forgot their password (redeemPartnerLink).
  */
-export async function invitePartner(tx: Tx, programId: string, partnerId: string, now: number): Promise<{ email: string; token: string }> {
+export async function invitePartner(
+  tx: Tx,
+  programId: string,
+  partnerId: string,
+  now: number,
+  how: 'held' | 'mailed' = 'held',
+): Promise<{ email: string; token: string; partner: partnersStore.PartnerRow }> {
   const partner = await partnerToInvite(tx, programId, partnerId);
   const account = partner.account_id ? await accounts.accountById(tx, partner.account_id) : await accountFor(tx, partner.email, now);
   if (!account) throw fail('not_found', `no partner ${partnerId}`);
-  return { email: account.email, token: await identity.makeLink(tx, PARTNERS, account.id, 'invitation', now, { suffix: partner.id }) };
+  const token = await identity.makeLink(tx, PARTNERS, account.id, 'invitation', now, {
+    suffix: partner.id,
+    programId,
+    held: how === 'held',
+  });
+  return { email: account.email, token, partner };
+}
+
+/** The language the account's e-mails speak: its records' choice, else its first program's, else English. */
+export async function accountLocale(db: Queryable, accountId: string): Promise<Locale> {
+  const [first] = await accounts.partnershipsOf(db, accountId);
+  return localeOf(first?.partner_locale) ?? localeOf(first?.program_locale) ?? 'en';
 }
 
 /** The program's partner record an invitation is for, or 404. */
@@ -234,6 +251,12 @@ export async function partnerToInvite(tx: Queryable, programId: string, partnerI
   if (!partner) throw fail('not_found', `no partner ${partnerId}`);
   return partner;
 }
+
+const contestedLink = () =>
+  fail(
+    'conflict',
+    'this address is invited to another program here too, so its password is chosen only with a link sent to the address: ask for the invitation by e-mail, or use this link once the other invitation is used or has expired',
+  );
 
 /**
  * Uses a one-time link up and signs in. A reset's link (only ever e-mailed to the address)
@@ -250,6 +273,11 @@ export async function redeemPartnerLink(db: Db, token: string, password: string,
   const partner = partnerId === null ? undefined : await accounts.invitedPartner(db, partnerId);
   if (partnerId !== null && !partner) throw identity.linkGone();
   const setsPassword = !partner || !(await accounts.reachesOtherProgram(db, link.account, partner.program_id));
+  // A link the owner holds proves nothing of the address: while another program's invitation
+  // of it is open, only a link e-mailed to it chooses the password (decision 0317).
+  const contested = async (q: Queryable) =>
+    partner !== undefined && link.held === 1 && (await accounts.invitedElsewhere(q, link.account, partner.program_id, now));
+  if (setsPassword && (await contested(db))) throw contestedLink();
   let passwordHash: string | null = null;
   if (setsPassword) {
     checkPasswordRules(password);
@@ -265,6 +293,7 @@ export async function redeemPartnerLink(db: Db, token: string, password: string,
       // The account joined another program since the check above: its password is needed now.
       if (setsPassword && (await accounts.reachesOtherProgram(tx, link.account, partner.program_id)))
         throw fail('conflict', 'your partner account changed meanwhile: try again');
+      if (setsPassword && (await contested(tx))) throw contestedLink();
       if ((await accounts.linkPartner(tx, partner.program_id, partner.id, link.account)) === 0)
         throw fail('conflict', 'this partner record belongs to another partner account');
     }

@@ -9,6 +9,9 @@ import type { Middleware } from 'koa';
 /** The strict default policy: nothing loads, nothing frames the answer, no form posts anywhere. */
 export const STRICT_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/** The strict policy for a page whose one form posts back to this origin (the unsubscribe page's button). */
+export const SELF_FORM_POLICY = STRICT_POLICY.replace("form-action 'none'", "form-action 'self'");
+
 /** On every answer, also the ones Node's parser refuses before the app (platform/http/client-errors.ts). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Content-Security-Policy': STRICT_POLICY,

@@ -91,6 +91,27 @@ const de: Catalogue<typeof en> = {
     revenue: 'Umsatz',
     commissions: 'Provisionen',
   },
+  invitation: {
+    subject: 'Ihr Partnerportal bei {{program}}',
+    body: '{{program}} lädt Sie in sein Partnerportal ein: Dort finden Sie Ihren Empfehlungslink und was Sie verdient haben.',
+    button: 'Passwort wählen',
+    why: 'Sie erhalten diese E-Mail, weil {{program}} diese Adresse in sein Partnerportal eingeladen hat. Der Link gilt einmal, 24 Stunden lang.',
+  },
+  reset: {
+    portal: 'Partnerportal',
+    partner_subject: 'Neues Passwort für das Partnerportal',
+    owner_subject: 'Neues Passwort für das Dashboard',
+    partner_body: 'Jemand hat ein neues Passwort für Ihr Partnerkonto angefordert. Wenn Sie es waren, wählen Sie es über den Link unten.',
+    owner_body: 'Jemand hat ein neues Passwort für Ihr Tally-Konto angefordert. Wenn Sie es waren, wählen Sie es über den Link unten.',
+    button: 'Neues Passwort wählen',
+    why: 'Der Link gilt einmal, 24 Stunden lang. Wenn Sie es nicht waren, ignorieren Sie diese Nachricht: Ihr Passwort bleibt, wie es ist.',
+  },
+  team_invitation: {
+    subject: 'Bestätigen Sie Ihre Einladung zu {{program}}',
+    body: 'Sie sind eingeladen, {{program}} bei Tally zu betreuen. Diese Adresse ist auch zu einem anderen Programm hier eingeladen, daher wird ihr Passwort nur über einen an sie gesendeten Link gewählt: diesen.',
+    button: 'Passwort wählen und annehmen',
+    why: 'Sie erhalten diese E-Mail, weil die Einladung dieser Adresse zu {{program}} benutzt wurde. Der Link gilt einmal, bis die Einladung abläuft; wenn Sie keine erwartet haben, ignorieren Sie diese Nachricht.',
+  },
 };
 
 export default de;

@@ -88,4 +88,25 @@ export default {
     revenue: 'Revenue',
     commissions: 'Commissions',
   },
+  invitation: {
+    subject: 'Your partner portal at {{program}}',
+    body: '{{program}} invites you to its partner portal, where you find your referral link and what you earned.',
+    button: 'Choose your password',
+    why: 'You get this e-mail because {{program}} invited this address to its partner portal. The link works once, for 24 hours.',
+  },
+  reset: {
+    portal: 'Partner portal',
+    partner_subject: 'Set a new password for the partner portal',
+    owner_subject: 'Set a new password for the dashboard',
+    partner_body: 'Someone asked to set a new password for your partner account. If it was you, choose it with the link below.',
+    owner_body: 'Someone asked to set a new password for your Tally account. If it was you, choose it with the link below.',
+    button: 'Choose a new password',
+    why: 'The link works once, for 24 hours. If it was not you, ignore this message: your password stays as it is.',
+  },
+  team_invitation: {
+    subject: 'Confirm your invitation to {{program}}',
+    body: 'You are invited to run {{program}} on Tally. This address is invited to another program here too, so its password is chosen only with a link sent to it: this one.',
+    button: 'Choose your password and accept',
+    why: 'You get this e-mail because the invitation of this address to {{program}} was used. The link works once, until the invitation expires; if you expected none, ignore this message.',
+  },
 };

@@ -95,6 +95,27 @@ const es: Catalogue<typeof en> = {
     revenue: 'Ingresos',
     commissions: 'Comisiones',
   },
+  invitation: {
+    subject: 'Tu portal de socio en {{program}}',
+    body: '{{program}} te invita a su portal de socios, donde encuentras tu enlace de referido y lo que has ganado.',
+    button: 'Elegir mi contraseña',
+    why: 'Recibes este correo porque {{program}} invitó a esta dirección a su portal de socios. El enlace funciona una vez, durante 24 horas.',
+  },
+  reset: {
+    portal: 'Portal de socios',
+    partner_subject: 'Elige una nueva contraseña para el portal de socios',
+    owner_subject: 'Elige una nueva contraseña para el panel',
+    partner_body: 'Alguien pidió una nueva contraseña para tu cuenta de socio. Si fuiste tú, elígela con el enlace de abajo.',
+    owner_body: 'Alguien pidió una nueva contraseña para tu cuenta de Tally. Si fuiste tú, elígela con el enlace de abajo.',
+    button: 'Elegir una nueva contraseña',
+    why: 'El enlace funciona una vez, durante 24 horas. Si no fuiste tú, ignora este mensaje: tu contraseña no cambia.',
+  },
+  team_invitation: {
+    subject: 'Confirma tu invitación a {{program}}',
+    body: 'Te han invitado a gestionar {{program}} en Tally. Esta dirección también está invitada a otro programa aquí, así que su contraseña solo se elige con un enlace enviado a ella: este.',
+    button: 'Elegir mi contraseña y aceptar',
+    why: 'Recibes este correo porque se usó la invitación de esta dirección a {{program}}. El enlace funciona una vez, hasta que caduque la invitación; si no esperabas ninguna, ignora este mensaje.',
+  },
 };
 
 export default es;

@@ -95,6 +95,29 @@ const fr: Catalogue<typeof en> = {
     revenue: 'Chiffre d’affaires',
     commissions: 'Commissions',
   },
+  invitation: {
+    subject: 'Votre espace partenaire chez {{program}}',
+    body: '{{program}} vous invite dans son espace partenaire, où vous trouvez votre lien de parrainage et ce que vous avez gagné.',
+    button: 'Choisir mon mot de passe',
+    why: 'Vous recevez cet e-mail parce que {{program}} a invité cette adresse dans son espace partenaire. Le lien fonctionne une fois, pendant 24 heures.',
+  },
+  reset: {
+    portal: 'Espace partenaire',
+    partner_subject: 'Choisissez un nouveau mot de passe pour votre espace partenaire',
+    owner_subject: 'Choisissez un nouveau mot de passe pour le tableau de bord',
+    partner_body:
+      'Quelqu’un a demandé un nouveau mot de passe pour votre compte partenaire. Si c’était vous, choisissez-le avec le lien ci-dessous.',
+    owner_body:
+      'Quelqu’un a demandé un nouveau mot de passe pour votre compte Tally. Si c’était vous, choisissez-le avec le lien ci-dessous.',
+    button: 'Choisir un nouveau mot de passe',
+    why: 'Le lien fonctionne une fois, pendant 24 heures. Si ce n’était pas vous, ignorez ce message : votre mot de passe ne change pas.',
+  },
+  team_invitation: {
+    subject: 'Confirmez votre invitation à {{program}}',
+    body: 'Vous êtes invité à gérer {{program}} sur Tally. Cette adresse est aussi invitée à un autre programme ici, son mot de passe se choisit donc seulement avec un lien qui lui est envoyé : celui-ci.',
+    button: 'Choisir mon mot de passe et accepter',
+    why: 'Vous recevez cet e-mail parce que l’invitation de cette adresse à {{program}} a été utilisée. Le lien fonctionne une fois, jusqu’à l’expiration de l’invitation ; si vous n’en attendiez pas, ignorez ce message.',
+  },
 };
 
 export default fr;

@@ -33,6 +33,7 @@ import m0027 from './0027-notifications.js';
 import m0028 from './0028-imports.js';
 import m0029 from './0029-embed.js';
 import m0031 from './0031-move-rule-currencies.js';
+import m0032 from './0032-partner-invitation-links.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -67,4 +68,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0028,
   m0029,
   m0031,
+  m0032,
 ];

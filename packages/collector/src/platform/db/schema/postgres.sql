@@ -407,6 +407,8 @@ CREATE TABLE partner_links (
   used_at bigint,
   purpose text NOT NULL DEFAULT 'invitation'::text,
   created_at bigint,
+  program_id text,
+  held integer NOT NULL DEFAULT 0,
   CONSTRAINT partner_links_account_id_fkey FOREIGN KEY (account_id) REFERENCES partner_accounts(id) ON DELETE CASCADE,
   CONSTRAINT partner_links_pkey PRIMARY KEY (hash)
 );

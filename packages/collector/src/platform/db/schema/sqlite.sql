@@ -326,7 +326,9 @@ CREATE TABLE partner_links (
   expires_at BIGINT NOT NULL,
   used_at BIGINT,
   purpose TEXT NOT NULL DEFAULT 'invitation',
-  created_at BIGINT
+  created_at BIGINT,
+  program_id TEXT,
+  held INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX partner_links_account ON partner_links (account_id);
 CREATE INDEX partner_links_expiry ON partner_links (expires_at);
