@@ -20,6 +20,7 @@ import * as portal from '../portal/repo.js';
 import { type PartnershipWithEarnings, withEarnings } from '../portal/service.js';
 import * as programs from '../programs/repo.js';
 import type { ProgramRow } from '../programs/repo.js';
+import { exactOrigin } from '../programs/service.js';
 import { hashToken } from '../tokens/service.js';
 import * as embeds from './repo.js';
 import type { EmbedSessionRow } from './repo.js';
@@ -139,7 +140,8 @@ export async function authenticateEmbed(
  */
 export async function frameAncestors(db: Queryable, token: string, now: number): Promise<string> {
   const programId = token.startsWith(TOKEN_PREFIX) ? await embeds.tokenProgram(db, hashToken(token), now) : undefined;
-  const origins = programId ? await programs.origins(db, programId) : [];
+  // Only exact origins, should a row from before they were checked hold a wildcard or a `;`.
+  const origins = programId ? (await programs.origins(db, programId)).filter((o) => exactOrigin(o) === o) : [];
   return origins.length > 0 ? origins.join(' ') : "'none'";
 }
 
