@@ -167,7 +167,11 @@ describe('tally payouts mark-paid', () => {
     writeFileSync(file, 'someone@x.test,1.00,USD\n');
     const run = await tally(['payouts', 'mark-paid', file], env);
     expect(run.code).toBe(2);
-    expect((await tally(['payouts', 'mark-paid', join(dir, 'missing.csv')], env)).code).toBe(2);
+    const missing = await tally(['payouts', 'mark-paid', join(dir, 'missing.csv')], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      `tally: cannot read ${join(dir, 'missing.csv')}: there is no such file; mark-paid takes a file tally payouts export --csv wrote`,
+    );
   });
 });
 

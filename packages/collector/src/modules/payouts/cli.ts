@@ -22,14 +22,15 @@ function place(batch: PayoutBatch, path: string): Placed {
 }
 
 /**
- * Why a file could not be written, in words, without the system's own message: that names
- * the temporary file and the call (`ENOENT … open 'FILE.123.partial'`), which FILE's writer
- * never asked for.
+ * Why a file could not be read or written, in words, without the system's own message: that
+ * names the temporary file and the call (`ENOENT … open 'FILE.123.partial'`), which FILE's
+ * writer never asked for.
  */
-function cannotWrite(path: string, err: unknown): Error {
+function whyNot(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
-  const why =
-    code === 'ENOTDIR' || code === 'EEXIST' // mkdir's, where a part of the path is a file
+  return code === 'ENOENT'
+    ? 'there is no such file'
+    : code === 'ENOTDIR' || code === 'EEXIST' // mkdir's, where a part of the path is a file
       ? 'a part of its path is a file, not a folder'
       : code === 'EISDIR' || code === 'ENOTEMPTY'
         ? 'it is a folder; name a file inside it'
@@ -38,8 +39,9 @@ function cannotWrite(path: string, err: unknown): Error {
           : code === 'ENOSPC' || code === 'EDQUOT'
             ? 'the disk is full'
             : `the system refused it (${code ?? (err as Error).message})`;
-  return new Error(`cannot write ${path}: ${why}`);
 }
+
+const cannotWrite = (path: string, err: unknown) => new Error(`cannot write ${path}: ${whyNot(err)}`);
 
 /** A temporary file is gone, or never was: nothing to report either way. */
 function removeTemp(temp: string): void {
@@ -223,8 +225,8 @@ export const payoutCommands: Record<string, Command> = {
       let text: string;
       try {
         text = readFileSync(positionals[0] ?? '', 'utf8');
-      } catch {
-        throw new UsageError(`cannot read ${positionals[0]}`);
+      } catch (err) {
+        throw new UsageError(`cannot read ${positionals[0]}: ${whyNot(err)}; mark-paid takes a file tally payouts export --csv wrote`);
       }
       const moved = await withDb(config, (db) => markPaid(db, parseCsv(text), now()));
       out(`Marked ${moved} commission(s) paid.`);
