@@ -115,7 +115,12 @@ describe('codes that credit nothing', () => {
 describe('making codes', () => {
   it('a code is unique in its program whatever its case, and in the allowed characters', async () => {
     const p = await program();
-    expectError(await api(p, 'POST', '/v1/discount_codes', { partnership_id: p.leo.partnershipId, code: 'maya' }), 409, 'conflict');
+    const taken = expectError(
+      await api(p, 'POST', '/v1/discount_codes', { partnership_id: p.leo.partnershipId, code: 'maya' }),
+      409,
+      'conflict',
+    );
+    expect(taken.detail).toMatch(/: choose another$/);
     expectError(await api(p, 'POST', '/v1/discount_codes', { partnership_id: p.leo.partnershipId, code: 'LÉO' }), 422, 'invalid_field');
     expectError(await api(p, 'POST', '/v1/discount_codes', { partnership_id: p.leo.partnershipId, code: 'a b' }), 422, 'invalid_field');
     const other = await program();

@@ -106,7 +106,8 @@ export async function createCode(tx: Tx, programId: string, input: CodeInput, by
   return row;
 }
 
-const taken = () => fail('conflict', 'this code is taken in this program (codes are the same whatever their case)', { field: 'code' });
+const taken = () =>
+  fail('conflict', 'this code is taken in this program (codes are the same whatever their case): choose another', { field: 'code' });
 
 /** Disables or enables a code: a disabled one credits nothing. */
 export async function setCodeEnabled(tx: Tx, programId: string, id: string, enabled: boolean, now: number): Promise<CodeRow> {

@@ -37,7 +37,9 @@ export function parseSiteUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw fail('invalid_field', `site URL must be an absolute http(s) URL, got "${raw}"`, { field: 'site_url' });
+    throw fail('invalid_field', `site URL must be an absolute http(s) URL, like https://www.example.com/, got "${raw}"`, {
+      field: 'site_url',
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw fail('invalid_field', 'site URL must use http or https', { field: 'site_url' });
