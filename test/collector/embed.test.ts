@@ -200,18 +200,18 @@ describe('the embedded page', () => {
     // A port, and a name in any case, are fine.
     const good = await c.call('PATCH', '/v1/program', {
       token: p.secret,
-      body: { allowed_origins: ['http://localhost:8080', 'https://Shop.Company.test:8443'] },
+      body: { allowed_origins: ['http://localhost:8080', 'https://Shop.Company.test:8443', 'http://[::1]:8080'] },
     });
     expect(good.status, JSON.stringify(good.body)).toBe(200);
     const policy = async () => {
       const { attributes } = await mint(p);
       return (await fetch(`${c.url}/embed/?token=${encodeURIComponent(attributes.token)}`)).headers.get('content-security-policy');
     };
-    expect(await policy()).toMatch(/frame-ancestors http:\/\/localhost:8080 https:\/\/shop\.company\.test:8443(;|$)/);
+    expect(await policy()).toMatch(/frame-ancestors http:\/\/\[::1\]:8080 http:\/\/localhost:8080 https:\/\/shop\.company\.test:8443(;|$)/);
     // A row kept from before origins were checked is left out of the policy.
     await withDb(c.databaseUrl, (db) =>
       db.transaction((tx) => tx.run('INSERT INTO program_origins (program_id, origin) VALUES (?, ?)', [p.id, 'https://*'])),
     );
-    expect(await policy()).toMatch(/frame-ancestors http:\/\/localhost:8080 https:\/\/shop\.company\.test:8443(;|$)/);
+    expect(await policy()).toMatch(/frame-ancestors http:\/\/\[::1\]:8080 http:\/\/localhost:8080 https:\/\/shop\.company\.test:8443(;|$)/);
   });
 });

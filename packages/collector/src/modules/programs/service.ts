@@ -49,10 +49,11 @@ export function parseSiteUrl(raw: string): string {
 
 /**
  * A host an origin may name, as URL gives it (lower case, punycode): DNS labels of letters,
- * digits and hyphens, or IPv4. Origins go into CORS answers and /embed/'s frame-ancestors,
- * where `*`, `;`, `,` or a quote would widen or rewrite the policy.
+ * digits and hyphens, IPv4, or IPv6 in brackets (HOST=::1 makes the first program's). Origins
+ * go into CORS answers and /embed/'s frame-ancestors, where `*`, `;`, `,` or a quote would
+ * widen or rewrite the policy.
  */
-const ORIGIN_HOST = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const ORIGIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])$/;
 
 /** The origin `raw` is exactly (scheme://host[:port]), else undefined: `https://Shop.Example.com:443/` is `https://shop.example.com`. */
 export function exactOrigin(raw: string): string | undefined {
