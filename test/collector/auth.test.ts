@@ -53,7 +53,14 @@ describe('401 unauthorized', () => {
   });
 
   it('a well-formed token with a valid checksum that was never issued', async () => {
-    expectError(await c.call('GET', '/v1/partners', { token: generateToken('secret') }), 401, 'unauthorized');
+    const err = expectError(await c.call('GET', '/v1/partners', { token: generateToken('secret') }), 401, 'unauthorized');
+    // It says where a working token comes from.
+    expect(err.detail).toBe(
+      'this token is unknown or revoked: use the secret token the first start printed, or make one under ' +
+        'Settings → API tokens in the dashboard (npx tally tokens create --program ID --kind secret)',
+    );
+    const none = expectError(await c.call('GET', '/v1/partners', { token: null }), 401, 'unauthorized');
+    expect(none.detail).toBe('a token is required: send Authorization: Bearer <secret token>, or sign in to the dashboard');
   });
 
   it('a token with a broken checksum', async () => {

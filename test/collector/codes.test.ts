@@ -115,7 +115,12 @@ describe('codes that credit nothing', () => {
 describe('making codes', () => {
   it('a code is unique in its program whatever its case, and in the allowed characters', async () => {
     const p = await program();
-    expectError(await api(p, 'POST', '/v1/discount_codes', { partnership_id: p.leo.partnershipId, code: 'maya' }), 409, 'conflict');
+    const taken = expectError(
+      await api(p, 'POST', '/v1/discount_codes', { partnership_id: p.leo.partnershipId, code: 'maya' }),
+      409,
+      'conflict',
+    );
+    expect(taken.detail).toMatch(/: choose another$/);
     expectError(await api(p, 'POST', '/v1/discount_codes', { partnership_id: p.leo.partnershipId, code: 'LÉO' }), 422, 'invalid_field');
     expectError(await api(p, 'POST', '/v1/discount_codes', { partnership_id: p.leo.partnershipId, code: 'a b' }), 422, 'invalid_field');
     const other = await program();
@@ -197,6 +202,17 @@ describe("the discount a partner's link brings", () => {
 });
 
 describe('codes made on acceptance and by partners', () => {
+  /** A portal session of the partner, through their invitation. */
+  async function portalCookie(p: Program, partnerId: string): Promise<string> {
+    const invited = await kit.c.call('POST', `/v1/partners/${partnerId}/invitation`, { token: p.secret });
+    const token = String(invited.body.meta.link).split('#')[1];
+    const redeemed = await kit.c.call('POST', '/v1/portal/auth/redeem', {
+      token: null,
+      body: { token, password: 'a long partner password' },
+    });
+    return redeemed.headers.get('set-cookie')!.split(';')[0]!;
+  }
+
   it('a partnership gets a code when it is accepted, once, with the prefix', async () => {
     const p = await program();
     await ok(p, 'PATCH', '/v1/program', { auto_codes: true, code_prefix: 'acme-' });
@@ -219,13 +235,7 @@ describe('codes made on acceptance and by partners', () => {
 
   it('a partner makes their own code in the portal, only as the program allows', async () => {
     const p = await program();
-    const invited = await kit.c.call('POST', `/v1/partners/${p.maya.partnerId}/invitation`, { token: p.secret });
-    const token = String(invited.body.meta.link).split('#')[1];
-    const redeemed = await kit.c.call('POST', '/v1/portal/auth/redeem', {
-      token: null,
-      body: { token, password: 'a long partner password' },
-    });
-    const cookie = redeemed.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = await portalCookie(p, p.maya.partnerId);
     const portal = (method: string, path: string, body?: unknown) =>
       kit.c.call(method, `/v1/portal/partnerships/${p.maya.partnershipId}${path}`, {
         token: null,
@@ -251,6 +261,27 @@ describe('codes made on acceptance and by partners', () => {
       404,
       'not_found',
     );
+  });
+
+  it('twenty parallel requests for own codes make five, the cap, on either engine', async () => {
+    const p = await program();
+    const cookie = await portalCookie(p, p.maya.partnerId);
+    await ok(p, 'PATCH', '/v1/program', { partner_codes: true, code_prefix: '' });
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        kit.c.call('POST', `/v1/portal/partnerships/${p.maya.partnershipId}/codes`, {
+          token: null,
+          headers: { cookie, origin: kit.c.url },
+          body: { code: `RACE${i}` },
+        }),
+      ),
+    );
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(5);
+    for (const refused of replies.filter((r) => r.status !== 201)) expectError(refused, 409, 'conflict');
+    const own = (await ok(p, 'GET', `/v1/discount_codes?partnership_id_eq=${p.maya.partnershipId}`)).data.filter(
+      (x: Json) => x.attributes.created_by === 'partner',
+    );
+    expect(own).toHaveLength(5);
   });
 });
 

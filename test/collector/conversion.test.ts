@@ -52,6 +52,9 @@ describe('POST /v1/tracking/conversion', () => {
     const second = await convert({ email: 'a@B.test', gr_id: 'g-2', pk: other.key }, c.secret);
     const err = expectError(second, 409, 'referral_exists');
     expect(err.meta).toEqual({ referral_id: first.body.data.id });
+    expect(err.detail).toBe(
+      'this person was already referred, and the first referral stands (meta.referral_id): record their payments with POST /v1/payments',
+    );
     const referral = await c.call('GET', `/v1/referrals/${first.body.data.id}`);
     expect(referral.body.data.relationships.partnership.data.id).not.toBe(other.partnershipId);
   });

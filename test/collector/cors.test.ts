@@ -115,8 +115,13 @@ describe('POST from a browser', () => {
       headers: { origin: 'https://other.example' },
       body: { email: 'a@b.test', gr_id: 'g', pk: key },
     });
-    expectError(reply, 403, 'origin_not_allowed');
+    const err = expectError(reply, 403, 'origin_not_allowed');
     expect(b.id).not.toBe(c.programId);
+    // It says where to allow it: the dashboard's field, and the command.
+    expect(err.detail).toBe(
+      'origin https://other.example is not allowed for this program: add it under Settings → Allowed origins in the ' +
+        'dashboard, or with npx tally programs update <program id> --add-origin https://other.example',
+    );
   });
 });
 

@@ -5,6 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
+import { withDb } from './database.js';
 import { expectError, startCollector, type Collector } from './harness.js';
 
 let c: Collector;
@@ -168,5 +169,49 @@ describe('the embedded page', () => {
     expect((await page(attributes.token)).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     // The other apps keep refusing every frame.
     expect((await fetch(`${c.url}/portal/`)).headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('takes allowed origins as exact scheme://host[:port] only: no wildcard or CSP punctuation reaches frame-ancestors', async () => {
+    const p = await program(['https://app.company.test']);
+    const bad = [
+      'https://*',
+      'https://*.company.test',
+      'https://a.example;script-src',
+      "https://a.example;script-src 'unsafe-inline'",
+      'https://a.example,https://b.example',
+      "https://a'b.example",
+      'https://user@a.example',
+      'https://a.example.',
+      'https://a.example/path',
+      'ftp://a.example',
+      'a.example',
+    ];
+    for (const origin of bad) {
+      const err = expectError(
+        await c.call('PATCH', '/v1/program', { token: p.secret, body: { allowed_origins: [origin] } }),
+        422,
+        'invalid_field',
+      );
+      expect(err.source, origin).toEqual({ pointer: '/allowed_origins' });
+      expect(err.detail, origin).toContain('scheme://host[:port]');
+    }
+    const kept = await c.call('GET', '/v1/program', { token: p.secret });
+    expect(kept.body.data.attributes.allowed_origins).toEqual(['https://app.company.test']);
+    // A port, and a name in any case, are fine.
+    const good = await c.call('PATCH', '/v1/program', {
+      token: p.secret,
+      body: { allowed_origins: ['http://localhost:8080', 'https://Shop.Company.test:8443', 'http://[::1]:8080'] },
+    });
+    expect(good.status, JSON.stringify(good.body)).toBe(200);
+    const policy = async () => {
+      const { attributes } = await mint(p);
+      return (await fetch(`${c.url}/embed/?token=${encodeURIComponent(attributes.token)}`)).headers.get('content-security-policy');
+    };
+    expect(await policy()).toMatch(/frame-ancestors http:\/\/\[::1\]:8080 http:\/\/localhost:8080 https:\/\/shop\.company\.test:8443(;|$)/);
+    // A row kept from before origins were checked is left out of the policy.
+    await withDb(c.databaseUrl, (db) =>
+      db.transaction((tx) => tx.run('INSERT INTO program_origins (program_id, origin) VALUES (?, ?)', [p.id, 'https://*'])),
+    );
+    expect(await policy()).toMatch(/frame-ancestors http:\/\/\[::1\]:8080 http:\/\/localhost:8080 https:\/\/shop\.company\.test:8443(;|$)/);
   });
 });

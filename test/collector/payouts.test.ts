@@ -167,7 +167,11 @@ describe('tally payouts mark-paid', () => {
     writeFileSync(file, 'someone@x.test,1.00,USD\n');
     const run = await tally(['payouts', 'mark-paid', file], env);
     expect(run.code).toBe(2);
-    expect((await tally(['payouts', 'mark-paid', join(dir, 'missing.csv')], env)).code).toBe(2);
+    const missing = await tally(['payouts', 'mark-paid', join(dir, 'missing.csv')], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      `tally: cannot read ${join(dir, 'missing.csv')}: there is no such file; mark-paid takes a file tally payouts export --csv wrote`,
+    );
   });
 });
 
@@ -271,13 +275,25 @@ describe('a payout file is whole before its batch exists', () => {
   const openBatches = () =>
     c.running.db.all<{ id: string }>('SELECT id FROM payout_batches WHERE paid_at IS NULL AND cancelled_at IS NULL');
 
-  it('a --csv folder that does not exist: no batch, no file, and the next export takes everything', async () => {
+  it("a --csv folder that does not exist is made, as the README's payouts/2026-11.csv on a fresh clone", async () => {
     await fixture();
-    const missing = join(dir, 'no-such-folder', 'payouts.csv');
-    const run = await tally(['payouts', 'export', '--csv', missing], env);
+    const fresh = join(dir, 'payouts', 'nested', '2026-11.csv');
+    const run = await tally(['payouts', 'export', '--currency', 'USD', '--csv', fresh], env);
+    expect(run.stderr).not.toMatch(/cannot write/);
+    expect(run.code).toBe(0);
+    expect(read(fresh).map((r) => r[1])).toEqual(['13.00', '1.00']);
+    expect(readdirSync(join(dir, 'payouts', 'nested'))).toEqual(['2026-11.csv']);
+  });
+
+  it('a --csv path that cannot be a file (under a file): no batch, no file, an error naming FILE only, and the next export takes everything', async () => {
+    await fixture();
+    writeFileSync(join(dir, 'a-file'), '');
+    const under = join(dir, 'a-file', 'payouts.csv');
+    const run = await tally(['payouts', 'export', '--currency', 'USD', '--csv', under], env);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^tally: cannot write .*no-such-folder/);
+    expect(run.stderr).toBe(`tally: cannot write ${under}: a part of its path is a file, not a folder\n`);
     expect(await c.running.db.all('SELECT id FROM payout_batches')).toEqual([]);
+    expect(readdirSync(dir)).toEqual(['a-file']);
     const ok = await tally(['payouts', 'export', '--currency', 'USD', '--csv', join(dir, 'ok.csv')], env);
     expect(ok.code).toBe(0);
     expect(read(join(dir, 'ok.csv')).map((r) => r[1])).toEqual(['13.00', '1.00']);
@@ -289,7 +305,8 @@ describe('a payout file is whole before its batch exists', () => {
     mkdirSync(join(folder, 'inside'), { recursive: true }); // a non-empty folder where the file should go
     const run = await tally(['payouts', 'export', '--currency', 'USD', '--csv', folder], env);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/cannot write .*taken.*cancelled batch/);
+    expect(run.stderr).toMatch(/cannot write .*taken: .*cancelled batch/);
+    expect(run.stderr).not.toMatch(/partial|rename|EISDIR|ENOTEMPTY/);
     expect(await openBatches()).toEqual([]);
     expect(readdirSync(dir).sort()).toEqual(['taken']);
     expect((await tally(['payouts', 'export', '--currency', 'USD', '--csv', join(dir, 'ok.csv')], env)).code).toBe(0);

@@ -31,6 +31,15 @@ import { customer, newSecret, postEvent, stripeEvent } from './stripe-fixtures.j
 import { lsEvent, lsSignature, lsSubscription, newLsSecret, postLs } from './lemonsqueezy-fixtures.js';
 import { customer as paddleCustomer, newPaddleSecret, paddleEvent, paddleSignature, postPaddle } from './paddle-fixtures.js';
 
+/**
+ * Every request of this file on a connection of its own. Between two of them the file
+ * plans statements for seconds, in the process that also runs the server; on a loaded
+ * machine the client's idle-socket timer there fires late, after the server's keep-alive
+ * timeout closed that socket, and the next request, sent on it, met ECONNRESET.
+ */
+const call = (method: string, path: string, opts: CallOptions = {}) =>
+  c.call(method, path, { ...opts, headers: { connection: 'close', ...opts.headers } });
+
 /** Registered on PostgreSQL only (not skipped elsewhere: a skipped test proves nothing). */
 const describeOnPostgres = (ENGINE === 'postgres' ? describe : () => undefined) as typeof describe;
 
@@ -85,39 +94,39 @@ beforeAll(async () => {
   // A little of everything a route reads, so that each handler goes past its lookups.
   const p = await seedPartner(c, { paypal_email: 'pay@plans.test' });
   await seedPartner(c);
-  await c.call('POST', '/v1/tracking/click', { token: c.publishable, body: { gr_id: 'plans-g', pk: p.key } });
-  const conv = await c.call('POST', '/v1/tracking/conversion', {
+  await call('POST', '/v1/tracking/click', { token: c.publishable, body: { gr_id: 'plans-g', pk: p.key } });
+  const conv = await call('POST', '/v1/tracking/conversion', {
     token: c.publishable,
     body: { email: 'buyer@plans.test', gr_id: 'plans-g', pk: p.key },
   });
-  await c.call('POST', '/v1/payments', {
+  await call('POST', '/v1/payments', {
     body: { amount: 10_000, currency: 'USD', referral_id: conv.body.data.id, idempotency_key: 'plans-1' },
   });
-  expect((await c.call('POST', '/v1/payout_batches', { body: {} })).body.data).toHaveLength(1);
+  expect((await call('POST', '/v1/payout_batches', { body: {} })).body.data).toHaveLength(1);
   // A referral held for review (a disposable address), and the owner's decision about it.
-  const held = await c.call('POST', '/v1/tracking/conversion', {
+  const held = await call('POST', '/v1/tracking/conversion', {
     token: c.publishable,
     body: { email: 'throwaway@mailinator.com', gr_id: 'plans-g', pk: p.key },
   });
-  await c.call('POST', '/v1/review_decisions', { body: { referral_id: held.body.data.id, decision: 'approve', reason: 'known customer' } });
+  await call('POST', '/v1/review_decisions', { body: { referral_id: held.body.data.id, decision: 'approve', reason: 'known customer' } });
   ids.set('partner_id_eq', p.partnerId).set('partnership_id_eq', p.partnershipId).set('referral_id_eq', conv.body.data.id);
   // A group with a reward and a move rule, and a partnership moved into it.
-  const vip = (await c.call('POST', '/v1/groups', { body: { name: 'VIP' } })).body.data;
-  await c.call('POST', `/v1/groups/${vip.id}/rewards`, {
+  const vip = (await call('POST', '/v1/groups', { body: { name: 'VIP' } })).body.data;
+  await call('POST', `/v1/groups/${vip.id}/rewards`, {
     body: { event: 'sale', kind: 'percentage', amount: 3000, duration: { kind: 'lifetime' } },
   });
-  await c.call('PATCH', `/v1/partnerships/${p.partnershipId}`, { body: { group_id: vip.id } });
+  await call('PATCH', `/v1/partnerships/${p.partnershipId}`, { body: { group_id: vip.id } });
   ids.set('group_id_eq', vip.id).set('to_group_id_eq', vip.id);
   // A discount of the group's, and a code of the partnership's for it.
   const discount = (
-    await c.call('POST', '/v1/discounts', {
+    await call('POST', '/v1/discounts', {
       body: { name: 'Plans', kind: 'percent', amount: 1000, group_id: vip.id, duration: { kind: 'once' } },
     })
   ).body.data;
-  await c.call('POST', '/v1/discount_codes', { body: { partnership_id: p.partnershipId, code: 'PLANS', discount_id: discount.id } });
+  await call('POST', '/v1/discount_codes', { body: { partnership_id: p.partnershipId, code: 'PLANS', discount_id: discount.id } });
   ids.set('discount_id_eq', discount.id).set('code_eq', 'plans');
   const secret = newSecret();
-  const connected = await c.call('POST', '/v1/integrations/stripe/secrets', { body: { secret } });
+  const connected = await call('POST', '/v1/integrations/stripe/secrets', { body: { secret } });
   stripeEndpoint = String(connected.body.meta.endpoint_url).split('/').pop()!;
   await postEvent(
     `${c.url}/v1/integrations/stripe/webhook/${stripeEndpoint}`,
@@ -127,24 +136,24 @@ beforeAll(async () => {
   );
   // And one event of each other platform, for their logs.
   const paddleSigning = newPaddleSecret();
-  await c.call('POST', '/v1/integrations/paddle/secrets', { body: { secret: paddleSigning } });
+  await call('POST', '/v1/integrations/paddle/secrets', { body: { secret: paddleSigning } });
   const paddleBody = JSON.stringify(paddleEvent('customer.created', paddleCustomer({ email: 'buyer@plans.test' })));
   await postPaddle(c, stripeEndpoint, paddleBody, paddleSignature(paddleBody, paddleSigning, Math.floor(Date.now() / 1000)));
   const lsSigning = newLsSecret();
-  await c.call('POST', '/v1/integrations/lemonsqueezy/secrets', { body: { secret: lsSigning } });
+  await call('POST', '/v1/integrations/lemonsqueezy/secrets', { body: { secret: lsSigning } });
   const lsBody = JSON.stringify(lsEvent('subscription_cancelled', lsSubscription({ email: 'buyer@plans.test' })));
   await postLs(c, stripeEndpoint, lsBody, lsSignature(lsBody, lsSigning));
-  await c.call('PATCH', '/v1/program', { body: { slug: PAGE_SLUG, page_enabled: true } });
+  await call('PATCH', '/v1/program', { body: { slug: PAGE_SLUG, page_enabled: true } });
   // Lists under a record need one to list under: an endpoint (off) with one delivery, a
   // test event, whose send fails at the DNS above and reaches no one.
-  const endpoint = await c.call('POST', '/v1/webhook_endpoints', { body: { url: 'https://hooks.invalid/plans', enabled: false } });
-  await c.call('POST', `/v1/webhook_endpoints/${endpoint.body.data.id}/test`);
+  const endpoint = await call('POST', '/v1/webhook_endpoints', { body: { url: 'https://hooks.invalid/plans', enabled: false } });
+  await call('POST', `/v1/webhook_endpoints/${endpoint.body.data.id}/test`);
   program = (await programs.get(c.running.db, c.programId))!;
   // The callers as the auth middleware finds them: an owner's session, a partner's.
   const signedIn = await ownerSession(c);
   owner = (await authenticateSession(c.running.db, signedIn.cookie.split('=')[1]!, c.clock.now))!;
-  const invited = await c.call('POST', `/v1/partners/${p.partnerId}/invitation`);
-  const redeemed = await c.call('POST', '/v1/portal/auth/redeem', {
+  const invited = await call('POST', `/v1/partners/${p.partnerId}/invitation`);
+  const redeemed = await call('POST', '/v1/portal/auth/redeem', {
     token: null,
     body: { token: invited.body.meta.link.split('#')[1], password: 'a long partner password' },
   });
@@ -160,7 +169,7 @@ beforeAll(async () => {
     { user_id: 'u-plans', name: 'Embedded', email: 'embedded@plans.test' },
     c.clock.now,
   );
-  await c.call('POST', '/v1/discount_codes', { body: { partnership_id: minted.partnership_id, code: 'EMBEDPLANS' } });
+  await call('POST', '/v1/discount_codes', { body: { partnership_id: minted.partnership_id, code: 'EMBEDPLANS' } });
   const opened = await openSession(c.running.db, minted.token, c.clock.now);
   embedded = (await authenticateEmbed(c.running.db, opened.token, c.clock.now))!.session;
 });
@@ -172,7 +181,7 @@ afterAll(async () => {
 /** A call with the credential the route takes: the partner's cookie on the portal's routes, the secret token elsewhere. */
 function callAs(r: Route, path: string) {
   const opts: CallOptions = r.access === 'partner' ? { token: null, headers: { cookie: partnerCookie } } : {};
-  return c.call('GET', path, opts);
+  return call('GET', path, opts);
 }
 
 /**
@@ -261,6 +270,20 @@ let listCombinations = 0;
 let otherQueries = 0;
 /** Routes reached with an id no record has: only their lookup was planned. */
 const notFound = new Set<string>();
+
+describe('the requests of this file', () => {
+  it("each opens its own connection: none is left idle for the server's keep-alive timeout to close under the next", async () => {
+    let opened = 0;
+    const count = () => opened++;
+    c.running.server.on('connection', count);
+    try {
+      for (let i = 0; i < 3; i++) expect((await call('GET', '/v1/partners')).status).toBe(200);
+    } finally {
+      c.running.server.off('connection', count);
+    }
+    expect(opened).toBe(3);
+  });
+});
 
 describe(`what each route reads uses an index (${ENGINE})`, () => {
   for (const r of listRoutes) {
@@ -382,7 +405,7 @@ describe(`deletes and erasures use an index for every statement and foreign-key 
 
   async function referral(email: string): Promise<string> {
     const partner = await seedPartner(c);
-    const conv = await c.call('POST', '/v1/tracking/conversion', {
+    const conv = await call('POST', '/v1/tracking/conversion', {
       token: c.publishable,
       body: { email, gr_id: `g-${email}`, pk: partner.key },
     });
@@ -436,7 +459,7 @@ describeOnPostgres('a page of clicks reads only the months it needs (postgres)',
       for (const [month, time] of Object.entries(at)) {
         c.clock.now = time;
         const gr = `prune-${month}`;
-        expect((await c.call('POST', '/v1/tracking/click', { token: c.publishable, body: { gr_id: gr, pk: p.key } })).status).toBe(202);
+        expect((await call('POST', '/v1/tracking/click', { token: c.publishable, body: { gr_id: gr, pk: p.key } })).status).toBe(202);
         const row = await c.running.db.get<{ id: string }>('SELECT id FROM clicks WHERE program_id = ? AND gr_id = ?', [c.programId, gr]);
         clickIds.set(month, row!.id);
       }

@@ -159,6 +159,46 @@ describe('failed authentications per client address', () => {
   });
 });
 
+describe('failed authentications with embed tokens', () => {
+  it('wrong embed tokens, traded or on the page, count as wrong tokens and passwords do: then 429 before any lookup', async () => {
+    const col = await start({ authFailures: 3, trustProxy: 1 });
+    const lookups = vi.spyOn(col.running.db, 'get');
+    const embedLookups = () => lookups.mock.calls.filter(([sql]) => /FROM embed_tokens/.test(sql)).length;
+    const trade = (address: string) =>
+      col.call('POST', '/v1/embed/sessions', { token: null, body: { token: `emb_guess${address}` }, headers: from(address) });
+    const page = (address: string) => fetch(`${col.url}/embed/?token=emb_guess`, { headers: from(address) });
+    const signIn = (address: string) =>
+      col.call('POST', '/v1/auth/sign_in', {
+        token: null,
+        body: { email: 'owner@example.com', password: 'not the password' },
+        headers: from(address),
+      });
+    // One address guesses embed tokens to trade, one guesses them on the page, one guesses passwords.
+    for (let i = 0; i < 3; i++) {
+      expectError(await trade('203.0.113.1'), 401, 'unauthorized');
+      expect((await page('203.0.113.2')).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect((await signIn('203.0.113.3')).status).toBe(401);
+    }
+    const looked = embedLookups();
+    for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+      for (const refused of [
+        await trade(address),
+        await signIn(address),
+        await col.call('GET', '/v1/partners', { headers: from(address) }),
+      ]) {
+        expectError(refused, 429, 'rate_limited');
+        expect(refused.headers.get('retry-after')).toBe('50');
+      }
+      const framed = await page(address);
+      expect(framed.status).toBe(429);
+      expect((await framed.json()).errors[0].code).toBe('rate_limited');
+    }
+    expect(embedLookups()).toBe(looked);
+    // Another address is untouched.
+    expectError(await trade('198.51.100.1'), 401, 'unauthorized');
+  });
+});
+
 describe('failed authentications when the table is full', () => {
   it('a flood of failures from new addresses never refuses a client that has not failed', async () => {
     const col = await start({ authFailures: 2, trustProxy: 1, maxKeys: 3 });

@@ -4,7 +4,7 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { describeCause, fail, ServiceError } from './platform/errors.js';
+import { describeCause, type ErrorCode, fail, ServiceError } from './platform/errors.js';
 import { tokenAuth, type Access } from './api/auth.js';
 import { PARTNER_COOKIE, setSessionCookie } from './api/session.js';
 import { jsonBody, webhookBodyOf } from './platform/http/body.js';
@@ -183,17 +183,21 @@ export function createApp(deps: AppDeps): Koa {
   // Spam on the public pages: applications per address per hour, counted once they are well-formed requests.
   const applications = rateLimit(limits.applicationsPerHour ?? 0, now, client, limits.maxKeys, true);
   const failures = failureLimit(limits.authFailures ?? 0, now, client, limits.maxKeys);
-  // Signing in counts against the same allowance as a bad token: a guess is a guess.
-  const passwordChecks: Middleware = async (ctx, next) => {
-    failures.check(ctx);
-    try {
-      await next();
-    } catch (err) {
-      if (err instanceof ServiceError && err.problems.some((p) => p.code === 'invalid_credentials' || p.code === 'account_locked'))
-        failures.failed(ctx);
-      throw err;
-    }
-  };
+  // Signing in, or trading a one-time token, counts against the same allowance as a bad
+  // token: a guess is a guess, whichever credential it guesses.
+  const guesses =
+    (...counted: ErrorCode[]): Middleware =>
+    async (ctx, next) => {
+      failures.check(ctx);
+      try {
+        await next();
+      } catch (err) {
+        if (err instanceof ServiceError && err.problems.some((p) => counted.includes(p.code))) failures.failed(ctx);
+        throw err;
+      }
+    };
+  const passwordChecks = guesses('invalid_credentials', 'account_locked');
+  const tokenTrades = guesses('unauthorized');
   const auth = tokenAuth(deps.db, {
     failures,
     log: deps.log,
@@ -206,6 +210,7 @@ export function createApp(deps: AppDeps): Koa {
     const chain: Middleware[] = r.path.startsWith('/v1/tracking/') || r.access === 'public' ? [perIp] : [];
     chain.push(auth(r.access, r.role, r.optionalSession));
     if (r.checksPassword) chain.push(passwordChecks);
+    if (r.tradesToken) chain.push(tokenTrades);
     if (r.access !== 'public') chain.push(perToken);
     if (r.access === 'publishable') {
       chain.push(allowedOrigin(deps.db));
@@ -233,7 +238,7 @@ export function createApp(deps: AppDeps): Koa {
     deps.webApp === undefined ? loadWebApp() : (deps.webApp ?? undefined),
     deps.portalApp === undefined ? loadWebApp(undefined, 'portal') : (deps.portalApp ?? undefined),
   );
-  mountEmbed(router, deps.db, now, deps.embedApp === undefined ? loadWebApp(undefined, 'embed') : (deps.embedApp ?? undefined));
+  mountEmbed(router, deps.db, now, failures, deps.embedApp === undefined ? loadWebApp(undefined, 'embed') : (deps.embedApp ?? undefined));
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });

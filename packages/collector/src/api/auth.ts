@@ -53,10 +53,16 @@ export function checkRole(method: string, role: Role, minimum: Role | undefined)
   }
 }
 
-const unauthorized = () =>
-  fail('unauthorized', 'a valid token is required: Authorization: Bearer <token>, or sign in', {
-    headers: { 'WWW-Authenticate': 'Bearer' },
-  });
+/** A 401 that says where a working credential comes from: none was sent, or the one sent is not known. */
+const unauthorized = (sent = false) =>
+  fail(
+    'unauthorized',
+    sent
+      ? 'this token is unknown or revoked: use the secret token the first start printed, or make one under ' +
+          'Settings → API tokens in the dashboard (npx tally tokens create --program ID --kind secret)'
+      : 'a token is required: send Authorization: Bearer <secret token>, or sign in to the dashboard',
+    { headers: { 'WWW-Authenticate': 'Bearer' } },
+  );
 
 /**
  * The authentication of every route: `auth(access, minimum, optional)` is the middleware
@@ -145,7 +151,7 @@ export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAcce
         // Only a well-formed token costs a lookup. A missing or malformed one is refused for
         // free, and counting it would lock out every client behind one address (a NAT).
         if (token && tokenKind(token)) failures.failed(ctx);
-        throw unauthorized();
+        throw unauthorized(Boolean(token));
       }
       // Browsers send Origin with every cross-origin request and every POST; servers do
       // not. A secret token in a page is readable by anyone who opens it, so it is refused

@@ -29,7 +29,13 @@ export function allowedOrigin(db: Db): Middleware {
     if (origin) {
       const program = ctx.state.program as ProgramRow;
       if (!(await allowsOrigin(db, program.id, origin))) {
-        throw fail('origin_not_allowed', `origin ${origin} is not allowed for this program`);
+        // The page's developer reads this in the browser's console: it says where to allow the
+        // origin, without the program's id (the publishable token is public).
+        throw fail(
+          'origin_not_allowed',
+          `origin ${origin} is not allowed for this program: add it under Settings → Allowed origins in the dashboard, ` +
+            `or with npx tally programs update <program id> --add-origin ${origin}`,
+        );
       }
       ctx.set({
         'Access-Control-Allow-Origin': origin,

@@ -93,6 +93,8 @@ export interface Route<B = unknown, Q = unknown> {
   optionalSession?: boolean;
   /** Checks a password: refused while the address is over its failed-authentication limit, and a wrong one counts. */
   checksPassword?: boolean;
+  /** Trades a one-time token given in the body (an embed token): limited as checksPassword, and a refused one counts. */
+  tradesToken?: boolean;
   /** Counted against the per-address hourly limit on applications (RateLimits.applicationsPerHour). */
   applicationLimit?: boolean;
   /** A success answer that is not JSON (a file to download). */

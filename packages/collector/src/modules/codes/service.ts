@@ -106,7 +106,8 @@ export async function createCode(tx: Tx, programId: string, input: CodeInput, by
   return row;
 }
 
-const taken = () => fail('conflict', 'this code is taken in this program (codes are the same whatever their case)', { field: 'code' });
+const taken = () =>
+  fail('conflict', 'this code is taken in this program (codes are the same whatever their case): choose another', { field: 'code' });
 
 /** Disables or enables a code: a disabled one credits nothing. */
 export async function setCodeEnabled(tx: Tx, programId: string, id: string, enabled: boolean, now: number): Promise<CodeRow> {
@@ -201,6 +202,8 @@ export async function createPartnerCode(tx: Tx, program: ProgramRow, partnership
   if (wanted.length > program.code_max_length) {
     throw fail('invalid_field', `a code of this program is at most ${program.code_max_length} characters`, { field: 'code' });
   }
+  // Counted and written under one lock, or parallel requests each count four and make a sixth.
+  await tx.lock(`partner-codes:${partnershipId}`);
   const mine = (await codes.codesOf(tx, program.id, partnershipId)).filter((c) => c.created_by === 'partner');
   if (mine.length >= PARTNER_CODES_MAX) throw fail('conflict', `a partnership has at most ${PARTNER_CODES_MAX} codes of its own making`);
   return createCode(tx, program.id, { partnership_id: partnershipId, code: wanted }, 'partner', now);

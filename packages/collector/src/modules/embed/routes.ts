@@ -101,6 +101,7 @@ export const embedRoutes = [
     path: '/v1/embed/sessions',
     summary: "Trade an embed token, once, for the embedded page's session (a bearer token it keeps in memory)",
     access: 'public',
+    tradesToken: true,
     body: z.strictObject({ token: z.string().min(1).max(200) }),
     status: 201,
     response: one(sessionSchema),

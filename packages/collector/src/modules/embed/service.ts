@@ -20,6 +20,7 @@ import * as portal from '../portal/repo.js';
 import { type PartnershipWithEarnings, withEarnings } from '../portal/service.js';
 import * as programs from '../programs/repo.js';
 import type { ProgramRow } from '../programs/repo.js';
+import { exactOrigin } from '../programs/service.js';
 import { hashToken } from '../tokens/service.js';
 import * as embeds from './repo.js';
 import type { EmbedSessionRow } from './repo.js';
@@ -134,12 +135,14 @@ export async function authenticateEmbed(
 
 /**
  * What the page's frame-ancestors allow: the allowed origins of the program an embed token
- * is for, while it lasts (used or not: a reload says it was used, inside the frame); none
- * for an unknown or expired token, or a program with no origins.
+ * is for, while it lasts (used or not: a reload says it was used, inside the frame), or
+ * 'none' for a program with none; undefined for an unknown or expired token.
  */
-export async function frameAncestors(db: Queryable, token: string, now: number): Promise<string> {
+export async function frameAncestors(db: Queryable, token: string, now: number): Promise<string | undefined> {
   const programId = token.startsWith(TOKEN_PREFIX) ? await embeds.tokenProgram(db, hashToken(token), now) : undefined;
-  const origins = programId ? await programs.origins(db, programId) : [];
+  if (!programId) return undefined;
+  // Only exact origins, should a row from before they were checked hold a wildcard or a `;`.
+  const origins = (await programs.origins(db, programId)).filter((o) => exactOrigin(o) === o);
   return origins.length > 0 ? origins.join(' ') : "'none'";
 }
 

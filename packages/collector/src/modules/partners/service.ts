@@ -20,7 +20,7 @@ export async function getPartner(db: Queryable, programId: string, id: string): 
 }
 
 function duplicateEmail(): Error {
-  return fail('conflict', 'another partner of this program has that email', { field: 'email' });
+  return fail('conflict', 'another partner of this program has that email: GET /v1/partners?email_eq=… finds them', { field: 'email' });
 }
 
 /** Partner emails are unique per program; the unique index has the last word under races. */

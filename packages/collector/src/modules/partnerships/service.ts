@@ -99,7 +99,11 @@ export async function insertPartnership(
   const partner = await partners.get(tx, programId, input.partner_id);
   if (!partner) throw fail('unknown_partner', `no partner ${input.partner_id}`, { field: 'partner_id' });
   if (await partnerships.getByPartner(tx, programId, partner.id)) {
-    throw fail('conflict', 'this partner already has a partnership in this program', { field: 'partner_id' });
+    throw fail(
+      'conflict',
+      'this partner already has a partnership in this program: GET /v1/partnerships?partner_id_eq=… finds it, and PATCH changes it',
+      { field: 'partner_id' },
+    );
   }
   const key = input.key !== undefined ? normalizeSlug(input.key) : await freeKeyFor(tx, programId, partner.name);
   const group = await joinedGroup(tx, programId, input.group_id);

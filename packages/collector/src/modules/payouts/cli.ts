@@ -2,7 +2,7 @@
 // again, cancel a batch, and mark a file paid. The rules are the domain's
 // (modules/payouts/service.ts); this file parses arguments, writes files and prints.
 
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Config } from '../../platform/config.js';
 import { parseCsv } from '../../platform/csv.js';
@@ -21,9 +21,44 @@ function place(batch: PayoutBatch, path: string): Placed {
   return { batch, path, temp: `${path}.${process.pid}.partial` };
 }
 
-/** Writes the whole file and flushes it to disk, so that a committed batch never names a half-written one. */
+/**
+ * Why a file could not be read or written, in words, without the system's own message: that
+ * names the temporary file and the call (`ENOENT … open 'FILE.123.partial'`), which FILE's
+ * writer never asked for.
+ */
+function whyNot(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT'
+    ? 'there is no such file'
+    : code === 'ENOTDIR' || code === 'EEXIST' // mkdir's, where a part of the path is a file
+      ? 'a part of its path is a file, not a folder'
+      : code === 'EISDIR' || code === 'ENOTEMPTY'
+        ? 'it is a folder; name a file inside it'
+        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+          ? 'permission denied: choose a folder you may write to'
+          : code === 'ENOSPC' || code === 'EDQUOT'
+            ? 'the disk is full'
+            : `the system refused it (${code ?? (err as Error).message})`;
+}
+
+const cannotWrite = (path: string, err: unknown) => new Error(`cannot write ${path}: ${whyNot(err)}`);
+
+/** A temporary file is gone, or never was: nothing to report either way. */
+function removeTemp(temp: string): void {
+  try {
+    rmSync(temp, { force: true });
+  } catch {
+    // Its folder is unreadable or not one: no file of ours is there.
+  }
+}
+
+/**
+ * Writes the whole file and flushes it to disk, so that a committed batch never names a
+ * half-written one. Its folder is made if need be (payouts/ in a fresh clone).
+ */
 function writeTemp({ batch, path, temp }: Placed): void {
   try {
+    mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(temp, 'w');
     try {
       writeFileSync(fd, payoutCsv(batch));
@@ -32,8 +67,8 @@ function writeTemp({ batch, path, temp }: Placed): void {
       closeSync(fd);
     }
   } catch (err) {
-    rmSync(temp, { force: true });
-    throw new Error(`cannot write ${path}: ${(err as Error).message}`);
+    removeTemp(temp);
+    throw cannotWrite(path, err);
   }
 }
 
@@ -42,7 +77,7 @@ function rename({ path, temp }: Placed): void {
   try {
     renameSync(temp, path);
   } catch (err) {
-    throw new Error(`cannot write ${path}: ${(err as Error).message}`);
+    throw cannotWrite(path, err);
   }
   try {
     const fd = openSync(dirname(path), 'r');
@@ -81,7 +116,7 @@ async function exportAgain(config: Readonly<Config>, id: string, file: string | 
   try {
     rename(placed);
   } finally {
-    rmSync(placed.temp, { force: true });
+    removeTemp(placed.temp);
   }
   note(`Wrote ${batch.rows.length} ${batch.currency} payout(s) of batch ${batch.id} to ${file}.`);
 }
@@ -109,7 +144,7 @@ export const payoutCommands: Record<string, Command> = {
 
       let placed: Placed[] = [];
       const discard = () => {
-        for (const p of placed) rmSync(p.temp, { force: true });
+        for (const p of placed) removeTemp(p.temp);
       };
       // With --csv the files are written inside the export's transaction, before its commit:
       // a file that cannot be written, or a commit that fails, leaves no batch (and the
@@ -190,8 +225,8 @@ export const payoutCommands: Record<string, Command> = {
       let text: string;
       try {
         text = readFileSync(positionals[0] ?? '', 'utf8');
-      } catch {
-        throw new UsageError(`cannot read ${positionals[0]}`);
+      } catch (err) {
+        throw new UsageError(`cannot read ${positionals[0]}: ${whyNot(err)}; mark-paid takes a file tally payouts export --csv wrote`);
       }
       const moved = await withDb(config, (db) => markPaid(db, parseCsv(text), now()));
       out(`Marked ${moved} commission(s) paid.`);

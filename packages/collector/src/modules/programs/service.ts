@@ -37,7 +37,9 @@ export function parseSiteUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw fail('invalid_field', `site URL must be an absolute http(s) URL, got "${raw}"`, { field: 'site_url' });
+    throw fail('invalid_field', `site URL must be an absolute http(s) URL, like https://www.example.com/, got "${raw}"`, {
+      field: 'site_url',
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw fail('invalid_field', 'site URL must use http or https', { field: 'site_url' });
@@ -45,20 +47,37 @@ export function parseSiteUrl(raw: string): string {
   return url.href;
 }
 
-/** `https://Shop.Example.com:443/` becomes `https://shop.example.com`; a path is refused. */
-export function parseOrigin(raw: string): string {
-  let url: URL | undefined;
+/**
+ * A host an origin may name, as URL gives it (lower case, punycode): DNS labels of letters,
+ * digits and hyphens, IPv4, or IPv6 in brackets (HOST=::1 makes the first program's). Origins
+ * go into CORS answers and /embed/'s frame-ancestors, where `*`, `;`, `,` or a quote would
+ * widen or rewrite the policy.
+ */
+const ORIGIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])$/;
+
+/** The origin `raw` is exactly (scheme://host[:port]), else undefined: `https://Shop.Example.com:443/` is `https://shop.example.com`. */
+export function exactOrigin(raw: string): string | undefined {
+  let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    url = undefined;
+    return undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) {
-    throw fail('invalid_field', `allowed origin must look like https://shop.example.com, got "${raw}"`, {
-      field: 'allowed_origins',
-    });
-  }
+  const bare =
+    url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password && !raw.includes('?') && !raw.includes('#');
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !bare || !ORIGIN_HOST.test(url.hostname)) return undefined;
   return url.origin;
+}
+
+/** An allowed origin as the program keeps it; anything but an exact origin is refused. */
+export function parseOrigin(raw: string): string {
+  const origin = exactOrigin(raw);
+  if (origin) return origin;
+  throw fail(
+    'invalid_field',
+    `an allowed origin is exactly scheme://host[:port], like https://shop.example.com or http://localhost:3000: no wildcard, path, user or other characters (got "${raw}")`,
+    { field: 'allowed_origins' },
+  );
 }
 
 export function parseRateBps(raw: number): number {

@@ -26,9 +26,13 @@ export async function attribute(
     // A promotion code the person typed: last, as the link they followed names their partner better.
     (code ? await creditedByCode(db, programId, code) : undefined);
   if (!credited) {
-    throw fail('unattributed', 'neither pk, gr_id nor discount_code leads to a partnership of this program', {
-      field: pk ? 'pk' : code ? 'discount_code' : 'gr_id',
-    });
+    throw fail(
+      'unattributed',
+      "neither pk, gr_id nor discount_code leads to a partnership of this program: pk is the key in a partner's referral link (?red=<key>), gr_id the click id the snippet recorded",
+      {
+        field: pk ? 'pk' : code ? 'discount_code' : 'gr_id',
+      },
+    );
   }
   if (credited.state === 'declined') {
     throw fail('partnership_declined', 'the partnership this referral would credit is declined');

@@ -42,10 +42,14 @@ export interface ConversionResult {
 
 function repeat(existing: ReferralRow, grId: string): ConversionResult {
   if (existing.gr_id === grId) return { referral: existing, created: false };
-  throw fail('referral_exists', 'this person was already referred', {
-    field: 'email',
-    meta: { referral_id: existing.id },
-  });
+  throw fail(
+    'referral_exists',
+    'this person was already referred, and the first referral stands (meta.referral_id): record their payments with POST /v1/payments',
+    {
+      field: 'email',
+      meta: { referral_id: existing.id },
+    },
+  );
 }
 
 export async function recordConversion(db: Db, programId: string, input: ConversionInput, now: number): Promise<ConversionResult> {
