@@ -1,6 +1,6 @@
 // The snippet, served by the collector (docs/api.md §20): /tracker.js, cached for five
 // minutes and revalidated by ETag, and /tracker.<hash>.js, which never changes and is
-// cached for a year. Both are compressed once at start.
+// cached for a year. Each encoding is compressed once, when first asked for (static-file.ts).
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

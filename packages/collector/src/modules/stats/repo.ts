@@ -1,4 +1,4 @@
-// The program's totals per 15-minute bucket (docs/decisions/README.md, "Statistics"). Every
+// The program's totals per 15-minute bucket (docs/statistics.md). Every
 // write that changes a total appends a delta row in its own transaction: an insert, never
 // an update of a shared counter row, so writers never queue behind one another. A
 // background fold moves deltas into stat_buckets, one row per partner and one for the
