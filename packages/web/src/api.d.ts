@@ -7746,6 +7746,15 @@ export interface paths {
                                             created_at: number;
                                         };
                                     }[];
+                                    endpoint_local: boolean;
+                                    local_test: string | null;
+                                    test_event: string;
+                                    last_event: {
+                                        received_at: number;
+                                        verified: boolean;
+                                        type: string | null;
+                                        reason: string | null;
+                                    } | null;
                                 };
                             };
                         };
@@ -8243,6 +8252,15 @@ export interface paths {
                                             created_at: number;
                                         };
                                     }[];
+                                    endpoint_local: boolean;
+                                    local_test: string | null;
+                                    test_event: string;
+                                    last_event: {
+                                        received_at: number;
+                                        verified: boolean;
+                                        type: string | null;
+                                        reason: string | null;
+                                    } | null;
                                 };
                             };
                         };
@@ -8740,6 +8758,15 @@ export interface paths {
                                             created_at: number;
                                         };
                                     }[];
+                                    endpoint_local: boolean;
+                                    local_test: string | null;
+                                    test_event: string;
+                                    last_event: {
+                                        received_at: number;
+                                        verified: boolean;
+                                        type: string | null;
+                                        reason: string | null;
+                                    } | null;
                                 };
                             };
                         };
