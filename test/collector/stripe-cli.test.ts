@@ -63,3 +63,20 @@ it('connect prints the webhook URL and the events, never the secret; status show
     await server.exited;
   }
 });
+
+it('status on a collector whose PUBLIC_URL is local says Stripe cannot reach it, and how to forward its events with the Stripe CLI', async () => {
+  const local = { ...env, PUBLIC_URL: 'http://localhost:8787' };
+  const made = await tally(['programs', 'create', '--name', 'Local', '--site-url', 'https://local.test/', '--json'], local);
+  const programId = (JSON.parse(made.stdout) as { program: { id: string } }).program.id;
+  const connected = await tally(['stripe', 'connect', '--program', programId, '--secret', newSecret()], local);
+  expect(connected.code).toBe(0);
+  const url = /(http:\/\/localhost:8787\/v1\/integrations\/stripe\/webhook\/we_[\w-]+)/.exec(connected.stdout)?.[1];
+  expect(connected.stdout).toContain(
+    `Warning: PUBLIC_URL is local. Stripe cannot reach this address: forward its test events with the Stripe CLI, stripe listen --forward-to ${url} --events checkout.session.completed,`,
+  );
+  expect(connected.stdout).toContain('Test event: in test mode, with the Stripe CLI: stripe trigger checkout.session.completed');
+  // A public address has no warning.
+  const status = await tally(['stripe', 'status', '--program', programId], env);
+  expect(status.stdout).toContain('https://tally.example.com/v1/integrations/stripe/webhook/');
+  expect(status.stdout).not.toContain('Warning');
+});

@@ -80,7 +80,7 @@ describe('promotion codes in Chromium', () => {
   });
 
   it('makes discounts in Settings: 20 typed as a percentage is 2000 basis points, 5 USD is 500 cents; a percentage past 100 is refused', async () => {
-    await page.goto(at('/settings'));
+    await page.goto(at('/settings/promotion-codes'));
     await waitForText(page, 'No discounts yet');
     await press(page, 'New discount');
     await page.fill('dialog input[name=name]', 'Launch');
@@ -167,7 +167,7 @@ describe('promotion codes in Chromium', () => {
   });
 
   it("sets the rules for codes in Settings (the code wins, codes on acceptance, partners' own within a prefix and a length); an accepted partner then gets one", async () => {
-    await page.goto(at('/settings'));
+    await page.goto(at('/settings/promotion-codes'));
     await waitForText(page, 'Rules for codes');
     // The defaults: the referral stands, no codes made by anyone but owners.
     expect(await page.isChecked('input[name=code_wins][value=referral]')).toBe(true);
@@ -263,7 +263,7 @@ describe('promotion codes in Chromium', () => {
     await page.goto(at(`/partners/${maya.id}`));
     await waitForText(page, 'ACME-MAYA');
     await page.screenshot({ path: join(shots(), 'dashboard-partner-codes.png'), fullPage: true });
-    await page.goto(at('/settings'));
+    await page.goto(at('/settings/promotion-codes'));
     await waitForText(page, 'Rules for codes');
     await page.locator('#promotion-codes').screenshot({ path: join(shots(), 'dashboard-code-settings.png') });
     await page.setViewportSize({ width: 360, height: 740 });
@@ -271,7 +271,7 @@ describe('promotion codes in Chromium', () => {
     try {
       for (const [path, shows] of [
         [`/partners/${maya.id}`, 'ACME-MAYA'],
-        ['/settings', 'Rules for codes'],
+        ['/settings/promotion-codes', 'Rules for codes'],
       ] as const) {
         await page.goto(at(path));
         await waitForText(page, shows);

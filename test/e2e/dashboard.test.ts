@@ -162,7 +162,7 @@ describe('the dashboard in Chromium', () => {
   });
 
   it('connects Stripe in the settings, step by step, and shows a posted event in the log, processed again by hand', async () => {
-    await page.goto(at('/settings'));
+    await page.goto(at('/settings/integrations'));
     await waitForText(page, 'Developers → Webhooks');
     const url = (await page.textContent('#stripe .steps code.secret'))!;
     expect(url).toMatch(/\/v1\/integrations\/stripe\/webhook\/we_[\w-]{16}$/);
@@ -194,7 +194,7 @@ describe('the dashboard in Chromium', () => {
   });
 
   it("sets the commission rules for the program and one partner's own terms", async () => {
-    await page.goto(at('/settings'));
+    await page.goto(at('/settings/program'));
     await waitForText(page, 'Commission rules');
     await page.fill('input[name=recurring_months]', '6');
     await page.fill('input[name=hold_days]', '14');
@@ -309,7 +309,7 @@ describe('the dashboard in Chromium', () => {
   });
 
   it('invites a second owner, who sets a password with the link, accepts a second program with it, and switches between them', async () => {
-    await page.goto(at('/settings'));
+    await page.goto(at('/settings/team'));
     await waitForText(page, 'Team');
     await page.fill('form.inline input[name=email]', 'second@company.test');
     await press(page, 'Invite');

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect } from 'vitest';
-import type { Page } from './driver.js';
+import { consoleProblems, type Page } from './driver.js';
+import { launchChromium, startDemoCollector } from './stack.js';
 
 export type Api = (method: string, path: string, body?: unknown) => Promise<any>;
 
@@ -119,4 +120,28 @@ export async function redeemLink(portal: Page, link: string, password = 'a long 
   await portal.fill('input[name=password]', password);
   await press(portal, 'Set password and sign in');
   await portal.waitForURL('**/portal/');
+}
+
+/**
+ * Chromium and a collector as `npm start` runs it (demo on), the API with the first
+ * program's secret token, and a page whose console problems are kept; `close` ends both.
+ */
+export async function dashboardStack() {
+  const browser = await launchChromium();
+  const collector = await startDemoCollector();
+  const url = collector.server.url;
+  const page = await (await browser.newContext()).newPage();
+  const close = async () => {
+    await browser.close();
+    await collector.close();
+  };
+  return {
+    browser,
+    collector,
+    url,
+    api: apiWith(url, collector.server.firstProgram!.tokens.secret),
+    page,
+    problems: consoleProblems(page),
+    close,
+  };
 }

@@ -368,7 +368,7 @@ describe('billing platforms in Chromium', () => {
     await page.setViewportSize({ width: 360, height: 740 });
     try {
       for (const [path, shows] of [
-        ['/settings', 'Lemon Squeezy'],
+        ['/settings/integrations', 'Lemon Squeezy'],
         ['/billing-events', 'customer.created'],
         [`/partners/${maya.id}`, 'MAYA10'],
       ] as const) {
@@ -376,7 +376,7 @@ describe('billing platforms in Chromium', () => {
         await waitForText(page, shows);
         expect(await overflowsSideways(page), path).toBe(false);
       }
-      await page.goto(at('/settings'));
+      await page.goto(at('/settings/integrations'));
       await page.waitForSelector('#paddle .steps');
       await page.locator('#integrations').screenshot({ path: join(shots(), 'dashboard-integrations-360.png') });
     } finally {

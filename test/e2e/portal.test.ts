@@ -243,7 +243,7 @@ describe('the partner portal in Chromium', () => {
     await owner.fill('input[name=password]', OWNER.password);
     await owner.click('button[type=submit]');
     await owner.waitForURL('**/dashboard/');
-    await owner.goto(`${url}/dashboard/settings`);
+    await owner.goto(`${url}/dashboard/settings/public-page`);
     await owner.selectOption('#public-page select[name=locale]', 'es');
     await press(owner, 'Save', '#public-page');
     await waitForText(owner, 'Saved.');

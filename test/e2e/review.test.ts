@@ -328,7 +328,7 @@ describe('review in Chromium', () => {
       expect(await overflowsSideways(page), '/review').toBe(false);
       for (const [path, shows] of [
         ['/review?view=decided', 'Self-referrals'],
-        ['/settings', 'Hold a conversion when'],
+        ['/settings/review', 'Hold a conversion when'],
       ] as const) {
         await page.goto(at(path));
         await waitForText(page, shows);

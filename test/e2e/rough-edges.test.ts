@@ -204,7 +204,7 @@ describe('signed in as the owner', () => {
   });
 
   it('shows a new API token in Settings at once', async () => {
-    await page.goto(at('/settings'));
+    await page.goto(at('/settings/api-tokens'));
     await waitForText(page, 'API tokens');
     const tokenRows = () =>
       page.evaluate(

@@ -70,7 +70,7 @@ const attemptRows = () =>
 
 describe('webhooks in the dashboard, in Chromium', () => {
   it('says what webhooks are for while there are none, clean under axe-core', async () => {
-    await page.goto(at('/settings'));
+    await page.goto(at('/settings/webhooks'));
     await waitForText(page, 'No webhook endpoints yet');
     expect(await bodyText(page)).toContain('has a receiver that verifies it in a few lines');
     // The guide it links is served by the collector itself.
@@ -117,7 +117,7 @@ describe('webhooks in the dashboard, in Chromium', () => {
     expect(body).toContain('all events');
     expect(body).toContain(`whsec_…${secret.slice(-4)}`);
     // Reloaded, the page has only the hint.
-    await page.goto(at('/settings'));
+    await page.goto(at('/settings/webhooks'));
     await waitForText(page, 'our CRM');
     expect(await bodyText(page)).not.toContain(secret.slice(6, 30));
   });
@@ -186,7 +186,7 @@ describe('webhooks in the dashboard, in Chromium', () => {
   });
 
   it('rotates the secret only after asking, shows the new one once, and both sign for the day after', async () => {
-    await page.goto(at('/settings'));
+    await page.goto(at('/settings/webhooks'));
     await waitForText(page, 'our CRM');
     await press(page, 'Rotate secret', '#webhooks');
     await waitForText(page, 'Rotate its signing secret?');
@@ -226,7 +226,7 @@ describe('webhooks in the dashboard, in Chromium', () => {
   });
 
   it('adds an endpoint for some events from the keyboard alone', async () => {
-    await page.goto(at('/settings'));
+    await page.goto(at('/settings/webhooks'));
     await waitForText(page, 'our CRM');
     const focused = () =>
       page.evaluate(
@@ -255,7 +255,7 @@ describe('webhooks in the dashboard, in Chromium', () => {
   });
 
   it('shows both pages clean under axe-core and readable at 360 px', async () => {
-    await page.goto(at('/settings'));
+    await page.goto(at('/settings/webhooks'));
     await waitForText(page, 'our CRM');
     await press(page, 'Add endpoint');
     await page.click('#webhooks input[type=radio]:not(:checked)');
@@ -284,7 +284,7 @@ describe('webhooks in the dashboard, in Chromium', () => {
     await waitForText(page, 'Delivery of webhook.test');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('delivery-title');
 
-    await page.goto(at('/settings'));
+    await page.goto(at('/settings/webhooks'));
     await waitForText(page, 'our CRM');
     // The first endpoint is the second row: newest first.
     const row = '#webhooks tbody tr:nth-child(2)';

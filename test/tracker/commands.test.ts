@@ -128,12 +128,52 @@ describe('the console', () => {
     expect(w.token).toBe('sk_alice');
   });
 
-  it('a second and a third copy of the script do nothing and warn once', async () => {
+  it("warns under ?gr_debug=1 of an unknown command or an e-mail address as a command's argument, as in gr('track', email), and sends no conversion for either", async () => {
+    const b = new Browser();
+    const w = await b.open(`${SITE}?red=alice&gr_debug=1`);
+    await b.settle(w);
+    const warnings = () => b.logs.filter(([level]) => level === 'warn').map(([, args]) => args.map(String).join(' '));
+    w.gr('track', 'pageview');
+    w.gr('track', 'conversion', { email: 'right@user.test' });
+    await b.settle(w);
+    expect(warnings()).toEqual([]);
+    for (const wrong of [
+      "gr('track', 'wrong@user.test')",
+      "gr('trackConversion', 'wrong@user.test')",
+      "gr('conversion', { email: 'wrong@user.test' })",
+    ]) {
+      w.eval(wrong);
+    }
+    await b.settle(w);
+    expect(warnings()).toEqual([
+      'tally track wrong@user.test',
+      'tally trackConversion wrong@user.test',
+      'tally conversion [object Object]',
+    ]);
+    expect(b.conversions().map((s) => s.body.email)).toEqual(['right@user.test']);
+  });
+
+  it('warns of nothing without ?gr_debug=1', async () => {
+    const b = new Browser();
+    const w = await b.open(`${SITE}?red=alice`);
+    w.gr('track', 'wrong@user.test');
+    w.gr('nothing');
+    expect(b.logs).toEqual([]);
+  });
+
+  it('a second and a third copy of the script do nothing, and say so under ?gr_debug=1 alone', async () => {
     const b = new Browser();
     const tag = `<script src="${SCRIPT_SRC}" data-key="tly_pub_one"></script>`;
-    const w = await b.open(`${SITE}?red=alice`, { html: tag + tag.replace('one', 'two') + tag.replace('one', 'three') });
+    const html = tag + tag.replace('one', 'two') + tag.replace('one', 'three');
+    const quiet = await b.open(`${SITE}?red=alice`, { html });
+    await b.settle(quiet);
+    expect(b.logs).toEqual([]);
+    const w = await b.open(`${SITE}?red=alice&gr_debug=1`, { html });
     await b.settle(w);
-    expect(b.logs.filter(([level]) => level === 'warn')).toHaveLength(1);
+    expect(b.logs.filter(([level]) => level === 'warn').map(([, args]) => args.slice(0, 2).join(' '))).toEqual([
+      'tally twice',
+      'tally twice',
+    ]);
     expect(b.clicks()).toHaveLength(1);
     expect(b.clicks()[0]!.headers.Authorization).toBe('Bearer tly_pub_one');
   });

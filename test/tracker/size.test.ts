@@ -6,7 +6,7 @@ import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { BUNDLE } from './browser.js';
 
-const CEILING = 1663;
+const CEILING = 1662;
 
 it('tracker.js stays within its ceiling; the size is printed against it', () => {
   const bytes = Buffer.from(BUNDLE);

@@ -223,9 +223,7 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
 
   const gr = ((name: string, a?: any, b?: any) => {
     try {
-      // A callback shows as "function", never as its source: that is the site's own code.
-      if (/gr_debug=1/.test(location.href)) console.log('tally', name, a?.call ? typeof a : a);
-      return (<Record<string, () => unknown>>{
+      const commands = <Record<string, () => unknown>>{
         initCustomer() {
           key = a;
           waiting.splice(0).map((f) => f());
@@ -249,7 +247,13 @@ export function createTracker(o: Options, api = '', days?: number, queue: Iterab
             a.append(Object.assign(document.createElement('input'), { type: 'hidden', name: 'gr_id', value: referral.gr_id }));
           }
         },
-      })[name]?.();
+      };
+      // A callback shows as "function", never as its source: that is the site's own code.
+      // A command it does not know, or an e-mail address where no command takes one
+      // (gr('track', email)), records nothing: that is a warning (§11).
+      if (/gr_debug=1/.test(location.href)) console[commands[name] && !/@/.test(a) ? 'log' : 'warn']('tally', name, a?.call ? typeof a : a);
+      // An unknown command throws here, into the catch below.
+      return commands[name]!();
     } catch {
       // never into the host page
     }

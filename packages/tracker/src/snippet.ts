@@ -4,16 +4,15 @@
 
 import { createTracker } from './core';
 
-type Stub = { (name: string, a?: unknown, b?: unknown): unknown; q?: Iterable<unknown>[]; ce?: number; track?: unknown; w?: 1 };
+type Stub = { (name: string, a?: unknown, b?: unknown): unknown; q?: Iterable<unknown>[]; ce?: number; track?: unknown };
 
 const w = window as unknown as { gr?: Stub };
 const stub = w.gr;
 
 if (stub?.track) {
   // A second copy on the page: the first one (whose gr has .track; the stub has not)
-  // already works. Say so once.
-  if (!stub.w) console.warn('tally: loaded twice');
-  stub.w = 1;
+  // already works. It says so under ?gr_debug=1, as a command the first does not know.
+  stub('twice');
 } else {
   try {
     const s = document.currentScript as HTMLScriptElement;

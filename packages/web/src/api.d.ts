@@ -7890,6 +7890,15 @@ export interface paths {
                                             created_at: number;
                                         };
                                     }[];
+                                    endpoint_local: boolean;
+                                    local_test: string | null;
+                                    test_event: string;
+                                    last_event: {
+                                        received_at: number;
+                                        verified: boolean;
+                                        type: string | null;
+                                        reason: string | null;
+                                    } | null;
                                 };
                             };
                         };
@@ -8387,6 +8396,15 @@ export interface paths {
                                             created_at: number;
                                         };
                                     }[];
+                                    endpoint_local: boolean;
+                                    local_test: string | null;
+                                    test_event: string;
+                                    last_event: {
+                                        received_at: number;
+                                        verified: boolean;
+                                        type: string | null;
+                                        reason: string | null;
+                                    } | null;
                                 };
                             };
                         };
@@ -8884,6 +8902,15 @@ export interface paths {
                                             created_at: number;
                                         };
                                     }[];
+                                    endpoint_local: boolean;
+                                    local_test: string | null;
+                                    test_event: string;
+                                    last_event: {
+                                        received_at: number;
+                                        verified: boolean;
+                                        type: string | null;
+                                        reason: string | null;
+                                    } | null;
                                 };
                             };
                         };

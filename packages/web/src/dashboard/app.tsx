@@ -153,7 +153,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/payouts`} component={Payouts} />
           <Route path={`${BASE}/billing-events`} component={BillingEvents} />
           <Route path={`${BASE}/stripe`} component={StripeEventsMoved} />
-          <Route path={`${BASE}/settings`} component={Settings} />
+          <Route path={`${BASE}/settings/:section?`} component={Settings} />
           <Route path={`${BASE}/settings/webhooks/:id`} component={WebhookDeliveries} />
           <Route path={`${BASE}/notifications`} component={Notifications} />
           <Route default component={NotFound} />

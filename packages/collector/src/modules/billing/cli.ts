@@ -3,7 +3,7 @@
 // only as its hint, never whole.
 
 import { publicUrlOf, type Config } from '../../platform/config.js';
-import { addSecret, connection, webhookPath } from './connect.js';
+import { addSecret, connection, isLocalUrl, webhookPath } from './connect.js';
 import type { Platform } from './facts.js';
 import { PLATFORMS } from './platforms.js';
 import type { SecretRow } from './repo.js';
@@ -13,11 +13,15 @@ import { now, orStdin, out, programFor, required, withDb, type Command } from '.
 const secretFrom = (raw: string): string => orStdin(raw, 'secret', 'the signing secret');
 
 function printConnection(config: Readonly<Config>, platform: Platform, endpointId: string, secrets: SecretRow[]): void {
+  const url = `${publicUrlOf(config, config.port)}${webhookPath(platform, endpointId)}`;
   out(`Endpoint URL (enter it in ${platform.setup}):`);
-  out(`  ${publicUrlOf(config, config.port)}${webhookPath(platform, endpointId)}`);
+  out(`  ${url}`);
+  // As Settings → Integrations says it: a URL on this machine is one the platform cannot post to.
+  if (isLocalUrl(url)) out(`Warning: PUBLIC_URL is local. ${platform.localTest(url, platform.events)}.`);
   out('Events to send:');
   for (const e of platform.events) out(`  ${e}`);
   out(`Signing secrets set: ${secrets.map((s) => `${s.label} ${platform.secret.hint(s.secret)}`).join(', ')}`);
+  out(`Test event: ${platform.testEvent}.`);
 }
 
 function commands(platform: Platform): Record<string, Command> {

@@ -17,6 +17,16 @@ export interface Connection {
   secrets: SecretRow[];
 }
 
+/**
+ * Whether a URL names this machine, which no billing platform can post to: localhost and
+ * its subdomains, 127.0.0.0/8 and ::1 (the loopback addresses). WHATWG URL gives IPv4 in
+ * dotted decimal whatever was written (127.1 is 127.0.0.1) and IPv6 in brackets.
+ */
+export function isLocalUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]';
+}
+
 /** The path of the program's webhook for a platform, under the collector's public address. */
 export const webhookPath = (platform: Platform, endpointId: string): string => `/v1/integrations/${platform.name}/webhook/${endpointId}`;
 
@@ -26,6 +36,28 @@ export async function connection(db: Db, platform: Platform, programId: string):
   const endpointId =
     program?.stripe_endpoint_id ?? (await db.transaction((tx) => programs.ensureBillingEndpoint(tx, programId, stripeEndpointId())));
   return { endpointId, secrets: await billing.secrets(db, programId, platform.name) };
+}
+
+export interface LastEvent {
+  received_at: number;
+  /** True when its signature matched one of the program's secrets. */
+  verified: boolean;
+  /** The event's type, when it verified; a refused body is not read. */
+  type: string | null;
+  /** Why it was refused, when it was. */
+  reason: string | null;
+}
+
+/** The latest refused delivery since the last verified event, else the newest verified event, or null before any. */
+export async function lastEvent(db: Db, platform: Platform, programId: string): Promise<LastEvent | null> {
+  const [event, refusal] = await Promise.all([
+    billing.lastEvent(db, programId, platform.name),
+    billing.lastRefusal(db, programId, platform.name),
+  ]);
+  const verified = event && { received_at: Number(event.created_at), verified: true, type: event.type, reason: null };
+  const refused = refusal && { received_at: Number(refusal.received_at), verified: false, type: null, reason: refusal.reason };
+  // A refusal kept is newer than every verified event: a verified one removes it.
+  return refused ?? verified ?? null;
 }
 
 /** Adds a signing secret, giving the program its endpoint id on the first. */

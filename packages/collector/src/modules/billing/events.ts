@@ -31,7 +31,16 @@ export async function receiveEvent(
   const program = await programs.getByBillingEndpoint(db, endpointId);
   if (!program) throw fail('not_found', `no ${platform.title} endpoint with that id`);
   const secrets = (await billing.secrets(db, program.id, platform.name)).map((s) => s.secret);
-  const event = await platform.verify(payload, header, secrets, now);
+  let event: Verified;
+  try {
+    event = await platform.verify(payload, header, secrets, now);
+  } catch (err) {
+    // Kept so that Settings can say a test event arrived but did not verify: nothing else changes.
+    if (err instanceof ServiceError) await billing.refused(db, program.id, platform.name, { received_at: now, reason: err.message });
+    throw err;
+  }
+  // A verified event is the newer news, even within the second of a refusal.
+  await billing.clearRefusal(db, program.id, platform.name);
   // Asked before the transaction: no lock is held while the platform's API answers.
   const looked = (await platform.lookup?.(event, program, apiUrl)) ?? [];
   if (looked.length > 0) {

@@ -99,6 +99,10 @@ export interface Platform {
   setup: string;
   /** The events to select in the platform's settings: those it says something about. */
   events: readonly string[];
+  /** How the owner has the platform send a test event, to see the connection work. */
+  testEvent: string;
+  /** How its events reach an endpoint the platform cannot: a collector on this machine. */
+  localTest: (endpointUrl: string, events: readonly string[]) => string;
   /** The verified event, or a 400 invalid_signature / malformed_json. `now` is unix seconds. */
   verify(payload: string, header: (name: string) => string | undefined, secrets: readonly string[], now: number): Promise<Verified>;
   /**
@@ -110,6 +114,12 @@ export interface Platform {
   /** What the event means. Pure: it reads the body only. */
   fact(event: Verified): Fact;
 }
+
+/** How a platform without a forwarding tool of its own reaches a collector on this machine: a tunnel. */
+export const tunnelTest =
+  (title: string) =>
+  (url: string): string =>
+    `${title} cannot reach this address: open a tunnel to this collector (cloudflared, ngrok…), start Tally with PUBLIC_URL set to the tunnel's https address, and enter the URL then shown here (${new URL(url).pathname} on the tunnel)`;
 
 /** What every platform says of an event it sends that Tally does not act on. */
 export const NOT_ACTED_ON: Fact = { kind: 'nothing', reason: 'not an event Tally acts on' };

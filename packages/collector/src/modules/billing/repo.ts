@@ -161,3 +161,36 @@ export const listEvents = lister<EventRow>('billing_events', {
   type: 'type',
   created_at: 'created_at',
 });
+
+/** The newest event of a platform the program received and verified. */
+export function lastEvent(db: Queryable, programId: string, platform: string): Promise<Pick<EventRow, 'type' | 'created_at'> | undefined> {
+  return db.get(
+    'SELECT type, created_at FROM billing_events WHERE program_id = ? AND platform = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+    [programId, platform],
+  );
+}
+
+export interface RefusalRow {
+  received_at: number;
+  reason: string;
+}
+
+/** Keeps a refused delivery's time and reason: only the latest per platform. */
+export async function refused(db: Queryable, programId: string, platform: string, row: RefusalRow): Promise<void> {
+  await db.run(
+    `INSERT INTO billing_refusals (program_id, platform, received_at, reason) VALUES (?, ?, ?, ?)
+     ON CONFLICT (program_id, platform) DO UPDATE SET received_at = excluded.received_at, reason = excluded.reason`,
+    [programId, platform, row.received_at, row.reason],
+  );
+}
+
+export async function clearRefusal(db: Queryable, programId: string, platform: string): Promise<void> {
+  await db.run('DELETE FROM billing_refusals WHERE program_id = ? AND platform = ?', [programId, platform]);
+}
+
+export function lastRefusal(db: Queryable, programId: string, platform: string): Promise<RefusalRow | undefined> {
+  return db.get<RefusalRow>('SELECT received_at, reason FROM billing_refusals WHERE program_id = ? AND platform = ?', [
+    programId,
+    platform,
+  ]);
+}

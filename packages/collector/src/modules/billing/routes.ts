@@ -2,7 +2,7 @@
 // settings and its events; and the one log of every platform's events.
 
 import { z } from 'zod';
-import { addSecret, connection, removeSecret, webhookPath } from './connect.js';
+import { addSecret, connection, isLocalUrl, lastEvent, removeSecret, webhookPath } from './connect.js';
 import { receiveEvent, reprocessEvent } from './events.js';
 import { dateTime, oneOf, text } from '../../platform/http/list-query.js';
 import type { Resource } from '../../platform/resource.js';
@@ -71,6 +71,12 @@ const connectionSchema = resource('billing_connection', {
   setup: z.string(),
   events: z.array(z.string()),
   secrets: z.array(secretSchema),
+  endpoint_local: z.boolean(),
+  local_test: z.string().nullable(),
+  test_event: z.string(),
+  last_event: z
+    .object({ received_at: unixTime, verified: z.boolean(), type: z.string().nullable(), reason: z.string().nullable() })
+    .nullable(),
 });
 
 const received = z.object({ data: eventSchema, meta: z.object({ duplicate: z.boolean() }) });
@@ -120,13 +126,19 @@ function platformRoutes(platform: Platform) {
       response: one(connectionSchema),
       async handle({ db, program, publicUrl }) {
         const { endpointId, secrets } = await connection(db, platform, program.id);
+        const endpointUrl = publicUrl + webhookPath(platform, endpointId);
+        const local = isLocalUrl(endpointUrl);
         const attributes = {
           platform: platform.name,
           title: platform.title,
-          endpoint_url: publicUrl + webhookPath(platform, endpointId),
+          endpoint_url: endpointUrl,
           setup: platform.setup,
           events: platform.events,
           secrets: secrets.map((s) => renderSecret(platform, s)),
+          endpoint_local: local,
+          local_test: local ? platform.localTest(endpointUrl, platform.events) : null,
+          test_event: platform.testEvent,
+          last_event: await lastEvent(db, platform, program.id),
         };
         return { status: 200, body: { data: { id: program.id, type: 'billing_connection', attributes } } };
       },

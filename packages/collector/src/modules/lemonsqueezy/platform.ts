@@ -19,6 +19,7 @@ import {
   seconds,
   str,
   stringsOf,
+  tunnelTest,
   type Customer,
   type Fact,
   type Json,
@@ -172,6 +173,9 @@ export const lemonSqueezyPlatform: Platform = {
   },
   setup: 'Lemon Squeezy → Settings → Webhooks → add a webhook, with a signing secret of your own',
   events: Object.keys(FACTS),
+  testEvent:
+    'in test mode: a test checkout sends its events, and a test subscription can send one of its events by hand; Settings → Webhooks resends a logged one',
+  localTest: tunnelTest('Lemon Squeezy'),
   verify,
   lookup,
   fact(event) {

@@ -15,6 +15,7 @@ import {
   seconds,
   str,
   stringsOf,
+  tunnelTest,
   type Customer,
   type Fact,
   type Json,
@@ -175,6 +176,9 @@ export const paddlePlatform: Platform = {
   },
   setup: 'Paddle → Developer tools → Notifications → New destination; then copy its secret key',
   events: Object.keys(FACTS),
+  testEvent:
+    'Paddle → Developer tools → Simulations → New simulation, sent to this destination (its usage type must take simulated traffic), then Run',
+  localTest: tunnelTest('Paddle'),
   verify,
   fact(event) {
     const of = FACTS[event.type];

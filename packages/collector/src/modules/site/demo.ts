@@ -38,7 +38,7 @@ document.getElementById('signup').addEventListener('submit', function (e) {
   var out = document.getElementById('result');
   out.textContent = 'Recording…';
   gr('ready', function () {
-    gr.track(email).then(function (r) {
+    gr('track', 'conversion', {email}).then(function (r) {
       out.textContent = r ? 'Conversion recorded: referral ' + r.id + ' (' + r.state + '). See GET /v1/referrals.'
                           : 'No referral on this browser, so nothing was sent. Open a referral link first.';
     });

@@ -16,6 +16,7 @@ import { CopyButton, Show, Table, type Column } from '../../common/ui.js';
 import { ApiKey } from '../api-key.js';
 import { PLATFORM_TITLES, PLATFORMS, type Platform } from '../billing.js';
 import { href } from '../session.js';
+import { TRACK_CALL } from '../track-call.js';
 
 type Connection = Answer<'/v1/integrations/stripe'>['data']['attributes'];
 type Program = Answer<'/v1/program'>['data'];
@@ -116,6 +117,34 @@ function LemonSqueezyKey({ program, saved }: { program: Program; saved: () => vo
   );
 }
 
+/**
+ * When the platform's last event arrived and whether it verified, so that a test event sent
+ * from the platform is seen to land; "Check again" asks the collector anew.
+ */
+function LastEvent({ title, last, check }: { title: string; last: Connection['last_event']; check: () => void }) {
+  return (
+    <div class="last-event" aria-live="polite">
+      <p>
+        {last === null ? (
+          <>No event from {title} has arrived yet.</>
+        ) : last.verified ? (
+          <>
+            <span class="state connected">Last event verified</span>: <code>{last.type}</code>, received {dateTime(last.received_at)}.
+          </>
+        ) : (
+          <>
+            <span class="state failed">Last event refused</span>, received {dateTime(last.received_at)}: {last.reason}. Check the secret
+            pasted here is the one {title} shows for this URL.
+          </>
+        )}{' '}
+        <button type="button" class="secondary" onClick={check}>
+          Check again
+        </button>
+      </p>
+    </div>
+  );
+}
+
 function Integration({ platform, program, saved }: { platform: Platform } & WithProgram) {
   const title = PLATFORM_TITLES[platform];
   const loaded = useLoad((signal) => api.GET(`/v1/integrations/${platform}`, { signal }), platform);
@@ -152,6 +181,11 @@ function Integration({ platform, program, saved }: { platform: Platform } & With
               <li>
                 Enter this URL as the endpoint: <code class="secret">{c.endpoint_url}</code>{' '}
                 <CopyButton text={c.endpoint_url} label="Copy URL" />
+                {c.local_test !== null && (
+                  <p class="notice local-endpoint" role="note">
+                    <strong>This URL is on this machine</strong> (PUBLIC_URL names it): {c.local_test}.
+                  </p>
+                )}
               </li>
               <li>
                 Select these events: <CopyButton text={c.events.join('\n')} label="Copy the list" />
@@ -168,15 +202,16 @@ function Integration({ platform, program, saved }: { platform: Platform } & With
                 <AddSecret platform={platform} first={c.secrets.length === 0} added={loaded.reload} />
               </li>
               <li>
-                Send a test event from {title}: it appears in the{' '}
+                Send a test event from {title}: {c.test_event}. It shows below, and in the{' '}
                 <a href={href(`/billing-events?platform_eq=${platform}`)}>billing events</a> with what it did.
               </li>
             </ol>
+            <LastEvent title={title} last={c.last_event} check={loaded.reload} />
             {c.secrets.length > 0 && <Table caption={`${title} secrets`} columns={columns} rows={c.secrets} />}
             <p class="hint">
               Tell {title} who referred the customer: pass the visitor's click id (the snippet gives it to your page with{' '}
               <code>gr('ready', …)</code>) {SECRET[platform].clickId}. Without it, the customer is matched by e-mail to the referral{' '}
-              <code>gr('track', email)</code> recorded.
+              <code>{TRACK_CALL}</code> recorded.
             </p>
             {platform === 'lemonsqueezy' && program && <LemonSqueezyKey program={program} saved={saved} />}
           </>

@@ -7,6 +7,7 @@ import { dateTime, int, mainCurrency, money, moneyMap, perClick, percent } from 
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Show } from '../../common/ui.js';
 import { href } from '../session.js';
+import { TRACK_CALL } from '../track-call.js';
 import { MeasureChart, sumMoney, type Stats } from '../../common/measures.js';
 import { RangePicker, statsQuery, useRange, type Range } from '../../common/range.js';
 
@@ -137,7 +138,7 @@ export function Overview() {
                 <Empty title="No clicks or conversions in this range">
                   <p>
                     Visits count once the snippet is on your site and a partner's link is followed.{' '}
-                    <a href={href('/settings#snippet')}>Get the snippet</a> and call <code>gr('track', email)</code> after signup.
+                    <a href={href('/settings#snippet')}>Get the snippet</a> and call <code>{TRACK_CALL}</code> after signup.
                   </p>
                 </Empty>
               )}

@@ -11,6 +11,7 @@ import { useLoad } from '../../common/use-api.js';
 import { Confirm } from '../../common/forms.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
+import { TRACK_CALL } from '../track-call.js';
 
 type Referral = Answer<'/v1/referrals'>['data'][number];
 type Commission = Answer<'/v1/commissions'>['data'][number];
@@ -391,7 +392,7 @@ function ListPage<T extends { id: string }>(spec: ListSpec<T>) {
 const snippetHint = (
   <p>
     They arrive through the snippet on your site: <a href={href('/settings#snippet')}>get the snippet</a>, and call{' '}
-    <code>gr('track', email)</code> after signup.
+    <code>{TRACK_CALL}</code> after signup.
   </p>
 );
 

@@ -1,9 +1,12 @@
 // The program's settings and commission rules, its snippet, its public page for partners, its
 // promotion codes (code-settings.tsx), its review signals, its billing platforms (integrations.tsx), its webhooks
-// (webhook-settings.tsx), its API tokens and its team. Secrets (a new token, an invitation
-// link) are shown once, when made: the collector keeps only their hashes.
+// (webhook-settings.tsx), its API tokens and its team: a section each, at its own address
+// (Settings, at the end). Secrets (a new token, an invitation link) are shown once, when
+// made: the collector keeps only their hashes.
 
-import { useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { useLocation, useRoute } from 'preact-iso/router';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { dateTime, percent } from '../../common/format.js';
 import { Confirm, text, useSubmit, Saving } from '../../common/forms.js';
@@ -13,6 +16,7 @@ import { CopyButton, Failure, Show, Table, type Column } from '../../common/ui.j
 import { SIGNAL_NAMES, SIGNAL_TEXT, signalTitle } from '../review.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { href, useSession } from '../session.js';
+import { TRACK_CALL } from '../track-call.js';
 import { PromotionCodeSettings } from './code-settings.js';
 import { Integrations } from './integrations.js';
 import { WebhookSettings } from './webhook-settings.js';
@@ -189,11 +193,18 @@ function Snippet({ program, made }: { program: Program; made: () => void }) {
     <section class="panel" id="snippet">
       <h2>Snippet</h2>
       <p>
-        Paste this into every page of your site, then call <code>gr('track', email)</code> when someone signs up. It needs a publishable
-        token, which is safe in pages: it can only record clicks and conversions.
+        Paste this into every page of your site. It needs a publishable token, which is safe in pages: it can only record clicks and
+        conversions.
       </p>
       <pre class="code">
         <code>{code}</code>
+      </pre>
+      <p>
+        Then, when someone signs up, call this with their e-mail address in <code>email</code>; <code>?gr_debug=1</code> in a page's address
+        shows in the console what the snippet does.
+      </p>
+      <pre class="code">
+        <code class="track-call">{TRACK_CALL}</code>
       </pre>
       <div class="buttons">
         {token ? (
@@ -408,27 +419,87 @@ function Team() {
   );
 }
 
+/**
+ * The sections, each at /settings/<id>, named as README.md and docs/ name them ("Settings →
+ * Integrations"). Those that edit the program get it as Settings loaded it; the snippet and
+ * the API tokens share the token list, since the snippet's panel makes a token too.
+ */
+const SECTIONS: ReadonlyArray<{ id: string; title: string; show: (on: SectionData) => ComponentChildren }> = [
+  { id: 'program', title: 'Program', show: (on) => withProgram(on, (p) => <ProgramForm program={p} saved={on.program.reload} />) },
+  { id: 'snippet', title: 'Snippet', show: (on) => withProgram(on, (p) => <Snippet program={p} made={on.tokens.reload} />) },
+  { id: 'public-page', title: 'Public page', show: (on) => withProgram(on, (p) => <PublicPage program={p} saved={on.program.reload} />) },
+  {
+    id: 'promotion-codes',
+    title: 'Promotion codes',
+    show: (on) => withProgram(on, (p) => <PromotionCodeSettings program={p} saved={on.program.reload} />),
+  },
+  { id: 'review', title: 'Review', show: (on) => withProgram(on, (p) => <ReviewSignals program={p} saved={on.program.reload} />) },
+  { id: 'integrations', title: 'Integrations', show: (on) => <Integrations program={on.program.data?.data} saved={on.program.reload} /> },
+  { id: 'webhooks', title: 'Webhooks', show: () => <WebhookSettings /> },
+  { id: 'api-tokens', title: 'API tokens', show: (on) => <Tokens loaded={on.tokens} /> },
+  { id: 'team', title: 'Team', show: () => <Team /> },
+];
+
+interface SectionData {
+  program: Loaded<Answer<'/v1/program'>>;
+  tokens: Loaded<Answer<'/v1/tokens'>>;
+}
+
+const withProgram = (on: SectionData, show: (program: Program) => ComponentChildren) => (
+  <Show loaded={on.program}>{(answer) => show(answer.data)}</Show>
+);
+
+/** The section shown last, to tell a change of section from the page's first one. */
+let lastSection: string | undefined;
+
+const settingsHref = (section: string): string => href(`/settings/${section}`);
+
+/**
+ * Settings, one section at a time, chosen by the address: a menu of links (each one Tab
+ * stop, Enter follows it) and the section below. The old one-page addresses still lead
+ * to their section: /settings#snippet goes to /settings/snippet, and /settings to the first.
+ */
 export function Settings() {
-  const loaded = useLoad((signal) => api.GET('/v1/program', { signal }), 'program');
+  const { route } = useLocation();
+  const section = useRoute().params.section;
+  const chosen = SECTIONS.find((s) => s.id === section);
+  const program = useLoad((signal) => api.GET('/v1/program', { signal }), 'program');
   const tokens = useLoad((signal) => api.GET('/v1/tokens', { signal }), 'tokens');
+  const menu = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (section === undefined) {
+      const hashed = SECTIONS.find((s) => `#${s.id}` === location.hash) ?? SECTIONS[0]!;
+      route(settingsHref(hashed.id), true);
+    } else if (section !== lastSection && lastSection !== undefined && document.activeElement === document.body) {
+      // Another section chosen from the menu, whose link the new page replaced: focus goes
+      // back to the menu's current link, so the next Tab enters the section.
+      menu.current?.querySelector<HTMLElement>('[aria-current=page]')?.focus();
+    }
+    lastSection = section;
+  }, [section]);
+  if (section === undefined) return null;
   return (
-    <section>
+    <section class="settings">
       <h1>Settings</h1>
-      <Show loaded={loaded}>
-        {(answer) => (
-          <>
-            <ProgramForm program={answer.data} saved={loaded.reload} />
-            <Snippet program={answer.data} made={tokens.reload} />
-            <PublicPage program={answer.data} saved={loaded.reload} />
-            <PromotionCodeSettings program={answer.data} saved={loaded.reload} />
-            <ReviewSignals program={answer.data} saved={loaded.reload} />
-          </>
-        )}
-      </Show>
-      <Integrations program={loaded.data?.data} saved={loaded.reload} />
-      <WebhookSettings />
-      <Tokens loaded={tokens} />
-      <Team />
+      <nav class="sections" aria-label="Settings sections" ref={menu}>
+        <ul>
+          {SECTIONS.map((s) => (
+            <li>
+              <a href={settingsHref(s.id)} aria-current={s === chosen ? 'page' : undefined}>
+                {s.title}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {chosen ? (
+        chosen.show({ program, tokens })
+      ) : (
+        <p>
+          There is no section “{section}” in the settings: choose one above, or go to{' '}
+          <a href={settingsHref(SECTIONS[0]!.id)}>{SECTIONS[0]!.title}</a>.
+        </p>
+      )}
     </section>
   );
 }

@@ -34,6 +34,7 @@ import m0028 from './0028-imports.js';
 import m0029 from './0029-embed.js';
 import m0031 from './0031-move-rule-currencies.js';
 import m0032 from './0032-partner-invitation-links.js';
+import m0033 from './0033-billing-refusals.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -69,4 +70,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0029,
   m0031,
   m0032,
+  m0033,
 ];

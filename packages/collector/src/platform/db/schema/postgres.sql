@@ -51,6 +51,16 @@ CREATE TABLE billing_links (
 CREATE INDEX billing_links_target ON billing_links USING btree (target_id);
 CREATE UNIQUE INDEX stripe_links_pkey ON billing_links USING btree (program_id, external_id);
 
+CREATE TABLE billing_refusals (
+  program_id text NOT NULL,
+  platform text NOT NULL,
+  received_at bigint NOT NULL,
+  reason text NOT NULL,
+  CONSTRAINT billing_refusals_pkey PRIMARY KEY (program_id, platform),
+  CONSTRAINT billing_refusals_program_id_fkey FOREIGN KEY (program_id) REFERENCES programs(id)
+);
+CREATE UNIQUE INDEX billing_refusals_pkey ON billing_refusals USING btree (program_id, platform);
+
 CREATE TABLE billing_secrets (
   id text NOT NULL,
   program_id text NOT NULL,

@@ -45,6 +45,14 @@ CREATE TABLE "billing_links" (
 );
 CREATE INDEX billing_links_target ON billing_links (target_id);
 
+CREATE TABLE billing_refusals (
+  program_id TEXT NOT NULL REFERENCES programs(id),
+  platform TEXT NOT NULL,
+  received_at BIGINT NOT NULL,
+  reason TEXT NOT NULL,
+  PRIMARY KEY (program_id, platform)
+);
+
 CREATE TABLE "billing_secrets" (
   id TEXT PRIMARY KEY,
   program_id TEXT NOT NULL REFERENCES programs(id) ON DELETE CASCADE,
