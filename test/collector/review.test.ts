@@ -91,13 +91,27 @@ describe('signals, each with a near miss', () => {
     expect(signalsOf(await convert(p, p.partner.key, 'three@couple.test', { grId }))).toEqual(['browser_burst']);
   });
 
-  it("a customer whose address reaches another partner's, in any program and any spelling, is flagged; a near name is not", async () => {
-    const elsewhere = await kit.c.otherProgram();
-    await seedPartner(kit.c, { token: elsewhere.secret, email: 'John.Smith@gmail.com', paypal_email: 'payouts@smith.test' });
+  it("a customer whose address reaches another partner's of the program, in any spelling, is flagged; a near name is not", async () => {
     const p = await program();
+    await seedPartner(kit.c, { token: p.secret, email: 'John.Smith@gmail.com', paypal_email: 'payouts@smith.test' });
     expect(signalsOf(await convert(p, p.partner.key, 'johnsmith+promo@GoogleMail.com'))).toEqual(['partner_address']);
     expect(signalsOf(await convert(p, p.partner.key, 'Payouts+x@smith.test'))).toEqual(['partner_address']);
     expect((await convert(p, p.partner.key, 'john.smith2@gmail.com')).attributes.review ?? null).toBeNull();
+  });
+
+  it("another program's partners and payout addresses hold nothing: an owner learns nothing of them by converting them", async () => {
+    const elsewhere = await kit.c.otherProgram();
+    const wallet = `wallet-${randomUUID().slice(0, 6)}@pay.test`;
+    await seedPartner(kit.c, { token: elsewhere.secret, email: 'Jane.Doe@gmail.com', paypal_email: wallet });
+    await seedPartner(kit.c, { token: elsewhere.secret, paypal_email: 'payouts@doe.test' });
+    const p = await kit.c.otherProgram();
+    // Its own partner paid to the other program's partner's wallet: not shared within this program.
+    const mine = await seedPartner(kit.c, { token: p.secret, paypal_email: wallet });
+    for (const email of ['janedoe@gmail.com', 'payouts@doe.test', 'buyer@shop.test']) {
+      // The owner's own secret token, as the attack would send it.
+      const sent = await ok(p, 'POST', '/v1/tracking/conversion', { email, gr_id: `probe-${randomUUID()}`, pk: mine.key });
+      expect(sent.data.attributes.review ?? null, email).toBeNull();
+    }
   });
 
   it('a disposable domain is flagged (from the maintained list); an ordinary one is not', async () => {
