@@ -11,6 +11,8 @@ export interface DecisionRow {
   id: string;
   program_id: string;
   referral_id: string | null;
+  /** The commission decided about, when it was held by a signal of its own; null: a referral's decision. */
+  commission_id: string | null;
   partner_id: string;
   decision: Decision;
   reason: string;
@@ -45,10 +47,28 @@ export function pendingOfPartner(db: Queryable, programId: string, partnerId: st
   );
 }
 
-export async function setReferralReview(db: Queryable, programId: string, id: string, review: string, now: number): Promise<void> {
-  await db.run('UPDATE referrals SET review = ?, updated_at = ? WHERE program_id = ? AND id = ?', [review, now, programId, id]);
+/**
+ * Moves a referral's or a commission's review out of `held` in one conditional update: of
+ * two decisions at once, one changes it and the other finds nothing (false).
+ */
+export async function decideHeld(
+  db: Queryable,
+  table: 'referrals' | 'commissions',
+  programId: string,
+  id: string,
+  review: 'approved' | 'rejected',
+  now: number,
+): Promise<boolean> {
+  const changed = await db.run(`UPDATE ${table} SET review = ?, updated_at = ? WHERE program_id = ? AND id = ? AND review = 'held'`, [
+    review,
+    now,
+    programId,
+    id,
+  ]);
+  return changed === 1;
 }
 
-export async function setCommissionReview(db: Queryable, programId: string, id: string, review: string, now: number): Promise<void> {
-  await db.run('UPDATE commissions SET review = ?, updated_at = ? WHERE program_id = ? AND id = ?', [review, now, programId, id]);
+/** A ban rejects the referral's review whatever it was. */
+export async function setReferralReview(db: Queryable, programId: string, id: string, review: string, now: number): Promise<void> {
+  await db.run('UPDATE referrals SET review = ?, updated_at = ? WHERE program_id = ? AND id = ?', [review, now, programId, id]);
 }

@@ -32,6 +32,7 @@ import m0026 from './0026-locales.js';
 import m0027 from './0027-notifications.js';
 import m0028 from './0028-imports.js';
 import m0029 from './0029-embed.js';
+import m0030 from './0030-review-commissions.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -65,4 +66,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0027,
   m0028,
   m0029,
+  m0030,
 ];
