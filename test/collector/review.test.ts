@@ -424,6 +424,8 @@ describe("an owner's decisions", () => {
       'invalid_transition',
     );
     expectError(await kit.api(p, 'POST', '/v1/review_decisions', { decision: 'approve', reason: 'x' }), 422, 'missing_field');
+    const both = { referral_id: a.referralId, commission_id: a.id, decision: 'approve', reason: 'x' };
+    expectError(await kit.api(p, 'POST', '/v1/review_decisions', both), 422, 'invalid_field');
     const approved = await ok(p, 'POST', '/v1/review_decisions', { commission_id: a.id, decision: 'approve', reason: 'a real buyer' });
     expect(approved.data.attributes).toMatchObject({ commission_id: a.id, referral_id: a.referralId, decision: 'approve' });
     await ok(p, 'POST', '/v1/review_decisions', { commission_id: b.id, decision: 'reject', reason: 'a script' });

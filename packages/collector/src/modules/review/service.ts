@@ -47,10 +47,11 @@ export async function decide(
   now: number,
   stripeApiUrl: string | undefined,
 ): Promise<DecisionRow> {
-  if ((input.referral_id === undefined) === (input.commission_id === undefined)) {
-    throw fail('missing_field', 'name either the referral_id or the commission_id decided about', {
-      field: input.referral_id === undefined ? 'referral_id' : 'commission_id',
-    });
+  if (input.referral_id === undefined && input.commission_id === undefined) {
+    throw fail('missing_field', 'name the referral_id or the commission_id decided about', { field: 'referral_id' });
+  }
+  if (input.referral_id !== undefined && input.commission_id !== undefined) {
+    throw fail('invalid_field', 'a decision is about a referral or a commission, not both', { field: 'commission_id' });
   }
   const row = await db.transaction(async (tx) => {
     const subject = await subjectOf(tx, program.id, input);
