@@ -94,6 +94,23 @@ it('a partnership declined has its codes disabled, in Stripe too', async () => {
   expect(stripe.promotionCodes.get(made.body.data.attributes.stripe_promotion_code_id)?.active).toBe(false);
 });
 
+it("a ban in review ends the partnership as a decline does: its codes disabled, in Tally's API and in Stripe", async () => {
+  const p = await program();
+  const made = await p.call('POST', '/v1/discount_codes', {
+    partnership_id: p.partner.partnershipId,
+    code: `BAN${randomUUID().slice(0, 4)}`,
+    discount_id: p.discount.id,
+  });
+  // A disposable address is held, from the company's server too.
+  const held = await p.call('POST', '/v1/tracking/conversion', { email: 'ban.me@mailinator.com', gr_id: 'g-ban', pk: p.partner.key });
+  expect(held.body.data.attributes.review).toBe('held');
+  const ban = await p.call('POST', '/v1/review_decisions', { referral_id: held.body.data.id, decision: 'ban', reason: 'fake sign-ups' });
+  expect(ban.status).toBe(201);
+  expect((await p.call('GET', `/v1/partnerships/${p.partner.partnershipId}`)).body.data.attributes.state).toBe('declined');
+  expect((await p.call('GET', `/v1/discount_codes/${made.body.data.id}`)).body.data.attributes.enabled).toBe(false);
+  expect(stripe.promotionCodes.get(made.body.data.attributes.stripe_promotion_code_id)?.active).toBe(false);
+});
+
 it("a code made on acceptance and a partner's own code take the group's discount and get their promotion code in Stripe", async () => {
   const p = await program();
   await p.call('PATCH', '/v1/program', { auto_codes: true, partner_codes: true, code_prefix: '' });

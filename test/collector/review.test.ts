@@ -91,13 +91,27 @@ describe('signals, each with a near miss', () => {
     expect(signalsOf(await convert(p, p.partner.key, 'three@couple.test', { grId }))).toEqual(['browser_burst']);
   });
 
-  it("a customer whose address reaches another partner's, in any program and any spelling, is flagged; a near name is not", async () => {
-    const elsewhere = await kit.c.otherProgram();
-    await seedPartner(kit.c, { token: elsewhere.secret, email: 'John.Smith@gmail.com', paypal_email: 'payouts@smith.test' });
+  it("a customer whose address reaches another partner's of the program, in any spelling, is flagged; a near name is not", async () => {
     const p = await program();
+    await seedPartner(kit.c, { token: p.secret, email: 'John.Smith@gmail.com', paypal_email: 'payouts@smith.test' });
     expect(signalsOf(await convert(p, p.partner.key, 'johnsmith+promo@GoogleMail.com'))).toEqual(['partner_address']);
     expect(signalsOf(await convert(p, p.partner.key, 'Payouts+x@smith.test'))).toEqual(['partner_address']);
     expect((await convert(p, p.partner.key, 'john.smith2@gmail.com')).attributes.review ?? null).toBeNull();
+  });
+
+  it("another program's partners and payout addresses hold nothing: an owner learns nothing of them by converting them", async () => {
+    const elsewhere = await kit.c.otherProgram();
+    const wallet = `wallet-${randomUUID().slice(0, 6)}@pay.test`;
+    await seedPartner(kit.c, { token: elsewhere.secret, email: 'Jane.Doe@gmail.com', paypal_email: wallet });
+    await seedPartner(kit.c, { token: elsewhere.secret, paypal_email: 'payouts@doe.test' });
+    const p = await kit.c.otherProgram();
+    // Its own partner paid to the other program's partner's wallet: not shared within this program.
+    const mine = await seedPartner(kit.c, { token: p.secret, paypal_email: wallet });
+    for (const email of ['janedoe@gmail.com', 'payouts@doe.test', 'buyer@shop.test']) {
+      // The owner's own secret token, as the attack would send it.
+      const sent = await ok(p, 'POST', '/v1/tracking/conversion', { email, gr_id: `probe-${randomUUID()}`, pk: mine.key });
+      expect(sent.data.attributes.review ?? null, email).toBeNull();
+    }
   });
 
   it('a disposable domain is flagged (from the maintained list); an ordinary one is not', async () => {
@@ -268,10 +282,13 @@ describe('the attack: 200 conversions through the publishable token, then a Stri
 });
 
 describe("an owner's decisions", () => {
-  /** A held referral (a disposable address) whose payment earned a held commission. */
-  async function heldSale(p: Program & { partner: { key: string } }, email: string) {
+  /**
+   * A held referral (a disposable address) whose payment earned a held commission; or, with
+   * `own`, a referral not held whose commission its own signal held (a program's quick payment).
+   */
+  async function heldSale(p: Program & { partner: { key: string } }, email: string, own = false) {
     const referral = await convert(p, p.partner.key, email);
-    expect(referral.attributes.review).toBe('held');
+    expect(referral.attributes.review ?? null).toBe(own ? null : 'held');
     const paid = await ok(p, 'POST', '/v1/payments', {
       amount: 10_000,
       currency: 'USD',
@@ -346,6 +363,90 @@ describe("an owner's decisions", () => {
     });
     expect(after.status).toBeGreaterThanOrEqual(400);
     expect((await ok(p, 'GET', '/v1/review_decisions')).data.map((d: Json) => d.attributes.decision)).toEqual(['ban']);
+    expect(await integrityProblems(kit.c.databaseUrl)).toEqual([]);
+  });
+
+  it('20 parallel approvals and rejections of one held referral: one decides, the others are refused, no rejected money payable', async () => {
+    const p = await program();
+    const sale = await heldSale(p, 'race.me@mailinator.com');
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        kit.api(p, 'POST', '/v1/review_decisions', {
+          referral_id: sale.referral.id,
+          decision: i % 2 === 0 ? 'approve' : 'reject',
+          reason: `decision ${i}`,
+        }),
+      ),
+    );
+    const won = replies.filter((r) => r.status === 201);
+    expect(won).toHaveLength(1);
+    for (const r of replies.filter((x) => x.status !== 201)) expectError(r, 409, 'invalid_transition');
+    const approved = won[0]!.body.data.attributes.decision === 'approve';
+    const referral = (await ok(p, 'GET', `/v1/referrals/${sale.referral.id}`)).data.attributes;
+    const commission = (await ok(p, 'GET', `/v1/commissions/${sale.commissionId}`)).data.attributes;
+    expect(referral.review).toBe(approved ? 'approved' : 'rejected');
+    expect(commission).toMatchObject(approved ? { state: 'pending', review: 'approved' } : { state: 'rejected', review: 'rejected' });
+    expect((await ok(p, 'POST', '/v1/payout_batches', {})).data).toHaveLength(approved ? 1 : 0);
+    expect((await ok(p, 'GET', '/v1/review_decisions')).data).toHaveLength(1);
+    expect(await integrityProblems(kit.c.databaseUrl)).toEqual([]);
+  });
+
+  it('20 parallel approvals and rejections of one commission held by its own signal: one decides', async () => {
+    const p = await program({ quick_payment: true });
+    const id = (await heldSale(p, 'quick.race@shop.test', true)).commissionId;
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        kit.api(p, 'POST', '/v1/review_decisions', { commission_id: id, decision: i % 2 ? 'approve' : 'reject', reason: `no. ${i}` }),
+      ),
+    );
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of replies.filter((x) => x.status !== 201)) expectError(r, 409, 'invalid_transition');
+    const after = (await ok(p, 'GET', `/v1/commissions/${id}`)).data.attributes;
+    expect([after.state, after.review]).toEqual(after.review === 'approved' ? ['pending', 'approved'] : ['rejected', 'rejected']);
+    expect(await integrityProblems(kit.c.databaseUrl)).toEqual([]);
+  });
+
+  it('a commission held by its own signal (a quick payment) is decided from the queue: approved, it is payable; rejected, not', async () => {
+    const p = await program({ quick_payment: true });
+    const held = async (email: string) => {
+      const sale = await heldSale(p, email, true);
+      return { referralId: sale.referral.id as string, id: sale.commissionId };
+    };
+    const a = await held('quick.a@shop.test');
+    const b = await held('quick.b@shop.test');
+    // The queue lists both.
+    const queue = (await ok(p, 'GET', '/v1/commissions?review_eq=held')).data.map((c: Json) => c.id);
+    expect(queue.sort()).toEqual([a.id, b.id].sort());
+    // Its referral is not held: deciding the referral is refused, naming the commission is not.
+    expectError(
+      await kit.api(p, 'POST', '/v1/review_decisions', { referral_id: a.referralId, decision: 'approve', reason: 'x' }),
+      409,
+      'invalid_transition',
+    );
+    expectError(await kit.api(p, 'POST', '/v1/review_decisions', { decision: 'approve', reason: 'x' }), 422, 'missing_field');
+    const both = { referral_id: a.referralId, commission_id: a.id, decision: 'approve', reason: 'x' };
+    expectError(await kit.api(p, 'POST', '/v1/review_decisions', both), 422, 'invalid_field');
+    const approved = await ok(p, 'POST', '/v1/review_decisions', { commission_id: a.id, decision: 'approve', reason: 'a real buyer' });
+    expect(approved.data.attributes).toMatchObject({ commission_id: a.id, referral_id: a.referralId, decision: 'approve' });
+    await ok(p, 'POST', '/v1/review_decisions', { commission_id: b.id, decision: 'reject', reason: 'a script' });
+    expect((await ok(p, 'GET', `/v1/commissions/${a.id}`)).data.attributes).toMatchObject({ state: 'pending', review: 'approved' });
+    expect((await ok(p, 'GET', `/v1/commissions/${b.id}`)).data.attributes).toMatchObject({
+      state: 'rejected',
+      review: 'rejected',
+      reject_reason: 'a script',
+    });
+    // Its referral stays as it was.
+    expect((await ok(p, 'GET', `/v1/referrals/${b.referralId}`)).data.attributes.state).toBe('paid');
+    const updated = (await ok(p, 'GET', '/v1/events?type_eq=commission.updated')).data.map((e: Json) => e.attributes.data);
+    expect(updated.map((c: Json) => [c.id, c.attributes.review])).toEqual(
+      expect.arrayContaining([
+        [a.id, 'approved'],
+        [b.id, 'rejected'],
+      ]),
+    );
+    expect((await ok(p, 'GET', '/v1/events?type_eq=review.decided')).data).toHaveLength(2);
+    const batch = (await ok(p, 'POST', '/v1/payout_batches', {})).data;
+    expect(batch).toHaveLength(1);
     expect(await integrityProblems(kit.c.databaseUrl)).toEqual([]);
   });
 

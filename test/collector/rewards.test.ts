@@ -362,6 +362,18 @@ describe('click rewards', () => {
   });
 });
 
+/** A program whose sign-ups earn 600 and whose partners move to Gold at 1,000 of commissions in 30 days. */
+async function leadsToGold() {
+  const p = await program();
+  const gold = await group(p, { name: 'Gold' });
+  const [defaultGroup] = (await ok(p, 'GET', '/v1/groups?slug_eq=default')).data;
+  await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, { event: 'lead', kind: 'flat', amount: 600, currency: 'USD' });
+  const rule = { to_group_id: gold, metric: 'commissions', currency: 'USD', threshold: 1000, window_days: 30 };
+  await ok(p, 'PATCH', `/v1/groups/${defaultGroup.id}`, { move_rules: [rule] });
+  const groupOf = async () => (await ok(p, 'GET', `/v1/partnerships/${p.partner.partnershipId}`)).data.attributes.group_id;
+  return { p, gold, defaultGroup, rule, groupOf };
+}
+
 describe('moves between groups', () => {
   it('promotes the partner to VIP after the fifth paying customer, once; the next payment earns the VIP rate', async () => {
     const p = await program();
@@ -399,13 +411,7 @@ describe('moves between groups', () => {
   });
 
   it('a commission entered by hand, or a lead reward, may cross a rule on commissions: the partner moves then', async () => {
-    const p = await program();
-    const gold = await group(p, { name: 'Gold' });
-    const [defaultGroup] = (await ok(p, 'GET', '/v1/groups?slug_eq=default')).data;
-    await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, { event: 'lead', kind: 'flat', amount: 600, currency: 'USD' });
-    const rule = { to_group_id: gold, metric: 'commissions', currency: 'USD', threshold: 1000, window_days: 30 };
-    await ok(p, 'PATCH', `/v1/groups/${defaultGroup.id}`, { move_rules: [rule] });
-    const groupOf = async () => (await ok(p, 'GET', `/v1/partnerships/${p.partner.partnershipId}`)).data.attributes.group_id;
+    const { p, gold, defaultGroup, rule, groupOf } = await leadsToGold();
     await convert(p, p.partner.key, 'first@buyers.test');
     expect(await groupOf()).toBe(defaultGroup.id); // 600 of 1,000
     await convert(p, p.partner.key, 'second@buyers.test');
@@ -468,6 +474,55 @@ describe('moves between groups', () => {
     await group(p, { name: 'Gold' });
     expectError(await api(p, 'POST', '/v1/groups', { name: 'gold' }), 409, 'conflict');
     expectError(await api(p, 'GET', `/v1/groups/${theirs}`), 404, 'not_found');
+  });
+});
+
+describe('money held for review', () => {
+  /** A sign-up with a made-up click id, as a flood of fake sign-ups sends it: held (no landing). */
+  async function heldSignup(p: Program, key: string, email: string): Promise<string> {
+    const reply = await kit.c.call('POST', '/v1/tracking/conversion', {
+      token: p.publishable,
+      body: { email, gr_id: `made-up-${randomUUID()}`, pk: key },
+    });
+    expect(reply.status).toBe(201);
+    expect((await ok(p, 'GET', `/v1/referrals/${reply.body.data.id}`)).data.attributes.review).toBe('held');
+    return reply.body.data.id;
+  }
+  const decide = (p: Program, referralId: string, decision: string) =>
+    ok(p, 'POST', '/v1/review_decisions', { referral_id: referralId, decision, reason: `${decision}d in review` });
+
+  it('held sign-ups move nobody, nor do rejected ones; approved, they count and the move rules are weighed then', async () => {
+    const { p, gold, defaultGroup, groupOf } = await leadsToGold();
+    const held = [];
+    for (let i = 0; i < 3; i++) held.push(await heldSignup(p, p.partner.key, `fake${i}@buyers.test`));
+    expect(await groupOf()).toBe(defaultGroup.id); // 1,800 held: nothing counted
+    await decide(p, held[0]!, 'reject');
+    await decide(p, held[1]!, 'approve');
+    expect(await groupOf()).toBe(defaultGroup.id); // 600 approved of 1,000
+    await decide(p, held[2]!, 'approve');
+    expect(await groupOf()).toBe(gold); // 1,200 approved: moved by the approval
+    const moves = (await ok(p, 'GET', `/v1/group_moves?partnership_id_eq=${p.partner.partnershipId}`)).data;
+    expect(moves.map((m: Json) => m.attributes.reason)).toEqual(['commissions USD reached 1000 in 30 days']);
+    expect(await integrityProblems(kit.c.databaseUrl)).toEqual([]);
+  });
+
+  it("held and rejected customers count in no reward's conditions; an approved one does", async () => {
+    const p = await program();
+    const [defaultGroup] = (await ok(p, 'GET', '/v1/groups?slug_eq=default')).data;
+    const twoCustomers = { op: 'and', items: [{ field: 'partner_customers', op: 'gte', value: 2 }] };
+    await ok(p, 'POST', `/v1/groups/${defaultGroup.id}/rewards`, PERCENT(5000, { kind: 'lifetime' }, twoCustomers));
+    const h1 = await heldSignup(p, p.partner.key, 'held1@buyers.test');
+    const h2 = await heldSignup(p, p.partner.key, 'held2@buyers.test');
+    expect((await pay(p, 'held1@buyers.test', 10_000)).review).toBe('held');
+    expect((await pay(p, 'held2@buyers.test', 10_000)).review).toBe('held');
+    await decide(p, h1, 'reject');
+    await convert(p, p.partner.key, 'real1@buyers.test');
+    // Counted: no customer (one held, one rejected): the program's 20 %.
+    expect((await pay(p, 'real1@buyers.test', 10_000)).amount).toBe(2000);
+    await decide(p, h2, 'approve');
+    await convert(p, p.partner.key, 'real2@buyers.test');
+    // Counted: real1 and the approved held2.
+    expect((await pay(p, 'real2@buyers.test', 10_000)).amount).toBe(5000);
   });
 });
 

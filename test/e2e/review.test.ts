@@ -6,7 +6,9 @@
 // referrer, the address's tag and how many others came from it, the browser, the
 // customer's e-mail beside the partner's). One is approved, one rejected, one's partner
 // banned (the partnership declined, every pending commission rejected), each behind a
-// confirmation with a required reason; the decisions list who made them. Settings → Review
+// confirmation with a required reason; a commission its own signal held (a quick payment)
+// on a referral that is not held is approved from the same queue; the decisions list who
+// made them. Settings → Review
 // turns a signal on (paid ads), which then holds a landing from a Google ad. Each page and
 // dialog clean under axe-core and readable at 360 px.
 
@@ -40,6 +42,7 @@ let ann: Made;
 let bob: Made;
 let cy: Made;
 let dee: Made;
+let eve: Made;
 /** The referrals made, by customer e-mail. */
 const referral: Record<string, string> = {};
 
@@ -109,7 +112,8 @@ afterAll(async () => {
 
 const at = (path: string) => `${url}/dashboard${path}`;
 const textOf = (selector: string) => page.locator(selector).innerText();
-const rows = () => page.locator('.table tbody tr').allInnerTexts();
+/** The first table's rows: on the Review page, the held referrals (the held commissions follow). */
+const rows = () => page.locator('.table').first().locator('tbody tr').allInnerTexts();
 const dialogGone = () => expect.poll(() => page.locator('dialog').count()).toBe(0);
 
 describe('review in Chromium', () => {
@@ -141,7 +145,9 @@ describe('review in Chromium', () => {
         expect.stringMatching(/ghost@customer\.test\s+Bob\s.*No landing before the conversion/s),
         expect.stringMatching(/quick@mailinator\.com\s+Ann\s.*A disposable e-mail domain/s),
       ]);
-    expect(await textOf('.table')).not.toContain('server@customer.test');
+    expect(await textOf('.table >> nth=0')).not.toContain('server@customer.test');
+    // Their held commissions are listed too, each to decide on its own.
+    expect(await textOf('section[aria-labelledby=held-commissions]')).toMatch(/Ann[\s\S]*A disposable e-mail domain/);
     expect(await axeFindings(page)).toEqual([]);
   });
 
@@ -209,7 +215,7 @@ describe('review in Chromium', () => {
     await dialogGone();
     await waitForText(page, `quick@mailinator.com: approved, by ${OWNER.email}`);
     await expect.poll(rows).toHaveLength(2);
-    expect(await textOf('.table')).not.toContain('quick@mailinator.com');
+    expect(await textOf('.table >> nth=0')).not.toContain('quick@mailinator.com');
     expect(await page.locator('.evidence').count()).toBe(0);
     expect((await referralOf('quick@mailinator.com')).review).toBe('approved');
     const [commission] = await commissionsOf(ann);
@@ -258,6 +264,48 @@ describe('review in Chromium', () => {
     for (const c of commissions) expect(c.attributes).toMatchObject({ state: 'rejected', reject_reason: 'banned: Self-referrals' });
   });
 
+  it('decides about a commission its own signal held (a quick payment) on a referral that is not held', async () => {
+    await api('PATCH', '/v1/program', { review_signals: { quick_payment: true } });
+    eve = await acceptedPartner(api, 'Eve');
+    await track('click', { gr_id: 'eve-visitor', pk: eve.key, url: 'https://www.shop.test/' });
+    await convert('eve-buyer@customer.test', 'eve-visitor', eve.key);
+    await api('POST', '/v1/payments', {
+      amount: 5_000,
+      currency: 'USD',
+      referral_id: referral['eve-buyer@customer.test'],
+      idempotency_key: 'pay-eve',
+    });
+    await api('PATCH', '/v1/program', { review_signals: { quick_payment: false } });
+    expect((await referralOf('eve-buyer@customer.test')).review ?? null).toBeNull();
+    const [held] = await commissionsOf(eve);
+    expect(held.attributes.review).toBe('held');
+
+    await page.goto(at('/review'));
+    await waitForText(page, 'Paid within seconds of the landing');
+    const decideButton = page.locator('section[aria-labelledby=held-commissions] button[aria-label*="of Eve"]');
+    await decideButton.click();
+    await page.waitForURL(`**/dashboard/review?commission=${held.id}`);
+    await waitForText(page, 'for eve-buyer@customer.test');
+    expect(await textOf('#evidence-title')).toMatch(/^Held commission: .*10\.00 for eve-buyer@customer\.test$/);
+    expect(await textOf('.evidence .reasons')).toContain('Paid within seconds of the landing: the first payment came');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('evidence-title');
+    expect(await axeFindings(page)).toEqual([]);
+    await press(page, 'Approve', '.evidence');
+    await page.waitForSelector('dialog[open]');
+    expect(await textOf('dialog h2')).toMatch(/^Approve the commission of .*10\.00 for eve-buyer@customer\.test\?$/);
+    expect(await textOf('dialog')).toContain('It becomes payable as usual');
+    await page.fill('dialog input[name=reason]', 'A fast buyer, we checked');
+    await press(page, 'Approve', 'dialog');
+    await dialogGone();
+    await waitForText(page, `eve-buyer@customer.test: approved, by ${OWNER.email}`);
+    await waitForText(page, 'No commission is held.');
+    expect((await api('GET', `/v1/commissions/${held.id}`)).data.attributes).toMatchObject({ review: 'approved', state: 'pending' });
+    const [decided] = (await api('GET', '/v1/events?type_eq=review.decided&per_page=1')).data;
+    expect(decided.attributes.data.attributes).toMatchObject({ commission_id: held.id, decision: 'approve' });
+    const [updated] = (await api('GET', '/v1/events?type_eq=commission.updated&per_page=1')).data;
+    expect(updated.attributes.data).toMatchObject({ id: held.id, attributes: { review: 'approved' } });
+  });
+
   it('says when nothing is held, pointing to the signals; the decisions list who made them and when', async () => {
     await waitForText(page, 'Nothing is held for review');
     expect(await page.getAttribute('.empty a', 'href')).toBe('/dashboard/settings#review');
@@ -269,12 +317,14 @@ describe('review in Chromium', () => {
     await expect
       .poll(rows)
       .toEqual([
+        expect.stringMatching(/approved\s+eve-buyer@customer\.test\s+Eve\s+A fast buyer, we checked\s+owner@company\.test/),
         expect.stringMatching(/partner banned\s+cy-buyer@customer\.test\s+Cy\s+Self-referrals\s+owner@company\.test/),
         expect.stringMatching(/rejected\s+ghost@customer\.test\s+Bob\s+Never visited the site\s+owner@company\.test/),
         expect.stringMatching(/approved\s+quick@mailinator\.com\s+Ann\s+A real customer: they called support\s+owner@company\.test/),
       ]);
     const decisions = (await api('GET', '/v1/review_decisions')).data;
     expect(decisions.map((d: any) => [d.attributes.decision, d.attributes.decided_by])).toEqual([
+      ['approve', OWNER.email],
       ['ban', OWNER.email],
       ['reject', OWNER.email],
       ['approve', OWNER.email],

@@ -4545,6 +4545,8 @@ export interface paths {
                                 type: "review_decision";
                                 attributes: {
                                     referral_id: string | null;
+                                    /** @description The commission decided about, when the decision named one; null: a decision about the referral */
+                                    commission_id: string | null;
                                     partner_id: string;
                                     /** @enum {string} */
                                     decision: "approve" | "reject" | "ban";
@@ -4578,7 +4580,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Decide about a held referral: approve it (its money becomes payable), reject it with a reason, or ban its partner (every pending commission rejected, the partnership declined) */
+        /** Decide about a held referral or a held commission (name one): approve it (its money becomes payable), reject it with a reason, or ban its partner (every pending commission rejected, the partnership declined) */
         post: {
             parameters: {
                 query?: never;
@@ -4589,7 +4591,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        referral_id: string;
+                        referral_id?: string;
+                        commission_id?: string;
                         /** @enum {string} */
                         decision: "approve" | "reject" | "ban";
                         reason: string;
@@ -4610,6 +4613,8 @@ export interface paths {
                                 type: "review_decision";
                                 attributes: {
                                     referral_id: string | null;
+                                    /** @description The commission decided about, when the decision named one; null: a decision about the referral */
+                                    commission_id: string | null;
                                     partner_id: string;
                                     /** @enum {string} */
                                     decision: "approve" | "reject" | "ban";
@@ -4671,6 +4676,8 @@ export interface paths {
                                 type: "review_decision";
                                 attributes: {
                                     referral_id: string | null;
+                                    /** @description The commission decided about, when the decision named one; null: a decision about the referral */
+                                    commission_id: string | null;
                                     partner_id: string;
                                     /** @enum {string} */
                                     decision: "approve" | "reject" | "ban";

@@ -172,7 +172,9 @@ export async function updateCommission(
     const row = await getCommission(tx, programId, id);
     // Held money is paid only once an owner approved it (modules/review).
     if (change.state === 'paid' && row.review === 'held') {
-      throw fail('invalid_transition', 'the commission is held for review: approve its referral in Review first', { field: 'state' });
+      throw fail('invalid_transition', 'the commission is held for review: approve it, or its referral, in Review first', {
+        field: 'state',
+      });
     }
     return moveCommission(tx, row, change.state, change.reject_reason ?? null, now);
   });

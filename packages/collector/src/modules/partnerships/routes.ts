@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { createPartnership, updatePartnership } from './service.js';
+import { changePartnership, createPartnership } from './service.js';
 import { states } from '../../core/state-machines.js';
 import { dateTime, oneOf, text } from '../../platform/http/list-query.js';
 import { route } from '../../api/route.js';
 import { one, relation, resource, unixTime } from '../../platform/http/schemas.js';
 import * as partnerships from './repo.js';
 import { readRoutes } from '../../api/crud.js';
-import { codesEnded, promoteCodes } from '../codes/service.js';
+import { promoteCodes } from '../codes/service.js';
 import { competitorSlugs, rateBps, rules, rulesOut, slug, state } from '../../api/fields.js';
 import { renderPartnership } from './present.js';
 
@@ -115,10 +115,7 @@ export const partnershipRoutes = [
     status: 200,
     response: one(partnershipSchema),
     async handle({ db, program, params, body, now, stripeApiUrl }) {
-      const row = await updatePartnership(db, program.id, params.id ?? '', body, now);
-      // Its codes, made in Stripe, are turned off there too: they credit nothing any more.
-      if (body.state === 'declined') await codesEnded(db, program, row.id, now, stripeApiUrl);
-      if (body.state === 'accepted') await promoteCodes(db, program, row.id, now, stripeApiUrl);
+      const row = await changePartnership(db, program, params.id ?? '', body, now, stripeApiUrl);
       return { status: 200, body: { data: renderPartnership(row, program) } };
     },
   }),

@@ -13,7 +13,8 @@ import * as programs from '../programs/repo.js';
 import { renderPartnership } from './present.js';
 import { emit } from '../webhooks/events.js';
 import { joinedGroup, moveTo } from '../rewards/groups.js';
-import { autoCode } from '../codes/service.js';
+import { autoCode, codesEnded, promoteCodes } from '../codes/service.js';
+import type { ProgramRow } from '../programs/repo.js';
 
 export interface NewPartnership {
   partner_id: string;
@@ -193,4 +194,40 @@ export async function updatePartnership(
     if (read.state !== 'accepted' && row.state === 'accepted') await codeOnAcceptance(tx, row, now);
     return row;
   });
+}
+
+/**
+ * A partnership changed, and then its codes as the change says: an end through
+ * endPartnership, an acceptance with its codes made in Stripe once committed.
+ */
+export async function changePartnership(
+  db: Db,
+  program: ProgramRow,
+  id: string,
+  changes: PartnershipChanges,
+  now: number,
+  stripeApiUrl: string | undefined,
+): Promise<PartnershipRow> {
+  if (changes.state === 'declined') return endPartnership(db, program, id, changes, now, stripeApiUrl);
+  const row = await updatePartnership(db, program.id, id, changes, now);
+  if (changes.state === 'accepted') await promoteCodes(db, program, row.id, now, stripeApiUrl);
+  return row;
+}
+
+/**
+ * Every way a partnership ends (an owner declining it, a ban in review) comes here: it is
+ * declined, so its link credits nothing, then its codes are disabled, in Stripe too, so
+ * customers no longer get its discount (after the commit: Stripe not answering undoes nothing).
+ */
+export async function endPartnership(
+  db: Db,
+  program: ProgramRow,
+  id: string,
+  changes: Omit<PartnershipChanges, 'state'>,
+  now: number,
+  stripeApiUrl: string | undefined,
+): Promise<PartnershipRow> {
+  const row = await updatePartnership(db, program.id, id, { ...changes, state: 'declined' }, now);
+  await codesEnded(db, program, row.id, now, stripeApiUrl);
+  return row;
 }

@@ -1,6 +1,7 @@
 // What a conversion's review reads: one statement for the visitor's click and the people
-// who converted from the same address or browser lately; the instance's partners'
-// mailboxes and the disposable domains from memory.
+// who converted from the same address or browser lately; the program's partners'
+// mailboxes and the disposable domains from memory. A program's signals read its own
+// data only: another program's partners are nobody's business here (docs/review.md).
 
 import * as crypto from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -28,17 +29,18 @@ const sha256Hex = oneShot
 export const userAgent = (raw: string | undefined): string | null => (raw ? raw.slice(0, 256) : null);
 
 interface Mailboxes {
-  /** Every partner's own and payout mailbox in the instance. */
+  /** Every own and payout mailbox of the program's partners. */
   all: ReadonlySet<string>;
   /** A payout mailbox and the different partners' own mailboxes paid there. */
   payees: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-/** Partners are settings (0014's triggers): their mailboxes are read once per change, for every program. */
-function partnerMailboxes(db: Queryable): Promise<Mailboxes> {
-  return remembered(db, 'review:mailboxes', async () => {
+/** Partners are settings (0014's triggers): a program's mailboxes are read once per change. */
+function partnerMailboxes(db: Queryable, programId: string): Promise<Mailboxes> {
+  return remembered(db, `review:mailboxes:${programId}`, async () => {
     const rows = await db.all<{ email_norm: string; paypal_email_norm: string | null }>(
-      'SELECT email_norm, paypal_email_norm FROM partners',
+      'SELECT email_norm, paypal_email_norm FROM partners WHERE program_id = ?',
+      [programId],
     );
     const all = new Set<string>();
     const payees = new Map<string, Set<string>>();
@@ -118,7 +120,7 @@ export async function conversionEvidence(db: Queryable, f: ConversionFacts): Pro
       f.partnershipId,
     ],
   );
-  const boxes = await partnerMailboxes(db);
+  const boxes = await partnerMailboxes(db, f.programId);
   const own = mailbox(f.emailNorm);
   const payee = f.partnerPaypal ? mailbox(f.partnerPaypal) : undefined;
   return {

@@ -9,6 +9,7 @@ export function renderDecision(row: DecisionRow): Resource {
     type: 'review_decision',
     attributes: {
       referral_id: row.referral_id,
+      commission_id: row.commission_id ?? null,
       partner_id: row.partner_id,
       decision: row.decision,
       reason: row.reason,

@@ -1,4 +1,4 @@
-// Review (docs/review.md): owners' decisions about held referrals, and the record of them.
+// Review (docs/review.md): owners' decisions about held referrals and commissions, and the record of them.
 // What is held is found with `review_eq=held` on /v1/referrals and /v1/commissions.
 
 import { z } from 'zod';
@@ -14,6 +14,10 @@ import { evidenceOf } from './evidence-view.js';
 
 const decisionSchema = resource('review_decision', {
   referral_id: z.string().nullable(),
+  commission_id: z
+    .string()
+    .nullable()
+    .meta({ description: 'The commission decided about, when the decision named one; null: a decision about the referral' }),
   partner_id: z.string(),
   decision: z.enum(['approve', 'reject', 'ban']),
   reason: z.string(),
@@ -51,18 +55,19 @@ export const reviewRoutes = [
     method: 'post',
     path: '/v1/review_decisions',
     summary:
-      'Decide about a held referral: approve it (its money becomes payable), reject it with a reason, or ban its partner (every pending commission rejected, the partnership declined)',
+      'Decide about a held referral or a held commission (name one): approve it (its money becomes payable), reject it with a reason, or ban its partner (every pending commission rejected, the partnership declined)',
     access: 'secret',
     body: z.strictObject({
-      referral_id: z.string().min(1).max(64),
+      referral_id: z.string().min(1).max(64).optional(),
+      commission_id: z.string().min(1).max(64).optional(),
       decision: z.enum(['approve', 'reject', 'ban']),
       reason: z.string().trim().min(1).max(500),
     }),
     status: 201,
     response: one(decisionSchema),
-    async handle({ db, program, session, body, now }) {
+    async handle({ db, program, session, body, now, stripeApiUrl }) {
       const user = session ? await owners.userById(db, session.user_id) : undefined;
-      const row = await decide(db, program.id, body, user?.email ?? 'a secret token', now);
+      const row = await decide(db, program, body, user?.email ?? 'a secret token', now, stripeApiUrl);
       return { status: 201, headers: { Location: `/v1/review_decisions/${row.id}` }, body: { data: renderDecision(row) } };
     },
   }),

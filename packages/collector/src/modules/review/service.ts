@@ -1,63 +1,113 @@
-// An owner's decision about a held referral (docs/review.md): approve (its money becomes
-// payable as usual), reject it with a reason, or ban its partner (every pending commission
-// rejected, the partnership declined, so the link and codes credit nothing more). Each
-// decision is recorded with who made it and when, and told to the program's webhooks.
+// An owner's decision about held money (docs/review.md): a held referral, or a commission
+// held by a signal of its own (an e-mail match, a refund rate, a quick payment). Approve
+// (the money becomes payable as usual, and counts toward the partner's totals from then),
+// reject it with a reason, or ban its partner (every pending commission rejected, the
+// partnership ended, so the link and codes credit nothing more). Each decision is recorded
+// with who made it and when, and told to the program's webhooks.
 
 import { fail, found } from '../../platform/errors.js';
 import type { Db, Tx } from '../../platform/db/db.js';
 import { uuidv7 } from '../../core/ids.js';
 import * as commissions from '../commissions/repo.js';
+import type { CommissionRow } from '../commissions/repo.js';
 import { moveCommission } from '../commissions/service.js';
 import { renderCommission } from '../commissions/present.js';
+import * as partnerships from '../partnerships/repo.js';
+import { endPartnership } from '../partnerships/service.js';
+import type { ProgramRow } from '../programs/repo.js';
 import * as referrals from '../referrals/repo.js';
+import type { ReferralRow } from '../referrals/repo.js';
 import { renderReferral } from '../referrals/present.js';
-import { updatePartnership } from '../partnerships/service.js';
+import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
 import { emit } from '../webhooks/events.js';
 import * as review from './repo.js';
 import type { Decision, DecisionRow } from './repo.js';
 import { renderDecision } from './present.js';
 
 export interface DecisionInput {
-  referral_id: string;
+  /** The held referral decided about; or */
+  referral_id?: string | undefined;
+  /** the held commission (held by a signal of its own, or as its referral was). */
+  commission_id?: string | undefined;
   decision: Decision;
   reason: string;
 }
 
-export async function decide(db: Db, programId: string, input: DecisionInput, decidedBy: string, now: number): Promise<DecisionRow> {
+/** What a decision is about, read under the partner's lock. */
+type Subject = { kind: 'referral'; referral: ReferralRow } | { kind: 'commission'; commission: CommissionRow };
+
+const notHeld = (what: string, review: string | null, field: string) =>
+  fail('invalid_transition', `the ${what} is ${review ? review : 'not held'}: only a held one is approved or rejected`, { field });
+
+export async function decide(
+  db: Db,
+  program: ProgramRow,
+  input: DecisionInput,
+  decidedBy: string,
+  now: number,
+  stripeApiUrl: string | undefined,
+): Promise<DecisionRow> {
+  if (input.referral_id === undefined && input.commission_id === undefined) {
+    throw fail('missing_field', 'name the referral_id or the commission_id decided about', { field: 'referral_id' });
+  }
+  if (input.referral_id !== undefined && input.commission_id !== undefined) {
+    throw fail('invalid_field', 'a decision is about a referral or a commission, not both', { field: 'commission_id' });
+  }
   const row = await db.transaction(async (tx) => {
-    const referral = found(await referrals.get(tx, programId, input.referral_id), 'referral', input.referral_id);
-    if (input.decision !== 'ban' && referral.review !== 'held') {
-      throw fail(
-        'invalid_transition',
-        `the referral is ${referral.review ? referral.review : 'not held'}: only a held one is approved or rejected`,
-        {
-          field: 'referral_id',
-        },
-      );
-    }
+    const subject = await subjectOf(tx, program.id, input);
+    const partnerId = subject.kind === 'referral' ? subject.referral.partner_id : subject.commission.partner_id;
     const decision: DecisionRow = {
       id: uuidv7(),
-      program_id: programId,
-      referral_id: referral.id,
-      partner_id: referral.partner_id,
+      program_id: program.id,
+      referral_id: subject.kind === 'referral' ? subject.referral.id : subject.commission.referral_id,
+      commission_id: subject.kind === 'commission' ? subject.commission.id : null,
+      partner_id: partnerId,
       decision: input.decision,
       reason: input.reason.trim(),
       decided_by: decidedBy,
       created_at: now,
     };
-    if (input.decision === 'approve') await approve(tx, referral, now);
-    else
-      await reject(tx, referral, input.decision === 'ban' ? `banned: ${decision.reason}` : decision.reason, now, input.decision === 'ban');
+    const reason = input.decision === 'ban' ? `banned: ${decision.reason}` : decision.reason;
+    if (subject.kind === 'referral') {
+      if (input.decision === 'approve') await approveReferral(tx, subject.referral, now);
+      else await rejectReferral(tx, subject.referral, reason, now, input.decision === 'ban');
+    } else if (input.decision === 'approve') await approveCommission(tx, subject.commission, now);
+    else await rejectCommission(tx, subject.commission, reason, now, input.decision !== 'ban');
+    if (input.decision === 'ban') await rejectPendingOf(tx, program.id, partnerId, reason, now);
     await review.insertDecision(tx, decision);
-    await emit(tx, programId, 'review.decided', renderDecision(decision), now);
+    await emit(tx, program.id, 'review.decided', renderDecision(decision), now);
     return decision;
   });
-  // The partnership is declined through its own rules (its codes disabled, its link dead), in a transaction of its own.
+  // The partnership ends as every partnership ends (its codes disabled, in Stripe too), once the decision is committed.
   if (input.decision === 'ban') {
-    const ref = await referrals.get(db, programId, input.referral_id);
-    if (ref) await updatePartnership(db, programId, ref.partnership_id, { state: 'declined' }, now).catch(declinedAlready);
+    const partnership = await partnerships.getByPartner(db, program.id, row.partner_id);
+    if (partnership) await endPartnership(db, program, partnership.id, {}, now, stripeApiUrl).catch(declinedAlready);
   }
   return row;
+}
+
+/**
+ * The referral or commission, read again after taking the partner's turn: decisions about
+ * one partner's money (and a ban, which rejects all of it) run one at a time, so two at
+ * once cannot both find it held. On SQLite one writer holds the database anyway.
+ */
+async function subjectOf(tx: Tx, programId: string, input: DecisionInput): Promise<Subject> {
+  const read = async (): Promise<Subject> =>
+    input.referral_id !== undefined
+      ? { kind: 'referral', referral: found(await referrals.get(tx, programId, input.referral_id), 'referral', input.referral_id) }
+      : {
+          kind: 'commission',
+          commission: found(await commissions.get(tx, programId, input.commission_id ?? ''), 'commission', input.commission_id ?? ''),
+        };
+  const first = await read();
+  await tx.lock(`review:${first.kind === 'referral' ? first.referral.partner_id : first.commission.partner_id}`);
+  const subject = await read();
+  if (input.decision === 'ban') return subject;
+  if (subject.kind === 'referral' && subject.referral.review !== 'held') throw notHeld('referral', subject.referral.review, 'referral_id');
+  if (subject.kind === 'commission' && subject.commission.review !== 'held') {
+    throw notHeld('commission', subject.commission.review, 'commission_id');
+  }
+  return subject;
 }
 
 /** A ban of a partnership declined already changes nothing more there. */
@@ -66,27 +116,55 @@ function declinedAlready(err: unknown): void {
   throw err;
 }
 
-async function approve(tx: Tx, referral: referrals.ReferralRow, now: number): Promise<void> {
-  await review.setReferralReview(tx, referral.program_id, referral.id, 'approved', now);
-  await emit(tx, referral.program_id, 'referral.updated', renderReferral({ ...referral, review: 'approved', updated_at: now }), now);
-  for (const c of await review.heldCommissions(tx, referral.program_id, referral.id)) {
-    await review.setCommissionReview(tx, c.program_id, c.id, 'approved', now);
-    await emit(tx, c.program_id, 'commission.updated', renderCommission({ ...c, review: 'approved', updated_at: now }), now);
+async function approveReferral(tx: Tx, referral: ReferralRow, now: number): Promise<void> {
+  if (!(await review.decideHeld(tx, 'referrals', referral.program_id, referral.id, 'approved', now))) {
+    throw notHeld('referral', 'decided meanwhile', 'referral_id');
   }
+  await emit(tx, referral.program_id, 'referral.updated', renderReferral({ ...referral, review: 'approved', updated_at: now }), now);
+  for (const c of await review.heldCommissions(tx, referral.program_id, referral.id)) await approveHeld(tx, c, now);
+  await movesWeighed(tx, referral.program_id, referral.partnership_id, now);
 }
 
-/** Rejects the referral's held commissions (a ban: every pending one of its partner), each with the reason. */
-async function reject(tx: Tx, referral: referrals.ReferralRow, reason: string, now: number, ban: boolean): Promise<void> {
-  await review.setReferralReview(tx, referral.program_id, referral.id, 'rejected', now);
+async function approveCommission(tx: Tx, commission: CommissionRow, now: number): Promise<void> {
+  if (!(await approveHeld(tx, commission, now))) throw notHeld('commission', 'decided meanwhile', 'commission_id');
+  const partnership = await partnerships.getByPartner(tx, commission.program_id, commission.partner_id);
+  if (partnership) await movesWeighed(tx, commission.program_id, partnership.id, now);
+}
+
+/** A held commission approved, in one conditional statement; false when it was decided meanwhile. */
+async function approveHeld(tx: Tx, c: CommissionRow, now: number): Promise<boolean> {
+  if (!(await review.decideHeld(tx, 'commissions', c.program_id, c.id, 'approved', now))) return false;
+  await emit(tx, c.program_id, 'commission.updated', renderCommission({ ...c, review: 'approved', updated_at: now }), now);
+  return true;
+}
+
+/** Approved money counts toward the partner's totals from now: the group's move rules are weighed again. */
+async function movesWeighed(tx: Tx, programId: string, partnershipId: string, now: number): Promise<void> {
+  const partnership = await partnerships.get(tx, programId, partnershipId);
+  if (partnership && (await hasMoveRules(tx, programId, partnership.group_id))) await applyMoveRules(tx, programId, partnershipId, now);
+}
+
+/** A rejected referral (or a banned partner's): it and its held commissions rejected, each with the reason. */
+async function rejectReferral(tx: Tx, referral: ReferralRow, reason: string, now: number, ban: boolean): Promise<void> {
+  if (ban) await review.setReferralReview(tx, referral.program_id, referral.id, 'rejected', now);
+  else if (!(await review.decideHeld(tx, 'referrals', referral.program_id, referral.id, 'rejected', now))) {
+    throw notHeld('referral', 'decided meanwhile', 'referral_id');
+  }
   if (referral.state !== 'rejected') await referrals.move(tx, referral.program_id, referral.id, referral.state, 'rejected', now);
   const fresh = (await referrals.get(tx, referral.program_id, referral.id)) ?? referral;
   await emit(tx, referral.program_id, 'referral.updated', renderReferral(fresh), now);
-  const held = await review.heldCommissions(tx, referral.program_id, referral.id);
-  const pending = ban ? await review.pendingOfPartner(tx, referral.program_id, referral.partner_id) : [];
-  const all = new Map([...held, ...pending].map((c) => [c.id, c]));
-  for (const c of all.values()) {
-    if (c.review === 'held') await review.setCommissionReview(tx, c.program_id, c.id, 'rejected', now);
-    const current = (await commissions.get(tx, c.program_id, c.id)) ?? c;
-    if (current.state === 'pending') await moveCommission(tx, current, 'rejected', reason, now);
-  }
+  for (const c of await review.heldCommissions(tx, referral.program_id, referral.id)) await rejectCommission(tx, c, reason, now, false);
+}
+
+/** A held commission rejected with the reason: its review first, in one conditional statement, then its state. */
+async function rejectCommission(tx: Tx, c: CommissionRow, reason: string, now: number, strict: boolean): Promise<void> {
+  const decided = c.review === 'held' && (await review.decideHeld(tx, 'commissions', c.program_id, c.id, 'rejected', now));
+  if (strict && !decided) throw notHeld('commission', 'decided meanwhile', 'commission_id');
+  const current = (await commissions.get(tx, c.program_id, c.id)) ?? c;
+  if (current.state === 'pending') await moveCommission(tx, current, 'rejected', reason, now);
+}
+
+/** A ban: every pending commission of the partner in the program that no open batch holds is rejected. */
+async function rejectPendingOf(tx: Tx, programId: string, partnerId: string, reason: string, now: number): Promise<void> {
+  for (const c of await review.pendingOfPartner(tx, programId, partnerId)) await rejectCommission(tx, c, reason, now, false);
 }

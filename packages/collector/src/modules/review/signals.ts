@@ -67,10 +67,10 @@ export interface ConversionEvidence {
   sameAddress: number;
   /** Other people who converted with the same click id in the window, counted up to the threshold only. */
   sameBrowser: number;
-  /** Whether the address reaches another partner's own or payout address, in any program. */
+  /** Whether the address reaches another partner's own or payout address, in this program. */
   partnerAddress: boolean;
   disposable: boolean;
-  /** Whether the credited partner's payout address is another partner's too. */
+  /** Whether the credited partner's payout address is another partner's of the program too. */
   sharedPayout: boolean;
   /** Whether the client's address spent its hour's allowance of new clicks (modules/clicks). */
   clickFlood?: boolean;
@@ -89,8 +89,7 @@ export function conversionFlags(e: ConversionEvidence, on: ReadonlySet<Signal>):
     add('browser_burst', `more than ${BROWSER_PEOPLE} different people converted with this browser's click id within a day`);
   }
   if (e.clickFlood) add('click_rate', "this address made 100 new clicks on the program's links within the hour: a rate no person makes");
-  if (e.partnerAddress)
-    add('partner_address', "the customer's address reaches a partner's own or payout address (in this or another program)");
+  if (e.partnerAddress) add('partner_address', "the customer's address reaches a partner's own or payout address in this program");
   if (e.disposable) add('disposable_email', "the customer's address is at a disposable e-mail domain");
   // The landing's address is parsed only where the signal is on (off by default).
   const ads = on.has('paid_ads') ? paidAdParameters(e.clickUrl) : [];

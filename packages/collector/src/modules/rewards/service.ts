@@ -10,6 +10,7 @@ import type { PartnershipRow } from '../partnerships/repo.js';
 import * as programs from '../programs/repo.js';
 import type { ProgramRow } from '../programs/repo.js';
 import { byPartner } from '../stats/repo.js';
+import { unapproved } from '../review/repo.js';
 import { addMonths } from '../commissions/rules.js';
 import {
   clickEarnings,
@@ -72,7 +73,9 @@ async function totalsFor(db: Queryable, programId: string, partnerId: string, wa
 /**
  * A partner's total of a measure over the last `windowDays` (null: all time): paying
  * customers (counted beside each payment's currency, so summed over all), or the money of
- * one currency. What rewards' conditions and groups' move rules compare.
+ * one currency. What rewards' conditions and groups' move rules compare. What review holds
+ * or rejected counts for nothing until approved (docs/review.md): made-up sign-ups must not
+ * lift a partner into a better-paid group.
  */
 export async function partnerTotal(
   db: Queryable,
@@ -84,9 +87,9 @@ export async function partnerTotal(
   now: number,
 ): Promise<number> {
   const from = windowDays === null ? 0 : now - windowDays * DAY;
-  const rows = await byPartner(db, programId, from, now + 1, [partnerId]);
-  if (metric === 'customers') return rows.reduce((n, r) => n + Number(r.customers), 0);
-  return rows.filter((r) => r.currency === currency).reduce((n, r) => n + Number(r[metric]), 0);
+  const sum = (rows: ReadonlyArray<Record<typeof metric | 'currency', string | number>>) =>
+    rows.filter((r) => metric === 'customers' || r.currency === currency).reduce((n, r) => n + Number(r[metric]), 0);
+  return sum(await byPartner(db, programId, from, now + 1, [partnerId])) - sum(await unapproved(db, programId, partnerId, from, now + 1));
 }
 
 /** What the sale facts carry besides the partner's totals, which are looked up here. */

@@ -1,16 +1,18 @@
 // The review queue: referrals the review signals held (their commissions go into no payout
-// meanwhile), newest first, each with its partner and its reasons in words. One selected
-// (?referral= in the address, so the "Held for review" tags of the record tables lead
-// here) shows its evidence side by side: the click, the customer's address tag and browser,
-// the customer's e-mail beside the partner's own and payout addresses. It is approved,
-// rejected or its partner banned behind a confirmation asking why; the Decided tab lists
-// every decision with who made it and when.
+// meanwhile), newest first, each with its partner and its reasons in words, and the held
+// commissions, among them those a signal of their own held (an e-mail match, a refund rate,
+// a quick payment) on a referral that is not held. One selected (?referral= or ?commission=
+// in the address, so the "Held for review" tags of the record tables lead here) shows its
+// referral's evidence side by side: the click, the customer's address tag and browser, the
+// customer's e-mail beside the partner's own and payout addresses. It is approved, rejected
+// or its partner banned behind a confirmation asking why; the Decided tab lists every
+// decision with who made it and when.
 
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso/router';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
-import { dateTime } from '../../common/format.js';
+import { dateTime, money } from '../../common/format.js';
 import { Confirm } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Failure, Loading, Pager, Show, Table, type Column } from '../../common/ui.js';
@@ -19,6 +21,7 @@ import { href, useSession } from '../session.js';
 import { usePartnerNames } from './records.js';
 
 type Referral = Answer<'/v1/referrals'>['data'][number];
+type Commission = Answer<'/v1/commissions'>['data'][number];
 type Decision = Answer<'/v1/review_decisions'>['data'][number];
 type Verdict = Decision['attributes']['decision'];
 type Reason = { signal: string; explain: string };
@@ -84,8 +87,16 @@ function Reasons({ reasons, explain }: { reasons: readonly Reason[] | null | und
   );
 }
 
-/** A held referral's evidence, with its partner (its partnership's). */
-async function loadEvidence(id: string, signal: AbortSignal) {
+/** What is decided: a held referral, or a held commission (by its id). */
+type Subject = { referral: string } | { commission: string };
+
+/** A held referral's evidence, with its partner (its partnership's); for a commission, its referral's, and the commission. */
+async function loadEvidence(subject: Subject, signal: AbortSignal) {
+  const commission =
+    'commission' in subject
+      ? (await api.GET('/v1/commissions/{id}', { params: { path: { id: subject.commission } }, signal })).data
+      : undefined;
+  const id = 'referral' in subject ? subject.referral : (commission?.attributes.referral_id ?? '');
   const [evidence, referral] = await Promise.all([
     api.GET('/v1/referrals/{id}/evidence', { params: { path: { id } }, signal }),
     api.GET('/v1/referrals/{id}', { params: { path: { id } }, signal }),
@@ -93,7 +104,7 @@ async function loadEvidence(id: string, signal: AbortSignal) {
   const shipId = referral.data.relationships.partnership.data?.id;
   const partnerId = shipId ? await partnerOfPartnership(shipId, signal) : undefined;
   const partner = partnerId ? await api.GET('/v1/partners/{id}', { params: { path: { id: partnerId } }, signal }) : undefined;
-  return { evidence: evidence.data.attributes, referral: referral.data, partner: partner?.data };
+  return { evidence: evidence.data.attributes, referral: referral.data, partner: partner?.data, commission };
 }
 type Shown = Awaited<ReturnType<typeof loadEvidence>>;
 
@@ -112,9 +123,12 @@ function Fact({ term, children }: { term: string; children: ComponentChildren })
 
 function EvidencePanel({ shown, decide, canDecide }: { shown: Shown; decide: (v: Verdict) => void; canDecide: boolean }) {
   const e = shown.evidence;
+  const c = shown.commission?.attributes;
+  // A commission's own review and reasons, beside its referral's evidence.
+  const { review, review_reasons } = c ?? e;
   const heading = useRef<HTMLHeadingElement>(null);
   // Chosen from the list, the evidence is where the reader goes next: a keyboard too.
-  useEffect(() => heading.current?.focus(), [shown.referral.id]);
+  useEffect(() => heading.current?.focus(), [shown.referral.id, shown.commission?.id]);
   const sameAs = (address: string | null) =>
     same(address, e.email) && (
       <>
@@ -125,11 +139,15 @@ function EvidencePanel({ shown, decide, canDecide }: { shown: Shown; decide: (v:
   return (
     <section class="panel evidence" aria-labelledby="evidence-title">
       <h2 id="evidence-title" tabIndex={-1} ref={heading}>
-        Evidence: {e.email}
+        {c ? `Held commission: ${money(c.amount, c.currency)} for ${e.email}` : `Evidence: ${e.email}`}
       </h2>
-      {e.review !== 'held' && <p class="notice">This referral is {e.review ? e.review : 'not held'}: there is nothing left to decide.</p>}
+      {review !== 'held' && (
+        <p class="notice">
+          This {c ? 'commission' : 'referral'} is {review ? review : 'not held'}: there is nothing left to decide.
+        </p>
+      )}
       <h3>Why it is held</h3>
-      <Reasons reasons={e.review_reasons} explain />
+      <Reasons reasons={review_reasons} explain />
       <div class="evidence-grid">
         <section aria-labelledby="evidence-click">
           <h3 id="evidence-click">The click</h3>
@@ -184,7 +202,7 @@ function EvidencePanel({ shown, decide, canDecide }: { shown: Shown; decide: (v:
           </dl>
         </section>
       </div>
-      {e.review === 'held' &&
+      {review === 'held' &&
         (canDecide ? (
           <div class="buttons">
             <button type="button" onClick={() => decide('approve')}>
@@ -218,17 +236,27 @@ function DecisionDialog({
 }) {
   const customer = shown.evidence.email;
   const partner = shown.partner?.attributes.name ?? 'this partner';
+  const c = shown.commission;
+  const what = c ? `the commission of ${money(c.attributes.amount, c.attributes.currency)} for ${customer}` : `the referral of ${customer}`;
   const text: Record<Verdict, { title: string; confirm: string; body: ComponentChildren; hint: string }> = {
     approve: {
-      title: `Approve the referral of ${customer}?`,
+      title: `Approve ${what}?`,
       confirm: 'Approve',
-      body: <p>Its held commissions become payable as usual, from their payable date.</p>,
+      body: c ? (
+        <p>It becomes payable as usual, from its payable date, and counts toward the partner's totals.</p>
+      ) : (
+        <p>Its held commissions become payable as usual, from their payable date.</p>
+      ),
       hint: 'kept with the decision',
     },
     reject: {
-      title: `Reject the referral of ${customer}?`,
+      title: `Reject ${what}?`,
       confirm: 'Reject',
-      body: <p>The referral and its held commissions are rejected with your reason, which {partner} sees on those commissions.</p>,
+      body: c ? (
+        <p>The commission is rejected with your reason, which {partner} sees on it. Its referral stays as it is.</p>
+      ) : (
+        <p>The referral and its held commissions are rejected with your reason, which {partner} sees on those commissions.</p>
+      ),
       hint: 'kept with the decision and on the rejected commissions',
     },
     ban: {
@@ -252,7 +280,11 @@ function DecisionDialog({
       onClose={onClose}
       onConfirm={async (form) => {
         const made = await api.POST('/v1/review_decisions', {
-          body: { referral_id: shown.referral.id, decision: verdict, reason: String(form.get('reason') ?? '').trim() },
+          body: {
+            ...(c ? { commission_id: c.id } : { referral_id: shown.referral.id }),
+            decision: verdict,
+            reason: String(form.get('reason') ?? '').trim(),
+          },
         });
         onDone(made.data);
       }}
@@ -263,6 +295,88 @@ function DecisionDialog({
         <input name="reason" required maxLength={500} autocomplete="off" />
       </label>
     </Confirm>
+  );
+}
+
+/** The columns both held lists end with: when it was made, its reasons in words, the button that shows its evidence. */
+function heldColumns<T extends Referral | Commission>(
+  when: string,
+  name: (row: T) => string,
+  selected: string | undefined,
+  select: (id: string) => void,
+): Column<T>[] {
+  return [
+    {
+      label: when,
+      cell: (r) => dateTime(r.attributes.created_at),
+      text: (r) => new Date(r.attributes.created_at * 1000).toISOString(),
+    },
+    {
+      label: 'Reasons',
+      cell: (r) => <Reasons reasons={r.attributes.review_reasons} />,
+      text: (r) => (r.attributes.review_reasons ?? []).map((x) => signalTitle(x.signal)).join('; '),
+    },
+    {
+      label: 'Evidence',
+      cell: (r) => (
+        <button
+          type="button"
+          class="link"
+          aria-label={`Show evidence of ${name(r)}`}
+          aria-pressed={r.id === selected}
+          onClick={() => select(r.id)}
+        >
+          Show evidence
+        </button>
+      ),
+    },
+  ];
+}
+
+/** The held commissions, newest first: a commission a signal of its own held is decided here, on its own. */
+function HeldCommissions({ selected, select, round }: { selected?: string | undefined; select: (id: string) => void; round: number }) {
+  const [page, go] = useState(1);
+  const loaded = useLoad(
+    (signal) => api.GET('/v1/commissions', { params: { query: { review_eq: 'held', page } }, signal }),
+    `held-commissions:${page}:${round}`,
+  );
+  const rows = loaded.data?.data ?? [];
+  const names = usePartnerNames(rows.map((c) => c.attributes.partner_id));
+  const label = (c: Commission) =>
+    `${money(c.attributes.amount, c.attributes.currency)} of ${names[c.attributes.partner_id] ?? 'a partner'}`;
+  const columns: Column<Commission>[] = [
+    {
+      label: 'Amount',
+      cell: (c) => money(c.attributes.amount, c.attributes.currency),
+      text: (c) => `${c.attributes.amount} ${c.attributes.currency}`,
+    },
+    {
+      label: 'Partner',
+      cell: (c) => <a href={href(`/partners/${c.attributes.partner_id}`)}>{names[c.attributes.partner_id] ?? 'Partner'}</a>,
+      text: (c) => c.attributes.partner_id,
+    },
+    ...heldColumns<Commission>('Made', (c) => `the commission ${label(c)}`, selected, select),
+  ];
+  return (
+    <section aria-labelledby="held-commissions">
+      <h2 id="held-commissions">Held commissions</h2>
+      <Show loaded={loaded}>
+        {(answer) =>
+          answer.data.length === 0 ? (
+            <p class="hint">{page > 1 ? 'No more held commissions.' : 'No commission is held.'}</p>
+          ) : (
+            <>
+              <p class="hint">
+                A held referral's commissions are held with it; an e-mail match, a partner's refund rate or a quick payment holds a
+                commission on its own. Each is decided here too.
+              </p>
+              <Table caption="Held commissions" columns={columns} rows={answer.data} csv="held-commissions" />
+              <Pager page={page} hasMore={answer.meta.pagination.has_more} go={go} />
+            </>
+          )
+        }
+      </Show>
+    </section>
   );
 }
 
@@ -301,30 +415,7 @@ function Held({
       },
       text: (r) => partnerIdOf(r) ?? '',
     },
-    {
-      label: 'Converted',
-      cell: (r) => dateTime(r.attributes.created_at),
-      text: (r) => new Date(r.attributes.created_at * 1000).toISOString(),
-    },
-    {
-      label: 'Reasons',
-      cell: (r) => <Reasons reasons={r.attributes.review_reasons} />,
-      text: (r) => (r.attributes.review_reasons ?? []).map((x) => signalTitle(x.signal)).join('; '),
-    },
-    {
-      label: 'Evidence',
-      cell: (r) => (
-        <button
-          type="button"
-          class="link"
-          aria-label={`Show evidence of ${customerOf(r)}`}
-          aria-pressed={r.id === selected}
-          onClick={() => select(r.id)}
-        >
-          Show evidence
-        </button>
-      ),
-    },
+    ...heldColumns<Referral>('Converted', customerOf, selected, select),
   ];
   return (
     <Show loaded={loaded}>
@@ -401,10 +492,10 @@ function Decided({ page, go }: { page: number; go: (p: number) => void }) {
   );
 }
 
-function Selected({ id, done }: { id: string; done: (d: Decision, shown: Shown) => void }) {
+function Selected({ subject, done }: { subject: Subject; done: (d: Decision, shown: Shown) => void }) {
   const { session } = useSession();
   const role = session.attributes.programs.find((p) => p.id === session.attributes.program_id)?.role;
-  const loaded = useLoad((signal) => loadEvidence(id, signal), id);
+  const loaded = useLoad((signal) => loadEvidence(subject, signal), JSON.stringify(subject));
   const [asking, setAsking] = useState<Verdict | null>(null);
   if (loaded.error !== undefined) return <Failure error={loaded.error} retry={loaded.reload} />;
   const shown = loaded.data;
@@ -429,7 +520,12 @@ export function Review() {
     const q = next.toString();
     route(q ? `${path}?${q}` : path, true);
   };
-  const go = (p: number) => set({ page: String(p), referral: undefined });
+  const go = (p: number) => set({ page: String(p), referral: undefined, commission: undefined });
+  const subject: Subject | undefined = query.referral
+    ? { referral: query.referral }
+    : query.commission
+      ? { commission: query.commission }
+      : undefined;
   return (
     <section>
       <h1>Review</h1>
@@ -456,15 +552,16 @@ export function Review() {
         <Decided page={page} go={go} />
       ) : (
         <>
-          <Held page={page} go={go} selected={query.referral} select={(id) => set({ referral: id })} round={round} />
-          {query.referral && (
+          <Held page={page} go={go} selected={query.referral} select={(id) => set({ referral: id, commission: undefined })} round={round} />
+          <HeldCommissions selected={query.commission} select={(id) => set({ commission: id, referral: undefined })} round={round} />
+          {subject && (
             <Selected
-              key={query.referral}
-              id={query.referral}
+              key={JSON.stringify(subject)}
+              subject={subject}
               done={(decision, shown) => {
                 setSaid({ decision, customer: shown.evidence.email, partner: shown.partner?.attributes.name ?? 'the partner' });
                 setRound((n) => n + 1);
-                set({ referral: undefined });
+                set({ referral: undefined, commission: undefined });
               }}
             />
           )}

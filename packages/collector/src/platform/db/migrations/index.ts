@@ -32,6 +32,7 @@ import m0026 from './0026-locales.js';
 import m0027 from './0027-notifications.js';
 import m0028 from './0028-imports.js';
 import m0029 from './0029-embed.js';
+import m0030 from './0030-review-commissions.js';
 import m0031 from './0031-move-rule-currencies.js';
 import m0032 from './0032-partner-invitation-links.js';
 import m0033 from './0033-billing-refusals.js';
@@ -68,6 +69,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0027,
   m0028,
   m0029,
+  m0030,
   m0031,
   m0032,
   m0033,
