@@ -1,0 +1,41 @@
+// The letters that answer a request or an invitation (a password reset, a portal or team
+// invitation): the notifications' template and catalogues, one button, no unsubscribe.
+// The mail outbox (modules/mail/messages.ts) makes their links and sends them.
+
+import type { Locale } from '../../core/locale.js';
+import type { Message } from '../../platform/mail.js';
+import { translate } from './i18n.js';
+import { html, type Letter, plainText } from './template.js';
+
+async function letter(to: string, locale: Locale, parts: Omit<Letter, 'lang' | 'unsubscribe'>): Promise<Message> {
+  const made: Letter = { ...parts, lang: locale };
+  return { to, subject: made.subject, text: plainText(made), html: await html(made) };
+}
+
+/** A partner's reset in their account's language; an owner's in English, as the dashboard. */
+export function resetLetter(to: string, who: 'partner' | 'owner', locale: Locale, url: string): Promise<Message> {
+  const t = translate(who === 'owner' ? 'en' : locale);
+  return letter(to, who === 'owner' ? 'en' : locale, {
+    program: who === 'partner' ? t('reset.portal') : 'Tally',
+    subject: who === 'partner' ? t('reset.partner_subject') : t('reset.owner_subject'),
+    paragraphs: [who === 'partner' ? t('reset.partner_body') : t('reset.owner_body')],
+    button: { label: t('reset.button'), url },
+    footer: t('reset.why'),
+  });
+}
+
+/** An invitation to a program's portal (`partner`) or its team (`team`, English as the dashboard). */
+export function invitationLetter(to: string, kind: 'partner' | 'team', locale: Locale, program: string, url: string): Promise<Message> {
+  const lang = kind === 'team' ? 'en' : locale;
+  const t = translate(lang);
+  const v = { program };
+  const line = (part: 'subject' | 'body' | 'button' | 'why') =>
+    kind === 'team' ? t(`team_invitation.${part}`, v) : t(`invitation.${part}`, v);
+  return letter(to, lang, {
+    program,
+    subject: line('subject'),
+    paragraphs: [line('body')],
+    button: { label: line('button'), url },
+    footer: line('why'),
+  });
+}
