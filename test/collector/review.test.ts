@@ -406,6 +406,27 @@ describe("an owner's decisions", () => {
     expect(await integrityProblems(kit.c.databaseUrl)).toEqual([]);
   });
 
+  it('a ban racing 19 payments of its partner: every commission made is rejected, none is left payable, the partnership declined', async () => {
+    const p = await program();
+    const sale = await heldSale(p, 'ban.race@mailinator.com');
+    // The payments are another customer's of the same partner: nothing held, so only the ban stops them.
+    const other = await convert(p, p.partner.key, 'ban.race.other@home.test');
+    expect(other.attributes.review ?? null).toBeNull();
+    const pay = () =>
+      kit.api(p, 'POST', '/v1/payments', { amount: 1_000, currency: 'USD', referral_id: other.id, idempotency_key: randomUUID() });
+    const ban = () => kit.api(p, 'POST', '/v1/review_decisions', { referral_id: sale.referral.id, decision: 'ban', reason: 'a ring' });
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => (i === 10 ? ban() : pay())));
+    expect(replies[10]!.status).toBe(201);
+    // A payment before the ban made a commission the ban rejected; one after it was refused.
+    for (const r of replies.filter((_, i) => i !== 10)) if (r.status !== 201) expectError(r, 422, 'partnership_declined');
+    const states = (await ok(p, 'GET', '/v1/commissions?per_page=50')).data.map((c: Json) => c.attributes.state);
+    expect(states.length).toBeGreaterThan(0);
+    expect(states.filter((s: string) => s !== 'rejected')).toEqual([]);
+    expect((await ok(p, 'GET', `/v1/partnerships/${p.partner.partnershipId}`)).data.attributes.state).toBe('declined');
+    expect((await ok(p, 'POST', '/v1/payout_batches', {})).data).toEqual([]);
+    expect(await integrityProblems(kit.c.databaseUrl)).toEqual([]);
+  });
+
   it('a commission held by its own signal (a quick payment) is decided from the queue: approved, it is payable; rejected, not', async () => {
     const p = await program({ quick_payment: true });
     const held = async (email: string) => {

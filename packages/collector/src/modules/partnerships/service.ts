@@ -152,14 +152,19 @@ async function emitPartnership(
   if (program) await emit(tx, row.program_id, type, renderPartnership(row, program), now);
 }
 
-export async function updatePartnership(
+export function updatePartnership(
   db: Db,
   programId: string,
   id: string,
   changes: PartnershipChanges,
   now: number,
 ): Promise<PartnershipRow> {
-  return db.transaction(async (tx) => {
+  return db.transaction((tx) => changeIn(tx, programId, id, changes, now));
+}
+
+/** The change inside the caller's transaction (a ban declines the partnership with its rejections). */
+export async function changeIn(tx: Tx, programId: string, id: string, changes: PartnershipChanges, now: number): Promise<PartnershipRow> {
+  {
     const read = await getPartnership(tx, programId, id);
     const row = { ...read };
     if (changes.state !== undefined) {
@@ -193,7 +198,7 @@ export async function updatePartnership(
     await emitPartnership(tx, 'partnership.updated', row, now);
     if (read.state !== 'accepted' && row.state === 'accepted') await codeOnAcceptance(tx, row, now);
     return row;
-  });
+  }
 }
 
 /**
@@ -231,3 +236,7 @@ export async function endPartnership(
   await codesEnded(db, program, row.id, now, stripeApiUrl);
   return row;
 }
+
+/** The codes of a partnership declined inside another transaction (a ban), once that committed. */
+export const partnershipEnded = (db: Db, program: ProgramRow, id: string, now: number, stripeApiUrl: string | undefined) =>
+  codesEnded(db, program, id, now, stripeApiUrl);

@@ -10,10 +10,10 @@ import type { Db, Tx } from '../../platform/db/db.js';
 import { uuidv7 } from '../../core/ids.js';
 import * as commissions from '../commissions/repo.js';
 import type { CommissionRow } from '../commissions/repo.js';
-import { moveCommission } from '../commissions/service.js';
+import { moveCommission, partnerMoneyTurn } from '../commissions/service.js';
 import { renderCommission } from '../commissions/present.js';
 import * as partnerships from '../partnerships/repo.js';
-import { endPartnership } from '../partnerships/service.js';
+import { changeIn, partnershipEnded } from '../partnerships/service.js';
 import type { ProgramRow } from '../programs/repo.js';
 import * as referrals from '../referrals/repo.js';
 import type { ReferralRow } from '../referrals/repo.js';
@@ -73,7 +73,13 @@ export async function decide(
       else await rejectReferral(tx, subject.referral, reason, now, input.decision === 'ban');
     } else if (input.decision === 'approve') await approveCommission(tx, subject.commission, now);
     else await rejectCommission(tx, subject.commission, reason, now, input.decision !== 'ban');
-    if (input.decision === 'ban') await rejectPendingOf(tx, program.id, partnerId, reason, now);
+    if (input.decision === 'ban') {
+      // Declined first: a payment waiting for the partner's turn then finds it declined, and
+      // one that came before has its commission in what rejectPendingOf sees.
+      const partnership = await partnerships.getByPartner(tx, program.id, partnerId);
+      if (partnership && partnership.state !== 'declined') await changeIn(tx, program.id, partnership.id, { state: 'declined' }, now);
+      await rejectPendingOf(tx, program.id, partnerId, reason, now);
+    }
     await review.insertDecision(tx, decision);
     await emit(tx, program.id, 'review.decided', renderDecision(decision), now);
     return decision;
@@ -81,7 +87,7 @@ export async function decide(
   // The partnership ends as every partnership ends (its codes disabled, in Stripe too), once the decision is committed.
   if (input.decision === 'ban') {
     const partnership = await partnerships.getByPartner(db, program.id, row.partner_id);
-    if (partnership) await endPartnership(db, program, partnership.id, {}, now, stripeApiUrl).catch(declinedAlready);
+    if (partnership) await partnershipEnded(db, program, partnership.id, now, stripeApiUrl);
   }
   return row;
 }
@@ -100,7 +106,7 @@ async function subjectOf(tx: Tx, programId: string, input: DecisionInput): Promi
           commission: found(await commissions.get(tx, programId, input.commission_id ?? ''), 'commission', input.commission_id ?? ''),
         };
   const first = await read();
-  await tx.lock(`review:${first.kind === 'referral' ? first.referral.partner_id : first.commission.partner_id}`);
+  await partnerMoneyTurn(tx, first.kind === 'referral' ? first.referral.partner_id : first.commission.partner_id);
   const subject = await read();
   if (input.decision === 'ban') return subject;
   if (subject.kind === 'referral' && subject.referral.review !== 'held') throw notHeld('referral', subject.referral.review, 'referral_id');
@@ -108,12 +114,6 @@ async function subjectOf(tx: Tx, programId: string, input: DecisionInput): Promi
     throw notHeld('commission', subject.commission.review, 'commission_id');
   }
   return subject;
-}
-
-/** A ban of a partnership declined already changes nothing more there. */
-function declinedAlready(err: unknown): void {
-  if (err instanceof Error && 'code' in err && (err as { code: string }).code === 'invalid_transition') return;
-  throw err;
 }
 
 async function approveReferral(tx: Tx, referral: ReferralRow, now: number): Promise<void> {
