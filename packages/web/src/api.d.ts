@@ -4635,6 +4635,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
@@ -4723,6 +4725,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
@@ -4803,6 +4807,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
@@ -4883,6 +4889,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
@@ -5386,6 +5394,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
@@ -5554,6 +5564,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
@@ -5588,6 +5600,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
