@@ -9419,7 +9419,25 @@ export interface paths {
                                     groups: {
                                         slug: string;
                                         name: string;
+                                        /** @description Each reward in English words */
                                         rewards: string[];
+                                        /** @description Each reward as its terms, which the page says in its own language */
+                                        terms: {
+                                            /** @enum {string} */
+                                            event: "lead" | "sale" | "click";
+                                            /** @enum {string} */
+                                            kind: "percentage" | "flat";
+                                            amount: number;
+                                            currency: string | null;
+                                            duration: {
+                                                /** @enum {string} */
+                                                kind: "once" | "months" | "lifetime";
+                                                months?: number;
+                                            };
+                                            /** @description The conditions as written (AND/OR groups); null: always */
+                                            conditions: unknown | null;
+                                            daily_cap: number | null;
+                                        }[];
                                         auto_accept: boolean;
                                     }[];
                                 };
@@ -10018,7 +10036,27 @@ export interface paths {
                                     /** @description The partner group the partnership is in, and what it earns, in words */
                                     group: {
                                         name: string;
+                                        /** @description Each reward in English words */
                                         rewards: string[];
+                                        /** @description Each reward as its terms, which the portal says in its own language */
+                                        terms: {
+                                            /** @enum {string} */
+                                            event: "lead" | "sale" | "click";
+                                            /** @enum {string} */
+                                            kind: "percentage" | "flat";
+                                            amount: number;
+                                            currency: string | null;
+                                            duration: {
+                                                /** @enum {string} */
+                                                kind: "once" | "months" | "lifetime";
+                                                months?: number;
+                                            };
+                                            /** @description The conditions as written (AND/OR groups); null: always */
+                                            conditions: unknown | null;
+                                            daily_cap: number | null;
+                                        }[];
+                                        /** @description The partnership's own rate replaces the group's rewards: `terms` is that rate alone */
+                                        own_rate: boolean;
                                     };
                                     earnings: {
                                         [key: string]: {
@@ -10124,7 +10162,27 @@ export interface paths {
                                     /** @description The partner group the partnership is in, and what it earns, in words */
                                     group: {
                                         name: string;
+                                        /** @description Each reward in English words */
                                         rewards: string[];
+                                        /** @description Each reward as its terms, which the portal says in its own language */
+                                        terms: {
+                                            /** @enum {string} */
+                                            event: "lead" | "sale" | "click";
+                                            /** @enum {string} */
+                                            kind: "percentage" | "flat";
+                                            amount: number;
+                                            currency: string | null;
+                                            duration: {
+                                                /** @enum {string} */
+                                                kind: "once" | "months" | "lifetime";
+                                                months?: number;
+                                            };
+                                            /** @description The conditions as written (AND/OR groups); null: always */
+                                            conditions: unknown | null;
+                                            daily_cap: number | null;
+                                        }[];
+                                        /** @description The partnership's own rate replaces the group's rewards: `terms` is that rate alone */
+                                        own_rate: boolean;
                                     };
                                     earnings: {
                                         [key: string]: {
@@ -12074,7 +12132,27 @@ export interface paths {
                                     /** @description The partner group the partnership is in, and what it earns, in words */
                                     group: {
                                         name: string;
+                                        /** @description Each reward in English words */
                                         rewards: string[];
+                                        /** @description Each reward as its terms, which the portal says in its own language */
+                                        terms: {
+                                            /** @enum {string} */
+                                            event: "lead" | "sale" | "click";
+                                            /** @enum {string} */
+                                            kind: "percentage" | "flat";
+                                            amount: number;
+                                            currency: string | null;
+                                            duration: {
+                                                /** @enum {string} */
+                                                kind: "once" | "months" | "lifetime";
+                                                months?: number;
+                                            };
+                                            /** @description The conditions as written (AND/OR groups); null: always */
+                                            conditions: unknown | null;
+                                            daily_cap: number | null;
+                                        }[];
+                                        /** @description The partnership's own rate replaces the group's rewards: `terms` is that rate alone */
+                                        own_rate: boolean;
                                     };
                                     earnings: {
                                         [key: string]: {
