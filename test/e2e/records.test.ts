@@ -7,7 +7,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../packages/collector/src/server.js';
-import { apiWith, bodyText, OWNER, overflowsSideways, press, waitForText, type Api } from './dashboard.js';
+import { apiWith, bodyText, overflowsSideways, press, signInFirst, waitForText, type Api } from './dashboard.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 
 let browser: Browser;
@@ -59,12 +59,7 @@ beforeAll(async () => {
   await clickThenSignup('visitor-1', 'bob@customer.test');
   owner = await browser.newContext();
   page = await owner.newPage();
-  await page.goto(server.firstSignInLink!);
-  await page.waitForSelector('text=Welcome to Tally');
-  await page.fill('input[name=email]', OWNER.email);
-  await page.fill('input[name=password]', OWNER.password);
-  await page.click('button[type=submit]');
-  await page.waitForURL('**/dashboard/');
+  await signInFirst(page, server.firstSignInLink!);
 });
 afterAll(async () => {
   await browser?.close();
