@@ -216,6 +216,9 @@ describe('payouts as API calls', () => {
     await c.call('POST', '/v1/commissions', { body: { partner_id: alice.partnerId, amount: 500, currency: 'EUR' } });
     const made = await c.call('POST', '/v1/payout_batches', { body: { currency: 'EUR' } });
     const id = made.body.data[0].id;
+    // Still pending (the spec's state), and naming the batch that holds it.
+    const held = (await c.call('GET', `/v1/commissions?partner_id_eq=${alice.partnerId}`)).body.data[0].attributes;
+    expect(held).toMatchObject({ state: 'pending', payout_batch_id: id });
     const other = await c.otherProgram();
     for (const [method, path] of [
       ['GET', ''],
@@ -227,6 +230,9 @@ describe('payouts as API calls', () => {
     }
     const cancelled = await c.call('POST', `/v1/payout_batches/${id}/cancel`);
     expect(cancelled.body.data.attributes.state).toBe('cancelled');
+    const freed = (await c.call('GET', `/v1/commissions?partner_id_eq=${alice.partnerId}`)).body.data[0].attributes;
+    expect(freed.state).toBe('pending');
+    expect(freed).not.toHaveProperty('payout_batch_id');
     const owed = await c.call('GET', '/v1/payouts/owed');
     expect(owed.body.data).toContainEqual(expect.objectContaining({ partner_id: alice.partnerId, amount: 500, currency: 'EUR' }));
   });

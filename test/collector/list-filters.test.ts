@@ -59,6 +59,7 @@ beforeAll(async () => {
       reward_description: null,
       review: null,
       review_reasons: null,
+      payout_batch_id: null,
       state_set_at: AT[i]! + STATE_SET_SHIFT,
       paid_at: state === 'paid' ? AT[i]! + STATE_SET_SHIFT : null,
       created_at: AT[i]!,

@@ -297,9 +297,19 @@ describe('where people read it', () => {
     ]);
     await group(p, { name: 'Hidden', takes_applications: false });
     const page = (await kit.c.call('GET', `/v1/public/programs/${slug}`, { token: null })).body.data.attributes;
+    // Each reward in English words, and as its terms, which the partners' pages say in their own language.
+    const terms = (t: Json) => ({ currency: null, duration: { kind: 'once' }, conditions: null, daily_cap: null, ...t });
+    const lifetime = terms({ event: 'sale', kind: 'percentage', amount: 2000, duration: { kind: 'lifetime' } });
+    const lead = terms({ event: 'lead', kind: 'flat', amount: 300, currency: 'EUR' });
     expect(page.groups).toEqual([
-      { slug: 'default', name: 'Default', rewards: ["20 % of each payment, for the customer's lifetime"], auto_accept: false },
-      { slug: 'creators', name: 'Creators', rewards: ['EUR 3.00 per sign-up'], auto_accept: true },
+      {
+        slug: 'default',
+        name: 'Default',
+        rewards: ["20 % of each payment, for the customer's lifetime"],
+        terms: [lifetime],
+        auto_accept: false,
+      },
+      { slug: 'creators', name: 'Creators', rewards: ['EUR 3.00 per sign-up'], terms: [lead], auto_accept: true },
     ]);
     const application = { name: 'Maya', email: `maya-${slug}@creators.test`, password: 'a long partner password', group: 'creators' };
     const applied = await kit.c.call('POST', `/v1/public/programs/${slug}/applications`, { token: null, body: application });
@@ -307,7 +317,12 @@ describe('where people read it', () => {
     expect(applied.body.data.attributes.state).toBe('accepted');
     const cookie = applied.headers.get('set-cookie')!.split(';')[0]!;
     const portal = await kit.c.call('GET', '/v1/portal/partnerships', { token: null, headers: { cookie } });
-    expect(portal.body.data[0].attributes.group).toEqual({ name: 'Creators', rewards: ['EUR 3.00 per sign-up'] });
+    expect(portal.body.data[0].attributes.group).toEqual({
+      name: 'Creators',
+      rewards: ['EUR 3.00 per sign-up'],
+      terms: [lead],
+      own_rate: false,
+    });
     const hidden = await kit.c.call('POST', `/v1/public/programs/${slug}/applications`, {
       token: null,
       body: { ...application, email: `other-${slug}@creators.test`, group: 'hidden' },

@@ -149,6 +149,7 @@ describe('the dashboard in Chromium', () => {
     await waitForText(page, 'Owed now');
     await waitForText(page, '$24.69'); // 20% of $123.45
     await press(page, 'Export PayPal file');
+    await press(page, 'Export', 'dialog');
     await waitForText(page, 'Exported 1 batch');
     const file = await page.evaluate(async () => {
       const a = document.querySelector<HTMLAnchorElement>('.notice a[download]')!;
@@ -261,7 +262,8 @@ describe('the dashboard in Chromium', () => {
     await press(page, 'Download CSV');
     await expect.poll(() => page.evaluate(() => (window as unknown as { csv: string[] }).csv.length)).toBe(1);
     const csv = await page.evaluate(() => (window as unknown as { csv: string[] }).csv[0]!);
-    expect(csv.split('\r\n')[0]).toBe('Customer,State,Created');
+    // The partner as its id: a spreadsheet joins it to the partners' file.
+    expect(csv.split('\r\n')[0]).toBe('Partner,Customer,State,Created');
     expect(csv).toContain('bob@customer.test,churned,');
   });
 

@@ -237,6 +237,7 @@ describe('signed in as the owner', () => {
     await page.goto(at('/payouts'));
     await waitForText(page, 'Owed now');
     await press(page, 'Export PayPal file');
+    await press(page, 'Export', 'dialog');
     await waitForText(page, 'Exported 1 batch');
     expect(await page.evaluate(() => document.querySelectorAll('.notice a[download]').length)).toBe(1);
     await press(page, 'Mark paid');
@@ -305,6 +306,9 @@ describe('signed in as the owner', () => {
       for (const path of ['/', '/partners', '/settings']) {
         await page.goto(at(path));
         await waitForText(page, /Top partners|Alice Example|API tokens/);
+        // The menu is folded behind its button at this width: opened, each entry reads whole.
+        await press(page, 'Menu', '.top');
+        await expect.poll(() => page.evaluate(() => document.querySelector('nav.side')!.getBoundingClientRect().height)).toBeGreaterThan(0);
         expect(await unreadable(page, 'nav.side a, .top .brand, .top button'), path).toEqual([]);
         expect(await signOutBesideBrand(page), path).toBe(true);
         expect(await overflowsSideways(page), path).toBe(false);

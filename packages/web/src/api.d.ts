@@ -4780,6 +4780,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
@@ -4868,6 +4870,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
@@ -4948,6 +4952,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
@@ -5028,6 +5034,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
@@ -5531,6 +5539,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
@@ -5699,6 +5709,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
@@ -5733,6 +5745,8 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
+                                    payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
                                     reward_id?: string;
                                     /** @description What made it, in words: "20 % of a renewal, month 3 of 12" */
@@ -9583,7 +9597,25 @@ export interface paths {
                                     groups: {
                                         slug: string;
                                         name: string;
+                                        /** @description Each reward in English words */
                                         rewards: string[];
+                                        /** @description Each reward as its terms, which the page says in its own language */
+                                        terms: {
+                                            /** @enum {string} */
+                                            event: "lead" | "sale" | "click";
+                                            /** @enum {string} */
+                                            kind: "percentage" | "flat";
+                                            amount: number;
+                                            currency: string | null;
+                                            duration: {
+                                                /** @enum {string} */
+                                                kind: "once" | "months" | "lifetime";
+                                                months?: number;
+                                            };
+                                            /** @description The conditions as written (AND/OR groups); null: always */
+                                            conditions: unknown | null;
+                                            daily_cap: number | null;
+                                        }[];
                                         auto_accept: boolean;
                                     }[];
                                 };
@@ -10182,7 +10214,27 @@ export interface paths {
                                     /** @description The partner group the partnership is in, and what it earns, in words */
                                     group: {
                                         name: string;
+                                        /** @description Each reward in English words */
                                         rewards: string[];
+                                        /** @description Each reward as its terms, which the portal says in its own language */
+                                        terms: {
+                                            /** @enum {string} */
+                                            event: "lead" | "sale" | "click";
+                                            /** @enum {string} */
+                                            kind: "percentage" | "flat";
+                                            amount: number;
+                                            currency: string | null;
+                                            duration: {
+                                                /** @enum {string} */
+                                                kind: "once" | "months" | "lifetime";
+                                                months?: number;
+                                            };
+                                            /** @description The conditions as written (AND/OR groups); null: always */
+                                            conditions: unknown | null;
+                                            daily_cap: number | null;
+                                        }[];
+                                        /** @description The partnership's own rate replaces the group's rewards: `terms` is that rate alone */
+                                        own_rate: boolean;
                                     };
                                     earnings: {
                                         [key: string]: {
@@ -10288,7 +10340,27 @@ export interface paths {
                                     /** @description The partner group the partnership is in, and what it earns, in words */
                                     group: {
                                         name: string;
+                                        /** @description Each reward in English words */
                                         rewards: string[];
+                                        /** @description Each reward as its terms, which the portal says in its own language */
+                                        terms: {
+                                            /** @enum {string} */
+                                            event: "lead" | "sale" | "click";
+                                            /** @enum {string} */
+                                            kind: "percentage" | "flat";
+                                            amount: number;
+                                            currency: string | null;
+                                            duration: {
+                                                /** @enum {string} */
+                                                kind: "once" | "months" | "lifetime";
+                                                months?: number;
+                                            };
+                                            /** @description The conditions as written (AND/OR groups); null: always */
+                                            conditions: unknown | null;
+                                            daily_cap: number | null;
+                                        }[];
+                                        /** @description The partnership's own rate replaces the group's rewards: `terms` is that rate alone */
+                                        own_rate: boolean;
                                     };
                                     earnings: {
                                         [key: string]: {
@@ -12238,7 +12310,27 @@ export interface paths {
                                     /** @description The partner group the partnership is in, and what it earns, in words */
                                     group: {
                                         name: string;
+                                        /** @description Each reward in English words */
                                         rewards: string[];
+                                        /** @description Each reward as its terms, which the portal says in its own language */
+                                        terms: {
+                                            /** @enum {string} */
+                                            event: "lead" | "sale" | "click";
+                                            /** @enum {string} */
+                                            kind: "percentage" | "flat";
+                                            amount: number;
+                                            currency: string | null;
+                                            duration: {
+                                                /** @enum {string} */
+                                                kind: "once" | "months" | "lifetime";
+                                                months?: number;
+                                            };
+                                            /** @description The conditions as written (AND/OR groups); null: always */
+                                            conditions: unknown | null;
+                                            daily_cap: number | null;
+                                        }[];
+                                        /** @description The partnership's own rate replaces the group's rewards: `terms` is that rate alone */
+                                        own_rate: boolean;
                                     };
                                     earnings: {
                                         [key: string]: {

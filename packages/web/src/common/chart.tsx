@@ -14,6 +14,12 @@ export interface SeriesProps {
   format: (v: number) => string;
 }
 
+/**
+ * The y axis's steps: 1, 2, 5, 10, 20, 50… Every series is of whole units (counts, money in
+ * minor units), so uPlot's own steps (0.2) drew ticks at numbers no day can have.
+ */
+const WHOLE_STEPS = Array.from({ length: 15 }, (_, e) => [1, 2, 5].map((m) => m * 10 ** e)).flat();
+
 const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
 export function Chart({ labels, values, name, format }: SeriesProps) {
@@ -39,7 +45,7 @@ export function Chart({ labels, values, name, format }: SeriesProps) {
             cursor: { drag: { x: false, y: false } },
             axes: [
               { ...axis, values: (_u, splits) => splits.map((i) => (Number.isInteger(i) && labels[i] ? shortDay(labels[i]!) : '')) },
-              { ...axis, size: 70, values: (_u, splits) => splits.map((v) => format(v)) },
+              { ...axis, size: 70, incrs: WHOLE_STEPS, values: (_u, splits) => splits.map((v) => format(v)) },
             ],
             series: [
               {},

@@ -82,7 +82,11 @@ export interface Column<T> {
   /** The cell as text, for the CSV download; the label's column is left out without it. */
   text?: (row: T) => string;
   numeric?: boolean;
+  /** Left out on a narrow screen, so that the columns that matter fit without scrolling sideways. */
+  minor?: boolean;
 }
+
+const cellClass = (c: Column<never>) => [c.numeric && 'num', c.minor && 'minor'].filter(Boolean).join(' ');
 
 export function downloadCsv<T>(name: string, columns: readonly Column<T>[], rows: readonly T[]): void {
   const cols = columns.filter((c) => c.text);
@@ -102,11 +106,14 @@ export function Table<T extends { id: string }>({
   columns,
   rows,
   csv,
+  current,
 }: {
   caption: string;
   columns: readonly Column<T>[];
   rows: readonly T[];
   csv?: string;
+  /** The id of the row a link led to: marked, and scrolled to. */
+  current?: string;
 }) {
   return (
     <div class="table">
@@ -124,7 +131,7 @@ export function Table<T extends { id: string }>({
           <thead>
             <tr>
               {columns.map((c) => (
-                <th scope="col" class={c.numeric ? 'num' : ''}>
+                <th scope="col" class={cellClass(c)}>
                   {c.label}
                 </th>
               ))}
@@ -132,9 +139,13 @@ export function Table<T extends { id: string }>({
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.id}>
+              <tr
+                key={r.id}
+                aria-current={r.id === current ? 'true' : undefined}
+                ref={r.id === current ? (el) => el?.scrollIntoView({ block: 'center' }) : undefined}
+              >
                 {columns.map((c) => (
-                  <td class={c.numeric ? 'num' : ''}>{c.cell(r)}</td>
+                  <td class={cellClass(c)}>{c.cell(r)}</td>
                 ))}
               </tr>
             ))}

@@ -89,6 +89,20 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
   useLostSession(BASE, route);
   const current = (to: string) => (to === '/' ? path === `${BASE}/` || path === BASE : path.startsWith(href(to)));
   const [problem, setProblem] = useState<string>();
+  // On a narrow screen the menu is folded behind a button: open, it took a third of the screen before any content.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path]);
+  // Escape folds the open menu, wherever the focus is, and gives the focus back to its button.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const fold = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setMenuOpen(false);
+      document.querySelector<HTMLElement>('.menu-button')?.focus();
+    };
+    document.addEventListener('keydown', fold);
+    return () => document.removeEventListener('keydown', fold);
+  }, [menuOpen]);
   const fail = (err: unknown) => setProblem(messageOf(err));
   const signOut = async () => {
     try {
@@ -110,11 +124,20 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
         </a>
         <ProgramSwitcher session={session} refresh={refresh} fail={fail} />
         <span class="who">{session.attributes.email}</span>
+        <button
+          type="button"
+          class="secondary menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="dashboard-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          Menu
+        </button>
         <button type="button" class="secondary" onClick={signOut}>
           Sign out
         </button>
       </header>
-      <nav class="side" aria-label="Dashboard">
+      <nav class={menuOpen ? 'side folding open' : 'side folding'} id="dashboard-menu" aria-label="Dashboard">
         <ul>
           {NAV.map(([to, label]) => (
             <li>

@@ -22,6 +22,8 @@ export function renderCommission(row: CommissionRow): Resource {
       on_hold: Number(row.on_hold) === 1,
       ...reviewOf(row),
       clawback_of: row.clawback_of,
+      // Still `pending` while an open batch holds it (the states are the spec's): the batch says where it went.
+      payout_batch_id: row.payout_batch_id,
       reward_id: row.reward_id,
       reward_description: row.reward_description,
       state_set_at: row.state_set_at,

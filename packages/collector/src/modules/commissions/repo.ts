@@ -28,6 +28,8 @@ export interface CommissionRow {
   review: 'held' | 'approved' | 'rejected' | null;
   /** JSON array of { signal, explain }: what held it. */
   review_reasons: string | null;
+  /** The payout batch that holds it (an export claimed it), until that batch is cancelled. */
+  payout_batch_id: string | null;
   state_set_at: number;
   paid_at: number | null;
   created_at: number;

@@ -16,6 +16,10 @@ export const commissionSchema = resource('commission', {
   on_hold: z.boolean().meta({ description: 'Its payment is disputed: no payout takes it meanwhile' }),
   ...reviewFields,
   clawback_of: z.string().optional().meta({ description: 'For a negative commission: the commission whose refunded share it takes back' }),
+  payout_batch_id: z
+    .string()
+    .optional()
+    .meta({ description: 'The payout batch holding it: pending in an open batch, or the batch that paid it' }),
   reward_id: z
     .string()
     .optional()

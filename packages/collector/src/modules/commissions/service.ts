@@ -66,6 +66,7 @@ export function newCommission(
     reward_description: null,
     review: null,
     review_reasons: null,
+    payout_batch_id: null,
     state_set_at: now,
     paid_at: null,
     created_at: now,

@@ -7,9 +7,21 @@ import type { Resource } from '../../platform/resource.js';
 import type { CommissionRow } from '../commissions/repo.js';
 import { referralLink } from '../partnerships/present.js';
 import { percent } from '../rewards/describe.js';
+import type { RewardTerms } from '../rewards/service.js';
 import type { ReferralRow } from '../referrals/repo.js';
 import type { PartnerPayoutRow } from './repo.js';
 import type { PartnershipWithEarnings, Profile } from './service.js';
+
+/** A partnership's own rate as terms: that share of each of its customers' payments. */
+const ownRate = (bps: number): RewardTerms => ({
+  event: 'sale',
+  kind: 'percentage',
+  amount: bps,
+  currency: null,
+  duration: { kind: 'lifetime' },
+  conditions: null,
+  daily_cap: null,
+});
 
 export function renderPartnership({ partnership: p, earnings, group }: PartnershipWithEarnings): Resource {
   const accepted = p.state === 'accepted';
@@ -27,10 +39,15 @@ export function renderPartnership({ partnership: p, earnings, group }: Partnersh
       commission_rate_bps: p.commission_rate_bps ?? p.program_rate_bps,
       own_codes:
         Number(p.program_partner_codes) === 1 ? { prefix: p.program_code_prefix, max_length: Number(p.program_code_max_length) } : null,
-      group: {
-        name: group.name,
-        rewards: p.commission_rate_bps === null ? group.rewards : [`${percent(p.commission_rate_bps)} of each payment (your own rate)`],
-      },
+      group:
+        p.commission_rate_bps === null
+          ? { name: group.name, rewards: group.rewards, terms: group.terms, own_rate: false }
+          : {
+              name: group.name,
+              rewards: [`${percent(p.commission_rate_bps)} of each payment (your own rate)`],
+              terms: [ownRate(p.commission_rate_bps)],
+              own_rate: true,
+            },
       earnings: Object.fromEntries(
         earnings.map((e) => [
           e.currency,

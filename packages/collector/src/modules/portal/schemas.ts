@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { LOCALES } from '../../core/locale.js';
 import { resource, unixTime } from '../../platform/http/schemas.js';
+import { rewardTermsOut } from '../rewards/schemas.js';
 
 export const partnershipSchema = resource('portal_partnership', {
   program_id: z.string(),
@@ -21,7 +22,12 @@ export const partnershipSchema = resource('portal_partnership', {
     .nullable()
     .meta({ description: "The program's rules for codes the partner makes (POST …/codes); null: the program makes its codes itself" }),
   group: z
-    .object({ name: z.string(), rewards: z.array(z.string()) })
+    .object({
+      name: z.string(),
+      rewards: z.array(z.string()).meta({ description: 'Each reward in English words' }),
+      terms: z.array(rewardTermsOut).meta({ description: 'Each reward as its terms, which the portal says in its own language' }),
+      own_rate: z.boolean().meta({ description: "The partnership's own rate replaces the group's rewards: `terms` is that rate alone" }),
+    })
     .meta({ description: 'The partner group the partnership is in, and what it earns, in words' }),
   earnings: z.record(
     z.string(),

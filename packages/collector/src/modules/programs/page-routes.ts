@@ -13,6 +13,7 @@ import { one, resource } from '../../platform/http/schemas.js';
 import { email, rulesOut } from '../../api/fields.js';
 import { renderRules } from './present.js';
 import { groupsTakingApplications } from '../rewards/service.js';
+import { rewardTermsOut } from '../rewards/schemas.js';
 
 const pageSchema = resource('program_page', {
   name: z.string(),
@@ -23,7 +24,15 @@ const pageSchema = resource('program_page', {
   auto_accept: z.boolean(),
   locale: z.enum(LOCALES).meta({ description: "The program's default language: the page's when the browser asks for none of ours" }),
   groups: z
-    .array(z.object({ slug: z.string(), name: z.string(), rewards: z.array(z.string()), auto_accept: z.boolean() }))
+    .array(
+      z.object({
+        slug: z.string(),
+        name: z.string(),
+        rewards: z.array(z.string()).meta({ description: 'Each reward in English words' }),
+        terms: z.array(rewardTermsOut).meta({ description: 'Each reward as its terms, which the page says in its own language' }),
+        auto_accept: z.boolean(),
+      }),
+    )
     .meta({ description: 'The partner groups that take applications, each with its rewards in words; apply to one with `group`' }),
 });
 
@@ -54,7 +63,7 @@ export const programPageRoutes = [
               ...renderRules(rulesFor(program)),
               auto_accept: program.auto_accept === 1,
               locale: localeOf(program.locale) ?? 'en',
-              groups: groups.map((g) => ({ slug: g.slug, name: g.name, rewards: g.rewards, auto_accept: g.autoAccept })),
+              groups: groups.map((g) => ({ slug: g.slug, name: g.name, rewards: g.rewards, terms: g.terms, auto_accept: g.autoAccept })),
             },
           },
         },

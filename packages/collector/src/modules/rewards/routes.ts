@@ -11,7 +11,7 @@ import * as groups from './groups-repo.js';
 import { createGroup, createReward, deleteGroup, deleteReward, type GroupInput, updateGroup, updateReward } from './groups.js';
 import { renderGroup, renderMove, renderReward } from './present.js';
 import * as rewards from './repo.js';
-import { rewardSchema } from './schemas.js';
+import { rewardSchema, rewardTermsOut } from './schemas.js';
 import { previewSale } from './service.js';
 import { fail } from '../../platform/errors.js';
 
@@ -67,13 +67,7 @@ const groupSchema = resource('group', {
 
 const rewardOut = resource('reward', {
   group_id: z.string(),
-  event: z.enum(['lead', 'sale', 'click']),
-  kind: z.enum(['percentage', 'flat']),
-  amount: z.number().int(),
-  currency: z.string().nullable(),
-  duration: z.object({ kind: z.enum(['once', 'months', 'lifetime']), months: z.number().int().optional() }),
-  conditions: z.unknown().nullable().meta({ description: 'The conditions as written (AND/OR groups); null: always' }),
-  daily_cap: z.number().int().nullable(),
+  ...rewardTermsOut.shape,
   position: z.number().int(),
   base: z
     .boolean()

@@ -289,3 +289,16 @@ export const rewardsSchema = z
       }
     }
   });
+
+/** A reward's terms as partners' pages receive them, to say them in their own language. */
+export const rewardTermsOut = z
+  .object({
+    event: z.enum(['lead', 'sale', 'click']),
+    kind: z.enum(['percentage', 'flat']),
+    amount: z.number().int(),
+    currency: z.string().nullable(),
+    duration: z.object({ kind: z.enum(['once', 'months', 'lifetime']), months: z.number().int().optional() }),
+    conditions: z.unknown().nullable().meta({ description: 'The conditions as written (AND/OR groups); null: always' }),
+    daily_cap: z.number().int().nullable(),
+  })
+  .meta({ description: 'What a reward pays and when: the fields of a reward (GET /v1/groups/:id/rewards), to be put in words' });

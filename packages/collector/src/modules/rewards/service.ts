@@ -220,12 +220,26 @@ export async function previewSale(db: Queryable, programId: string, groupId: str
   return evaluateSale(rewardsIn(pr, group, 'sale'), facts) ?? null;
 }
 
-/** A group as partners read it: its name and each of its rewards in words. */
+/** What a reward pays, and when, without its identity: the portal says it in the partner's language (docs/languages.md). */
+export type RewardTerms = Pick<Reward, 'event' | 'kind' | 'amount' | 'currency' | 'duration' | 'conditions' | 'daily_cap'>;
+
+export const termsOf = ({ event, kind, amount, currency, duration, conditions, daily_cap }: Reward): RewardTerms => ({
+  event,
+  kind,
+  amount,
+  currency,
+  duration,
+  conditions,
+  daily_cap,
+});
+
+/** A group as partners read it: its name and each of its rewards in words (English) and as terms. */
 export interface GroupInWords {
   id: string;
   slug: string;
   name: string;
   rewards: string[];
+  terms: RewardTerms[];
   /** Applications to it are accepted at once. */
   autoAccept: boolean;
   /** The program's default group: where an application that names none goes. */
@@ -239,6 +253,7 @@ export function groupInWords(pr: ProgramRewards, group: GroupRow, programAutoAcc
     slug: group.slug,
     name: group.name,
     rewards: mine.map(describeReward),
+    terms: mine.map(termsOf),
     autoAccept: group.auto_accept === null ? programAutoAccept : group.auto_accept === 1,
     isDefault: group.is_default === 1,
   };

@@ -61,13 +61,28 @@ function Funnel({ totals }: { totals: Totals }) {
   );
 }
 
+/** The applications waiting for a decision (pending partnerships a partner asked for), the latest first, with the partners' names. */
+async function loadApplications(signal: AbortSignal) {
+  const pending = await api.GET('/v1/partnerships', { params: { query: { state_eq: 'pending', per_page: 50 } }, signal });
+  const applied = pending.data.filter((p) => p.attributes.created_by === 'partner' && p.relationships.partner.data);
+  const shown = await Promise.all(
+    applied.slice(0, 5).map(async (p) => {
+      const id = p.relationships.partner.data!.id;
+      const partner = await api.GET('/v1/partners/{id}', { params: { path: { id } }, signal });
+      return { id, name: partner.data.attributes.name, at: p.attributes.created_at };
+    }),
+  );
+  return { shown, count: applied.length, more: pending.meta.pagination.has_more };
+}
+
 async function loadOverview(range: Range, signal: AbortSignal) {
-  const [now, before, top, referrals, commissions] = await Promise.all([
+  const [now, before, top, referrals, commissions, applications] = await Promise.all([
     api.GET('/v1/stats', { params: { query: statsQuery(range, { interval: range.interval }) }, signal }),
     api.GET('/v1/stats', { params: { query: statsQuery(range.previous, { interval: range.interval }) }, signal }),
     api.GET('/v1/stats/partners', { params: { query: statsQuery(range, { sort: 'revenue', per_page: 5 }) }, signal }),
     api.GET('/v1/referrals', { params: { query: { per_page: 5 } }, signal }),
     api.GET('/v1/commissions', { params: { query: { per_page: 5 } }, signal }),
+    loadApplications(signal),
   ]);
   return {
     now: now.data.attributes,
@@ -75,7 +90,33 @@ async function loadOverview(range: Range, signal: AbortSignal) {
     top: top.data,
     referrals: referrals.data,
     commissions: commissions.data,
+    applications,
   };
+}
+
+/** New applications, first on the page: each partner's page is where to accept or decline them. */
+function Applications({ applications: a }: { applications: Awaited<ReturnType<typeof loadApplications>> }) {
+  if (a.count === 0) return null;
+  return (
+    <section class="panel applications">
+      <h2>
+        {a.count}
+        {a.more ? '+' : ''} application{a.count === 1 && !a.more ? '' : 's'} to decide on
+      </h2>
+      <ul class="activity">
+        {a.shown.map((p) => (
+          <li key={p.id}>
+            <time>{dateTime(p.at)}</time> <a href={href(`/partners/${p.id}`)}>{p.name}</a> applied: accept or decline on their page
+          </li>
+        ))}
+      </ul>
+      {a.count > a.shown.length && (
+        <p>
+          <a href={href('/partners')}>See every partner</a>, applications marked as pending.
+        </p>
+      )}
+    </section>
+  );
 }
 
 export function Overview() {
@@ -89,12 +130,12 @@ export function Overview() {
         <RangePicker {...picked} />
       </div>
       <Show loaded={loaded}>
-        {({ now, before, top, referrals, commissions }) => {
+        {({ now, before, top, referrals, commissions, applications }) => {
           const t = now.totals;
           const b = before.totals;
           const currency = mainCurrency(t.revenue, t.commissions, b.revenue);
           const rate = (x: Totals) => (x.clicks ? x.referrals / x.clicks : 0);
-          if (top.length === 0) {
+          if (top.length === 0 && applications.count === 0) {
             return (
               <Empty title="No partners yet">
                 <p>
@@ -116,6 +157,7 @@ export function Overview() {
             .slice(0, 8);
           return (
             <>
+              <Applications applications={applications} />
               <dl class="figures">
                 <Figure label="Clicks" value={int(t.clicks)} now={t.clicks} before={b.clicks} />
                 <Figure label="Referrals" value={int(t.referrals)} now={t.referrals} before={b.referrals} />

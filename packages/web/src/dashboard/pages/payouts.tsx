@@ -1,12 +1,13 @@
 // Paying partners: what is owed per partner and currency, the export that makes PayPal's
 // file (a batch holds its commissions until it is marked paid or cancelled), and past batches.
 
+import { useLocation } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
 import { api, apiHref, type Answer } from '../../common/api.js';
 import { dateTime, int, money } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Confirm } from '../../common/forms.js';
-import { Empty, Failure, Show, Table, type Column } from '../../common/ui.js';
+import { Empty, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
 
 type Owed = Answer<'/v1/payouts/owed'>['data'][number];
@@ -33,22 +34,19 @@ function dueText(r: Owed): string {
 }
 
 export function Payouts() {
+  // ?batch=ID: the batch a commission's "In payout batch" leads to, marked in the table.
+  const { query } = useLocation();
   const loaded = useLoad(async (signal) => {
     const [owed, batches] = await Promise.all([api.GET('/v1/payouts/owed', { signal }), api.GET('/v1/payout_batches', { signal })]);
     return { owed: owed.data.map((o) => ({ ...o, id: `${o.partner_id}-${o.currency}` })), batches: batches.data };
   }, 'payouts');
   const [exported, setExported] = useState<Batch[] | null>(null);
-  const [error, setError] = useState<unknown>();
   const [confirm, setConfirm] = useState<{ batch: Batch; action: 'paid' | 'cancel' } | null>(null);
+  const [exporting, setExporting] = useState(false);
   const exportNow = async () => {
-    setError(undefined);
-    try {
-      const made = await api.POST('/v1/payout_batches', { body: {} });
-      setExported(made.data);
-      loaded.reload();
-    } catch (err) {
-      setError(err);
-    }
+    const made = await api.POST('/v1/payout_batches', { body: {} });
+    setExported(made.data);
+    loaded.reload();
   };
   const batchColumns: Column<Batch>[] = [
     {
@@ -90,11 +88,10 @@ export function Payouts() {
     <section>
       <div class="page-head">
         <h1>Payouts</h1>
-        <button type="button" onClick={exportNow}>
+        <button type="button" onClick={() => setExporting(true)}>
           Export PayPal file
         </button>
       </div>
-      {error !== undefined && <Failure error={error} />}
       {exported && (
         <div class="notice" role="status">
           {exported.length === 0 ? (
@@ -132,11 +129,19 @@ export function Payouts() {
                 <p>Export a PayPal file above: it becomes a batch that holds its commissions until you mark it paid.</p>
               </Empty>
             ) : (
-              <Table caption="Payout batches" columns={batchColumns} rows={batches} csv="payout-batches" />
+              <Table caption="Payout batches" columns={batchColumns} rows={batches} csv="payout-batches" current={query.batch} />
             )}
           </>
         )}
       </Show>
+      {exporting && (
+        <Confirm title="Export a PayPal file now?" confirm="Export" onClose={() => setExporting(false)} onConfirm={exportNow}>
+          <p>
+            Each currency's payable commissions go into a batch, which holds them until you mark it paid or cancel it. Nothing is paid until
+            you upload the file to PayPal.
+          </p>
+        </Confirm>
+      )}
       {confirm && (
         <Confirm
           title={

@@ -20,6 +20,7 @@ type Click = Answer<'/v1/clicks'>['data'][number];
 
 const when = <T extends { attributes: { created_at: number } }>(): Column<T> => ({
   label: 'Created',
+  minor: true,
   cell: (r) => dateTime(r.attributes.created_at),
   text: (r) => new Date(r.attributes.created_at * 1000).toISOString(),
 });
@@ -71,6 +72,19 @@ function HeldTag({ review, referralId }: { review: string | null | undefined; re
   );
 }
 
+/** Pending, but an open payout batch holds it: its batch pays it (or, cancelled, lets it go). */
+const inOpenBatch = (r: Commission) => r.attributes.state === 'pending' && r.attributes.payout_batch_id !== undefined;
+
+/** A commission in an open payout batch: a tag leading to that batch on the Payouts page. */
+function BatchTag({ r }: { r: Commission }) {
+  if (!inOpenBatch(r)) return null;
+  return (
+    <a class="tag batch" href={href(`/payouts?batch=${encodeURIComponent(r.attributes.payout_batch_id!)}`)}>
+      In payout batch
+    </a>
+  );
+}
+
 function Action({ label, onClick }: { label: string; onClick: () => void }) {
   return (
     <button type="button" class="link" onClick={onClick}>
@@ -89,7 +103,9 @@ export function ReferralTable({ rows, reload }: { rows: Referral[]; reload: () =
       danger: state === 'rejected',
       run: () => api.PATCH('/v1/referrals/{id}', { params: { path: { id: r.id } }, body: { state } }),
     });
+  const partner = usePartnersOfPartnerships(rows);
   const columns: Column<Referral>[] = [
+    partner,
     {
       label: 'Customer',
       cell: (r) => r.attributes.email ?? r.attributes.uid ?? '(erased)',
@@ -105,7 +121,7 @@ export function ReferralTable({ rows, reload }: { rows: Referral[]; reload: () =
       text: (r) => (r.attributes.review === 'held' ? `${r.attributes.state} (held for review)` : r.attributes.state),
     },
     when<Referral>(),
-    { label: 'Payments', cell: (r) => <a href={href(`/payments?referral_id_eq=${r.id}`)}>Payments</a> },
+    { label: 'Payments', minor: true, cell: (r) => <a href={href(`/payments?referral_id_eq=${r.id}`)}>Payments</a> },
     {
       label: 'Actions',
       cell: (r) => (
@@ -171,6 +187,45 @@ export function usePartnerNames(ids: readonly string[], known: Readonly<Record<s
   return { ...known, ...loaded.data };
 }
 
+/**
+ * The partner of each partnership, by partnership id, for the referrals and clicks, whose
+ * records name their partnership only: one GET /v1/partnerships/{id} per partnership on the page.
+ */
+function usePartnershipPartners(ids: readonly string[]): Record<string, string> {
+  const wanted = [...new Set(ids)].sort();
+  const partnerOf = (id: string, signal: AbortSignal) =>
+    api.GET('/v1/partnerships/{id}', { params: { path: { id } }, signal }).then(
+      (p) => (p.data.relationships.partner.data ? [[id, p.data.relationships.partner.data.id] as const] : []),
+      () => [],
+    );
+  const loaded = useLoad(
+    wanted.length ? async (signal) => Object.fromEntries((await Promise.all(wanted.map((id) => partnerOf(id, signal)))).flat()) : null,
+    wanted.join(','),
+  );
+  return loaded.data ?? {};
+}
+
+/** The Partner column: a link to the partner's page, named once the name arrives; `partnerOf` finds a row's partner id. */
+function partnerColumn<T>(partnerOf: (row: T) => string | undefined, names: Record<string, string>): Column<T> {
+  return {
+    label: 'Partner',
+    cell: (r) => {
+      const id = partnerOf(r);
+      // Until the name arrives, the link says where it leads.
+      return id ? <a href={href(`/partners/${id}`)}>{names[id] ?? 'Partner'}</a> : '…';
+    },
+    text: (r) => partnerOf(r) ?? '',
+  };
+}
+
+/** The partner of each row of a list that names its partnership only, with the partners' names. */
+function usePartnersOfPartnerships<T extends { relationships: { partnership: { data: { id: string } | null } } }>(rows: readonly T[]) {
+  const shipOf = (r: T) => r.relationships.partnership.data?.id;
+  const partnerships = usePartnershipPartners(rows.map(shipOf).filter((id): id is string => id !== undefined));
+  const names = usePartnerNames(Object.values(partnerships));
+  return partnerColumn<T>((r) => partnerships[shipOf(r) ?? ''], names);
+}
+
 /** `partners`: names the page knows already (a partner's own page), by id. */
 export function CommissionTable({ rows, reload, partners }: { rows: Commission[]; reload: () => void; partners?: Record<string, string> }) {
   const { dialog, ask } = useChange(reload);
@@ -179,6 +234,7 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
     partners,
   );
   const columns: Column<Commission>[] = [
+    partnerColumn<Commission>((r) => r.attributes.partner_id, names),
     {
       label: 'Amount',
       numeric: true,
@@ -194,26 +250,28 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
             {r.attributes.reject_reason ? `: ${r.attributes.reject_reason}` : ''}
           </span>{' '}
           <HeldTag review={r.attributes.review} referralId={r.attributes.referral_id} />
+          <BatchTag r={r} />
         </>
       ),
-      text: (r) => (r.attributes.review === 'held' ? `${r.attributes.state} (held for review)` : r.attributes.state),
+      text: (r) =>
+        r.attributes.review === 'held'
+          ? `${r.attributes.state} (held for review)`
+          : inOpenBatch(r)
+            ? `${r.attributes.state} (in payout batch ${r.attributes.payout_batch_id})`
+            : r.attributes.state,
     },
     {
       // Which reward of the partner's group made it, in words ("20 % of a renewal, month 3 of 12").
       label: 'Reward',
+      minor: true,
       cell: (r) => (r.attributes.reward_description ? <span class="wrap">{r.attributes.reward_description}</span> : '—'),
       text: (r) => r.attributes.reward_description ?? '',
     },
     {
       label: 'Payable',
+      minor: true,
       cell: payable,
       text: (r) => (r.attributes.state === 'pending' ? new Date(r.attributes.payable_at * 1000).toISOString() : ''),
-    },
-    {
-      label: 'Partner',
-      // Until the name arrives, the link says where it leads.
-      cell: (r) => <a href={href(`/partners/${r.attributes.partner_id}`)}>{names[r.attributes.partner_id] ?? 'Partner'}</a>,
-      text: (r) => r.attributes.partner_id,
     },
     when<Commission>(),
     {
@@ -221,16 +279,19 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
       cell: (r) =>
         r.attributes.state === 'pending' && (
           <>
-            <Action
-              label="Mark paid"
-              onClick={() =>
-                ask({
-                  title: `Mark ${money(r.attributes.amount, r.attributes.currency)} paid?`,
-                  confirm: 'Mark paid',
-                  run: () => api.PATCH('/v1/commissions/{id}', { params: { path: { id: r.id } }, body: { state: 'paid' } }),
-                })
-              }
-            />
+            {/* Its batch marks it paid, with the file's checks: paying it alone would make that batch refuse. */}
+            {!inOpenBatch(r) && (
+              <Action
+                label="Mark paid"
+                onClick={() =>
+                  ask({
+                    title: `Mark ${money(r.attributes.amount, r.attributes.currency)} paid?`,
+                    confirm: 'Mark paid',
+                    run: () => api.PATCH('/v1/commissions/{id}', { params: { path: { id: r.id } }, body: { state: 'paid' } }),
+                  })
+                }
+              />
+            )}
             <Action
               label="Reject"
               onClick={() =>
@@ -274,7 +335,7 @@ function PaymentTable({ rows, reload }: { rows: Payment[]; reload: () => void })
       cell: (r) => (r.attributes.refunded ? money(r.attributes.refunded, r.attributes.currency) : '—'),
       text: (r) => String(r.attributes.refunded),
     },
-    { label: 'Your id', cell: (r) => <code>{r.attributes.idempotency_key}</code>, text: (r) => r.attributes.idempotency_key },
+    { label: 'Your id', minor: true, cell: (r) => <code>{r.attributes.idempotency_key}</code>, text: (r) => r.attributes.idempotency_key },
     { label: 'Paid', cell: (r) => dateTime(r.attributes.paid_at), text: (r) => new Date(r.attributes.paid_at * 1000).toISOString() },
     {
       label: 'Actions',
@@ -303,11 +364,17 @@ function PaymentTable({ rows, reload }: { rows: Payment[]; reload: () => void })
 }
 
 function ClickTable({ rows }: { rows: Click[]; reload: () => void }) {
+  const partner = usePartnersOfPartnerships(rows);
   const columns: Column<Click>[] = [
-    { label: 'Key', cell: (r) => r.attributes.key, text: (r) => r.attributes.key },
-    { label: 'Visitor', cell: (r) => <code>{r.attributes.gr_id}</code>, text: (r) => r.attributes.gr_id },
-    { label: 'Landing page', cell: (r) => r.attributes.url ?? '—', text: (r) => r.attributes.url ?? '' },
-    { label: 'Came from', cell: (r) => r.attributes.referrer ?? '—', text: (r) => r.attributes.referrer ?? '' },
+    partner,
+    { label: 'Key', minor: true, cell: (r) => r.attributes.key, text: (r) => r.attributes.key },
+    { label: 'Visitor', minor: true, cell: (r) => <code>{r.attributes.gr_id}</code>, text: (r) => r.attributes.gr_id },
+    {
+      label: 'Landing page',
+      cell: (r) => (r.attributes.url ? <span class="wrap">{r.attributes.url}</span> : '—'),
+      text: (r) => r.attributes.url ?? '',
+    },
+    { label: 'Came from', minor: true, cell: (r) => r.attributes.referrer ?? '—', text: (r) => r.attributes.referrer ?? '' },
     when<Click>(),
   ];
   return <Table caption="Clicks" columns={columns} rows={rows} csv="clicks" />;

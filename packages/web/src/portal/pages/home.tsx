@@ -13,6 +13,7 @@ import { CopyButton, Empty, Show } from '../../common/ui.js';
 import { CodesCard } from '../codes.js';
 import { t, tx } from '../language.js';
 import { href, usePortal, type Partnership } from '../session.js';
+import { type RewardTerms, rewardWords } from '../rewards/words.js';
 
 function LinkCard({ p }: { p: Partnership }) {
   const a = p.attributes;
@@ -59,10 +60,10 @@ function GroupCard({ p }: { p: Partnership }) {
           program: a.program_name,
         })}
       </p>
-      {a.group.rewards.length ? (
+      {a.group.terms.length ? (
         <ul class="terms">
-          {a.group.rewards.map((r) => (
-            <li>{r}</li>
+          {a.group.terms.map((r) => (
+            <li>{rewardWords(r as RewardTerms, a.group.own_rate)}</li>
           ))}
         </ul>
       ) : (

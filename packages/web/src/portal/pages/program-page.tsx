@@ -11,6 +11,7 @@ import { useLoad } from '../../common/use-api.js';
 import { Failure, Show } from '../../common/ui.js';
 import { t, tx, useLanguage } from '../language.js';
 import { href } from '../session.js';
+import { type RewardTerms, rewardWords } from '../rewards/words.js';
 
 type Terms = { commission_rate_bps: number; recurring_months: number; hold_days: number; minimum_payout: Record<string, number> };
 
@@ -29,9 +30,21 @@ function termsOf(terms: Terms): string[] {
 type Page = Answer<'/v1/public/programs/{slug}'>['data']['attributes'];
 type OpenGroup = Page['groups'][number];
 
+/** A group's rewards, each an item of its list of terms, in the page's language; none yet is said so. */
+function Rewards({ group }: { group: OpenGroup }) {
+  if (group.terms.length === 0) return <li>{t('page.toBeAnnounced')}</li>;
+  return (
+    <>
+      {group.terms.map((r) => (
+        <li>{rewardWords(r as RewardTerms)}</li>
+      ))}
+    </>
+  );
+}
+
 /** The groups a program's page lists, each with its rewards and its own page; left out when the one group says no more than the terms. */
 function Groups({ slug, p }: { slug: string; p: Page }) {
-  if (p.groups.length < 2 && (p.groups[0]?.rewards.length ?? 0) < 2) return null;
+  if (p.groups.length < 2 && (p.groups[0]?.terms.length ?? 0) < 2) return null;
   return (
     <>
       <h2>{t('page.groups')}</h2>
@@ -40,7 +53,9 @@ function Groups({ slug, p }: { slug: string; p: Page }) {
         {p.groups.map((g) => (
           <li key={g.slug}>
             <h3>{g.name}</h3>
-            <ul class="terms">{g.rewards.length ? g.rewards.map((r) => <li>{r}</li>) : <li>{t('page.toBeAnnounced')}</li>}</ul>
+            <ul class="terms">
+              <Rewards group={g} />
+            </ul>
             <a href={`/p/${encodeURIComponent(slug)}/${encodeURIComponent(g.slug)}/`}>{t('page.applyTo', { group: g.name })}</a>
           </li>
         ))}
@@ -136,7 +151,7 @@ export function ProgramPage() {
             <h2>{t('page.earn')}</h2>
             {group ? (
               <ul class="terms">
-                {group.rewards.length ? group.rewards.map((r) => <li>{r}</li>) : <li>{t('page.toBeAnnounced')}</li>}
+                <Rewards group={group} />
                 <li>{t('page.holding')}</li>
               </ul>
             ) : (
