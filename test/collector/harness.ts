@@ -94,6 +94,10 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
       background: opts.background ?? false,
     },
   );
+  // The test's fetch shares this process's event loop with the server: a test that keeps the
+  // loop busy past Node's 5 s keep-alive (planning, hashing on a loaded machine) would send
+  // its next request on a socket the server is closing (ECONNRESET). A minute is past any gap.
+  running.server.keepAliveTimeout = 60_000;
   const first = running.firstProgram;
   if (!first) throw new Error('a new database must get a first program');
 
