@@ -119,7 +119,7 @@ describe('POST from a browser', () => {
     expect(b.id).not.toBe(c.programId);
     // It says where to allow it: the dashboard's field, and the command.
     expect(err.detail).toBe(
-      'origin https://other.example is not allowed for this program: add it under Settings → Allowed origins in the ' +
+      'origin https://other.example is not allowed for this program: add it under Settings → Program → Allowed origins in the ' +
         'dashboard, or with npx tally programs update <program id> --add-origin https://other.example',
     );
   });

@@ -33,7 +33,7 @@ export function allowedOrigin(db: Db): Middleware {
         // origin, without the program's id (the publishable token is public).
         throw fail(
           'origin_not_allowed',
-          `origin ${origin} is not allowed for this program: add it under Settings → Allowed origins in the dashboard, ` +
+          `origin ${origin} is not allowed for this program: add it under Settings → Program → Allowed origins in the dashboard, ` +
             `or with npx tally programs update <program id> --add-origin ${origin}`,
         );
       }
