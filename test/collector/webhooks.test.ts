@@ -4,6 +4,7 @@
 // URLs that reach this machine or its networks refused when saved and when sent.
 
 import type { LookupAddress } from 'node:dns';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seedPartner, startCollector, type Collector } from './harness.js';
@@ -173,8 +174,10 @@ describe('events to a real receiver', () => {
     const p = await seedPartner(c, { paypal_email: 'payee@partners.test' });
     await c.call('POST', '/v1/commissions', { body: { partner_id: p.partnerId, amount: 500, currency: 'USD' } });
     const before = (await c.call('GET', '/v1/events')).body.data.length;
-    // The export writes its batch and its payout.created event, then its file cannot be written.
-    const failed = await tally(['payouts', 'export', '--csv', join(c.dir, 'no-such-folder', 'payouts.csv')], {
+    // The export writes its batch and its payout.created event, then its file cannot be
+    // written: its folder would be under a file (a missing folder is made).
+    writeFileSync(join(c.dir, 'a-file'), '');
+    const failed = await tally(['payouts', 'export', '--csv', join(c.dir, 'a-file', 'payouts.csv')], {
       DATABASE_URL: c.databaseUrl,
     });
     expect(failed.code).not.toBe(0);

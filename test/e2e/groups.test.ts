@@ -252,6 +252,10 @@ describe('partner groups and rewards in Chromium', () => {
     expect(res.ok).toBe(true);
     const [referral] = (await api('GET', '/v1/referrals?email_eq=buyer%40customer.test')).data;
     await api('POST', '/v1/payments', { amount: 4_900, currency: 'USD', referral_id: referral.id, idempotency_key: 'rex-1' });
+    // No landing came before the conversion, so review holds it: held money moves nobody until approved.
+    expect(referral.attributes.review).toBe('held');
+    expect((await api('GET', `/v1/group_moves?partnership_id_eq=${rex.partnershipId}`)).data).toEqual([]);
+    await api('POST', '/v1/review_decisions', { referral_id: referral.id, decision: 'approve', reason: 'a real buyer' });
     const [move] = (await api('GET', `/v1/group_moves?partnership_id_eq=${rex.partnershipId}`)).data;
     expect(move.attributes).toMatchObject({ to_group_id: vipId, moved_by: 'rule' });
     const [commission] = (await api('GET', `/v1/commissions?partner_id_eq=${rex.id}`)).data;

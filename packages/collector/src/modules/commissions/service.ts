@@ -1,7 +1,7 @@
 // Commissions: what a partner earned, pending until it is paid or rejected.
 
 import { fail, found } from '../../platform/errors.js';
-import type { Db, Queryable, Tx } from '../../platform/db/db.js';
+import type { Db, Queryable } from '../../platform/db/db.js';
 import * as commissions from './repo.js';
 import type { CommissionRow, CommissionState } from './repo.js';
 import * as partners from '../partners/repo.js';
@@ -17,12 +17,6 @@ import * as partnerships from '../partnerships/repo.js';
 import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
 import { emit } from '../webhooks/events.js';
 import type { Known } from '../notifications/derive.js';
-
-/**
- * A partner's money takes its turn: a review decision (a ban above all) and a payment of
- * the partner's wait for each other, so neither acts on what the other is changing.
- */
-export const partnerMoneyTurn = (tx: Tx, partnerId: string): Promise<void> => tx.lock(`partner-money:${partnerId}`);
 
 export interface NewCommission {
   partner_id: string;

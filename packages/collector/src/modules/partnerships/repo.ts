@@ -89,6 +89,15 @@ export function get(db: Queryable, programId: string, id: string): Promise<Partn
   return db.get<PartnershipRow>('SELECT * FROM partnerships WHERE program_id = ? AND id = ?', [programId, id]);
 }
 
+/**
+ * A partnership a payment credits, held against a change of its state until the payment
+ * commits (PostgreSQL's FOR SHARE: payments share it, a decline waits; SQLite has one writer).
+ */
+export function getToCredit(db: Queryable, programId: string, id: string): Promise<PartnershipRow | undefined> {
+  const share = db.engine === 'postgres' ? ' FOR SHARE' : '';
+  return db.get<PartnershipRow>(`SELECT * FROM partnerships WHERE program_id = ? AND id = ?${share}`, [programId, id]);
+}
+
 export function getByPartner(db: Queryable, programId: string, partnerId: string): Promise<PartnershipRow | undefined> {
   return db.get<PartnershipRow>('SELECT * FROM partnerships WHERE program_id = ? AND partner_id = ?', [programId, partnerId]);
 }

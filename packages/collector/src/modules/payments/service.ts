@@ -16,7 +16,7 @@ import type { ProgramRow } from '../programs/repo.js';
 import * as referrals from '../referrals/repo.js';
 import type { ReferralRow } from '../referrals/repo.js';
 import { addDelta } from '../stats/repo.js';
-import { countOwed, getCommission, newCommission, partnerMoneyTurn } from '../commissions/service.js';
+import { countOwed, getCommission, newCommission } from '../commissions/service.js';
 import { normalizeEmail, sameMailboxAsAny } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
 import { payableAt, rulesFor } from '../commissions/rules.js';
@@ -169,16 +169,15 @@ export async function creditPayment(
   creditTo?: PartnershipRow,
   flags: readonly Flag[] = [],
 ): Promise<PaymentResult> {
-  // The partner's turn first (a ban waits, or is waited for), then the referral and the
-  // partnership as they are now: a ban committed meanwhile is seen, never half of it.
-  await partnerMoneyTurn(tx, creditTo?.partner_id ?? referral.partner_id);
-  if ((await referrals.get(tx, program.id, referral.id))?.state === 'rejected' || referral.state === 'rejected') {
+  if (referral.state === 'rejected') {
     throw fail('invalid_transition', 'the referral is rejected: its payments earn no commission', {
       field: 'referral_id',
     });
   }
   // A code that wins over the referral's own partner (the program's code_wins) credits its partnership instead.
-  const partnership = await partnerships.get(tx, program.id, creditTo?.id ?? referral.partnership_id);
+  // Read with a shared lock: payments do not wait for each other, but a ban (which declines
+  // the partnership first) waits for this one to commit, or this one sees it declined.
+  const partnership = await partnerships.getToCredit(tx, program.id, creditTo?.id ?? referral.partnership_id);
   if (partnership?.state !== 'accepted') {
     throw fail('partnership_declined', `the referral's partnership is ${partnership?.state ?? 'gone'}, not accepted`);
   }

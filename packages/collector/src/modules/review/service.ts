@@ -10,7 +10,7 @@ import type { Db, Tx } from '../../platform/db/db.js';
 import { uuidv7 } from '../../core/ids.js';
 import * as commissions from '../commissions/repo.js';
 import type { CommissionRow } from '../commissions/repo.js';
-import { moveCommission, partnerMoneyTurn } from '../commissions/service.js';
+import { moveCommission } from '../commissions/service.js';
 import { renderCommission } from '../commissions/present.js';
 import * as partnerships from '../partnerships/repo.js';
 import { changeIn, partnershipEnded } from '../partnerships/service.js';
@@ -67,19 +67,17 @@ export async function decide(
       decided_by: decidedBy,
       created_at: now,
     };
+    // A ban declines the partnership first: its UPDATE waits for a payment crediting it
+    // (partnerships.getToCredit) to commit, so what follows sees that payment's commission,
+    // and a later payment finds the partnership declined.
+    if (input.decision === 'ban') await declineFor(tx, program.id, partnerId, now);
     const reason = input.decision === 'ban' ? `banned: ${decision.reason}` : decision.reason;
     if (subject.kind === 'referral') {
       if (input.decision === 'approve') await approveReferral(tx, subject.referral, now);
       else await rejectReferral(tx, subject.referral, reason, now, input.decision === 'ban');
     } else if (input.decision === 'approve') await approveCommission(tx, subject.commission, now);
     else await rejectCommission(tx, subject.commission, reason, now, input.decision !== 'ban');
-    if (input.decision === 'ban') {
-      // Declined first: a payment waiting for the partner's turn then finds it declined, and
-      // one that came before has its commission in what rejectPendingOf sees.
-      const partnership = await partnerships.getByPartner(tx, program.id, partnerId);
-      if (partnership && partnership.state !== 'declined') await changeIn(tx, program.id, partnership.id, { state: 'declined' }, now);
-      await rejectPendingOf(tx, program.id, partnerId, reason, now);
-    }
+    if (input.decision === 'ban') await rejectPendingOf(tx, program.id, partnerId, reason, now);
     await review.insertDecision(tx, decision);
     await emit(tx, program.id, 'review.decided', renderDecision(decision), now);
     return decision;
@@ -90,6 +88,11 @@ export async function decide(
     if (partnership) await partnershipEnded(db, program, partnership.id, now, stripeApiUrl);
   }
   return row;
+}
+
+async function declineFor(tx: Tx, programId: string, partnerId: string, now: number): Promise<void> {
+  const partnership = await partnerships.getByPartner(tx, programId, partnerId);
+  if (partnership && partnership.state !== 'declined') await changeIn(tx, programId, partnership.id, { state: 'declined' }, now);
 }
 
 /**
@@ -106,7 +109,7 @@ async function subjectOf(tx: Tx, programId: string, input: DecisionInput): Promi
           commission: found(await commissions.get(tx, programId, input.commission_id ?? ''), 'commission', input.commission_id ?? ''),
         };
   const first = await read();
-  await partnerMoneyTurn(tx, first.kind === 'referral' ? first.referral.partner_id : first.commission.partner_id);
+  await tx.lock(`review:${first.kind === 'referral' ? first.referral.partner_id : first.commission.partner_id}`);
   const subject = await read();
   if (input.decision === 'ban') return subject;
   if (subject.kind === 'referral' && subject.referral.review !== 'held') throw notHeld('referral', subject.referral.review, 'referral_id');
