@@ -48,8 +48,8 @@ export interface Translator<E> {
   use(locale: Locale): Promise<void>;
   /**
    * The `t` of a part of the app with a catalogue of its own (portal/notifications/locales),
-   * under the namespace `ns`, in the app's language: made when its module loads, before the
-   * app's first `use`, so each `use` fetches its words with the app's.
+   * under the namespace `ns`, in the app's language: made when its module loads, so each
+   * `use` fetches its words with the app's (a page loaded later calls `use` again first).
    */
   part<P extends object>(ns: string, catalogues: Catalogues<P>): (key: Key<P>, vars?: Vars) => string;
 }

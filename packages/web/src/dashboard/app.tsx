@@ -2,11 +2,11 @@
 // program switcher and the pages. Signed out, or a 401 from any call, sends the person to
 // sign in, and back to where they were afterwards.
 
-import lazy from 'preact-iso/lazy';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { useEffect, useState } from 'preact/hooks';
 import { api, isSignedOut, messageOf } from '../common/api.js';
 import { signInHref, useLostSession } from '../common/sign-in.js';
+import { lazyPage } from '../common/lazy-page.js';
 import { useLoad } from '../common/use-api.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Overview } from './pages/overview.js';
@@ -22,15 +22,6 @@ import { BASE, href, SessionContext, type Session } from './session.js';
 // partner's page shows them too. A file that cannot be fetched (a tab older than a
 // deploy, whose build emptied dist) becomes a page saying so: preact-iso's lazy would
 // otherwise wait on the rejected import for ever.
-function PageUnavailable() {
-  return (
-    <Failure
-      error={new Error('This page could not be loaded; the dashboard may have been updated. Reload the page.')}
-      retry={() => location.reload()}
-    />
-  );
-}
-const lazyPage = <C,>(load: () => Promise<C>) => lazy(() => load().catch(() => PageUnavailable as unknown as C));
 const Groups = lazyPage(() => import('./pages/groups.js').then((m) => m.Groups));
 const GroupPage = lazyPage(() => import('./pages/groups.js').then((m) => m.GroupPage));
 const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));

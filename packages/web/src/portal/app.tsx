@@ -6,16 +6,19 @@ import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router'
 import { useEffect } from 'preact/hooks';
 import { api, isSignedOut } from '../common/api.js';
 import { signInHref, useLostSession } from '../common/sign-in.js';
+import { lazyPage } from '../common/lazy-page.js';
 import { useLoad } from '../common/use-api.js';
 import { Failure, Loading } from '../common/ui.js';
-import { Earnings } from './pages/earnings.js';
 import { Home } from './pages/home.js';
 import { ProgramPage } from './pages/program-page.js';
 import { Referrals } from './pages/referrals.js';
-import { Settings } from './pages/settings.js';
 import { ResetPassword, SetPassword, SignIn } from './pages/sign-in.js';
-import { t, tx, useLanguage } from './language.js';
+import { t, tx, useLanguage, withItsWords } from './language.js';
 import { BASE, href, PortalContext, type Account, type Partnership, type PortalSession } from './session.js';
+
+// The pages a partner opens less often load when first opened (the entry's budget: test/web/serving.test.ts).
+const Earnings = lazyPage(() => import('./pages/earnings.js').then((m) => withItsWords(m.Earnings)));
+const Settings = lazyPage(() => import('./pages/settings.js').then((m) => withItsWords(m.Settings)));
 
 const NAV = [
   ['/', () => t('nav.home')],

@@ -50,6 +50,12 @@ export async function speak(locale: Locale): Promise<void> {
   for (const listener of listeners) listener();
 }
 
+/**
+ * A page loaded later (app.tsx's lazy pages) brings parts of its own: their words in the
+ * language last asked for (a switch may be under way, its list of parts made without them), before it renders.
+ */
+export const withItsWords = <C>(page: C): Promise<C> => speak(asked ?? portal.locale()).then(() => page);
+
 /** The browser's language before anything else is known: main.tsx renders once it is loaded (every part's module has loaded by then). */
 export const start = (): Promise<void> => speak(pickLocale()).catch(() => undefined);
 

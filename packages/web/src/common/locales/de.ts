@@ -14,6 +14,7 @@ const de: Catalogue<typeof en> = {
     next: 'Weiter',
   },
   api: {
+    outdated: 'Diese Seite konnte nicht geladen werden; Tally wurde vielleicht aktualisiert. Laden Sie die Seite neu.',
     unreachable: 'Der Server ist nicht erreichbar. Prüfen Sie die Verbindung und versuchen Sie es erneut.',
     answered: 'Der Server antwortete mit {{status}}.',
   },

@@ -14,6 +14,7 @@ export default {
     next: 'Next',
   },
   api: {
+    outdated: 'This page could not be loaded; Tally may have been updated. Reload the page.',
     unreachable: 'The collector could not be reached. Check the connection and try again.',
     answered: 'The collector answered {{status}}.',
   },

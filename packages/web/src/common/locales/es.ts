@@ -14,6 +14,7 @@ const es: Catalogue<typeof en> = {
     next: 'Siguiente',
   },
   api: {
+    outdated: 'No se pudo cargar esta página; puede que Tally se haya actualizado. Vuelve a cargar la página.',
     unreachable: 'No se pudo contactar con el servidor. Comprueba la conexión y vuelve a intentarlo.',
     answered: 'El servidor respondió {{status}}.',
   },

@@ -14,6 +14,7 @@ const fr: Catalogue<typeof en> = {
     next: 'Suivant',
   },
   api: {
+    outdated: 'Cette page n’a pas pu être chargée ; Tally a peut-être été mis à jour. Rechargez la page.',
     unreachable: 'Le serveur est injoignable. Vérifiez la connexion et réessayez.',
     answered: 'Le serveur a répondu {{status}}.',
   },
