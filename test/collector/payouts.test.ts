@@ -9,7 +9,7 @@ import { parseCsv } from '../../packages/collector/src/platform/csv.js';
 import { majorUnits } from '../../packages/collector/src/core/money.js';
 import { exportPayouts } from '../../packages/collector/src/modules/payouts/service.js';
 import { openDatabase } from '../../packages/collector/src/platform/db/open.js';
-import { seedPartner, startCollector, T0, type Collector } from './harness.js';
+import { expectError, seedPartner, startCollector, T0, type Collector } from './harness.js';
 import { tally } from './processes.js';
 
 let c: Collector;
@@ -268,6 +268,25 @@ describe('a commission is in at most one open batch', () => {
     expect((await tally(['payouts', 'cancel', '01900000-0000-7000-8000-000000000000'], env)).stderr).toMatch(/no payout batch/);
     // Ten CLI processes in a row: 10 s alone, twice that beside the rest of the suite on two cores.
   }, 60_000);
+});
+
+describe('a commission an open batch holds is paid by its batch only', () => {
+  it('PATCH state paid is 409 invalid_transition, naming the batch; marking the batch paid then pays it once', async () => {
+    const alice = await seedPartner(c, { name: 'Alice', paypal_email: 'alice@pay.test' });
+    const id = await commission(alice.partnerId, 1234, 'USD');
+    const batch = (await c.call('POST', '/v1/payout_batches', { body: {} })).body.data[0];
+    const refused = expectError(await c.call('PATCH', `/v1/commissions/${id}`, { body: { state: 'paid' } }), 409, 'invalid_transition');
+    expect(refused.detail).toContain(batch.id);
+    expect(refused.detail).toContain('tally payouts mark-paid');
+    expect(await stateOf(id)).toBe('pending');
+    expect((await c.call('POST', `/v1/payout_batches/${batch.id}/paid`)).status).toBe(200);
+    expect(await stateOf(id)).toBe('paid');
+    // A cancelled batch lets it go: then it may be paid by hand again.
+    const other = await commission(alice.partnerId, 500, 'USD');
+    const next = (await c.call('POST', '/v1/payout_batches', { body: {} })).body.data[0];
+    expect((await c.call('POST', `/v1/payout_batches/${next.id}/cancel`)).status).toBe(200);
+    expect((await c.call('PATCH', `/v1/commissions/${other}`, { body: { state: 'paid' } })).status).toBe(200);
+  });
 });
 
 describe('a payout file is whole before its batch exists', () => {

@@ -30,7 +30,7 @@ export async function ownerSession(c: Collector, opts: { email?: string; passwor
   counter++;
   const email = opts.email ?? `owner${counter}@owners.test`;
   const password = opts.password ?? `correct horse ${counter}`;
-  const { link } = await invite(c.running.db, opts.programId ?? c.programId, email, c.clock.now);
+  const { link } = await invite(c.running.db, opts.programId ?? c.programId, email, c.clock.now, 'owner');
   if (link === null) throw new Error(`${email} can sign in already`);
   const reply = await c.call('POST', '/v1/auth/redeem', { token: null, body: { token: link, password } });
   const cookie = sessionCookieOf(reply);

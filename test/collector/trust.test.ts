@@ -62,7 +62,7 @@ describe('owners: one program never reaches another through an invitation', () =
       link: typeof r.body.meta.sign_in_link,
     });
     expect(shape(toKnown)).toEqual(shape(toUnknown));
-    expect(toKnown.body.data.attributes).toMatchObject({ active: false, role: 'owner' });
+    expect(toKnown.body.data.attributes).toMatchObject({ active: false, role: 'viewer' });
     // Nothing was added without the person: A's session does not reach B.
     expectError(await a.call('POST', '/v1/auth/program', { body: { program_id: b.id } }), 404, 'not_found');
     // Accepting takes B's link and the account's own password.
@@ -110,11 +110,12 @@ describe('owners: one program never reaches another through an invitation', () =
 });
 
 describe('roles', () => {
-  async function member(role: 'admin' | 'viewer') {
+  /** Without `role` the invitation names none, and must make a viewer. */
+  async function member(role?: 'admin' | 'viewer') {
     const p = await c.otherProgram();
-    const email = address(role);
-    const invited = await c.call('POST', '/v1/members', { token: p.secret, body: { email, role } });
-    expect(invited.body.data.attributes.role).toBe(role);
+    const email = address(role ?? 'unnamed');
+    const invited = await c.call('POST', '/v1/members', { token: p.secret, body: role ? { email, role } : { email } });
+    expect(invited.body.data.attributes.role).toBe(role ?? 'viewer');
     const signedIn = await redeem(c, tokenOf(invited.body.meta.sign_in_link), 'a good long password');
     return {
       p,
@@ -132,6 +133,14 @@ describe('roles', () => {
     expectError(await call('POST', '/v1/tokens', { body: { kind: 'publishable' } }), 403, 'forbidden');
     // Their own session is theirs to end.
     expect((await call('POST', '/v1/auth/sign_out')).status).toBe(204);
+  });
+
+  it('an invitation without a role makes a viewer: more powers are given on purpose', async () => {
+    const { p, call } = await member();
+    expect((await call('GET', '/v1/auth/session')).body.data.attributes.programs).toEqual([
+      { id: p.id, name: expect.any(String), role: 'viewer' },
+    ]);
+    expectError(await call('PATCH', '/v1/program', { body: { name: 'Mine now' } }), 403, 'forbidden');
   });
 
   it('an admin does everything but members and secret tokens', async () => {

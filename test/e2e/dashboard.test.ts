@@ -314,6 +314,7 @@ describe('the dashboard in Chromium', () => {
     await page.goto(at('/settings/team'));
     await waitForText(page, 'Team');
     await page.fill('form.inline input[name=email]', 'second@company.test');
+    await page.selectOption('form.inline select[name=role]', 'owner');
     await press(page, 'Invite');
     await waitForText(page, 'Send second@company.test this invitation link');
     const link = (await page.textContent('.notice code.secret'))!;
@@ -349,10 +350,24 @@ describe('the dashboard in Chromium', () => {
     expect(await p2.locator('text=You are a viewer of this program').count()).toBe(0);
     await second.close();
 
-    // The first owner makes them a viewer here too, from the Team table.
+    // The first owner makes them a viewer here too, from the Team table, once asked:
+    // cancelled, the role and the select stay the owner's.
     await page.reload();
     await waitForText(page, 'second@company.test');
-    await page.selectOption('select[aria-label="Role of second@company.test"]', 'viewer');
+    const roleSelect = 'select[aria-label="Role of second@company.test"]';
+    const roleOf = async () => {
+      const members = await page.evaluate(async () => (await (await fetch('/v1/members')).json()).data);
+      return members.find((m: { attributes: { email?: string } }) => m.attributes.email === 'second@company.test').attributes.role;
+    };
+    await page.selectOption(roleSelect, 'viewer');
+    await page.waitForSelector('dialog[open]', { timeout: 5_000 });
+    expect(await page.textContent('dialog h2')).toBe('Make second@company.test a viewer?');
+    await press(page, 'Cancel', 'dialog');
+    await expect.poll(() => page.locator('dialog[open]').count()).toBe(0);
+    await expect.poll(() => page.inputValue(roleSelect)).toBe('owner');
+    expect(await roleOf()).toBe('owner');
+    await page.selectOption(roleSelect, 'viewer');
+    await press(page, 'Change role', 'dialog');
     await page.waitForFunction(async () => {
       const r = await fetch('/v1/members');
       return (await r.json()).data.some(

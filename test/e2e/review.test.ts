@@ -116,6 +116,10 @@ const textOf = (selector: string) => page.locator(selector).innerText();
 const rows = () => page.locator('.table').first().locator('tbody tr').allInnerTexts();
 const dialogGone = () => expect.poll(() => page.locator('dialog').count()).toBe(0);
 
+/** Where each "Held for review" tag of the page leads. */
+const heldTagLinks = () =>
+  page.evaluate(() => [...document.querySelectorAll<HTMLAnchorElement>('a.tag.held')].map((a) => a.getAttribute('href')));
+
 describe('review in Chromium', () => {
   it('holds public conversions by their signals, not the server-sent one', async () => {
     expect(await referralOf('quick@mailinator.com')).toMatchObject({
@@ -160,8 +164,8 @@ describe('review in Chromium', () => {
 
     await page.goto(at(`/partners/${ann.id}`));
     await waitForText(page, 'quick@mailinator.com');
-    // Her referral and its commission.
-    await expect.poll(() => page.locator('a.tag.held').count()).toBe(2);
+    // Her referral and its commission: held with the referral, the commission is decided there too.
+    await expect.poll(() => heldTagLinks()).toEqual([0, 1].map(() => `/dashboard/review?referral=${referral['quick@mailinator.com']}`));
     await page.click('a.tag.held >> nth=0');
     await page.waitForURL(`**/dashboard/review?referral=${referral['quick@mailinator.com']}`);
     await waitForText(page, 'Evidence: quick@mailinator.com');
@@ -279,6 +283,16 @@ describe('review in Chromium', () => {
     expect((await referralOf('eve-buyer@customer.test')).review ?? null).toBeNull();
     const [held] = await commissionsOf(eve);
     expect(held.attributes.review).toBe('held');
+    // Its tag, on her page and on Commissions, leads to the commission itself: its referral is not held.
+    for (const where of [`/partners/${eve.id}`, '/commissions']) {
+      await page.goto(at(where));
+      await waitForText(page, 'Held for review');
+      await expect.poll(() => heldTagLinks()).toContain(`/dashboard/review?commission=${held.id}`);
+      expect(await heldTagLinks()).not.toContain(`/dashboard/review?referral=${referral['eve-buyer@customer.test']}`);
+    }
+    await page.click(`a.tag.held[href$="commission=${held.id}"]`);
+    await page.waitForURL(`**/dashboard/review?commission=${held.id}`);
+    await waitForText(page, 'for eve-buyer@customer.test');
 
     await page.goto(at('/review'));
     await waitForText(page, 'Paid within seconds of the landing');

@@ -213,6 +213,7 @@ describe('signed in as the owner', () => {
     await expect.poll(tokenRows).toBeGreaterThan(0);
     const before = await tokenRows();
     await press(page, 'New secret token');
+    await press(page, 'Make token', 'dialog');
     await waitForText(page, 'Your new secret token, shown only now');
     await expect.poll(tokenRows).toBe(before + 1);
   });

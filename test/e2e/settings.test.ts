@@ -43,6 +43,7 @@ describe('Settings → Snippet in Chromium', () => {
     await api('PATCH', '/v1/program', { allowed_origins: [site.origin()] });
     await page.goto(at('/settings/snippet'));
     await press(page, 'Make a publishable token for it');
+    await press(page, 'Make token', 'dialog');
     await waitForText(page, 'Copy snippet');
     // What a person copies: the snippet's block, and the call the panel tells them to make.
     const [snippet, call] = await page.evaluate(() => {
@@ -90,6 +91,42 @@ const menu = () =>
   );
 const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText.trim());
 
+describe('Settings asks before it changes anything, in Chromium', () => {
+  const tokens = async (kind: string) => (await api('GET', '/v1/tokens')).data.filter((t: any) => t.attributes.kind === kind).length;
+
+  for (const [section, label, kind, shown] of [
+    ['api-tokens', 'New secret token', 'secret', 'Your new secret token, shown only now'],
+    ['snippet', 'Make a publishable token for it', 'publishable', 'Copy snippet'],
+  ] as const) {
+    it(`"${label}" asks first: cancelled, no token is made; confirmed, one is, shown once`, async () => {
+      await page.goto(at(`/settings/${section}`));
+      const before = await tokens(kind);
+      await press(page, label);
+      await page.waitForSelector('dialog[open]', { timeout: 5_000 });
+      expect(await page.textContent('dialog h2')).toBe(`Make a ${kind} token?`);
+      expect(await axeFindings(page)).toEqual([]);
+      await press(page, 'Cancel', 'dialog');
+      await expect.poll(() => page.locator('dialog[open]').count()).toBe(0);
+      expect(await tokens(kind)).toBe(before);
+      await press(page, label);
+      await press(page, 'Make token', 'dialog');
+      await waitForText(page, shown);
+      expect(await tokens(kind)).toBe(before + 1);
+    });
+  }
+
+  it('invites a viewer when the role is left as it is, again after the form empties', async () => {
+    await page.goto(at('/settings/team'));
+    for (const email of ['left-alone@company.test', 'next-one@company.test']) {
+      await page.fill('form.inline input[name=email]', email);
+      await press(page, 'Invite');
+      await waitForText(page, `Send ${email} this invitation link`);
+      const members = (await api('GET', '/v1/members')).data;
+      expect(members.find((m: any) => m.attributes.email === email)?.attributes.role).toBe('viewer');
+    }
+  });
+});
+
 describe('Settings, a section at a time, in Chromium', () => {
   it('has an address for each section, named as the docs name them; the old one-page addresses lead there', async () => {
     await page.goto(at('/settings'));
@@ -120,6 +157,7 @@ describe('Settings, a section at a time, in Chromium', () => {
 
   it('every "Settings → …" of README.md and docs/ names a section of the menu', async () => {
     await page.goto(at('/settings/program'));
+    await page.waitForSelector('nav.sections a');
     const titles = (await menu()).map((x) => x.title);
     const files = [
       'README.md',
@@ -161,6 +199,7 @@ describe('Settings, a section at a time, in Chromium', () => {
 
   it('each section is clean under axe-core and readable at 360 px', async () => {
     await page.goto(at('/settings/program'));
+    await page.waitForSelector('nav.sections a');
     const sections = await menu();
     expect(sections).toHaveLength(9);
     for (const width of [1280, 360]) {

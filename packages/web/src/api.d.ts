@@ -7586,7 +7586,7 @@ export interface paths {
                         /** Format: email */
                         email: string;
                         /**
-                         * @description owner: everything; admin: everything but members and secret tokens; viewer: reads only
+                         * @description viewer when left out
                          * @enum {string}
                          */
                         role?: "owner" | "admin" | "viewer";

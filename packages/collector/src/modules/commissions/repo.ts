@@ -64,8 +64,8 @@ export interface CommissionMove {
 
 /**
  * Moves a commission out of `from` in one conditional update, so two racing moves cannot
- * both succeed. Resolves to false when its state was no longer `from`; else to whether a
- * payout batch held it at that moment (read by the update itself, under its row lock).
+ * both succeed. Resolves to false when its state was no longer `from`; else to the payout
+ * batch that held it at that moment, or null (read by the update itself, under its row lock).
  */
 export async function move(
   db: Queryable,
@@ -73,13 +73,13 @@ export async function move(
   id: string,
   from: CommissionState,
   to: CommissionMove,
-): Promise<false | { batched: boolean }> {
+): Promise<false | { batch: string | null }> {
   const [row] = await db.all<{ payout_batch_id: string | null }>(
     `UPDATE commissions SET state = ?, reject_reason = ?, paid_at = ?, ${STATE_SET_AT}, updated_at = ?
       WHERE program_id = ? AND id = ? AND state = ? RETURNING payout_batch_id`,
     [to.state, to.reject_reason, to.paid_at, to.state_set_at, to.state_set_at, to.updated_at, programId, id, from],
   );
-  return row ? { batched: row.payout_batch_id !== null } : false;
+  return row ? { batch: row.payout_batch_id } : false;
 }
 
 /**

@@ -127,9 +127,18 @@ export async function moveCommission(
   };
   const result = await commissions.move(db, row.program_id, row.id, row.state, moved);
   if (!result) throw fail('invalid_transition', 'the commission changed state meanwhile; read it again', { field: 'state' });
+  // Its batch's PayPal file pays it: paid by hand too, it would be paid twice. Read by the
+  // update itself, so an export in between is seen too; throwing rolls the move back.
+  if (to === 'paid' && result.batch !== null) {
+    throw fail(
+      'invalid_transition',
+      `payout batch ${result.batch} holds the commission: mark the batch paid (tally payouts mark-paid, or Payouts in the dashboard) or cancel it (tally payouts cancel) first`,
+      { field: 'state' },
+    );
+  }
   if (to === 'rejected') await uncountRejected(db, row, rejectReason, now);
   // Out of pending: no longer owed, unless a batch held it, which took it out already.
-  if (row.state === 'pending' && !result.batched) await countOwed(db, row, -1);
+  if (row.state === 'pending' && result.batch === null) await countOwed(db, row, -1);
   const after = { ...row, ...moved };
   await emit(db, row.program_id, 'commission.updated', renderCommission(after), now);
   return after;

@@ -49,11 +49,12 @@ export const memberRoutes = [
       'Invite someone to run the program: answers a one-time link (24 h) to hand over, the same whether or not the address has an account',
     access: 'secret',
     role: 'owner',
-    body: z.strictObject({ email, role: role.optional() }),
+    body: z.strictObject({ email, role: role.optional().meta({ description: 'viewer when left out' }) }),
     status: 201,
     response: one(member).extend({ meta: z.object({ sign_in_link: z.string() }) }),
     async handle({ db, program, body, now, publicUrl }) {
-      const { invitation, link } = await invite(db, program.id, body.email, now, body.role ?? 'owner');
+      // Without a role, the least: an owner's powers are given on purpose, never by omission.
+      const { invitation, link } = await invite(db, program.id, body.email, now, body.role ?? 'viewer');
       return {
         status: 201,
         body: {

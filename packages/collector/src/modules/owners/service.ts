@@ -74,7 +74,7 @@ export interface Invitation {
  * whether or not the address is a user anywhere here. Inviting again makes a new link and
  * the old one stops working. Someone who runs the program already is a conflict.
  */
-export async function invite(db: Db, programId: string, rawEmail: string, now: number, role: Role = 'owner'): Promise<Invitation> {
+export async function invite(db: Db, programId: string, rawEmail: string, now: number, role: Role): Promise<Invitation> {
   const email = checkEmail(rawEmail);
   const token = identity.newSecret();
   return db.transaction(async (tx) => {

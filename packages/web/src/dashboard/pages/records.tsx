@@ -60,16 +60,34 @@ function useChange(reload: () => void) {
   return { dialog, ask: setChange };
 }
 
-/** A record the review signals hold: a tag leading to its referral's evidence in the review queue. */
-function HeldTag({ review, referralId }: { review: string | null | undefined; referralId: string | undefined }) {
+/** A record the review signals hold: a tag leading to where the review queue decides it (`subject`, as `referral=…` or `commission=…`). */
+function HeldTag({ review, subject }: { review: string | null | undefined; subject: string | undefined }) {
   if (review !== 'held') return null;
-  return referralId ? (
-    <a class="tag held" href={href(`/review?referral=${encodeURIComponent(referralId)}`)}>
+  return subject ? (
+    <a class="tag held" href={href(`/review?${subject}`)}>
       Held for review
     </a>
   ) : (
     <span class="tag held">Held for review</span>
   );
+}
+
+/**
+ * Where a held commission is decided: with its referral when the referral is held (deciding
+ * it decides its commissions), else on its own (a signal of its own held it: an e-mail
+ * match, a refund rate, a quick payment). One GET /v1/referrals/{id} per held one's referral;
+ * until they answer, the commission's own entry, which shows its referral's evidence too.
+ */
+function useHeldSubjects(rows: readonly Commission[]): (r: Commission) => string {
+  const referralOf = (r: Commission) => (r.attributes.review === 'held' ? r.attributes.referral_id : undefined);
+  const reviews = useEach(
+    rows.map(referralOf).filter((id): id is string => id !== undefined),
+    async (id, signal) => (await api.GET('/v1/referrals/{id}', { params: { path: { id } }, signal })).data.attributes.review,
+  );
+  return (r) => {
+    const referral = referralOf(r);
+    return referral && reviews[referral] === 'held' ? `referral=${encodeURIComponent(referral)}` : `commission=${encodeURIComponent(r.id)}`;
+  };
 }
 
 /** Pending, but an open payout batch holds it: its batch pays it (or, cancelled, lets it go). */
@@ -115,7 +133,8 @@ export function ReferralTable({ rows, reload }: { rows: Referral[]; reload: () =
       label: 'State',
       cell: (r) => (
         <>
-          <span class={`state ${r.attributes.state}`}>{r.attributes.state}</span> <HeldTag review={r.attributes.review} referralId={r.id} />
+          <span class={`state ${r.attributes.state}`}>{r.attributes.state}</span>{' '}
+          <HeldTag review={r.attributes.review} subject={`referral=${encodeURIComponent(r.id)}`} />
         </>
       ),
       text: (r) => (r.attributes.review === 'held' ? `${r.attributes.state} (held for review)` : r.attributes.state),
@@ -174,17 +193,26 @@ function payable(r: Commission) {
  * `known` already. A partner that cannot be read keeps no name.
  */
 export function usePartnerNames(ids: readonly string[], known: Readonly<Record<string, string>> = {}): Record<string, string> {
-  const wanted = [...new Set(ids)].filter((id) => !(id in known)).sort();
-  const name = (id: string, signal: AbortSignal) =>
-    api.GET('/v1/partners/{id}', { params: { path: { id } }, signal }).then(
-      (p) => [[id, p.data.attributes.name] as const],
+  const names = useEach(
+    ids.filter((id) => !(id in known)),
+    async (id, signal) => (await api.GET('/v1/partners/{id}', { params: { path: { id } }, signal })).data.attributes.name,
+  );
+  return { ...known, ...names };
+}
+
+/** One read per distinct id of a page's rows, by id; one that fails, or finds nothing, is left out. */
+function useEach<V>(ids: readonly string[], read: (id: string, signal: AbortSignal) => Promise<V | null | undefined>): Record<string, V> {
+  const wanted = [...new Set(ids)].sort();
+  const one = (id: string, signal: AbortSignal) =>
+    read(id, signal).then(
+      (v) => (v === undefined || v === null ? [] : [[id, v] as const]),
       () => [],
     );
   const loaded = useLoad(
-    wanted.length ? async (signal) => Object.fromEntries((await Promise.all(wanted.map((id) => name(id, signal)))).flat()) : null,
+    wanted.length ? async (signal) => Object.fromEntries((await Promise.all(wanted.map((id) => one(id, signal)))).flat()) : null,
     wanted.join(','),
   );
-  return { ...known, ...loaded.data };
+  return loaded.data ?? {};
 }
 
 /**
@@ -192,17 +220,11 @@ export function usePartnerNames(ids: readonly string[], known: Readonly<Record<s
  * records name their partnership only: one GET /v1/partnerships/{id} per partnership on the page.
  */
 function usePartnershipPartners(ids: readonly string[]): Record<string, string> {
-  const wanted = [...new Set(ids)].sort();
-  const partnerOf = (id: string, signal: AbortSignal) =>
-    api.GET('/v1/partnerships/{id}', { params: { path: { id } }, signal }).then(
-      (p) => (p.data.relationships.partner.data ? [[id, p.data.relationships.partner.data.id] as const] : []),
-      () => [],
-    );
-  const loaded = useLoad(
-    wanted.length ? async (signal) => Object.fromEntries((await Promise.all(wanted.map((id) => partnerOf(id, signal)))).flat()) : null,
-    wanted.join(','),
+  return useEach(
+    ids,
+    async (id, signal) =>
+      (await api.GET('/v1/partnerships/{id}', { params: { path: { id } }, signal })).data.relationships.partner.data?.id,
   );
-  return loaded.data ?? {};
 }
 
 /** The Partner column: a link to the partner's page, named once the name arrives; `partnerOf` finds a row's partner id. */
@@ -233,6 +255,7 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
     rows.map((r) => r.attributes.partner_id),
     partners,
   );
+  const heldSubject = useHeldSubjects(rows);
   const columns: Column<Commission>[] = [
     partnerColumn<Commission>((r) => r.attributes.partner_id, names),
     {
@@ -249,7 +272,7 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
             {r.attributes.state}
             {r.attributes.reject_reason ? `: ${r.attributes.reject_reason}` : ''}
           </span>{' '}
-          <HeldTag review={r.attributes.review} referralId={r.attributes.referral_id} />
+          <HeldTag review={r.attributes.review} subject={heldSubject(r)} />
           <BatchTag r={r} />
         </>
       ),

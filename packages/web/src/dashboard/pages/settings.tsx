@@ -181,9 +181,51 @@ function PublicPage({ program, saved }: { program: Program; saved: () => void })
   );
 }
 
+const TOKEN_QUESTION = {
+  publishable: {
+    title: 'Make a publishable token?',
+    text: 'It is shown once, for your pages: it can only record clicks and conversions. You can revoke it under API tokens.',
+  },
+  secret: {
+    title: 'Make a secret token?',
+    text: 'It is shown once, and may call every API route: keep it on your servers. You can revoke it in the list below.',
+  },
+} as const;
+
+/** A button that makes a token once asked, as every change asks; `made` gets the token, shown only then. */
+function MakeToken({
+  kind,
+  label,
+  secondary,
+  made,
+}: {
+  kind: Token['attributes']['kind'];
+  label: string;
+  secondary?: boolean;
+  made: (token: string) => void;
+}) {
+  const [asking, setAsking] = useState(false);
+  return (
+    <>
+      <button type="button" class={secondary ? 'secondary' : undefined} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+      {asking && (
+        <Confirm
+          title={TOKEN_QUESTION[kind].title}
+          confirm="Make token"
+          onClose={() => setAsking(false)}
+          onConfirm={async () => made((await api.POST('/v1/tokens', { body: { kind } })).data.attributes.token)}
+        >
+          <p>{TOKEN_QUESTION[kind].text}</p>
+        </Confirm>
+      )}
+    </>
+  );
+}
+
 function Snippet({ program, made }: { program: Program; made: () => void }) {
   const [token, setToken] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>();
   const origin = location.origin;
   const code = [
     `<script>window.gr=window.gr||function(){(gr.q=gr.q||[]).push(arguments)};</script>`,
@@ -210,22 +252,16 @@ function Snippet({ program, made }: { program: Program; made: () => void }) {
         {token ? (
           <CopyButton text={code} label="Copy snippet" />
         ) : (
-          <button
-            type="button"
-            onClick={async () => {
-              try {
-                setToken((await api.POST('/v1/tokens', { body: { kind: 'publishable' } })).data.attributes.token);
-                made();
-              } catch (err) {
-                setError(err);
-              }
+          <MakeToken
+            kind="publishable"
+            label="Make a publishable token for it"
+            made={(t) => {
+              setToken(t);
+              made();
             }}
-          >
-            Make a publishable token for it
-          </button>
+          />
         )}
       </div>
-      {error !== undefined && <Failure error={error} />}
     </section>
   );
 }
@@ -233,16 +269,6 @@ function Snippet({ program, made }: { program: Program; made: () => void }) {
 /** The program's tokens; loaded by the page, since the snippet's panel makes them too. */
 function Tokens({ loaded }: { loaded: Loaded<Answer<'/v1/tokens'>> }) {
   const [secret, setSecret] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>();
-  const make = async () => {
-    setError(undefined);
-    try {
-      setSecret((await api.POST('/v1/tokens', { body: { kind: 'secret' } })).data.attributes.token);
-      loaded.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
   const [revoking, setRevoking] = useState<Token | null>(null);
   const columns: Column<Token>[] = [
     { label: 'Kind', cell: (t) => t.attributes.kind, text: (t) => t.attributes.kind },
@@ -265,11 +291,16 @@ function Tokens({ loaded }: { loaded: Loaded<Answer<'/v1/tokens'>> }) {
     <section class="panel">
       <div class="panel-head">
         <h2>API tokens</h2>
-        <button type="button" class="secondary" onClick={make}>
-          New secret token
-        </button>
+        <MakeToken
+          kind="secret"
+          label="New secret token"
+          secondary
+          made={(t) => {
+            setSecret(t);
+            loaded.reload();
+          }}
+        />
       </div>
-      {error !== undefined && <Failure error={error} />}
       {secret && (
         <div class="notice" role="status">
           <p>Your new secret token, shown only now. It may call every API route: keep it on your servers.</p>
@@ -297,10 +328,12 @@ function Tokens({ loaded }: { loaded: Loaded<Answer<'/v1/tokens'>> }) {
   );
 }
 
+// Least powers first: the invitation's first option, its default (and what a reset returns
+// to), is the viewer's; more is given on purpose.
 const ROLE_HELP: Record<Member['attributes']['role'], string> = {
-  owner: 'everything, the team and secret tokens too',
-  admin: 'everything but the team and secret tokens',
   viewer: 'looks, changes nothing',
+  admin: 'everything but the team and secret tokens',
+  owner: 'everything, the team and secret tokens too',
 };
 
 /** The program's members and open invitations; only an owner manages them. */
@@ -318,10 +351,8 @@ function Team() {
     el.reset();
     loaded.reload();
   });
-  const changeRole = async (m: Member, role: Member['attributes']['role']) => {
-    await api.PATCH('/v1/members/{id}', { params: { path: { id: m.id } }, body: { role } });
-    loaded.reload();
-  };
+  // Asked first; cancelled, the select shows the member's role again when the question goes.
+  const [changing, setChanging] = useState<{ member: Member; role: Member['attributes']['role'] } | null>(null);
   const owner = myRole === 'owner';
   const columns: Column<Member>[] = [
     { label: 'E-mail', cell: (m) => m.attributes.email ?? '(first owner, not signed in yet)', text: (m) => m.attributes.email ?? '' },
@@ -332,7 +363,7 @@ function Team() {
           <select
             aria-label={`Role of ${m.attributes.email ?? 'this member'}`}
             value={m.attributes.role}
-            onChange={(e) => void changeRole(m, e.currentTarget.value as Member['attributes']['role'])}
+            onChange={(e) => setChanging({ member: m, role: e.currentTarget.value as Member['attributes']['role'] })}
           >
             {Object.keys(ROLE_HELP).map((r) => (
               <option value={r}>{r}</option>
@@ -395,6 +426,21 @@ function Team() {
         </div>
       )}
       <Show loaded={loaded}>{(answer) => <Table caption="Team" columns={columns} rows={answer.data} />}</Show>
+      {changing && (
+        <Confirm
+          title={`Make ${changing.member.attributes.email ?? 'this member'} ${changing.role === 'viewer' ? 'a' : 'an'} ${changing.role}?`}
+          confirm="Change role"
+          onClose={() => setChanging(null)}
+          onConfirm={async () => {
+            await api.PATCH('/v1/members/{id}', { params: { path: { id: changing.member.id } }, body: { role: changing.role } });
+            loaded.reload();
+          }}
+        >
+          <p>
+            {changing.role[0]!.toUpperCase() + changing.role.slice(1)}: {ROLE_HELP[changing.role]}.
+          </p>
+        </Confirm>
+      )}
       {removing && (
         <Confirm
           title={
