@@ -45,7 +45,7 @@ const PURE = [
   'test/collector/rewards-evaluate.test.ts',
 ];
 
-// The tiers (README, "Tests"). `npm run test:fast` (TALLY_TEST_TIER=fast) runs the unit and
+// The tiers (CONTRIBUTING.md, "Tests"). `npm run test:fast` (TALLY_TEST_TIER=fast) runs the unit and
 // API tiers on SQLite, in process: no browser, no PostgreSQL, no process started, no
 // timing of the real clock. `npm test` runs everything: both engines, the processes,
 // Chromium and Firefox.

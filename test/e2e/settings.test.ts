@@ -157,7 +157,8 @@ describe('Settings, a section at a time, in Chromium', () => {
 
   it('every "Settings → …" of README.md and docs/ names a section of the menu', async () => {
     await page.goto(at('/settings/program'));
-    await page.waitForSelector('nav.sections a');
+    // The menu is drawn after the session is read: read it once it is there, not before.
+    await page.waitForSelector('nav.sections a[aria-current=page]');
     const titles = (await menu()).map((x) => x.title);
     const files = [
       'README.md',
