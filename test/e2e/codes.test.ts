@@ -154,13 +154,23 @@ describe('promotion codes in Chromium', () => {
     expect(await axeFindings(page)).toEqual([]);
   });
 
-  it('disables the code, and enables it again', async () => {
+  it('asks before disabling the code (Cancel changes nothing), disables it, and asks again before enabling it', async () => {
     await page.click('button[aria-label="Disable MAYA20"]');
+    await waitForText(page, 'Disable MAYA20?');
+    await press(page, 'Cancel', 'dialog');
+    await page.waitForSelector('dialog[open]', { state: 'detached' });
+    expect((await codesOf(maya.partnershipId))[0].enabled).toBe(true);
+
+    await page.click('button[aria-label="Disable MAYA20"]');
+    await waitForText(page, 'Disable MAYA20?');
+    await press(page, 'Disable', 'dialog');
     await page.waitForSelector('button[aria-label="Enable MAYA20"]');
     expect(await rowOf(page, 'MAYA20')).toContain('disabled');
     expect((await codesOf(maya.partnershipId))[0].enabled).toBe(false);
 
     await page.click('button[aria-label="Enable MAYA20"]');
+    await waitForText(page, 'Enable MAYA20?');
+    await press(page, 'Enable', 'dialog');
     await page.waitForSelector('button[aria-label="Disable MAYA20"]');
     expect(await rowOf(page, 'MAYA20')).toContain('enabled');
     expect((await codesOf(maya.partnershipId))[0].enabled).toBe(true);

@@ -96,9 +96,24 @@ describe('the dashboard in Chromium', () => {
     expect(link).toBe(`${server.url}/demo/?red=alice-example`);
   });
 
-  it("invites the partner to the portal without SMTP: the one-time link shown works once, in the partner's own browser", async () => {
+  it("invites the partner to the portal without SMTP after asking (Cancel asks the API nothing): the one-time link shown works once, in the partner's own browser", async () => {
+    const invitations: string[] = [];
+    const seen = (r: { method(): string; url(): string }) => {
+      if (r.method() === 'POST' && r.url().endsWith('/invitation')) invitations.push(r.url());
+    };
+    page.on('request', seen);
     await press(page, 'Invite to the portal');
+    await waitForText(page, 'Invite Alice Example to the portal?');
+    await press(page, 'Cancel', 'dialog');
+    await page.waitForSelector('dialog[open]', { state: 'detached' });
+    expect(await bodyText(page)).not.toContain('Send them this link');
+    expect(invitations).toEqual([]);
+
+    await press(page, 'Invite to the portal');
+    await press(page, 'Invite', 'dialog');
     await waitForText(page, 'Send them this link');
+    page.off('request', seen);
+    expect(invitations).toHaveLength(1);
     const link = (await page.textContent('.notice code.secret'))!;
     expect(new URL(link).origin).toBe(server.url);
     expect(link).toMatch(/\/portal\/welcome#[\w-]{43,}$/);
@@ -190,6 +205,7 @@ describe('the dashboard in Chromium', () => {
     await waitForText(page, 'credited');
     expect(await axeFindings(page)).toEqual([]);
     await press(page, 'Process again');
+    await press(page, 'Process again', 'dialog');
     await waitForText(page, /: credited|already credited/);
     expect((await api('GET', '/v1/payments')).data.filter((p: any) => p.attributes.idempotency_key.startsWith('stripe:'))).toHaveLength(1);
   });

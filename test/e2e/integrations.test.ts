@@ -266,11 +266,20 @@ describe('billing platforms in Chromium', () => {
     // Processed again by hand: the id's ':' is sent encoded.
     const sent: string[] = [];
     page.on('request', (r) => void (r.method() === 'POST' && sent.push(new URL(r.url()).pathname)));
+    const attempts = async () => (await api('GET', `/v1/billing_events/${encodeURIComponent(paddleId)}`)).data.attributes.attempts;
+    const before = await attempts();
     await press(page, 'Process again');
+    await waitForText(page, `Process Paddle customer.created ${paddleId} again?`);
+    await press(page, 'Cancel', 'dialog');
+    await page.waitForSelector('dialog[open]', { state: 'detached' });
+    expect(await attempts()).toBe(before);
+    expect(sent).toEqual([]);
+    await press(page, 'Process again');
+    await press(page, 'Process again', 'dialog');
     await waitForText(page, new RegExp(`Paddle customer\\.created ${paddleId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\w+`));
     expect(sent).toContain(`/v1/billing_events/${encodeURIComponent(paddleId)}/process`);
     expect(sent.at(-1)).toContain('%3A');
-    expect((await api('GET', `/v1/billing_events/${encodeURIComponent(paddleId)}`)).data.attributes.attempts).toBeGreaterThanOrEqual(2);
+    expect(await attempts()).toBe(before + 1);
 
     // Another platform, none of its events: said so, with the way back.
     await choose(page, 'Platform', 'lemonsqueezy');

@@ -122,8 +122,14 @@ describe('webhooks in the dashboard, in Chromium', () => {
     expect(await bodyText(page)).not.toContain(secret.slice(6, 30));
   });
 
-  it('sends a test event that the receiver gets, signed with the copied secret, and its page shows it succeeded with its attempt', async () => {
+  it('asks before sending a test event (Cancel sends none), then sends one that the receiver gets, signed with the copied secret, and its page shows it succeeded with its attempt', async () => {
     await press(page, 'Send test event', '#webhooks');
+    await waitForText(page, `Send a test event to ${hook()}?`);
+    await press(page, 'Cancel', 'dialog');
+    await page.waitForSelector('dialog[open]', { state: 'detached' });
+    expect((await api('GET', `/v1/webhook_endpoints/${endpointId}/deliveries`)).data).toEqual([]);
+    await press(page, 'Send test event', '#webhooks');
+    await press(page, 'Send', 'dialog');
     await waitForText(page, 'A test event is on its way');
     const [got] = await receiver.waitFor(1, '/hooks');
     expect(got!.json).toMatchObject({ type: 'webhook.test', data: { id: endpointId, type: 'webhook_endpoint' } });
@@ -152,6 +158,8 @@ describe('webhooks in the dashboard, in Chromium', () => {
     receiver.answer.set('/hooks', () => ({ status: 500, headers: { 'retry-after': '3600' } }));
     await press(page, 'Close');
     await press(page, 'Send test event');
+    await waitForText(page, 'Send a test event to this endpoint?');
+    await press(page, 'Send', 'dialog');
     await waitForText(page, 'A test event is on its way: it appears below.');
     await receiver.waitFor(2, '/hooks');
     await expect
@@ -201,6 +209,7 @@ describe('webhooks in the dashboard, in Chromium', () => {
     const rotated = (await page.textContent('#webhooks .notice p:nth-child(2) code.secret'))!;
     expect(rotated).not.toBe(secret);
     await press(page, 'Send test event', '#webhooks');
+    await press(page, 'Send', 'dialog');
     const [, , , got] = await receiver.waitFor(4, '/hooks');
     expect(signedBy(rotated, got!)).toBe(true);
     expect(signedBy(secret, got!)).toBe(true);

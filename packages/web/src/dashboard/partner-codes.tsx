@@ -76,10 +76,9 @@ export function PartnerCodes({ partnership, program, groupName }: { partnership:
   const ship = partnership.attributes;
   // Loaded again when the partnership's state changes: an acceptance may give it a code (auto_codes).
   const loaded = useLoad((signal) => loadCodes(partnership.id, signal), `${partnership.id}/${ship.state}`);
-  const [toggling, setToggling] = useState<string | null>(null);
+  const [toggling, setToggling] = useState<Code | null>(null);
   const [linking, setLinking] = useState<Code | null>(null);
   const [unlinking, setUnlinking] = useState<Code | null>(null);
-  const [toggleError, setToggleError] = useState<unknown>();
   const { error, busy, onSubmit } = useSubmit(async (form, el) => {
     const discountId = text(form, 'discount_id');
     const promo = text(form, 'stripe_promotion_code_id').trim();
@@ -94,18 +93,6 @@ export function PartnerCodes({ partnership, program, groupName }: { partnership:
     el.reset();
     loaded.reload();
   });
-  const toggle = async (c: Code) => {
-    setToggleError(undefined);
-    setToggling(c.id);
-    try {
-      await api.PATCH('/v1/discount_codes/{id}', { params: { path: { id: c.id } }, body: { enabled: !c.attributes.enabled } });
-      loaded.reload();
-    } catch (err) {
-      setToggleError(err);
-    } finally {
-      setToggling(null);
-    }
-  };
   return (
     <section class="panel" aria-labelledby="codes-title">
       <h2 id="codes-title">Promotion codes</h2>
@@ -146,8 +133,7 @@ export function PartnerCodes({ partnership, program, groupName }: { partnership:
                     type="button"
                     class="link"
                     aria-label={`${c.attributes.enabled ? 'Disable' : 'Enable'} ${c.attributes.code}`}
-                    disabled={toggling === c.id}
-                    onClick={() => void toggle(c)}
+                    onClick={() => setToggling(c)}
                   >
                     {c.attributes.enabled ? 'Disable' : 'Enable'}
                   </button>
@@ -204,7 +190,27 @@ export function PartnerCodes({ partnership, program, groupName }: { partnership:
                   </p>
                 </Empty>
               )}
-              {toggleError !== undefined && <Failure error={toggleError} />}
+              {toggling && (
+                <Confirm
+                  title={`${toggling.attributes.enabled ? 'Disable' : 'Enable'} ${toggling.attributes.code}?`}
+                  confirm={toggling.attributes.enabled ? 'Disable' : 'Enable'}
+                  danger={toggling.attributes.enabled}
+                  onClose={() => setToggling(null)}
+                  onConfirm={async () => {
+                    await api.PATCH('/v1/discount_codes/{id}', {
+                      params: { path: { id: toggling.id } },
+                      body: { enabled: !toggling.attributes.enabled },
+                    });
+                    loaded.reload();
+                  }}
+                >
+                  <p>
+                    {toggling.attributes.enabled
+                      ? 'From now on a payment with this code credits nothing, until it is enabled again; a customer it already brought stays theirs.'
+                      : 'From now on a payment with this code credits this partner again.'}
+                  </p>
+                </Confirm>
+              )}
               {linking && <LinkPromotion code={linking} onClose={() => setLinking(null)} linked={loaded.reload} />}
               {unlinking && (
                 <Confirm

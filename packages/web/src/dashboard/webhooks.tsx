@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../common/api.js';
 import { dateTime } from '../common/format.js';
+import { Confirm } from '../common/forms.js';
 import { href } from './session.js';
 
 export type Endpoint = Answer<'/v1/webhook_endpoints/{id}'>['data'];
@@ -31,27 +32,37 @@ export function EndpointState({ endpoint }: { endpoint: Endpoint }) {
   );
 }
 
-/** Sends a webhook.test event to this endpoint only (even a disabled one: that is how its owner finds out it works again). */
-export function SendTest({ endpointId, done, link }: { endpointId: string; done: (error?: unknown) => void; link?: boolean }) {
-  const [busy, setBusy] = useState(false);
+/** Sends a webhook.test event to this endpoint only (even a disabled one: that is how its owner finds out it works again), after asking. */
+export function SendTest({
+  endpointId,
+  url,
+  done,
+  link,
+}: {
+  endpointId: string;
+  url?: string;
+  done: (error?: unknown) => void;
+  link?: boolean;
+}) {
+  const [asking, setAsking] = useState(false);
   return (
-    <button
-      type="button"
-      class={link ? 'link' : 'secondary'}
-      disabled={busy}
-      onClick={async () => {
-        setBusy(true);
-        try {
-          await api.POST('/v1/webhook_endpoints/{id}/test', { params: { path: { id: endpointId } } });
-          done();
-        } catch (err) {
-          done(err);
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
-      Send test event
-    </button>
+    <>
+      <button type="button" class={link ? 'link' : 'secondary'} onClick={() => setAsking(true)}>
+        Send test event
+      </button>
+      {asking && (
+        <Confirm
+          title={url ? `Send a test event to ${url}?` : 'Send a test event to this endpoint?'}
+          confirm="Send"
+          onClose={() => setAsking(false)}
+          onConfirm={async () => {
+            await api.POST('/v1/webhook_endpoints/{id}/test', { params: { path: { id: endpointId } } });
+            done();
+          }}
+        >
+          <p>A webhook.test event is delivered to it now, signed like every other, and kept among its deliveries.</p>
+        </Confirm>
+      )}
+    </>
   );
 }

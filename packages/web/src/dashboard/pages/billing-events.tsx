@@ -6,9 +6,9 @@
 
 import { useLocation } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
-import { api, messageOf } from '../../common/api.js';
+import { api } from '../../common/api.js';
 import { dateTime } from '../../common/format.js';
-import { useSubmit, text } from '../../common/forms.js';
+import { Confirm, useSubmit, text } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { type BillingEvent, isPlatform, PLATFORM_TITLES, PLATFORMS } from '../billing.js';
@@ -44,30 +44,29 @@ function Touched({ event }: { event: BillingEvent }) {
 }
 
 function Reprocess({ event, done }: { event: BillingEvent; done: (message: string) => void }) {
-  const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState(false);
   const name = `${PLATFORM_TITLES[event.attributes.platform]} ${event.attributes.type} ${event.id}`;
   return (
-    <button
-      type="button"
-      class="link"
-      aria-label={`Process again: ${name}`}
-      disabled={busy}
-      onClick={async () => {
-        setBusy(true);
-        try {
-          // The client encodes the id in the path: other platforms' ids hold a ':' (paddle:evt_…).
-          const again = await api.POST('/v1/billing_events/{id}/process', { params: { path: { id: event.id } } });
-          const a = again.data.attributes;
-          done(`${name}: ${a.outcome}${a.reason ? ` (${a.reason})` : ''}`);
-        } catch (err) {
-          done(`${name}: ${messageOf(err)}`);
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
-      Process again
-    </button>
+    <>
+      <button type="button" class="link" aria-label={`Process again: ${name}`} onClick={() => setAsking(true)}>
+        Process again
+      </button>
+      {asking && (
+        <Confirm
+          title={`Process ${name} again?`}
+          confirm="Process again"
+          onClose={() => setAsking(false)}
+          onConfirm={async () => {
+            // The client encodes the id in the path: other platforms' ids hold a ':' (paddle:evt_…).
+            const again = await api.POST('/v1/billing_events/{id}/process', { params: { path: { id: event.id } } });
+            const a = again.data.attributes;
+            done(`${name}: ${a.outcome}${a.reason ? ` (${a.reason})` : ''}`);
+          }}
+        >
+          <p>Tally handles it now as if it had just arrived: it may credit, link, refund, hold or release what it names.</p>
+        </Confirm>
+      )}
+    </>
   );
 }
 

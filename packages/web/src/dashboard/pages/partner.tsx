@@ -8,7 +8,7 @@ import { api } from '../../common/api.js';
 import { dateTime, int, moneyMap, percent } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Confirm } from '../../common/forms.js';
-import { CopyButton, Empty, Failure, Show } from '../../common/ui.js';
+import { CopyButton, Empty, Show } from '../../common/ui.js';
 import { href } from '../session.js';
 import { MeasureChart } from '../../common/measures.js';
 import { RangePicker, statsQuery, useRange } from '../../common/range.js';
@@ -20,28 +20,31 @@ import { PartnerCodes } from '../partner-codes.js';
 type Dialog = 'edit' | 'rate' | 'group' | 'accepted' | 'declined' | 'delete' | null;
 
 /** A one-time link for the partner to set a portal password: e-mailed when SMTP is set up, else shown to hand over. */
-function PortalInvite({ partnerId }: { partnerId: string }) {
+function PortalInvite({ partnerId, name }: { partnerId: string; name: string }) {
   const [made, setMade] = useState<{ link: string | null; emailed: boolean } | null>(null);
-  const [error, setError] = useState<unknown>();
+  const [asking, setAsking] = useState(false);
   return (
     <section class="panel">
       <h2>Partner portal</h2>
       <p>Their own pages: their link, their referrals (e-mails masked), what they earned and when it is paid.</p>
-      <button
-        type="button"
-        class="secondary"
-        onClick={async () => {
-          setError(undefined);
-          try {
-            setMade((await api.POST('/v1/partners/{id}/invitation', { params: { path: { id: partnerId } } })).meta);
-          } catch (err) {
-            setError(err);
-          }
-        }}
-      >
+      <button type="button" class="secondary" onClick={() => setAsking(true)}>
         Invite to the portal
       </button>
-      {error !== undefined && <Failure error={error} />}
+      {asking && (
+        <Confirm
+          title={`Invite ${name} to the portal?`}
+          confirm="Invite"
+          onClose={() => setAsking(false)}
+          onConfirm={async () => {
+            setMade((await api.POST('/v1/partners/{id}/invitation', { params: { path: { id: partnerId } } })).meta);
+          }}
+        >
+          <p>
+            A one-time link to set their portal password is made now: e-mailed to them when SMTP is set up, else shown here to hand over. It
+            works once, for 24 hours.
+          </p>
+        </Confirm>
+      )}
       {made && (
         <div class="notice" role="status">
           {made.link ? (
@@ -205,7 +208,7 @@ export function Partner() {
               </section>
             )}
             {ship && <PartnerCodes partnership={partnership!} program={program} groupName={group?.attributes.name} />}
-            <PortalInvite partnerId={partner.id} />
+            <PortalInvite partnerId={partner.id} name={a.name} />
             <div class="page-head">
               <h2>Performance</h2>
               <RangePicker {...picked} />

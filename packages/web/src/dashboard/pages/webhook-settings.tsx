@@ -219,6 +219,7 @@ export function WebhookSettings() {
           <SendTest
             link
             endpointId={e.id}
+            url={e.attributes.url}
             done={(error) =>
               setSaid(
                 error === undefined
