@@ -164,41 +164,39 @@ export function updatePartnership(
 
 /** The change inside the caller's transaction (a ban declines the partnership with its rejections). */
 export async function changeIn(tx: Tx, programId: string, id: string, changes: PartnershipChanges, now: number): Promise<PartnershipRow> {
-  {
-    const read = await getPartnership(tx, programId, id);
-    const row = { ...read };
-    if (changes.state !== undefined) {
-      assertMove('partnership', row.state, changes.state);
-      row.state = changes.state;
-      row.state_set_at = now;
-      row.decline_reason = row.state === 'declined' ? (changes.decline_reason ?? null) : null;
-    }
-    if (changes.key !== undefined) {
-      row.key = normalizeSlug(changes.key);
-      await assertSlugsFree(tx, row, [row.key], 'key');
-    }
-    if (changes.competitor_slugs !== undefined || changes.key !== undefined) {
-      const slugs = cleanSlugs(changes.competitor_slugs ?? competitorSlugs(row), row.key);
-      row.competitor_slugs = JSON.stringify(slugs);
-      await assertSlugsFree(tx, row, slugs, 'competitor_slugs');
-    }
-    if (changes.commission_rate_bps !== undefined) row.commission_rate_bps = changes.commission_rate_bps;
-    Object.assign(row, ruleFields(changes));
-    row.updated_at = now;
-    // Conditional on the state read: of two simultaneous moves, one wins and one is refused.
-    if (!(await partnerships.update(tx, row, read.state))) {
-      throw fail('invalid_transition', 'the partnership changed state meanwhile; read it again', { field: 'state' });
-    }
-    await saveSlugs(tx, row);
-    if (changes.group_id !== undefined && changes.group_id !== row.group_id) {
-      const to = await joinedGroup(tx, programId, changes.group_id);
-      await moveTo(tx, row, to, { by: 'owner', reason: 'moved by an owner' }, now);
-      row.group_id = to.id;
-    }
-    await emitPartnership(tx, 'partnership.updated', row, now);
-    if (read.state !== 'accepted' && row.state === 'accepted') await codeOnAcceptance(tx, row, now);
-    return row;
+  const read = await getPartnership(tx, programId, id);
+  const row = { ...read };
+  if (changes.state !== undefined) {
+    assertMove('partnership', row.state, changes.state);
+    row.state = changes.state;
+    row.state_set_at = now;
+    row.decline_reason = row.state === 'declined' ? (changes.decline_reason ?? null) : null;
   }
+  if (changes.key !== undefined) {
+    row.key = normalizeSlug(changes.key);
+    await assertSlugsFree(tx, row, [row.key], 'key');
+  }
+  if (changes.competitor_slugs !== undefined || changes.key !== undefined) {
+    const slugs = cleanSlugs(changes.competitor_slugs ?? competitorSlugs(row), row.key);
+    row.competitor_slugs = JSON.stringify(slugs);
+    await assertSlugsFree(tx, row, slugs, 'competitor_slugs');
+  }
+  if (changes.commission_rate_bps !== undefined) row.commission_rate_bps = changes.commission_rate_bps;
+  Object.assign(row, ruleFields(changes));
+  row.updated_at = now;
+  // Conditional on the state read: of two simultaneous moves, one wins and one is refused.
+  if (!(await partnerships.update(tx, row, read.state))) {
+    throw fail('invalid_transition', 'the partnership changed state meanwhile; read it again', { field: 'state' });
+  }
+  await saveSlugs(tx, row);
+  if (changes.group_id !== undefined && changes.group_id !== row.group_id) {
+    const to = await joinedGroup(tx, programId, changes.group_id);
+    await moveTo(tx, row, to, { by: 'owner', reason: 'moved by an owner' }, now);
+    row.group_id = to.id;
+  }
+  await emitPartnership(tx, 'partnership.updated', row, now);
+  if (read.state !== 'accepted' && row.state === 'accepted') await codeOnAcceptance(tx, row, now);
+  return row;
 }
 
 /**
@@ -233,10 +231,10 @@ export async function endPartnership(
   stripeApiUrl: string | undefined,
 ): Promise<PartnershipRow> {
   const row = await updatePartnership(db, program.id, id, { ...changes, state: 'declined' }, now);
-  await codesEnded(db, program, row.id, now, stripeApiUrl);
+  await partnershipEnded(db, program, row.id, now, stripeApiUrl);
   return row;
 }
 
-/** The codes of a partnership declined inside another transaction (a ban), once that committed. */
+/** What follows a partnership's end once it committed, whichever transaction declined it (a ban declines inside its own). */
 export const partnershipEnded = (db: Db, program: ProgramRow, id: string, now: number, stripeApiUrl: string | undefined) =>
   codesEnded(db, program, id, now, stripeApiUrl);

@@ -53,6 +53,7 @@ export async function decide(
   if (input.referral_id !== undefined && input.commission_id !== undefined) {
     throw fail('invalid_field', 'a decision is about a referral or a commission, not both', { field: 'commission_id' });
   }
+  let banned: string | undefined;
   const row = await db.transaction(async (tx) => {
     const subject = await subjectOf(tx, program.id, input);
     const partnerId = subject.kind === 'referral' ? subject.referral.partner_id : subject.commission.partner_id;
@@ -70,7 +71,7 @@ export async function decide(
     // A ban declines the partnership first: its UPDATE waits for a payment crediting it
     // (partnerships.getToCredit) to commit, so what follows sees that payment's commission,
     // and a later payment finds the partnership declined.
-    if (input.decision === 'ban') await declineFor(tx, program.id, partnerId, now);
+    if (input.decision === 'ban') banned = await declineFor(tx, program.id, partnerId, now);
     const reason = input.decision === 'ban' ? `banned: ${decision.reason}` : decision.reason;
     if (subject.kind === 'referral') {
       if (input.decision === 'approve') await approveReferral(tx, subject.referral, now);
@@ -83,16 +84,15 @@ export async function decide(
     return decision;
   });
   // The partnership ends as every partnership ends (its codes disabled, in Stripe too), once the decision is committed.
-  if (input.decision === 'ban') {
-    const partnership = await partnerships.getByPartner(db, program.id, row.partner_id);
-    if (partnership) await partnershipEnded(db, program, partnership.id, now, stripeApiUrl);
-  }
+  if (banned !== undefined) await partnershipEnded(db, program, banned, now, stripeApiUrl);
   return row;
 }
 
-async function declineFor(tx: Tx, programId: string, partnerId: string, now: number): Promise<void> {
+/** The partner's partnership declined (if it was not), and its id: what ends after the commit. */
+async function declineFor(tx: Tx, programId: string, partnerId: string, now: number): Promise<string | undefined> {
   const partnership = await partnerships.getByPartner(tx, programId, partnerId);
   if (partnership && partnership.state !== 'declined') await changeIn(tx, programId, partnership.id, { state: 'declined' }, now);
+  return partnership?.id;
 }
 
 /**
