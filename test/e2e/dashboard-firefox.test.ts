@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningServer } from '../../packages/collector/src/server.js';
 import { apiWith, choose, press, waitForText, redeemLink } from './dashboard.js';
 import { consoleProblems, type Browser, type Page } from './driver.js';
-import { FIREFOX_ENGINE } from './engines.js';
+import { FIREFOX_ENGINE, LAUNCH_TIMEOUT } from './engines.js';
 import { startDemoCollector } from './stack.js';
 
 let browser: Browser;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   server = collector.server;
   page = await (await browser.newContext()).newPage();
   problems = consoleProblems(page);
-});
+}, LAUNCH_TIMEOUT);
 afterAll(async () => {
   await browser?.close();
   await collector?.close();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../packages/collector/src/server.js';
 import { consoleProblems, type Browser } from './driver.js';
-import { ENGINES } from './engines.js';
+import { ENGINES, LAUNCH_TIMEOUT } from './engines.js';
 import { startDemoCollector } from './stack.js';
 
 for (const engine of ENGINES) {
@@ -20,7 +20,7 @@ for (const engine of ENGINES) {
       browser = await engine.launch();
       collector = await startDemoCollector();
       server = collector.server;
-    });
+    }, LAUNCH_TIMEOUT);
     afterAll(async () => {
       await browser?.close();
       await collector?.close();

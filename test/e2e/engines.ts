@@ -13,3 +13,6 @@ export interface Engine {
 export const CHROMIUM_ENGINE: Engine = { name: 'Chromium', launch: launchChromium };
 export const FIREFOX_ENGINE: Engine = { name: 'Firefox', launch: launchFirefox };
 export const ENGINES: readonly Engine[] = [CHROMIUM_ENGINE, FIREFOX_ENGINE];
+
+/** A browser's start, as a beforeAll's timeout: Firefox's first on a fresh, busy machine passed 30 s. */
+export const LAUNCH_TIMEOUT = 120_000;

@@ -17,6 +17,8 @@ export async function launchFirefox(): Promise<Browser> {
     protocol: 'webDriverBiDi',
     executablePath: FIREFOX,
     headless: true,
+    // A fresh machine's first start, beside other browsers on two cores, took over puppeteer's 30 s.
+    timeout: 110_000,
     extraPrefsFirefox: {
       // Chromium's --host-resolver-rules maps *.shop.test and *.other.test to this machine;
       // Firefox has no wildcard rule, so every name resolves here (the tests reach nothing else).

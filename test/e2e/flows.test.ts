@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hostedSnippet } from '../fixtures/hosted-snippet.js';
 import { consoleProblems, type Browser } from './driver.js';
-import { ENGINES } from './engines.js';
+import { ENGINES, LAUNCH_TIMEOUT } from './engines.js';
 import { Stack, STUB, trackerReady, type Captured } from './stack.js';
 
 let browser: Browser;
@@ -22,7 +22,7 @@ for (const engine of ENGINES) {
   describe(`in ${engine.name}`, () => {
     beforeAll(async () => {
       browser = await engine.launch();
-    });
+    }, LAUNCH_TIMEOUT);
     afterAll(async () => {
       await browser?.close();
     });

@@ -22,6 +22,9 @@ export async function migrate(db: Db, now: number, opts: MigrateOptions = {}): P
     throw new Error(`migrate: no version ${target} (there are ${MIGRATIONS.length})`);
   }
   return db.transaction(async (tx) => {
+    // The others wait for the one migrating as long as it takes: a request's 5 s lock_timeout
+    // is too short for a whole schema on a busy machine (six processes at once once failed so).
+    if (db.engine === 'postgres') await tx.run('SET LOCAL lock_timeout = 0');
     await tx.lock('migrate');
     await tx.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
     const row = await tx.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
