@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allowsOrigin, createProgram, updateProgram } from '../../packages/collector/src/modules/programs/service.js';
 import { authenticate, issueToken, revokeProgramToken } from '../../packages/collector/src/modules/tokens/service.js';
-import { emit } from '../../packages/collector/src/modules/webhooks/events.js';
+import { emit } from '../../packages/collector/src/events/emit.js';
 import { recordConversion } from '../../packages/collector/src/modules/referrals/conversions.js';
 import { createPartner, updatePartner } from '../../packages/collector/src/modules/partners/service.js';
 import { createPartnership, updatePartnership } from '../../packages/collector/src/modules/partnerships/service.js';
@@ -166,7 +166,20 @@ describe(`settings kept in memory (${ENGINE})`, () => {
         ids.includes(d.endpoint_id),
       );
     const event = () =>
-      c.db.transaction((tx) => emit(tx, made.program.id, 'referral.created', { id: 'r', type: 'referral', attributes: {} }, now));
+      c.db.transaction((tx) =>
+        emit(
+          tx,
+          made.program.id,
+          'referral.created',
+          {
+            id: 'r',
+            type: 'referral',
+            attributes: { state: 'converted' },
+            relationships: { partnership: { data: { id: 'ps', type: 'partnership' } } },
+          },
+          now,
+        ),
+      );
     const policy = { ...DEFAULT_OUTBOUND, allowHttp: true, allowPrivate: true };
 
     await event();

@@ -5,7 +5,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deliverOne, type DeliveryOptions } from '../../packages/collector/src/modules/webhooks/deliver.js';
-import { emit } from '../../packages/collector/src/modules/webhooks/events.js';
+import { emit } from '../../packages/collector/src/events/emit.js';
 import { claimDue } from '../../packages/collector/src/modules/webhooks/repo.js';
 import { createEndpoint } from '../../packages/collector/src/modules/webhooks/service.js';
 import { createProgram } from '../../packages/collector/src/modules/programs/service.js';
@@ -50,7 +50,20 @@ async function claimed(leaseSeconds: number) {
     { ...DEFAULT_OUTBOUND, allowHttp: true, allowPrivate: true },
     now,
   );
-  await db.transaction((tx) => emit(tx, made.program.id, 'referral.created', { id: 'r', type: 'referral', attributes: {} }, now));
+  await db.transaction((tx) =>
+    emit(
+      tx,
+      made.program.id,
+      'referral.created',
+      {
+        id: 'r',
+        type: 'referral',
+        attributes: { state: 'converted' },
+        relationships: { partnership: { data: { id: 'ps', type: 'partnership' } } },
+      },
+      now,
+    ),
+  );
   const [d] = await db.transaction((tx) => claimDue(tx, now, now + leaseSeconds, 10));
   return d!;
 }

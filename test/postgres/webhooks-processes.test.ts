@@ -3,7 +3,7 @@
 // process holds, and a claim's lease keeps a sent delivery from being taken again).
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { emit } from '../../packages/collector/src/modules/webhooks/events.js';
+import { emit } from '../../packages/collector/src/events/emit.js';
 import { testDatabase, withDb, type TestDatabase } from '../collector/database.js';
 import { serve, stopServers, tokensIn, type Served } from '../collector/processes.js';
 import { startReceiver, type Receiver } from '../collector/receiver.js';
@@ -58,7 +58,12 @@ it('1,000 events: each delivered once, never by both processes at once', async (
     db.transaction(async (tx) => {
       const out: string[] = [];
       for (let i = 0; i < EVENTS; i++) {
-        const data = { id: `r${i}`, type: 'referral', attributes: { state: 'converted' } };
+        const data = {
+          id: `r${i}`,
+          type: 'referral',
+          attributes: { state: 'converted' },
+          relationships: { partnership: { data: { id: 'ps', type: 'partnership' } } },
+        };
         out.push((await emit(tx, program!.id, 'referral.created', data, now)).id);
       }
       return out;

@@ -53,6 +53,7 @@ import type { EmbedSessionRow } from './modules/embed/repo.js';
 import type { ProgramRow } from './modules/programs/repo.js';
 import type { Role, SessionRow } from './modules/owners/repo.js';
 import { asCaller } from './platform/db/caller.js';
+import { registerSubscribers } from './subscribers.js';
 
 export interface AppDeps {
   db: Db;
@@ -163,6 +164,7 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
 }
 
 export function createApp(deps: AppDeps): Koa {
+  registerSubscribers();
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
   const app = new Koa();
   const router = new Router();

@@ -17,6 +17,7 @@ import { out, PROCESS_IO, UsageError, withIo, type CliIo, type Command, type Val
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
 import { isPostgresUrl } from './platform/db/postgres.js';
 import { describeCause, ServiceError } from './platform/errors.js';
+import { registerSubscribers } from './subscribers.js';
 
 const COMMANDS: Record<string, Command> = {
   ...serveCommands,
@@ -84,6 +85,7 @@ function shownUrl(url: string): string {
  * binary, a test's own in process.
  */
 export function main(argv: readonly string[], cliIo: CliIo = PROCESS_IO): Promise<number> {
+  registerSubscribers();
   // The binary writes to the process's own io, which io() answers without a store: no
   // AsyncLocalStorage for it, whose promise hooks would then run on every promise of
   // every request `tally serve` takes (a twentieth of a conversion's CPU: docs/hot-path.md).

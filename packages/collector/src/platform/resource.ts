@@ -10,8 +10,9 @@ export interface Resource {
 }
 
 /** Drops absent optional attributes: optional attributes ("when set" in docs/api.md §8) are left out, not null. */
-export function present(attributes: Record<string, unknown>): Record<string, unknown> {
+export function present<T extends Record<string, unknown>>(attributes: T): T {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(attributes)) if (value !== null && value !== undefined) out[key] = value;
-  return out;
+  // Typed as given, so an event's payload type (events/types.ts) checks the presenter's names.
+  return out as T;
 }

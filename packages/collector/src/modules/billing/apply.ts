@@ -23,7 +23,7 @@ import type { PartnershipRow } from '../partnerships/repo.js';
 import { applyRefund, holdForDispute, lockPayment } from '../payments/refunds.js';
 import { type Customer, type Fact, type Paid, stringsOf } from './facts.js';
 import { renderReferral } from '../referrals/present.js';
-import { emit } from '../webhooks/events.js';
+import { emit } from '../../events/emit.js';
 import { emailMatchFlags } from '../review/conversions.js';
 import type { Flag } from '../review/signals.js';
 

@@ -5,7 +5,7 @@
 // names written into it are the integers and clicks_YYYY_MM names made here, never input.
 
 import type { Queryable } from '../../platform/db/db.js';
-import { BUCKET_SECONDS } from '../stats/repo.js';
+import { BUCKET_SECONDS } from '../../events/deltas.js';
 
 export interface ClickPartition {
   name: string;

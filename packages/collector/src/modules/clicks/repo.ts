@@ -1,7 +1,7 @@
 import type { Param, Queryable } from '../../platform/db/db.js';
 import { lister } from '../../platform/db/list.js';
 import { insertRow } from '../../platform/db/rows.js';
-import { BUCKET_SECONDS } from '../stats/repo.js';
+import { BUCKET_SECONDS } from '../../events/deltas.js';
 
 export interface ClickRow {
   id: string;

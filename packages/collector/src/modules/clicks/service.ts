@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { describeCause } from '../../platform/errors.js';
 import type { Db } from '../../platform/db/db.js';
 import * as clicks from './repo.js';
-import { addDelta } from '../stats/repo.js';
+import { addDelta } from '../../events/deltas.js';
 import { attribute } from '../referrals/attribution.js';
 import { uuidv7 } from '../../core/ids.js';
 

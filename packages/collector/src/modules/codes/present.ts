@@ -2,6 +2,7 @@
 
 import type { Resource } from '../../platform/resource.js';
 import type { CodeRow, DiscountRow } from './repo.js';
+import type { CodePayload } from '../../events/types.js';
 
 /** What a discount gives: how much off, and for how long. */
 export function discountTerms(row: DiscountRow) {
@@ -22,7 +23,7 @@ export function renderDiscount(row: DiscountRow): Resource {
   };
 }
 
-export function renderCode(row: CodeRow): Resource {
+export function renderCode(row: CodeRow): CodePayload {
   return {
     id: row.id,
     type: 'discount_code',

@@ -12,7 +12,7 @@ import { ServiceError, fail, found } from '../../platform/errors.js';
 import * as partnerships from '../partnerships/repo.js';
 import type { ProgramRow } from '../programs/repo.js';
 import * as groups from '../rewards/groups-repo.js';
-import { emit } from '../webhooks/events.js';
+import { emit } from '../../events/emit.js';
 import { renderCode } from './present.js';
 import { type StripeCodes, stripeCodes } from './stripe-api.js';
 import * as codes from './repo.js';

@@ -4,8 +4,9 @@
 import { present, type Resource } from '../../platform/resource.js';
 import type { CommissionRow } from './repo.js';
 import { reviewOf } from '../referrals/present.js';
+import type { CommissionPayload } from '../../events/types.js';
 
-export function renderCommission(row: CommissionRow): Resource {
+export function renderCommission(row: CommissionRow): CommissionPayload {
   return {
     id: row.id,
     type: 'commission',

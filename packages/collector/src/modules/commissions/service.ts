@@ -6,7 +6,7 @@ import * as commissions from './repo.js';
 import type { CommissionRow, CommissionState } from './repo.js';
 import * as partners from '../partners/repo.js';
 import * as payments from '../payments/repo.js';
-import { addDelta, NOW } from '../stats/repo.js';
+import { addDelta, NOW } from '../../events/deltas.js';
 import * as referrals from '../referrals/repo.js';
 import { uuidv7 } from '../../core/ids.js';
 import { refundRevenue } from '../payments/revenue.js';
@@ -15,8 +15,8 @@ import { assertMove } from '../../core/state-machines.js';
 import { renderCommission } from './present.js';
 import * as partnerships from '../partnerships/repo.js';
 import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
-import { emit } from '../webhooks/events.js';
-import type { Known } from '../notifications/derive.js';
+import { emit } from '../../events/emit.js';
+import type { Known } from '../../events/types.js';
 
 export interface NewCommission {
   partner_id: string;

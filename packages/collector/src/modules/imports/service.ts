@@ -23,7 +23,7 @@ import { competitorSlugs, freeKeyFor } from '../partnerships/service.js';
 import * as referrals from '../referrals/repo.js';
 import * as commissions from '../commissions/repo.js';
 import { countOwed, newCommission, recordCommission } from '../commissions/service.js';
-import { addDelta, deltaInsert } from '../stats/repo.js';
+import { addDelta, deltaInsert } from '../../events/deltas.js';
 import { joinedGroup } from '../rewards/groups.js';
 import type { ProgramRow } from '../programs/repo.js';
 import { getLink, insertLink, setFingerprint, type ImportLinkRow } from './repo.js';

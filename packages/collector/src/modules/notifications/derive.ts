@@ -1,11 +1,12 @@
-// Which notifications a domain event makes: the one hook (webhooks/events.ts calls it for
-// every event it writes), so each message is written in the transaction of its change and
-// no service knows of e-mail. Rows of the hot path (a referral, a commission) cost no read.
+// Which notifications a domain event makes: a subscriber of every event (src/subscribers.ts),
+// so each message is written in the transaction of its change and no service knows of
+// e-mail. Rows of the hot path (a referral, a commission) cost no read. The payloads are
+// typed (events/types.ts): a presenter renaming a field this reads fails the build.
 
 import type { Queryable } from '../../platform/db/db.js';
 import type { Insert } from '../../platform/db/rows.js';
-import type { Resource } from '../../platform/resource.js';
 import { uuidv7 } from '../../core/ids.js';
+import type { DomainEvent, Known } from '../../events/types.js';
 import type { Audience, NotificationKind } from './kinds.js';
 import { type NotificationRow, notificationInsert, payoutShares } from './repo.js';
 
@@ -39,70 +40,64 @@ export function notice(
   };
 }
 
-/** What the caller of a hot path knows already, which spares a row. */
-export interface Known {
-  /** False: the referral's partnership had one before, so this is not its first (the conversion reads it with its evidence). */
-  firstOfPartnership?: boolean;
-  /** Imported history (`tally import`): its events reach webhooks, but it sends no e-mail (docs/importing.md). */
-  history?: boolean;
-}
-
-const related = (data: Resource, name: string): string | undefined =>
-  (data.relationships?.[name] as { data?: { id?: string } } | undefined)?.data?.id;
-
 /** The notifications `type` with `data` makes, as rows to write in its transaction. */
-export async function noticesFor(
-  db: Queryable,
-  programId: string,
-  type: string,
-  data: Resource,
-  now: number,
-  known: Known = {},
-): Promise<Insert[]> {
+export async function noticesFor(db: Queryable, event: DomainEvent, known: Known = {}): Promise<Insert[]> {
   // The old platform told its partners when it happened: years-old commissions are no news.
   if (known.history) return [];
-  const a = data.attributes as Record<string, unknown>;
+  const { programId, at: now } = event;
   const rows: NotificationRow[] = [];
-  const partnerId = (a.partner_id as string | undefined) ?? related(data, 'partner');
-  switch (type) {
-    case 'partnership.created':
+  switch (event.type) {
+    case 'partnership.created': {
+      const { data } = event;
+      const a = data.attributes;
+      const partnerId = data.relationships.partner.data.id;
       // An application (from the public page): its partner hears it arrived, the owners that it is waiting.
-      if (a.created_by === 'partner' && partnerId) {
+      if (a.created_by === 'partner') {
         const kind = a.state === 'accepted' ? 'application_approved' : 'application_received';
         rows.push(notice(programId, kind, 'partner', partnerId, data.id, { partnership_id: data.id }, now));
         rows.push(notice(programId, 'new_application', 'owners', null, data.id, { partnership_id: data.id }, now));
       }
       break;
-    case 'partnership.updated':
+    }
+    case 'partnership.updated': {
+      const { data } = event;
+      const a = data.attributes;
+      const partnerId = data.relationships.partner.data.id;
       // Only the update that moved the state.
-      if ((a.state === 'accepted' || a.state === 'declined') && a.state_set_at === a.updated_at && partnerId) {
+      if ((a.state === 'accepted' || a.state === 'declined') && a.state_set_at === a.updated_at) {
         const kind = a.state === 'accepted' ? 'application_approved' : 'application_declined';
-        const reason = (a.decline_reason as string | undefined) ?? null;
+        const reason = a.decline_reason ?? null;
         rows.push(notice(programId, kind, 'partner', partnerId, `${data.id}:${a.state_set_at}`, { partnership_id: data.id, reason }, now));
       }
       break;
+    }
     case 'referral.created': {
+      const { data } = event;
       // Keyed by partnership: written at most once; the sender checks it is still the first.
       // A conversion knows when the partnership was referred before: then it writes no row.
-      const partnershipId = related(data, 'partnership');
-      if (partnershipId && known.firstOfPartnership !== false) {
+      const partnershipId = data.relationships.partnership.data.id;
+      if (known.firstOfPartnership !== false) {
         rows.push(
           notice(programId, 'first_referral', 'partner', null, partnershipId, { partnership_id: partnershipId, referral_id: data.id }, now),
         );
       }
       break;
     }
-    case 'commission.created':
-      if (!partnerId) break;
+    case 'commission.created': {
+      const { data } = event;
+      const a = data.attributes;
+      const partnerId = a.partner_id;
       if (a.clawback_of) {
         rows.push(notice(programId, 'clawback', 'partner', partnerId, data.id, { amount: a.amount, currency: a.currency }, now));
-      } else if (Number(a.amount) > 0) {
+      } else if (a.amount > 0) {
         // One digest per partner and UTC day, sent once the day is over, with all of its commissions.
         const day = Math.floor(now / DAY) * DAY;
         rows.push(notice(programId, 'commission_digest', 'partner', partnerId, `${partnerId}:${day}`, { day }, now, day + DAY));
       }
       break;
-    case 'payout.paid':
+    }
+    case 'payout.paid': {
+      const { data } = event;
       for (const share of await payoutShares(db, data.id)) {
         rows.push(
           notice(
@@ -111,15 +106,19 @@ export async function noticesFor(
             'partner',
             share.partner_id,
             `${data.id}:${share.partner_id}`,
-            { ...share, currency: a.currency },
+            { ...share, currency: data.attributes.currency },
             now,
           ),
         );
       }
       break;
-    case 'discount_code.created':
-      if (partnerId) rows.push(notice(programId, 'code_created', 'partner', partnerId, data.id, { code: a.code }, now));
+    }
+    case 'discount_code.created': {
+      const { data } = event;
+      const partnerId = data.attributes.partner_id;
+      if (partnerId) rows.push(notice(programId, 'code_created', 'partner', partnerId, data.id, { code: data.attributes.code }, now));
       break;
+    }
     case 'review.held': {
       // At most one a day per program: the message counts what waits when it is sent.
       const day = Math.floor(now / DAY) * DAY;

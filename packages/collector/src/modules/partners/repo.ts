@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/db.js';
 import { lister } from '../../platform/db/list.js';
-import { uncountClicks, uncountPurgedClicks } from '../stats/repo.js';
+import { uncountClicks, uncountPurgedClicks } from '../../events/deltas.js';
 import { insertRow, updateRow } from '../../platform/db/rows.js';
 
 export interface PartnerRow {

@@ -4,6 +4,7 @@
 import { present, type Resource } from '../../platform/resource.js';
 import type { ProgramRow } from '../programs/repo.js';
 import type { PartnershipRow } from './repo.js';
+import type { PartnershipPayload } from '../../events/types.js';
 
 /** The program's site with `?red=<key>`, the parameter the snippet reads first. */
 export function referralLink(siteUrl: string, key: string): string {
@@ -12,8 +13,8 @@ export function referralLink(siteUrl: string, key: string): string {
   return url.href;
 }
 
-export function renderPartnership(row: PartnershipRow, program: ProgramRow): Resource {
-  const rendered: Resource = {
+export function renderPartnership(row: PartnershipRow, program: ProgramRow): PartnershipPayload {
+  const rendered: PartnershipPayload = {
     id: row.id,
     type: 'partnership',
     attributes: present({

@@ -11,7 +11,7 @@ import { normalizeSlug, slugFromName } from '../../core/slugs.js';
 import { assertMove } from '../../core/state-machines.js';
 import * as programs from '../programs/repo.js';
 import { renderPartnership } from './present.js';
-import { emit } from '../webhooks/events.js';
+import { emit } from '../../events/emit.js';
 import { joinedGroup, moveTo } from '../rewards/groups.js';
 import { autoCode, codesEnded, promoteCodes } from '../codes/service.js';
 import type { ProgramRow } from '../programs/repo.js';

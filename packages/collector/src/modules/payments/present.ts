@@ -3,8 +3,9 @@
 
 import type { Resource } from '../../platform/resource.js';
 import type { PaymentRow } from './repo.js';
+import type { PaymentPayload } from '../../events/types.js';
 
-export function renderPayment(row: PaymentRow): Resource {
+export function renderPayment(row: PaymentRow): PaymentPayload {
   return {
     id: row.id,
     type: 'payment',

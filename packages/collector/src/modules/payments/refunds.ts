@@ -9,12 +9,12 @@ import * as commissions from '../commissions/repo.js';
 import type { CommissionRow } from '../commissions/repo.js';
 import * as payments from './repo.js';
 import type { PaymentRow } from './repo.js';
-import { addDelta } from '../stats/repo.js';
+import { addDelta } from '../../events/deltas.js';
 import { countOwed, getCommission, moveCommission, newCommission } from '../commissions/service.js';
 import { refundRevenue } from './revenue.js';
 import { keptShare } from '../../core/money.js';
 import { renderCommission } from '../commissions/present.js';
-import { emit } from '../webhooks/events.js';
+import { emit } from '../../events/emit.js';
 
 export interface RefundResult {
   payment: PaymentRow;

@@ -4,7 +4,7 @@
 import type { Queryable } from '../../platform/db/db.js';
 import * as payments from './repo.js';
 import type { PaymentRow } from './repo.js';
-import { addDelta } from '../stats/repo.js';
+import { addDelta } from '../../events/deltas.js';
 import { shareOf } from '../../core/money.js';
 
 /**

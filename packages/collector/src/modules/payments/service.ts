@@ -15,7 +15,7 @@ import type { PaymentRow } from './repo.js';
 import type { ProgramRow } from '../programs/repo.js';
 import * as referrals from '../referrals/repo.js';
 import type { ReferralRow } from '../referrals/repo.js';
-import { addDelta } from '../stats/repo.js';
+import { addDelta } from '../../events/deltas.js';
 import { countOwed, getCommission, newCommission } from '../commissions/service.js';
 import { normalizeEmail, sameMailboxAsAny } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
@@ -30,7 +30,7 @@ import { applyRefund, type RefundResult } from './refunds.js';
 import { renderCommission } from '../commissions/present.js';
 import { renderPayment } from './present.js';
 import { renderReferral } from '../referrals/present.js';
-import { emit } from '../webhooks/events.js';
+import { emit } from '../../events/emit.js';
 
 export interface PaymentInput {
   amount: number;

@@ -2,9 +2,10 @@
 // a pure function of the row, so a webhook's record is the API's own.
 
 import type { BatchSummary } from './repo.js';
+import type { PayoutPayload } from '../../events/types.js';
 
 /** A payout batch: what one export made, and whether it was paid or cancelled. */
-export function renderBatch(b: BatchSummary) {
+export function renderBatch(b: BatchSummary): PayoutPayload {
   return {
     id: b.id,
     type: 'payout_batch' as const,

@@ -1,6 +1,6 @@
 import type { Param, Queryable } from '../../platform/db/db.js';
 import { insertRow } from '../../platform/db/rows.js';
-import { addDelta, NOW } from '../stats/repo.js';
+import { addDelta, NOW } from '../../events/deltas.js';
 
 /**
  * A pending commission that can be paid out: its partner's partnership is accepted, no

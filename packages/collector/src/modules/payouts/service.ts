@@ -20,7 +20,7 @@ import { minimumIn } from '../commissions/rules.js';
 import { majorUnits, minorUnit } from '../../core/money.js';
 import { renderCommission } from '../commissions/present.js';
 import { renderBatch } from './present.js';
-import { emit } from '../webhooks/events.js';
+import { emit } from '../../events/emit.js';
 
 export interface PayoutRow {
   email: string;

@@ -5,7 +5,7 @@ import { fail } from '../../platform/errors.js';
 import type { Db, Queryable, Tx } from '../../platform/db/db.js';
 import * as referrals from './repo.js';
 import type { ReferralRow } from './repo.js';
-import { deltaInsert, NOW } from '../stats/repo.js';
+import { deltaInsert, NOW } from '../../events/deltas.js';
 import { newCommission } from '../commissions/service.js';
 import { renderCommission } from '../commissions/present.js';
 import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
@@ -15,7 +15,7 @@ import { attribute } from './attribution.js';
 import { mailbox, normalizeEmail, sameMailboxAsAny } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
 import { renderReferral } from './present.js';
-import { eventInserts } from '../webhooks/events.js';
+import { eventInserts } from '../../events/emit.js';
 import { heldWith, reviewConversion } from '../review/conversions.js';
 
 export interface ConversionInput {
@@ -108,9 +108,10 @@ async function convert(db: Queryable, programId: string, input: ConversionInput,
   const followers = [
     deltaInsert({ program_id: programId, partner_id: referral.partner_id, at: now, referrals: 1 }),
     // A partnership referred before has had its first: its partner's first-referral notice is no row at all.
-    ...(await eventInserts(db, programId, 'referral.created', renderReferral(referral), now, { firstOfPartnership: !partnershipReferred })),
+    ...(await eventInserts(db, programId, 'referral.created', renderReferral(referral), now, { firstOfPartnership: !partnershipReferred }))
+      .rows,
     // Held: the owner hears of it at once, with the reasons.
-    ...(referral.review === 'held' ? await eventInserts(db, programId, 'review.held', renderReferral(referral), now) : []),
+    ...(referral.review === 'held' ? (await eventInserts(db, programId, 'review.held', renderReferral(referral), now)).rows : []),
     ...(await leadCommission(db, programId, credited, referral, input, now)),
   ];
   if (await referrals.insertFirstOfPerson(db, referral, followers)) return { referral, created: true, groupId: credited.group_id };
@@ -149,7 +150,7 @@ async function leadCommission(
     { table: 'commissions', row },
     deltaInsert({ ...counted, at: now, commissions: amount }),
     deltaInsert({ ...counted, at: NOW, owed: amount }),
-    ...(await eventInserts(db, programId, 'commission.created', renderCommission(row), now)),
+    ...(await eventInserts(db, programId, 'commission.created', renderCommission(row), now)).rows,
   ];
 }
 

@@ -3,12 +3,13 @@
 
 import { present, type Resource } from '../../platform/resource.js';
 import type { ReferralRow } from './repo.js';
+import type { ReferralPayload } from '../../events/types.js';
 
 /**
  * The conversion record: the person a partner referred, with its review for the owner
  * (`withReview` false for the public tracker's answer: a flood must not learn what it tripped).
  */
-export function renderReferral(row: ReferralRow, withReview = true): Resource {
+export function renderReferral(row: ReferralRow, withReview = true): ReferralPayload {
   return {
     id: row.id,
     type: 'referral',

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/db.js';
 import { lister, STATE_SET_AT } from '../../platform/db/list.js';
-import { addDelta, uncountClicks } from '../stats/repo.js';
+import { addDelta, uncountClicks } from '../../events/deltas.js';
 import { insertFirstWith, type Insert } from '../../platform/db/rows.js';
 
 export type ReferralState = 'converted' | 'paid' | 'churned' | 'rejected';

@@ -7,7 +7,7 @@ import * as referrals from './repo.js';
 import type { ReferralRow, ReferralState } from './repo.js';
 import { assertMove } from '../../core/state-machines.js';
 import { renderReferral } from './present.js';
-import { emit } from '../webhooks/events.js';
+import { emit } from '../../events/emit.js';
 
 export async function moveReferral(db: Db, programId: string, id: string, to: ReferralState, now: number): Promise<ReferralRow> {
   return db.transaction(async (tx) => {

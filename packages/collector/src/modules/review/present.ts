@@ -2,8 +2,9 @@
 
 import type { Resource } from '../../platform/resource.js';
 import type { DecisionRow } from './repo.js';
+import type { DecisionPayload } from '../../events/types.js';
 
-export function renderDecision(row: DecisionRow): Resource {
+export function renderDecision(row: DecisionRow): DecisionPayload {
   return {
     id: row.id,
     type: 'review_decision',

@@ -19,7 +19,7 @@ import * as referrals from '../referrals/repo.js';
 import type { ReferralRow } from '../referrals/repo.js';
 import { renderReferral } from '../referrals/present.js';
 import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
-import { emit } from '../webhooks/events.js';
+import { emit } from '../../events/emit.js';
 import * as review from './repo.js';
 import type { Decision, DecisionRow } from './repo.js';
 import { renderDecision } from './present.js';

@@ -13,7 +13,7 @@ import * as partnerships from '../partnerships/repo.js';
 import type { PartnershipRow } from '../partnerships/repo.js';
 import * as programs from '../programs/repo.js';
 import type { ProgramRow } from '../programs/repo.js';
-import { emit } from '../webhooks/events.js';
+import { emit } from '../../events/emit.js';
 import * as groups from './groups-repo.js';
 import type { GroupRow, MoveRow } from './groups-repo.js';
 import { MAX_REWARDS, type RewardInput } from './model.js';

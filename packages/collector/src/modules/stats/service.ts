@@ -7,7 +7,8 @@
 import { fail } from '../../platform/errors.js';
 import type { Db, Queryable } from '../../platform/db/db.js';
 import * as stats from './repo.js';
-import { MEASURES, type KeptRow, type Measure } from './repo.js';
+import type { KeptRow } from './repo.js';
+import { BUCKET_SECONDS, MEASURES, type Measure } from '../../events/deltas.js';
 
 export type Interval = 'day' | 'week' | 'month';
 /** Longest range by day: a little over a year, so a year against the one before fits. */
@@ -142,7 +143,7 @@ function parseDate(raw: string, parameter: string): LocalDate {
  */
 function boundary(tz: string, date: LocalDate): number {
   const t = localMidnight(tz, date.y, date.m, date.d);
-  if (t % stats.BUCKET_SECONDS !== 0) {
+  if (t % BUCKET_SECONDS !== 0) {
     throw fail(
       'invalid_parameter',
       `${tz} was not a whole number of quarter hours off UTC on ${iso(date)}: its days there cannot be counted exactly`,

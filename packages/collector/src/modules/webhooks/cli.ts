@@ -2,7 +2,7 @@
 // settings manage them. A signing secret is printed once, when made or rotated.
 
 import type { Config } from '../../platform/config.js';
-import { EVENT_TYPES, type EventType } from './events.js';
+import { EVENT_TYPES, type EventType } from '../../events/types.js';
 import { createEndpoint, deleteEndpoint, rotateSecret, signingSecretHint, updateEndpoint } from './service.js';
 import { DEFAULT_OUTBOUND } from '../../platform/outbound.js';
 import * as webhooks from './repo.js';

@@ -9,10 +9,10 @@ import { Webhook } from 'standardwebhooks';
 import { describeCause } from '../../platform/errors.js';
 import type { SendResult } from '../../platform/outbound.js';
 import type { Db } from '../../platform/db/db.js';
-import * as events from './events-repo.js';
+import * as events from '../../events/repo.js';
 import * as webhooks from './repo.js';
 import type { DeliveryRow, Outgoing } from './repo.js';
-import { EVENTS_KEPT_SECONDS } from './events.js';
+import { EVENTS_KEPT_SECONDS } from '../../events/types.js';
 import { uuidv7 } from '../../core/ids.js';
 
 /** Seconds before each retry: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */

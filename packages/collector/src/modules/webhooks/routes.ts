@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import { found } from '../../platform/errors.js';
-import { EVENT_TYPES, EVENTS_KEPT_SECONDS } from './events.js';
+import { EVENT_TYPES, EVENTS_KEPT_SECONDS } from '../../events/types.js';
 import {
   ALL_EVENT_TYPES,
   createEndpoint,
@@ -20,8 +20,8 @@ import { listEnvelope } from '../../platform/http/render.js';
 import { present, type Resource } from '../../platform/resource.js';
 import { route } from '../../api/route.js';
 import { one, page, relation, resource, unixTime } from '../../platform/http/schemas.js';
-import * as events from './events-repo.js';
-import type { EventRow } from './events-repo.js';
+import * as events from '../../events/repo.js';
+import type { EventRow } from '../../events/repo.js';
 import * as webhooks from './repo.js';
 import type { AttemptRow, DeliveryRow, EndpointRow } from './repo.js';
 

@@ -6,11 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { fail, found } from '../../platform/errors.js';
 import { checkHost, checkUrlForm, RefusedUrl, type OutboundPolicy } from '../../platform/outbound.js';
 import type { Db } from '../../platform/db/db.js';
-import * as events from './events-repo.js';
-import type { EventRow } from './events-repo.js';
+import * as events from '../../events/repo.js';
+import type { EventRow } from '../../events/repo.js';
 import * as webhooks from './repo.js';
 import type { DeliveryRow, EndpointRow } from './repo.js';
-import { EVENT_TYPES, newDelivery, type EventType } from './events.js';
+import { newDelivery } from './events.js';
+import { EVENT_TYPES, type EventType } from '../../events/types.js';
 import { uuidv7 } from '../../core/ids.js';
 
 /** How long the secret before a rotation still signs, beside the new one. */

@@ -1,9 +1,9 @@
 // Events: what changed in a program, each written in the transaction of the change it
 // describes. Kept 30 days (EVENTS_KEPT_SECONDS), then pruned with their deliveries.
 
-import type { Queryable } from '../../platform/db/db.js';
-import { lister, type FieldFilter } from '../../platform/db/list.js';
-import { insertRow, type Insert } from '../../platform/db/rows.js';
+import type { Queryable } from '../platform/db/db.js';
+import { lister, type FieldFilter } from '../platform/db/list.js';
+import { insertRow, type Insert } from '../platform/db/rows.js';
 
 export interface EventRow {
   id: string;

@@ -1,0 +1,84 @@
+// The domain's events (docs/webhooks.md): one type per event, and its payload, the record as
+// the API shows it. Webhooks deliver the payload as it is; e-mails, move rules and automatic
+// codes read the attributes typed here, so renaming one in a module's present.ts fails the
+// build instead of an e-mail.
+
+import type { Resource } from '../platform/resource.js';
+
+export const EVENT_TYPES = [
+  'referral.created',
+  'referral.converted',
+  'referral.updated',
+  'partnership.created',
+  'partnership.updated',
+  'partnership.group_changed',
+  'commission.created',
+  'commission.updated',
+  'payment.created',
+  'payout.created',
+  'payout.paid',
+  'discount_code.created',
+  'discount_code.used',
+  'discount_code.disabled',
+  'discount_code.enabled',
+  'review.held',
+  'review.decided',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What GET /v1/events lists, and for how long an event is kept. */
+export const EVENTS_KEPT_SECONDS = 30 * 86_400;
+
+/** A record whose attributes include `A` (the ones a subscriber reads), and whatever else its API shape has. */
+export type Record_<A> = Resource & { attributes: A & Record<string, unknown> };
+
+type To<Name extends string> = { [K in Name]: { data: { id: string; type: string } } };
+
+export type ReferralPayload = Record_<{ state: string }> & { relationships: To<'partnership'> };
+export type PartnershipPayload = Record_<{
+  state: string;
+  created_by: string;
+  state_set_at: number;
+  updated_at: number;
+  decline_reason?: string | null;
+}> & { relationships: To<'partner'> };
+export type CommissionPayload = Record_<{ partner_id: string; amount: number; currency: string; clawback_of?: string | null }>;
+export type PaymentPayload = Record_<{ amount: number; currency: string }>;
+export type PayoutPayload = Record_<{ currency: string }>;
+export type CodePayload = Record_<{ code: string; partner_id?: string | null }>;
+export type DecisionPayload = Record_<{ decision: string }>;
+
+/** Each event's payload. */
+export interface EventPayloads {
+  'referral.created': ReferralPayload;
+  'referral.converted': ReferralPayload;
+  'referral.updated': ReferralPayload;
+  'partnership.created': PartnershipPayload;
+  'partnership.updated': PartnershipPayload;
+  'partnership.group_changed': PartnershipPayload;
+  'commission.created': CommissionPayload;
+  'commission.updated': CommissionPayload;
+  'payment.created': PaymentPayload;
+  'payout.created': PayoutPayload;
+  'payout.paid': PayoutPayload;
+  'discount_code.created': CodePayload;
+  'discount_code.used': CodePayload;
+  'discount_code.disabled': CodePayload;
+  'discount_code.enabled': CodePayload;
+  // A referral held at conversion, or a payment's commission held when it is paid.
+  'review.held': ReferralPayload | CommissionPayload;
+  'review.decided': DecisionPayload;
+}
+
+/** An event as its subscribers see it, in the transaction of its change. */
+export type DomainEvent<T extends EventType = EventType> = {
+  [K in T]: { id: string; programId: string; type: K; data: EventPayloads[K]; at: number };
+}[T];
+
+/** What the writer of a hot path knows already, which spares subscribers a row. */
+export interface Known {
+  /** False: the referral's partnership had one before, so this is not its first (the conversion reads it with its evidence). */
+  firstOfPartnership?: boolean;
+  /** Imported history (`tally import`): its events reach webhooks, but it sends no e-mail (docs/importing.md). */
+  history?: boolean;
+}
