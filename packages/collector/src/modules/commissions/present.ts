@@ -1,7 +1,7 @@
 // How a commission is shown, by the API and in the events that carry it (docs/api.md §8, §28):
 // a pure function of the row, so a webhook's record is the API's own.
 
-import { present, type Resource } from '../../platform/resource.js';
+import { present } from '../../platform/resource.js';
 import type { CommissionRow } from './repo.js';
 import { reviewOf } from '../referrals/present.js';
 import type { CommissionPayload } from '../../events/types.js';

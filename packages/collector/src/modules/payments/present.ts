@@ -1,7 +1,6 @@
 // How a payment is shown, by the API and in the events that carry it (docs/api.md §8, §28):
 // a pure function of the row, so a webhook's record is the API's own.
 
-import type { Resource } from '../../platform/resource.js';
 import type { PaymentRow } from './repo.js';
 import type { PaymentPayload } from '../../events/types.js';
 

@@ -1,6 +1,5 @@
 // A review decision as the API and its webhook event show it.
 
-import type { Resource } from '../../platform/resource.js';
 import type { DecisionRow } from './repo.js';
 import type { DecisionPayload } from '../../events/types.js';
 

@@ -7,9 +7,8 @@
 // or month in any zone is an exact union of buckets.
 
 import type { Param, Queryable } from '../../platform/db/db.js';
-import { insertRow, type Insert } from '../../platform/db/rows.js';
 
-import { BUCKET, BUCKET_SECONDS, bucketOf, COLUMNS, MEASURES, type Measure, NOW } from '../../events/deltas.js';
+import { BUCKET, COLUMNS, MEASURES, type Measure, NOW } from '../../events/deltas.js';
 
 const SUMS = MEASURES.map((m) => `SUM(${m}) AS ${m}`).join(', ');
 
