@@ -5,9 +5,11 @@
 import { react, subscribe } from './events/emit.js';
 import { deliveriesOf } from './modules/webhooks/events.js';
 import { noticesFor } from './modules/notifications/derive.js';
+import { automaticCodes, moveRules } from './flows/reactions.js';
 
 export function registerSubscribers(): void {
   subscribe('webhooks', (db, event) => deliveriesOf(db, event));
   subscribe('notifications', (db, event, known) => noticesFor(db, event, known));
-  void react;
+  react('move-rules', moveRules);
+  react('automatic-codes', automaticCodes);
 }

@@ -34,15 +34,23 @@ export type Record_<A> = Resource & { attributes: A & Record<string, unknown> };
 
 type To<Name extends string> = { [K in Name]: { data: { id: string; type: string } } };
 
-export type ReferralPayload = Record_<{ state: string }> & { relationships: To<'partnership'> };
+export type ReferralPayload = Record_<{ state: string; review?: string | null }> & { relationships: To<'partnership'> };
 export type PartnershipPayload = Record_<{
   state: string;
+  key: string;
   created_by: string;
   state_set_at: number;
   updated_at: number;
   decline_reason?: string | null;
 }> & { relationships: To<'partner'> };
-export type CommissionPayload = Record_<{ partner_id: string; amount: number; currency: string; clawback_of?: string | null }>;
+export type CommissionPayload = Record_<{
+  partner_id: string;
+  amount: number;
+  currency: string;
+  state: string;
+  review?: string | null;
+  clawback_of?: string | null;
+}>;
 export type PaymentPayload = Record_<{ amount: number; currency: string }>;
 export type PayoutPayload = Record_<{ currency: string }>;
 export type CodePayload = Record_<{ code: string; partner_id?: string | null }>;

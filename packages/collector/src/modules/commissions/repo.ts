@@ -104,6 +104,28 @@ export async function setHold(db: Queryable, programId: string, id: string, onHo
   );
 }
 
+/**
+ * Makes the batch the commission's holder, unless another batch holds it or it left
+ * `pending`: false then. One conditional update, so two exports, in any processes, can
+ * never both claim it; on PostgreSQL the second waits for the first to commit and then
+ * finds the commission taken.
+ */
+export async function claim(db: Queryable, commissionId: string, batchId: string): Promise<boolean> {
+  const changed = await db.run(
+    "UPDATE commissions SET payout_batch_id = ? WHERE id = ? AND state = 'pending' AND payout_batch_id IS NULL",
+    [batchId, commissionId],
+  );
+  return changed === 1;
+}
+
+/** Frees a cancelled batch's commissions; returns what each counted. */
+export function unclaim(db: Queryable, batchId: string) {
+  return db.all<{ program_id: string; partner_id: string; currency: string; amount: number; state: string }>(
+    'UPDATE commissions SET payout_batch_id = NULL WHERE payout_batch_id = ? RETURNING program_id, partner_id, currency, amount, state',
+    [batchId],
+  );
+}
+
 /** The clawbacks taken from a commission, not rejected. */
 export function clawbacksOf(db: Queryable, id: string): Promise<CommissionRow[]> {
   return db.all<CommissionRow>("SELECT * FROM commissions WHERE clawback_of = ? AND state <> 'rejected' ORDER BY id", [id]);

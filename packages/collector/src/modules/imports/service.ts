@@ -22,8 +22,8 @@ import type { PartnershipRow } from '../partnerships/repo.js';
 import { competitorSlugs, freeKeyFor } from '../partnerships/service.js';
 import * as referrals from '../referrals/repo.js';
 import * as commissions from '../commissions/repo.js';
-import { countOwed, newCommission, recordCommission } from '../commissions/service.js';
-import { addDelta, deltaInsert } from '../../events/deltas.js';
+import { moveCommission, newCommission, recordCommission } from '../commissions/ledger.js';
+import { deltaInsert } from '../../events/deltas.js';
 import { joinedGroup } from '../rewards/groups.js';
 import type { ProgramRow } from '../programs/repo.js';
 import { getLink, insertLink, setFingerprint, type ImportLinkRow } from './repo.js';
@@ -309,22 +309,7 @@ async function updateCommission(c: Context, link: ImportLinkRow, s: SourceCommis
       notes: [`${s.state} at the source, but a Tally payout batch holds it: mark the batch paid or cancel it`],
     };
   }
-  const moved = await commissions.move(c.tx, c.program.id, row.id, 'pending', {
-    state: s.state,
-    reject_reason: s.rejectReason,
-    paid_at: s.state === 'paid' ? (s.paidAt ?? c.now) : null,
-    state_set_at: Math.max(c.now, row.created_at),
-    updated_at: c.now,
-  });
-  if (!moved) return { outcome: 'unchanged' };
-  await countOwed(c.tx, row, -1);
-  if (s.state === 'rejected')
-    await addDelta(c.tx, {
-      program_id: c.program.id,
-      partner_id: row.partner_id,
-      at: row.created_at,
-      currency: row.currency,
-      commissions: -row.amount,
-    });
+  // As any commission moves (commissions/ledger.ts), its event with it; imported, it sends no e-mail.
+  await moveCommission(c.tx, row, s.state, s.rejectReason, c.now, { paidAt: s.paidAt ?? c.now, known: { history: true } });
   return { outcome: 'updated' };
 }

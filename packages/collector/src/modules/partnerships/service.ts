@@ -13,7 +13,7 @@ import * as programs from '../programs/repo.js';
 import { renderPartnership } from './present.js';
 import { emit } from '../../events/emit.js';
 import { joinedGroup, moveTo } from '../rewards/groups.js';
-import { autoCode, codesEnded, promoteCodes } from '../codes/service.js';
+import { codesEnded, promoteCodes } from '../codes/service.js';
 import type { ProgramRow } from '../programs/repo.js';
 
 export interface NewPartnership {
@@ -55,6 +55,16 @@ function ruleFields(input: Pick<NewPartnership, 'recurring_months' | 'hold_days'
 
 export function competitorSlugs(row: PartnershipRow): string[] {
   return JSON.parse(row.competitor_slugs) as string[];
+}
+
+/** The partnership, or undefined (for a caller that decides what absence means). */
+export function findPartnership(db: Queryable, programId: string, id: string): Promise<PartnershipRow | undefined> {
+  return partnerships.get(db, programId, id);
+}
+
+/** A partner's partnership of the program (one each), or undefined. */
+export function partnershipOfPartner(db: Queryable, programId: string, partnerId: string): Promise<PartnershipRow | undefined> {
+  return partnerships.getByPartner(db, programId, partnerId);
 }
 
 export async function getPartnership(db: Queryable, programId: string, id: string): Promise<PartnershipRow> {
@@ -132,14 +142,7 @@ export async function insertPartnership(
   await partnerships.insert(tx, row);
   await saveSlugs(tx, row);
   await emitPartnership(tx, 'partnership.created', row, now);
-  if (row.state === 'accepted') await codeOnAcceptance(tx, row, now);
   return row;
-}
-
-/** The program's code for a partnership just accepted, when it gives one (modules/codes). */
-async function codeOnAcceptance(tx: Tx, row: PartnershipRow, now: number): Promise<void> {
-  const program = await programs.get(tx, row.program_id);
-  if (program) await autoCode(tx, program, row, now);
 }
 
 async function emitPartnership(
@@ -195,7 +198,6 @@ export async function changeIn(tx: Tx, programId: string, id: string, changes: P
     row.group_id = to.id;
   }
   await emitPartnership(tx, 'partnership.updated', row, now);
-  if (read.state !== 'accepted' && row.state === 'accepted') await codeOnAcceptance(tx, row, now);
   return row;
 }
 

@@ -3,18 +3,15 @@
 // all was refunded); one already paid, or held by an open payout batch, gets a negative
 // commission, a clawback, which the next payout nets against what the partner is owed.
 
-import { fail } from '../../platform/errors.js';
 import type { Tx } from '../../platform/db/db.js';
 import * as commissions from '../commissions/repo.js';
 import type { CommissionRow } from '../commissions/repo.js';
 import * as payments from './repo.js';
 import type { PaymentRow } from './repo.js';
-import { addDelta } from '../../events/deltas.js';
-import { countOwed, getCommission, moveCommission, newCommission } from '../commissions/service.js';
+import { getCommission } from '../commissions/service.js';
+import { adjustCommission, clawBack, holdCommission } from '../commissions/ledger.js';
 import { refundRevenue } from './revenue.js';
 import { keptShare } from '../../core/money.js';
-import { renderCommission } from '../commissions/present.js';
-import { emit } from '../../events/emit.js';
 
 export interface RefundResult {
   payment: PaymentRow;
@@ -43,12 +40,10 @@ export async function applyRefund(tx: Tx, given: PaymentRow, refundedGross: numb
   // A refund only ever takes back; a larger total credited than due never grows again.
   if (change >= 0) return { payment: after, commission, clawbacks };
   if (commission.state === 'pending' && !(await commissions.isBatched(tx, commission.id))) {
-    commission = await reduce(tx, commission, commission.amount + change, now);
+    commission = await adjustCommission(tx, commission, commission.amount + change, 'refunded', now);
     return { payment: after, commission, clawbacks };
   }
   const clawback = await clawBack(tx, commission, change, now);
-  // The original is clawed back: its own event says so, beside the clawback's commission.created.
-  await emit(tx, commission.program_id, 'commission.updated', renderCommission(commission), now);
   return { payment: after, commission, clawbacks: [...clawbacks, clawback] };
 }
 
@@ -61,44 +56,7 @@ export async function lockPayment(tx: Tx, payment: PaymentRow): Promise<PaymentR
   return (await payments.get(tx, payment.program_id, payment.id)) ?? payment;
 }
 
-/** A pending commission lowered to `amount`, or rejected as refunded at zero. */
-async function reduce(tx: Tx, row: CommissionRow, amount: number, now: number): Promise<CommissionRow> {
-  if (amount <= 0) return moveCommission(tx, row, 'rejected', 'refunded', now);
-  if (!(await commissions.reduce(tx, row, amount, now))) {
-    throw fail('conflict', 'the commission changed meanwhile; send the refund again');
-  }
-  const taken = amount - row.amount;
-  await addDelta(tx, {
-    program_id: row.program_id,
-    partner_id: row.partner_id,
-    at: row.created_at,
-    currency: row.currency,
-    commissions: taken,
-  });
-  await countOwed(tx, { ...row, amount: taken }, 1);
-  const after = { ...row, amount, updated_at: now };
-  await emit(tx, row.program_id, 'commission.updated', renderCommission(after), now);
-  return after;
-}
-
-/** A negative commission of `amount` (below zero) taking back part of `of`; payable at once. */
-async function clawBack(tx: Tx, of: CommissionRow, amount: number, now: number): Promise<CommissionRow> {
-  const row = newCommission(of.program_id, of.partner_id, of.referral_id, amount, of.currency, now, {
-    clawback_of: of.id,
-    reward_id: of.reward_id,
-    reward_description: of.reward_description && `Clawback of ${of.reward_description}`,
-  });
-  await commissions.insert(tx, row);
-  await addDelta(tx, { program_id: row.program_id, partner_id: row.partner_id, at: now, currency: row.currency, commissions: amount });
-  await countOwed(tx, row, 1);
-  await emit(tx, row.program_id, 'commission.created', renderCommission(row), now);
-  return row;
-}
-
 /** A dispute opened (`hold` true) or closed: the payment's pending commissions wait meanwhile. */
 export async function holdForDispute(tx: Tx, payment: PaymentRow, hold: boolean, now: number): Promise<number> {
-  const changed = await commissions.setHold(tx, payment.program_id, payment.commission_id, hold, now);
-  const row = changed > 0 ? await commissions.get(tx, payment.program_id, payment.commission_id) : undefined;
-  if (row) await emit(tx, row.program_id, 'commission.updated', renderCommission(row), now);
-  return changed;
+  return holdCommission(tx, payment.program_id, payment.commission_id, hold, now);
 }

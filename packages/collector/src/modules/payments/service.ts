@@ -7,7 +7,6 @@ import type { Flag } from '../review/signals.js';
 import { createHash } from 'node:crypto';
 import { fail } from '../../platform/errors.js';
 import { UniqueViolation, type Db, type Queryable, type Tx } from '../../platform/db/db.js';
-import * as commissions from '../commissions/repo.js';
 import type { CommissionRow } from '../commissions/repo.js';
 import * as partnerships from '../partnerships/repo.js';
 import * as payments from './repo.js';
@@ -16,11 +15,11 @@ import type { ProgramRow } from '../programs/repo.js';
 import * as referrals from '../referrals/repo.js';
 import type { ReferralRow } from '../referrals/repo.js';
 import { addDelta } from '../../events/deltas.js';
-import { countOwed, getCommission, newCommission } from '../commissions/service.js';
+import { getCommission } from '../commissions/service.js';
+import { newCommission, recordCommission } from '../commissions/ledger.js';
 import { normalizeEmail, sameMailboxAsAny } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
 import { payableAt, rulesFor } from '../commissions/rules.js';
-import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
 import { type CodeCredit, codeUsed, creditedByCode } from '../codes/service.js';
 import { convertIn } from '../referrals/conversions.js';
 import type { PartnershipRow } from '../partnerships/repo.js';
@@ -211,7 +210,7 @@ export async function creditPayment(
     ...(await refundRateFlags(tx, program.id, partnership.partner_id)),
   ];
   const earned = sale.earned?.amount ?? 0;
-  const earns = sale.earned !== undefined;
+  const _earns = sale.earned !== undefined;
   const commission = newCommission(
     program.id,
     partnership.partner_id,
@@ -247,8 +246,7 @@ export async function creditPayment(
     created_at: now,
     updated_at: now,
   };
-  await commissions.insert(tx, commission);
-  await payments.insert(tx, payment);
+  // Counted first, so that the commission's reactions (move rules) weigh this payment too.
   await addDelta(tx, {
     program_id: program.id,
     partner_id: partnership.partner_id,
@@ -257,11 +255,11 @@ export async function creditPayment(
     payments: 1,
     customers: payment.first_of_referral,
     revenue: input.amount,
-    commissions: earned,
   });
-  if (earns) await countOwed(tx, commission, 1);
+  // The commission before the payment, which names it.
+  await recordCommission(tx, commission, now);
+  await payments.insert(tx, payment);
   await emit(tx, program.id, 'payment.created', renderPayment(payment), now);
-  await emit(tx, program.id, 'commission.created', renderCommission(commission), now);
   // Held by its own signals (an e-mail match, a quick payment), not only as its referral was.
   if (commission.review === 'held' && referral.review !== 'held')
     await emit(tx, program.id, 'review.held', renderCommission(commission), now);
@@ -273,7 +271,6 @@ export async function creditPayment(
     await emit(tx, program.id, 'referral.updated', paid, now);
   }
   if (input.discount_code_id) await codeUsed(tx, program.id, input.discount_code_id, now);
-  if (await hasMoveRules(tx, program.id, partnership.group_id)) await applyMoveRules(tx, program.id, partnership.id, now);
   return { payment, commission, created: true };
 }
 

@@ -1,6 +1,5 @@
 import type { Param, Queryable } from '../../platform/db/db.js';
 import { insertRow } from '../../platform/db/rows.js';
-import { addDelta, NOW } from '../../events/deltas.js';
 
 /**
  * A pending commission that can be paid out: its partner's partnership is accepted, no
@@ -46,20 +45,6 @@ export function payable(db: Queryable, programId: string, now: number, of: Payab
       ORDER BY c.id`,
     params,
   );
-}
-
-/**
- * Makes the batch the commission's holder, unless another batch holds it or it left
- * `pending`: false then. One conditional update, so two exports, in any processes, can
- * never both claim it; on PostgreSQL the second waits for the first to commit and then
- * finds the commission taken.
- */
-export async function claim(db: Queryable, commissionId: string, batchId: string): Promise<boolean> {
-  const changed = await db.run(
-    "UPDATE commissions SET payout_batch_id = ? WHERE id = ? AND state = 'pending' AND payout_batch_id IS NULL",
-    [batchId, commissionId],
-  );
-  return changed === 1;
 }
 
 export interface BatchRow {
@@ -125,22 +110,12 @@ export async function markBatchPaid(db: Queryable, id: string, now: number): Pro
  * takes them again; false if it was paid or cancelled meanwhile. Resolves to how many
  * commissions it let go.
  */
-export async function cancelBatch(db: Queryable, id: string, now: number): Promise<number | false> {
+export async function cancelBatch(db: Queryable, id: string, now: number): Promise<boolean> {
   const cancelled = await db.run('UPDATE payout_batches SET cancelled_at = ? WHERE id = ? AND paid_at IS NULL AND cancelled_at IS NULL', [
     now,
     id,
   ]);
-  if (cancelled !== 1) return false;
-  const freed = await db.all<{ program_id: string; partner_id: string; currency: string; amount: number; state: string }>(
-    'UPDATE commissions SET payout_batch_id = NULL WHERE payout_batch_id = ? RETURNING program_id, partner_id, currency, amount, state',
-    [id],
-  );
-  // The pending ones are owed again (a rejection while held took nothing off: the claim had).
-  for (const c of freed) {
-    if (c.state === 'pending')
-      await addDelta(db, { program_id: c.program_id, partner_id: c.partner_id, at: NOW, currency: c.currency, owed: c.amount });
-  }
-  return freed.length;
+  return cancelled === 1;
 }
 
 export interface BatchSummary extends BatchRow {

@@ -11,14 +11,12 @@
 import { formatCsv, parseCsv } from '../../platform/csv.js';
 import { fail } from '../../platform/errors.js';
 import type { Db, Queryable } from '../../platform/db/db.js';
-import * as commissions from '../commissions/repo.js';
 import * as payouts from './repo.js';
 import type { BatchRow, ItemRow, PayableRow } from './repo.js';
 import { uuidv7 } from '../../core/ids.js';
-import { countOwed } from '../commissions/service.js';
+import { batchCommission, payBatched, unbatchCommissions } from '../commissions/ledger.js';
 import { minimumIn } from '../commissions/rules.js';
 import { majorUnits, minorUnit } from '../../core/money.js';
-import { renderCommission } from '../commissions/present.js';
 import { renderBatch } from './present.js';
 import { emit } from '../../events/emit.js';
 
@@ -144,10 +142,10 @@ async function exportCurrency(
     }
     for (const c of owed) {
       // Netted as read: a commission that changed since (a refund) would change the net.
-      if (!(await payouts.claim(tx, c.commission_id, batch.id))) {
+      const held = { id: c.commission_id, program_id: programId, partner_id: partnerId, currency: code, amount: c.amount };
+      if (!(await batchCommission(tx, held, batch.id))) {
         throw fail('conflict', `commission ${c.commission_id} changed during the export; export again`);
       }
-      await countOwed(tx, { program_id: programId, partner_id: partnerId, currency: code, amount: c.amount }, -1);
       items.push({
         batch_id: batch.id,
         commission_id: c.commission_id,
@@ -239,10 +237,9 @@ export async function openBatches(db: Queryable, programId: string): Promise<Arr
 export async function cancelPayoutBatch(db: Db, id: string, now: number, programId?: string): Promise<number> {
   return db.transaction(async (tx) => {
     refuseClosed(await findBatch(tx, id, programId), 'cancelled');
-    const freed = await payouts.cancelBatch(tx, id, now);
     // Paid or cancelled by someone else between the read and this write.
-    if (freed === false) throw fail('conflict', `batch ${id} was marked paid or cancelled meanwhile`);
-    return freed;
+    if (!(await payouts.cancelBatch(tx, id, now))) throw fail('conflict', `batch ${id} was marked paid or cancelled meanwhile`);
+    return unbatchCommissions(tx, id);
   });
 }
 
@@ -300,13 +297,10 @@ export async function markPaid(db: Db, rows: readonly string[][], now: number): 
       // The checks above read; these writes are conditional, so a mark-paid, a cancel or a
       // state change racing this one (another process) makes it refuse the file, not half-apply.
       if (!(await payouts.markBatchPaid(tx, id, now))) throw fail('conflict', `batch ${id} was marked paid or cancelled meanwhile`);
-      const paid = { state: 'paid' as const, reject_reason: null, paid_at: now, state_set_at: now, updated_at: now };
       for (const item of items) {
-        if (!(await commissions.move(tx, batch.program_id, item.commission_id, 'pending', paid))) {
+        if (!(await payBatched(tx, batch.program_id, item.commission_id, now))) {
           throw fail('conflict', `commission ${item.commission_id} of batch ${id} changed state meanwhile`);
         }
-        const commission = await commissions.get(tx, batch.program_id, item.commission_id);
-        if (commission) await emit(tx, batch.program_id, 'commission.updated', renderCommission(commission), now);
         moved++;
       }
       await emit(tx, batch.program_id, 'payout.paid', renderBatch(await getBatchSummary(tx, batch.program_id, id)), now);

@@ -185,6 +185,11 @@ export interface ProgramWithOrigins {
   origins: string[];
 }
 
+/** The program's row alone (no origins), or undefined. */
+export function findProgram(db: Queryable, id: string): Promise<ProgramRow | undefined> {
+  return programs.get(db, id);
+}
+
 export async function getProgram(db: Queryable, id: string): Promise<ProgramWithOrigins | undefined> {
   const program = isUuid(id) ? await programs.get(db, id) : undefined;
   return program && { program, origins: await programs.origins(db, id) };

@@ -5,17 +5,16 @@ import { fail } from '../../platform/errors.js';
 import type { Db, Queryable, Tx } from '../../platform/db/db.js';
 import * as referrals from './repo.js';
 import type { ReferralRow } from './repo.js';
-import { deltaInsert, NOW } from '../../events/deltas.js';
-import { newCommission } from '../commissions/service.js';
-import { renderCommission } from '../commissions/present.js';
-import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
+import { deltaInsert } from '../../events/deltas.js';
+import { commissionInserts, newCommission } from '../commissions/ledger.js';
 import { earnLead, groupRules } from '../rewards/service.js';
 import type { CreditedPartnership } from '../partnerships/repo.js';
 import { attribute } from './attribution.js';
 import { mailbox, normalizeEmail, sameMailboxAsAny } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
 import { renderReferral } from './present.js';
-import { eventInserts } from '../../events/emit.js';
+import { eventInserts, reactTo } from '../../events/emit.js';
+import type { DomainEvent } from '../../events/types.js';
 import { heldWith, reviewConversion } from '../review/conversions.js';
 
 export interface ConversionInput {
@@ -36,8 +35,8 @@ export interface ConversionResult {
   referral: ReferralRow;
   /** False when an earlier request already recorded this very conversion. */
   created: boolean;
-  /** The credited partnership's group, for a conversion just made. */
-  groupId?: string | null;
+  /** The events a conversion just made wrote, for their reactions once committed. */
+  events?: DomainEvent[];
 }
 
 function repeat(existing: ReferralRow, grId: string): ConversionResult {
@@ -55,19 +54,15 @@ function repeat(existing: ReferralRow, grId: string): ConversionResult {
 export async function recordConversion(db: Db, programId: string, input: ConversionInput, now: number): Promise<ConversionResult> {
   // Reads, then one statement writes the referral with its followers: no transaction needed on PostgreSQL.
   const result = await db.readThenWrite((q) => convert(q, programId, input, now));
-  // A lead reward's commission may cross a move rule's threshold: weighed in a transaction of its own, only where a group has rules.
-  if (result.created && (await hasMoveRules(db, programId, result.groupId ?? null))) {
-    await db.transaction((tx) => applyMoveRules(tx, programId, result.referral.partnership_id, now));
-  }
+  // A lead reward's commission may cross a move rule's threshold: weighed in a transaction of its own, only where one reacts.
+  await reactTo(db, result.events ?? [], (run) => db.transaction(run));
   return { referral: result.referral, created: result.created };
 }
 
 /** A conversion inside the caller's transaction (a Stripe Checkout that names a click). */
 export async function convertIn(tx: Tx, programId: string, input: ConversionInput, now: number): Promise<ConversionResult> {
   const result = await convert(tx, programId, input, now);
-  if (result.created && (await hasMoveRules(tx, programId, result.groupId ?? null))) {
-    await applyMoveRules(tx, programId, result.referral.partnership_id, now);
-  }
+  await reactTo(tx, result.events ?? []);
   return { referral: result.referral, created: result.created };
 }
 
@@ -105,16 +100,17 @@ async function convert(db: Queryable, programId: string, input: ConversionInput,
     updated_at: now,
     ...review,
   };
-  const followers = [
-    deltaInsert({ program_id: programId, partner_id: referral.partner_id, at: now, referrals: 1 }),
+  const written = [
     // A partnership referred before has had its first: its partner's first-referral notice is no row at all.
-    ...(await eventInserts(db, programId, 'referral.created', renderReferral(referral), now, { firstOfPartnership: !partnershipReferred }))
-      .rows,
+    await eventInserts(db, programId, 'referral.created', renderReferral(referral), now, { firstOfPartnership: !partnershipReferred }),
     // Held: the owner hears of it at once, with the reasons.
-    ...(referral.review === 'held' ? (await eventInserts(db, programId, 'review.held', renderReferral(referral), now)).rows : []),
+    ...(referral.review === 'held' ? [await eventInserts(db, programId, 'review.held', renderReferral(referral), now)] : []),
     ...(await leadCommission(db, programId, credited, referral, input, now)),
   ];
-  if (await referrals.insertFirstOfPerson(db, referral, followers)) return { referral, created: true, groupId: credited.group_id };
+  const counted = deltaInsert({ program_id: programId, partner_id: referral.partner_id, at: now, referrals: 1 });
+  if (await referrals.insertFirstOfPerson(db, referral, [counted, ...written.flatMap((w) => w.rows)])) {
+    return { referral, created: true, events: written.map((w) => w.event) };
+  }
   const earlier = await referrals.findByEmail(db, programId, emailNorm);
   if (!earlier) throw new Error('referral vanished after a unique conflict');
   return repeat(earlier, input.gr_id);
@@ -145,13 +141,7 @@ async function leadCommission(
     reward_description: description,
     ...heldWith(referral),
   });
-  const counted = { program_id: programId, partner_id: row.partner_id, currency };
-  return [
-    { table: 'commissions', row },
-    deltaInsert({ ...counted, at: now, commissions: amount }),
-    deltaInsert({ ...counted, at: NOW, owed: amount }),
-    ...(await eventInserts(db, programId, 'commission.created', renderCommission(row), now)).rows,
-  ];
+  return [await commissionInserts(db, row, now)];
 }
 
 /** The partnership a conversion credits; refused when there is none, it is declined, or the person is its partner. */

@@ -10,15 +10,13 @@ import type { Db, Tx } from '../../platform/db/db.js';
 import { uuidv7 } from '../../core/ids.js';
 import * as commissions from '../commissions/repo.js';
 import type { CommissionRow } from '../commissions/repo.js';
-import { moveCommission } from '../commissions/service.js';
-import { renderCommission } from '../commissions/present.js';
+import { approvedCommission, moveCommission } from '../commissions/ledger.js';
 import * as partnerships from '../partnerships/repo.js';
 import { changeIn, partnershipEnded } from '../partnerships/service.js';
 import type { ProgramRow } from '../programs/repo.js';
 import * as referrals from '../referrals/repo.js';
 import type { ReferralRow } from '../referrals/repo.js';
 import { renderReferral } from '../referrals/present.js';
-import { applyMoveRules, hasMoveRules } from '../rewards/groups.js';
 import { emit } from '../../events/emit.js';
 import * as review from './repo.js';
 import type { Decision, DecisionRow } from './repo.js';
@@ -125,26 +123,17 @@ async function approveReferral(tx: Tx, referral: ReferralRow, now: number): Prom
   }
   await emit(tx, referral.program_id, 'referral.updated', renderReferral({ ...referral, review: 'approved', updated_at: now }), now);
   for (const c of await review.heldCommissions(tx, referral.program_id, referral.id)) await approveHeld(tx, c, now);
-  await movesWeighed(tx, referral.program_id, referral.partnership_id, now);
 }
 
 async function approveCommission(tx: Tx, commission: CommissionRow, now: number): Promise<void> {
   if (!(await approveHeld(tx, commission, now))) throw notHeld('commission', 'decided meanwhile', 'commission_id');
-  const partnership = await partnerships.getByPartner(tx, commission.program_id, commission.partner_id);
-  if (partnership) await movesWeighed(tx, commission.program_id, partnership.id, now);
 }
 
 /** A held commission approved, in one conditional statement; false when it was decided meanwhile. */
 async function approveHeld(tx: Tx, c: CommissionRow, now: number): Promise<boolean> {
   if (!(await review.decideHeld(tx, 'commissions', c.program_id, c.id, 'approved', now))) return false;
-  await emit(tx, c.program_id, 'commission.updated', renderCommission({ ...c, review: 'approved', updated_at: now }), now);
+  await approvedCommission(tx, c, now);
   return true;
-}
-
-/** Approved money counts toward the partner's totals from now: the group's move rules are weighed again. */
-async function movesWeighed(tx: Tx, programId: string, partnershipId: string, now: number): Promise<void> {
-  const partnership = await partnerships.get(tx, programId, partnershipId);
-  if (partnership && (await hasMoveRules(tx, programId, partnership.group_id))) await applyMoveRules(tx, programId, partnershipId, now);
 }
 
 /** A rejected referral (or a banned partner's): it and its held commissions rejected, each with the reason. */

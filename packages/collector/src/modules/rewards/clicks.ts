@@ -4,14 +4,9 @@
 // transaction that makes its commission, so two runs (two processes) pay it once.
 
 import type { Db } from '../../platform/db/db.js';
-import { renderCommission } from '../commissions/present.js';
-import * as commissions from '../commissions/repo.js';
-import { newCommission } from '../commissions/service.js';
-import { addDelta, NOW } from '../../events/deltas.js';
-import { emit } from '../../events/emit.js';
+import { newCommission, recordCommission } from '../commissions/ledger.js';
 import * as clicks from './clicks-repo.js';
 import { describeClickDay } from './describe.js';
-import { applyMoveRules, hasMoveRules } from './groups.js';
 import { earnClicks, groupRules } from './service.js';
 
 const DAY = 86_400;
@@ -36,12 +31,7 @@ export async function payClickRewards(db: Db, now: number): Promise<number> {
           });
         const settled = { program_id: programId, partnership_id: d.partnership_id, day: d.day, visitors, commission_id: row?.id ?? null };
         if (!(await clicks.settle(tx, settled)) || !row) return false;
-        await commissions.insert(tx, row);
-        const counted = { program_id: programId, partner_id: row.partner_id, currency: row.currency };
-        await addDelta(tx, { ...counted, at: now, commissions: row.amount }); // counted when made, as the recount counts it
-        await addDelta(tx, { ...counted, at: NOW, owed: row.amount });
-        await emit(tx, programId, 'commission.created', renderCommission(row), now);
-        if (await hasMoveRules(tx, programId, d.group_id)) await applyMoveRules(tx, programId, d.partnership_id, now);
+        await recordCommission(tx, row, now);
         return true;
       });
       if (paid) made++;

@@ -215,6 +215,11 @@ export async function applyMoveRules(tx: Tx, programId: string, partnershipId: s
   }
 }
 
+/** Whether any group of the program has move rules (in memory): only then is an event weighed. */
+export async function programHasMoveRules(db: Queryable, programId: string): Promise<boolean> {
+  return (await programRewards(db, programId)).groups.some((g) => rulesOf(g).length > 0);
+}
+
 /** Whether the partnership's group has move rules: only then is a change weighed against them. */
 export async function hasMoveRules(db: Queryable, programId: string, groupId: string | null): Promise<boolean> {
   return rulesOf(groupOf(await programRewards(db, programId), groupId)).length > 0;
