@@ -98,6 +98,20 @@ describe('the embedded portal in Chromium', () => {
     await context.close();
   });
 
+  it('shows every code of a partner with more than one page of them (the API pages codes by 50)', async () => {
+    const { url, partnershipId } = await embedToken('Cody Example');
+    const codes = Array.from({ length: 52 }, (_, i) => `CODY${String(i + 1).padStart(2, '0')}`);
+    for (const code of codes) await api('POST', '/v1/discount_codes', { partnership_id: partnershipId, code });
+    hostPage('/codes', url);
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(`${site.origin('app.shop.test')}/codes`);
+    const embed = await framed(page);
+    await embed.waitForSelector('.promo-code');
+    expect((await embed.$$eval('.promo-code', (els) => els.map((e) => e.textContent))).sort()).toEqual(codes);
+    await context.close();
+  });
+
   it("speaks the browser's language when the partner chose none", async () => {
     const { url } = await embedToken('Jonas Beispiel');
     hostPage('/de', url);

@@ -72,6 +72,196 @@ async function loadCodes(partnershipId: string, signal: AbortSignal) {
   return { codes, discounts };
 }
 
+type Discount = Awaited<ReturnType<typeof allDiscounts>>[number];
+type Pick = (code: Code) => void;
+
+/** A code's buttons: turn it off or on, link it to a Stripe promotion code, change or unlink that. */
+function CodeActions({ c, toggle, link, unlink }: { c: Code; toggle: Pick; link: Pick; unlink: Pick }) {
+  return (
+    <span class="buttons">
+      <button
+        type="button"
+        class="link"
+        aria-label={`${c.attributes.enabled ? 'Disable' : 'Enable'} ${c.attributes.code}`}
+        onClick={() => toggle(c)}
+      >
+        {c.attributes.enabled ? 'Disable' : 'Enable'}
+      </button>
+      {c.attributes.stripe_promotion_code_id ? (
+        <>
+          <button
+            type="button"
+            class="link"
+            aria-label={`Change the Stripe promotion code of ${c.attributes.code}`}
+            onClick={() => link(c)}
+          >
+            Change
+          </button>
+          <button
+            type="button"
+            class="link"
+            aria-label={`Unlink ${c.attributes.code} from ${c.attributes.stripe_promotion_code_id}`}
+            onClick={() => unlink(c)}
+          >
+            Unlink
+          </button>
+        </>
+      ) : (
+        <button type="button" class="link" aria-label={`Link ${c.attributes.code} to a Stripe promotion code`} onClick={() => link(c)}>
+          Link
+        </button>
+      )}
+    </span>
+  );
+}
+
+/** The codes table's columns: the discount in words from the program's discounts, and each code's actions. */
+function codeColumns(discounts: Discount[], actions: { toggle: Pick; link: Pick; unlink: Pick }): Column<Code>[] {
+  const discountsById = Object.fromEntries(discounts.map((d) => [d.id, d]));
+  const discountOf = (c: Code) => (c.attributes.discount_id ? discountsById[c.attributes.discount_id] : undefined);
+  return [
+    { label: 'Code', cell: (c) => <code class="promo-code">{c.attributes.code}</code>, text: (c) => c.attributes.code },
+    {
+      label: 'Discount',
+      cell: (c) => {
+        const d = discountOf(c);
+        return d ? `${d.attributes.name}: ${discountWords(d.attributes)}` : c.attributes.discount_id ? 'a discount' : 'none';
+      },
+    },
+    { label: 'Made by', cell: (c) => MADE_BY[c.attributes.created_by] },
+    {
+      label: 'State',
+      cell: (c) => (
+        <span class={`state ${c.attributes.enabled ? 'enabled' : 'disabled'}`}>{c.attributes.enabled ? 'enabled' : 'disabled'}</span>
+      ),
+    },
+    {
+      label: 'Stripe promotion code',
+      cell: (c) => (c.attributes.stripe_promotion_code_id ? <code>{c.attributes.stripe_promotion_code_id}</code> : '—'),
+    },
+    { label: 'Actions', cell: (c) => <CodeActions c={c} {...actions} /> },
+  ];
+}
+
+/** Asks before turning a code off (or on again). */
+function ToggleCode({ code, onClose, done }: { code: Code; onClose: () => void; done: () => void }) {
+  return (
+    <Confirm
+      title={`${code.attributes.enabled ? 'Disable' : 'Enable'} ${code.attributes.code}?`}
+      confirm={code.attributes.enabled ? 'Disable' : 'Enable'}
+      danger={code.attributes.enabled}
+      onClose={onClose}
+      onConfirm={async () => {
+        await api.PATCH('/v1/discount_codes/{id}', {
+          params: { path: { id: code.id } },
+          body: { enabled: !code.attributes.enabled },
+        });
+        done();
+      }}
+    >
+      <p>
+        {code.attributes.enabled
+          ? 'From now on a payment with this code credits nothing, until it is enabled again; a customer it already brought stays theirs.'
+          : 'From now on a payment with this code credits this partner again.'}
+      </p>
+    </Confirm>
+  );
+}
+
+/** Asks before unlinking a code from its Stripe promotion code. */
+function UnlinkCode({ code, onClose, done }: { code: Code; onClose: () => void; done: () => void }) {
+  return (
+    <Confirm
+      title={`Unlink ${code.attributes.code} from ${code.attributes.stripe_promotion_code_id}?`}
+      confirm="Unlink"
+      onClose={onClose}
+      onConfirm={async () => {
+        await api.PATCH('/v1/discount_codes/{id}', {
+          params: { path: { id: code.id } },
+          body: { stripe_promotion_code_id: null },
+        });
+        done();
+      }}
+    >
+      <p>
+        A payment with that promotion code no longer credits this partner by it. The promotion code itself stays in Stripe, and the code
+        stays theirs.
+      </p>
+    </Confirm>
+  );
+}
+
+/** Makes a code for the partnership, with a discount of the program's or of their group (`offered`), or a Stripe promotion code. */
+function NewCode({
+  partnershipId,
+  offered,
+  groupName,
+  made,
+}: {
+  partnershipId: string;
+  offered: Discount[];
+  groupName?: string;
+  made: () => void;
+}) {
+  const { error, busy, onSubmit } = useSubmit(async (form, el) => {
+    const discountId = text(form, 'discount_id');
+    const promo = text(form, 'stripe_promotion_code_id').trim();
+    await api.POST('/v1/discount_codes', {
+      body: {
+        partnership_id: partnershipId,
+        code: text(form, 'code').trim(),
+        ...(discountId ? { discount_id: discountId } : {}),
+        ...(promo ? { stripe_promotion_code_id: promo } : {}),
+      },
+    });
+    el.reset();
+    made();
+  });
+  return (
+    <form class="make-code" onSubmit={onSubmit} aria-labelledby="new-code-title">
+      <h3 id="new-code-title">New code</h3>
+      <div class="fields">
+        <label>
+          Code <span class="hint">(3 to 32 letters, digits, - or _; unique whatever its case)</span>
+          <input name="code" required minLength={3} maxLength={32} pattern={CODE_PATTERN} spellcheck={false} autocomplete="off" />
+        </label>
+        <label>
+          Discount <span class="hint">(what it takes off at your checkout; none: it only credits the partner)</span>
+          <select name="discount_id">
+            <option value="">None</option>
+            {offered.map((d) => (
+              <option value={d.id}>
+                {d.attributes.name}: {discountWords(d.attributes)}
+                {d.attributes.group_id ? ` (${groupName ?? 'their group'}'s)` : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Stripe promotion code <span class="hint">(optional: its id, when the code is one of Stripe's)</span>
+          <input
+            name="stripe_promotion_code_id"
+            pattern="promo_[A-Za-z0-9]{1,64}"
+            maxLength={70}
+            placeholder="promo_…"
+            spellcheck={false}
+            autocomplete="off"
+          />
+        </label>
+      </div>
+      {offered.length === 0 && (
+        <p class="hint">
+          No discounts yet: <a href={`${href('/settings')}#promotion-codes`}>make them in Settings</a>.
+        </p>
+      )}
+      {error !== undefined && <Failure error={error} />}
+      <button type="submit" disabled={busy}>
+        Make code
+      </button>
+    </form>
+  );
+}
+
 export function PartnerCodes({ partnership, program, groupName }: { partnership: Partnership; program: Program; groupName?: string }) {
   const ship = partnership.attributes;
   // Loaded again when the partnership's state changes: an acceptance may give it a code (auto_codes).
@@ -79,202 +269,47 @@ export function PartnerCodes({ partnership, program, groupName }: { partnership:
   const [toggling, setToggling] = useState<Code | null>(null);
   const [linking, setLinking] = useState<Code | null>(null);
   const [unlinking, setUnlinking] = useState<Code | null>(null);
-  const { error, busy, onSubmit } = useSubmit(async (form, el) => {
-    const discountId = text(form, 'discount_id');
-    const promo = text(form, 'stripe_promotion_code_id').trim();
-    await api.POST('/v1/discount_codes', {
-      body: {
-        partnership_id: partnership.id,
-        code: text(form, 'code').trim(),
-        ...(discountId ? { discount_id: discountId } : {}),
-        ...(promo ? { stripe_promotion_code_id: promo } : {}),
-      },
-    });
-    el.reset();
-    loaded.reload();
-  });
   return (
     <section class="panel" aria-labelledby="codes-title">
       <h2 id="codes-title">Promotion codes</h2>
       {ship.state !== 'accepted' && <p class="warn">The partnership is {ship.state}: its codes credit nothing until it is accepted.</p>}
       <Show loaded={loaded}>
-        {({ codes, discounts }) => {
-          const discountsById = Object.fromEntries(discounts.map((d) => [d.id, d]));
-          // A discount of another group is for its partners' codes: this partner's choice is the program's and their group's.
-          const offered = discounts.filter((d) => d.attributes.group_id === null || d.attributes.group_id === ship.group_id);
-          const discountOf = (c: Code) => (c.attributes.discount_id ? discountsById[c.attributes.discount_id] : undefined);
-          const columns: Column<Code>[] = [
-            { label: 'Code', cell: (c) => <code class="promo-code">{c.attributes.code}</code>, text: (c) => c.attributes.code },
-            {
-              label: 'Discount',
-              cell: (c) => {
-                const d = discountOf(c);
-                return d ? `${d.attributes.name}: ${discountWords(d.attributes)}` : c.attributes.discount_id ? 'a discount' : 'none';
-              },
-            },
-            { label: 'Made by', cell: (c) => MADE_BY[c.attributes.created_by] },
-            {
-              label: 'State',
-              cell: (c) => (
-                <span class={`state ${c.attributes.enabled ? 'enabled' : 'disabled'}`}>
-                  {c.attributes.enabled ? 'enabled' : 'disabled'}
-                </span>
-              ),
-            },
-            {
-              label: 'Stripe promotion code',
-              cell: (c) => (c.attributes.stripe_promotion_code_id ? <code>{c.attributes.stripe_promotion_code_id}</code> : '—'),
-            },
-            {
-              label: 'Actions',
-              cell: (c) => (
-                <span class="buttons">
-                  <button
-                    type="button"
-                    class="link"
-                    aria-label={`${c.attributes.enabled ? 'Disable' : 'Enable'} ${c.attributes.code}`}
-                    onClick={() => setToggling(c)}
-                  >
-                    {c.attributes.enabled ? 'Disable' : 'Enable'}
-                  </button>
-                  {c.attributes.stripe_promotion_code_id ? (
-                    <>
-                      <button
-                        type="button"
-                        class="link"
-                        aria-label={`Change the Stripe promotion code of ${c.attributes.code}`}
-                        onClick={() => setLinking(c)}
-                      >
-                        Change
-                      </button>
-                      <button
-                        type="button"
-                        class="link"
-                        aria-label={`Unlink ${c.attributes.code} from ${c.attributes.stripe_promotion_code_id}`}
-                        onClick={() => setUnlinking(c)}
-                      >
-                        Unlink
-                      </button>
-                    </>
-                  ) : (
-                    <button
-                      type="button"
-                      class="link"
-                      aria-label={`Link ${c.attributes.code} to a Stripe promotion code`}
-                      onClick={() => setLinking(c)}
-                    >
-                      Link
-                    </button>
-                  )}
-                </span>
-              ),
-            },
-          ];
-          return (
-            <>
-              {codes.length ? (
-                <>
-                  <Table caption="Promotion codes" columns={columns} rows={codes} />
-                  <p class="hint">A disabled code credits nothing until it is enabled again; a customer it already brought stays theirs.</p>
-                </>
-              ) : (
-                <Empty title="No codes yet">
-                  <p>
-                    A code credits this partner's sales without a link: say it in a video or a podcast, and a customer who types it at
-                    checkout is theirs.{' '}
-                    {program.partner_codes
-                      ? 'They can make their own in the portal, too.'
-                      : program.auto_codes
-                        ? ''
-                        : 'Settings can give each accepted partner one, or let partners make their own.'}
-                  </p>
-                </Empty>
-              )}
-              {toggling && (
-                <Confirm
-                  title={`${toggling.attributes.enabled ? 'Disable' : 'Enable'} ${toggling.attributes.code}?`}
-                  confirm={toggling.attributes.enabled ? 'Disable' : 'Enable'}
-                  danger={toggling.attributes.enabled}
-                  onClose={() => setToggling(null)}
-                  onConfirm={async () => {
-                    await api.PATCH('/v1/discount_codes/{id}', {
-                      params: { path: { id: toggling.id } },
-                      body: { enabled: !toggling.attributes.enabled },
-                    });
-                    loaded.reload();
-                  }}
-                >
-                  <p>
-                    {toggling.attributes.enabled
-                      ? 'From now on a payment with this code credits nothing, until it is enabled again; a customer it already brought stays theirs.'
-                      : 'From now on a payment with this code credits this partner again.'}
-                  </p>
-                </Confirm>
-              )}
-              {linking && <LinkPromotion code={linking} onClose={() => setLinking(null)} linked={loaded.reload} />}
-              {unlinking && (
-                <Confirm
-                  title={`Unlink ${unlinking.attributes.code} from ${unlinking.attributes.stripe_promotion_code_id}?`}
-                  confirm="Unlink"
-                  onClose={() => setUnlinking(null)}
-                  onConfirm={async () => {
-                    await api.PATCH('/v1/discount_codes/{id}', {
-                      params: { path: { id: unlinking.id } },
-                      body: { stripe_promotion_code_id: null },
-                    });
-                    loaded.reload();
-                  }}
-                >
-                  <p>
-                    A payment with that promotion code no longer credits this partner by it. The promotion code itself stays in Stripe, and
-                    the code stays theirs.
-                  </p>
-                </Confirm>
-              )}
-              <form class="make-code" onSubmit={onSubmit} aria-labelledby="new-code-title">
-                <h3 id="new-code-title">New code</h3>
-                <div class="fields">
-                  <label>
-                    Code <span class="hint">(3 to 32 letters, digits, - or _; unique whatever its case)</span>
-                    <input name="code" required minLength={3} maxLength={32} pattern={CODE_PATTERN} spellcheck={false} autocomplete="off" />
-                  </label>
-                  <label>
-                    Discount <span class="hint">(what it takes off at your checkout; none: it only credits the partner)</span>
-                    <select name="discount_id">
-                      <option value="">None</option>
-                      {offered.map((d) => (
-                        <option value={d.id}>
-                          {d.attributes.name}: {discountWords(d.attributes)}
-                          {d.attributes.group_id ? ` (${groupName ?? 'their group'}'s)` : ''}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
-                  <label>
-                    Stripe promotion code <span class="hint">(optional: its id, when the code is one of Stripe's)</span>
-                    <input
-                      name="stripe_promotion_code_id"
-                      pattern="promo_[A-Za-z0-9]{1,64}"
-                      maxLength={70}
-                      placeholder="promo_…"
-                      spellcheck={false}
-                      autocomplete="off"
-                    />
-                  </label>
-                </div>
-                {offered.length === 0 && (
-                  <p class="hint">
-                    No discounts yet: <a href={`${href('/settings')}#promotion-codes`}>make them in Settings</a>.
-                  </p>
-                )}
-                {error !== undefined && <Failure error={error} />}
-                <button type="submit" disabled={busy}>
-                  Make code
-                </button>
-              </form>
-            </>
-          );
-        }}
+        {({ codes, discounts }) => (
+          <>
+            {codes.length ? (
+              <>
+                <Table
+                  caption="Promotion codes"
+                  columns={codeColumns(discounts, { toggle: setToggling, link: setLinking, unlink: setUnlinking })}
+                  rows={codes}
+                />
+                <p class="hint">A disabled code credits nothing until it is enabled again; a customer it already brought stays theirs.</p>
+              </>
+            ) : (
+              <Empty title="No codes yet">
+                <p>
+                  A code credits this partner's sales without a link: say it in a video or a podcast, and a customer who types it at
+                  checkout is theirs.{' '}
+                  {program.partner_codes
+                    ? 'They can make their own in the portal, too.'
+                    : program.auto_codes
+                      ? ''
+                      : 'Settings can give each accepted partner one, or let partners make their own.'}
+                </p>
+              </Empty>
+            )}
+            {toggling && <ToggleCode code={toggling} onClose={() => setToggling(null)} done={loaded.reload} />}
+            {linking && <LinkPromotion code={linking} onClose={() => setLinking(null)} linked={loaded.reload} />}
+            {unlinking && <UnlinkCode code={unlinking} onClose={() => setUnlinking(null)} done={loaded.reload} />}
+            <NewCode
+              partnershipId={partnership.id}
+              // A discount of another group is for its partners' codes: this partner's choice is the program's and their group's.
+              offered={discounts.filter((d) => d.attributes.group_id === null || d.attributes.group_id === ship.group_id)}
+              groupName={groupName}
+              made={loaded.reload}
+            />
+          </>
+        )}
       </Show>
     </section>
   );

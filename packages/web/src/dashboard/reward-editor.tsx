@@ -476,45 +476,14 @@ const EVENTS: Record<Event, string> = {
   click: 'A unique visitor (click)',
 };
 
-/** Adds a reward to the group, or (with `reward`) changes one; `saved` once the API took it. */
-export function RewardDialog({
-  groupId,
-  reward,
-  currency,
-  onClose,
-  saved,
-}: {
-  groupId: string;
-  reward: Reward | null;
-  /** The currency a new flat amount starts in. */
-  currency: string;
-  onClose: () => void;
-  saved: () => void;
-}) {
-  const [draft] = useState(() => draftFrom(reward, currency));
-  const [, setRound] = useState(0);
-  const changed = () => setRound((n) => n + 1);
-  const set = (patch: Partial<Draft>) => {
-    Object.assign(draft, patch);
-    changed();
-  };
+type DraftProps = { draft: Draft; set: (patch: Partial<Draft>) => void };
+
+/** What the reward pays for (a sale, a lead, a click), and how much: a percentage of a sale, or an amount in a currency. */
+function WhatItPays({ draft, set }: DraftProps) {
   const flat = draft.kind === 'flat' || draft.event !== 'sale';
   const code = draft.currency.trim().toUpperCase() || 'the currency';
   return (
-    <Confirm
-      title={reward ? 'Change the reward' : 'Add a reward'}
-      confirm={reward ? 'Save reward' : 'Add reward'}
-      wide
-      onClose={onClose}
-      onConfirm={async () => {
-        const body = bodyOf(draft);
-        // The generated union (a reward per event, conditions three levels deep) is more than
-        // openapi-fetch's body type follows (a sale's `daily_cap: null`); the collector checks the body.
-        if (reward) await api.PATCH('/v1/rewards/{id}', { params: { path: { id: reward.id } }, body: body as never });
-        else await api.POST('/v1/groups/{id}/rewards', { params: { path: { id: groupId } }, body: body as never });
-        saved();
-      }}
-    >
+    <>
       <div class="row">
         <label>
           Paid for
@@ -573,6 +542,15 @@ export function RewardDialog({
           </label>
         )}
       </div>
+    </>
+  );
+}
+
+/** Which of a customer's payments a sale's reward earns on; a click's reward's daily cap. */
+function HowLong({ draft, set }: DraftProps) {
+  const code = draft.currency.trim().toUpperCase() || 'the currency';
+  return (
+    <>
       {draft.event === 'sale' && (
         <div class="row">
           <label>
@@ -617,6 +595,14 @@ export function RewardDialog({
           />
         </label>
       )}
+    </>
+  );
+}
+
+/** The reward's position among those that would pay the same, and when it applies: always, or under conditions. */
+function WhenItApplies({ draft, set, changed }: DraftProps & { changed: () => void }) {
+  return (
+    <>
       <label>
         Position <span class="hint">(between rewards that would pay the same, the lower position wins)</span>
         <input
@@ -659,6 +645,50 @@ export function RewardDialog({
           changed={changed}
         />
       )}
+    </>
+  );
+}
+
+/** Adds a reward to the group, or (with `reward`) changes one; `saved` once the API took it. */
+export function RewardDialog({
+  groupId,
+  reward,
+  currency,
+  onClose,
+  saved,
+}: {
+  groupId: string;
+  reward: Reward | null;
+  /** The currency a new flat amount starts in. */
+  currency: string;
+  onClose: () => void;
+  saved: () => void;
+}) {
+  const [draft] = useState(() => draftFrom(reward, currency));
+  const [, setRound] = useState(0);
+  const changed = () => setRound((n) => n + 1);
+  const set = (patch: Partial<Draft>) => {
+    Object.assign(draft, patch);
+    changed();
+  };
+  return (
+    <Confirm
+      title={reward ? 'Change the reward' : 'Add a reward'}
+      confirm={reward ? 'Save reward' : 'Add reward'}
+      wide
+      onClose={onClose}
+      onConfirm={async () => {
+        const body = bodyOf(draft);
+        // The generated union (a reward per event, conditions three levels deep) is more than
+        // openapi-fetch's body type follows (a sale's `daily_cap: null`); the collector checks the body.
+        if (reward) await api.PATCH('/v1/rewards/{id}', { params: { path: { id: reward.id } }, body: body as never });
+        else await api.POST('/v1/groups/{id}/rewards', { params: { path: { id: groupId } }, body: body as never });
+        saved();
+      }}
+    >
+      <WhatItPays draft={draft} set={set} />
+      <HowLong draft={draft} set={set} />
+      <WhenItApplies draft={draft} set={set} changed={changed} />
     </Confirm>
   );
 }

@@ -4,6 +4,7 @@
 
 import type { ComponentChildren } from 'preact';
 import { api } from '../common/api.js';
+import { CodeList, useEveryCode } from '../common/code-list.js';
 import { dateTime, int, money, moneyMap } from '../common/format.js';
 import { RangePicker, statsQuery, useRange } from '../common/range.js';
 import { useLoad } from '../common/use-api.js';
@@ -31,22 +32,17 @@ export function LinkCard({ p }: { p: Partnership }) {
 }
 
 export function Codes() {
-  const loaded = useLoad((signal) => api.GET('/v1/embed/codes', { ...auth(), params: { query: { per_page: 50 } }, signal }), 'codes');
-  const on = loaded.data?.data.filter((c) => c.attributes.enabled) ?? [];
+  // Every page of them, as the portal shows them: a partner may have more than one page of codes.
+  const loaded = useEveryCode(
+    (after, signal) => api.GET('/v1/embed/codes', { ...auth(), params: { query: { per_page: 50, starting_after: after } }, signal }),
+    'codes',
+  );
+  const on = loaded.data?.filter((c) => c.attributes.enabled) ?? [];
   if (on.length === 0) return null;
   return (
     <section class="panel" aria-labelledby="codes-title">
       <h2 id="codes-title">{t('codes.title')}</h2>
-      <ul class="codes">
-        {on.map(({ id, attributes: { code } }) => (
-          <li key={id}>
-            <p class="copy-row">
-              <code class="promo-code">{code}</code> <CopyButton text={code} label={t('codes.copy', { code })} />
-            </p>
-            <p class="hint">{t('codes.share', { code })}</p>
-          </li>
-        ))}
-      </ul>
+      <CodeList codes={on} copy={(code) => t('codes.copy', { code })} share={(code) => t('codes.share', { code })} />
     </section>
   );
 }

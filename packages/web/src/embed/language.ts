@@ -1,8 +1,10 @@
-// The embed's words (locales/*.ts) through the web apps' translator (common/i18n.ts): the
-// partner's choice, else the browser's, else the program's default. English is in the
-// bundle; another language is fetched once, when first spoken.
+// The embed's words (locales/*.ts) through the web apps' translator (common/i18n.ts) and the
+// portal's language switch (common/app-language.ts): the partner's choice, else the
+// browser's, else the program's default. English is in the bundle; another language is
+// fetched once, when first spoken.
 
-import { type Locale, translator } from '../common/i18n.js';
+import { appLanguage } from '../common/app-language.js';
+import { translator } from '../common/i18n.js';
 import en from './locales/en.js';
 
 const embed = translator<typeof en>({
@@ -13,10 +15,6 @@ const embed = translator<typeof en>({
 });
 
 export const t = embed.t;
-export const spoken = embed.locale;
 
-/** Speaks `locale` from now on (the caller renders again once it resolves). */
-export async function speak(locale: Locale): Promise<void> {
-  await embed.use(locale);
-  document.title = t('title');
-}
+/** Speaks `locale` from now on (the last asked for wins; the caller renders again once it resolves). */
+export const { speak } = appLanguage(embed, 'title');

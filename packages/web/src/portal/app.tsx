@@ -5,6 +5,7 @@
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { useEffect } from 'preact/hooks';
 import { api, isSignedOut } from '../common/api.js';
+import { everyPage } from '../common/codes.js';
 import { signInHref, useLostSession } from '../common/sign-in.js';
 import { lazyPage } from '../common/lazy-page.js';
 import { useLoad } from '../common/use-api.js';
@@ -28,16 +29,8 @@ const NAV = [
 ] as const;
 
 /** Every partnership of the partner, for the program switcher: one page, unless they joined more than 50 programs. */
-async function allPartnerships(signal: AbortSignal): Promise<Partnership[]> {
-  const all: Partnership[] = [];
-  for (let after: string | undefined; ; ) {
-    const page = await api.GET('/v1/portal/partnerships', { params: { query: { per_page: 50, starting_after: after } }, signal });
-    all.push(...page.data);
-    const last = page.data.at(-1);
-    if (!page.meta.pagination.has_more || !last) return all;
-    after = last.id;
-  }
-}
+const allPartnerships = (signal: AbortSignal): Promise<Partnership[]> =>
+  everyPage((after) => api.GET('/v1/portal/partnerships', { params: { query: { per_page: 50, starting_after: after } }, signal }));
 
 /** The partner and their partnerships; null when signed out. */
 async function loadSession(signal: AbortSignal): Promise<{ account: Account; partnerships: Partnership[] } | null> {

@@ -1,19 +1,17 @@
 import { api } from '../common/api.js';
-import { CODE_PATTERN, everyPage } from '../common/codes.js';
+import { CodeList, useEveryCode } from '../common/code-list.js';
+import { CODE_PATTERN } from '../common/codes.js';
 import { text, useSubmit } from '../common/forms.js';
-import { useLoad } from '../common/use-api.js';
-import { CopyButton, Failure, Show } from '../common/ui.js';
+import { Failure, Show } from '../common/ui.js';
 import { t, tx } from './language.js';
 import type { Partnership } from './session.js';
 
 export function CodesCard({ p }: { p: Partnership }) {
   const id = p.id;
   const program = p.attributes.program_name;
-  const loaded = useLoad(
-    (signal) =>
-      everyPage((after) =>
-        api.GET('/v1/portal/partnerships/{id}/codes', { params: { path: { id }, query: { per_page: 50, starting_after: after } }, signal }),
-      ),
+  const loaded = useEveryCode(
+    (after, signal) =>
+      api.GET('/v1/portal/partnerships/{id}/codes', { params: { path: { id }, query: { per_page: 50, starting_after: after } }, signal }),
     `codes/${id}`,
   );
   const rules = p.attributes.own_codes;
@@ -32,16 +30,11 @@ export function CodesCard({ p }: { p: Partnership }) {
           return (
             <>
               {on.length ? (
-                <ul class="codes">
-                  {on.map(({ id, attributes: { code } }) => (
-                    <li key={id}>
-                      <p>
-                        <code class="promo-code">{code}</code> <CopyButton text={code} label={t('codes.copy', { code })} />
-                      </p>
-                      <p class="hint">{tx('codes.share', { code: <strong>{code}</strong> })}</p>
-                    </li>
-                  ))}
-                </ul>
+                <CodeList
+                  codes={on}
+                  copy={(code) => t('codes.copy', { code })}
+                  share={(code) => tx('codes.share', { code: <strong>{code}</strong> })}
+                />
               ) : (
                 <p>{t('codes.none')}</p>
               )}

@@ -105,30 +105,314 @@ function Moves({ moves, groups }: { moves: GroupMove[]; groups: Readonly<Record<
   );
 }
 
-export function Partner() {
-  const { params } = useRoute();
-  const { route } = useLocation();
-  const id = params.id ?? '';
+type PartnerData = Awaited<ReturnType<typeof loadPartner>>;
+type Ship = NonNullable<PartnerData['partnership']>['attributes'];
+
+/** The partner's facts: how to reach and pay them, their partnership's state (to accept or decline), terms and group. */
+function PartnerFacts({ data, group, open }: { data: PartnerData; group: Group | undefined; open: (dialog: Dialog) => void }) {
+  const a = data.partner.attributes;
+  const ship = data.partnership?.attributes;
+  return (
+    <dl class="facts">
+      <dt>E-mail</dt>
+      <dd>{a.email}</dd>
+      <dt>PayPal</dt>
+      <dd>{a.paypal_email ?? 'not given: payouts skip this partner until it is'}</dd>
+      <dt>State</dt>
+      <dd>
+        <span class={`state ${ship?.state ?? 'none'}`}>{ship?.state ?? 'no partnership'}</span>{' '}
+        {ship && ship.state !== 'accepted' && (
+          <button type="button" onClick={() => open('accepted')}>
+            Accept
+          </button>
+        )}{' '}
+        {ship && ship.state !== 'declined' && (
+          <button type="button" class="secondary" onClick={() => open('declined')}>
+            Decline
+          </button>
+        )}
+      </dd>
+      {ship?.application_note && (
+        <>
+          <dt>Their application</dt>
+          <dd class="note">{ship.application_note}</dd>
+        </>
+      )}
+      <dt>Terms</dt>
+      <dd>
+        {ship?.commission_rate_bps !== undefined
+          ? `${percent(ship.commission_rate_bps / 10000)} (own rate)`
+          : group && !group.attributes.default
+            ? `the rewards of ${group.attributes.name}`
+            : "the program's rate"}
+        {ship && (ship.recurring_months !== null || ship.hold_days !== null || ship.minimum_payout !== null)
+          ? ', own rules'
+          : ", the program's rules"}{' '}
+        {ship && (
+          <button type="button" class="link" onClick={() => open('rate')}>
+            Change
+          </button>
+        )}
+      </dd>
+      {ship && (
+        <>
+          <dt>Group</dt>
+          <dd>
+            {group ? <a href={href(`/groups/${group.id}`)}>{group.attributes.name}</a> : 'none'}{' '}
+            <button type="button" class="link" aria-label="Move to another group" onClick={() => open('group')}>
+              Move
+            </button>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/** The partner's own figures for the range picked: asked for with the partner, not after. */
+function usePartnerStats(id: string) {
   const picked = useRange();
-  const loaded = useLoad((signal) => loadPartner(id, signal), id);
   const stats = useLoad(
     (signal) =>
       api.GET('/v1/stats', { params: { query: statsQuery(picked.range, { interval: picked.range.interval, partner_id_eq: id }) }, signal }),
     `${id}/${picked.range.from}/${picked.range.to}`,
   );
+  return { picked, stats };
+}
+
+/** The partner's own figures and chart, with the range picker. */
+function Performance({ picked, stats }: ReturnType<typeof usePartnerStats>) {
+  return (
+    <>
+      <div class="page-head">
+        <h2>Performance</h2>
+        <RangePicker {...picked} />
+      </div>
+      <Show loaded={stats}>
+        {(s) => (
+          <>
+            <dl class="figures">
+              {(
+                [
+                  ['Clicks', int(s.data.attributes.totals.clicks)],
+                  ['Referrals', int(s.data.attributes.totals.referrals)],
+                  ['Revenue', moneyMap(s.data.attributes.totals.revenue)],
+                  ['Commissions', moneyMap(s.data.attributes.totals.commissions)],
+                ] as const
+              ).map(([label, value]) => (
+                <div class="figure">
+                  <dt>{label}</dt>
+                  <dd class="value">{value}</dd>
+                </div>
+              ))}
+            </dl>
+            <MeasureChart stats={s.data.attributes} />
+          </>
+        )}
+      </Show>
+    </>
+  );
+}
+
+/** The partner's latest referrals and commissions, each acted on in place. */
+function LatestRecords({ data, reload }: { data: PartnerData; reload: () => void }) {
+  const { partner, referrals, commissions } = data;
+  return (
+    <>
+      <section class="panel">
+        <h2>Latest referrals</h2>
+        {referrals.length ? (
+          <ReferralTable rows={referrals} reload={reload} />
+        ) : (
+          <Empty title="No referrals yet">
+            <p>Once someone signs up through the link above, they appear here.</p>
+          </Empty>
+        )}
+      </section>
+      <section class="panel">
+        <h2>Latest commissions</h2>
+        {commissions.length ? (
+          <CommissionTable rows={commissions} reload={reload} partners={{ [partner.id]: partner.attributes.name }} />
+        ) : (
+          <Empty title="No commissions yet">
+            <p>A payment by a referred customer earns one.</p>
+          </Empty>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** The partner's name, e-mail and PayPal address, to change. */
+function EditPartner({ data, close, reload }: { data: PartnerData; close: () => void; reload: () => void }) {
+  const { partner } = data;
+  const a = partner.attributes;
+  return (
+    <Confirm
+      title={`Edit ${a.name}`}
+      confirm="Save"
+      onClose={close}
+      onConfirm={async (form) => {
+        const get = (n: string) => String(form.get(n) ?? '').trim();
+        await api.PATCH('/v1/partners/{id}', {
+          params: { path: { id: partner.id } },
+          body: {
+            name: get('name'),
+            email: get('email'),
+            paypal_email: get('paypal_email') || null,
+          },
+        });
+        reload();
+      }}
+    >
+      <label>
+        Name
+        <input name="name" value={a.name} required />
+      </label>
+      <label>
+        E-mail
+        <input name="email" type="email" value={a.email} required />
+      </label>
+      <label>
+        PayPal e-mail
+        <input name="paypal_email" type="email" value={a.paypal_email ?? ''} />
+      </label>
+    </Confirm>
+  );
+}
+
+/** The partnership's group, to move them to another. */
+function MoveGroup({ data, ship, close, reload }: { data: PartnerData; ship: Ship; close: () => void; reload: () => void }) {
+  return (
+    <Confirm
+      title={`Move ${data.partner.attributes.name} to another group`}
+      confirm="Move"
+      onClose={close}
+      onConfirm={async (form) => {
+        const to = String(form.get('group_id') ?? '');
+        if (to !== ship.group_id) {
+          await api.PATCH('/v1/partnerships/{id}', { params: { path: { id: data.partnership!.id } }, body: { group_id: to } });
+        }
+        reload();
+      }}
+    >
+      <label>
+        Group
+        <select name="group_id">
+          {data.groups.map((g) => (
+            <option value={g.id} selected={g.id === ship.group_id}>
+              {g.attributes.name}
+              {g.attributes.default ? ' (default)' : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p class="hint">
+        Their next payments earn the new group's rewards; commissions already made stay as they are. The move is recorded as yours, and a
+        move rule that already moved them does not move them again.
+      </p>
+    </Confirm>
+  );
+}
+
+/** The partnership's own rate and rules, or the program's. */
+function CommissionTerms({ data, ship, close, reload }: { data: PartnerData; ship: Ship; close: () => void; reload: () => void }) {
+  return (
+    <Confirm
+      title="Commission terms"
+      confirm="Save"
+      onClose={close}
+      onConfirm={async (form) => {
+        const raw = String(form.get('rate') ?? '').trim();
+        const bps = raw === '' ? null : Math.round(Number(raw) * 100);
+        await api.PATCH('/v1/partnerships/{id}', {
+          params: { path: { id: data.partnership!.id } },
+          body: { commission_rate_bps: bps, ...rulesFrom(form, true) },
+        });
+        reload();
+      }}
+    >
+      <label>
+        Rate in percent <span class="hint">(empty: the program's rate)</span>
+        <input
+          name="rate"
+          type="number"
+          min={0}
+          max={100}
+          step={0.01}
+          value={ship.commission_rate_bps === undefined ? '' : ship.commission_rate_bps / 100}
+        />
+      </label>
+      <RuleFields values={ship} inherit={data.program} />
+    </Confirm>
+  );
+}
+
+/** The dialog open on the page, if any: each asks before it changes the partner. */
+function PartnerDialog({ dialog, data, close, reload }: { dialog: Dialog; data: PartnerData; close: () => void; reload: () => void }) {
+  const { route } = useLocation();
+  const { partner, partnership } = data;
+  const a = partner.attributes;
+  const ship = partnership?.attributes;
+  if (dialog === 'edit') return <EditPartner data={data} close={close} reload={reload} />;
+  if (dialog === 'group' && ship) return <MoveGroup data={data} ship={ship} close={close} reload={reload} />;
+  if (dialog === 'rate' && ship) return <CommissionTerms data={data} ship={ship} close={close} reload={reload} />;
+  if (dialog === 'accepted' || dialog === 'declined') {
+    return (
+      <Confirm
+        title={dialog === 'accepted' ? `Accept ${a.name}?` : `Decline ${a.name}?`}
+        confirm={dialog === 'accepted' ? 'Accept' : 'Decline'}
+        danger={dialog === 'declined'}
+        onClose={close}
+        onConfirm={async () => {
+          await api.PATCH('/v1/partnerships/{id}', { params: { path: { id: partnership!.id } }, body: { state: dialog } });
+          reload();
+        }}
+      >
+        <p>
+          {dialog === 'accepted'
+            ? 'Their link starts counting visits and signups.'
+            : 'Their link stops counting; payments of their referrals earn nothing.'}
+        </p>
+      </Confirm>
+    );
+  }
+  if (dialog === 'delete') {
+    return (
+      <Confirm
+        title={`Delete ${a.name}?`}
+        confirm="Delete"
+        danger
+        onClose={close}
+        onConfirm={async () => {
+          await api.DELETE('/v1/partners/{id}', { params: { path: { id: partner.id } } });
+          route(href('/partners'));
+        }}
+      >
+        <p>
+          This removes the partner, their link and their clicks. A partner with referrals or commissions cannot be deleted; decline them
+          instead.
+        </p>
+      </Confirm>
+    );
+  }
+  return null;
+}
+
+export function Partner() {
+  const { params } = useRoute();
+  const id = params.id ?? '';
+  const loaded = useLoad((signal) => loadPartner(id, signal), id);
+  const performance = usePartnerStats(id);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const close = () => setDialog(null);
   return (
     <Show loaded={loaded}>
-      {({ partner, partnership, referrals, commissions, program, groups, moves }) => {
+      {(data) => {
+        const { partner, partnership, program, groups, moves } = data;
         const a = partner.attributes;
         const ship = partnership?.attributes;
         const groupsById = byId(groups);
         const group = ship?.group_id ? groupsById[ship.group_id] : undefined;
-        const moveTo = async (state: 'accepted' | 'declined') => {
-          await api.PATCH('/v1/partnerships/{id}', { params: { path: { id: partnership!.id } }, body: { state } });
-          loaded.reload();
-        };
         return (
           <section>
             <p class="crumbs">
@@ -145,59 +429,7 @@ export function Partner() {
                 </button>
               </div>
             </div>
-            <dl class="facts">
-              <dt>E-mail</dt>
-              <dd>{a.email}</dd>
-              <dt>PayPal</dt>
-              <dd>{a.paypal_email ?? 'not given: payouts skip this partner until it is'}</dd>
-              <dt>State</dt>
-              <dd>
-                <span class={`state ${ship?.state ?? 'none'}`}>{ship?.state ?? 'no partnership'}</span>{' '}
-                {ship && ship.state !== 'accepted' && (
-                  <button type="button" onClick={() => setDialog('accepted')}>
-                    Accept
-                  </button>
-                )}{' '}
-                {ship && ship.state !== 'declined' && (
-                  <button type="button" class="secondary" onClick={() => setDialog('declined')}>
-                    Decline
-                  </button>
-                )}
-              </dd>
-              {ship?.application_note && (
-                <>
-                  <dt>Their application</dt>
-                  <dd class="note">{ship.application_note}</dd>
-                </>
-              )}
-              <dt>Terms</dt>
-              <dd>
-                {ship?.commission_rate_bps !== undefined
-                  ? `${percent(ship.commission_rate_bps / 10000)} (own rate)`
-                  : group && !group.attributes.default
-                    ? `the rewards of ${group.attributes.name}`
-                    : "the program's rate"}
-                {ship && (ship.recurring_months !== null || ship.hold_days !== null || ship.minimum_payout !== null)
-                  ? ', own rules'
-                  : ", the program's rules"}{' '}
-                {ship && (
-                  <button type="button" class="link" onClick={() => setDialog('rate')}>
-                    Change
-                  </button>
-                )}
-              </dd>
-              {ship && (
-                <>
-                  <dt>Group</dt>
-                  <dd>
-                    {group ? <a href={href(`/groups/${group.id}`)}>{group.attributes.name}</a> : 'none'}{' '}
-                    <button type="button" class="link" aria-label="Move to another group" onClick={() => setDialog('group')}>
-                      Move
-                    </button>
-                  </dd>
-                </>
-              )}
-            </dl>
+            <PartnerFacts data={data} group={group} open={setDialog} />
             {ship && (
               <section class="panel link-panel">
                 <h2>Referral link</h2>
@@ -209,176 +441,10 @@ export function Partner() {
             )}
             {ship && <PartnerCodes partnership={partnership!} program={program} groupName={group?.attributes.name} />}
             <PortalInvite partnerId={partner.id} name={a.name} />
-            <div class="page-head">
-              <h2>Performance</h2>
-              <RangePicker {...picked} />
-            </div>
-            <Show loaded={stats}>
-              {(s) => (
-                <>
-                  <dl class="figures">
-                    {(
-                      [
-                        ['Clicks', int(s.data.attributes.totals.clicks)],
-                        ['Referrals', int(s.data.attributes.totals.referrals)],
-                        ['Revenue', moneyMap(s.data.attributes.totals.revenue)],
-                        ['Commissions', moneyMap(s.data.attributes.totals.commissions)],
-                      ] as const
-                    ).map(([label, value]) => (
-                      <div class="figure">
-                        <dt>{label}</dt>
-                        <dd class="value">{value}</dd>
-                      </div>
-                    ))}
-                  </dl>
-                  <MeasureChart stats={s.data.attributes} />
-                </>
-              )}
-            </Show>
-            <section class="panel">
-              <h2>Latest referrals</h2>
-              {referrals.length ? (
-                <ReferralTable rows={referrals} reload={loaded.reload} />
-              ) : (
-                <Empty title="No referrals yet">
-                  <p>Once someone signs up through the link above, they appear here.</p>
-                </Empty>
-              )}
-            </section>
-            <section class="panel">
-              <h2>Latest commissions</h2>
-              {commissions.length ? (
-                <CommissionTable rows={commissions} reload={loaded.reload} partners={{ [partner.id]: a.name }} />
-              ) : (
-                <Empty title="No commissions yet">
-                  <p>A payment by a referred customer earns one.</p>
-                </Empty>
-              )}
-            </section>
+            <Performance {...performance} />
+            <LatestRecords data={data} reload={loaded.reload} />
             {ship && <Moves moves={moves} groups={groupsById} />}
-            {dialog === 'edit' && (
-              <Confirm
-                title={`Edit ${a.name}`}
-                confirm="Save"
-                onClose={close}
-                onConfirm={async (form) => {
-                  const get = (n: string) => String(form.get(n) ?? '').trim();
-                  await api.PATCH('/v1/partners/{id}', {
-                    params: { path: { id: partner.id } },
-                    body: {
-                      name: get('name'),
-                      email: get('email'),
-                      paypal_email: get('paypal_email') || null,
-                    },
-                  });
-                  loaded.reload();
-                }}
-              >
-                <label>
-                  Name
-                  <input name="name" value={a.name} required />
-                </label>
-                <label>
-                  E-mail
-                  <input name="email" type="email" value={a.email} required />
-                </label>
-                <label>
-                  PayPal e-mail
-                  <input name="paypal_email" type="email" value={a.paypal_email ?? ''} />
-                </label>
-              </Confirm>
-            )}
-            {dialog === 'group' && ship && (
-              <Confirm
-                title={`Move ${a.name} to another group`}
-                confirm="Move"
-                onClose={close}
-                onConfirm={async (form) => {
-                  const to = String(form.get('group_id') ?? '');
-                  if (to !== ship.group_id) {
-                    await api.PATCH('/v1/partnerships/{id}', { params: { path: { id: partnership!.id } }, body: { group_id: to } });
-                  }
-                  loaded.reload();
-                }}
-              >
-                <label>
-                  Group
-                  <select name="group_id">
-                    {groups.map((g) => (
-                      <option value={g.id} selected={g.id === ship.group_id}>
-                        {g.attributes.name}
-                        {g.attributes.default ? ' (default)' : ''}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <p class="hint">
-                  Their next payments earn the new group's rewards; commissions already made stay as they are. The move is recorded as
-                  yours, and a move rule that already moved them does not move them again.
-                </p>
-              </Confirm>
-            )}
-            {dialog === 'rate' && ship && (
-              <Confirm
-                title="Commission terms"
-                confirm="Save"
-                onClose={close}
-                onConfirm={async (form) => {
-                  const raw = String(form.get('rate') ?? '').trim();
-                  const bps = raw === '' ? null : Math.round(Number(raw) * 100);
-                  await api.PATCH('/v1/partnerships/{id}', {
-                    params: { path: { id: partnership!.id } },
-                    body: { commission_rate_bps: bps, ...rulesFrom(form, true) },
-                  });
-                  loaded.reload();
-                }}
-              >
-                <label>
-                  Rate in percent <span class="hint">(empty: the program's rate)</span>
-                  <input
-                    name="rate"
-                    type="number"
-                    min={0}
-                    max={100}
-                    step={0.01}
-                    value={ship.commission_rate_bps === undefined ? '' : ship.commission_rate_bps / 100}
-                  />
-                </label>
-                <RuleFields values={ship} inherit={program} />
-              </Confirm>
-            )}
-            {(dialog === 'accepted' || dialog === 'declined') && (
-              <Confirm
-                title={dialog === 'accepted' ? `Accept ${a.name}?` : `Decline ${a.name}?`}
-                confirm={dialog === 'accepted' ? 'Accept' : 'Decline'}
-                danger={dialog === 'declined'}
-                onClose={close}
-                onConfirm={() => moveTo(dialog)}
-              >
-                <p>
-                  {dialog === 'accepted'
-                    ? 'Their link starts counting visits and signups.'
-                    : 'Their link stops counting; payments of their referrals earn nothing.'}
-                </p>
-              </Confirm>
-            )}
-            {dialog === 'delete' && (
-              <Confirm
-                title={`Delete ${a.name}?`}
-                confirm="Delete"
-                danger
-                onClose={close}
-                onConfirm={async () => {
-                  await api.DELETE('/v1/partners/{id}', { params: { path: { id: partner.id } } });
-                  route(href('/partners'));
-                }}
-              >
-                <p>
-                  This removes the partner, their link and their clicks. A partner with referrals or commissions cannot be deleted; decline
-                  them instead.
-                </p>
-              </Confirm>
-            )}
+            <PartnerDialog dialog={dialog} data={data} close={() => setDialog(null)} reload={loaded.reload} />
           </section>
         );
       }}

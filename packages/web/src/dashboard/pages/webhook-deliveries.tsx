@@ -14,6 +14,7 @@ import { EndpointState, SendTest } from '../webhooks.js';
 
 type Delivery = Answer<'/v1/webhook_endpoints/{id}/deliveries'>['data'][number];
 type Opened = Answer<'/v1/webhook_deliveries/{id}'>;
+type Endpoint = Answer<'/v1/webhook_endpoints/{id}'>;
 type Attempt = NonNullable<Opened['data']['attributes']['attempt_log']>[number];
 
 const STATES = ['pending', 'succeeded', 'failed'] as const;
@@ -107,37 +108,9 @@ function DeliveryDetail({
   );
 }
 
-export function WebhookDeliveries() {
-  const { params } = useRoute();
-  const { query, path, route } = useLocation();
-  const id = params.id ?? '';
-  const page = Math.max(1, Number(query.page) || 1);
-  const filters = { page, ...(query.state_eq ? { state_eq: query.state_eq } : {}) };
-  const [round, setRound] = useState(0);
-  const endpoint = useLoad((signal) => api.GET('/v1/webhook_endpoints/{id}', { params: { path: { id } }, signal }), `${id}/${round}`);
-  const list = useLoad(
-    (signal) => api.GET('/v1/webhook_endpoints/{id}/deliveries', { params: { path: { id }, query: filters }, signal }),
-    `${id}?${JSON.stringify(filters)}/${round}`,
-  );
-  const opened = useLoad(
-    query.open ? (signal) => api.GET('/v1/webhook_deliveries/{id}', { params: { path: { id: query.open! } }, signal }) : null,
-    `${query.open}/${round}`,
-  );
-  const [said, setSaid] = useState<{ error?: unknown; message?: string }>({});
-  // An empty value leaves its parameter out: closing a delivery drops `open`, "Any" drops the state.
-  const urlWith = (change: Record<string, string>) =>
-    `${path}?${new URLSearchParams(Object.entries({ ...query, ...change }).filter(([, v]) => v))}`;
-  const set = (change: Record<string, string>) => route(urlWith({ page: '1', ...change }), true);
-  const refresh = () => setRound((r) => r + 1);
-  // Ask again while something shown is about to be tried; a retry minutes away waits for a reload.
-  const waiting = [...(list.data?.data ?? []), ...(query.open && opened.data ? [opened.data.data] : [])].some(dueSoon);
-  useEffect(() => {
-    if (!waiting) return;
-    const timer = setTimeout(refresh, REFRESH_MS);
-    return () => clearTimeout(timer);
-  }, [waiting, round]);
-
-  const columns: Column<Delivery>[] = [
+/** The deliveries table's columns; `urlWith` makes each one's Open link (this page with `open`). */
+function deliveryColumns(urlWith: (change: Record<string, string>) => string): Column<Delivery>[] {
+  return [
     {
       label: 'Created',
       cell: (d) => dateTime(d.attributes.created_at),
@@ -168,6 +141,71 @@ export function WebhookDeliveries() {
       ),
     },
   ];
+}
+
+/** The endpoint the deliveries are of: its URL, its events, whether it is on, its secret's hint. */
+function EndpointFacts({ endpoint }: { endpoint: Loaded<Endpoint> }) {
+  return (
+    <Show loaded={endpoint}>
+      {({ data: e }) => (
+        <dl class="facts">
+          <dt>URL</dt>
+          <dd>
+            <code class="secret">{e.attributes.url}</code>
+            {e.attributes.description && <span class="hint"> {e.attributes.description}</span>}
+          </dd>
+          <dt>Events</dt>
+          <dd>{e.attributes.event_types.length ? e.attributes.event_types.join(', ') : 'all events'}</dd>
+          <dt>State</dt>
+          <dd>
+            <EndpointState endpoint={e} />
+            {!e.attributes.enabled && (
+              <>
+                {' '}
+                <a href={href('/settings#webhooks')}>Enable it in the settings</a>
+              </>
+            )}
+          </dd>
+          <dt>Secret</dt>
+          <dd>
+            <code>{e.attributes.secret_hint}</code>
+          </dd>
+        </dl>
+      )}
+    </Show>
+  );
+}
+
+export function WebhookDeliveries() {
+  const { params } = useRoute();
+  const { query, path, route } = useLocation();
+  const id = params.id ?? '';
+  const page = Math.max(1, Number(query.page) || 1);
+  const filters = { page, ...(query.state_eq ? { state_eq: query.state_eq } : {}) };
+  const [round, setRound] = useState(0);
+  const endpoint = useLoad((signal) => api.GET('/v1/webhook_endpoints/{id}', { params: { path: { id } }, signal }), `${id}/${round}`);
+  const list = useLoad(
+    (signal) => api.GET('/v1/webhook_endpoints/{id}/deliveries', { params: { path: { id }, query: filters }, signal }),
+    `${id}?${JSON.stringify(filters)}/${round}`,
+  );
+  const opened = useLoad(
+    query.open ? (signal) => api.GET('/v1/webhook_deliveries/{id}', { params: { path: { id: query.open! } }, signal }) : null,
+    `${query.open}/${round}`,
+  );
+  const [said, setSaid] = useState<{ error?: unknown; message?: string }>({});
+  // An empty value leaves its parameter out: closing a delivery drops `open`, "Any" drops the state.
+  const urlWith = (change: Record<string, string>) =>
+    `${path}?${new URLSearchParams(Object.entries({ ...query, ...change }).filter(([, v]) => v))}`;
+  const set = (change: Record<string, string>) => route(urlWith({ page: '1', ...change }), true);
+  const refresh = () => setRound((r) => r + 1);
+  // Ask again while something shown is about to be tried; a retry minutes away waits for a reload.
+  const waiting = [...(list.data?.data ?? []), ...(query.open && opened.data ? [opened.data.data] : [])].some(dueSoon);
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setTimeout(refresh, REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [waiting, round]);
+
   return (
     <section>
       <p class="crumbs">
@@ -188,33 +226,7 @@ export function WebhookDeliveries() {
           />
         </div>
       </div>
-      <Show loaded={endpoint}>
-        {({ data: e }) => (
-          <dl class="facts">
-            <dt>URL</dt>
-            <dd>
-              <code class="secret">{e.attributes.url}</code>
-              {e.attributes.description && <span class="hint"> {e.attributes.description}</span>}
-            </dd>
-            <dt>Events</dt>
-            <dd>{e.attributes.event_types.length ? e.attributes.event_types.join(', ') : 'all events'}</dd>
-            <dt>State</dt>
-            <dd>
-              <EndpointState endpoint={e} />
-              {!e.attributes.enabled && (
-                <>
-                  {' '}
-                  <a href={href('/settings#webhooks')}>Enable it in the settings</a>
-                </>
-              )}
-            </dd>
-            <dt>Secret</dt>
-            <dd>
-              <code>{e.attributes.secret_hint}</code>
-            </dd>
-          </dl>
-        )}
-      </Show>
+      <EndpointFacts endpoint={endpoint} />
       {said.message && (
         <p role="status" class="ok">
           {said.message}
@@ -252,7 +264,7 @@ export function WebhookDeliveries() {
             </Empty>
           ) : (
             <>
-              <Table caption="Webhook deliveries" columns={columns} rows={answer.data} csv="webhook-deliveries" />
+              <Table caption="Webhook deliveries" columns={deliveryColumns(urlWith)} rows={answer.data} csv="webhook-deliveries" />
               <Pager page={page} hasMore={answer.meta.pagination.has_more} go={(p) => set({ page: String(p) })} />
             </>
           )
