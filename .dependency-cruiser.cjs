@@ -43,6 +43,21 @@ module.exports = {
       to: { path: `${SRC}modules/[^/]+/(routes|[a-z-]+-routes|cli)\\.ts$` },
     },
     {
+      name: 'modules-under-flows',
+      comment:
+        'Flows (a conversion, a payment, a review decision…) orchestrate modules in one transaction; a module never calls a flow: it emits an event, and a reaction (flows/reactions.ts) subscribes.',
+      severity: 'error',
+      from: { path: `${SRC}(modules|events|core|platform)/`, pathNot: [HTTP_SIDE, `${SRC}modules/site/`] },
+      to: { path: `${SRC}flows/` },
+    },
+    {
+      name: 'events-under-modules',
+      comment: 'The events layer knows no module: subscribers register from the composition root (subscribers.ts).',
+      severity: 'error',
+      from: { path: `${SRC}events/` },
+      to: { path: [`${SRC}(modules|flows|api|cli)/`, ENTRY] },
+    },
+    {
       name: 'repo-is-sql',
       comment:
         "A repository is the SQL of its module's tables: the database, the vocabulary, its module's model (pure types) and other repositories (row types, the statistics' deltas), nothing above.",

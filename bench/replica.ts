@@ -5,7 +5,7 @@
 // before every tenth read, so some reads must wait for the replica to replay that write or
 // go to the primary. Reports each read's p50 and p99 and the share the replica answered.
 
-import { createProgram } from '../packages/collector/src/modules/programs/service.js';
+import { createProgram } from '../packages/collector/src/flows/program.js';
 import { createLogger } from '../packages/collector/src/platform/log.js';
 import { startServer, type RunningServer } from '../packages/collector/src/server.js';
 import { startCluster } from '../test/postgres/cluster.js';

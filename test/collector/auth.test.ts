@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
 import { generateToken, hashToken, tokenKind } from '../../packages/collector/src/modules/tokens/service.js';
-import { DEMO_TOKENS_KEPT, demoToken } from '../../packages/collector/src/modules/programs/service.js';
+import { DEMO_TOKENS_KEPT, demoToken } from '../../packages/collector/src/flows/program.js';
 import { contents, ENGINE } from './database.js';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 

@@ -6,7 +6,7 @@ import { checkAnswer } from './answers.js';
 import { collectorDatabase } from './database.js';
 import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
-import { createProgram } from '../../packages/collector/src/modules/programs/service.js';
+import { createProgram } from '../../packages/collector/src/flows/program.js';
 import type { OutboundPolicy } from '../../packages/collector/src/platform/outbound.js';
 import type { RateLimits } from '../../packages/collector/src/platform/http/rate-limit.js';
 

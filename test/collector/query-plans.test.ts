@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
 import { authenticateSession } from '../../packages/collector/src/modules/owners/service.js';
-import { authenticatePartner, type PartnerContext } from '../../packages/collector/src/modules/portal/service.js';
+import { authenticatePartner, type PartnerContext } from '../../packages/collector/src/flows/portal.js';
 import { deletePartner } from '../../packages/collector/src/modules/partners/service.js';
 import { eraseReferral, forgetEmail } from '../../packages/collector/src/modules/referrals/service.js';
 import { ServiceError } from '../../packages/collector/src/platform/errors.js';
@@ -24,7 +24,7 @@ import { ENGINE } from './database.js';
 import { PUBLIC_URL, seedPartner, startCollector, T0, type CallOptions, type Collector } from './harness.js';
 import { isPage, keysAndIndexes, oneLine, openExplainer, planning, type Explainer, type PlanNode, type Planned } from './plans-explain.js';
 import { ownerSession } from './session.js';
-import { authenticateEmbed, mintEmbedToken, openSession } from '../../packages/collector/src/modules/embed/service.js';
+import { authenticateEmbed, mintEmbedToken, openSession } from '../../packages/collector/src/flows/embed.js';
 import type { EmbedSessionRow } from '../../packages/collector/src/modules/embed/repo.js';
 import { makeClickPartitions } from '../../packages/collector/src/modules/clicks/partitions.js';
 import { customer, newSecret, postEvent, stripeEvent } from './stripe-fixtures.js';

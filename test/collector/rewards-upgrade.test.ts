@@ -4,7 +4,7 @@
 // the collector of this release migrates it and is paid for its customers.
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { addMonths } from '../../packages/collector/src/modules/commissions/rules.js';
+import { addMonths } from '../../packages/collector/src/core/payout-terms.js';
 import { generateToken, hashToken } from '../../packages/collector/src/modules/tokens/service.js';
 import { migrate } from '../../packages/collector/src/platform/db/migrate.js';
 import { openDatabase } from '../../packages/collector/src/platform/db/open.js';

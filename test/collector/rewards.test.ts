@@ -6,7 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { addMonths } from '../../packages/collector/src/modules/commissions/rules.js';
+import { addMonths } from '../../packages/collector/src/core/payout-terms.js';
 import { integrityProblems } from './database.js';
 import { expectError, seedPartner } from './harness.js';
 import { type Json, leadReward, type Program, programsKit } from './programs-kit.js';

@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../packages/collector/src/app.js';
-import { createProgram } from '../../packages/collector/src/modules/programs/service.js';
+import { createProgram } from '../../packages/collector/src/flows/program.js';
 import { createLogger } from '../../packages/collector/src/platform/log.js';
 import type { Db } from '../../packages/collector/src/platform/db/db.js';
 import { migrate } from '../../packages/collector/src/platform/db/migrate.js';

@@ -3,12 +3,13 @@
 // another one did. cli.test.ts shows the same through a running server and the CLI.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { allowsOrigin, createProgram, updateProgram } from '../../packages/collector/src/modules/programs/service.js';
+import { createProgram, updateProgram } from '../../packages/collector/src/flows/program.js';
+import { allowsOrigin } from '../../packages/collector/src/modules/programs/service.js';
 import { authenticate, issueToken, revokeProgramToken } from '../../packages/collector/src/modules/tokens/service.js';
 import { emit } from '../../packages/collector/src/events/emit.js';
-import { recordConversion } from '../../packages/collector/src/modules/referrals/conversions.js';
+import { recordConversion } from '../../packages/collector/src/flows/conversion.js';
 import { createPartner, updatePartner } from '../../packages/collector/src/modules/partners/service.js';
-import { createPartnership, updatePartnership } from '../../packages/collector/src/modules/partnerships/service.js';
+import { createPartnership, updatePartnership } from '../../packages/collector/src/flows/partnership.js';
 import { createEndpoint, updateEndpoint } from '../../packages/collector/src/modules/webhooks/service.js';
 import { DEFAULT_OUTBOUND } from '../../packages/collector/src/platform/outbound.js';
 import { type Db, type Param, type Queryable, SETTINGS_LAG_MS } from '../../packages/collector/src/platform/db/db.js';

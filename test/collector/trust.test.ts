@@ -5,7 +5,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeExpiredAccess } from '../../packages/collector/src/modules/identity/purge.js';
+import { purgeExpiredAccess } from '../../packages/collector/src/flows/purge.js';
 import { LINK_SECONDS, SESSION_IDLE_SECONDS } from '../../packages/collector/src/modules/identity/service.js';
 import { expectError, seedPartner, startCollector, type CallOptions, type Collector, type Reply } from './harness.js';
 import { asOwner, ownerSession, sessionCookieOf } from './session.js';

@@ -8,7 +8,7 @@ import { deliverOne, type DeliveryOptions } from '../../packages/collector/src/m
 import { emit } from '../../packages/collector/src/events/emit.js';
 import { claimDue } from '../../packages/collector/src/modules/webhooks/repo.js';
 import { createEndpoint } from '../../packages/collector/src/modules/webhooks/service.js';
-import { createProgram } from '../../packages/collector/src/modules/programs/service.js';
+import { createProgram } from '../../packages/collector/src/flows/program.js';
 import type { Db } from '../../packages/collector/src/platform/db/db.js';
 import { openMigrated } from '../../packages/collector/src/platform/db/open.js';
 import { unavailable } from '../../packages/collector/src/platform/db/unavailable.js';

@@ -90,6 +90,11 @@ function codeUnder(folder: string): Code[] {
     .map((f) => ({ file: join(folder, f), text: readFileSync(join(ROOT, folder, f), 'utf8') }));
 }
 
+/** Code outside a catalogue's folder that speaks its words: the e-mails' letters are a flow, above the module. */
+const ALSO_USED_BY: Record<string, readonly string[]> = {
+  'packages/collector/src/modules/notifications/locales': ['packages/collector/src/flows/notification-letters.ts'],
+};
+
 const found = (readdirSync(join(ROOT, 'packages'), { recursive: true }) as string[])
   .filter((f) => /(^|[\\/])locales[\\/]en\.ts$/.test(f) && !f.includes('node_modules') && !f.includes('dist'))
   .map((f) => relative(ROOT, join(ROOT, 'packages', dirname(f))).replace(/\\/g, '/'))
@@ -112,7 +117,10 @@ describe('the catalogues', () => {
     it(`${dir}: every language has English's keys and plural forms, no others; every key is used, and every key used is there`, async () => {
       const catalogues = await load(dir);
       const parent = dirname(dir);
-      const code = codeUnder(parent);
+      const code = [
+        ...codeUnder(parent),
+        ...(ALSO_USED_BY[dir] ?? []).map((file) => ({ file, text: readFileSync(join(ROOT, file), 'utf8') })),
+      ];
       // A file under a nested catalogue's folder (portal/notifications/) is checked for keys with that one, which adds its own to ours.
       const nested = found.filter((d) => d !== dir && d.startsWith(`${parent}/`)).map((d) => `${dirname(d)}/`);
       const governing = found.filter((d) => `${parent}/`.startsWith(`${dirname(d)}/`));

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser as PlaywrightBrowser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProgram } from '../../packages/collector/src/modules/programs/service.js';
+import { createProgram } from '../../packages/collector/src/flows/program.js';
 import { invite, linkPath } from '../../packages/collector/src/modules/owners/service.js';
 import type { RunningServer } from '../../packages/collector/src/server.js';
 import { apiWith, axeFindings, bodyText, choose, overflowsSideways, press, waitForText, type Api, redeemLink } from './dashboard.js';

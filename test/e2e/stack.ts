@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser as PlaywrightBrowser } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from './driver.js';
-import { createProgram } from '../../packages/collector/src/modules/programs/service.js';
+import { createProgram } from '../../packages/collector/src/flows/program.js';
 import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../packages/collector/src/server.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../packages/collector/src/app.js';
 import { createLogger } from '../../packages/collector/src/platform/log.js';
-import { ensureFirstProgram } from '../../packages/collector/src/modules/programs/service.js';
+import { ensureFirstProgram } from '../../packages/collector/src/flows/program.js';
 import { generateToken } from '../../packages/collector/src/modules/tokens/service.js';
 import { migrate } from '../../packages/collector/src/platform/db/migrate.js';
 import { numbered, openPostgres } from '../../packages/collector/src/platform/db/postgres.js';

@@ -5,7 +5,7 @@
 // to the primary, never an error.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProgram } from '../../packages/collector/src/modules/programs/service.js';
+import { createProgram } from '../../packages/collector/src/flows/program.js';
 import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer, type RunningServer } from '../../packages/collector/src/server.js';
 import { msUntil } from '../collector/served.js';

@@ -16,16 +16,17 @@ import { purgeClicks, startClickPurge } from './modules/clicks/service.js';
 import { maintainClicks, type ClickMaintenance } from './modules/clicks/partitions.js';
 import { startDelivery } from './modules/webhooks/deliver.js';
 import { DEFAULT_OUTBOUND, postJson, type OutboundPolicy } from './platform/outbound.js';
-import { demoToken, ensureFirstProgram, type CreatedProgram } from './modules/programs/service.js';
+import { demoToken, ensureFirstProgram } from './flows/program.js';
+import type { CreatedProgram } from './modules/programs/service.js';
 import type { Db } from './platform/db/db.js';
 import { openMigrated } from './platform/db/open.js';
 import { errorObject } from './platform/http/errors.js';
 import { createMailer } from './platform/mail.js';
-import { composers } from './modules/mail/messages.js';
+import { composers } from './flows/mail-messages.js';
 import { startOutbox, type OutboxSender } from './modules/mail/outbox.js';
-import { pruneNotifications, startNotifications } from './modules/notifications/sender.js';
-import { purgeExpiredAccess } from './modules/identity/purge.js';
-import { payClickRewards } from './modules/rewards/clicks.js';
+import { pruneNotifications, startNotifications } from './flows/notification-sender.js';
+import { purgeExpiredAccess } from './flows/purge.js';
+import { payClickRewards } from './flows/click-rewards.js';
 import { SECURITY_HEADERS } from './platform/http/security-headers.js';
 
 export interface RunningServer {

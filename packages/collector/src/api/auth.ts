@@ -6,8 +6,8 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { authenticateSession } from '../modules/owners/service.js';
-import { authenticatePartner } from '../modules/portal/service.js';
-import { authenticateEmbed } from '../modules/embed/service.js';
+import { authenticatePartner } from '../flows/portal.js';
+import { authenticateEmbed } from '../flows/embed.js';
 import { authenticate, tokenKind } from '../modules/tokens/service.js';
 import { fail } from '../platform/errors.js';
 import type { Db } from '../platform/db/db.js';

@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import { EMAIL_MAX, emailProblem, normalizeEmail } from '../core/email.js';
-import { MAX_HOLD_DAYS, MAX_RECURRING_MONTHS } from '../modules/commissions/rules.js';
+import { MAX_HOLD_DAYS, MAX_RECURRING_MONTHS } from '../core/payout-terms.js';
 import { CURRENCY_RULE, knownCurrency } from '../core/money.js';
 import { transformed } from '../platform/http/list-query.js';
 import { SLUG_PATTERN } from '../core/slugs.js';

@@ -5,7 +5,7 @@
 import { publicUrlOf, type Config } from '../../platform/config.js';
 import { addSecret, connection, isLocalUrl, webhookPath } from './connect.js';
 import type { Platform } from './facts.js';
-import { PLATFORMS } from './platforms.js';
+import { PLATFORMS } from '../../platforms.js';
 import type { SecretRow } from './repo.js';
 import { now, orStdin, out, programFor, required, withDb, type Command } from '../../cli/common.js';
 

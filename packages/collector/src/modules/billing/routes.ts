@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import { addSecret, connection, isLocalUrl, lastEvent, removeSecret, webhookPath } from './connect.js';
-import { receiveEvent, reprocessEvent } from './events.js';
+import { receiveEvent, reprocessEvent } from '../../flows/billing-event.js';
 import { dateTime, oneOf, text } from '../../platform/http/list-query.js';
 import type { Resource } from '../../platform/resource.js';
 import { route } from '../../api/route.js';
@@ -12,7 +12,7 @@ import * as billing from './repo.js';
 import type { EventRow, SecretRow } from './repo.js';
 import { readRoutes } from '../../api/crud.js';
 import type { Platform } from './facts.js';
-import { PLATFORMS, PLATFORM_BY_NAME } from './platforms.js';
+import { PLATFORMS, PLATFORM_BY_NAME } from '../../platforms.js';
 
 /** The platforms' events are small, but an invoice with many lines is not 16 KiB. */
 export const BILLING_BODY_LIMIT = 512 * 1024;

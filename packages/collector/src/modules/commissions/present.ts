@@ -3,7 +3,7 @@
 
 import { present } from '../../platform/resource.js';
 import type { CommissionRow } from './repo.js';
-import { reviewOf } from '../referrals/present.js';
+import { reviewOf } from '../../core/review.js';
 import type { CommissionPayload } from '../../events/types.js';
 
 export function renderCommission(row: CommissionRow): CommissionPayload {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createCommission, updateCommission } from './service.js';
+import { createCommission, updateCommission } from '../../flows/commission-entry.js';
 import { states } from '../../core/state-machines.js';
 import { dateTime, oneOf, text } from '../../platform/http/list-query.js';
 import * as commissions from './repo.js';

@@ -10,7 +10,7 @@ import { fail } from '../../platform/errors.js';
 import type { FailureLimit } from '../../platform/http/rate-limit.js';
 import { sendStatic } from '../../platform/http/static-file.js';
 import { APP_POLICY, mountAppFiles, type WebApp } from '../site/web.js';
-import { frameAncestors } from './service.js';
+import { frameAncestors } from '../../flows/embed.js';
 
 export function mountEmbed(router: Router, db: Db, now: () => number, failures: FailureLimit, app: WebApp | undefined): void {
   mountAppFiles(router, app, 'embed');

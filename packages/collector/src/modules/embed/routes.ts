@@ -12,9 +12,9 @@ import { listEnvelope } from '../../platform/http/render.js';
 import { one, page, relation, resource, unixTime } from '../../platform/http/schemas.js';
 import { renderCode } from '../codes/present.js';
 import { codeSchema } from '../codes/schemas.js';
-import { renderPartnership } from '../portal/present.js';
+import { renderPartnership } from '../../flows/portal-present.js';
 import { partnershipSchema } from '../portal/schemas.js';
-import { partnerCodes } from '../portal/service.js';
+import { partnerCodes } from '../../flows/portal.js';
 import type { PartnerRow } from '../partners/repo.js';
 import { statsSeries } from '../stats/service.js';
 import { seriesAnswer, seriesQuery, seriesSchema } from '../stats/schemas.js';
@@ -27,7 +27,7 @@ import {
   mintEmbedToken,
   openSession,
   updatePayoutSettings,
-} from './service.js';
+} from '../../flows/embed.js';
 
 const embedTokenSchema = resource(
   'embed_token',

@@ -24,7 +24,7 @@ import { firstPromoter } from './firstpromoter.js';
 import { KINDS, type Source } from './model.js';
 import type { PlatformOptions } from './platform.js';
 import { rewardful } from './rewardful.js';
-import { emptySummary, runImport, type ImportSummary } from './service.js';
+import { emptySummary, runImport, type ImportSummary } from '../../flows/import.js';
 import { tolt } from './tolt.js';
 
 const PLURAL = { partner: 'partners', referral: 'referrals', commission: 'commissions' } as const;

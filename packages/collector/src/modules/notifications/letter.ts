@@ -1,10 +1,23 @@
 // A draft (compose.ts) as the e-mail's subject and two parts: the button to the portal or
 // the dashboard, why the person gets it, and the link that stops this kind.
 
+import type { Locale } from '../../core/locale.js';
+import type { ProgramRow } from '../programs/repo.js';
 import type { TFunction } from 'i18next';
-import type { Draft } from './compose.js';
 import type { NotificationKind } from './kinds.js';
 import { html, plainText, type Letter } from './template.js';
+
+export interface Draft {
+  to: string;
+  /** The partner's id, the owner's user id: whose preferences the message answers to. */
+  personId: string;
+  locale: Locale;
+  program: ProgramRow;
+  subject: string;
+  paragraphs: string[];
+  /** Under PUBLIC_URL: the portal's or the dashboard's page that shows more. */
+  path: string;
+}
 
 /** Each kind's name in the recipient's language, for the unsubscribe line and the preferences. */
 export function kindLabel(t: TFunction, kind: NotificationKind): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changePartnership, createPartnership } from './service.js';
+import { changePartnership, createPartnership } from '../../flows/partnership.js';
 import { states } from '../../core/state-machines.js';
 import { dateTime, oneOf, text } from '../../platform/http/list-query.js';
 import { route } from '../../api/route.js';

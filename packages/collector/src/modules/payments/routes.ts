@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { recordPayment, refundPayment } from './service.js';
+import { recordPayment, refundPayment } from '../../flows/payment.js';
 import { dateTime, text } from '../../platform/http/list-query.js';
 import { route } from '../../api/route.js';
 import { one, relation, resource, unixTime } from '../../platform/http/schemas.js';

@@ -15,7 +15,7 @@ import * as payouts from './repo.js';
 import type { BatchRow, ItemRow, PayableRow } from './repo.js';
 import { uuidv7 } from '../../core/ids.js';
 import { batchCommission, payBatched, unbatchCommissions } from '../commissions/ledger.js';
-import { minimumIn } from '../commissions/rules.js';
+import { minimumIn } from '../../core/payout-terms.js';
 import { majorUnits, minorUnit } from '../../core/money.js';
 import { renderBatch } from './present.js';
 import { emit } from '../../events/emit.js';

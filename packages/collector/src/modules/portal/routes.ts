@@ -20,7 +20,7 @@ import { renderCode } from '../codes/present.js';
 import { codeSchema } from '../codes/schemas.js';
 import { statsSeries } from '../stats/service.js';
 import { seriesAnswer, seriesQuery, seriesSchema } from '../stats/schemas.js';
-import { renderAccount, renderCommission, renderPartnership, renderPayout, renderReferral } from './present.js';
+import { renderAccount, renderCommission, renderPartnership, renderPayout, renderReferral } from '../../flows/portal-present.js';
 import { partnershipSchema } from './schemas.js';
 import type { AccountRow, ReachedPartnership } from './repo.js';
 import {
@@ -40,7 +40,7 @@ import {
   signOutPartner,
   updateProfile,
   withEarnings,
-} from './service.js';
+} from '../../flows/portal.js';
 
 const password = z.string().max(PASSWORD_MAX);
 

@@ -1,6 +1,7 @@
 // tally programs: create, list and update the programs (tenants) in the database.
 
-import { createProgram, listPrograms, updateProgram, type ProgramWithOrigins } from './service.js';
+import { createProgram, updateProgram } from '../../flows/program.js';
+import { listPrograms, type ProgramWithOrigins } from './service.js';
 import { json, now, out, printTokens, required, requireProgram, UsageError, withDb, type Command, type Values } from '../../cli/common.js';
 
 export const programCommands: Record<string, Command> = {

@@ -2,9 +2,9 @@
 // form behind it; and the owner's invitation of a partner to the portal.
 
 import { z } from 'zod';
-import { rulesFor } from '../commissions/rules.js';
+import { rulesFor } from '../../core/payout-terms.js';
 import { enqueueMail } from '../mail/outbox.js';
-import { apply, invitePartner, partnerLinkPath, partnerToInvite, publicProgram } from '../portal/service.js';
+import { apply, invitePartner, partnerLinkPath, partnerToInvite, publicProgram } from '../../flows/portal.js';
 import { uuidv7 } from '../../core/ids.js';
 import { LOCALES, localeOf } from '../../core/locale.js';
 import { PASSWORD_MAX } from '../identity/passwords.js';

@@ -1,6 +1,6 @@
 // A program's commission rules as the API names them: for the program's routes and its public page.
 
-import type { Rules } from '../commissions/rules.js';
+import type { Rules } from '../../core/payout-terms.js';
 
 /** The rules as the API names them. */
 export function renderRules(r: Rules) {

@@ -4,11 +4,12 @@
 
 import { SIGNAL_NAMES, signalsOn } from '../review/signals.js';
 import { z } from 'zod';
-import { getProgram, updateProgram, type ProgramWithOrigins } from './service.js';
+import { updateProgram } from '../../flows/program.js';
+import { getProgram, type ProgramWithOrigins } from './service.js';
 import { found } from '../../platform/errors.js';
 import { route } from '../../api/route.js';
 import { one, resource, unixTime } from '../../platform/http/schemas.js';
-import { rulesFor } from '../commissions/rules.js';
+import { rulesFor } from '../../core/payout-terms.js';
 import { renderRules } from './present.js';
 import { STRIPE_API_KEY } from '../codes/stripe-api.js';
 import { rateBps, rules, rulesOut, slug } from '../../api/fields.js';

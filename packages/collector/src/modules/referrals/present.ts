@@ -4,6 +4,7 @@
 import { present } from '../../platform/resource.js';
 import type { ReferralRow } from './repo.js';
 import type { ReferralPayload } from '../../events/types.js';
+import { reviewOf } from '../../core/review.js';
 
 /**
  * The conversion record: the person a partner referred, with its review for the owner
@@ -24,9 +25,4 @@ export function renderReferral(row: ReferralRow, withReview = true): ReferralPay
     }),
     relationships: { partnership: { data: { id: row.partnership_id, type: 'partnership' } } },
   };
-}
-
-/** A record's review, as the owner sees it: null when nothing held it. */
-export function reviewOf(row: { review: string | null; review_reasons: string | null }) {
-  return { review: row.review ?? null, review_reasons: row.review_reasons ? (JSON.parse(row.review_reasons) as unknown) : null };
 }

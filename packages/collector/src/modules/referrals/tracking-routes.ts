@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clickFlood, recordClick } from '../clicks/service.js';
-import { recordConversion } from './conversions.js';
+import { recordConversion } from '../../flows/conversion.js';
 import { registrableDomain } from '../clicks/registrable-domain.js';
 import { ServiceError, fail, type ErrorCode } from '../../platform/errors.js';
 import { route } from '../../api/route.js';

@@ -9,8 +9,8 @@ import { one, resource, unixTime } from '../../platform/http/schemas.js';
 import * as owners from '../owners/repo.js';
 import * as review from './repo.js';
 import { renderDecision } from './present.js';
-import { decide } from './service.js';
-import { evidenceOf } from './evidence-view.js';
+import { decide } from '../../flows/review-decision.js';
+import { evidenceOf } from '../../flows/review-evidence.js';
 
 const decisionSchema = resource('review_decision', {
   referral_id: z.string().nullable(),

@@ -6,7 +6,7 @@
 // A lead and a click skip the duration and currency steps: they have no payment.
 
 import { commissionAmount } from '../../core/money.js';
-import { addMonths } from '../commissions/rules.js';
+import { addMonths } from '../../core/payout-terms.js';
 import { describeEarned } from './describe.js';
 import {
   type Comparison,

@@ -2,7 +2,8 @@
 // types, and the two quantities derived from a payment's dates that both the evaluator and
 // the sentences need (kept here so that neither file imports the other).
 
-import { addMonths } from '../commissions/rules.js';
+import { addMonths } from '../../core/payout-terms.js';
+import type { GroupRow } from './groups-repo.js';
 
 /** What a reward pays for: a sign-up (lead), a payment (sale), or a unique visitor (click). */
 export type RewardEvent = 'lead' | 'sale' | 'click';
@@ -142,3 +143,26 @@ export function monthsBetween(first: number, at: number): number {
 export function monthsSinceFirst(facts: SaleFacts): number {
   return isFirstPayment(facts) ? 0 : monthsBetween(facts.firstPaymentAt ?? facts.paidAt, facts.paidAt);
 }
+
+/** Moves a partnership to `to_group_id` once its total of `metric` over the window reaches `threshold`. */
+export interface MoveRule {
+  to_group_id: string;
+  metric: 'customers' | 'revenue' | 'commissions';
+  /** For revenue and commissions: the currency the threshold is in (minor units). */
+  currency: string | null;
+  threshold: number;
+  /** Days back from now; null: all time. */
+  window_days: number | null;
+}
+
+export interface GroupInput {
+  name?: string | undefined;
+  slug?: string | undefined;
+  hold_days?: number | null | undefined;
+  minimum_payout?: Record<string, number> | null | undefined;
+  auto_accept?: boolean | null | undefined;
+  takes_applications?: boolean | undefined;
+  move_rules?: MoveRule[] | undefined;
+}
+
+export const rulesOf = (group: Pick<GroupRow, 'move_rules'>): MoveRule[] => JSON.parse(group.move_rules) as MoveRule[];

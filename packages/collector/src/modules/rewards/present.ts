@@ -3,7 +3,7 @@
 import { present, type Resource } from '../../platform/resource.js';
 import { describeReward } from './describe.js';
 import type { GroupRow, MoveRow } from './groups-repo.js';
-import { rulesOf } from './groups.js';
+import { rulesOf } from './model.js';
 import type { RewardRow } from './repo.js';
 import { toReward } from './repo.js';
 

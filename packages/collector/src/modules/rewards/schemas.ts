@@ -8,7 +8,7 @@
 
 import { z } from 'zod';
 import { currency as currencyCode } from '../../api/fields.js';
-import { MAX_RECURRING_MONTHS } from '../commissions/rules.js';
+import { MAX_RECURRING_MONTHS } from '../../core/payout-terms.js';
 import { type Comparison, MAX_REWARDS, type RewardInput } from './model.js';
 
 /** Groups nest at most this deep (the reward's own group is level 1). */

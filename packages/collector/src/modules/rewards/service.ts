@@ -11,7 +11,7 @@ import * as programs from '../programs/repo.js';
 import type { ProgramRow } from '../programs/repo.js';
 import { byPartner } from '../stats/repo.js';
 import { unapproved } from '../review/repo.js';
-import { addMonths } from '../commissions/rules.js';
+import { addMonths } from '../../core/payout-terms.js';
 import {
   clickEarnings,
   clickReward,

@@ -3,30 +3,19 @@
 // more. Undefined: nothing to send (the partner has gone, the referral was not the first).
 
 import type { TFunction } from 'i18next';
-import type { Tx } from '../../platform/db/db.js';
-import { type Locale, localeOf } from '../../core/locale.js';
-import { majorUnits } from '../../core/money.js';
-import * as partners from '../partners/repo.js';
-import * as partnerships from '../partnerships/repo.js';
-import { referralLink } from '../partnerships/present.js';
-import * as programs from '../programs/repo.js';
-import type { ProgramRow } from '../programs/repo.js';
-import { statsSeries } from '../stats/service.js';
-import { translate } from './i18n.js';
-import * as repo from './repo.js';
-import type { NotificationRow } from './repo.js';
-
-export interface Draft {
-  to: string;
-  /** The partner's id, the owner's user id: whose preferences the message answers to. */
-  personId: string;
-  locale: Locale;
-  program: ProgramRow;
-  subject: string;
-  paragraphs: string[];
-  /** Under PUBLIC_URL: the portal's or the dashboard's page that shows more. */
-  path: string;
-}
+import type { Tx } from '../platform/db/db.js';
+import { type Locale, localeOf } from '../core/locale.js';
+import { majorUnits } from '../core/money.js';
+import * as partners from '../modules/partners/repo.js';
+import * as partnerships from '../modules/partnerships/repo.js';
+import { referralLink } from '../modules/partnerships/present.js';
+import * as programs from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/repo.js';
+import { statsSeries } from '../modules/stats/service.js';
+import { translate } from '../modules/notifications/i18n.js';
+import * as repo from '../modules/notifications/repo.js';
+import type { NotificationRow } from '../modules/notifications/repo.js';
+import type { Draft } from '../modules/notifications/letter.js';
 
 type Data = Record<string, unknown>;
 interface Context {

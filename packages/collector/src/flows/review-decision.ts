@@ -5,22 +5,22 @@
 // partnership ended, so the link and codes credit nothing more). Each decision is recorded
 // with who made it and when, and told to the program's webhooks.
 
-import { fail, found } from '../../platform/errors.js';
-import type { Db, Tx } from '../../platform/db/db.js';
-import { uuidv7 } from '../../core/ids.js';
-import * as commissions from '../commissions/repo.js';
-import type { CommissionRow } from '../commissions/repo.js';
-import { approvedCommission, moveCommission } from '../commissions/ledger.js';
-import * as partnerships from '../partnerships/repo.js';
-import { changeIn, partnershipEnded } from '../partnerships/service.js';
-import type { ProgramRow } from '../programs/repo.js';
-import * as referrals from '../referrals/repo.js';
-import type { ReferralRow } from '../referrals/repo.js';
-import { renderReferral } from '../referrals/present.js';
-import { emit } from '../../events/emit.js';
-import * as review from './repo.js';
-import type { Decision, DecisionRow } from './repo.js';
-import { renderDecision } from './present.js';
+import { fail, found } from '../platform/errors.js';
+import type { Db, Tx } from '../platform/db/db.js';
+import { uuidv7 } from '../core/ids.js';
+import * as commissions from '../modules/commissions/repo.js';
+import type { CommissionRow } from '../modules/commissions/repo.js';
+import { approvedCommission, moveCommission } from '../modules/commissions/ledger.js';
+import * as partnerships from '../modules/partnerships/repo.js';
+import { changeIn, partnershipEnded } from './partnership.js';
+import type { ProgramRow } from '../modules/programs/repo.js';
+import * as referrals from '../modules/referrals/repo.js';
+import type { ReferralRow } from '../modules/referrals/repo.js';
+import { renderReferral } from '../modules/referrals/present.js';
+import { emit } from '../events/emit.js';
+import * as review from '../modules/review/repo.js';
+import type { Decision, DecisionRow } from '../modules/review/repo.js';
+import { renderDecision } from '../modules/review/present.js';
 
 export interface DecisionInput {
   /** The held referral decided about; or */

@@ -3,15 +3,15 @@
 // all was refunded); one already paid, or held by an open payout batch, gets a negative
 // commission, a clawback, which the next payout nets against what the partner is owed.
 
-import type { Tx } from '../../platform/db/db.js';
-import * as commissions from '../commissions/repo.js';
-import type { CommissionRow } from '../commissions/repo.js';
-import * as payments from './repo.js';
-import type { PaymentRow } from './repo.js';
-import { getCommission } from '../commissions/service.js';
-import { adjustCommission, clawBack, holdCommission } from '../commissions/ledger.js';
-import { refundRevenue } from './revenue.js';
-import { keptShare } from '../../core/money.js';
+import type { Tx } from '../platform/db/db.js';
+import * as commissions from '../modules/commissions/repo.js';
+import type { CommissionRow } from '../modules/commissions/repo.js';
+import * as payments from '../modules/payments/repo.js';
+import type { PaymentRow } from '../modules/payments/repo.js';
+import { getCommission } from './commission-entry.js';
+import { adjustCommission, clawBack, holdCommission } from '../modules/commissions/ledger.js';
+import { refundRevenue } from '../modules/payments/revenue.js';
+import { keptShare } from '../core/money.js';
 
 export interface RefundResult {
   payment: PaymentRow;

@@ -5,27 +5,27 @@
 // key gets linked, whatever order the platform sent them in.
 
 import { createHash } from 'node:crypto';
-import { ServiceError } from '../../platform/errors.js';
-import type { Tx } from '../../platform/db/db.js';
-import * as payments from '../payments/repo.js';
-import type { PaymentRow } from '../payments/repo.js';
-import type { ProgramRow } from '../programs/repo.js';
-import * as referrals from '../referrals/repo.js';
-import type { ReferralRow } from '../referrals/repo.js';
-import * as billing from './repo.js';
-import type { Outcome } from './repo.js';
-import { convertIn } from '../referrals/conversions.js';
-import { normalizeEmail, sameMailboxAsAny } from '../../core/email.js';
-import { currencyCode } from '../../core/money.js';
-import { creditPayment } from '../payments/service.js';
-import { creditedByCheckout } from '../codes/service.js';
-import type { PartnershipRow } from '../partnerships/repo.js';
-import { applyRefund, holdForDispute, lockPayment } from '../payments/refunds.js';
-import { type Customer, type Fact, type Paid, stringsOf } from './facts.js';
-import { renderReferral } from '../referrals/present.js';
-import { emit } from '../../events/emit.js';
-import { emailMatchFlags } from '../review/conversions.js';
-import type { Flag } from '../review/signals.js';
+import { ServiceError } from '../platform/errors.js';
+import type { Tx } from '../platform/db/db.js';
+import * as payments from '../modules/payments/repo.js';
+import type { PaymentRow } from '../modules/payments/repo.js';
+import type { ProgramRow } from '../modules/programs/repo.js';
+import * as referrals from '../modules/referrals/repo.js';
+import type { ReferralRow } from '../modules/referrals/repo.js';
+import * as billing from '../modules/billing/repo.js';
+import type { Outcome } from '../modules/billing/repo.js';
+import { convertIn } from './conversion.js';
+import { normalizeEmail, sameMailboxAsAny } from '../core/email.js';
+import { currencyCode } from '../core/money.js';
+import { creditPayment } from './payment.js';
+import { creditedByCheckout } from '../modules/codes/service.js';
+import type { PartnershipRow } from '../modules/partnerships/repo.js';
+import { applyRefund, holdForDispute, lockPayment } from './refund.js';
+import { type Customer, type Fact, type Paid, stringsOf } from '../modules/billing/facts.js';
+import { renderReferral } from '../modules/referrals/present.js';
+import { emit } from '../events/emit.js';
+import { emailMatchFlags } from './review-hold.js';
+import type { Flag } from '../modules/review/signals.js';
 
 export interface Touched {
   type: 'referral' | 'payment' | 'commission';

@@ -9,24 +9,24 @@
 // in the periods the source dates them to.
 
 import { createHash } from 'node:crypto';
-import type { Db, Tx } from '../../platform/db/db.js';
-import { emailProblem, normalizeEmail } from '../../core/email.js';
-import { uuidv7 } from '../../core/ids.js';
-import { knownCurrency } from '../../core/money.js';
-import { normalizeSlug, SLUG_PATTERN } from '../../core/slugs.js';
-import { canMove } from '../../core/state-machines.js';
-import * as partners from '../partners/repo.js';
-import type { PartnerRow } from '../partners/repo.js';
-import * as partnerships from '../partnerships/repo.js';
-import type { PartnershipRow } from '../partnerships/repo.js';
-import { competitorSlugs, freeKeyFor } from '../partnerships/service.js';
-import * as referrals from '../referrals/repo.js';
-import * as commissions from '../commissions/repo.js';
-import { moveCommission, newCommission, recordCommission } from '../commissions/ledger.js';
-import { deltaInsert } from '../../events/deltas.js';
-import { joinedGroup } from '../rewards/groups.js';
-import type { ProgramRow } from '../programs/repo.js';
-import { getLink, insertLink, setFingerprint, type ImportLinkRow } from './repo.js';
+import type { Db, Tx } from '../platform/db/db.js';
+import { emailProblem, normalizeEmail } from '../core/email.js';
+import { uuidv7 } from '../core/ids.js';
+import { knownCurrency } from '../core/money.js';
+import { normalizeSlug, SLUG_PATTERN } from '../core/slugs.js';
+import { canMove } from '../core/state-machines.js';
+import * as partners from '../modules/partners/repo.js';
+import type { PartnerRow } from '../modules/partners/repo.js';
+import * as partnerships from '../modules/partnerships/repo.js';
+import type { PartnershipRow } from '../modules/partnerships/repo.js';
+import { competitorSlugs, freeKeyFor } from './partnership.js';
+import * as referrals from '../modules/referrals/repo.js';
+import * as commissions from '../modules/commissions/repo.js';
+import { moveCommission, newCommission, recordCommission } from '../modules/commissions/ledger.js';
+import { deltaInsert } from '../events/deltas.js';
+import { joinedGroup } from './group-moves.js';
+import type { ProgramRow } from '../modules/programs/repo.js';
+import { getLink, insertLink, setFingerprint, type ImportLinkRow } from '../modules/imports/repo.js';
 import {
   isSkip,
   KINDS,
@@ -37,7 +37,7 @@ import {
   type SourceItem,
   type SourcePartner,
   type SourceReferral,
-} from './model.js';
+} from '../modules/imports/model.js';
 
 export type Outcome = 'imported' | 'updated' | 'unchanged';
 

@@ -3,14 +3,14 @@
 // 2xx answer therefore means the effect is committed; a failure Tally did not expect is
 // recorded as `failed` and answered 500, so the platform sends the event again.
 
-import { ServiceError, fail, found } from '../../platform/errors.js';
-import type { Db, Tx } from '../../platform/db/db.js';
-import * as programs from '../programs/repo.js';
-import type { ProgramRow } from '../programs/repo.js';
-import * as billing from './repo.js';
-import type { EventRow } from './repo.js';
-import { handle, type Handled } from './apply.js';
-import type { Platform, Verified } from './facts.js';
+import { ServiceError, fail, found } from '../platform/errors.js';
+import type { Db, Tx } from '../platform/db/db.js';
+import * as programs from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/repo.js';
+import * as billing from '../modules/billing/repo.js';
+import type { EventRow } from '../modules/billing/repo.js';
+import { handle, type Handled } from './billing-fact.js';
+import type { Platform, Verified } from '../modules/billing/facts.js';
 
 export interface Received {
   event: EventRow;

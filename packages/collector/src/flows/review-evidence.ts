@@ -1,11 +1,11 @@
 // The evidence of a referral side by side, for the owner deciding about it: the click,
 // the address (as a short tag), the browser, the e-mails, and the timing.
 
-import type { Queryable } from '../../platform/db/db.js';
-import { found } from '../../platform/errors.js';
-import * as partners from '../partners/repo.js';
-import * as referrals from '../referrals/repo.js';
-import { reviewOf } from '../referrals/present.js';
+import type { Queryable } from '../platform/db/db.js';
+import { found } from '../platform/errors.js';
+import * as partners from '../modules/partners/repo.js';
+import * as referrals from '../modules/referrals/repo.js';
+import { reviewOf } from '../core/review.js';
 
 export async function evidenceOf(db: Queryable, programId: string, referralId: string) {
   const r = found(await referrals.get(db, programId, referralId), 'referral', referralId);

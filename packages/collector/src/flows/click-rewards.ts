@@ -3,11 +3,11 @@
 // the amount, up to the daily cap, as one commission. A day is settled once, in the
 // transaction that makes its commission, so two runs (two processes) pay it once.
 
-import type { Db } from '../../platform/db/db.js';
-import { newCommission, recordCommission } from '../commissions/ledger.js';
-import * as clicks from './clicks-repo.js';
-import { describeClickDay } from './describe.js';
-import { earnClicks, groupRules } from './service.js';
+import type { Db } from '../platform/db/db.js';
+import { newCommission, recordCommission } from '../modules/commissions/ledger.js';
+import * as clicks from '../modules/rewards/clicks-repo.js';
+import { describeClickDay } from '../modules/rewards/describe.js';
+import { earnClicks, groupRules } from '../modules/rewards/service.js';
 
 const DAY = 86_400;
 /** Days back a run looks for unsettled ones: a server down for a week still pays them. */

@@ -11,33 +11,33 @@
 // the account only when its link is used, and a link handed over by an owner sets the
 // password only of an account that reaches nothing outside the owner's program.
 
-import { fail, found } from '../../platform/errors.js';
-import * as commissions from '../commissions/repo.js';
-import type { EarningsRow } from '../commissions/repo.js';
-import type { Db, Queryable, Tx } from '../../platform/db/db.js';
-import { PARTNERS } from '../identity/repo.js';
-import type { FieldFilter, Page, PageRequest } from '../../platform/db/list.js';
-import * as accounts from './repo.js';
-import * as referrals from '../referrals/repo.js';
-import * as codesRepo from '../codes/repo.js';
-import { createPartnerCode, promoteCodes } from '../codes/service.js';
-import type { AccountRow, PartnerSessionRow, ReachedPartnership } from './repo.js';
-import * as partnersStore from '../partners/repo.js';
-import type { PartnershipRow } from '../partnerships/repo.js';
-import * as programs from '../programs/repo.js';
-import type { ProgramRow } from '../programs/repo.js';
-import { minimumIn } from '../commissions/rules.js';
-import * as identity from '../identity/service.js';
-import { checkEmail, signInKey, WRONG_PASSWORD } from '../identity/service.js';
-import { normalizeEmail } from '../../core/email.js';
-import { uuidv7 } from '../../core/ids.js';
-import { type Locale, localeOf } from '../../core/locale.js';
-import { createPartner } from '../partners/service.js';
-import { insertPartnership } from '../partnerships/service.js';
-import { checkPasswordRules, hashPassword } from '../identity/passwords.js';
-import { owedNow, type Owed } from '../payouts/service.js';
-import { type GroupInWords, groupsTakingApplications, partnershipGroup } from '../rewards/service.js';
-import { hashToken } from '../tokens/service.js';
+import { fail, found } from '../platform/errors.js';
+import * as commissions from '../modules/commissions/repo.js';
+import type { EarningsRow } from '../modules/commissions/repo.js';
+import type { Db, Queryable, Tx } from '../platform/db/db.js';
+import { PARTNERS } from '../modules/identity/repo.js';
+import type { FieldFilter, Page, PageRequest } from '../platform/db/list.js';
+import * as accounts from '../modules/portal/repo.js';
+import * as referrals from '../modules/referrals/repo.js';
+import * as codesRepo from '../modules/codes/repo.js';
+import { createPartnerCode, promoteCodes } from '../modules/codes/service.js';
+import type { AccountRow, PartnerSessionRow, ReachedPartnership } from '../modules/portal/repo.js';
+import * as partnersStore from '../modules/partners/repo.js';
+import type { PartnershipRow } from '../modules/partnerships/repo.js';
+import * as programs from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/repo.js';
+import { minimumIn } from '../core/payout-terms.js';
+import * as identity from '../modules/identity/service.js';
+import { checkEmail, signInKey, WRONG_PASSWORD } from '../modules/identity/service.js';
+import { normalizeEmail } from '../core/email.js';
+import { uuidv7 } from '../core/ids.js';
+import { type Locale, localeOf } from '../core/locale.js';
+import { createPartner } from '../modules/partners/service.js';
+import { insertPartnership } from './partnership.js';
+import { checkPasswordRules, hashPassword } from '../modules/identity/passwords.js';
+import { owedNow, type Owed } from '../modules/payouts/service.js';
+import { type GroupInWords, groupsTakingApplications, partnershipGroup } from '../modules/rewards/service.js';
+import { hashToken } from '../modules/tokens/service.js';
 
 /** The path of a partner's one-time link; the public URL goes before it. */
 export const partnerLinkPath = (token: string): string => `/portal/welcome#${token}`;

@@ -1,20 +1,20 @@
 // Partnerships: a partner's membership of a program, with the slugs that credit it.
 
-import { fail, found } from '../../platform/errors.js';
-import type { Db, Queryable, Tx } from '../../platform/db/db.js';
-import * as partners from '../partners/repo.js';
-import * as partnerships from './repo.js';
-import type { PartnershipRow, PartnershipState } from './repo.js';
-import { minimumPayout } from '../commissions/rules.js';
-import { uuidv7 } from '../../core/ids.js';
-import { normalizeSlug, slugFromName } from '../../core/slugs.js';
-import { assertMove } from '../../core/state-machines.js';
-import * as programs from '../programs/repo.js';
-import { renderPartnership } from './present.js';
-import { emit } from '../../events/emit.js';
-import { joinedGroup, moveTo } from '../rewards/groups.js';
-import { codesEnded, promoteCodes } from '../codes/service.js';
-import type { ProgramRow } from '../programs/repo.js';
+import { fail, found } from '../platform/errors.js';
+import type { Db, Queryable, Tx } from '../platform/db/db.js';
+import * as partners from '../modules/partners/repo.js';
+import * as partnerships from '../modules/partnerships/repo.js';
+import type { PartnershipRow, PartnershipState } from '../modules/partnerships/repo.js';
+import { minimumPayout } from '../core/payout-terms.js';
+import { uuidv7 } from '../core/ids.js';
+import { normalizeSlug, slugFromName } from '../core/slugs.js';
+import { assertMove } from '../core/state-machines.js';
+import * as programs from '../modules/programs/repo.js';
+import { renderPartnership } from '../modules/partnerships/present.js';
+import { emit } from '../events/emit.js';
+import { joinedGroup, moveTo } from './group-moves.js';
+import { codesEnded, promoteCodes } from '../modules/codes/service.js';
+import type { ProgramRow } from '../modules/programs/repo.js';
 
 export interface NewPartnership {
   partner_id: string;

@@ -1,16 +1,16 @@
 // How the portal shows a partner their own records: pure functions of what the service
 // read. A referral's e-mail is masked; a partnership shows its link only once accepted.
 
-import { maskEmail } from '../../core/email.js';
-import { localeOf } from '../../core/locale.js';
-import type { Resource } from '../../platform/resource.js';
-import type { CommissionRow } from '../commissions/repo.js';
-import { referralLink } from '../partnerships/present.js';
-import { percent } from '../rewards/describe.js';
-import type { RewardTerms } from '../rewards/service.js';
-import type { ReferralRow } from '../referrals/repo.js';
-import type { PartnerPayoutRow } from './repo.js';
-import type { PartnershipWithEarnings, Profile } from './service.js';
+import { maskEmail } from '../core/email.js';
+import { localeOf } from '../core/locale.js';
+import type { Resource } from '../platform/resource.js';
+import type { CommissionRow } from '../modules/commissions/repo.js';
+import { referralLink } from '../modules/partnerships/present.js';
+import { percent } from '../modules/rewards/describe.js';
+import type { RewardTerms } from '../modules/rewards/service.js';
+import type { ReferralRow } from '../modules/referrals/repo.js';
+import type { PartnerPayoutRow } from '../modules/portal/repo.js';
+import type { PartnershipWithEarnings, Profile } from './portal.js';
 
 /** A partnership's own rate as terms: that share of each of its customers' payments. */
 const ownRate = (bps: number): RewardTerms => ({

@@ -6,24 +6,24 @@
 // a session it holds in memory (no cookie: an iframe on another site gets none) and reads
 // one partner's records through it, and nothing else. Both are stored as SHA-256 hashes.
 
-import { fail } from '../../platform/errors.js';
-import type { Db, Queryable } from '../../platform/db/db.js';
-import { normalizeEmail } from '../../core/email.js';
-import { uuidv7 } from '../../core/ids.js';
-import type { Locale } from '../../core/locale.js';
-import { checkEmail, newSecret } from '../identity/service.js';
-import * as partners from '../partners/repo.js';
-import { createPartner, updatePartner } from '../partners/service.js';
-import * as partnerships from '../partnerships/repo.js';
-import { insertPartnership } from '../partnerships/service.js';
-import * as portal from '../portal/repo.js';
-import { type PartnershipWithEarnings, withEarnings } from '../portal/service.js';
-import * as programs from '../programs/repo.js';
-import type { ProgramRow } from '../programs/repo.js';
-import { exactOrigin } from '../programs/service.js';
-import { hashToken } from '../tokens/service.js';
-import * as embeds from './repo.js';
-import type { EmbedSessionRow } from './repo.js';
+import { fail } from '../platform/errors.js';
+import type { Db, Queryable } from '../platform/db/db.js';
+import { normalizeEmail } from '../core/email.js';
+import { uuidv7 } from '../core/ids.js';
+import type { Locale } from '../core/locale.js';
+import { checkEmail, newSecret } from '../modules/identity/service.js';
+import * as partners from '../modules/partners/repo.js';
+import { createPartner, updatePartner } from '../modules/partners/service.js';
+import * as partnerships from '../modules/partnerships/repo.js';
+import { insertPartnership } from './partnership.js';
+import * as portal from '../modules/portal/repo.js';
+import { type PartnershipWithEarnings, withEarnings } from './portal.js';
+import * as programs from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/repo.js';
+import { exactOrigin } from '../modules/programs/service.js';
+import { hashToken } from '../modules/tokens/service.js';
+import * as embeds from '../modules/embed/repo.js';
+import type { EmbedSessionRow } from '../modules/embed/repo.js';
 
 /** An embed token lasts long enough to load the page that holds it, and no longer. */
 export const EMBED_TOKEN_SECONDS = 10 * 60;

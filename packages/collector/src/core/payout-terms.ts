@@ -1,11 +1,16 @@
-// The commission rules a program sets and a partnership may override (docs/api.md §26):
-// how many months of a customer's payments earn, how long a commission waits before it
-// can be paid, and the least a payout may be in each currency.
+// Payout terms (docs/api.md §26): how many months of a customer's payments earn, how long a
+// commission waits before it can be paid, and the least a payout may be in each currency. A
+// partnership's own term wins, else its group's, else the program's: resolved here alone.
 
-import { fail } from '../../platform/errors.js';
-import type { PartnershipRow } from '../partnerships/repo.js';
-import type { ProgramRow } from '../programs/repo.js';
-import { currencyCode } from '../../core/money.js';
+import { fail } from '../platform/errors.js';
+
+/** The terms as a group or a partnership stores them (null: as the level above). */
+interface StoredTerms {
+  recurring_months: number | null;
+  hold_days: number | null;
+  minimum_payout: string | null;
+}
+import { currencyCode } from './money.js';
 
 export interface Rules {
   /** 0: every payment earns, forever. */
@@ -24,8 +29,8 @@ const parseMinimums = (json: string): Record<string, number> => JSON.parse(json)
 
 /** The rules that apply to a partnership: each of its own, or else its group's, or else the program's. */
 export function rulesFor(
-  program: Pick<ProgramRow, 'recurring_months' | 'hold_days' | 'minimum_payout'>,
-  partnership?: Pick<PartnershipRow, 'recurring_months' | 'hold_days' | 'minimum_payout'>,
+  program: { recurring_months: number; hold_days: number; minimum_payout: string },
+  partnership?: StoredTerms,
   group?: { holdDays: number; minimumPayout: string },
 ): Rules {
   return {

@@ -1,10 +1,10 @@
 // The billing platforms Tally reads. Adding one is a folder beside modules/stripe with a
 // `Platform` (facts.ts), and a line here (docs/billing.md, "Adding a platform").
 
-import type { Platform } from './facts.js';
-import { lemonSqueezyPlatform } from '../lemonsqueezy/platform.js';
-import { paddlePlatform } from '../paddle/platform.js';
-import { stripePlatform } from '../stripe/platform.js';
+import type { Platform } from './modules/billing/facts.js';
+import { lemonSqueezyPlatform } from './modules/lemonsqueezy/platform.js';
+import { paddlePlatform } from './modules/paddle/platform.js';
+import { stripePlatform } from './modules/stripe/platform.js';
 
 export const PLATFORMS: readonly Platform[] = [stripePlatform, paddlePlatform, lemonSqueezyPlatform];
 

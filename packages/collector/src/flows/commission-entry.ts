@@ -1,15 +1,15 @@
 // Commissions: what a partner earned, pending until it is paid or rejected.
 
-import { fail, found } from '../../platform/errors.js';
-import type { Db, Queryable } from '../../platform/db/db.js';
-import * as commissions from './repo.js';
-import type { CommissionRow, CommissionState } from './repo.js';
-import * as partners from '../partners/repo.js';
-import * as payments from '../payments/repo.js';
-import * as referrals from '../referrals/repo.js';
-import { refundRevenue } from '../payments/revenue.js';
-import { currencyCode } from '../../core/money.js';
-import { moveCommission, newCommission, recordCommission } from './ledger.js';
+import { fail, found } from '../platform/errors.js';
+import type { Db, Queryable } from '../platform/db/db.js';
+import * as commissions from '../modules/commissions/repo.js';
+import type { CommissionRow, CommissionState } from '../modules/commissions/repo.js';
+import * as partners from '../modules/partners/repo.js';
+import * as payments from '../modules/payments/repo.js';
+import * as referrals from '../modules/referrals/repo.js';
+import { refundRevenue } from '../modules/payments/revenue.js';
+import { currencyCode } from '../core/money.js';
+import { moveCommission, newCommission, recordCommission } from '../modules/commissions/ledger.js';
 
 export interface NewCommission {
   partner_id: string;

@@ -2,34 +2,34 @@
 // commission at the partnership's rate, else the program's, and the first moves the
 // referral from converted to paid. The company's idempotency_key makes retries safe.
 
-import { firstPaymentFlags, heldWith, refundRateFlags } from '../review/conversions.js';
-import type { Flag } from '../review/signals.js';
+import { firstPaymentFlags, heldWith, refundRateFlags } from './review-hold.js';
+import type { Flag } from '../modules/review/signals.js';
 import { createHash } from 'node:crypto';
-import { fail } from '../../platform/errors.js';
-import { UniqueViolation, type Db, type Queryable, type Tx } from '../../platform/db/db.js';
-import type { CommissionRow } from '../commissions/repo.js';
-import * as partnerships from '../partnerships/repo.js';
-import * as payments from './repo.js';
-import type { PaymentRow } from './repo.js';
-import type { ProgramRow } from '../programs/repo.js';
-import * as referrals from '../referrals/repo.js';
-import type { ReferralRow } from '../referrals/repo.js';
-import { addDelta } from '../../events/deltas.js';
-import { getCommission } from '../commissions/service.js';
-import { newCommission, recordCommission } from '../commissions/ledger.js';
-import { normalizeEmail, sameMailboxAsAny } from '../../core/email.js';
-import { uuidv7 } from '../../core/ids.js';
-import { payableAt, rulesFor } from '../commissions/rules.js';
-import { type CodeCredit, codeUsed, creditedByCode } from '../codes/service.js';
-import { convertIn } from '../referrals/conversions.js';
-import type { PartnershipRow } from '../partnerships/repo.js';
-import { earnSale, groupRules } from '../rewards/service.js';
-import { currencyCode, shareOf } from '../../core/money.js';
-import { applyRefund, type RefundResult } from './refunds.js';
-import { renderCommission } from '../commissions/present.js';
-import { renderPayment } from './present.js';
-import { renderReferral } from '../referrals/present.js';
-import { emit } from '../../events/emit.js';
+import { fail } from '../platform/errors.js';
+import { UniqueViolation, type Db, type Queryable, type Tx } from '../platform/db/db.js';
+import type { CommissionRow } from '../modules/commissions/repo.js';
+import * as partnerships from '../modules/partnerships/repo.js';
+import * as payments from '../modules/payments/repo.js';
+import type { PaymentRow } from '../modules/payments/repo.js';
+import type { ProgramRow } from '../modules/programs/repo.js';
+import * as referrals from '../modules/referrals/repo.js';
+import type { ReferralRow } from '../modules/referrals/repo.js';
+import { addDelta } from '../events/deltas.js';
+import { getCommission } from './commission-entry.js';
+import { newCommission, recordCommission } from '../modules/commissions/ledger.js';
+import { normalizeEmail, sameMailboxAsAny } from '../core/email.js';
+import { uuidv7 } from '../core/ids.js';
+import { payableAt, rulesFor } from '../core/payout-terms.js';
+import { type CodeCredit, codeUsed, creditedByCode } from '../modules/codes/service.js';
+import { convertIn } from './conversion.js';
+import type { PartnershipRow } from '../modules/partnerships/repo.js';
+import { earnSale, groupRules } from '../modules/rewards/service.js';
+import { currencyCode, shareOf } from '../core/money.js';
+import { applyRefund, type RefundResult } from './refund.js';
+import { renderCommission } from '../modules/commissions/present.js';
+import { renderPayment } from '../modules/payments/present.js';
+import { renderReferral } from '../modules/referrals/present.js';
+import { emit } from '../events/emit.js';
 
 export interface PaymentInput {
   amount: number;

@@ -6,18 +6,19 @@
 // word of failing webhooks and billing, each once by its key however many processes look.
 
 import type { Logger } from 'pino';
-import type { Db } from '../../platform/db/db.js';
-import { describeCause } from '../../platform/errors.js';
-import type { Mailer } from '../../platform/mail.js';
-import { retryAfter } from '../mail/outbox.js';
-import { compose, type Draft } from './compose.js';
-import { notice } from './derive.js';
-import { translate } from './i18n.js';
-import { KEPT_SECONDS, MAX_ATTEMPTS, STALE_SECONDS, type NotificationKind } from './kinds.js';
-import { letterFor } from './letter.js';
-import * as repo from './repo.js';
-import type { NotificationRow } from './repo.js';
-import { newUnsubscribeToken, unsubscribeHash, unsubscribePath } from './service.js';
+import type { Db } from '../platform/db/db.js';
+import { describeCause } from '../platform/errors.js';
+import type { Mailer } from '../platform/mail.js';
+import { retryAfter } from '../modules/mail/outbox.js';
+import { compose } from './notification-letters.js';
+import type { Draft } from '../modules/notifications/letter.js';
+import { notice } from '../modules/notifications/derive.js';
+import { translate } from '../modules/notifications/i18n.js';
+import { KEPT_SECONDS, MAX_ATTEMPTS, STALE_SECONDS, type NotificationKind } from '../modules/notifications/kinds.js';
+import { letterFor } from '../modules/notifications/letter.js';
+import * as repo from '../modules/notifications/repo.js';
+import type { NotificationRow } from '../modules/notifications/repo.js';
+import { newUnsubscribeToken, unsubscribeHash, unsubscribePath } from '../modules/notifications/service.js';
 
 export interface NotificationOptions {
   db: Db;

@@ -1,13 +1,13 @@
 // A conversion under review: what it keeps as evidence, and whether its signals hold it.
 // A held referral's commissions are held too, until an owner decides (service.ts).
 
-import type { Queryable } from '../../platform/db/db.js';
-import { remembered } from '../../platform/db/remembered.js';
-import * as programs from '../programs/repo.js';
-import type { CreditedPartnership } from '../partnerships/repo.js';
-import type { ReferralRow } from '../referrals/repo.js';
-import { creditedByCode } from '../codes/service.js';
-import { clientHash, conversionEvidence, userAgent } from './evidence.js';
+import type { Queryable } from '../platform/db/db.js';
+import { remembered } from '../platform/db/remembered.js';
+import * as programs from '../modules/programs/repo.js';
+import type { CreditedPartnership } from '../modules/partnerships/repo.js';
+import type { ReferralRow } from '../modules/referrals/repo.js';
+import { creditedByCode } from '../modules/codes/service.js';
+import { clientHash, conversionEvidence, userAgent } from '../modules/review/evidence.js';
 import {
   conversionFlags,
   type Flag,
@@ -19,7 +19,7 @@ import {
   REFUND_RATE_TIMES,
   type Signal,
   signalsOn,
-} from './signals.js';
+} from '../modules/review/signals.js';
 
 /** The signals a program has on, from memory (programs are settings). */
 export function programSignals(db: Queryable, programId: string): Promise<ReadonlySet<Signal>> {

@@ -3,49 +3,26 @@
 // applications are accepted at once, and rules that move a partnership on when its totals
 // cross a threshold. Every move is recorded, and a rule moves a partnership once.
 
-import { uuidv7 } from '../../core/ids.js';
-import { normalizeSlug, slugFromName } from '../../core/slugs.js';
-import type { Queryable, Tx } from '../../platform/db/db.js';
-import { fail, found } from '../../platform/errors.js';
-import { minimumPayout } from '../commissions/rules.js';
-import { renderPartnership } from '../partnerships/present.js';
-import * as partnerships from '../partnerships/repo.js';
-import type { PartnershipRow } from '../partnerships/repo.js';
-import * as programs from '../programs/repo.js';
-import type { ProgramRow } from '../programs/repo.js';
-import { emit } from '../../events/emit.js';
-import * as groups from './groups-repo.js';
-import type { GroupRow, MoveRow } from './groups-repo.js';
-import { MAX_REWARDS, type RewardInput } from './model.js';
-import * as rewards from './repo.js';
-import type { RewardRow } from './repo.js';
-import { groupOf, partnerTotal, programRewards } from './service.js';
+import { uuidv7 } from '../core/ids.js';
+import { normalizeSlug, slugFromName } from '../core/slugs.js';
+import type { Queryable, Tx } from '../platform/db/db.js';
+import { fail, found } from '../platform/errors.js';
+import { minimumPayout } from '../core/payout-terms.js';
+import { renderPartnership } from '../modules/partnerships/present.js';
+import * as partnerships from '../modules/partnerships/repo.js';
+import type { PartnershipRow } from '../modules/partnerships/repo.js';
+import * as programs from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/repo.js';
+import { emit } from '../events/emit.js';
+import * as groups from '../modules/rewards/groups-repo.js';
+import type { GroupRow, MoveRow } from '../modules/rewards/groups-repo.js';
+import { type GroupInput, MAX_REWARDS, type MoveRule, type RewardInput, rulesOf } from '../modules/rewards/model.js';
+import * as rewards from '../modules/rewards/repo.js';
+import type { RewardRow } from '../modules/rewards/repo.js';
+import { groupOf, partnerTotal, programRewards } from '../modules/rewards/service.js';
 
 /** Moves one change may chain (a partner crossing two tiers at once); a cycle of rules stops here. */
 const MAX_CHAIN = 5;
-
-/** Moves a partnership to `to_group_id` once its total of `metric` over the window reaches `threshold`. */
-export interface MoveRule {
-  to_group_id: string;
-  metric: 'customers' | 'revenue' | 'commissions';
-  /** For revenue and commissions: the currency the threshold is in (minor units). */
-  currency: string | null;
-  threshold: number;
-  /** Days back from now; null: all time. */
-  window_days: number | null;
-}
-
-export interface GroupInput {
-  name?: string | undefined;
-  slug?: string | undefined;
-  hold_days?: number | null | undefined;
-  minimum_payout?: Record<string, number> | null | undefined;
-  auto_accept?: boolean | null | undefined;
-  takes_applications?: boolean | undefined;
-  move_rules?: MoveRule[] | undefined;
-}
-
-export const rulesOf = (group: GroupRow): MoveRule[] => JSON.parse(group.move_rules) as MoveRule[];
 
 /** A rule's identity in the record of moves: the same rule never moves a partnership twice. */
 const ruleKey = (from: string, r: MoveRule): string =>

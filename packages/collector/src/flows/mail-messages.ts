@@ -5,15 +5,15 @@
 // are the notifications' letters (MJML, both parts) in the partner's language, from the
 // same catalogues (modules/notifications/locales/); owners get English, as the dashboard.
 
-import { localeOf } from '../../core/locale.js';
-import { PARTNERS } from '../identity/repo.js';
-import { resetLinkFor } from '../identity/service.js';
-import { invitationLetter, resetLetter } from '../notifications/account-letters.js';
-import { linkPath, mailedInvitation, ownerReset } from '../owners/service.js';
-import { accountLocale, invitePartner, partnerLinkPath } from '../portal/service.js';
-import * as programs from '../programs/repo.js';
-import type { Compose } from './outbox.js';
-import type { MailKind } from './repo.js';
+import { localeOf } from '../core/locale.js';
+import { PARTNERS } from '../modules/identity/repo.js';
+import { resetLinkFor } from '../modules/identity/service.js';
+import { invitationLetter, resetLetter } from '../modules/notifications/account-letters.js';
+import { linkPath, mailedInvitation, ownerReset } from '../modules/owners/service.js';
+import { accountLocale, invitePartner, partnerLinkPath } from './portal.js';
+import * as programs from '../modules/programs/repo.js';
+import type { Compose } from '../modules/mail/outbox.js';
+import type { MailKind } from '../modules/mail/repo.js';
 
 export function composers(publicUrl: string): Record<MailKind, Compose> {
   return {

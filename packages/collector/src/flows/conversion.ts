@@ -1,21 +1,21 @@
 // A conversion: a referred person signed up. The first referral of a person wins, and
 // a retry of the same conversion is answered with the same record.
 
-import { fail } from '../../platform/errors.js';
-import type { Db, Queryable, Tx } from '../../platform/db/db.js';
-import * as referrals from './repo.js';
-import type { ReferralRow } from './repo.js';
-import { deltaInsert } from '../../events/deltas.js';
-import { commissionInserts, newCommission } from '../commissions/ledger.js';
-import { earnLead, groupRules } from '../rewards/service.js';
-import type { CreditedPartnership } from '../partnerships/repo.js';
-import { attribute } from './attribution.js';
-import { mailbox, normalizeEmail, sameMailboxAsAny } from '../../core/email.js';
-import { uuidv7 } from '../../core/ids.js';
-import { renderReferral } from './present.js';
-import { eventInserts, reactTo } from '../../events/emit.js';
-import type { DomainEvent } from '../../events/types.js';
-import { heldWith, reviewConversion } from '../review/conversions.js';
+import { fail } from '../platform/errors.js';
+import type { Db, Queryable, Tx } from '../platform/db/db.js';
+import * as referrals from '../modules/referrals/repo.js';
+import type { ReferralRow } from '../modules/referrals/repo.js';
+import { deltaInsert } from '../events/deltas.js';
+import { commissionInserts, newCommission } from '../modules/commissions/ledger.js';
+import { earnLead, groupRules } from '../modules/rewards/service.js';
+import type { CreditedPartnership } from '../modules/partnerships/repo.js';
+import { attribute } from '../modules/referrals/attribution.js';
+import { mailbox, normalizeEmail, sameMailboxAsAny } from '../core/email.js';
+import { uuidv7 } from '../core/ids.js';
+import { renderReferral } from '../modules/referrals/present.js';
+import { eventInserts, reactTo } from '../events/emit.js';
+import type { DomainEvent } from '../events/types.js';
+import { heldWith, reviewConversion } from './review-hold.js';
 
 export interface ConversionInput {
   email: string;
