@@ -4,7 +4,7 @@
 // delivery included; one program's deliveries never show in another's.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isLocalUrl } from '../../packages/collector/src/modules/billing/connect.js';
+import { isLocalUrl } from '../../packages/collector/src/flows/billing-connect.js';
 import { startCollector, type Collector } from './harness.js';
 import { checkoutSession, newSecret, postEvent, stripeEvent, stripeId } from './stripe-fixtures.js';
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../packages/collector/src/core/ids.js';
 import * as commissions from '../../packages/collector/src/modules/commissions/repo.js';
-import type { CommissionState } from '../../packages/collector/src/modules/commissions/repo.js';
+import type { CommissionState } from '../../packages/collector/src/modules/commissions/model.js';
 import { seedPartner, startCollector, T0, type Collector } from './harness.js';
 
 let c: Collector;

@@ -18,7 +18,7 @@ import type { Route, RouteInput } from '../../packages/collector/src/api/route.j
 import { validateQuery } from '../../packages/collector/src/platform/http/validate.js';
 import type { Db } from '../../packages/collector/src/platform/db/db.js';
 import * as programs from '../../packages/collector/src/modules/programs/repo.js';
-import type { ProgramRow } from '../../packages/collector/src/modules/programs/repo.js';
+import type { ProgramRow } from '../../packages/collector/src/modules/programs/model.js';
 import type { SessionRow } from '../../packages/collector/src/modules/owners/repo.js';
 import { ENGINE } from './database.js';
 import { PUBLIC_URL, seedPartner, startCollector, T0, type CallOptions, type Collector } from './harness.js';

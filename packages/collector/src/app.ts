@@ -50,7 +50,7 @@ import type { OutboxSender } from './modules/mail/outbox.js';
 import type { Db } from './platform/db/db.js';
 import type { AccountRow, PartnerSessionRow } from './modules/portal/repo.js';
 import type { EmbedSessionRow } from './modules/embed/repo.js';
-import type { ProgramRow } from './modules/programs/repo.js';
+import type { ProgramRow } from './modules/programs/model.js';
 import type { Role, SessionRow } from './modules/owners/repo.js';
 import { asCaller } from './platform/db/caller.js';
 import { registerSubscribers } from './subscribers.js';

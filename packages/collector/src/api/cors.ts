@@ -5,7 +5,7 @@
 import type { Middleware } from 'koa';
 import { fail } from '../platform/errors.js';
 import { allowsOrigin } from '../modules/programs/service.js';
-import type { ProgramRow } from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/model.js';
 import type { Db } from '../platform/db/db.js';
 
 /** A preflight carries no token, so any origin is answered; the POST itself is checked. */

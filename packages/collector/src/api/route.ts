@@ -4,7 +4,7 @@
 
 import type { z } from 'zod';
 import type { Db } from '../platform/db/db.js';
-import type { ProgramRow } from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/model.js';
 import type { OutboxSender } from '../modules/mail/outbox.js';
 import type { AccountRow, PartnerSessionRow } from '../modules/portal/repo.js';
 import type { EmbedSessionRow } from '../modules/embed/repo.js';

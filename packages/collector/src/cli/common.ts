@@ -7,7 +7,7 @@ import type { Config } from '../platform/config.js';
 import { getProgram, listPrograms } from '../modules/programs/service.js';
 import { openConfigured } from '../server.js';
 import type { Db } from '../platform/db/db.js';
-import type { ProgramRow } from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/model.js';
 
 /** A bad argument: one line on stderr and exit code 2. */
 export class UsageError extends Error {}

@@ -6,7 +6,7 @@
 import { ServiceError, fail, found } from '../platform/errors.js';
 import type { Db, Tx } from '../platform/db/db.js';
 import * as programs from '../modules/programs/repo.js';
-import type { ProgramRow } from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/model.js';
 import * as billing from '../modules/billing/repo.js';
 import type { EventRow } from '../modules/billing/repo.js';
 import { handle, type Handled } from './billing-fact.js';

@@ -3,7 +3,7 @@
 import { fail, found } from '../platform/errors.js';
 import type { Db, Queryable } from '../platform/db/db.js';
 import * as commissions from '../modules/commissions/repo.js';
-import type { CommissionRow, CommissionState } from '../modules/commissions/repo.js';
+import type { CommissionRow, CommissionState } from '../modules/commissions/model.js';
 import * as partners from '../modules/partners/repo.js';
 import * as payments from '../modules/payments/repo.js';
 import * as referrals from '../modules/referrals/repo.js';

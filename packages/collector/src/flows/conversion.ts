@@ -8,7 +8,7 @@ import type { ReferralRow } from '../modules/referrals/repo.js';
 import { deltaInsert } from '../events/deltas.js';
 import { commissionInserts, newCommission } from '../modules/commissions/ledger.js';
 import { earnLead, groupRules } from '../modules/rewards/service.js';
-import type { CreditedPartnership } from '../modules/partnerships/repo.js';
+import type { CreditedPartnership } from '../modules/partnerships/model.js';
 import { attribute } from '../modules/referrals/attribution.js';
 import { mailbox, normalizeEmail, sameMailboxAsAny } from '../core/email.js';
 import { uuidv7 } from '../core/ids.js';

@@ -19,7 +19,7 @@ import { insertPartnership } from './partnership.js';
 import * as portal from '../modules/portal/repo.js';
 import { type PartnershipWithEarnings, withEarnings } from './portal.js';
 import * as programs from '../modules/programs/repo.js';
-import type { ProgramRow } from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/model.js';
 import { exactOrigin } from '../modules/programs/service.js';
 import { hashToken } from '../modules/tokens/service.js';
 import * as embeds from '../modules/embed/repo.js';

@@ -18,14 +18,14 @@ import { canMove } from '../core/state-machines.js';
 import * as partners from '../modules/partners/repo.js';
 import type { PartnerRow } from '../modules/partners/repo.js';
 import * as partnerships from '../modules/partnerships/repo.js';
-import type { PartnershipRow } from '../modules/partnerships/repo.js';
+import type { PartnershipRow } from '../modules/partnerships/model.js';
 import { competitorSlugs, freeKeyFor } from './partnership.js';
 import * as referrals from '../modules/referrals/repo.js';
 import * as commissions from '../modules/commissions/repo.js';
 import { moveCommission, newCommission, recordCommission } from '../modules/commissions/ledger.js';
 import { deltaInsert } from '../events/deltas.js';
 import { joinedGroup } from './group-moves.js';
-import type { ProgramRow } from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/model.js';
 import { getLink, insertLink, setFingerprint, type ImportLinkRow } from '../modules/imports/repo.js';
 import {
   isSkip,

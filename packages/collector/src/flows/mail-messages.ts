@@ -6,7 +6,7 @@
 // same catalogues (modules/notifications/locales/); owners get English, as the dashboard.
 
 import { localeOf } from '../core/locale.js';
-import { PARTNERS } from '../modules/identity/repo.js';
+import { PARTNERS } from '../modules/identity/model.js';
 import { resetLinkFor } from '../modules/identity/service.js';
 import { invitationLetter, resetLetter } from '../modules/notifications/account-letters.js';
 import { linkPath, mailedInvitation, ownerReset } from '../modules/owners/service.js';

@@ -10,7 +10,7 @@ import * as partners from '../modules/partners/repo.js';
 import * as partnerships from '../modules/partnerships/repo.js';
 import { referralLink } from '../modules/partnerships/present.js';
 import * as programs from '../modules/programs/repo.js';
-import type { ProgramRow } from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/model.js';
 import { statsSeries } from '../modules/stats/service.js';
 import { translate } from '../modules/notifications/i18n.js';
 import * as repo from '../modules/notifications/repo.js';

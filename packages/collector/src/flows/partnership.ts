@@ -1,10 +1,10 @@
 // Partnerships: a partner's membership of a program, with the slugs that credit it.
 
-import { fail, found } from '../platform/errors.js';
+import { fail } from '../platform/errors.js';
 import type { Db, Queryable, Tx } from '../platform/db/db.js';
 import * as partners from '../modules/partners/repo.js';
 import * as partnerships from '../modules/partnerships/repo.js';
-import type { PartnershipRow, PartnershipState } from '../modules/partnerships/repo.js';
+import type { PartnershipRow, PartnershipState } from '../modules/partnerships/model.js';
 import { minimumPayout } from '../core/payout-terms.js';
 import { uuidv7 } from '../core/ids.js';
 import { normalizeSlug, slugFromName } from '../core/slugs.js';
@@ -14,7 +14,8 @@ import { renderPartnership } from '../modules/partnerships/present.js';
 import { emit } from '../events/emit.js';
 import { joinedGroup, moveTo } from './group-moves.js';
 import { codesEnded, promoteCodes } from '../modules/codes/service.js';
-import type { ProgramRow } from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/model.js';
+import { getPartnership } from '../modules/partnerships/service.js';
 
 export interface NewPartnership {
   partner_id: string;
@@ -55,20 +56,6 @@ function ruleFields(input: Pick<NewPartnership, 'recurring_months' | 'hold_days'
 
 export function competitorSlugs(row: PartnershipRow): string[] {
   return JSON.parse(row.competitor_slugs) as string[];
-}
-
-/** The partnership, or undefined (for a caller that decides what absence means). */
-export function findPartnership(db: Queryable, programId: string, id: string): Promise<PartnershipRow | undefined> {
-  return partnerships.get(db, programId, id);
-}
-
-/** A partner's partnership of the program (one each), or undefined. */
-export function partnershipOfPartner(db: Queryable, programId: string, partnerId: string): Promise<PartnershipRow | undefined> {
-  return partnerships.getByPartner(db, programId, partnerId);
-}
-
-export async function getPartnership(db: Queryable, programId: string, id: string): Promise<PartnershipRow> {
-  return found(await partnerships.get(db, programId, id), 'partnership', id);
 }
 
 /** Refuses slugs that already credit another partnership of the program. */

@@ -4,7 +4,7 @@
 import { maskEmail } from '../core/email.js';
 import { localeOf } from '../core/locale.js';
 import type { Resource } from '../platform/resource.js';
-import type { CommissionRow } from '../modules/commissions/repo.js';
+import type { CommissionRow } from '../modules/commissions/model.js';
 import { referralLink } from '../modules/partnerships/present.js';
 import { percent } from '../modules/rewards/describe.js';
 import type { RewardTerms } from '../modules/rewards/service.js';

@@ -3,7 +3,7 @@
 import { fail } from '../platform/errors.js';
 import type { Db, Tx } from '../platform/db/db.js';
 import * as programs from '../modules/programs/repo.js';
-import type { ProgramRow } from '../modules/programs/repo.js';
+import type { ProgramRow } from '../modules/programs/model.js';
 import { minimumPayout } from '../core/payout-terms.js';
 import { stripeEndpointId, uuidv7 } from '../core/ids.js';
 import { normalizeSlug } from '../core/slugs.js';

@@ -8,7 +8,7 @@ import type { Reaction } from '../events/emit.js';
 import type { DomainEvent } from '../events/types.js';
 import { applyMoveRules, programHasMoveRules, hasMoveRules } from './group-moves.js';
 import { autoCode } from '../modules/codes/service.js';
-import { findPartnership, partnershipOfPartner } from './partnership.js';
+import { findPartnership, partnershipOfPartner } from '../modules/partnerships/service.js';
 import { findProgram } from '../modules/programs/service.js';
 
 /** The partnership whose totals the event may raise, or null. */

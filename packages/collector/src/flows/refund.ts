@@ -5,7 +5,7 @@
 
 import type { Tx } from '../platform/db/db.js';
 import * as commissions from '../modules/commissions/repo.js';
-import type { CommissionRow } from '../modules/commissions/repo.js';
+import type { CommissionRow } from '../modules/commissions/model.js';
 import * as payments from '../modules/payments/repo.js';
 import type { PaymentRow } from '../modules/payments/repo.js';
 import { getCommission } from './commission-entry.js';

@@ -4,7 +4,7 @@
 import type { Queryable } from '../platform/db/db.js';
 import { remembered } from '../platform/db/remembered.js';
 import * as programs from '../modules/programs/repo.js';
-import type { CreditedPartnership } from '../modules/partnerships/repo.js';
+import type { CreditedPartnership } from '../modules/partnerships/model.js';
 import type { ReferralRow } from '../modules/referrals/repo.js';
 import { creditedByCode } from '../modules/codes/service.js';
 import { clientHash, conversionEvidence, userAgent } from '../modules/review/evidence.js';

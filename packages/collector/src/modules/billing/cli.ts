@@ -3,7 +3,7 @@
 // only as its hint, never whole.
 
 import { publicUrlOf, type Config } from '../../platform/config.js';
-import { addSecret, connection, isLocalUrl, webhookPath } from './connect.js';
+import { addSecret, connection, isLocalUrl, webhookPath } from '../../flows/billing-connect.js';
 import type { Platform } from './facts.js';
 import { PLATFORMS } from '../../platforms.js';
 import type { SecretRow } from './repo.js';

@@ -2,7 +2,7 @@
 // (modules/stripe, modules/paddle, modules/lemonsqueezy) verifies its signed webhook and
 // turns the event into one fact; apply.ts does the same thing with a fact whoever sent it.
 
-import type { ProgramRow } from '../programs/repo.js';
+import type { ProgramRow } from '../programs/model.js';
 
 export type Json = Record<string, unknown>;
 

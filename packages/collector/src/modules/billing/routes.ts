@@ -2,7 +2,7 @@
 // settings and its events; and the one log of every platform's events.
 
 import { z } from 'zod';
-import { addSecret, connection, isLocalUrl, lastEvent, removeSecret, webhookPath } from './connect.js';
+import { addSecret, connection, isLocalUrl, lastEvent, removeSecret, webhookPath } from '../../flows/billing-connect.js';
 import { receiveEvent, reprocessEvent } from '../../flows/billing-event.js';
 import { dateTime, oneOf, text } from '../../platform/http/list-query.js';
 import type { Resource } from '../../platform/resource.js';

@@ -3,7 +3,7 @@
 import type { Queryable } from '../../platform/db/db.js';
 import { lister } from '../../platform/db/list.js';
 import { insertRow, updateRow } from '../../platform/db/rows.js';
-import type { CreditedPartnership } from '../partnerships/repo.js';
+import type { CreditedPartnership } from '../partnerships/model.js';
 
 export interface DiscountRow {
   id: string;

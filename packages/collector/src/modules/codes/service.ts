@@ -9,9 +9,9 @@ import type { Db, Queryable, Tx } from '../../platform/db/db.js';
 import { UniqueViolation } from '../../platform/db/db.js';
 import { remembered } from '../../platform/db/remembered.js';
 import { ServiceError, fail, found } from '../../platform/errors.js';
-import * as partnerships from '../partnerships/repo.js';
-import type { ProgramRow } from '../programs/repo.js';
-import * as groups from '../rewards/groups-repo.js';
+import { findPartnership } from '../partnerships/service.js';
+import type { ProgramRow } from '../programs/model.js';
+import { findGroup } from '../rewards/service.js';
 import { emit } from '../../events/emit.js';
 import { renderCode } from './present.js';
 import { type StripeCodes, stripeCodes } from './stripe-api.js';
@@ -34,7 +34,7 @@ export interface DiscountInput {
 }
 
 export async function createDiscount(tx: Tx, programId: string, input: DiscountInput, now: number): Promise<DiscountRow> {
-  if (input.group_id) found(await groups.get(tx, programId, input.group_id), 'group', input.group_id);
+  if (input.group_id) found(await findGroup(tx, programId, input.group_id), 'group', input.group_id);
   if (input.kind === 'percent' && (input.amount < 1 || input.amount > 10_000)) {
     throw fail('invalid_field', 'a percent off is 1 to 10000 basis points', { field: 'amount' });
   }
@@ -71,7 +71,7 @@ export async function createCode(tx: Tx, programId: string, input: CodeInput, by
   if (!CODE_PATTERN.test(code)) {
     throw fail('invalid_field', 'a code is 3 to 32 ASCII letters, digits, - or _', { field: 'code' });
   }
-  const partnership = await partnerships.get(tx, programId, input.partnership_id);
+  const partnership = await findPartnership(tx, programId, input.partnership_id);
   if (!partnership) throw fail('invalid_field', `no partnership ${input.partnership_id}`, { field: 'partnership_id' });
   if (input.discount_id) found(await codes.getDiscount(tx, programId, input.discount_id), 'discount', input.discount_id);
   // A partner's own code, and one made on acceptance, give the discount of the partner's group.
@@ -251,7 +251,7 @@ export async function makeCode(
   if (!CODE_PATTERN.test(input.code.trim()))
     throw fail('invalid_field', 'a code is 3 to 32 ASCII letters, digits, - or _', { field: 'code' });
   if (await codes.codeByNorm(db, program.id, codeNorm(input.code))) throw taken();
-  if (!(await partnerships.get(db, program.id, input.partnership_id)))
+  if (!(await findPartnership(db, program.id, input.partnership_id)))
     throw fail('invalid_field', `no partnership ${input.partnership_id}`, { field: 'partnership_id' });
   const discount = found(await codes.getDiscount(db, program.id, input.discount_id!), 'discount', input.discount_id!);
   const stripe = stripeCodes(program.stripe_api_key!, stripeApiUrl);

@@ -14,7 +14,7 @@ import { addDelta, deltaInsert, NOW } from '../../events/deltas.js';
 import { emit, eventInserts } from '../../events/emit.js';
 import type { DomainEvent, Known } from '../../events/types.js';
 import * as commissions from './repo.js';
-import type { CommissionRow, CommissionState } from './repo.js';
+import type { CommissionRow, CommissionState } from './model.js';
 import { renderCommission } from './present.js';
 
 type More = Partial<

@@ -2,7 +2,7 @@
 // a pure function of the row, so a webhook's record is the API's own.
 
 import { present } from '../../platform/resource.js';
-import type { CommissionRow } from './repo.js';
+import type { CommissionRow } from './model.js';
 import { reviewOf } from '../../core/review.js';
 import type { CommissionPayload } from '../../events/types.js';
 

@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { fail, ServiceError } from '../../platform/errors.js';
 import type { Db, Queryable, Tx } from '../../platform/db/db.js';
 import * as store from './repo.js';
-import type { Credentials, LinkPurpose, LinkRow, Realm, SessionBase } from './repo.js';
+import type { LinkPurpose, LinkRow, SessionBase } from './repo.js';
+import { type Credentials, REALMS, type Realm } from './model.js';
 import { emailProblem, normalizeEmail } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
 import { checkPasswordRules, decoyHash, hashPassword, verifyPassword } from './passwords.js';
@@ -239,6 +240,6 @@ export async function resetLinkFor(
  */
 export async function purgeExpired(db: Db, now: number): Promise<number> {
   let n = 0;
-  for (const realm of store.REALMS) n += await db.transaction((tx) => store.deleteExpired(tx, realm, now, SESSION_IDLE_SECONDS, 3600));
+  for (const realm of REALMS) n += await db.transaction((tx) => store.deleteExpired(tx, realm, now, SESSION_IDLE_SECONDS, 3600));
   return n;
 }

@@ -16,8 +16,8 @@ import {
   type SourceReferral,
 } from './model.js';
 import { arr, clientFor, obj, partnerFrom, str, type Json, type PlatformOptions } from './platform.js';
-import type { ReferralState } from '../referrals/repo.js';
-import type { PartnershipState } from '../partnerships/repo.js';
+import type { ReferralState } from '../referrals/model.js';
+import type { PartnershipState } from '../partnerships/model.js';
 
 const PER_PAGE = 100;
 

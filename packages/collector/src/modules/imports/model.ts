@@ -3,9 +3,9 @@
 // Tally's states and in integer minor units. A record that cannot become one is a Skip
 // that says why; the import reports it and goes on.
 
-import type { CommissionState } from '../commissions/repo.js';
-import type { PartnershipState } from '../partnerships/repo.js';
-import type { ReferralState } from '../referrals/repo.js';
+import type { CommissionState } from '../commissions/model.js';
+import type { PartnershipState } from '../partnerships/model.js';
+import type { ReferralState } from '../referrals/model.js';
 import { minorUnit } from '../../core/money.js';
 
 export type Kind = 'partner' | 'referral' | 'commission';

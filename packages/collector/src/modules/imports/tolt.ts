@@ -15,9 +15,9 @@ import {
   type SourceReferral,
 } from './model.js';
 import { arr, clientFor, obj, partnerFrom, str, type Json, type PlatformOptions } from './platform.js';
-import type { PartnershipState } from '../partnerships/repo.js';
-import type { ReferralState } from '../referrals/repo.js';
-import type { CommissionState } from '../commissions/repo.js';
+import type { PartnershipState } from '../partnerships/model.js';
+import type { ReferralState } from '../referrals/model.js';
+import type { CommissionState } from '../commissions/model.js';
 
 async function* pages(client: ClientOptions, path: string): AsyncIterable<Json> {
   for (let cursor: string | null = null; ; ) {

@@ -7,7 +7,7 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { fail } from '../../platform/errors.js';
-import type { ProgramRow } from '../programs/repo.js';
+import type { ProgramRow } from '../programs/model.js';
 import { orderCodes } from './api.js';
 import { parseJsonObject } from '../../platform/json.js';
 import {

@@ -2,7 +2,7 @@
 // the dashboard, why the person gets it, and the link that stops this kind.
 
 import type { Locale } from '../../core/locale.js';
-import type { ProgramRow } from '../programs/repo.js';
+import type { ProgramRow } from '../programs/model.js';
 import type { TFunction } from 'i18next';
 import type { NotificationKind } from './kinds.js';
 import { html, plainText, type Letter } from './template.js';

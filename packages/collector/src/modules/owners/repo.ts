@@ -2,8 +2,8 @@
 // sign-in links. Sessions and links are found by the SHA-256 of what the browser holds.
 
 import type { Queryable } from '../../platform/db/db.js';
-import type { Credentials } from '../identity/repo.js';
-import type { ProgramRow } from '../programs/repo.js';
+import type { Credentials } from '../identity/model.js';
+import type { ProgramRow } from '../programs/model.js';
 import { insertRow } from '../../platform/db/rows.js';
 
 /** An owner's account; `email` is null for the first start's user until its link is redeemed. */

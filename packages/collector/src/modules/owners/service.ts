@@ -11,8 +11,8 @@
 
 import { fail } from '../../platform/errors.js';
 import type { Db, Queryable, Tx } from '../../platform/db/db.js';
-import { type Credentials, OWNERS } from '../identity/repo.js';
-import type { ProgramRow } from '../programs/repo.js';
+import { type Credentials, OWNERS } from '../identity/model.js';
+import type { ProgramRow } from '../programs/model.js';
 import * as users from './repo.js';
 import type { InvitationRow, Membership, Role, SessionRow, UserRow } from './repo.js';
 import * as identity from '../identity/service.js';

@@ -2,8 +2,8 @@
 // a pure function of the row, so a webhook's record is the API's own.
 
 import { present } from '../../platform/resource.js';
-import type { ProgramRow } from '../programs/repo.js';
-import type { PartnershipRow } from './repo.js';
+import type { ProgramRow } from '../programs/model.js';
+import type { PartnershipRow } from './model.js';
 import type { PartnershipPayload } from '../../events/types.js';
 
 /** The program's site with `?red=<key>`, the parameter the snippet reads first. */

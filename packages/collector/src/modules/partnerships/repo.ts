@@ -1,39 +1,7 @@
 import type { Queryable } from '../../platform/db/db.js';
 import { lister } from '../../platform/db/list.js';
 import { insertRow, updateRow } from '../../platform/db/rows.js';
-
-export type PartnershipState = 'pending' | 'accepted' | 'declined';
-
-export interface PartnershipRow {
-  id: string;
-  program_id: string;
-  partner_id: string;
-  key: string;
-  state: PartnershipState;
-  /** JSON array of strings; the slugs table holds the same values for lookups. */
-  competitor_slugs: string;
-  created_by: 'company' | 'partner';
-  commission_rate_bps: number | null;
-  /** The commission rules (modules/programs/repo.ts), each null for the program's own. */
-  /** What the partner wrote when applying on the program's page. */
-  application_note: string | null;
-  /** Why an owner declined it, told to the partner (modules/notifications); none otherwise. */
-  decline_reason?: string | null;
-  recurring_months: number | null;
-  hold_days: number | null;
-  minimum_payout: string | null;
-  /** Its partner group (modules/rewards); null only on rows written before groups: the default group. */
-  group_id: string | null;
-  state_set_at: number;
-  created_at: number;
-  updated_at: number;
-}
-
-/** A partnership with the addresses its own partner could use to refer themself. */
-export interface CreditedPartnership extends PartnershipRow {
-  partner_email_norm: string;
-  partner_paypal_email_norm: string | null;
-}
+import type { PartnershipState, PartnershipRow, CreditedPartnership } from './model.js';
 
 const COLUMNS = { state: 'state', partner_id: 'partner_id', group_id: 'group_id', created_at: 'created_at' };
 

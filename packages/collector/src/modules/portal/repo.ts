@@ -4,9 +4,9 @@
 // that paid them.
 
 import type { Param, Queryable } from '../../platform/db/db.js';
-import type { Credentials } from '../identity/repo.js';
+import type { Credentials } from '../identity/model.js';
 import type { FieldFilter, Page, PageRequest } from '../../platform/db/list.js';
-import type { PartnershipRow } from '../partnerships/repo.js';
+import type { PartnershipRow } from '../partnerships/model.js';
 import { insertRow } from '../../platform/db/rows.js';
 
 /** A partner's account: credentials, always with an address. */

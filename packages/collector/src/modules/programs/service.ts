@@ -3,7 +3,7 @@
 import { fail } from '../../platform/errors.js';
 import type { Queryable } from '../../platform/db/db.js';
 import * as programs from './repo.js';
-import type { ProgramRow } from './repo.js';
+import type { ProgramRow } from './model.js';
 import { isUuid } from '../../core/ids.js';
 import { remembered } from '../../platform/db/remembered.js';
 

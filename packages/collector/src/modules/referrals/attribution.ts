@@ -6,8 +6,8 @@
 
 import { fail } from '../../platform/errors.js';
 import type { Queryable } from '../../platform/db/db.js';
-import * as partnerships from '../partnerships/repo.js';
-import type { CreditedPartnership } from '../partnerships/repo.js';
+import { creditedByClick, creditedBySlug } from '../partnerships/service.js';
+import type { CreditedPartnership } from '../partnerships/model.js';
 import { remembered } from '../../platform/db/remembered.js';
 import { normalizeSlug } from '../../core/slugs.js';
 import { creditedByCode } from '../codes/service.js';
@@ -21,8 +21,8 @@ export async function attribute(
 ): Promise<CreditedPartnership> {
   const slug = pk ? normalizeSlug(pk) : '';
   const credited =
-    (slug ? await remembered(db, `slug:${programId} ${slug}`, () => partnerships.findBySlug(db, programId, slug)) : undefined) ??
-    (grId ? await partnerships.findByClick(db, programId, grId) : undefined) ??
+    (slug ? await remembered(db, `slug:${programId} ${slug}`, () => creditedBySlug(db, programId, slug)) : undefined) ??
+    (grId ? await creditedByClick(db, programId, grId) : undefined) ??
     // A promotion code the person typed: last, as the link they followed names their partner better.
     (code ? await creditedByCode(db, programId, code) : undefined);
   if (!credited) {

@@ -2,8 +2,7 @@ import type { Queryable } from '../../platform/db/db.js';
 import { lister, STATE_SET_AT } from '../../platform/db/list.js';
 import { addDelta, uncountClicks } from '../../events/deltas.js';
 import { insertFirstWith, type Insert } from '../../platform/db/rows.js';
-
-export type ReferralState = 'converted' | 'paid' | 'churned' | 'rejected';
+import type { ReferralState } from './model.js';
 
 export interface ReferralRow {
   id: string;

@@ -3,7 +3,7 @@
 import type { Queryable } from '../../platform/db/db.js';
 import { lister } from '../../platform/db/list.js';
 import { insertRow } from '../../platform/db/rows.js';
-import type { CommissionRow } from '../commissions/repo.js';
+import type { CommissionRow } from '../commissions/model.js';
 import { BUCKET_SECONDS } from '../../events/deltas.js';
 
 export type Decision = 'approve' | 'reject' | 'ban';

@@ -6,11 +6,11 @@
 
 import type { Queryable } from '../../platform/db/db.js';
 import { remembered } from '../../platform/db/remembered.js';
-import type { PartnershipRow } from '../partnerships/repo.js';
-import * as programs from '../programs/repo.js';
-import type { ProgramRow } from '../programs/repo.js';
-import { byPartner } from '../stats/repo.js';
-import { unapproved } from '../review/repo.js';
+import type { PartnershipRow } from '../partnerships/model.js';
+import type { ProgramRow } from '../programs/model.js';
+import { partnerTotals } from '../stats/service.js';
+import { heldBack } from '../review/service.js';
+import { findProgram } from '../programs/service.js';
 import { addMonths } from '../../core/payout-terms.js';
 import {
   clickEarnings,
@@ -44,7 +44,7 @@ export function programRewards(db: Queryable, programId: string): Promise<Progra
   return remembered(db, `rewards:${programId}`, async () => ({
     groups: await groups.ofProgram(db, programId),
     rewards: await rewards.ofProgram(db, programId),
-    program: (await programs.get(db, programId)) ?? { hold_days: 0, minimum_payout: '{}' },
+    program: (await findProgram(db, programId)) ?? { hold_days: 0, minimum_payout: '{}' },
   }));
 }
 
@@ -89,7 +89,7 @@ export async function partnerTotal(
   const from = windowDays === null ? 0 : now - windowDays * DAY;
   const sum = (rows: ReadonlyArray<Record<typeof metric | 'currency', string | number>>) =>
     rows.filter((r) => metric === 'customers' || r.currency === currency).reduce((n, r) => n + Number(r[metric]), 0);
-  return sum(await byPartner(db, programId, from, now + 1, [partnerId])) - sum(await unapproved(db, programId, partnerId, from, now + 1));
+  return sum(await partnerTotals(db, programId, from, now + 1, [partnerId])) - sum(await heldBack(db, programId, partnerId, from, now + 1));
 }
 
 /** What the sale facts carry besides the partner's totals, which are looked up here. */
@@ -285,4 +285,9 @@ export async function groupRules(
   const pr = await programRewards(db, programId);
   const group = groupOf(pr, groupId);
   return { holdDays: group.hold_days ?? pr.program.hold_days, minimumPayout: group.minimum_payout ?? pr.program.minimum_payout };
+}
+
+/** The program's group, or undefined. */
+export function findGroup(db: Queryable, programId: string, id: string): Promise<GroupRow | undefined> {
+  return groups.get(db, programId, id);
 }

@@ -428,3 +428,8 @@ export function rebuildStats(db: Db): Promise<void> {
     await stats.rebuild(tx);
   });
 }
+
+/** Each partner's totals (or those of `ids`) over [from, to), per currency, folded and not yet folded alike. */
+export function partnerTotals(db: Queryable, programId: string, from: number, to: number, ids: readonly string[] | null = null) {
+  return stats.byPartner(db, programId, from, to, ids);
+}

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/db.js';
-import type { ProgramRow } from '../programs/repo.js';
+import type { ProgramRow } from '../programs/model.js';
 import { insertRow } from '../../platform/db/rows.js';
 
 export type TokenKind = 'secret' | 'publishable';

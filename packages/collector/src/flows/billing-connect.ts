@@ -2,13 +2,13 @@
 // program, under each platform's path), and the signing secrets the platform gives for it
 // (several at once: a rotation, live and test mode).
 
-import { fail } from '../../platform/errors.js';
-import type { Db } from '../../platform/db/db.js';
-import * as programs from '../programs/repo.js';
-import * as billing from './repo.js';
-import type { SecretRow } from './repo.js';
-import { stripeEndpointId, uuidv7 } from '../../core/ids.js';
-import type { Platform } from './facts.js';
+import { fail } from '../platform/errors.js';
+import type { Db } from '../platform/db/db.js';
+import * as programs from '../modules/programs/repo.js';
+import * as billing from '../modules/billing/repo.js';
+import type { SecretRow } from '../modules/billing/repo.js';
+import { stripeEndpointId, uuidv7 } from '../core/ids.js';
+import type { Platform } from '../modules/billing/facts.js';
 
 export const MAX_SECRETS = 10;
 
