@@ -107,22 +107,9 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
   const now = options.now ?? unixNow;
   const background = options.background ?? true;
   const db = await openConfigured(config, now(), log);
-  // Listen first, so the first program's origins name the real port (PORT=0 picks one);
-  // until the app is ready, a request is told to come back.
-  let handle: RequestListener = (_req, res) =>
-    res
-      .writeHead(503, { ...SECURITY_HEADERS, 'Retry-After': '1', 'Content-Type': 'application/json; charset=utf-8' })
-      .end(JSON.stringify({ errors: [errorObject({ code: 'unavailable', detail: 'the server is starting; try again in a moment' })] }));
-  const connections = config.connections ?? NO_CAPS;
-  const server = createServer(serverOptions(connections), (req, res) => handle(req, res));
-  guardConnections(server, connections, log);
-  answerClientErrors(server, log);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = urlHost(config.host);
+  // Listen first, so the first program's origins name the real port (PORT=0 picks one).
+  const listening = await listen(config, log);
+  const { port } = listening.server.address() as AddressInfo;
   const publicUrl = publicUrlOf(config, port);
   const firstProgram = await ensureFirstProgram(
     db,
@@ -134,19 +121,8 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     },
     now(),
   );
-  // Clicks' months (PostgreSQL), made before the first request and then every hour; old
-  // ones dropped under CLICK_RETENTION_MONTHS. A failure costs nothing at once: a click
-  // without its month waits in the DEFAULT partition for the next run.
-  const maintainingClicks = () => maintainClicks(db, { now: now(), retentionMonths: config.clickRetentionMonths });
-  const maintainClicksLogged = () =>
-    maintainingClicks()
-      .then((done) => {
-        if (done.made.length + done.dropped.length + done.moved > 0) log.info(done, 'clicks: months made or dropped');
-      })
-      .catch((err: unknown) =>
-        log.warn({ cause: describeCause(err) }, 'making or dropping the months of clicks failed; the next run retries'),
-      );
-  await maintainClicksLogged();
+  const clicks = clickMonths(db, config, log, now);
+  await clicks.logged();
   const outbound = { ...DEFAULT_OUTBOUND, ...config.outbound, ...options.outbound };
   const firstSignInLink = firstProgram && publicUrl + linkPath(await firstOwnerLink(db, firstProgram.program.id, now()));
   // Off, no demo token is issued: a publishable token nobody asked for is one more to leak.
@@ -161,23 +137,111 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
         mailer,
         compose: composers(publicUrl),
         pollMs: background ? (options.mailPollMs ?? 1000) : 0,
-        // Notifications go out in the same loop (modules/notifications/sender.ts).
+        // Notifications go out in the same loop (flows/notification-sender.ts).
         also: startNotifications({ db, log, mailer, publicUrl }).pass,
       })
     : undefined;
-  handle = createApp({
+  listening.serve(
+    createApp({
+      db,
+      log,
+      now,
+      demo: demo && { token: demo.token, programName: demo.program.name },
+      limits: config.limits,
+      publicUrl,
+      outbox,
+      outbound,
+      stripeApiUrl: config.stripeApiUrl,
+      lemonSqueezyApiUrl: config.lemonSqueezyApiUrl,
+    }).callback(),
+  );
+  const loops = startLoops({ db, log, now, config, options, background, outbound, mailer: mailer !== undefined, clicks });
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      loops.clear();
+      await stopListening(listening.server);
+      await loops.stop();
+      await outbox?.stop();
+      await db.close();
+    })();
+    return closing;
+  };
+  const work = { ...loops.work, sendMail: async () => outbox?.drain() };
+  return {
+    url: `http://${urlHost(config.host)}:${port}`,
     db,
-    log,
-    now,
-    demo: demo && { token: demo.token, programName: demo.program.name },
-    limits: config.limits,
-    publicUrl,
+    server: listening.server,
+    firstProgram,
+    firstSignInLink,
     outbox,
-    outbound,
-    stripeApiUrl: config.stripeApiUrl,
-    lemonSqueezyApiUrl: config.lemonSqueezyApiUrl,
-  }).callback();
+    work,
+    close,
+  };
+}
 
+/** The HTTP server, listening; until `serve` hands it the app, a request is told to come back. */
+async function listen(config: Config, log: Logger): Promise<{ server: Server; serve(app: RequestListener): void }> {
+  let handle: RequestListener = (_req, res) =>
+    res
+      .writeHead(503, { ...SECURITY_HEADERS, 'Retry-After': '1', 'Content-Type': 'application/json; charset=utf-8' })
+      .end(JSON.stringify({ errors: [errorObject({ code: 'unavailable', detail: 'the server is starting; try again in a moment' })] }));
+  const connections = config.connections ?? NO_CAPS;
+  const server = createServer(serverOptions(connections), (req, res) => handle(req, res));
+  guardConnections(server, connections, log);
+  answerClientErrors(server, log);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  return { server, serve: (app) => (handle = app) };
+}
+
+/**
+ * Stops accepting and resolves once in-flight requests are answered; idle keep-alive
+ * sockets are closed at once, and stragglers after 10 s.
+ */
+async function stopListening(server: Server): Promise<void> {
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), 10_000);
+  await stopped;
+  clearTimeout(timer);
+}
+
+/**
+ * Clicks' months (PostgreSQL), made before the first request and then every hour; old
+ * ones dropped under CLICK_RETENTION_MONTHS. A failure costs nothing at once: a click
+ * without its month waits in the DEFAULT partition for the next run.
+ */
+function clickMonths(db: Db, config: Config, log: Logger, now: () => number) {
+  const run = () => maintainClicks(db, { now: now(), retentionMonths: config.clickRetentionMonths });
+  const logged = () =>
+    run()
+      .then((done) => {
+        if (done.made.length + done.dropped.length + done.moved > 0) log.info(done, 'clicks: months made or dropped');
+      })
+      .catch((err: unknown) =>
+        log.warn({ cause: describeCause(err) }, 'making or dropping the months of clicks failed; the next run retries'),
+      );
+  return { run, logged };
+}
+
+interface Loops {
+  db: Db;
+  log: Logger;
+  now: () => number;
+  config: Config;
+  options: ServerOptions;
+  background: boolean;
+  outbound: OutboundPolicy;
+  /** Whether a sender runs, which prunes the notifications it keeps. */
+  mailer: boolean;
+  clicks: ReturnType<typeof clickMonths>;
+}
+
+/** The work beside the requests: webhooks, the statistics' fold, purges, click rewards and months; each on demand too (`work`). */
+function startLoops({ db, log, now, config, options, background, outbound, mailer, clicks }: Loops) {
   // Webhooks are sent beside the requests, never in their path (docs/webhooks.md).
   const delivering = startDelivery({
     db,
@@ -191,12 +255,14 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     pollMs: background ? (options.webhookPollMs ?? 500) : 0,
     jitter: options.webhookJitter,
   });
+  const warn =
+    (what: string, next = 'run') =>
+    (err: unknown) =>
+      log.warn({ cause: describeCause(err) }, `${what} failed; the next ${next} retries`);
 
   // The statistics' deltas are folded beside the requests; reads add what is not folded yet.
   const fold = () => foldStats(db).then(() => undefined);
-  const folding = repeat(background, options.foldEveryMs ?? FOLD_EVERY_MS, () =>
-    fold().catch((err: unknown) => log.warn({ cause: describeCause(err) }, 'folding the statistics failed; the next fold retries')),
-  );
+  const folding = repeat(background, options.foldEveryMs ?? FOLD_EVERY_MS, () => fold().catch(warn('folding the statistics', 'fold')));
 
   // Raw clicks past their retention are deleted beside the requests, in short batches.
   const clickPurging =
@@ -212,52 +278,25 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
     await purgeAccess();
     if (config.clickRetentionDays) await purgeClicks(db, { now: now(), retentionDays: config.clickRetentionDays });
   };
-  const purging = repeat(background, PURGE_EVERY_MS, () =>
-    purgeAccess().catch((err: unknown) =>
-      log.warn({ cause: describeCause(err) }, 'deleting expired sessions and links failed; the next run retries'),
-    ),
-  );
+  const purging = repeat(background, PURGE_EVERY_MS, () => purgeAccess().catch(warn('deleting expired sessions and links')));
 
   // Click rewards are paid once a UTC day is over; an hourly look finds the day soon after.
   const payClicks = () => payClickRewards(db, now());
-  const payingClicks = repeat(background, PURGE_EVERY_MS, () =>
-    payClicks().catch((err: unknown) => log.warn({ cause: describeCause(err) }, 'paying click rewards failed; the next run retries')),
-  );
+  const payingClicks = repeat(background, PURGE_EVERY_MS, () => payClicks().catch(warn('paying click rewards')));
 
   let clickMaintenance: Promise<void> | undefined;
   const maintainingTimer = repeat(background, PURGE_EVERY_MS, () => {
-    clickMaintenance ??= maintainClicksLogged().finally(() => (clickMaintenance = undefined));
+    clickMaintenance ??= clicks.logged().finally(() => (clickMaintenance = undefined));
   });
-
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      clearInterval(folding);
-      clearInterval(purging);
-      clearInterval(payingClicks);
-      clearInterval(maintainingTimer);
-      // close() stops accepting and resolves once in-flight requests are answered; idle
-      // keep-alive sockets are closed at once, and stragglers after 10 s.
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), 10_000);
-      await stopped;
-      clearTimeout(timer);
+  return {
+    clear() {
+      for (const timer of [folding, purging, payingClicks, maintainingTimer]) clearInterval(timer);
+    },
+    async stop() {
       await delivering.stop();
       await clickPurging?.stop();
       await clickMaintenance;
-      await outbox?.stop();
-      await db.close();
-    })();
-    return closing;
+    },
+    work: { deliver: () => delivering.drain(), fold, purge, payClicks, maintainClicks: clicks.run },
   };
-  const work = {
-    deliver: () => delivering.drain(),
-    fold,
-    sendMail: async () => outbox?.drain(),
-    purge,
-    payClicks,
-    maintainClicks: maintainingClicks,
-  };
-  return { url: `http://${host}:${port}`, db, server, firstProgram, firstSignInLink, outbox, work, close };
 }
