@@ -27,6 +27,10 @@ const DAY = 86_400;
 /** A stored minimum-payout object; written only by minimumPayout below, so always valid. */
 const parseMinimums = (json: string): Record<string, number> => JSON.parse(json) as Record<string, number>;
 
+/** The one precedence of every term: the partnership's own if set, else its group's, else the program's. */
+export const firstSet = <T>(partnership: T | null | undefined, group: T | null | undefined, program: T): T =>
+  partnership ?? group ?? program;
+
 /** The rules that apply to a partnership: each of its own, or else its group's, or else the program's. */
 export function rulesFor(
   program: { recurring_months: number; hold_days: number; minimum_payout: string },
@@ -34,9 +38,9 @@ export function rulesFor(
   group?: { holdDays: number; minimumPayout: string },
 ): Rules {
   return {
-    recurringMonths: partnership?.recurring_months ?? program.recurring_months,
-    holdDays: partnership?.hold_days ?? group?.holdDays ?? program.hold_days,
-    minimumPayout: parseMinimums(partnership?.minimum_payout ?? group?.minimumPayout ?? program.minimum_payout),
+    recurringMonths: firstSet(partnership?.recurring_months, undefined, program.recurring_months),
+    holdDays: firstSet(partnership?.hold_days, group?.holdDays, program.hold_days),
+    minimumPayout: parseMinimums(firstSet(partnership?.minimum_payout, group?.minimumPayout, program.minimum_payout)),
   };
 }
 
@@ -84,6 +88,6 @@ export function payableAt(rules: Rules, paidAt: number, now: number): number {
  * The least a payout in `currency` may be, from the stored minimum-payout objects of the
  * program and the partnership (null: the program's); 1 minor unit when none is set.
  */
-export function minimumIn(programMinimum: string, partnershipMinimum: string | null, currency: string): number {
-  return Math.max(1, parseMinimums(partnershipMinimum ?? programMinimum)[currency] ?? 0);
+export function minimumIn(levels: { program: string; group: string | null; partnership: string | null }, currency: string): number {
+  return Math.max(1, parseMinimums(firstSet(levels.partnership, levels.group, levels.program))[currency] ?? 0);
 }

@@ -7,7 +7,7 @@ import type { Db } from '../platform/db/db.js';
 import { newCommission, recordCommission } from '../modules/commissions/ledger.js';
 import * as clicks from '../modules/rewards/clicks-repo.js';
 import { describeClickDay } from '../modules/rewards/describe.js';
-import { earnClicks, groupRules } from '../modules/rewards/service.js';
+import { earnClicks, holdDaysOf } from '../modules/rewards/service.js';
 
 const DAY = 86_400;
 /** Days back a run looks for unsettled ones: a server down for a week still pays them. */
@@ -25,7 +25,7 @@ export async function payClickRewards(db: Db, now: number): Promise<number> {
         const row =
           earned &&
           newCommission(programId, d.partner_id, null, earned.amount, earned.reward.currency ?? '', now, {
-            payable_at: d.day + DAY + (d.hold_days ?? (await groupRules(tx, programId, d.group_id)).holdDays) * DAY,
+            payable_at: d.day + DAY + (await holdDaysOf(tx, programId, d)) * DAY,
             reward_id: earned.reward.id,
             reward_description: describeClickDay(earned.reward, visitors, earned.amount),
           });

@@ -7,7 +7,7 @@ import * as referrals from '../modules/referrals/repo.js';
 import type { ReferralRow } from '../modules/referrals/repo.js';
 import { deltaInsert } from '../events/deltas.js';
 import { commissionInserts, newCommission } from '../modules/commissions/ledger.js';
-import { earnLead, groupRules } from '../modules/rewards/service.js';
+import { earnLead, holdDaysOf } from '../modules/rewards/service.js';
 import type { CreditedPartnership } from '../modules/partnerships/model.js';
 import { attribute } from '../modules/referrals/attribution.js';
 import { mailbox, normalizeEmail, sameMailboxAsAny } from '../core/email.js';
@@ -133,7 +133,7 @@ async function leadCommission(
   if (credited.state !== 'accepted') return [];
   const lead = await earnLead(db, programId, credited, { country: input.customer_country ?? null, metadata: { ...input.metadata } }, now);
   if (!lead) return [];
-  const holdDays = credited.hold_days ?? (await groupRules(db, programId, credited.group_id)).holdDays;
+  const holdDays = await holdDaysOf(db, programId, credited);
   const { amount, currency, description } = lead.earned;
   const row = newCommission(programId, referral.partner_id, referral.id, amount, currency, now, {
     payable_at: now + holdDays * 86_400,

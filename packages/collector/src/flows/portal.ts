@@ -449,7 +449,10 @@ export async function withEarnings(db: Queryable, list: readonly ReachedPartners
           nextPayout: {
             amount: due?.due ? due.amount : 0,
             heldBack: heldBack(p, due, Number(r.payable_count)),
-            minimum: minimumIn(p.program_minimum_payout, p.minimum_payout, r.currency),
+            minimum: minimumIn(
+              { program: p.program_minimum_payout, group: p.group_minimum_payout, partnership: p.minimum_payout },
+              r.currency,
+            ),
           },
         };
       });

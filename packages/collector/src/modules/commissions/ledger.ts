@@ -1,4 +1,4 @@
-// The one path of every commission (docs/commissions.md): whatever made it (a conversion's
+// The one path of every commission (docs/architecture.md): whatever made it (a conversion's
 // lead reward, a payment, a day of clicks, a refund's clawback, an import, an owner by hand),
 // it is created, adjusted, held, approved, batched, paid, rejected and clawed back here, and
 // each of these writes its row, what it counts (earned in the period of its creation, owed

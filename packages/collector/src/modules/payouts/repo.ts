@@ -15,6 +15,7 @@ export interface PayableRow {
   currency: string;
   /** The minimum-payout objects (JSON) of the program and of the partnership, or else its group (null: the program's). */
   program_minimum: string;
+  group_minimum: string | null;
   partnership_minimum: string | null;
 }
 
@@ -33,7 +34,7 @@ export function payable(db: Queryable, programId: string, now: number, of: Payab
   // follow is retried by the driver (platform/db/postgres.ts), and the loser finds them taken.
   return db.all<PayableRow>(
     `SELECT c.id AS commission_id, c.partner_id, pa.name AS partner_name, pa.paypal_email, c.amount, c.currency,
-            pr.minimum_payout AS program_minimum, COALESCE(ps.minimum_payout, g.minimum_payout) AS partnership_minimum
+            pr.minimum_payout AS program_minimum, g.minimum_payout AS group_minimum, ps.minimum_payout AS partnership_minimum
        FROM commissions c
        JOIN partners pa ON pa.id = c.partner_id
        JOIN partnerships ps ON ps.program_id = c.program_id AND ps.partner_id = c.partner_id

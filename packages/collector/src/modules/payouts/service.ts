@@ -103,7 +103,7 @@ function notDue(owed: readonly PayableRow[], code: string): Skipped['reason'] | 
   const net = total(owed);
   if (net <= 0) return 'clawbacks exceed earnings';
   const first = owed[0]!;
-  return net < minimumIn(first.program_minimum, first.partnership_minimum, code) ? 'below minimum payout' : undefined;
+  return net < minimumIn(minimumsOf(first), code) ? 'below minimum payout' : undefined;
 }
 
 /** Payable commissions by currency, then by partner. */
@@ -340,7 +340,7 @@ export async function owedNow(db: Queryable, programId: string, now: number, par
   for (const [currency, byPartner] of group(await payouts.payable(db, programId, now, { partnerId }))) {
     for (const [partnerId, rows] of byPartner) {
       const first = rows[0]!;
-      const minimum = minimumIn(first.program_minimum, first.partnership_minimum, currency);
+      const minimum = minimumIn(minimumsOf(first), currency);
       const due = first.paypal_email !== null && notDue(rows, currency) === undefined;
       owed.push({
         partnerId,
@@ -366,3 +366,6 @@ export async function getBatchSummary(db: Queryable, programId: string, id: stri
   if (!batch) throw fail('not_found', `no payout batch ${id}`);
   return batch;
 }
+
+/** The three levels' stored minimums, as the query reads them (it decides nothing: core/payout-terms.ts does). */
+const minimumsOf = (r: PayableRow) => ({ program: r.program_minimum, group: r.group_minimum, partnership: r.partnership_minimum });

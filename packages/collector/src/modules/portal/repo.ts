@@ -35,8 +35,9 @@ export interface ReachedPartnership extends PartnershipRow {
   program_partner_codes: number;
   program_code_prefix: string;
   program_code_max_length: number;
-  /** The minimum-payout object (JSON) of the partnership's group, or else the program's; the partnership's own is `minimum_payout`. */
+  /** The minimum-payout objects (JSON) of the program and of the partnership's group; the partnership's own is `minimum_payout`. */
   program_minimum_payout: string;
+  group_minimum_payout: string | null;
   partner_name: string;
   paypal_email: string | null;
   /** The language the partner chose (the same on each of the account's records), and the program's default. */
@@ -105,7 +106,7 @@ export function updatePartnerRecords(
 /** What the portal shows with a partnership (`s`): its program's (`p`) name, address and rules, its partner record's (`pa`) name and PayPal address. */
 const REACHED = `SELECT s.*, p.name AS program_name, p.slug AS program_slug, p.site_url AS program_site_url, p.commission_rate_bps AS program_rate_bps,
             p.partner_codes AS program_partner_codes, p.code_prefix AS program_code_prefix, p.code_max_length AS program_code_max_length,
-            COALESCE(g.minimum_payout, p.minimum_payout) AS program_minimum_payout, pa.name AS partner_name, pa.paypal_email,
+            p.minimum_payout AS program_minimum_payout, g.minimum_payout AS group_minimum_payout, pa.name AS partner_name, pa.paypal_email,
             pa.locale AS partner_locale, p.locale AS program_locale`;
 /** The group whose minimum payout applies (`g`), beside the partnership `s`. */
 const GROUP = 'LEFT JOIN partner_groups g ON g.id = s.group_id';

@@ -11,7 +11,7 @@ import type { ProgramRow } from '../programs/model.js';
 import { partnerTotals } from '../stats/service.js';
 import { heldBack } from '../review/service.js';
 import { findProgram } from '../programs/service.js';
-import { addMonths } from '../../core/payout-terms.js';
+import { addMonths, firstSet } from '../../core/payout-terms.js';
 import {
   clickEarnings,
   clickReward,
@@ -284,7 +284,19 @@ export async function groupRules(
 ): Promise<{ holdDays: number; minimumPayout: string }> {
   const pr = await programRewards(db, programId);
   const group = groupOf(pr, groupId);
-  return { holdDays: group.hold_days ?? pr.program.hold_days, minimumPayout: group.minimum_payout ?? pr.program.minimum_payout };
+  return {
+    holdDays: firstSet(undefined, group.hold_days, pr.program.hold_days),
+    minimumPayout: firstSet(undefined, group.minimum_payout, pr.program.minimum_payout),
+  };
+}
+
+/** A partnership's holding period in days: its own, else its group's, else the program's. */
+export async function holdDaysOf(
+  db: Queryable,
+  programId: string,
+  p: { hold_days: number | null; group_id: string | null },
+): Promise<number> {
+  return firstSet(p.hold_days, (await groupRules(db, programId, p.group_id)).holdDays, 0);
 }
 
 /** The program's group, or undefined. */
