@@ -530,3 +530,16 @@ sqliteOnly('without SMTP', () => {
     }
   });
 });
+
+describe('every kind has its name in every language', () => {
+  it('the unsubscribe line and the preferences read `kinds.<kind>`: a kind without one would show the key', async () => {
+    const { OWNER_KINDS, PARTNER_KINDS } = await import('../../packages/collector/src/modules/notifications/kinds.js');
+    for (const lang of ['en', 'de', 'fr', 'es']) {
+      const words = (await import(`../../packages/collector/src/modules/notifications/locales/${lang}.ts`)).default as {
+        kinds: Record<string, string>;
+      };
+      const missing = [...PARTNER_KINDS, ...OWNER_KINDS].filter((k) => typeof words.kinds[k] !== 'string' || !words.kinds[k]);
+      expect(missing, `${lang}.ts`).toEqual([]);
+    }
+  });
+});

@@ -19,24 +19,9 @@ export interface Draft {
   path: string;
 }
 
-/** Each kind's name in the recipient's language, for the unsubscribe line and the preferences. */
+/** Each kind's name in the recipient's language, for the unsubscribe line and the preferences: `kinds.<kind>` in the catalogues (their test checks every kind has one). */
 export function kindLabel(t: TFunction, kind: NotificationKind): string {
-  const labels: Record<NotificationKind, () => string> = {
-    application_received: () => t('kinds.application_received'),
-    application_approved: () => t('kinds.application_approved'),
-    application_declined: () => t('kinds.application_declined'),
-    first_referral: () => t('kinds.first_referral'),
-    commission_digest: () => t('kinds.commission_digest'),
-    payout_sent: () => t('kinds.payout_sent'),
-    clawback: () => t('kinds.clawback'),
-    code_created: () => t('kinds.code_created'),
-    new_application: () => t('kinds.new_application'),
-    webhook_failing: () => t('kinds.webhook_failing'),
-    billing_failing: () => t('kinds.billing_failing'),
-    review_waiting: () => t('kinds.review_waiting'),
-    weekly_summary: () => t('kinds.weekly_summary'),
-  };
-  return labels[kind]();
+  return t(`kinds.${kind}`);
 }
 
 export async function letterFor(draft: Draft, kind: NotificationKind, publicUrl: string, unsubscribeUrl: string, t: TFunction) {
