@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../packages/collector/src/platform/csv.js';
 import { majorUnits } from '../../packages/collector/src/core/money.js';
-import { exportPayouts } from '../../packages/collector/src/modules/payouts/service.js';
+import { exportPayouts } from '../../packages/collector/src/flows/payout-run.js';
 import { openDatabase } from '../../packages/collector/src/platform/db/open.js';
 import { expectError, seedPartner, startCollector, T0, type Collector } from './harness.js';
 import { tally } from './processes.js';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseCsv } from '../../packages/collector/src/platform/csv.js';
-import { markPaid } from '../../packages/collector/src/modules/payouts/service.js';
+import { markPaid } from '../../packages/collector/src/flows/payout-run.js';
 import { openDatabase } from '../../packages/collector/src/platform/db/open.js';
 import { testDatabase, withDb, type TestDatabase } from '../collector/database.js';
 import { serve, stopServers, tally, tokensIn, type Served } from '../collector/processes.js';

@@ -35,7 +35,7 @@ import { type Locale, localeOf } from '../core/locale.js';
 import { createPartner } from '../modules/partners/service.js';
 import { insertPartnership } from './partnership.js';
 import { checkPasswordRules, hashPassword } from '../modules/identity/passwords.js';
-import { owedNow, type Owed } from '../modules/payouts/service.js';
+import { owedNow, type Owed } from './payout-run.js';
 import { type GroupInWords, groupsTakingApplications, partnershipGroup } from '../modules/rewards/service.js';
 import { hashToken } from '../modules/tokens/service.js';
 

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import type { Config } from '../../platform/config.js';
 import { parseCsv } from '../../platform/csv.js';
 import { CURRENCY_RULE, knownCurrency } from '../../core/money.js';
-import { cancelPayoutBatch, exportPayouts, markPaid, openBatch, openBatches, payoutCsv, type PayoutBatch } from './service.js';
+import { cancelPayoutBatch, exportPayouts, markPaid, openBatch, openBatches, payoutCsv, type PayoutBatch } from '../../flows/payout-run.js';
 import { io, iso, note, now, out, programFor, UsageError, withDb, type Command } from '../../cli/common.js';
 
 /** A batch's file: written whole under a temporary name in the same folder, then renamed. */

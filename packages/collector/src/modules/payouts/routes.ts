@@ -13,7 +13,7 @@ import {
   payBatch,
   payoutCsv,
   type Owed,
-} from './service.js';
+} from '../../flows/payout-run.js';
 import { route } from '../../api/route.js';
 import { one, resource, unixTime } from '../../platform/http/schemas.js';
 import { currency } from '../../api/fields.js';

@@ -8,17 +8,17 @@
 // byte and an upload can be checked cell by cell. The CLI and any future HTTP route share
 // these functions; they only parse arguments, write files and print.
 
-import { formatCsv, parseCsv } from '../../platform/csv.js';
-import { fail } from '../../platform/errors.js';
-import type { Db, Queryable } from '../../platform/db/db.js';
-import * as payouts from './repo.js';
-import type { BatchRow, ItemRow, PayableRow } from './repo.js';
-import { uuidv7 } from '../../core/ids.js';
-import { batchCommission, payBatched, unbatchCommissions } from '../commissions/ledger.js';
-import { minimumIn } from '../../core/payout-terms.js';
-import { majorUnits, minorUnit } from '../../core/money.js';
-import { renderBatch } from './present.js';
-import { emit } from '../../events/emit.js';
+import { formatCsv, parseCsv } from '../platform/csv.js';
+import { fail } from '../platform/errors.js';
+import type { Db, Queryable } from '../platform/db/db.js';
+import * as payouts from '../modules/payouts/repo.js';
+import type { BatchRow, ItemRow, PayableRow } from '../modules/payouts/repo.js';
+import { uuidv7 } from '../core/ids.js';
+import { batchCommission, payBatched, unbatchCommissions } from '../modules/commissions/ledger.js';
+import { minimumIn } from '../core/payout-terms.js';
+import { majorUnits, minorUnit } from '../core/money.js';
+import { renderBatch } from '../modules/payouts/present.js';
+import { emit } from '../events/emit.js';
 
 export interface PayoutRow {
   email: string;
