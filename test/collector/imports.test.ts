@@ -192,6 +192,12 @@ describe('tally import rewardful', () => {
         [3000, at('2020-10-05T00:00:00Z')],
       ]);
       expect(await checkStats(c.running.db, program.id)).toEqual([]);
+      // The move has its event, as every commission's move has (commissions/ledger.ts); history sends no e-mail.
+      const moved = await c.running.db.all<{ data: string }>(
+        "SELECT data FROM events WHERE program_id = ? AND type = 'commission.updated'",
+        [program.id],
+      );
+      expect(moved.map((e) => [JSON.parse(e.data).attributes.state, JSON.parse(e.data).attributes.amount])).toEqual([['paid', 3000]]);
     } finally {
       await api.close();
     }
