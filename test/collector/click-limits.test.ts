@@ -5,7 +5,8 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../packages/collector/src/platform/config.js';
-import * as clicks from '../../packages/collector/src/modules/clicks/service.js';
+import * as clicks from '../../packages/collector/src/flows/click.js';
+import { purgeClicks } from '../../packages/collector/src/modules/clicks/purge.js';
 import { checkStats, foldStats } from '../../packages/collector/src/modules/stats/service.js';
 import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer } from '../../packages/collector/src/server.js';
@@ -174,7 +175,7 @@ describe(`raw clicks' retention (${ENGINE})`, () => {
 
     // 91 days after the first clicks: with 90 days kept, those of days 0 go, and day 5's not yet.
     const now = T0 + 91 * DAY;
-    expect(await clicks.purgeClicks(c.running.db, { now, retentionDays: 90 })).toBe(2);
+    expect(await purgeClicks(c.running.db, { now, retentionDays: 90 })).toBe(2);
     const left = await c.running.db.all<{ gr_id: string }>('SELECT gr_id FROM clicks ORDER BY gr_id');
     expect(left.map((r) => r.gr_id)).toEqual(['old-2', 'old-3', 'old-4']);
 
@@ -198,7 +199,7 @@ describe(`raw clicks' retention (${ENGINE})`, () => {
 
     // The referral its click made stays, and so does attribution by a kept click.
     expect((await c.call('GET', `/v1/referrals/${conversion.body.data.id}`)).status).toBe(200);
-    expect(await clicks.purgeClicks(c.running.db, { now, retentionDays: 90 })).toBe(0);
+    expect(await purgeClicks(c.running.db, { now, retentionDays: 90 })).toBe(0);
     // `tally stats check` agrees: the recount adds the purged tallies.
     expect(await checkStats(c.running.db)).toEqual([]);
     // Deleting a partner whose clicks were purged takes back what they counted too.
@@ -214,13 +215,13 @@ describe(`raw clicks' retention (${ENGINE})`, () => {
     expect((await c.call('PATCH', '/v1/program', { body: { cookie_days: 120 } })).status).toBe(200);
     c.clock.now = T0;
     await c.call('POST', '/v1/tracking/click', { token: c.publishable, body: { gr_id: 'long-cookie', pk: key } });
-    expect(await clicks.purgeClicks(c.running.db, { now: T0 + 100 * DAY, retentionDays: 90 })).toBe(0);
+    expect(await purgeClicks(c.running.db, { now: T0 + 100 * DAY, retentionDays: 90 })).toBe(0);
     const byClick = await c.call('POST', '/v1/tracking/conversion', {
       token: c.publishable,
       body: { email: 'late@buyer.test', gr_id: 'long-cookie' },
     });
     expect(byClick.status).toBe(201); // attributed by the click id alone, 100 days on
-    expect(await clicks.purgeClicks(c.running.db, { now: T0 + 121 * DAY, retentionDays: 90 })).toBe(1);
+    expect(await purgeClicks(c.running.db, { now: T0 + 121 * DAY, retentionDays: 90 })).toBe(1);
   });
 
   it('deletes in bounded batches: a run stops after its batches, the next goes on', async () => {
@@ -228,9 +229,9 @@ describe(`raw clicks' retention (${ENGINE})`, () => {
     const { key } = await seedPartner(c);
     for (let i = 0; i < 7; i++) await c.call('POST', '/v1/tracking/click', { token: c.secret, body: { gr_id: `b-${i}`, pk: key } });
     const later = { now: T0 + 200 * DAY, retentionDays: 90, batch: 2, maxBatches: 2 };
-    expect(await clicks.purgeClicks(c.running.db, later)).toBe(4);
+    expect(await purgeClicks(c.running.db, later)).toBe(4);
     expect(await count(c)).toBe(3);
-    expect(await clicks.purgeClicks(c.running.db, later)).toBe(3);
+    expect(await purgeClicks(c.running.db, later)).toBe(3);
     expect(await count(c)).toBe(0);
   });
 
@@ -241,7 +242,7 @@ describe(`raw clicks' retention (${ENGINE})`, () => {
     const explainer = await openExplainer(ENGINE, c.running.db, c.databaseUrl);
     try {
       const sent: Planned[] = [];
-      expect(await clicks.purgeClicks(planning(c.running.db, explainer, sent), { now: T0 + 200 * DAY, retentionDays: 90 })).toBe(3);
+      expect(await purgeClicks(planning(c.running.db, explainer, sent), { now: T0 + 200 * DAY, retentionDays: 90 })).toBe(3);
       const scans = sent.flatMap((s) =>
         s.plan
           .filter((n) => n.fullScan && n.table !== 'programs' && !/^SCAN programs\b/.test(n.line))

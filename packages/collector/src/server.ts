@@ -12,7 +12,7 @@ import { answerClientErrors } from './platform/http/client-errors.js';
 import { guardConnections, NO_CAPS, serverOptions } from './platform/http/connections.js';
 import { firstOwnerLink, linkPath } from './modules/owners/service.js';
 import { foldStats } from './modules/stats/service.js';
-import { purgeClicks, startClickPurge } from './modules/clicks/service.js';
+import { purgeClicks, startClickPurge } from './modules/clicks/purge.js';
 import { maintainClicks, type ClickMaintenance } from './modules/clicks/partitions.js';
 import { startDelivery } from './modules/webhooks/deliver.js';
 import { DEFAULT_OUTBOUND, postJson, type OutboundPolicy } from './platform/outbound.js';

@@ -9,7 +9,7 @@ import { deltaInsert } from '../events/deltas.js';
 import { commissionInserts, newCommission } from '../modules/commissions/ledger.js';
 import { earnLead, holdDaysOf } from '../modules/rewards/service.js';
 import type { CreditedPartnership } from '../modules/partnerships/model.js';
-import { attribute } from '../modules/referrals/attribution.js';
+import { attribute } from './attribution.js';
 import { mailbox, normalizeEmail, sameMailboxAsAny } from '../core/email.js';
 import { uuidv7 } from '../core/ids.js';
 import { renderReferral } from '../modules/referrals/present.js';

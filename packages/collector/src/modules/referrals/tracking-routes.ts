@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clickFlood, recordClick } from '../clicks/service.js';
+import { clickFlood, recordClick } from '../../flows/click.js';
 import { recordConversion } from '../../flows/conversion.js';
 import { registrableDomain } from '../clicks/registrable-domain.js';
 import { ServiceError, fail, type ErrorCode } from '../../platform/errors.js';

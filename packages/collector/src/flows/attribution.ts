@@ -4,13 +4,13 @@
 // memory until a partnership, a partner or a slug changes (remembered.ts). Clicks come
 // and go all the time, so the click id's is read each time.
 
-import { fail } from '../../platform/errors.js';
-import type { Queryable } from '../../platform/db/db.js';
-import { creditedByClick, creditedBySlug } from '../partnerships/service.js';
-import type { CreditedPartnership } from '../partnerships/model.js';
-import { remembered } from '../../platform/db/remembered.js';
-import { normalizeSlug } from '../../core/slugs.js';
-import { creditedByCode } from '../codes/service.js';
+import { fail } from '../platform/errors.js';
+import type { Queryable } from '../platform/db/db.js';
+import { creditedByClick, creditedBySlug } from '../modules/partnerships/service.js';
+import type { CreditedPartnership } from '../modules/partnerships/model.js';
+import { remembered } from '../platform/db/remembered.js';
+import { normalizeSlug } from '../core/slugs.js';
+import { creditedByCode } from '../modules/codes/service.js';
 
 export async function attribute(
   db: Queryable,
