@@ -25,6 +25,7 @@ import { composers } from './modules/mail/messages.js';
 import { startOutbox, type OutboxSender } from './modules/mail/outbox.js';
 import { pruneNotifications, startNotifications } from './modules/notifications/sender.js';
 import { purgeExpiredAccess } from './modules/identity/purge.js';
+import { usePasswordCost } from './modules/identity/passwords.js';
 import { payClickRewards } from './modules/rewards/clicks.js';
 import { SECURITY_HEADERS } from './platform/http/security-headers.js';
 
@@ -105,6 +106,7 @@ function repeat(on: boolean, ms: number, fn: () => unknown): NodeJS.Timeout | un
 export async function startServer(config: Config, log: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const now = options.now ?? unixNow;
   const background = options.background ?? true;
+  usePasswordCost(config.passwordCost);
   const db = await openConfigured(config, now(), log);
   // Listen first, so the first program's origins name the real port (PORT=0 picks one);
   // until the app is ready, a request is told to come back.
