@@ -76,7 +76,7 @@ export interface CollectorOptions {
 }
 
 export async function startCollector(opts: CollectorOptions = {}): Promise<Collector> {
-  const database = await collectorDatabase();
+  const database = await collectorDatabase(T0);
   const clock = { now: T0 };
   const running = await startServer(
     {

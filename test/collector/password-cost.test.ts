@@ -7,7 +7,7 @@ import { PASSWORD_COST } from '../../packages/collector/src/modules/identity/pas
 import { loadConfig } from '../../packages/collector/src/platform/config.js';
 import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer } from '../../packages/collector/src/server.js';
-import { collectorDatabase, withDb } from './database.js';
+import { testDatabase, withDb } from './database.js';
 import { startCollector, TEST_PASSWORD_COST } from './harness.js';
 import { ownerSession } from './session.js';
 
@@ -24,7 +24,7 @@ const post = async (url: string, body: unknown) =>
 
 it('a server configured from the environment hashes at scrypt N = 2^15, r = 8, p = 1, and signs in with it', async () => {
   expect(PASSWORD_COST).toEqual({ N: 2 ** 15, r: 8, p: 1 });
-  const database = await collectorDatabase();
+  const database = await testDatabase();
   closing.push(() => database.drop());
   const config = loadConfig({ DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
   expect(config.passwordCost).toBeUndefined(); // no variable sets it
