@@ -15,6 +15,7 @@ const SQLITE_ONLY = [
   // stats', Stripe's and the PostgreSQL tier's own (engine.test.ts) CLI tests.
   'test/collector/webhooks-cli.test.ts',
   'test/collector/cli.test.ts',
+  'test/collector/cli-binary.test.ts',
   // The importers' platforms; their write path runs on both engines in imports-engines.test.ts.
   'test/collector/imports.test.ts',
 ];
@@ -61,6 +62,7 @@ const PROCESSES = [
   'test/collector/server.test.ts',
   'test/collector/stripe-cli.test.ts',
   'test/collector/webhooks-cli.test.ts',
+  'test/collector/cli-binary.test.ts',
   // The delivery loop's retries, timed by the real clock.
   'test/collector/webhooks.test.ts',
 ];
