@@ -1,5 +1,5 @@
-// The `tally` CLI against a real database file: in process (main() with the test's own
-// environment and output), and once as the built binary in a process of its own.
+// The `tally` CLI against a real database file, in process (main() with the test's own
+// environment and output). The built binary in a process of its own: cli-binary.test.ts.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../packages/collector/src/platform/log.js';
@@ -280,16 +280,4 @@ describe('a running server and the CLI beside it', () => {
       await server.close();
     }
   });
-});
-
-it('the built binary runs a command in a process of its own, with its exit code and output', async () => {
-  const { tallyBinary } = await import('./processes.js');
-  const help = await tallyBinary(['--help']);
-  expect(help.code).toBe(0);
-  expect(help.stdout).toContain('tally: the Tally collector and its administration');
-  const listed = await tallyBinary(['programs', 'list', '--json'], env);
-  expect(listed.code).toBe(0);
-  expect(Array.isArray(JSON.parse(listed.stdout))).toBe(true);
-  const wrong = await tallyBinary(['programs', 'list', '--nope'], env);
-  expect([wrong.code, wrong.stderr.trim().split('\n').length]).toEqual([2, 1]);
 });

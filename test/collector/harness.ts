@@ -47,6 +47,13 @@ export interface Collector {
 
 export const PUBLIC_URL = 'http://localhost:8787';
 
+/**
+ * The least scrypt takes, for the test servers' passwords: at production's cost each sign-in,
+ * reset and account was 100-400 ms of a loaded 2-core machine, most of the API tier's time.
+ * password-cost.test.ts holds production to its own.
+ */
+export const TEST_PASSWORD_COST = Object.freeze({ N: 16, r: 1, p: 1 });
+
 export interface CollectorOptions {
   limits?: RateLimits;
   /** Stripe's API at a test's local server. */
@@ -69,7 +76,7 @@ export interface CollectorOptions {
 }
 
 export async function startCollector(opts: CollectorOptions = {}): Promise<Collector> {
-  const database = await collectorDatabase();
+  const database = await collectorDatabase(T0);
   const clock = { now: T0 };
   const running = await startServer(
     {
@@ -83,6 +90,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
       stripeApiUrl: opts.stripeApiUrl,
       lemonSqueezyApiUrl: opts.lemonSqueezyApiUrl,
       mailFrom: 'Tally <tally@test.example>',
+      passwordCost: TEST_PASSWORD_COST,
     },
     createLogger('silent'),
     {

@@ -7,7 +7,7 @@ import { ROUTES } from '../../packages/collector/src/app.js';
 import type { Route } from '../../packages/collector/src/api/route.js';
 import { expectError, seedPartner, startCollector, type CallOptions, type Collector, type Reply } from './harness.js';
 import { asOwner, ownerSession } from './session.js';
-import { portalLinkIn, startSmtp } from './smtp.js';
+import { portalLinkIn, portalTokenFor, startSmtp } from './smtp.js';
 
 let c: Collector;
 beforeAll(async () => {
@@ -748,7 +748,7 @@ describe('nobody takes over an account through the application form or an invita
         link: null,
         emailed: true,
       });
-      const invitation = portalLinkIn((await inbox.waitFor('owner-of@partners.test')).raw)!.split('#')[1]!;
+      const invitation = await portalTokenFor(inbox, 'owner-of@partners.test');
       expect((await asAttacker('/v1/portal/partnerships')).body.data.map((x: any) => x.attributes.program_id)).toEqual([b.id]);
       const redeem = (token: string, password: string) =>
         mailing.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password } });
@@ -756,7 +756,7 @@ describe('nobody takes over an account through the application form or an invita
       expectError(await redeem(invitation, 'the real owner password'), 401, 'invalid_credentials');
       inbox.messages.length = 0;
       await mailing.call('POST', '/v1/portal/auth/reset', { token: null, body: { email: 'owner-of@partners.test' } });
-      const reset = portalLinkIn((await inbox.waitFor('owner-of@partners.test')).raw)!.split('#')[1]!;
+      const reset = await portalTokenFor(inbox, 'owner-of@partners.test');
       expect((await redeem(reset, 'the real owner password')).status).toBe(200);
       expect((await asAttacker('/v1/portal/account')).body).toEqual({ data: null });
       expectError(await asAttacker('/v1/portal/partnerships'), 401, 'unauthorized');
@@ -764,7 +764,7 @@ describe('nobody takes over an account through the application form or an invita
       expectError(await redeem(invitation, 'the real owner password'), 404, 'not_found');
       inbox.messages.length = 0;
       await mailing.call('POST', `/v1/partners/${made.partnerId}/invitation`, { token: a.secret });
-      const again = portalLinkIn((await inbox.waitFor('owner-of@partners.test')).raw)!.split('#')[1]!;
+      const again = await portalTokenFor(inbox, 'owner-of@partners.test');
       const joined = await redeem(again, 'the real owner password');
       expect(joined.status).toBe(200);
       const programs = await mailing.call('GET', '/v1/portal/partnerships', {

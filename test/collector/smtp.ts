@@ -87,6 +87,15 @@ export function portalLinkIn(raw: string): string | undefined {
   return /https?:\/\/\S+\/portal\/welcome#[\w-]+/.exec(unquote(raw))?.[0];
 }
 
+/**
+ * The token of the first portal link e-mailed to `to`: other messages to the address (an
+ * application's receipt, sent by the notifications in their own time) are passed over.
+ */
+export async function portalTokenFor(inbox: Inbox, to: string): Promise<string> {
+  const link = portalLinkIn((await inbox.waitFor(to, (raw) => portalLinkIn(raw) !== undefined)).raw);
+  return link?.split('#')[1] ?? '';
+}
+
 /** What a person reads of a message: its subject and each part, decoded (UTF-8, quoted-printable or base64). */
 export interface Read {
   subject: string;

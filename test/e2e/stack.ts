@@ -14,6 +14,7 @@ import type { Browser, BrowserContext, Page } from './driver.js';
 import { createProgram } from '../../packages/collector/src/flows/program.js';
 import { createLogger } from '../../packages/collector/src/platform/log.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../packages/collector/src/server.js';
+import { TEST_PASSWORD_COST } from '../collector/harness.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const BUNDLE = readFileSync(fileURLToPath(new URL('../../packages/tracker/dist/tracker.js', import.meta.url)));
@@ -108,6 +109,7 @@ export class Stack {
         databaseUrl: join(this.dir, 'tally.db'),
         logLevel: 'silent',
         publicUrl: 'http://127.0.0.1',
+        passwordCost: TEST_PASSWORD_COST,
       },
       createLogger('silent'),
     );
@@ -183,7 +185,7 @@ export async function startDemoCollector(
 ): Promise<{ server: RunningServer; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'tally-demo-'));
   const server = await startServer(
-    { port: 0, host: '127.0.0.1', databaseUrl: join(dir, 'tally.db'), logLevel: 'silent', ...extra },
+    { port: 0, host: '127.0.0.1', databaseUrl: join(dir, 'tally.db'), logLevel: 'silent', passwordCost: TEST_PASSWORD_COST, ...extra },
     createLogger('silent'),
     options,
   );

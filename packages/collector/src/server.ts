@@ -26,6 +26,7 @@ import { composers } from './flows/mail-messages.js';
 import { startOutbox, type OutboxSender } from './modules/mail/outbox.js';
 import { pruneNotifications, startNotifications } from './flows/notification-sender.js';
 import { purgeExpiredAccess } from './flows/purge.js';
+import { usePasswordCost } from './modules/identity/passwords.js';
 import { payClickRewards } from './flows/click-rewards.js';
 import { SECURITY_HEADERS } from './platform/http/security-headers.js';
 
@@ -106,6 +107,7 @@ function repeat(on: boolean, ms: number, fn: () => unknown): NodeJS.Timeout | un
 export async function startServer(config: Config, log: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const now = options.now ?? unixNow;
   const background = options.background ?? true;
+  usePasswordCost(config.passwordCost);
   const db = await openConfigured(config, now(), log);
   // Listen first, so the first program's origins name the real port (PORT=0 picks one).
   const listening = await listen(config, log);

@@ -119,6 +119,11 @@ export interface Config {
   clickRetentionDays?: number | undefined;
   /** CLICK_RETENTION_MONTHS; absent or 0: no month is dropped (modules/clicks/partitions.ts). */
   clickRetentionMonths?: number | undefined;
+  /**
+   * scrypt's cost for new passwords; absent: PASSWORD_COST (modules/identity/passwords.ts).
+   * Not read from the environment, so every deployment has the default: tests lower it.
+   */
+  passwordCost?: { N: number; r: number; p: number } | undefined;
 }
 
 export class ConfigError extends Error {}

@@ -6,13 +6,31 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { fail } from '../../platform/errors.js';
 
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+export interface PasswordCost {
+  N: number;
+  r: number;
+  p: number;
+}
+/** What new passwords cost unless the configuration says otherwise (Config.passwordCost). */
+export const PASSWORD_COST: Readonly<PasswordCost> = Object.freeze({ N: 2 ** 15, r: 8, p: 1 });
+let cost: Readonly<PasswordCost> = PASSWORD_COST;
 const KEY_LENGTH = 32;
 export const PASSWORD_MIN = 10;
 /** scrypt reads the whole password; a megabyte of it would cost the server, not a guesser. */
 export const PASSWORD_MAX = 256;
 
-function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
+/**
+ * The cost of the hashes this process makes from now on: startServer sets it from its
+ * configuration (one server per process in production; in a test process, the last one
+ * started). Hashes made before keep theirs: each names its own.
+ */
+export function usePasswordCost(next: Readonly<PasswordCost> = PASSWORD_COST): void {
+  if (next.N === cost.N && next.r === cost.r && next.p === cost.p) return;
+  cost = next;
+  decoy = undefined; // an unknown address must cost what a wrong password costs at the new cost
+}
+
+function derive(password: string, salt: Buffer, params: PasswordCost): Promise<Buffer> {
   const options: ScryptOptions = { ...params, maxmem: 128 * params.N * params.r * 2 };
   return new Promise((resolve, reject) =>
     scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))),
@@ -27,8 +45,9 @@ export function checkPasswordRules(password: string, field = 'password'): void {
 /** `scrypt$N$r$p$salt$key`, base64url. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const params = cost;
+  const key = await derive(password, salt, params);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

@@ -16,8 +16,8 @@
 import pg from 'pg';
 import { ConstraintViolation, DEFAULT_MAX_QUEUED, UniqueViolation, type Db, type Param, type Queryable, type Tx } from './db.js';
 import { unavailable } from './unavailable.js';
-import { SETTINGS_NOTICE, settingsWatch, WRITES_SETTINGS } from './pg-settings.js';
-import { replicaRouter } from './pg-replica.js';
+import { SETTINGS_NOTICE, settingsWatch, WRITES_SETTINGS, type SettingsWatch } from './pg-settings.js';
+import { replicaRouter, type ReplicaRouter } from './pg-replica.js';
 
 export interface PostgresOptions {
   /**
@@ -104,8 +104,8 @@ export function directOf(url: string, direct: string | undefined): string {
   return d.toString();
 }
 
-export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
-  const beginWith = begin(opts.lockTimeoutMs ?? 5000);
+/** The pool of this process's connections (types above), its idle connections' errors told to `onIdleError`. */
+function openPool(url: string, opts: PostgresOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.poolSize ?? 10,
@@ -117,7 +117,19 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   // An idle connection that breaks is dropped by the pool; the next query reconnects.
   // Whoever opened the database hears of it (the server logs it), or nobody does.
   pool.on('error', (err) => opts.onIdleError?.(err));
+  return pool;
+}
 
+/** The settings' version (pg-settings.ts), and what a connection's own changes tell it once they commit or roll back. */
+interface OwnChanges {
+  watch: SettingsWatch;
+  /** Once what `client` did is committed: if it changed settings, this process knows now. */
+  settled(client: pg.PoolClient): void;
+  /** It rolled back: no NOTIFY is coming. */
+  undone(client: pg.PoolClient): void;
+}
+
+function ownChanges(pool: pg.Pool, directUrl: string): OwnChanges {
   // Our own settings changes, told at once by the triggers' NOTICE, must not count again
   // when their NOTIFY comes back (pg-settings.ts). Both name the server backend that made
   // the change (the NOTICE in its detail, migration 0025): behind a pooler that is not a
@@ -129,7 +141,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     if (n > 0) expected.set(pid, n);
     else expected.delete(pid);
   };
-  const watch = settingsWatch(directOf(url, opts.directUrl), {
+  const watch = settingsWatch(directUrl, {
     claim(pid) {
       if (!expected.has(pid)) return false;
       expect(pid, -1);
@@ -150,36 +162,27 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
       expect(pid, 1);
     });
   });
-  /** Once what `client` did is committed: if it changed settings, this process knows now. */
-  const settled = (client: pg.PoolClient): void => {
-    if (changedBy.delete(client)) watch.changed();
+  return {
+    watch,
+    settled(client) {
+      if (changedBy.delete(client)) watch.changed();
+    },
+    undone(client) {
+      const pid = changedBy.get(client);
+      if (pid !== undefined && changedBy.delete(client)) expect(pid, -1);
+    },
   };
-  /** It rolled back: no NOTIFY is coming. */
-  const undone = (client: pg.PoolClient): void => {
-    const pid = changedBy.get(client);
-    if (pid !== undefined && changedBy.delete(client)) expect(pid, -1);
-  };
+}
 
-  // Every query outside a transaction, and every transaction, first waits in the pool's
-  // queue for a connection. Past the bound, 503 at once instead of a queue (holding each
-  // request's memory) that grows while the database is slow or a flood goes on.
-  const maxQueued = opts.maxQueued ?? DEFAULT_MAX_QUEUED;
-  const admit = (): void => {
-    if (pool.waitingCount >= maxQueued) throw unavailable();
-  };
+type Statement = (sql: string, params: readonly Param[]) => pg.QueryConfig;
 
-  const replica = opts.replicaUrl
-    ? replicaRouter(
-        opts.replicaUrl,
-        async () => (await pool.query<{ l: string }>('SELECT pg_current_wal_lsn()::text AS l')).rows[0]?.l ?? null,
-        opts.poolSize ?? 10,
-      )
-    : undefined;
-
-  // Unnamed statements (a pooler cannot keep a named one across transactions): PostgreSQL
-  // plans each anew, while the `?` to `$n` translation is made once per process.
+/**
+ * Unnamed statements (a pooler cannot keep a named one across transactions): PostgreSQL
+ * plans each anew, while the `?` to `$n` translation is made once per process.
+ */
+function statements(): Statement {
   const translated = new Map<string, string>();
-  const statement = (sql: string, params: readonly Param[]) => {
+  return (sql, params) => {
     let text = translated.get(sql);
     if (text === undefined) {
       text = numbered(sql);
@@ -187,82 +190,69 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     }
     return { text, values: params as Param[] };
   };
+}
 
-  let closed = false;
-  /** Statements on `client`, a transaction's. */
-  const on = (client: pg.PoolClient): Queryable & { query: Query } => {
-    const query: Query = async (sql, params = []) => {
-      // Ours to avoid, as with a closed SQLite handle: an internal error, not "try again".
-      if (closed) throw new Error('the database is closed');
-      try {
-        return await client.query(statement(sql, params));
-      } catch (err) {
-        throw translate(err);
-      }
-    };
-    return { ...queryable(query), query };
-  };
+const queryable = (query: Query, watch: SettingsWatch): Queryable => ({
+  engine: 'postgres',
+  settings: watch,
+  all: async <T>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows as T[],
+  get: async <T>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows[0] as T | undefined,
+  run: async (sql, params) => (await query(sql, params)).rowCount ?? 0,
+});
 
-  /**
-   * A statement outside a transaction, alone on a pooled connection, committed by itself
-   * in one round trip (the conversion's insert is one). Its lock_timeout and
-   * synchronous_commit are the role's (docs/scaling.md; durableCommits checks the latter).
-   * A write to a settings table goes in a transaction: committing on its own, it could
-   * have its NOTIFY heard before its NOTICE (sent with the statement's answer) and count twice.
-   */
-  const alone: Query = async (sql, params = []) => {
-    if (closed) throw new Error('the database is closed');
-    if (WRITES_SETTINGS.test(sql)) return transaction((_tx, query) => query(sql, params));
-    const reads = READS.test(sql);
-    if (reads && replica) {
-      const from = await replica.choose();
-      if (from) {
-        try {
-          return await from.query(statement(sql, params));
-        } catch (err) {
-          if (err instanceof pg.DatabaseError && !UNAVAILABLE.test(err.code ?? '')) throw translate(err);
-          replica.failed(); // down or gone: the primary answers
-        }
-      }
-    }
-    const own = await connect();
-    try {
-      const result = await own.query(statement(sql, params));
-      settled(own); // committed on its own
-      if (!reads) replica?.wrote();
-      return result;
-    } catch (err) {
-      undone(own);
-      throw translate(err);
-    } finally {
-      own.release();
-    }
-  };
+/** What the parts of one open database share. */
+interface Open {
+  /** Set by close(): a statement after it is ours to avoid, as with a closed SQLite handle: an internal error, not "try again". */
+  closed: boolean;
+  statement: Statement;
+  own: OwnChanges;
+  replica: ReplicaRouter | undefined;
+  /** A pooled connection, or 503 at once when too many callers wait for one. */
+  connect(): Promise<pg.PoolClient>;
+}
 
-  const queryable = (query: Query): Queryable => ({
-    engine: 'postgres',
-    settings: watch,
-    all: async <T>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows as T[],
-    get: async <T>(sql: string, params?: readonly Param[]) => (await query(sql, params)).rows[0] as T | undefined,
-    run: async (sql, params) => (await query(sql, params)).rowCount ?? 0,
-  });
+const ensureOpen = (open: Open): void => {
+  if (open.closed) throw new Error('the database is closed');
+};
 
-  const connect = async (): Promise<pg.PoolClient> => {
-    if (closed) throw new Error('the database is closed');
-    admit();
+/**
+ * Every query outside a transaction, and every transaction, first waits in the pool's
+ * queue for a connection. Past the bound, 503 at once instead of a queue (holding each
+ * request's memory) that grows while the database is slow or a flood goes on.
+ */
+function connector(pool: pg.Pool, maxQueued: number, isClosed: () => boolean): () => Promise<pg.PoolClient> {
+  return async () => {
+    if (isClosed()) throw new Error('the database is closed');
+    if (pool.waitingCount >= maxQueued) throw unavailable();
     try {
       return await pool.connect();
     } catch (err) {
       throw unavailable(err);
     }
   };
+}
 
-  const stats = { batches: 0, transactions: 0 };
+/** Statements on `client`, a transaction's. */
+function on(open: Open, client: pg.PoolClient): Queryable & { query: Query } {
+  const query: Query = async (sql, params = []) => {
+    ensureOpen(open);
+    try {
+      return await client.query(open.statement(sql, params));
+    } catch (err) {
+      throw translate(err);
+    }
+  };
+  return { ...queryable(query, open.own.watch), query };
+}
 
+type Transaction = <T>(fn: (tx: Tx, query: Query) => Promise<T>) => Promise<T>;
+
+/** Transactions, each tried again (up to RETRIES) when it lost a race; `stats` counts those committed. */
+function transactions(open: Open, beginWith: string, stats: { batches: number; transactions: number }): Transaction {
   /** One attempt: BEGIN, the function, COMMIT; anything else rolls back. */
   const attempt = async <T>(fn: (tx: Tx, query: Query) => Promise<T>): Promise<T> => {
-    const client = await connect();
-    const q = on(client);
+    const client = await open.connect();
+    const q = on(open, client);
     const tx: Tx = {
       ...q,
       engine: 'postgres',
@@ -278,11 +268,11 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
       });
       const value = await fn(tx, q.query);
       await q.run('COMMIT');
-      settled(client);
-      replica?.wrote();
+      open.own.settled(client);
+      open.replica?.wrote();
       return value;
     } catch (err) {
-      undone(client);
+      open.own.undone(client);
       await client.query('ROLLBACK').catch((e: Error) => (broken = e));
       throw err;
     } finally {
@@ -290,7 +280,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     }
   };
 
-  const transaction = async <T>(fn: (tx: Tx, query: Query) => Promise<T>): Promise<T> => {
+  return async (fn) => {
     for (let n = 1; ; n++) {
       try {
         const value = await attempt(fn);
@@ -303,8 +293,67 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
       }
     }
   };
+}
 
-  const direct = queryable(alone);
+/**
+ * A statement outside a transaction, alone on a pooled connection, committed by itself
+ * in one round trip (the conversion's insert is one). Its lock_timeout and
+ * synchronous_commit are the role's (docs/scaling.md; durableCommits checks the latter).
+ * A write to a settings table goes in a transaction: committing on its own, it could
+ * have its NOTIFY heard before its NOTICE (sent with the statement's answer) and count twice.
+ */
+function alone(open: Open, transaction: Transaction): Query {
+  const { statement, own, replica } = open;
+  return async (sql, params = []) => {
+    ensureOpen(open);
+    if (WRITES_SETTINGS.test(sql)) return transaction((_tx, query) => query(sql, params));
+    const reads = READS.test(sql);
+    if (reads && replica) {
+      const from = await replica.choose();
+      if (from) {
+        try {
+          return await from.query(statement(sql, params));
+        } catch (err) {
+          if (err instanceof pg.DatabaseError && !UNAVAILABLE.test(err.code ?? '')) throw translate(err);
+          replica.failed(); // down or gone: the primary answers
+        }
+      }
+    }
+    const client = await open.connect();
+    try {
+      const result = await client.query(statement(sql, params));
+      own.settled(client); // committed on its own
+      if (!reads) replica?.wrote();
+      return result;
+    } catch (err) {
+      own.undone(client);
+      throw translate(err);
+    } finally {
+      client.release();
+    }
+  };
+}
+
+export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
+  const pool = openPool(url, opts);
+  const own = ownChanges(pool, directOf(url, opts.directUrl));
+  const replica = opts.replicaUrl
+    ? replicaRouter(
+        opts.replicaUrl,
+        async () => (await pool.query<{ l: string }>('SELECT pg_current_wal_lsn()::text AS l')).rows[0]?.l ?? null,
+        opts.poolSize ?? 10,
+      )
+    : undefined;
+  const open: Open = {
+    closed: false,
+    statement: statements(),
+    own,
+    replica,
+    connect: connector(pool, opts.maxQueued ?? DEFAULT_MAX_QUEUED, () => open.closed),
+  };
+  const stats = { batches: 0, transactions: 0 };
+  const transaction = transactions(open, begin(opts.lockTimeoutMs ?? 5000), stats);
+  const direct = queryable(alone(open, transaction), own.watch);
   return {
     ...direct,
     transaction,
@@ -317,9 +366,9 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
       throw new Error('a PostgreSQL database is backed up with its own tools: pg_dump, or a base backup');
     },
     async close() {
-      if (closed) return;
-      closed = true;
-      await Promise.all([watch.close(), pool.end(), replica?.close()]);
+      if (open.closed) return;
+      open.closed = true;
+      await Promise.all([own.watch.close(), pool.end(), replica?.close()]);
     },
   };
 }
