@@ -3,7 +3,7 @@
 // sign in, and back to where they were afterwards.
 
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { api, isSignedOut, messageOf } from '../common/api.js';
 import { signInHref, useLostSession } from '../common/sign-in.js';
 import { lazyPage } from '../common/lazy-page.js';
@@ -84,7 +84,8 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [path]);
   // Escape folds the open menu, wherever the focus is, and gives the focus back to its button.
-  useEffect(() => {
+  // Listening from the render that opens it (a layout effect): an Escape right after opening once came first.
+  useLayoutEffect(() => {
     if (!menuOpen) return;
     const fold = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
