@@ -4,7 +4,7 @@
 // one has none. Modules emit; they never call what reacts. What reacts subscribes, once, at
 // the composition root (src/subscribers.ts), so a module knows nothing of webhooks or e-mail.
 
-import type { Queryable } from '../platform/db/db.js';
+import type { Queryable, Tx } from '../platform/db/db.js';
 import { type Insert, insertOne } from '../platform/db/rows.js';
 import { uuidv7 } from '../core/ids.js';
 import { type EventRow, eventInsert, insert } from './repo.js';
@@ -55,7 +55,7 @@ async function followers(db: Queryable, event: DomainEvent, known: Known): Promi
 
 /** Records that `data` changed as `type` says, with its subscribers' rows and reactions, in the caller's transaction. */
 export async function emit<T extends EventType>(
-  tx: Queryable,
+  tx: Queryable | Tx,
   programId: string,
   type: T,
   data: EventPayloads[T],
@@ -66,7 +66,10 @@ export async function emit<T extends EventType>(
   const row = rowOf(event);
   await insert(tx, row);
   for (const follower of await followers(tx, event, known)) await insertOne(tx, follower);
-  await reactTo(tx, [event]);
+  // Reactions weigh the whole change (a payment's commission with the payment it belongs to): at the transaction's end.
+  const atEnd = 'atEnd' in tx ? tx.atEnd : undefined;
+  if (atEnd) atEnd(() => reactTo(tx, [event]));
+  else await reactTo(tx, [event]);
   return row;
 }
 

@@ -37,6 +37,19 @@ export interface Tx extends Queryable {
    * writer at a time holds the whole database anyway; PostgreSQL takes an advisory lock.
    */
   lock(key: string): Promise<void>;
+  /**
+   * Runs `fn` once the transaction's function has done its work, still inside the
+   * transaction (before COMMIT): what must see the whole change, not the part written so far.
+   */
+  atEnd?(fn: () => Promise<void>): void;
+}
+
+/** Runs `fn` with `tx`, then what it left for its end (Tx.atEnd), in order, still in the transaction. */
+export async function withEnds<T>(tx: Tx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const ends: Array<() => Promise<void>> = [];
+  const value = await fn({ ...tx, atEnd: (end) => void ends.push(end) });
+  for (let end = ends.shift(); end; end = ends.shift()) await end();
+  return value;
 }
 
 export type Engine = 'sqlite' | 'postgres';

@@ -12,7 +12,7 @@
 // bounded: past maxQueued a new transaction is refused at once with 503, so a held lock
 // or a flood cannot grow it (and the requests it holds) without end.
 
-import type { Tx } from './db.js';
+import { type Tx, withEnds } from './db.js';
 import { backoff, isBusy, sleep } from './busy.js';
 import type { Mutex } from './mutex.js';
 import { unavailable } from './unavailable.js';
@@ -74,7 +74,7 @@ export function groupCommit(session: Session, opts: GroupCommitOptions): GroupCo
   const runOne = async (item: Queued): Promise<Outcome> => {
     control('SAVEPOINT one');
     try {
-      const value = await item.fn(tx);
+      const value = await withEnds(tx, item.fn);
       control('RELEASE one');
       return { ok: true, value };
     } catch (err) {

@@ -14,7 +14,7 @@
 // session, on a connection of its own to `directUrl`.
 
 import pg from 'pg';
-import { ConstraintViolation, DEFAULT_MAX_QUEUED, UniqueViolation, type Db, type Param, type Queryable, type Tx } from './db.js';
+import { ConstraintViolation, DEFAULT_MAX_QUEUED, UniqueViolation, type Db, type Param, type Queryable, type Tx, withEnds } from './db.js';
 import { unavailable } from './unavailable.js';
 import { SETTINGS_NOTICE, settingsWatch, WRITES_SETTINGS, type SettingsWatch } from './pg-settings.js';
 import { replicaRouter, type ReplicaRouter } from './pg-replica.js';
@@ -266,7 +266,7 @@ function transactions(open: Open, beginWith: string, stats: { batches: number; t
       await client.query(beginWith).catch((err: unknown) => {
         throw translate(err);
       });
-      const value = await fn(tx, q.query);
+      const value = await withEnds(tx, (t) => fn(t, q.query));
       await q.run('COMMIT');
       open.own.settled(client);
       open.replica?.wrote();
