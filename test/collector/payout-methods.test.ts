@@ -12,6 +12,7 @@ import { newSecret, postEvent, stripeEvent } from './stripe-fixtures.js';
 import { startWiseApi, type WiseApi } from './wise-api.js';
 import { startSmtp, type Inbox } from './smtp.js';
 import type { Json } from './programs-kit.js';
+import { payoutMethodOf } from '../../packages/collector/src/modules/payout-methods/service.js';
 
 const STRIPE_KEY = 'sk_test_payoutmethods0123456789';
 const WISE_TOKEN = 'wise-program-token-0123';
@@ -36,6 +37,7 @@ afterAll(async () => {
 });
 
 interface Program {
+  id: string;
   secret: string;
   slug: string;
   /** The program's Stripe webhook endpoint and its signing secret. */
@@ -56,7 +58,7 @@ async function program(settings?: Json): Promise<Program> {
   const made = await c.otherProgram();
   const slug = `payouts-${++programs}`;
   const signing = newSecret();
-  const p = { secret: made.secret, slug, signing, hook: '' };
+  const p = { id: made.id, secret: made.secret, slug, signing, hook: '' };
   await ok(p, 'PATCH', '/v1/program', { slug, page_enabled: true, stripe_api_key: STRIPE_KEY });
   const added = await ok(p, 'POST', '/v1/integrations/stripe/secrets', { secret: signing, label: 'connect' });
   p.hook = c.url + new URL(added.meta.endpoint_url).pathname;
@@ -242,10 +244,16 @@ describe('Stripe Connect', () => {
     expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
     expect(await mine(who)).toMatchObject({ ready: true, payouts_enabled: true, currently_due: [] });
     expect(await ownersView(p, who)).toMatchObject({ method: 'stripe_connect', ready: true });
+    expect(await payoutMethodOf(c.running.db, p.id, who.partnerId)).toMatchObject({
+      method: 'stripe_connect',
+      ready: true,
+      stripeAccountId: account,
+    });
 
     const due = await accountUpdated(p, account, { payouts: true, due: ['external_account'] }, { id: 'evt_acct_due', created: t + 20 });
     expect(due.status).toBe(200);
     expect(await mine(who)).toMatchObject({ ready: false, reason: 'requirements_due', currently_due: ['external_account'] });
+    expect(await payoutMethodOf(c.running.db, p.id, who.partnerId)).toMatchObject({ ready: false, reason: 'requirements_due' });
     // The first event again: a duplicate, which changes nothing.
     const again = await accountUpdated(p, account, { payouts: true, due: [] }, { id: 'evt_acct_enabled', created: t + 10 });
     expect(again.status).toBe(200);
@@ -333,9 +341,23 @@ describe('Wise', () => {
     expect(set.body.data.attributes).toMatchObject({ method: 'wise', ready: true, wise_currency: 'EUR', wise_account: 'iban •••• 3000' });
     const [recipient] = [...wise.recipients.values()].filter((r) => (r.details as Json).iban === iban);
     expect(recipient).toMatchObject({ profile: WISE_PROFILE, accountHolderName: 'Payee Person', ownedByCustomer: false });
+    // What a payout run asks: where to pay, and that it may.
+    expect(await payoutMethodOf(c.running.db, p.id, who.partnerId)).toEqual({
+      method: 'wise',
+      ready: true,
+      reason: null,
+      country: 'DE',
+      paypalEmail: null,
+      stripeAccountId: null,
+      wiseRecipientId: String(recipient!.id),
+      wiseCurrency: 'EUR',
+    });
     const seen = await ownersView(p, who);
     expect(seen).toMatchObject({ method: 'wise', ready: true, wise_account: 'iban •••• 3000' });
     expect(JSON.stringify([seen, set.body])).not.toContain(iban.slice(4, 18));
+    const stored = await c.running.db.get('SELECT * FROM payout_methods WHERE program_id = ? AND partner_id = ?', [p.id, who.partnerId]);
+    expect(stored).toMatchObject({ wise_recipient_id: String(recipient!.id), wise_display: 'iban •••• 3000' });
+    expect(JSON.stringify(stored)).not.toContain(iban.slice(4, 18));
   });
 
   it("a token Wise refuses is the owner's to fix", async () => {
