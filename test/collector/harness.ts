@@ -59,6 +59,7 @@ export interface CollectorOptions {
   /** Stripe's API at a test's local server. */
   stripeApiUrl?: string;
   lemonSqueezyApiUrl?: string;
+  wiseApiUrl?: string;
   smtpUrl?: string;
   /** Where webhooks may go; https to public addresses only unless given. */
   outbound?: Partial<OutboundPolicy>;
@@ -89,6 +90,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
       smtpUrl: opts.smtpUrl,
       stripeApiUrl: opts.stripeApiUrl,
       lemonSqueezyApiUrl: opts.lemonSqueezyApiUrl,
+      wiseApiUrl: opts.wiseApiUrl,
       mailFrom: 'Tally <tally@test.example>',
       passwordCost: TEST_PASSWORD_COST,
     },

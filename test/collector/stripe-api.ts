@@ -1,7 +1,8 @@
 // Stripe's API as a local server, for the few calls Tally makes with a program's key:
 // coupons and promotion codes, made and turned off, with Stripe's error answers for a
-// code that exists already and for a key it does not know (as https://docs.stripe.com/api
-// documents them). The `stripe` package itself talks to it (its host, port and protocol set).
+// code that exists already and for a key it does not know; Connect's Express accounts
+// (made, with the Idempotency-Key replayed as Stripe replays it, and read) and their
+// onboarding Account Links (as https://docs.stripe.com/api documents them). The `stripe` package itself talks to it (its host, port and protocol set).
 
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +12,8 @@ export interface StripeApi {
   /** The requests received, as method, path and the form fields sent. */
   calls: Array<{ method: string; path: string; form: Record<string, string> }>;
   promotionCodes: Map<string, { code: string; coupon: string; active: boolean }>;
+  /** Connected accounts by id, as GET /v1/accounts/:id answers them: a test changes one as onboarding would. */
+  accounts: Map<string, Account>;
   close(): Promise<void>;
 }
 
@@ -28,6 +31,8 @@ const id = (prefix: string) => `${prefix}_${(++ids).toString(36).padStart(14, '0
 export async function startStripeApi(validKey: string): Promise<StripeApi> {
   const calls: StripeApi['calls'] = [];
   const promotionCodes: StripeApi['promotionCodes'] = new Map();
+  const accounts: StripeApi['accounts'] = new Map();
+  const replays = new Map<string, { status: number; json: unknown }>();
   const error = (status: number, e: Record<string, string>) => ({ status, json: { error: { type: 'invalid_request_error', ...e } } });
   const server = createServer(async (req, res) => {
     const form = Object.fromEntries(new URLSearchParams(await body(req)));
@@ -54,6 +59,8 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
         promotionCodes.set(made, { code, coupon, active: true });
         return { status: 200, json: { id: made, object: 'promotion_code', code, active: true, promotion: { type: 'coupon', coupon } } };
       }
+      const connect = connectAnswer(req.method ?? '', path, form, accounts, error);
+      if (connect) return connect;
       const update = /^\/v1\/promotion_codes\/(promo_\w+)$/.exec(path);
       const found = update ? promotionCodes.get(update[1]!) : undefined;
       if (req.method === 'POST' && found) {
@@ -62,6 +69,15 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
       }
       return error(404, { code: 'resource_missing', message: `Unrecognized request URL (${req.method}: ${path}).` });
     })();
+    // An Idempotency-Key seen before gets the first answer again, as Stripe's does for 24 hours.
+    const key = req.headers['idempotency-key'];
+    const replayed = typeof key === 'string' ? replays.get(key) : undefined;
+    if (typeof key === 'string' && !replayed && answer.status < 500) replays.set(key, answer);
+    if (replayed) {
+      res.writeHead(replayed.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
+      res.end(JSON.stringify(replayed.json));
+      return;
+    }
     res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': id('req') });
     res.end(JSON.stringify(answer.json));
   });
@@ -70,6 +86,87 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
     promotionCodes,
+    accounts,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+type Answer = { status: number; json: unknown };
+
+// any: an account is Stripe's JSON, which tests change freely.
+type Account = Record<string, any>;
+
+/** An Express account as Stripe makes it: nothing submitted yet, so payouts are off and the onboarding fields are due. */
+function expressAccount(form: Record<string, string>): Account {
+  const metadata = Object.fromEntries(
+    Object.entries(form)
+      .filter(([k]) => k.startsWith('metadata['))
+      .map(([k, v]) => [k.slice(9, -1), v]),
+  );
+  return {
+    id: id('acct'),
+    object: 'account',
+    type: 'express',
+    country: form.country ?? 'US',
+    email: form.email ?? null,
+    business_type: null,
+    capabilities: { transfers: 'inactive' },
+    charges_enabled: false,
+    payouts_enabled: false,
+    details_submitted: false,
+    default_currency: 'usd',
+    metadata,
+    requirements: {
+      currently_due: ['business_type', 'external_account', 'tos_acceptance.date', 'tos_acceptance.ip'],
+      eventually_due: ['business_type', 'external_account', 'tos_acceptance.date', 'tos_acceptance.ip'],
+      past_due: ['business_type', 'external_account', 'tos_acceptance.date', 'tos_acceptance.ip'],
+      pending_verification: [],
+      disabled_reason: 'requirements.past_due',
+      current_deadline: null,
+      errors: [],
+    },
+    created: Math.floor(Date.now() / 1000),
+  };
+}
+
+/** Connect's routes: POST /v1/accounts, GET /v1/accounts/:id, POST /v1/account_links; undefined for any other. */
+function connectAnswer(
+  method: string,
+  path: string,
+  form: Record<string, string>,
+  accounts: Map<string, Account>,
+  error: (status: number, e: Record<string, string>) => Answer,
+): Answer | undefined {
+  const missing = (param: string) => error(400, { code: 'parameter_missing', message: `Missing required param: ${param}.`, param });
+  if (method === 'POST' && path === '/v1/accounts') {
+    if (form.type !== 'express')
+      return error(400, { code: 'parameter_invalid_empty', message: 'This fake makes Express accounts only.', param: 'type' });
+    const account = expressAccount(form);
+    accounts.set(account.id, account);
+    return { status: 200, json: account };
+  }
+  const one = /^\/v1\/accounts\/(acct_\w+)$/.exec(path);
+  if (method === 'GET' && one) {
+    const account = accounts.get(one[1]!);
+    return account
+      ? { status: 200, json: account }
+      : error(404, { code: 'resource_missing', message: `No such account: '${one[1]}'`, param: 'account' });
+  }
+  if (method === 'POST' && path === '/v1/account_links') {
+    for (const param of ['account', 'type']) if (!form[param]) return missing(param);
+    if (!accounts.has(form.account!))
+      return error(400, { code: 'resource_missing', message: `No such account: '${form.account}'`, param: 'account' });
+    if (!form.refresh_url) return missing('refresh_url');
+    const created = Math.floor(Date.now() / 1000);
+    return {
+      status: 200,
+      json: {
+        object: 'account_link',
+        created,
+        expires_at: created + 300,
+        url: `https://connect.stripe.com/setup/e/${form.account}/${id('link')}`,
+      },
+    };
+  }
+  return undefined;
 }

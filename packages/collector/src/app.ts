@@ -36,6 +36,7 @@ import { payoutRoutes } from './modules/payouts/routes.js';
 import { programRoutes } from './modules/programs/routes.js';
 import { programPageRoutes } from './modules/programs/page-routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
+import { payoutMethodRoutes } from './modules/payout-methods/routes.js';
 import { referralRoutes } from './modules/referrals/routes.js';
 import { statsRoutes } from './modules/stats/routes.js';
 import { billingRoutes } from './modules/billing/routes.js';
@@ -83,6 +84,8 @@ export interface AppDeps {
   stripeApiUrl?: string | undefined;
   /** Lemon Squeezy's API elsewhere than https://api.lemonsqueezy.com (LEMONSQUEEZY_API_URL). */
   lemonSqueezyApiUrl?: string | undefined;
+  /** Wise's API elsewhere than https://api.wise.com (WISE_API_URL). */
+  wiseApiUrl?: string | undefined;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -105,6 +108,7 @@ export const ROUTES: readonly Route[] = [
   ...billingRoutes,
   ...programPageRoutes,
   ...portalRoutes,
+  ...payoutMethodRoutes,
   ...webhookRoutes,
   ...notificationRoutes,
   ...embedRoutes,
@@ -140,6 +144,7 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
         publicUrl: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
         stripeApiUrl: deps.stripeApiUrl,
         lemonSqueezyApiUrl: deps.lemonSqueezyApiUrl,
+        wiseApiUrl: deps.wiseApiUrl,
         params: ctx.params as Record<string, string>,
         body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
         list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,

@@ -10909,6 +10909,635 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/portal/partnerships/{id}/payout_method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the partner is paid in this partnership's program: the method, whether it is ready, and the methods offered */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_method";
+                                attributes: {
+                                    /**
+                                     * @description Absent: the partner has chosen none, and has no PayPal address on their record
+                                     * @enum {string}
+                                     */
+                                    method?: "paypal" | "stripe_connect" | "wise";
+                                    /** @description A payout run may pay the partner through it now */
+                                    ready: boolean;
+                                    /**
+                                     * @description Why it is not ready; absent when it is
+                                     * @enum {string}
+                                     */
+                                    reason?: "no_method" | "not_offered" | "country_not_allowed" | "unconfirmed" | "onboarding" | "requirements_due";
+                                    country?: string;
+                                    paypal_email?: string;
+                                    paypal_confirmed?: boolean;
+                                    stripe_account_id?: string;
+                                    payouts_enabled?: boolean;
+                                    /** @description What Stripe still asks of the connected account (its requirements.currently_due) */
+                                    currently_due?: string[];
+                                    wise_currency?: string;
+                                    /** @description The bank account, masked: iban •••• 3000 */
+                                    wise_account?: string;
+                                    /** @description The methods the program offers the partner (in the method's country, once known) */
+                                    offered: ("paypal" | "stripe_connect" | "wise")[];
+                                    updated_at?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Choose how to be paid: PayPal (an address other than the sign-in one is confirmed by an e-mailed link), Stripe Connect (then onboarding) or Wise (bank details as its requirements ask) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        method: "paypal";
+                        /** Format: email */
+                        paypal_email: string;
+                        country?: string;
+                    } | {
+                        /** @constant */
+                        method: "stripe_connect";
+                        country: string;
+                    } | {
+                        /** @constant */
+                        method: "wise";
+                        country: string;
+                        /**
+                         * @description ISO 4217 currency code, any case (stored upper case)
+                         * @example USD
+                         */
+                        currency: string;
+                        /** @description The requirement's type Wise listed: iban, sort_code, aba… */
+                        type: string;
+                        account_holder_name: string;
+                        /** @description The requirement's fields by key, as Wise's POST /v1/accounts takes them */
+                        details: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_method";
+                                attributes: {
+                                    /**
+                                     * @description Absent: the partner has chosen none, and has no PayPal address on their record
+                                     * @enum {string}
+                                     */
+                                    method?: "paypal" | "stripe_connect" | "wise";
+                                    /** @description A payout run may pay the partner through it now */
+                                    ready: boolean;
+                                    /**
+                                     * @description Why it is not ready; absent when it is
+                                     * @enum {string}
+                                     */
+                                    reason?: "no_method" | "not_offered" | "country_not_allowed" | "unconfirmed" | "onboarding" | "requirements_due";
+                                    country?: string;
+                                    paypal_email?: string;
+                                    paypal_confirmed?: boolean;
+                                    stripe_account_id?: string;
+                                    payouts_enabled?: boolean;
+                                    /** @description What Stripe still asks of the connected account (its requirements.currently_due) */
+                                    currently_due?: string[];
+                                    wise_currency?: string;
+                                    /** @description The bank account, masked: iban •••• 3000 */
+                                    wise_account?: string;
+                                    /** @description The methods the program offers the partner (in the method's country, once known) */
+                                    offered: ("paypal" | "stripe_connect" | "wise")[];
+                                    updated_at?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/payout_method/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A Stripe Account Link onboarding the partner's connected account: send the partner to its url */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @constant */
+                                type: "onboarding_link";
+                                attributes: {
+                                    url: string;
+                                    expires_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/payout_method/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reads the partner's connected account from Stripe now (back from onboarding), as Stripe's account.updated would tell it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_method";
+                                attributes: {
+                                    /**
+                                     * @description Absent: the partner has chosen none, and has no PayPal address on their record
+                                     * @enum {string}
+                                     */
+                                    method?: "paypal" | "stripe_connect" | "wise";
+                                    /** @description A payout run may pay the partner through it now */
+                                    ready: boolean;
+                                    /**
+                                     * @description Why it is not ready; absent when it is
+                                     * @enum {string}
+                                     */
+                                    reason?: "no_method" | "not_offered" | "country_not_allowed" | "unconfirmed" | "onboarding" | "requirements_due";
+                                    country?: string;
+                                    paypal_email?: string;
+                                    paypal_confirmed?: boolean;
+                                    stripe_account_id?: string;
+                                    payouts_enabled?: boolean;
+                                    /** @description What Stripe still asks of the connected account (its requirements.currently_due) */
+                                    currently_due?: string[];
+                                    wise_currency?: string;
+                                    /** @description The bank account, masked: iban •••• 3000 */
+                                    wise_account?: string;
+                                    /** @description The methods the program offers the partner (in the method's country, once known) */
+                                    offered: ("paypal" | "stripe_connect" | "wise")[];
+                                    updated_at?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/payout_method/wise_requirements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bank details Wise asks of a recipient in a currency: each account type with its fields */
+        get: {
+            parameters: {
+                query: {
+                    /** @description ISO 4217 currency code, any case (stored upper case) */
+                    currency: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                type: string;
+                                title: string;
+                                fields: {
+                                    key: string;
+                                    name: string;
+                                    type: string;
+                                    required: boolean;
+                                    example: string | null;
+                                    validation_regexp: string | null;
+                                    min_length: number | null;
+                                    max_length: number | null;
+                                    values: {
+                                        key: string;
+                                        name: string;
+                                    }[] | null;
+                                    refresh_on_change: boolean;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/payout_method/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm a PayPal address with the token of the link e-mailed to it (the portal's /portal/payout-confirm#token) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partners/{id}/payout_method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the partner is paid, and whether a payout run may pay them now (and if not, why) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_method";
+                                attributes: {
+                                    /**
+                                     * @description Absent: the partner has chosen none, and has no PayPal address on their record
+                                     * @enum {string}
+                                     */
+                                    method?: "paypal" | "stripe_connect" | "wise";
+                                    /** @description A payout run may pay the partner through it now */
+                                    ready: boolean;
+                                    /**
+                                     * @description Why it is not ready; absent when it is
+                                     * @enum {string}
+                                     */
+                                    reason?: "no_method" | "not_offered" | "country_not_allowed" | "unconfirmed" | "onboarding" | "requirements_due";
+                                    country?: string;
+                                    paypal_email?: string;
+                                    paypal_confirmed?: boolean;
+                                    stripe_account_id?: string;
+                                    payouts_enabled?: boolean;
+                                    /** @description What Stripe still asks of the connected account (its requirements.currently_due) */
+                                    currently_due?: string[];
+                                    wise_currency?: string;
+                                    /** @description The bank account, masked: iban •••• 3000 */
+                                    wise_account?: string;
+                                    /** @description The methods the program offers the partner (in the method's country, once known) */
+                                    offered: ("paypal" | "stripe_connect" | "wise")[];
+                                    updated_at?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/program/payout_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which payout methods the program offers, to which countries, and its Wise account */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_settings";
+                                attributes: {
+                                    offered: ("paypal" | "stripe_connect" | "wise")[];
+                                    countries: {
+                                        [key: string]: string[];
+                                    };
+                                    wise_api_token_hint: string | null;
+                                    wise_profile_id: string | null;
+                                    wise_source_currency: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the payout methods offered, the countries each is open to (absent: every country), or the program's Wise token and profile */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        offered?: ("paypal" | "stripe_connect" | "wise")[];
+                        countries?: {
+                            [key: string]: string[];
+                        };
+                        wise_api_token?: string | null;
+                        wise_profile_id?: (string | number) | null;
+                        /**
+                         * @description ISO 4217 currency code, any case (stored upper case)
+                         * @example USD
+                         */
+                        wise_source_currency?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_settings";
+                                attributes: {
+                                    offered: ("paypal" | "stripe_connect" | "wise")[];
+                                    countries: {
+                                        [key: string]: string[];
+                                    };
+                                    wise_api_token_hint: string | null;
+                                    wise_profile_id: string | null;
+                                    wise_source_currency: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/v1/webhook_endpoints": {
         parameters: {
             query?: never;

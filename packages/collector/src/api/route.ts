@@ -42,6 +42,8 @@ export interface RouteInput<B, Q = unknown> {
   stripeApiUrl: string | undefined;
   /** Lemon Squeezy's API elsewhere than https://api.lemonsqueezy.com (LEMONSQUEEZY_API_URL), for orders' codes. */
   lemonSqueezyApiUrl: string | undefined;
+  /** Wise's API elsewhere than https://api.wise.com (WISE_API_URL), for partners' bank recipients. */
+  wiseApiUrl: string | undefined;
   params: Record<string, string>;
   body: B;
   list: ListQuery;

@@ -26,6 +26,7 @@ import { renderReferral } from '../modules/referrals/present.js';
 import { emit } from '../events/emit.js';
 import { emailMatchFlags } from './review-hold.js';
 import type { Flag } from '../modules/review/signals.js';
+import { applyStripeAccount } from '../modules/payout-methods/service.js';
 
 export interface Touched {
   type: 'referral' | 'payment' | 'commission';
@@ -389,6 +390,15 @@ const discount: Handler<'discount'> = async (tx, program, { ref, code }, now) =>
   return { outcome: 'linked', touched: [], linked: [] };
 };
 
+/** A partner's connected account changed: their payout method's readiness follows it, if the news is not older than what is held. */
+const payoutAccount: Handler<'payout_account'> = async (tx, program, fact, now) => {
+  const applied = await applyStripeAccount(tx, program.id, fact, now);
+  if (applied === 'unknown') return ignored('no partner of this program is paid through this connected account');
+  if (applied === 'older') return ignored('Tally holds a newer state of this connected account');
+  const ready = fact.payoutsEnabled && fact.currentlyDue.length === 0;
+  return { outcome: 'linked', reason: ready ? 'the partner can be paid' : 'the partner cannot be paid yet', touched: [], linked: [] };
+};
+
 /** What a fact does, in the event's transaction; `platform` names its payments' keys. */
 export function handle(tx: Tx, program: ProgramRow, platform: string, fact: Fact, now: number): Promise<Handled> {
   switch (fact.kind) {
@@ -408,6 +418,8 @@ export function handle(tx: Tx, program: ProgramRow, platform: string, fact: Fact
       return customer(tx, program, fact, now);
     case 'discount':
       return discount(tx, program, fact, now);
+    case 'payout_account':
+      return payoutAccount(tx, program, fact, now);
     case 'nothing':
       return Promise.resolve(ignored(fact.reason));
   }

@@ -8,12 +8,17 @@
 import { localeOf } from '../core/locale.js';
 import { PARTNERS } from '../modules/identity/model.js';
 import { resetLinkFor } from '../modules/identity/service.js';
-import { invitationLetter, resetLetter } from '../modules/notifications/account-letters.js';
+import { invitationLetter, payoutConfirmationLetter, resetLetter } from '../modules/notifications/account-letters.js';
+import { confirmationFor } from '../modules/payout-methods/service.js';
+import * as partners from '../modules/partners/repo.js';
 import { linkPath, mailedInvitation, ownerReset } from '../modules/owners/service.js';
 import { accountLocale, invitePartner, partnerLinkPath } from './portal.js';
 import * as programs from '../modules/programs/repo.js';
 import type { Compose } from '../modules/mail/outbox.js';
 import type { MailKind } from '../modules/mail/repo.js';
+
+/** The portal's page that confirms a PayPal address with the token after `#` (never sent to a server in a URL). */
+export const PAYOUT_CONFIRM_PATH = '/portal/payout-confirm';
 
 export function composers(publicUrl: string): Record<MailKind, Compose> {
   return {
@@ -39,6 +44,14 @@ export function composers(publicUrl: string): Record<MailKind, Compose> {
       if (!made || !program) return undefined;
       const locale = localeOf(made.partner.locale) ?? localeOf(program.locale) ?? 'en';
       return invitationLetter(made.email, 'partner', locale, program.name, publicUrl + partnerLinkPath(made.token));
+    },
+    async payout_confirmation(tx, row, now) {
+      const made = await confirmationFor(tx, row.subject_key, now);
+      const program = made && (await programs.get(tx, made.programId));
+      const partner = made && (await partners.get(tx, made.programId, made.partnerId));
+      if (!made || !program || !partner) return undefined;
+      const locale = localeOf(partner.locale) ?? localeOf(program.locale) ?? 'en';
+      return payoutConfirmationLetter(made.email, locale, program.name, `${publicUrl}${PAYOUT_CONFIRM_PATH}#${made.token}`);
     },
   };
 }

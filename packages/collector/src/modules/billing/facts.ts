@@ -70,6 +70,11 @@ export type Fact =
   | { kind: 'discount'; ref: string; code: string | undefined }
   /** A subscription ended: its referral churns. */
   | { kind: 'cancel'; who: Customer }
+  /**
+   * A partner's connected account (Stripe Connect) as of `at` (unix seconds): whether it may be
+   * paid out, and what the provider still asks of it (modules/payout-methods).
+   */
+  | { kind: 'payout_account'; account: string; payoutsEnabled: boolean; currentlyDue: string[]; at: number }
   | { kind: 'nothing'; reason: string };
 
 /** An event whose signature held, read as far as every platform's log needs. */

@@ -5,6 +5,7 @@
 import Stripe from 'stripe';
 import { fail } from '../../platform/errors.js';
 import type { DiscountRow } from './repo.js';
+import { stripeClient } from '../stripe/client.js';
 
 export interface StripeCodes {
   /** The coupon a discount is in Stripe. */
@@ -19,18 +20,7 @@ export interface StripeCodes {
 export const STRIPE_API_KEY = /^(rk|sk)_(test|live)_[A-Za-z0-9]{10,200}$/;
 
 export function stripeCodes(apiKey: string, apiUrl: string | undefined): StripeCodes {
-  const at = apiUrl ? new URL(apiUrl) : undefined;
-  const client = new Stripe(apiKey, {
-    ...(at
-      ? {
-          host: at.hostname,
-          port: Number(at.port || (at.protocol === 'http:' ? 80 : 443)),
-          protocol: at.protocol === 'http:' ? 'http' : 'https',
-        }
-      : {}),
-    maxNetworkRetries: 1,
-    timeout: 10_000,
-  });
+  const client = stripeClient(apiKey, apiUrl);
   const calling = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
     try {
       return await call();

@@ -5,12 +5,12 @@
 
 import type { Queryable } from '../../platform/db/db.js';
 
-export type MailKind = 'partner_reset' | 'partner_invitation' | 'owner_reset' | 'owner_invitation';
+export type MailKind = 'partner_reset' | 'partner_invitation' | 'owner_reset' | 'owner_invitation' | 'payout_confirmation';
 
 export interface OutboxRow {
   id: string;
   kind: MailKind;
-  /** A reset's address (normalised), a portal invitation's partner id, a team invitation's id. */
+  /** A reset's address (normalised), a portal invitation's partner id, a team invitation's id, `program:partner` for a PayPal address to confirm. */
   subject_key: string;
   program_id: string | null;
   attempts: number;

@@ -39,3 +39,16 @@ export function invitationLetter(to: string, kind: 'partner' | 'team', locale: L
     footer: line('why'),
   });
 }
+
+/** The link confirming a PayPal address a partner chose for their payouts, sent to that address. */
+export function payoutConfirmationLetter(to: string, locale: Locale, program: string, url: string): Promise<Message> {
+  const t = translate(locale);
+  const v = { program, email: to };
+  return letter(to, locale, {
+    program,
+    subject: t('payout_confirmation.subject', v),
+    paragraphs: [t('payout_confirmation.body', v)],
+    button: { label: t('payout_confirmation.button', v), url },
+    footer: t('payout_confirmation.why', v),
+  });
+}

@@ -177,3 +177,16 @@ export function subscriptionCustomer(sub: Json): Customer {
 export function customerObject(c: Json): Customer {
   return { customer: str(c.id), email: str(c.email), country: countryCode(obj(c.address)?.country), metadata: metadata(c.metadata) };
 }
+
+/**
+ * A connected account's readiness for payouts: Stripe's Account object, as account.updated
+ * carries it and GET /v1/accounts/:id answers it. Only strings count as requirements.
+ */
+export function payoutAccount(a: Json): { account: string; payoutsEnabled: boolean; currentlyDue: string[] } {
+  const due = obj(a.requirements)?.currently_due;
+  return {
+    account: str(a.id) ?? '',
+    payoutsEnabled: a.payouts_enabled === true,
+    currentlyDue: Array.isArray(due) ? defined(due.map(str)) : [],
+  };
+}

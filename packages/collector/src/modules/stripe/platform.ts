@@ -46,6 +46,8 @@ const FACTS: Readonly<Record<string, Reader>> = {
   // Only the metadata links here: an address alone is matched when the customer pays.
   'customer.created': (c) => ({ kind: 'customer', who: read.customerObject(c) }),
   'customer.updated': (c) => ({ kind: 'customer', who: read.customerObject(c) }),
+  // A partner's Express account, from the Connect endpoint: its readiness for payouts (docs/payouts.md).
+  'account.updated': (a, e) => ({ kind: 'payout_account', ...read.payoutAccount(a), at: e.created }),
 };
 
 /** Stripe's signing secrets: whsec_ and base64 (Stripe's are 32 bytes; any length from 16 is taken). */

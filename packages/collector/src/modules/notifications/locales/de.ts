@@ -97,6 +97,12 @@ const de: Catalogue<typeof en> = {
     button: 'Passwort wählen',
     why: 'Sie erhalten diese E-Mail, weil {{program}} diese Adresse in sein Partnerportal eingeladen hat. Der Link gilt einmal, 24 Stunden lang.',
   },
+  payout_confirmation: {
+    subject: 'Bestätigen Sie Ihre PayPal-Adresse für {{program}}',
+    body: 'Bestätigen Sie, dass {{program}} Sie an diese PayPal-Adresse auszahlen darf: {{email}}.',
+    button: 'Adresse bestätigen',
+    why: 'Sie erhalten diese E-Mail, weil ein Partner von {{program}} diese Adresse für seine Auszahlungen gewählt hat. Der Link gilt 24 Stunden; wenn Sie es nicht waren, ignorieren Sie diese Nachricht.',
+  },
   reset: {
     portal: 'Partnerportal',
     partner_subject: 'Neues Passwort für das Partnerportal',

@@ -94,6 +94,12 @@ export default {
     button: 'Choose your password',
     why: 'You get this e-mail because {{program}} invited this address to its partner portal. The link works once, for 24 hours.',
   },
+  payout_confirmation: {
+    subject: 'Confirm your PayPal address for {{program}}',
+    body: 'Confirm that {{program}} may pay you at this PayPal address: {{email}}.',
+    button: 'Confirm this address',
+    why: 'You receive this e-mail because a partner of {{program}} chose this address for their payouts. The link works for 24 hours; if it was not you, ignore this message.',
+  },
   reset: {
     portal: 'Partner portal',
     partner_subject: 'Set a new password for the partner portal',

@@ -101,6 +101,12 @@ const es: Catalogue<typeof en> = {
     button: 'Elegir mi contraseña',
     why: 'Recibes este correo porque {{program}} invitó a esta dirección a su portal de socios. El enlace funciona una vez, durante 24 horas.',
   },
+  payout_confirmation: {
+    subject: 'Confirma tu dirección de PayPal para {{program}}',
+    body: 'Confirma que {{program}} puede pagarte en esta dirección de PayPal: {{email}}.',
+    button: 'Confirmar esta dirección',
+    why: 'Recibes este correo porque un socio de {{program}} eligió esta dirección para sus pagos. El enlace funciona durante 24 horas; si no fuiste tú, ignora este mensaje.',
+  },
   reset: {
     portal: 'Portal de socios',
     partner_subject: 'Elige una nueva contraseña para el portal de socios',

@@ -101,6 +101,12 @@ const fr: Catalogue<typeof en> = {
     button: 'Choisir mon mot de passe',
     why: 'Vous recevez cet e-mail parce que {{program}} a invité cette adresse dans son espace partenaire. Le lien fonctionne une fois, pendant 24 heures.',
   },
+  payout_confirmation: {
+    subject: 'Confirmez votre adresse PayPal pour {{program}}',
+    body: 'Confirmez que {{program}} peut vous payer à cette adresse PayPal : {{email}}.',
+    button: 'Confirmer cette adresse',
+    why: 'Vous recevez cet e-mail parce qu’un partenaire de {{program}} a choisi cette adresse pour ses paiements. Le lien fonctionne 24 heures ; si ce n’était pas vous, ignorez ce message.',
+  },
   reset: {
     portal: 'Espace partenaire',
     partner_subject: 'Choisissez un nouveau mot de passe pour votre espace partenaire',

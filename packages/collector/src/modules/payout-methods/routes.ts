@@ -1,0 +1,265 @@
+// Payout methods' routes (docs/payouts.md, "How partners are paid"): the partner's, under
+// one of their partnerships in the portal (any other id is a 404), the confirmation link's,
+// and the owner's: a partner's method and readiness, and the program's payout settings.
+
+import { z } from 'zod';
+import { countryCode, currency, email } from '../../api/fields.js';
+import { type RouteInput, route } from '../../api/route.js';
+import { one, resource, unixTime } from '../../platform/http/schemas.js';
+import type { Db } from '../../platform/db/db.js';
+import { fail } from '../../platform/errors.js';
+import type { AccountRow } from '../portal/repo.js';
+import { reachedPartnership } from '../../flows/portal.js';
+import { confirmPayoutEmail, setPayoutMethod } from '../../flows/payout-method.js';
+import { PAYOUT_CONFIRM_PATH } from '../../flows/mail-messages.js';
+import { findProgram } from '../programs/service.js';
+import { METHODS } from './model.js';
+import { methodView, onboardingLink, refreshStripe, settingsOf, updateSettings, wiseRequirements } from './service.js';
+import { renderPayoutMethod, renderSettings } from './present.js';
+
+const REASONS = ['no_method', 'not_offered', 'country_not_allowed', 'unconfirmed', 'onboarding', 'requirements_due'] as const;
+
+const methodSchema = resource('payout_method', {
+  method: z
+    .enum(METHODS)
+    .optional()
+    .meta({ description: 'Absent: the partner has chosen none, and has no PayPal address on their record' }),
+  ready: z.boolean().meta({ description: 'A payout run may pay the partner through it now' }),
+  reason: z.enum(REASONS).optional().meta({ description: 'Why it is not ready; absent when it is' }),
+  country: z.string().optional(),
+  paypal_email: z.string().optional(),
+  paypal_confirmed: z.boolean().optional(),
+  stripe_account_id: z.string().optional(),
+  payouts_enabled: z.boolean().optional(),
+  currently_due: z
+    .array(z.string())
+    .optional()
+    .meta({ description: 'What Stripe still asks of the connected account (its requirements.currently_due)' }),
+  wise_currency: z.string().optional(),
+  wise_account: z.string().optional().meta({ description: 'The bank account, masked: iban •••• 3000' }),
+  offered: z
+    .array(z.enum(METHODS))
+    .meta({ description: "The methods the program offers the partner (in the method's country, once known)" }),
+  updated_at: unixTime.optional(),
+});
+
+const settingsSchema = resource('payout_settings', {
+  offered: z.array(z.enum(METHODS)),
+  countries: z.record(z.string(), z.array(z.string())),
+  wise_api_token_hint: z.string().nullable(),
+  wise_profile_id: z.string().nullable(),
+  wise_source_currency: z.string(),
+});
+
+const requirementSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  fields: z.array(
+    z.object({
+      key: z.string(),
+      name: z.string(),
+      type: z.string(),
+      required: z.boolean(),
+      example: z.string().nullable(),
+      validation_regexp: z.string().nullable(),
+      min_length: z.number().nullable(),
+      max_length: z.number().nullable(),
+      values: z.array(z.object({ key: z.string(), name: z.string() })).nullable(),
+      refresh_on_change: z.boolean(),
+    }),
+  ),
+});
+
+const methodBody = z.discriminatedUnion('method', [
+  z.strictObject({ method: z.literal('paypal'), paypal_email: email, country: countryCode.optional() }),
+  z.strictObject({ method: z.literal('stripe_connect'), country: countryCode }),
+  z.strictObject({
+    method: z.literal('wise'),
+    country: countryCode,
+    currency,
+    type: z.string().min(1).max(40).meta({ description: "The requirement's type Wise listed: iban, sort_code, aba…" }),
+    account_holder_name: z.string().trim().min(1).max(200),
+    details: z
+      .record(z.string().max(60), z.unknown())
+      .meta({ description: "The requirement's fields by key, as Wise's POST /v1/accounts takes them" }),
+  }),
+]);
+
+const methodAnswer = async (db: Db, programId: string, partnerId: string) => ({
+  data: renderPayoutMethod(partnerId, await methodView(db, programId, partnerId)),
+});
+
+const under = (path: string) => `/v1/portal/partnerships/:id/payout_method${path}`;
+
+/** The program and partner record of one of the signed-in partner's partnerships, or 404. */
+async function reached(input: RouteInput<unknown, unknown>) {
+  const account = input.account as AccountRow;
+  const p = await reachedPartnership(input.db, account.id, input.params.id ?? '');
+  return { programId: p.program_id, partnerId: p.partner_id, account };
+}
+
+async function programOf(db: Db, id: string) {
+  const program = await findProgram(db, id);
+  if (!program) throw fail('not_found', `no program ${id}`);
+  return program;
+}
+
+export const payoutMethodRoutes = [
+  route({
+    method: 'get',
+    path: under(''),
+    summary: "How the partner is paid in this partnership's program: the method, whether it is ready, and the methods offered",
+    access: 'partner',
+    status: 200,
+    response: one(methodSchema),
+    async handle(input) {
+      const { programId, partnerId } = await reached(input);
+      return { status: 200, body: await methodAnswer(input.db, programId, partnerId) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: under(''),
+    summary:
+      'Choose how to be paid: PayPal (an address other than the sign-in one is confirmed by an e-mailed link), Stripe Connect (then onboarding) or Wise (bank details as its requirements ask)',
+    access: 'partner',
+    body: methodBody,
+    status: 200,
+    response: one(methodSchema),
+    async handle(input) {
+      const { programId, partnerId, account } = await reached(input);
+      const body = input.body;
+      const given =
+        body.method === 'wise'
+          ? {
+              method: 'wise' as const,
+              country: body.country,
+              currency: body.currency,
+              type: body.type,
+              accountHolderName: body.account_holder_name,
+              details: body.details,
+            }
+          : body;
+      await setPayoutMethod(input.db, programId, partnerId, account.email, given, input, input.now);
+      input.outbox?.kick();
+      return { status: 200, body: await methodAnswer(input.db, programId, partnerId) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: under('/onboarding'),
+    summary: "A Stripe Account Link onboarding the partner's connected account: send the partner to its url",
+    access: 'partner',
+    status: 201,
+    response: one(z.object({ type: z.literal('onboarding_link'), attributes: z.object({ url: z.string(), expires_at: unixTime }) })),
+    async handle(input) {
+      const { programId, partnerId } = await reached(input);
+      const back = `${input.publicUrl}/portal/`;
+      const link = await onboardingLink(
+        input.db,
+        await programOf(input.db, programId),
+        partnerId,
+        { returnUrl: back, refreshUrl: back },
+        input.stripeApiUrl,
+      );
+      return { status: 201, body: { data: { type: 'onboarding_link', attributes: link } } };
+    },
+  }),
+  route({
+    method: 'post',
+    path: under('/refresh'),
+    summary: "Reads the partner's connected account from Stripe now (back from onboarding), as Stripe's account.updated would tell it",
+    access: 'partner',
+    status: 200,
+    response: one(methodSchema),
+    async handle(input) {
+      const { programId, partnerId } = await reached(input);
+      await refreshStripe(input.db, await programOf(input.db, programId), partnerId, input.stripeApiUrl, input.now);
+      return { status: 200, body: await methodAnswer(input.db, programId, partnerId) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: under('/wise_requirements'),
+    summary: 'The bank details Wise asks of a recipient in a currency: each account type with its fields',
+    access: 'partner',
+    query: z.strictObject({ currency }),
+    status: 200,
+    response: z.object({ data: z.array(requirementSchema) }),
+    async handle(input) {
+      const { programId } = await reached(input);
+      return { status: 200, body: { data: await wiseRequirements(input.db, programId, input.query.currency, input.wiseApiUrl) } };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/portal/payout_method/confirm',
+    summary: `Confirm a PayPal address with the token of the link e-mailed to it (the portal's ${PAYOUT_CONFIRM_PATH}#token)`,
+    access: 'public',
+    tradesToken: true,
+    body: z.strictObject({ token: z.string().min(1).max(200) }),
+    status: 204,
+    async handle({ db, body, now }) {
+      await confirmPayoutEmail(db, body.token, now);
+      return { status: 204 };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/partners/:id/payout_method',
+    summary: 'How the partner is paid, and whether a payout run may pay them now (and if not, why)',
+    access: 'secret',
+    status: 200,
+    response: one(methodSchema),
+    async handle({ db, program, params }) {
+      return { status: 200, body: await methodAnswer(db, program.id, params.id ?? '') };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/program/payout_settings',
+    summary: 'Which payout methods the program offers, to which countries, and its Wise account',
+    access: 'secret',
+    status: 200,
+    response: one(settingsSchema),
+    async handle({ db, program }) {
+      return { status: 200, body: { data: renderSettings(program.id, await settingsOf(db, program.id)) } };
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/program/payout_settings',
+    summary:
+      "Change the payout methods offered, the countries each is open to (absent: every country), or the program's Wise token and profile",
+    access: 'secret',
+    role: 'owner',
+    body: z.strictObject({
+      offered: z.array(z.enum(METHODS)).min(1).optional(),
+      countries: z.partialRecord(z.enum(METHODS), z.array(countryCode).max(300)).optional(),
+      wise_api_token: z.string().trim().min(8).max(200).nullable().optional(),
+      wise_profile_id: z
+        .union([z.string().regex(/^\d{1,20}$/), z.number().int().positive()])
+        .transform(String)
+        .nullable()
+        .optional(),
+      wise_source_currency: currency.optional(),
+    }),
+    status: 200,
+    response: one(settingsSchema),
+    async handle({ db, program, body, now }) {
+      const s = await updateSettings(
+        db,
+        program.id,
+        {
+          ...(body.offered ? { offered: body.offered } : {}),
+          ...(body.countries ? { countries: body.countries } : {}),
+          ...(body.wise_api_token !== undefined ? { wiseApiToken: body.wise_api_token } : {}),
+          ...(body.wise_profile_id !== undefined ? { wiseProfileId: body.wise_profile_id } : {}),
+          ...(body.wise_source_currency ? { wiseSourceCurrency: body.wise_source_currency } : {}),
+        },
+        now,
+      );
+      return { status: 200, body: { data: renderSettings(program.id, s) } };
+    },
+  }),
+];
