@@ -7,8 +7,14 @@ import { DEFAULT_TIMEOUTS, type ConnectionLimits } from './http/connections.js';
 import type { OutboundPolicy } from './outbound.js';
 import type { RateLimits } from './http/rate-limit.js';
 import { DEFAULT_MAX_QUEUED } from './db/db.js';
+import { type Keyring, keyring, parseKey } from './keyring.js';
 
 const count = z.coerce.number().int().min(0);
+
+const taxFormKey = z.string().check((ctx) => {
+  const key = parseKey(ctx.value);
+  if (typeof key === 'string') ctx.issues.push({ code: 'custom', message: key, input: ctx.value });
+});
 
 const schema = z
   .object({
@@ -39,6 +45,14 @@ const schema = z
     /** Stripe's API, for codes Tally makes in Stripe: https://api.stripe.com unless set (a proxy, or a test's local server). */
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     LEMONSQUEEZY_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** Encrypts partners' taxpayer ids (tax forms): 32 bytes in base64; no tax forms without it. */
+    TAX_FORM_KEY: taxFormKey.optional(),
+    /** Older TAX_FORM_KEYs, comma-separated: they decrypt the forms sealed with them until re-encrypted. */
+    TAX_FORM_OLD_KEYS: z
+      .string()
+      .transform((s) => s.split(',').filter((k) => k.trim() !== ''))
+      .pipe(z.array(taxFormKey))
+      .optional(),
     /** Where partners' invitations and password resets are sent from; none sent without it. */
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** The From of those messages. */
@@ -102,6 +116,8 @@ export interface Config {
   stripeApiUrl?: string | undefined;
   /** LEMONSQUEEZY_API_URL: Lemon Squeezy's API elsewhere than https://api.lemonsqueezy.com. */
   lemonSqueezyApiUrl?: string | undefined;
+  /** TAX_FORM_KEY and TAX_FORM_OLD_KEYS; absent: tax forms are refused. */
+  taxFormKeys?: Keyring | undefined;
   /** SMTP_URL: partners' invitations and password resets are e-mailed through it. */
   smtpUrl?: string | undefined;
   mailFrom?: string | undefined;
@@ -163,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     stripeApiUrl: e.STRIPE_API_URL,
     lemonSqueezyApiUrl: e.LEMONSQUEEZY_API_URL,
+    taxFormKeys: e.TAX_FORM_KEY === undefined ? undefined : keyring(e.TAX_FORM_KEY, e.TAX_FORM_OLD_KEYS),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     limits: Object.freeze({
