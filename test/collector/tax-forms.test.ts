@@ -8,6 +8,7 @@ import { keyring } from '../../packages/collector/src/platform/keyring.js';
 import { parseCsv } from '../../packages/collector/src/platform/csv.js';
 import { resealTaxForms, revealTin } from '../../packages/collector/src/modules/tax-forms/service.js';
 import type { TaxFormRow } from '../../packages/collector/src/modules/tax-forms/model.js';
+import { tally } from './processes.js';
 import { expectError, startCollector, T0, type CallOptions, type Collector, type Reply } from './harness.js';
 
 const KEY = randomBytes(32).toString('base64');
@@ -205,7 +206,7 @@ describe('at rest', () => {
     expect(() => revealTin(keyring(randomBytes(32).toString('base64')), row!)).toThrow(/no configured key/);
   });
 
-  it('re-encrypts with a new key while the old one still opens, then without the old one', async () => {
+  it('re-encrypts with a new key (tally tax-forms reseal) while the old one still opens, then without the old one', async () => {
     const p = await program();
     const a = await partnerOf(p);
     await a.call('POST', formPath(a.partnershipId), { body: w8ben() });
@@ -213,11 +214,17 @@ describe('at rest', () => {
     const rotated = keyring(NEW, [KEY]);
     const [before] = await rawForms(p.id);
     expect(revealTin(rotated, before!)).toBe('DE 12345678901');
-    expect(await resealTaxForms(c.running.db, rotated)).toBeGreaterThanOrEqual(1);
+    const env = { DATABASE_URL: c.databaseUrl, TAX_FORM_KEY: NEW, TAX_FORM_OLD_KEYS: `${KEY},` };
+    const run = await tally(['tax-forms', 'reseal'], env);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(new RegExp(`^Re-encrypted [1-9]\\d* tax form\\(s\\) with key ${rotated.currentId}`));
     const [after] = await rawForms(p.id);
     expect(after!.tin_key_id).toBe(rotated.currentId);
     expect(revealTin(keyring(NEW), after!)).toBe('DE 12345678901');
-    expect(await resealTaxForms(c.running.db, rotated)).toBe(0);
+    expect((await tally(['tax-forms', 'reseal'], env)).stdout).toMatch(/^Re-encrypted 0 /);
+    const bad = await tally(['tax-forms', 'reseal'], { ...env, TAX_FORM_KEY: 'c2hvcnQ=' });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('TAX_FORM_KEY: must be 32 bytes in base64');
     // Put back under the test's key, for the tests after this one.
     await resealTaxForms(c.running.db, keyring(KEY, [NEW]));
   });
