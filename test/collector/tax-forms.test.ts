@@ -313,6 +313,20 @@ describe('required before paying', () => {
   });
 });
 
+describe("the portal's next payout", () => {
+  it('says a valid tax form is missing while the program requires one, and pays once one is given', async () => {
+    const p = await program();
+    const a = await partnerOf(p);
+    await c.call('PATCH', '/v1/tax_forms/settings', { token: p.secret, body: { tax_form_required: true } });
+    await c.call('POST', '/v1/commissions', { token: p.secret, body: { partner_id: a.partnerId, amount: 1000, currency: 'USD' } });
+    const next = async () =>
+      (await a.call('GET', `/v1/portal/partnerships/${a.partnershipId}`)).body.data.attributes.earnings.USD.next_payout;
+    expect(await next()).toMatchObject({ amount: 0, reason: 'no_tax_form' });
+    await a.call('POST', formPath(a.partnershipId), { body: w9() });
+    expect(await next()).toMatchObject({ amount: 1000, reason: null });
+  });
+});
+
 describe('the 1099-NEC export', () => {
   it('lists W-9 payees paid at least $600 in USD batches of the year, as a recount of the paid commissions says', async () => {
     const p = await program();

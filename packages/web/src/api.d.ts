@@ -10247,7 +10247,7 @@ export interface paths {
                                                 /** @description What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing */
                                                 amount: number;
                                                 /** @description Why the next export pays nothing of `payable`; null when it pays it, or when nothing is payable */
-                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "not_accepted") | null;
+                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "no_tax_form" | "not_accepted") | null;
                                                 /** @description The least a payout may be in this currency, in minor units (1 when the program sets none) */
                                                 minimum: number;
                                             };
@@ -10373,7 +10373,7 @@ export interface paths {
                                                 /** @description What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing */
                                                 amount: number;
                                                 /** @description Why the next export pays nothing of `payable`; null when it pays it, or when nothing is payable */
-                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "not_accepted") | null;
+                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "no_tax_form" | "not_accepted") | null;
                                                 /** @description The least a payout may be in this currency, in minor units (1 when the program sets none) */
                                                 minimum: number;
                                             };
@@ -12343,7 +12343,7 @@ export interface paths {
                                                 /** @description What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing */
                                                 amount: number;
                                                 /** @description Why the next export pays nothing of `payable`; null when it pays it, or when nothing is payable */
-                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "not_accepted") | null;
+                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "no_tax_form" | "not_accepted") | null;
                                                 /** @description The least a payout may be in this currency, in minor units (1 when the program sets none) */
                                                 minimum: number;
                                             };

@@ -347,6 +347,8 @@ export interface Owed {
   minimum: number;
   /** Whether the next export pays it. */
   due: boolean;
+  /** Why it does not, when it does not. */
+  reason: Skipped['reason'] | undefined;
 }
 
 /**
@@ -359,7 +361,7 @@ export async function owedNow(db: Queryable, programId: string, now: number, par
     for (const [partnerId, rows] of byPartner) {
       const first = rows[0]!;
       const minimum = minimumIn(minimumsOf(first), currency);
-      const due = (await heldBack(db, programId, rows, currency, now)) === undefined;
+      const reason = await heldBack(db, programId, rows, currency, now);
       owed.push({
         partnerId,
         name: first.partner_name,
@@ -368,7 +370,8 @@ export async function owedNow(db: Queryable, programId: string, now: number, par
         amount: total(rows),
         commissions: rows.length,
         minimum,
-        due,
+        due: reason === undefined,
+        reason,
       });
     }
   }
