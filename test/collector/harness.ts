@@ -9,6 +9,7 @@ import { startServer, type RunningServer } from '../../packages/collector/src/se
 import { createProgram } from '../../packages/collector/src/flows/program.js';
 import type { OutboundPolicy } from '../../packages/collector/src/platform/outbound.js';
 import type { RateLimits } from '../../packages/collector/src/platform/http/rate-limit.js';
+import type { Keyring } from '../../packages/collector/src/platform/keyring.js';
 
 /** 2025-03-01 10:00:00 UTC */
 export const T0 = 1_740_823_200;
@@ -60,6 +61,8 @@ export interface CollectorOptions {
   stripeApiUrl?: string;
   lemonSqueezyApiUrl?: string;
   wiseApiUrl?: string;
+  /** TAX_FORM_KEY's ring; no tax forms without it. */
+  taxFormKeys?: Keyring;
   smtpUrl?: string;
   /** Where webhooks may go; https to public addresses only unless given. */
   outbound?: Partial<OutboundPolicy>;
@@ -91,6 +94,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
       stripeApiUrl: opts.stripeApiUrl,
       lemonSqueezyApiUrl: opts.lemonSqueezyApiUrl,
       wiseApiUrl: opts.wiseApiUrl,
+      taxFormKeys: opts.taxFormKeys,
       mailFrom: 'Tally <tally@test.example>',
       passwordCost: TEST_PASSWORD_COST,
     },

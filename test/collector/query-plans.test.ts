@@ -5,7 +5,9 @@
 // sends planned on the way (plans-explain.ts: how each engine is asked, and why that
 // answer does not depend on how many rows the test made).
 
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyring } from '../../packages/collector/src/platform/keyring.js';
 import { ROUTES } from '../../packages/collector/src/app.js';
 import { authenticateSession } from '../../packages/collector/src/modules/owners/service.js';
 import { authenticatePartner, type PartnerContext } from '../../packages/collector/src/flows/portal.js';
@@ -68,7 +70,11 @@ const SAMPLE_QUERIES = [
   'from=2025-03-01&to=2025-03-31&sort=owed&q=Partner&page=2&per_page=10',
   'token=no-such-token',
   'currency=EUR',
+  'year=2025',
 ];
+
+/** The tax forms' keys, so that the 1099 export reads what it reads rather than refuse. */
+const TAX_FORM_KEYS = keyring(randomBytes(32).toString('base64'));
 
 /** An id no record has: a route reached with it still sends its lookup. */
 const NO_RECORD = '01900000-0000-7000-8000-000000000000';
@@ -236,6 +242,8 @@ async function handle(
     outbox: undefined,
     role: undefined,
     client: '127.0.0.1',
+    clientIp: '127.0.0.1',
+    taxFormKeys: TAX_FORM_KEYS,
     publicUrl: PUBLIC_URL,
     params,
     body: undefined,

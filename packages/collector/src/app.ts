@@ -12,7 +12,7 @@ import { isClientGone } from './platform/http/client-errors.js';
 import { allowedOrigin, preflight } from './api/cors.js';
 import { errorResponses } from './platform/http/errors.js';
 import { parseListQuery } from './platform/http/list-query.js';
-import { clientKey, failureLimit, NO_LIMITS, rateLimit, type RateLimits } from './platform/http/rate-limit.js';
+import { clientIp, clientKey, failureLimit, NO_LIMITS, rateLimit, type RateLimits } from './platform/http/rate-limit.js';
 import { openApiDocument } from './api/openapi.js';
 import { DEFAULT_OUTBOUND, type OutboundPolicy } from './platform/outbound.js';
 import { requestContext } from './platform/http/request-context.js';
@@ -46,6 +46,8 @@ import { trackingRoutes } from './modules/referrals/tracking-routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { embedRoutes } from './modules/embed/routes.js';
+import { taxFormRoutes } from './modules/tax-forms/routes.js';
+import type { Keyring } from './platform/keyring.js';
 import { mountEmbed } from './modules/embed/http.js';
 import type { OutboxSender } from './modules/mail/outbox.js';
 import type { Db } from './platform/db/db.js';
@@ -86,6 +88,8 @@ export interface AppDeps {
   lemonSqueezyApiUrl?: string | undefined;
   /** Wise's API elsewhere than https://api.wise.com (WISE_API_URL). */
   wiseApiUrl?: string | undefined;
+  /** TAX_FORM_KEY's ring: partners' taxpayer ids; tax forms are refused without it. */
+  taxFormKeys?: Keyring | undefined;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -112,6 +116,7 @@ export const ROUTES: readonly Route[] = [
   ...webhookRoutes,
   ...notificationRoutes,
   ...embedRoutes,
+  ...taxFormRoutes,
 ];
 
 const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };
@@ -145,6 +150,8 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
         stripeApiUrl: deps.stripeApiUrl,
         lemonSqueezyApiUrl: deps.lemonSqueezyApiUrl,
         wiseApiUrl: deps.wiseApiUrl,
+        taxFormKeys: deps.taxFormKeys,
+        clientIp: clientIp(ctx, (deps.limits ?? NO_LIMITS).trustProxy),
         params: ctx.params as Record<string, string>,
         body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
         list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { dataCommands } from './cli/data.js';
 import { payoutCommands } from './modules/payouts/cli.js';
+import { taxFormCommands } from './modules/tax-forms/cli.js';
 import { programCommands } from './modules/programs/cli.js';
 import { serveCommands } from './cli/serve.js';
 import { statsCommands } from './modules/stats/cli.js';
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, Command> = {
   ...tokenCommands,
   ...userCommands,
   ...payoutCommands,
+  ...taxFormCommands,
   ...dataCommands,
   ...statsCommands,
   ...billingCommands,

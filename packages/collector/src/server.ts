@@ -156,6 +156,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       stripeApiUrl: config.stripeApiUrl,
       lemonSqueezyApiUrl: config.lemonSqueezyApiUrl,
       wiseApiUrl: config.wiseApiUrl,
+      taxFormKeys: config.taxFormKeys,
     }).callback(),
   );
   const loops = startLoops({ db, log, now, config, options, background, outbound, mailer: mailer !== undefined, clicks });

@@ -10247,7 +10247,7 @@ export interface paths {
                                                 /** @description What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing */
                                                 amount: number;
                                                 /** @description Why the next export pays nothing of `payable`; null when it pays it, or when nothing is payable */
-                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "not_accepted") | null;
+                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "no_tax_form" | "not_accepted") | null;
                                                 /** @description The least a payout may be in this currency, in minor units (1 when the program sets none) */
                                                 minimum: number;
                                             };
@@ -10373,7 +10373,7 @@ export interface paths {
                                                 /** @description What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing */
                                                 amount: number;
                                                 /** @description Why the next export pays nothing of `payable`; null when it pays it, or when nothing is payable */
-                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "not_accepted") | null;
+                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "no_tax_form" | "not_accepted") | null;
                                                 /** @description The least a payout may be in this currency, in minor units (1 when the program sets none) */
                                                 minimum: number;
                                             };
@@ -12972,7 +12972,7 @@ export interface paths {
                                                 /** @description What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing */
                                                 amount: number;
                                                 /** @description Why the next export pays nothing of `payable`; null when it pays it, or when nothing is payable */
-                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "not_accepted") | null;
+                                                reason: ("below_minimum" | "clawbacks_exceed_earnings" | "no_paypal_email" | "no_tax_form" | "not_accepted") | null;
                                                 /** @description The least a payout may be in this currency, in minor units (1 when the program sets none) */
                                                 minimum: number;
                                             };
@@ -13296,6 +13296,559 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/tax_form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partner's tax form for the partnership's program: valid, expired or missing, the TIN masked */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "tax_form_status";
+                                attributes: {
+                                    /**
+                                     * @description A W-8 expires at the end of the third calendar year after signing
+                                     * @enum {string}
+                                     */
+                                    status: "valid" | "expired" | "missing";
+                                    /** @description The latest form given; null when none */
+                                    form: {
+                                        id: string;
+                                        /** @enum {string} */
+                                        kind: "w9" | "w8ben" | "w8bene";
+                                        name: string;
+                                        business_name: string | null;
+                                        tax_classification: string | null;
+                                        country: string | null;
+                                        address: {
+                                            line1: string;
+                                            line2: string | null;
+                                            city: string;
+                                            region: string | null;
+                                            postal_code: string | null;
+                                            country: string;
+                                        };
+                                        /** @description Masked: •••••6789 */
+                                        tin: string;
+                                        date_of_birth: string | null;
+                                        signature: {
+                                            name: string;
+                                            ip: string;
+                                            signed_at: number;
+                                        };
+                                        expires_at: number | null;
+                                    } | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Give a W-9 (a US person) or a W-8BEN / W-8BEN-E (anyone else), signed with the typed name; it replaces the last */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        kind: "w9";
+                        name: string;
+                        business_name?: string | null;
+                        /** @enum {string} */
+                        tax_classification: "individual" | "c_corporation" | "s_corporation" | "partnership" | "trust_estate" | "llc_c" | "llc_s" | "llc_p" | "other";
+                        address: {
+                            line1: string;
+                            line2?: string | null;
+                            city: string;
+                            /** @description A US state's code on a W-9; else a province or region */
+                            region?: string | null;
+                            postal_code?: string | null;
+                            /** @description ISO 3166-1 alpha-2 */
+                            country: string;
+                        };
+                        /** @description SSN or EIN; stored encrypted, shown only as its last 4 digits */
+                        tin: string;
+                        /** @description The signer's name, typed: the electronic signature */
+                        signature: string;
+                    } | {
+                        /** @constant */
+                        kind: "w8ben";
+                        name: string;
+                        /** @description Country of citizenship */
+                        country: string;
+                        address: {
+                            line1: string;
+                            line2?: string | null;
+                            city: string;
+                            /** @description A US state's code on a W-9; else a province or region */
+                            region?: string | null;
+                            postal_code?: string | null;
+                            /** @description ISO 3166-1 alpha-2 */
+                            country: string;
+                        };
+                        /** @description The foreign taxpayer id; stored encrypted, shown only as its last 4 characters */
+                        tin: string;
+                        /** Format: date */
+                        date_of_birth: string;
+                        /** @description The signer's name, typed: the electronic signature */
+                        signature: string;
+                    } | {
+                        /** @constant */
+                        kind: "w8bene";
+                        /** @description The organization's name */
+                        name: string;
+                        /** @description Country of incorporation or organization */
+                        country: string;
+                        address: {
+                            line1: string;
+                            line2?: string | null;
+                            city: string;
+                            /** @description A US state's code on a W-9; else a province or region */
+                            region?: string | null;
+                            postal_code?: string | null;
+                            /** @description ISO 3166-1 alpha-2 */
+                            country: string;
+                        };
+                        /** @description The foreign taxpayer id; stored encrypted, shown only as its last 4 characters */
+                        tin: string;
+                        /** @description The signer's name, typed: the electronic signature */
+                        signature: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "tax_form_status";
+                                attributes: {
+                                    /**
+                                     * @description A W-8 expires at the end of the third calendar year after signing
+                                     * @enum {string}
+                                     */
+                                    status: "valid" | "expired" | "missing";
+                                    /** @description The latest form given; null when none */
+                                    form: {
+                                        id: string;
+                                        /** @enum {string} */
+                                        kind: "w9" | "w8ben" | "w8bene";
+                                        name: string;
+                                        business_name: string | null;
+                                        tax_classification: string | null;
+                                        country: string | null;
+                                        address: {
+                                            line1: string;
+                                            line2: string | null;
+                                            city: string;
+                                            region: string | null;
+                                            postal_code: string | null;
+                                            country: string;
+                                        };
+                                        /** @description Masked: •••••6789 */
+                                        tin: string;
+                                        date_of_birth: string | null;
+                                        signature: {
+                                            name: string;
+                                            ip: string;
+                                            signed_at: number;
+                                        };
+                                        expires_at: number | null;
+                                    } | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tax_forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every partner's tax form status, newest partner first; TINs masked */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "tax_form_status";
+                                attributes: {
+                                    /**
+                                     * @description A W-8 expires at the end of the third calendar year after signing
+                                     * @enum {string}
+                                     */
+                                    status: "valid" | "expired" | "missing";
+                                    /** @description The latest form given; null when none */
+                                    form: {
+                                        id: string;
+                                        /** @enum {string} */
+                                        kind: "w9" | "w8ben" | "w8bene";
+                                        name: string;
+                                        business_name: string | null;
+                                        tax_classification: string | null;
+                                        country: string | null;
+                                        address: {
+                                            line1: string;
+                                            line2: string | null;
+                                            city: string;
+                                            region: string | null;
+                                            postal_code: string | null;
+                                            country: string;
+                                        };
+                                        /** @description Masked: •••••6789 */
+                                        tin: string;
+                                        date_of_birth: string | null;
+                                        signature: {
+                                            name: string;
+                                            ip: string;
+                                            signed_at: number;
+                                        };
+                                        expires_at: number | null;
+                                    } | null;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partners/{id}/tax_form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One partner's tax form status; the TIN masked */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "tax_form_status";
+                                attributes: {
+                                    /**
+                                     * @description A W-8 expires at the end of the third calendar year after signing
+                                     * @enum {string}
+                                     */
+                                    status: "valid" | "expired" | "missing";
+                                    /** @description The latest form given; null when none */
+                                    form: {
+                                        id: string;
+                                        /** @enum {string} */
+                                        kind: "w9" | "w8ben" | "w8bene";
+                                        name: string;
+                                        business_name: string | null;
+                                        tax_classification: string | null;
+                                        country: string | null;
+                                        address: {
+                                            line1: string;
+                                            line2: string | null;
+                                            city: string;
+                                            region: string | null;
+                                            postal_code: string | null;
+                                            country: string;
+                                        };
+                                        /** @description Masked: •••••6789 */
+                                        tin: string;
+                                        date_of_birth: string | null;
+                                        signature: {
+                                            name: string;
+                                            ip: string;
+                                            signed_at: number;
+                                        };
+                                        expires_at: number | null;
+                                    } | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tax_forms/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether payouts skip partners without a valid tax form */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                tax_form_required: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Require a valid tax form before paying a partner (tax_form_required, off by default) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        tax_form_required: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                tax_form_required: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/tax_forms/1099_nec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The year's 1099-NEC rows as CSV, in the form's order: US payees (W-9) paid at least $600 in USD outside card and third-party networks */
+        get: {
+            parameters: {
+                query: {
+                    year: number;
+                    payer_name?: string | null;
+                    payer_address?: string | null;
+                    payer_tin?: string | null;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }

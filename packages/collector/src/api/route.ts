@@ -12,6 +12,7 @@ import type { Role, SessionRow } from '../modules/owners/repo.js';
 import type { Access, RouteAccess } from './auth.js';
 import type { ListQuery, ListSpec } from '../platform/http/list-query.js';
 import type { OutboundPolicy } from '../platform/outbound.js';
+import type { Keyring } from '../platform/keyring.js';
 
 export interface RouteInput<B, Q = unknown> {
   db: Db;
@@ -44,6 +45,10 @@ export interface RouteInput<B, Q = unknown> {
   lemonSqueezyApiUrl: string | undefined;
   /** Wise's API elsewhere than https://api.wise.com (WISE_API_URL), for partners' bank recipients. */
   wiseApiUrl: string | undefined;
+  /** The keys of partners' taxpayer ids (TAX_FORM_KEY); undefined when none is configured. */
+  taxFormKeys: Keyring | undefined;
+  /** The client's IP address as the request shows it (through trusted proxies), for a signature's record. */
+  clientIp: string;
   params: Record<string, string>;
   body: B;
   list: ListQuery;

@@ -19,6 +19,7 @@ import { minimumIn } from '../core/payout-terms.js';
 import { majorUnits, minorUnit } from '../core/money.js';
 import { renderBatch } from '../modules/payouts/present.js';
 import { emit } from '../events/emit.js';
+import { taxFormValid } from '../modules/tax-forms/service.js';
 
 export interface PayoutRow {
   email: string;
@@ -41,7 +42,7 @@ export interface Skipped {
   currency: string;
   /** In major units (negative when clawbacks exceed earnings); in minor units when the currency is unknown. */
   amount: string;
-  reason: 'no paypal_email' | 'unknown currency' | 'below minimum payout' | 'clawbacks exceed earnings';
+  reason: 'no paypal_email' | 'no valid tax form' | 'unknown currency' | 'below minimum payout' | 'clawbacks exceed earnings';
 }
 
 export interface PayoutExport {
@@ -106,6 +107,23 @@ function notDue(owed: readonly PayableRow[], code: string): Skipped['reason'] | 
   return net < minimumIn(minimumsOf(first), code) ? 'below minimum payout' : undefined;
 }
 
+/**
+ * Why the export leaves a partner's commissions in a currency, in the order it checks: an
+ * address, a valid tax form where the program requires one, then the net.
+ */
+async function heldBack(
+  db: Queryable,
+  programId: string,
+  owed: readonly PayableRow[],
+  code: string,
+  now: number,
+): Promise<Skipped['reason'] | undefined> {
+  const first = owed[0]!;
+  if (!first.paypal_email) return 'no paypal_email';
+  if (!(await taxFormValid(db, programId, first.partner_id, now))) return 'no valid tax form';
+  return notDue(owed, code);
+}
+
 /** Payable commissions by currency, then by partner. */
 function group(rows: PayableRow[]): Map<string, Map<string, PayableRow[]>> {
   const byCurrency = new Map<string, Map<string, PayableRow[]>>();
@@ -135,7 +153,7 @@ async function exportCurrency(
   const items: ItemRow[] = [];
   for (const [partnerId, owed] of byPartner) {
     const first = owed[0]!;
-    const reason = first.paypal_email ? notDue(owed, code) : 'no paypal_email';
+    const reason = await heldBack(tx, programId, owed, code, now);
     if (reason) {
       skipped.push({ partnerId, name: first.partner_name, currency: code, amount: signedMajor(total(owed), code), reason });
       continue;
@@ -329,6 +347,8 @@ export interface Owed {
   minimum: number;
   /** Whether the next export pays it. */
   due: boolean;
+  /** Why it does not, when it does not. */
+  reason: Skipped['reason'] | undefined;
 }
 
 /**
@@ -341,7 +361,7 @@ export async function owedNow(db: Queryable, programId: string, now: number, par
     for (const [partnerId, rows] of byPartner) {
       const first = rows[0]!;
       const minimum = minimumIn(minimumsOf(first), currency);
-      const due = first.paypal_email !== null && notDue(rows, currency) === undefined;
+      const reason = await heldBack(db, programId, rows, currency, now);
       owed.push({
         partnerId,
         name: first.partner_name,
@@ -350,7 +370,8 @@ export async function owedNow(db: Queryable, programId: string, now: number, par
         amount: total(rows),
         commissions: rows.length,
         minimum,
-        due,
+        due: reason === undefined,
+        reason,
       });
     }
   }

@@ -390,7 +390,7 @@ export async function updateProfile(
 }
 
 /** Why the next payout export pays a partner nothing of what is payable in a currency. */
-export type HeldBack = 'below_minimum' | 'clawbacks_exceed_earnings' | 'no_paypal_email' | 'not_accepted';
+export type HeldBack = 'below_minimum' | 'clawbacks_exceed_earnings' | 'no_paypal_email' | 'no_tax_form' | 'not_accepted';
 
 export interface PartnerEarnings extends EarningsRow {
   nextPayout: {
@@ -406,13 +406,15 @@ export interface PartnerEarnings extends EarningsRow {
 /**
  * Why the next export leaves the partner's payable commissions where they are, from what
  * owedNow, the payouts' own rule, says of them: its `due`, then the export's checks in
- * their order (an address first, then the net: not above zero, then below the minimum),
+ * their order (an address first, a valid tax form where the program requires one, then the
+ * net: not above zero, then below the minimum),
  * as the dashboard's Payouts page reads them. owedNow leaves out a partnership that is not
  * accepted, which no export pays.
  */
 function heldBack(p: ReachedPartnership, owed: Owed | undefined, payableCount: number): HeldBack | null {
   if (owed) {
     if (owed.due) return null;
+    if (owed.reason === 'no valid tax form') return 'no_tax_form';
     return owed.paypalEmail === null ? 'no_paypal_email' : owed.amount <= 0 ? 'clawbacks_exceed_earnings' : 'below_minimum';
   }
   return payableCount > 0 && p.state !== 'accepted' ? 'not_accepted' : null;

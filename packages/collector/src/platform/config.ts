@@ -7,8 +7,14 @@ import { DEFAULT_TIMEOUTS, type ConnectionLimits } from './http/connections.js';
 import type { OutboundPolicy } from './outbound.js';
 import type { RateLimits } from './http/rate-limit.js';
 import { DEFAULT_MAX_QUEUED } from './db/db.js';
+import { type Keyring, keyring, parseKey } from './keyring.js';
 
 const count = z.coerce.number().int().min(0);
+
+const taxFormKey = z.string().check((ctx) => {
+  const key = parseKey(ctx.value);
+  if (typeof key === 'string') ctx.issues.push({ code: 'custom', message: key, input: ctx.value });
+});
 
 const schema = z
   .object({
@@ -41,6 +47,14 @@ const schema = z
     LEMONSQUEEZY_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** Wise's API, for partners' bank recipients: https://api.wise.com unless set (the sandbox, or a test's local server). */
     WISE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** Encrypts partners' taxpayer ids (tax forms): 32 bytes in base64; no tax forms without it. */
+    TAX_FORM_KEY: taxFormKey.optional(),
+    /** Older TAX_FORM_KEYs, comma-separated: they decrypt the forms sealed with them until re-encrypted. */
+    TAX_FORM_OLD_KEYS: z
+      .string()
+      .transform((s) => s.split(',').filter((k) => k.trim() !== ''))
+      .pipe(z.array(taxFormKey))
+      .optional(),
     /** Where partners' invitations and password resets are sent from; none sent without it. */
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** The From of those messages. */
@@ -106,6 +120,8 @@ export interface Config {
   lemonSqueezyApiUrl?: string | undefined;
   /** WISE_API_URL: Wise's API elsewhere than https://api.wise.com. */
   wiseApiUrl?: string | undefined;
+  /** TAX_FORM_KEY and TAX_FORM_OLD_KEYS; absent: tax forms are refused. */
+  taxFormKeys?: Keyring | undefined;
   /** SMTP_URL: partners' invitations and password resets are e-mailed through it. */
   smtpUrl?: string | undefined;
   mailFrom?: string | undefined;
@@ -173,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripeApiUrl: e.STRIPE_API_URL,
     lemonSqueezyApiUrl: e.LEMONSQUEEZY_API_URL,
     wiseApiUrl: e.WISE_API_URL,
+    taxFormKeys: e.TAX_FORM_KEY === undefined ? undefined : keyring(e.TAX_FORM_KEY, e.TAX_FORM_OLD_KEYS),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     limits: Object.freeze({

@@ -137,3 +137,23 @@ export function batchSummaries(db: Queryable, programId: string, id: string | nu
     id === null ? [programId] : [programId, id],
   );
 }
+
+/**
+ * What each partner was paid in `currency` through batches marked paid in [from, to): the
+ * sum of the batches' commissions (clawbacks netted), by partner.
+ */
+export function paidThroughBatches(
+  db: Queryable,
+  programId: string,
+  currency: string,
+  from: number,
+  to: number,
+): Promise<Array<{ partner_id: string; amount: number }>> {
+  return db.all(
+    `SELECT i.partner_id, SUM(i.amount) AS amount
+       FROM payout_batches b JOIN payout_items i ON i.batch_id = b.id
+      WHERE b.program_id = ? AND b.currency = ? AND b.paid_at >= ? AND b.paid_at < ?
+      GROUP BY i.partner_id ORDER BY i.partner_id`,
+    [programId, currency, from, to],
+  );
+}

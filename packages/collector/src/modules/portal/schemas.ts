@@ -44,7 +44,7 @@ export const partnershipSchema = resource('portal_partnership', {
           description: 'What the next payout export would pay the partner in this currency: `payable`, or 0 when it pays nothing',
         }),
         reason: z
-          .enum(['below_minimum', 'clawbacks_exceed_earnings', 'no_paypal_email', 'not_accepted'])
+          .enum(['below_minimum', 'clawbacks_exceed_earnings', 'no_paypal_email', 'no_tax_form', 'not_accepted'])
           .nullable()
           .meta({ description: 'Why the next export pays nothing of `payable`; null when it pays it, or when nothing is payable' }),
         minimum: z

@@ -42,6 +42,7 @@ const de: Catalogue<typeof en> = {
     below_minimum: '{{payable}} sind auszahlbar; Auszahlungen beginnen ab {{minimum}}.',
     clawbacks_exceed_earnings: 'Erstattungen haben so viel zurückgenommen, wie verdient wurde: Neue Einnahmen gleichen das zuerst aus.',
     no_paypal_email: '{{payable}} sind auszahlbar: Geben Sie unten Ihre PayPal-Adresse an, um sie zu erhalten.',
+    no_tax_form: '{{payable}} sind auszahlbar, sobald Sie ein gültiges Steuerformular (W-9 oder W-8) angeben.',
     not_accepted: '{{payable}} sind auszahlbar, sobald die Partnerschaft wieder angenommen ist.',
     later: 'Weiteres wird am {{date}} auszahlbar.',
   },

@@ -40,6 +40,7 @@ export default {
     below_minimum: '{{payable}} is payable; payouts start at {{minimum}}.',
     clawbacks_exceed_earnings: 'Refunds took back as much as was earned: new earnings make up for it first.',
     no_paypal_email: '{{payable}} is payable: add your PayPal address below to be paid.',
+    no_tax_form: '{{payable}} is payable once you give a valid tax form (W-9 or W-8).',
     not_accepted: '{{payable}} is payable once the partnership is accepted again.',
     later: 'More becomes payable on {{date}}.',
   },

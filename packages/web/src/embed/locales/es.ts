@@ -42,6 +42,7 @@ const es: Catalogue<typeof en> = {
     below_minimum: '{{payable}} son pagables; los pagos empiezan a partir de {{minimum}}.',
     clawbacks_exceed_earnings: 'Los reembolsos descontaron tanto como lo ganado: las nuevas ganancias lo compensan primero.',
     no_paypal_email: '{{payable}} son pagables: añade tu dirección de PayPal abajo para cobrar.',
+    no_tax_form: '{{payable}} son pagables en cuanto entregues un formulario fiscal válido (W-9 o W-8).',
     not_accepted: '{{payable}} serán pagables cuando la colaboración vuelva a estar aceptada.',
     later: 'Más será pagable el {{date}}.',
   },

@@ -42,6 +42,7 @@ const fr: Catalogue<typeof en> = {
     below_minimum: '{{payable}} sont payables ; les versements commencent à {{minimum}}.',
     clawbacks_exceed_earnings: 'Les remboursements ont repris autant que ce qui a été gagné : les prochains gains compensent d’abord.',
     no_paypal_email: '{{payable}} sont payables : indiquez votre adresse PayPal ci-dessous pour être payé.',
+    no_tax_form: '{{payable}} sont payables dès que vous fournissez un formulaire fiscal valide (W-9 ou W-8).',
     not_accepted: '{{payable}} seront payables quand le partenariat sera de nouveau accepté.',
     later: 'D’autres gains deviennent payables le {{date}}.',
   },

@@ -72,6 +72,7 @@ const de: Catalogue<typeof en> = {
       'Zurückgebuchte Erstattungen übersteigen das Auszahlbare um {{amount}}: Ihre nächsten Provisionen gleichen das zuerst aus.',
     clawbacks_cancel: 'Zurückgebuchte Erstattungen heben das Auszahlbare auf.',
     no_paypal_email: '{{payable}} sind auszahlbar, aber es gibt keine PayPal-Adresse, an die gezahlt werden kann.',
+    no_tax_form: '{{payable}} sind auszahlbar, aber das Programm zahlt nur an Partner mit gültigem Steuerformular (W-9 oder W-8).',
     not_accepted: '{{payable}} sind auszahlbar, aber Auszahlungen gehen nur an angenommene Partner.',
     next: 'Wird mit der nächsten Auszahlung an Ihre PayPal-Adresse gezahlt.',
     nothing: 'Derzeit ist nichts auszahlbar.',

@@ -68,6 +68,7 @@ export default {
     clawbacks_exceed_earnings: 'Refunds taken back exceed what is payable by {{amount}}: your next commissions make that up first.',
     clawbacks_cancel: 'Refunds taken back cancel out what is payable.',
     no_paypal_email: '{{payable}} is payable, but there is no PayPal address to pay it to.',
+    no_tax_form: '{{payable}} is payable, but the program pays only partners with a valid tax form (W-9 or W-8).',
     not_accepted: '{{payable}} is payable, but payouts go only to accepted partners.',
     next: 'Paid to your PayPal address with the next payout.',
     nothing: 'Nothing is payable now.',

@@ -70,6 +70,7 @@ const es: Catalogue<typeof en> = {
     clawbacks_exceed_earnings: 'Los reembolsos descontados superan lo pagable en {{amount}}: tus próximas comisiones lo compensan primero.',
     clawbacks_cancel: 'Los reembolsos descontados anulan lo pagable.',
     no_paypal_email: 'Se pueden pagar {{payable}}, pero no hay ninguna dirección de PayPal a la que enviarlos.',
+    no_tax_form: 'Se pueden pagar {{payable}}, pero el programa solo paga a socios con un formulario fiscal válido (W-9 o W-8).',
     not_accepted: 'Se pueden pagar {{payable}}, pero los pagos solo van a socios aceptados.',
     next: 'Se paga a tu dirección de PayPal con el próximo pago.',
     nothing: 'Ahora no hay nada pagable.',

@@ -71,6 +71,7 @@ const fr: Catalogue<typeof en> = {
       'Les remboursements repris dépassent le montant payable de {{amount}} : vos prochaines commissions compensent d’abord cet écart.',
     clawbacks_cancel: 'Les remboursements repris annulent le montant payable.',
     no_paypal_email: '{{payable}} est payable, mais aucune adresse PayPal n’est indiquée pour le versement.',
+    no_tax_form: '{{payable}} sont payables, mais le programme ne paie que les partenaires ayant un formulaire fiscal valide (W-9 ou W-8).',
     not_accepted: '{{payable}} est payable, mais les versements ne vont qu’aux partenaires acceptés.',
     next: 'Versé sur votre adresse PayPal lors du prochain versement.',
     nothing: 'Rien n’est payable pour l’instant.',

@@ -88,11 +88,9 @@ function NextPayout({ e, currency }: { e: Money; currency: string }) {
         ? e.payable < 0
           ? t('payout.clawbacks_exceed_earnings', { amount: money(-e.payable, currency) })
           : t('payout.clawbacks_cancel')
-        : reason === 'no_paypal_email'
-          ? t('payout.no_paypal_email', { payable })
-          : reason === 'not_accepted'
-            ? t('payout.not_accepted', { payable })
-            : t(amount > 0 ? 'payout.next' : 'payout.nothing');
+        : reason === 'no_paypal_email' || reason === 'no_tax_form' || reason === 'not_accepted'
+          ? t(`payout.${reason}`, { payable })
+          : t(amount > 0 ? 'payout.next' : 'payout.nothing');
   return (
     <dd>
       <span class="value">{money(amount, currency)}</span>

@@ -37,6 +37,7 @@ import m0031 from './0031-move-rule-currencies.js';
 import m0032 from './0032-partner-invitation-links.js';
 import m0033 from './0033-billing-refusals.js';
 import m0034 from './0034-payout-methods.js';
+import m0035 from './0035-tax-forms.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -75,4 +76,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0032,
   m0033,
   m0034,
+  m0035,
 ];

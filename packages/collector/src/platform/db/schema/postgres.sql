@@ -800,6 +800,47 @@ CREATE TABLE stat_deltas (
 CREATE UNIQUE INDEX stat_deltas_pkey ON stat_deltas USING btree (id);
 CREATE INDEX stat_deltas_time ON stat_deltas USING btree (program_id, bucket);
 
+CREATE TABLE tax_form_settings (
+  program_id text NOT NULL,
+  required integer NOT NULL DEFAULT 0,
+  updated_at bigint NOT NULL,
+  CONSTRAINT tax_form_settings_pkey PRIMARY KEY (program_id),
+  CONSTRAINT tax_form_settings_program_id_fkey FOREIGN KEY (program_id) REFERENCES programs(id)
+);
+CREATE UNIQUE INDEX tax_form_settings_pkey ON tax_form_settings USING btree (program_id);
+
+CREATE TABLE tax_forms (
+  id text NOT NULL,
+  program_id text NOT NULL,
+  partner_id text NOT NULL,
+  kind text NOT NULL,
+  name text NOT NULL,
+  business_name text,
+  tax_classification text,
+  country text,
+  address_line1 text NOT NULL,
+  address_line2 text,
+  city text NOT NULL,
+  region text,
+  postal_code text,
+  address_country text NOT NULL,
+  tin_ciphertext text NOT NULL,
+  tin_key_id text NOT NULL,
+  tin_last4 text NOT NULL,
+  date_of_birth text,
+  signature_name text NOT NULL,
+  signed_ip text NOT NULL,
+  signed_at bigint NOT NULL,
+  expires_at bigint,
+  created_at bigint NOT NULL,
+  CONSTRAINT tax_forms_partner_id_fkey FOREIGN KEY (partner_id) REFERENCES partners(id) ON DELETE CASCADE,
+  CONSTRAINT tax_forms_pkey PRIMARY KEY (id),
+  CONSTRAINT tax_forms_program_id_fkey FOREIGN KEY (program_id) REFERENCES programs(id)
+);
+CREATE INDEX tax_forms_partner ON tax_forms USING btree (program_id, partner_id, signed_at DESC, id DESC);
+CREATE INDEX tax_forms_partner_fk ON tax_forms USING btree (partner_id);
+CREATE UNIQUE INDEX tax_forms_pkey ON tax_forms USING btree (id);
+
 CREATE TABLE tokens (
   id text NOT NULL,
   program_id text NOT NULL,

@@ -664,6 +664,40 @@ CREATE TABLE stat_deltas (
 );
 CREATE INDEX stat_deltas_time ON stat_deltas (program_id, bucket);
 
+CREATE TABLE tax_form_settings (
+  program_id TEXT PRIMARY KEY REFERENCES programs(id),
+  required INTEGER NOT NULL DEFAULT 0,
+  updated_at BIGINT NOT NULL
+);
+
+CREATE TABLE tax_forms (
+  id TEXT PRIMARY KEY,
+  program_id TEXT NOT NULL REFERENCES programs(id),
+  partner_id TEXT NOT NULL REFERENCES partners(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  business_name TEXT,
+  tax_classification TEXT,
+  country TEXT,
+  address_line1 TEXT NOT NULL,
+  address_line2 TEXT,
+  city TEXT NOT NULL,
+  region TEXT,
+  postal_code TEXT,
+  address_country TEXT NOT NULL,
+  tin_ciphertext TEXT NOT NULL,
+  tin_key_id TEXT NOT NULL,
+  tin_last4 TEXT NOT NULL,
+  date_of_birth TEXT,
+  signature_name TEXT NOT NULL,
+  signed_ip TEXT NOT NULL,
+  signed_at BIGINT NOT NULL,
+  expires_at BIGINT,
+  created_at BIGINT NOT NULL
+);
+CREATE INDEX tax_forms_partner ON tax_forms (program_id, partner_id, signed_at DESC, id DESC);
+CREATE INDEX tax_forms_partner_fk ON tax_forms (partner_id);
+
 CREATE TABLE tokens (
   id TEXT PRIMARY KEY,
   program_id TEXT NOT NULL REFERENCES programs(id) ON DELETE CASCADE,
