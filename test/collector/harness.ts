@@ -52,6 +52,7 @@ export interface CollectorOptions {
   /** Stripe's API at a test's local server. */
   stripeApiUrl?: string;
   lemonSqueezyApiUrl?: string;
+  paypalApiUrl?: string;
   smtpUrl?: string;
   /** Where webhooks may go; https to public addresses only unless given. */
   outbound?: Partial<OutboundPolicy>;
@@ -82,6 +83,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
       smtpUrl: opts.smtpUrl,
       stripeApiUrl: opts.stripeApiUrl,
       lemonSqueezyApiUrl: opts.lemonSqueezyApiUrl,
+      paypalApiUrl: opts.paypalApiUrl,
       mailFrom: 'Tally <tally@test.example>',
     },
     createLogger('silent'),

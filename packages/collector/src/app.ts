@@ -33,6 +33,7 @@ import { codeRoutes } from './modules/codes/routes.js';
 import { reviewRoutes } from './modules/review/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { payoutRoutes } from './modules/payouts/routes.js';
+import { payoutRunRoutes } from './modules/payout-runs/routes.js';
 import { programRoutes } from './modules/programs/routes.js';
 import { programPageRoutes } from './modules/programs/page-routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
@@ -83,6 +84,8 @@ export interface AppDeps {
   stripeApiUrl?: string | undefined;
   /** Lemon Squeezy's API elsewhere than https://api.lemonsqueezy.com (LEMONSQUEEZY_API_URL). */
   lemonSqueezyApiUrl?: string | undefined;
+  /** PayPal's REST API, https://api-m.paypal.com unless given. */
+  paypalApiUrl?: string | undefined;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -96,6 +99,7 @@ export const ROUTES: readonly Route[] = [
   ...paymentRoutes,
   ...clickRoutes,
   ...payoutRoutes,
+  ...payoutRunRoutes,
   ...programRoutes,
   ...tokenRoutes,
   ...statsRoutes,
@@ -140,6 +144,7 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
         publicUrl: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
         stripeApiUrl: deps.stripeApiUrl,
         lemonSqueezyApiUrl: deps.lemonSqueezyApiUrl,
+        paypalApiUrl: deps.paypalApiUrl ?? 'https://api-m.paypal.com',
         params: ctx.params as Record<string, string>,
         body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
         list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,

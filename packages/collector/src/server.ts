@@ -153,6 +153,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       outbound,
       stripeApiUrl: config.stripeApiUrl,
       lemonSqueezyApiUrl: config.lemonSqueezyApiUrl,
+      paypalApiUrl: config.paypalApiUrl,
     }).callback(),
   );
   const loops = startLoops({ db, log, now, config, options, background, outbound, mailer: mailer !== undefined, clicks });

@@ -42,6 +42,8 @@ export interface RouteInput<B, Q = unknown> {
   stripeApiUrl: string | undefined;
   /** Lemon Squeezy's API elsewhere than https://api.lemonsqueezy.com (LEMONSQUEEZY_API_URL), for orders' codes. */
   lemonSqueezyApiUrl: string | undefined;
+  /** PayPal's REST API (PAYPAL_API_URL), for payout runs and its webhooks' certificates. */
+  paypalApiUrl: string;
   params: Record<string, string>;
   body: B;
   list: ListQuery;

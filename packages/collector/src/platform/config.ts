@@ -39,6 +39,8 @@ const schema = z
     /** Stripe's API, for codes Tally makes in Stripe: https://api.stripe.com unless set (a proxy, or a test's local server). */
     STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     LEMONSQUEEZY_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** PayPal's REST API for payout runs: https://api-m.paypal.com unless set (https://api-m.sandbox.paypal.com to test). */
+    PAYPAL_API_URL: z.url({ protocol: /^https?$/ }).default('https://api-m.paypal.com'),
     /** Where partners' invitations and password resets are sent from; none sent without it. */
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** The From of those messages. */
@@ -102,6 +104,8 @@ export interface Config {
   stripeApiUrl?: string | undefined;
   /** LEMONSQUEEZY_API_URL: Lemon Squeezy's API elsewhere than https://api.lemonsqueezy.com. */
   lemonSqueezyApiUrl?: string | undefined;
+  /** PAYPAL_API_URL: PayPal's REST API (payout runs, and the only origin its webhook certificates are fetched from). */
+  paypalApiUrl?: string | undefined;
   /** SMTP_URL: partners' invitations and password resets are e-mailed through it. */
   smtpUrl?: string | undefined;
   mailFrom?: string | undefined;
@@ -163,6 +167,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     stripeApiUrl: e.STRIPE_API_URL,
     lemonSqueezyApiUrl: e.LEMONSQUEEZY_API_URL,
+    paypalApiUrl: e.PAYPAL_API_URL.replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     limits: Object.freeze({

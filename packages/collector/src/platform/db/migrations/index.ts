@@ -36,6 +36,7 @@ import m0030 from './0030-review-commissions.js';
 import m0031 from './0031-move-rule-currencies.js';
 import m0032 from './0032-partner-invitation-links.js';
 import m0033 from './0033-billing-refusals.js';
+import m0035 from './0035-payout-runs.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -73,4 +74,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0031,
   m0032,
   m0033,
+  // 0034 is another branch's of issue 44; the lead renumbers at merge.
+  m0035,
 ];
