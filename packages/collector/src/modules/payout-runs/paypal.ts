@@ -33,7 +33,7 @@ export interface PaypalItemStatus {
 interface PaypalError {
   name?: string;
   message?: string;
-  details?: { issue?: string }[];
+  details?: { issue?: string; value?: string }[];
   links?: { href?: string; rel?: string }[];
 }
 
@@ -104,7 +104,7 @@ export function paypalClient(baseUrl: string, creds: PaypalCredentials) {
       });
       const body = (await res.json().catch(() => ({}))) as PaypalError & { batch_header?: { payout_batch_id?: string } };
       if (res.ok && body.batch_header?.payout_batch_id) return { payoutBatchId: body.batch_header.payout_batch_id, duplicate: false };
-      const original = duplicateOf(res.status, body);
+      const original = duplicateOf(res.status, body, senderBatchId);
       if (original) return { payoutBatchId: original, duplicate: true };
       throw fail('unavailable', `PayPal did not take the payout batch (${res.status} ${body.name ?? ''}): ${body.message ?? 'no message'}`);
     },
@@ -138,10 +138,11 @@ export function itemStatus(raw: RawItem): PaypalItemStatus {
 }
 
 /** The original batch's id when PayPal refused a sender_batch_id it has seen: its answer links to that batch. */
-function duplicateOf(status: number, body: PaypalError): string | undefined {
+function duplicateOf(status: number, body: PaypalError, senderBatchId: string): string | undefined {
   if (status !== 400) return undefined;
-  const said = [body.name, ...(body.details ?? []).map((d) => d.issue)].join(' ');
-  if (!/DUPLICATE|ALREADY_USED/.test(said)) return undefined;
+  // PayPal documents the error as naming the duplicate sender_batch_id and linking the original.
+  const said = [body.name, body.message, ...(body.details ?? []).flatMap((d) => [d.issue, d.value])].join(' ');
+  if (!said.includes(senderBatchId) && !/DUPLICATE|ALREADY/i.test(said)) return undefined;
   for (const link of body.links ?? []) {
     const m = /\/v1\/payments\/payouts\/([^/?#]+)/.exec(link.href ?? '');
     if (m) return decodeURIComponent(m[1]!);
