@@ -301,6 +301,17 @@ describe('payout runs through PayPal', () => {
     for (const cid of [...f.ids.aliceUsd, ...f.ids.aliceEur, ...f.ids.bobUsd]) expect(await stateOf(cid)).toBe('paid');
     expect(await stateOf(f.ids.carolUsd[0]!)).toBe('pending');
     expect((await eventsOf('payout.paid')).length).toBe(3);
+    // The existing notice: each partner hears of each payout, with its amount.
+    const notices = await c.running.db.all<{ recipient_id: string; data: string }>(
+      "SELECT recipient_id, data FROM notifications WHERE kind = 'payout_sent' ORDER BY recipient_id, data",
+    );
+    expect(notices.map((n) => [n.recipient_id, JSON.parse(n.data).amount, JSON.parse(n.data).currency]).sort()).toEqual(
+      [
+        [f.alice.partnerId, 1300, 'USD'],
+        [f.alice.partnerId, 500, 'EUR'],
+        [f.bob.partnerId, 100, 'USD'],
+      ].sort(),
+    );
     // The CSV export's batches do not show a run's payouts, and it has nothing left to take of them.
     expect((await c.call('GET', '/v1/payout_batches')).body.data).toEqual([]);
     expect((await c.call('GET', '/v1/payout_runs')).body.data.map((r: any) => r.id)).toEqual([id]);

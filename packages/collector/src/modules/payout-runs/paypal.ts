@@ -212,6 +212,10 @@ export async function verifyWebhook(
     cert = new X509Certificate(await res.text());
     certs.set(url.href, cert);
   }
+  const nowMs = Date.now();
+  if (nowMs < Date.parse(cert.validFrom) || nowMs > Date.parse(cert.validTo)) {
+    throw fail('invalid_signature', 'the PayPal certificate is not valid now');
+  }
   const message = `${id}|${time}|${webhookId}|${crc32(Buffer.from(raw, 'utf8'))}`;
   const ok = createVerify('sha256').update(message).verify(cert.publicKey, Buffer.from(sig, 'base64'));
   if (!ok) throw fail('invalid_signature', 'the PayPal webhook signature does not verify');
