@@ -15,6 +15,8 @@ import { crc32 } from '../../packages/collector/src/modules/payout-runs/paypal.j
 import { checkStats, foldStats } from '../../packages/collector/src/modules/stats/service.js';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 import { ownerSession } from './session.js';
+import { testDatabase, type TestDatabase } from './database.js';
+import { serve, tokensIn, type Served } from './processes.js';
 
 const CLIENT = { id: 'AZ-test-client', secret: 'EL-test-secret' };
 const WEBHOOK_ID = '8PT597110X687430LKGECATA';
@@ -40,6 +42,8 @@ class FakePaypal {
   rateLimited = 0;
   /** The next POST takes the batch and then fails to answer (a 500): the answer lost. */
   loseAnswer = false;
+  /** Called when a POST took its batch instead of answering it: the answer never leaves (a crash test kills the caller). */
+  holdAnswer: (() => void) | undefined;
   tokens = 0;
   private key = '';
   private cert = '';
@@ -140,6 +144,11 @@ class FakePaypal {
       );
       this.batches.set(senderBatchId, { id, items });
       this.posts.push({ senderBatchId, receivers, status: 201 });
+      if (this.holdAnswer) {
+        this.holdAnswer();
+        this.holdAnswer = undefined;
+        return;
+      }
       if (this.loseAnswer) {
         this.loseAnswer = false;
         return send(500, { name: 'INTERNAL_SERVER_ERROR', message: 'An internal server error occurred.' });
@@ -191,6 +200,7 @@ class FakePaypal {
   }
 
   close(): Promise<void> {
+    this.server.closeAllConnections();
     return new Promise((r) => this.server.close(() => r()));
   }
 }
@@ -207,23 +217,6 @@ afterAll(async () => {
   await paypal.close();
   rmSync(dir, { recursive: true, force: true });
 });
-beforeEach(async () => {
-  c = await startCollector({ paypalApiUrl: paypal.url });
-  paypal.batches.clear();
-  paypal.posts = [];
-  paypal.outcome.clear();
-  paypal.rateLimited = 0;
-  await c.call('PATCH', '/v1/integrations/paypal', {
-    body: { client_id: CLIENT.id, client_secret: CLIENT.secret, webhook_id: WEBHOOK_ID },
-  });
-});
-afterEach(async () => {
-  // Whatever a scenario did, the kept totals (what is owed, above all) equal a recount of the records.
-  while ((await foldStats(c.running.db)) > 0);
-  expect(await checkStats(c.running.db, c.programId)).toEqual([]);
-  await c.close();
-});
-
 async function commission(partnerId: string, amount: number, currency: string): Promise<string> {
   return (await c.call('POST', '/v1/commissions', { body: { partner_id: partnerId, amount, currency } })).body.data.id;
 }
@@ -264,9 +257,27 @@ const itemIdOf = async (id: string, key: string) =>
   (await c.call('GET', `/v1/payout_runs/${id}`)).body.included.find((i: any) => `${i.attributes.address} ${i.attributes.currency}` === key)
     .id as string;
 
+it('the CRC-32 in the signed message is the standard one', () => {
+  expect(crc32(Buffer.from('123456789'))).toBe(0xcbf43926);
+});
+
 describe('payout runs through PayPal', () => {
-  it('the CRC-32 in the signed message is the standard one', () => {
-    expect(crc32(Buffer.from('123456789'))).toBe(0xcbf43926);
+  beforeEach(async () => {
+    c = await startCollector({ paypalApiUrl: paypal.url });
+    paypal.batches.clear();
+    paypal.posts = [];
+    paypal.outcome.clear();
+    paypal.rateLimited = 0;
+    paypal.holdAnswer = undefined;
+    await c.call('PATCH', '/v1/integrations/paypal', {
+      body: { client_id: CLIENT.id, client_secret: CLIENT.secret, webhook_id: WEBHOOK_ID },
+    });
+  });
+  afterEach(async () => {
+    // Whatever a scenario did, the kept totals (what is owed, above all) equal a recount of the records.
+    while ((await foldStats(c.running.db)) > 0);
+    expect(await checkStats(c.running.db, c.programId)).toEqual([]);
+    await c.close();
   });
 
   it('pays a run end to end: an admin makes it, only an owner approves it, one batch per currency, through a rate limit', async () => {
@@ -453,5 +464,64 @@ describe('payout runs through PayPal', () => {
     expect(paypal.batches.size).toBe(2);
     expect(paypal.posts.filter((p) => p.status === 400).length).toBe(1);
     expect(await stateOf(f.ids.bobUsd[0]!)).toBe('paid');
+  });
+});
+
+describe('a crash between PayPal taking the batch and the commit', () => {
+  let database: TestDatabase;
+  let running: Served | undefined;
+  afterEach(async () => {
+    if (running?.child.exitCode === null) {
+      running.child.kill('SIGKILL');
+      await running.exited;
+    }
+    await database.drop();
+  });
+
+  it('kill -9 of tally serve while PayPal holds its answer: after a restart, sending again pays once and loses nothing', async () => {
+    database = await testDatabase();
+    paypal.batches.clear();
+    paypal.posts = [];
+    const env = { DATABASE_URL: database.url, RATE_LIMIT_IP: '0', RATE_LIMIT_TOKEN: '0', PAYPAL_API_URL: paypal.url };
+    running = await serve(env);
+    const { secret } = tokensIn(running.output());
+    const api = async (url: string, method: string, path: string, body?: unknown) => {
+      const res = await fetch(url + path, {
+        method,
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const url = running.url;
+    await api(url, 'PATCH', '/v1/integrations/paypal', { client_id: CLIENT.id, client_secret: CLIENT.secret, webhook_id: WEBHOOK_ID });
+    const partner = await api(url, 'POST', '/v1/partners', { name: 'Dora', email: 'dora@p.test', paypal_email: 'dora@pay.test' });
+    await api(url, 'POST', '/v1/partnerships', { partner_id: partner.body.data.id, state: 'accepted' });
+    const commissionId = (await api(url, 'POST', '/v1/commissions', { partner_id: partner.body.data.id, amount: 4200, currency: 'USD' }))
+      .body.data.id;
+    const run = (await api(url, 'POST', '/v1/payout_runs')).body.data.id;
+    await api(url, 'POST', `/v1/payout_runs/${run}/approve`);
+
+    const taken = new Promise<void>((r) => (paypal.holdAnswer = r));
+    const sending = api(url, 'POST', `/v1/payout_runs/${run}/send`).catch(() => 'killed');
+    await taken;
+    running.child.kill('SIGKILL');
+    await running.exited;
+    expect(await sending).toBe('killed');
+    expect(paypal.batches.size).toBe(1);
+
+    running = await serve(env);
+    const before = await api(running.url, 'GET', `/v1/payout_runs/${run}`);
+    expect(before.body.included[0].attributes).toMatchObject({ state: 'processing', provider_batch_id: null });
+    const resumed = await api(running.url, 'POST', `/v1/payout_runs/${run}/send`);
+    expect(resumed.body.data.attributes.items).toEqual({ paid: 1 });
+    expect(resumed.body.included[0].attributes).toMatchObject({ amount: 4200, provider_batch_id: [...paypal.batches.values()][0]!.id });
+    // PayPal was asked twice for the same sender_batch_id, and took it once.
+    expect(paypal.posts.map((p) => [p.senderBatchId, p.status])).toEqual([
+      [`${run}-USD-1`, 201],
+      [`${run}-USD-1`, 400],
+    ]);
+    expect(paypal.batches.size).toBe(1);
+    expect((await api(running.url, 'GET', `/v1/commissions/${commissionId}`)).body.data.attributes.state).toBe('paid');
   });
 });
