@@ -331,6 +331,9 @@ describe('payout runs through PayPal', () => {
     );
     // The CSV export's batches do not show a run's payouts, and it has nothing left to take of them.
     expect((await c.call('GET', '/v1/payout_batches')).body.data).toEqual([]);
+    const itemId = await itemIdOf(id, 'bob@pay.test USD');
+    expectError(await c.call('POST', `/v1/payout_batches/${itemId}/cancel`), 404, 'not_found');
+    expectError(await c.call('POST', `/v1/payout_batches/${itemId}/paid`), 404, 'not_found');
     expect((await c.call('GET', '/v1/payout_runs')).body.data.map((r: any) => r.id)).toEqual([id]);
     // Sending again sends nothing.
     await admin.call('POST', `/v1/payout_runs/${id}/send`);

@@ -39,7 +39,7 @@ interface PaypalError {
 
 const RETRIES = 3;
 
-/** Seconds to wait before the next attempt after a 429 (its Retry-After, capped), else undefined. */
+/** Seconds to wait before the next attempt after a 429: its Retry-After, 1 without one, at most 5. */
 function retryAfter(res: Response): number {
   const s = Number(res.headers.get('retry-after') ?? '1');
   return Math.min(Number.isFinite(s) && s >= 0 ? s : 1, 5);
