@@ -63,6 +63,7 @@ export interface CollectorOptions {
   wiseApiUrl?: string;
   /** TAX_FORM_KEY's ring; no tax forms without it. */
   taxFormKeys?: Keyring;
+  paypalApiUrl?: string;
   smtpUrl?: string;
   /** Where webhooks may go; https to public addresses only unless given. */
   outbound?: Partial<OutboundPolicy>;
@@ -95,6 +96,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
       lemonSqueezyApiUrl: opts.lemonSqueezyApiUrl,
       wiseApiUrl: opts.wiseApiUrl,
       taxFormKeys: opts.taxFormKeys,
+      paypalApiUrl: opts.paypalApiUrl,
       mailFrom: 'Tally <tally@test.example>',
       passwordCost: TEST_PASSWORD_COST,
     },

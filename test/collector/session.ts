@@ -26,11 +26,14 @@ export function asOwner(c: Collector, cookie: string): Owner['call'] {
 }
 
 /** A new owner of `programId` (the first program by default), signed in. */
-export async function ownerSession(c: Collector, opts: { email?: string; password?: string; programId?: string } = {}): Promise<Owner> {
+export async function ownerSession(
+  c: Collector,
+  opts: { email?: string; password?: string; programId?: string; role?: 'owner' | 'admin' | 'viewer' } = {},
+): Promise<Owner> {
   counter++;
   const email = opts.email ?? `owner${counter}@owners.test`;
   const password = opts.password ?? `correct horse ${counter}`;
-  const { link } = await invite(c.running.db, opts.programId ?? c.programId, email, c.clock.now, 'owner');
+  const { link } = await invite(c.running.db, opts.programId ?? c.programId, email, c.clock.now, opts.role ?? 'owner');
   if (link === null) throw new Error(`${email} can sign in already`);
   const reply = await c.call('POST', '/v1/auth/redeem', { token: null, body: { token: link, password } });
   const cookie = sessionCookieOf(reply);

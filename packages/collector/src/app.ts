@@ -33,6 +33,7 @@ import { codeRoutes } from './modules/codes/routes.js';
 import { reviewRoutes } from './modules/review/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { payoutRoutes } from './modules/payouts/routes.js';
+import { payoutRunRoutes } from './modules/payout-runs/routes.js';
 import { programRoutes } from './modules/programs/routes.js';
 import { programPageRoutes } from './modules/programs/page-routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
@@ -90,6 +91,8 @@ export interface AppDeps {
   wiseApiUrl?: string | undefined;
   /** TAX_FORM_KEY's ring: partners' taxpayer ids; tax forms are refused without it. */
   taxFormKeys?: Keyring | undefined;
+  /** PayPal's REST API, https://api-m.paypal.com unless given. */
+  paypalApiUrl?: string | undefined;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -103,6 +106,7 @@ export const ROUTES: readonly Route[] = [
   ...paymentRoutes,
   ...clickRoutes,
   ...payoutRoutes,
+  ...payoutRunRoutes,
   ...programRoutes,
   ...tokenRoutes,
   ...statsRoutes,
@@ -152,6 +156,7 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
         wiseApiUrl: deps.wiseApiUrl,
         taxFormKeys: deps.taxFormKeys,
         clientIp: clientIp(ctx, (deps.limits ?? NO_LIMITS).trustProxy),
+        paypalApiUrl: deps.paypalApiUrl ?? 'https://api-m.paypal.com',
         params: ctx.params as Record<string, string>,
         body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
         list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,

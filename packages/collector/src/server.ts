@@ -157,6 +157,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       lemonSqueezyApiUrl: config.lemonSqueezyApiUrl,
       wiseApiUrl: config.wiseApiUrl,
       taxFormKeys: config.taxFormKeys,
+      paypalApiUrl: config.paypalApiUrl,
     }).callback(),
   );
   const loops = startLoops({ db, log, now, config, options, background, outbound, mailer: mailer !== undefined, clicks });

@@ -6358,6 +6358,753 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payout_runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's payout runs, newest first (the latest 200) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_run";
+                                attributes: {
+                                    provider: string;
+                                    /** @enum {string} */
+                                    state: "draft" | "approved" | "sent";
+                                    attempt: number;
+                                    /** @description How many items are in each state */
+                                    items: {
+                                        [key: string]: number;
+                                    };
+                                    created_by: string;
+                                    approved_by: string | null;
+                                    created_at: number;
+                                    approved_at: number | null;
+                                    sent_at: number | null;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Make a draft payout run of what is payable now: one payout per partner and currency, holding its commissions */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_run";
+                                attributes: {
+                                    provider: string;
+                                    /** @enum {string} */
+                                    state: "draft" | "approved" | "sent";
+                                    attempt: number;
+                                    /** @description How many items are in each state */
+                                    items: {
+                                        [key: string]: number;
+                                    };
+                                    created_by: string;
+                                    approved_by: string | null;
+                                    created_at: number;
+                                    approved_at: number | null;
+                                    sent_at: number | null;
+                                };
+                            };
+                            included: {
+                                id: string;
+                                /** @constant */
+                                type: "payout";
+                                attributes: {
+                                    run_id: string;
+                                    partner_id: string;
+                                    currency: string;
+                                    /** @description Minor units of the currency: the sum of the payout's commissions */
+                                    amount: number;
+                                    method: string;
+                                    address: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "processing" | "paid" | "failed" | "returned";
+                                    provider_batch_id: string | null;
+                                    provider_item_id: string | null;
+                                    /** @description Why it failed or came back, as the provider said */
+                                    reason: string | null;
+                                    state_set_at: number;
+                                    created_at: number;
+                                };
+                            }[];
+                            meta: {
+                                skipped: {
+                                    partner_id: string;
+                                    name: string;
+                                    currency: string;
+                                    amount: string;
+                                    reason: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payout_runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One payout run with its payouts (included) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_run";
+                                attributes: {
+                                    provider: string;
+                                    /** @enum {string} */
+                                    state: "draft" | "approved" | "sent";
+                                    attempt: number;
+                                    /** @description How many items are in each state */
+                                    items: {
+                                        [key: string]: number;
+                                    };
+                                    created_by: string;
+                                    approved_by: string | null;
+                                    created_at: number;
+                                    approved_at: number | null;
+                                    sent_at: number | null;
+                                };
+                            };
+                            included: {
+                                id: string;
+                                /** @constant */
+                                type: "payout";
+                                attributes: {
+                                    run_id: string;
+                                    partner_id: string;
+                                    currency: string;
+                                    /** @description Minor units of the currency: the sum of the payout's commissions */
+                                    amount: number;
+                                    method: string;
+                                    address: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "processing" | "paid" | "failed" | "returned";
+                                    provider_batch_id: string | null;
+                                    provider_item_id: string | null;
+                                    /** @description Why it failed or came back, as the provider said */
+                                    reason: string | null;
+                                    state_set_at: number;
+                                    created_at: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payout_runs/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a draft payout run (owners only); it can then be sent */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_run";
+                                attributes: {
+                                    provider: string;
+                                    /** @enum {string} */
+                                    state: "draft" | "approved" | "sent";
+                                    attempt: number;
+                                    /** @description How many items are in each state */
+                                    items: {
+                                        [key: string]: number;
+                                    };
+                                    created_by: string;
+                                    approved_by: string | null;
+                                    created_at: number;
+                                    approved_at: number | null;
+                                    sent_at: number | null;
+                                };
+                            };
+                            included: {
+                                id: string;
+                                /** @constant */
+                                type: "payout";
+                                attributes: {
+                                    run_id: string;
+                                    partner_id: string;
+                                    currency: string;
+                                    /** @description Minor units of the currency: the sum of the payout's commissions */
+                                    amount: number;
+                                    method: string;
+                                    address: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "processing" | "paid" | "failed" | "returned";
+                                    provider_batch_id: string | null;
+                                    provider_item_id: string | null;
+                                    /** @description Why it failed or came back, as the provider said */
+                                    reason: string | null;
+                                    state_set_at: number;
+                                    created_at: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payout_runs/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send an approved run to PayPal, one batch per currency; on a sent run, resume what was never answered */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_run";
+                                attributes: {
+                                    provider: string;
+                                    /** @enum {string} */
+                                    state: "draft" | "approved" | "sent";
+                                    attempt: number;
+                                    /** @description How many items are in each state */
+                                    items: {
+                                        [key: string]: number;
+                                    };
+                                    created_by: string;
+                                    approved_by: string | null;
+                                    created_at: number;
+                                    approved_at: number | null;
+                                    sent_at: number | null;
+                                };
+                            };
+                            included: {
+                                id: string;
+                                /** @constant */
+                                type: "payout";
+                                attributes: {
+                                    run_id: string;
+                                    partner_id: string;
+                                    currency: string;
+                                    /** @description Minor units of the currency: the sum of the payout's commissions */
+                                    amount: number;
+                                    method: string;
+                                    address: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "processing" | "paid" | "failed" | "returned";
+                                    provider_batch_id: string | null;
+                                    provider_item_id: string | null;
+                                    /** @description Why it failed or came back, as the provider said */
+                                    reason: string | null;
+                                    state_set_at: number;
+                                    created_at: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payout_runs/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a run's failed payouts again, as a new batch; nothing else is sent */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_run";
+                                attributes: {
+                                    provider: string;
+                                    /** @enum {string} */
+                                    state: "draft" | "approved" | "sent";
+                                    attempt: number;
+                                    /** @description How many items are in each state */
+                                    items: {
+                                        [key: string]: number;
+                                    };
+                                    created_by: string;
+                                    approved_by: string | null;
+                                    created_at: number;
+                                    approved_at: number | null;
+                                    sent_at: number | null;
+                                };
+                            };
+                            included: {
+                                id: string;
+                                /** @constant */
+                                type: "payout";
+                                attributes: {
+                                    run_id: string;
+                                    partner_id: string;
+                                    currency: string;
+                                    /** @description Minor units of the currency: the sum of the payout's commissions */
+                                    amount: number;
+                                    method: string;
+                                    address: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "processing" | "paid" | "failed" | "returned";
+                                    provider_batch_id: string | null;
+                                    provider_item_id: string | null;
+                                    /** @description Why it failed or came back, as the provider said */
+                                    reason: string | null;
+                                    state_set_at: number;
+                                    created_at: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payout_runs/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read the run's PayPal batches again and apply what changed (a missed webhook) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_run";
+                                attributes: {
+                                    provider: string;
+                                    /** @enum {string} */
+                                    state: "draft" | "approved" | "sent";
+                                    attempt: number;
+                                    /** @description How many items are in each state */
+                                    items: {
+                                        [key: string]: number;
+                                    };
+                                    created_by: string;
+                                    approved_by: string | null;
+                                    created_at: number;
+                                    approved_at: number | null;
+                                    sent_at: number | null;
+                                };
+                            };
+                            included: {
+                                id: string;
+                                /** @constant */
+                                type: "payout";
+                                attributes: {
+                                    run_id: string;
+                                    partner_id: string;
+                                    currency: string;
+                                    /** @description Minor units of the currency: the sum of the payout's commissions */
+                                    amount: number;
+                                    method: string;
+                                    address: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "processing" | "paid" | "failed" | "returned";
+                                    provider_batch_id: string | null;
+                                    provider_item_id: string | null;
+                                    /** @description Why it failed or came back, as the provider said */
+                                    reason: string | null;
+                                    state_set_at: number;
+                                    created_at: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/paypal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's PayPal REST credentials for payout runs (the secret shown by its end only) and its webhook URL */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                client_id: string | null;
+                                client_secret_hint: string | null;
+                                webhook_id: string | null;
+                                webhook_url: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set the program's PayPal REST app credentials and the id of the webhook made for the URL GET shows (owners only) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        client_id: string;
+                        client_secret: string;
+                        webhook_id: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                client_id: string;
+                                webhook_id: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/integrations/paypal/webhook/{program}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** PayPal's payout item events for one program, verified by PayPal's certificate signature; each is applied once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    program: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                duplicate: boolean;
+                                applied: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/program": {
         parameters: {
             query?: never;
@@ -11630,7 +12377,7 @@ export interface paths {
                     "application/json": {
                         url: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -11799,7 +12546,7 @@ export interface paths {
                     "application/json": {
                         url?: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -12293,7 +13040,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, webhook.test */
+                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, payout.failed, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, webhook.test */
                     type_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_lt?: string;

@@ -49,6 +49,8 @@ export interface RouteInput<B, Q = unknown> {
   taxFormKeys: Keyring | undefined;
   /** The client's IP address as the request shows it (through trusted proxies), for a signature's record. */
   clientIp: string;
+  /** PayPal's REST API (PAYPAL_API_URL), for payout runs and its webhooks' certificates. */
+  paypalApiUrl: string;
   params: Record<string, string>;
   body: B;
   list: ListQuery;

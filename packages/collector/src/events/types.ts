@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'payment.created',
   'payout.created',
   'payout.paid',
+  'payout.failed',
   'discount_code.created',
   'discount_code.used',
   'discount_code.disabled',
@@ -69,6 +70,8 @@ export interface EventPayloads {
   'payment.created': PaymentPayload;
   'payout.created': PayoutPayload;
   'payout.paid': PayoutPayload;
+  // A payout run's item that failed or came back (returned): its commissions are payable again.
+  'payout.failed': PayoutPayload;
   'discount_code.created': CodePayload;
   'discount_code.used': CodePayload;
   'discount_code.disabled': CodePayload;

@@ -91,16 +91,16 @@ function rowsOf(batch: Pick<BatchRow, 'id' | 'currency'>, items: readonly ItemRo
     }));
 }
 
-const total = (rows: readonly { amount: number }[]) => rows.reduce((n, r) => n + r.amount, 0);
+export const total = (rows: readonly { amount: number }[]) => rows.reduce((n, r) => n + r.amount, 0);
 
 /** A signed amount in major units: a net below zero is shown as such. */
-const signedMajor = (amount: number, code: string): string => (amount < 0 ? '-' : '') + majorUnits(Math.abs(amount), code);
+export const signedMajor = (amount: number, code: string): string => (amount < 0 ? '-' : '') + majorUnits(Math.abs(amount), code);
 
 /**
  * Why a partner's net amount is not paid now, if it is not: a payout never goes below
  * zero (the clawbacks carry over) nor below the partnership's minimum (it all carries over).
  */
-function notDue(owed: readonly PayableRow[], code: string): Skipped['reason'] | undefined {
+export function notDue(owed: readonly PayableRow[], code: string): Skipped['reason'] | undefined {
   const net = total(owed);
   if (net <= 0) return 'clawbacks exceed earnings';
   const first = owed[0]!;
@@ -125,7 +125,7 @@ async function heldBack(
 }
 
 /** Payable commissions by currency, then by partner. */
-function group(rows: PayableRow[]): Map<string, Map<string, PayableRow[]>> {
+export function group(rows: PayableRow[]): Map<string, Map<string, PayableRow[]>> {
   const byCurrency = new Map<string, Map<string, PayableRow[]>>();
   for (const row of rows) {
     const byPartner = byCurrency.get(row.currency) ?? new Map<string, PayableRow[]>();
@@ -228,7 +228,8 @@ export async function exportPayouts(
 /** The batch, or a 404; one of `programId`'s when it is given (the API's callers are one program's). */
 async function findBatch(db: Queryable, id: string, programId?: string): Promise<BatchRow> {
   const batch = await payouts.getBatch(db, id);
-  if (!batch || (programId !== undefined && batch.program_id !== programId)) {
+  // A payout run's item is sent and settled by the run (flows/payout-send.ts), never by a file.
+  if (!batch || batch.run_id != null || (programId !== undefined && batch.program_id !== programId)) {
     throw fail('not_found', `no payout batch ${id}${programId === undefined ? ' in this database' : ''}`);
   }
   return batch;

@@ -55,6 +55,8 @@ const schema = z
       .transform((s) => s.split(',').filter((k) => k.trim() !== ''))
       .pipe(z.array(taxFormKey))
       .optional(),
+    /** PayPal's REST API for payout runs: https://api-m.paypal.com unless set (https://api-m.sandbox.paypal.com to test). */
+    PAYPAL_API_URL: z.url({ protocol: /^https?$/ }).default('https://api-m.paypal.com'),
     /** Where partners' invitations and password resets are sent from; none sent without it. */
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** The From of those messages. */
@@ -122,6 +124,8 @@ export interface Config {
   wiseApiUrl?: string | undefined;
   /** TAX_FORM_KEY and TAX_FORM_OLD_KEYS; absent: tax forms are refused. */
   taxFormKeys?: Keyring | undefined;
+  /** PAYPAL_API_URL: PayPal's REST API (payout runs, and the only origin its webhook certificates are fetched from). */
+  paypalApiUrl?: string | undefined;
   /** SMTP_URL: partners' invitations and password resets are e-mailed through it. */
   smtpUrl?: string | undefined;
   mailFrom?: string | undefined;
@@ -190,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     lemonSqueezyApiUrl: e.LEMONSQUEEZY_API_URL,
     wiseApiUrl: e.WISE_API_URL,
     taxFormKeys: e.TAX_FORM_KEY === undefined ? undefined : keyring(e.TAX_FORM_KEY, e.TAX_FORM_OLD_KEYS),
+    paypalApiUrl: e.PAYPAL_API_URL.replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     limits: Object.freeze({

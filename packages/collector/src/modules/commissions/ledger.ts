@@ -212,6 +212,18 @@ export async function payBatched(tx: Queryable, programId: string, id: string, n
   return true;
 }
 
+/**
+ * A paid batch's money came back (a payout run's item returned): its commissions are pending
+ * again and freed, so they are owed and payable as before. Resolves to how many were freed.
+ */
+export async function returnBatched(tx: Queryable, programId: string, batchId: string, now: number): Promise<number> {
+  for (const id of await commissions.unpay(tx, batchId, now)) {
+    const row = await commissions.get(tx, programId, id);
+    if (row) await changed(tx, row, now);
+  }
+  return unbatchCommissions(tx, batchId);
+}
+
 /** A pending commission that no batch holds is owed: `sign` 1 when it becomes so, -1 when it stops. */
 function countOwed(
   db: Queryable,

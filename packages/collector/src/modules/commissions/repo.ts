@@ -93,6 +93,16 @@ export function unclaim(db: Queryable, batchId: string) {
   );
 }
 
+/** A batch's paid commissions back to pending (a payout that came back); returns their ids. */
+export async function unpay(db: Queryable, batchId: string, now: number): Promise<string[]> {
+  const rows = await db.all<{ id: string }>(
+    `UPDATE commissions SET state = 'pending', paid_at = NULL, state_set_at = ?, updated_at = ?
+      WHERE payout_batch_id = ? AND state = 'paid' RETURNING id`,
+    [now, now, batchId],
+  );
+  return rows.map((r) => r.id);
+}
+
 /** The clawbacks taken from a commission, not rejected. */
 export function clawbacksOf(db: Queryable, id: string): Promise<CommissionRow[]> {
   return db.all<CommissionRow>("SELECT * FROM commissions WHERE clawback_of = ? AND state <> 'rejected' ORDER BY id", [id]);

@@ -55,6 +55,8 @@ export interface BatchRow {
   created_at: number;
   paid_at: number | null;
   cancelled_at: number | null;
+  /** Set when the batch is one item of a payout run (flows/payout-send.ts): the run, not a file, pays it. */
+  run_id?: string | null;
 }
 
 /** One commission in a batch, with the payee address as exported (the partner's may change later). */
@@ -86,7 +88,7 @@ export function getBatch(db: Queryable, id: string): Promise<BatchRow | undefine
 /** The program's batches neither paid nor cancelled, oldest first. */
 export function openBatches(db: Queryable, programId: string): Promise<BatchRow[]> {
   return db.all<BatchRow>(
-    `SELECT * FROM payout_batches WHERE program_id = ? AND paid_at IS NULL AND cancelled_at IS NULL
+    `SELECT * FROM payout_batches WHERE program_id = ? AND paid_at IS NULL AND cancelled_at IS NULL AND run_id IS NULL
       ORDER BY created_at, id`,
     [programId],
   );
@@ -131,8 +133,8 @@ export function batchSummaries(db: Queryable, programId: string, id: string | nu
   return db.all<BatchSummary>(
     `SELECT b.*, COALESCE(SUM(i.amount), 0) AS amount, COUNT(i.commission_id) AS commissions, COUNT(DISTINCT i.partner_id) AS partners
        FROM payout_batches b LEFT JOIN payout_items i ON i.batch_id = b.id
-      WHERE b.program_id = ? ${id === null ? '' : 'AND b.id = ?'}
-      GROUP BY b.id, b.program_id, b.currency, b.created_at, b.paid_at, b.cancelled_at
+      WHERE b.program_id = ? AND b.run_id IS NULL ${id === null ? '' : 'AND b.id = ?'}
+      GROUP BY b.id, b.program_id, b.currency, b.created_at, b.paid_at, b.cancelled_at, b.run_id
       ORDER BY b.created_at DESC, b.id DESC LIMIT 200`,
     id === null ? [programId] : [programId, id],
   );

@@ -38,6 +38,7 @@ import m0032 from './0032-partner-invitation-links.js';
 import m0033 from './0033-billing-refusals.js';
 import m0034 from './0034-payout-methods.js';
 import m0035 from './0035-tax-forms.js';
+import m0036 from './0036-payout-runs.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -77,4 +78,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0033,
   m0034,
   m0035,
+  m0036,
 ];

@@ -1,0 +1,296 @@
+// A payout run (docs/payouts.md, "Payout runs"): made of what is payable by the CSV export's
+// own rules, approved by an owner, sent to the provider, and settled item by item from the
+// provider's answers and verified webhooks. Each item is a payout_batches row too (same id,
+// run_id set), so its commissions are claimed, paid, freed and counted by the ledger exactly
+// as an exported batch's are. Every provider state is applied by a conditional move of the
+// item, once, whatever the order: returned is final, and paid only ever moves to returned.
+
+import { fail } from '../platform/errors.js';
+import type { Db, Queryable } from '../platform/db/db.js';
+import { uuidv7 } from '../core/ids.js';
+import { majorUnits, minorUnit } from '../core/money.js';
+import { emit } from '../events/emit.js';
+import * as payouts from '../modules/payouts/repo.js';
+import { batchCommission, payBatched, returnBatched, unbatchCommissions } from '../modules/commissions/ledger.js';
+import * as runs from '../modules/payout-runs/repo.js';
+import type { ItemRow, ItemState, RunRow } from '../modules/payout-runs/model.js';
+import { renderItem } from '../modules/payout-runs/present.js';
+import { EVENT_STATUS, itemStatus, paypalClient, type PaypalItemStatus, verifyWebhook } from '../modules/payout-runs/paypal.js';
+import { group, notDue, type Skipped, signedMajor, total } from './payout-run.js';
+
+export interface PayoutAddress {
+  method: 'paypal';
+  address: string;
+}
+
+/**
+ * How and where a partner is paid: the seam for payout methods (issue 44, item 1). For now a
+ * partner with a PayPal e-mail is paid through PayPal; none: not payable by a run.
+ */
+export function payoutMethodOf(partner: { paypal_email: string | null }): PayoutAddress | undefined {
+  return partner.paypal_email ? { method: 'paypal', address: partner.paypal_email } : undefined;
+}
+
+export interface MadeRun {
+  run: RunRow;
+  items: ItemRow[];
+  skipped: Skipped[];
+}
+
+/** Makes a draft run of what is payable now: one item per partner and currency, holding its commissions. */
+export async function makeRun(db: Db, programId: string, by: string, now: number): Promise<MadeRun> {
+  return db.transaction(async (tx) => {
+    // The export's lock: a run and an export never net the same commissions at once.
+    await tx.lock(`payouts:${programId}`);
+    const run: RunRow = {
+      id: uuidv7(),
+      program_id: programId,
+      provider: 'paypal',
+      state: 'draft',
+      attempt: 0,
+      created_by: by,
+      approved_by: null,
+      created_at: now,
+      approved_at: null,
+      sent_at: null,
+    };
+    await runs.insertRun(tx, run);
+    const items: ItemRow[] = [];
+    const skipped: Skipped[] = [];
+    for (const [code, byPartner] of group(await payouts.payable(tx, programId, now))) {
+      for (const [partnerId, owed] of byPartner) {
+        const first = owed[0]!;
+        const to = payoutMethodOf(first);
+        const known = minorUnit(code) !== undefined;
+        const reason = !known ? 'unknown currency' : !to ? 'no paypal_email' : notDue(owed, code);
+        if (reason || !to) {
+          const amount = known ? signedMajor(total(owed), code) : String(total(owed));
+          skipped.push({ partnerId, name: first.partner_name, currency: code, amount, reason: reason ?? 'no paypal_email' });
+          continue;
+        }
+        const item: ItemRow = {
+          id: uuidv7(),
+          run_id: run.id,
+          program_id: programId,
+          partner_id: partnerId,
+          currency: code,
+          amount: total(owed),
+          method: to.method,
+          address: to.address,
+          state: 'pending',
+          sender_batch_id: null,
+          provider_batch_id: null,
+          provider_item_id: null,
+          reason: null,
+          state_set_at: now,
+          created_at: now,
+        };
+        await payouts.insertBatch(tx, {
+          id: item.id,
+          program_id: programId,
+          currency: code,
+          created_at: now,
+          paid_at: null,
+          cancelled_at: null,
+          run_id: run.id,
+        });
+        await runs.insertItem(tx, item);
+        for (const c of owed) {
+          const held = { id: c.commission_id, program_id: programId, partner_id: partnerId, currency: code, amount: c.amount };
+          if (!(await batchCommission(tx, held, item.id)))
+            throw fail('conflict', `commission ${c.commission_id} changed while the run was made; make it again`);
+        }
+        await payouts.insertItems(
+          tx,
+          owed.map((c) => ({
+            batch_id: item.id,
+            commission_id: c.commission_id,
+            partner_id: partnerId,
+            amount: c.amount,
+            paypal_email: to.address,
+          })),
+        );
+        items.push(item);
+      }
+    }
+    if (items.length === 0) {
+      const why = skipped.map((s) => `${s.name} (${s.currency}): ${s.reason}`).join('; ');
+      throw fail('conflict', `nothing is payable now, so no run was made${why ? `; not payable: ${why}` : ''}`);
+    }
+    return { run, items, skipped };
+  });
+}
+
+async function findRun(db: Queryable, programId: string, id: string): Promise<RunRow> {
+  const run = await runs.getRun(db, programId, id);
+  if (!run) throw fail('not_found', `no payout run ${id}`);
+  return run;
+}
+
+export async function runWithItems(db: Queryable, programId: string, id: string): Promise<{ run: RunRow; items: ItemRow[] }> {
+  const run = await findRun(db, programId, id);
+  return { run, items: await runs.itemsOf(db, id) };
+}
+
+/** An owner approves a draft run; it can then be sent. */
+export async function approveRun(db: Db, programId: string, id: string, by: string, now: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const run = await findRun(tx, programId, id);
+    if (run.state !== 'draft') throw fail('conflict', `payout run ${id} is ${run.state}, not a draft`);
+    if (!(await runs.moveRun(tx, run, { state: 'approved', approved_by: by, approved_at: now })))
+      throw fail('conflict', `payout run ${id} changed meanwhile`);
+  });
+}
+
+const senderBatchId = (run: RunRow, currency: string, attempt: number) => `${run.id}-${currency}-${attempt}`;
+
+/**
+ * Sends an approved run, or resumes a sent one: its pending items become processing under
+ * the attempt's sender_batch_id (committed first, so a crash after PayPal's answer resends
+ * the same id, which PayPal refuses as a duplicate and we read instead).
+ */
+export async function sendRun(db: Db, programId: string, id: string, apiUrl: string, now: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const run = await findRun(tx, programId, id);
+    if (run.state === 'draft') throw fail('conflict', `payout run ${id} is not approved yet`);
+    if (run.state === 'approved' && !(await runs.moveRun(tx, run, { state: 'sent', attempt: 1, sent_at: now }))) {
+      throw fail('conflict', `payout run ${id} changed meanwhile`);
+    }
+    await startPending(tx, { ...run, attempt: run.state === 'approved' ? 1 : run.attempt }, now);
+  });
+  await deliver(db, programId, id, apiUrl, now);
+}
+
+/** Sends a sent run's failed items again, as a new attempt (a new sender_batch_id); paid, processing and returned items stay. */
+export async function retryRun(db: Db, programId: string, id: string, apiUrl: string, now: number): Promise<number> {
+  const again = await db.transaction(async (tx) => {
+    const run = await findRun(tx, programId, id);
+    if (run.state !== 'sent') throw fail('conflict', `payout run ${id} was not sent yet`);
+    const failed = (await runs.itemsOf(tx, id)).filter((i) => i.state === 'failed');
+    if (failed.length === 0) throw fail('conflict', `payout run ${id} has no failed item to retry`);
+    if (!(await runs.moveRun(tx, run, { attempt: run.attempt + 1 }))) throw fail('conflict', `payout run ${id} changed meanwhile`);
+    for (const item of failed) {
+      // Its commissions went back to payable when it failed: take them again, all or none.
+      for (const c of await payouts.batchItems(tx, item.id)) {
+        const held = { id: c.commission_id, program_id: programId, partner_id: item.partner_id, currency: item.currency, amount: c.amount };
+        if (!(await batchCommission(tx, held, item.id))) {
+          throw fail('conflict', `commission ${c.commission_id} of payout ${item.id} changed since it failed; make a new run instead`);
+        }
+      }
+      await runs.moveItem(tx, item, 'pending', { provider_batch_id: null, provider_item_id: null, sender_batch_id: null }, now);
+    }
+    await startPending(tx, { ...run, attempt: run.attempt + 1 }, now);
+    return failed.length;
+  });
+  await deliver(db, programId, id, apiUrl, now);
+  return again;
+}
+
+async function startPending(tx: Queryable, run: RunRow, now: number): Promise<void> {
+  for (const item of await runs.itemsOf(tx, run.id)) {
+    if (item.state === 'pending')
+      await runs.moveItem(tx, item, 'processing', { sender_batch_id: senderBatchId(run, item.currency, run.attempt) }, now);
+  }
+}
+
+async function client(db: Queryable, programId: string, apiUrl: string) {
+  const account = await runs.paypalAccount(db, programId);
+  if (!account) throw fail('conflict', 'the program has no PayPal credentials: set them with PATCH /v1/integrations/paypal');
+  return paypalClient(apiUrl, { clientId: account.client_id, clientSecret: account.client_secret });
+}
+
+/** One PayPal batch per sender_batch_id not yet answered; then each batch read back and applied. */
+async function deliver(db: Db, programId: string, runId: string, apiUrl: string, now: number): Promise<void> {
+  const paypal = await client(db, programId, apiUrl);
+  const waiting = new Map<string, ItemRow[]>();
+  for (const item of await runs.itemsOf(db, runId)) {
+    if (item.state === 'processing' && item.provider_batch_id === null && item.sender_batch_id) {
+      waiting.set(item.sender_batch_id, [...(waiting.get(item.sender_batch_id) ?? []), item]);
+    }
+  }
+  const batches = new Set<string>();
+  for (const [sender, items] of waiting) {
+    const { payoutBatchId } = await paypal.createBatch(
+      sender,
+      items.map((i) => ({
+        senderItemId: i.id,
+        receiver: i.address,
+        value: majorUnits(i.amount, i.currency),
+        currency: i.currency,
+        note: `Commission payout ${i.id}`,
+      })),
+    );
+    await db.transaction(async (tx) => {
+      for (const i of items)
+        await tx.run('UPDATE payout_run_items SET provider_batch_id = ? WHERE id = ? AND provider_batch_id IS NULL', [payoutBatchId, i.id]);
+    });
+    batches.add(payoutBatchId);
+  }
+  for (const batch of batches) {
+    for (const status of await paypal.readBatch(batch)) {
+      await db.transaction((tx) => applyStatus(tx, programId, status, now));
+    }
+  }
+}
+
+/** What a PayPal item status makes of our item, from each state it may come from. */
+function target(status: string): { to: ItemState; from: ItemState[] } | undefined {
+  if (status === 'SUCCESS') return { to: 'paid', from: ['processing'] };
+  if (['FAILED', 'BLOCKED', 'DENIED'].includes(status)) return { to: 'failed', from: ['processing'] };
+  if (['RETURNED', 'REFUNDED', 'REVERSED'].includes(status)) return { to: 'returned', from: ['processing', 'paid'] };
+  // PENDING, UNCLAIMED (waiting 30 days for the receiver), ONHOLD, NEW: still processing.
+  return undefined;
+}
+
+/** Applies one item status once: a move the item's state allows, conditional on it; anything else changes nothing. */
+export async function applyStatus(tx: Queryable, programId: string, s: PaypalItemStatus, now: number): Promise<boolean> {
+  const item = await runs.getItem(tx, programId, s.senderItemId);
+  // An item of an earlier attempt (retried since) or of no run of ours.
+  if (!item || (item.provider_batch_id !== null && item.provider_batch_id !== s.payoutBatchId)) return false;
+  const move = target(s.status);
+  if (!move?.from.includes(item.state)) return false;
+  const reason = move.to === 'paid' ? null : (s.error ?? s.status.toLowerCase());
+  const changes = { provider_batch_id: s.payoutBatchId, provider_item_id: s.payoutItemId, reason };
+  if (!(await runs.moveItem(tx, item, move.to, changes, now))) return false;
+  const after = { ...item, ...changes, state: move.to, state_set_at: now };
+  if (move.to === 'paid') {
+    for (const c of await payouts.batchItems(tx, item.id)) await payBatched(tx, programId, c.commission_id, now);
+    await payouts.markBatchPaid(tx, item.id, now);
+    await emit(tx, programId, 'payout.paid', renderItem(after), now);
+  } else {
+    if (item.state === 'paid') await returnBatched(tx, programId, item.id, now);
+    else await unbatchCommissions(tx, item.id);
+    await emit(tx, programId, 'payout.failed', renderItem(after), now);
+  }
+  return true;
+}
+
+/** Reads the run's PayPal batches again and applies what changed (a missed webhook). */
+export async function refreshRun(db: Db, programId: string, id: string, apiUrl: string, now: number): Promise<void> {
+  const paypal = await client(db, programId, apiUrl);
+  const batches = new Set((await runs.itemsOf(db, id)).map((i) => i.provider_batch_id).filter((b): b is string => b !== null));
+  for (const b of batches) for (const s of await paypal.readBatch(b)) await db.transaction((tx) => applyStatus(tx, programId, s, now));
+}
+
+/** A PayPal webhook for the program, verified, then applied once by its event id. Resolves to whether it was new. */
+export async function paypalWebhook(
+  db: Db,
+  programId: string,
+  raw: string,
+  header: (name: string) => string | undefined,
+  apiUrl: string,
+  now: number,
+): Promise<{ duplicate: boolean; applied: boolean }> {
+  const account = await runs.paypalAccount(db, programId);
+  if (!account?.webhook_id) throw fail('not_found', 'the program has no PayPal webhook id set');
+  await verifyWebhook(apiUrl, account.webhook_id, raw, header);
+  const event = JSON.parse(raw) as { id?: string; event_type?: string; resource?: Parameters<typeof itemStatus>[0] };
+  if (!event.id || !event.event_type) throw fail('invalid_field', 'a PayPal event has an id and an event_type');
+  const status = EVENT_STATUS[event.event_type];
+  return db.transaction(async (tx) => {
+    if (!(await runs.firstTime(tx, 'paypal', event.id!, programId, event.event_type!, now))) return { duplicate: true, applied: false };
+    // Event types other than items' (a batch's own) are recorded and acknowledged: the batch read covers them.
+    if (!status || !event.resource) return { duplicate: false, applied: false };
+    return { duplicate: false, applied: await applyStatus(tx, programId, { ...itemStatus(event.resource), status }, now) };
+  });
+}

@@ -1,0 +1,83 @@
+import type { Queryable } from '../../platform/db/db.js';
+import { insertRow } from '../../platform/db/rows.js';
+import type { ItemRow, ItemState, PaypalAccountRow, RunRow } from './model.js';
+
+export async function insertRun(db: Queryable, run: RunRow): Promise<void> {
+  await insertRow(db, 'payout_runs', run);
+}
+
+export async function insertItem(db: Queryable, item: ItemRow): Promise<void> {
+  await insertRow(db, 'payout_run_items', item);
+}
+
+export function getRun(db: Queryable, programId: string, id: string): Promise<RunRow | undefined> {
+  return db.get<RunRow>('SELECT * FROM payout_runs WHERE program_id = ? AND id = ?', [programId, id]);
+}
+
+/** The program's runs, newest first (the latest 200). */
+export function listRuns(db: Queryable, programId: string): Promise<RunRow[]> {
+  return db.all<RunRow>('SELECT * FROM payout_runs WHERE program_id = ? ORDER BY created_at DESC, id DESC LIMIT 200', [programId]);
+}
+
+export function itemsOf(db: Queryable, runId: string): Promise<ItemRow[]> {
+  return db.all<ItemRow>('SELECT * FROM payout_run_items WHERE run_id = ? ORDER BY currency, partner_id, id', [runId]);
+}
+
+export function getItem(db: Queryable, programId: string, id: string): Promise<ItemRow | undefined> {
+  return db.get<ItemRow>('SELECT * FROM payout_run_items WHERE program_id = ? AND id = ?', [programId, id]);
+}
+
+/** A run's move, conditional on the state read: false when another caller moved it first. */
+export async function moveRun(db: Queryable, run: RunRow, changes: Partial<RunRow>): Promise<boolean> {
+  const keys = Object.keys(changes) as (keyof RunRow)[];
+  const set = keys.map((k) => `${k} = ?`).join(', ');
+  const values = keys.map((k) => changes[k] as string | number | null);
+  return (
+    (await db.run(`UPDATE payout_runs SET ${set} WHERE id = ? AND state = ? AND attempt = ?`, [
+      ...values,
+      run.id,
+      run.state,
+      run.attempt,
+    ])) === 1
+  );
+}
+
+/** An item's move, conditional on the state read, so an event applied twice (or by two processes) moves it once. */
+export async function moveItem(db: Queryable, item: ItemRow, to: ItemState, changes: Partial<ItemRow>, now: number): Promise<boolean> {
+  const all = { ...changes, state: to, state_set_at: now };
+  const keys = Object.keys(all) as (keyof ItemRow)[];
+  const set = keys.map((k) => `${k} = ?`).join(', ');
+  const values = keys.map((k) => all[k] as string | number | null);
+  return (await db.run(`UPDATE payout_run_items SET ${set} WHERE id = ? AND state = ?`, [...values, item.id, item.state])) === 1;
+}
+
+export function paypalAccount(db: Queryable, programId: string): Promise<PaypalAccountRow | undefined> {
+  return db.get<PaypalAccountRow>('SELECT * FROM paypal_accounts WHERE program_id = ?', [programId]);
+}
+
+export async function savePaypalAccount(db: Queryable, row: PaypalAccountRow): Promise<void> {
+  await db.run(
+    `INSERT INTO paypal_accounts (program_id, client_id, client_secret, webhook_id, updated_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (program_id) DO UPDATE SET client_id = excluded.client_id, client_secret = excluded.client_secret,
+       webhook_id = excluded.webhook_id, updated_at = excluded.updated_at`,
+    [row.program_id, row.client_id, row.client_secret, row.webhook_id, row.updated_at],
+  );
+}
+
+/** Records a provider's event by its id; false when it was recorded before (the same event again). */
+export async function firstTime(
+  db: Queryable,
+  provider: string,
+  eventId: string,
+  programId: string,
+  type: string,
+  now: number,
+): Promise<boolean> {
+  return (
+    (await db.run(
+      `INSERT INTO payout_provider_events (provider, event_id, program_id, event_type, received_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (provider, event_id) DO NOTHING`,
+      [provider, eventId, programId, type, now],
+    )) === 1
+  );
+}
