@@ -252,6 +252,12 @@ describe('programs', () => {
     const decision = (await as('POST', '/v1/review_decisions', { referral_id: held.id, decision: 'reject', reason: 'throwaway' })).body
       .data;
     const [theirEvent] = (await as('GET', '/v1/events')).body.data;
+    // A draft payout run of theirs: what is payable went to the batch above, and a draft is enough to be looked up.
+    const run = '01900000-0000-7000-8000-0000000000aa';
+    await c.running.db.run(
+      "INSERT INTO payout_runs (id, program_id, provider, state, created_by, created_at) VALUES (?, ?, 'paypal', 'draft', 'them', ?)",
+      [run, other.id, Math.floor(Date.now() / 1000)],
+    );
     const ids: Record<string, string> = {
       groups: group.id,
       rewards: reward.id,
@@ -278,6 +284,7 @@ describe('programs', () => {
       webhook_deliveries: delivery.id,
       events: theirEvent.id,
       review_decisions: decision.id,
+      payout_runs: run,
     };
     const o = await ownerSession(c);
     const tried: string[] = [];

@@ -267,8 +267,10 @@ export async function applyStatus(tx: Queryable, programId: string, s: PaypalIte
 
 /** Reads the run's PayPal batches again and applies what changed (a missed webhook). */
 export async function refreshRun(db: Db, programId: string, id: string, apiUrl: string, now: number): Promise<void> {
+  // The program's own run first: another program's id is a 404, whatever this program's PayPal settings.
+  const run = await findRun(db, programId, id);
   const paypal = await client(db, programId, apiUrl);
-  const batches = new Set((await runs.itemsOf(db, id)).map((i) => i.provider_batch_id).filter((b): b is string => b !== null));
+  const batches = new Set((await runs.itemsOf(db, run.id)).map((i) => i.provider_batch_id).filter((b): b is string => b !== null));
   for (const b of batches) for (const s of await paypal.readBatch(b)) await db.transaction((tx) => applyStatus(tx, programId, s, now));
 }
 
