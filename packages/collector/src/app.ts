@@ -33,6 +33,7 @@ import { codeRoutes } from './modules/codes/routes.js';
 import { reviewRoutes } from './modules/review/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { payoutRoutes } from './modules/payouts/routes.js';
+import { invoiceRoutes } from './modules/invoices/routes.js';
 import { programRoutes } from './modules/programs/routes.js';
 import { programPageRoutes } from './modules/programs/page-routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
@@ -96,6 +97,7 @@ export const ROUTES: readonly Route[] = [
   ...paymentRoutes,
   ...clickRoutes,
   ...payoutRoutes,
+  ...invoiceRoutes,
   ...programRoutes,
   ...tokenRoutes,
   ...statsRoutes,

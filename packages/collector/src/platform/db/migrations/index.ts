@@ -36,6 +36,8 @@ import m0030 from './0030-review-commissions.js';
 import m0031 from './0031-move-rule-currencies.js';
 import m0032 from './0032-partner-invitation-links.js';
 import m0033 from './0033-billing-refusals.js';
+// 0034–0036 are other parts of issue 44, merged beside this one; the lead renumbers.
+import m0037 from './0037-invoices.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -73,4 +75,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0031,
   m0032,
   m0033,
+  m0037,
 ];
