@@ -7,6 +7,7 @@ import { extractText } from 'unpdf';
 import { payBatch } from '../../packages/collector/src/flows/payout-run.js';
 import { openDatabase } from '../../packages/collector/src/platform/db/open.js';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
+import { ownerSession } from './session.js';
 
 let c: Collector;
 beforeEach(async () => {
@@ -174,6 +175,13 @@ describe('invoices of paid payouts', () => {
     };
     const one = await partner(1);
     const two = await partner(2);
+    // A partner gives their own billing details in the portal; their invoices print them.
+    const account = await c.call('PATCH', '/v1/portal/account', {
+      token: null,
+      headers: one.headers,
+      body: { billing_name: 'Portal One Ltd', billing_address: '1 High Street\nLondon', billing_vat_id: 'GB123456789' },
+    });
+    expect(account.body.data.attributes).toMatchObject({ billing_name: 'Portal One Ltd', billing_vat_id: 'GB123456789' });
     await commission(one.partnerId, 900, 'USD');
     await commission(two.partnerId, 800, 'USD');
     await markPaid((await exportBatches()).USD!);
@@ -183,14 +191,23 @@ describe('invoices of paid payouts', () => {
       return list.body.data as any[];
     };
     const [oneInvoice] = await mineIn(one);
-    expect(oneInvoice.attributes).toMatchObject({ partner_id: one.partnerId, amount: 900 });
+    expect(oneInvoice.attributes).toMatchObject({
+      partner_id: one.partnerId,
+      amount: 900,
+      supplier: { name: 'Portal One Ltd', address: '1 High Street\nLondon', vat_id: 'GB123456789' },
+    });
     expect((await mineIn(two)).map((i) => i.attributes.partner_id)).toEqual([two.partnerId]);
 
     const pdfOf = (p: typeof one, id: string) => download(`/v1/portal/partnerships/${p.partnershipId}/invoices/${id}/pdf`, p.headers);
     const got = await pdfOf(one, oneInvoice.id);
     expect(got.status).toBe(200);
     expect(got.type).toBe('application/pdf');
-    expect(await pdfText(got.bytes)).toContain('Portal 1');
+    expect(await pdfText(got.bytes)).toContain('VAT ID: GB123456789');
+    // The owner's dashboard downloads the same bytes with its session.
+    const owner = await ownerSession(c);
+    const dashboard = await download(`/v1/invoices/${oneInvoice.id}/pdf`, { cookie: owner.cookie, origin: c.url });
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.bytes).toEqual(got.bytes);
     // Partner two cannot fetch one's invoice, nor Alice's, through their own partnership or one's.
     expect((await pdfOf(two, oneInvoice.id)).status).toBe(404);
     expect((await pdfOf(two, mine.id)).status).toBe(404);

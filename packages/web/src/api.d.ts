@@ -10231,6 +10231,9 @@ export interface paths {
                                     paypal_email: string | null;
                                     /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
                                     locale: ("en" | "de" | "fr" | "es") | null;
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                 };
                             };
                         };
@@ -10351,6 +10354,9 @@ export interface paths {
                                     paypal_email: string | null;
                                     /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
                                     locale: ("en" | "de" | "fr" | "es") | null;
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                 };
                             };
                         };
@@ -10500,6 +10506,9 @@ export interface paths {
                                     paypal_email: string | null;
                                     /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
                                     locale: ("en" | "de" | "fr" | "es") | null;
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                 };
                             } | null;
                         };
@@ -10521,7 +10530,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the name, the PayPal address the partner is paid at, or their language, in every program they joined */
+        /** Change the name, the PayPal address the partner is paid at, their language or their billing details, in every program they joined */
         patch: {
             parameters: {
                 query?: never;
@@ -10536,6 +10545,12 @@ export interface paths {
                         paypal_email?: string | null;
                         /** @description en, de, fr or es; null: the browser's, else the program's */
                         locale?: ("en" | "de" | "fr" | "es") | null;
+                        /** @description The legal name invoices print */
+                        billing_name?: string | null;
+                        /** @description The postal address, lines split by newlines */
+                        billing_address?: string | null;
+                        /** @description The VAT (or other tax) ID */
+                        billing_vat_id?: string | null;
                     };
                 };
             };
@@ -10557,6 +10572,9 @@ export interface paths {
                                     paypal_email: string | null;
                                     /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
                                     locale: ("en" | "de" | "fr" | "es") | null;
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                 };
                             };
                         };

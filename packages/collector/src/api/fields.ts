@@ -123,25 +123,3 @@ export const billingOut = {
   billing_address: z.string().optional(),
   billing_vat_id: z.string().optional(),
 };
-
-type BillingFields = Record<keyof typeof billingIn, string | null>;
-
-/** The given billing fields of a record, absent ones left out as every optional attribute is. */
-export function renderBilling(row: BillingFields): Partial<Record<keyof typeof billingIn, string>> {
-  const out: Partial<Record<keyof typeof billingIn, string>> = {};
-  for (const key of Object.keys(billingIn) as (keyof typeof billingIn)[]) {
-    const value = row[key];
-    if (value !== null) out[key] = value;
-  }
-  return out;
-}
-
-/** The billing fields a request body gave (null included: it clears). */
-export function billingOf(body: Partial<Record<keyof typeof billingIn, string | null | undefined>>): Partial<BillingFields> {
-  const out: Partial<BillingFields> = {};
-  for (const key of Object.keys(billingIn) as (keyof typeof billingIn)[]) {
-    const value = body[key];
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}

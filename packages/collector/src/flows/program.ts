@@ -1,5 +1,6 @@
 // Programs: one company's affiliate program, the tenant every record belongs to.
 
+import type { BillingFields } from '../core/billing.js';
 import { fail } from '../platform/errors.js';
 import type { Db, Tx } from '../platform/db/db.js';
 import * as programs from '../modules/programs/repo.js';
@@ -113,7 +114,7 @@ export interface ProgramChanges {
   /** The partners' default language (core/locale.ts LOCALES). */
   locale?: string | undefined;
   /** The owner's side of invoices; null clears one. */
-  billing?: Partial<Record<'billing_name' | 'billing_address' | 'billing_vat_id', string | null>> | undefined;
+  billing?: Partial<BillingFields> | undefined;
   /** The whole list, replacing the current one: what is missing is removed, what is new added. */
   origins?: readonly string[] | undefined;
 }

@@ -7,7 +7,8 @@ import { one, resource, unixTime } from '../../platform/http/schemas.js';
 import * as partners from './repo.js';
 import type { PartnerRow } from './repo.js';
 import { readRoutes } from '../../api/crud.js';
-import { billingIn, billingOut, email, emailFilter, partnerName, renderBilling } from '../../api/fields.js';
+import { billingIn, billingOut, email, emailFilter, partnerName } from '../../api/fields.js';
+import { renderBilling } from '../../core/billing.js';
 import { LOCALES } from '../../core/locale.js';
 
 /**

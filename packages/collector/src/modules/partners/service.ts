@@ -6,6 +6,7 @@ import * as partners from './repo.js';
 import type { PartnerRow } from './repo.js';
 import { normalizeEmail } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
+import { BILLING_FIELDS } from '../../core/billing.js';
 
 export interface PartnerInput {
   name: string;
@@ -83,7 +84,7 @@ export async function updatePartner(
     }
     // The owner's route takes no language; the embedded portal's partner sets theirs (modules/embed).
     if (changes.locale !== undefined) row.locale = changes.locale;
-    for (const field of ['billing_name', 'billing_address', 'billing_vat_id'] as const) {
+    for (const field of BILLING_FIELDS) {
       if (changes[field] !== undefined) row[field] = changes[field];
     }
     row.updated_at = now;

@@ -14,7 +14,8 @@ import { renderRules } from './present.js';
 import { STRIPE_API_KEY } from '../codes/stripe-api.js';
 import { rateBps, rules, rulesOut, slug } from '../../api/fields.js';
 import { LOCALES, localeOf } from '../../core/locale.js';
-import { billingIn, billingOf, billingOut, renderBilling } from '../../api/fields.js';
+import { billingIn, billingOut } from '../../api/fields.js';
+import { billingOf, renderBilling } from '../../core/billing.js';
 
 /** The snippet holds data-cookie-days to 1–365 (docs/tracker.md). */
 export const COOKIE_DAYS_MAX = 365;
