@@ -117,6 +117,26 @@ describe('payouts ask first', () => {
   });
 });
 
+describe('invoices', () => {
+  it("a batch marked paid lists its partner's invoice, whose link downloads the PDF", async () => {
+    await api('POST', '/v1/commissions', { partner_id: alice.id, amount: 2500, currency: 'EUR' });
+    const [batch] = (await api('POST', '/v1/payout_batches', { currency: 'EUR' })).data;
+    await api('POST', `/v1/payout_batches/${batch.id}/paid`);
+    await page.goto(at('/payouts'));
+    await waitForText(page, 'INV-');
+    const [row] = await tableRows(page, 'Invoices');
+    expect(row).toMatchObject({ Partner: 'Alice Example', Number: expect.stringMatching(/^INV-\d{4}-\d{6}$/) });
+    expect(row!.Amount).toContain('25.00');
+    // The link as the browser follows it, with the owner's session cookie.
+    const answer = await page.evaluate(async () => {
+      const link = document.querySelector<HTMLAnchorElement>('a[href*="/v1/invoices/"]')!;
+      const res = await fetch(link.href);
+      return { type: res.headers.get('content-type'), start: new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5)) };
+    });
+    expect(answer).toEqual({ type: 'application/pdf', start: '%PDF-' });
+  });
+});
+
 describe('the overview', () => {
   it('draws equal bars for equal figures in the funnel', async () => {
     // One click and one referral from it: the funnel's first two figures are equal.

@@ -12,6 +12,32 @@ import { href } from '../session.js';
 
 type Owed = Answer<'/v1/payouts/owed'>['data'][number];
 type Batch = Answer<'/v1/payout_batches'>['data'][number];
+type Invoice = Answer<'/v1/invoices'>['data'][number];
+
+/** Each partner's self-billing invoice of a paid batch (docs/payouts.md#invoices), newest first. */
+const INVOICES: Column<Invoice>[] = [
+  { label: 'Number', cell: (i) => i.attributes.label, text: (i) => i.attributes.label },
+  {
+    label: 'Partner',
+    cell: (i) => <a href={href(`/partners/${i.attributes.partner_id}`)}>{i.attributes.supplier.name}</a>,
+    text: (i) => i.attributes.supplier.name,
+  },
+  { label: 'Paid', cell: (i) => dateTime(i.attributes.paid_at), text: (i) => new Date(i.attributes.paid_at * 1000).toISOString() },
+  {
+    label: 'Amount',
+    numeric: true,
+    cell: (i) => money(i.attributes.amount, i.attributes.currency),
+    text: (i) => `${i.attributes.amount} ${i.attributes.currency}`,
+  },
+  {
+    label: 'PDF',
+    cell: (i) => (
+      <a class="button-link" href={apiHref('/v1/invoices/{id}/pdf', { path: { id: i.id } })} download>
+        Download
+      </a>
+    ),
+  },
+];
 
 const OWED: Column<Owed & { id: string }>[] = [
   { label: 'Partner', cell: (r) => <a href={href(`/partners/${r.partner_id}`)}>{r.name}</a>, text: (r) => r.name },
@@ -37,8 +63,12 @@ export function Payouts() {
   // ?batch=ID: the batch a commission's "In payout batch" leads to, marked in the table.
   const { query } = useLocation();
   const loaded = useLoad(async (signal) => {
-    const [owed, batches] = await Promise.all([api.GET('/v1/payouts/owed', { signal }), api.GET('/v1/payout_batches', { signal })]);
-    return { owed: owed.data.map((o) => ({ ...o, id: `${o.partner_id}-${o.currency}` })), batches: batches.data };
+    const [owed, batches, invoices] = await Promise.all([
+      api.GET('/v1/payouts/owed', { signal }),
+      api.GET('/v1/payout_batches', { signal }),
+      api.GET('/v1/invoices', { signal }),
+    ]);
+    return { owed: owed.data.map((o) => ({ ...o, id: `${o.partner_id}-${o.currency}` })), batches: batches.data, invoices: invoices.data };
   }, 'payouts');
   const [exported, setExported] = useState<Batch[] | null>(null);
   const [confirm, setConfirm] = useState<{ batch: Batch; action: 'paid' | 'cancel' } | null>(null);
@@ -113,7 +143,7 @@ export function Payouts() {
         </div>
       )}
       <Show loaded={loaded}>
-        {({ owed, batches }) => (
+        {({ owed, batches, invoices }) => (
           <>
             <h2>Owed now</h2>
             {owed.length === 0 ? (
@@ -130,6 +160,14 @@ export function Payouts() {
               </Empty>
             ) : (
               <Table caption="Payout batches" columns={batchColumns} rows={batches} csv="payout-batches" current={query.batch} />
+            )}
+            <h2>Invoices</h2>
+            {invoices.length === 0 ? (
+              <Empty title="No invoices yet">
+                <p>Marking a batch paid issues each of its partners a self-billing invoice, numbered in order.</p>
+              </Empty>
+            ) : (
+              <Table caption="Invoices" columns={INVOICES} rows={invoices} csv="invoices" />
             )}
           </>
         )}
