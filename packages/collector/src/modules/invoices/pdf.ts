@@ -38,6 +38,8 @@ function party(doc: PDFKit.PDFDocument, heading: string, p: Party, x: number, y:
 function lines(doc: PDFKit.PDFDocument, invoice: Printed): void {
   const at = { date: MARGIN, description: MARGIN + 80, amount: MARGIN + WIDTH - 110 };
   const row = (date: string, description: string, amount: string) => {
+    // A row starts on the page it ends on: the three cells are placed at one y.
+    if (doc.y > doc.page.height - MARGIN - 40) doc.addPage();
     const y = doc.y;
     doc.text(date, at.date, y, { width: 75 });
     doc.text(description, at.description, y, { width: at.amount - at.description - 10 });
