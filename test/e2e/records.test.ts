@@ -118,6 +118,17 @@ describe('payouts ask first', () => {
 });
 
 describe('invoices', () => {
+  it("the owner's billing details are saved from Settings → Program", async () => {
+    await page.goto(at('/settings/program'));
+    await waitForText(page, 'Billing details');
+    await page.fill('input[name=billing_name]', 'Acme Widgets GmbH');
+    await page.fill('input[name=billing_vat_id]', 'DE123456789');
+    await press(page, 'Save billing details');
+    await expect
+      .poll(async () => (await api('GET', '/v1/program')).data.attributes, { timeout: 10_000 })
+      .toMatchObject({ billing_name: 'Acme Widgets GmbH', billing_vat_id: 'DE123456789' });
+  });
+
   it("a batch marked paid lists its partner's invoice, whose link downloads the PDF", async () => {
     await api('POST', '/v1/commissions', { partner_id: alice.id, amount: 2500, currency: 'EUR' });
     const [batch] = (await api('POST', '/v1/payout_batches', { currency: 'EUR' })).data;
