@@ -109,6 +109,10 @@ beforeAll(async () => {
   await call('POST', '/v1/payments', {
     body: { amount: 10_000, currency: 'USD', referral_id: conv.body.data.id, idempotency_key: 'plans-1' },
   });
+  // A paid batch of its own, and so an invoice; the open USD batch below stays the newest.
+  await call('POST', '/v1/commissions', { body: { partner_id: p.partnerId, amount: 500, currency: 'EUR' } });
+  const paid = (await call('POST', '/v1/payout_batches', { body: { currency: 'EUR' } })).body.data[0].id;
+  await call('POST', `/v1/payout_batches/${paid}/paid`);
   expect((await call('POST', '/v1/payout_batches', { body: {} })).body.data).toHaveLength(1);
   // A referral held for review (a disposable address), and the owner's decision about it.
   const held = await call('POST', '/v1/tracking/conversion', {

@@ -219,6 +219,9 @@ describe('programs', () => {
     const payment = (await as('POST', '/v1/payments', { amount: 500, currency: 'USD', referral_id: referral.id, idempotency_key: 'o-1' }))
       .body;
     const batch = (await as('POST', '/v1/payout_batches', {})).body.data[0];
+    // Paid, so that it has an invoice of theirs too.
+    await as('POST', `/v1/payout_batches/${batch.id}/paid`);
+    const [invoice] = (await as('GET', '/v1/invoices')).body.data;
     const click = (await as('GET', '/v1/clicks')).body.data[0];
     const token = (await as('GET', '/v1/tokens')).body.data[0];
     const member = (await as('POST', '/v1/members', { email: 'their-owner@owners.test' })).body.data;
@@ -271,6 +274,7 @@ describe('programs', () => {
       commissions: payment.included[0].id,
       clicks: click.id,
       payout_batches: batch.id,
+      invoices: invoice.id,
       tokens: token.id,
       members: member.id,
       'integrations/stripe/secrets': stripeSecret.data.id,

@@ -173,9 +173,21 @@ describe('the partner portal in Chromium', () => {
     await api('POST', `/v1/payout_batches/${batch.id}/paid`);
     await portal.goto(`${url}/portal/earnings`);
     await waitForText(portal, /paid \w/);
-    const payouts = await portal.evaluate(() => [...document.querySelectorAll('table')].at(-1)!.innerText);
+    const table = (caption: string) =>
+      portal.evaluate((c) => [...document.querySelectorAll('table')].find((t) => t.caption?.textContent === c)?.innerText ?? '', caption);
+    const payouts = await table('Your payouts');
     expect(payouts).toContain('$9.80');
     expect(payouts).toContain('paid');
+    // Its self-billing invoice, whose link downloads the PDF with the partner's session.
+    await waitForText(portal, 'Download PDF');
+    expect(await table('Your invoices')).toMatch(/INV-\d{4}-000001[\s\S]*\$9\.80/);
+    const [download] = await Promise.all([portal.waitForEvent('download'), press(portal, 'Download PDF')]);
+    expect(download.suggestedFilename()).toMatch(/^INV-\d{4}-000001\.pdf$/);
+    expect(
+      readFileSync((await download.path())!)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   });
 
   it('settings: the PayPal address changes; every page is readable at 360 px', async () => {
@@ -184,6 +196,10 @@ describe('the partner portal in Chromium', () => {
     await press(portal, 'Save');
     await waitForText(portal, 'Saved.');
     expect((await api('GET', '/v1/partners')).data[0].attributes.paypal_email).toBe('new@pat.test');
+    await portal.fill('input[name=billing_vat_id]', 'DE999999999');
+    await press(portal, 'Save', 'form:has(input[name=billing_vat_id])');
+    await waitForText(portal, 'Your next invoices print these details.');
+    expect((await api('GET', '/v1/partners')).data[0].attributes.billing_vat_id).toBe('DE999999999');
     expect(await axeFindings(portal)).toEqual([]);
     await portal.setViewportSize({ width: 360, height: 740 });
     try {

@@ -117,6 +117,37 @@ describe('payouts ask first', () => {
   });
 });
 
+describe('invoices', () => {
+  it("the owner's billing details are saved from Settings → Program", async () => {
+    await page.goto(at('/settings/program'));
+    await waitForText(page, 'Billing details');
+    await page.fill('input[name=billing_name]', 'Acme Widgets GmbH');
+    await page.fill('input[name=billing_vat_id]', 'DE123456789');
+    await press(page, 'Save billing details');
+    await expect
+      .poll(async () => (await api('GET', '/v1/program')).data.attributes, { timeout: 10_000 })
+      .toMatchObject({ billing_name: 'Acme Widgets GmbH', billing_vat_id: 'DE123456789' });
+  });
+
+  it("a batch marked paid lists its partner's invoice, whose link downloads the PDF", async () => {
+    await api('POST', '/v1/commissions', { partner_id: alice.id, amount: 2500, currency: 'EUR' });
+    const [batch] = (await api('POST', '/v1/payout_batches', { currency: 'EUR' })).data;
+    await api('POST', `/v1/payout_batches/${batch.id}/paid`);
+    await page.goto(at('/payouts'));
+    await waitForText(page, 'INV-');
+    const [row] = await tableRows(page, 'Invoices');
+    expect(row).toMatchObject({ Partner: 'Alice Example', Number: expect.stringMatching(/^INV-\d{4}-\d{6}$/) });
+    expect(row!.Amount).toContain('25.00');
+    // The link as the browser follows it, with the owner's session cookie.
+    const answer = await page.evaluate(async () => {
+      const link = document.querySelector<HTMLAnchorElement>('a[href*="/v1/invoices/"]')!;
+      const res = await fetch(link.href);
+      return { type: res.headers.get('content-type'), start: new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5)) };
+    });
+    expect(answer).toEqual({ type: 'application/pdf', start: '%PDF-' });
+  });
+});
+
 describe('the overview', () => {
   it('draws equal bars for equal figures in the funnel', async () => {
     // One click and one referral from it: the funnel's first two figures are equal.

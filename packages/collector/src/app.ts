@@ -34,6 +34,7 @@ import { reviewRoutes } from './modules/review/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { payoutRoutes } from './modules/payouts/routes.js';
 import { payoutRunRoutes } from './modules/payout-runs/routes.js';
+import { invoiceRoutes } from './modules/invoices/routes.js';
 import { programRoutes } from './modules/programs/routes.js';
 import { programPageRoutes } from './modules/programs/page-routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
@@ -107,6 +108,7 @@ export const ROUTES: readonly Route[] = [
   ...clickRoutes,
   ...payoutRoutes,
   ...payoutRunRoutes,
+  ...invoiceRoutes,
   ...programRoutes,
   ...tokenRoutes,
   ...statsRoutes,

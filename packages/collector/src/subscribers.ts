@@ -5,11 +5,12 @@
 import { react, subscribe } from './events/emit.js';
 import { deliveriesOf } from './modules/webhooks/events.js';
 import { noticesFor } from './modules/notifications/derive.js';
-import { automaticCodes, moveRules } from './flows/reactions.js';
+import { automaticCodes, moveRules, payoutInvoices } from './flows/reactions.js';
 
 export function registerSubscribers(): void {
   subscribe('webhooks', (db, event) => deliveriesOf(db, event));
   subscribe('notifications', (db, event, known) => noticesFor(db, event, known));
   react('move-rules', moveRules);
   react('automatic-codes', automaticCodes);
+  react('payout-invoices', payoutInvoices);
 }

@@ -52,6 +52,9 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     locale?: "en" | "de" | "fr" | "es";
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -95,6 +98,12 @@ export interface paths {
                         /** Format: email */
                         email: string;
                         paypal_email?: string | null;
+                        /** @description The legal name invoices print */
+                        billing_name?: string | null;
+                        /** @description The postal address, lines split by newlines */
+                        billing_address?: string | null;
+                        /** @description The VAT (or other tax) ID */
+                        billing_vat_id?: string | null;
                     };
                 };
             };
@@ -119,6 +128,9 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     locale?: "en" | "de" | "fr" | "es";
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -182,6 +194,9 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     locale?: "en" | "de" | "fr" | "es";
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -251,6 +266,12 @@ export interface paths {
                         /** Format: email */
                         email?: string;
                         paypal_email?: string | null;
+                        /** @description The legal name invoices print */
+                        billing_name?: string | null;
+                        /** @description The postal address, lines split by newlines */
+                        billing_address?: string | null;
+                        /** @description The VAT (or other tax) ID */
+                        billing_vat_id?: string | null;
                     };
                 };
             };
@@ -275,6 +296,9 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     locale?: "en" | "de" | "fr" | "es";
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -7105,6 +7129,392 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List invoices, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description exact match */
+                    partner_id_eq?: string;
+                    /** @description exact match */
+                    payout_id_eq?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "invoice";
+                                attributes: {
+                                    /** @description The program's invoice number: 1, 2, … without gaps */
+                                    number: number;
+                                    /** @description The number as printed: INV-<year paid>-<number> */
+                                    label: string;
+                                    partner_id: string;
+                                    /** @description The payout (today: the payout batch) whose share of the partner it invoices */
+                                    payout_id: string;
+                                    currency: string;
+                                    /** @description The total, in the currency's minor units */
+                                    amount: number;
+                                    paid_at: number;
+                                    /** @description The program's owner, who issues the invoice on the partner's behalf */
+                                    customer: {
+                                        name: string;
+                                        address: string | null;
+                                        vat_id: string | null;
+                                    };
+                                    /** @description The partner */
+                                    supplier: {
+                                        name: string;
+                                        address: string | null;
+                                        vat_id: string | null;
+                                    };
+                                    lines: {
+                                        commission_id: string;
+                                        date: number;
+                                        description: string;
+                                        amount: number;
+                                    }[];
+                                    created_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one invoice */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "invoice";
+                                attributes: {
+                                    /** @description The program's invoice number: 1, 2, … without gaps */
+                                    number: number;
+                                    /** @description The number as printed: INV-<year paid>-<number> */
+                                    label: string;
+                                    partner_id: string;
+                                    /** @description The payout (today: the payout batch) whose share of the partner it invoices */
+                                    payout_id: string;
+                                    currency: string;
+                                    /** @description The total, in the currency's minor units */
+                                    amount: number;
+                                    paid_at: number;
+                                    /** @description The program's owner, who issues the invoice on the partner's behalf */
+                                    customer: {
+                                        name: string;
+                                        address: string | null;
+                                        vat_id: string | null;
+                                    };
+                                    /** @description The partner */
+                                    supplier: {
+                                        name: string;
+                                        address: string | null;
+                                        vat_id: string | null;
+                                    };
+                                    lines: {
+                                        commission_id: string;
+                                        date: number;
+                                        description: string;
+                                        amount: number;
+                                    }[];
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The self-billing invoice as a PDF, the same bytes at every download */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partnership's self-billing invoices, one per paid payout, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "invoice";
+                                attributes: {
+                                    /** @description The program's invoice number: 1, 2, … without gaps */
+                                    number: number;
+                                    /** @description The number as printed: INV-<year paid>-<number> */
+                                    label: string;
+                                    partner_id: string;
+                                    /** @description The payout (today: the payout batch) whose share of the partner it invoices */
+                                    payout_id: string;
+                                    currency: string;
+                                    /** @description The total, in the currency's minor units */
+                                    amount: number;
+                                    paid_at: number;
+                                    /** @description The program's owner, who issues the invoice on the partner's behalf */
+                                    customer: {
+                                        name: string;
+                                        address: string | null;
+                                        vat_id: string | null;
+                                    };
+                                    /** @description The partner */
+                                    supplier: {
+                                        name: string;
+                                        address: string | null;
+                                        vat_id: string | null;
+                                    };
+                                    lines: {
+                                        commission_id: string;
+                                        date: number;
+                                        description: string;
+                                        amount: number;
+                                    }[];
+                                    created_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/invoices/{invoice}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the partnership’s invoices as a PDF */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    invoice: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/program": {
         parameters: {
             query?: never;
@@ -7175,6 +7585,9 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     locale: "en" | "de" | "fr" | "es";
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -7250,6 +7663,12 @@ export interface paths {
                          * @enum {string}
                          */
                         locale?: "en" | "de" | "fr" | "es";
+                        /** @description The legal name invoices print */
+                        billing_name?: string | null;
+                        /** @description The postal address, lines split by newlines */
+                        billing_address?: string | null;
+                        /** @description The VAT (or other tax) ID */
+                        billing_vat_id?: string | null;
                     };
                 };
             };
@@ -7307,6 +7726,9 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     locale: "en" | "de" | "fr" | "es";
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                     created_at: number;
                                     updated_at: number;
                                 };
@@ -10556,6 +10978,9 @@ export interface paths {
                                     paypal_email: string | null;
                                     /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
                                     locale: ("en" | "de" | "fr" | "es") | null;
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                 };
                             };
                         };
@@ -10676,6 +11101,9 @@ export interface paths {
                                     paypal_email: string | null;
                                     /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
                                     locale: ("en" | "de" | "fr" | "es") | null;
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                 };
                             };
                         };
@@ -10825,6 +11253,9 @@ export interface paths {
                                     paypal_email: string | null;
                                     /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
                                     locale: ("en" | "de" | "fr" | "es") | null;
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                 };
                             } | null;
                         };
@@ -10846,7 +11277,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the name, the PayPal address the partner is paid at, or their language, in every program they joined */
+        /** Change the name, the PayPal address the partner is paid at, their language or their billing details, in every program they joined */
         patch: {
             parameters: {
                 query?: never;
@@ -10861,6 +11292,12 @@ export interface paths {
                         paypal_email?: string | null;
                         /** @description en, de, fr or es; null: the browser's, else the program's */
                         locale?: ("en" | "de" | "fr" | "es") | null;
+                        /** @description The legal name invoices print */
+                        billing_name?: string | null;
+                        /** @description The postal address, lines split by newlines */
+                        billing_address?: string | null;
+                        /** @description The VAT (or other tax) ID */
+                        billing_vat_id?: string | null;
                     };
                 };
             };
@@ -10882,6 +11319,9 @@ export interface paths {
                                     paypal_email: string | null;
                                     /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
                                     locale: ("en" | "de" | "fr" | "es") | null;
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
                                 };
                             };
                         };

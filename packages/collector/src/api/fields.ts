@@ -99,3 +99,27 @@ export const discountCode = z
   .min(1)
   .max(64)
   .meta({ description: 'A promotion code the customer used: it credits its partner where no link or referral does' });
+
+/**
+ * The billing details of a program (its owner) or a partner, printed on invoices
+ * (docs/payouts.md#invoices); each optional, null clears it. Without a billing name the
+ * record's own name is printed.
+ */
+export const billingIn = {
+  billing_name: z.string().trim().min(1).max(200).nullable().optional().meta({ description: 'The legal name invoices print' }),
+  billing_address: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1000)
+    .nullable()
+    .optional()
+    .meta({ description: 'The postal address, lines split by newlines' }),
+  billing_vat_id: z.string().trim().min(1).max(50).nullable().optional().meta({ description: 'The VAT (or other tax) ID' }),
+};
+
+export const billingOut = {
+  billing_name: z.string().optional(),
+  billing_address: z.string().optional(),
+  billing_vat_id: z.string().optional(),
+};

@@ -198,6 +198,9 @@ async function insertPartner(c: Context, p: SourcePartner, paypal: string | null
     account_id: null,
     // Their language is theirs to choose in the portal; until then the browser's, else the program's.
     locale: null,
+    billing_name: null,
+    billing_address: null,
+    billing_vat_id: null,
     created_at: at,
     updated_at: c.now,
   };

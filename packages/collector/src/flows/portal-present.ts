@@ -3,6 +3,7 @@
 
 import { maskEmail } from '../core/email.js';
 import { localeOf } from '../core/locale.js';
+import { renderBilling } from '../core/billing.js';
 import type { Resource } from '../platform/resource.js';
 import type { CommissionRow } from '../modules/commissions/model.js';
 import { referralLink } from '../modules/partnerships/present.js';
@@ -102,8 +103,8 @@ export const renderPayout = (b: PartnerPayoutRow): Resource => ({
   },
 });
 
-export const renderAccount = ({ account, name, paypalEmail, locale }: Profile): Resource => ({
+export const renderAccount = ({ account, name, paypalEmail, locale, billing }: Profile): Resource => ({
   id: account.id,
   type: 'partner_account',
-  attributes: { email: account.email, name, paypal_email: paypalEmail, locale },
+  attributes: { email: account.email, name, paypal_email: paypalEmail, locale, ...renderBilling(billing) },
 });

@@ -11,6 +11,7 @@
 // the account only when its link is used, and a link handed over by an owner sets the
 // password only of an account that reaches nothing outside the owner's program.
 
+import type { BillingFields } from '../core/billing.js';
 import { fail, found } from '../platform/errors.js';
 import * as commissions from '../modules/commissions/repo.js';
 import type { EarningsRow } from '../modules/commissions/repo.js';
@@ -353,6 +354,11 @@ export async function profileOf(db: Queryable, account: AccountRow): Promise<Pro
     name: first?.partner_name ?? '',
     paypalEmail: first?.paypal_email ?? null,
     locale: localeOf(first?.partner_locale) ?? null,
+    billing: {
+      billing_name: first?.billing_name ?? null,
+      billing_address: first?.billing_address ?? null,
+      billing_vat_id: first?.billing_vat_id ?? null,
+    },
   };
 }
 
@@ -362,6 +368,8 @@ export interface Profile {
   paypalEmail: string | null;
   /** The language chosen in the portal; null: the browser's, else the program's. */
   locale: Locale | null;
+  /** What their invoices print; the same on every program's record of them. */
+  billing: BillingFields;
 }
 
 /** One of them, or 404 as for anything the account does not reach. */
@@ -371,11 +379,16 @@ export async function reachedPartnership(db: Queryable, accountId: string, id: s
   return found;
 }
 
-/** The partner's name and PayPal address, as they give them, on every program's record of them. */
+/** The partner's name, PayPal address, language and billing details, as they give them, on every program's record of them. */
 export async function updateProfile(
   db: Db,
   account: AccountRow,
-  changes: { name?: string | undefined; paypal_email?: string | null | undefined; locale?: Locale | null | undefined },
+  changes: {
+    name?: string | undefined;
+    paypal_email?: string | null | undefined;
+    locale?: Locale | null | undefined;
+    billing?: Partial<BillingFields>;
+  },
   now: number,
 ): Promise<void> {
   const fields: Parameters<typeof accounts.updatePartnerRecords>[2] = {};
@@ -385,6 +398,7 @@ export async function updateProfile(
     fields.paypal_email_norm = fields.paypal_email === null ? null : normalizeEmail(fields.paypal_email);
   }
   if (changes.locale !== undefined) fields.locale = changes.locale;
+  Object.assign(fields, changes.billing);
   if (Object.keys(fields).length === 0) return;
   await db.transaction((tx) => accounts.updatePartnerRecords(tx, account.id, fields, now));
 }

@@ -1,5 +1,6 @@
 // Programs: one company's affiliate program, the tenant every record belongs to.
 
+import type { BillingFields } from '../core/billing.js';
 import { fail } from '../platform/errors.js';
 import type { Db, Tx } from '../platform/db/db.js';
 import * as programs from '../modules/programs/repo.js';
@@ -56,6 +57,9 @@ function prepare(input: NewProgram, now: number): { program: ProgramRow; origins
     lemonsqueezy_api_key: null,
     review_signals: '{}',
     locale: 'en',
+    billing_name: null,
+    billing_address: null,
+    billing_vat_id: null,
     created_at: now,
     updated_at: now,
   };
@@ -109,6 +113,8 @@ export interface ProgramChanges {
   reviewSignals?: Partial<Record<string, boolean>> | undefined;
   /** The partners' default language (core/locale.ts LOCALES). */
   locale?: string | undefined;
+  /** The owner's side of invoices; null clears one. */
+  billing?: Partial<BillingFields> | undefined;
   /** The whole list, replacing the current one: what is missing is removed, what is new added. */
   origins?: readonly string[] | undefined;
 }
@@ -137,6 +143,7 @@ export async function updateProgram(db: Db, id: string, changes: ProgramChanges,
   if (changes.stripeApiKey !== undefined) fields.stripe_api_key = changes.stripeApiKey;
   if (changes.lemonSqueezyApiKey !== undefined) fields.lemonsqueezy_api_key = changes.lemonSqueezyApiKey;
   if (changes.locale !== undefined) fields.locale = changes.locale;
+  Object.assign(fields, changes.billing);
   const wanted = changes.origins && [...new Set(changes.origins.map(parseOrigin))];
   if (wanted?.length === 0) {
     throw fail('invalid_field', 'a program needs at least one allowed origin, or the snippet can record nothing', {

@@ -1,7 +1,7 @@
 // The domain's reactions to its own events (events/emit.ts), registered by the composition
 // root: a partner's group moves when a commission, or an approval, raises the totals its
-// rules weigh; a partnership just accepted gets the program's automatic code. The modules
-// that emit know nothing of either.
+// rules weigh; a partnership just accepted gets the program's automatic code; a payout batch
+// marked paid gets its partners' invoices. The modules that emit know nothing of these.
 
 import type { Queryable, Tx } from '../platform/db/db.js';
 import type { Reaction } from '../events/emit.js';
@@ -10,6 +10,7 @@ import { applyMoveRules, programHasMoveRules, hasMoveRules } from './group-moves
 import { autoCode } from '../modules/codes/service.js';
 import { findPartnership, partnershipOfPartner } from '../modules/partnerships/service.js';
 import { findProgram } from '../modules/programs/service.js';
+import { invoicesForBatch } from './invoice-issue.js';
 
 /** The partnership whose totals the event may raise, or null. */
 function raised(e: DomainEvent): { partnerId?: string; partnershipId?: string } | null {
@@ -55,5 +56,13 @@ export const automaticCodes: Reaction = {
     const program = await findProgram(tx, e.programId);
     const key = e.data.attributes.key;
     if (program && typeof key === 'string') await autoCode(tx as Tx, program, { id: e.data.id, key }, e.at);
+  },
+};
+
+export const payoutInvoices: Reaction = {
+  // Batches only: a provider's payout (flows/payout-*) issues its invoice from its own input.
+  wants: async (_db: Queryable, e) => e.type === 'payout.paid' && e.data.type === 'payout_batch',
+  async run(tx, e) {
+    await invoicesForBatch(tx, e.programId, e.data.id, e.at);
   },
 };

@@ -15,6 +15,10 @@ export interface PartnerRow {
   account_id: string | null;
   /** The language the partner chose in the portal; null: their browser's, else the program's. */
   locale: string | null;
+  /** Invoices' billing details (docs/payouts.md#invoices): the legal name (else `name`), address and VAT ID; null: not given. */
+  billing_name: string | null;
+  billing_address: string | null;
+  billing_vat_id: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -27,7 +31,8 @@ export async function insert(db: Queryable, row: PartnerRow): Promise<void> {
 }
 
 export async function update(db: Queryable, row: PartnerRow): Promise<void> {
-  const { name, email, email_norm, paypal_email, paypal_email_norm, locale, updated_at } = row;
+  const { name, email, email_norm, paypal_email, paypal_email_norm, locale, billing_name, billing_address, billing_vat_id, updated_at } =
+    row;
   await updateRow(db, 'partners', row.program_id, row.id, {
     name,
     email,
@@ -35,6 +40,9 @@ export async function update(db: Queryable, row: PartnerRow): Promise<void> {
     paypal_email,
     paypal_email_norm,
     locale,
+    billing_name,
+    billing_address,
+    billing_vat_id,
     updated_at,
   });
 }

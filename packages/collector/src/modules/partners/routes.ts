@@ -7,7 +7,8 @@ import { one, resource, unixTime } from '../../platform/http/schemas.js';
 import * as partners from './repo.js';
 import type { PartnerRow } from './repo.js';
 import { readRoutes } from '../../api/crud.js';
-import { email, emailFilter, partnerName } from '../../api/fields.js';
+import { billingIn, billingOut, email, emailFilter, partnerName } from '../../api/fields.js';
+import { renderBilling } from '../../core/billing.js';
 import { LOCALES } from '../../core/locale.js';
 
 /**
@@ -24,6 +25,7 @@ export function renderPartner(row: PartnerRow): Resource {
       email: row.email,
       paypal_email: row.paypal_email,
       locale: row.locale,
+      ...renderBilling(row),
       created_at: row.created_at,
       updated_at: row.updated_at,
     }),
@@ -38,11 +40,12 @@ export const partnerSchema = resource('partner', {
     .enum(LOCALES)
     .optional()
     .meta({ description: "The language the partner chose in the portal; absent: their browser's, else the program's `locale`" }),
+  ...billingOut,
   created_at: unixTime,
   updated_at: unixTime,
 });
 
-const createBody = z.strictObject({ name: partnerName, email, paypal_email: email.nullish() });
+const createBody = z.strictObject({ name: partnerName, email, paypal_email: email.nullish(), ...billingIn });
 const updateBody = createBody.partial();
 
 export const partnerRoutes = [

@@ -6,6 +6,7 @@ import * as partners from './repo.js';
 import type { PartnerRow } from './repo.js';
 import { normalizeEmail } from '../../core/email.js';
 import { uuidv7 } from '../../core/ids.js';
+import { BILLING_FIELDS } from '../../core/billing.js';
 
 export interface PartnerInput {
   name: string;
@@ -13,6 +14,10 @@ export interface PartnerInput {
   paypal_email?: string | null;
   /** The language the person chose (their account's, when they join another program from the portal). */
   locale?: string | null;
+  /** The partner's side of invoices; null clears one. */
+  billing_name?: string | null;
+  billing_address?: string | null;
+  billing_vat_id?: string | null;
 }
 
 export async function getPartner(db: Queryable, programId: string, id: string): Promise<PartnerRow> {
@@ -49,6 +54,9 @@ export async function createPartner(
     paypal_email_norm: input.paypal_email ? normalizeEmail(input.paypal_email) : null,
     account_id: accountId,
     locale: input.locale ?? null,
+    billing_name: input.billing_name ?? null,
+    billing_address: input.billing_address ?? null,
+    billing_vat_id: input.billing_vat_id ?? null,
     created_at: now,
     updated_at: now,
   };
@@ -76,6 +84,9 @@ export async function updatePartner(
     }
     // The owner's route takes no language; the embedded portal's partner sets theirs (modules/embed).
     if (changes.locale !== undefined) row.locale = changes.locale;
+    for (const field of BILLING_FIELDS) {
+      if (changes[field] !== undefined) row[field] = changes[field];
+    }
     row.updated_at = now;
     await write(() => partners.update(tx, row));
     return row;

@@ -43,6 +43,10 @@ export interface ReachedPartnership extends PartnershipRow {
   /** The language the partner chose (the same on each of the account's records), and the program's default. */
   partner_locale: string | null;
   program_locale: string;
+  /** What the partner's invoices print (docs/payouts.md#invoices), the same on each of the account's records. */
+  billing_name: string | null;
+  billing_address: string | null;
+  billing_vat_id: string | null;
 }
 
 export async function insertAccount(db: Queryable, row: AccountRow): Promise<void> {
@@ -96,7 +100,15 @@ export async function reachesOtherProgram(db: Queryable, accountId: string, prog
 export function updatePartnerRecords(
   db: Queryable,
   accountId: string,
-  fields: { name?: string; paypal_email?: string | null; paypal_email_norm?: string | null; locale?: string | null },
+  fields: {
+    name?: string;
+    paypal_email?: string | null;
+    paypal_email_norm?: string | null;
+    locale?: string | null;
+    billing_name?: string | null;
+    billing_address?: string | null;
+    billing_vat_id?: string | null;
+  },
   now: number,
 ): Promise<number> {
   const set = Object.keys(fields).map((c) => `${c} = ?`);
@@ -107,7 +119,8 @@ export function updatePartnerRecords(
 const REACHED = `SELECT s.*, p.name AS program_name, p.slug AS program_slug, p.site_url AS program_site_url, p.commission_rate_bps AS program_rate_bps,
             p.partner_codes AS program_partner_codes, p.code_prefix AS program_code_prefix, p.code_max_length AS program_code_max_length,
             p.minimum_payout AS program_minimum_payout, g.minimum_payout AS group_minimum_payout, pa.name AS partner_name, pa.paypal_email,
-            pa.locale AS partner_locale, p.locale AS program_locale`;
+            pa.locale AS partner_locale, p.locale AS program_locale,
+            pa.billing_name, pa.billing_address, pa.billing_vat_id`;
 /** The group whose minimum payout applies (`g`), beside the partnership `s`. */
 const GROUP = 'LEFT JOIN partner_groups g ON g.id = s.group_id';
 

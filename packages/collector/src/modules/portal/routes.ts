@@ -4,7 +4,8 @@
 // is reached through a partnership of the account, so any other id is a 404.
 
 import { z } from 'zod';
-import { email } from '../../api/fields.js';
+import { billingIn, billingOut, email } from '../../api/fields.js';
+import { billingOf } from '../../core/billing.js';
 import { type Reply, type RouteInput, route } from '../../api/route.js';
 import type { Resource } from '../../platform/resource.js';
 import { states } from '../../core/state-machines.js';
@@ -83,6 +84,7 @@ const accountSchema = resource('partner_account', {
     .enum(LOCALES)
     .nullable()
     .meta({ description: "The language chosen for the portal (and e-mails); null: the browser's, else the program's default" }),
+  ...billingOut,
 });
 
 /** The account as the portal shows it, in the `{ data }` envelope. */
@@ -195,17 +197,19 @@ export const portalRoutes = [
   route({
     method: 'patch',
     path: '/v1/portal/account',
-    summary: 'Change the name, the PayPal address the partner is paid at, or their language, in every program they joined',
+    summary:
+      'Change the name, the PayPal address the partner is paid at, their language or their billing details, in every program they joined',
     access: 'partner',
     body: z.strictObject({
       name: z.string().trim().min(1).max(200).optional(),
       paypal_email: email.nullable().optional(),
       locale: z.enum(LOCALES).nullable().optional().meta({ description: "en, de, fr or es; null: the browser's, else the program's" }),
+      ...billingIn,
     }),
     status: 200,
     response: one(accountSchema),
     async handle(input) {
-      await updateProfile(input.db, me(input), input.body, input.now);
+      await updateProfile(input.db, me(input), { ...input.body, billing: billingOf(input.body) }, input.now);
       return { status: 200, body: await accountAnswer(input.db, me(input)) };
     },
   }),

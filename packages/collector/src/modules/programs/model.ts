@@ -38,6 +38,10 @@ export interface ProgramRow {
   review_signals: string;
   /** The language partners get when neither they nor their browser choose one of ours (core/locale.ts). */
   locale: string;
+  /** Invoices' billing details (docs/payouts.md#invoices): the legal name (else `name`), address and VAT ID; null: not given. */
+  billing_name: string | null;
+  billing_address: string | null;
+  billing_vat_id: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -55,6 +55,9 @@ export type ProgramFields = Partial<
     | 'lemonsqueezy_api_key'
     | 'review_signals'
     | 'locale'
+    | 'billing_name'
+    | 'billing_address'
+    | 'billing_vat_id'
   >
 >;
 

@@ -14,6 +14,8 @@ import { renderRules } from './present.js';
 import { STRIPE_API_KEY } from '../codes/stripe-api.js';
 import { rateBps, rules, rulesOut, slug } from '../../api/fields.js';
 import { LOCALES, localeOf } from '../../core/locale.js';
+import { billingIn, billingOut } from '../../api/fields.js';
+import { billingOf, renderBilling } from '../../core/billing.js';
 
 /** The snippet holds data-cookie-days to 1–365 (docs/tracker.md). */
 export const COOKIE_DAYS_MAX = 365;
@@ -48,6 +50,7 @@ const programSchema = resource('program', {
   locale: z.enum(LOCALES).meta({
     description: "The partners' default language: the portal's and public page's when neither the partner nor their browser picks one",
   }),
+  ...billingOut,
   created_at: unixTime,
   updated_at: unixTime,
 });
@@ -77,6 +80,7 @@ function renderProgram({ program, origins }: ProgramWithOrigins) {
       lemonsqueezy_api_key_hint: program.lemonsqueezy_api_key ? `…${program.lemonsqueezy_api_key.slice(-4)}` : null,
       review_signals: Object.fromEntries(SIGNAL_NAMES.map((s) => [s, signalsOn(program.review_signals).has(s)])),
       locale: localeOf(program.locale) ?? 'en',
+      ...renderBilling(program),
       created_at: program.created_at,
       updated_at: program.updated_at,
     },
@@ -126,6 +130,7 @@ const changes = z.strictObject({
       description: "A Lemon Squeezy API key: Tally reads an order's discount code with it (webhooks do not carry it); null removes it",
     }),
   locale: z.enum(LOCALES).optional().meta({ description: 'en, de, fr or es' }),
+  ...billingIn,
 });
 
 export const programRoutes = [
@@ -173,6 +178,7 @@ export const programRoutes = [
           lemonSqueezyApiKey: body.lemonsqueezy_api_key,
           reviewSignals: body.review_signals,
           locale: body.locale,
+          billing: billingOf(body),
           origins: body.allowed_origins,
         },
         now,

@@ -12,6 +12,32 @@ import { href } from '../session.js';
 
 type Owed = Answer<'/v1/payouts/owed'>['data'][number];
 type Batch = Answer<'/v1/payout_batches'>['data'][number];
+type Invoice = Answer<'/v1/invoices'>['data'][number];
+
+/** Each partner's self-billing invoice of a paid batch (docs/payouts.md#invoices), newest first. */
+const INVOICES: Column<Invoice>[] = [
+  { label: 'Number', cell: (i) => i.attributes.label, text: (i) => i.attributes.label },
+  {
+    label: 'Partner',
+    cell: (i) => <a href={href(`/partners/${i.attributes.partner_id}`)}>{i.attributes.supplier.name}</a>,
+    text: (i) => i.attributes.supplier.name,
+  },
+  { label: 'Paid', cell: (i) => dateTime(i.attributes.paid_at), text: (i) => new Date(i.attributes.paid_at * 1000).toISOString() },
+  {
+    label: 'Amount',
+    numeric: true,
+    cell: (i) => money(i.attributes.amount, i.attributes.currency),
+    text: (i) => `${i.attributes.amount} ${i.attributes.currency}`,
+  },
+  {
+    label: 'PDF',
+    cell: (i) => (
+      <a class="button-link" href={apiHref('/v1/invoices/{id}/pdf', { path: { id: i.id } })} download>
+        Download
+      </a>
+    ),
+  },
+];
 
 const OWED: Column<Owed & { id: string }>[] = [
   { label: 'Partner', cell: (r) => <a href={href(`/partners/${r.partner_id}`)}>{r.name}</a>, text: (r) => r.name },
@@ -33,22 +59,9 @@ function dueText(r: Owed): string {
   return `waits: below the minimum of ${money(r.minimum, r.currency)}`;
 }
 
-export function Payouts() {
-  // ?batch=ID: the batch a commission's "In payout batch" leads to, marked in the table.
-  const { query } = useLocation();
-  const loaded = useLoad(async (signal) => {
-    const [owed, batches] = await Promise.all([api.GET('/v1/payouts/owed', { signal }), api.GET('/v1/payout_batches', { signal })]);
-    return { owed: owed.data.map((o) => ({ ...o, id: `${o.partner_id}-${o.currency}` })), batches: batches.data };
-  }, 'payouts');
-  const [exported, setExported] = useState<Batch[] | null>(null);
-  const [confirm, setConfirm] = useState<{ batch: Batch; action: 'paid' | 'cancel' } | null>(null);
-  const [exporting, setExporting] = useState(false);
-  const exportNow = async () => {
-    const made = await api.POST('/v1/payout_batches', { body: {} });
-    setExported(made.data);
-    loaded.reload();
-  };
-  const batchColumns: Column<Batch>[] = [
+/** The batches' columns; `ask` opens the question before a batch is marked paid or cancelled. */
+function batchColumnsOf(ask: (batch: Batch, action: 'paid' | 'cancel') => void): Column<Batch>[] {
+  return [
     {
       label: 'Exported',
       cell: (b) => dateTime(b.attributes.created_at),
@@ -74,16 +87,62 @@ export function Payouts() {
             <a class="button-link" href={apiHref('/v1/payout_batches/{id}/file', { path: { id: b.id } })} download>
               Download file
             </a>
-            <button type="button" class="link" onClick={() => setConfirm({ batch: b, action: 'paid' })}>
+            <button type="button" class="link" onClick={() => ask(b, 'paid')}>
               Mark paid
             </button>
-            <button type="button" class="link" onClick={() => setConfirm({ batch: b, action: 'cancel' })}>
+            <button type="button" class="link" onClick={() => ask(b, 'cancel')}>
               Cancel
             </button>
           </>
         ),
     },
   ];
+}
+
+/** What an export made: a file per currency to upload, or why there was nothing to pay. */
+function ExportedNotice({ exported }: { exported: Batch[] }) {
+  return (
+    <div class="notice" role="status">
+      {exported.length === 0 ? (
+        <p>
+          Nothing new to pay out: what is owed is in an open batch already, still in its holding period, below a minimum payout, or owed to
+          partners without a PayPal address.
+        </p>
+      ) : (
+        <p>
+          Exported {exported.length} batch{exported.length > 1 ? 'es' : ''}. Download {exported.length > 1 ? 'each' : 'the'} file, upload it
+          to PayPal Payouts, then mark it paid:{' '}
+          {exported.map((b) => (
+            <a class="button-link" href={apiHref('/v1/payout_batches/{id}/file', { path: { id: b.id } })} download>
+              {b.attributes.currency} file
+            </a>
+          ))}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function Payouts() {
+  // ?batch=ID: the batch a commission's "In payout batch" leads to, marked in the table.
+  const { query } = useLocation();
+  const loaded = useLoad(async (signal) => {
+    const [owed, batches, invoices] = await Promise.all([
+      api.GET('/v1/payouts/owed', { signal }),
+      api.GET('/v1/payout_batches', { signal }),
+      api.GET('/v1/invoices', { signal }),
+    ]);
+    return { owed: owed.data.map((o) => ({ ...o, id: `${o.partner_id}-${o.currency}` })), batches: batches.data, invoices: invoices.data };
+  }, 'payouts');
+  const [exported, setExported] = useState<Batch[] | null>(null);
+  const [confirm, setConfirm] = useState<{ batch: Batch; action: 'paid' | 'cancel' } | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const exportNow = async () => {
+    const made = await api.POST('/v1/payout_batches', { body: {} });
+    setExported(made.data);
+    loaded.reload();
+  };
+  const batchColumns = batchColumnsOf((batch, action) => setConfirm({ batch, action }));
   return (
     <section>
       <div class="page-head">
@@ -92,28 +151,9 @@ export function Payouts() {
           Export PayPal file
         </button>
       </div>
-      {exported && (
-        <div class="notice" role="status">
-          {exported.length === 0 ? (
-            <p>
-              Nothing new to pay out: what is owed is in an open batch already, still in its holding period, below a minimum payout, or owed
-              to partners without a PayPal address.
-            </p>
-          ) : (
-            <p>
-              Exported {exported.length} batch{exported.length > 1 ? 'es' : ''}. Download {exported.length > 1 ? 'each' : 'the'} file,
-              upload it to PayPal Payouts, then mark it paid:{' '}
-              {exported.map((b) => (
-                <a class="button-link" href={apiHref('/v1/payout_batches/{id}/file', { path: { id: b.id } })} download>
-                  {b.attributes.currency} file
-                </a>
-              ))}
-            </p>
-          )}
-        </div>
-      )}
+      {exported && <ExportedNotice exported={exported} />}
       <Show loaded={loaded}>
-        {({ owed, batches }) => (
+        {({ owed, batches, invoices }) => (
           <>
             <h2>Owed now</h2>
             {owed.length === 0 ? (
@@ -130,6 +170,14 @@ export function Payouts() {
               </Empty>
             ) : (
               <Table caption="Payout batches" columns={batchColumns} rows={batches} csv="payout-batches" current={query.batch} />
+            )}
+            <h2>Invoices</h2>
+            {invoices.length === 0 ? (
+              <Empty title="No invoices yet">
+                <p>Marking a batch paid issues each of its partners a self-billing invoice, numbered in order.</p>
+              </Empty>
+            ) : (
+              <Table caption="Invoices" columns={INVOICES} rows={invoices} csv="invoices" />
             )}
           </>
         )}

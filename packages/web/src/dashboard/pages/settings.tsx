@@ -85,6 +85,40 @@ function ProgramForm({ program, saved }: { program: Program; saved: () => void }
   );
 }
 
+/** The owner's side of the partners' self-billing invoices (docs/payouts.md#invoices); an empty field clears it. */
+function BillingDetails({ program, saved }: { program: Program; saved: () => void }) {
+  const [done, setDone] = useState(false);
+  const a = program.attributes;
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
+    const value = (n: string) => text(form, n).trim() || null;
+    setDone(false);
+    await api.PATCH('/v1/program', {
+      body: { billing_name: value('billing_name'), billing_address: value('billing_address'), billing_vat_id: value('billing_vat_id') },
+    });
+    setDone(true);
+    saved();
+  });
+  return (
+    <form class="panel" id="billing" onSubmit={onSubmit}>
+      <h2>Billing details</h2>
+      <p>Printed as the customer on the self-billing invoice each partner gets for a paid payout.</p>
+      <label>
+        Legal name <span class="hint">(else the program's name)</span>
+        <input name="billing_name" value={a.billing_name ?? ''} maxLength={200} />
+      </label>
+      <label>
+        Address
+        <textarea name="billing_address" rows={3} maxLength={1000} value={a.billing_address ?? ''} />
+      </label>
+      <label>
+        VAT ID
+        <input name="billing_vat_id" value={a.billing_vat_id ?? ''} maxLength={50} />
+      </label>
+      <Saving error={error} done={done} busy={busy} label="Save billing details" />
+    </form>
+  );
+}
+
 /** Which review signals hold a conversion that looks wrong (the review queue's), each on or off. */
 function ReviewSignals({ program, saved }: { program: Program; saved: () => void }) {
   const [done, setDone] = useState(false);
@@ -471,7 +505,17 @@ function Team() {
  * the API tokens share the token list, since the snippet's panel makes a token too.
  */
 const SECTIONS: ReadonlyArray<{ id: string; title: string; show: (on: SectionData) => ComponentChildren }> = [
-  { id: 'program', title: 'Program', show: (on) => withProgram(on, (p) => <ProgramForm program={p} saved={on.program.reload} />) },
+  {
+    id: 'program',
+    title: 'Program',
+    show: (on) =>
+      withProgram(on, (p) => (
+        <>
+          <ProgramForm program={p} saved={on.program.reload} />
+          <BillingDetails program={p} saved={on.program.reload} />
+        </>
+      )),
+  },
   { id: 'snippet', title: 'Snippet', show: (on) => withProgram(on, (p) => <Snippet program={p} made={on.tokens.reload} />) },
   { id: 'public-page', title: 'Public page', show: (on) => withProgram(on, (p) => <PublicPage program={p} saved={on.program.reload} />) },
   {

@@ -102,6 +102,13 @@ const de: Catalogue<typeof en> = {
       'Wenn ein von Ihnen geworbener Kunde zahlt, erscheint Ihr Anteil hier, mit dem Datum, ab dem er ausgezahlt werden kann.',
     noPayouts: 'Noch keine Auszahlungen',
     noPayoutsText: 'Auszahlungen gehen an Ihre PayPal-Adresse: Prüfen Sie sie in den Einstellungen.',
+    invoices: 'Rechnungen',
+    yourInvoices: 'Ihre Rechnungen',
+    invoiceNumber: 'Nummer',
+    download: 'PDF herunterladen',
+    noInvoices: 'Noch keine Rechnungen',
+    noInvoicesText:
+      'Zu jeder Auszahlung stellt das Unternehmen für Sie eine Gutschrift aus: Ihre Rechnungsdaten stehen in den Einstellungen.',
   },
   commissionState: {
     pending: 'ausstehend',
@@ -129,6 +136,12 @@ const de: Catalogue<typeof en> = {
     rejected: 'abgelehnt',
   },
   settings: {
+    billing: 'Rechnungsdaten',
+    billingHint: 'Stehen auf den Gutschriften, die das Unternehmen für Ihre Auszahlungen ausstellt; lassen Sie leer, was nicht zutrifft.',
+    billingName: 'Rechtlicher Name',
+    billingAddress: 'Anschrift',
+    billingVatId: 'USt-IdNr.',
+    billingSaved: 'Gespeichert. Ihre nächsten Gutschriften tragen diese Angaben.',
     title: 'Einstellungen',
     you: 'Sie',
     name: 'Name',

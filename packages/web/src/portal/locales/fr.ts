@@ -101,6 +101,13 @@ const fr: Catalogue<typeof en> = {
       'Quand un client que vous avez parrainé paie, votre part apparaît ici, avec la date à laquelle elle peut être versée.',
     noPayouts: 'Pas encore de versements',
     noPayoutsText: 'Les versements vont à votre adresse PayPal : vérifiez-la dans les Paramètres.',
+    invoices: 'Factures',
+    yourInvoices: 'Vos factures',
+    invoiceNumber: 'Numéro',
+    download: 'Télécharger le PDF',
+    noInvoices: 'Pas encore de facture',
+    noInvoicesText:
+      "Chaque versement est accompagné d'une autofacture que l'entreprise émet pour vous : vos coordonnées de facturation sont dans les Paramètres.",
   },
   commissionState: {
     pending: 'en attente',
@@ -128,6 +135,12 @@ const fr: Catalogue<typeof en> = {
     rejected: 'refusé',
   },
   settings: {
+    billing: 'Coordonnées de facturation',
+    billingHint: "Imprimées sur les autofactures que l'entreprise émet pour vos versements ; laissez vide ce qui ne s'applique pas.",
+    billingName: 'Raison sociale',
+    billingAddress: 'Adresse',
+    billingVatId: 'Numéro de TVA',
+    billingSaved: 'Enregistré. Vos prochaines factures porteront ces coordonnées.',
     title: 'Paramètres',
     you: 'Vous',
     name: 'Nom',

@@ -2,7 +2,7 @@
 // that paid them, with the partner's share. Each list pages on its own.
 
 import { useLocation } from 'preact-iso/router';
-import { api, type Answer } from '../../common/api.js';
+import { api, apiHref, type Answer } from '../../common/api.js';
 import { dateTime, int, money } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
@@ -11,6 +11,7 @@ import { usePortal } from '../session.js';
 
 type Commission = Answer<'/v1/portal/partnerships/{id}/commissions'>['data'][number];
 type Payout = Answer<'/v1/portal/partnerships/{id}/payouts'>['data'][number];
+type Invoice = Answer<'/v1/portal/partnerships/{id}/invoices'>['data'][number];
 
 function whenPayable(c: Commission): string {
   const a = c.attributes;
@@ -73,6 +74,34 @@ const payouts = (): Column<Payout>[] => [
     label: t('earnings.state'),
     cell: (b) => <span class={`state ${b.attributes.state}`}>{stateWord(`payoutState.${b.attributes.state}`, b.attributes.state)}</span>,
     text: (b) => b.attributes.state,
+  },
+];
+
+/** The self-billing invoice of each paid payout, with its PDF; `id` is the partnership's. */
+const invoices = (id: string): Column<Invoice>[] => [
+  { label: t('earnings.invoiceNumber'), cell: (i) => i.attributes.label, text: (i) => i.attributes.label },
+  {
+    label: t('earnings.date'),
+    cell: (i) => dateTime(i.attributes.paid_at),
+    text: (i) => new Date(i.attributes.paid_at * 1000).toISOString(),
+  },
+  {
+    label: t('earnings.amount'),
+    numeric: true,
+    cell: (i) => money(i.attributes.amount, i.attributes.currency),
+    text: (i) => `${i.attributes.amount} ${i.attributes.currency}`,
+  },
+  {
+    label: 'PDF',
+    cell: (i) => (
+      <a
+        class="button-link"
+        href={apiHref('/v1/portal/partnerships/{id}/invoices/{invoice}/pdf', { path: { id, invoice: i.id } })}
+        download
+      >
+        {t('earnings.download')}
+      </a>
+    ),
   },
 ];
 
@@ -152,6 +181,17 @@ export function Earnings() {
             columns={payouts()}
             csv="payouts"
             empty={[t('earnings.noPayouts'), t('earnings.noPayoutsText')]}
+          />
+          <Panel
+            title={t('earnings.invoices')}
+            caption={t('earnings.yourInvoices')}
+            param="invoices_page"
+            load={(id, page, signal) =>
+              api.GET('/v1/portal/partnerships/{id}/invoices', { params: { path: { id }, query: { page } }, signal })
+            }
+            columns={invoices(current.id)}
+            csv="invoices"
+            empty={[t('earnings.noInvoices'), t('earnings.noInvoicesText')]}
           />
         </>
       )}

@@ -29,6 +29,15 @@ export function Settings() {
     refresh();
     return t('settings.profileSaved');
   });
+  // An empty field clears it: the invoice then prints nothing there (the name: the partner's name).
+  const billing = useForm(async (form) => {
+    const value = (name: string) => text(form, name).trim() || null;
+    await api.PATCH('/v1/portal/account', {
+      body: { billing_name: value('billing_name'), billing_address: value('billing_address'), billing_vat_id: value('billing_vat_id') },
+    });
+    refresh();
+    return t('settings.billingSaved');
+  });
   // Saved, the session reloads with the choice and the shell switches to it (language.ts).
   const language = useForm(async (form) => {
     const locale = (text(form, 'locale') || null) as Locale | null;
@@ -57,6 +66,23 @@ export function Settings() {
         </label>
         <p class="hint">{t('settings.signedInAs', { email: a.email })}</p>
         <Saving error={profile.error} done={profile.done} busy={profile.busy} label={t('settings.save')} />
+      </form>
+      <form class="panel" onSubmit={billing.onSubmit}>
+        <h2>{t('settings.billing')}</h2>
+        <p class="hint">{t('settings.billingHint')}</p>
+        <label>
+          {t('settings.billingName')}
+          <input name="billing_name" value={a.billing_name ?? ''} maxLength={200} />
+        </label>
+        <label>
+          {t('settings.billingAddress')}
+          <textarea name="billing_address" rows={3} maxLength={1000} value={a.billing_address ?? ''} />
+        </label>
+        <label>
+          {t('settings.billingVatId')}
+          <input name="billing_vat_id" value={a.billing_vat_id ?? ''} maxLength={50} />
+        </label>
+        <Saving error={billing.error} done={billing.done} busy={billing.busy} label={t('settings.save')} />
       </form>
       <form class="panel" onSubmit={language.onSubmit}>
         <h2>{t('settings.language')}</h2>

@@ -39,6 +39,7 @@ import m0033 from './0033-billing-refusals.js';
 import m0034 from './0034-payout-methods.js';
 import m0035 from './0035-tax-forms.js';
 import m0036 from './0036-payout-runs.js';
+import m0037 from './0037-invoices.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -79,4 +80,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0034,
   m0035,
   m0036,
+  m0037,
 ];
