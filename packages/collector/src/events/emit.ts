@@ -14,8 +14,9 @@ import type { DomainEvent, EventPayloads, EventType, Known } from './types.js';
 export type Subscriber = (db: Queryable, event: DomainEvent, known: Known) => Promise<Insert[]>;
 
 /**
- * A reaction that changes the domain (a move rule, an automatic code): `wants` is asked first
- * and must be cheap (settings in memory), so an event nobody reacts to costs no statement.
+ * A reaction that changes the domain (a move rule, an automatic code), run at the end of the
+ * event's transaction: `wants` is asked first and must be cheap (settings in memory), so an
+ * event nobody reacts to costs no statement.
  */
 export interface Reaction {
   wants(db: Queryable, event: DomainEvent): Promise<boolean>;
