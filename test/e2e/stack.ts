@@ -13,6 +13,7 @@ import { chromium, type Browser as PlaywrightBrowser } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from './driver.js';
 import { createProgram } from '../../packages/collector/src/flows/program.js';
 import { createLogger } from '../../packages/collector/src/platform/log.js';
+import type { Config } from '../../packages/collector/src/platform/config.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../packages/collector/src/server.js';
 import { TEST_PASSWORD_COST } from '../collector/harness.js';
 
@@ -180,7 +181,7 @@ export const trackerReady = (page: Page) => page.waitForFunction(() => typeof wi
  * `options` as startServer takes them (webhooks to this machine: `outbound`).
  */
 export async function startDemoCollector(
-  extra: { smtpUrl?: string } = {},
+  extra: Partial<Pick<Config, 'smtpUrl' | 'taxFormKeys'>> = {},
   options: ServerOptions = {},
 ): Promise<{ server: RunningServer; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'tally-demo-'));

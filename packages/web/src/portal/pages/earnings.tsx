@@ -1,5 +1,6 @@
 // Each commission with its state, amount and the date it becomes payable; each payout
-// that paid them, with the partner's share. Each list pages on its own.
+// that paid them, with the partner's share. Each list pages on its own. Then how the
+// partner is paid in this program, and their tax form for it (payment/).
 
 import { useLocation } from 'preact-iso/router';
 import { api, apiHref, type Answer } from '../../common/api.js';
@@ -8,6 +9,8 @@ import { useLoad } from '../../common/use-api.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { stateWord, t } from '../language.js';
 import { usePortal } from '../session.js';
+import { PayoutMethod } from '../payment/method.js';
+import { TaxForm } from '../payment/tax-form.js';
 
 type Commission = Answer<'/v1/portal/partnerships/{id}/commissions'>['data'][number];
 type Payout = Answer<'/v1/portal/partnerships/{id}/payouts'>['data'][number];
@@ -193,6 +196,8 @@ export function Earnings() {
             csv="invoices"
             empty={[t('earnings.noInvoices'), t('earnings.noInvoicesText')]}
           />
+          <PayoutMethod id={current.id} />
+          <TaxForm id={current.id} />
         </>
       )}
     </section>

@@ -1,0 +1,71 @@
+// Wie der Partner bezahlt wird und sein Steuerformular, auf Deutsch (die Form gibt en.ts vor).
+
+import type { Catalogue } from '../../../common/i18n.js';
+import type en from './en.js';
+
+const de: Catalogue<typeof en> = {
+  method: {
+    title: 'Wie Sie bezahlt werden',
+    current: 'Sie werden über {{method}} bezahlt.',
+    none: 'Sie haben noch nicht gewählt, wie Sie bezahlt werden.',
+    ready: 'Bereit: die nächste Auszahlung kann Sie bezahlen.',
+    notReady: 'Noch nicht bereit: {{reason}}',
+    choose: 'Auszahlungsweg',
+    paypalEmail: 'PayPal-Adresse',
+    paypalHint: 'Ihre Anmeldeadresse ist sofort bereit; eine andere bestätigen Sie über einen Link, den wir an sie senden.',
+    country: 'Land',
+    countryHint: 'Zwei Buchstaben: DE, FR, US',
+    save: 'Auszahlungsweg speichern',
+    saved: 'Auszahlungsweg gespeichert.',
+    onboard: 'Weiter zu Stripe',
+    wiseElsewhere: 'Bankdaten für Wise werden hier noch nicht abgefragt: richten Sie sie mit dem Programm ein.',
+  },
+  methods: { paypal: 'PayPal', stripe_connect: 'Stripe', wise: 'Wise' },
+  reasons: {
+    no_method: 'wählen Sie einen Auszahlungsweg.',
+    not_offered: 'das Programm bietet diesen Weg nicht mehr an: wählen Sie einen anderen.',
+    country_not_allowed: 'das Programm zahlt auf diesem Weg nicht in Ihr Land.',
+    unconfirmed: 'sehen Sie in Ihrem Posteingang nach und öffnen Sie den Link, den wir an die PayPal-Adresse gesendet haben.',
+    onboarding: 'schließen Sie die Einrichtung Ihres Kontos bei Stripe ab.',
+    requirements_due: 'Stripe benötigt noch Angaben von Ihnen.',
+  },
+  tax: {
+    title: 'Steuerformular',
+    intro: 'Ein W-9, wenn Sie eine US-Person sind; sonst ein W-8BEN. Ein neues Formular ersetzt das letzte.',
+    status: 'Ihr Steuerformular: {{status}}',
+    given: '{{kind}}, Steuernummer {{tin}}',
+    expires: 'Gültig bis {{date}}.',
+    kind: 'Formular',
+    name: 'Name',
+    businessName: 'Firmenname (falls vorhanden)',
+    classification: 'Steuerliche Einordnung',
+    citizenship: 'Staatsangehörigkeit',
+    line1: 'Adresse',
+    line2: 'Adresse, zweite Zeile',
+    city: 'Ort',
+    region: 'Bundesland oder Region',
+    postalCode: 'Postleitzahl',
+    addressCountry: 'Land der Adresse',
+    tin: 'Steuernummer',
+    tinHint: 'W-9: Ihre SSN oder EIN. W-8BEN: die Steuer-ID Ihres Landes.',
+    dateOfBirth: 'Geburtsdatum',
+    signature: 'Unterschrift: Ihr vollständiger Name',
+    save: 'Unterschreiben und senden',
+    saved: 'Steuerformular erhalten.',
+  },
+  statuses: { valid: 'gültig', expired: 'abgelaufen', missing: 'fehlt' },
+  kinds: { w9: 'W-9', w8ben: 'W-8BEN', w8bene: 'W-8BEN-E' },
+  classes: {
+    individual: 'Einzelperson oder Einzelunternehmen',
+    c_corporation: 'C-Corporation',
+    s_corporation: 'S-Corporation',
+    partnership: 'Personengesellschaft',
+    trust_estate: 'Trust oder Nachlass',
+    llc_c: 'LLC, besteuert als C-Corporation',
+    llc_s: 'LLC, besteuert als S-Corporation',
+    llc_p: 'LLC, besteuert als Personengesellschaft',
+    other: 'Andere',
+  },
+};
+
+export default de;

@@ -1,0 +1,71 @@
+// Cómo se paga al socio y su formulario fiscal, en español (la forma la da en.ts).
+
+import type { Catalogue } from '../../../common/i18n.js';
+import type en from './en.js';
+
+const es: Catalogue<typeof en> = {
+  method: {
+    title: 'Cómo se te paga',
+    current: 'Se te paga por {{method}}.',
+    none: 'Aún no has elegido cómo se te paga.',
+    ready: 'Listo: el próximo pago puede pagarte.',
+    notReady: 'Aún no está listo: {{reason}}',
+    choose: 'Método de pago',
+    paypalEmail: 'Dirección de PayPal',
+    paypalHint: 'Tu dirección de acceso está lista al momento; otra se confirma con un enlace que le enviamos.',
+    country: 'País',
+    countryHint: 'Dos letras: DE, FR, US',
+    save: 'Guardar método de pago',
+    saved: 'Método de pago guardado.',
+    onboard: 'Continuar a Stripe',
+    wiseElsewhere: 'Los datos bancarios para Wise aún no se piden aquí: configúralos con el programa.',
+  },
+  methods: { paypal: 'PayPal', stripe_connect: 'Stripe', wise: 'Wise' },
+  reasons: {
+    no_method: 'elige un método.',
+    not_offered: 'el programa ya no ofrece este método: elige otro.',
+    country_not_allowed: 'el programa no paga a tu país por este método.',
+    unconfirmed: 'revisa tu bandeja de entrada y abre el enlace que enviamos a la dirección de PayPal.',
+    onboarding: 'termina de configurar tu cuenta en Stripe.',
+    requirements_due: 'Stripe aún necesita algunos datos tuyos.',
+  },
+  tax: {
+    title: 'Formulario fiscal',
+    intro: 'Un W-9 si eres una persona estadounidense; si no, un W-8BEN. Un formulario nuevo sustituye al anterior.',
+    status: 'Tu formulario fiscal: {{status}}',
+    given: '{{kind}}, número fiscal {{tin}}',
+    expires: 'Válido hasta el {{date}}.',
+    kind: 'Formulario',
+    name: 'Nombre',
+    businessName: 'Nombre de la empresa (si la hay)',
+    classification: 'Clasificación fiscal',
+    citizenship: 'País de ciudadanía',
+    line1: 'Dirección',
+    line2: 'Dirección, segunda línea',
+    city: 'Ciudad',
+    region: 'Estado o región',
+    postalCode: 'Código postal',
+    addressCountry: 'País de la dirección',
+    tin: 'Número fiscal',
+    tinHint: 'W-9: tu SSN o EIN. W-8BEN: el número que te da tu país.',
+    dateOfBirth: 'Fecha de nacimiento',
+    signature: 'Firma: escribe tu nombre completo',
+    save: 'Firmar y enviar',
+    saved: 'Formulario fiscal recibido.',
+  },
+  statuses: { valid: 'válido', expired: 'caducado', missing: 'falta' },
+  kinds: { w9: 'W-9', w8ben: 'W-8BEN', w8bene: 'W-8BEN-E' },
+  classes: {
+    individual: 'Persona física o empresa individual',
+    c_corporation: 'Sociedad C',
+    s_corporation: 'Sociedad S',
+    partnership: 'Sociedad colectiva',
+    trust_estate: 'Fideicomiso o sucesión',
+    llc_c: 'LLC tributada como sociedad C',
+    llc_s: 'LLC tributada como sociedad S',
+    llc_p: 'LLC tributada como sociedad colectiva',
+    other: 'Otra',
+  },
+};
+
+export default es;

@@ -1,0 +1,71 @@
+// Comment le partenaire est payé et son formulaire fiscal, en français (la forme suit en.ts).
+
+import type { Catalogue } from '../../../common/i18n.js';
+import type en from './en.js';
+
+const fr: Catalogue<typeof en> = {
+  method: {
+    title: 'Comment vous êtes payé',
+    current: 'Vous êtes payé par {{method}}.',
+    none: 'Vous n’avez pas encore choisi comment être payé.',
+    ready: 'Prêt : le prochain paiement peut vous payer.',
+    notReady: 'Pas encore prêt : {{reason}}',
+    choose: 'Moyen de paiement',
+    paypalEmail: 'Adresse PayPal',
+    paypalHint: 'Votre adresse de connexion est prête tout de suite ; une autre se confirme par un lien que nous lui envoyons.',
+    country: 'Pays',
+    countryHint: 'Deux lettres : DE, FR, US',
+    save: 'Enregistrer le moyen de paiement',
+    saved: 'Moyen de paiement enregistré.',
+    onboard: 'Continuer vers Stripe',
+    wiseElsewhere: 'Les coordonnées bancaires pour Wise ne sont pas encore demandées ici : voyez-les avec le programme.',
+  },
+  methods: { paypal: 'PayPal', stripe_connect: 'Stripe', wise: 'Wise' },
+  reasons: {
+    no_method: 'choisissez un moyen de paiement.',
+    not_offered: 'le programme ne propose plus ce moyen : choisissez-en un autre.',
+    country_not_allowed: 'le programme ne paie pas vers votre pays par ce moyen.',
+    unconfirmed: 'consultez votre boîte de réception et ouvrez le lien envoyé à l’adresse PayPal.',
+    onboarding: 'terminez la configuration de votre compte chez Stripe.',
+    requirements_due: 'Stripe a encore besoin de quelques informations.',
+  },
+  tax: {
+    title: 'Formulaire fiscal',
+    intro: 'Un W-9 si vous êtes une personne américaine ; sinon un W-8BEN. Un nouveau formulaire remplace le précédent.',
+    status: 'Votre formulaire fiscal : {{status}}',
+    given: '{{kind}}, numéro fiscal {{tin}}',
+    expires: 'Valable jusqu’au {{date}}.',
+    kind: 'Formulaire',
+    name: 'Nom',
+    businessName: 'Nom de l’entreprise (le cas échéant)',
+    classification: 'Classification fiscale',
+    citizenship: 'Pays de citoyenneté',
+    line1: 'Adresse',
+    line2: 'Adresse, deuxième ligne',
+    city: 'Ville',
+    region: 'État ou région',
+    postalCode: 'Code postal',
+    addressCountry: 'Pays de l’adresse',
+    tin: 'Numéro fiscal',
+    tinHint: 'W-9 : votre SSN ou EIN. W-8BEN : le numéro que vous donne votre pays.',
+    dateOfBirth: 'Date de naissance',
+    signature: 'Signature : tapez votre nom complet',
+    save: 'Signer et envoyer',
+    saved: 'Formulaire fiscal reçu.',
+  },
+  statuses: { valid: 'valide', expired: 'expiré', missing: 'manquant' },
+  kinds: { w9: 'W-9', w8ben: 'W-8BEN', w8bene: 'W-8BEN-E' },
+  classes: {
+    individual: 'Particulier ou entreprise individuelle',
+    c_corporation: 'C corporation',
+    s_corporation: 'S corporation',
+    partnership: 'Société de personnes',
+    trust_estate: 'Trust ou succession',
+    llc_c: 'LLC imposée comme C corporation',
+    llc_s: 'LLC imposée comme S corporation',
+    llc_p: 'LLC imposée comme société de personnes',
+    other: 'Autre',
+  },
+};
+
+export default fr;
