@@ -147,7 +147,7 @@ describe('payout runs through Stripe Connect', () => {
     stripe.accounts.get(dana.account)!.payouts_enabled = false;
     const { id } = await approvedRun();
     const before = transferPosts().length;
-    stripe.loseNextAnswer = true;
+    stripe.loseAnswers = 1;
     const sent = await c.call('POST', `/v1/payout_runs/${id}/send`);
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
 
@@ -181,6 +181,29 @@ describe('payout runs through Stripe Connect', () => {
         .map((p) => p.key);
     expect(keysTo(bea.account)).toEqual([keyOf(items[bea.account], 1), keyOf(items[bea.account], 1)]);
     expect(keysTo(dana.account)).toEqual([keyOf(items[dana.account], 1), keyOf(items[dana.account], 2)]);
+  });
+
+  it('no answer at all leaves the payout processing (503); sending again asks under the same key and Stripe transfers once', async () => {
+    const bea = await stripePartner('Bea', true);
+    const cid = await commission(bea.partnerId, 2500, 'USD');
+    const { id } = await approvedRun();
+    // Both the request and the library's own retry lose their answers: Stripe made the transfer all the same.
+    stripe.loseAnswers = 2;
+    expect((await c.call('POST', `/v1/payout_runs/${id}/send`)).status).toBe(503);
+    const item = (await itemsOf(id))[bea.account];
+    expect(item).toMatchObject({ state: 'processing', provider_item_id: null });
+    expect(await stateOf(cid)).toBe('pending');
+    expect(transfersTo(bea.account)).toHaveLength(1);
+
+    const resumed = await c.call('POST', `/v1/payout_runs/${id}/send`);
+    expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
+    expect((await itemsOf(id))[bea.account]).toMatchObject({ state: 'paid', provider_item_id: transfersTo(bea.account)[0]!.id });
+    expect(await stateOf(cid)).toBe('paid');
+    expect(transfersTo(bea.account)).toHaveLength(1);
+    const keys = transferPosts()
+      .filter((p) => p.form.destination === bea.account)
+      .map((p) => p.key);
+    expect(keys).toEqual([`tally-transfer-${item.id}-1`, `tally-transfer-${item.id}-1`, `tally-transfer-${item.id}-1`]);
   });
 
   it('transfer.reversed returns the paid payout once and its commissions are owed again; the same event again changes nothing', async () => {

@@ -17,8 +17,8 @@ export interface StripeApi {
   accounts: Map<string, Account>;
   /** Transfers made, by id: what Stripe moved (a replayed request moves nothing more). */
   transfers: Map<string, Account>;
-  /** The next request is done and remembered, and then its answer is lost (the connection cut). */
-  loseNextAnswer: boolean;
+  /** How many of the next requests are done and remembered, and then their answers lost (the connection cut). */
+  loseAnswers: number;
   close(): Promise<void>;
 }
 
@@ -38,7 +38,7 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
   const promotionCodes: StripeApi['promotionCodes'] = new Map();
   const accounts: StripeApi['accounts'] = new Map();
   const transfers: StripeApi['transfers'] = new Map();
-  const api = { loseNextAnswer: false };
+  const api = { loseAnswers: 0 };
   const replays = new Map<string, { status: number; json: unknown }>();
   const error = (status: number, e: Record<string, string>) => ({ status, json: { error: { type: 'invalid_request_error', ...e } } });
   const server = createServer(async (req, res) => {
@@ -47,12 +47,17 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
     const key = req.headers['idempotency-key'];
     calls.push({ method: req.method ?? '', path, form, key: typeof key === 'string' ? key : undefined });
     // An Idempotency-Key seen before gets the first answer again, as Stripe's does for 24 hours, doing nothing more.
+    const reply = (a: Answer, headers: Record<string, string>) => {
+      if (api.loseAnswers > 0) {
+        api.loseAnswers--;
+        res.destroy();
+        return;
+      }
+      res.writeHead(a.status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(a.json));
+    };
     const replayed = typeof key === 'string' ? replays.get(key) : undefined;
-    if (replayed) {
-      res.writeHead(replayed.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
-      res.end(JSON.stringify(replayed.json));
-      return;
-    }
+    if (replayed) return reply(replayed, { 'idempotent-replayed': 'true' });
     const answer = (() => {
       if (req.headers.authorization !== `Bearer ${validKey}`) {
         return { status: 401, json: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: rk_test_********' } } };
@@ -86,13 +91,7 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
       return error(404, { code: 'resource_missing', message: `Unrecognized request URL (${req.method}: ${path}).` });
     })();
     if (typeof key === 'string' && answer.status < 500) replays.set(key, answer);
-    if (api.loseNextAnswer) {
-      api.loseNextAnswer = false;
-      res.destroy();
-      return;
-    }
-    res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': id('req') });
-    res.end(JSON.stringify(answer.json));
+    reply(answer, { 'request-id': id('req') });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(api, {
