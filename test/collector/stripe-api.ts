@@ -2,7 +2,8 @@
 // coupons and promotion codes, made and turned off, with Stripe's error answers for a
 // code that exists already and for a key it does not know; Connect's Express accounts
 // (made, with the Idempotency-Key replayed as Stripe replays it, and read) and their
-// onboarding Account Links (as https://docs.stripe.com/api documents them). The `stripe` package itself talks to it (its host, port and protocol set).
+// onboarding Account Links; and Transfers to them, refused for an account without payouts enabled
+// (as https://docs.stripe.com/api documents them). The `stripe` package itself talks to it (its host, port and protocol set).
 
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,10 +11,14 @@ import type { AddressInfo } from 'node:net';
 export interface StripeApi {
   url: string;
   /** The requests received, as method, path and the form fields sent. */
-  calls: Array<{ method: string; path: string; form: Record<string, string> }>;
+  calls: Array<{ method: string; path: string; form: Record<string, string>; key: string | undefined }>;
   promotionCodes: Map<string, { code: string; coupon: string; active: boolean }>;
   /** Connected accounts by id, as GET /v1/accounts/:id answers them: a test changes one as onboarding would. */
   accounts: Map<string, Account>;
+  /** Transfers made, by id: what Stripe moved (a replayed request moves nothing more). */
+  transfers: Map<string, Account>;
+  /** How many of the next requests are done and remembered, and then their answers lost (the connection cut). */
+  loseAnswers: number;
   close(): Promise<void>;
 }
 
@@ -32,12 +37,27 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
   const calls: StripeApi['calls'] = [];
   const promotionCodes: StripeApi['promotionCodes'] = new Map();
   const accounts: StripeApi['accounts'] = new Map();
+  const transfers: StripeApi['transfers'] = new Map();
+  const api = { loseAnswers: 0 };
   const replays = new Map<string, { status: number; json: unknown }>();
   const error = (status: number, e: Record<string, string>) => ({ status, json: { error: { type: 'invalid_request_error', ...e } } });
   const server = createServer(async (req, res) => {
     const form = Object.fromEntries(new URLSearchParams(await body(req)));
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    calls.push({ method: req.method ?? '', path, form });
+    const key = req.headers['idempotency-key'];
+    calls.push({ method: req.method ?? '', path, form, key: typeof key === 'string' ? key : undefined });
+    // An Idempotency-Key seen before gets the first answer again, as Stripe's does for 24 hours, doing nothing more.
+    const reply = (a: Answer, headers: Record<string, string>) => {
+      if (api.loseAnswers > 0) {
+        api.loseAnswers--;
+        res.destroy();
+        return;
+      }
+      res.writeHead(a.status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(a.json));
+    };
+    const replayed = typeof key === 'string' ? replays.get(key) : undefined;
+    if (replayed) return reply(replayed, { 'idempotent-replayed': 'true' });
     const answer = (() => {
       if (req.headers.authorization !== `Bearer ${validKey}`) {
         return { status: 401, json: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: rk_test_********' } } };
@@ -59,6 +79,7 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
         promotionCodes.set(made, { code, coupon, active: true });
         return { status: 200, json: { id: made, object: 'promotion_code', code, active: true, promotion: { type: 'coupon', coupon } } };
       }
+      if (req.method === 'POST' && path === '/v1/transfers') return transferAnswer(form, accounts, transfers, error);
       const connect = connectAnswer(req.method ?? '', path, form, accounts, error);
       if (connect) return connect;
       const update = /^\/v1\/promotion_codes\/(promo_\w+)$/.exec(path);
@@ -69,26 +90,18 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
       }
       return error(404, { code: 'resource_missing', message: `Unrecognized request URL (${req.method}: ${path}).` });
     })();
-    // An Idempotency-Key seen before gets the first answer again, as Stripe's does for 24 hours.
-    const key = req.headers['idempotency-key'];
-    const replayed = typeof key === 'string' ? replays.get(key) : undefined;
-    if (typeof key === 'string' && !replayed && answer.status < 500) replays.set(key, answer);
-    if (replayed) {
-      res.writeHead(replayed.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
-      res.end(JSON.stringify(replayed.json));
-      return;
-    }
-    res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': id('req') });
-    res.end(JSON.stringify(answer.json));
+    if (typeof key === 'string' && answer.status < 500) replays.set(key, answer);
+    reply(answer, { 'request-id': id('req') });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
+  return Object.assign(api, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
     promotionCodes,
     accounts,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+    transfers,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
 }
 
 type Answer = { status: number; json: unknown };
@@ -97,12 +110,60 @@ type Answer = { status: number; json: unknown };
 type Account = Record<string, any>;
 
 /** An Express account as Stripe makes it: nothing submitted yet, so payouts are off and the onboarding fields are due. */
-function expressAccount(form: Record<string, string>): Account {
-  const metadata = Object.fromEntries(
+const metadataOf = (form: Record<string, string>) =>
+  Object.fromEntries(
     Object.entries(form)
       .filter(([k]) => k.startsWith('metadata['))
       .map(([k, v]) => [k.slice(9, -1), v]),
   );
+
+/**
+ * POST /v1/transfers from the platform's balance to a connected account: refused when the
+ * account is unknown or cannot take payouts, as Stripe refuses a destination without the
+ * transfers capability.
+ */
+function transferAnswer(
+  form: Record<string, string>,
+  accounts: Map<string, Account>,
+  transfers: Map<string, Account>,
+  error: (status: number, e: Record<string, string>) => Answer,
+): Answer {
+  for (const param of ['amount', 'currency', 'destination'])
+    if (!form[param]) return error(400, { code: 'parameter_missing', message: `Missing required param: ${param}.`, param });
+  const account = accounts.get(form.destination!);
+  if (!account)
+    return error(400, { code: 'resource_missing', message: `No such destination: '${form.destination}'`, param: 'destination' });
+  if (!account.payouts_enabled) {
+    return error(400, {
+      code: 'insufficient_capabilities_for_transfer',
+      message:
+        'Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments',
+      param: 'destination',
+    });
+  }
+  const transfer = {
+    id: id('tr'),
+    object: 'transfer',
+    amount: Number(form.amount),
+    amount_reversed: 0,
+    currency: form.currency,
+    description: form.description ?? null,
+    destination: form.destination,
+    destination_payment: id('py'),
+    livemode: false,
+    metadata: metadataOf(form),
+    reversals: { object: 'list', data: [], has_more: false, total_count: 0, url: '/v1/transfers/reversals' },
+    reversed: false,
+    source_type: 'card',
+    transfer_group: form.transfer_group ?? null,
+    created: Math.floor(Date.now() / 1000),
+  };
+  transfers.set(transfer.id, transfer);
+  return { status: 200, json: transfer };
+}
+
+function expressAccount(form: Record<string, string>): Account {
+  const metadata = metadataOf(form);
   return {
     id: id('acct'),
     object: 'account',

@@ -27,6 +27,7 @@ import { emit } from '../events/emit.js';
 import { emailMatchFlags } from './review-hold.js';
 import type { Flag } from '../modules/review/signals.js';
 import { applyStripeAccount } from '../modules/payout-methods/service.js';
+import { transferReversed } from './payout-send.js';
 
 export interface Touched {
   type: 'referral' | 'payment' | 'commission';
@@ -399,6 +400,14 @@ const payoutAccount: Handler<'payout_account'> = async (tx, program, fact, now) 
   return { outcome: 'linked', reason: ready ? 'the partner can be paid' : 'the partner cannot be paid yet', touched: [], linked: [] };
 };
 
+/** A payout run's transfer reversed in full: its item returned once; a partial reversal leaves the payout paid. */
+const transferBack: Handler<'transfer_reversed'> = async (tx, program, fact, now) => {
+  if (!fact.full) return ignored('a partial reversal: the payout stays paid');
+  if (!fact.item || !(await transferReversed(tx, program.id, fact.item, fact.transfer, now)))
+    return ignored('no paid payout of this program was made by this transfer');
+  return { outcome: 'linked', reason: 'the payout was returned', touched: [], linked: [] };
+};
+
 /** What a fact does, in the event's transaction; `platform` names its payments' keys. */
 export function handle(tx: Tx, program: ProgramRow, platform: string, fact: Fact, now: number): Promise<Handled> {
   switch (fact.kind) {
@@ -420,6 +429,8 @@ export function handle(tx: Tx, program: ProgramRow, platform: string, fact: Fact
       return discount(tx, program, fact, now);
     case 'payout_account':
       return payoutAccount(tx, program, fact, now);
+    case 'transfer_reversed':
+      return transferBack(tx, program, fact, now);
     case 'nothing':
       return Promise.resolve(ignored(fact.reason));
   }

@@ -42,7 +42,14 @@ export interface Skipped {
   currency: string;
   /** In major units (negative when clawbacks exceed earnings); in minor units when the currency is unknown. */
   amount: string;
-  reason: 'no paypal_email' | 'no valid tax form' | 'unknown currency' | 'below minimum payout' | 'clawbacks exceed earnings';
+  reason:
+    | 'no paypal_email'
+    | 'no valid tax form'
+    | 'unknown currency'
+    | 'below minimum payout'
+    | 'clawbacks exceed earnings'
+    // A payout run's, for a partner whose chosen Stripe Connect account cannot be paid yet.
+    | `stripe_connect not ready: ${string}`;
 }
 
 export interface PayoutExport {

@@ -16,11 +16,22 @@ import * as runs from '../modules/payout-runs/repo.js';
 import type { ItemRow, ItemState, RunRow } from '../modules/payout-runs/model.js';
 import { renderItem } from '../modules/payout-runs/present.js';
 import { EVENT_STATUS, itemStatus, paypalClient, type PaypalItemStatus, verifyWebhook } from '../modules/payout-runs/paypal.js';
+import { transfer } from '../modules/payout-runs/stripe.js';
+import { payoutMethodOf as chosenMethodOf } from '../modules/payout-methods/service.js';
+import { findProgram } from '../modules/programs/service.js';
+import type { PayableRow } from '../modules/payouts/repo.js';
 import { group, notDue, type Skipped, signedMajor, total } from './payout-run.js';
 
 export interface PayoutAddress {
-  method: 'paypal';
+  method: 'paypal' | 'stripe_connect';
+  /** A PayPal e-mail address, or a Stripe connected account's id (acct_…). */
   address: string;
+}
+
+/** Where the providers' APIs are: PayPal's, and Stripe's when it is not api.stripe.com. */
+export interface PayoutApis {
+  paypal: string;
+  stripe: string | undefined;
 }
 
 /**
@@ -29,6 +40,18 @@ export interface PayoutAddress {
  */
 export function payoutMethodOf(partner: { paypal_email: string | null }): PayoutAddress | undefined {
   return partner.paypal_email ? { method: 'paypal', address: partner.paypal_email } : undefined;
+}
+
+/**
+ * Where a run pays the partner: their connected account when Stripe Connect is their chosen
+ * method and ready (else why not); otherwise PayPal at the partner record's address, as before.
+ */
+async function payeeOf(tx: Queryable, programId: string, partner: PayableRow): Promise<PayoutAddress | Skipped['reason'] | undefined> {
+  const chosen = await chosenMethodOf(tx, programId, partner.partner_id);
+  if (chosen.method !== 'stripe_connect') return payoutMethodOf(partner);
+  return chosen.ready && chosen.stripeAccountId
+    ? { method: 'stripe_connect', address: chosen.stripeAccountId }
+    : `stripe_connect not ready: ${chosen.reason ?? 'no account'}`;
 }
 
 export interface MadeRun {
@@ -60,9 +83,10 @@ export async function makeRun(db: Db, programId: string, by: string, now: number
     for (const [code, byPartner] of group(await payouts.payable(tx, programId, now))) {
       for (const [partnerId, owed] of byPartner) {
         const first = owed[0]!;
-        const to = payoutMethodOf(first);
+        const payee = await payeeOf(tx, programId, first);
+        const to = typeof payee === 'object' ? payee : undefined;
         const known = minorUnit(code) !== undefined;
-        const reason = !known ? 'unknown currency' : !to ? 'no paypal_email' : notDue(owed, code);
+        const reason = !known ? 'unknown currency' : typeof payee === 'string' ? payee : !to ? 'no paypal_email' : notDue(owed, code);
         if (reason || !to) {
           const amount = known ? signedMajor(total(owed), code) : String(total(owed));
           skipped.push({ partnerId, name: first.partner_name, currency: code, amount, reason: reason ?? 'no paypal_email' });
@@ -107,7 +131,7 @@ export async function makeRun(db: Db, programId: string, by: string, now: number
             commission_id: c.commission_id,
             partner_id: partnerId,
             amount: c.amount,
-            paypal_email: to.address,
+            paypal_email: to.method === 'paypal' ? to.address : null,
           })),
         );
         items.push(item);
@@ -149,7 +173,7 @@ const senderBatchId = (run: RunRow, currency: string, attempt: number) => `${run
  * the attempt's sender_batch_id (committed first, so a crash after PayPal's answer resends
  * the same id, which PayPal refuses as a duplicate and we read instead).
  */
-export async function sendRun(db: Db, programId: string, id: string, apiUrl: string, now: number): Promise<void> {
+export async function sendRun(db: Db, programId: string, id: string, apis: PayoutApis, now: number): Promise<void> {
   await db.transaction(async (tx) => {
     const run = await findRun(tx, programId, id);
     if (run.state === 'draft') throw fail('conflict', `payout run ${id} is not approved yet`);
@@ -158,11 +182,11 @@ export async function sendRun(db: Db, programId: string, id: string, apiUrl: str
     }
     await startPending(tx, { ...run, attempt: run.state === 'approved' ? 1 : run.attempt }, now);
   });
-  await deliver(db, programId, id, apiUrl, now);
+  await deliver(db, programId, id, apis, now);
 }
 
 /** Sends a sent run's failed items again, as a new attempt (a new sender_batch_id); paid, processing and returned items stay. */
-export async function retryRun(db: Db, programId: string, id: string, apiUrl: string, now: number): Promise<number> {
+export async function retryRun(db: Db, programId: string, id: string, apis: PayoutApis, now: number): Promise<number> {
   const again = await db.transaction(async (tx) => {
     const run = await findRun(tx, programId, id);
     if (run.state !== 'sent') throw fail('conflict', `payout run ${id} was not sent yet`);
@@ -182,7 +206,7 @@ export async function retryRun(db: Db, programId: string, id: string, apiUrl: st
     await startPending(tx, { ...run, attempt: run.attempt + 1 }, now);
     return failed.length;
   });
-  await deliver(db, programId, id, apiUrl, now);
+  await deliver(db, programId, id, apis, now);
   return again;
 }
 
@@ -199,15 +223,25 @@ async function client(db: Queryable, programId: string, apiUrl: string) {
   return paypalClient(apiUrl, { clientId: account.client_id, clientSecret: account.client_secret });
 }
 
-/** One PayPal batch per sender_batch_id not yet answered; then each batch read back and applied. */
-async function deliver(db: Db, programId: string, runId: string, apiUrl: string, now: number): Promise<void> {
-  const paypal = await client(db, programId, apiUrl);
+/**
+ * One Stripe transfer per Stripe item not yet answered, and one PayPal batch per
+ * sender_batch_id not yet answered; then each batch read back and applied.
+ */
+async function deliver(db: Db, programId: string, runId: string, apis: PayoutApis, now: number): Promise<void> {
+  const unanswered = (await runs.itemsOf(db, runId)).filter((i) => i.state === 'processing' && i.sender_batch_id);
+  const toPaypal = unanswered.filter((i) => i.method === 'paypal' && i.provider_batch_id === null);
+  // The PayPal settings are checked before any money moves through Stripe.
+  const paypal = toPaypal.length > 0 ? await client(db, programId, apis.paypal) : undefined;
+  await transferAll(
+    db,
+    programId,
+    unanswered.filter((i) => i.method === 'stripe_connect' && i.provider_item_id === null),
+    apis.stripe,
+    now,
+  );
+  if (!paypal) return;
   const waiting = new Map<string, ItemRow[]>();
-  for (const item of await runs.itemsOf(db, runId)) {
-    if (item.state === 'processing' && item.provider_batch_id === null && item.sender_batch_id) {
-      waiting.set(item.sender_batch_id, [...(waiting.get(item.sender_batch_id) ?? []), item]);
-    }
-  }
+  for (const item of toPaypal) waiting.set(item.sender_batch_id!, [...(waiting.get(item.sender_batch_id!) ?? []), item]);
   const batches = new Set<string>();
   for (const [sender, items] of waiting) {
     const { payoutBatchId } = await paypal.createBatch(
@@ -233,6 +267,23 @@ async function deliver(db: Db, programId: string, runId: string, apiUrl: string,
   }
 }
 
+/** Each item's transfer, its answer applied in a transaction of its own (paid or failed), as it comes. */
+async function transferAll(db: Db, programId: string, items: readonly ItemRow[], apiUrl: string | undefined, now: number): Promise<void> {
+  if (items.length === 0) return;
+  const key = (await findProgram(db, programId))?.stripe_api_key;
+  if (!key) throw fail('conflict', 'the program has no Stripe API key: set it with PATCH /v1/program to pay through Stripe Connect');
+  for (const item of items) {
+    const answer = await transfer(key, apiUrl, item);
+    await db.transaction(async (tx) => {
+      const current = await runs.getItem(tx, programId, item.id);
+      // Answered meanwhile by another send of the same attempt: its answer stands.
+      if (current?.state !== 'processing' || current.sender_batch_id !== item.sender_batch_id) return;
+      const changes = answer.paid ? { provider_item_id: answer.transferId, reason: null } : { reason: answer.reason };
+      await settle(tx, programId, current, answer.paid ? 'paid' : 'failed', changes, now);
+    });
+  }
+}
+
 /** What a PayPal item status makes of our item, from each state it may come from. */
 function target(status: string): { to: ItemState; from: ItemState[] } | undefined {
   if (status === 'SUCCESS') return { to: 'paid', from: ['processing'] };
@@ -250,10 +301,37 @@ export async function applyStatus(tx: Queryable, programId: string, s: PaypalIte
   const move = target(s.status);
   if (!move?.from.includes(item.state)) return false;
   const reason = move.to === 'paid' ? null : (s.error ?? s.status.toLowerCase());
-  const changes = { provider_batch_id: s.payoutBatchId, provider_item_id: s.payoutItemId, reason };
-  if (!(await runs.moveItem(tx, item, move.to, changes, now))) return false;
-  const after = { ...item, ...changes, state: move.to, state_set_at: now };
-  if (move.to === 'paid') {
+  return settle(tx, programId, item, move.to, { provider_batch_id: s.payoutBatchId, provider_item_id: s.payoutItemId, reason }, now);
+}
+
+/**
+ * A Stripe transfer reversed in full (its transfer.reversed event): the paid item is
+ * returned and its commissions given back, once, as PayPal's RETURNED does.
+ */
+export async function transferReversed(
+  tx: Queryable,
+  programId: string,
+  itemId: string,
+  transferId: string,
+  now: number,
+): Promise<boolean> {
+  const item = await runs.getItem(tx, programId, itemId);
+  if (item?.method !== 'stripe_connect' || item.provider_item_id !== transferId || item.state !== 'paid') return false;
+  return settle(tx, programId, item, 'returned', { reason: 'transfer reversed' }, now);
+}
+
+/** Moves the item, conditional on the state read, and does what the move means to the ledger; false when it moved before. */
+async function settle(
+  tx: Queryable,
+  programId: string,
+  item: ItemRow,
+  to: ItemState,
+  changes: Partial<ItemRow>,
+  now: number,
+): Promise<boolean> {
+  if (!(await runs.moveItem(tx, item, to, changes, now))) return false;
+  const after = { ...item, ...changes, state: to, state_set_at: now };
+  if (to === 'paid') {
     for (const c of await payouts.batchItems(tx, item.id)) await payBatched(tx, programId, c.commission_id, now);
     await payouts.markBatchPaid(tx, item.id, now);
     await emit(tx, programId, 'payout.paid', renderItem(after), now);

@@ -117,10 +117,10 @@ export const payoutRunRoutes = [
     approveRun(i.db, i.program.id, id, whoIs(i), i.now),
   ),
   byId('send', 'Send an approved run to PayPal, one batch per currency; on a sent run, resume what was never answered', 'admin', (i, id) =>
-    sendRun(i.db, i.program.id, id, i.paypalApiUrl, i.now),
+    sendRun(i.db, i.program.id, id, { paypal: i.paypalApiUrl, stripe: i.stripeApiUrl }, i.now),
   ),
   byId('retry', "Send a run's failed payouts again, as a new batch; nothing else is sent", 'admin', (i, id) =>
-    retryRun(i.db, i.program.id, id, i.paypalApiUrl, i.now),
+    retryRun(i.db, i.program.id, id, { paypal: i.paypalApiUrl, stripe: i.stripeApiUrl }, i.now),
   ),
   byId('refresh', "Read the run's PayPal batches again and apply what changed (a missed webhook)", 'admin', (i, id) =>
     refreshRun(i.db, i.program.id, id, i.paypalApiUrl, i.now),

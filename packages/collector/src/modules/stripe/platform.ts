@@ -48,6 +48,13 @@ const FACTS: Readonly<Record<string, Reader>> = {
   'customer.updated': (c) => ({ kind: 'customer', who: read.customerObject(c) }),
   // A partner's Express account, from the Connect endpoint: its readiness for payouts (docs/payouts.md).
   'account.updated': (a, e) => ({ kind: 'payout_account', ...read.payoutAccount(a), at: e.created }),
+  // A payout run's transfer taken back: the item is returned, its commissions payable again.
+  'transfer.reversed': (t) => ({
+    kind: 'transfer_reversed',
+    transfer: str(t.id) ?? '',
+    item: str(obj(t.metadata)?.tally_payout_item_id),
+    full: t.reversed === true,
+  }),
 };
 
 /** Stripe's signing secrets: whsec_ and base64 (Stripe's are 32 bytes; any length from 16 is taken). */

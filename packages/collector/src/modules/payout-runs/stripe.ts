@@ -1,0 +1,44 @@
+// A run's payout to a partner's Stripe Connect account: one Transfer from the program's
+// balance (https://docs.stripe.com/api/transfers/create), which Stripe takes or refuses at
+// once. The Idempotency-Key is the item's and its attempt's, so a resend whose answer was
+// lost gets the first answer back instead of a second transfer.
+
+import Stripe from 'stripe';
+import { fail } from '../../platform/errors.js';
+import { stripeClient } from '../stripe/client.js';
+import type { ItemRow } from './model.js';
+
+export type TransferAnswer = { paid: true; transferId: string } | { paid: false; reason: string };
+
+/** The attempt an item was last sent in: the end of its sender_batch_id (`<run>-<currency>-<attempt>`). */
+export const transferKey = (item: Pick<ItemRow, 'id' | 'sender_batch_id'>): string =>
+  `tally-transfer-${item.id}-${item.sender_batch_id?.slice(item.sender_batch_id.lastIndexOf('-') + 1) ?? '0'}`;
+
+/**
+ * Sends the item as a Transfer. Stripe's refusal of the transfer itself (4xx: an account
+ * that cannot take transfers, a short balance) is an answer: the item failed. A key Stripe
+ * refuses, or no answer, throws: the item stays processing and a resend asks again.
+ */
+export async function transfer(apiKey: string, apiUrl: string | undefined, item: ItemRow): Promise<TransferAnswer> {
+  try {
+    const made = await stripeClient(apiKey, apiUrl).transfers.create(
+      {
+        amount: item.amount,
+        currency: item.currency.toLowerCase(),
+        destination: item.address,
+        transfer_group: item.run_id,
+        description: `Commission payout ${item.id}`,
+        metadata: { tally_payout_item_id: item.id },
+      },
+      { idempotencyKey: transferKey(item) },
+    );
+    return { paid: true, transferId: made.id };
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError) {
+      return { paid: false, reason: err.code ? `${err.code}: ${err.message}` : err.message };
+    }
+    if (err instanceof Stripe.errors.StripeAuthenticationError || err instanceof Stripe.errors.StripePermissionError)
+      throw fail('conflict', `Stripe refused the program's API key: ${err.message}; the payout was not sent`);
+    throw fail('unavailable', 'Stripe did not answer; the payout stays processing: send the run again to resume it');
+  }
+}
