@@ -7,6 +7,7 @@ import { createProgram, updateProgram } from '../../packages/collector/src/flows
 import { allowsOrigin } from '../../packages/collector/src/modules/programs/service.js';
 import { authenticate, issueToken, revokeProgramToken } from '../../packages/collector/src/modules/tokens/service.js';
 import { emit } from '../../packages/collector/src/events/emit.js';
+import { registerSubscribers } from '../../packages/collector/src/subscribers.js';
 import { recordConversion } from '../../packages/collector/src/flows/conversion.js';
 import { createPartner, updatePartner } from '../../packages/collector/src/modules/partners/service.js';
 import { createPartnership, updatePartnership } from '../../packages/collector/src/flows/partnership.js';
@@ -84,6 +85,9 @@ async function versionOf(d: Db): Promise<number> {
   if (v === undefined) throw new Error(`${ENGINE}: no settings version after 5 s`);
   return v;
 }
+
+// These tests write events themselves, without an app: they register what writes their deliveries, as createApp does.
+registerSubscribers();
 
 describe(`settings kept in memory (${ENGINE})`, () => {
   it('a token is looked up once while nothing changes, and a revocation here is obeyed before it is answered', async () => {

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deliverOne, type DeliveryOptions } from '../../packages/collector/src/modules/webhooks/deliver.js';
 import { emit } from '../../packages/collector/src/events/emit.js';
+import { registerSubscribers } from '../../packages/collector/src/subscribers.js';
 import { claimDue } from '../../packages/collector/src/modules/webhooks/repo.js';
 import { createEndpoint } from '../../packages/collector/src/modules/webhooks/service.js';
 import { createProgram } from '../../packages/collector/src/flows/program.js';
@@ -84,6 +85,9 @@ function options(on: Db, sent: string[]): DeliveryOptions {
 }
 
 const stateOf = async () => db.all<{ state: string; attempts: number }>('SELECT state, attempts FROM webhook_deliveries');
+
+// These tests write events themselves, without an app: they register what writes their deliveries, as createApp does.
+registerSubscribers();
 
 describe('recording an attempt while the database is away', () => {
   it('is retried while the claim holds: sent once, recorded once', async () => {

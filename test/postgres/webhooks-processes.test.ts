@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { emit } from '../../packages/collector/src/events/emit.js';
+import { registerSubscribers } from '../../packages/collector/src/subscribers.js';
 import { testDatabase, withDb, type TestDatabase } from '../collector/database.js';
 import { serve, stopServers, tokensIn, type Served } from '../collector/processes.js';
 import { startReceiver, type Receiver } from '../collector/receiver.js';
@@ -15,6 +16,8 @@ let a: Served;
 let b: Served;
 
 beforeAll(async () => {
+  // This process writes the events itself, without an app: it registers what writes their deliveries, as createApp does.
+  registerSubscribers();
   database = await testDatabase('postgres');
   receiver = await startReceiver();
   const env = {
