@@ -199,7 +199,8 @@ describe('the partner portal in Chromium', () => {
     await portal.fill('input[name=billing_vat_id]', 'DE999999999');
     await press(portal, 'Save', 'form:has(input[name=billing_vat_id])');
     await waitForText(portal, 'Your next invoices print these details.');
-    expect((await api('GET', '/v1/partners')).data[0].attributes.billing_vat_id).toBe('DE999999999');
+    // That sentence stands before the save too: the saved value is what is waited for.
+    await expect.poll(async () => (await api('GET', '/v1/partners')).data[0].attributes.billing_vat_id).toBe('DE999999999');
     expect(await axeFindings(portal)).toEqual([]);
     await portal.setViewportSize({ width: 360, height: 740 });
     try {

@@ -72,15 +72,15 @@ export function Settings() {
         <p class="hint">{t('settings.billingHint')}</p>
         <label>
           {t('settings.billingName')}
-          <input name="billing_name" value={a.billing_name ?? ''} maxLength={200} />
+          <input name="billing_name" defaultValue={a.billing_name ?? ''} maxLength={200} />
         </label>
         <label>
           {t('settings.billingAddress')}
-          <textarea name="billing_address" rows={3} maxLength={1000} value={a.billing_address ?? ''} />
+          <textarea name="billing_address" rows={3} maxLength={1000} defaultValue={a.billing_address ?? ''} />
         </label>
         <label>
           {t('settings.billingVatId')}
-          <input name="billing_vat_id" value={a.billing_vat_id ?? ''} maxLength={50} />
+          <input name="billing_vat_id" defaultValue={a.billing_vat_id ?? ''} maxLength={50} />
         </label>
         <Saving error={billing.error} done={billing.done} busy={billing.busy} label={t('settings.save')} />
       </form>
