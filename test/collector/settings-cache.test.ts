@@ -7,6 +7,7 @@ import { createProgram, updateProgram } from '../../packages/collector/src/flows
 import { allowsOrigin } from '../../packages/collector/src/modules/programs/service.js';
 import { authenticate, issueToken, revokeProgramToken } from '../../packages/collector/src/modules/tokens/service.js';
 import { emit } from '../../packages/collector/src/events/emit.js';
+import { referralData } from './event-data.js';
 import { registerSubscribers } from '../../packages/collector/src/subscribers.js';
 import { recordConversion } from '../../packages/collector/src/flows/conversion.js';
 import { createPartner, updatePartner } from '../../packages/collector/src/modules/partners/service.js';
@@ -170,21 +171,7 @@ describe(`settings kept in memory (${ENGINE})`, () => {
       (await db.all<{ endpoint_id: string }>('SELECT endpoint_id FROM webhook_deliveries ORDER BY endpoint_id')).filter((d) =>
         ids.includes(d.endpoint_id),
       );
-    const event = () =>
-      c.db.transaction((tx) =>
-        emit(
-          tx,
-          made.program.id,
-          'referral.created',
-          {
-            id: 'r',
-            type: 'referral',
-            attributes: { state: 'converted' },
-            relationships: { partnership: { data: { id: 'ps', type: 'partnership' } } },
-          },
-          now,
-        ),
-      );
+    const event = () => c.db.transaction((tx) => emit(tx, made.program.id, 'referral.created', referralData(), now));
     const policy = { ...DEFAULT_OUTBOUND, allowHttp: true, allowPrivate: true };
 
     await event();

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deliverOne, type DeliveryOptions } from '../../packages/collector/src/modules/webhooks/deliver.js';
 import { emit } from '../../packages/collector/src/events/emit.js';
+import { referralData } from './event-data.js';
 import { registerSubscribers } from '../../packages/collector/src/subscribers.js';
 import { claimDue } from '../../packages/collector/src/modules/webhooks/repo.js';
 import { createEndpoint } from '../../packages/collector/src/modules/webhooks/service.js';
@@ -51,20 +52,7 @@ async function claimed(leaseSeconds: number) {
     { ...DEFAULT_OUTBOUND, allowHttp: true, allowPrivate: true },
     now,
   );
-  await db.transaction((tx) =>
-    emit(
-      tx,
-      made.program.id,
-      'referral.created',
-      {
-        id: 'r',
-        type: 'referral',
-        attributes: { state: 'converted' },
-        relationships: { partnership: { data: { id: 'ps', type: 'partnership' } } },
-      },
-      now,
-    ),
-  );
+  await db.transaction((tx) => emit(tx, made.program.id, 'referral.created', referralData(), now));
   const [d] = await db.transaction((tx) => claimDue(tx, now, now + leaseSeconds, 10));
   return d!;
 }

@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { emit } from '../../packages/collector/src/events/emit.js';
+import { referralData } from '../collector/event-data.js';
 import { registerSubscribers } from '../../packages/collector/src/subscribers.js';
 import { testDatabase, withDb, type TestDatabase } from '../collector/database.js';
 import { serve, stopServers, tokensIn, type Served } from '../collector/processes.js';
@@ -61,12 +62,7 @@ it('1,000 events: each delivered once, never by both processes at once', async (
     db.transaction(async (tx) => {
       const out: string[] = [];
       for (let i = 0; i < EVENTS; i++) {
-        const data = {
-          id: `r${i}`,
-          type: 'referral',
-          attributes: { state: 'converted' },
-          relationships: { partnership: { data: { id: 'ps', type: 'partnership' } } },
-        };
+        const data = referralData(`r${i}`);
         out.push((await emit(tx, program!.id, 'referral.created', data, now)).id);
       }
       return out;

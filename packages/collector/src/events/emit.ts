@@ -20,7 +20,7 @@ export type Subscriber = (db: Queryable, event: DomainEvent, known: Known) => Pr
  */
 export interface Reaction {
   wants(db: Queryable, event: DomainEvent): Promise<boolean>;
-  run(tx: Queryable, event: DomainEvent): Promise<void>;
+  run(tx: Tx, event: DomainEvent): Promise<void>;
 }
 
 const subscribers = new Map<string, Subscriber>();
@@ -56,7 +56,7 @@ async function followers(db: Queryable, event: DomainEvent, known: Known): Promi
 
 /** Records that `data` changed as `type` says, with its subscribers' rows and reactions, in the caller's transaction. */
 export async function emit<T extends EventType>(
-  tx: Queryable | Tx,
+  tx: Tx,
   programId: string,
   type: T,
   data: EventPayloads[T],
@@ -68,9 +68,9 @@ export async function emit<T extends EventType>(
   await insert(tx, row);
   for (const follower of await followers(tx, event, known)) await insertOne(tx, follower);
   // Reactions weigh the whole change (a payment's commission with the payment it belongs to): at the transaction's end.
-  const atEnd = 'atEnd' in tx ? tx.atEnd : undefined;
-  if (atEnd) atEnd(() => reactTo(tx, [event]));
-  else await reactTo(tx, [event]);
+  const react = () => reactTo(tx, [event], (run) => run(tx));
+  if (tx.atEnd) tx.atEnd(react);
+  else await react();
   return row;
 }
 
@@ -90,17 +90,16 @@ export async function eventInserts<T extends EventType>(
   return { rows: [eventInsert(rowOf(event)), ...(await followers(db, event, known))], event };
 }
 
-/** The reactions to events already written; `inTransaction` opens one only when a reaction wants one of them. */
+/** The reactions to events already written; `inTransaction` runs them in a transaction, asked only when a reaction wants one of them. */
 export async function reactTo(
   db: Queryable,
   events: readonly DomainEvent[],
-  inTransaction?: (run: (tx: Queryable) => Promise<void>) => Promise<void>,
+  inTransaction: (run: (tx: Tx) => Promise<void>) => Promise<void>,
 ): Promise<void> {
   const wanted: Array<[Reaction, DomainEvent]> = [];
   for (const event of events) for (const r of reactions.values()) if (await r.wants(db, event)) wanted.push([r, event]);
   if (!wanted.length) return;
-  const run = async (tx: Queryable) => {
+  await inTransaction(async (tx) => {
     for (const [r, event] of wanted) await r.run(tx, event);
-  };
-  await (inTransaction ? inTransaction(run) : run(db));
+  });
 }

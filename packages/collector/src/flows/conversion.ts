@@ -62,7 +62,7 @@ export async function recordConversion(db: Db, programId: string, input: Convers
 /** A conversion inside the caller's transaction (a Stripe Checkout that names a click). */
 export async function convertIn(tx: Tx, programId: string, input: ConversionInput, now: number): Promise<ConversionResult> {
   const result = await convert(tx, programId, input, now);
-  await reactTo(tx, result.events ?? []);
+  await reactTo(tx, result.events ?? [], (run) => run(tx));
   return { referral: result.referral, created: result.created };
 }
 

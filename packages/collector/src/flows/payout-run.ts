@@ -10,7 +10,7 @@
 
 import { formatCsv, parseCsv } from '../platform/csv.js';
 import { fail } from '../platform/errors.js';
-import type { Db, Queryable } from '../platform/db/db.js';
+import type { Db, Queryable, Tx } from '../platform/db/db.js';
 import * as payouts from '../modules/payouts/repo.js';
 import type { BatchRow, ItemRow, PayableRow } from '../modules/payouts/repo.js';
 import { uuidv7 } from '../core/ids.js';
@@ -148,7 +148,7 @@ export function group(rows: PayableRow[]): Map<string, Map<string, PayableRow[]>
  * claim, recording nothing.
  */
 async function exportCurrency(
-  tx: Queryable,
+  tx: Tx,
   programId: string,
   code: string,
   byPartner: Map<string, PayableRow[]>,

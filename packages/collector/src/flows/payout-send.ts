@@ -6,7 +6,7 @@
 // item, once, whatever the order: returned is final, and paid only ever moves to returned.
 
 import { fail } from '../platform/errors.js';
-import type { Db, Queryable } from '../platform/db/db.js';
+import type { Db, Queryable, Tx } from '../platform/db/db.js';
 import { uuidv7 } from '../core/ids.js';
 import { majorUnits, minorUnit } from '../core/money.js';
 import { emit } from '../events/emit.js';
@@ -294,7 +294,7 @@ function target(status: string): { to: ItemState; from: ItemState[] } | undefine
 }
 
 /** Applies one item status once: a move the item's state allows, conditional on it; anything else changes nothing. */
-export async function applyStatus(tx: Queryable, programId: string, s: PaypalItemStatus, now: number): Promise<boolean> {
+export async function applyStatus(tx: Tx, programId: string, s: PaypalItemStatus, now: number): Promise<boolean> {
   const item = await runs.getItem(tx, programId, s.senderItemId);
   // An item of an earlier attempt (retried since) or of no run of ours.
   if (!item || (item.provider_batch_id !== null && item.provider_batch_id !== s.payoutBatchId)) return false;
@@ -308,27 +308,14 @@ export async function applyStatus(tx: Queryable, programId: string, s: PaypalIte
  * A Stripe transfer reversed in full (its transfer.reversed event): the paid item is
  * returned and its commissions given back, once, as PayPal's RETURNED does.
  */
-export async function transferReversed(
-  tx: Queryable,
-  programId: string,
-  itemId: string,
-  transferId: string,
-  now: number,
-): Promise<boolean> {
+export async function transferReversed(tx: Tx, programId: string, itemId: string, transferId: string, now: number): Promise<boolean> {
   const item = await runs.getItem(tx, programId, itemId);
   if (item?.method !== 'stripe_connect' || item.provider_item_id !== transferId || item.state !== 'paid') return false;
   return settle(tx, programId, item, 'returned', { reason: 'transfer reversed' }, now);
 }
 
 /** Moves the item, conditional on the state read, and does what the move means to the ledger; false when it moved before. */
-async function settle(
-  tx: Queryable,
-  programId: string,
-  item: ItemRow,
-  to: ItemState,
-  changes: Partial<ItemRow>,
-  now: number,
-): Promise<boolean> {
+async function settle(tx: Tx, programId: string, item: ItemRow, to: ItemState, changes: Partial<ItemRow>, now: number): Promise<boolean> {
   if (!(await runs.moveItem(tx, item, to, changes, now))) return false;
   const after = { ...item, ...changes, state: to, state_set_at: now };
   if (to === 'paid') {

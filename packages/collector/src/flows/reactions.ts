@@ -3,7 +3,7 @@
 // rules weigh; a partnership just accepted gets the program's automatic code; a payout batch
 // marked paid gets its partners' invoices. The modules that emit know nothing of these.
 
-import type { Queryable, Tx } from '../platform/db/db.js';
+import type { Queryable } from '../platform/db/db.js';
 import type { Reaction } from '../events/emit.js';
 import type { DomainEvent } from '../events/types.js';
 import { applyMoveRules, programHasMoveRules, hasMoveRules } from './group-moves.js';
@@ -39,7 +39,7 @@ export const moveRules: Reaction = {
       ? await findPartnership(tx, e.programId, which.partnershipId)
       : await partnershipOfPartner(tx, e.programId, which.partnerId!);
     if (partnership && (await hasMoveRules(tx, e.programId, partnership.group_id))) {
-      await applyMoveRules(tx as Tx, e.programId, partnership.id, e.at);
+      await applyMoveRules(tx, e.programId, partnership.id, e.at);
     }
   },
 };
@@ -55,7 +55,7 @@ export const automaticCodes: Reaction = {
   async run(tx, e) {
     const program = await findProgram(tx, e.programId);
     const key = e.data.attributes.key;
-    if (program && typeof key === 'string') await autoCode(tx as Tx, program, { id: e.data.id, key }, e.at);
+    if (program && typeof key === 'string') await autoCode(tx, program, { id: e.data.id, key }, e.at);
   },
 };
 

@@ -6,7 +6,7 @@
 // why; this decides what a change writes.
 
 import { fail } from '../../platform/errors.js';
-import type { Queryable } from '../../platform/db/db.js';
+import type { Queryable, Tx } from '../../platform/db/db.js';
 import { type Insert, insertOne } from '../../platform/db/rows.js';
 import { uuidv7 } from '../../core/ids.js';
 import { assertMove } from '../../core/state-machines.js';
@@ -83,7 +83,7 @@ export async function commissionInserts(
 }
 
 /** A new commission written in the caller's transaction. `known.history`: imported, so its event reaches webhooks but sends no e-mail. */
-export async function recordCommission(tx: Queryable, row: CommissionRow, now: number, known: Known = {}): Promise<CommissionRow> {
+export async function recordCommission(tx: Tx, row: CommissionRow, now: number, known: Known = {}): Promise<CommissionRow> {
   await commissions.insert(tx, row);
   for (const count of countsOf(row)) await insertOne(tx, count);
   await emit(tx, row.program_id, 'commission.created', renderCommission(row), now, known);
@@ -91,7 +91,7 @@ export async function recordCommission(tx: Queryable, row: CommissionRow, now: n
 }
 
 /** A negative commission of `amount` (below zero) taking back part of `of`, payable at once; the original's event says so too. */
-export async function clawBack(tx: Queryable, of: CommissionRow, amount: number, now: number): Promise<CommissionRow> {
+export async function clawBack(tx: Tx, of: CommissionRow, amount: number, now: number): Promise<CommissionRow> {
   const row = newCommission(of.program_id, of.partner_id, of.referral_id, amount, of.currency, now, {
     clawback_of: of.id,
     reward_id: of.reward_id,
@@ -103,13 +103,7 @@ export async function clawBack(tx: Queryable, of: CommissionRow, amount: number,
 }
 
 /** A pending commission no batch holds, lowered to `amount` (a partial refund); rejected as `reason` at zero. */
-export async function adjustCommission(
-  tx: Queryable,
-  row: CommissionRow,
-  amount: number,
-  reason: string,
-  now: number,
-): Promise<CommissionRow> {
+export async function adjustCommission(tx: Tx, row: CommissionRow, amount: number, reason: string, now: number): Promise<CommissionRow> {
   if (amount <= 0) return moveCommission(tx, row, 'rejected', reason, now);
   if (!(await commissions.reduce(tx, row, amount, now))) throw fail('conflict', 'the commission changed meanwhile; send the refund again');
   const taken = amount - row.amount;
@@ -130,7 +124,7 @@ export async function adjustCommission(
  * concurrent move makes this one fail instead of overwriting it. `paidAt`: an import's own date.
  */
 export async function moveCommission(
-  db: Queryable,
+  db: Tx,
   row: CommissionRow,
   to: CommissionState,
   rejectReason: string | null,
@@ -173,7 +167,7 @@ export async function moveCommission(
 }
 
 /** A dispute opened (`hold` true) or closed: the commission and its clawbacks, while pending, wait meanwhile. */
-export async function holdCommission(tx: Queryable, programId: string, id: string, hold: boolean, now: number): Promise<number> {
+export async function holdCommission(tx: Tx, programId: string, id: string, hold: boolean, now: number): Promise<number> {
   const count = await commissions.setHold(tx, programId, id, hold, now);
   const row = count > 0 ? await commissions.get(tx, programId, id) : undefined;
   if (row) await changed(tx, row, now);
@@ -181,13 +175,13 @@ export async function holdCommission(tx: Queryable, programId: string, id: strin
 }
 
 /** A held commission approved (its review decided by the caller, in one conditional statement): it counts toward the partner's totals from now. */
-export function approvedCommission(tx: Queryable, row: CommissionRow, now: number): Promise<CommissionRow> {
+export function approvedCommission(tx: Tx, row: CommissionRow, now: number): Promise<CommissionRow> {
   return changed(tx, { ...row, review: 'approved', updated_at: now }, now);
 }
 
 /** A payout batch takes the commission (false: another holds it, or it left pending); no longer owed while it holds it. */
 export async function batchCommission(
-  tx: Queryable,
+  tx: Tx,
   c: Pick<CommissionRow, 'id' | 'program_id' | 'partner_id' | 'currency' | 'amount'>,
   batchId: string,
 ): Promise<boolean> {
@@ -197,14 +191,14 @@ export async function batchCommission(
 }
 
 /** A cancelled batch's commissions freed: the pending ones are owed again (a rejection while held took nothing off: the claim had). */
-export async function unbatchCommissions(tx: Queryable, batchId: string): Promise<number> {
+export async function unbatchCommissions(tx: Tx, batchId: string): Promise<number> {
   const freed = await commissions.unclaim(tx, batchId);
   for (const c of freed) if (c.state === 'pending') await countOwed(tx, c, 1);
   return freed.length;
 }
 
 /** A batched commission paid with its batch (false: it left pending meanwhile). */
-export async function payBatched(tx: Queryable, programId: string, id: string, now: number): Promise<boolean> {
+export async function payBatched(tx: Tx, programId: string, id: string, now: number): Promise<boolean> {
   const paid = { state: 'paid' as const, reject_reason: null, paid_at: now, state_set_at: now, updated_at: now };
   if (!(await commissions.move(tx, programId, id, 'pending', paid))) return false;
   const row = await commissions.get(tx, programId, id);
@@ -216,7 +210,7 @@ export async function payBatched(tx: Queryable, programId: string, id: string, n
  * A paid batch's money came back (a payout run's item returned): its commissions are pending
  * again and freed, so they are owed and payable as before. Resolves to how many were freed.
  */
-export async function returnBatched(tx: Queryable, programId: string, batchId: string, now: number): Promise<number> {
+export async function returnBatched(tx: Tx, programId: string, batchId: string, now: number): Promise<number> {
   for (const id of await commissions.unpay(tx, batchId, now)) {
     const row = await commissions.get(tx, programId, id);
     if (row) await changed(tx, row, now);
@@ -233,7 +227,7 @@ function countOwed(
   return addDelta(db, { program_id: c.program_id, partner_id: c.partner_id, at: NOW, currency: c.currency, owed: sign * c.amount });
 }
 
-async function changed(db: Queryable, after: CommissionRow, now: number, known: Known = {}): Promise<CommissionRow> {
+async function changed(db: Tx, after: CommissionRow, now: number, known: Known = {}): Promise<CommissionRow> {
   await emit(db, after.program_id, 'commission.updated', renderCommission(after), now, known);
   return after;
 }

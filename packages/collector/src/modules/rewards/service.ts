@@ -296,7 +296,8 @@ export async function holdDaysOf(
   programId: string,
   p: { hold_days: number | null; group_id: string | null },
 ): Promise<number> {
-  return firstSet(p.hold_days, (await groupRules(db, programId, p.group_id)).holdDays, 0);
+  const pr = await programRewards(db, programId);
+  return firstSet(p.hold_days, groupOf(pr, p.group_id).hold_days, pr.program.hold_days);
 }
 
 /** The program's group, or undefined. */
