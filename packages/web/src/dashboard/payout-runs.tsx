@@ -9,7 +9,7 @@ import { dateTime, money } from '../common/format.js';
 import { Confirm } from '../common/forms.js';
 import { useLoad } from '../common/use-api.js';
 import { Empty, Show, Table, type Column } from '../common/ui.js';
-import { href, useSession } from './session.js';
+import { href, useRole } from './session.js';
 
 type Run = Answer<'/v1/payout_runs/{id}'>['data'];
 type Item = Answer<'/v1/payout_runs/{id}'>['included'][number];
@@ -147,8 +147,7 @@ function RunPanel({ run, items, role, ask }: { run: Run; items: Item[]; role: st
 
 /** `changed`: what is owed moved (a run claimed it, or a failure gave it back). */
 export function PayoutRuns({ changed }: { changed: () => void }) {
-  const { session } = useSession();
-  const role = session.attributes.programs.find((p) => p.id === session.attributes.program_id)?.role;
+  const role = useRole();
   const [picked, setPicked] = useState<string | null>(null);
   const [skipped, setSkipped] = useState<Skipped[] | null>(null);
   const [asking, setAsking] = useState<Verb | null>(null);
