@@ -2,9 +2,10 @@
 // its Payouts reference documents (test/collector/paypal-api.ts): the owner connects the
 // PayPal app in Settings → Integrations (the secret then shown only by its end) and sets the
 // payout methods; the partner pages say who is ready; on Payouts the owner makes a run (one
-// payout, one partner skipped with the reason), approves it by keyboard alone behind its
-// question, sends it; PayPal's signed webhook marks one payout paid and a refresh the other.
-// Each page is clean under axe-core and readable at 360 px.
+// payout, one partner skipped with the reason), an admin is told it waits for an owner, the
+// owner approves it by keyboard alone behind its question and sends it; PayPal's signed
+// webhook marks one payout paid and a refresh the other; a payout PayPal failed shows its
+// reason and is retried alone. Each page is clean under axe-core and readable at 360 px.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -135,6 +136,21 @@ describe('a payout run from the dashboard', () => {
     await clean();
   });
 
+  it('tells an admin the run waits for an owner, and offers them no Approve', async () => {
+    const invited = await api('POST', '/v1/members', { email: 'ada@company.test', role: 'admin' });
+    const admin = await (await browser.newContext()).newPage();
+    await admin.goto(invited.meta.sign_in_link);
+    await waitForText(admin, 'Welcome to Tally');
+    await admin.fill('input[name=email]', 'ada@company.test');
+    await admin.fill('input[name=password]', 'a long admin password');
+    await admin.click('button[type=submit]');
+    await admin.waitForURL('**/dashboard/');
+    await admin.goto(at('/payouts'));
+    await waitForText(admin, "Waiting for an owner's approval: only an owner approves a run.");
+    expect(await admin.locator('.payout-run button', { hasText: /^Approve$/ }).count()).toBe(0);
+    await admin.context().close();
+  });
+
   it('approves it by keyboard alone, behind its question', async () => {
     await page.focus('.payout-run .buttons button');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Approve');
@@ -184,6 +200,33 @@ describe('a payout run from the dashboard', () => {
     // Nothing left to refresh or retry.
     expect(await page.locator('.payout-run .buttons button').count()).toBe(0);
     await clean();
+  });
+
+  it('shows a payout PayPal failed with its reason, and retries only it', async () => {
+    partners.dora = await owedPartner('Dora', 900, true);
+    paypal.outcome.set('dora@partners.test', 'FAILED');
+    await press(page, 'Make a payout run');
+    await press(page, 'Make run', 'dialog');
+    await waitForText(page, '1 pending');
+    for (const [button, confirm] of [
+      ['Approve', 'Approve'],
+      ['Send', 'Send'],
+    ]) {
+      await press(page, button!, '.payout-run');
+      await press(page, confirm!, 'dialog');
+      await expect.poll(() => page.locator('dialog[open]').count()).toBe(0);
+    }
+    await waitForText(page, '1 failed');
+    const [failed] = await payoutRows();
+    expect(failed).toMatch(/^dora@partners\.test\tPayPal\t\$9\.00\tfailed: .*locked/i);
+    paypal.outcome.delete('dora@partners.test');
+    const before = paypal.posts.length;
+    await press(page, 'Retry failed', '.payout-run');
+    await press(page, 'Retry failed', 'dialog');
+    await waitForText(page, '1 paid');
+    expect((await payoutRows())[0]).toMatch(/\tpaid\t/);
+    // One new batch, holding Dora's payout alone.
+    expect(paypal.posts.slice(before).map((p) => [p.status, p.receivers])).toEqual([[201, ['dora@partners.test']]]);
     expect(problems).toEqual([]);
   });
 });
