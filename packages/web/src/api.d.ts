@@ -7008,6 +7008,12 @@ export interface paths {
                                 client_secret_hint: string | null;
                                 webhook_id: string | null;
                                 webhook_url: string;
+                                /**
+                                 * @description Which PayPal this server calls (PAYPAL_API_URL): the credentials must be a REST app's of the same
+                                 * @enum {string}
+                                 */
+                                environment: "live" | "sandbox" | "other";
+                                api_url: string;
                             };
                         };
                     };

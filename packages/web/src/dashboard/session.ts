@@ -18,3 +18,9 @@ export function useSession(): { session: Session; refresh: () => void } {
 /** The app's own paths, under /dashboard. */
 export const BASE = '/dashboard';
 export const href = (path: string): string => `${BASE}${path}`;
+
+/** The signed-in member's role in the program shown: what the page offers them (the API decides). */
+export function useRole(): Session['attributes']['programs'][number]['role'] | undefined {
+  const { session } = useSession();
+  return session.attributes.programs.find((p) => p.id === session.attributes.program_id)?.role;
+}

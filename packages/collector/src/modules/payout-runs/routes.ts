@@ -44,8 +44,16 @@ const paypalSchema = z.object({
     client_secret_hint: z.string().nullable(),
     webhook_id: z.string().nullable(),
     webhook_url: z.string(),
+    environment: z
+      .enum(['live', 'sandbox', 'other'])
+      .meta({ description: "Which PayPal this server calls (PAYPAL_API_URL): the credentials must be a REST app's of the same" }),
+    api_url: z.string(),
   }),
 });
+
+/** The server's PAYPAL_API_URL as PayPal names its environments; `other` is a test's local server. */
+const environmentOf = (url: string) =>
+  url === 'https://api-m.paypal.com' ? 'live' : url === 'https://api-m.sandbox.paypal.com' ? 'sandbox' : 'other';
 
 const whoIs = (input: Pick<RouteInput<unknown>, 'session'>) => (input.session ? `user ${input.session.user_id}` : 'a secret token');
 
@@ -132,7 +140,7 @@ export const payoutRunRoutes = [
     access: 'secret',
     status: 200,
     response: paypalSchema,
-    async handle({ db, program, publicUrl }) {
+    async handle({ db, program, publicUrl, paypalApiUrl }) {
       const a = await paypalAccount(db, program.id);
       return {
         status: 200,
@@ -142,6 +150,8 @@ export const payoutRunRoutes = [
             client_secret_hint: a ? `…${a.client_secret.slice(-4)}` : null,
             webhook_id: a?.webhook_id ?? null,
             webhook_url: `${publicUrl}/v1/integrations/paypal/webhook/${program.id}`,
+            environment: environmentOf(paypalApiUrl),
+            api_url: paypalApiUrl,
           },
         },
       };

@@ -5,6 +5,7 @@
 // shown only by its last letters; a platform with one is connected. Lemon Squeezy's card
 // also takes the program's API key for it (api-key.tsx, as Stripe's in Promotion codes):
 // its order webhooks name no discount code, so with a key Tally asks its API for an order's.
+// After them, paying partners: PayPal for payout runs and the payout methods (payout-settings.tsx).
 
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
@@ -15,7 +16,8 @@ import { useLoad } from '../../common/use-api.js';
 import { CopyButton, Show, Table, type Column } from '../../common/ui.js';
 import { ApiKey } from '../api-key.js';
 import { PLATFORM_TITLES, PLATFORMS, type Platform } from '../billing.js';
-import { href } from '../session.js';
+import { Payments } from '../payout-settings.js';
+import { href, useRole } from '../session.js';
 import { TRACK_CALL } from '../track-call.js';
 
 type Connection = Answer<'/v1/integrations/stripe'>['data']['attributes'];
@@ -241,6 +243,7 @@ function Integration({ platform, program, saved }: { platform: Platform } & With
 }
 
 export function Integrations({ program, saved }: WithProgram) {
+  const role = useRole();
   return (
     <section class="panel" id="integrations" aria-labelledby="integrations-title">
       <h2 id="integrations-title">Integrations</h2>
@@ -251,6 +254,8 @@ export function Integrations({ program, saved }: WithProgram) {
       {PLATFORMS.map((p) => (
         <Integration key={p} platform={p} program={program} saved={saved} />
       ))}
+      <p>Paying partners: the PayPal app payout runs pay through, and the payout methods partners may choose.</p>
+      <Payments owner={role === 'owner'} />
     </section>
   );
 }

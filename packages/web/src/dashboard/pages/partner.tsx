@@ -1,6 +1,6 @@
 // One partner: their link (to copy) and promotion codes, their partnership's state and
-// terms, their own chart and figures, their latest referrals and commissions; and editing,
-// accepting, declining and deleting them.
+// terms, how they are paid (partner-payout.tsx), their own chart and figures, their latest
+// referrals and commissions; and editing, accepting, declining and deleting them.
 
 import { useLocation, useRoute } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
@@ -16,6 +16,7 @@ import { CommissionTable, ReferralTable } from './records.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { allGroups, byId, type Group, type GroupMove } from '../groups.js';
 import { PartnerCodes } from '../partner-codes.js';
+import { PartnerPayout } from '../partner-payout.js';
 
 type Dialog = 'edit' | 'rate' | 'group' | 'accepted' | 'declined' | 'delete' | null;
 
@@ -441,6 +442,7 @@ export function Partner() {
             )}
             {ship && <PartnerCodes partnership={partnership!} program={program} groupName={group?.attributes.name} />}
             <PortalInvite partnerId={partner.id} name={a.name} />
+            <PartnerPayout partnerId={partner.id} />
             <Performance {...performance} />
             <LatestRecords data={data} reload={loaded.reload} />
             {ship && <Moves moves={moves} groups={groupsById} />}

@@ -1,5 +1,6 @@
-// Paying partners: what is owed per partner and currency, the export that makes PayPal's
-// file (a batch holds its commissions until it is marked paid or cancelled), and past batches.
+// Paying partners: what is owed per partner and currency, payout runs through the providers'
+// APIs (payout-runs.tsx), the export that makes PayPal's file (a batch holds its commissions
+// until it is marked paid or cancelled), and past batches.
 
 import { useLocation } from 'preact-iso/router';
 import { useState } from 'preact/hooks';
@@ -9,6 +10,7 @@ import { useLoad } from '../../common/use-api.js';
 import { Confirm } from '../../common/forms.js';
 import { Empty, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
+import { PayoutRuns } from '../payout-runs.js';
 
 type Owed = Answer<'/v1/payouts/owed'>['data'][number];
 type Batch = Answer<'/v1/payout_batches'>['data'][number];
@@ -152,6 +154,8 @@ export function Payouts() {
         </button>
       </div>
       {exported && <ExportedNotice exported={exported} />}
+      {/* Outside the owed figures' loading, so that a run's answer (who was skipped) outlives their reload. */}
+      <PayoutRuns changed={loaded.reload} />
       <Show loaded={loaded}>
         {({ owed, batches, invoices }) => (
           <>
