@@ -172,7 +172,18 @@ describe('how a partner is paid, and their tax form, in the portal', () => {
     await portal.keyboard.press('ControlOrMeta+a');
     await portal.keyboard.type('DE');
     await portal.focus('input[name=currency]');
+    await portal.keyboard.type('GBP');
+    // Two account types for pounds: a choice, each with its own fields.
+    await waitForText(portal, 'Kind of bank account');
+    expect(await bodyText(portal)).toContain('Bank details: Local bank account');
+    expect(await portal.getAttribute('input[name="wise.sortCode"]', 'pattern')).toBe('^[0-9]{6}$');
+    await portal.check('input[name=wise_type][value=iban]');
+    await waitForText(portal, 'Bank details: IBAN');
+    expect(await portal.$('input[name="wise.sortCode"]')).toBeNull();
+    await portal.fill('input[name=currency]', '');
+    await portal.focus('input[name=currency]');
     await portal.keyboard.type('EUR');
+    await expect.poll(() => portal.$('input[name=wise_type][type=radio]')).toBeNull();
     // The fields are Wise's, under Wise's names, with its validation.
     await waitForText(portal, 'Bank details: IBAN');
     expect(await bodyText(portal)).toContain('Full name of the account holder');

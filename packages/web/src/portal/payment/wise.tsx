@@ -49,6 +49,20 @@ export function wiseBody(form: FormData, country: string) {
   };
 }
 
+/**
+ * Wise's regexp as the input's pattern, which browsers compile with the v flag: one that flag
+ * refuses (an unescaped ( or | in a class) is left to Wise's own check, not logged as an error.
+ */
+function patternOf(regexp: string | null): string | undefined {
+  if (!regexp) return undefined;
+  try {
+    new RegExp(regexp, 'v');
+    return regexp;
+  } catch {
+    return undefined;
+  }
+}
+
 function WiseField({ f }: { f: Field }) {
   const name = `${PREFIX}${f.key}`;
   const label = f.name || f.key;
@@ -72,7 +86,7 @@ function WiseField({ f }: { f: Field }) {
         name={name}
         required={f.required}
         // The browser anchors a pattern itself; Wise's own ^…$ inside it changes nothing.
-        pattern={f.validation_regexp ?? undefined}
+        pattern={patternOf(f.validation_regexp)}
         minLength={f.min_length ?? undefined}
         maxLength={f.max_length ?? undefined}
         autocomplete={f.key === HOLDER ? 'name' : 'off'}
