@@ -237,7 +237,14 @@ describe('Stripe Connect', () => {
     const link = await who.method('POST', '/onboarding');
     expect(link.status).toBe(201);
     expect(link.body.data.attributes.url).toContain(`https://connect.stripe.com/setup/e/${account}/`);
-    expect(stripe.calls.at(-1)?.form).toMatchObject({ account, type: 'account_onboarding', return_url: 'http://localhost:8787/portal/' });
+    // Stripe sends the partner back to this partnership's Earnings page, which refreshes or asks a fresh link.
+    const back = `http://localhost:8787/portal/earnings?p=${who.partnershipId}&stripe=`;
+    expect(stripe.calls.at(-1)?.form).toMatchObject({
+      account,
+      type: 'account_onboarding',
+      return_url: `${back}return`,
+      refresh_url: `${back}refresh`,
+    });
 
     const t = c.clock.now;
     const enabled = await accountUpdated(p, account, { payouts: true, due: [] }, { id: 'evt_acct_enabled', created: t + 10 });

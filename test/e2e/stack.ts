@@ -181,7 +181,7 @@ export const trackerReady = (page: Page) => page.waitForFunction(() => typeof wi
  * `options` as startServer takes them (webhooks to this machine: `outbound`).
  */
 export async function startDemoCollector(
-  extra: Partial<Pick<Config, 'smtpUrl' | 'taxFormKeys' | 'paypalApiUrl'>> = {},
+  extra: Partial<Pick<Config, 'smtpUrl' | 'taxFormKeys' | 'paypalApiUrl' | 'stripeApiUrl' | 'wiseApiUrl'>> = {},
   options: ServerOptions = {},
 ): Promise<{ server: RunningServer; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'tally-demo-'));

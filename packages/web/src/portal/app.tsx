@@ -2,6 +2,7 @@
 // partner the navigation, the program switcher (a partner may join several programs) and
 // the pages. Signed out, or a 401 from any call, sends the partner to sign in.
 
+import { ErrorBoundary } from 'preact-iso/lazy';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { useEffect } from 'preact/hooks';
 import { api, isSignedOut } from '../common/api.js';
@@ -20,6 +21,8 @@ import { BASE, href, PortalContext, type Account, type Partnership, type PortalS
 // The pages a partner opens less often load when first opened (the entry's budget: test/web/serving.test.ts).
 const Earnings = lazyPage(() => import('./pages/earnings.js').then((m) => withItsWords(m.Earnings)));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => withItsWords(m.Settings)));
+// The PayPal confirmation link's page: opened signed in or not.
+const PayoutConfirm = lazyPage(() => import('./payment/confirm.js').then((m) => withItsWords(m.PayoutConfirm)));
 
 const NAV = [
   ['/', () => t('nav.home')],
@@ -137,6 +140,14 @@ function Pages() {
   if (path === href('/sign-in')) return <SignIn />;
   if (path === href('/welcome')) return <SetPassword />;
   if (path === href('/reset')) return <ResetPassword />;
+  if (path === href('/payout-confirm')) {
+    // Outside a Router, which otherwise waits for a lazy page's chunk.
+    return (
+      <ErrorBoundary>
+        <PayoutConfirm />
+      </ErrorBoundary>
+    );
+  }
   return <SignedIn />;
 }
 

@@ -154,12 +154,13 @@ export const payoutMethodRoutes = [
     response: one(z.object({ type: z.literal('onboarding_link'), attributes: z.object({ url: z.string(), expires_at: unixTime }) })),
     async handle(input) {
       const { programId, partnerId } = await reached(input);
-      const back = `${input.publicUrl}/portal/`;
+      // Back to the Earnings page of this partnership, which refreshes the method (return) or asks a fresh link (refresh).
+      const back = `${input.publicUrl}/portal/earnings?p=${encodeURIComponent(input.params.id ?? '')}&stripe=`;
       const link = await onboardingLink(
         input.db,
         await programOf(input.db, programId),
         partnerId,
-        { returnUrl: back, refreshUrl: back },
+        { returnUrl: `${back}return`, refreshUrl: `${back}refresh` },
         input.stripeApiUrl,
       );
       return { status: 201, body: { data: { type: 'onboarding_link', attributes: link } } };
