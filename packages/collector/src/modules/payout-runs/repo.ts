@@ -27,6 +27,15 @@ export function getItem(db: Queryable, programId: string, id: string): Promise<I
   return db.get<ItemRow>('SELECT * FROM payout_run_items WHERE program_id = ? AND id = ?', [programId, id]);
 }
 
+/** The item a provider's own id names (a Wise transfer's), in the program. */
+export function itemByProviderId(db: Queryable, programId: string, method: string, providerItemId: string): Promise<ItemRow | undefined> {
+  return db.get<ItemRow>('SELECT * FROM payout_run_items WHERE program_id = ? AND provider_item_id = ? AND method = ?', [
+    programId,
+    providerItemId,
+    method,
+  ]);
+}
+
 /** A run's move, conditional on the state read: false when another caller moved it first. */
 export async function moveRun(db: Queryable, run: RunRow, changes: Partial<RunRow>): Promise<boolean> {
   const keys = Object.keys(changes) as (keyof RunRow)[];
