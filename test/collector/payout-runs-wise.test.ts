@@ -191,6 +191,20 @@ describe('payout runs through Wise', () => {
     expect((await itemsOf(id))[eva.recipient].state).toBe('paid');
   });
 
+  it('refresh reads each Wise transfer again: a missed webhook is applied once, and the delivery arriving after it is a no-op', async () => {
+    const { eva, cid, id, transferId } = await evaSent();
+    // Wise paid it out, and its webhook never reached Tally.
+    wise.transfers.get(transferId)!.status = 'outgoing_payment_sent';
+    const refreshed = await c.call('POST', `/v1/payout_runs/${id}/refresh`);
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+    expect(refreshed.body.data.attributes.items).toEqual({ paid: 1 });
+    expect(await stateOf(cid)).toBe('paid');
+    expect(wise.calls.filter((x) => x.method === 'GET' && x.path === `/v1/transfers/${transferId}`)).toHaveLength(1);
+    expect((await deliver(wise.stateChange(transferId, 'outgoing_payment_sent'))).body.data).toEqual({ duplicate: false, applied: false });
+    expect((await c.call('GET', '/v1/events?type_eq=payout.paid')).body.data).toHaveLength(1);
+    expect((await itemsOf(id))[eva.recipient].state).toBe('paid');
+  });
+
   it('a webhook without a valid signature is refused and changes nothing', async () => {
     const { eva, cid, id, transferId } = await evaSent();
     const real = wise.stateChange(transferId, 'outgoing_payment_sent');

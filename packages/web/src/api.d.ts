@@ -6908,7 +6908,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Read the run's PayPal batches again and apply what changed (a missed webhook) */
+        /** Read the run's PayPal batches and Wise transfers again and apply what changed (a missed webhook) */
         post: {
             parameters: {
                 query?: never;

@@ -20,7 +20,7 @@ import { findProgram } from '../modules/programs/service.js';
 import type { PayableRow } from '../modules/payouts/repo.js';
 import { group, notDue, type Skipped, signedMajor, total } from './payout-run.js';
 import { settle } from './payout-settle.js';
-import { payWise, wiseAccountOf } from './payout-wise.js';
+import { payWise, refreshWise, wiseAccountOf } from './payout-wise.js';
 
 export interface PayoutAddress {
   method: 'paypal' | 'stripe_connect' | 'wise';
@@ -334,13 +334,19 @@ export async function transferReversed(tx: Tx, programId: string, itemId: string
   return settle(tx, programId, item, 'returned', { reason: 'transfer reversed' }, now);
 }
 
-/** Reads the run's PayPal batches again and applies what changed (a missed webhook). */
-export async function refreshRun(db: Db, programId: string, id: string, apiUrl: string, now: number): Promise<void> {
-  // The program's own run first: another program's id is a 404, whatever this program's PayPal settings.
+/** Reads the run's PayPal batches and Wise transfers again and applies what changed (a missed webhook). */
+export async function refreshRun(db: Db, programId: string, id: string, apis: PayoutApis, now: number): Promise<void> {
+  // The program's own run first: another program's id is a 404, whatever this program's provider settings.
   const run = await findRun(db, programId, id);
-  const paypal = await client(db, programId, apiUrl);
-  const batches = new Set((await runs.itemsOf(db, run.id)).map((i) => i.provider_batch_id).filter((b): b is string => b !== null));
-  for (const b of batches) for (const s of await paypal.readBatch(b)) await db.transaction((tx) => applyStatus(tx, programId, s, now));
+  const items = await runs.itemsOf(db, run.id);
+  const batches = new Set(items.map((i) => i.provider_batch_id).filter((b): b is string => b !== null));
+  const wise = items.filter((i) => i.method === 'wise' && i.provider_item_id !== null);
+  // A run with neither (Stripe's answers settle at once) still asks for PayPal's settings, as it always did.
+  if (batches.size > 0 || wise.length === 0) {
+    const paypal = await client(db, programId, apis.paypal);
+    for (const b of batches) for (const s of await paypal.readBatch(b)) await db.transaction((tx) => applyStatus(tx, programId, s, now));
+  }
+  if (wise.length > 0) await refreshWise(db, programId, wise, await wiseAccountOf(db, programId, apis.wise), now);
 }
 
 /** A PayPal webhook for the program, verified, then applied once by its event id. Resolves to whether it was new. */

@@ -66,13 +66,7 @@ async function payOne(db: Db, programId: string, a: WiseAccount, item: ItemRow, 
     if ('failed' in made) return failItem(db, programId, item, made.failed, now);
     const fee = 'failed' in priced ? null : priced.fee;
     const kept = await db.transaction(async (tx) =>
-      (await still(tx, programId, item))
-        ? tx.run('UPDATE payout_run_items SET provider_item_id = ?, provider_fee = ? WHERE id = ? AND provider_item_id IS NULL', [
-            made.transferId,
-            fee,
-            item.id,
-          ])
-        : 0,
+      (await still(tx, programId, item)) ? runs.recordTransfer(tx, item.id, made.transferId, fee) : 0,
     );
     // Another send of the same attempt recorded it first, and funds it.
     if (kept === 0) return;
@@ -89,7 +83,7 @@ async function payOne(db: Db, programId: string, a: WiseAccount, item: ItemRow, 
   await db.transaction(async (tx) => {
     const current = await still(tx, programId, item);
     if (!current || current.funded_at !== null) return;
-    await tx.run('UPDATE payout_run_items SET funded_at = ? WHERE id = ? AND funded_at IS NULL', [now, item.id]);
+    await runs.markFunded(tx, item.id, now);
     // A transfer found already past its funding (its webhook came before we knew its id).
     if (transfer.status !== UNFUNDED) await applyState(tx, programId, { ...current, funded_at: now }, transfer.status, now);
   });
@@ -100,6 +94,18 @@ async function applyState(tx: Tx, programId: string, item: ItemRow, state: strin
   const to = wiseMove(state, item.state);
   if (!to) return false;
   return settle(tx, programId, item, to, { reason: to === 'paid' ? null : `wise: ${state}` }, now);
+}
+
+/** Each item's transfer read again and its state applied (a webhook missed, or Wise's subscription made late). */
+export async function refreshWise(db: Db, programId: string, items: readonly ItemRow[], a: WiseAccount, now: number): Promise<void> {
+  for (const item of items) {
+    const state = await transferState(a, item.provider_item_id!);
+    await db.transaction(async (tx) => {
+      const current = await runs.getItem(tx, programId, item.id);
+      // Retried since: its transfer is another one now.
+      if (current?.provider_item_id === item.provider_item_id) await applyState(tx, programId, current, state, now);
+    });
+  }
 }
 
 /**

@@ -149,8 +149,8 @@ export const payoutRunRoutes = [
   byId('retry', "Send a run's failed payouts again, as a new batch; nothing else is sent", 'admin', (i, id) =>
     retryRun(i.db, i.program.id, id, apisOf(i), i.now),
   ),
-  byId('refresh', "Read the run's PayPal batches again and apply what changed (a missed webhook)", 'admin', (i, id) =>
-    refreshRun(i.db, i.program.id, id, i.paypalApiUrl, i.now),
+  byId('refresh', "Read the run's PayPal batches and Wise transfers again and apply what changed (a missed webhook)", 'admin', (i, id) =>
+    refreshRun(i.db, i.program.id, id, apisOf(i), i.now),
   ),
   route({
     method: 'get',

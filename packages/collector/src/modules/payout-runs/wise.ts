@@ -57,7 +57,7 @@ const call = (a: WiseAccount, method: 'GET' | 'POST', path: string, body?: unkno
   wiseCall(a.token, a.apiUrl, method, path, body).then(answered);
 
 /** POST /v3/profiles/{id}/quotes: the payout's amount as the target, and what Wise charges on top, in minor units. */
-export async function quote(a: WiseAccount, item: ItemRow): Promise<{ quoteId: string; fee: number } | Refused> {
+export async function quote(a: WiseAccount, item: ItemRow): Promise<{ quoteId: string; fee: number | null } | Refused> {
   const answer = await call(a, 'POST', `/v3/profiles/${a.profile}/quotes`, {
     sourceCurrency: item.currency,
     targetCurrency: item.currency,
@@ -71,7 +71,8 @@ export async function quote(a: WiseAccount, item: ItemRow): Promise<{ quoteId: s
   const options = Array.isArray(made.paymentOptions) ? made.paymentOptions.map(obj) : [];
   const balance = options.find((o) => o?.payIn === 'BALANCE' && o.disabled !== true);
   const total = obj(balance?.fee)?.total;
-  const fee = typeof total === 'number' ? Math.round(total * 10 ** (minorUnit(item.currency) ?? 0)) : 0;
+  // Not priced for the balance: unknown, not zero.
+  const fee = typeof total === 'number' ? Math.round(total * 10 ** (minorUnit(item.currency) ?? 0)) : null;
   return { quoteId: id, fee };
 }
 
