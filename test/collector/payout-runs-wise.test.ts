@@ -191,6 +191,28 @@ describe('payout runs through Wise', () => {
     expect((await itemsOf(id))[eva.recipient].state).toBe('paid');
   });
 
+  it('a short balance: Wise rejects the funding, the payout fails with its reason, and the retry funds a new transfer', async () => {
+    const eva = await wisePartner('Eva', 'EUR');
+    const cid = await commission(eva.partnerId, 2500, 'EUR');
+    const balance = wise.balances.EUR!;
+    wise.balances.EUR = 10;
+    const { id, sent } = await sentRun();
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect((await itemsOf(id))[eva.recipient]).toMatchObject({ state: 'failed', reason: 'wise: transfer.insufficient_funds' });
+    expect(await stateOf(cid)).toBe('pending');
+    expect(await owed()).toEqual([['Eva', 'EUR', 2500]]);
+    const [first] = transfersTo(eva.recipient);
+    expect(fundings(first!.id)).toEqual([]);
+
+    wise.balances.EUR = balance;
+    expect((await c.call('POST', `/v1/payout_runs/${id}/retry`)).status).toBe(200);
+    const [, second] = transfersTo(eva.recipient);
+    expect((await itemsOf(id))[eva.recipient]).toMatchObject({ state: 'processing', reason: null, provider_item_id: String(second!.id) });
+    expect(fundings(second!.id)).toHaveLength(1);
+    expect(wise.balances.EUR).toBe(balance - 25.41);
+    expect(await owed()).toEqual([]);
+  });
+
   it('refresh reads each Wise transfer again: a missed webhook is applied once, and the delivery arriving after it is a no-op', async () => {
     const { eva, cid, id, transferId } = await evaSent();
     // Wise paid it out, and its webhook never reached Tally.

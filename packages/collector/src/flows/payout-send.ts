@@ -216,7 +216,15 @@ export async function retryRun(db: Db, programId: string, id: string, apis: Payo
           throw fail('conflict', `commission ${c.commission_id} of payout ${item.id} changed since it failed; make a new run instead`);
         }
       }
-      const fresh = { provider_batch_id: null, provider_item_id: null, sender_batch_id: null, provider_fee: null, funded_at: null };
+      // A new attempt: what the last one was told (its ids, fee and refusal) no longer describes it.
+      const fresh = {
+        provider_batch_id: null,
+        provider_item_id: null,
+        sender_batch_id: null,
+        provider_fee: null,
+        funded_at: null,
+        reason: null,
+      };
       await runs.moveItem(tx, item, 'pending', fresh, now);
     }
     await startPending(tx, { ...run, attempt: run.attempt + 1 }, now);
