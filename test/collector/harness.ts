@@ -61,6 +61,8 @@ export interface CollectorOptions {
   stripeApiUrl?: string;
   lemonSqueezyApiUrl?: string;
   wiseApiUrl?: string;
+  /** WISE_WEBHOOK_PUBLIC_KEY: the fake Wise's signing key's public half. */
+  wiseWebhookPublicKey?: string;
   /** TAX_FORM_KEY's ring; no tax forms without it. */
   taxFormKeys?: Keyring;
   paypalApiUrl?: string;
@@ -95,6 +97,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
       stripeApiUrl: opts.stripeApiUrl,
       lemonSqueezyApiUrl: opts.lemonSqueezyApiUrl,
       wiseApiUrl: opts.wiseApiUrl,
+      wiseWebhookPublicKey: opts.wiseWebhookPublicKey,
       taxFormKeys: opts.taxFormKeys,
       paypalApiUrl: opts.paypalApiUrl,
       mailFrom: 'Tally <tally@test.example>',

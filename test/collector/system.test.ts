@@ -76,6 +76,7 @@ describe('/openapi.json', () => {
     'patch /v1/program/payout_settings',
     'patch /v1/tax_forms/settings',
     'post /v1/integrations/paypal/webhook/{program}',
+    'post /v1/integrations/wise/webhook/{program}',
     'post /v1/payout_runs',
     'post /v1/payout_runs/{id}/approve',
     'post /v1/payout_runs/{id}/refresh',

@@ -90,6 +90,8 @@ export interface AppDeps {
   lemonSqueezyApiUrl?: string | undefined;
   /** Wise's API elsewhere than https://api.wise.com (WISE_API_URL). */
   wiseApiUrl?: string | undefined;
+  /** WISE_WEBHOOK_PUBLIC_KEY: Wise's webhooks are refused without it. */
+  wiseWebhookPublicKey?: string | undefined;
   /** TAX_FORM_KEY's ring: partners' taxpayer ids; tax forms are refused without it. */
   taxFormKeys?: Keyring | undefined;
   /** PayPal's REST API, https://api-m.paypal.com unless given. */
@@ -156,6 +158,7 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
         stripeApiUrl: deps.stripeApiUrl,
         lemonSqueezyApiUrl: deps.lemonSqueezyApiUrl,
         wiseApiUrl: deps.wiseApiUrl,
+        wiseWebhookPublicKey: deps.wiseWebhookPublicKey,
         taxFormKeys: deps.taxFormKeys,
         clientIp: clientIp(ctx, (deps.limits ?? NO_LIMITS).trustProxy),
         paypalApiUrl: deps.paypalApiUrl ?? 'https://api-m.paypal.com',

@@ -156,6 +156,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       stripeApiUrl: config.stripeApiUrl,
       lemonSqueezyApiUrl: config.lemonSqueezyApiUrl,
       wiseApiUrl: config.wiseApiUrl,
+      wiseWebhookPublicKey: config.wiseWebhookPublicKey,
       taxFormKeys: config.taxFormKeys,
       paypalApiUrl: config.paypalApiUrl,
     }).callback(),

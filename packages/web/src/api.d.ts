@@ -6494,6 +6494,8 @@ export interface paths {
                                     state: "pending" | "processing" | "paid" | "failed" | "returned";
                                     provider_batch_id: string | null;
                                     provider_item_id: string | null;
+                                    /** @description What the provider charges the program for it, in minor units, apart from the partner's amount (Wise) */
+                                    provider_fee: number | null;
                                     /** @description Why it failed or came back, as the provider said */
                                     reason: string | null;
                                     state_set_at: number;
@@ -6591,6 +6593,8 @@ export interface paths {
                                     state: "pending" | "processing" | "paid" | "failed" | "returned";
                                     provider_batch_id: string | null;
                                     provider_item_id: string | null;
+                                    /** @description What the provider charges the program for it, in minor units, apart from the partner's amount (Wise) */
+                                    provider_fee: number | null;
                                     /** @description Why it failed or came back, as the provider said */
                                     reason: string | null;
                                     state_set_at: number;
@@ -6683,6 +6687,8 @@ export interface paths {
                                     state: "pending" | "processing" | "paid" | "failed" | "returned";
                                     provider_batch_id: string | null;
                                     provider_item_id: string | null;
+                                    /** @description What the provider charges the program for it, in minor units, apart from the partner's amount (Wise) */
+                                    provider_fee: number | null;
                                     /** @description Why it failed or came back, as the provider said */
                                     reason: string | null;
                                     state_set_at: number;
@@ -6773,6 +6779,8 @@ export interface paths {
                                     state: "pending" | "processing" | "paid" | "failed" | "returned";
                                     provider_batch_id: string | null;
                                     provider_item_id: string | null;
+                                    /** @description What the provider charges the program for it, in minor units, apart from the partner's amount (Wise) */
+                                    provider_fee: number | null;
                                     /** @description Why it failed or came back, as the provider said */
                                     reason: string | null;
                                     state_set_at: number;
@@ -6863,6 +6871,8 @@ export interface paths {
                                     state: "pending" | "processing" | "paid" | "failed" | "returned";
                                     provider_batch_id: string | null;
                                     provider_item_id: string | null;
+                                    /** @description What the provider charges the program for it, in minor units, apart from the partner's amount (Wise) */
+                                    provider_fee: number | null;
                                     /** @description Why it failed or came back, as the provider said */
                                     reason: string | null;
                                     state_set_at: number;
@@ -6898,7 +6908,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Read the run's PayPal batches again and apply what changed (a missed webhook) */
+        /** Read the run's PayPal batches and Wise transfers again and apply what changed (a missed webhook) */
         post: {
             parameters: {
                 query?: never;
@@ -6953,6 +6963,8 @@ export interface paths {
                                     state: "pending" | "processing" | "paid" | "failed" | "returned";
                                     provider_batch_id: string | null;
                                     provider_item_id: string | null;
+                                    /** @description What the provider charges the program for it, in minor units, apart from the partner's amount (Wise) */
+                                    provider_fee: number | null;
                                     /** @description Why it failed or came back, as the provider said */
                                     reason: string | null;
                                     state_set_at: number;
@@ -7089,6 +7101,62 @@ export interface paths {
         get?: never;
         put?: never;
         /** PayPal's payout item events for one program, verified by PayPal's certificate signature; each is applied once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    program: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                duplicate: boolean;
+                                applied: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/wise/webhook/{program}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Wise's transfers#state-change events for one program, verified by Wise's X-Signature-SHA256; each state applied once */
         post: {
             parameters: {
                 query?: never;

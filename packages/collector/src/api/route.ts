@@ -45,6 +45,8 @@ export interface RouteInput<B, Q = unknown> {
   lemonSqueezyApiUrl: string | undefined;
   /** Wise's API elsewhere than https://api.wise.com (WISE_API_URL), for partners' bank recipients. */
   wiseApiUrl: string | undefined;
+  /** Wise's webhook public key (WISE_WEBHOOK_PUBLIC_KEY); undefined: Wise's webhooks are refused. */
+  wiseWebhookPublicKey: string | undefined;
   /** The keys of partners' taxpayer ids (TAX_FORM_KEY); undefined when none is configured. */
   taxFormKeys: Keyring | undefined;
   /** The client's IP address as the request shows it (through trusted proxies), for a signature's record. */

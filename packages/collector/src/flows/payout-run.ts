@@ -48,8 +48,10 @@ export interface Skipped {
     | 'unknown currency'
     | 'below minimum payout'
     | 'clawbacks exceed earnings'
-    // A payout run's, for a partner whose chosen Stripe Connect account cannot be paid yet.
-    | `stripe_connect not ready: ${string}`;
+    // A payout run's, for a partner whose chosen Stripe Connect account or Wise recipient cannot be paid yet.
+    | `stripe_connect not ready: ${string}`
+    | `wise not ready: ${string}`
+    | `wise recipient takes ${string}, not ${string}`;
 }
 
 export interface PayoutExport {

@@ -9,29 +9,30 @@ import { fail } from '../platform/errors.js';
 import type { Db, Queryable, Tx } from '../platform/db/db.js';
 import { uuidv7 } from '../core/ids.js';
 import { majorUnits, minorUnit } from '../core/money.js';
-import { emit } from '../events/emit.js';
 import * as payouts from '../modules/payouts/repo.js';
-import { batchCommission, payBatched, returnBatched, unbatchCommissions } from '../modules/commissions/ledger.js';
+import { batchCommission } from '../modules/commissions/ledger.js';
 import * as runs from '../modules/payout-runs/repo.js';
 import type { ItemRow, ItemState, RunRow } from '../modules/payout-runs/model.js';
-import { renderItem } from '../modules/payout-runs/present.js';
 import { EVENT_STATUS, itemStatus, paypalClient, type PaypalItemStatus, verifyWebhook } from '../modules/payout-runs/paypal.js';
 import { transfer } from '../modules/payout-runs/stripe.js';
 import { payoutMethodOf as chosenMethodOf } from '../modules/payout-methods/service.js';
 import { findProgram } from '../modules/programs/service.js';
 import type { PayableRow } from '../modules/payouts/repo.js';
 import { group, notDue, type Skipped, signedMajor, total } from './payout-run.js';
+import { settle } from './payout-settle.js';
+import { payWise, refreshWise, wiseAccountOf } from './payout-wise.js';
 
 export interface PayoutAddress {
-  method: 'paypal' | 'stripe_connect';
-  /** A PayPal e-mail address, or a Stripe connected account's id (acct_…). */
+  method: 'paypal' | 'stripe_connect' | 'wise';
+  /** A PayPal e-mail address, a Stripe connected account's id (acct_…), or a Wise recipient's id. */
   address: string;
 }
 
-/** Where the providers' APIs are: PayPal's, and Stripe's when it is not api.stripe.com. */
+/** Where the providers' APIs are: PayPal's, and Stripe's and Wise's when not api.stripe.com and api.wise.com. */
 export interface PayoutApis {
   paypal: string;
   stripe: string | undefined;
+  wise: string | undefined;
 }
 
 /**
@@ -43,11 +44,23 @@ export function payoutMethodOf(partner: { paypal_email: string | null }): Payout
 }
 
 /**
- * Where a run pays the partner: their connected account when Stripe Connect is their chosen
- * method and ready (else why not); otherwise PayPal at the partner record's address, as before.
+ * Where a run pays the partner in `currency`: their connected account or Wise recipient when
+ * that is their chosen method and ready (else why not); otherwise PayPal at the partner
+ * record's address, as before.
  */
-async function payeeOf(tx: Queryable, programId: string, partner: PayableRow): Promise<PayoutAddress | Skipped['reason'] | undefined> {
+async function payeeOf(
+  tx: Queryable,
+  programId: string,
+  partner: PayableRow,
+  currency: string,
+): Promise<PayoutAddress | Skipped['reason'] | undefined> {
   const chosen = await chosenMethodOf(tx, programId, partner.partner_id);
+  if (chosen.method === 'wise') {
+    if (!chosen.ready || !chosen.wiseRecipientId) return `wise not ready: ${chosen.reason ?? 'no recipient'}`;
+    // A recipient's bank account takes one currency, and a run pays without converting.
+    if (chosen.wiseCurrency !== currency) return `wise recipient takes ${chosen.wiseCurrency ?? 'another currency'}, not ${currency}`;
+    return { method: 'wise', address: chosen.wiseRecipientId };
+  }
   if (chosen.method !== 'stripe_connect') return payoutMethodOf(partner);
   return chosen.ready && chosen.stripeAccountId
     ? { method: 'stripe_connect', address: chosen.stripeAccountId }
@@ -83,7 +96,7 @@ export async function makeRun(db: Db, programId: string, by: string, now: number
     for (const [code, byPartner] of group(await payouts.payable(tx, programId, now))) {
       for (const [partnerId, owed] of byPartner) {
         const first = owed[0]!;
-        const payee = await payeeOf(tx, programId, first);
+        const payee = await payeeOf(tx, programId, first, code);
         const to = typeof payee === 'object' ? payee : undefined;
         const known = minorUnit(code) !== undefined;
         const reason = !known ? 'unknown currency' : typeof payee === 'string' ? payee : !to ? 'no paypal_email' : notDue(owed, code);
@@ -106,6 +119,8 @@ export async function makeRun(db: Db, programId: string, by: string, now: number
           provider_batch_id: null,
           provider_item_id: null,
           reason: null,
+          provider_fee: null,
+          funded_at: null,
           state_set_at: now,
           created_at: now,
         };
@@ -201,7 +216,16 @@ export async function retryRun(db: Db, programId: string, id: string, apis: Payo
           throw fail('conflict', `commission ${c.commission_id} of payout ${item.id} changed since it failed; make a new run instead`);
         }
       }
-      await runs.moveItem(tx, item, 'pending', { provider_batch_id: null, provider_item_id: null, sender_batch_id: null }, now);
+      // A new attempt: what the last one was told (its ids, fee and refusal) no longer describes it.
+      const fresh = {
+        provider_batch_id: null,
+        provider_item_id: null,
+        sender_batch_id: null,
+        provider_fee: null,
+        funded_at: null,
+        reason: null,
+      };
+      await runs.moveItem(tx, item, 'pending', fresh, now);
     }
     await startPending(tx, { ...run, attempt: run.attempt + 1 }, now);
     return failed.length;
@@ -224,14 +248,17 @@ async function client(db: Queryable, programId: string, apiUrl: string) {
 }
 
 /**
- * One Stripe transfer per Stripe item not yet answered, and one PayPal batch per
- * sender_batch_id not yet answered; then each batch read back and applied.
+ * One Stripe transfer per Stripe item not yet answered, one Wise transfer (funded) per Wise
+ * item not yet funded, and one PayPal batch per sender_batch_id not yet answered; then each
+ * batch read back and applied.
  */
 async function deliver(db: Db, programId: string, runId: string, apis: PayoutApis, now: number): Promise<void> {
   const unanswered = (await runs.itemsOf(db, runId)).filter((i) => i.state === 'processing' && i.sender_batch_id);
   const toPaypal = unanswered.filter((i) => i.method === 'paypal' && i.provider_batch_id === null);
-  // The PayPal settings are checked before any money moves through Stripe.
+  const toWise = unanswered.filter((i) => i.method === 'wise' && i.funded_at === null);
+  // The PayPal and Wise settings are checked before any money moves through Stripe.
   const paypal = toPaypal.length > 0 ? await client(db, programId, apis.paypal) : undefined;
+  const wise = toWise.length > 0 ? await wiseAccountOf(db, programId, apis.wise) : undefined;
   await transferAll(
     db,
     programId,
@@ -239,6 +266,7 @@ async function deliver(db: Db, programId: string, runId: string, apis: PayoutApi
     apis.stripe,
     now,
   );
+  await payWise(db, programId, toWise, wise, now);
   if (!paypal) return;
   const waiting = new Map<string, ItemRow[]>();
   for (const item of toPaypal) waiting.set(item.sender_batch_id!, [...(waiting.get(item.sender_batch_id!) ?? []), item]);
@@ -314,29 +342,19 @@ export async function transferReversed(tx: Tx, programId: string, itemId: string
   return settle(tx, programId, item, 'returned', { reason: 'transfer reversed' }, now);
 }
 
-/** Moves the item, conditional on the state read, and does what the move means to the ledger; false when it moved before. */
-async function settle(tx: Tx, programId: string, item: ItemRow, to: ItemState, changes: Partial<ItemRow>, now: number): Promise<boolean> {
-  if (!(await runs.moveItem(tx, item, to, changes, now))) return false;
-  const after = { ...item, ...changes, state: to, state_set_at: now };
-  if (to === 'paid') {
-    for (const c of await payouts.batchItems(tx, item.id)) await payBatched(tx, programId, c.commission_id, now);
-    await payouts.markBatchPaid(tx, item.id, now);
-    await emit(tx, programId, 'payout.paid', renderItem(after), now);
-  } else {
-    if (item.state === 'paid') await returnBatched(tx, programId, item.id, now);
-    else await unbatchCommissions(tx, item.id);
-    await emit(tx, programId, 'payout.failed', renderItem(after), now);
-  }
-  return true;
-}
-
-/** Reads the run's PayPal batches again and applies what changed (a missed webhook). */
-export async function refreshRun(db: Db, programId: string, id: string, apiUrl: string, now: number): Promise<void> {
-  // The program's own run first: another program's id is a 404, whatever this program's PayPal settings.
+/** Reads the run's PayPal batches and Wise transfers again and applies what changed (a missed webhook). */
+export async function refreshRun(db: Db, programId: string, id: string, apis: PayoutApis, now: number): Promise<void> {
+  // The program's own run first: another program's id is a 404, whatever this program's provider settings.
   const run = await findRun(db, programId, id);
-  const paypal = await client(db, programId, apiUrl);
-  const batches = new Set((await runs.itemsOf(db, run.id)).map((i) => i.provider_batch_id).filter((b): b is string => b !== null));
-  for (const b of batches) for (const s of await paypal.readBatch(b)) await db.transaction((tx) => applyStatus(tx, programId, s, now));
+  const items = await runs.itemsOf(db, run.id);
+  const batches = new Set(items.map((i) => i.provider_batch_id).filter((b): b is string => b !== null));
+  const wise = items.filter((i) => i.method === 'wise' && i.provider_item_id !== null);
+  // A run with neither (Stripe's answers settle at once) still asks for PayPal's settings, as it always did.
+  if (batches.size > 0 || wise.length === 0) {
+    const paypal = await client(db, programId, apis.paypal);
+    for (const b of batches) for (const s of await paypal.readBatch(b)) await db.transaction((tx) => applyStatus(tx, programId, s, now));
+  }
+  if (wise.length > 0) await refreshWise(db, programId, wise, await wiseAccountOf(db, programId, apis.wise), now);
 }
 
 /** A PayPal webhook for the program, verified, then applied once by its event id. Resolves to whether it was new. */

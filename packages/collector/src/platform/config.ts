@@ -1,5 +1,6 @@
 // The environment, read in one place, checked once at start, and frozen.
 
+import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { isLoopbackHost } from './http/address.js';
@@ -15,6 +16,18 @@ const taxFormKey = z.string().check((ctx) => {
   const key = parseKey(ctx.value);
   if (typeof key === 'string') ctx.issues.push({ code: 'custom', message: key, input: ctx.value });
 });
+
+/** A PEM public key; `\\n` stands for a line break, as one-line environments write it. */
+const publicKeyPem = z
+  .string()
+  .transform((s) => s.replace(/\\n/g, '\n'))
+  .check((ctx) => {
+    try {
+      createPublicKey(ctx.value);
+    } catch {
+      ctx.issues.push({ code: 'custom', message: 'must be a PEM public key (-----BEGIN PUBLIC KEY-----)', input: ctx.value });
+    }
+  });
 
 const schema = z
   .object({
@@ -47,6 +60,8 @@ const schema = z
     LEMONSQUEEZY_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** Wise's API, for partners' bank recipients: https://api.wise.com unless set (the sandbox, or a test's local server). */
     WISE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** Wise's public key for its webhooks' X-Signature-SHA256 (sandbox and production differ); no Wise webhook is taken without it. */
+    WISE_WEBHOOK_PUBLIC_KEY: publicKeyPem.optional(),
     /** Encrypts partners' taxpayer ids (tax forms): 32 bytes in base64; no tax forms without it. */
     TAX_FORM_KEY: taxFormKey.optional(),
     /** Older TAX_FORM_KEYs, comma-separated: they decrypt the forms sealed with them until re-encrypted. */
@@ -122,6 +137,8 @@ export interface Config {
   lemonSqueezyApiUrl?: string | undefined;
   /** WISE_API_URL: Wise's API elsewhere than https://api.wise.com. */
   wiseApiUrl?: string | undefined;
+  /** WISE_WEBHOOK_PUBLIC_KEY: the PEM key Wise's webhooks are verified with. */
+  wiseWebhookPublicKey?: string | undefined;
   /** TAX_FORM_KEY and TAX_FORM_OLD_KEYS; absent: tax forms are refused. */
   taxFormKeys?: Keyring | undefined;
   /** PAYPAL_API_URL: PayPal's REST API (payout runs, and the only origin its webhook certificates are fetched from). */
@@ -193,6 +210,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripeApiUrl: e.STRIPE_API_URL,
     lemonSqueezyApiUrl: e.LEMONSQUEEZY_API_URL,
     wiseApiUrl: e.WISE_API_URL,
+    wiseWebhookPublicKey: e.WISE_WEBHOOK_PUBLIC_KEY,
     taxFormKeys: e.TAX_FORM_KEY === undefined ? undefined : keyring(e.TAX_FORM_KEY, e.TAX_FORM_OLD_KEYS),
     paypalApiUrl: e.PAYPAL_API_URL.replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,

@@ -72,32 +72,57 @@ function masked(type: string, details: Record<string, unknown>): string {
   return tail ? `${type} •••• ${tail}` : type;
 }
 
+/** Wise's answer to one call: its status and JSON body (undefined when it was not JSON). */
+export interface WiseReply {
+  ok: boolean;
+  status: number;
+  json: unknown;
+}
+
+/** One call to Wise's API with a program's token; undefined when Wise did not answer at all (each caller says what that leaves). */
+export async function wiseCall(
+  token: string,
+  apiUrl: string | undefined,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<WiseReply | undefined> {
+  try {
+    const res = await fetch(new URL(path, apiUrl ?? WISE_API), {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      // A proxy's HTML page, say: no answer Wise gave.
+      if (res.ok) return undefined;
+    }
+    return { ok: res.ok, status: res.status, json };
+  } catch {
+    return undefined;
+  }
+}
+
 export class WiseApi {
   constructor(
     private readonly token: string,
-    private readonly apiUrl = WISE_API,
+    private readonly apiUrl: string | undefined = WISE_API,
   ) {}
 
   private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
-    let res: Response;
-    try {
-      res = await fetch(new URL(path, this.apiUrl), {
-        method,
-        headers: {
-          authorization: `Bearer ${this.token}`,
-          accept: 'application/json',
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(10_000),
-      });
-    } catch {
-      throw fail('unavailable', 'Wise did not answer; nothing was made: try again');
-    }
-    const text = await res.text();
-    const json: unknown = text ? JSON.parse(text) : undefined;
-    if (res.ok) return json;
-    throw refused(res.status, json);
+    const res = await wiseCall(this.token, this.apiUrl, method, path, body);
+    if (!res) throw fail('unavailable', 'Wise did not answer; nothing was made: try again');
+    if (res.ok) return res.json;
+    throw refused(res.status, res.json);
   }
 
   /** GET /v1/account-requirements: the forms a recipient of `target` may fill in. */

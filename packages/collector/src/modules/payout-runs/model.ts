@@ -36,9 +36,17 @@ export interface ItemRow {
   provider_item_id: string | null;
   /** Why it failed or came back, as the provider said. */
   reason: string | null;
+  /** What the provider charges the program for it (Wise's quote), in the item's minor units; never taken from `amount`. */
+  provider_fee: number | null;
+  /** When its Wise transfer was funded from the program's balance; null until then (and for other providers). */
+  funded_at: number | null;
   state_set_at: number;
   created_at: number;
 }
+
+/** The attempt an item was last sent in: the end of its sender_batch_id (`<run>-<currency>-<attempt>`). */
+export const attemptOf = (item: Pick<ItemRow, 'sender_batch_id'>): string =>
+  item.sender_batch_id?.slice(item.sender_batch_id.lastIndexOf('-') + 1) ?? '0';
 
 export interface PaypalAccountRow {
   program_id: string;

@@ -27,6 +27,28 @@ export function getItem(db: Queryable, programId: string, id: string): Promise<I
   return db.get<ItemRow>('SELECT * FROM payout_run_items WHERE program_id = ? AND id = ?', [programId, id]);
 }
 
+/** The item a provider's own id names (a Wise transfer's), in the program. */
+export function itemByProviderId(db: Queryable, programId: string, method: string, providerItemId: string): Promise<ItemRow | undefined> {
+  return db.get<ItemRow>('SELECT * FROM payout_run_items WHERE program_id = ? AND provider_item_id = ? AND method = ?', [
+    programId,
+    providerItemId,
+    method,
+  ]);
+}
+
+/** A Wise transfer made for the item, with the quote's fee: recorded once; 0 when another send recorded it first. */
+export function recordTransfer(db: Queryable, itemId: string, transferId: string, fee: number | null): Promise<number> {
+  return db.run('UPDATE payout_run_items SET provider_item_id = ?, provider_fee = ? WHERE id = ? AND provider_item_id IS NULL', [
+    transferId,
+    fee,
+    itemId,
+  ]);
+}
+
+export function markFunded(db: Queryable, itemId: string, now: number): Promise<number> {
+  return db.run('UPDATE payout_run_items SET funded_at = ? WHERE id = ? AND funded_at IS NULL', [now, itemId]);
+}
+
 /** A run's move, conditional on the state read: false when another caller moved it first. */
 export async function moveRun(db: Queryable, run: RunRow, changes: Partial<RunRow>): Promise<boolean> {
   const keys = Object.keys(changes) as (keyof RunRow)[];

@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { approveRun, makeRun, paypalWebhook, refreshRun, retryRun, runWithItems, sendRun } from '../../flows/payout-send.js';
+import { wiseWebhook } from '../../flows/payout-wise.js';
 import { route, type RouteInput } from '../../api/route.js';
 import { one, resource, unixTime } from '../../platform/http/schemas.js';
 import { listRuns, paypalAccount, savePaypalAccount } from './repo.js';
@@ -21,6 +22,11 @@ const itemSchema = resource('payout', {
   state: z.enum(['pending', 'processing', 'paid', 'failed', 'returned']),
   provider_batch_id: z.string().nullable(),
   provider_item_id: z.string().nullable(),
+  provider_fee: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: "What the provider charges the program for it, in minor units, apart from the partner's amount (Wise)" }),
   reason: z.string().nullable().meta({ description: 'Why it failed or came back, as the provider said' }),
   state_set_at: unixTime,
   created_at: unixTime,
@@ -61,6 +67,27 @@ async function shown(db: Db, programId: string, id: string) {
   const { run, items } = await runWithItems(db, programId, id);
   return { status: 200, body: { data: renderRun(run, items), included: items.map(renderItem) } };
 }
+
+const apisOf = (i: RouteInput<unknown>) => ({ paypal: i.paypalApiUrl, stripe: i.stripeApiUrl, wise: i.wiseApiUrl });
+const eventSchema = z.object({ data: z.object({ duplicate: z.boolean(), applied: z.boolean() }) });
+
+/** A provider's webhook for one program (its id in the path), answered with whether the event was new and moved a payout. */
+const providerWebhook = (
+  provider: string,
+  summary: string,
+  limit: number,
+  apply: (input: RouteInput<unknown>, program: string) => Promise<{ duplicate: boolean; applied: boolean }>,
+) =>
+  route({
+    method: 'post',
+    path: `/v1/integrations/${provider}/webhook/:program`,
+    summary,
+    access: 'public',
+    webhookBodyLimit: limit,
+    status: 200,
+    response: eventSchema,
+    handle: async (input) => ({ status: 200, body: { data: await apply(input, input.params.program ?? '') } }),
+  });
 
 const byId = (verb: string, summary: string, role: 'owner' | 'admin', act: (input: RouteInput<unknown>, id: string) => Promise<unknown>) =>
   route({
@@ -125,13 +152,13 @@ export const payoutRunRoutes = [
     approveRun(i.db, i.program.id, id, whoIs(i), i.now),
   ),
   byId('send', 'Send an approved run to PayPal, one batch per currency; on a sent run, resume what was never answered', 'admin', (i, id) =>
-    sendRun(i.db, i.program.id, id, { paypal: i.paypalApiUrl, stripe: i.stripeApiUrl }, i.now),
+    sendRun(i.db, i.program.id, id, apisOf(i), i.now),
   ),
   byId('retry', "Send a run's failed payouts again, as a new batch; nothing else is sent", 'admin', (i, id) =>
-    retryRun(i.db, i.program.id, id, { paypal: i.paypalApiUrl, stripe: i.stripeApiUrl }, i.now),
+    retryRun(i.db, i.program.id, id, apisOf(i), i.now),
   ),
-  byId('refresh', "Read the run's PayPal batches again and apply what changed (a missed webhook)", 'admin', (i, id) =>
-    refreshRun(i.db, i.program.id, id, i.paypalApiUrl, i.now),
+  byId('refresh', "Read the run's PayPal batches and Wise transfers again and apply what changed (a missed webhook)", 'admin', (i, id) =>
+    refreshRun(i.db, i.program.id, id, apisOf(i), i.now),
   ),
   route({
     method: 'get',
@@ -181,16 +208,16 @@ export const payoutRunRoutes = [
       return { status: 200, body: { data: { client_id: body.client_id, webhook_id: body.webhook_id } } };
     },
   }),
-  route({
-    method: 'post',
-    path: '/v1/integrations/paypal/webhook/:program',
-    summary: "PayPal's payout item events for one program, verified by PayPal's certificate signature; each is applied once",
-    access: 'public',
-    webhookBodyLimit: 512 * 1024,
-    status: 200,
-    response: z.object({ data: z.object({ duplicate: z.boolean(), applied: z.boolean() }) }),
-    async handle({ db, params, raw, header, paypalApiUrl, now }) {
-      return { status: 200, body: { data: await paypalWebhook(db, params.program ?? '', raw, header, paypalApiUrl, now) } };
-    },
-  }),
+  providerWebhook(
+    'paypal',
+    "PayPal's payout item events for one program, verified by PayPal's certificate signature; each is applied once",
+    512 * 1024,
+    (i, program) => paypalWebhook(i.db, program, i.raw, i.header, i.paypalApiUrl, i.now),
+  ),
+  providerWebhook(
+    'wise',
+    "Wise's transfers#state-change events for one program, verified by Wise's X-Signature-SHA256; each state applied once",
+    64 * 1024,
+    (i, program) => wiseWebhook(i.db, program, i.raw, i.header, i.wiseWebhookPublicKey, i.now),
+  ),
 ];

@@ -6,13 +6,12 @@
 import Stripe from 'stripe';
 import { fail } from '../../platform/errors.js';
 import { stripeClient } from '../stripe/client.js';
-import type { ItemRow } from './model.js';
+import { attemptOf, type ItemRow } from './model.js';
 
 export type TransferAnswer = { paid: true; transferId: string } | { paid: false; reason: string };
 
-/** The attempt an item was last sent in: the end of its sender_batch_id (`<run>-<currency>-<attempt>`). */
-export const transferKey = (item: Pick<ItemRow, 'id' | 'sender_batch_id'>): string =>
-  `tally-transfer-${item.id}-${item.sender_batch_id?.slice(item.sender_batch_id.lastIndexOf('-') + 1) ?? '0'}`;
+/** The item's and its attempt's: a resend of the attempt is the same transfer, a retry a new one. */
+export const transferKey = (item: Pick<ItemRow, 'id' | 'sender_batch_id'>): string => `tally-transfer-${item.id}-${attemptOf(item)}`;
 
 /**
  * Sends the item as a Transfer. Stripe's refusal of the transfer itself (4xx: an account

@@ -40,6 +40,7 @@ import m0034 from './0034-payout-methods.js';
 import m0035 from './0035-tax-forms.js';
 import m0036 from './0036-payout-runs.js';
 import m0037 from './0037-invoices.js';
+import m0038 from './0038-wise-payouts.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -81,4 +82,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0035,
   m0036,
   m0037,
+  m0038,
 ];
