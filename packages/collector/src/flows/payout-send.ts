@@ -17,7 +17,7 @@ import type { ItemRow, ItemState, RunRow } from '../modules/payout-runs/model.js
 import { renderItem } from '../modules/payout-runs/present.js';
 import { EVENT_STATUS, itemStatus, paypalClient, type PaypalItemStatus, verifyWebhook } from '../modules/payout-runs/paypal.js';
 import { transfer } from '../modules/payout-runs/stripe.js';
-import { payoutMethodOf as chosenMethodOf } from '../modules/payout-methods/service.js';
+import { methodView } from '../modules/payout-methods/service.js';
 import { findProgram } from '../modules/programs/service.js';
 import type { PayableRow } from '../modules/payouts/repo.js';
 import { group, notDue, type Skipped, signedMajor, total } from './payout-run.js';
@@ -44,14 +44,18 @@ export function payoutMethodOf(partner: { paypal_email: string | null }): Payout
 
 /**
  * Where a run pays the partner: their connected account when Stripe Connect is their chosen
- * method and ready (else why not); otherwise PayPal at the partner record's address, as before.
+ * method and ready (else why not); PayPal at the address they chose once it is confirmed;
+ * otherwise PayPal at the partner record's address, which only the owner sets (decision 0370).
  */
 async function payeeOf(tx: Queryable, programId: string, partner: PayableRow): Promise<PayoutAddress | Skipped['reason'] | undefined> {
-  const chosen = await chosenMethodOf(tx, programId, partner.partner_id);
-  if (chosen.method !== 'stripe_connect') return payoutMethodOf(partner);
-  return chosen.ready && chosen.stripeAccountId
-    ? { method: 'stripe_connect', address: chosen.stripeAccountId }
-    : `stripe_connect not ready: ${chosen.reason ?? 'no account'}`;
+  const { row, method: chosen } = await methodView(tx, programId, partner.partner_id);
+  if (chosen.method === 'stripe_connect') {
+    return chosen.ready && chosen.stripeAccountId
+      ? { method: 'stripe_connect', address: chosen.stripeAccountId }
+      : `stripe_connect not ready: ${chosen.reason ?? 'no account'}`;
+  }
+  if (row?.method === 'paypal' && chosen.ready && row.paypal_email) return { method: 'paypal', address: row.paypal_email };
+  return payoutMethodOf(partner);
 }
 
 export interface MadeRun {

@@ -78,7 +78,7 @@ const de: Catalogue<typeof en> = {
     nothing: 'Derzeit ist nichts auszahlbar.',
     later: 'Ab {{date}} wird mehr auszahlbar.',
     addPaypal: '{{link}}.',
-    addPaypalLink: 'Tragen Sie Ihre in den Einstellungen ein',
+    addPaypalLink: 'Wählen Sie unter „Provisionen und Auszahlungen“, wie Sie bezahlt werden',
   },
   earnings: {
     commissions: 'Provisionen',
@@ -145,8 +145,6 @@ const de: Catalogue<typeof en> = {
     title: 'Einstellungen',
     you: 'Sie',
     name: 'Name',
-    paypal: 'PayPal-E-Mail',
-    paypalHint: '(wohin Ihre Auszahlungen gehen)',
     signedInAs: 'Sie melden sich als {{email}} an.',
     profileSaved: 'Gespeichert. Auszahlungen gehen ab jetzt an diese PayPal-Adresse.',
     save: 'Speichern',

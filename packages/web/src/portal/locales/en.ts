@@ -74,7 +74,7 @@ export default {
     nothing: 'Nothing is payable now.',
     later: 'More becomes payable from {{date}}.',
     addPaypal: '{{link}}.',
-    addPaypalLink: 'Add yours in Settings',
+    addPaypalLink: 'Choose how you are paid under Commissions and payouts',
   },
   earnings: {
     commissions: 'Commissions',
@@ -139,8 +139,6 @@ export default {
     title: 'Settings',
     you: 'You',
     name: 'Name',
-    paypal: 'PayPal e-mail',
-    paypalHint: '(where your payouts go)',
     signedInAs: 'You sign in as {{email}}.',
     profileSaved: 'Saved. Payouts go to this PayPal address from now on.',
     save: 'Save',

@@ -76,7 +76,7 @@ const es: Catalogue<typeof en> = {
     nothing: 'Ahora no hay nada pagable.',
     later: 'Habrá más pagable a partir del {{date}}.',
     addPaypal: '{{link}}.',
-    addPaypalLink: 'Añade la tuya en Ajustes',
+    addPaypalLink: 'Elige cómo cobrar en Comisiones y pagos',
   },
   earnings: {
     commissions: 'Comisiones',
@@ -141,8 +141,6 @@ const es: Catalogue<typeof en> = {
     title: 'Ajustes',
     you: 'Tú',
     name: 'Nombre',
-    paypal: 'Correo de PayPal',
-    paypalHint: '(adonde van tus pagos)',
     signedInAs: 'Inicias sesión como {{email}}.',
     profileSaved: 'Guardado. Los pagos irán a esta dirección de PayPal a partir de ahora.',
     save: 'Guardar',

@@ -77,7 +77,7 @@ const fr: Catalogue<typeof en> = {
     nothing: 'Rien n’est payable pour l’instant.',
     later: 'Davantage devient payable à partir du {{date}}.',
     addPaypal: '{{link}}.',
-    addPaypalLink: 'Ajoutez la vôtre dans les Paramètres',
+    addPaypalLink: 'Choisissez comment être payé sous Commissions et versements',
   },
   earnings: {
     commissions: 'Commissions',
@@ -144,8 +144,6 @@ const fr: Catalogue<typeof en> = {
     title: 'Paramètres',
     you: 'Vous',
     name: 'Nom',
-    paypal: 'E-mail PayPal',
-    paypalHint: '(où vont vos versements)',
     signedInAs: 'Vous vous connectez en tant que {{email}}.',
     profileSaved: 'Enregistré. Les versements vont désormais à cette adresse PayPal.',
     save: 'Enregistrer',
