@@ -330,7 +330,7 @@ describe('what a partner sees, and nothing more', () => {
     expectError(await asBob('GET', `/v1/portal/partnerships/${conv.body.data.id}/referrals`), 404, 'not_found');
   });
 
-  it('the partner changes their name but not their record\'s PayPal address, and their password (ending other sessions)', async () => {
+  it("the partner changes their name but not their record's PayPal address, and their password (ending other sessions)", async () => {
     const p = await programWithPage();
     const { cookie, email } = await applyTo(p.slug);
     const me = asPartner(cookie!);

@@ -463,7 +463,12 @@ describe('the 1099-NEC export', () => {
 
       const csv = parseCsv((await c.call('GET', '/v1/tax_forms/1099_nec?year=2025', { token: p.secret })).body as string);
       // The file's 700.00 and Wise's 700.00; the mixed partner's file paid only 200.00, below $600.
-      expect(csv.slice(1).map((r) => [r[9], r[10]]).sort()).toEqual(
+      expect(
+        csv
+          .slice(1)
+          .map((r) => [r[9], r[10]])
+          .sort(),
+      ).toEqual(
         [
           [file.partnerId, '700.00'],
           [wise.partnerId, '700.00'],

@@ -46,7 +46,7 @@ import {
 
 /** Why the portal account takes no PayPal address, and where it goes instead (docs/payouts.md). */
 const PAYPAL_BY_METHOD =
-  'the PayPal address is a payout method now: POST /v1/portal/partnerships/:id/payout_method {"method":"paypal","paypal_email":…} confirms it by an e-mailed link'
+  'the PayPal address is a payout method now: POST /v1/portal/partnerships/:id/payout_method {"method":"paypal","paypal_email":…} confirms it by an e-mailed link';
 
 const password = z.string().max(PASSWORD_MAX);
 
