@@ -298,7 +298,7 @@ describe('the partner portal in Chromium', () => {
       for (const [label, path, heading] of [
         ['Referrals', '/portal/referrals', 'j•••@c•••.test'],
         ['Commissions and payouts', '/portal/earnings', 'Payouts'],
-        ['Settings', '/portal/settings', 'PayPal e-mail'],
+        ['Settings', '/portal/settings', 'Billing details'],
       ] as const) {
         await tabTo(page, label);
         await page.keyboard.press('Enter');

@@ -146,7 +146,7 @@ const de: Catalogue<typeof en> = {
     you: 'Sie',
     name: 'Name',
     signedInAs: 'Sie melden sich als {{email}} an.',
-    profileSaved: 'Gespeichert. Auszahlungen gehen ab jetzt an diese PayPal-Adresse.',
+    profileSaved: 'Gespeichert. Ihr Name steht ab jetzt so in jedem Programm.',
     save: 'Speichern',
     language: 'Sprache',
     languageHint: '(des Portals und Ihrer E-Mails)',

@@ -140,7 +140,7 @@ export default {
     you: 'You',
     name: 'Name',
     signedInAs: 'You sign in as {{email}}.',
-    profileSaved: 'Saved. Payouts go to this PayPal address from now on.',
+    profileSaved: 'Saved. Every program shows this name from now on.',
     save: 'Save',
     language: 'Language',
     languageHint: '(the portal’s and your e-mails’)',

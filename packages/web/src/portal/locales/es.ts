@@ -142,7 +142,7 @@ const es: Catalogue<typeof en> = {
     you: 'Tú',
     name: 'Nombre',
     signedInAs: 'Inicias sesión como {{email}}.',
-    profileSaved: 'Guardado. Los pagos irán a esta dirección de PayPal a partir de ahora.',
+    profileSaved: 'Guardado. Todos los programas muestran este nombre a partir de ahora.',
     save: 'Guardar',
     language: 'Idioma',
     languageHint: '(del portal y de tus correos)',

@@ -145,7 +145,7 @@ const fr: Catalogue<typeof en> = {
     you: 'Vous',
     name: 'Nom',
     signedInAs: 'Vous vous connectez en tant que {{email}}.',
-    profileSaved: 'Enregistré. Les versements vont désormais à cette adresse PayPal.',
+    profileSaved: 'Enregistré. Tous les programmes affichent désormais ce nom.',
     save: 'Enregistrer',
     language: 'Langue',
     languageHint: '(du portail et de vos e-mails)',
