@@ -2,16 +2,31 @@
 // numbered per program without gaps, their PDF's text read back with unpdf, downloadable by
 // the owner and the partner only, and numbered right when two batches are paid at once.
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { extractText } from 'unpdf';
 import { payBatch } from '../../packages/collector/src/flows/payout-run.js';
 import { openDatabase } from '../../packages/collector/src/platform/db/open.js';
 import { expectError, seedPartner, startCollector, type Collector } from './harness.js';
 import { ownerSession } from './session.js';
+import { CLIENT, FakePaypal, WEBHOOK_ID } from './paypal-api.js';
 
 let c: Collector;
+let paypal: FakePaypal;
+let dir: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'tally-invoice-paypal-'));
+  paypal = new FakePaypal(dir);
+  await paypal.start();
+});
+afterAll(async () => {
+  await paypal.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 beforeEach(async () => {
-  c = await startCollector();
+  c = await startCollector({ paypalApiUrl: paypal.url });
 });
 afterEach(() => c.close());
 
@@ -128,6 +143,31 @@ describe('invoices of paid payouts', () => {
     expect((await invoices(`?partner_id_eq=${bob.partnerId}`)).map((i) => i.attributes.number).sort()).toEqual(
       [jpy.attributes.number, usd.find((i) => i.attributes.partner_id === bob.partnerId)!.attributes.number].sort(),
     );
+  });
+
+  it('a payout run paid through PayPal gives the partner one numbered invoice, its PDF showing the amount', async () => {
+    const set = await c.call('PATCH', '/v1/integrations/paypal', {
+      body: { client_id: CLIENT.id, client_secret: CLIENT.secret, webhook_id: WEBHOOK_ID },
+    });
+    expect(set.status).toBe(200);
+    const alice = await seedPartner(c, { name: 'Alice', paypal_email: 'alice-run@pay.test' });
+    await commission(alice.partnerId, 4321, 'USD');
+    await commission(alice.partnerId, 679, 'USD');
+    const run = (await c.call('POST', '/v1/payout_runs')).body.data.id;
+    expect((await c.call('POST', `/v1/payout_runs/${run}/approve`)).status).toBe(200);
+    const sent = await c.call('POST', `/v1/payout_runs/${run}/send`);
+    expect(sent.body.data.attributes.items).toEqual({ paid: 1 });
+    const [item] = sent.body.included;
+    // Sending again, and PayPal's read of the batch, issue nothing more.
+    await c.call('POST', `/v1/payout_runs/${run}/send`);
+    await c.call('POST', `/v1/payout_runs/${run}/refresh`);
+    const mine = await invoices(`?partner_id_eq=${alice.partnerId}`);
+    expect(mine.map((i) => [i.attributes.number, i.attributes.payout_id, i.attributes.amount, i.attributes.currency])).toEqual([
+      [1, item.id, 5000, 'USD'],
+    ]);
+    const year = new Date(c.clock.now * 1000).getUTCFullYear();
+    const text = await pdfText((await download(`/v1/invoices/${mine[0].id}/pdf`)).bytes);
+    for (const words of [`INV-${year}-000001`, 'Alice', '43.21 USD', '6.79 USD', '50.00 USD']) expect(text).toContain(words);
   });
 
   it('a cancelled batch issues nothing and takes no number', async () => {

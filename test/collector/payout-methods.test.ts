@@ -174,8 +174,8 @@ describe('PayPal', () => {
   it('at another address waits for the link e-mailed to it; the link works once', async () => {
     const p = await program();
     const who = await partnerOf(p, { paypal_email: `old${people + 1}@paypal.test` });
-    // An address given before methods existed is PayPal's, unconfirmed.
-    expect(await mine(who)).toMatchObject({ method: 'paypal', ready: false, reason: 'unconfirmed' });
+    // The record's address (given on applying, which the owner accepts, or set by the owner) is vouched for: ready.
+    expect(await mine(who)).toMatchObject({ method: 'paypal', ready: true, paypal_email: `old${people}@paypal.test` });
     const address = `wallet-${who.partnerId.slice(-6)}@paypal.test`;
     const set = await who.method('POST', '', { method: 'paypal', paypal_email: address });
     expect(set.body.data.attributes).toMatchObject({ method: 'paypal', ready: false, reason: 'unconfirmed', paypal_email: address });
@@ -194,6 +194,34 @@ describe('PayPal', () => {
       404,
       'not_found',
     );
+  });
+
+  it('a run pays the address the partner confirmed, else the one the owner set on the record, never an unconfirmed one', async () => {
+    const p = await program();
+    const [vouched, pending, confirmed] = [await partnerOf(p), await partnerOf(p), await partnerOf(p)];
+    const ownerSet = (who: Partner) => `owner-set-${who.partnerId.slice(-8)}@paypal.test`;
+    const chosen = (who: Partner) => `chosen-${who.partnerId.slice(-8)}@paypal.test`;
+    for (const who of [vouched, pending]) await ok(p, 'PATCH', `/v1/partners/${who.partnerId}`, { paypal_email: ownerSet(who) });
+    // Chosen, not confirmed: the owner's address stands until the link is followed.
+    await pending.method('POST', '', { method: 'paypal', paypal_email: chosen(pending) });
+    await confirmed.method('POST', '', { method: 'paypal', paypal_email: chosen(confirmed) });
+    const link = (await inbox.waitFor(chosen(confirmed))).raw.replace(/=\r?\n/g, '');
+    const token = /\/portal\/payout-confirm#([\w-]+)/.exec(link)?.[1];
+    expect((await c.call('POST', '/v1/portal/payout_method/confirm', { token: null, body: { token } })).status).toBe(204);
+    // The owner changing the record afterwards does not outrank what the partner confirmed.
+    await ok(p, 'PATCH', `/v1/partners/${confirmed.partnerId}`, { paypal_email: ownerSet(confirmed) });
+    expect(await ownersView(p, vouched)).toMatchObject({ method: 'paypal', ready: true, paypal_email: ownerSet(vouched) });
+    for (const who of [vouched, pending, confirmed]) {
+      await ok(p, 'PATCH', `/v1/partnerships/${who.partnershipId}`, { state: 'accepted' });
+      await ok(p, 'POST', '/v1/commissions', { partner_id: who.partnerId, amount: 5000, currency: 'USD' });
+    }
+    const run = await ok(p, 'POST', '/v1/payout_runs');
+    const paidTo = Object.fromEntries(run.included.map((i: Json) => [i.attributes.partner_id, i.attributes.address]));
+    expect(paidTo).toEqual({
+      [vouched.partnerId]: ownerSet(vouched),
+      [pending.partnerId]: ownerSet(pending),
+      [confirmed.partnerId]: chosen(confirmed),
+    });
   });
 });
 

@@ -330,14 +330,24 @@ describe('what a partner sees, and nothing more', () => {
     expectError(await asBob('GET', `/v1/portal/partnerships/${conv.body.data.id}/referrals`), 404, 'not_found');
   });
 
-  it('the partner changes their name and PayPal address, and their password (ending other sessions)', async () => {
+  it("the partner changes their name but not their record's PayPal address, and their password (ending other sessions)", async () => {
     const p = await programWithPage();
     const { cookie, email } = await applyTo(p.slug);
     const me = asPartner(cookie!);
-    const changed = await me('PATCH', '/v1/portal/account', { body: { name: 'New Name', paypal_email: 'new@pay.test' } });
-    expect(changed.body.data.attributes).toEqual({ email, name: 'New Name', paypal_email: 'new@pay.test', locale: null });
+    // The record's address is the owner's to set; the partner's goes through the payout method.
+    const refused = expectError(
+      await me('PATCH', '/v1/portal/account', { body: { name: 'Not Saved', paypal_email: 'new@pay.test' } }),
+      422,
+      'invalid_field',
+    );
+    expect(refused.detail).toContain('/v1/portal/partnerships/:id/payout_method');
+    const changed = await me('PATCH', '/v1/portal/account', { body: { name: 'New Name' } });
+    // The address given when applying stays as it was.
+    const applied = changed.body.data.attributes.paypal_email;
+    expect(applied).toMatch(/^pay\d+@partners\.test$/);
+    expect(changed.body.data.attributes).toEqual({ email, name: 'New Name', paypal_email: applied, locale: null });
     const [partner] = (await c.call('GET', '/v1/partners', { token: p.secret })).body.data;
-    expect(partner.attributes).toMatchObject({ name: 'New Name', paypal_email: 'new@pay.test' });
+    expect(partner.attributes).toMatchObject({ name: 'New Name', paypal_email: applied });
     const second = asPartner(
       partnerCookieOf(
         await c.call('POST', '/v1/portal/auth/sign_in', { token: null, body: { email, password: 'a long partner password' } }),

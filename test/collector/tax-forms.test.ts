@@ -3,6 +3,9 @@
 // partners without a valid one; the 1099-NEC export is checked against a recount.
 
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyring } from '../../packages/collector/src/platform/keyring.js';
 import { parseCsv } from '../../packages/collector/src/platform/csv.js';
@@ -10,15 +13,25 @@ import { resealTaxForms, revealTin } from '../../packages/collector/src/modules/
 import type { TaxFormRow } from '../../packages/collector/src/modules/tax-forms/model.js';
 import { tally } from './processes.js';
 import { expectError, startCollector, T0, type CallOptions, type Collector, type Reply } from './harness.js';
+import { CLIENT, FakePaypal, WEBHOOK_ID } from './paypal-api.js';
 
 const KEY = randomBytes(32).toString('base64');
 const keys = keyring(KEY);
 
 let c: Collector;
+let paypal: FakePaypal;
+let dir: string;
 beforeAll(async () => {
-  c = await startCollector({ taxFormKeys: keys });
+  dir = mkdtempSync(join(tmpdir(), 'tally-tax-paypal-'));
+  paypal = new FakePaypal(dir);
+  await paypal.start();
+  c = await startCollector({ taxFormKeys: keys, paypalApiUrl: paypal.url });
 });
-afterAll(() => c.close());
+afterAll(async () => {
+  await c.close();
+  await paypal.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 type Call = (method: string, path: string, opts?: CallOptions) => Promise<Reply>;
 
@@ -406,6 +419,61 @@ describe('the 1099-NEC export', () => {
       const next = parseCsv((await c.call('GET', '/v1/tax_forms/1099_nec?year=2026', { token: p.secret })).body as string);
       expect(next.slice(1).map((r) => r[9])).toEqual([]);
       expectError(await c.call('GET', '/v1/tax_forms/1099_nec', { token: p.secret }), 400, 'invalid_parameter');
+    } finally {
+      c.clock.now = T0;
+    }
+  });
+
+  it('leaves out what payout runs paid through PayPal or Stripe Connect (1099-K); files and Wise count, a returned payout does not', async () => {
+    const p = await program();
+    const set = await c.call('PATCH', '/v1/integrations/paypal', {
+      token: p.secret,
+      body: { client_id: CLIENT.id, client_secret: CLIENT.secret, webhook_id: WEBHOOK_ID },
+    });
+    expect(set.status).toBe(200);
+    const [file, mixed, wise, stripe, returned] = [
+      await partnerOf(p),
+      await partnerOf(p),
+      await partnerOf(p),
+      await partnerOf(p),
+      await partnerOf(p),
+    ];
+    for (const x of [file, mixed, wise, stripe, returned]) {
+      await x.call('POST', formPath(x.partnershipId), { body: w9({ name: `Name ${x.partnerId}` }) });
+    }
+    try {
+      c.clock.now = Date.UTC(2025, 2, 1) / 1000;
+      await payBatch(p, [
+        { partnerId: file.partnerId, amount: 70_000 },
+        { partnerId: mixed.partnerId, amount: 20_000 },
+      ]);
+      for (const x of [mixed, wise, stripe, returned]) {
+        await c.call('POST', '/v1/commissions', { token: p.secret, body: { partner_id: x.partnerId, amount: 70_000, currency: 'USD' } });
+      }
+      const run = (await c.call('POST', '/v1/payout_runs', { token: p.secret })).body.data.id;
+      expect((await c.call('POST', `/v1/payout_runs/${run}/approve`, { token: p.secret })).status).toBe(200);
+      const sent = await c.call('POST', `/v1/payout_runs/${run}/send`, { token: p.secret });
+      expect(sent.body.data.attributes.items).toEqual({ paid: 4 });
+      const itemOf = (x: { partnerId: string }) => sent.body.included.find((i: any) => i.attributes.partner_id === x.partnerId).id;
+      // The other methods' items as their sends record them (only the method and state matter here).
+      const recorded = 'UPDATE payout_run_items SET method = ?, state = ? WHERE id = ?';
+      await c.running.db.run(recorded, ['wise', 'paid', itemOf(wise)]);
+      await c.running.db.run(recorded, ['stripe_connect', 'paid', itemOf(stripe)]);
+      await c.running.db.run(recorded, ['wise', 'returned', itemOf(returned)]);
+
+      const csv = parseCsv((await c.call('GET', '/v1/tax_forms/1099_nec?year=2025', { token: p.secret })).body as string);
+      // The file's 700.00 and Wise's 700.00; the mixed partner's file paid only 200.00, below $600.
+      expect(
+        csv
+          .slice(1)
+          .map((r) => [r[9], r[10]])
+          .sort(),
+      ).toEqual(
+        [
+          [file.partnerId, '700.00'],
+          [wise.partnerId, '700.00'],
+        ].sort(),
+      );
     } finally {
       c.clock.now = T0;
     }

@@ -190,12 +190,13 @@ describe('the partner portal in Chromium', () => {
     ).toBe('%PDF-');
   });
 
-  it('settings: the PayPal address changes; every page is readable at 360 px', async () => {
+  it('settings: the name changes (the PayPal address is a payout method, not here); every page is readable at 360 px', async () => {
     await portal.goto(`${url}/portal/settings`);
-    await portal.fill('input[name=paypal_email]', 'new@pat.test');
+    expect(await portal.locator('input[name=paypal_email]').count()).toBe(0);
+    await portal.fill('input[name=name]', 'Pat Renamed');
     await press(portal, 'Save');
     await waitForText(portal, 'Saved.');
-    expect((await api('GET', '/v1/partners')).data[0].attributes.paypal_email).toBe('new@pat.test');
+    expect((await api('GET', '/v1/partners')).data[0].attributes.name).toBe('Pat Renamed');
     await portal.fill('input[name=billing_vat_id]', 'DE999999999');
     await press(portal, 'Save', 'form:has(input[name=billing_vat_id])');
     await waitForText(portal, 'Your next invoices print these details.');
@@ -297,7 +298,7 @@ describe('the partner portal in Chromium', () => {
       for (const [label, path, heading] of [
         ['Referrals', '/portal/referrals', 'j•••@c•••.test'],
         ['Commissions and payouts', '/portal/earnings', 'Payouts'],
-        ['Settings', '/portal/settings', 'PayPal e-mail'],
+        ['Settings', '/portal/settings', 'Billing details'],
       ] as const) {
         await tabTo(page, label);
         await page.keyboard.press('Enter');

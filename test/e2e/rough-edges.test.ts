@@ -330,7 +330,7 @@ describe('signed in as the owner', () => {
       await p.waitForURL('**/portal/');
       for (const path of ['/portal/', '/portal/earnings', '/portal/settings']) {
         await p.goto(server.url + path);
-        await waitForText(p, /It is waiting for|Payouts|PayPal e-mail/);
+        await waitForText(p, /It is waiting for|Payouts|Billing details/);
         expect(await unreadable(p, 'nav.side a, .top .brand, .top button'), path).toEqual([]);
         expect(await signOutBesideBrand(p), path).toBe(true);
         expect(await overflowsSideways(p), path).toBe(false);

@@ -11351,7 +11351,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the name, the PayPal address the partner is paid at, their language or their billing details, in every program they joined */
+        /** Change the name, their language or their billing details, in every program they joined (the PayPal address is a payout method: POST /v1/portal/partnerships/:id/payout_method) */
         patch: {
             parameters: {
                 query?: never;
@@ -11363,6 +11363,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
+                        /** @description Refused (422): give it as a payout method, confirmed by e-mail */
                         paypal_email?: string | null;
                         /** @description en, de, fr or es; null: the browser's, else the program's */
                         locale?: ("en" | "de" | "fr" | "es") | null;

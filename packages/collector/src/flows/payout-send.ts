@@ -15,7 +15,7 @@ import * as runs from '../modules/payout-runs/repo.js';
 import type { ItemRow, ItemState, RunRow } from '../modules/payout-runs/model.js';
 import { EVENT_STATUS, itemStatus, paypalClient, type PaypalItemStatus, verifyWebhook } from '../modules/payout-runs/paypal.js';
 import { transfer } from '../modules/payout-runs/stripe.js';
-import { payoutMethodOf as chosenMethodOf } from '../modules/payout-methods/service.js';
+import { methodView } from '../modules/payout-methods/service.js';
 import { findProgram } from '../modules/programs/service.js';
 import type { PayableRow } from '../modules/payouts/repo.js';
 import { group, notDue, type Skipped, signedMajor, total } from './payout-run.js';
@@ -45,8 +45,9 @@ export function payoutMethodOf(partner: { paypal_email: string | null }): Payout
 
 /**
  * Where a run pays the partner in `currency`: their connected account or Wise recipient when
- * that is their chosen method and ready (else why not); otherwise PayPal at the partner
- * record's address, as before.
+ * that is their chosen method and ready (else why not); PayPal at the address they chose once
+ * it is confirmed; otherwise PayPal at the partner record's address, which only the owner sets
+ * (decision 0373).
  */
 async function payeeOf(
   tx: Queryable,
@@ -54,17 +55,20 @@ async function payeeOf(
   partner: PayableRow,
   currency: string,
 ): Promise<PayoutAddress | Skipped['reason'] | undefined> {
-  const chosen = await chosenMethodOf(tx, programId, partner.partner_id);
+  const { row, method: chosen } = await methodView(tx, programId, partner.partner_id);
   if (chosen.method === 'wise') {
     if (!chosen.ready || !chosen.wiseRecipientId) return `wise not ready: ${chosen.reason ?? 'no recipient'}`;
     // A recipient's bank account takes one currency, and a run pays without converting.
     if (chosen.wiseCurrency !== currency) return `wise recipient takes ${chosen.wiseCurrency ?? 'another currency'}, not ${currency}`;
     return { method: 'wise', address: chosen.wiseRecipientId };
   }
-  if (chosen.method !== 'stripe_connect') return payoutMethodOf(partner);
-  return chosen.ready && chosen.stripeAccountId
-    ? { method: 'stripe_connect', address: chosen.stripeAccountId }
-    : `stripe_connect not ready: ${chosen.reason ?? 'no account'}`;
+  if (chosen.method === 'stripe_connect') {
+    return chosen.ready && chosen.stripeAccountId
+      ? { method: 'stripe_connect', address: chosen.stripeAccountId }
+      : `stripe_connect not ready: ${chosen.reason ?? 'no account'}`;
+  }
+  if (row?.method === 'paypal' && chosen.ready && row.paypal_email) return { method: 'paypal', address: row.paypal_email };
+  return payoutMethodOf(partner);
 }
 
 export interface MadeRun {

@@ -60,8 +60,8 @@ export const automaticCodes: Reaction = {
 };
 
 export const payoutInvoices: Reaction = {
-  // Batches only: a provider's payout (flows/payout-*) issues its invoice from its own input.
-  wants: async (_db: Queryable, e) => e.type === 'payout.paid' && e.data.type === 'payout_batch',
+  // A marked-paid batch, or a run's payout: each run item is a payout_batches row of the same id, paid before its event.
+  wants: async (_db: Queryable, e) => e.type === 'payout.paid' && (e.data.type === 'payout_batch' || e.data.type === 'payout'),
   async run(tx, e) {
     await invoicesForBatch(tx, e.programId, e.data.id, e.at);
   },

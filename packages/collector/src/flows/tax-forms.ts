@@ -31,6 +31,8 @@ export async function ownerTaxForm(db: Queryable, programId: string, partnerId: 
 
 /** $600, the threshold of box 1 (IRS instructions for Form 1099-NEC). */
 export const NEC_THRESHOLD = 60_000;
+/** Third-party settlement networks: they report what they paid on Form 1099-K (decision 0360). */
+export const NETWORK_METHODS = ['paypal', 'stripe_connect'] as const;
 
 /** The columns in the order of Form 1099-NEC's boxes, payer first. */
 export const NEC_COLUMNS = [
@@ -67,7 +69,7 @@ export async function necRows(db: Queryable, keys: Keyring | undefined, program:
   const to = Date.UTC(payer.year + 1, 0, 1) / 1000;
   const forms = await programForms(db, program.id);
   const rows: string[][] = [];
-  for (const paid of await paidThroughBatches(db, program.id, 'USD', from, to)) {
+  for (const paid of await paidThroughBatches(db, program.id, 'USD', from, to, NETWORK_METHODS)) {
     const form = forms.get(paid.partner_id);
     if (form?.kind !== 'w9' || Number(paid.amount) < NEC_THRESHOLD) continue;
     rows.push([

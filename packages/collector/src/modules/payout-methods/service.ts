@@ -112,7 +112,8 @@ export interface MethodView {
 
 /**
  * The partner's method and readiness. A partner who never chose one is paid by PayPal at
- * the address on their record (the CSV export's), ready when it is their own sign-in address.
+ * the address on their record (the CSV export's): only the owner sets it, so it is vouched
+ * for and ready (decision 0373).
  */
 export async function methodView(db: Queryable, programId: string, partnerId: string): Promise<MethodView> {
   const partner = await getPartner(db, programId, partnerId);
@@ -120,14 +121,7 @@ export async function methodView(db: Queryable, programId: string, partnerId: st
   const row = await repo.get(db, programId, partnerId);
   if (!row) {
     const legacy = partner.paypal_email;
-    const confirmed = legacy !== null && partner.paypal_email_norm === partner.email_norm;
-    const reason: NotReady | null = !legacy
-      ? 'no_method'
-      : !settings.offered.includes('paypal')
-        ? 'not_offered'
-        : confirmed
-          ? null
-          : 'unconfirmed';
+    const reason: NotReady | null = !legacy ? 'no_method' : !settings.offered.includes('paypal') ? 'not_offered' : null;
     return {
       row,
       settings,

@@ -142,7 +142,8 @@ export function batchSummaries(db: Queryable, programId: string, id: string | nu
 
 /**
  * What each partner was paid in `currency` through batches marked paid in [from, to): the
- * sum of the batches' commissions (clawbacks netted), by partner.
+ * sum of the batches' commissions (clawbacks netted), by partner. A payout run's item counts
+ * only while it stays paid, and not at all when its method is one of `leaveOut`.
  */
 export function paidThroughBatches(
   db: Queryable,
@@ -150,12 +151,15 @@ export function paidThroughBatches(
   currency: string,
   from: number,
   to: number,
+  leaveOut: readonly string[] = [],
 ): Promise<Array<{ partner_id: string; amount: number }>> {
+  const methods = leaveOut.length ? ` OR r.method IN (${leaveOut.map(() => '?').join(', ')})` : '';
   return db.all(
     `SELECT i.partner_id, SUM(i.amount) AS amount
        FROM payout_batches b JOIN payout_items i ON i.batch_id = b.id
       WHERE b.program_id = ? AND b.currency = ? AND b.paid_at >= ? AND b.paid_at < ?
+            AND NOT EXISTS (SELECT 1 FROM payout_run_items r WHERE r.id = b.id AND (r.state <> 'paid'${methods}))
       GROUP BY i.partner_id ORDER BY i.partner_id`,
-    [programId, currency, from, to],
+    [programId, currency, from, to, ...leaveOut],
   );
 }

@@ -4,6 +4,7 @@
 // is reached through a partnership of the account, so any other id is a 404.
 
 import { z } from 'zod';
+import { fail } from '../../platform/errors.js';
 import { billingIn, billingOut, email } from '../../api/fields.js';
 import { billingOf } from '../../core/billing.js';
 import { type Reply, type RouteInput, route } from '../../api/route.js';
@@ -42,6 +43,10 @@ import {
   updateProfile,
   withEarnings,
 } from '../../flows/portal.js';
+
+/** Why the portal account takes no PayPal address, and where it goes instead (docs/payouts.md). */
+const PAYPAL_BY_METHOD =
+  'the PayPal address is a payout method now: POST /v1/portal/partnerships/:id/payout_method {"method":"paypal","paypal_email":…} confirms it by an e-mailed link';
 
 const password = z.string().max(PASSWORD_MAX);
 
@@ -198,17 +203,19 @@ export const portalRoutes = [
     method: 'patch',
     path: '/v1/portal/account',
     summary:
-      'Change the name, the PayPal address the partner is paid at, their language or their billing details, in every program they joined',
+      'Change the name, their language or their billing details, in every program they joined (the PayPal address is a payout method: POST /v1/portal/partnerships/:id/payout_method)',
     access: 'partner',
     body: z.strictObject({
       name: z.string().trim().min(1).max(200).optional(),
-      paypal_email: email.nullable().optional(),
+      paypal_email: email.nullable().optional().meta({ description: 'Refused (422): give it as a payout method, confirmed by e-mail' }),
       locale: z.enum(LOCALES).nullable().optional().meta({ description: "en, de, fr or es; null: the browser's, else the program's" }),
       ...billingIn,
     }),
     status: 200,
     response: one(accountSchema),
     async handle(input) {
+      // An address set here was paid unconfirmed: one typo or a stolen session sent the money elsewhere.
+      if (input.body.paypal_email !== undefined) throw fail('invalid_field', PAYPAL_BY_METHOD, { field: 'paypal_email' });
       await updateProfile(input.db, me(input), { ...input.body, billing: billingOf(input.body) }, input.now);
       return { status: 200, body: await accountAnswer(input.db, me(input)) };
     },

@@ -98,7 +98,7 @@ function NextPayout({ e, currency }: { e: Money; currency: string }) {
         {words}
         {later}
         {reason === 'no_paypal_email' && (
-          <> {tx('payout.addPaypal', { link: <a href={href('/settings', current?.id)}>{t('payout.addPaypalLink')}</a> })}</>
+          <> {tx('payout.addPaypal', { link: <a href={href('/earnings', current?.id)}>{t('payout.addPaypalLink')}</a> })}</>
         )}
       </span>
     </dd>

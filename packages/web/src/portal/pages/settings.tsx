@@ -24,7 +24,8 @@ export function Settings() {
   const a = account.attributes;
   const profile = useForm(async (form) => {
     await api.PATCH('/v1/portal/account', {
-      body: { name: text(form, 'name').trim(), paypal_email: text(form, 'paypal_email').trim() || null },
+      // The PayPal address is not here: it is a payout method, confirmed by e-mail (Earnings).
+      body: { name: text(form, 'name').trim() },
     });
     refresh();
     return t('settings.profileSaved');
@@ -59,10 +60,6 @@ export function Settings() {
         <label>
           {t('settings.name')}
           <input name="name" value={a.name} required maxLength={200} />
-        </label>
-        <label>
-          {t('settings.paypal')} <span class="hint">{t('settings.paypalHint')}</span>
-          <input name="paypal_email" type="email" value={a.paypal_email ?? ''} />
         </label>
         <p class="hint">{t('settings.signedInAs', { email: a.email })}</p>
         <Saving error={profile.error} done={profile.done} busy={profile.busy} label={t('settings.save')} />
