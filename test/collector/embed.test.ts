@@ -126,12 +126,20 @@ describe('the embed session', () => {
       paypal_email: null,
       locale: null,
     });
+    // Another address than the partner's own pays only once the link e-mailed to it is used:
+    // typed here, it is the chosen method, unconfirmed, and the record is left as it was.
     const changed = await as('PATCH', '/v1/embed/account', { paypal_email: 'cleo@pay.test', locale: 'de' });
-    expect(changed.body.data.attributes).toMatchObject({ paypal_email: 'cleo@pay.test', locale: 'de' });
+    expect(changed.body.data.attributes).toMatchObject({ paypal_email: null, locale: 'de' });
+    const partnerId = minted.relationships.partner.data.id;
+    const method = await c.call('GET', `/v1/partners/${partnerId}/payout_method`, { token: p.secret });
+    expect(method.body.data.attributes).toMatchObject({ method: 'paypal', ready: false, reason: 'unconfirmed' });
+    const own = (await as('GET', '/v1/embed/account')).body.data.attributes.email;
+    const ownSet = await as('PATCH', '/v1/embed/account', { paypal_email: own });
+    expect(ownSet.body.data.attributes).toMatchObject({ paypal_email: own, locale: 'de' });
     expectError(await as('PATCH', '/v1/embed/account', { locale: 'it' }), 422, 'invalid_field');
     expectError(await as('PATCH', '/v1/embed/account', { name: 'Someone else' }), 422, 'unknown_field');
     const partner = await c.call('GET', `/v1/partners/${minted.relationships.partner.data.id}`, { token: p.secret });
-    expect(partner.body.data.attributes).toMatchObject({ paypal_email: 'cleo@pay.test', locale: 'de' });
+    expect(partner.body.data.attributes).toMatchObject({ paypal_email: own, locale: 'de' });
 
     // Every other route: 401 (a partner's optional session reads as signed out), never a record.
     for (const r of ROUTES.filter((x) => x.access !== 'embed' && x.access !== 'public')) {

@@ -14507,7 +14507,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the PayPal address the partner is paid at, or their language (this program's record only) */
+        /** Change the PayPal address the partner is paid at (another than their own e-mail pays once the link e-mailed to it is used), or their language (this program's record only) */
         patch: {
             parameters: {
                 query?: never;

@@ -16,6 +16,7 @@ import * as partners from '../modules/partners/repo.js';
 import { createPartner, updatePartner } from '../modules/partners/service.js';
 import * as partnerships from '../modules/partnerships/repo.js';
 import { insertPartnership } from './partnership.js';
+import { type Apis, setPayoutMethod } from './payout-method.js';
 import * as portal from '../modules/portal/repo.js';
 import { type PartnershipWithEarnings, withEarnings } from './portal.js';
 import * as programs from '../modules/programs/repo.js';
@@ -160,15 +161,24 @@ export async function embeddedPartner(db: Queryable, session: EmbedSessionRow): 
   return row;
 }
 
-/** The payout address and the language, on this program's record of the partner only. */
-export function updatePayoutSettings(
+/**
+ * The payout address and the language, on this program's record of the partner only. A new
+ * PayPal address goes through the payout-method flow: the partner's own address is ready at
+ * once, another pays only once the link e-mailed to it is used (decision 0373).
+ */
+export async function updatePayoutSettings(
   db: Db,
   session: EmbedSessionRow,
   changes: { paypal_email?: string | null | undefined; locale?: Locale | null | undefined },
+  apis: Apis,
   now: number,
 ): Promise<partners.PartnerRow> {
-  const fields: { paypal_email?: string | null; locale?: string | null } = {};
-  if (changes.paypal_email !== undefined) fields.paypal_email = changes.paypal_email && checkEmail(changes.paypal_email, 'paypal_email');
+  const fields: { paypal_email?: null; locale?: string | null } = {};
+  if (changes.paypal_email) {
+    const partner = await embeddedPartner(db, session);
+    const paypal = { method: 'paypal' as const, paypal_email: checkEmail(changes.paypal_email, 'paypal_email') };
+    await setPayoutMethod(db, session.program_id, session.partner_id, partner.email, paypal, apis, now);
+  } else if (changes.paypal_email === null) fields.paypal_email = null;
   if (changes.locale !== undefined) fields.locale = changes.locale;
   return updatePartner(db, session.program_id, session.partner_id, fields, now);
 }

@@ -161,7 +161,8 @@ export const embedRoutes = [
   route({
     method: 'patch',
     path: '/v1/embed/account',
-    summary: "Change the PayPal address the partner is paid at, or their language (this program's record only)",
+    summary:
+      "Change the PayPal address the partner is paid at (another than their own e-mail pays once the link e-mailed to it is used), or their language (this program's record only)",
     access: 'embed',
     body: z.strictObject({
       paypal_email: email.nullable().optional(),
@@ -170,7 +171,9 @@ export const embedRoutes = [
     status: 200,
     response: one(accountSchema),
     async handle(input) {
-      return { status: 200, body: renderAccount(await updatePayoutSettings(input.db, sessionOf(input), input.body, input.now)) };
+      const partner = await updatePayoutSettings(input.db, sessionOf(input), input.body, input, input.now);
+      input.outbox?.kick();
+      return { status: 200, body: renderAccount(partner) };
     },
   }),
 ];

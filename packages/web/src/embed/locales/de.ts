@@ -49,7 +49,8 @@ const de: Catalogue<typeof en> = {
   settings: {
     title: 'Auszahlungseinstellungen',
     paypal: 'PayPal-Adresse',
-    paypalHint: 'An diese Adresse werden Ihre Einnahmen ausgezahlt.',
+    paypalHint:
+      'An diese Adresse werden Ihre Einnahmen ausgezahlt. Eine andere als Ihre eigene E-Mail-Adresse gilt, sobald Sie den Link öffnen, den wir an sie senden.',
     language: 'Sprache',
     automatic: 'Automatisch',
     save: 'Speichern',

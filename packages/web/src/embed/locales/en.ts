@@ -47,7 +47,8 @@ export default {
   settings: {
     title: 'Payout settings',
     paypal: 'PayPal address',
-    paypalHint: 'Your earnings are paid to this address.',
+    paypalHint:
+      'Your earnings are paid to this address. Another address than your own e-mail is used once you open the link we e-mail to it.',
     language: 'Language',
     automatic: 'Automatic',
     save: 'Save',

@@ -49,7 +49,8 @@ const es: Catalogue<typeof en> = {
   settings: {
     title: 'Ajustes de pago',
     paypal: 'Dirección de PayPal',
-    paypalHint: 'Tus ganancias se pagan a esta dirección.',
+    paypalHint:
+      'Tus ganancias se pagan a esta dirección. Otra dirección distinta de tu e-mail se usa en cuanto abras el enlace que le enviamos.',
     language: 'Idioma',
     automatic: 'Automático',
     save: 'Guardar',

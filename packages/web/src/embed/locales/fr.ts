@@ -49,7 +49,8 @@ const fr: Catalogue<typeof en> = {
   settings: {
     title: 'Paramètres de versement',
     paypal: 'Adresse PayPal',
-    paypalHint: 'Vos gains sont versés à cette adresse.',
+    paypalHint:
+      'Vos gains sont versés à cette adresse. Une autre adresse que votre e-mail est utilisée dès que vous ouvrez le lien que nous y envoyons.',
     language: 'Langue',
     automatic: 'Automatique',
     save: 'Enregistrer',
