@@ -143,6 +143,8 @@ describe('how a partner is paid, and their tax form, in the portal', () => {
     expect(new URL(portal.url()).searchParams.get('stripe')).toBeNull();
 
     await portal.goto(link.refresh_url!);
+    // The page leaves for Stripe's new link by itself: wait until it has, so the next visit is not cut short.
+    await portal.waitForURL(/^https:\/\/connect\.stripe\.com\//);
     await expect.poll(() => visited.length).toBe(2);
     expect(stripe.calls.filter((c) => c.path === '/v1/account_links')).toHaveLength(2);
 

@@ -96,6 +96,8 @@ function MethodForm({ id, m, saved }: { id: string; m: Method; saved: (m: Method
 const onboardingUrl = async (id: string) =>
   (await api.POST('/v1/portal/partnerships/{id}/payout_method/onboarding', { params: { path: { id } } })).data.attributes.url;
 
+let leaving = false;
+
 /**
  * Back from Stripe's onboarding: at the return URL the account is read again now (account.updated
  * may not have come yet); at the refresh URL the link had expired, so a fresh one is asked.
@@ -105,7 +107,12 @@ function StripeBack({ id, back, saved }: { id: string; back: string; saved: (m: 
   const [error, setError] = useState<unknown>();
   useEffect(() => {
     const run = async () => {
-      if (back === 'refresh') return location.assign(await onboardingUrl(id));
+      if (back === 'refresh') {
+        // Once per page: a remount while the link is asked must not ask Stripe for a second one.
+        if (leaving) return;
+        leaving = true;
+        return location.assign(await onboardingUrl(id));
+      }
       saved((await api.POST('/v1/portal/partnerships/{id}/payout_method/refresh', { params: { path: { id } } })).data.attributes);
       // The panel now shows what Stripe said; a reload then reads the method, not Stripe again.
       route(`${path}?${new URLSearchParams({ p: query.p ?? id })}`, true);
