@@ -80,6 +80,7 @@ describe('payout runs through PayPal', () => {
     paypal.posts = [];
     paypal.outcome.clear();
     paypal.rateLimited = 0;
+    paypal.itemFee = undefined;
     paypal.holdAnswer = undefined;
     await c.call('PATCH', '/v1/integrations/paypal', {
       body: { client_id: CLIENT.id, client_secret: CLIENT.secret, webhook_id: WEBHOOK_ID },
@@ -111,6 +112,7 @@ describe('payout runs through PayPal', () => {
     expect((await owner.call('POST', `/v1/payout_runs/${id}/approve`)).body.data.attributes.approved_by).toMatch(/^user /);
 
     paypal.rateLimited = 1;
+    paypal.itemFee = '0.25';
     const sent = await admin.call('POST', `/v1/payout_runs/${id}/send`);
     expect(sent.status).toBe(200);
     expect(sent.body.data.attributes).toMatchObject({ state: 'sent', attempt: 1, items: { paid: 3 } });
@@ -124,7 +126,14 @@ describe('payout runs through PayPal', () => {
     );
     expect(paypal.posts.map((p) => p.status).sort()).toEqual([201, 201, 429]);
     const items = await itemsOf(id);
-    expect(items['alice@pay.test USD']).toMatchObject({ amount: 1300, state: 'paid', reason: null, provider_batch_id: expect.any(String) });
+    // PayPal's fee is recorded apart, in minor units: the partner's amount is what they earned.
+    expect(items['alice@pay.test USD']).toMatchObject({
+      amount: 1300,
+      provider_fee: 25,
+      state: 'paid',
+      reason: null,
+      provider_batch_id: expect.any(String),
+    });
     expect(items['alice@pay.test EUR']).toMatchObject({ amount: 500, state: 'paid' });
     expect(paypal.item(await itemIdOf(id, 'alice@pay.test USD')).payout_item.amount).toEqual({ value: '13.00', currency: 'USD' });
     for (const cid of [...f.ids.aliceUsd, ...f.ids.aliceEur, ...f.ids.bobUsd]) expect(await stateOf(cid)).toBe('paid');

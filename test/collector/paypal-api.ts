@@ -20,6 +20,7 @@ export interface FakeItem {
   payout_batch_id: string;
   payout_item: { sender_item_id: string; receiver: string; amount: { value: string; currency: string } };
   errors?: { name: string; message: string };
+  payout_item_fee?: { currency: string; value: string };
 }
 
 /** PayPal as its Payouts and webhooks references describe it, for one REST app. */
@@ -31,6 +32,8 @@ export class FakePaypal {
   posts: { senderBatchId: string; receivers: string[]; status: number }[] = [];
   /** What an item sent to a receiver becomes: SUCCESS unless named here. */
   outcome = new Map<string, string>();
+  /** PayPal's fee per item (`payout_item_fee`), in the item's currency: none unless set. */
+  itemFee: string | undefined;
   /** Answers of the next payouts POSTs that are 429 first. */
   rateLimited = 0;
   /** The next POST takes the batch and then fails to answer (a 500): the answer lost. */
@@ -129,6 +132,7 @@ export class FakePaypal {
             transaction_status: status,
             payout_batch_id: id,
             payout_item: { sender_item_id: i.sender_item_id, receiver: i.receiver, amount: i.amount },
+            ...(this.itemFee === undefined ? {} : { payout_item_fee: { currency: i.amount.currency, value: this.itemFee } }),
             ...(status === 'FAILED'
               ? { errors: { name: 'RECEIVER_ACCOUNT_LOCKED', message: 'Receiver account is locked or inactive' } }
               : {}),

@@ -93,3 +93,15 @@ export function majorUnits(amount: number, currency: string): string {
   const text = String(amount).padStart(digits + 1, '0');
   return `${text.slice(0, -digits)}.${text.slice(-digits)}`;
 }
+
+/**
+ * A decimal in the currency's major unit ("12.34" USD, "1500" JPY, "1.234" KWD) as minor
+ * units, exactly: more digits after the point than the currency has is refused, not rounded.
+ */
+export function minorFromDecimal(raw: string, currency: string): number | undefined {
+  const digits = minorUnit(currency);
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(raw.trim());
+  if (digits === undefined || !m || (m[3] ?? '').length > digits) return undefined;
+  const value = Number(`${m[2]}${(m[3] ?? '').padEnd(digits, '0')}`);
+  return Number.isSafeInteger(value) ? (m[1] ? -value : value) : undefined;
+}

@@ -333,7 +333,15 @@ export async function applyStatus(tx: Tx, programId: string, s: PaypalItemStatus
   const move = target(s.status);
   if (!move?.from.includes(item.state)) return false;
   const reason = move.to === 'paid' ? null : (s.error ?? s.status.toLowerCase());
-  return settle(tx, programId, item, move.to, { provider_batch_id: s.payoutBatchId, provider_item_id: s.payoutItemId, reason }, now);
+  const fee = s.fee === null ? {} : { provider_fee: s.fee };
+  return settle(
+    tx,
+    programId,
+    item,
+    move.to,
+    { provider_batch_id: s.payoutBatchId, provider_item_id: s.payoutItemId, reason, ...fee },
+    now,
+  );
 }
 
 /**

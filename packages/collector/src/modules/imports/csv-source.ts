@@ -5,11 +5,10 @@
 import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { parseCsvRows } from '../../platform/csv.js';
-import { knownCurrency, minorUnit } from '../../core/money.js';
+import { knownCurrency, minorFromDecimal, minorUnit } from '../../core/money.js';
 import { states } from '../../core/state-machines.js';
 import { FileRefused } from './client.js';
 import {
-  minorFromDecimal,
   seconds,
   skip,
   type Item,

@@ -6,7 +6,6 @@
 import type { CommissionState } from '../commissions/model.js';
 import type { PartnershipState } from '../partnerships/model.js';
 import type { ReferralState } from '../referrals/model.js';
-import { minorUnit } from '../../core/money.js';
 
 export type Kind = 'partner' | 'referral' | 'commission';
 export const KINDS: readonly Kind[] = ['partner', 'referral', 'commission'];
@@ -82,16 +81,4 @@ export function seconds(iso: unknown): number | undefined {
 export function minorAmount(raw: unknown): number | undefined {
   const n = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
   return typeof n === 'number' && Number.isSafeInteger(n) ? n : undefined;
-}
-
-/**
- * A decimal in the currency's major unit ("12.34" USD, "1500" JPY, "1.234" KWD) as minor
- * units, exactly: more digits after the point than the currency has is refused, not rounded.
- */
-export function minorFromDecimal(raw: string, currency: string): number | undefined {
-  const digits = minorUnit(currency);
-  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(raw.trim());
-  if (digits === undefined || !m || (m[3] ?? '').length > digits) return undefined;
-  const value = Number(`${m[2]}${(m[3] ?? '').padEnd(digits, '0')}`);
-  return Number.isSafeInteger(value) ? (m[1] ? -value : value) : undefined;
 }

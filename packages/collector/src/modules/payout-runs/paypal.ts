@@ -4,6 +4,7 @@
 
 import { createVerify, X509Certificate } from 'node:crypto';
 import { fail } from '../../platform/errors.js';
+import { knownCurrency, minorFromDecimal } from '../../core/money.js';
 
 export interface PaypalCredentials {
   clientId: string;
@@ -28,6 +29,8 @@ export interface PaypalItemStatus {
   /** SUCCESS, FAILED, PENDING, UNCLAIMED, RETURNED, ONHOLD, BLOCKED, REFUNDED, REVERSED, DENIED, NEW. */
   status: string;
   error: string | null;
+  /** PayPal's fee for the item (`payout_item_fee`), in minor units: the sender's, recorded apart. */
+  fee: number | null;
 }
 
 interface PaypalError {
@@ -124,7 +127,15 @@ interface RawItem {
   payout_batch_id?: string;
   transaction_status?: string;
   payout_item?: { sender_item_id?: string };
+  payout_item_fee?: { currency?: string; value?: string };
   errors?: { name?: string; message?: string };
+}
+
+/** A fee PayPal states in an unknown currency or shape is left unknown (null), never guessed. */
+function feeOf(fee: RawItem['payout_item_fee']): number | null {
+  if (!fee?.currency || typeof fee.value !== 'string') return null;
+  const code = knownCurrency(fee.currency);
+  return code === undefined ? null : (minorFromDecimal(fee.value, code) ?? null);
 }
 
 export function itemStatus(raw: RawItem): PaypalItemStatus {
@@ -134,6 +145,7 @@ export function itemStatus(raw: RawItem): PaypalItemStatus {
     payoutBatchId: raw.payout_batch_id ?? '',
     status: raw.transaction_status ?? '',
     error: raw.errors ? [raw.errors.name, raw.errors.message].filter(Boolean).join(': ') : null,
+    fee: feeOf(raw.payout_item_fee),
   };
 }
 
