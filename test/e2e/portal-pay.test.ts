@@ -118,6 +118,8 @@ describe('how a partner is paid, and their tax form, in the portal', () => {
     await api('PATCH', '/v1/program/payout_settings', { offered: ['paypal', 'stripe_connect'] });
     // Stripe's pages are not reachable here: the browser's visit to them is answered locally.
     const visited: string[] = [];
+    // The page leaves for Stripe by itself: wait until it has loaded there, or the next visit is cut short.
+    const leftForStripe = () => portal.waitForURL(/^https:\/\/connect\.stripe\.com\//);
     await portal.route('https://connect.stripe.com/**', (r) => {
       visited.push(r.request().url());
       return r.fulfill({
@@ -131,6 +133,7 @@ describe('how a partner is paid, and their tax form, in the portal', () => {
     await press(portal, 'Save payout method');
     await waitForText(portal, 'Not ready yet: finish setting up your account with Stripe.');
     await press(portal, 'Continue to Stripe');
+    await leftForStripe();
     await expect.poll(() => visited.length).toBe(1);
     const link = stripe.calls.filter((c) => c.path === '/v1/account_links').at(-1)!.form;
     const account = stripe.accounts.get(link.account!)!;
@@ -143,8 +146,7 @@ describe('how a partner is paid, and their tax form, in the portal', () => {
     expect(new URL(portal.url()).searchParams.get('stripe')).toBeNull();
 
     await portal.goto(link.refresh_url!);
-    // The page leaves for Stripe's new link by itself: wait until it has, so the next visit is not cut short.
-    await portal.waitForURL(/^https:\/\/connect\.stripe\.com\//);
+    await leftForStripe();
     await expect.poll(() => visited.length).toBe(2);
     expect(stripe.calls.filter((c) => c.path === '/v1/account_links')).toHaveLength(2);
 
