@@ -19,7 +19,7 @@ import { methodView } from '../modules/payout-methods/service.js';
 import { findProgram } from '../modules/programs/service.js';
 import type { PayableRow } from '../modules/payouts/repo.js';
 import { group, notDue, type Skipped, signedMajor, total } from './payout-run.js';
-import { settle } from './payout-settle.js';
+import { settle, stillSending } from './payout-settle.js';
 import { payWise, refreshWise, wiseAccountOf } from './payout-wise.js';
 
 export interface PayoutAddress {
@@ -307,9 +307,9 @@ async function transferAll(db: Db, programId: string, items: readonly ItemRow[],
   for (const item of items) {
     const answer = await transfer(key, apiUrl, item);
     await db.transaction(async (tx) => {
-      const current = await runs.getItem(tx, programId, item.id);
+      const current = await stillSending(tx, programId, item);
       // Answered meanwhile by another send of the same attempt: its answer stands.
-      if (current?.state !== 'processing' || current.sender_batch_id !== item.sender_batch_id) return;
+      if (!current) return;
       const changes = answer.paid ? { provider_item_id: answer.transferId, reason: null } : { reason: answer.reason };
       await settle(tx, programId, current, answer.paid ? 'paid' : 'failed', changes, now);
     });

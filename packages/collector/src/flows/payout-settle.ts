@@ -31,3 +31,9 @@ export async function settle(
   }
   return true;
 }
+
+/** The item as it is now, when it is still the processing attempt `item` was read in; else undefined (answered meanwhile by another send). */
+export async function stillSending(tx: Tx, programId: string, item: ItemRow): Promise<ItemRow | undefined> {
+  const now = await runs.getItem(tx, programId, item.id);
+  return now?.state === 'processing' && now.sender_batch_id === item.sender_batch_id ? now : undefined;
+}

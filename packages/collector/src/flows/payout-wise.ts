@@ -19,7 +19,7 @@ import {
   wiseMove,
 } from '../modules/payout-runs/wise.js';
 import { settingsOf } from '../modules/payout-methods/service.js';
-import { settle } from './payout-settle.js';
+import { settle, stillSending } from './payout-settle.js';
 
 /** The program's Wise token and profile (its payout settings), or a conflict saying how to set them. */
 export async function wiseAccountOf(db: Db, programId: string, apiUrl: string | undefined): Promise<WiseAccount> {
@@ -45,15 +45,9 @@ export async function payWise(
   for (const item of items) await payOne(db, programId, account, item, now);
 }
 
-/** The item as it is now, when it is still the processing attempt `item` was read in; else undefined (answered meanwhile). */
-async function still(tx: Tx, programId: string, item: ItemRow): Promise<ItemRow | undefined> {
-  const now = await runs.getItem(tx, programId, item.id);
-  return now?.state === 'processing' && now.sender_batch_id === item.sender_batch_id ? now : undefined;
-}
-
 async function failItem(db: Db, programId: string, item: ItemRow, reason: string, now: number): Promise<void> {
   await db.transaction(async (tx) => {
-    const current = await still(tx, programId, item);
+    const current = await stillSending(tx, programId, item);
     if (current) await settle(tx, programId, current, 'failed', { reason: `wise: ${reason}` }, now);
   });
 }
@@ -66,7 +60,7 @@ async function payOne(db: Db, programId: string, a: WiseAccount, item: ItemRow, 
     if ('failed' in made) return failItem(db, programId, item, made.failed, now);
     const fee = 'failed' in priced ? null : priced.fee;
     const kept = await db.transaction(async (tx) =>
-      (await still(tx, programId, item)) ? runs.recordTransfer(tx, item.id, made.transferId, fee) : 0,
+      (await stillSending(tx, programId, item)) ? runs.recordTransfer(tx, item.id, made.transferId, fee) : 0,
     );
     // Another send of the same attempt recorded it first, and funds it.
     if (kept === 0) return;
@@ -81,7 +75,7 @@ async function payOne(db: Db, programId: string, a: WiseAccount, item: ItemRow, 
     return failItem(db, programId, item, funded.failed, now);
   }
   await db.transaction(async (tx) => {
-    const current = await still(tx, programId, item);
+    const current = await stillSending(tx, programId, item);
     if (!current || current.funded_at !== null) return;
     await runs.markFunded(tx, item.id, now);
     // A transfer found already past its funding (its webhook came before we knew its id).

@@ -7,7 +7,7 @@
 
 import { createHash, createVerify } from 'node:crypto';
 import { fail } from '../../platform/errors.js';
-import { majorUnits, minorUnit } from '../../core/money.js';
+import { majorUnits, minorFromDecimal } from '../../core/money.js';
 import { obj, str, type Json } from '../billing/facts.js';
 import { wiseCall, type WiseReply } from '../payout-methods/wise.js';
 import { attemptOf, type ItemRow, type ItemState } from './model.js';
@@ -71,8 +71,8 @@ export async function quote(a: WiseAccount, item: ItemRow): Promise<{ quoteId: s
   const options = Array.isArray(made.paymentOptions) ? made.paymentOptions.map(obj) : [];
   const balance = options.find((o) => o?.payIn === 'BALANCE' && o.disabled !== true);
   const total = obj(balance?.fee)?.total;
-  // Not priced for the balance: unknown, not zero.
-  const fee = typeof total === 'number' ? Math.round(total * 10 ** (minorUnit(item.currency) ?? 0)) : null;
+  // Not priced for the balance (or in more digits than the currency has): unknown, not zero.
+  const fee = typeof total === 'number' ? (minorFromDecimal(String(total), item.currency) ?? null) : null;
   return { quoteId: id, fee };
 }
 
