@@ -38,8 +38,11 @@ export class FakePaypal {
   rateLimited = 0;
   /** The next POST takes the batch and then fails to answer (a 500): the answer lost. */
   loseAnswer = false;
-  /** Called when a POST took its batch instead of answering it: the answer never leaves (a crash test kills the caller). */
-  holdAnswer: (() => void) | undefined;
+  /**
+   * Called when a POST took its batch instead of answering it: the answer never leaves (a crash
+   * test kills the caller), or, when it returns a promise, leaves once that resolves.
+   */
+  holdAnswer: (() => void | Promise<void>) | undefined;
   tokens = 0;
   private key = '';
   private cert = '';
@@ -142,9 +145,10 @@ export class FakePaypal {
       this.batches.set(senderBatchId, { id, items });
       this.posts.push({ senderBatchId, receivers, status: 201 });
       if (this.holdAnswer) {
-        this.holdAnswer();
+        const released = this.holdAnswer();
         this.holdAnswer = undefined;
-        return;
+        if (!released) return;
+        await released;
       }
       if (this.loseAnswer) {
         this.loseAnswer = false;
