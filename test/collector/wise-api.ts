@@ -160,7 +160,8 @@ export async function startWiseApi(validToken: string, profileId: number): Promi
     const amount = body.targetAmount;
     const digits = currency === 'JPY' ? 0 : 2;
     if (body.sourceCurrency !== currency || !(currency in fees)) return invalid('targetCurrency', `No route for ${currency}`);
-    if (typeof amount !== 'number' || amount <= 0 || Math.round(amount * 10 ** digits) !== amount * 10 ** digits) {
+    // Decimals as sent, not amount * 100 in floats (10.05 * 100 is 1004.999…).
+    if (typeof amount !== 'number' || amount <= 0 || (String(amount).split('.')[1] ?? '').length > digits) {
       return invalid('targetAmount', `targetAmount must be positive with at most ${digits} decimals in ${currency}`);
     }
     const fee = fees[currency]!;
