@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { crc32 } from '../../packages/collector/src/modules/payout-runs/paypal.js';
+import { type Held, holder } from './held.js';
 
 export const CLIENT = { id: 'AZ-test-client', secret: 'EL-test-secret' };
 export const WEBHOOK_ID = '8PT597110X687430LKGECATA';
@@ -163,6 +164,14 @@ export class FakePaypal {
       return send(200, { batch_header: { payout_batch_id: batch.id, batch_status: 'SUCCESS' }, items: batch.items });
     }
     send(404, { name: 'NOT_FOUND', message: path });
+  }
+
+  /** The next POST takes its batch, then its answer waits for release() (holdAnswer with a promise). */
+  hold(): Held {
+    const holds = holder();
+    const held = holds.hold('');
+    this.holdAnswer = () => holds.wait('');
+    return held;
   }
 
   /** An item of a batch PayPal took, by our item id (its sender_item_id). */

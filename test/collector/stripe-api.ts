@@ -44,6 +44,8 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
   const api = { loseAnswers: 0 };
   const replays = new Map<string, { status: number; json: unknown }>();
   const holds = holder();
+  /** Idempotency keys whose first request has not been answered yet (held). */
+  const inFlight = new Set<string>();
   const error = (status: number, e: Record<string, string>) => ({ status, json: { error: { type: 'invalid_request_error', ...e } } });
   const server = createServer(async (req, res) => {
     const form = Object.fromEntries(new URLSearchParams(await body(req)));
@@ -61,6 +63,11 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
       res.writeHead(a.status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(a.json));
     };
+    // A key whose first request is still going through is refused, as Stripe does, saving nothing.
+    if (typeof key === 'string' && inFlight.has(key)) {
+      const message = `There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ${key}. Please try again later.`;
+      return void reply(error(409, { code: 'idempotency_key_in_use', message }), {});
+    }
     const replayed = typeof key === 'string' ? replays.get(key) : undefined;
     if (replayed) return void reply(replayed, { 'idempotent-replayed': 'true' });
     const answer = (() => {
@@ -96,7 +103,8 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
       return error(404, { code: 'resource_missing', message: `Unrecognized request URL (${req.method}: ${path}).` });
     })();
     if (typeof key === 'string' && answer.status < 500) replays.set(key, answer);
-    void reply(answer, { 'request-id': id('req') });
+    if (typeof key === 'string') inFlight.add(key);
+    void reply(answer, { 'request-id': id('req') }).finally(() => typeof key === 'string' && inFlight.delete(key));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(api, {
