@@ -55,6 +55,7 @@ const PROCESSES = [
   'test/collector/crash.test.ts',
   'test/collector/npm-start.test.ts',
   'test/collector/webhooks-crash.test.ts',
+  'test/collector/payout-crash.test.ts',
   'test/collector/backpressure.test.ts',
   'test/collector/unavailable.test.ts',
   'test/collector/sqlite-lock.test.ts',

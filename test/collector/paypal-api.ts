@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { crc32 } from '../../packages/collector/src/modules/payout-runs/paypal.js';
+import { type Held, holder } from './held.js';
 
 export const CLIENT = { id: 'AZ-test-client', secret: 'EL-test-secret' };
 export const WEBHOOK_ID = '8PT597110X687430LKGECATA';
@@ -38,8 +39,11 @@ export class FakePaypal {
   rateLimited = 0;
   /** The next POST takes the batch and then fails to answer (a 500): the answer lost. */
   loseAnswer = false;
-  /** Called when a POST took its batch instead of answering it: the answer never leaves (a crash test kills the caller). */
-  holdAnswer: (() => void) | undefined;
+  /**
+   * Called when a POST took its batch instead of answering it: the answer never leaves (a crash
+   * test kills the caller), or, when it returns a promise, leaves once that resolves.
+   */
+  holdAnswer: (() => void | Promise<void>) | undefined;
   tokens = 0;
   private key = '';
   private cert = '';
@@ -142,9 +146,10 @@ export class FakePaypal {
       this.batches.set(senderBatchId, { id, items });
       this.posts.push({ senderBatchId, receivers, status: 201 });
       if (this.holdAnswer) {
-        this.holdAnswer();
+        const released = this.holdAnswer();
         this.holdAnswer = undefined;
-        return;
+        if (!released) return;
+        await released;
       }
       if (this.loseAnswer) {
         this.loseAnswer = false;
@@ -159,6 +164,14 @@ export class FakePaypal {
       return send(200, { batch_header: { payout_batch_id: batch.id, batch_status: 'SUCCESS' }, items: batch.items });
     }
     send(404, { name: 'NOT_FOUND', message: path });
+  }
+
+  /** The next POST takes its batch, then its answer waits for release() (holdAnswer with a promise). */
+  hold(): Held {
+    const holds = holder();
+    const held = holds.hold('');
+    this.holdAnswer = () => holds.wait('');
+    return held;
   }
 
   /** An item of a batch PayPal took, by our item id (its sender_item_id). */

@@ -7,6 +7,7 @@
 
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Held, holder } from './held.js';
 
 export interface StripeApi {
   url: string;
@@ -19,6 +20,8 @@ export interface StripeApi {
   transfers: Map<string, Account>;
   /** How many of the next requests are done and remembered, and then their answers lost (the connection cut). */
   loseAnswers: number;
+  /** The next call to `path` is done (a replay's key remembered), then its answer waits for release(). */
+  hold(path: string): Held;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,9 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
   const transfers: StripeApi['transfers'] = new Map();
   const api = { loseAnswers: 0 };
   const replays = new Map<string, { status: number; json: unknown }>();
+  const holds = holder();
+  /** Idempotency keys whose first request has not been answered yet (held). */
+  const inFlight = new Set<string>();
   const error = (status: number, e: Record<string, string>) => ({ status, json: { error: { type: 'invalid_request_error', ...e } } });
   const server = createServer(async (req, res) => {
     const form = Object.fromEntries(new URLSearchParams(await body(req)));
@@ -47,7 +53,8 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
     const key = req.headers['idempotency-key'];
     calls.push({ method: req.method ?? '', path, form, key: typeof key === 'string' ? key : undefined });
     // An Idempotency-Key seen before gets the first answer again, as Stripe's does for 24 hours, doing nothing more.
-    const reply = (a: Answer, headers: Record<string, string>) => {
+    const reply = async (a: Answer, headers: Record<string, string>) => {
+      await holds.wait(path);
       if (api.loseAnswers > 0) {
         api.loseAnswers--;
         res.destroy();
@@ -56,8 +63,13 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
       res.writeHead(a.status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(a.json));
     };
+    // A key whose first request is still going through is refused, as Stripe does, saving nothing.
+    if (typeof key === 'string' && inFlight.has(key)) {
+      const message = `There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ${key}. Please try again later.`;
+      return void reply(error(409, { code: 'idempotency_key_in_use', message }), {});
+    }
     const replayed = typeof key === 'string' ? replays.get(key) : undefined;
-    if (replayed) return reply(replayed, { 'idempotent-replayed': 'true' });
+    if (replayed) return void reply(replayed, { 'idempotent-replayed': 'true' });
     const answer = (() => {
       if (req.headers.authorization !== `Bearer ${validKey}`) {
         return { status: 401, json: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: rk_test_********' } } };
@@ -91,7 +103,8 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
       return error(404, { code: 'resource_missing', message: `Unrecognized request URL (${req.method}: ${path}).` });
     })();
     if (typeof key === 'string' && answer.status < 500) replays.set(key, answer);
-    reply(answer, { 'request-id': id('req') });
+    if (typeof key === 'string') inFlight.add(key);
+    void reply(answer, { 'request-id': id('req') }).finally(() => typeof key === 'string' && inFlight.delete(key));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(api, {
@@ -100,6 +113,7 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
     promotionCodes,
     accounts,
     transfers,
+    hold: holds.hold,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
 }

@@ -13,6 +13,7 @@
 import { createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Held, holder } from './held.js';
 
 type Json = Record<string, unknown>;
 
@@ -32,6 +33,11 @@ export interface WiseApi {
   fees: Record<string, number>;
   /** The next `count` calls to `path` (a prefix) are done, then their connection dropped: the answer lost. */
   lose(path: string, count?: number): void;
+  /**
+   * The next call to `path` (a prefix) is done, then `taken` resolves and its answer waits for
+   * `release()`: a test kills the caller meanwhile, or lets another process run first.
+   */
+  hold(path: string): Held;
   /** The public half of the key the fake signs webhooks with (PEM), as Wise publishes its own. */
   publicKey: string;
   /** A transfers#state-change event for the transfer (its status moved), signed: its raw body and X-Signature-SHA256. */
@@ -127,6 +133,7 @@ export async function startWiseApi(validToken: string, profileId: number): Promi
   const balances: WiseApi['balances'] = { EUR: 10_000, JPY: 1_000_000, GBP: 10_000, USD: 10_000 };
   const fees: WiseApi['fees'] = { EUR: 0.41, JPY: 62, GBP: 0.35, USD: 0.5 };
   const losing = new Map<string, number>();
+  const holds = holder();
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const sign = (raw: string) => createSign('RSA-SHA256').update(raw).sign(keys.privateKey, 'base64');
   const invalid = (path: string, message: string) => ({
@@ -153,7 +160,8 @@ export async function startWiseApi(validToken: string, profileId: number): Promi
     const amount = body.targetAmount;
     const digits = currency === 'JPY' ? 0 : 2;
     if (body.sourceCurrency !== currency || !(currency in fees)) return invalid('targetCurrency', `No route for ${currency}`);
-    if (typeof amount !== 'number' || amount <= 0 || Math.round(amount * 10 ** digits) !== amount * 10 ** digits) {
+    // Decimals as sent, not amount * 100 in floats (10.05 * 100 is 1004.999…).
+    if (typeof amount !== 'number' || amount <= 0 || (String(amount).split('.')[1] ?? '').length > digits) {
       return invalid('targetAmount', `targetAmount must be positive with at most ${digits} decimals in ${currency}`);
     }
     const fee = fees[currency]!;
@@ -268,6 +276,7 @@ export async function startWiseApi(validToken: string, profileId: number): Promi
       if (paid) return paid;
       return { status: 404, json: { errors: [{ code: 'NOT_FOUND', message: `No route ${req.method} ${url.pathname}` }] } };
     })();
+    await holds.wait(url.pathname);
     const lost = [...losing.keys()].find((p) => url.pathname.startsWith(p));
     if (lost) {
       // Done, and then no answer: the connection drops before a byte of it.
@@ -291,6 +300,7 @@ export async function startWiseApi(validToken: string, profileId: number): Promi
     balances,
     fees,
     lose: (path, count = 1) => losing.set(path, count),
+    hold: holds.hold,
     publicKey: keys.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     stateChange(transferId, state) {
       const t = transfers.get(transferId)!;

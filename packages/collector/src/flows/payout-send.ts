@@ -19,7 +19,7 @@ import { methodView } from '../modules/payout-methods/service.js';
 import { findProgram } from '../modules/programs/service.js';
 import type { PayableRow } from '../modules/payouts/repo.js';
 import { group, notDue, type Skipped, signedMajor, total } from './payout-run.js';
-import { settle, stillSending } from './payout-settle.js';
+import { lockedItem, settle, stillSending } from './payout-settle.js';
 import { payWise, refreshWise, wiseAccountOf } from './payout-wise.js';
 
 export interface PayoutAddress {
@@ -327,7 +327,7 @@ function target(status: string): { to: ItemState; from: ItemState[] } | undefine
 
 /** Applies one item status once: a move the item's state allows, conditional on it; anything else changes nothing. */
 export async function applyStatus(tx: Tx, programId: string, s: PaypalItemStatus, now: number): Promise<boolean> {
-  const item = await runs.getItem(tx, programId, s.senderItemId);
+  const item = await lockedItem(tx, programId, s.senderItemId);
   // An item of an earlier attempt (retried since) or of no run of ours.
   if (!item || (item.provider_batch_id !== null && item.provider_batch_id !== s.payoutBatchId)) return false;
   const move = target(s.status);
@@ -349,7 +349,7 @@ export async function applyStatus(tx: Tx, programId: string, s: PaypalItemStatus
  * returned and its commissions given back, once, as PayPal's RETURNED does.
  */
 export async function transferReversed(tx: Tx, programId: string, itemId: string, transferId: string, now: number): Promise<boolean> {
-  const item = await runs.getItem(tx, programId, itemId);
+  const item = await lockedItem(tx, programId, itemId);
   if (item?.method !== 'stripe_connect' || item.provider_item_id !== transferId || item.state !== 'paid') return false;
   return settle(tx, programId, item, 'returned', { reason: 'transfer reversed' }, now);
 }

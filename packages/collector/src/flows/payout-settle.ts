@@ -32,8 +32,18 @@ export async function settle(
   return true;
 }
 
+/**
+ * The item read under its lock, for a move decided on its state: two outcomes of one payout
+ * at once in two processes (paid, and returned) then apply one after the other. Without it,
+ * the second read the item before the first committed, and its conditional move lost it.
+ */
+export async function lockedItem(tx: Tx, programId: string, id: string): Promise<ItemRow | undefined> {
+  await tx.lock(`payout-item:${id}`);
+  return runs.getItem(tx, programId, id);
+}
+
 /** The item as it is now, when it is still the processing attempt `item` was read in; else undefined (answered meanwhile by another send). */
 export async function stillSending(tx: Tx, programId: string, item: ItemRow): Promise<ItemRow | undefined> {
-  const now = await runs.getItem(tx, programId, item.id);
+  const now = await lockedItem(tx, programId, item.id);
   return now?.state === 'processing' && now.sender_batch_id === item.sender_batch_id ? now : undefined;
 }

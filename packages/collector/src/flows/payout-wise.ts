@@ -19,7 +19,7 @@ import {
   wiseMove,
 } from '../modules/payout-runs/wise.js';
 import { settingsOf } from '../modules/payout-methods/service.js';
-import { settle, stillSending } from './payout-settle.js';
+import { lockedItem, settle, stillSending } from './payout-settle.js';
 
 /** The program's Wise token and profile (its payout settings), or a conflict saying how to set them. */
 export async function wiseAccountOf(db: Db, programId: string, apiUrl: string | undefined): Promise<WiseAccount> {
@@ -95,7 +95,7 @@ export async function refreshWise(db: Db, programId: string, items: readonly Ite
   for (const item of items) {
     const state = await transferState(a, item.provider_item_id!);
     await db.transaction(async (tx) => {
-      const current = await runs.getItem(tx, programId, item.id);
+      const current = await lockedItem(tx, programId, item.id);
       // Retried since: its transfer is another one now.
       if (current?.provider_item_id === item.provider_item_id) await applyState(tx, programId, current, state, now);
     });
@@ -119,7 +119,8 @@ export async function wiseWebhook(
   // Other event types (balance deposits, say) are acknowledged and left alone.
   if (!change) return { duplicate: false, applied: false };
   return db.transaction(async (tx) => {
-    const item = await runs.itemByProviderId(tx, programId, 'wise', change.transferId);
+    const found = await runs.itemByProviderId(tx, programId, 'wise', change.transferId);
+    const item = found && (await lockedItem(tx, programId, found.id));
     // A transfer of no payout of ours, or one whose id a resend has yet to record (it reads the state then).
     if (!item) return { duplicate: false, applied: false };
     const key = `${change.transferId}:${change.state}`;
