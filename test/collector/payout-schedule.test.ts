@@ -72,6 +72,9 @@ describe('the schedule’s look', () => {
   it('makes one draft run when a period begins, by the schedule, and none again in that period', async () => {
     await owed();
     await weeklyOnMonday();
+    // Saved again unchanged (the dashboard's form saves every setting) just after Monday began: still made.
+    c.clock.now = at('2026-11-30T00:02:00Z');
+    expect((await schedule({ every: 'weekly', day: 1, time_zone: 'UTC' })).status).toBe(200);
     // Sunday night: the period that began the Monday before began before the schedule was set.
     expect(await runPayoutSchedules(c.running.db, at('2026-11-29T23:59:59Z'))).toEqual([]);
     const made = await runPayoutSchedules(c.running.db, at('2026-11-30T00:05:00Z'));

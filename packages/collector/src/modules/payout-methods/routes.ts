@@ -286,7 +286,7 @@ export const payoutMethodRoutes = [
           ...(body.wise_profile_id !== undefined ? { wiseProfileId: body.wise_profile_id } : {}),
           ...(body.wise_source_currency ? { wiseSourceCurrency: body.wise_source_currency } : {}),
           ...(body.schedule
-            ? { schedule: { every: body.schedule.every, day: body.schedule.day, timeZone: body.schedule.time_zone, setAt: now } }
+            ? { schedule: { every: body.schedule.every, day: body.schedule.day, timeZone: body.schedule.time_zone, setAt: null } }
             : {}),
         },
         now,

@@ -60,6 +60,8 @@ export async function scheduledPrograms(db: Queryable): Promise<{ programId: str
   return (await repo.scheduled(db)).map((r) => ({ programId: r.program_id, schedule: scheduleOf(r) }));
 }
 
+const sameSchedule = (a: Schedule, b: Schedule) => a.every === b.every && a.day === b.day && a.timeZone === b.timeZone;
+
 /** A schedule's day fits its period: a weekday 1–7, or a day of month 1–28. */
 function checkSchedule(s: Settings['schedule']): void {
   const last = s.every === 'weekly' ? 7 : LAST_SCHEDULE_DAY;
@@ -69,12 +71,14 @@ function checkSchedule(s: Settings['schedule']): void {
 
 export async function updateSettings(db: Db, programId: string, changes: Partial<Settings>, now: number): Promise<Settings> {
   return db.transaction(async (tx) => {
-    const next = { ...(await settingsOf(tx, programId)), ...changes };
+    const before = await settingsOf(tx, programId);
+    const next = { ...before, ...changes };
     if (next.offered.length === 0) throw fail('invalid_field', 'a program offers at least one payout method', { field: 'offered' });
     next.offered = [...new Set(next.offered)];
     checkSchedule(next.schedule);
     // A changed schedule counts from now: the period it would have begun earlier is not made late.
-    if (changes.schedule) next.schedule = { ...next.schedule, setAt: now };
+    // The same schedule saved again (the dashboard's form saves all) keeps its time.
+    next.schedule = { ...next.schedule, setAt: sameSchedule(before.schedule, next.schedule) ? before.schedule.setAt : now };
     await repo.putSettings(tx, {
       program_id: programId,
       offered: JSON.stringify(next.offered),
