@@ -13951,8 +13951,8 @@ export interface paths {
                                     webhook_failing: boolean;
                                     billing_failing: boolean;
                                     review_waiting: boolean;
-                                    weekly_summary: boolean;
                                     payout_run_waiting: boolean;
+                                    weekly_summary: boolean;
                                 };
                             };
                         };
@@ -13989,8 +13989,8 @@ export interface paths {
                         webhook_failing?: boolean;
                         billing_failing?: boolean;
                         review_waiting?: boolean;
-                        weekly_summary?: boolean;
                         payout_run_waiting?: boolean;
+                        weekly_summary?: boolean;
                     };
                 };
             };
@@ -14011,8 +14011,8 @@ export interface paths {
                                     webhook_failing: boolean;
                                     billing_failing: boolean;
                                     review_waiting: boolean;
-                                    weekly_summary: boolean;
                                     payout_run_waiting: boolean;
+                                    weekly_summary: boolean;
                                 };
                             };
                         };

@@ -17,8 +17,8 @@ export const OWNER_KINDS = [
   'webhook_failing',
   'billing_failing',
   'review_waiting',
-  'weekly_summary',
   'payout_run_waiting',
+  'weekly_summary',
 ] as const;
 export type PartnerKind = (typeof PARTNER_KINDS)[number];
 export type OwnerKind = (typeof OWNER_KINDS)[number];
