@@ -92,7 +92,8 @@ const es: Catalogue<typeof en> = {
       'La programación preparó una tanda de pagos de {{program}} para el periodo que empieza el {{period}}: un pago a un afiliado, {{total}}. Solo se paga cuando un propietario la aprueba y la envía.',
     body_other:
       'La programación preparó una tanda de pagos de {{program}} para el periodo que empieza el {{period}}: {{count}} pagos a afiliados, {{total}} en total. Solo se paga cuando un propietario la aprueba y la envía.',
-    body_many: 'La programación preparó una tanda de pagos de {{program}} para el periodo que empieza el {{period}}: {{count}} de pagos a afiliados, {{total}} en total. Solo se paga cuando un propietario la aprueba y la envía.',
+    body_many:
+      'La programación preparó una tanda de pagos de {{program}} para el periodo que empieza el {{period}}: {{count}} de pagos a afiliados, {{total}} en total. Solo se paga cuando un propietario la aprueba y la envía.',
   },
   weekly_summary: {
     subject: '{{program}}: tu semana del {{from}} al {{to}}',

@@ -92,7 +92,8 @@ const fr: Catalogue<typeof en> = {
       'Le calendrier a préparé un virement groupé de {{program}} pour la période commençant le {{period}} : un paiement à un partenaire, {{total}}. Il n’est payé qu’une fois qu’un propriétaire l’a approuvé et envoyé.',
     body_other:
       'Le calendrier a préparé un virement groupé de {{program}} pour la période commençant le {{period}} : {{count}} paiements à des partenaires, {{total}} au total. Il n’est payé qu’une fois qu’un propriétaire l’a approuvé et envoyé.',
-    body_many: 'Le calendrier a préparé un virement groupé de {{program}} pour la période commençant le {{period}} : {{count}} de paiements à des partenaires, {{total}} au total. Il n’est payé qu’une fois qu’un propriétaire l’a approuvé et envoyé.',
+    body_many:
+      'Le calendrier a préparé un virement groupé de {{program}} pour la période commençant le {{period}} : {{count}} de paiements à des partenaires, {{total}} au total. Il n’est payé qu’une fois qu’un propriétaire l’a approuvé et envoyé.',
   },
   weekly_summary: {
     subject: '{{program}} : votre semaine du {{from}} au {{to}}',
