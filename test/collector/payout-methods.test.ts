@@ -129,6 +129,7 @@ describe('the program offers', () => {
       wise_api_token_hint: null,
       wise_profile_id: null,
       wise_source_currency: 'USD',
+      schedule: { every: 'off', day: 1, time_zone: 'UTC' },
     });
     const changed = await ok(p, 'PATCH', '/v1/program/payout_settings', {
       offered: ['paypal', 'stripe_connect'],
@@ -142,6 +143,7 @@ describe('the program offers', () => {
       wise_api_token_hint: '…0123',
       wise_profile_id: String(WISE_PROFILE),
       wise_source_currency: 'USD',
+      schedule: { every: 'off', day: 1, time_zone: 'UTC' },
     });
     expect(JSON.stringify(changed)).not.toContain(WISE_TOKEN);
     const who = await partnerOf(p);

@@ -1,11 +1,12 @@
 // A payout run from the dashboard in Chromium (issue 44), against a local PayPal answering as
 // its Payouts reference documents (test/collector/paypal-api.ts): the owner connects the
-// PayPal app in Settings → Integrations (the secret then shown only by its end) and sets the
-// payout methods; the partner pages say who is ready; on Payouts the owner makes a run (one
-// payout, one partner skipped with the reason), an admin is told it waits for an owner, the
-// owner approves it by keyboard alone behind its question and sends it; PayPal's signed
-// webhook marks one payout paid and a refresh the other; a payout PayPal failed shows its
-// reason and is retried alone. Each page is clean under axe-core and readable at 360 px.
+// PayPal app in Settings → Integrations (the secret then shown only by its end), sets the
+// payout methods and, by keyboard, the payout schedule; the partner pages say who is ready;
+// on Payouts the owner makes a run (one payout, one partner skipped with the reason), an
+// admin is told it waits for an owner, the owner approves it by keyboard alone behind its
+// question and sends it; PayPal's signed webhook marks one payout paid and a refresh the
+// other; a payout PayPal failed shows its reason and is retried alone. Each page is clean
+// under axe-core and readable at 360 px.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,6 +103,32 @@ describe('a payout run from the dashboard', () => {
     expect(s.offered).toEqual(['paypal', 'wise']);
     expect(s.countries).toEqual({ wise: ['DE', 'AT'] });
     expect((await api('GET', '/v1/tax_forms/settings')).data.tax_form_required).toBe(false);
+    await clean();
+  });
+
+  it('sets the payout schedule by keyboard: monthly on the 15th, in Paris, shown in words', async () => {
+    expect(await page.locator('#schedule-now').innerText()).toBe('No run is made by itself: an admin makes each one.');
+    await page.focus('select[name=schedule_every]');
+    // Off → Weekly → Monthly.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.inputValue('select[name=schedule_every]')).toBe('monthly');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (document.activeElement as HTMLSelectElement | null)?.name)).toBe('schedule_day');
+    await page.keyboard.type('15');
+    expect(await page.inputValue('select[name=schedule_day]')).toBe('15');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('Europe/Paris');
+    await page.keyboard.press('Enter');
+    await waitForText(
+      page,
+      'A draft run is made on day 15 of every month at midnight (Europe/Paris), and waits for an owner to approve it.',
+    );
+    const s = (await api('GET', '/v1/program/payout_settings')).data.attributes;
+    expect(s.schedule).toEqual({ every: 'monthly', day: 15, time_zone: 'Europe/Paris' });
+    // The methods saved before stay as they were.
+    expect(s.offered).toEqual(['paypal', 'wise']);
     await clean();
   });
 

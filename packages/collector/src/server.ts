@@ -28,6 +28,7 @@ import { pruneNotifications, startNotifications } from './flows/notification-sen
 import { purgeExpiredAccess } from './flows/purge.js';
 import { usePasswordCost } from './modules/identity/passwords.js';
 import { payClickRewards } from './flows/click-rewards.js';
+import { runPayoutSchedules, type ScheduledRun } from './flows/payout-schedule.js';
 import { SECURITY_HEADERS } from './platform/http/security-headers.js';
 
 export interface RunningServer {
@@ -48,6 +49,8 @@ export interface RunningServer {
     purge(): Promise<void>;
     /** Pays the click rewards of the days that ended (modules/rewards/clicks.ts). */
     payClicks(): Promise<number>;
+    /** Makes the payout runs of the schedules whose period began (flows/payout-schedule.ts). */
+    payoutSchedules(): Promise<ScheduledRun[]>;
     /** Clicks' months made ahead, and CLICK_RETENTION_MONTHS applied (modules/clicks/partitions.ts). */
     maintainClicks(): Promise<ClickMaintenance>;
   };
@@ -59,6 +62,8 @@ const unixNow = (): number => Math.floor(Date.now() / 1000);
 const FOLD_EVERY_MS = 1000;
 /** How often expired sessions, links and invitations are deleted. */
 const PURGE_EVERY_MS = 3600_000;
+/** How often the payout schedules are looked at; each period is made once by its key. */
+const SCHEDULE_EVERY_MS = 600_000;
 
 /** The database of a configuration, opened and migrated. */
 export function openConfigured(
@@ -89,7 +94,7 @@ export interface ServerOptions {
   /** How often the e-mail outbox is looked at besides when a request writes to it; every second unless given. */
   mailPollMs?: number | undefined;
   /**
-   * False: no timer runs (webhook delivery, the statistics' fold, purges, the mail poll);
+   * False: no timer runs (webhook delivery, the statistics' fold, purges, the mail poll, payout schedules);
    * the work runs when `work` is called, and mail a request writes is still sent at once.
    * Tests turn it off, so that nothing happens that they did not ask for.
    */
@@ -290,19 +295,23 @@ function startLoops({ db, log, now, config, options, background, outbound, maile
   const payClicks = () => payClickRewards(db, now());
   const payingClicks = repeat(background, PURGE_EVERY_MS, () => payClicks().catch(warn('paying click rewards')));
 
+  // Scheduled payout runs: a look every 10 minutes finds a period soon after its local midnight.
+  const payoutSchedules = () => runPayoutSchedules(db, now(), log);
+  const scheduling = repeat(background, SCHEDULE_EVERY_MS, () => payoutSchedules().catch(warn('making scheduled payout runs')));
+
   let clickMaintenance: Promise<void> | undefined;
   const maintainingTimer = repeat(background, PURGE_EVERY_MS, () => {
     clickMaintenance ??= clicks.logged().finally(() => (clickMaintenance = undefined));
   });
   return {
     clear() {
-      for (const timer of [folding, purging, payingClicks, maintainingTimer]) clearInterval(timer);
+      for (const timer of [folding, purging, payingClicks, maintainingTimer, scheduling]) clearInterval(timer);
     },
     async stop() {
       await delivering.stop();
       await clickPurging?.stop();
       await clickMaintenance;
     },
-    work: { deliver: () => delivering.drain(), fold, purge, payClicks, maintainClicks: clicks.run },
+    work: { deliver: () => delivering.drain(), fold, purge, payClicks, payoutSchedules, maintainClicks: clicks.run },
   };
 }

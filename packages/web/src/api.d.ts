@@ -12716,6 +12716,15 @@ export interface paths {
                                     wise_api_token_hint: string | null;
                                     wise_profile_id: string | null;
                                     wise_source_currency: string;
+                                    /** @description When Tally makes a draft payout run by itself, for an owner to approve (off by default) */
+                                    schedule: {
+                                        /** @enum {string} */
+                                        every: "off" | "weekly" | "monthly";
+                                        /** @description weekly: the ISO weekday, 1 Monday … 7 Sunday; monthly: the day of the month, 1 … 28 */
+                                        day: number;
+                                        /** @description The IANA time zone whose midnight begins a period */
+                                        time_zone: string;
+                                    };
                                 };
                             };
                         };
@@ -12737,7 +12746,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the payout methods offered, the countries each is open to (absent: every country), or the program's Wise token and profile */
+        /** Change the payout methods offered, the countries each is open to (absent: every country), the program's Wise token and profile, or its payout schedule */
         patch: {
             parameters: {
                 query?: never;
@@ -12759,6 +12768,14 @@ export interface paths {
                          * @example USD
                          */
                         wise_source_currency?: string;
+                        schedule?: {
+                            /** @enum {string} */
+                            every: "off" | "weekly" | "monthly";
+                            /** @default 1 */
+                            day?: number;
+                            /** @default UTC */
+                            time_zone?: string;
+                        };
                     };
                 };
             };
@@ -12782,6 +12799,15 @@ export interface paths {
                                     wise_api_token_hint: string | null;
                                     wise_profile_id: string | null;
                                     wise_source_currency: string;
+                                    /** @description When Tally makes a draft payout run by itself, for an owner to approve (off by default) */
+                                    schedule: {
+                                        /** @enum {string} */
+                                        every: "off" | "weekly" | "monthly";
+                                        /** @description weekly: the ISO weekday, 1 Monday … 7 Sunday; monthly: the day of the month, 1 … 28 */
+                                        day: number;
+                                        /** @description The IANA time zone whose midnight begins a period */
+                                        time_zone: string;
+                                    };
                                 };
                             };
                         };
@@ -13925,6 +13951,7 @@ export interface paths {
                                     webhook_failing: boolean;
                                     billing_failing: boolean;
                                     review_waiting: boolean;
+                                    payout_run_waiting: boolean;
                                     weekly_summary: boolean;
                                 };
                             };
@@ -13962,6 +13989,7 @@ export interface paths {
                         webhook_failing?: boolean;
                         billing_failing?: boolean;
                         review_waiting?: boolean;
+                        payout_run_waiting?: boolean;
                         weekly_summary?: boolean;
                     };
                 };
@@ -13983,6 +14011,7 @@ export interface paths {
                                     webhook_failing: boolean;
                                     billing_failing: boolean;
                                     review_waiting: boolean;
+                                    payout_run_waiting: boolean;
                                     weekly_summary: boolean;
                                 };
                             };

@@ -12,6 +12,7 @@ import { referralLink } from '../modules/partnerships/present.js';
 import * as programs from '../modules/programs/repo.js';
 import type { ProgramRow } from '../modules/programs/model.js';
 import { statsSeries } from '../modules/stats/service.js';
+import * as runs from '../modules/payout-runs/repo.js';
 import { translate } from '../modules/notifications/i18n.js';
 import * as repo from '../modules/notifications/repo.js';
 import type { NotificationRow } from '../modules/notifications/repo.js';
@@ -120,6 +121,21 @@ const ownerWords: Record<string, OwnerWords> = {
     if (count === 0) return undefined;
     const v = { program: program.name, count };
     return { subject: t('review_waiting.subject', v), paragraphs: [t('review_waiting.body', v)], path: '/dashboard/review' };
+  },
+  async payout_run_waiting({ t, program, tx, data }) {
+    // Approved, sent or gone meanwhile: nothing waits any more.
+    const run = await runs.getRun(tx, program.id, String(data.run_id));
+    if (run?.state !== 'draft') return undefined;
+    const items = await runs.itemsOf(tx, run.id);
+    const sums = new Map<string, number>();
+    for (const i of items) sums.set(i.currency, (sums.get(i.currency) ?? 0) + i.amount);
+    const total = [...sums].map(([c, a]) => money(a, c, 'en')).join(' + ');
+    const v = { program: program.name, count: items.length, total, period: data.period };
+    return {
+      subject: t('payout_run_waiting.subject', v),
+      paragraphs: [t('payout_run_waiting.body', v)],
+      path: '/dashboard/payouts',
+    };
   },
   async weekly_summary({ t, program, tx, data }) {
     const from = String(data.from);

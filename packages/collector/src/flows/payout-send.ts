@@ -77,90 +77,127 @@ export interface MadeRun {
   skipped: Skipped[];
 }
 
-/** Makes a draft run of what is payable now: one item per partner and currency, holding its commissions. */
+/** One partner's payout in one currency, before the run is written: where it goes and its commissions. */
+interface Planned {
+  partnerId: string;
+  currency: string;
+  to: PayoutAddress;
+  owed: PayableRow[];
+}
+
+/** What is payable now, by partner and currency, and who is skipped and why: reads only. */
+async function planRun(tx: Queryable, programId: string, now: number): Promise<{ planned: Planned[]; skipped: Skipped[] }> {
+  const planned: Planned[] = [];
+  const skipped: Skipped[] = [];
+  for (const [code, byPartner] of group(await payouts.payable(tx, programId, now))) {
+    for (const [partnerId, owed] of byPartner) {
+      const first = owed[0]!;
+      const payee = await payeeOf(tx, programId, first, code);
+      const to = typeof payee === 'object' ? payee : undefined;
+      const known = minorUnit(code) !== undefined;
+      const reason = !known ? 'unknown currency' : typeof payee === 'string' ? payee : !to ? 'no paypal_email' : notDue(owed, code);
+      if (reason || !to) {
+        const amount = known ? signedMajor(total(owed), code) : String(total(owed));
+        skipped.push({ partnerId, name: first.partner_name, currency: code, amount, reason: reason ?? 'no paypal_email' });
+        continue;
+      }
+      planned.push({ partnerId, currency: code, to, owed });
+    }
+  }
+  return { planned, skipped };
+}
+
+/** Writes one planned payout of `run`: its payout_batches row, its item, and its commissions held by it. */
+async function writeItem(tx: Tx, run: RunRow, p: Planned, now: number): Promise<ItemRow> {
+  const { partnerId, currency: code, to, owed } = p;
+  const programId = run.program_id;
+  const item: ItemRow = {
+    id: uuidv7(),
+    run_id: run.id,
+    program_id: programId,
+    partner_id: partnerId,
+    currency: code,
+    amount: total(owed),
+    method: to.method,
+    address: to.address,
+    state: 'pending',
+    sender_batch_id: null,
+    provider_batch_id: null,
+    provider_item_id: null,
+    reason: null,
+    provider_fee: null,
+    funded_at: null,
+    state_set_at: now,
+    created_at: now,
+  };
+  await payouts.insertBatch(tx, {
+    id: item.id,
+    program_id: programId,
+    currency: code,
+    created_at: now,
+    paid_at: null,
+    cancelled_at: null,
+    run_id: run.id,
+  });
+  await runs.insertItem(tx, item);
+  for (const c of owed) {
+    const held = { id: c.commission_id, program_id: programId, partner_id: partnerId, currency: code, amount: c.amount };
+    if (!(await batchCommission(tx, held, item.id)))
+      throw fail('conflict', `commission ${c.commission_id} changed while the run was made; make it again`);
+  }
+  await payouts.insertItems(
+    tx,
+    owed.map((c) => ({
+      batch_id: item.id,
+      commission_id: c.commission_id,
+      partner_id: partnerId,
+      amount: c.amount,
+      paypal_email: to.method === 'paypal' ? to.address : null,
+    })),
+  );
+  return item;
+}
+
+/**
+ * The one path a run is made by, an owner's or the schedule's, in the caller's transaction:
+ * a draft run of what is payable now, one item per partner and currency holding its
+ * commissions; with nothing payable, no run (`run` undefined) and nothing written.
+ */
+export async function draftRun(
+  tx: Tx,
+  programId: string,
+  by: string,
+  now: number,
+): Promise<MadeRun | { run: undefined; skipped: Skipped[] }> {
+  // The export's lock: a run and an export never net the same commissions at once.
+  await tx.lock(`payouts:${programId}`);
+  const { planned, skipped } = await planRun(tx, programId, now);
+  if (planned.length === 0) return { run: undefined, skipped };
+  const run: RunRow = {
+    id: uuidv7(),
+    program_id: programId,
+    provider: 'paypal',
+    state: 'draft',
+    attempt: 0,
+    created_by: by,
+    approved_by: null,
+    created_at: now,
+    approved_at: null,
+    sent_at: null,
+  };
+  await runs.insertRun(tx, run);
+  const items: ItemRow[] = [];
+  for (const p of planned) items.push(await writeItem(tx, run, p, now));
+  return { run, items, skipped };
+}
+
+/** Makes a draft run of what is payable now (an admin's call); nothing payable is a 409 saying who was skipped. */
 export async function makeRun(db: Db, programId: string, by: string, now: number): Promise<MadeRun> {
   return db.transaction(async (tx) => {
-    // The export's lock: a run and an export never net the same commissions at once.
-    await tx.lock(`payouts:${programId}`);
-    const run: RunRow = {
-      id: uuidv7(),
-      program_id: programId,
-      provider: 'paypal',
-      state: 'draft',
-      attempt: 0,
-      created_by: by,
-      approved_by: null,
-      created_at: now,
-      approved_at: null,
-      sent_at: null,
-    };
-    await runs.insertRun(tx, run);
-    const items: ItemRow[] = [];
-    const skipped: Skipped[] = [];
-    for (const [code, byPartner] of group(await payouts.payable(tx, programId, now))) {
-      for (const [partnerId, owed] of byPartner) {
-        const first = owed[0]!;
-        const payee = await payeeOf(tx, programId, first, code);
-        const to = typeof payee === 'object' ? payee : undefined;
-        const known = minorUnit(code) !== undefined;
-        const reason = !known ? 'unknown currency' : typeof payee === 'string' ? payee : !to ? 'no paypal_email' : notDue(owed, code);
-        if (reason || !to) {
-          const amount = known ? signedMajor(total(owed), code) : String(total(owed));
-          skipped.push({ partnerId, name: first.partner_name, currency: code, amount, reason: reason ?? 'no paypal_email' });
-          continue;
-        }
-        const item: ItemRow = {
-          id: uuidv7(),
-          run_id: run.id,
-          program_id: programId,
-          partner_id: partnerId,
-          currency: code,
-          amount: total(owed),
-          method: to.method,
-          address: to.address,
-          state: 'pending',
-          sender_batch_id: null,
-          provider_batch_id: null,
-          provider_item_id: null,
-          reason: null,
-          provider_fee: null,
-          funded_at: null,
-          state_set_at: now,
-          created_at: now,
-        };
-        await payouts.insertBatch(tx, {
-          id: item.id,
-          program_id: programId,
-          currency: code,
-          created_at: now,
-          paid_at: null,
-          cancelled_at: null,
-          run_id: run.id,
-        });
-        await runs.insertItem(tx, item);
-        for (const c of owed) {
-          const held = { id: c.commission_id, program_id: programId, partner_id: partnerId, currency: code, amount: c.amount };
-          if (!(await batchCommission(tx, held, item.id)))
-            throw fail('conflict', `commission ${c.commission_id} changed while the run was made; make it again`);
-        }
-        await payouts.insertItems(
-          tx,
-          owed.map((c) => ({
-            batch_id: item.id,
-            commission_id: c.commission_id,
-            partner_id: partnerId,
-            amount: c.amount,
-            paypal_email: to.method === 'paypal' ? to.address : null,
-          })),
-        );
-        items.push(item);
-      }
-    }
-    if (items.length === 0) {
-      const why = skipped.map((s) => `${s.name} (${s.currency}): ${s.reason}`).join('; ');
-      throw fail('conflict', `nothing is payable now, so no run was made${why ? `; not payable: ${why}` : ''}`);
-    }
-    return { run, items, skipped };
+    const made = await draftRun(tx, programId, by, now);
+    if (made.run) return made;
+    const why = made.skipped.map((s) => `${s.name} (${s.currency}): ${s.reason}`).join('; ');
+    throw fail('conflict', `nothing is payable now, so no run was made${why ? `; not payable: ${why}` : ''}`);
   });
 }
 

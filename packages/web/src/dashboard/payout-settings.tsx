@@ -1,7 +1,7 @@
 // Settings → Integrations, for paying partners (docs/payouts.md): the program's PayPal REST
 // app for payout runs (the secret write-only, shown by its end), the webhook URL to enter at
 // PayPal, and the program's payout settings: the methods offered, the countries each is open
-// to, and whether a valid tax form is required before a partner is paid.
+// to, the payout schedule, and whether a valid tax form is required before a partner is paid.
 
 import { useState } from 'preact/hooks';
 import { api } from '../common/api.js';
@@ -117,6 +117,72 @@ const countriesIn = (value: string) =>
     .map((c) => c.trim().toUpperCase())
     .filter(Boolean);
 
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+type Every = 'off' | 'weekly' | 'monthly';
+
+/** The schedule in words, as the form shows it saved. */
+const scheduleWords = (s: { every: Every; day: number; time_zone: string }) =>
+  s.every === 'off'
+    ? 'No run is made by itself: an admin makes each one.'
+    : `A draft run is made ${s.every === 'weekly' ? `every ${WEEKDAYS[s.day - 1]}` : `on day ${s.day} of every month`} at midnight (${s.time_zone}), and waits for an owner to approve it.`;
+
+/** When Tally makes a draft payout run by itself: off, weekly on a weekday, monthly on a day, in a time zone. */
+function ScheduleFields({ schedule, owner }: { schedule: { every: Every; day: number; time_zone: string }; owner: boolean }) {
+  const [every, setEvery] = useState<Every>(schedule.every);
+  const days =
+    every === 'weekly' ? WEEKDAYS.map((name, i) => [i + 1, name] as const) : [...Array(28)].map((_, i) => [i + 1, String(i + 1)] as const);
+  return (
+    <fieldset class="choices" disabled={!owner}>
+      <legend>Payout schedule</legend>
+      <p class="hint" id="schedule-now">
+        {scheduleWords(schedule)}
+      </p>
+      <div class="fields">
+        <label>
+          Make a run
+          <select name="schedule_every" value={every} onChange={(e) => setEvery((e.target as HTMLSelectElement).value as Every)}>
+            <option value="off">Off</option>
+            <option value="weekly">Weekly</option>
+            <option value="monthly">Monthly</option>
+          </select>
+        </label>
+        {every !== 'off' && (
+          <>
+            <label>
+              {every === 'weekly' ? 'On' : 'On day'}
+              <select name="schedule_day" key={every} defaultValue={String(every === schedule.every ? schedule.day : 1)}>
+                {days.map(([value, name]) => (
+                  <option key={value} value={String(value)}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Time zone <span class="hint">(an IANA name such as Europe/Paris)</span>
+              <input
+                name="schedule_time_zone"
+                required
+                maxLength={64}
+                autocomplete="off"
+                spellcheck={false}
+                defaultValue={schedule.time_zone}
+              />
+            </label>
+          </>
+        )}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The form's schedule, as PATCH takes it. */
+function scheduleIn(form: FormData) {
+  const every = text(form, 'schedule_every') as Every;
+  if (every === 'off') return { every };
+  return { every, day: Number(text(form, 'schedule_day')), time_zone: text(form, 'schedule_time_zone').trim() };
+}
+
 function PayoutRules({ owner }: { owner: boolean }) {
   const loaded = useLoad(async (signal) => {
     const [settings, tax] = await Promise.all([
@@ -135,7 +201,7 @@ function PayoutRules({ owner }: { owner: boolean }) {
       const list = countriesIn(text(form, `countries_${m}`));
       if (list.length > 0) countries[m] = list;
     }
-    await api.PATCH('/v1/program/payout_settings', { body: { offered, countries } });
+    await api.PATCH('/v1/program/payout_settings', { body: { offered, countries, schedule: scheduleIn(form) } });
     await api.PATCH('/v1/tax_forms/settings', { body: { tax_form_required: form.get('tax_form_required') === 'on' } });
     setDone(true);
     loaded.reload();
@@ -165,6 +231,7 @@ function PayoutRules({ owner }: { owner: boolean }) {
                 </div>
               ))}
             </fieldset>
+            <ScheduleFields schedule={settings.schedule} owner={owner} />
             <label class="check">
               <input type="checkbox" name="tax_form_required" defaultChecked={taxRequired} disabled={!owner} /> Require a valid tax form
               (W-9 or W-8) before paying a partner

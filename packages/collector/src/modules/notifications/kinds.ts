@@ -12,7 +12,14 @@ export const PARTNER_KINDS = [
   'clawback',
   'code_created',
 ] as const;
-export const OWNER_KINDS = ['new_application', 'webhook_failing', 'billing_failing', 'review_waiting', 'weekly_summary'] as const;
+export const OWNER_KINDS = [
+  'new_application',
+  'webhook_failing',
+  'billing_failing',
+  'review_waiting',
+  'payout_run_waiting',
+  'weekly_summary',
+] as const;
 export type PartnerKind = (typeof PARTNER_KINDS)[number];
 export type OwnerKind = (typeof OWNER_KINDS)[number];
 export type NotificationKind = PartnerKind | OwnerKind;

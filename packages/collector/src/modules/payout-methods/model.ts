@@ -41,6 +41,13 @@ export interface SettingsRow {
   wise_api_token: string | null;
   wise_profile_id: string | null;
   wise_source_currency: string;
+  /** off, weekly or monthly: when the schedule makes a payout run (flows/payout-schedule.ts). */
+  schedule: ScheduleEvery;
+  /** Weekly: the ISO weekday (1 Monday … 7 Sunday); monthly: the day of the month (1 … 28). */
+  schedule_day: number;
+  schedule_time_zone: string;
+  /** When the schedule was last changed: a period that began before it is not made. */
+  schedule_set_at: number | null;
   updated_at: number;
 }
 
@@ -50,6 +57,18 @@ export interface Settings {
   wiseApiToken: string | null;
   wiseProfileId: string | null;
   wiseSourceCurrency: string;
+  schedule: Schedule;
+}
+
+export const SCHEDULE_EVERY = ['off', 'weekly', 'monthly'] as const;
+export type ScheduleEvery = (typeof SCHEDULE_EVERY)[number];
+
+/** When the schedule makes a payout run: at the local midnight a period begins, in `timeZone`. */
+export interface Schedule {
+  every: ScheduleEvery;
+  day: number;
+  timeZone: string;
+  setAt: number | null;
 }
 
 /** What a payout run needs of a partner: where to pay, and whether it may. */

@@ -39,6 +39,7 @@ export function renderSettings(programId: string, s: Settings): Resource {
       wise_api_token_hint: s.wiseApiToken ? `…${s.wiseApiToken.slice(-4)}` : null,
       wise_profile_id: s.wiseProfileId,
       wise_source_currency: s.wiseSourceCurrency,
+      schedule: { every: s.schedule.every, day: s.schedule.day, time_zone: s.schedule.timeZone },
     },
   };
 }

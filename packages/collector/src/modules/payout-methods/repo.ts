@@ -62,6 +62,11 @@ export function settings(db: Queryable, programId: string): Promise<SettingsRow 
   return db.get<SettingsRow>('SELECT * FROM payout_method_settings WHERE program_id = ?', [programId]);
 }
 
+/** The programs whose payout schedule is on, with their settings. */
+export function scheduled(db: Queryable): Promise<SettingsRow[]> {
+  return db.all<SettingsRow>("SELECT * FROM payout_method_settings WHERE schedule <> 'off' ORDER BY program_id");
+}
+
 export function putSettings(db: Queryable, row: SettingsRow): Promise<number> {
   const set = Object.keys(row)
     .filter((c) => c !== 'program_id')

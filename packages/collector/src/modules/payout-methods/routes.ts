@@ -13,7 +13,8 @@ import { reachedPartnership } from '../../flows/portal.js';
 import { confirmPayoutEmail, setPayoutMethod } from '../../flows/payout-method.js';
 import { PAYOUT_CONFIRM_PATH } from '../../flows/mail-messages.js';
 import { findProgram } from '../programs/service.js';
-import { METHODS } from './model.js';
+import { METHODS, SCHEDULE_EVERY } from './model.js';
+import { canonicalZone } from '../stats/service.js';
 import { methodView, onboardingLink, refreshStripe, settingsOf, updateSettings, wiseRequirements } from './service.js';
 import { renderPayoutMethod, renderSettings } from './present.js';
 
@@ -49,7 +50,31 @@ const settingsSchema = resource('payout_settings', {
   wise_api_token_hint: z.string().nullable(),
   wise_profile_id: z.string().nullable(),
   wise_source_currency: z.string(),
+  schedule: z
+    .object({
+      every: z.enum(SCHEDULE_EVERY),
+      day: z.number().int().meta({ description: 'weekly: the ISO weekday, 1 Monday … 7 Sunday; monthly: the day of the month, 1 … 28' }),
+      time_zone: z.string().meta({ description: 'The IANA time zone whose midnight begins a period' }),
+    })
+    .meta({ description: 'When Tally makes a draft payout run by itself, for an owner to approve (off by default)' }),
 });
+
+/** A time zone the platform knows (an IANA name such as Europe/Paris), kept as the caller spelled it. */
+const timeZone = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine(
+    (tz) => {
+      try {
+        canonicalZone(tz);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'not a time zone; use an IANA name such as Europe/Paris' },
+  );
 
 const requirementSchema = z.object({
   type: z.string(),
@@ -231,7 +256,7 @@ export const payoutMethodRoutes = [
     method: 'patch',
     path: '/v1/program/payout_settings',
     summary:
-      "Change the payout methods offered, the countries each is open to (absent: every country), or the program's Wise token and profile",
+      "Change the payout methods offered, the countries each is open to (absent: every country), the program's Wise token and profile, or its payout schedule",
     access: 'secret',
     role: 'owner',
     body: z.strictObject({
@@ -244,6 +269,9 @@ export const payoutMethodRoutes = [
         .nullable()
         .optional(),
       wise_source_currency: currency.optional(),
+      schedule: z
+        .strictObject({ every: z.enum(SCHEDULE_EVERY), day: z.number().int().default(1), time_zone: timeZone.default('UTC') })
+        .optional(),
     }),
     status: 200,
     response: one(settingsSchema),
@@ -257,6 +285,9 @@ export const payoutMethodRoutes = [
           ...(body.wise_api_token !== undefined ? { wiseApiToken: body.wise_api_token } : {}),
           ...(body.wise_profile_id !== undefined ? { wiseProfileId: body.wise_profile_id } : {}),
           ...(body.wise_source_currency ? { wiseSourceCurrency: body.wise_source_currency } : {}),
+          ...(body.schedule
+            ? { schedule: { every: body.schedule.every, day: body.schedule.day, timeZone: body.schedule.time_zone, setAt: null } }
+            : {}),
         },
         now,
       );

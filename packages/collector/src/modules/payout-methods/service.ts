@@ -16,7 +16,7 @@ import { LINK_SECONDS } from '../identity/service.js';
 import { stripeClient } from '../stripe/client.js';
 import { payoutAccount } from '../stripe/objects.js';
 import * as repo from './repo.js';
-import type { MethodName, NotReady, PayoutMethod, PayoutMethodRow, Settings } from './model.js';
+import type { MethodName, NotReady, PayoutMethod, PayoutMethodRow, Schedule, Settings, SettingsRow } from './model.js';
 import { type Recipient, type Requirement, WiseApi } from './wise.js';
 
 /** What a program offers before its owner says otherwise: PayPal alone, as the CSV export always paid. */
@@ -26,7 +26,11 @@ export const DEFAULT_SETTINGS: Settings = {
   wiseApiToken: null,
   wiseProfileId: null,
   wiseSourceCurrency: 'USD',
+  schedule: { every: 'off', day: 1, timeZone: 'UTC', setAt: null },
 };
+
+/** The largest day of month a monthly schedule takes: every month has it. */
+export const LAST_SCHEDULE_DAY = 28;
 
 /** What Wise is asked to price requirements with: they depend on the currencies, not on the sum. */
 const WISE_SAMPLE_AMOUNT = 1000;
@@ -40,14 +44,41 @@ export async function settingsOf(db: Queryable, programId: string): Promise<Sett
     wiseApiToken: row.wise_api_token,
     wiseProfileId: row.wise_profile_id,
     wiseSourceCurrency: row.wise_source_currency,
+    schedule: scheduleOf(row),
   };
+}
+
+const scheduleOf = (r: SettingsRow): Schedule => ({
+  every: r.schedule,
+  day: r.schedule_day,
+  timeZone: r.schedule_time_zone,
+  setAt: r.schedule_set_at,
+});
+
+/** Each program whose payout schedule is on, and its schedule. */
+export async function scheduledPrograms(db: Queryable): Promise<{ programId: string; schedule: Schedule }[]> {
+  return (await repo.scheduled(db)).map((r) => ({ programId: r.program_id, schedule: scheduleOf(r) }));
+}
+
+const sameSchedule = (a: Schedule, b: Schedule) => a.every === b.every && a.day === b.day && a.timeZone === b.timeZone;
+
+/** A schedule's day fits its period: a weekday 1–7, or a day of month 1–28. */
+function checkSchedule(s: Settings['schedule']): void {
+  const last = s.every === 'weekly' ? 7 : LAST_SCHEDULE_DAY;
+  if (s.every !== 'off' && (s.day < 1 || s.day > last))
+    throw fail('invalid_field', `a ${s.every} schedule's day is 1 to ${last}`, { field: 'schedule/day' });
 }
 
 export async function updateSettings(db: Db, programId: string, changes: Partial<Settings>, now: number): Promise<Settings> {
   return db.transaction(async (tx) => {
-    const next = { ...(await settingsOf(tx, programId)), ...changes };
+    const before = await settingsOf(tx, programId);
+    const next = { ...before, ...changes };
     if (next.offered.length === 0) throw fail('invalid_field', 'a program offers at least one payout method', { field: 'offered' });
     next.offered = [...new Set(next.offered)];
+    checkSchedule(next.schedule);
+    // A changed schedule counts from now: the period it would have begun earlier is not made late.
+    // The same schedule saved again (the dashboard's form saves all) keeps its time.
+    next.schedule = { ...next.schedule, setAt: sameSchedule(before.schedule, next.schedule) ? before.schedule.setAt : now };
     await repo.putSettings(tx, {
       program_id: programId,
       offered: JSON.stringify(next.offered),
@@ -55,6 +86,10 @@ export async function updateSettings(db: Db, programId: string, changes: Partial
       wise_api_token: next.wiseApiToken,
       wise_profile_id: next.wiseProfileId,
       wise_source_currency: currencyCode(next.wiseSourceCurrency, 'wise_source_currency'),
+      schedule: next.schedule.every,
+      schedule_day: next.schedule.day,
+      schedule_time_zone: next.schedule.timeZone,
+      schedule_set_at: next.schedule.setAt,
       updated_at: now,
     });
     return next;

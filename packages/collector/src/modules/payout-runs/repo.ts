@@ -103,3 +103,23 @@ export async function firstTime(
     )) === 1
   );
 }
+
+/** Claims a schedule's period for the program: false when it was claimed before (by this process or another). */
+export async function claimPeriod(db: Queryable, programId: string, period: string, now: number): Promise<boolean> {
+  return (
+    (await db.run(
+      `INSERT INTO payout_schedule_periods (program_id, period, run_id, claimed_at) VALUES (?, ?, NULL, ?)
+       ON CONFLICT (program_id, period) DO NOTHING`,
+      [programId, period, now],
+    )) === 1
+  );
+}
+
+export async function setPeriodRun(db: Queryable, programId: string, period: string, runId: string): Promise<void> {
+  await db.run('UPDATE payout_schedule_periods SET run_id = ? WHERE program_id = ? AND period = ?', [runId, programId, period]);
+}
+
+/** The period a run was made for by the schedule; undefined for a run someone made. */
+export async function periodOfRun(db: Queryable, runId: string): Promise<string | undefined> {
+  return (await db.get<{ period: string }>('SELECT period FROM payout_schedule_periods WHERE run_id = ?', [runId]))?.period;
+}

@@ -88,6 +88,17 @@ function offsetAt(f: Intl.DateTimeFormat, t: number): number {
 
 const DAY = 86_400;
 
+/** The local date in `tz` at instant `t`, and its ISO weekday (1 Monday … 7 Sunday). */
+export function localDateAt(tz: string, t: number): { y: number; m: number; d: number; weekday: number } {
+  const p = Object.fromEntries(
+    zoneFormat(tz)
+      .formatToParts(new Date(t * 1000))
+      .map((x) => [x.type, Number(x.value)]),
+  );
+  const weekday = new Date(Date.UTC(p.year!, p.month! - 1, p.day!)).getUTCDay() || 7;
+  return { y: p.year!, m: p.month!, d: p.day!, weekday };
+}
+
 /**
  * The first instant whose local date is `y-m-d` in `tz` (or a later date: a day the zone
  * skipped begins, and ends, where the next one begins). Usually local midnight; where the

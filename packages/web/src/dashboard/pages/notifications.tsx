@@ -25,6 +25,10 @@ const WORDS: Record<Kind, { title: string; text: string }> = {
     title: 'Money is held for review',
     text: 'Referrals or commissions were held and wait for your decision. At most one e-mail a day.',
   },
+  payout_run_waiting: {
+    title: 'A scheduled payout run waits',
+    text: 'The payout schedule made a run that waits for an owner to approve it. At most one e-mail a run.',
+  },
   weekly_summary: {
     title: 'The weekly summary',
     text: "Each Monday: last week's clicks, referrals, customers, revenue and commissions against the week before.",

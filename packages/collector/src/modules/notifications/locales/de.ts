@@ -25,6 +25,7 @@ const de: Catalogue<typeof en> = {
     billing_failing: 'Abrechnungsanbindung schlägt fehl',
     review_waiting: 'zur Prüfung zurückgehalten',
     weekly_summary: 'Wochenübersicht',
+    payout_run_waiting: 'Auszahlungslauf wartet auf Freigabe',
   },
   application_received: {
     subject: '{{program}} hat Ihre Bewerbung erhalten',
@@ -80,6 +81,13 @@ const de: Catalogue<typeof en> = {
     subject: '{{program}}: Geld zur Prüfung zurückgehalten',
     body_one: 'Eine Empfehlung oder Provision von {{program}} ist zur Prüfung zurückgehalten und wartet auf Ihre Entscheidung.',
     body_other: '{{count}} Empfehlungen und Provisionen von {{program}} sind zur Prüfung zurückgehalten und warten auf Ihre Entscheidung.',
+  },
+  payout_run_waiting: {
+    subject: '{{program}}: ein geplanter Auszahlungslauf wartet auf Ihre Freigabe',
+    body_one:
+      'Der Zeitplan hat einen Auszahlungslauf von {{program}} für den Zeitraum ab {{period}} erstellt: eine Auszahlung an einen Partner, {{total}}. Er wird erst ausgezahlt, wenn ein Inhaber ihn freigibt und sendet.',
+    body_other:
+      'Der Zeitplan hat einen Auszahlungslauf von {{program}} für den Zeitraum ab {{period}} erstellt: {{count}} Auszahlungen an Partner, insgesamt {{total}}. Er wird erst ausgezahlt, wenn ein Inhaber ihn freigibt und sendet.',
   },
   weekly_summary: {
     subject: '{{program}}: Ihre Woche vom {{from}} bis {{to}}',

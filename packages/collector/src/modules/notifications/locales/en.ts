@@ -22,6 +22,7 @@ export default {
     billing_failing: 'billing integration failing',
     review_waiting: 'held for review',
     weekly_summary: 'weekly summary',
+    payout_run_waiting: 'payout run waiting for approval',
   },
   application_received: {
     subject: '{{program}} received your application',
@@ -77,6 +78,13 @@ export default {
     subject: '{{program}}: money held for review',
     body_one: 'One referral or commission of {{program}} is held for review and waits for your decision.',
     body_other: '{{count}} referrals and commissions of {{program}} are held for review and wait for your decision.',
+  },
+  payout_run_waiting: {
+    subject: '{{program}}: a scheduled payout run waits for your approval',
+    body_one:
+      'The schedule made a payout run of {{program}} for the period from {{period}}: one payout to a partner, {{total}}. It is paid only once an owner approves and sends it.',
+    body_other:
+      'The schedule made a payout run of {{program}} for the period from {{period}}: {{count}} payouts to partners, {{total}} in all. It is paid only once an owner approves and sends it.',
   },
   weekly_summary: {
     subject: '{{program}}: your week from {{from}} to {{to}}',

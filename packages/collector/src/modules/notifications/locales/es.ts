@@ -25,6 +25,7 @@ const es: Catalogue<typeof en> = {
     billing_failing: 'facturación con fallos',
     review_waiting: 'retenido para revisión',
     weekly_summary: 'resumen semanal',
+    payout_run_waiting: 'pago programado pendiente de aprobación',
   },
   application_received: {
     subject: '{{program}} ha recibido tu solicitud',
@@ -84,6 +85,15 @@ const es: Catalogue<typeof en> = {
     body_one: 'Un referido o una comisión de {{program}} está retenido para revisión y espera tu decisión.',
     body_other: '{{count}} referidos y comisiones de {{program}} están retenidos para revisión y esperan tu decisión.',
     body_many: '{{count}} de referidos y comisiones de {{program}} están retenidos para revisión y esperan tu decisión.',
+  },
+  payout_run_waiting: {
+    subject: '{{program}}: una tanda de pagos programada espera tu aprobación',
+    body_one:
+      'La programación preparó una tanda de pagos de {{program}} para el periodo que empieza el {{period}}: un pago a un afiliado, {{total}}. Solo se paga cuando un propietario la aprueba y la envía.',
+    body_other:
+      'La programación preparó una tanda de pagos de {{program}} para el periodo que empieza el {{period}}: {{count}} pagos a afiliados, {{total}} en total. Solo se paga cuando un propietario la aprueba y la envía.',
+    body_many:
+      'La programación preparó una tanda de pagos de {{program}} para el periodo que empieza el {{period}}: {{count}} de pagos a afiliados, {{total}} en total. Solo se paga cuando un propietario la aprueba y la envía.',
   },
   weekly_summary: {
     subject: '{{program}}: tu semana del {{from}} al {{to}}',

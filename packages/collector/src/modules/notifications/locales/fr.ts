@@ -25,6 +25,7 @@ const fr: Catalogue<typeof en> = {
     billing_failing: 'facturation en échec',
     review_waiting: 'retenu pour vérification',
     weekly_summary: 'résumé de la semaine',
+    payout_run_waiting: 'virement groupé en attente d’approbation',
   },
   application_received: {
     subject: '{{program}} a bien reçu votre candidature',
@@ -84,6 +85,15 @@ const fr: Catalogue<typeof en> = {
     body_one: 'Un parrainage ou une commission de {{program}} est retenu pour vérification et attend votre décision.',
     body_other: '{{count}} parrainages et commissions de {{program}} sont retenus pour vérification et attendent votre décision.',
     body_many: '{{count}} de parrainages et commissions de {{program}} sont retenus pour vérification et attendent votre décision.',
+  },
+  payout_run_waiting: {
+    subject: '{{program}} : un virement groupé planifié attend votre approbation',
+    body_one:
+      'Le calendrier a préparé un virement groupé de {{program}} pour la période commençant le {{period}} : un paiement à un partenaire, {{total}}. Il n’est payé qu’une fois qu’un propriétaire l’a approuvé et envoyé.',
+    body_other:
+      'Le calendrier a préparé un virement groupé de {{program}} pour la période commençant le {{period}} : {{count}} paiements à des partenaires, {{total}} au total. Il n’est payé qu’une fois qu’un propriétaire l’a approuvé et envoyé.',
+    body_many:
+      'Le calendrier a préparé un virement groupé de {{program}} pour la période commençant le {{period}} : {{count}} de paiements à des partenaires, {{total}} au total. Il n’est payé qu’une fois qu’un propriétaire l’a approuvé et envoyé.',
   },
   weekly_summary: {
     subject: '{{program}} : votre semaine du {{from}} au {{to}}',
