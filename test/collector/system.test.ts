@@ -234,6 +234,13 @@ describe('/openapi.json', () => {
     'get /v1/embed/codes',
     'get /v1/embed/account',
     'patch /v1/embed/account',
+    'get /v1/embed/payout_method',
+    'post /v1/embed/payout_method',
+    'post /v1/embed/payout_method/onboarding',
+    'post /v1/embed/payout_method/refresh',
+    'get /v1/embed/payout_method/wise_requirements',
+    'get /v1/embed/tax_form',
+    'post /v1/embed/tax_form',
   ];
 
   it('is an OpenAPI 3.1 document of every /v1 operation, needing no token', async () => {

@@ -149,3 +149,32 @@ export async function dashboardStack() {
     close,
   };
 }
+
+/**
+ * Types a W-8BEN into the tax-form panel from the keyboard and sends it (Enter). `where` is the
+ * page or the frame that shows it; `keys`, the page whose keyboard types (a frame has none).
+ */
+export async function typeW8ben(
+  where: import('playwright-core').Page,
+  keys: import('playwright-core').Page,
+  name: string,
+  tin: string,
+): Promise<void> {
+  const fields: [string, string][] = [
+    ['name', name],
+    ['country', 'DE'],
+    ['line1', 'Hauptstraße 1'],
+    ['city', 'Berlin'],
+    ['postal_code', '10115'],
+    ['address_country', 'DE'],
+    ['tin', tin],
+  ];
+  for (const [field, value] of fields) {
+    await where.focus(`section[aria-labelledby=tax-form] input[name=${field}]`);
+    await keys.keyboard.type(value);
+  }
+  await where.fill('input[name=date_of_birth]', '1990-04-01');
+  await where.focus('input[name=signature]');
+  await keys.keyboard.type(name);
+  await keys.keyboard.press('Enter');
+}

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Api, apiWith, axeFindings } from './dashboard.js';
+import { type Api, apiWith, axeFindings, waitForText } from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, Site, startDemoCollector } from './stack.js';
 
@@ -122,7 +122,9 @@ describe('the embedded portal in Chromium', () => {
     await embed.waitForSelector('.referral-link');
     expect(await embed.textContent('h2')).toBe('Ihr Empfehlungslink');
     expect(await embed.evaluate(() => document.documentElement.lang)).toBe('de');
-    expect(await embed.evaluate(() => document.querySelector('main')!.innerText)).toContain('Auszahlungseinstellungen');
+    // The payout panels' chunk speaks German too, once loaded.
+    await waitForText(embed as unknown as Page, 'Wie Sie bezahlt werden');
+    expect(await embed.evaluate(() => document.querySelector('main')!.innerText)).toContain('Steuerformular');
     await context.close();
   });
 

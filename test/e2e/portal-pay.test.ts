@@ -21,6 +21,7 @@ import {
   overflowsSideways,
   press,
   redeemLink,
+  typeW8ben,
   waitForText,
   type Api,
 } from './dashboard.js';
@@ -83,23 +84,7 @@ describe('how a partner is paid, and their tax form, in the portal', () => {
 
   it('gives a W-8BEN from the keyboard and sees it valid, the taxpayer id masked', async () => {
     await waitForText(portal, 'Your tax form: missing');
-    const fields: [string, string][] = [
-      ['name', 'Rosa Example'],
-      ['country', 'DE'],
-      ['line1', 'Hauptstraße 1'],
-      ['city', 'Berlin'],
-      ['postal_code', '10115'],
-      ['address_country', 'DE'],
-      ['tin', TIN],
-    ];
-    for (const [name, value] of fields) {
-      await portal.focus(`input[name=${name}]`);
-      await portal.keyboard.type(value);
-    }
-    await portal.fill('input[name=date_of_birth]', '1990-04-01');
-    await portal.focus('input[name=signature]');
-    await portal.keyboard.type('Rosa Example');
-    await portal.keyboard.press('Enter');
+    await typeW8ben(portal, portal, 'Rosa Example', TIN);
     await waitForText(portal, 'Tax form received.');
     const text = await bodyText(portal);
     expect(text).toContain('Your tax form: valid');

@@ -10,6 +10,8 @@ import { startCollector, type Collector } from '../collector/harness.js';
 const DIST = new URL('../../packages/web/dist/dashboard/', import.meta.url);
 /** Initial JavaScript of the app (its entry chunk), gzip: the design's budget is about 60 KB. */
 const ENTRY_BUDGET = 40_000;
+/** The embed's entry chunk, gzip: it loads inside another company's page. */
+const EMBED_BUDGET = 32_000;
 /** uPlot's chunk, loaded only by pages with a chart. */
 const CHART_BUDGET = 25_000;
 
@@ -81,6 +83,17 @@ it('serves the partner portal at /portal/ and the public pages at /p/<slug>/, wi
   expect(gzipSync(readFileSync(new URL(entry, portal)), { level: 9 }).length).toBeLessThan(ENTRY_BUDGET);
   // The owner's pages are not in the partner's bundle.
   expect(readFileSync(new URL(entry, portal), 'utf8')).not.toContain('/v1/payout_batches');
+});
+
+it("keeps the embed's first load within its budget, the payout forms in a chunk of their own", () => {
+  const embed = new URL('../../packages/web/dist/embed/assets/', import.meta.url);
+  const assets = readdirSync(embed);
+  const entry = assets.find((n) => /^embed-.*\.js$/.test(n))!;
+  // docs/embed.md: about 32 KB over the wire; the company's page waits for it.
+  expect(gzipSync(readFileSync(new URL(entry, embed)), { level: 9 }).length).toBeLessThan(EMBED_BUDGET);
+  expect(readFileSync(new URL(entry, embed), 'utf8')).not.toContain('/v1/embed/tax_form');
+  const payment = assets.find((n) => /^payment-.*\.js$/.test(n))!;
+  expect(readFileSync(new URL(payment, embed), 'utf8')).toContain('/v1/embed/tax_form');
 });
 
 it('serves the gzip and brotli the build wrote beside each file, byte for byte, and they are the file', async () => {

@@ -38,7 +38,7 @@ import { invoiceRoutes } from './modules/invoices/routes.js';
 import { programRoutes } from './modules/programs/routes.js';
 import { programPageRoutes } from './modules/programs/page-routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
-import { payoutMethodRoutes } from './modules/payout-methods/routes.js';
+import { embedPayoutMethodRoutes, payoutMethodRoutes } from './modules/payout-methods/routes.js';
 import { referralRoutes } from './modules/referrals/routes.js';
 import { statsRoutes } from './modules/stats/routes.js';
 import { billingRoutes } from './modules/billing/routes.js';
@@ -48,7 +48,7 @@ import { trackingRoutes } from './modules/referrals/tracking-routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { embedRoutes } from './modules/embed/routes.js';
-import { taxFormRoutes } from './modules/tax-forms/routes.js';
+import { embedTaxFormRoutes, taxFormRoutes } from './modules/tax-forms/routes.js';
 import type { Keyring } from './platform/keyring.js';
 import { mountEmbed } from './modules/embed/http.js';
 import type { OutboxSender } from './modules/mail/outbox.js';
@@ -125,6 +125,8 @@ export const ROUTES: readonly Route[] = [
   ...notificationRoutes,
   ...embedRoutes,
   ...taxFormRoutes,
+  ...embedPayoutMethodRoutes,
+  ...embedTaxFormRoutes,
 ];
 
 const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };

@@ -15142,6 +15142,598 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/embed/payout_method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the partner is paid in this partnership's program: the method, whether it is ready, and the methods offered */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_method";
+                                attributes: {
+                                    /**
+                                     * @description Absent: the partner has chosen none, and has no PayPal address on their record
+                                     * @enum {string}
+                                     */
+                                    method?: "paypal" | "stripe_connect" | "wise";
+                                    /** @description A payout run may pay the partner through it now */
+                                    ready: boolean;
+                                    /**
+                                     * @description Why it is not ready; absent when it is
+                                     * @enum {string}
+                                     */
+                                    reason?: "no_method" | "not_offered" | "country_not_allowed" | "unconfirmed" | "onboarding" | "requirements_due";
+                                    country?: string;
+                                    paypal_email?: string;
+                                    paypal_confirmed?: boolean;
+                                    stripe_account_id?: string;
+                                    payouts_enabled?: boolean;
+                                    /** @description What Stripe still asks of the connected account (its requirements.currently_due) */
+                                    currently_due?: string[];
+                                    wise_currency?: string;
+                                    /** @description The bank account, masked: iban •••• 3000 */
+                                    wise_account?: string;
+                                    /** @description The methods the program offers the partner (in the method's country, once known) */
+                                    offered: ("paypal" | "stripe_connect" | "wise")[];
+                                    updated_at?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Choose how to be paid: PayPal (an address other than the sign-in one is confirmed by an e-mailed link), Stripe Connect (then onboarding) or Wise (bank details as its requirements ask) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        method: "paypal";
+                        /** Format: email */
+                        paypal_email: string;
+                        country?: string;
+                    } | {
+                        /** @constant */
+                        method: "stripe_connect";
+                        country: string;
+                    } | {
+                        /** @constant */
+                        method: "wise";
+                        country: string;
+                        /**
+                         * @description ISO 4217 currency code, any case (stored upper case)
+                         * @example USD
+                         */
+                        currency: string;
+                        /** @description The requirement's type Wise listed: iban, sort_code, aba… */
+                        type: string;
+                        account_holder_name: string;
+                        /** @description The requirement's fields by key, as Wise's POST /v1/accounts takes them */
+                        details: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_method";
+                                attributes: {
+                                    /**
+                                     * @description Absent: the partner has chosen none, and has no PayPal address on their record
+                                     * @enum {string}
+                                     */
+                                    method?: "paypal" | "stripe_connect" | "wise";
+                                    /** @description A payout run may pay the partner through it now */
+                                    ready: boolean;
+                                    /**
+                                     * @description Why it is not ready; absent when it is
+                                     * @enum {string}
+                                     */
+                                    reason?: "no_method" | "not_offered" | "country_not_allowed" | "unconfirmed" | "onboarding" | "requirements_due";
+                                    country?: string;
+                                    paypal_email?: string;
+                                    paypal_confirmed?: boolean;
+                                    stripe_account_id?: string;
+                                    payouts_enabled?: boolean;
+                                    /** @description What Stripe still asks of the connected account (its requirements.currently_due) */
+                                    currently_due?: string[];
+                                    wise_currency?: string;
+                                    /** @description The bank account, masked: iban •••• 3000 */
+                                    wise_account?: string;
+                                    /** @description The methods the program offers the partner (in the method's country, once known) */
+                                    offered: ("paypal" | "stripe_connect" | "wise")[];
+                                    updated_at?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/payout_method/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A Stripe Account Link onboarding the partner's connected account: send the partner to its url */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @constant */
+                                type: "onboarding_link";
+                                attributes: {
+                                    url: string;
+                                    expires_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/payout_method/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reads the partner's connected account from Stripe now (back from onboarding), as Stripe's account.updated would tell it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "payout_method";
+                                attributes: {
+                                    /**
+                                     * @description Absent: the partner has chosen none, and has no PayPal address on their record
+                                     * @enum {string}
+                                     */
+                                    method?: "paypal" | "stripe_connect" | "wise";
+                                    /** @description A payout run may pay the partner through it now */
+                                    ready: boolean;
+                                    /**
+                                     * @description Why it is not ready; absent when it is
+                                     * @enum {string}
+                                     */
+                                    reason?: "no_method" | "not_offered" | "country_not_allowed" | "unconfirmed" | "onboarding" | "requirements_due";
+                                    country?: string;
+                                    paypal_email?: string;
+                                    paypal_confirmed?: boolean;
+                                    stripe_account_id?: string;
+                                    payouts_enabled?: boolean;
+                                    /** @description What Stripe still asks of the connected account (its requirements.currently_due) */
+                                    currently_due?: string[];
+                                    wise_currency?: string;
+                                    /** @description The bank account, masked: iban •••• 3000 */
+                                    wise_account?: string;
+                                    /** @description The methods the program offers the partner (in the method's country, once known) */
+                                    offered: ("paypal" | "stripe_connect" | "wise")[];
+                                    updated_at?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/payout_method/wise_requirements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bank details Wise asks of a recipient in a currency: each account type with its fields */
+        get: {
+            parameters: {
+                query: {
+                    /** @description ISO 4217 currency code, any case (stored upper case) */
+                    currency: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                type: string;
+                                title: string;
+                                fields: {
+                                    key: string;
+                                    name: string;
+                                    type: string;
+                                    required: boolean;
+                                    example: string | null;
+                                    validation_regexp: string | null;
+                                    min_length: number | null;
+                                    max_length: number | null;
+                                    values: {
+                                        key: string;
+                                        name: string;
+                                    }[] | null;
+                                    refresh_on_change: boolean;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/tax_form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partner's tax form for the partnership's program: valid, expired or missing, the TIN masked */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "tax_form_status";
+                                attributes: {
+                                    /**
+                                     * @description A W-8 expires at the end of the third calendar year after signing
+                                     * @enum {string}
+                                     */
+                                    status: "valid" | "expired" | "missing";
+                                    /** @description The latest form given; null when none */
+                                    form: {
+                                        id: string;
+                                        /** @enum {string} */
+                                        kind: "w9" | "w8ben" | "w8bene";
+                                        name: string;
+                                        business_name: string | null;
+                                        tax_classification: string | null;
+                                        country: string | null;
+                                        address: {
+                                            line1: string;
+                                            line2: string | null;
+                                            city: string;
+                                            region: string | null;
+                                            postal_code: string | null;
+                                            country: string;
+                                        };
+                                        /** @description Masked: •••••6789 */
+                                        tin: string;
+                                        date_of_birth: string | null;
+                                        signature: {
+                                            name: string;
+                                            ip: string;
+                                            signed_at: number;
+                                        };
+                                        expires_at: number | null;
+                                    } | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Give a W-9 (a US person) or a W-8BEN / W-8BEN-E (anyone else), signed with the typed name; it replaces the last */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        kind: "w9";
+                        name: string;
+                        business_name?: string | null;
+                        /** @enum {string} */
+                        tax_classification: "individual" | "c_corporation" | "s_corporation" | "partnership" | "trust_estate" | "llc_c" | "llc_s" | "llc_p" | "other";
+                        address: {
+                            line1: string;
+                            line2?: string | null;
+                            city: string;
+                            /** @description A US state's code on a W-9; else a province or region */
+                            region?: string | null;
+                            postal_code?: string | null;
+                            /** @description ISO 3166-1 alpha-2 */
+                            country: string;
+                        };
+                        /** @description SSN or EIN; stored encrypted, shown only as its last 4 digits */
+                        tin: string;
+                        /** @description The signer's name, typed: the electronic signature */
+                        signature: string;
+                    } | {
+                        /** @constant */
+                        kind: "w8ben";
+                        name: string;
+                        /** @description Country of citizenship */
+                        country: string;
+                        address: {
+                            line1: string;
+                            line2?: string | null;
+                            city: string;
+                            /** @description A US state's code on a W-9; else a province or region */
+                            region?: string | null;
+                            postal_code?: string | null;
+                            /** @description ISO 3166-1 alpha-2 */
+                            country: string;
+                        };
+                        /** @description The foreign taxpayer id; stored encrypted, shown only as its last 4 characters */
+                        tin: string;
+                        /** Format: date */
+                        date_of_birth: string;
+                        /** @description The signer's name, typed: the electronic signature */
+                        signature: string;
+                    } | {
+                        /** @constant */
+                        kind: "w8bene";
+                        /** @description The organization's name */
+                        name: string;
+                        /** @description Country of incorporation or organization */
+                        country: string;
+                        address: {
+                            line1: string;
+                            line2?: string | null;
+                            city: string;
+                            /** @description A US state's code on a W-9; else a province or region */
+                            region?: string | null;
+                            postal_code?: string | null;
+                            /** @description ISO 3166-1 alpha-2 */
+                            country: string;
+                        };
+                        /** @description The foreign taxpayer id; stored encrypted, shown only as its last 4 characters */
+                        tin: string;
+                        /** @description The signer's name, typed: the electronic signature */
+                        signature: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "tax_form_status";
+                                attributes: {
+                                    /**
+                                     * @description A W-8 expires at the end of the third calendar year after signing
+                                     * @enum {string}
+                                     */
+                                    status: "valid" | "expired" | "missing";
+                                    /** @description The latest form given; null when none */
+                                    form: {
+                                        id: string;
+                                        /** @enum {string} */
+                                        kind: "w9" | "w8ben" | "w8bene";
+                                        name: string;
+                                        business_name: string | null;
+                                        tax_classification: string | null;
+                                        country: string | null;
+                                        address: {
+                                            line1: string;
+                                            line2: string | null;
+                                            city: string;
+                                            region: string | null;
+                                            postal_code: string | null;
+                                            country: string;
+                                        };
+                                        /** @description Masked: •••••6789 */
+                                        tin: string;
+                                        date_of_birth: string | null;
+                                        signature: {
+                                            name: string;
+                                            ip: string;
+                                            signed_at: number;
+                                        };
+                                        expires_at: number | null;
+                                    } | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

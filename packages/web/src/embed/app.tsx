@@ -1,20 +1,38 @@
 // The embed's shell: trade the address's token for a session, read the partnership and the
 // payout settings, speak the partner's language (else the browser's, else the program's),
-// then show the link, the codes, the figures, the earnings and the payout settings in one
-// compact column. An unknown, used or expired token, or a session that ends, says so.
+// then show the link, the codes, the figures, the earnings, how they are paid, their tax form
+// and their language in one compact column. An unknown, used or expired token, or a session
+// that ends, says so. Stripe's onboarding, in a window of its own, comes back to this page
+// with ?stripe=return or ?stripe=refresh and no token: that window says to go back.
 
+import { ErrorBoundary } from 'preact-iso/lazy';
 import { LocationProvider } from 'preact-iso/router';
 import { useEffect, useState } from 'preact/hooks';
 import { api, isSignedOut, whenSignedOut } from '../common/api.js';
 import { pickLocale } from '../common/i18n.js';
+import { lazyPage } from '../common/lazy-page.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Codes, Figures, LinkCard, Money } from './cards.js';
-import { speak, t } from './language.js';
-import { PayoutSettings } from './payout.js';
+import { asked, speak, t } from './language.js';
+import { Settings } from './settings.js';
 import { type Account, auth, openSession, type Partnership, takeToken } from './session.js';
 
 type Shown = { partnership: Partnership; account: Account };
-type State = { is: 'opening' } | { is: 'expired' } | { is: 'failed'; error: unknown } | ({ is: 'open' } & Shown);
+type State =
+  | { is: 'opening' }
+  | { is: 'expired' }
+  | { is: 'stripe'; back: 'return' | 'refresh' }
+  | { is: 'failed'; error: unknown }
+  | ({ is: 'open' } & Shown);
+
+// The forms' chunk, with its words in the language spoken by then.
+const Payment = lazyPage(() => import('./payment.js').then((m) => speak(asked()).then(() => m.Payment)));
+
+/** Where Stripe's window came back to: ?stripe=return or refresh. */
+const stripeBack = (): 'return' | 'refresh' | undefined => {
+  const back = new URL(location.href).searchParams.get('stripe');
+  return back === 'return' || back === 'refresh' ? back : undefined;
+};
 
 async function open(): Promise<Shown> {
   const token = takeToken();
@@ -36,10 +54,22 @@ function ExpiredPage() {
   );
 }
 
+/** Stripe's window, back: the embed in the app reads the account when the partner returns to it. */
+function StripeBackPage({ back }: { back: 'return' | 'refresh' }) {
+  return (
+    <main class="embed expired" id="main">
+      <h1>{t(`stripe.${back}Title`)}</h1>
+      <p>{t(`stripe.${back}Text`)}</p>
+    </main>
+  );
+}
+
 export function Embed() {
   const [state, setState] = useState<State>({ is: 'opening' });
   const expire = () => void speak(pickLocale()).then(() => setState({ is: 'expired' }));
   useEffect(() => {
+    const back = stripeBack();
+    if (back) return void speak(pickLocale()).then(() => setState({ is: 'stripe', back }));
     const stop = whenSignedOut(expire);
     open().then(
       (shown) => setState({ is: 'open', ...shown }),
@@ -49,6 +79,7 @@ export function Embed() {
   }, []);
   if (state.is === 'opening') return <Loading what={t('opening')} />;
   if (state.is === 'expired') return <ExpiredPage />;
+  if (state.is === 'stripe') return <StripeBackPage back={state.back} />;
   if (state.is === 'failed') return <Failure error={state.error} />;
   const p = state.partnership;
   const accepted = p.attributes.state === 'accepted';
@@ -60,7 +91,10 @@ export function Embed() {
         {accepted && <Codes />}
         {accepted && <Figures />}
         <Money p={p} />
-        <PayoutSettings
+        <ErrorBoundary>
+          <Payment account={state.account} />
+        </ErrorBoundary>
+        <Settings
           account={state.account}
           onSaved={async (account) => {
             await speak(pickLocale(account.attributes.locale, p.attributes.program_locale));

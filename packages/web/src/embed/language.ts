@@ -15,6 +15,8 @@ const embed = translator<typeof en>({
 });
 
 export const t = embed.t;
+/** A part with a catalogue of its own (the payout panels, common/payment/). */
+export const part = embed.part;
 
-/** Speaks `locale` from now on (the last asked for wins; the caller renders again once it resolves). */
-export const { speak } = appLanguage(embed, 'title');
+/** Speaks `locale` from now on (the last asked for wins; the caller renders again once it resolves); `asked`: the language last asked for. */
+export const { speak, asked } = appLanguage(embed, 'title');

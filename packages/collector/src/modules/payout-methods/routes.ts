@@ -10,6 +10,8 @@ import type { Db } from '../../platform/db/db.js';
 import { fail } from '../../platform/errors.js';
 import type { AccountRow } from '../portal/repo.js';
 import { reachedPartnership } from '../../flows/portal.js';
+import { embeddedPartner } from '../../flows/embed.js';
+import type { EmbedSessionRow } from '../embed/repo.js';
 import { confirmPayoutEmail, setPayoutMethod } from '../../flows/payout-method.js';
 import { PAYOUT_CONFIRM_PATH } from '../../flows/mail-messages.js';
 import { findProgram } from '../programs/service.js';
@@ -114,14 +116,43 @@ const methodAnswer = async (db: Db, programId: string, partnerId: string) => ({
   data: renderPayoutMethod(partnerId, await methodView(db, programId, partnerId)),
 });
 
-const under = (path: string) => `/v1/portal/partnerships/:id/payout_method${path}`;
+/** Where a partner's payout-method routes are: the portal's, under one of their partnerships, or the embed's, its session's. */
+interface Place {
+  access: 'partner' | 'embed';
+  under: (path: string) => string;
+  /** The program and partner record, and the address that needs no confirmation; else 404. */
+  reach: (input: RouteInput<unknown, unknown>) => Promise<{ programId: string; partnerId: string; signInEmail: string }>;
+  /** Where Stripe sends the partner back: `return` and `refresh` are appended. */
+  back: (input: RouteInput<unknown, unknown>) => string;
+}
 
 /** The program and partner record of one of the signed-in partner's partnerships, or 404. */
-async function reached(input: RouteInput<unknown, unknown>) {
-  const account = input.account as AccountRow;
-  const p = await reachedPartnership(input.db, account.id, input.params.id ?? '');
-  return { programId: p.program_id, partnerId: p.partner_id, account };
-}
+const portalPlace: Place = {
+  access: 'partner',
+  under: (path) => `/v1/portal/partnerships/:id/payout_method${path}`,
+  async reach(input) {
+    const account = input.account as AccountRow;
+    const p = await reachedPartnership(input.db, account.id, input.params.id ?? '');
+    return { programId: p.program_id, partnerId: p.partner_id, signInEmail: account.email };
+  },
+  // Back to the Earnings page of this partnership, which refreshes the method (return) or asks a fresh link (refresh).
+  back: (input) => `${input.publicUrl}/portal/earnings?p=${encodeURIComponent(input.params.id ?? '')}&stripe=`,
+};
+
+/**
+ * The embed's session's partner; the address the company gave is theirs. Stripe's pages open
+ * in a window of their own (no frame may show them) and come back to the embed's page there,
+ * which says to return to the app (decision 0374).
+ */
+const embedPlace: Place = {
+  access: 'embed',
+  under: (path) => `/v1/embed/payout_method${path}`,
+  async reach(input) {
+    const partner = await embeddedPartner(input.db, input.embed as EmbedSessionRow);
+    return { programId: partner.program_id, partnerId: partner.id, signInEmail: partner.email };
+  },
+  back: (input) => `${input.publicUrl}/embed/?stripe=`,
+};
 
 async function programOf(db: Db, id: string) {
   const program = await findProgram(db, id);
@@ -129,30 +160,31 @@ async function programOf(db: Db, id: string) {
   return program;
 }
 
-export const payoutMethodRoutes = [
+/** The partner's own routes, the same at each place. */
+const partnerRoutes = (at: Place) => [
   route({
     method: 'get',
-    path: under(''),
+    path: at.under(''),
     summary: "How the partner is paid in this partnership's program: the method, whether it is ready, and the methods offered",
-    access: 'partner',
+    access: at.access,
     status: 200,
     response: one(methodSchema),
     async handle(input) {
-      const { programId, partnerId } = await reached(input);
+      const { programId, partnerId } = await at.reach(input);
       return { status: 200, body: await methodAnswer(input.db, programId, partnerId) };
     },
   }),
   route({
     method: 'post',
-    path: under(''),
+    path: at.under(''),
     summary:
       'Choose how to be paid: PayPal (an address other than the sign-in one is confirmed by an e-mailed link), Stripe Connect (then onboarding) or Wise (bank details as its requirements ask)',
-    access: 'partner',
+    access: at.access,
     body: methodBody,
     status: 200,
     response: one(methodSchema),
     async handle(input) {
-      const { programId, partnerId, account } = await reached(input);
+      const { programId, partnerId, signInEmail } = await at.reach(input);
       const body = input.body;
       const given =
         body.method === 'wise'
@@ -165,22 +197,21 @@ export const payoutMethodRoutes = [
               details: body.details,
             }
           : body;
-      await setPayoutMethod(input.db, programId, partnerId, account.email, given, input, input.now);
+      await setPayoutMethod(input.db, programId, partnerId, signInEmail, given, input, input.now);
       input.outbox?.kick();
       return { status: 200, body: await methodAnswer(input.db, programId, partnerId) };
     },
   }),
   route({
     method: 'post',
-    path: under('/onboarding'),
+    path: at.under('/onboarding'),
     summary: "A Stripe Account Link onboarding the partner's connected account: send the partner to its url",
-    access: 'partner',
+    access: at.access,
     status: 201,
     response: one(z.object({ type: z.literal('onboarding_link'), attributes: z.object({ url: z.string(), expires_at: unixTime }) })),
     async handle(input) {
-      const { programId, partnerId } = await reached(input);
-      // Back to the Earnings page of this partnership, which refreshes the method (return) or asks a fresh link (refresh).
-      const back = `${input.publicUrl}/portal/earnings?p=${encodeURIComponent(input.params.id ?? '')}&stripe=`;
+      const { programId, partnerId } = await at.reach(input);
+      const back = at.back(input);
       const link = await onboardingLink(
         input.db,
         await programOf(input.db, programId),
@@ -193,30 +224,37 @@ export const payoutMethodRoutes = [
   }),
   route({
     method: 'post',
-    path: under('/refresh'),
+    path: at.under('/refresh'),
     summary: "Reads the partner's connected account from Stripe now (back from onboarding), as Stripe's account.updated would tell it",
-    access: 'partner',
+    access: at.access,
     status: 200,
     response: one(methodSchema),
     async handle(input) {
-      const { programId, partnerId } = await reached(input);
+      const { programId, partnerId } = await at.reach(input);
       await refreshStripe(input.db, await programOf(input.db, programId), partnerId, input.stripeApiUrl, input.now);
       return { status: 200, body: await methodAnswer(input.db, programId, partnerId) };
     },
   }),
   route({
     method: 'get',
-    path: under('/wise_requirements'),
+    path: at.under('/wise_requirements'),
     summary: 'The bank details Wise asks of a recipient in a currency: each account type with its fields',
-    access: 'partner',
+    access: at.access,
     query: z.strictObject({ currency }),
     status: 200,
     response: z.object({ data: z.array(requirementSchema) }),
     async handle(input) {
-      const { programId } = await reached(input);
+      const { programId } = await at.reach(input);
       return { status: 200, body: { data: await wiseRequirements(input.db, programId, input.query.currency, input.wiseApiUrl) } };
     },
   }),
+];
+
+/** The embed's: the same routes, for the session's partner (docs/embed.md). */
+export const embedPayoutMethodRoutes = partnerRoutes(embedPlace);
+
+export const payoutMethodRoutes = [
+  ...partnerRoutes(portalPlace),
   route({
     method: 'post',
     path: '/v1/portal/payout_method/confirm',

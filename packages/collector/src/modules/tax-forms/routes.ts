@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { type RouteInput, route } from '../../api/route.js';
 import type { AccountRow } from '../portal/repo.js';
+import type { EmbedSessionRow } from '../embed/repo.js';
 import { reachedPartnership } from '../../flows/portal.js';
 import { necCsv, ownerTaxForm, ownerTaxForms } from '../../flows/tax-forms.js';
 import { listEnvelope } from '../../platform/http/render.js';
@@ -122,15 +123,22 @@ const statusSchema = resource('tax_form_status', {
 
 const settingsSchema = z.object({ data: z.object({ tax_form_required: z.boolean() }) });
 
-const partnership = (input: RouteInput<unknown, unknown>) =>
-  reachedPartnership(input.db, (input.account as AccountRow).id, input.params.id ?? '');
+/** The program and partner record the caller's form is for: one of the portal partner's partnerships (else 404), or the embed's session's. */
+type Reach = (input: RouteInput<unknown, unknown>) => Promise<{ program_id: string; partner_id: string }>;
 
-export const taxFormRoutes = [
+const portalReach: Reach = (input) => reachedPartnership(input.db, (input.account as AccountRow).id, input.params.id ?? '');
+const embedReach: Reach = async (input) => {
+  const s = input.embed as EmbedSessionRow;
+  return { program_id: s.program_id, partner_id: s.partner_id };
+};
+
+/** The partner's routes, the same in the portal and the embed. */
+const partnerRoutes = (path: string, access: 'partner' | 'embed', partnership: Reach) => [
   route({
     method: 'get',
-    path: '/v1/portal/partnerships/:id/tax_form',
+    path,
     summary: "The partner's tax form for the partnership's program: valid, expired or missing, the TIN masked",
-    access: 'partner',
+    access,
     status: 200,
     response: one(statusSchema),
     async handle(input) {
@@ -140,9 +148,9 @@ export const taxFormRoutes = [
   }),
   route({
     method: 'post',
-    path: '/v1/portal/partnerships/:id/tax_form',
+    path,
     summary: 'Give a W-9 (a US person) or a W-8BEN / W-8BEN-E (anyone else), signed with the typed name; it replaces the last',
-    access: 'partner',
+    access,
     body: formBody,
     status: 201,
     response: one(statusSchema),
@@ -153,6 +161,13 @@ export const taxFormRoutes = [
       return { status: 201, body: { data: renderTaxFormStatus(given) } };
     },
   }),
+];
+
+/** The embed's, for its session's partner (docs/embed.md). */
+export const embedTaxFormRoutes = partnerRoutes('/v1/embed/tax_form', 'embed', embedReach);
+
+export const taxFormRoutes = [
+  ...partnerRoutes('/v1/portal/partnerships/:id/tax_form', 'partner', portalReach),
   route({
     method: 'get',
     path: '/v1/tax_forms',

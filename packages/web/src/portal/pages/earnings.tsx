@@ -9,8 +9,7 @@ import { useLoad } from '../../common/use-api.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { stateWord, t } from '../language.js';
 import { usePortal } from '../session.js';
-import { PayoutMethod } from '../payment/method.js';
-import { TaxForm } from '../payment/tax-form.js';
+import { PayoutMethod, TaxForm } from '../payment/panels.js';
 
 type Commission = Answer<'/v1/portal/partnerships/{id}/commissions'>['data'][number];
 type Payout = Answer<'/v1/portal/partnerships/{id}/payouts'>['data'][number];

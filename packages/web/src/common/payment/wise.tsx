@@ -4,12 +4,11 @@
 // recipient; its refusal names the field.
 
 import { useState } from 'preact/hooks';
-import { api, type Answer } from '../../common/api.js';
-import { useLoad } from '../../common/use-api.js';
-import { Show } from '../../common/ui.js';
-import { t } from './words.js';
+import { useLoad } from '../use-api.js';
+import { Show } from '../ui.js';
+import type { PaymentPlace, Requirement } from './place.js';
 
-type Requirement = Answer<'/v1/portal/partnerships/{id}/payout_method/wise_requirements'>['data'][number];
+type T = PaymentPlace['t'];
 type Field = Requirement['fields'][number];
 
 /** The form's names of Wise's fields: apart from the panel's own. */
@@ -63,7 +62,7 @@ function patternOf(regexp: string | null): string | undefined {
   }
 }
 
-function WiseField({ f }: { f: Field }) {
+function WiseField({ f, t }: { f: Field; t: T }) {
   const name = `${PREFIX}${f.key}`;
   const label = f.name || f.key;
   if (f.values) {
@@ -96,7 +95,7 @@ function WiseField({ f }: { f: Field }) {
 }
 
 /** The account types Wise offers for the currency (a choice when more than one), and the fields of the one chosen. */
-function Requirements({ list }: { list: Requirement[] }) {
+function Requirements({ list, t }: { list: Requirement[]; t: T }) {
   const [type, setType] = useState(list[0]?.type);
   const chosen = list.find((r) => r.type === type) ?? list[0];
   if (!chosen) return <p class="hint">{t('wise.none')}</p>;
@@ -106,7 +105,7 @@ function Requirements({ list }: { list: Requirement[] }) {
         <fieldset class="choices">
           <legend>{t('wise.type')}</legend>
           {list.map((r) => (
-            <label>
+            <label class="check">
               <input type="radio" name="wise_type" value={r.type} checked={r.type === chosen.type} onChange={() => setType(r.type)} />{' '}
               {r.title}
             </label>
@@ -118,24 +117,21 @@ function Requirements({ list }: { list: Requirement[] }) {
       <fieldset key={chosen.type}>
         <legend>{t('wise.details', { title: chosen.title })}</legend>
         {chosen.fields.map((f) => (
-          <WiseField f={f} />
+          <WiseField f={f} t={t} />
         ))}
       </fieldset>
     </>
   );
 }
 
-function Asked({ id, currency }: { id: string; currency: string }) {
-  const loaded = useLoad(
-    (signal) =>
-      api.GET('/v1/portal/partnerships/{id}/payout_method/wise_requirements', { params: { path: { id }, query: { currency } }, signal }),
-    `${id}:${currency}`,
-  );
-  return <Show loaded={loaded}>{(answer) => <Requirements key={currency} list={answer.data} />}</Show>;
+function Asked({ place, currency }: { place: PaymentPlace; currency: string }) {
+  const loaded = useLoad((signal) => place.wiseRequirements(currency, signal), `${place.key}:${currency}`);
+  return <Show loaded={loaded}>{(list) => <Requirements key={currency} list={list} t={place.t} />}</Show>;
 }
 
 /** The currency to be paid in, then what Wise asks for it (asked again whenever the currency changes). */
-export function WiseFields({ id, currency: was }: { id: string; currency: string | undefined }) {
+export function WiseFields({ place, currency: was }: { place: PaymentPlace; currency: string | undefined }) {
+  const { t } = place;
   const [currency, setCurrency] = useState((was ?? '').toUpperCase());
   const known = /^[A-Z]{3}$/.test(currency);
   return (
@@ -151,7 +147,7 @@ export function WiseFields({ id, currency: was }: { id: string; currency: string
           onInput={(e) => setCurrency(e.currentTarget.value.trim().toUpperCase())}
         />
       </label>
-      {known && <Asked id={id} currency={currency} />}
+      {known && <Asked place={place} currency={currency} />}
     </>
   );
 }

@@ -3,15 +3,13 @@
 // with the typed name. The TIN never comes back whole: the field is emptied once sent.
 
 import { useState } from 'preact/hooks';
-import { api, type Answer, type RequestBody } from '../../common/api.js';
-import { day } from '../../common/format.js';
-import { Saving, text, useSubmit } from '../../common/forms.js';
-import { useLoad } from '../../common/use-api.js';
-import { Show } from '../../common/ui.js';
-import { t } from './words.js';
+import { day } from '../format.js';
+import { Saving, text, useSubmit } from '../forms.js';
+import { useLoad } from '../use-api.js';
+import { Show } from '../ui.js';
+import type { PaymentPlace, TaxBody as Body, TaxStatus as Status } from './place.js';
 
-type Status = Answer<'/v1/portal/partnerships/{id}/tax_form'>['data']['attributes'];
-type Body = RequestBody<'/v1/portal/partnerships/{id}/tax_form', 'post'>;
+type T = PaymentPlace['t'];
 type W9 = Extract<Body, { kind: 'w9' }>;
 
 const CLASSES: W9['tax_classification'][] = [
@@ -29,7 +27,7 @@ const CLASSES: W9['tax_classification'][] = [
 /** The last UTC day before `expires_at` (the first second of a year): 31 December. */
 const lastDay = (expiresAt: number) => day(new Date((expiresAt - 1) * 1000).toISOString().slice(0, 10));
 
-function Given({ s }: { s: Status }) {
+function Given({ s, t }: { s: Status; t: T }) {
   const f = s.form;
   return (
     <div role="status">
@@ -68,13 +66,13 @@ function bodyOf(form: FormData, kind: 'w9' | 'w8ben'): Body {
     : { kind, ...common, country: v('country').toUpperCase(), date_of_birth: v('date_of_birth') };
 }
 
-function TaxFormForm({ id, given }: { id: string; given: (s: Status) => void }) {
+function TaxFormForm({ place, given }: { place: PaymentPlace; given: (s: Status) => void }) {
+  const { t } = place;
   const [kind, setKind] = useState<'w9' | 'w8ben'>('w8ben');
   const [done, setDone] = useState(false);
   const submit = useSubmit(async (form, el) => {
     setDone(false);
-    const answer = await api.POST('/v1/portal/partnerships/{id}/tax_form', { params: { path: { id } }, body: bodyOf(form, kind) });
-    given(answer.data.attributes);
+    given(await place.giveTaxForm(bodyOf(form, kind)));
     el.reset();
     setDone(true);
   });
@@ -125,10 +123,11 @@ function TaxFormForm({ id, given }: { id: string; given: (s: Status) => void }) 
   );
 }
 
-/** The panel, under the partnership the portal shows. */
-export function TaxForm({ id }: { id: string }) {
-  const loaded = useLoad((signal) => api.GET('/v1/portal/partnerships/{id}/tax_form', { params: { path: { id } }, signal }), id);
-  const [latest, setLatest] = useState<{ id: string; s: Status }>();
+/** The panel, for the partner the place shows. */
+export function TaxForm({ place }: { place: PaymentPlace }) {
+  const { t } = place;
+  const loaded = useLoad((signal) => place.taxForm(signal), place.key);
+  const [latest, setLatest] = useState<{ key: string; s: Status }>();
   return (
     <section class="panel" aria-labelledby="tax-form">
       <h2 id="tax-form">{t('tax.title')}</h2>
@@ -136,8 +135,8 @@ export function TaxForm({ id }: { id: string }) {
       <Show loaded={loaded}>
         {(answer) => (
           <>
-            <Given s={latest?.id === id ? latest.s : answer.data.attributes} />
-            <TaxFormForm key={id} id={id} given={(s) => setLatest({ id, s })} />
+            <Given s={latest?.key === place.key ? latest.s : answer} t={t} />
+            <TaxFormForm key={place.key} place={place} given={(s) => setLatest({ key: place.key, s })} />
           </>
         )}
       </Show>

@@ -1,5 +1,5 @@
-// The payout settings: the PayPal address the partner is paid at, and their language
-// (automatic: the browser's, else the program's). Saved on this program's record only.
+// The partner's language (automatic: the browser's, else the program's), saved on this
+// program's record only. How they are paid is the payout panels' (payment.tsx).
 
 import { api } from '../common/api.js';
 import { Saving, text, useSubmit } from '../common/forms.js';
@@ -8,17 +8,13 @@ import { useState } from 'preact/hooks';
 import { t } from './language.js';
 import { type Account, auth } from './session.js';
 
-export function PayoutSettings({ account, onSaved }: { account: Account; onSaved: (a: Account) => Promise<void> }) {
+export function Settings({ account, onSaved }: { account: Account; onSaved: (a: Account) => Promise<void> }) {
   const a = account.attributes;
   const [done, setDone] = useState(false);
   const { error, busy, onSubmit } = useSubmit(async (form) => {
     setDone(false);
-    const paypal = text(form, 'paypal_email').trim();
     const locale = text(form, 'locale');
-    const saved = await api.PATCH('/v1/embed/account', {
-      ...auth(),
-      body: { paypal_email: paypal || null, locale: locale ? (locale as Locale) : null },
-    });
+    const saved = await api.PATCH('/v1/embed/account', { ...auth(), body: { locale: locale ? (locale as Locale) : null } });
     await onSaved(saved.data);
     setDone(true);
   });
@@ -26,13 +22,6 @@ export function PayoutSettings({ account, onSaved }: { account: Account; onSaved
     <section class="panel" aria-labelledby="settings-title">
       <h2 id="settings-title">{t('settings.title')}</h2>
       <form onSubmit={onSubmit} class="settings">
-        <label>
-          {t('settings.paypal')}
-          <input name="paypal_email" type="email" autocomplete="email" value={a.paypal_email ?? ''} aria-describedby="paypal-hint" />
-        </label>
-        <p class="hint" id="paypal-hint">
-          {t('settings.paypalHint')}
-        </p>
         <label>
           {t('settings.language')}
           <select name="locale" value={a.locale ?? ''}>
