@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { extractText } from 'unpdf';
+import { transferReversed } from '../../packages/collector/src/flows/payout-reversal.js';
+import { openDatabase } from '../../packages/collector/src/platform/db/open.js';
 import { chooseStripe, payoutMethodOf } from '../../packages/collector/src/modules/payout-methods/service.js';
 import { findProgram } from '../../packages/collector/src/modules/programs/service.js';
 import { checkStats, foldStats } from '../../packages/collector/src/modules/stats/service.js';
@@ -345,5 +347,27 @@ describe('payout runs through Stripe Connect', () => {
     const rest = await byNumber(3);
     for (const words of [`cancelling invoice ${label} in full`, `Already credited by CN-${year}-000001`, '25.00 USD', '-10.00 USD'])
       expect(rest).toContain(words);
+  });
+
+  it('two processes applying the same partial reversal at once apply it once', async () => {
+    const bea = await stripePartner('Bea', true);
+    await commission(bea.partnerId, 2500, 'USD');
+    const { id } = await approvedRun();
+    expect((await c.call('POST', `/v1/payout_runs/${id}/send`)).status).toBe(200);
+    const item = (await itemsOf(id))[bea.account];
+    const reversal = (await reverse(item.provider_item_id, 1000)).reversals.data[0];
+    const fact = { transfer: item.provider_item_id, item: item.id, full: false, reversals: [{ id: reversal.id, amount: 1000 }] };
+    // Two handles, each with its own connections: on PostgreSQL two transactions at once, as two processes make.
+    const [a, b] = [await openDatabase(c.databaseUrl), await openDatabase(c.databaseUrl)];
+    try {
+      const applied = await Promise.all([a, b].map((db) => db.transaction((tx) => transferReversed(tx, c.programId, fact, c.clock.now))));
+      expect(applied.filter((x) => x !== undefined)).toEqual(['partial']);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+    expect((await itemsOf(id))[bea.account]).toMatchObject({ state: 'paid', amount_reversed: 1000 });
+    expect(await owed()).toEqual([['Bea', 'USD', 1000]]);
+    expect((await creditNotes()).map((n) => [n[0], n[3], n[4]])).toEqual([[1, reversal.id, -1000]]);
   });
 });
