@@ -1,6 +1,7 @@
 // Self-billing invoices (docs/payouts.md#invoices): one per partner of a paid payout batch,
 // numbered per program without gaps, their PDF's text read back with unpdf, downloadable by
-// the owner and the partner only, and numbered right when two batches are paid at once.
+// the owner and the partner only, and numbered right when two batches are paid at once; a
+// returned payout's credit note, numbered on its own, naming the invoice it corrects.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +63,28 @@ async function invoices(query = '', token?: string) {
   const list = await c.call('GET', `/v1/invoices${query}`, { token });
   expect(list.status).toBe(200);
   return list.body.data as any[];
+}
+
+/** A partner of the program with a portal account, applying on its public page (slug `invoices`, auto-accepted). */
+async function partner(n: number) {
+  const reply = await c.call('POST', '/v1/public/programs/invoices/applications', {
+    token: null,
+    body: {
+      name: `Portal ${n}`,
+      email: `portal${n}@partners.test`,
+      password: 'a long partner password',
+      paypal_email: `p${n}@pay.test`,
+    },
+  });
+  expect(reply.status).toBe(201);
+  const cookie = reply.headers
+    .getSetCookie()
+    .find((x) => x.startsWith('tally_partner='))!
+    .split(';')[0]!;
+  const headers = { cookie, origin: c.url };
+  const [partnership] = (await c.call('GET', '/v1/portal/partnerships', { token: null, headers })).body.data;
+  const [record] = (await c.call('GET', `/v1/partners?email_eq=portal${n}@partners.test`)).body.data;
+  return { headers, partnershipId: partnership.id as string, partnerId: record.id as string };
 }
 
 describe('invoices of paid payouts', () => {
@@ -191,28 +214,7 @@ describe('invoices of paid payouts', () => {
     expectError(await c.call('GET', `/v1/invoices/${mine.id}`, { token: other.secret }), 404, 'not_found');
     expect((await download(`/v1/invoices/${mine.id}/pdf`, { authorization: `Bearer ${other.secret}` })).status).toBe(404);
 
-    // Two partners of the first program with portal accounts, applying on its public page.
     await c.call('PATCH', '/v1/program', { body: { slug: 'invoices', page_enabled: true, auto_accept: true } });
-    const partner = async (n: number) => {
-      const reply = await c.call('POST', '/v1/public/programs/invoices/applications', {
-        token: null,
-        body: {
-          name: `Portal ${n}`,
-          email: `portal${n}@partners.test`,
-          password: 'a long partner password',
-          paypal_email: `p${n}@pay.test`,
-        },
-      });
-      expect(reply.status).toBe(201);
-      const cookie = reply.headers
-        .getSetCookie()
-        .find((x) => x.startsWith('tally_partner='))!
-        .split(';')[0]!;
-      const headers = { cookie, origin: c.url };
-      const [partnership] = (await c.call('GET', '/v1/portal/partnerships', { token: null, headers })).body.data;
-      const [record] = (await c.call('GET', `/v1/partners?email_eq=portal${n}@partners.test`)).body.data;
-      return { headers, partnershipId: partnership.id as string, partnerId: record.id as string };
-    };
     const one = await partner(1);
     const two = await partner(2);
     // A partner gives their own billing details in the portal; their invoices print them.
@@ -225,7 +227,7 @@ describe('invoices of paid payouts', () => {
     await commission(one.partnerId, 900, 'USD');
     await commission(two.partnerId, 800, 'USD');
     await markPaid((await exportBatches()).USD!);
-    const mineIn = async (p: typeof one) => {
+    const mineIn = async (p: Awaited<ReturnType<typeof partner>>) => {
       const list = await c.call('GET', `/v1/portal/partnerships/${p.partnershipId}/invoices`, { token: null, headers: p.headers });
       expect(list.status).toBe(200);
       return list.body.data as any[];
@@ -238,7 +240,8 @@ describe('invoices of paid payouts', () => {
     });
     expect((await mineIn(two)).map((i) => i.attributes.partner_id)).toEqual([two.partnerId]);
 
-    const pdfOf = (p: typeof one, id: string) => download(`/v1/portal/partnerships/${p.partnershipId}/invoices/${id}/pdf`, p.headers);
+    const pdfOf = (p: Awaited<ReturnType<typeof partner>>, id: string) =>
+      download(`/v1/portal/partnerships/${p.partnershipId}/invoices/${id}/pdf`, p.headers);
     const got = await pdfOf(one, oneInvoice.id);
     expect(got.status).toBe(200);
     expect(got.type).toBe('application/pdf');
@@ -277,5 +280,76 @@ describe('invoices of paid payouts', () => {
       const numbers = all.filter((i) => i.attributes.payout_id === batch).map((i) => i.attributes.number as number);
       expect(Math.max(...numbers) - Math.min(...numbers)).toBe(2);
     }
+  });
+
+  it('a paid payout returned gets a credit note cancelling its invoice, numbered CN- on its own without gaps; the invoice never changes', async () => {
+    const set = await c.call('PATCH', '/v1/integrations/paypal', {
+      body: { client_id: CLIENT.id, client_secret: CLIENT.secret, webhook_id: WEBHOOK_ID },
+    });
+    expect(set.status).toBe(200);
+    await c.call('PATCH', '/v1/program', { body: { slug: 'invoices', page_enabled: true, auto_accept: true } });
+    const one = await partner(1);
+    const two = await partner(2);
+    await commission(one.partnerId, 4321, 'USD');
+    await commission(one.partnerId, 679, 'USD');
+    await commission(two.partnerId, 800, 'USD');
+    const run = (await c.call('POST', '/v1/payout_runs')).body.data.id;
+    expect((await c.call('POST', `/v1/payout_runs/${run}/approve`)).status).toBe(200);
+    const sent = await c.call('POST', `/v1/payout_runs/${run}/send`);
+    expect(sent.body.data.attributes.items).toEqual({ paid: 2 });
+    const itemOf = (p: { partnerId: string }) => sent.body.included.find((i: any) => i.attributes.partner_id === p.partnerId);
+    const before = await invoices();
+    expect(before).toHaveLength(2);
+    const invoiceOf = (p: { partnerId: string }) => before.find((i) => i.attributes.partner_id === p.partnerId);
+
+    // PayPal returns each payout after it was paid, one's twice.
+    const returnIt = async (p: { partnerId: string }, eventId: string) => {
+      const item = { ...paypal.item(itemOf(p).id), transaction_status: 'RETURNED' };
+      const hook = paypal.webhook('PAYMENT.PAYOUTS-ITEM.RETURNED', item, { eventId });
+      const path = `/v1/integrations/paypal/webhook/${c.programId}`;
+      expect((await c.call('POST', path, { token: null, raw: hook.raw, headers: hook.headers })).status).toBe(200);
+    };
+    await returnIt(one, 'WH-CN-1');
+    await returnIt(one, 'WH-CN-1');
+    await returnIt(two, 'WH-CN-2');
+    const notes = (await c.call('GET', '/v1/credit_notes')).body.data as any[];
+    const year = new Date(c.clock.now * 1000).getUTCFullYear();
+    const summary = notes
+      .map((n) => [n.attributes.label, n.attributes.partner_id, n.attributes.invoice_id, n.attributes.amount])
+      .sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+    expect(summary).toEqual([
+      [`CN-${year}-000001`, one.partnerId, invoiceOf(one).id, -5000],
+      [`CN-${year}-000002`, two.partnerId, invoiceOf(two).id, -800],
+    ]);
+    // The invoices say what they said.
+    expect(await invoices()).toEqual(before);
+    // Only the invoice's own lines, taken back.
+    const oneNote = notes.find((n) => n.attributes.partner_id === one.partnerId);
+    expect(oneNote.attributes.lines.map((l: any) => l.amount).sort()).toEqual([-4321, -679].sort());
+    expect((await c.call('GET', `/v1/credit_notes?invoice_id_eq=${invoiceOf(two).id}`)).body.data).toHaveLength(1);
+
+    const text = await pdfText((await download(`/v1/credit_notes/${oneNote.id}/pdf`)).bytes);
+    for (const words of [
+      'Self-billing credit note',
+      `Credit note number: CN-${year}-000001`,
+      `Corrects invoice: ${invoiceOf(one).attributes.label}`,
+      `Payout: ${itemOf(one).id}`,
+      'Portal 1',
+      '-43.21 USD',
+      '-6.79 USD',
+      '-50.00 USD',
+    ])
+      expect(text).toContain(words);
+
+    // The partner lists and downloads their own; the other partner and another program get 404.
+    const path = (p: typeof one, id: string) => `/v1/portal/partnerships/${p.partnershipId}/credit_notes/${id}/pdf`;
+    const list = await c.call('GET', `/v1/portal/partnerships/${one.partnershipId}/credit_notes`, { token: null, headers: one.headers });
+    expect(list.body.data.map((n: any) => n.id)).toEqual([oneNote.id]);
+    const mine = await download(path(one, oneNote.id), one.headers);
+    expect(mine.status).toBe(200);
+    expect(mine.bytes).toEqual((await download(`/v1/credit_notes/${oneNote.id}/pdf`)).bytes);
+    expect((await download(path(two, oneNote.id), two.headers)).status).toBe(404);
+    const other = await c.otherProgram();
+    expectError(await c.call('GET', `/v1/credit_notes/${oneNote.id}`, { token: other.secret }), 404, 'not_found');
   });
 });

@@ -267,6 +267,18 @@ describe('payout runs through Wise', () => {
       ['Eva', 'EUR', 2500],
       ['Ken', 'JPY', 1500],
     ]);
+    // Eva's payout was paid, so invoiced: its credit note cancels the invoice; Ken's was never paid, and has neither.
+    const [invoice] = (await c.call('GET', `/v1/invoices?payout_id_eq=${items[eva.recipient].id}`)).body.data;
+    const notes = (await c.call('GET', '/v1/credit_notes')).body.data.map((n: any) => n.attributes);
+    expect(notes).toEqual([
+      expect.objectContaining({
+        invoice_id: invoice.id,
+        payout_id: items[eva.recipient].id,
+        currency: 'EUR',
+        amount: -2500,
+        cause: 'returned',
+      }),
+    ]);
 
     // The failed one retried: a new attempt, so a new customerTransactionId and a new transfer.
     const retried = await c.call('POST', `/v1/payout_runs/${id}/retry`);

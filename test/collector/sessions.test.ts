@@ -261,6 +261,13 @@ describe('programs', () => {
       "INSERT INTO payout_runs (id, program_id, provider, state, created_by, created_at) VALUES (?, ?, 'paypal', 'draft', 'them', ?)",
       [run, other.id, Math.floor(Date.now() / 1000)],
     );
+    // And a credit note of theirs, correcting that invoice.
+    const note = '01900000-0000-7000-8000-0000000000cc';
+    await c.running.db.run(
+      `INSERT INTO credit_notes (id, program_id, partner_id, payout_id, invoice_id, cause, number, label, currency, amount, issued_at, data, created_at)
+       VALUES (?, ?, ?, ?, ?, 'returned', 1, 'CN-2026-000001', 'USD', -100, 0, '{}', 0)`,
+      [note, other.id, invoice.attributes.partner_id, invoice.attributes.payout_id, invoice.id],
+    );
     const ids: Record<string, string> = {
       groups: group.id,
       rewards: reward.id,
@@ -275,6 +282,7 @@ describe('programs', () => {
       clicks: click.id,
       payout_batches: batch.id,
       invoices: invoice.id,
+      credit_notes: note,
       tokens: token.id,
       members: member.id,
       'integrations/stripe/secrets': stripeSecret.data.id,

@@ -2,7 +2,8 @@
 // coupons and promotion codes, made and turned off, with Stripe's error answers for a
 // code that exists already and for a key it does not know; Connect's Express accounts
 // (made, with the Idempotency-Key replayed as Stripe replays it, and read) and their
-// onboarding Account Links; and Transfers to them, refused for an account without payouts enabled
+// onboarding Account Links; and Transfers to them, refused for an account without payouts enabled, and
+// their reversals, in part or whole
 // (as https://docs.stripe.com/api documents them). The `stripe` package itself talks to it (its host, port and protocol set).
 
 import { createServer, type IncomingMessage } from 'node:http';
@@ -92,6 +93,8 @@ export async function startStripeApi(validKey: string): Promise<StripeApi> {
         return { status: 200, json: { id: made, object: 'promotion_code', code, active: true, promotion: { type: 'coupon', coupon } } };
       }
       if (req.method === 'POST' && path === '/v1/transfers') return transferAnswer(form, accounts, transfers, error);
+      const reversal = /^\/v1\/transfers\/(tr_\w+)\/reversals$/.exec(path);
+      if (req.method === 'POST' && reversal) return reversalAnswer(form, transfers.get(reversal[1]!), error);
       const connect = connectAnswer(req.method ?? '', path, form, accounts, error);
       if (connect) return connect;
       const update = /^\/v1\/promotion_codes\/(promo_\w+)$/.exec(path);
@@ -174,6 +177,31 @@ function transferAnswer(
   };
   transfers.set(transfer.id, transfer);
   return { status: 200, json: transfer };
+}
+
+/**
+ * POST /v1/transfers/:id/reversals: a reversal of `amount` (the rest when absent), newest first in
+ * the transfer's `reversals` list, as Stripe keeps it; `reversed` once nothing is left.
+ */
+function reversalAnswer(
+  form: Record<string, string>,
+  transfer: Account | undefined,
+  error: (status: number, e: Record<string, string>) => Answer,
+): Answer {
+  if (!transfer) return error(404, { code: 'resource_missing', message: 'No such transfer' });
+  const left = transfer.amount - transfer.amount_reversed;
+  const amount = form.amount ? Number(form.amount) : left;
+  if (amount <= 0 || amount > left)
+    return error(400, {
+      code: 'parameter_invalid_integer',
+      message: 'Amount must be no more than what is left to reverse',
+      param: 'amount',
+    });
+  const made = { id: id('trr'), object: 'transfer_reversal', amount, currency: transfer.currency, transfer: transfer.id, created: 0 };
+  transfer.amount_reversed += amount;
+  transfer.reversed = transfer.amount_reversed === transfer.amount;
+  transfer.reversals = { ...transfer.reversals, data: [made, ...transfer.reversals.data], total_count: transfer.reversals.total_count + 1 };
+  return { status: 200, json: made };
 }
 
 function expressAccount(form: Record<string, string>): Account {

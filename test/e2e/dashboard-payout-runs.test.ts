@@ -5,15 +5,16 @@
 // on Payouts the owner makes a run (one payout, one partner skipped with the reason), an
 // admin is told it waits for an owner, the owner approves it by keyboard alone behind its
 // question and sends it; PayPal's signed webhook marks one payout paid and a refresh the
-// other; a payout PayPal failed shows its reason and is retried alone. Each page is clean
-// under axe-core and readable at 360 px.
+// other; a payout PayPal failed shows its reason and is retried alone; each payout shows
+// PayPal's fee apart and its invoice, and one returned after it was paid its credit note,
+// there and in the partner's portal. Each page is clean under axe-core and readable at 360 px.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiWith, axeFindings, bodyText, overflowsSideways, press, signInFirst, waitForText, type Api } from './dashboard.js';
+import { apiWith, axeFindings, bodyText, overflowsSideways, press, redeemLink, signInFirst, waitForText, type Api } from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 import { CLIENT, FakePaypal, WEBHOOK_ID } from '../collector/paypal-api.js';
@@ -153,10 +154,11 @@ describe('a payout run from the dashboard', () => {
     expect(skipped[0]).toMatch(/^Cleo\s+7\.00 USD\s+\S/);
     await waitForText(page, '2 pending');
     const rows = await payoutRows();
-    expect(rows.map((r) => r.split('\t').slice(0, 4))).toEqual(
+    // No provider fee is known before PayPal states it.
+    expect(rows.map((r) => r.split('\t').slice(0, 5))).toEqual(
       expect.arrayContaining([
-        ['ana@partners.test', 'PayPal', '$25.00', 'pending'],
-        ['ben@partners.test', 'PayPal', '$12.00', 'pending'],
+        ['ana@partners.test', 'PayPal', '$25.00', '—', 'pending'],
+        ['ben@partners.test', 'PayPal', '$12.00', '—', 'pending'],
       ]),
     );
     expect(rows).toHaveLength(2);
@@ -199,6 +201,8 @@ describe('a payout run from the dashboard', () => {
     // PayPal takes both and answers them pending: their outcome comes later.
     paypal.outcome.set('ana@partners.test', 'PENDING');
     paypal.outcome.set('ben@partners.test', 'PENDING');
+    // PayPal's fee per item, which the run shows apart from the partner's amount.
+    paypal.itemFee = '0.25';
     await press(page, 'Send', '.payout-run');
     await press(page, 'Send', 'dialog');
     await waitForText(page, '2 processing');
@@ -215,7 +219,9 @@ describe('a payout run from the dashboard', () => {
     expect((await posted.json()).data).toEqual({ duplicate: false, applied: true });
     await page.reload();
     await waitForText(page, /1 paid/);
-    expect((await payoutRows()).find((r) => r.startsWith('ana@partners.test'))).toMatch(/\tpaid\t/);
+    const anaRow = (await payoutRows()).find((r) => r.startsWith('ana@partners.test'));
+    // Its fee apart from its amount, and its self-billing invoice linked.
+    expect(anaRow).toMatch(/^ana@partners\.test\tPayPal\t\$25\.00\t\$0\.25\tpaid\tINV-\d{4}-\d{6}\t/);
 
     const benItem = paypal.item(items.find((i: any) => i.attributes.address === 'ben@partners.test').id);
     benItem.transaction_status = 'SUCCESS';
@@ -245,7 +251,7 @@ describe('a payout run from the dashboard', () => {
     }
     await waitForText(page, '1 failed');
     const [failed] = await payoutRows();
-    expect(failed).toMatch(/^dora@partners\.test\tPayPal\t\$9\.00\tfailed: .*locked/i);
+    expect(failed).toMatch(/^dora@partners\.test\tPayPal\t\$9\.00\t\S+\tfailed: .*locked/i);
     paypal.outcome.delete('dora@partners.test');
     const before = paypal.posts.length;
     await press(page, 'Retry failed', '.payout-run');
@@ -254,6 +260,55 @@ describe('a payout run from the dashboard', () => {
     expect((await payoutRows())[0]).toMatch(/\tpaid\t/);
     // One new batch, holding Dora's payout alone.
     expect(paypal.posts.slice(before).map((p) => [p.status, p.receivers])).toEqual([[201, ['dora@partners.test']]]);
+    expect(problems).toEqual([]);
+  });
+
+  it('a paid payout PayPal returns shows its credit note beside its invoice, and the partner finds it in the portal', async () => {
+    const run = (await api('GET', '/v1/payout_runs')).data.find((r: any) => r.attributes.items.paid === 2);
+    const shown = await api('GET', `/v1/payout_runs/${run.id}`);
+    const ana = shown.included.find((i: any) => i.attributes.address === 'ana@partners.test');
+    const hook = paypal.webhook('PAYMENT.PAYOUTS-ITEM.RETURNED', { ...paypal.item(ana.id), transaction_status: 'RETURNED' });
+    const webhookUrl = (await api('GET', '/v1/integrations/paypal')).data.webhook_url;
+    expect((await fetch(webhookUrl, { method: 'POST', headers: hook.headers, body: hook.raw })).status).toBe(200);
+
+    await page.goto(at('/payouts'));
+    // The latest run (Dora's) is shown first: open the one that paid Ana.
+    await waitForText(page, '1 returned');
+    await page
+      .locator('tr', { hasText: '1 returned' })
+      .getByRole('button', { name: /^Open the run of/ })
+      .click();
+    await waitForText(page, 'ana@partners.test');
+    const row = (await payoutRows()).find((r) => r.startsWith('ana@partners.test'));
+    expect(row).toMatch(/\treturned\S*[^\t]*\tINV-\d{4}-\d{6} · CN-\d{4}-000001\t/);
+    const link = page.locator('.payout-run a', { hasText: /^CN-/ });
+    expect(await link.getAttribute('aria-label')).toMatch(/^Credit note CN-\d{4}-000001 \(PDF\)$/);
+    // The owner's session downloads it.
+    const pdf = await page.request.get(new URL((await link.getAttribute('href'))!, url).href);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+    await clean();
+
+    const portal = await (await browser.newContext()).newPage();
+    await redeemLink(portal, (await api('POST', `/v1/partners/${partners.ana}/invitation`)).meta.link as string);
+    await portal.goto(`${url}/portal/earnings`);
+    await waitForText(portal, 'Your credit notes');
+    const notes = await portal.evaluate(
+      () => [...document.querySelectorAll('table')].find((t) => t.caption?.textContent === 'Your credit notes')?.innerText ?? '',
+    );
+    expect(notes).toMatch(/CN-\d{4}-000001[\s\S]*-\$25\.00[\s\S]*INV-\d{4}-\d{6}/);
+    const [download] = await Promise.all([
+      portal.waitForEvent('download'),
+      portal
+        .locator('table', { has: portal.locator('caption', { hasText: 'Your credit notes' }) })
+        .locator('a')
+        .click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^CN-\d{4}-000001\.pdf$/);
+    expect(await axeFindings(portal)).toEqual([]);
+    await portal.setViewportSize({ width: 360, height: 800 });
+    expect(await overflowsSideways(portal)).toBe(false);
+    await portal.context().close();
     expect(problems).toEqual([]);
   });
 });

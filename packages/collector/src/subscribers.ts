@@ -5,7 +5,7 @@
 import { react, subscribe } from './events/emit.js';
 import { deliveriesOf } from './modules/webhooks/events.js';
 import { noticesFor } from './modules/notifications/derive.js';
-import { automaticCodes, moveRules, payoutInvoices } from './flows/reactions.js';
+import { automaticCodes, moveRules, payoutCreditNotes, payoutInvoices } from './flows/reactions.js';
 
 export function registerSubscribers(): void {
   subscribe('webhooks', (db, event) => deliveriesOf(db, event));
@@ -13,4 +13,5 @@ export function registerSubscribers(): void {
   react('move-rules', moveRules);
   react('automatic-codes', automaticCodes);
   react('payout-invoices', payoutInvoices);
+  react('payout-credit-notes', payoutCreditNotes);
 }

@@ -6496,6 +6496,8 @@ export interface paths {
                                     provider_item_id: string | null;
                                     /** @description What the provider charges the program for it, in minor units, apart from the partner's amount (Wise) */
                                     provider_fee: number | null;
+                                    /** @description Minor units the provider took back after paying it (Stripe reversals); the whole amount once returned by one */
+                                    amount_reversed: number;
                                     /** @description Why it failed or came back, as the provider said */
                                     reason: string | null;
                                     state_set_at: number;
@@ -6538,7 +6540,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One payout run with its payouts (included) */
+        /** One payout run with its payouts (included), and each paid payout's invoice and credit notes (meta.documents) */
         get: {
             parameters: {
                 query?: never;
@@ -6595,12 +6597,24 @@ export interface paths {
                                     provider_item_id: string | null;
                                     /** @description What the provider charges the program for it, in minor units, apart from the partner's amount (Wise) */
                                     provider_fee: number | null;
+                                    /** @description Minor units the provider took back after paying it (Stripe reversals); the whole amount once returned by one */
+                                    amount_reversed: number;
                                     /** @description Why it failed or came back, as the provider said */
                                     reason: string | null;
                                     state_set_at: number;
                                     created_at: number;
                                 };
                             }[];
+                            meta: {
+                                documents: {
+                                    payout_id: string;
+                                    /** @enum {string} */
+                                    type: "invoice" | "credit_note";
+                                    /** @description Its id under /v1/invoices or /v1/credit_notes */
+                                    id: string;
+                                    label: string;
+                                }[];
+                            };
                         };
                     };
                 };
@@ -6689,6 +6703,8 @@ export interface paths {
                                     provider_item_id: string | null;
                                     /** @description What the provider charges the program for it, in minor units, apart from the partner's amount (Wise) */
                                     provider_fee: number | null;
+                                    /** @description Minor units the provider took back after paying it (Stripe reversals); the whole amount once returned by one */
+                                    amount_reversed: number;
                                     /** @description Why it failed or came back, as the provider said */
                                     reason: string | null;
                                     state_set_at: number;
@@ -6781,6 +6797,8 @@ export interface paths {
                                     provider_item_id: string | null;
                                     /** @description What the provider charges the program for it, in minor units, apart from the partner's amount (Wise) */
                                     provider_fee: number | null;
+                                    /** @description Minor units the provider took back after paying it (Stripe reversals); the whole amount once returned by one */
+                                    amount_reversed: number;
                                     /** @description Why it failed or came back, as the provider said */
                                     reason: string | null;
                                     state_set_at: number;
@@ -6873,6 +6891,8 @@ export interface paths {
                                     provider_item_id: string | null;
                                     /** @description What the provider charges the program for it, in minor units, apart from the partner's amount (Wise) */
                                     provider_fee: number | null;
+                                    /** @description Minor units the provider took back after paying it (Stripe reversals); the whole amount once returned by one */
+                                    amount_reversed: number;
                                     /** @description Why it failed or came back, as the provider said */
                                     reason: string | null;
                                     state_set_at: number;
@@ -6965,6 +6985,8 @@ export interface paths {
                                     provider_item_id: string | null;
                                     /** @description What the provider charges the program for it, in minor units, apart from the partner's amount (Wise) */
                                     provider_fee: number | null;
+                                    /** @description Minor units the provider took back after paying it (Stripe reversals); the whole amount once returned by one */
+                                    amount_reversed: number;
                                     /** @description Why it failed or came back, as the provider said */
                                     reason: string | null;
                                     state_set_at: number;
@@ -7446,7 +7468,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The partnership's self-billing invoices, one per paid payout, newest first */
+        /** The partnership's self-billing invoices, newest first */
         get: {
             parameters: {
                 query?: {
@@ -7548,7 +7570,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of the partnership’s invoices as a PDF */
+        /** One of the partnership’s self-billing invoices as a PDF */
         get: {
             parameters: {
                 query?: never;
@@ -7556,6 +7578,400 @@ export interface paths {
                 path: {
                     id: string;
                     invoice: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/credit_notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List credit_notes, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description exact match */
+                    partner_id_eq?: string;
+                    /** @description exact match */
+                    payout_id_eq?: string;
+                    /** @description exact match */
+                    invoice_id_eq?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "credit_note";
+                                attributes: {
+                                    /** @description The program's credit note number: 1, 2, … without gaps, apart from invoices' */
+                                    number: number;
+                                    /** @description The number as printed: CN-<year issued>-<number> */
+                                    label: string;
+                                    partner_id: string;
+                                    payout_id: string;
+                                    /** @description The invoice it corrects, which itself never changes */
+                                    invoice_id: string;
+                                    invoice_label: string;
+                                    /** @description What it credits, once: 'returned' (what was left of the invoice) or the provider's reversal id */
+                                    cause: string;
+                                    reason: string;
+                                    currency: string;
+                                    /** @description What it takes back, negative, in the currency's minor units */
+                                    amount: number;
+                                    issued_at: number;
+                                    customer: {
+                                        name: string;
+                                        address: string | null;
+                                        vat_id: string | null;
+                                    };
+                                    supplier: {
+                                        name: string;
+                                        address: string | null;
+                                        vat_id: string | null;
+                                    };
+                                    lines: {
+                                        date: number;
+                                        description: string;
+                                        amount: number;
+                                    }[];
+                                    created_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/credit_notes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one credit_note */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "credit_note";
+                                attributes: {
+                                    /** @description The program's credit note number: 1, 2, … without gaps, apart from invoices' */
+                                    number: number;
+                                    /** @description The number as printed: CN-<year issued>-<number> */
+                                    label: string;
+                                    partner_id: string;
+                                    payout_id: string;
+                                    /** @description The invoice it corrects, which itself never changes */
+                                    invoice_id: string;
+                                    invoice_label: string;
+                                    /** @description What it credits, once: 'returned' (what was left of the invoice) or the provider's reversal id */
+                                    cause: string;
+                                    reason: string;
+                                    currency: string;
+                                    /** @description What it takes back, negative, in the currency's minor units */
+                                    amount: number;
+                                    issued_at: number;
+                                    customer: {
+                                        name: string;
+                                        address: string | null;
+                                        vat_id: string | null;
+                                    };
+                                    supplier: {
+                                        name: string;
+                                        address: string | null;
+                                        vat_id: string | null;
+                                    };
+                                    lines: {
+                                        date: number;
+                                        description: string;
+                                        amount: number;
+                                    }[];
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/credit_notes/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The self-billing credit note as a PDF, the same bytes at every download */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/credit_notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partnership's self-billing credit notes, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "credit_note";
+                                attributes: {
+                                    /** @description The program's credit note number: 1, 2, … without gaps, apart from invoices' */
+                                    number: number;
+                                    /** @description The number as printed: CN-<year issued>-<number> */
+                                    label: string;
+                                    partner_id: string;
+                                    payout_id: string;
+                                    /** @description The invoice it corrects, which itself never changes */
+                                    invoice_id: string;
+                                    invoice_label: string;
+                                    /** @description What it credits, once: 'returned' (what was left of the invoice) or the provider's reversal id */
+                                    cause: string;
+                                    reason: string;
+                                    currency: string;
+                                    /** @description What it takes back, negative, in the currency's minor units */
+                                    amount: number;
+                                    issued_at: number;
+                                    customer: {
+                                        name: string;
+                                        address: string | null;
+                                        vat_id: string | null;
+                                    };
+                                    supplier: {
+                                        name: string;
+                                        address: string | null;
+                                        vat_id: string | null;
+                                    };
+                                    lines: {
+                                        date: number;
+                                        description: string;
+                                        amount: number;
+                                    }[];
+                                    created_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/credit_notes/{note}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the partnership’s self-billing credit notes as a PDF */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    note: string;
                 };
                 cookie?: never;
             };

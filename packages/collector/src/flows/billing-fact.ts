@@ -27,7 +27,7 @@ import { emit } from '../events/emit.js';
 import { emailMatchFlags } from './review-hold.js';
 import type { Flag } from '../modules/review/signals.js';
 import { applyStripeAccount } from '../modules/payout-methods/service.js';
-import { transferReversed } from './payout-send.js';
+import { transferReversed } from './payout-reversal.js';
 
 export interface Touched {
   type: 'referral' | 'payment' | 'commission';
@@ -400,12 +400,12 @@ const payoutAccount: Handler<'payout_account'> = async (tx, program, fact, now) 
   return { outcome: 'linked', reason: ready ? 'the partner can be paid' : 'the partner cannot be paid yet', touched: [], linked: [] };
 };
 
-/** A payout run's transfer reversed in full: its item returned once; a partial reversal leaves the payout paid. */
+/** A payout run's transfer reversed: each reversal applied once, in part (owed again) or whole (the payout returned). */
 const transferBack: Handler<'transfer_reversed'> = async (tx, program, fact, now) => {
-  if (!fact.full) return ignored('a partial reversal: the payout stays paid');
-  if (!fact.item || !(await transferReversed(tx, program.id, fact.item, fact.transfer, now)))
-    return ignored('no paid payout of this program was made by this transfer');
-  return { outcome: 'linked', reason: 'the payout was returned', touched: [], linked: [] };
+  const applied = fact.item ? await transferReversed(tx, program.id, { ...fact, item: fact.item }, now) : undefined;
+  if (!applied) return ignored('no paid payout of this program was made by this transfer, or its reversals were applied already');
+  const reason = applied === 'returned' ? 'the payout was returned' : 'reversed in part: the amount is owed to the partner again';
+  return { outcome: 'linked', reason, touched: [], linked: [] };
 };
 
 /** What a fact does, in the event's transaction; `platform` names its payments' keys. */

@@ -127,6 +127,7 @@ async function writeItem(tx: Tx, run: RunRow, p: Planned, now: number): Promise<
     reason: null,
     provider_fee: null,
     funded_at: null,
+    amount_reversed: 0,
     state_set_at: now,
     created_at: now,
   };
@@ -264,6 +265,7 @@ export async function retryRun(db: Db, programId: string, id: string, apis: Payo
         sender_batch_id: null,
         provider_fee: null,
         funded_at: null,
+        amount_reversed: 0,
         reason: null,
       };
       await runs.moveItem(tx, item, 'pending', fresh, now);
@@ -379,16 +381,6 @@ export async function applyStatus(tx: Tx, programId: string, s: PaypalItemStatus
     { provider_batch_id: s.payoutBatchId, provider_item_id: s.payoutItemId, reason, ...fee },
     now,
   );
-}
-
-/**
- * A Stripe transfer reversed in full (its transfer.reversed event): the paid item is
- * returned and its commissions given back, once, as PayPal's RETURNED does.
- */
-export async function transferReversed(tx: Tx, programId: string, itemId: string, transferId: string, now: number): Promise<boolean> {
-  const item = await lockedItem(tx, programId, itemId);
-  if (item?.method !== 'stripe_connect' || item.provider_item_id !== transferId || item.state !== 'paid') return false;
-  return settle(tx, programId, item, 'returned', { reason: 'transfer reversed' }, now);
 }
 
 /** Reads the run's PayPal batches and Wise transfers again and applies what changed (a missed webhook). */

@@ -1,7 +1,7 @@
 // The domain's reactions to its own events (events/emit.ts), registered by the composition
 // root: a partner's group moves when a commission, or an approval, raises the totals its
 // rules weigh; a partnership just accepted gets the program's automatic code; a payout batch
-// marked paid gets its partners' invoices. The modules that emit know nothing of these.
+// marked paid gets its partners' invoices, and a paid payout returned a credit note. The modules that emit know nothing of these.
 
 import type { Queryable } from '../platform/db/db.js';
 import type { Reaction } from '../events/emit.js';
@@ -11,6 +11,7 @@ import { autoCode } from '../modules/codes/service.js';
 import { findPartnership, partnershipOfPartner } from '../modules/partnerships/service.js';
 import { findProgram } from '../modules/programs/service.js';
 import { invoicesForBatch } from './invoice-issue.js';
+import { creditPayout } from './credit-notes.js';
 
 /** The partnership whose totals the event may raise, or null. */
 function raised(e: DomainEvent): { partnerId?: string; partnershipId?: string } | null {
@@ -64,5 +65,21 @@ export const payoutInvoices: Reaction = {
   wants: async (_db: Queryable, e) => e.type === 'payout.paid' && (e.data.type === 'payout_batch' || e.data.type === 'payout'),
   async run(tx, e) {
     await invoicesForBatch(tx, e.programId, e.data.id, e.at);
+  },
+};
+
+export const payoutCreditNotes: Reaction = {
+  // A run's payout returned (PayPal's RETURNED, a Stripe transfer reversed whole, Wise's bounce): what is left of its invoice is credited.
+  wants: async (_db: Queryable, e) => e.type === 'payout.failed' && e.data.attributes.state === 'returned',
+  async run(tx, e) {
+    const a = e.data.attributes;
+    const reason = `the payment provider returned the payout (${typeof a.reason === 'string' ? a.reason : 'returned'})`;
+    await creditPayout(
+      tx,
+      e.programId,
+      { id: e.data.id, partner_id: String(a.partner_id) },
+      { cause: 'returned', amount: 'rest', reason },
+      e.at,
+    );
   },
 };

@@ -4,7 +4,7 @@
 // yet, and retry what failed. Every step asks first; the API decides, the page only offers.
 
 import { useState } from 'preact/hooks';
-import { api, type Answer } from '../common/api.js';
+import { api, apiHref, type Answer } from '../common/api.js';
 import { dateTime, money } from '../common/format.js';
 import { Confirm } from '../common/forms.js';
 import { useLoad } from '../common/use-api.js';
@@ -13,6 +13,7 @@ import { href, useRole } from './session.js';
 
 type Run = Answer<'/v1/payout_runs/{id}'>['data'];
 type Item = Answer<'/v1/payout_runs/{id}'>['included'][number];
+type Document = Answer<'/v1/payout_runs/{id}'>['meta']['documents'][number];
 type Skipped = Answer<'/v1/payout_runs', 'post'>['meta']['skipped'][number];
 type Verb = 'make' | 'approve' | 'send' | 'retry' | 'refresh';
 
@@ -26,31 +27,75 @@ const counts = (r: Run) =>
     .map(([state, n]) => `${n} ${state}`)
     .join(' · ') || 'no payouts';
 
-const ITEMS: Column<Item>[] = [
-  {
-    label: 'Partner',
-    cell: (i) => <a href={href(`/partners/${i.attributes.partner_id}`)}>{i.attributes.address}</a>,
-    text: (i) => i.attributes.address,
-  },
-  { label: 'Method', cell: (i) => methodTitle(i.attributes.method), text: (i) => i.attributes.method, minor: true },
-  {
-    label: 'Amount',
-    numeric: true,
-    cell: (i) => money(i.attributes.amount, i.attributes.currency),
-    text: (i) => `${i.attributes.amount} ${i.attributes.currency}`,
-  },
-  {
-    label: 'State',
-    cell: (i) => (
-      <>
-        <span class={`state ${i.attributes.state}`}>{i.attributes.state}</span>
-        {i.attributes.reason && <span class="reason">: {i.attributes.reason}</span>}
-      </>
-    ),
-    text: (i) => (i.attributes.reason ? `${i.attributes.state}: ${i.attributes.reason}` : i.attributes.state),
-  },
-  { label: 'Since', cell: (i) => dateTime(i.attributes.state_set_at), text: (i) => String(i.attributes.state_set_at), minor: true },
-];
+/** A payout's invoice and credit notes, each its PDF. */
+function Documents({ of }: { of: Document[] }) {
+  if (of.length === 0) return <>—</>;
+  return (
+    <>
+      {of.map((d, n) => (
+        <span key={d.id}>
+          {n > 0 && ' · '}
+          <a
+            href={apiHref(d.type === 'invoice' ? '/v1/invoices/{id}/pdf' : '/v1/credit_notes/{id}/pdf', { path: { id: d.id } })}
+            download
+            aria-label={`${d.type === 'invoice' ? 'Invoice' : 'Credit note'} ${d.label} (PDF)`}
+          >
+            {d.label}
+          </a>
+        </span>
+      ))}
+    </>
+  );
+}
+
+const feeOf = (i: Item) => (i.attributes.provider_fee === null ? '—' : money(i.attributes.provider_fee, i.attributes.currency));
+
+/** The run's payouts; `documents`: each paid payout's invoice and credit notes. */
+const itemColumns = (documents: Document[]): Column<Item>[] => {
+  const of = (i: Item) => documents.filter((d) => d.payout_id === i.id);
+  return [
+    {
+      label: 'Partner',
+      cell: (i) => <a href={href(`/partners/${i.attributes.partner_id}`)}>{i.attributes.address}</a>,
+      text: (i) => i.attributes.address,
+    },
+    { label: 'Method', cell: (i) => methodTitle(i.attributes.method), text: (i) => i.attributes.method, minor: true },
+    {
+      label: 'Amount',
+      numeric: true,
+      cell: (i) => (
+        <>
+          {money(i.attributes.amount, i.attributes.currency)}
+          {i.attributes.amount_reversed > 0 && i.attributes.state === 'paid' && (
+            <span class="reason"> ({money(i.attributes.amount_reversed, i.attributes.currency)} reversed)</span>
+          )}
+        </>
+      ),
+      text: (i) => `${i.attributes.amount} ${i.attributes.currency}`,
+    },
+    // What the provider charged the program, on top of the partner's amount.
+    { label: 'Provider fee', numeric: true, cell: feeOf, text: (i) => String(i.attributes.provider_fee ?? '') },
+    {
+      label: 'State',
+      cell: (i) => (
+        <>
+          <span class={`state ${i.attributes.state}`}>{i.attributes.state}</span>
+          {i.attributes.reason && <span class="reason">: {i.attributes.reason}</span>}
+        </>
+      ),
+      text: (i) => (i.attributes.reason ? `${i.attributes.state}: ${i.attributes.reason}` : i.attributes.state),
+    },
+    {
+      label: 'Invoice',
+      cell: (i) => <Documents of={of(i)} />,
+      text: (i) =>
+        of(i)
+          .map((d) => d.label)
+          .join(' '),
+    },
+    { label: 'Since', cell: (i) => dateTime(i.attributes.state_set_at), text: (i) => String(i.attributes.state_set_at), minor: true },
+  ];
+};
 
 const SKIPPED: Column<Skipped & { id: string }>[] = [
   { label: 'Partner', cell: (s) => <a href={href(`/partners/${s.partner_id}`)}>{s.name}</a>, text: (s) => s.name },
@@ -122,7 +167,19 @@ function RunActions({ run, items, role, ask }: { run: Run; items: Item[]; role: 
 }
 
 /** One run: its state, its payouts, what it offers to do. */
-function RunPanel({ run, items, role, ask }: { run: Run; items: Item[]; role: string | undefined; ask: (v: Verb) => void }) {
+function RunPanel({
+  run,
+  items,
+  documents,
+  role,
+  ask,
+}: {
+  run: Run;
+  items: Item[];
+  documents: Document[];
+  role: string | undefined;
+  ask: (v: Verb) => void;
+}) {
   const a = run.attributes;
   return (
     <section class="panel payout-run" aria-labelledby="run-title">
@@ -136,7 +193,7 @@ function RunPanel({ run, items, role, ask }: { run: Run; items: Item[]; role: st
         {a.sent_at !== null && `, sent ${dateTime(a.sent_at)}${a.attempt > 1 ? ` (attempt ${a.attempt})` : ''}`}.
       </p>
       {items.length > 0 ? (
-        <Table caption="Payouts of the run" columns={ITEMS} rows={items} csv="payout-run" />
+        <Table caption="Payouts of the run" columns={itemColumns(documents)} rows={items} csv="payout-run" />
       ) : (
         <p>It holds no payouts.</p>
       )}
@@ -222,7 +279,7 @@ export function PayoutRuns({ changed }: { changed: () => void }) {
             </Empty>
           ) : (
             <>
-              <RunPanel run={shown.data} items={shown.included} role={role} ask={setAsking} />
+              <RunPanel run={shown.data} items={shown.included} documents={shown.meta.documents} role={role} ask={setAsking} />
               {runs.length > 1 && <Table caption="Payout runs" columns={runColumns} rows={runs} current={shown.data.id} />}
             </>
           )

@@ -15,7 +15,7 @@ const t = part('payout', PAYOUT_WORDS);
 const place = (ownEmail: string): PaymentPlace => ({
   key: 'embed',
   ownEmail,
-  // Stripe refuses to be framed, and the top page is the company's app (decision 0374).
+  // Stripe refuses to be framed, and the top page is the company's app (decision 0376).
   stripeWindow: true,
   t,
   method: async (signal) => (await api.GET('/v1/embed/payout_method', { ...auth(), signal })).data.attributes,

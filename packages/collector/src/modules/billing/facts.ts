@@ -75,8 +75,17 @@ export type Fact =
    * paid out, and what the provider still asks of it (modules/payout-methods).
    */
   | { kind: 'payout_account'; account: string; payoutsEnabled: boolean; currentlyDue: string[]; at: number }
-  /** A transfer to a connected account reversed (in full or not), naming the payout run item it paid (flows/payout-send.ts). */
-  | { kind: 'transfer_reversed'; transfer: string; item: string | undefined; full: boolean }
+  /**
+   * A transfer to a connected account reversed (in full or not), naming the payout run item it
+   * paid, with its reversals by id and amount (minor units) (flows/payout-reversal.ts).
+   */
+  | {
+      kind: 'transfer_reversed';
+      transfer: string;
+      item: string | undefined;
+      full: boolean;
+      reversals: { id: string; amount: number }[];
+    }
   | { kind: 'nothing'; reason: string };
 
 /** An event whose signature held, read as far as every platform's log needs. */

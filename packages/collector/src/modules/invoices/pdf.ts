@@ -1,27 +1,32 @@
-// An invoice as a PDF, through PDFKit (docs/payouts.md#invoices). The same invoice gives the
+// An invoice or a credit note as a PDF, through PDFKit (docs/payouts.md#invoices). The same invoice gives the
 // same bytes: the document's dates are the payout's, and PDFKit derives the file's /ID from
 // them, so a download can be compared and nothing needs storing but the invoice's data.
 
 import PDFDocument from 'pdfkit';
 import { majorUnits } from '../../core/money.js';
-import type { InvoiceData, Party } from './model.js';
+import type { DocumentLine, Party } from './model.js';
 
 export const TITLE = 'Self-billing invoice';
+export const CREDIT_TITLE = 'Self-billing credit note';
 
+/** What a document prints: its title, its heading lines (number, date, what it refers to), a sentence, the parties and lines. */
 export interface Printed {
+  title: string;
   label: string;
   currency: string;
   amount: number;
-  paidAt: number;
-  payoutId: string;
-  data: InvoiceData;
+  /** Unix seconds: the document's date, which also dates the file (the same bytes at every download). */
+  date: number;
+  heading: string[];
+  note: string;
+  data: { customer: Party; supplier: Party; lines: DocumentLine[] };
 }
 
 /** An amount in major units with its sign and code: "-1.50 USD", "1500 JPY". */
 export const money = (amount: number, currency: string): string =>
   `${amount < 0 ? '-' : ''}${majorUnits(Math.abs(amount), currency)} ${currency}`;
 
-const day = (unix: number): string => new Date(unix * 1000).toISOString().slice(0, 10);
+export const day = (unix: number): string => new Date(unix * 1000).toISOString().slice(0, 10);
 
 const MARGIN = 50;
 const WIDTH = 595.28 - 2 * MARGIN; // A4
@@ -60,13 +65,13 @@ function lines(doc: PDFKit.PDFDocument, invoice: Printed): void {
   row('', 'Total', money(invoice.amount, invoice.currency));
 }
 
-/** The invoice's PDF: A4, PDFKit's standard Helvetica (Latin-1 text; no font file embedded). */
-export function invoicePdf(invoice: Printed): Promise<Buffer> {
-  const date = new Date(invoice.paidAt * 1000);
+/** The document's PDF: A4, PDFKit's standard Helvetica (Latin-1 text; no font file embedded). */
+export function documentPdf(invoice: Printed): Promise<Buffer> {
+  const date = new Date(invoice.date * 1000);
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
-    info: { Title: `${TITLE} ${invoice.label}`, Producer: 'Tally', Creator: 'Tally', CreationDate: date, ModDate: date },
+    info: { Title: `${invoice.title} ${invoice.label}`, Producer: 'Tally', Creator: 'Tally', CreationDate: date, ModDate: date },
   });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -74,19 +79,17 @@ export function invoicePdf(invoice: Printed): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  doc.font('Helvetica-Bold').fontSize(20).text(TITLE);
+  doc.font('Helvetica-Bold').fontSize(20).text(invoice.title);
   doc.moveDown(0.5);
   doc.font('Helvetica').fontSize(10);
-  doc.text(`Invoice number: ${invoice.label}`);
-  doc.text(`Date: ${day(invoice.paidAt)}`);
-  doc.text(`Payout: ${invoice.payoutId}`);
+  for (const line of invoice.heading) doc.text(line);
   doc.moveDown();
   const top = doc.y;
   const left = party(doc, 'Supplier (partner)', invoice.data.supplier, MARGIN, top);
   const right = party(doc, 'Customer (issuer of this invoice)', invoice.data.customer, MARGIN + COLUMN + 20, top);
   doc.y = Math.max(left, right) + 16;
   doc.x = MARGIN;
-  doc.text('Issued by the customer on behalf of the supplier (self-billing), for the commissions below.', { width: WIDTH });
+  doc.text(invoice.note, { width: WIDTH });
   doc.moveDown();
   lines(doc, invoice);
   doc.end();

@@ -142,7 +142,7 @@ const portalPlace: Place = {
 /**
  * The embed's session's partner; the address the company gave is theirs. Stripe's pages open
  * in a window of their own (no frame may show them) and come back to the embed's page there,
- * which says to return to the app (decision 0374).
+ * which says to return to the app (decision 0376).
  */
 const embedPlace: Place = {
   access: 'embed',

@@ -38,6 +38,8 @@ export interface ItemRow {
   reason: string | null;
   /** What the provider charges the program for it (Wise's quote), in the item's minor units; never taken from `amount`. */
   provider_fee: number | null;
+  /** Minor units the provider took back after paying it (Stripe's partial reversals); the whole amount once returned by a reversal. */
+  amount_reversed: number;
   /** When its Wise transfer was funded from the program's balance; null until then (and for other providers). */
   funded_at: number | null;
   state_set_at: number;
@@ -47,6 +49,16 @@ export interface ItemRow {
 /** The attempt an item was last sent in: the end of its sender_batch_id (`<run>-<currency>-<attempt>`). */
 export const attemptOf = (item: Pick<ItemRow, 'sender_batch_id'>): string =>
   item.sender_batch_id?.slice(item.sender_batch_id.lastIndexOf('-') + 1) ?? '0';
+
+/** One reversal of a paid item's transfer, recorded once by the provider's id, and the commission that owes its amount again. */
+export interface ReversalRow {
+  item_id: string;
+  reversal_id: string;
+  program_id: string;
+  amount: number;
+  commission_id: string | null;
+  created_at: number;
+}
 
 export interface PaypalAccountRow {
   program_id: string;

@@ -18,6 +18,7 @@ export function renderItem(i: ItemRow): PayoutPayload & { attributes: Record<str
       provider_batch_id: i.provider_batch_id,
       provider_item_id: i.provider_item_id,
       provider_fee: i.provider_fee,
+      amount_reversed: Number(i.amount_reversed),
       reason: i.reason,
       state_set_at: i.state_set_at,
       created_at: i.created_at,

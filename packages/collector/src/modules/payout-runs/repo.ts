@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/db.js';
 import { insertRow } from '../../platform/db/rows.js';
-import type { ItemRow, ItemState, PaypalAccountRow, RunRow } from './model.js';
+import type { ItemRow, ItemState, PaypalAccountRow, ReversalRow, RunRow } from './model.js';
 
 export async function insertRun(db: Queryable, run: RunRow): Promise<void> {
   await insertRow(db, 'payout_runs', run);
@@ -71,6 +71,34 @@ export async function moveItem(db: Queryable, item: ItemRow, to: ItemState, chan
   const set = keys.map((k) => `${k} = ?`).join(', ');
   const values = keys.map((k) => all[k] as string | number | null);
   return (await db.run(`UPDATE payout_run_items SET ${set} WHERE id = ? AND state = ?`, [...values, item.id, item.state])) === 1;
+}
+
+/** Records a reversal of the item's transfer; false when it was recorded before (by this event or another). */
+export async function recordReversal(db: Queryable, r: ReversalRow): Promise<boolean> {
+  return (
+    (await db.run(
+      `INSERT INTO payout_reversals (item_id, reversal_id, program_id, amount, commission_id, created_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (item_id, reversal_id) DO NOTHING`,
+      [r.item_id, r.reversal_id, r.program_id, r.amount, r.commission_id, r.created_at],
+    )) === 1
+  );
+}
+
+/** Adds `amount` to a paid item's reversed total, in one statement (two processes add both); resolves to the new total, undefined when the item is no longer paid. */
+export async function addReversed(db: Queryable, itemId: string, amount: number): Promise<number | undefined> {
+  const row = await db.get<{ amount_reversed: number }>(
+    `UPDATE payout_run_items SET amount_reversed = amount_reversed + ? WHERE id = ? AND state = 'paid' RETURNING amount_reversed`,
+    [amount, itemId],
+  );
+  return row ? Number(row.amount_reversed) : undefined;
+}
+
+export function reversalsOf(db: Queryable, itemId: string): Promise<ReversalRow[]> {
+  return db.all<ReversalRow>('SELECT * FROM payout_reversals WHERE item_id = ? ORDER BY created_at, reversal_id', [itemId]);
+}
+
+export async function setReversalCommission(db: Queryable, itemId: string, reversalId: string, commissionId: string): Promise<void> {
+  await db.run('UPDATE payout_reversals SET commission_id = ? WHERE item_id = ? AND reversal_id = ?', [commissionId, itemId, reversalId]);
 }
 
 export function paypalAccount(db: Queryable, programId: string): Promise<PaypalAccountRow | undefined> {

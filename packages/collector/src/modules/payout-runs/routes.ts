@@ -10,6 +10,7 @@ import { one, resource, unixTime } from '../../platform/http/schemas.js';
 import { listRuns, paypalAccount, savePaypalAccount } from './repo.js';
 import { renderItem, renderRun } from './present.js';
 import type { Db } from '../../platform/db/db.js';
+import { documentsOf } from '../invoices/service.js';
 
 const nullableTime = unixTime.nullable();
 const itemSchema = resource('payout', {
@@ -27,6 +28,10 @@ const itemSchema = resource('payout', {
     .int()
     .nullable()
     .meta({ description: "What the provider charges the program for it, in minor units, apart from the partner's amount (Wise)" }),
+  amount_reversed: z
+    .number()
+    .int()
+    .meta({ description: 'Minor units the provider took back after paying it (Stripe reversals); the whole amount once returned by one' }),
   reason: z.string().nullable().meta({ description: 'Why it failed or came back, as the provider said' }),
   state_set_at: unixTime,
   created_at: unixTime,
@@ -41,6 +46,12 @@ const runSchema = resource('payout_run', {
   created_at: unixTime,
   approved_at: nullableTime,
   sent_at: nullableTime,
+});
+const documentSchema = z.object({
+  payout_id: z.string(),
+  type: z.enum(['invoice', 'credit_note']),
+  id: z.string().meta({ description: 'Its id under /v1/invoices or /v1/credit_notes' }),
+  label: z.string(),
 });
 const runWithItemsSchema = z.object({ data: runSchema, included: z.array(itemSchema) });
 const skippedSchema = z.object({ partner_id: z.string(), name: z.string(), currency: z.string(), amount: z.string(), reason: z.string() });
@@ -142,11 +153,19 @@ export const payoutRunRoutes = [
   route({
     method: 'get',
     path: '/v1/payout_runs/:id',
-    summary: 'One payout run with its payouts (included)',
+    summary: "One payout run with its payouts (included), and each paid payout's invoice and credit notes (meta.documents)",
     access: 'secret',
     status: 200,
-    response: runWithItemsSchema,
-    handle: ({ db, program, params }) => shown(db, program.id, params.id ?? ''),
+    response: runWithItemsSchema.extend({ meta: z.object({ documents: z.array(documentSchema) }) }),
+    async handle({ db, program, params }) {
+      const answer = await shown(db, program.id, params.id ?? '');
+      const documents = await documentsOf(
+        db,
+        program.id,
+        answer.body.included.map((i) => i.id),
+      );
+      return { ...answer, body: { ...answer.body, meta: { documents } } };
+    },
   }),
   byId('approve', 'Approve a draft payout run (owners only); it can then be sent', 'owner', (i, id) =>
     approveRun(i.db, i.program.id, id, whoIs(i), i.now),

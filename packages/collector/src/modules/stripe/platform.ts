@@ -18,6 +18,23 @@ const checkout: Reader = (s, e) => ({
   unpaid: 'link',
 });
 
+/** A transfer with its reversals (Stripe lists them newest first, and each is in the event of its own making). */
+const transferReversal: Reader = (t) => {
+  const list = obj(t.reversals)?.data;
+  const reversals = (Array.isArray(list) ? list : [])
+    .map((r) => obj(r) ?? {})
+    .map((r) => ({ id: str(r.id) ?? '', amount: Number(r.amount) }))
+    .filter((r) => r.id !== '' && Number.isSafeInteger(r.amount) && r.amount > 0)
+    .reverse(); // oldest first, so their credit notes are numbered in the order they were made
+  return {
+    kind: 'transfer_reversed',
+    transfer: str(t.id) ?? '',
+    item: str(obj(t.metadata)?.tally_payout_item_id),
+    full: t.reversed === true,
+    reversals,
+  };
+};
+
 const FACTS: Readonly<Record<string, Reader>> = {
   'checkout.session.completed': checkout,
   'checkout.session.async_payment_succeeded': checkout,
@@ -48,13 +65,10 @@ const FACTS: Readonly<Record<string, Reader>> = {
   'customer.updated': (c) => ({ kind: 'customer', who: read.customerObject(c) }),
   // A partner's Express account, from the Connect endpoint: its readiness for payouts (docs/payouts.md).
   'account.updated': (a, e) => ({ kind: 'payout_account', ...read.payoutAccount(a), at: e.created }),
-  // A payout run's transfer taken back: the item is returned, its commissions payable again.
-  'transfer.reversed': (t) => ({
-    kind: 'transfer_reversed',
-    transfer: str(t.id) ?? '',
-    item: str(obj(t.metadata)?.tally_payout_item_id),
-    full: t.reversed === true,
-  }),
+  // A payout run's transfer taken back, in part or whole: each reversal applied once (flows/payout-reversal.ts).
+  'transfer.reversed': transferReversal,
+  // Also sent when a reversal changes the transfer; its reversals already applied change nothing.
+  'transfer.updated': transferReversal,
 };
 
 /** Stripe's signing secrets: whsec_ and base64 (Stripe's are 32 bytes; any length from 16 is taken). */

@@ -1,4 +1,4 @@
-// Continue to Stripe from inside a frame (the embed, decision 0374): Stripe's onboarding may
+// Continue to Stripe from inside a frame (the embed, decision 0376): Stripe's onboarding may
 // not be framed, and taking over the top page would leave the company's app, so it opens in
 // a window of its own. Stripe sends that window back to the embed's page, which says to close
 // it; here the partner asks to read the account again once back (a button, not the

@@ -109,6 +109,12 @@ const de: Catalogue<typeof en> = {
     noInvoices: 'Noch keine Rechnungen',
     noInvoicesText:
       'Zu jeder Auszahlung stellt das Unternehmen für Sie eine Gutschrift aus: Ihre Rechnungsdaten stehen in den Einstellungen.',
+    creditNotes: 'Rechnungskorrekturen',
+    yourCreditNotes: 'Ihre Rechnungskorrekturen',
+    corrects: 'Berichtigt',
+    noCreditNotes: 'Keine Rechnungskorrekturen',
+    noCreditNotesText:
+      'Kommt das Geld einer Auszahlung nach der Zahlung zurück, berichtigt eine Rechnungskorrektur ihre Gutschrift, ganz oder für den zurückgekommenen Teil.',
   },
   commissionState: {
     pending: 'ausstehend',

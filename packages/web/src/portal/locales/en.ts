@@ -103,6 +103,12 @@ export default {
     download: 'Download PDF',
     noInvoices: 'No invoices yet',
     noInvoicesText: 'Each paid payout comes with a self-billing invoice the company issues for you: your billing details are in Settings.',
+    creditNotes: 'Credit notes',
+    yourCreditNotes: 'Your credit notes',
+    corrects: 'Corrects',
+    noCreditNotes: 'No credit notes',
+    noCreditNotesText:
+      "When a payout's money comes back after it was paid, a credit note corrects its invoice, in full or for the part returned.",
   },
   commissionState: {
     pending: 'pending',

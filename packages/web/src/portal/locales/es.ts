@@ -105,6 +105,12 @@ const es: Catalogue<typeof en> = {
     download: 'Descargar PDF',
     noInvoices: 'Aún no hay facturas',
     noInvoicesText: 'Cada pago llega con una autofactura que la empresa emite por ti: tus datos de facturación están en Ajustes.',
+    creditNotes: 'Notas de crédito',
+    yourCreditNotes: 'Tus notas de crédito',
+    corrects: 'Corrige',
+    noCreditNotes: 'No hay notas de crédito',
+    noCreditNotesText:
+      'Si el dinero de un pago vuelve después de pagado, una nota de crédito corrige su factura, entera o por la parte devuelta.',
   },
   commissionState: {
     pending: 'pendiente',

@@ -108,6 +108,12 @@ const fr: Catalogue<typeof en> = {
     noInvoices: 'Pas encore de facture',
     noInvoicesText:
       "Chaque versement est accompagné d'une autofacture que l'entreprise émet pour vous : vos coordonnées de facturation sont dans les Paramètres.",
+    creditNotes: 'Avoirs',
+    yourCreditNotes: 'Vos avoirs',
+    corrects: 'Corrige',
+    noCreditNotes: 'Aucun avoir',
+    noCreditNotesText:
+      "Quand l'argent d'un paiement revient après son versement, un avoir corrige sa facture, en entier ou pour la part revenue.",
   },
   commissionState: {
     pending: 'en attente',

@@ -14,6 +14,7 @@ import { PayoutMethod, TaxForm } from '../payment/panels.js';
 type Commission = Answer<'/v1/portal/partnerships/{id}/commissions'>['data'][number];
 type Payout = Answer<'/v1/portal/partnerships/{id}/payouts'>['data'][number];
 type Invoice = Answer<'/v1/portal/partnerships/{id}/invoices'>['data'][number];
+type CreditNote = Answer<'/v1/portal/partnerships/{id}/credit_notes'>['data'][number];
 
 function whenPayable(c: Commission): string {
   const a = c.attributes;
@@ -79,32 +80,47 @@ const payouts = (): Column<Payout>[] => [
   },
 ];
 
+/** A document's download link: the PDF route of the partnership `id`. */
+const pdfColumn = <T extends { id: string }>(href: (row: T) => string): Column<T> => ({
+  label: 'PDF',
+  cell: (row) => (
+    <a class="button-link" href={href(row)} download>
+      {t('earnings.download')}
+    </a>
+  ),
+});
+
+/** A document's number, date and amount (an invoice, a credit note). */
+function documentColumns<T extends { attributes: { label: string; amount: number; currency: string } }>(
+  dateOf: (row: T) => number,
+): Column<T>[] {
+  return [
+    { label: t('earnings.invoiceNumber'), cell: (i) => i.attributes.label, text: (i) => i.attributes.label },
+    {
+      label: t('earnings.date'),
+      cell: (i) => dateTime(dateOf(i)),
+      text: (i) => new Date(dateOf(i) * 1000).toISOString(),
+    },
+    {
+      label: t('earnings.amount'),
+      numeric: true,
+      cell: (i) => money(i.attributes.amount, i.attributes.currency),
+      text: (i) => `${i.attributes.amount} ${i.attributes.currency}`,
+    },
+  ];
+}
+
 /** The self-billing invoice of each paid payout, with its PDF; `id` is the partnership's. */
 const invoices = (id: string): Column<Invoice>[] => [
-  { label: t('earnings.invoiceNumber'), cell: (i) => i.attributes.label, text: (i) => i.attributes.label },
-  {
-    label: t('earnings.date'),
-    cell: (i) => dateTime(i.attributes.paid_at),
-    text: (i) => new Date(i.attributes.paid_at * 1000).toISOString(),
-  },
-  {
-    label: t('earnings.amount'),
-    numeric: true,
-    cell: (i) => money(i.attributes.amount, i.attributes.currency),
-    text: (i) => `${i.attributes.amount} ${i.attributes.currency}`,
-  },
-  {
-    label: 'PDF',
-    cell: (i) => (
-      <a
-        class="button-link"
-        href={apiHref('/v1/portal/partnerships/{id}/invoices/{invoice}/pdf', { path: { id, invoice: i.id } })}
-        download
-      >
-        {t('earnings.download')}
-      </a>
-    ),
-  },
+  ...documentColumns<Invoice>((i) => i.attributes.paid_at),
+  pdfColumn((i) => apiHref('/v1/portal/partnerships/{id}/invoices/{invoice}/pdf', { path: { id, invoice: i.id } })),
+];
+
+/** The credit notes correcting an invoice when a payout's money came back, with the invoice each corrects. */
+const creditNotes = (id: string): Column<CreditNote>[] => [
+  ...documentColumns<CreditNote>((n) => n.attributes.issued_at),
+  { label: t('earnings.corrects'), cell: (n) => n.attributes.invoice_label, text: (n) => n.attributes.invoice_label },
+  pdfColumn((n) => apiHref('/v1/portal/partnerships/{id}/credit_notes/{note}/pdf', { path: { id, note: n.id } })),
 ];
 
 interface ListPanel<T> {
@@ -194,6 +210,17 @@ export function Earnings() {
             columns={invoices(current.id)}
             csv="invoices"
             empty={[t('earnings.noInvoices'), t('earnings.noInvoicesText')]}
+          />
+          <Panel
+            title={t('earnings.creditNotes')}
+            caption={t('earnings.yourCreditNotes')}
+            param="credit_notes_page"
+            load={(id, page, signal) =>
+              api.GET('/v1/portal/partnerships/{id}/credit_notes', { params: { path: { id }, query: { page } }, signal })
+            }
+            columns={creditNotes(current.id)}
+            csv="credit-notes"
+            empty={[t('earnings.noCreditNotes'), t('earnings.noCreditNotesText')]}
           />
           <PayoutMethod id={current.id} />
           <TaxForm id={current.id} />

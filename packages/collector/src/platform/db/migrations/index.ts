@@ -42,6 +42,7 @@ import m0036 from './0036-payout-runs.js';
 import m0037 from './0037-invoices.js';
 import m0038 from './0038-wise-payouts.js';
 import m0039 from './0039-payout-schedule.js';
+import m0040 from './0040-reversals-credit-notes.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -85,4 +86,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0037,
   m0038,
   m0039,
+  m0040,
 ];
