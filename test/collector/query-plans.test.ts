@@ -11,6 +11,7 @@ import { keyring } from '../../packages/collector/src/platform/keyring.js';
 import { ROUTES } from '../../packages/collector/src/app.js';
 import { authenticateSession } from '../../packages/collector/src/modules/owners/service.js';
 import { authenticatePartner, type PartnerContext } from '../../packages/collector/src/flows/portal.js';
+import { creditPayout } from '../../packages/collector/src/flows/credit-notes.js';
 import { deletePartner } from '../../packages/collector/src/modules/partners/service.js';
 import { eraseReferral, forgetEmail } from '../../packages/collector/src/modules/referrals/service.js';
 import { ServiceError } from '../../packages/collector/src/platform/errors.js';
@@ -113,6 +114,9 @@ beforeAll(async () => {
   await call('POST', '/v1/commissions', { body: { partner_id: p.partnerId, amount: 500, currency: 'EUR' } });
   const paid = (await call('POST', '/v1/payout_batches', { body: { currency: 'EUR' } })).body.data[0].id;
   await call('POST', `/v1/payout_batches/${paid}/paid`);
+  // Its money back in part, as a provider's reversal would: a credit note against that invoice.
+  const credit = { cause: 'trr_plans', amount: 100, reason: 'plans' };
+  await c.running.db.transaction((tx) => creditPayout(tx, c.programId, { id: paid, partner_id: p.partnerId }, credit, T0));
   expect((await call('POST', '/v1/payout_batches', { body: {} })).body.data).toHaveLength(1);
   // A referral held for review (a disposable address), and the owner's decision about it.
   const held = await call('POST', '/v1/tracking/conversion', {
