@@ -261,6 +261,8 @@ describe('programs', () => {
       "INSERT INTO payout_runs (id, program_id, provider, state, created_by, created_at) VALUES (?, ?, 'paypal', 'draft', 'them', ?)",
       [run, other.id, Math.floor(Date.now() / 1000)],
     );
+    await as('POST', `/v1/message_threads/${theirs.partnershipId}/messages`, { body: 'Theirs' });
+    const broadcast = (await as('POST', '/v1/broadcasts', { bodies: { en: 'Theirs' } })).body.data;
     const ids: Record<string, string> = {
       groups: group.id,
       rewards: reward.id,
@@ -289,6 +291,8 @@ describe('programs', () => {
       events: theirEvent.id,
       review_decisions: decision.id,
       payout_runs: run,
+      message_threads: theirs.partnershipId,
+      broadcasts: broadcast.id,
     };
     const o = await ownerSession(c);
     const tried: string[] = [];

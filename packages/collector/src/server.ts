@@ -28,6 +28,7 @@ import { pruneNotifications, startNotifications } from './flows/notification-sen
 import { purgeExpiredAccess } from './flows/purge.js';
 import { usePasswordCost } from './modules/identity/passwords.js';
 import { payClickRewards } from './flows/click-rewards.js';
+import { sendDueBroadcasts } from './modules/messages/service.js';
 import { SECURITY_HEADERS } from './platform/http/security-headers.js';
 
 export interface RunningServer {
@@ -50,6 +51,8 @@ export interface RunningServer {
     payClicks(): Promise<number>;
     /** Clicks' months made ahead, and CLICK_RETENTION_MONTHS applied (modules/clicks/partitions.ts). */
     maintainClicks(): Promise<ClickMaintenance>;
+    /** Delivers the scheduled broadcasts that are due (modules/messages). */
+    sendBroadcasts(): Promise<number>;
   };
   close(): Promise<void>;
 }
@@ -59,6 +62,8 @@ const unixNow = (): number => Math.floor(Date.now() / 1000);
 const FOLD_EVERY_MS = 1000;
 /** How often expired sessions, links and invitations are deleted. */
 const PURGE_EVERY_MS = 3600_000;
+/** How often scheduled broadcasts are looked for: one goes out within a minute of its time. */
+const BROADCASTS_EVERY_MS = 60_000;
 
 /** The database of a configuration, opened and migrated. */
 export function openConfigured(
@@ -290,19 +295,22 @@ function startLoops({ db, log, now, config, options, background, outbound, maile
   const payClicks = () => payClickRewards(db, now());
   const payingClicks = repeat(background, PURGE_EVERY_MS, () => payClicks().catch(warn('paying click rewards')));
 
+  const sendBroadcasts = () => sendDueBroadcasts(db, now());
+  const broadcasting = repeat(background, BROADCASTS_EVERY_MS, () => sendBroadcasts().catch(warn('sending scheduled broadcasts')));
+
   let clickMaintenance: Promise<void> | undefined;
   const maintainingTimer = repeat(background, PURGE_EVERY_MS, () => {
     clickMaintenance ??= clicks.logged().finally(() => (clickMaintenance = undefined));
   });
   return {
     clear() {
-      for (const timer of [folding, purging, payingClicks, maintainingTimer]) clearInterval(timer);
+      for (const timer of [folding, purging, payingClicks, maintainingTimer, broadcasting]) clearInterval(timer);
     },
     async stop() {
       await delivering.stop();
       await clickPurging?.stop();
       await clickMaintenance;
     },
-    work: { deliver: () => delivering.drain(), fold, purge, payClicks, maintainClicks: clicks.run },
+    work: { deliver: () => delivering.drain(), fold, purge, payClicks, maintainClicks: clicks.run, sendBroadcasts },
   };
 }

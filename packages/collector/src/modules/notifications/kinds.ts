@@ -11,8 +11,16 @@ export const PARTNER_KINDS = [
   'payout_sent',
   'clawback',
   'code_created',
+  'message_waiting',
 ] as const;
-export const OWNER_KINDS = ['new_application', 'webhook_failing', 'billing_failing', 'review_waiting', 'weekly_summary'] as const;
+export const OWNER_KINDS = [
+  'new_application',
+  'webhook_failing',
+  'billing_failing',
+  'review_waiting',
+  'weekly_summary',
+  'partner_message',
+] as const;
 export type PartnerKind = (typeof PARTNER_KINDS)[number];
 export type OwnerKind = (typeof OWNER_KINDS)[number];
 export type NotificationKind = PartnerKind | OwnerKind;
@@ -35,3 +43,9 @@ export const MAX_ATTEMPTS = 40;
  * (an SMTP_URL set months after the first application must not send the backlog).
  */
 export const STALE_SECONDS = 7 * 86_400;
+
+/**
+ * A message waits this long before its e-mail goes: a burst of messages shares one e-mail (one
+ * row per thread, reader and read time), and a reader who read it meanwhile gets none.
+ */
+export const MESSAGE_WAIT_SECONDS = 10 * 60;

@@ -25,6 +25,10 @@ const WORDS: Record<Kind, { title: string; text: string }> = {
     title: 'Money is held for review',
     text: 'Referrals or commissions were held and wait for your decision. At most one e-mail a day.',
   },
+  partner_message: {
+    title: 'A partner writes to you',
+    text: 'A partner sent a message the team has not read for ten minutes. One e-mail per burst of messages.',
+  },
   weekly_summary: {
     title: 'The weekly summary',
     text: "Each Monday: last week's clicks, referrals, customers, revenue and commissions against the week before.",
