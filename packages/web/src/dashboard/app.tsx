@@ -53,7 +53,8 @@ const NAV = [
 function Unread() {
   const { path } = useLocation();
   const n = useLoad((signal) => api.GET('/v1/messages/unread', { signal }), path).data?.data.attributes.messages ?? 0;
-  return n > 0 ? (
+  // Not while a thread is open: it is being read, and the count comes back right on the next page.
+  return n > 0 && !path.startsWith(`${BASE}/messages/`) ? (
     <span class="badge">
       {' '}
       {n}

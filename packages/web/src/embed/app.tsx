@@ -10,6 +10,7 @@ import { pickLocale } from '../common/i18n.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Codes, Figures, LinkCard, Money } from './cards.js';
 import { speak, t } from './language.js';
+import { MessagesCard } from './messages.js';
 import { PayoutSettings } from './payout.js';
 import { type Account, auth, openSession, type Partnership, takeToken } from './session.js';
 
@@ -60,6 +61,7 @@ export function Embed() {
         {accepted && <Codes />}
         {accepted && <Figures />}
         <Money p={p} />
+        <MessagesCard id={p.id} program={p.attributes.program_name} />
         <PayoutSettings
           account={state.account}
           onSaved={async (account) => {

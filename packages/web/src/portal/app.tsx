@@ -114,7 +114,8 @@ function Unread({ id }: { id: string | undefined }) {
   const { path } = useLocation();
   const get = (signal: AbortSignal) => api.GET('/v1/portal/partnerships/{id}/message_thread', { params: { path: { id: id! } }, signal });
   const n = useLoad(id ? get : null, `${id}${path}`).data?.data.attributes.unread ?? 0;
-  return n > 0 ? (
+  // Not on the messages page, which reads them.
+  return n > 0 && !path.startsWith(`${BASE}/messages`) ? (
     <span class="badge">
       {' '}
       {n}

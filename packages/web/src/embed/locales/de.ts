@@ -46,6 +46,13 @@ const de: Catalogue<typeof en> = {
     not_accepted: '{{payable}} sind auszahlbar, sobald die Partnerschaft wieder angenommen ist.',
     later: 'Weiteres wird am {{date}} auszahlbar.',
   },
+  messages: {
+    title: 'Nachrichten mit {{program}}',
+    mine: 'Sie',
+    empty: 'Noch keine Nachrichten. Schreiben Sie dem Team unten.',
+    reply: 'Ihre Nachricht',
+    send: 'Senden',
+  },
   settings: {
     title: 'Auszahlungseinstellungen',
     paypal: 'PayPal-Adresse',

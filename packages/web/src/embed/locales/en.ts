@@ -44,6 +44,13 @@ export default {
     not_accepted: '{{payable}} is payable once the partnership is accepted again.',
     later: 'More becomes payable on {{date}}.',
   },
+  messages: {
+    title: 'Messages with {{program}}',
+    mine: 'You',
+    empty: 'No messages yet. Write to the team below.',
+    reply: 'Your message',
+    send: 'Send',
+  },
   settings: {
     title: 'Payout settings',
     paypal: 'PayPal address',

@@ -46,6 +46,13 @@ const es: Catalogue<typeof en> = {
     not_accepted: '{{payable}} serán pagables cuando la colaboración vuelva a estar aceptada.',
     later: 'Más será pagable el {{date}}.',
   },
+  messages: {
+    title: 'Mensajes con {{program}}',
+    mine: 'Tú',
+    empty: 'Aún no hay mensajes. Escribe al equipo abajo.',
+    reply: 'Tu mensaje',
+    send: 'Enviar',
+  },
   settings: {
     title: 'Ajustes de pago',
     paypal: 'Dirección de PayPal',

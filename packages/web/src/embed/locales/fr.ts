@@ -46,6 +46,13 @@ const fr: Catalogue<typeof en> = {
     not_accepted: '{{payable}} seront payables quand le partenariat sera de nouveau accepté.',
     later: 'D’autres gains deviennent payables le {{date}}.',
   },
+  messages: {
+    title: 'Messages avec {{program}}',
+    mine: 'Vous',
+    empty: 'Aucun message pour l’instant. Écrivez à l’équipe ci-dessous.',
+    reply: 'Votre message',
+    send: 'Envoyer',
+  },
   settings: {
     title: 'Paramètres de versement',
     paypal: 'Adresse PayPal',
