@@ -15132,8 +15132,8 @@ export interface paths {
                 query?: {
                     /** @description exact match */
                     partner_id_eq?: string;
-                    /** @description one of true, false */
-                    unread_eq?: string;
+                    /** @description a whole number */
+                    unread_gt?: string;
                     /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
                     page?: number;
                     /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */

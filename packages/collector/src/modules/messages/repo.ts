@@ -2,10 +2,10 @@
 // first message (an upsert keyed by the partnership); its unread counts move with each message
 // and each read, in the message's transaction.
 
-import type { Param, Queryable } from '../../platform/db/db.js';
-import { lister, type Page, type PageRequest } from '../../platform/db/list.js';
+import type { Queryable } from '../../platform/db/db.js';
+import { type FieldFilter, lister, type Page, type PageRequest } from '../../platform/db/list.js';
 import { insertRow } from '../../platform/db/rows.js';
-import type { BroadcastRow, MessageRow, Side, ThreadView } from './model.js';
+import type { BroadcastRow, MessageRow, Side, ThreadRow, ThreadView } from './model.js';
 
 /** The partnership the thread is, in the program, with its partner's name and address; undefined for none. */
 export function partnershipOf(db: Queryable, programId: string, id: string) {
@@ -55,43 +55,34 @@ export function markRead(db: Queryable, programId: string, id: string, side: Sid
   return db.run(`UPDATE message_threads SET ${side}_unread = 0, ${side}_read_at = ? WHERE program_id = ? AND id = ?`, [now, programId, id]);
 }
 
-/** The program's threads, the latest message first, one page (a cursor is a thread's id). */
+const threadList = lister<ThreadRow>(
+  'message_threads',
+  { partner_id: 'partner_id', unread: 'team_unread' },
+  { orderBy: 'last_message_at' },
+);
+
+/** The program's threads, the latest message first, one page (a cursor is a thread's id), with their partners' names. */
 export async function threads(
   db: Queryable,
   programId: string,
-  filter: { partnerId?: string | undefined; unread?: boolean | undefined },
+  filters: readonly FieldFilter[],
   page: PageRequest,
 ): Promise<Page<ThreadView>> {
-  const where = ['t.program_id = ?'];
-  const params: Param[] = [programId];
-  if (filter.partnerId !== undefined) {
-    where.push('t.partner_id = ?');
-    params.push(filter.partnerId);
-  }
-  if (filter.unread) where.push('t.team_unread > 0');
-  const cursor = page.after ?? page.before;
-  let order = 't.last_message_at DESC, t.id DESC';
-  let offset = (page.page - 1) * page.perPage;
-  if (cursor !== undefined) {
-    const at = await db.get<{ last_message_at: number }>('SELECT last_message_at FROM message_threads WHERE program_id = ? AND id = ?', [
-      programId,
-      cursor,
-    ]);
-    if (!at) return { rows: [], hasMore: false, unknownCursor: true };
-    where.push(`(t.last_message_at, t.id) ${page.after !== undefined ? '<' : '>'} (?, ?)`);
-    params.push(at.last_message_at, cursor);
-    if (page.before !== undefined) order = 't.last_message_at, t.id';
-    offset = 0;
-  }
-  const rows = await db.all<ThreadView>(
-    `SELECT t.*, pa.name AS partner_name, pa.email AS partner_email FROM message_threads t JOIN partners pa ON pa.id = t.partner_id
-      WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    [...params, page.perPage + 1, offset],
+  const found = await threadList(db, programId, filters, page);
+  if (found.rows.length === 0) return { ...found, rows: [] };
+  const names = await db.all<{ id: string; name: string; email: string }>(
+    `SELECT id, name, email FROM partners WHERE id IN (${found.rows.map(() => '?').join(', ')})`,
+    found.rows.map((r) => r.partner_id),
   );
-  const hasMore = rows.length > page.perPage;
-  if (hasMore) rows.pop();
-  if (page.before !== undefined) rows.reverse();
-  return { rows, hasMore };
+  const byId = new Map(names.map((n) => [n.id, n]));
+  return {
+    ...found,
+    rows: found.rows.map((r) => ({
+      ...r,
+      partner_name: byId.get(r.partner_id)?.name ?? '',
+      partner_email: byId.get(r.partner_id)?.email ?? '',
+    })),
+  };
 }
 
 /** What waits for the team: threads with unread messages, and the messages. */

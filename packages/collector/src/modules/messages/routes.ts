@@ -7,7 +7,7 @@ import { route, type RouteInput } from '../../api/route.js';
 import { LOCALES } from '../../core/locale.js';
 import { reachedPartnership } from '../../flows/portal.js';
 import { fail } from '../../platform/errors.js';
-import { oneOf, text } from '../../platform/http/list-query.js';
+import { type FilterParser, oneOf, text } from '../../platform/http/list-query.js';
 import { listEnvelope } from '../../platform/http/render.js';
 import { one, page, resource, unixTime } from '../../platform/http/schemas.js';
 import type { EmbedSessionRow } from '../embed/repo.js';
@@ -65,6 +65,13 @@ const unreadSchema = resource('message_unread', {
   threads: z.number().int().meta({ description: 'Threads with a message the team has not read' }),
   messages: z.number().int(),
 });
+
+/** A count to compare: `unread_gt=0` lists the threads with something unread. */
+const count: FilterParser = {
+  describe: 'a whole number',
+  expected: 'a whole number',
+  parse: (raw) => (/^[0-9]{1,6}$/.test(raw) ? Number(raw) : undefined),
+};
 
 const messageBody = z.strictObject({ body: z.string().trim().min(1).max(BODY_MAX) });
 
@@ -156,13 +163,11 @@ export const messageRoutes = [
     path: '/v1/message_threads',
     summary: "The program's message threads, the latest message first",
     access: 'secret',
-    list: { partner_id_eq: text, unread_eq: oneOf(['true', 'false']) },
+    list: { partner_id_eq: text, unread_gt: count },
     status: 200,
     response: page(threadSchema),
     async handle(input) {
-      const partnerId = input.list.filters.find((f) => f.field === 'partner_id')?.value;
-      const unread = input.list.filters.find((f) => f.field === 'unread')?.value === 'true';
-      const rows = await listThreads(input.db, input.program.id, { partnerId: partnerId as string | undefined, unread }, input.list.page);
+      const rows = await listThreads(input.db, input.program.id, input.list.filters, input.list.page);
       return { status: 200, body: listEnvelope(rows, input.list.page, (r) => renderThread(r, 'team')) };
     },
   }),

@@ -425,7 +425,7 @@ CREATE TABLE messages (
 );
 CREATE UNIQUE INDEX messages_broadcast_id_thread_id_key ON messages USING btree (broadcast_id, thread_id);
 CREATE UNIQUE INDEX messages_pkey ON messages USING btree (id);
-CREATE INDEX messages_thread ON messages USING btree (program_id, thread_id, created_at DESC, id DESC);
+CREATE INDEX messages_thread ON messages USING btree (thread_id, created_at DESC, id DESC);
 
 CREATE TABLE notification_optouts (
   audience text NOT NULL,

@@ -332,7 +332,7 @@ CREATE TABLE messages (
   created_at BIGINT NOT NULL,
   UNIQUE (broadcast_id, thread_id)
 );
-CREATE INDEX messages_thread ON messages (program_id, thread_id, created_at DESC, id DESC);
+CREATE INDEX messages_thread ON messages (thread_id, created_at DESC, id DESC);
 
 CREATE TABLE notification_optouts (
   audience TEXT NOT NULL,
