@@ -13928,8 +13928,8 @@ export interface paths {
                                     webhook_failing: boolean;
                                     billing_failing: boolean;
                                     review_waiting: boolean;
-                                    weekly_summary: boolean;
                                     partner_message: boolean;
+                                    weekly_summary: boolean;
                                 };
                             };
                         };
@@ -13966,8 +13966,8 @@ export interface paths {
                         webhook_failing?: boolean;
                         billing_failing?: boolean;
                         review_waiting?: boolean;
-                        weekly_summary?: boolean;
                         partner_message?: boolean;
+                        weekly_summary?: boolean;
                     };
                 };
             };
@@ -13988,8 +13988,8 @@ export interface paths {
                                     webhook_failing: boolean;
                                     billing_failing: boolean;
                                     review_waiting: boolean;
-                                    weekly_summary: boolean;
                                     partner_message: boolean;
+                                    weekly_summary: boolean;
                                 };
                             };
                         };

@@ -18,8 +18,8 @@ export const OWNER_KINDS = [
   'webhook_failing',
   'billing_failing',
   'review_waiting',
-  'weekly_summary',
   'partner_message',
+  'weekly_summary',
 ] as const;
 export type PartnerKind = (typeof PARTNER_KINDS)[number];
 export type OwnerKind = (typeof OWNER_KINDS)[number];
