@@ -54,6 +54,7 @@ function sampleValue(name: string, describe: string): string {
   if (choices?.[1]) return choices[1];
   if (name.includes('email')) return 'someone@example.test';
   if (name.includes('_at_')) return '2025-03-01T10:00:00Z';
+  if (describe === 'a whole number') return '0';
   return 'x';
 }
 
@@ -187,6 +188,9 @@ beforeAll(async () => {
   await call('POST', '/v1/discount_codes', { body: { partnership_id: minted.partnership_id, code: 'EMBEDPLANS' } });
   const opened = await openSession(c.running.db, minted.token, c.clock.now);
   embedded = (await authenticateEmbed(c.running.db, opened.token, c.clock.now))!.session;
+  // Threads to list and read (a partner's, the embedded partner's), and a broadcast to all.
+  await call('POST', '/v1/broadcasts', { body: { bodies: { en: 'Plans' } } });
+  await call('POST', `/v1/message_threads/${minted.partnership_id}/messages`, { body: { body: 'Plans' } });
 });
 afterAll(async () => {
   await explainer?.close();
@@ -416,7 +420,7 @@ describe(`deletes and erasures use an index for every statement and foreign-key 
   it('deleting a partner', async () => {
     const partner = await seedPartner(c);
     const result = await paths((db) => deletePartner(db, c.programId, partner.partnerId));
-    expect(result.deleted).toEqual(['clicks', 'clicks_purged', 'partners', 'partnerships', 'slugs']);
+    expect(result.deleted).toEqual(['clicks', 'clicks_purged', 'message_threads', 'messages', 'partners', 'partnerships', 'slugs']);
     expect(result.keys).toEqual([]);
     expect(result.scans).toEqual([]);
   });

@@ -268,6 +268,8 @@ describe('programs', () => {
        VALUES (?, ?, ?, ?, ?, 'returned', 1, 'CN-2026-000001', 'USD', -100, 0, '{}', 0)`,
       [note, other.id, invoice.attributes.partner_id, invoice.attributes.payout_id, invoice.id],
     );
+    await as('POST', `/v1/message_threads/${theirs.partnershipId}/messages`, { body: 'Theirs' });
+    const broadcast = (await as('POST', '/v1/broadcasts', { bodies: { en: 'Theirs' } })).body.data;
     const ids: Record<string, string> = {
       groups: group.id,
       rewards: reward.id,
@@ -297,6 +299,8 @@ describe('programs', () => {
       events: theirEvent.id,
       review_decisions: decision.id,
       payout_runs: run,
+      message_threads: theirs.partnershipId,
+      broadcasts: broadcast.id,
     };
     const o = await ownerSession(c);
     const tried: string[] = [];

@@ -1,7 +1,7 @@
 // The embedded partner portal in Chromium (docs/embed.md): a company's page on another
 // origin (app.shop.test, an allowed origin) frames /embed/?token=… from the collector
 // (127.0.0.1), and the frame shows the partner's link, code and figures, clean under
-// axe-core and readable at 360 px; a browser in German gets German. A page on an origin
+// axe-core and readable at 360 px, with the partner's message thread; a browser in German gets German. A page on an origin
 // the program does not allow (app.other.test) gets the frame refused by Chromium itself:
 // no embed renders, and its one-time token is still unused. An expired link says so.
 
@@ -94,6 +94,30 @@ describe('the embedded portal in Chromium', () => {
     expect(await embed.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
     await page.setViewportSize({ width: 760, height: 1000 });
     await page.screenshot({ path: join(shots(), 'embed.png'), fullPage: true });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("shows the partner's thread with the team; the partner answers inside the frame (docs/messages.md)", async () => {
+    const { url, partnershipId } = await embedToken('Tess Example');
+    await api('POST', `/v1/message_threads/${partnershipId}/messages`, { body: 'Hello Tess, the guide: https://example.com/guide' });
+    hostPage('/messages', url);
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    const problems = consoleProblems(page);
+    await page.goto(`${site.origin('app.shop.test')}/messages`);
+    const embed = await framed(page);
+    await embed.waitForSelector('.message');
+    expect(await embed.textContent('.message .body')).toBe('Hello Tess, the guide: https://example.com/guide');
+    expect(await embed.getAttribute('.message a', 'href')).toBe('https://example.com/guide');
+    await embed.fill('textarea[name=body]', 'Thank you!');
+    await embed.click('.reply button[type=submit]');
+    await embed.waitForSelector('.message.mine');
+    const thread = await api('GET', `/v1/message_threads/${partnershipId}`);
+    expect(thread.data.attributes).toMatchObject({ unread: 1, other_read_at: expect.any(Number) });
+    expect(await axeFindings(embed as unknown as Page)).toEqual([]);
+    await page.setViewportSize({ width: 360, height: 800 });
+    expect(await embed.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });

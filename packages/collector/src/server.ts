@@ -29,6 +29,7 @@ import { purgeExpiredAccess } from './flows/purge.js';
 import { usePasswordCost } from './modules/identity/passwords.js';
 import { payClickRewards } from './flows/click-rewards.js';
 import { runPayoutSchedules, type ScheduledRun } from './flows/payout-schedule.js';
+import { sendDueBroadcasts } from './modules/messages/service.js';
 import { SECURITY_HEADERS } from './platform/http/security-headers.js';
 
 export interface RunningServer {
@@ -53,6 +54,8 @@ export interface RunningServer {
     payoutSchedules(): Promise<ScheduledRun[]>;
     /** Clicks' months made ahead, and CLICK_RETENTION_MONTHS applied (modules/clicks/partitions.ts). */
     maintainClicks(): Promise<ClickMaintenance>;
+    /** Delivers the scheduled broadcasts that are due (modules/messages). */
+    sendBroadcasts(): Promise<number>;
   };
   close(): Promise<void>;
 }
@@ -64,6 +67,8 @@ const FOLD_EVERY_MS = 1000;
 const PURGE_EVERY_MS = 3600_000;
 /** How often the payout schedules are looked at; each period is made once by its key. */
 const SCHEDULE_EVERY_MS = 600_000;
+/** How often scheduled broadcasts are looked for: one goes out within a minute of its time. */
+const BROADCASTS_EVERY_MS = 60_000;
 
 /** The database of a configuration, opened and migrated. */
 export function openConfigured(
@@ -298,6 +303,8 @@ function startLoops({ db, log, now, config, options, background, outbound, maile
   // Scheduled payout runs: a look every 10 minutes finds a period soon after its local midnight.
   const payoutSchedules = () => runPayoutSchedules(db, now(), log);
   const scheduling = repeat(background, SCHEDULE_EVERY_MS, () => payoutSchedules().catch(warn('making scheduled payout runs')));
+  const sendBroadcasts = () => sendDueBroadcasts(db, now());
+  const broadcasting = repeat(background, BROADCASTS_EVERY_MS, () => sendBroadcasts().catch(warn('sending scheduled broadcasts')));
 
   let clickMaintenance: Promise<void> | undefined;
   const maintainingTimer = repeat(background, PURGE_EVERY_MS, () => {
@@ -305,13 +312,13 @@ function startLoops({ db, log, now, config, options, background, outbound, maile
   });
   return {
     clear() {
-      for (const timer of [folding, purging, payingClicks, maintainingTimer, scheduling]) clearInterval(timer);
+      for (const timer of [folding, purging, payingClicks, maintainingTimer, scheduling, broadcasting]) clearInterval(timer);
     },
     async stop() {
       await delivering.stop();
       await clickPurging?.stop();
       await clickMaintenance;
     },
-    work: { deliver: () => delivering.drain(), fold, purge, payClicks, payoutSchedules, maintainClicks: clicks.run },
+    work: { deliver: () => delivering.drain(), fold, purge, payClicks, payoutSchedules, maintainClicks: clicks.run, sendBroadcasts },
   };
 }

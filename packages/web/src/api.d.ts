@@ -13334,7 +13334,7 @@ export interface paths {
                     "application/json": {
                         url: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -13503,7 +13503,7 @@ export interface paths {
                     "application/json": {
                         url?: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -13997,7 +13997,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, payout.failed, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, webhook.test */
+                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, payout.failed, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, message.created, webhook.test */
                     type_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_lt?: string;
@@ -14252,6 +14252,7 @@ export interface paths {
                                     payout_sent: boolean;
                                     clawback: boolean;
                                     code_created: boolean;
+                                    message_waiting: boolean;
                                 };
                             };
                         };
@@ -14292,6 +14293,7 @@ export interface paths {
                         payout_sent?: boolean;
                         clawback?: boolean;
                         code_created?: boolean;
+                        message_waiting?: boolean;
                     };
                 };
             };
@@ -14316,6 +14318,7 @@ export interface paths {
                                     payout_sent: boolean;
                                     clawback: boolean;
                                     code_created: boolean;
+                                    message_waiting: boolean;
                                 };
                             };
                         };
@@ -14368,6 +14371,7 @@ export interface paths {
                                     billing_failing: boolean;
                                     review_waiting: boolean;
                                     payout_run_waiting: boolean;
+                                    partner_message: boolean;
                                     weekly_summary: boolean;
                                 };
                             };
@@ -14406,6 +14410,7 @@ export interface paths {
                         billing_failing?: boolean;
                         review_waiting?: boolean;
                         payout_run_waiting?: boolean;
+                        partner_message?: boolean;
                         weekly_summary?: boolean;
                     };
                 };
@@ -14428,6 +14433,7 @@ export interface paths {
                                     billing_failing: boolean;
                                     review_waiting: boolean;
                                     payout_run_waiting: boolean;
+                                    partner_message: boolean;
                                     weekly_summary: boolean;
                                 };
                             };
@@ -16144,6 +16150,1181 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/message_threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's message threads, the latest message first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description exact match */
+                    partner_id_eq?: string;
+                    /** @description a whole number */
+                    unread_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message_thread";
+                                attributes: {
+                                    /** @description The thread's partnership: one thread each, with the same id */
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    /** @description The team sees whom it writes to */
+                                    partner_name?: string;
+                                    /** @description Null while the thread has no message */
+                                    last_message_at: number | null;
+                                    /** @description The messages from the other side the caller's side has not read */
+                                    unread: number;
+                                    /** @description When the caller's side last read the thread */
+                                    read_at: number | null;
+                                    /** @description When the other side last read it */
+                                    other_read_at: number | null;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What waits for the team: threads with unread messages (the dashboard’s badge) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message_unread";
+                                attributes: {
+                                    /** @description Threads with a message the team has not read */
+                                    threads: number;
+                                    messages: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/message_threads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A partnership's thread: unread count and read times */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message_thread";
+                                attributes: {
+                                    /** @description The thread's partnership: one thread each, with the same id */
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    /** @description The team sees whom it writes to */
+                                    partner_name?: string;
+                                    /** @description Null while the thread has no message */
+                                    last_message_at: number | null;
+                                    /** @description The messages from the other side the caller's side has not read */
+                                    unread: number;
+                                    /** @description When the caller's side last read the thread */
+                                    read_at: number | null;
+                                    /** @description When the other side last read it */
+                                    other_read_at: number | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/message_threads/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A partnership's thread's messages, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message";
+                                attributes: {
+                                    thread_id: string;
+                                    /**
+                                     * @description The program's team or the partner
+                                     * @enum {string}
+                                     */
+                                    author: "team" | "partner";
+                                    /** @description Plain text; the web apps show it as text and make its http(s) addresses links */
+                                    body: string;
+                                    /** @description The broadcast the message was part of */
+                                    broadcast_id: string | null;
+                                    created_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Write into a partnership's thread: the other side's unread count goes up, and an e-mail tells them when they have not read it for a while */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        body: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message";
+                                attributes: {
+                                    thread_id: string;
+                                    /**
+                                     * @description The program's team or the partner
+                                     * @enum {string}
+                                     */
+                                    author: "team" | "partner";
+                                    /** @description Plain text; the web apps show it as text and make its http(s) addresses links */
+                                    body: string;
+                                    /** @description The broadcast the message was part of */
+                                    broadcast_id: string | null;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/message_threads/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a partnership's thread read up to now for the caller's side */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message_thread";
+                                attributes: {
+                                    /** @description The thread's partnership: one thread each, with the same id */
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    /** @description The team sees whom it writes to */
+                                    partner_name?: string;
+                                    /** @description Null while the thread has no message */
+                                    last_message_at: number | null;
+                                    /** @description The messages from the other side the caller's side has not read */
+                                    unread: number;
+                                    /** @description When the caller's side last read the thread */
+                                    read_at: number | null;
+                                    /** @description When the other side last read it */
+                                    other_read_at: number | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/message_thread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partnership's thread with the program's team: unread count and read times */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message_thread";
+                                attributes: {
+                                    /** @description The thread's partnership: one thread each, with the same id */
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    /** @description The team sees whom it writes to */
+                                    partner_name?: string;
+                                    /** @description Null while the thread has no message */
+                                    last_message_at: number | null;
+                                    /** @description The messages from the other side the caller's side has not read */
+                                    unread: number;
+                                    /** @description When the caller's side last read the thread */
+                                    read_at: number | null;
+                                    /** @description When the other side last read it */
+                                    other_read_at: number | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/message_thread/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partnership's thread with the program's team's messages, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message";
+                                attributes: {
+                                    thread_id: string;
+                                    /**
+                                     * @description The program's team or the partner
+                                     * @enum {string}
+                                     */
+                                    author: "team" | "partner";
+                                    /** @description Plain text; the web apps show it as text and make its http(s) addresses links */
+                                    body: string;
+                                    /** @description The broadcast the message was part of */
+                                    broadcast_id: string | null;
+                                    created_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Write into the partnership's thread with the program's team: the other side's unread count goes up, and an e-mail tells them when they have not read it for a while */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        body: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message";
+                                attributes: {
+                                    thread_id: string;
+                                    /**
+                                     * @description The program's team or the partner
+                                     * @enum {string}
+                                     */
+                                    author: "team" | "partner";
+                                    /** @description Plain text; the web apps show it as text and make its http(s) addresses links */
+                                    body: string;
+                                    /** @description The broadcast the message was part of */
+                                    broadcast_id: string | null;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/message_thread/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark the partnership's thread with the program's team read up to now for the caller's side */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message_thread";
+                                attributes: {
+                                    /** @description The thread's partnership: one thread each, with the same id */
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    /** @description The team sees whom it writes to */
+                                    partner_name?: string;
+                                    /** @description Null while the thread has no message */
+                                    last_message_at: number | null;
+                                    /** @description The messages from the other side the caller's side has not read */
+                                    unread: number;
+                                    /** @description When the caller's side last read the thread */
+                                    read_at: number | null;
+                                    /** @description When the other side last read it */
+                                    other_read_at: number | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/message_thread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The embedded partner's thread with the program's team: unread count and read times */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message_thread";
+                                attributes: {
+                                    /** @description The thread's partnership: one thread each, with the same id */
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    /** @description The team sees whom it writes to */
+                                    partner_name?: string;
+                                    /** @description Null while the thread has no message */
+                                    last_message_at: number | null;
+                                    /** @description The messages from the other side the caller's side has not read */
+                                    unread: number;
+                                    /** @description When the caller's side last read the thread */
+                                    read_at: number | null;
+                                    /** @description When the other side last read it */
+                                    other_read_at: number | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/message_thread/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The embedded partner's thread with the program's team's messages, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message";
+                                attributes: {
+                                    thread_id: string;
+                                    /**
+                                     * @description The program's team or the partner
+                                     * @enum {string}
+                                     */
+                                    author: "team" | "partner";
+                                    /** @description Plain text; the web apps show it as text and make its http(s) addresses links */
+                                    body: string;
+                                    /** @description The broadcast the message was part of */
+                                    broadcast_id: string | null;
+                                    created_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Write into the embedded partner's thread with the program's team: the other side's unread count goes up, and an e-mail tells them when they have not read it for a while */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        body: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message";
+                                attributes: {
+                                    thread_id: string;
+                                    /**
+                                     * @description The program's team or the partner
+                                     * @enum {string}
+                                     */
+                                    author: "team" | "partner";
+                                    /** @description Plain text; the web apps show it as text and make its http(s) addresses links */
+                                    body: string;
+                                    /** @description The broadcast the message was part of */
+                                    broadcast_id: string | null;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/message_thread/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark the embedded partner's thread with the program's team read up to now for the caller's side */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "message_thread";
+                                attributes: {
+                                    /** @description The thread's partnership: one thread each, with the same id */
+                                    partnership_id: string;
+                                    partner_id: string;
+                                    /** @description The team sees whom it writes to */
+                                    partner_name?: string;
+                                    /** @description Null while the thread has no message */
+                                    last_message_at: number | null;
+                                    /** @description The messages from the other side the caller's side has not read */
+                                    unread: number;
+                                    /** @description When the caller's side last read the thread */
+                                    read_at: number | null;
+                                    /** @description When the other side last read it */
+                                    other_read_at: number | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/broadcasts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's broadcasts, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of scheduled, sent */
+                    state_eq?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "broadcast";
+                                attributes: {
+                                    /** @description Its audience: the accepted partnerships of the group; null: all of them */
+                                    group_id: string | null;
+                                    bodies: {
+                                        [key: string]: string;
+                                    };
+                                    /** @enum {string} */
+                                    state: "scheduled" | "sent";
+                                    send_at: number;
+                                    sent_at: number | null;
+                                    /** @description The threads it was written into, once sent */
+                                    recipients: number | null;
+                                    created_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** A message to a group's partners (or all accepted partners), now or at send_at, into each one's thread */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        group_id?: string | null;
+                        /** @description The message in each language written: a partner gets theirs, else the program's, else the first given */
+                        bodies: {
+                            en?: string;
+                            de?: string;
+                            fr?: string;
+                            es?: string;
+                        };
+                        /** @description Unix seconds; absent or past: now */
+                        send_at?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "broadcast";
+                                attributes: {
+                                    /** @description Its audience: the accepted partnerships of the group; null: all of them */
+                                    group_id: string | null;
+                                    bodies: {
+                                        [key: string]: string;
+                                    };
+                                    /** @enum {string} */
+                                    state: "scheduled" | "sent";
+                                    send_at: number;
+                                    sent_at: number | null;
+                                    /** @description The threads it was written into, once sent */
+                                    recipients: number | null;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/broadcasts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one broadcast */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "broadcast";
+                                attributes: {
+                                    /** @description Its audience: the accepted partnerships of the group; null: all of them */
+                                    group_id: string | null;
+                                    bodies: {
+                                        [key: string]: string;
+                                    };
+                                    /** @enum {string} */
+                                    state: "scheduled" | "sent";
+                                    send_at: number;
+                                    sent_at: number | null;
+                                    /** @description The threads it was written into, once sent */
+                                    recipients: number | null;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

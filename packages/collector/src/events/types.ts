@@ -24,6 +24,7 @@ export const EVENT_TYPES = [
   'discount_code.enabled',
   'review.held',
   'review.decided',
+  'message.created',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -56,6 +57,7 @@ export type PaymentPayload = Record_<{ amount: number; currency: string }>;
 export type PayoutPayload = Record_<{ currency: string }>;
 export type CodePayload = Record_<{ code: string; partner_id?: string | null }>;
 export type DecisionPayload = Record_<{ decision: string }>;
+export type MessagePayload = Record_<{ thread_id: string; partner_id: string; author: 'team' | 'partner' }>;
 
 /** Each event's payload. */
 export interface EventPayloads {
@@ -79,6 +81,8 @@ export interface EventPayloads {
   // A referral held at conversion, or a payment's commission held when it is paid.
   'review.held': ReferralPayload | CommissionPayload;
   'review.decided': DecisionPayload;
+  // A message in a partnership's thread, from the team (a broadcast's too) or the partner.
+  'message.created': MessagePayload;
 }
 
 /** An event as its subscribers see it, in the transaction of its change. */

@@ -81,6 +81,14 @@ const partnerWords: Record<string, PartnerWords> = {
     const v = { name, program: program.name, code: data.code };
     return { subject: t('code_created.subject', v), paragraphs: [t('code_created.body', v)] };
   },
+  async message_waiting({ t, name, program, tx, data }) {
+    // Read since it was written: nothing waits any more.
+    const thread = await repo.messageThread(tx, String(data.thread_id));
+    const body = thread && thread.partner_unread > 0 ? await repo.latestMessage(tx, String(data.thread_id), 'team') : undefined;
+    if (body === undefined) return undefined;
+    const v = { name, program: program.name };
+    return { subject: t('message_waiting.subject', v), paragraphs: [t('message_waiting.body', v), body, t('message_waiting.answer', v)] };
+  },
 };
 
 /** The words of an owner's message (English, as the dashboard), and the dashboard's page. */
@@ -135,6 +143,19 @@ const ownerWords: Record<string, OwnerWords> = {
       subject: t('payout_run_waiting.subject', v),
       paragraphs: [t('payout_run_waiting.body', v)],
       path: '/dashboard/payouts',
+    };
+  },
+  async partner_message({ t, program, tx, data }) {
+    const threadId = String(data.thread_id);
+    const thread = await repo.messageThread(tx, threadId);
+    const body = thread && thread.team_unread > 0 ? await repo.latestMessage(tx, threadId, 'partner') : undefined;
+    const partner = thread && (await partners.get(tx, program.id, thread.partner_id));
+    if (body === undefined || !partner) return undefined;
+    const v = { name: partner.name, email: partner.email, program: program.name };
+    return {
+      subject: t('partner_message.subject', v),
+      paragraphs: [t('partner_message.body', v), body],
+      path: `/dashboard/messages/${threadId}`,
     };
   },
   async weekly_summary({ t, program, tx, data }) {

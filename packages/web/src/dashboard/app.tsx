@@ -30,10 +30,13 @@ const BillingEvents = lazyPage(() => import('./pages/billing-events.js').then((m
 const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
 const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js').then((m) => m.WebhookDeliveries));
 const Notifications = lazyPage(() => import('./pages/notifications.js').then((m) => m.Notifications));
+const Messages = lazyPage(() => import('./pages/messages.js').then((m) => m.Messages));
+const MessageThread = lazyPage(() => import('./pages/messages.js').then((m) => m.MessageThread));
 
 const NAV = [
   ['/', 'Overview'],
   ['/partners', 'Partners'],
+  ['/messages', 'Messages'],
   ['/groups', 'Groups'],
   ['/referrals', 'Referrals'],
   ['/commissions', 'Commissions'],
@@ -45,6 +48,20 @@ const NAV = [
   ['/settings', 'Settings'],
   ['/notifications', 'Your e-mails'],
 ] as const;
+
+/** The messages waiting for the team, beside Messages in the menu; looked at again on each page. */
+function Unread() {
+  const { path } = useLocation();
+  const n = useLoad((signal) => api.GET('/v1/messages/unread', { signal }), path).data?.data.attributes.messages ?? 0;
+  // Not while a thread is open: it is being read, and the count comes back right on the next page.
+  return n > 0 && !path.startsWith(`${BASE}/messages/`) ? (
+    <span class="badge">
+      {' '}
+      {n}
+      <span class="visually-hidden"> unread</span>
+    </span>
+  ) : null;
+}
 
 // A failed switch or sign-out is said in the header (role=alert), instead of being an
 // unhandled rejection the owner never sees; the select falls back to the current program.
@@ -135,6 +152,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
             <li>
               <a href={href(to)} aria-current={current(to) ? 'page' : undefined}>
                 {label}
+                {to === '/messages' && <Unread />}
               </a>
             </li>
           ))}
@@ -171,6 +189,8 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/settings/:section?`} component={Settings} />
           <Route path={`${BASE}/settings/webhooks/:id`} component={WebhookDeliveries} />
           <Route path={`${BASE}/notifications`} component={Notifications} />
+          <Route path={`${BASE}/messages`} component={Messages} />
+          <Route path={`${BASE}/messages/:id`} component={MessageThread} />
           <Route default component={NotFound} />
         </Router>
       </main>

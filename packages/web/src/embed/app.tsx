@@ -14,6 +14,7 @@ import { lazyPage } from '../common/lazy-page.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Codes, Figures, LinkCard, Money } from './cards.js';
 import { asked, speak, t } from './language.js';
+import { MessagesCard } from './messages.js';
 import { Settings } from './settings.js';
 import { type Account, auth, openSession, type Partnership, takeToken } from './session.js';
 
@@ -94,6 +95,7 @@ export function Embed() {
         <ErrorBoundary>
           <Payment account={state.account} />
         </ErrorBoundary>
+        <MessagesCard id={p.id} program={p.attributes.program_name} />
         <Settings
           account={state.account}
           onSaved={async (account) => {

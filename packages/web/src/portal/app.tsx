@@ -21,6 +21,7 @@ import { BASE, href, PortalContext, type Account, type Partnership, type PortalS
 // The pages a partner opens less often load when first opened (the entry's budget: test/web/serving.test.ts).
 const Earnings = lazyPage(() => import('./pages/earnings.js').then((m) => withItsWords(m.Earnings)));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => withItsWords(m.Settings)));
+const Messages = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.Messages)));
 // The PayPal confirmation link's page: opened signed in or not.
 const PayoutConfirm = lazyPage(() => import('./payment/confirm.js').then((m) => withItsWords(m.PayoutConfirm)));
 
@@ -28,6 +29,7 @@ const NAV = [
   ['/', () => t('nav.home')],
   ['/referrals', () => t('nav.referrals')],
   ['/earnings', () => t('nav.earnings')],
+  ['/messages', () => t('nav.messages')],
   ['/settings', () => t('nav.settings')],
 ] as const;
 
@@ -87,6 +89,7 @@ function Shell({ portal }: { portal: PortalSession }) {
                 aria-current={(to === '/' ? path === `${BASE}/` : path.startsWith(`${BASE}${to}`)) ? 'page' : undefined}
               >
                 {label()}
+                {to === '/messages' && <Unread id={current} />}
               </a>
             </li>
           ))}
@@ -98,11 +101,27 @@ function Shell({ portal }: { portal: PortalSession }) {
           <Route path={`${BASE}/referrals`} component={Referrals} />
           <Route path={`${BASE}/earnings`} component={Earnings} />
           <Route path={`${BASE}/settings`} component={Settings} />
+          <Route path={`${BASE}/messages`} component={Messages} />
           <Route default component={NotFound} />
         </Router>
       </main>
     </PortalContext.Provider>
   );
+}
+
+/** The team's messages the partner has not read, beside Messages; looked at again on each page. */
+function Unread({ id }: { id: string | undefined }) {
+  const { path } = useLocation();
+  const get = (signal: AbortSignal) => api.GET('/v1/portal/partnerships/{id}/message_thread', { params: { path: { id: id! } }, signal });
+  const n = useLoad(id ? get : null, `${id}${path}`).data?.data.attributes.unread ?? 0;
+  // Not on the messages page, which reads them.
+  return n > 0 && !path.startsWith(`${BASE}/messages`) ? (
+    <span class="badge">
+      {' '}
+      {n}
+      <span class="visually-hidden"> {t('nav.unread')}</span>
+    </span>
+  ) : null;
 }
 
 function NotFound() {

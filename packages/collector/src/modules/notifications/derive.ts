@@ -7,8 +7,8 @@ import type { Queryable } from '../../platform/db/db.js';
 import type { Insert } from '../../platform/db/rows.js';
 import { uuidv7 } from '../../core/ids.js';
 import type { DomainEvent, Known } from '../../events/types.js';
-import type { Audience, NotificationKind } from './kinds.js';
-import { type NotificationRow, notificationInsert, payoutShares } from './repo.js';
+import { type Audience, MESSAGE_WAIT_SECONDS, type NotificationKind } from './kinds.js';
+import { messageThread, type NotificationRow, notificationInsert, payoutShares } from './repo.js';
 
 const DAY = 86_400;
 
@@ -117,6 +117,20 @@ export async function noticesFor(db: Queryable, event: DomainEvent, known: Known
       const { data } = event;
       const partnerId = data.attributes.partner_id;
       if (partnerId) rows.push(notice(programId, 'code_created', 'partner', partnerId, data.id, { code: data.attributes.code }, now));
+      break;
+    }
+    case 'message.created': {
+      // One row per thread, reader and the reader's last read: a burst shares it; a read starts the next.
+      const { thread_id: threadId, partner_id: partnerId, author } = event.data.attributes;
+      const thread = await messageThread(db, threadId);
+      const data = { thread_id: threadId };
+      const at = now + MESSAGE_WAIT_SECONDS;
+      if (author === 'team') {
+        const key = `${threadId}:${thread?.partner_read_at ?? 0}`;
+        rows.push(notice(programId, 'message_waiting', 'partner', partnerId, key, data, now, at));
+      } else {
+        rows.push(notice(programId, 'partner_message', 'owners', null, `${threadId}:${thread?.team_read_at ?? 0}`, data, now, at));
+      }
       break;
     }
     case 'review.held': {

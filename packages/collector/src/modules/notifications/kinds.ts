@@ -11,6 +11,7 @@ export const PARTNER_KINDS = [
   'payout_sent',
   'clawback',
   'code_created',
+  'message_waiting',
 ] as const;
 export const OWNER_KINDS = [
   'new_application',
@@ -18,6 +19,7 @@ export const OWNER_KINDS = [
   'billing_failing',
   'review_waiting',
   'payout_run_waiting',
+  'partner_message',
   'weekly_summary',
 ] as const;
 export type PartnerKind = (typeof PARTNER_KINDS)[number];
@@ -42,3 +44,9 @@ export const MAX_ATTEMPTS = 40;
  * (an SMTP_URL set months after the first application must not send the backlog).
  */
 export const STALE_SECONDS = 7 * 86_400;
+
+/**
+ * A message waits this long before its e-mail goes: a burst of messages shares one e-mail (one
+ * row per thread, reader and read time), and a reader who read it meanwhile gets none.
+ */
+export const MESSAGE_WAIT_SECONDS = 10 * 60;

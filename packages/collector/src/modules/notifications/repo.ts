@@ -202,3 +202,20 @@ export async function recordsOfPerson(db: Queryable, partnerId: string): Promise
 export async function partnersOfAccount(db: Queryable, accountId: string): Promise<string[]> {
   return (await db.all<{ id: string }>('SELECT id FROM partners WHERE account_id = ? ORDER BY id', [accountId])).map((r) => r.id);
 }
+
+/** A message thread's read state (modules/messages): whether a message still waits for a side, and since when it read. */
+export function messageThread(db: Queryable, threadId: string) {
+  return db.get<{ partner_id: string; team_unread: number; partner_unread: number; team_read_at: number; partner_read_at: number }>(
+    'SELECT partner_id, team_unread, partner_unread, team_read_at, partner_read_at FROM message_threads WHERE id = ?',
+    [threadId],
+  );
+}
+
+/** The newest message of one side in the thread: what its e-mail quotes. */
+export async function latestMessage(db: Queryable, threadId: string, author: 'team' | 'partner'): Promise<string | undefined> {
+  const row = await db.get<{ body: string }>(
+    'SELECT body FROM messages WHERE thread_id = ? AND author = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+    [threadId, author],
+  );
+  return row?.body;
+}

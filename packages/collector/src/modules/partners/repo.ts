@@ -61,13 +61,16 @@ export async function hasHistory(db: Queryable, programId: string, id: string): 
   return row !== undefined;
 }
 
-/** Removes the partner with its partnership, slugs and clicks. */
+/** Removes the partner with its partnership, slugs, clicks and messages. */
 export async function remove(db: Queryable, programId: string, id: string): Promise<number> {
   const partnerships = await db.all<{ id: string }>('SELECT id FROM partnerships WHERE program_id = ? AND partner_id = ?', [programId, id]);
   for (const p of partnerships) {
     await uncountClicks(db, 'c.partnership_id = ?', [p.id]);
     await db.run('DELETE FROM clicks WHERE partnership_id = ?', [p.id]);
     await db.run('DELETE FROM slugs WHERE partnership_id = ?', [p.id]);
+    // Its messages go with it: a thread is the partnership's (modules/messages).
+    await db.run('DELETE FROM messages WHERE thread_id = ?', [p.id]);
+    await db.run('DELETE FROM message_threads WHERE id = ?', [p.id]);
     await db.run('DELETE FROM partnerships WHERE id = ?', [p.id]);
   }
   await uncountPurgedClicks(db, programId, id);

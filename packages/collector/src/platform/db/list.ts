@@ -53,6 +53,8 @@ export interface ListOptions {
    * of the cursor (it prunes on plain comparisons of the key, not on row values).
    */
   rangePartitioned?: boolean;
+  /** The column the list is ordered by, newest first, in created_at's place (a thread's last message); its index leads with program_id too. */
+  orderBy?: string;
 }
 
 export async function listPage<T>(
@@ -78,22 +80,23 @@ export async function listPage<T>(
     }
   }
   const cursor = page.after ?? page.before;
-  let order = 'created_at DESC, id DESC';
+  const key = options.orderBy ?? 'created_at';
+  let order = `${key} DESC, id DESC`;
   let offset = (page.page - 1) * page.perPage;
   if (cursor !== undefined) {
-    const at = await db.get<{ created_at: number; id: string }>(`SELECT created_at, id FROM ${table} WHERE program_id = ? AND id = ?`, [
+    const at = await db.get<{ at: number; id: string }>(`SELECT ${key} AS at, id FROM ${table} WHERE program_id = ? AND id = ?`, [
       programId,
       cursor,
     ]);
     if (!at) return { rows: [], hasMore: false, unknownCursor: true };
-    // A row value compares (created_at, id) as the index orders them, so the walk starts there.
-    where.push(`(created_at, id) ${page.after !== undefined ? '<' : '>'} (?, ?)`);
-    params.push(at.created_at, at.id);
+    // A row value compares (created_at, id), or the ordering column and id, as the index orders them, so the walk starts there.
+    where.push(`(${key}, id) ${page.after !== undefined ? '<' : '>'} (?, ?)`);
+    params.push(at.at, at.id);
     if (options.rangePartitioned) {
       where.push(`created_at ${page.after !== undefined ? '<=' : '>='} ?`);
-      params.push(at.created_at);
+      params.push(at.at);
     }
-    if (page.before !== undefined) order = 'created_at, id';
+    if (page.before !== undefined) order = `${key}, id`;
     offset = 0;
   }
   params.push(page.perPage + 1, offset);

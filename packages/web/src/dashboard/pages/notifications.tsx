@@ -29,6 +29,10 @@ const WORDS: Record<Kind, { title: string; text: string }> = {
     title: 'A scheduled payout run waits',
     text: 'The payout schedule made a run that waits for an owner to approve it. At most one e-mail a run.',
   },
+  partner_message: {
+    title: 'A partner writes to you',
+    text: 'A partner sent a message the team has not read for ten minutes. One e-mail per burst of messages.',
+  },
   weekly_summary: {
     title: 'The weekly summary',
     text: "Each Monday: last week's clicks, referrals, customers, revenue and commissions against the week before.",

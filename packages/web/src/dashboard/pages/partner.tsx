@@ -422,6 +422,11 @@ export function Partner() {
             <div class="page-head">
               <h1>{a.name}</h1>
               <div class="buttons">
+                {partnership && (
+                  <a class="button-link" href={href(`/messages/${partnership.id}`)}>
+                    Messages
+                  </a>
+                )}
                 <button type="button" class="secondary" onClick={() => setDialog('edit')}>
                   Edit
                 </button>

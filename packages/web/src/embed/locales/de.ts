@@ -52,6 +52,13 @@ const de: Catalogue<typeof en> = {
     refreshTitle: 'Dieser Stripe-Link ist abgelaufen',
     refreshText: 'Schließen Sie dieses Fenster, kehren Sie zur vorigen Seite zurück und drücken Sie erneut „Weiter zu Stripe“.',
   },
+  messages: {
+    title: 'Nachrichten mit {{program}}',
+    mine: 'Sie',
+    empty: 'Noch keine Nachrichten. Schreiben Sie dem Team unten.',
+    reply: 'Ihre Nachricht',
+    send: 'Senden',
+  },
   settings: {
     title: 'Einstellungen',
     language: 'Sprache',

@@ -50,6 +50,13 @@ export default {
     refreshTitle: 'This Stripe link has expired',
     refreshText: 'Close this window, go back to the page you came from and press Continue to Stripe again.',
   },
+  messages: {
+    title: 'Messages with {{program}}',
+    mine: 'You',
+    empty: 'No messages yet. Write to the team below.',
+    reply: 'Your message',
+    send: 'Send',
+  },
   settings: {
     title: 'Settings',
     language: 'Language',

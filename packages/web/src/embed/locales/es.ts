@@ -52,6 +52,13 @@ const es: Catalogue<typeof en> = {
     refreshTitle: 'Este enlace de Stripe ha caducado',
     refreshText: 'Cierra esta ventana, vuelve a la página de la que vienes y pulsa de nuevo «Continuar a Stripe».',
   },
+  messages: {
+    title: 'Mensajes con {{program}}',
+    mine: 'Tú',
+    empty: 'Aún no hay mensajes. Escribe al equipo abajo.',
+    reply: 'Tu mensaje',
+    send: 'Enviar',
+  },
   settings: {
     title: 'Ajustes',
     language: 'Idioma',

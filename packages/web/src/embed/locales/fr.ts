@@ -52,6 +52,13 @@ const fr: Catalogue<typeof en> = {
     refreshTitle: 'Ce lien Stripe a expiré',
     refreshText: 'Fermez cette fenêtre, revenez à la page d’où vous venez et appuyez de nouveau sur « Continuer vers Stripe ».',
   },
+  messages: {
+    title: 'Messages avec {{program}}',
+    mine: 'Vous',
+    empty: 'Aucun message pour l’instant. Écrivez à l’équipe ci-dessous.',
+    reply: 'Votre message',
+    send: 'Envoyer',
+  },
   settings: {
     title: 'Paramètres',
     language: 'Langue',

@@ -19,6 +19,8 @@ const de: Catalogue<typeof en> = {
     referrals: 'Empfehlungen',
     earnings: 'Provisionen und Auszahlungen',
     settings: 'Einstellungen',
+    messages: 'Nachrichten',
+    unread: 'ungelesen',
   },
   notFound: {
     title: 'Nicht gefunden',

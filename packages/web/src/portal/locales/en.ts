@@ -17,6 +17,8 @@ export default {
     referrals: 'Referrals',
     earnings: 'Commissions and payouts',
     settings: 'Settings',
+    messages: 'Messages',
+    unread: 'unread',
   },
   notFound: {
     title: 'Not found',

@@ -19,6 +19,8 @@ const es: Catalogue<typeof en> = {
     referrals: 'Referidos',
     earnings: 'Comisiones y pagos',
     settings: 'Ajustes',
+    messages: 'Mensajes',
+    unread: 'sin leer',
   },
   notFound: {
     title: 'No encontrado',

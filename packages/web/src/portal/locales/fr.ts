@@ -19,6 +19,8 @@ const fr: Catalogue<typeof en> = {
     referrals: 'Parrainages',
     earnings: 'Commissions et versements',
     settings: 'Paramètres',
+    messages: 'Messages',
+    unread: 'non lus',
   },
   notFound: {
     title: 'Introuvable',

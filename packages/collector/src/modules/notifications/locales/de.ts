@@ -20,12 +20,14 @@ const de: Catalogue<typeof en> = {
     payout_sent: 'Auszahlung gesendet',
     clawback: 'Rückbuchungen',
     code_created: 'neue Codes',
+    message_waiting: 'Nachrichten des Teams',
     new_application: 'neue Bewerbungen',
     webhook_failing: 'Webhook-Endpunkt schlägt fehl',
     billing_failing: 'Abrechnungsanbindung schlägt fehl',
     review_waiting: 'zur Prüfung zurückgehalten',
     weekly_summary: 'Wochenübersicht',
     payout_run_waiting: 'Auszahlungslauf wartet auf Freigabe',
+    partner_message: 'Nachrichten von Partnern',
   },
   application_received: {
     subject: '{{program}} hat Ihre Bewerbung erhalten',
@@ -61,6 +63,15 @@ const de: Catalogue<typeof en> = {
   code_created: {
     subject: 'Ihr neuer Code für {{program}}: {{code}}',
     body: 'Hallo {{name}}, Sie haben einen neuen Aktionscode für {{program}}: {{code}}. Ein Kunde, der ihn an der Kasse eingibt, zählt als Ihrer, auch ohne Ihren Link.',
+  },
+  message_waiting: {
+    subject: '{{program}} hat Ihnen eine Nachricht geschickt',
+    body: 'Hallo {{name}}, das Team von {{program}} hat Ihnen geschrieben:',
+    answer: 'Lesen und beantworten Sie sie in Ihrem Portal.',
+  },
+  partner_message: {
+    subject: '{{name}} hat {{program}} eine Nachricht geschickt',
+    body: '{{name}} ({{email}}) schreibt:',
   },
   new_application: {
     subject: '{{name}} hat sich bei {{program}} beworben',

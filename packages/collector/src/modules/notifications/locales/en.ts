@@ -17,12 +17,14 @@ export default {
     payout_sent: 'payout sent',
     clawback: 'clawbacks',
     code_created: 'new codes',
+    message_waiting: 'messages from the team',
     new_application: 'new applications',
     webhook_failing: 'webhook endpoint failing',
     billing_failing: 'billing integration failing',
     review_waiting: 'held for review',
     weekly_summary: 'weekly summary',
     payout_run_waiting: 'payout run waiting for approval',
+    partner_message: "partners' messages",
   },
   application_received: {
     subject: '{{program}} received your application',
@@ -58,6 +60,15 @@ export default {
   code_created: {
     subject: 'Your new code for {{program}}: {{code}}',
     body: 'Hello {{name}}, you have a new promotion code for {{program}}: {{code}}. A customer who types it at checkout counts as yours, even without your link.',
+  },
+  message_waiting: {
+    subject: '{{program}} sent you a message',
+    body: 'Hello {{name}}, the team of {{program}} wrote to you:',
+    answer: 'Read it and answer in your portal.',
+  },
+  partner_message: {
+    subject: '{{name}} sent {{program}} a message',
+    body: '{{name}} ({{email}}) wrote:',
   },
   new_application: {
     subject: '{{name}} applied to {{program}}',

@@ -20,12 +20,14 @@ const es: Catalogue<typeof en> = {
     payout_sent: 'pago enviado',
     clawback: 'comisiones retiradas',
     code_created: 'códigos nuevos',
+    message_waiting: 'mensajes del equipo',
     new_application: 'solicitudes nuevas',
     webhook_failing: 'webhook con fallos',
     billing_failing: 'facturación con fallos',
     review_waiting: 'retenido para revisión',
     weekly_summary: 'resumen semanal',
     payout_run_waiting: 'pago programado pendiente de aprobación',
+    partner_message: 'mensajes de socios',
   },
   application_received: {
     subject: '{{program}} ha recibido tu solicitud',
@@ -63,6 +65,15 @@ const es: Catalogue<typeof en> = {
   code_created: {
     subject: 'Tu nuevo código para {{program}}: {{code}}',
     body: 'Hola {{name}}, tienes un nuevo código promocional para {{program}}: {{code}}. Un cliente que lo introduzca al pagar cuenta como tuyo, incluso sin tu enlace.',
+  },
+  message_waiting: {
+    subject: '{{program}} te ha enviado un mensaje',
+    body: 'Hola {{name}}, el equipo de {{program}} te ha escrito:',
+    answer: 'Léelo y responde en tu portal.',
+  },
+  partner_message: {
+    subject: '{{name}} ha enviado un mensaje a {{program}}',
+    body: '{{name}} ({{email}}) ha escrito:',
   },
   new_application: {
     subject: '{{name}} ha solicitado unirse a {{program}}',

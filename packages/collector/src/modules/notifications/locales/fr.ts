@@ -20,12 +20,14 @@ const fr: Catalogue<typeof en> = {
     payout_sent: 'paiement envoyé',
     clawback: 'reprises de commission',
     code_created: 'nouveaux codes',
+    message_waiting: 'messages de l’équipe',
     new_application: 'nouvelles candidatures',
     webhook_failing: 'webhook en échec',
     billing_failing: 'facturation en échec',
     review_waiting: 'retenu pour vérification',
     weekly_summary: 'résumé de la semaine',
     payout_run_waiting: 'virement groupé en attente d’approbation',
+    partner_message: 'messages des partenaires',
   },
   application_received: {
     subject: '{{program}} a bien reçu votre candidature',
@@ -63,6 +65,15 @@ const fr: Catalogue<typeof en> = {
   code_created: {
     subject: 'Votre nouveau code pour {{program}} : {{code}}',
     body: 'Bonjour {{name}}, vous avez un nouveau code promo pour {{program}} : {{code}}. Un client qui le saisit au paiement vous est attribué, même sans votre lien.',
+  },
+  message_waiting: {
+    subject: '{{program}} vous a envoyé un message',
+    body: 'Bonjour {{name}}, l’équipe de {{program}} vous a écrit :',
+    answer: 'Lisez-le et répondez dans votre portail.',
+  },
+  partner_message: {
+    subject: '{{name}} a envoyé un message à {{program}}',
+    body: '{{name}} ({{email}}) a écrit :',
   },
   new_application: {
     subject: '{{name}} a posé sa candidature à {{program}}',

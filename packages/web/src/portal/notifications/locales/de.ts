@@ -37,6 +37,10 @@ const de: Catalogue<typeof en> = {
       text: 'Eine ausgezahlte Provision wurde storniert, zum Beispiel nach einer Erstattung.',
     },
     code_created: { title: 'Sie einen Gutscheincode erhalten', text: 'Ein Programm hat einen Gutscheincode für Sie erstellt.' },
+    message_waiting: {
+      title: 'das Team Ihnen schreibt',
+      text: 'Das Team eines Programms hat Ihnen eine Nachricht geschickt, die Sie seit zehn Minuten nicht gelesen haben; eine E-Mail pro Schwung.',
+    },
   },
 };
 

@@ -16,5 +16,9 @@ export default {
     payout_sent: { title: 'You are paid', text: 'A program sent you a payout; the e-mail has the amount.' },
     clawback: { title: 'A commission is taken back', text: 'A paid commission was reversed, after a refund for example.' },
     code_created: { title: 'You get a promotion code', text: 'A program made a promotion code for you.' },
+    message_waiting: {
+      title: 'The team writes to you',
+      text: 'A program’s team sent you a message you have not read for ten minutes; one e-mail per burst.',
+    },
   },
 };

@@ -25,6 +25,10 @@ const es: Catalogue<typeof en> = {
     payout_sent: { title: 'Te paguen', text: 'Un programa te ha enviado un pago; el correo indica el importe.' },
     clawback: { title: 'Se anule una comisión', text: 'Una comisión pagada se ha anulado, por ejemplo tras un reembolso.' },
     code_created: { title: 'Recibas un código promocional', text: 'Un programa ha creado un código promocional para ti.' },
+    message_waiting: {
+      title: 'El equipo te escriba',
+      text: 'El equipo de un programa te ha enviado un mensaje que no has leído en diez minutos; un correo por tanda.',
+    },
   },
 };
 
