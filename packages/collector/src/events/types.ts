@@ -24,6 +24,8 @@ export const EVENT_TYPES = [
   'discount_code.enabled',
   'review.held',
   'review.decided',
+  'resource.created',
+  'resource.deleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -56,6 +58,7 @@ export type PaymentPayload = Record_<{ amount: number; currency: string }>;
 export type PayoutPayload = Record_<{ currency: string }>;
 export type CodePayload = Record_<{ code: string; partner_id?: string | null }>;
 export type DecisionPayload = Record_<{ decision: string }>;
+export type ResourcePayload = Record_<{ kind: string; title: string }>;
 
 /** Each event's payload. */
 export interface EventPayloads {
@@ -79,6 +82,9 @@ export interface EventPayloads {
   // A referral held at conversion, or a payment's commission held when it is paid.
   'review.held': ReferralPayload | CommissionPayload;
   'review.decided': DecisionPayload;
+  // A brand resource the owner added for partners (docs/resources.md), or deleted.
+  'resource.created': ResourcePayload;
+  'resource.deleted': ResourcePayload;
 }
 
 /** An event as its subscribers see it, in the transaction of its change. */
