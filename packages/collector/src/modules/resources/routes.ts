@@ -163,11 +163,11 @@ export const resourceRoutes = [
   }),
   route({
     method: 'get',
-    path: '/v1/embed/resources/:id/file',
+    path: '/v1/embed/resources/:resource/file',
     summary: 'Download one of the program’s files, in the embed',
     access: 'embed',
     status: 200,
     produces: 'application/octet-stream',
-    handle: (input) => download(input, embedProgram(input), input.params.id ?? ''),
+    handle: (input) => download(input, embedProgram(input), input.params.resource ?? ''),
   }),
 ];
