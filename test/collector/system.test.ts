@@ -75,7 +75,6 @@ describe('/openapi.json', () => {
     'get /v1/program/branding',
     'patch /v1/program/branding',
     'get /v1/public/brands/{program}/logo',
-    'get /v1/public/programs/{slug}/brand',
     // Issue 44: payout methods, tax forms, payout runs through PayPal, invoices.
     'get /v1/integrations/paypal',
     'get /v1/partners/{id}/payout_method',

@@ -10836,6 +10836,11 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     locale: "en" | "de" | "fr" | "es";
+                                    /** @description The program's logo and accent colour (docs/branding.md), shown in Tally's place */
+                                    brand: {
+                                        logo_url: string | null;
+                                        accent: string | null;
+                                    };
                                     /** @description The partner groups that take applications, each with its rewards in words; apply to one with `group` */
                                     groups: {
                                         slug: string;
@@ -15996,66 +16001,6 @@ export interface paths {
                     };
                     content: {
                         "application/octet-stream": string;
-                    };
-                };
-                /** @description Error */
-                default: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/public/programs/{slug}/brand": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A program's name, logo and accent, for its public page (404 while the page is off) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                /** @constant */
-                                type: "program_brand";
-                                attributes: {
-                                    /** @description The logo's public address under PUBLIC_URL */
-                                    logo_url: string | null;
-                                    /** @description #rrggbb; null: the apps' own colour */
-                                    accent: string | null;
-                                    name: string;
-                                };
-                            };
-                        };
                     };
                 };
                 /** @description Error */

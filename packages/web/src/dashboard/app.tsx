@@ -30,6 +30,7 @@ const BillingEvents = lazyPage(() => import('./pages/billing-events.js').then((m
 const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
 const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js').then((m) => m.WebhookDeliveries));
 const Notifications = lazyPage(() => import('./pages/notifications.js').then((m) => m.Notifications));
+const Resources = lazyPage(() => import('./pages/resources.js').then((m) => m.Resources));
 
 const NAV = [
   ['/', 'Overview'],
@@ -42,6 +43,7 @@ const NAV = [
   ['/clicks', 'Clicks'],
   ['/payouts', 'Payouts'],
   ['/billing-events', 'Billing events'],
+  ['/resources', 'Resources'],
   ['/settings', 'Settings'],
   ['/notifications', 'Your e-mails'],
 ] as const;
@@ -171,6 +173,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/settings/:section?`} component={Settings} />
           <Route path={`${BASE}/settings/webhooks/:id`} component={WebhookDeliveries} />
           <Route path={`${BASE}/notifications`} component={Notifications} />
+          <Route path={`${BASE}/resources`} component={Resources} />
           <Route default component={NotFound} />
         </Router>
       </main>

@@ -1,10 +1,9 @@
-// A program's branding: the owner's settings (GET/PATCH /v1/program/branding), the logo as a
-// public image (what every page of the program shows, so no secret), and the brand a public
-// page reads by the program's slug.
+// A program's branding: the owner's settings (GET/PATCH /v1/program/branding), and the logo as
+// a public image (what every page of the program shows, so no secret); the public page's
+// answer carries the brand too (programs/page-routes.ts).
 
 import { z } from 'zod';
 import { route } from '../../api/route.js';
-import { publicProgram } from '../../flows/portal.js';
 import { fail } from '../../platform/errors.js';
 import { one } from '../../platform/http/schemas.js';
 import { fileReply } from '../resources/http.js';
@@ -88,28 +87,6 @@ export const brandingRoutes = [
         disposition: 'inline',
         cacheControl: 'public, max-age=86400',
       });
-    },
-  }),
-  route({
-    method: 'get',
-    path: '/v1/public/programs/:slug/brand',
-    summary: "A program's name, logo and accent, for its public page (404 while the page is off)",
-    access: 'public',
-    status: 200,
-    response: one(
-      z.object({
-        id: z.string(),
-        type: z.literal('program_brand'),
-        attributes: brandSchema.pick({ logo_url: true, accent: true }).extend({ name: z.string() }),
-      }),
-    ),
-    async handle({ db, params }) {
-      const program = await publicProgram(db, params.slug ?? '');
-      const { logo_url, accent } = renderBrand(await brandOf(db, program.id));
-      return {
-        status: 200,
-        body: { data: { id: program.slug ?? program.id, type: 'program_brand', attributes: { name: program.name, logo_url, accent } } },
-      };
     },
   }),
 ];
