@@ -205,23 +205,32 @@ function Branding({ brand, images, done }: { brand: Brand; images: Resource[]; d
       </p>
       <label>
         Logo
-        <select name="logo_id" value={brand.logo_id ?? ''}>
+        {/* Uncontrolled (selected, defaultValue): a refused save keeps what the owner typed. */}
+        <select name="logo_id">
           <option value="">None: the program's name</option>
           {images.map((r) => (
-            <option value={r.id}>{r.attributes.title}</option>
+            <option value={r.id} selected={r.id === brand.logo_id}>
+              {r.attributes.title}
+            </option>
           ))}
         </select>
       </label>
       <label>
         Accent colour
-        <input name="accent" value={brand.accent ?? ''} placeholder="#0b6b78" pattern="#[0-9a-fA-F]{6}" aria-describedby="accent-help" />
+        <input
+          name="accent"
+          defaultValue={brand.accent ?? ''}
+          placeholder="#0b6b78"
+          pattern="#[0-9a-fA-F]{6}"
+          aria-describedby="accent-help"
+        />
       </label>
       <p id="accent-help" class="hint">
         As #rrggbb. It colours links and buttons on white, so it needs a contrast of at least 4.5:1 (WCAG AA); a lighter one is refused.
       </p>
       <label>
         Own host name
-        <input name="host" value={brand.host ?? ''} placeholder="partners.example.com" aria-describedby="host-help" />
+        <input name="host" defaultValue={brand.host ?? ''} placeholder="partners.example.com" aria-describedby="host-help" />
       </label>
       <p id="host-help" class="hint">
         Served by your operator's reverse proxy: its home page opens your public page. See the self-hosting guide.
