@@ -102,7 +102,7 @@ describe('the partner’s view', () => {
     await api('PATCH', '/v1/program', { slug: 'brand', page_enabled: true });
     const visitor = await (await stack.browser.newContext()).newPage();
     await visitor.goto(`${url}/p/brand/`);
-    const logo = visitor.locator('.card .brand img.program-logo');
+    const logo = visitor.locator('.card .brand img');
     await logo.waitFor();
     expect(await visitor.locator('.card .brand').innerText()).not.toContain('Tally');
     expect(await accentOf(visitor)).toBe(ACCENT);

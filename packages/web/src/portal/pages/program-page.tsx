@@ -134,7 +134,7 @@ export function ProgramPage() {
   // The program's name, logo and colour in Tally's place (docs/branding.md).
   const page = loaded.data?.data.attributes;
   useAccent(page?.brand.accent);
-  const mark = page?.brand.logo_url ? <img class="program-logo" src={page.brand.logo_url} alt={page.name} /> : page?.name;
+  const mark = page?.brand.logo_url ? <img src={page.brand.logo_url} alt={page.name} /> : page?.name;
   return (
     <Show loaded={loaded}>
       {({ data: { attributes: p } }) => {
