@@ -254,6 +254,7 @@ describe('programs', () => {
     const held = (await as('POST', '/v1/tracking/conversion', { email: 'theirs@mailinator.com', gr_id: 'o2', pk: theirs.key })).body.data;
     const decision = (await as('POST', '/v1/review_decisions', { referral_id: held.id, decision: 'reject', reason: 'throwaway' })).body
       .data;
+    const resource = (await as('POST', '/v1/resources/copy', { title: 'Theirs', body: 'Their copy' })).body.data;
     const [theirEvent] = (await as('GET', '/v1/events')).body.data;
     // A draft payout run of theirs: what is payable went to the batch above, and a draft is enough to be looked up.
     const run = '01900000-0000-7000-8000-0000000000aa';
@@ -301,6 +302,7 @@ describe('programs', () => {
       payout_runs: run,
       message_threads: theirs.partnershipId,
       broadcasts: broadcast.id,
+      resources: resource.id,
     };
     const o = await ownerSession(c);
     const tried: string[] = [];
@@ -328,6 +330,7 @@ describe('programs', () => {
       'groups',
       'rewards',
       'group_moves',
+      'resources',
     ]) {
       expect(JSON.stringify((await o.call('GET', `/v1/${list}`)).body), list).not.toContain(ids[list]!);
     }

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { describeCause, type ErrorCode, fail, ServiceError } from './platform/errors.js';
 import { tokenAuth, type Access } from './api/auth.js';
 import { PARTNER_COOKIE, setSessionCookie } from './api/session.js';
-import { jsonBody, webhookBodyOf } from './platform/http/body.js';
+import { jsonBody, uploadBodyOf, webhookBodyOf } from './platform/http/body.js';
 import { isClientGone } from './platform/http/client-errors.js';
 import { allowedOrigin, preflight } from './api/cors.js';
 import { errorResponses } from './platform/http/errors.js';
@@ -50,6 +50,9 @@ import { notificationRoutes } from './modules/notifications/routes.js';
 import { embedRoutes } from './modules/embed/routes.js';
 import { embedTaxFormRoutes, taxFormRoutes } from './modules/tax-forms/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
+import { resourceRoutes } from './modules/resources/routes.js';
+import { brandingRoutes } from './modules/branding/routes.js';
+import { mountBrandHosts } from './modules/branding/http.js';
 import type { Keyring } from './platform/keyring.js';
 import { mountEmbed } from './modules/embed/http.js';
 import type { OutboxSender } from './modules/mail/outbox.js';
@@ -129,6 +132,8 @@ export const ROUTES: readonly Route[] = [
   ...embedPayoutMethodRoutes,
   ...embedTaxFormRoutes,
   ...messageRoutes,
+  ...resourceRoutes,
+  ...brandingRoutes,
 ];
 
 const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };
@@ -171,6 +176,7 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
         list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,
         query: r.query ? validateQuery(r.query, ctx.querystring) : undefined,
         raw: r.webhookBodyLimit ? (ctx.request.rawBody ?? '') : '',
+        upload: ctx.state.upload as Buffer | undefined,
         header: (name) => ctx.get(name) || undefined,
       }),
     );
@@ -247,6 +253,7 @@ export function createApp(deps: AppDeps): Koa {
     if (r.applicationLimit) chain.push(applications);
     if (r.body) chain.push(jsonBody);
     if (r.webhookBodyLimit) chain.push(webhookBodyOf(r.webhookBodyLimit));
+    if (r.uploadLimit) chain.push(uploadBodyOf(r.uploadLimit));
     chain.push(handler(r, deps, now, client));
     router.register(r.path, [r.method.toUpperCase()], chain, { name: `${r.method} ${r.path}` });
   }
@@ -261,6 +268,7 @@ export function createApp(deps: AppDeps): Koa {
   );
   mountDemo(router, deps.demo);
   mountHome(router, { demo: deps.demo !== undefined });
+  mountBrandHosts(router, deps.db);
   mountWeb(
     router,
     deps.webApp === undefined ? loadWebApp() : (deps.webApp ?? undefined),

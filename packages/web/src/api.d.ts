@@ -11252,6 +11252,11 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     locale: "en" | "de" | "fr" | "es";
+                                    /** @description The program's logo and accent colour (docs/branding.md), shown in Tally's place */
+                                    brand: {
+                                        logo_url: string | null;
+                                        accent: string | null;
+                                    };
                                     /** @description The partner groups that take applications, each with its rewards in words; apply to one with `group` */
                                     groups: {
                                         slug: string;
@@ -11877,6 +11882,12 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     program_locale: "en" | "de" | "fr" | "es";
+                                    /** @description The program's branding (docs/branding.md): the portal's header and colour */
+                                    brand: {
+                                        accent: string | null;
+                                        logo_url: string | null;
+                                        host: string | null;
+                                    };
                                     /** @enum {string} */
                                     state: "pending" | "accepted" | "declined";
                                     /** @description Only while accepted: a declined or pending partner has no link to share */
@@ -12003,6 +12014,12 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     program_locale: "en" | "de" | "fr" | "es";
+                                    /** @description The program's branding (docs/branding.md): the portal's header and colour */
+                                    brand: {
+                                        accent: string | null;
+                                        logo_url: string | null;
+                                        host: string | null;
+                                    };
                                     /** @enum {string} */
                                     state: "pending" | "accepted" | "declined";
                                     /** @description Only while accepted: a declined or pending partner has no link to share */
@@ -13334,7 +13351,7 @@ export interface paths {
                     "application/json": {
                         url: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -13503,7 +13520,7 @@ export interface paths {
                     "application/json": {
                         url?: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -13997,7 +14014,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, payout.failed, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, message.created, webhook.test */
+                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, payout.failed, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, message.created, resource.created, resource.deleted, webhook.test */
                     type_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_lt?: string;
@@ -14637,6 +14654,12 @@ export interface paths {
                                      * @enum {string}
                                      */
                                     program_locale: "en" | "de" | "fr" | "es";
+                                    /** @description The program's branding (docs/branding.md): the portal's header and colour */
+                                    brand: {
+                                        accent: string | null;
+                                        logo_url: string | null;
+                                        host: string | null;
+                                    };
                                     /** @enum {string} */
                                     state: "pending" | "accepted" | "declined";
                                     /** @description Only while accepted: a declined or pending partner has no link to share */
@@ -17310,6 +17333,892 @@ export interface paths {
                                 };
                             };
                         };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's brand resources (files and copy) in the owner's order */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "resource";
+                                attributes: {
+                                    /** @enum {string} */
+                                    kind: "file" | "copy";
+                                    title: string;
+                                    /** @description A file's download name, its extension from its sniffed type; null for copy */
+                                    file_name: string | null;
+                                    /** @description A file's type, read from its bytes; null for copy */
+                                    media_type: ("image/png" | "image/jpeg" | "image/webp" | "image/gif" | "image/svg+xml" | "application/pdf" | "application/zip") | null;
+                                    /** @description The file's bytes, or the copy's in UTF-8 */
+                                    size: number;
+                                    /** @description The copy's text; null for a file */
+                                    body: string | null;
+                                    /** @description Its place in the owner's order, from 1 */
+                                    position: number;
+                                    created_at: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/resources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one brand resource */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "resource";
+                                attributes: {
+                                    /** @enum {string} */
+                                    kind: "file" | "copy";
+                                    title: string;
+                                    /** @description A file's download name, its extension from its sniffed type; null for copy */
+                                    file_name: string | null;
+                                    /** @description A file's type, read from its bytes; null for copy */
+                                    media_type: ("image/png" | "image/jpeg" | "image/webp" | "image/gif" | "image/svg+xml" | "application/pdf" | "application/zip") | null;
+                                    /** @description The file's bytes, or the copy's in UTF-8 */
+                                    size: number;
+                                    /** @description The copy's text; null for a file */
+                                    body: string | null;
+                                    /** @description Its place in the owner's order, from 1 */
+                                    position: number;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a brand resource (a logo that was this file is unset) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Rename a brand resource */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "resource";
+                                attributes: {
+                                    /** @enum {string} */
+                                    kind: "file" | "copy";
+                                    title: string;
+                                    /** @description A file's download name, its extension from its sniffed type; null for copy */
+                                    file_name: string | null;
+                                    /** @description A file's type, read from its bytes; null for copy */
+                                    media_type: ("image/png" | "image/jpeg" | "image/webp" | "image/gif" | "image/svg+xml" | "application/pdf" | "application/zip") | null;
+                                    /** @description The file's bytes, or the copy's in UTF-8 */
+                                    size: number;
+                                    /** @description The copy's text; null for a file */
+                                    body: string | null;
+                                    /** @description Its place in the owner's order, from 1 */
+                                    position: number;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/resources/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a file (PNG, JPEG, WebP, GIF, SVG, PDF or ZIP, at most 10485760 bytes) as the whole body; its type is read from its bytes */
+        post: {
+            parameters: {
+                query: {
+                    title: string;
+                    /** @description The name a download gets (its extension from the type read) */
+                    file_name?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "resource";
+                                attributes: {
+                                    /** @enum {string} */
+                                    kind: "file" | "copy";
+                                    title: string;
+                                    /** @description A file's download name, its extension from its sniffed type; null for copy */
+                                    file_name: string | null;
+                                    /** @description A file's type, read from its bytes; null for copy */
+                                    media_type: ("image/png" | "image/jpeg" | "image/webp" | "image/gif" | "image/svg+xml" | "application/pdf" | "application/zip") | null;
+                                    /** @description The file's bytes, or the copy's in UTF-8 */
+                                    size: number;
+                                    /** @description The copy's text; null for a file */
+                                    body: string | null;
+                                    /** @description Its place in the owner's order, from 1 */
+                                    position: number;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/resources/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a piece of copy (a text partners copy into their posts) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title: string;
+                        body: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "resource";
+                                attributes: {
+                                    /** @enum {string} */
+                                    kind: "file" | "copy";
+                                    title: string;
+                                    /** @description A file's download name, its extension from its sniffed type; null for copy */
+                                    file_name: string | null;
+                                    /** @description A file's type, read from its bytes; null for copy */
+                                    media_type: ("image/png" | "image/jpeg" | "image/webp" | "image/gif" | "image/svg+xml" | "application/pdf" | "application/zip") | null;
+                                    /** @description The file's bytes, or the copy's in UTF-8 */
+                                    size: number;
+                                    /** @description The copy's text; null for a file */
+                                    body: string | null;
+                                    /** @description Its place in the owner's order, from 1 */
+                                    position: number;
+                                    created_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/resources/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put the program's resources in this order: every id once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "resource";
+                                attributes: {
+                                    /** @enum {string} */
+                                    kind: "file" | "copy";
+                                    title: string;
+                                    /** @description A file's download name, its extension from its sniffed type; null for copy */
+                                    file_name: string | null;
+                                    /** @description A file's type, read from its bytes; null for copy */
+                                    media_type: ("image/png" | "image/jpeg" | "image/webp" | "image/gif" | "image/svg+xml" | "application/pdf" | "application/zip") | null;
+                                    /** @description The file's bytes, or the copy's in UTF-8 */
+                                    size: number;
+                                    /** @description The copy's text; null for a file */
+                                    body: string | null;
+                                    /** @description Its place in the owner's order, from 1 */
+                                    position: number;
+                                    created_at: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/resources/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A file resource's bytes, as an attachment of its sniffed type */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's brand resources, for its accepted partner */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "resource";
+                                attributes: {
+                                    /** @enum {string} */
+                                    kind: "file" | "copy";
+                                    title: string;
+                                    /** @description A file's download name, its extension from its sniffed type; null for copy */
+                                    file_name: string | null;
+                                    /** @description A file's type, read from its bytes; null for copy */
+                                    media_type: ("image/png" | "image/jpeg" | "image/webp" | "image/gif" | "image/svg+xml" | "application/pdf" | "application/zip") | null;
+                                    /** @description The file's bytes, or the copy's in UTF-8 */
+                                    size: number;
+                                    /** @description The copy's text; null for a file */
+                                    body: string | null;
+                                    /** @description Its place in the owner's order, from 1 */
+                                    position: number;
+                                    created_at: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/resources/{resource}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download one of the program’s files */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    resource: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's brand resources, for the embedded partner */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "resource";
+                                attributes: {
+                                    /** @enum {string} */
+                                    kind: "file" | "copy";
+                                    title: string;
+                                    /** @description A file's download name, its extension from its sniffed type; null for copy */
+                                    file_name: string | null;
+                                    /** @description A file's type, read from its bytes; null for copy */
+                                    media_type: ("image/png" | "image/jpeg" | "image/webp" | "image/gif" | "image/svg+xml" | "application/pdf" | "application/zip") | null;
+                                    /** @description The file's bytes, or the copy's in UTF-8 */
+                                    size: number;
+                                    /** @description The copy's text; null for a file */
+                                    body: string | null;
+                                    /** @description Its place in the owner's order, from 1 */
+                                    position: number;
+                                    created_at: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embed/resources/{resource}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download one of the program’s files, in the embed */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    resource: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/program/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's logo, accent colour and own host name */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "program_branding";
+                                attributes: {
+                                    /** @description The image resource shown as the logo; null: the name alone */
+                                    logo_id: string | null;
+                                    /** @description The logo's public address under PUBLIC_URL */
+                                    logo_url: string | null;
+                                    /** @description #rrggbb; null: the apps' own colour */
+                                    accent: string | null;
+                                    host: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the program's branding: an accent below WCAG AA is refused with its contrast ratio; a host taken by another program is a conflict */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        logo_id?: string | null;
+                        accent?: string | null;
+                        host?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "program_branding";
+                                attributes: {
+                                    /** @description The image resource shown as the logo; null: the name alone */
+                                    logo_id: string | null;
+                                    /** @description The logo's public address under PUBLIC_URL */
+                                    logo_url: string | null;
+                                    /** @description #rrggbb; null: the apps' own colour */
+                                    accent: string | null;
+                                    host: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/public/brands/{program}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A program's logo, as the portal, its public page and the embed show it */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The logo id: a new logo is a new address, so this one is kept a day */
+                    v?: string;
+                };
+                header?: never;
+                path: {
+                    program: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
                     };
                 };
                 /** @description Error */

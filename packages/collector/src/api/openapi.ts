@@ -121,6 +121,22 @@ function operation(r: Route) {
           },
         }
       : {}),
+    ...(r.uploadLimit
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/octet-stream': {
+                schema: {
+                  type: 'string',
+                  format: 'binary',
+                  description: `The file itself, at most ${r.uploadLimit} bytes; its type is read from its bytes`,
+                },
+              },
+            },
+          },
+        }
+      : {}),
     responses: {
       [String(r.status)]: {
         description: 'Success',

@@ -58,6 +58,8 @@ export interface RouteInput<B, Q = unknown> {
   list: ListQuery;
   /** The query string, checked by the route's `query` schema. */
   query: Q;
+  /** An upload route's file, its bytes as sent (uploadLimit); undefined elsewhere. */
+  upload: Buffer | undefined;
   /** A webhook route's body as received (its signature is over these bytes); '' elsewhere. */
   raw: string;
   /** A request header, by its lower-case name. */
@@ -95,6 +97,8 @@ export interface Route<B = unknown, Q = unknown> {
    * handler as received (`raw`) for it to verify, with no schema of ours to check.
    */
   webhookBodyLimit?: number;
+  /** A file upload: the body is the file's bytes, up to this many, handed to the handler as `upload`. */
+  uploadLimit?: number;
   /**
    * The least role a dashboard session needs (a secret token may do everything). Without
    * it, a viewer may only read and an admin may do the rest.
@@ -109,7 +113,7 @@ export interface Route<B = unknown, Q = unknown> {
   /** Counted against the per-address hourly limit on applications (RateLimits.applicationsPerHour). */
   applicationLimit?: boolean;
   /** A success answer that is not JSON (a file to download). */
-  produces?: 'text/csv' | 'text/html' | 'application/pdf';
+  produces?: 'text/csv' | 'text/html' | 'application/pdf' | 'application/octet-stream';
   // Method syntax on purpose: a route with a narrower body type is still a Route.
   handle(input: RouteInput<B, Q>): Promise<Reply>;
 }

@@ -25,6 +25,8 @@ export const EVENT_TYPES = [
   'review.held',
   'review.decided',
   'message.created',
+  'resource.created',
+  'resource.deleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -58,6 +60,7 @@ export type PayoutPayload = Record_<{ currency: string }>;
 export type CodePayload = Record_<{ code: string; partner_id?: string | null }>;
 export type DecisionPayload = Record_<{ decision: string }>;
 export type MessagePayload = Record_<{ thread_id: string; partner_id: string; author: 'team' | 'partner' }>;
+export type ResourcePayload = Record_<{ kind: string; title: string }>;
 
 /** Each event's payload. */
 export interface EventPayloads {
@@ -83,6 +86,9 @@ export interface EventPayloads {
   'review.decided': DecisionPayload;
   // A message in a partnership's thread, from the team (a broadcast's too) or the partner.
   'message.created': MessagePayload;
+  // A brand resource the owner added for partners (docs/resources.md), or deleted.
+  'resource.created': ResourcePayload;
+  'resource.deleted': ResourcePayload;
 }
 
 /** An event as its subscribers see it, in the transaction of its change. */

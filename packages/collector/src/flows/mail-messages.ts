@@ -43,7 +43,8 @@ export function composers(publicUrl: string): Record<MailKind, Compose> {
       const program = made && (await programs.get(tx, made.partner.program_id));
       if (!made || !program) return undefined;
       const locale = localeOf(made.partner.locale) ?? localeOf(program.locale) ?? 'en';
-      return invitationLetter(made.email, 'partner', locale, program.name, publicUrl + partnerLinkPath(made.token));
+      const letter = await invitationLetter(made.email, 'partner', locale, program.name, publicUrl + partnerLinkPath(made.token));
+      return { ...letter, fromName: program.name };
     },
     async payout_confirmation(tx, row, now) {
       const made = await confirmationFor(tx, row.subject_key, now);
@@ -51,7 +52,8 @@ export function composers(publicUrl: string): Record<MailKind, Compose> {
       const partner = made && (await partners.get(tx, made.programId, made.partnerId));
       if (!made || !program || !partner) return undefined;
       const locale = localeOf(partner.locale) ?? localeOf(program.locale) ?? 'en';
-      return payoutConfirmationLetter(made.email, locale, program.name, `${publicUrl}${PAYOUT_CONFIRM_PATH}#${made.token}`);
+      const letter = await payoutConfirmationLetter(made.email, locale, program.name, `${publicUrl}${PAYOUT_CONFIRM_PATH}#${made.token}`);
+      return { ...letter, fromName: program.name };
     },
   };
 }

@@ -114,6 +114,7 @@ export function startNotifications(options: NotificationOptions) {
       await mailer.send({
         to: draft.to,
         ...letter,
+        fromName: draft.program.name,
         headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       });
       await repo.finish(db, row.id, 'sent', now, { unsubscribeHash: unsubscribeHash(token), recipientId: draft.personId });

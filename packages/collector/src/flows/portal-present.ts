@@ -7,6 +7,7 @@ import { renderBilling } from '../core/billing.js';
 import type { Resource } from '../platform/resource.js';
 import type { CommissionRow } from '../modules/commissions/model.js';
 import { referralLink } from '../modules/partnerships/present.js';
+import { logoPath } from '../modules/branding/present.js';
 import { percent } from '../modules/rewards/describe.js';
 import type { RewardTerms } from '../modules/rewards/service.js';
 import type { ReferralRow } from '../modules/referrals/repo.js';
@@ -33,6 +34,7 @@ export function renderPartnership({ partnership: p, earnings, group }: Partnersh
       program_id: p.program_id,
       program_name: p.program_name,
       program_locale: localeOf(p.program_locale) ?? 'en',
+      brand: { accent: p.brand_accent ?? null, logo_url: logoPath(p.program_id, p.brand_logo_id ?? null), host: p.brand_host ?? null },
       state: p.state,
       referral_link: accepted ? referralLink(p.program_site_url, p.key) : null,
       key: accepted ? p.key : null,

@@ -12,7 +12,12 @@ export interface Message {
   html?: string;
   /** Extra headers: a notification's List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
   headers?: Record<string, string>;
+  /** The From display name, a program's to its partners (docs/branding.md); MAIL_FROM's address stays, so SPF and DKIM still pass. */
+  fromName?: string;
 }
+
+/** MAIL_FROM's address: `Tally <tally@example.com>` or a bare address. */
+export const addressOf = (from: string): string => /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
 
 export interface Mailer {
   send(message: Message): Promise<void>;
@@ -22,9 +27,10 @@ export interface Mailer {
 export function createMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
-    async send({ to, subject, text, html, headers }) {
+    async send({ to, subject, text, html, headers, fromName }) {
+      const sender = fromName ? { name: fromName, address: addressOf(from) } : from;
       try {
-        await transport.sendMail({ from, to, subject, text, ...(html ? { html } : {}), ...(headers ? { headers } : {}) });
+        await transport.sendMail({ from: sender, to, subject, text, ...(html ? { html } : {}), ...(headers ? { headers } : {}) });
       } catch (err) {
         // nodemailer's messages may quote the recipient: the error that reaches the log says only what failed.
         const code = (err as { code?: string; responseCode?: number }).code ?? (err as { responseCode?: number }).responseCode ?? 'unknown';

@@ -50,12 +50,12 @@ export function Saving({
   );
 }
 
-/** A page of its own, outside the shell: a heading, a form, its error. */
-export function Card({ title, children }: { title: string; children: ComponentChildren }) {
+/** A page of its own, outside the shell: a heading, a form, its error; `brand` in Tally's place (a program's page: its logo or name). */
+export function Card({ title, brand, children }: { title: string; brand?: ComponentChildren; children: ComponentChildren }) {
   return (
     <main id="main" class="card-page">
       <div class="card">
-        <p class="brand">Tally</p>
+        <p class="brand">{brand ?? 'Tally'}</p>
         <h1>{title}</h1>
         {children}
       </div>

@@ -91,10 +91,15 @@ const cellClass = (c: Column<never>) => [c.numeric && 'num', c.minor && 'minor']
 export function downloadCsv<T>(name: string, columns: readonly Column<T>[], rows: readonly T[]): void {
   const cols = columns.filter((c) => c.text);
   const text = formatCsv([cols.map((c) => c.label), ...rows.map((r) => cols.map((c) => c.text!(r)))], '\r\n');
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+  saveBlob(new Blob([text], { type: 'text/csv' }), `${name}.csv`);
+}
+
+/** Saves `blob` as a download named `name` (a file fetched with a bearer session, which a link cannot carry). */
+export function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = `${name}.csv`;
+  a.download = name;
   document.body.append(a);
   a.click();
   a.remove();

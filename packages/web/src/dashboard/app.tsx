@@ -32,6 +32,7 @@ const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js')
 const Notifications = lazyPage(() => import('./pages/notifications.js').then((m) => m.Notifications));
 const Messages = lazyPage(() => import('./pages/messages.js').then((m) => m.Messages));
 const MessageThread = lazyPage(() => import('./pages/messages.js').then((m) => m.MessageThread));
+const Resources = lazyPage(() => import('./pages/resources.js').then((m) => m.Resources));
 
 const NAV = [
   ['/', 'Overview'],
@@ -45,6 +46,7 @@ const NAV = [
   ['/clicks', 'Clicks'],
   ['/payouts', 'Payouts'],
   ['/billing-events', 'Billing events'],
+  ['/resources', 'Resources'],
   ['/settings', 'Settings'],
   ['/notifications', 'Your e-mails'],
 ] as const;
@@ -191,6 +193,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/notifications`} component={Notifications} />
           <Route path={`${BASE}/messages`} component={Messages} />
           <Route path={`${BASE}/messages/:id`} component={MessageThread} />
+          <Route path={`${BASE}/resources`} component={Resources} />
           <Route default component={NotFound} />
         </Router>
       </main>

@@ -13,6 +13,8 @@ import { pickLocale } from '../common/i18n.js';
 import { lazyPage } from '../common/lazy-page.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Codes, Figures, LinkCard, Money } from './cards.js';
+import { Resources } from './resources.js';
+import { useAccent } from '../common/brand.js';
 import { asked, speak, t } from './language.js';
 import { MessagesCard } from './messages.js';
 import { Settings } from './settings.js';
@@ -84,13 +86,22 @@ export function Embed() {
   if (state.is === 'failed') return <Failure error={state.error} />;
   const p = state.partnership;
   const accepted = p.attributes.state === 'accepted';
+  return <Open p={p} accepted={accepted} state={state} setState={setState} />;
+}
+
+/** The open embed, in the program's colour, under its logo (docs/branding.md). */
+function Open({ p, accepted, state, setState }: { p: Partnership; accepted: boolean; state: Shown; setState: (s: State) => void }) {
+  const brand = p.attributes.brand;
+  useAccent(brand.accent);
   return (
     <LocationProvider scope={/^\/embed\//}>
       <main class="embed" id="main">
+        {brand.logo_url && <img class="program-logo" src={brand.logo_url} alt={p.attributes.program_name} />}
         <h1 class="visually-hidden">{t('title')}</h1>
         <LinkCard p={p} />
         {accepted && <Codes />}
         {accepted && <Figures />}
+        {accepted && <Resources />}
         <Money p={p} />
         <ErrorBoundary>
           <Payment account={state.account} />
@@ -100,7 +111,7 @@ export function Embed() {
           account={state.account}
           onSaved={async (account) => {
             await speak(pickLocale(account.attributes.locale, p.attributes.program_locale));
-            setState({ ...state, account });
+            setState({ is: 'open', ...state, account });
           }}
         />
       </main>

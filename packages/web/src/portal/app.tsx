@@ -9,6 +9,7 @@ import { api, isSignedOut } from '../common/api.js';
 import { everyPage } from '../common/codes.js';
 import { signInHref, useLostSession } from '../common/sign-in.js';
 import { lazyPage } from '../common/lazy-page.js';
+import { useAccent } from '../common/brand.js';
 import { useLoad } from '../common/use-api.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Home } from './pages/home.js';
@@ -22,6 +23,7 @@ import { BASE, href, PortalContext, type Account, type Partnership, type PortalS
 const Earnings = lazyPage(() => import('./pages/earnings.js').then((m) => withItsWords(m.Earnings)));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => withItsWords(m.Settings)));
 const Messages = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.Messages)));
+const Resources = lazyPage(() => import('./resources/page.js').then((m) => withItsWords(m.Resources)));
 // The PayPal confirmation link's page: opened signed in or not.
 const PayoutConfirm = lazyPage(() => import('./payment/confirm.js').then((m) => withItsWords(m.PayoutConfirm)));
 
@@ -30,6 +32,7 @@ const NAV = [
   ['/referrals', () => t('nav.referrals')],
   ['/earnings', () => t('nav.earnings')],
   ['/messages', () => t('nav.messages')],
+  ['/resources', () => t('nav.resources')],
   ['/settings', () => t('nav.settings')],
 ] as const;
 
@@ -50,6 +53,8 @@ function Shell({ portal }: { portal: PortalSession }) {
   useLostSession(BASE, route);
   const current = portal.current?.id;
   useLanguage(portal.account.attributes.locale, portal.current?.attributes.program_locale ?? null);
+  const brand = portal.current?.attributes.brand;
+  useAccent(brand?.accent);
   const signOut = async () => {
     await api.POST('/v1/portal/auth/sign_out').catch(() => undefined);
     route(href('/sign-in'));
@@ -61,7 +66,7 @@ function Shell({ portal }: { portal: PortalSession }) {
       </a>
       <header class="top">
         <a class="brand" href={href('/', current)}>
-          {t('app.brand')}
+          {brand?.logo_url ? <img src={brand.logo_url} alt={portal.current?.attributes.program_name} /> : t('app.brand')}
         </a>
         {portal.partnerships.length > 1 ? (
           <label class="program-switcher">
@@ -100,6 +105,7 @@ function Shell({ portal }: { portal: PortalSession }) {
           <Route path={`${BASE}/`} component={Home} />
           <Route path={`${BASE}/referrals`} component={Referrals} />
           <Route path={`${BASE}/earnings`} component={Earnings} />
+          <Route path={`${BASE}/resources`} component={Resources} />
           <Route path={`${BASE}/settings`} component={Settings} />
           <Route path={`${BASE}/messages`} component={Messages} />
           <Route default component={NotFound} />

@@ -47,6 +47,10 @@ export interface ReachedPartnership extends PartnershipRow {
   billing_name: string | null;
   billing_address: string | null;
   billing_vat_id: string | null;
+  /** The program's branding (docs/branding.md); null where it has none. */
+  brand_accent: string | null;
+  brand_logo_id: string | null;
+  brand_host: string | null;
 }
 
 export async function insertAccount(db: Queryable, row: AccountRow): Promise<void> {
@@ -120,9 +124,10 @@ const REACHED = `SELECT s.*, p.name AS program_name, p.slug AS program_slug, p.s
             p.partner_codes AS program_partner_codes, p.code_prefix AS program_code_prefix, p.code_max_length AS program_code_max_length,
             p.minimum_payout AS program_minimum_payout, g.minimum_payout AS group_minimum_payout, pa.name AS partner_name, pa.paypal_email,
             pa.locale AS partner_locale, p.locale AS program_locale,
-            pa.billing_name, pa.billing_address, pa.billing_vat_id`;
-/** The group whose minimum payout applies (`g`), beside the partnership `s`. */
-const GROUP = 'LEFT JOIN partner_groups g ON g.id = s.group_id';
+            pa.billing_name, pa.billing_address, pa.billing_vat_id,
+            b.accent AS brand_accent, b.logo_id AS brand_logo_id, b.host AS brand_host`;
+/** The group whose minimum payout applies (`g`), and the program's branding (`b`, modules/branding), beside the partnership `s`. */
+const GROUP = 'LEFT JOIN partner_groups g ON g.id = s.group_id LEFT JOIN program_brands b ON b.program_id = s.program_id';
 
 export function partnershipsOf(db: Queryable, accountId: string): Promise<ReachedPartnership[]> {
   return db.all<ReachedPartnership>(

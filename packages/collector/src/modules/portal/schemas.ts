@@ -12,6 +12,9 @@ export const partnershipSchema = resource('portal_partnership', {
   program_locale: z
     .enum(LOCALES)
     .meta({ description: "The program's default language: the portal's when neither the partner nor their browser picks one" }),
+  brand: z
+    .object({ accent: z.string().nullable(), logo_url: z.string().nullable(), host: z.string().nullable() })
+    .meta({ description: "The program's branding (docs/branding.md): the portal's header and colour" }),
   state: z.enum(['pending', 'accepted', 'declined']),
   referral_link: z.string().nullable().meta({ description: 'Only while accepted: a declined or pending partner has no link to share' }),
   key: z.string().nullable(),

@@ -14,6 +14,8 @@ import { email, rulesOut } from '../../api/fields.js';
 import { renderRules } from './present.js';
 import { groupsTakingApplications } from '../rewards/service.js';
 import { rewardTermsOut } from '../rewards/schemas.js';
+import { brandOf } from '../branding/service.js';
+import { renderBrand } from '../branding/present.js';
 
 const pageSchema = resource('program_page', {
   name: z.string(),
@@ -23,6 +25,9 @@ const pageSchema = resource('program_page', {
   ...rulesOut,
   auto_accept: z.boolean(),
   locale: z.enum(LOCALES).meta({ description: "The program's default language: the page's when the browser asks for none of ours" }),
+  brand: z
+    .object({ logo_url: z.string().nullable(), accent: z.string().nullable() })
+    .meta({ description: "The program's logo and accent colour (docs/branding.md), shown in Tally's place" }),
   groups: z
     .array(
       z.object({
@@ -49,6 +54,7 @@ export const programPageRoutes = [
     async handle({ db, params }) {
       const program = await publicProgram(db, params.slug ?? '');
       const groups = await groupsTakingApplications(db, program);
+      const { logo_url, accent } = renderBrand(await brandOf(db, program.id));
       return {
         status: 200,
         body: {
@@ -63,6 +69,7 @@ export const programPageRoutes = [
               ...renderRules(rulesFor(program)),
               auto_accept: program.auto_accept === 1,
               locale: localeOf(program.locale) ?? 'en',
+              brand: { logo_url, accent },
               groups: groups.map((g) => ({ slug: g.slug, name: g.name, rewards: g.rewards, terms: g.terms, auto_accept: g.autoAccept })),
             },
           },

@@ -43,6 +43,14 @@ function requireJson(ctx: Context): void {
  * compressed), which the parser reads.
  */
 function readPlain(ctx: Context, limit: number): Promise<string> | undefined {
+  return readBytes(ctx, limit)?.then((bytes) => {
+    const text = bytes.toString('utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  });
+}
+
+/** The body's bytes as sent (Content-Length, no Content-Encoding); undefined for any other request. */
+function readBytes(ctx: Context, limit: number): Promise<Buffer> | undefined {
   const coding = ctx.get('content-encoding');
   if (coding !== '' && coding.trim().toLowerCase() !== 'identity') return undefined;
   const declared = ctx.get('content-length');
@@ -50,15 +58,14 @@ function readPlain(ctx: Context, limit: number): Promise<string> | undefined {
   if (!Number.isSafeInteger(length) || length < 0) return undefined;
   if (length > limit) throw fail('payload_too_large', `the body is over ${limit} bytes`);
   const req = ctx.req;
-  return new Promise((resolve, reject) => {
+  return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
     const finish = (err: unknown) => {
       req.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
       // As the parser's failures are answered (onerror above): the client stopped, or broke the stream.
       if (err !== undefined) return reject(fail('malformed_json', 'the body is not valid JSON'));
-      const text = Buffer.concat(chunks, received).toString('utf8');
-      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      resolve(Buffer.concat(chunks, received));
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
@@ -108,6 +115,24 @@ export function webhookBodyOf(limit: number): Middleware {
     if (!plain) return read(ctx, next);
     ctx.request.rawBody = await plain;
     ctx.request.body = ctx.request.rawBody;
+    return next();
+  };
+}
+
+/**
+ * A file's bytes, sent as the whole body (not multipart: docs/resources.md), with its
+ * Content-Length and uncompressed, so the limit counts what is stored. Left on the request
+ * as `ctx.state.upload`; what the bytes are is the route's to check, never the Content-Type.
+ */
+export function uploadBodyOf(limit: number): Middleware {
+  return async (ctx, next) => {
+    const coding = ctx.get('content-encoding').trim().toLowerCase();
+    if (coding !== '' && coding !== 'identity') {
+      throw fail('unsupported_media_type', `an upload must be sent uncompressed: Content-Encoding ${coding} is not taken here`);
+    }
+    const bytes = readBytes(ctx, limit);
+    if (!bytes) throw fail('bad_request', 'an upload needs a Content-Length: send the file as the whole body');
+    ctx.state.upload = await bytes;
     return next();
   };
 }

@@ -35,6 +35,8 @@ const EVENT_TYPES = {
   'review.held': 'a referral or commission was held for review, with the reasons',
   'review.decided': 'an owner approved or rejected a held referral, or banned its partner',
   'message.created': "a message in a partnership's thread, from the team (a broadcast's too) or the partner",
+  'resource.created': 'a brand resource was added for partners',
+  'resource.deleted': 'a brand resource was deleted',
 } satisfies Record<EventType, string>;
 
 /** A secret just made: by adding the endpoint, or by rotating (then the old one still signs until `until`). */

@@ -22,6 +22,11 @@ const de: Catalogue<typeof en> = {
     copy: '{{code}} kopieren',
     share: 'Wer an der Kasse {{code}} eingibt, zählt für Sie, ganz ohne Klick auf einen Link.',
   },
+  resources: {
+    title: 'Markenmaterial',
+    copy: 'Text kopieren',
+    download: 'Herunterladen ({{size}})',
+  },
   figures: {
     title: 'Ihre Zahlen',
     clicks: 'Klicks',

@@ -20,6 +20,11 @@ export default {
     copy: 'Copy {{code}}',
     share: 'A customer who types {{code}} at checkout is yours, with no link to click.',
   },
+  resources: {
+    title: 'Brand resources',
+    copy: 'Copy text',
+    download: 'Download ({{size}})',
+  },
   figures: {
     title: 'Your figures',
     clicks: 'Clicks',

@@ -22,6 +22,11 @@ const es: Catalogue<typeof en> = {
     copy: 'Copiar {{code}}',
     share: 'Quien escriba {{code}} al pagar cuenta para ti, sin hacer clic en ningún enlace.',
   },
+  resources: {
+    title: 'Recursos de marca',
+    copy: 'Copiar texto',
+    download: 'Descargar ({{size}})',
+  },
   figures: {
     title: 'Tus cifras',
     clicks: 'Clics',

@@ -22,6 +22,11 @@ const fr: Catalogue<typeof en> = {
     copy: 'Copier {{code}}',
     share: 'Un client qui saisit {{code}} au paiement vous est attribué, sans cliquer sur aucun lien.',
   },
+  resources: {
+    title: 'Ressources de marque',
+    copy: 'Copier le texte',
+    download: 'Télécharger ({{size}})',
+  },
   figures: {
     title: 'Vos chiffres',
     clicks: 'Clics',

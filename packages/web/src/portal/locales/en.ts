@@ -16,6 +16,7 @@ export default {
     home: 'Home',
     referrals: 'Referrals',
     earnings: 'Commissions and payouts',
+    resources: 'Brand resources',
     settings: 'Settings',
     messages: 'Messages',
     unread: 'unread',

@@ -18,6 +18,7 @@ const fr: Catalogue<typeof en> = {
     home: 'Accueil',
     referrals: 'Parrainages',
     earnings: 'Commissions et versements',
+    resources: 'Ressources de marque',
     settings: 'Paramètres',
     messages: 'Messages',
     unread: 'non lus',

@@ -5,6 +5,7 @@
 
 import { useLocation } from 'preact-iso/router';
 import { api, type Answer } from '../../common/api.js';
+import { useAccent } from '../../common/brand.js';
 import { Card, text, useSubmit } from '../../common/forms.js';
 import { minimumsText, percent } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
@@ -130,13 +131,17 @@ export function ProgramPage() {
   const home = `/p/${encodeURIComponent(slug)}/`;
   // The visitor's browser's language, else the program's default, once the page is known.
   useLanguage(undefined, loaded.data?.data.attributes.locale);
+  // The program's name, logo and colour in Tally's place (docs/branding.md).
+  const page = loaded.data?.data.attributes;
+  useAccent(page?.brand.accent);
+  const mark = page?.brand.logo_url ? <img src={page.brand.logo_url} alt={page.name} /> : page?.name;
   return (
     <Show loaded={loaded}>
       {({ data: { attributes: p } }) => {
         const group = groupSlug ? p.groups.find((g) => g.slug === groupSlug) : undefined;
         if (groupSlug && !group) {
           return (
-            <Card title={t('page.title', { program: p.name })}>
+            <Card title={t('page.title', { program: p.name })} brand={mark}>
               <p role="alert">{t('page.noSuchGroup', { program: p.name })}</p>
               <p>
                 <a href={home}>{t('page.seeAll', { program: p.name })}</a>.
@@ -145,7 +150,7 @@ export function ProgramPage() {
           );
         }
         return (
-          <Card title={t('page.title', { program: p.name })}>
+          <Card title={t('page.title', { program: p.name })} brand={mark}>
             {group && <p class="group-name">{tx('page.theGroup', { group: <strong>{group.name}</strong> })}</p>}
             {p.description ? <p class="description">{p.description}</p> : null}
             <h2>{t('page.earn')}</h2>

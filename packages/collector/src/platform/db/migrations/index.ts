@@ -44,6 +44,7 @@ import m0038 from './0038-wise-payouts.js';
 import m0039 from './0039-payout-schedule.js';
 import m0040 from './0040-reversals-credit-notes.js';
 import m0041 from './0041-messages.js';
+import m0042 from './0042-brand-resources.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -89,4 +90,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0039,
   m0040,
   m0041,
+  m0042,
 ];

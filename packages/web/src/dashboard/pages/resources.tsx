@@ -1,0 +1,241 @@
+// Brand resources and branding (docs/resources.md, docs/branding.md): the files and copy the
+// program's partners download in the portal and the embed, in the order they see them; and
+// the logo, accent colour and own host name their pages show.
+
+import { useState } from 'preact/hooks';
+import { api, type Answer } from '../../common/api.js';
+import { Confirm, Saving, text, useSubmit } from '../../common/forms.js';
+import { dateTime } from '../../common/format.js';
+import { fileSize } from '../../common/file-size.js';
+import { useLoad } from '../../common/use-api.js';
+import { CopyButton, Empty, Show, Table, type Column } from '../../common/ui.js';
+
+type Resource = Answer<'/v1/resources'>['data'][number];
+type Brand = Answer<'/v1/program/branding'>['data']['attributes'];
+
+const TYPE_NAMES: Record<string, string> = {
+  'image/png': 'PNG image',
+  'image/jpeg': 'JPEG image',
+  'image/webp': 'WebP image',
+  'image/gif': 'GIF image',
+  'image/svg+xml': 'SVG image',
+  'application/pdf': 'PDF document',
+  'application/zip': 'ZIP archive',
+};
+
+const loadAll = async (signal: AbortSignal) => {
+  const [resources, brand] = await Promise.all([api.GET('/v1/resources', { signal }), api.GET('/v1/program/branding', { signal })]);
+  return { resources: resources.data, brand: brand.data.attributes };
+};
+
+export function Resources() {
+  const loaded = useLoad(loadAll, 'resources');
+  return (
+    <section>
+      <h1>Brand resources</h1>
+      <p>
+        Logos, images, documents and copy for your partners: they download them in the portal and the embedded portal, in this order. Files
+        are checked by what they contain; PNG, JPEG, WebP, GIF, SVG (without scripts), PDF and ZIP, up to 10 MB.
+      </p>
+      <Show loaded={loaded}>
+        {({ resources, brand }) => (
+          <>
+            <Upload done={loaded.reload} />
+            <AddCopy done={loaded.reload} />
+            <ResourceList resources={resources} changed={loaded.reload} />
+            <Branding brand={brand} images={resources.filter((r) => r.attributes.media_type?.startsWith('image/'))} done={loaded.reload} />
+          </>
+        )}
+      </Show>
+    </section>
+  );
+}
+
+function Upload({ done }: { done: () => void }) {
+  const [saved, setSaved] = useState(false);
+  const { error, busy, onSubmit } = useSubmit(async (form, el) => {
+    setSaved(false);
+    const file = form.get('file') as File;
+    await api.POST('/v1/resources/files', {
+      params: { query: { title: text(form, 'title'), file_name: file.name } },
+      // The file itself is the body: its bytes, which the collector reads its type from.
+      body: file as unknown as string,
+      bodySerializer: (body: unknown) => body as BodyInit,
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    el.reset();
+    setSaved(true);
+    done();
+  });
+  return (
+    <form class="panel" onSubmit={onSubmit} aria-labelledby="upload-title">
+      <h2 id="upload-title">Upload a file</h2>
+      <label>
+        Title
+        <input name="title" required maxLength={200} />
+      </label>
+      <label>
+        File
+        <input
+          name="file"
+          type="file"
+          required
+          accept="image/png,image/jpeg,image/webp,image/gif,image/svg+xml,application/pdf,application/zip"
+        />
+      </label>
+      <Saving error={error} done={saved && 'Uploaded.'} busy={busy} label="Upload" />
+    </form>
+  );
+}
+
+function AddCopy({ done }: { done: () => void }) {
+  const [saved, setSaved] = useState(false);
+  const { error, busy, onSubmit } = useSubmit(async (form, el) => {
+    setSaved(false);
+    await api.POST('/v1/resources/copy', { body: { title: text(form, 'title'), body: text(form, 'body') } });
+    el.reset();
+    setSaved(true);
+    done();
+  });
+  return (
+    <form class="panel" onSubmit={onSubmit} aria-labelledby="copy-title">
+      <h2 id="copy-title">Add copy</h2>
+      <label>
+        Title
+        <input name="title" required maxLength={200} />
+      </label>
+      <label>
+        Text partners copy
+        <textarea name="body" required maxLength={10000} rows={4} />
+      </label>
+      <Saving error={error} done={saved && 'Added.'} busy={busy} label="Add copy" />
+    </form>
+  );
+}
+
+function ResourceList({ resources, changed }: { resources: Resource[]; changed: () => void }) {
+  const [deleting, setDeleting] = useState<Resource | null>(null);
+  const move = async (from: number, to: number) => {
+    const ids = resources.map((r) => r.id);
+    [ids[from], ids[to]] = [ids[to]!, ids[from]!];
+    await api.POST('/v1/resources/order', { body: { ids } });
+    changed();
+  };
+  const columns: Column<Resource>[] = [
+    { label: 'Title', cell: (r) => r.attributes.title },
+    {
+      label: 'What',
+      cell: (r) =>
+        r.attributes.kind === 'copy' ? (
+          <span>{r.attributes.body}</span>
+        ) : (
+          `${TYPE_NAMES[r.attributes.media_type ?? ''] ?? 'File'}, ${fileSize(r.attributes.size)}`
+        ),
+    },
+    { label: 'Added', cell: (r) => dateTime(r.attributes.created_at), minor: true },
+    {
+      label: 'Actions',
+      cell: (r) => {
+        const at = resources.indexOf(r);
+        return (
+          <span class="buttons">
+            {r.attributes.kind === 'file' ? (
+              <a class="button-link" href={`/v1/resources/${encodeURIComponent(r.id)}/file`} download>
+                Download<span class="visually-hidden"> {r.attributes.title}</span>
+              </a>
+            ) : (
+              <CopyButton text={r.attributes.body ?? ''} label="Copy" />
+            )}
+            <button type="button" class="secondary" disabled={at === 0} onClick={() => move(at, at - 1)}>
+              Up<span class="visually-hidden"> {r.attributes.title}</span>
+            </button>
+            <button type="button" class="secondary" disabled={at === resources.length - 1} onClick={() => move(at, at + 1)}>
+              Down<span class="visually-hidden"> {r.attributes.title}</span>
+            </button>
+            <button type="button" class="danger" onClick={() => setDeleting(r)}>
+              Delete<span class="visually-hidden"> {r.attributes.title}</span>
+            </button>
+          </span>
+        );
+      },
+    },
+  ];
+  return (
+    <>
+      <h2>Your resources</h2>
+      {resources.length === 0 ? (
+        <Empty title="No resources yet">Upload a logo or add a piece of copy above.</Empty>
+      ) : (
+        <Table caption="Brand resources" columns={columns} rows={resources} />
+      )}
+      {deleting && (
+        <Confirm
+          title={`Delete ${deleting.attributes.title}?`}
+          confirm="Delete"
+          danger
+          onClose={() => setDeleting(null)}
+          onConfirm={async () => {
+            await api.DELETE('/v1/resources/{id}', { params: { path: { id: deleting.id } } });
+            setDeleting(null);
+            changed();
+          }}
+        >
+          <p>Partners can no longer download it. If it is your logo, your pages show your program's name alone.</p>
+        </Confirm>
+      )}
+    </>
+  );
+}
+
+function Branding({ brand, images, done }: { brand: Brand; images: Resource[]; done: () => void }) {
+  const [saved, setSaved] = useState(false);
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
+    setSaved(false);
+    const or = (name: string) => text(form, name).trim() || null;
+    await api.PATCH('/v1/program/branding', { body: { logo_id: or('logo_id'), accent: or('accent'), host: or('host') } });
+    setSaved(true);
+    done();
+  });
+  return (
+    <form class="panel" onSubmit={onSubmit} aria-labelledby="branding-title">
+      <h2 id="branding-title">Branding</h2>
+      <p>
+        What the portal, your public page and the embedded portal show instead of Tally's: your logo and colour. E-mails to partners come
+        from your program's name.
+      </p>
+      <label>
+        Logo
+        {/* Uncontrolled (selected, defaultValue): a refused save keeps what the owner typed. */}
+        <select name="logo_id">
+          <option value="">None: the program's name</option>
+          {images.map((r) => (
+            <option value={r.id} selected={r.id === brand.logo_id}>
+              {r.attributes.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Accent colour
+        <input
+          name="accent"
+          defaultValue={brand.accent ?? ''}
+          placeholder="#0b6b78"
+          pattern="#[0-9a-fA-F]{6}"
+          aria-describedby="accent-help"
+        />
+      </label>
+      <p id="accent-help" class="hint">
+        As #rrggbb. It colours links and buttons on white, so it needs a contrast of at least 4.5:1 (WCAG AA); a lighter one is refused.
+      </p>
+      <label>
+        Own host name
+        <input name="host" defaultValue={brand.host ?? ''} placeholder="partners.example.com" aria-describedby="host-help" />
+      </label>
+      <p id="host-help" class="hint">
+        Served by your operator's reverse proxy: its home page opens your public page. See the self-hosting guide.
+      </p>
+      <Saving error={error} done={saved} busy={busy} label="Save branding" />
+    </form>
+  );
+}
