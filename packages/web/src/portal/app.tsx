@@ -14,12 +14,12 @@ import { useLoad } from '../common/use-api.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Home } from './pages/home.js';
 import { ProgramPage } from './pages/program-page.js';
-import { Referrals } from './pages/referrals.js';
 import { ResetPassword, SetPassword, SignIn } from './pages/sign-in.js';
 import { t, tx, useLanguage, withItsWords } from './language.js';
 import { BASE, href, PortalContext, type Account, type Partnership, type PortalSession } from './session.js';
 
 // The pages a partner opens less often load when first opened (the entry's budget: test/web/serving.test.ts).
+const Referrals = lazyPage(() => import('./pages/referrals.js').then((m) => withItsWords(m.Referrals)));
 const Earnings = lazyPage(() => import('./pages/earnings.js').then((m) => withItsWords(m.Earnings)));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => withItsWords(m.Settings)));
 const Messages = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.Messages)));
