@@ -217,6 +217,7 @@ sqliteOnly('unsubscribe and preferences', () => {
       billing_failing: true,
       review_waiting: true,
       weekly_summary: true,
+      new_submission: true,
     });
     const off = await p.owner.call('PATCH', '/v1/notifications/preferences', { body: { weekly_summary: false } });
     expect(off.body.data.attributes.weekly_summary).toBe(false);

@@ -24,6 +24,9 @@ export const EVENT_TYPES = [
   'discount_code.enabled',
   'review.held',
   'review.decided',
+  'bounty.awarded',
+  'bounty_submission.created',
+  'bounty_submission.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -56,6 +59,16 @@ export type PaymentPayload = Record_<{ amount: number; currency: string }>;
 export type PayoutPayload = Record_<{ currency: string }>;
 export type CodePayload = Record_<{ code: string; partner_id?: string | null }>;
 export type DecisionPayload = Record_<{ decision: string }>;
+export type BountyAwardPayload = Record_<{ bounty_id: string; bounty_name: string; partner_id: string; amount: number; currency: string }>;
+export type BountySubmissionPayload = Record_<{
+  bounty_id: string;
+  bounty_name: string;
+  partner_id: string;
+  state: string;
+  reject_reason: string | null;
+  amount: number;
+  currency: string;
+}>;
 
 /** Each event's payload. */
 export interface EventPayloads {
@@ -79,6 +92,11 @@ export interface EventPayloads {
   // A referral held at conversion, or a payment's commission held when it is paid.
   'review.held': ReferralPayload | CommissionPayload;
   'review.decided': DecisionPayload;
+  // A performance bounty's target reached: its commission is made (docs/bounties.md).
+  'bounty.awarded': BountyAwardPayload;
+  'bounty_submission.created': BountySubmissionPayload;
+  // Approved (its commission made) or rejected with a reason.
+  'bounty_submission.updated': BountySubmissionPayload;
 }
 
 /** An event as its subscribers see it, in the transaction of its change. */

@@ -38,6 +38,20 @@ type PartnerWords = (
 
 const PORTAL = '/portal/';
 
+/** A bounty's message: its name and reward, and a rejection's reason. */
+function bountyWords(subject: string, body: string): PartnerWords {
+  return async ({ t, name, locale, program, data }) => {
+    const v = {
+      name,
+      program: program.name,
+      bounty: data.bounty,
+      amount: money(Number(data.amount), String(data.currency), locale),
+      reason: data.reason,
+    };
+    return { subject: t(subject, v), paragraphs: [t(body, v)] };
+  };
+}
+
 const partnerWords: Record<string, PartnerWords> = {
   async application_received({ t, name, program }) {
     const v = { name, program: program.name };
@@ -80,6 +94,9 @@ const partnerWords: Record<string, PartnerWords> = {
     const v = { name, program: program.name, code: data.code };
     return { subject: t('code_created.subject', v), paragraphs: [t('code_created.body', v)] };
   },
+  bounty_awarded: bountyWords('bounty_awarded.subject', 'bounty_awarded.body'),
+  submission_approved: bountyWords('submission_approved.subject', 'submission_approved.body'),
+  submission_rejected: bountyWords('submission_rejected.subject', 'submission_rejected.body'),
 };
 
 /** The words of an owner's message (English, as the dashboard), and the dashboard's page. */
@@ -120,6 +137,14 @@ const ownerWords: Record<string, OwnerWords> = {
     if (count === 0) return undefined;
     const v = { program: program.name, count };
     return { subject: t('review_waiting.subject', v), paragraphs: [t('review_waiting.body', v)], path: '/dashboard/review' };
+  },
+  async new_submission({ t, program, data }) {
+    const v = { program: program.name };
+    return {
+      subject: t('new_submission.subject', v),
+      paragraphs: [t('new_submission.body', v)],
+      path: `/dashboard/bounties/${String(data.bounty_id)}`,
+    };
   },
   async weekly_summary({ t, program, tx, data }) {
     const from = String(data.from);

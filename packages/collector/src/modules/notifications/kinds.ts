@@ -11,8 +11,18 @@ export const PARTNER_KINDS = [
   'payout_sent',
   'clawback',
   'code_created',
+  'bounty_awarded',
+  'submission_approved',
+  'submission_rejected',
 ] as const;
-export const OWNER_KINDS = ['new_application', 'webhook_failing', 'billing_failing', 'review_waiting', 'weekly_summary'] as const;
+export const OWNER_KINDS = [
+  'new_application',
+  'webhook_failing',
+  'billing_failing',
+  'review_waiting',
+  'weekly_summary',
+  'new_submission',
+] as const;
 export type PartnerKind = (typeof PARTNER_KINDS)[number];
 export type OwnerKind = (typeof OWNER_KINDS)[number];
 export type NotificationKind = PartnerKind | OwnerKind;

@@ -25,6 +25,10 @@ const WORDS: Record<Kind, { title: string; text: string }> = {
     title: 'Money is held for review',
     text: 'Referrals or commissions were held and wait for your decision. At most one e-mail a day.',
   },
+  new_submission: {
+    title: 'A partner submits to a bounty',
+    text: 'A partner sent proof for a submission bounty; it waits for your approval.',
+  },
   weekly_summary: {
     title: 'The weekly summary',
     text: "Each Monday: last week's clicks, referrals, customers, revenue and commissions against the week before.",

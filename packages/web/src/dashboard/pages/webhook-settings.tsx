@@ -34,6 +34,9 @@ const EVENT_TYPES = {
   'discount_code.enabled': 'a promotion code was enabled again',
   'review.held': 'a referral or commission was held for review, with the reasons',
   'review.decided': 'an owner approved or rejected a held referral, or banned its partner',
+  'bounty.awarded': "a partner reached a performance bounty's target, and its commission was made",
+  'bounty_submission.created': 'a partner submitted proof for a bounty',
+  'bounty_submission.updated': 'a bounty submission was approved (its commission made) or rejected',
 } satisfies Record<EventType, string>;
 
 /** A secret just made: by adding the endpoint, or by rotating (then the old one still signs until `until`). */

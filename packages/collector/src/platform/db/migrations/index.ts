@@ -41,6 +41,7 @@ import m0035 from './0035-tax-forms.js';
 import m0036 from './0036-payout-runs.js';
 import m0037 from './0037-invoices.js';
 import m0038 from './0038-wise-payouts.js';
+import m0039 from './0039-bounties.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -83,4 +84,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0036,
   m0037,
   m0038,
+  m0039,
 ];

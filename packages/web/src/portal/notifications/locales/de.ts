@@ -37,6 +37,18 @@ const de: Catalogue<typeof en> = {
       text: 'Eine ausgezahlte Provision wurde storniert, zum Beispiel nach einer Erstattung.',
     },
     code_created: { title: 'Sie einen Gutscheincode erhalten', text: 'Ein Programm hat einen Gutscheincode für Sie erstellt.' },
+    bounty_awarded: {
+      title: 'Sie eine Prämie erreichen',
+      text: 'Sie haben das Ziel einer Leistungsprämie erreicht; die E-Mail nennt den Betrag.',
+    },
+    submission_approved: {
+      title: 'Ihre Prämien-Einreichung angenommen wird',
+      text: 'Ein Programm hat Ihre Einreichung zu einer Prämie angenommen.',
+    },
+    submission_rejected: {
+      title: 'Ihre Prämien-Einreichung abgelehnt wird',
+      text: 'Ein Programm hat Ihre Einreichung zu einer Prämie abgelehnt, mit Begründung.',
+    },
   },
 };
 

@@ -16,5 +16,11 @@ export default {
     payout_sent: { title: 'You are paid', text: 'A program sent you a payout; the e-mail has the amount.' },
     clawback: { title: 'A commission is taken back', text: 'A paid commission was reversed, after a refund for example.' },
     code_created: { title: 'You get a promotion code', text: 'A program made a promotion code for you.' },
+    bounty_awarded: { title: 'You reach a bounty', text: "You reached a performance bounty's target; the e-mail has the amount." },
+    submission_approved: { title: 'Your bounty submission is approved', text: 'A program approved what you submitted for a bounty.' },
+    submission_rejected: {
+      title: 'Your bounty submission is rejected',
+      text: 'A program rejected what you submitted for a bounty, with its reason.',
+    },
   },
 };

@@ -25,6 +25,18 @@ const es: Catalogue<typeof en> = {
     payout_sent: { title: 'Te paguen', text: 'Un programa te ha enviado un pago; el correo indica el importe.' },
     clawback: { title: 'Se anule una comisión', text: 'Una comisión pagada se ha anulado, por ejemplo tras un reembolso.' },
     code_created: { title: 'Recibas un código promocional', text: 'Un programa ha creado un código promocional para ti.' },
+    bounty_awarded: {
+      title: 'Consigas una bonificación',
+      text: 'Has alcanzado el objetivo de una bonificación por rendimiento; el correo indica el importe.',
+    },
+    submission_approved: {
+      title: 'Se apruebe tu envío a una bonificación',
+      text: 'Un programa ha aprobado lo que enviaste para una bonificación.',
+    },
+    submission_rejected: {
+      title: 'Se rechace tu envío a una bonificación',
+      text: 'Un programa ha rechazado lo que enviaste para una bonificación, con su motivo.',
+    },
   },
 };
 

@@ -28,6 +28,18 @@ const fr: Catalogue<typeof en> = {
     payout_sent: { title: 'Vous êtes payé', text: 'Un programme vous a envoyé un paiement ; l’e-mail en indique le montant.' },
     clawback: { title: 'Une commission est reprise', text: 'Une commission payée a été annulée, après un remboursement par exemple.' },
     code_created: { title: 'Vous recevez un code promo', text: 'Un programme a créé un code promo pour vous.' },
+    bounty_awarded: {
+      title: 'Vous obtenez une prime',
+      text: 'Vous avez atteint l’objectif d’une prime de performance ; l’e-mail indique le montant.',
+    },
+    submission_approved: {
+      title: 'Votre soumission de prime est acceptée',
+      text: 'Un programme a accepté ce que vous avez soumis pour une prime.',
+    },
+    submission_rejected: {
+      title: 'Votre soumission de prime est refusée',
+      text: 'Un programme a refusé ce que vous avez soumis pour une prime, avec sa raison.',
+    },
   },
 };
 
