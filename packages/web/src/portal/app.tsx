@@ -20,6 +20,7 @@ import { BASE, href, PortalContext, type Account, type Partnership, type PortalS
 
 // The pages a partner opens less often load when first opened (the entry's budget: test/web/serving.test.ts).
 const Earnings = lazyPage(() => import('./pages/earnings.js').then((m) => withItsWords(m.Earnings)));
+const Bounties = lazyPage(() => import('./bounties/page.js').then((m) => withItsWords(m.Bounties)));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => withItsWords(m.Settings)));
 // The PayPal confirmation link's page: opened signed in or not.
 const PayoutConfirm = lazyPage(() => import('./payment/confirm.js').then((m) => withItsWords(m.PayoutConfirm)));
@@ -28,6 +29,7 @@ const NAV = [
   ['/', () => t('nav.home')],
   ['/referrals', () => t('nav.referrals')],
   ['/earnings', () => t('nav.earnings')],
+  ['/bounties', () => t('nav.bounties')],
   ['/settings', () => t('nav.settings')],
 ] as const;
 
@@ -97,6 +99,7 @@ function Shell({ portal }: { portal: PortalSession }) {
           <Route path={`${BASE}/`} component={Home} />
           <Route path={`${BASE}/referrals`} component={Referrals} />
           <Route path={`${BASE}/earnings`} component={Earnings} />
+          <Route path={`${BASE}/bounties`} component={Bounties} />
           <Route path={`${BASE}/settings`} component={Settings} />
           <Route default component={NotFound} />
         </Router>

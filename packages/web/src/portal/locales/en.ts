@@ -16,6 +16,7 @@ export default {
     home: 'Home',
     referrals: 'Referrals',
     earnings: 'Commissions and payouts',
+    bounties: 'Bounties',
     settings: 'Settings',
   },
   notFound: {
