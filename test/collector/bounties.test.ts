@@ -5,6 +5,8 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectError, seedPartner, startCollector, T0, type Collector } from './harness.js';
+import { ownerSession } from './session.js';
+import { type Inbox, type Mail, portalTokenFor, startSmtp } from './smtp.js';
 
 let c: Collector;
 beforeEach(async () => {
@@ -60,11 +62,13 @@ async function bountyCommissions(partnerId: string) {
 }
 
 /** A portal session of the partner, through their invitation; resolves to a caller of their partnership's routes. */
-async function portalOf(p: Partner, token?: string) {
+async function portalOf(p: Partner, token?: string, mail?: { inbox: Inbox; to: string }) {
   const invited = await ok('POST', `/v1/partners/${p.partnerId}/invitation`, undefined, token);
+  // With SMTP the link goes by e-mail only.
+  const link = mail ? await portalTokenFor(mail.inbox, mail.to) : String(invited.meta.link).split('#')[1];
   const redeemed = await c.call('POST', '/v1/portal/auth/redeem', {
     token: null,
-    body: { token: String(invited.meta.link).split('#')[1], password: 'a long partner password' },
+    body: { token: link, password: 'a long partner password' },
   });
   const cookie = redeemed.headers.get('set-cookie')!.split(';')[0]!;
   return (method: string, path: string, body?: unknown, partnershipId = p.partnershipId) =>
@@ -281,5 +285,44 @@ describe('bounties owned', () => {
     const ourSub = (await mine('POST', `/bounties/${ours}/submissions`, { text: 'ours' })).body.data.id;
     const another = await bounty({ kind: 'submission' });
     expectError(await c.call('PATCH', `/v1/bounties/${another}/submissions/${ourSub}`, { body: { state: 'approved' } }), 404, 'not_found');
+  });
+});
+
+describe("bounties' e-mails", () => {
+  it('tells the owners of a submission, and the partner of an award, an approval and a rejection with its reason', async () => {
+    const inbox = await startSmtp();
+    await c.close();
+    c = await startCollector({ smtpUrl: inbox.url });
+    try {
+      const owner = await ownerSession(c);
+      const ann = await seedPartner(c, { name: 'Ann', email: 'ann@partners.test' });
+      await bounty({ name: 'First sale', kind: 'performance', metric: 'sales', target: 1, amount: 1500 });
+      const id = await bounty({ name: 'Blog post', kind: 'submission', max_submissions: 2, amount: 2000 });
+      await sale(ann);
+      const portal = await portalOf(ann, undefined, { inbox, to: 'ann@partners.test' });
+      const [first, second] = [
+        (await portal('POST', `/bounties/${id}/submissions`, { text: 'one' })).body.data.id,
+        (await portal('POST', `/bounties/${id}/submissions`, { text: 'two' })).body.data.id,
+      ];
+      await ok('PATCH', `/v1/bounties/${id}/submissions/${first}`, { state: 'approved' });
+      await ok('PATCH', `/v1/bounties/${id}/submissions/${second}`, { state: 'rejected', reject_reason: 'Duplicate post' });
+      await c.running.work.sendMail();
+      const subjects = (to: string) =>
+        inbox.mails
+          .filter((m: Mail) => m.to === to)
+          .map((m: Mail) => /^Subject: (.*)$/m.exec(m.raw)?.[1])
+          .sort();
+      expect(subjects('ann@partners.test')).toEqual(
+        expect.arrayContaining([
+          'My program approved your submission to Blog post',
+          'You reached the bounty First sale of My program',
+          'Your submission to Blog post of My program',
+        ]),
+      );
+      expect(inbox.mails.some((m: Mail) => m.to === 'ann@partners.test' && m.raw.includes('Duplicate post'))).toBe(true);
+      expect(subjects(owner.email)).toEqual(expect.arrayContaining(['My program: a bounty submission to review']));
+    } finally {
+      await inbox.close();
+    }
   });
 });
