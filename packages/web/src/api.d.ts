@@ -14635,8 +14635,8 @@ export interface paths {
                                     webhook_failing: boolean;
                                     billing_failing: boolean;
                                     review_waiting: boolean;
-                                    weekly_summary: boolean;
                                     new_submission: boolean;
+                                    weekly_summary: boolean;
                                 };
                             };
                         };
@@ -14673,8 +14673,8 @@ export interface paths {
                         webhook_failing?: boolean;
                         billing_failing?: boolean;
                         review_waiting?: boolean;
-                        weekly_summary?: boolean;
                         new_submission?: boolean;
+                        weekly_summary?: boolean;
                     };
                 };
             };
@@ -14695,8 +14695,8 @@ export interface paths {
                                     webhook_failing: boolean;
                                     billing_failing: boolean;
                                     review_waiting: boolean;
-                                    weekly_summary: boolean;
                                     new_submission: boolean;
+                                    weekly_summary: boolean;
                                 };
                             };
                         };

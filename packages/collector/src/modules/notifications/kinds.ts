@@ -20,8 +20,8 @@ export const OWNER_KINDS = [
   'webhook_failing',
   'billing_failing',
   'review_waiting',
-  'weekly_summary',
   'new_submission',
+  'weekly_summary',
 ] as const;
 export type PartnerKind = (typeof PARTNER_KINDS)[number];
 export type OwnerKind = (typeof OWNER_KINDS)[number];

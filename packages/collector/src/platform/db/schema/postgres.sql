@@ -138,9 +138,9 @@ CREATE TABLE bounty_submissions (
   CONSTRAINT bounty_submissions_pkey PRIMARY KEY (id),
   CONSTRAINT bounty_submissions_program_id_fkey FOREIGN KEY (program_id) REFERENCES programs(id)
 );
-CREATE INDEX bounty_submissions_bounty ON bounty_submissions USING btree (bounty_id, partner_id, created_at);
+CREATE INDEX bounty_submissions_bounty ON bounty_submissions USING btree (program_id, bounty_id, created_at DESC, id DESC);
 CREATE INDEX bounty_submissions_list ON bounty_submissions USING btree (program_id, created_at DESC, id DESC);
-CREATE INDEX bounty_submissions_partner ON bounty_submissions USING btree (partner_id);
+CREATE INDEX bounty_submissions_partner ON bounty_submissions USING btree (partner_id, program_id, created_at DESC, id DESC);
 CREATE INDEX bounty_submissions_partnership ON bounty_submissions USING btree (partnership_id);
 CREATE UNIQUE INDEX bounty_submissions_pkey ON bounty_submissions USING btree (id);
 

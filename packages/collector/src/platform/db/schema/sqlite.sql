@@ -115,9 +115,9 @@ CREATE TABLE bounty_submissions (
   created_at BIGINT NOT NULL,
   updated_at BIGINT NOT NULL
 );
-CREATE INDEX bounty_submissions_bounty ON bounty_submissions (bounty_id, partner_id, created_at);
+CREATE INDEX bounty_submissions_bounty ON bounty_submissions (program_id, bounty_id, created_at DESC, id DESC);
 CREATE INDEX bounty_submissions_list ON bounty_submissions (program_id, created_at DESC, id DESC);
-CREATE INDEX bounty_submissions_partner ON bounty_submissions (partner_id);
+CREATE INDEX bounty_submissions_partner ON bounty_submissions (partner_id, program_id, created_at DESC, id DESC);
 CREATE INDEX bounty_submissions_partnership ON bounty_submissions (partnership_id);
 
 CREATE TABLE click_reward_days (
