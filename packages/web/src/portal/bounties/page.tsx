@@ -34,11 +34,10 @@ function Progress({ b }: { b: Bounty }) {
   );
 }
 
-function SubmitForm({ partnership, b, sent }: { partnership: string; b: Bounty; sent: () => void }) {
+/** `done`: this bounty's submission was just sent (kept by the page, which outlives the reload). */
+function SubmitForm({ partnership, b, done, sent }: { partnership: string; b: Bounty; done: boolean; sent: () => void }) {
   const a = b.attributes;
-  const [done, setDone] = useState(false);
   const { error, busy, onSubmit } = useSubmit(async (form, el) => {
-    setDone(false);
     const urls = String(form.get('urls') ?? '')
       .split(/\s+/)
       .filter(Boolean);
@@ -48,7 +47,6 @@ function SubmitForm({ partnership, b, sent }: { partnership: string; b: Bounty; 
       body: { urls, text: String(form.get('text') ?? '') },
     });
     el.reset();
-    setDone(true);
     sent();
   });
   if (a.submissions_left === 0) return <p>{done ? t('sent') : t('noneLeft')}</p>;
@@ -88,7 +86,7 @@ function Submissions({ b }: { b: Bounty }) {
   );
 }
 
-function BountyCard({ partnership, b, reload }: { partnership: string; b: Bounty; reload: () => void }) {
+function BountyCard({ partnership, b, done, sent }: { partnership: string; b: Bounty; done: boolean; sent: () => void }) {
   const a = b.attributes;
   return (
     <article class="panel bounty" aria-labelledby={`bounty-${b.id}`}>
@@ -99,7 +97,7 @@ function BountyCard({ partnership, b, reload }: { partnership: string; b: Bounty
         {a.metric && <> · {t(`target.${a.metric}`, { target: amountOf(a, Number(a.target)) })}</>}
       </p>
       <p class="hint">{t('period', { from: dateTime(a.starts_at), to: dateTime(a.ends_at) })}</p>
-      {a.kind === 'performance' ? <Progress b={b} /> : <SubmitForm partnership={partnership} b={b} sent={reload} />}
+      {a.kind === 'performance' ? <Progress b={b} /> : <SubmitForm partnership={partnership} b={b} done={done} sent={sent} />}
       <Submissions b={b} />
     </article>
   );
@@ -108,6 +106,7 @@ function BountyCard({ partnership, b, reload }: { partnership: string; b: Bounty
 export function Bounties() {
   const { current } = usePortal();
   const id = current?.id ?? '';
+  const [sent, setSent] = useState<string>();
   const loaded = useLoad(
     current ? (signal) => api.GET('/v1/portal/partnerships/{id}/bounties', { params: { path: { id } }, signal }) : null,
     `bounties:${id}`,
@@ -121,7 +120,18 @@ export function Bounties() {
           answer.data.length === 0 ? (
             <Empty title={t('none')} />
           ) : (
-            answer.data.map((b) => <BountyCard key={b.id} partnership={id} b={b} reload={loaded.reload} />)
+            answer.data.map((b) => (
+              <BountyCard
+                key={b.id}
+                partnership={id}
+                b={b}
+                done={sent === b.id}
+                sent={() => {
+                  setSent(b.id);
+                  loaded.reload();
+                }}
+              />
+            ))
           )
         }
       </Show>
