@@ -219,6 +219,7 @@ sqliteOnly('unsubscribe and preferences', () => {
       weekly_summary: true,
       payout_run_waiting: true,
       partner_message: true,
+      new_submission: true,
     });
     const off = await p.owner.call('PATCH', '/v1/notifications/preferences', { body: { weekly_summary: false } });
     expect(off.body.data.attributes.weekly_summary).toBe(false);

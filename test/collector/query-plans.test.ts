@@ -178,6 +178,14 @@ beforeAll(async () => {
     .find((x) => x.startsWith('tally_partner='))!
     .split(';')[0]!;
   partner = (await authenticatePartner(c.running.db, partnerCookie.split('=')[1]!, c.clock.now))!;
+  // A bounty of the group's, and the partner's submission to it.
+  const bountyTerms = { name: 'Plans', kind: 'submission', group_ids: [vip.id], starts_at: T0 - 86_400, ends_at: T0 + 400 * 86_400 };
+  const bounty = (await call('POST', '/v1/bounties', { body: { ...bountyTerms, amount: 100, currency: 'USD' } })).body.data;
+  await call('POST', `/v1/portal/partnerships/${p.partnershipId}/bounties/${bounty.id}/submissions`, {
+    token: null,
+    headers: { cookie: partnerCookie, origin: c.url },
+    body: { text: 'plans' },
+  });
   // The embedded portal's session, for a user of the company's own.
   const minted = await mintEmbedToken(
     c.running.db,

@@ -255,6 +255,9 @@ describe('programs', () => {
     const decision = (await as('POST', '/v1/review_decisions', { referral_id: held.id, decision: 'reject', reason: 'throwaway' })).body
       .data;
     const resource = (await as('POST', '/v1/resources/copy', { title: 'Theirs', body: 'Their copy' })).body.data;
+    const bounty = (
+      await as('POST', '/v1/bounties', { name: 'Theirs', kind: 'submission', starts_at: 0, ends_at: 4e9, amount: 100, currency: 'USD' })
+    ).body.data;
     const [theirEvent] = (await as('GET', '/v1/events')).body.data;
     // A draft payout run of theirs: what is payable went to the batch above, and a draft is enough to be looked up.
     const run = '01900000-0000-7000-8000-0000000000aa';
@@ -303,6 +306,7 @@ describe('programs', () => {
       message_threads: theirs.partnershipId,
       broadcasts: broadcast.id,
       resources: resource.id,
+      bounties: bounty.id,
     };
     const o = await ownerSession(c);
     const tried: string[] = [];

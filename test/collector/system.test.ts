@@ -93,6 +93,15 @@ describe('/openapi.json', () => {
     'get /v1/program/branding',
     'patch /v1/program/branding',
     'get /v1/public/brands/{program}/logo',
+    // Issue 45: bounties.
+    'get /v1/bounties',
+    'post /v1/bounties',
+    'get /v1/bounties/{id}',
+    'patch /v1/bounties/{id}',
+    'get /v1/bounties/{id}/submissions',
+    'patch /v1/bounties/{id}/submissions/{submission}',
+    'get /v1/portal/partnerships/{id}/bounties',
+    'post /v1/portal/partnerships/{id}/bounties/{bounty}/submissions',
     // Issue 44: payout methods, tax forms, payout runs through PayPal, invoices.
     'get /v1/integrations/paypal',
     'get /v1/partners/{id}/payout_method',

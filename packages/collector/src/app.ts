@@ -35,6 +35,7 @@ import { paymentRoutes } from './modules/payments/routes.js';
 import { payoutRoutes } from './modules/payouts/routes.js';
 import { payoutRunRoutes } from './modules/payout-runs/routes.js';
 import { invoiceRoutes } from './modules/invoices/routes.js';
+import { bountyRoutes } from './modules/bounties/routes.js';
 import { programRoutes } from './modules/programs/routes.js';
 import { programPageRoutes } from './modules/programs/page-routes.js';
 import { portalRoutes } from './modules/portal/routes.js';
@@ -115,6 +116,7 @@ export const ROUTES: readonly Route[] = [
   ...payoutRoutes,
   ...payoutRunRoutes,
   ...invoiceRoutes,
+  ...bountyRoutes,
   ...programRoutes,
   ...tokenRoutes,
   ...statsRoutes,

@@ -8005,6 +8005,707 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bounties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List bounties, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of performance, submission */
+                    kind_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "bounty";
+                                attributes: {
+                                    name: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    kind: "performance" | "submission";
+                                    /** @description The partner groups it is for; empty: every group */
+                                    group_ids: string[];
+                                    starts_at: number;
+                                    /** @description The period is [starts_at, ends_at) */
+                                    ends_at: number;
+                                    /** @description The reward, in the currency's minor units */
+                                    amount: number;
+                                    currency: string;
+                                    metric: ("sales" | "leads" | "revenue") | null;
+                                    /** @description Sales or leads to reach, or revenue in minor units of `currency` */
+                                    target: number | null;
+                                    max_submissions: number | null;
+                                    max_urls: number | null;
+                                    max_text: number | null;
+                                    requires_url: boolean;
+                                    archived: boolean;
+                                    archived_at: number | null;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a bounty: a flat amount for reaching a target in a period, or for an approved submission */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        description?: string | null;
+                        group_ids?: string[] | null;
+                        starts_at: number;
+                        ends_at: number;
+                        amount: number;
+                        /**
+                         * @description ISO 4217 currency code, any case (stored upper case)
+                         * @example USD
+                         */
+                        currency: string;
+                        metric?: ("sales" | "leads" | "revenue") | null;
+                        target?: number | null;
+                        max_submissions?: number | null;
+                        max_urls?: number | null;
+                        max_text?: number | null;
+                        requires_url?: boolean | null;
+                        /** @enum {string} */
+                        kind: "performance" | "submission";
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "bounty";
+                                attributes: {
+                                    name: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    kind: "performance" | "submission";
+                                    /** @description The partner groups it is for; empty: every group */
+                                    group_ids: string[];
+                                    starts_at: number;
+                                    /** @description The period is [starts_at, ends_at) */
+                                    ends_at: number;
+                                    /** @description The reward, in the currency's minor units */
+                                    amount: number;
+                                    currency: string;
+                                    metric: ("sales" | "leads" | "revenue") | null;
+                                    /** @description Sales or leads to reach, or revenue in minor units of `currency` */
+                                    target: number | null;
+                                    max_submissions: number | null;
+                                    max_urls: number | null;
+                                    max_text: number | null;
+                                    requires_url: boolean;
+                                    archived: boolean;
+                                    archived_at: number | null;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bounties/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one bounty */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "bounty";
+                                attributes: {
+                                    name: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    kind: "performance" | "submission";
+                                    /** @description The partner groups it is for; empty: every group */
+                                    group_ids: string[];
+                                    starts_at: number;
+                                    /** @description The period is [starts_at, ends_at) */
+                                    ends_at: number;
+                                    /** @description The reward, in the currency's minor units */
+                                    amount: number;
+                                    currency: string;
+                                    metric: ("sales" | "leads" | "revenue") | null;
+                                    /** @description Sales or leads to reach, or revenue in minor units of `currency` */
+                                    target: number | null;
+                                    max_submissions: number | null;
+                                    max_urls: number | null;
+                                    max_text: number | null;
+                                    requires_url: boolean;
+                                    archived: boolean;
+                                    archived_at: number | null;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Edit a bounty, or archive it (archived: true): it closes, its awards and submissions stay */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        description?: string | null;
+                        group_ids?: string[] | null;
+                        starts_at?: number;
+                        ends_at?: number;
+                        amount?: number;
+                        /**
+                         * @description ISO 4217 currency code, any case (stored upper case)
+                         * @example USD
+                         */
+                        currency?: string;
+                        metric?: ("sales" | "leads" | "revenue") | null;
+                        target?: number | null;
+                        max_submissions?: number | null;
+                        max_urls?: number | null;
+                        max_text?: number | null;
+                        requires_url?: boolean | null;
+                        archived?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "bounty";
+                                attributes: {
+                                    name: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    kind: "performance" | "submission";
+                                    /** @description The partner groups it is for; empty: every group */
+                                    group_ids: string[];
+                                    starts_at: number;
+                                    /** @description The period is [starts_at, ends_at) */
+                                    ends_at: number;
+                                    /** @description The reward, in the currency's minor units */
+                                    amount: number;
+                                    currency: string;
+                                    metric: ("sales" | "leads" | "revenue") | null;
+                                    /** @description Sales or leads to reach, or revenue in minor units of `currency` */
+                                    target: number | null;
+                                    max_submissions: number | null;
+                                    max_urls: number | null;
+                                    max_text: number | null;
+                                    requires_url: boolean;
+                                    archived: boolean;
+                                    archived_at: number | null;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/bounties/{id}/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bounty's submissions, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of pending, approved, rejected */
+                    state_eq?: string;
+                    /** @description exact match */
+                    partner_id_eq?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "bounty_submission";
+                                attributes: {
+                                    bounty_id: string;
+                                    bounty_name: string;
+                                    partner_id: string;
+                                    partnership_id: string;
+                                    urls: string[];
+                                    text: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "approved" | "rejected";
+                                    reject_reason: string | null;
+                                    /** @description The commission its approval made */
+                                    commission_id: string | null;
+                                    amount: number;
+                                    currency: string;
+                                    decided_at: number | null;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bounties/{id}/submissions/{submission}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Approve a submission (its commission is made, once) or reject it with a reason */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    submission: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        state: "approved" | "rejected";
+                        reject_reason?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "bounty_submission";
+                                attributes: {
+                                    bounty_id: string;
+                                    bounty_name: string;
+                                    partner_id: string;
+                                    partnership_id: string;
+                                    urls: string[];
+                                    text: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "approved" | "rejected";
+                                    reject_reason: string | null;
+                                    /** @description The commission its approval made */
+                                    commission_id: string | null;
+                                    amount: number;
+                                    currency: string;
+                                    decided_at: number | null;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/bounties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The open bounties of the partnership's group, with the partner's progress and submissions */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "bounty";
+                                attributes: {
+                                    name: string;
+                                    description: string;
+                                    /** @enum {string} */
+                                    kind: "performance" | "submission";
+                                    /** @description The partner groups it is for; empty: every group */
+                                    group_ids: string[];
+                                    starts_at: number;
+                                    /** @description The period is [starts_at, ends_at) */
+                                    ends_at: number;
+                                    /** @description The reward, in the currency's minor units */
+                                    amount: number;
+                                    currency: string;
+                                    metric: ("sales" | "leads" | "revenue") | null;
+                                    /** @description Sales or leads to reach, or revenue in minor units of `currency` */
+                                    target: number | null;
+                                    max_submissions: number | null;
+                                    max_urls: number | null;
+                                    max_text: number | null;
+                                    requires_url: boolean;
+                                    /** @description A performance bounty: the partner's records in the period toward its target */
+                                    progress: {
+                                        value: number;
+                                        target: number;
+                                    } | null;
+                                    awarded: boolean;
+                                    submissions_left: number | null;
+                                    submissions: {
+                                        id: string;
+                                        /** @constant */
+                                        type: "bounty_submission";
+                                        attributes: {
+                                            bounty_id: string;
+                                            bounty_name: string;
+                                            partner_id: string;
+                                            partnership_id: string;
+                                            urls: string[];
+                                            text: string;
+                                            /** @enum {string} */
+                                            state: "pending" | "approved" | "rejected";
+                                            reject_reason: string | null;
+                                            /** @description The commission its approval made */
+                                            commission_id: string | null;
+                                            amount: number;
+                                            currency: string;
+                                            decided_at: number | null;
+                                            created_at: number;
+                                            updated_at: number;
+                                        };
+                                    }[];
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/bounties/{bounty}/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit URLs and a text as proof for an open submission bounty, within its limits */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    bounty: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        urls?: string[] | null;
+                        text?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "bounty_submission";
+                                attributes: {
+                                    bounty_id: string;
+                                    bounty_name: string;
+                                    partner_id: string;
+                                    partnership_id: string;
+                                    urls: string[];
+                                    text: string;
+                                    /** @enum {string} */
+                                    state: "pending" | "approved" | "rejected";
+                                    reject_reason: string | null;
+                                    /** @description The commission its approval made */
+                                    commission_id: string | null;
+                                    amount: number;
+                                    currency: string;
+                                    decided_at: number | null;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/program": {
         parameters: {
             query?: never;
@@ -13351,7 +14052,7 @@ export interface paths {
                     "application/json": {
                         url: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -13520,7 +14221,7 @@ export interface paths {
                     "application/json": {
                         url?: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -14014,7 +14715,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, payout.failed, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, message.created, resource.created, resource.deleted, webhook.test */
+                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, payout.failed, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, message.created, resource.created, resource.deleted, bounty.awarded, bounty_submission.created, bounty_submission.updated, webhook.test */
                     type_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_lt?: string;
@@ -14270,6 +14971,9 @@ export interface paths {
                                     clawback: boolean;
                                     code_created: boolean;
                                     message_waiting: boolean;
+                                    bounty_awarded: boolean;
+                                    submission_approved: boolean;
+                                    submission_rejected: boolean;
                                 };
                             };
                         };
@@ -14311,6 +15015,9 @@ export interface paths {
                         clawback?: boolean;
                         code_created?: boolean;
                         message_waiting?: boolean;
+                        bounty_awarded?: boolean;
+                        submission_approved?: boolean;
+                        submission_rejected?: boolean;
                     };
                 };
             };
@@ -14336,6 +15043,9 @@ export interface paths {
                                     clawback: boolean;
                                     code_created: boolean;
                                     message_waiting: boolean;
+                                    bounty_awarded: boolean;
+                                    submission_approved: boolean;
+                                    submission_rejected: boolean;
                                 };
                             };
                         };
@@ -14389,6 +15099,7 @@ export interface paths {
                                     review_waiting: boolean;
                                     payout_run_waiting: boolean;
                                     partner_message: boolean;
+                                    new_submission: boolean;
                                     weekly_summary: boolean;
                                 };
                             };
@@ -14428,6 +15139,7 @@ export interface paths {
                         review_waiting?: boolean;
                         payout_run_waiting?: boolean;
                         partner_message?: boolean;
+                        new_submission?: boolean;
                         weekly_summary?: boolean;
                     };
                 };
@@ -14451,6 +15163,7 @@ export interface paths {
                                     review_waiting: boolean;
                                     payout_run_waiting: boolean;
                                     partner_message: boolean;
+                                    new_submission: boolean;
                                     weekly_summary: boolean;
                                 };
                             };

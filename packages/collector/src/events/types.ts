@@ -27,6 +27,9 @@ export const EVENT_TYPES = [
   'message.created',
   'resource.created',
   'resource.deleted',
+  'bounty.awarded',
+  'bounty_submission.created',
+  'bounty_submission.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -61,6 +64,16 @@ export type CodePayload = Record_<{ code: string; partner_id?: string | null }>;
 export type DecisionPayload = Record_<{ decision: string }>;
 export type MessagePayload = Record_<{ thread_id: string; partner_id: string; author: 'team' | 'partner' }>;
 export type ResourcePayload = Record_<{ kind: string; title: string }>;
+export type BountyAwardPayload = Record_<{ bounty_id: string; bounty_name: string; partner_id: string; amount: number; currency: string }>;
+export type BountySubmissionPayload = Record_<{
+  bounty_id: string;
+  bounty_name: string;
+  partner_id: string;
+  state: string;
+  reject_reason: string | null;
+  amount: number;
+  currency: string;
+}>;
 
 /** Each event's payload. */
 export interface EventPayloads {
@@ -89,6 +102,11 @@ export interface EventPayloads {
   // A brand resource the owner added for partners (docs/resources.md), or deleted.
   'resource.created': ResourcePayload;
   'resource.deleted': ResourcePayload;
+  // A performance bounty's target reached: its commission is made (docs/bounties.md).
+  'bounty.awarded': BountyAwardPayload;
+  'bounty_submission.created': BountySubmissionPayload;
+  // Approved (its commission made) or rejected with a reason.
+  'bounty_submission.updated': BountySubmissionPayload;
 }
 
 /** An event as its subscribers see it, in the transaction of its change. */

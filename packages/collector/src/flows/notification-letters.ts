@@ -39,6 +39,20 @@ type PartnerWords = (
 
 const PORTAL = '/portal/';
 
+/** A bounty's message: its name and reward, and a rejection's reason. */
+function bountyWords(subject: string, body: string): PartnerWords {
+  return async ({ t, name, locale, program, data }) => {
+    const v = {
+      name,
+      program: program.name,
+      bounty: data.bounty,
+      amount: money(Number(data.amount), String(data.currency), locale),
+      reason: data.reason,
+    };
+    return { subject: t(subject, v), paragraphs: [t(body, v)] };
+  };
+}
+
 const partnerWords: Record<string, PartnerWords> = {
   async application_received({ t, name, program }) {
     const v = { name, program: program.name };
@@ -89,6 +103,9 @@ const partnerWords: Record<string, PartnerWords> = {
     const v = { name, program: program.name };
     return { subject: t('message_waiting.subject', v), paragraphs: [t('message_waiting.body', v), body, t('message_waiting.answer', v)] };
   },
+  bounty_awarded: bountyWords('bounty_awarded.subject', 'bounty_awarded.body'),
+  submission_approved: bountyWords('submission_approved.subject', 'submission_approved.body'),
+  submission_rejected: bountyWords('submission_rejected.subject', 'submission_rejected.body'),
 };
 
 /** The words of an owner's message (English, as the dashboard), and the dashboard's page. */
@@ -156,6 +173,14 @@ const ownerWords: Record<string, OwnerWords> = {
       subject: t('partner_message.subject', v),
       paragraphs: [t('partner_message.body', v), body],
       path: `/dashboard/messages/${threadId}`,
+    };
+  },
+  async new_submission({ t, program, data }) {
+    const v = { program: program.name };
+    return {
+      subject: t('new_submission.subject', v),
+      paragraphs: [t('new_submission.body', v)],
+      path: `/dashboard/bounties/${String(data.bounty_id)}`,
     };
   },
   async weekly_summary({ t, program, tx, data }) {

@@ -29,6 +29,8 @@ const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Sett
 const BillingEvents = lazyPage(() => import('./pages/billing-events.js').then((m) => m.BillingEvents));
 const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
 const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js').then((m) => m.WebhookDeliveries));
+const Bounties = lazyPage(() => import('./pages/bounties.js').then((m) => m.Bounties));
+const BountyPage = lazyPage(() => import('./pages/bounties.js').then((m) => m.BountyPage));
 const Notifications = lazyPage(() => import('./pages/notifications.js').then((m) => m.Notifications));
 const Messages = lazyPage(() => import('./pages/messages.js').then((m) => m.Messages));
 const MessageThread = lazyPage(() => import('./pages/messages.js').then((m) => m.MessageThread));
@@ -39,6 +41,7 @@ const NAV = [
   ['/partners', 'Partners'],
   ['/messages', 'Messages'],
   ['/groups', 'Groups'],
+  ['/bounties', 'Bounties'],
   ['/referrals', 'Referrals'],
   ['/commissions', 'Commissions'],
   ['/review', 'Review'],
@@ -180,6 +183,8 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/partners/:id`} component={Partner} />
           <Route path={`${BASE}/groups`} component={Groups} />
           <Route path={`${BASE}/groups/:id`} component={GroupPage} />
+          <Route path={`${BASE}/bounties`} component={Bounties} />
+          <Route path={`${BASE}/bounties/:id`} component={BountyPage} />
           <Route path={`${BASE}/referrals`} component={Referrals} />
           <Route path={`${BASE}/commissions`} component={Commissions} />
           <Route path={`${BASE}/review`} component={Review} />

@@ -21,6 +21,7 @@ import { BASE, href, PortalContext, type Account, type Partnership, type PortalS
 // The pages a partner opens less often load when first opened (the entry's budget: test/web/serving.test.ts).
 const Referrals = lazyPage(() => import('./pages/referrals.js').then((m) => withItsWords(m.Referrals)));
 const Earnings = lazyPage(() => import('./pages/earnings.js').then((m) => withItsWords(m.Earnings)));
+const Bounties = lazyPage(() => import('./bounties/page.js').then((m) => withItsWords(m.Bounties)));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => withItsWords(m.Settings)));
 const Messages = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.Messages)));
 const Resources = lazyPage(() => import('./resources/page.js').then((m) => withItsWords(m.Resources)));
@@ -33,6 +34,7 @@ const NAV = [
   ['/earnings', () => t('nav.earnings')],
   ['/messages', () => t('nav.messages')],
   ['/resources', () => t('nav.resources')],
+  ['/bounties', () => t('nav.bounties')],
   ['/settings', () => t('nav.settings')],
 ] as const;
 
@@ -106,6 +108,7 @@ function Shell({ portal }: { portal: PortalSession }) {
           <Route path={`${BASE}/referrals`} component={Referrals} />
           <Route path={`${BASE}/earnings`} component={Earnings} />
           <Route path={`${BASE}/resources`} component={Resources} />
+          <Route path={`${BASE}/bounties`} component={Bounties} />
           <Route path={`${BASE}/settings`} component={Settings} />
           <Route path={`${BASE}/messages`} component={Messages} />
           <Route default component={NotFound} />

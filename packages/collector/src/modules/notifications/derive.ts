@@ -133,6 +133,22 @@ export async function noticesFor(db: Queryable, event: DomainEvent, known: Known
       }
       break;
     }
+    case 'bounty.awarded': {
+      const { id, attributes: a } = event.data;
+      const words = { bounty: a.bounty_name, amount: a.amount, currency: a.currency };
+      rows.push(notice(programId, 'bounty_awarded', 'partner', a.partner_id, id, words, now));
+      break;
+    }
+    case 'bounty_submission.created':
+      rows.push(notice(programId, 'new_submission', 'owners', null, event.data.id, { bounty_id: event.data.attributes.bounty_id }, now));
+      break;
+    case 'bounty_submission.updated': {
+      const { id, attributes: a } = event.data;
+      const kind = a.state === 'approved' ? 'submission_approved' : 'submission_rejected';
+      const words = { bounty: a.bounty_name, amount: a.amount, currency: a.currency, reason: a.reject_reason };
+      if (a.state !== 'pending') rows.push(notice(programId, kind, 'partner', a.partner_id, id, words, now));
+      break;
+    }
     case 'review.held': {
       // At most one a day per program: the message counts what waits when it is sent.
       const day = Math.floor(now / DAY) * DAY;

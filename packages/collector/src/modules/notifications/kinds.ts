@@ -12,6 +12,9 @@ export const PARTNER_KINDS = [
   'clawback',
   'code_created',
   'message_waiting',
+  'bounty_awarded',
+  'submission_approved',
+  'submission_rejected',
 ] as const;
 export const OWNER_KINDS = [
   'new_application',
@@ -20,6 +23,7 @@ export const OWNER_KINDS = [
   'review_waiting',
   'payout_run_waiting',
   'partner_message',
+  'new_submission',
   'weekly_summary',
 ] as const;
 export type PartnerKind = (typeof PARTNER_KINDS)[number];

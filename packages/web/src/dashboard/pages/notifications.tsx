@@ -33,6 +33,10 @@ const WORDS: Record<Kind, { title: string; text: string }> = {
     title: 'A partner writes to you',
     text: 'A partner sent a message the team has not read for ten minutes. One e-mail per burst of messages.',
   },
+  new_submission: {
+    title: 'A partner submits to a bounty',
+    text: 'A partner sent proof for a submission bounty; it waits for your approval.',
+  },
   weekly_summary: {
     title: 'The weekly summary',
     text: "Each Monday: last week's clicks, referrals, customers, revenue and commissions against the week before.",

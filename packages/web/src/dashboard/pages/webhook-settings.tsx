@@ -37,6 +37,9 @@ const EVENT_TYPES = {
   'message.created': "a message in a partnership's thread, from the team (a broadcast's too) or the partner",
   'resource.created': 'a brand resource was added for partners',
   'resource.deleted': 'a brand resource was deleted',
+  'bounty.awarded': "a partner reached a performance bounty's target, and its commission was made",
+  'bounty_submission.created': 'a partner submitted proof for a bounty',
+  'bounty_submission.updated': 'a bounty submission was approved (its commission made) or rejected',
 } satisfies Record<EventType, string>;
 
 /** A secret just made: by adding the endpoint, or by rotating (then the old one still signs until `until`). */

@@ -19,6 +19,7 @@ const de: Catalogue<typeof en> = {
     referrals: 'Empfehlungen',
     earnings: 'Provisionen und Auszahlungen',
     resources: 'Markenmaterial',
+    bounties: 'Prämien',
     settings: 'Einstellungen',
     messages: 'Nachrichten',
     unread: 'ungelesen',

@@ -17,6 +17,7 @@ export default {
     referrals: 'Referrals',
     earnings: 'Commissions and payouts',
     resources: 'Brand resources',
+    bounties: 'Bounties',
     settings: 'Settings',
     messages: 'Messages',
     unread: 'unread',

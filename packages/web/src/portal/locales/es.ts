@@ -19,6 +19,7 @@ const es: Catalogue<typeof en> = {
     referrals: 'Referidos',
     earnings: 'Comisiones y pagos',
     resources: 'Recursos de marca',
+    bounties: 'Bonificaciones',
     settings: 'Ajustes',
     messages: 'Mensajes',
     unread: 'sin leer',

@@ -19,6 +19,7 @@ const fr: Catalogue<typeof en> = {
     referrals: 'Parrainages',
     earnings: 'Commissions et versements',
     resources: 'Ressources de marque',
+    bounties: 'Primes',
     settings: 'Paramètres',
     messages: 'Messages',
     unread: 'non lus',

@@ -28,6 +28,10 @@ const de: Catalogue<typeof en> = {
     weekly_summary: 'Wochenübersicht',
     payout_run_waiting: 'Auszahlungslauf wartet auf Freigabe',
     partner_message: 'Nachrichten von Partnern',
+    bounty_awarded: 'erreichte Prämien',
+    submission_approved: 'angenommene Einreichungen',
+    submission_rejected: 'abgelehnte Einreichungen',
+    new_submission: 'neue Prämien-Einreichungen',
   },
   application_received: {
     subject: '{{program}} hat Ihre Bewerbung erhalten',
@@ -109,6 +113,22 @@ const de: Catalogue<typeof en> = {
     customers: 'Zahlende Kunden',
     revenue: 'Umsatz',
     commissions: 'Provisionen',
+  },
+  bounty_awarded: {
+    subject: 'Sie haben die Prämie {{bounty}} von {{program}} erreicht',
+    body: 'Glückwunsch {{name}}: Sie haben das Ziel der Prämie {{bounty}} erreicht, und {{program}} hat Ihren Provisionen {{amount}} hinzugefügt.',
+  },
+  submission_approved: {
+    subject: '{{program}} hat Ihre Einreichung zu {{bounty}} angenommen',
+    body: 'Hallo {{name}}, {{program}} hat Ihre Einreichung zur Prämie {{bounty}} angenommen: {{amount}} wurden Ihren Provisionen hinzugefügt.',
+  },
+  submission_rejected: {
+    subject: 'Ihre Einreichung zu {{bounty}} bei {{program}}',
+    body: 'Hallo {{name}}, {{program}} hat Ihre Einreichung zur Prämie {{bounty}} nicht angenommen. Der angegebene Grund: {{reason}}',
+  },
+  new_submission: {
+    subject: '{{program}}: eine Prämien-Einreichung zu prüfen',
+    body: 'Ein Partner von {{program}} hat einen Nachweis für eine Prämie eingereicht; er wartet auf Ihre Freigabe.',
   },
   invitation: {
     subject: 'Ihr Partnerportal bei {{program}}',

@@ -25,6 +25,10 @@ export default {
     weekly_summary: 'weekly summary',
     payout_run_waiting: 'payout run waiting for approval',
     partner_message: "partners' messages",
+    bounty_awarded: 'bounties awarded',
+    submission_approved: 'submissions approved',
+    submission_rejected: 'submissions rejected',
+    new_submission: 'new bounty submissions',
   },
   application_received: {
     subject: '{{program}} received your application',
@@ -106,6 +110,22 @@ export default {
     customers: 'Paying customers',
     revenue: 'Revenue',
     commissions: 'Commissions',
+  },
+  bounty_awarded: {
+    subject: 'You reached the bounty {{bounty}} of {{program}}',
+    body: 'Congratulations {{name}}: you reached the target of the bounty {{bounty}}, and {{program}} has added {{amount}} to your commissions.',
+  },
+  submission_approved: {
+    subject: '{{program}} approved your submission to {{bounty}}',
+    body: 'Hello {{name}}, {{program}} approved what you submitted for the bounty {{bounty}}: {{amount}} was added to your commissions.',
+  },
+  submission_rejected: {
+    subject: 'Your submission to {{bounty}} of {{program}}',
+    body: 'Hello {{name}}, {{program}} did not accept what you submitted for the bounty {{bounty}}. The reason given: {{reason}}',
+  },
+  new_submission: {
+    subject: '{{program}}: a bounty submission to review',
+    body: 'A partner of {{program}} submitted proof for a bounty; it waits for your approval.',
   },
   invitation: {
     subject: 'Your partner portal at {{program}}',

@@ -28,6 +28,10 @@ const es: Catalogue<typeof en> = {
     weekly_summary: 'resumen semanal',
     payout_run_waiting: 'pago programado pendiente de aprobación',
     partner_message: 'mensajes de socios',
+    bounty_awarded: 'bonificaciones obtenidas',
+    submission_approved: 'envíos aprobados',
+    submission_rejected: 'envíos rechazados',
+    new_submission: 'nuevos envíos de bonificaciones',
   },
   application_received: {
     subject: '{{program}} ha recibido tu solicitud',
@@ -115,6 +119,22 @@ const es: Catalogue<typeof en> = {
     customers: 'Clientes de pago',
     revenue: 'Ingresos',
     commissions: 'Comisiones',
+  },
+  bounty_awarded: {
+    subject: 'Has conseguido la bonificación {{bounty}} de {{program}}',
+    body: 'Enhorabuena, {{name}}: has alcanzado el objetivo de la bonificación {{bounty}} y {{program}} ha añadido {{amount}} a tus comisiones.',
+  },
+  submission_approved: {
+    subject: '{{program}} ha aprobado tu envío para {{bounty}}',
+    body: 'Hola {{name}}, {{program}} ha aprobado lo que enviaste para la bonificación {{bounty}}: se han añadido {{amount}} a tus comisiones.',
+  },
+  submission_rejected: {
+    subject: 'Tu envío para {{bounty}} de {{program}}',
+    body: 'Hola {{name}}, {{program}} no ha aceptado lo que enviaste para la bonificación {{bounty}}. El motivo indicado: {{reason}}',
+  },
+  new_submission: {
+    subject: '{{program}}: un envío de bonificación por revisar',
+    body: 'Un socio de {{program}} ha enviado una prueba para una bonificación; espera tu aprobación.',
   },
   invitation: {
     subject: 'Tu portal de socio en {{program}}',

@@ -28,6 +28,10 @@ const fr: Catalogue<typeof en> = {
     weekly_summary: 'résumé de la semaine',
     payout_run_waiting: 'virement groupé en attente d’approbation',
     partner_message: 'messages des partenaires',
+    bounty_awarded: 'primes obtenues',
+    submission_approved: 'soumissions acceptées',
+    submission_rejected: 'soumissions refusées',
+    new_submission: 'nouvelles soumissions de primes',
   },
   application_received: {
     subject: '{{program}} a bien reçu votre candidature',
@@ -115,6 +119,22 @@ const fr: Catalogue<typeof en> = {
     customers: 'Clients payants',
     revenue: 'Chiffre d’affaires',
     commissions: 'Commissions',
+  },
+  bounty_awarded: {
+    subject: 'Vous avez obtenu la prime {{bounty}} de {{program}}',
+    body: 'Félicitations {{name}} : vous avez atteint l’objectif de la prime {{bounty}}, et {{program}} a ajouté {{amount}} à vos commissions.',
+  },
+  submission_approved: {
+    subject: '{{program}} a accepté votre soumission pour {{bounty}}',
+    body: 'Bonjour {{name}}, {{program}} a accepté ce que vous avez soumis pour la prime {{bounty}} : {{amount}} a été ajouté à vos commissions.',
+  },
+  submission_rejected: {
+    subject: 'Votre soumission pour {{bounty}} de {{program}}',
+    body: 'Bonjour {{name}}, {{program}} n’a pas accepté ce que vous avez soumis pour la prime {{bounty}}. La raison donnée : {{reason}}',
+  },
+  new_submission: {
+    subject: '{{program}} : une soumission de prime à examiner',
+    body: 'Un partenaire de {{program}} a soumis une preuve pour une prime ; elle attend votre accord.',
   },
   invitation: {
     subject: 'Votre espace partenaire chez {{program}}',

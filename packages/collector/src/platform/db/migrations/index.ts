@@ -45,6 +45,7 @@ import m0039 from './0039-payout-schedule.js';
 import m0040 from './0040-reversals-credit-notes.js';
 import m0041 from './0041-messages.js';
 import m0042 from './0042-brand-resources.js';
+import m0043 from './0043-bounties.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -91,4 +92,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0040,
   m0041,
   m0042,
+  m0043,
 ];

@@ -41,6 +41,18 @@ const de: Catalogue<typeof en> = {
       title: 'das Team Ihnen schreibt',
       text: 'Das Team eines Programms hat Ihnen eine Nachricht geschickt, die Sie seit zehn Minuten nicht gelesen haben; eine E-Mail pro Schwung.',
     },
+    bounty_awarded: {
+      title: 'Sie eine Prämie erreichen',
+      text: 'Sie haben das Ziel einer Leistungsprämie erreicht; die E-Mail nennt den Betrag.',
+    },
+    submission_approved: {
+      title: 'Ihre Prämien-Einreichung angenommen wird',
+      text: 'Ein Programm hat Ihre Einreichung zu einer Prämie angenommen.',
+    },
+    submission_rejected: {
+      title: 'Ihre Prämien-Einreichung abgelehnt wird',
+      text: 'Ein Programm hat Ihre Einreichung zu einer Prämie abgelehnt, mit Begründung.',
+    },
   },
 };
 

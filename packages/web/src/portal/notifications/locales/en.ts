@@ -20,5 +20,11 @@ export default {
       title: 'The team writes to you',
       text: 'A program’s team sent you a message you have not read for ten minutes; one e-mail per burst.',
     },
+    bounty_awarded: { title: 'You reach a bounty', text: "You reached a performance bounty's target; the e-mail has the amount." },
+    submission_approved: { title: 'Your bounty submission is approved', text: 'A program approved what you submitted for a bounty.' },
+    submission_rejected: {
+      title: 'Your bounty submission is rejected',
+      text: 'A program rejected what you submitted for a bounty, with its reason.',
+    },
   },
 };

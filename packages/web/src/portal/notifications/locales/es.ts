@@ -29,6 +29,18 @@ const es: Catalogue<typeof en> = {
       title: 'El equipo te escriba',
       text: 'El equipo de un programa te ha enviado un mensaje que no has leído en diez minutos; un correo por tanda.',
     },
+    bounty_awarded: {
+      title: 'Consigas una bonificación',
+      text: 'Has alcanzado el objetivo de una bonificación por rendimiento; el correo indica el importe.',
+    },
+    submission_approved: {
+      title: 'Se apruebe tu envío a una bonificación',
+      text: 'Un programa ha aprobado lo que enviaste para una bonificación.',
+    },
+    submission_rejected: {
+      title: 'Se rechace tu envío a una bonificación',
+      text: 'Un programa ha rechazado lo que enviaste para una bonificación, con su motivo.',
+    },
   },
 };
 

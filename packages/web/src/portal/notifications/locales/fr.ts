@@ -32,6 +32,18 @@ const fr: Catalogue<typeof en> = {
       title: 'L’équipe vous écrit',
       text: 'L’équipe d’un programme vous a envoyé un message non lu depuis dix minutes ; un e-mail par série.',
     },
+    bounty_awarded: {
+      title: 'Vous obtenez une prime',
+      text: 'Vous avez atteint l’objectif d’une prime de performance ; l’e-mail indique le montant.',
+    },
+    submission_approved: {
+      title: 'Votre soumission de prime est acceptée',
+      text: 'Un programme a accepté ce que vous avez soumis pour une prime.',
+    },
+    submission_rejected: {
+      title: 'Votre soumission de prime est refusée',
+      text: 'Un programme a refusé ce que vous avez soumis pour une prime, avec sa raison.',
+    },
   },
 };
 
