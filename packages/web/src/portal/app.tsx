@@ -13,7 +13,6 @@ import { useAccent } from '../common/brand.js';
 import { useLoad } from '../common/use-api.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Home } from './pages/home.js';
-import { ProgramPage } from './pages/program-page.js';
 import { ResetPassword, SetPassword, SignIn } from './pages/sign-in.js';
 import { t, tx, useLanguage, withItsWords } from './language.js';
 import { BASE, href, PortalContext, type Account, type Partnership, type PortalSession } from './session.js';
@@ -25,6 +24,8 @@ const Bounties = lazyPage(() => import('./bounties/page.js').then((m) => withIts
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => withItsWords(m.Settings)));
 const Messages = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.Messages)));
 const Resources = lazyPage(() => import('./resources/page.js').then((m) => withItsWords(m.Resources)));
+// The public program page (/p/:slug), for visitors who are not partners yet.
+const ProgramPage = lazyPage(() => import('./pages/program-page.js').then((m) => withItsWords(m.ProgramPage)));
 // The PayPal confirmation link's page: opened signed in or not.
 const PayoutConfirm = lazyPage(() => import('./payment/confirm.js').then((m) => withItsWords(m.PayoutConfirm)));
 
@@ -164,7 +165,13 @@ function SignedIn() {
 
 function Pages() {
   const { path } = useLocation();
-  if (path.startsWith('/p/')) return <ProgramPage />;
+  if (path.startsWith('/p/')) {
+    return (
+      <ErrorBoundary>
+        <ProgramPage />
+      </ErrorBoundary>
+    );
+  }
   if (path === href('/sign-in')) return <SignIn />;
   if (path === href('/welcome')) return <SetPassword />;
   if (path === href('/reset')) return <ResetPassword />;
