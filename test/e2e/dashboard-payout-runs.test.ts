@@ -278,7 +278,8 @@ describe('a payout run from the dashboard', () => {
       .locator('tr', { hasText: '1 returned' })
       .getByRole('button', { name: /^Open the run of/ })
       .click();
-    await waitForText(page, 'ana@partners.test');
+    // Her row in the run's table, not her address elsewhere on the page while the run loads.
+    await page.locator('.payout-run tbody tr', { hasText: 'ana@partners.test' }).waitFor();
     const row = (await payoutRows()).find((r) => r.startsWith('ana@partners.test'));
     expect(row).toMatch(/\treturned\S*[^\t]*\tINV-\d{4}-\d{6} · CN-\d{4}-000001\t/);
     const link = page.locator('.payout-run a', { hasText: /^CN-/ });

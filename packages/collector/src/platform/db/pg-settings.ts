@@ -21,6 +21,7 @@ export const SETTINGS_TABLES = [
   'partner_groups',
   'rewards',
   'discounts',
+  'bounties',
 ];
 /** A statement that writes one of them. */
 export const WRITES_SETTINGS = new RegExp(String.raw`\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:${SETTINGS_TABLES.join('|')})\b`, 'i');
