@@ -24,6 +24,8 @@ export const EVENT_TYPES = [
   'discount_code.enabled',
   'review.held',
   'review.decided',
+  'lead.created',
+  'lead.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -55,6 +57,9 @@ export type CommissionPayload = Record_<{
 export type PaymentPayload = Record_<{ amount: number; currency: string }>;
 export type PayoutPayload = Record_<{ currency: string }>;
 export type CodePayload = Record_<{ code: string; partner_id?: string | null }>;
+export type LeadPayload = Record_<{ stage: string; partner_id: string; submitted_by: string; lost_reason?: string | null }> & {
+  relationships: To<'partnership'>;
+};
 export type DecisionPayload = Record_<{ decision: string }>;
 
 /** Each event's payload. */
@@ -79,6 +84,9 @@ export interface EventPayloads {
   // A referral held at conversion, or a payment's commission held when it is paid.
   'review.held': ReferralPayload | CommissionPayload;
   'review.decided': DecisionPayload;
+  // A partner's submitted lead (docs/leads.md), and each move of its stage.
+  'lead.created': LeadPayload;
+  'lead.updated': LeadPayload;
 }
 
 /** An event as its subscribers see it, in the transaction of its change. */

@@ -11,6 +11,7 @@ export const PARTNER_KINDS = [
   'payout_sent',
   'clawback',
   'code_created',
+  'lead_stage',
 ] as const;
 export const OWNER_KINDS = [
   'new_application',
@@ -19,6 +20,7 @@ export const OWNER_KINDS = [
   'review_waiting',
   'payout_run_waiting',
   'weekly_summary',
+  'new_lead',
 ] as const;
 export type PartnerKind = (typeof PARTNER_KINDS)[number];
 export type OwnerKind = (typeof OWNER_KINDS)[number];

@@ -26,6 +26,8 @@ const de: Catalogue<typeof en> = {
     review_waiting: 'zur Prüfung zurückgehalten',
     weekly_summary: 'Wochenübersicht',
     payout_run_waiting: 'Auszahlungslauf wartet auf Freigabe',
+    lead_stage: 'Änderungen an Leads',
+    new_lead: 'neue Leads',
   },
   application_received: {
     subject: '{{program}} hat Ihre Bewerbung erhalten',
@@ -61,6 +63,17 @@ const de: Catalogue<typeof en> = {
   code_created: {
     subject: 'Ihr neuer Code für {{program}}: {{code}}',
     body: 'Hallo {{name}}, Sie haben einen neuen Aktionscode für {{program}}: {{code}}. Ein Kunde, der ihn an der Kasse eingibt, zählt als Ihrer, auch ohne Ihren Link.',
+  },
+  lead_stage: {
+    subject: 'Ihr Lead {{lead}} bei {{program}}',
+    qualified: 'Hallo {{name}}, {{program}} hat Ihren Lead {{lead}} qualifiziert und verfolgt ihn weiter.',
+    won: 'Hallo {{name}}, {{program}} hat Ihren Lead {{lead}} gewonnen: Er ist jetzt Ihre Empfehlung, und seine Zahlungen bringen Ihnen Provisionen.',
+    lost: 'Hallo {{name}}, {{program}} hat Ihren Lead {{lead}} als verloren abgeschlossen.',
+    reason: 'Der angegebene Grund: {{reason}}',
+  },
+  new_lead: {
+    subject: '{{partner}} hat einen Lead an {{program}} übermittelt',
+    body: '{{partner}} hat {{name}} ({{email}}, Firma: {{company}}) als Lead von {{program}} übermittelt. Qualifizieren Sie ihn und markieren Sie ihn dann als gewonnen oder verloren.',
   },
   new_application: {
     subject: '{{name}} hat sich bei {{program}} beworben',

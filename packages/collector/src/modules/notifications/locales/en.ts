@@ -23,6 +23,8 @@ export default {
     review_waiting: 'held for review',
     weekly_summary: 'weekly summary',
     payout_run_waiting: 'payout run waiting for approval',
+    lead_stage: 'lead stage changes',
+    new_lead: 'new leads',
   },
   application_received: {
     subject: '{{program}} received your application',
@@ -58,6 +60,17 @@ export default {
   code_created: {
     subject: 'Your new code for {{program}}: {{code}}',
     body: 'Hello {{name}}, you have a new promotion code for {{program}}: {{code}}. A customer who types it at checkout counts as yours, even without your link.',
+  },
+  lead_stage: {
+    subject: 'Your lead {{lead}} at {{program}}',
+    qualified: 'Hello {{name}}, {{program}} qualified your lead {{lead}}: they are following it up.',
+    won: 'Hello {{name}}, {{program}} won your lead {{lead}}: they are now your referral, and their payments earn you commissions.',
+    lost: 'Hello {{name}}, {{program}} closed your lead {{lead}} as lost.',
+    reason: 'The reason given: {{reason}}',
+  },
+  new_lead: {
+    subject: '{{partner}} submitted a lead to {{program}}',
+    body: '{{partner}} submitted {{name}} ({{email}}, company: {{company}}) as a lead of {{program}}. Qualify it, then mark it won or lost.',
   },
   new_application: {
     subject: '{{name}} applied to {{program}}',

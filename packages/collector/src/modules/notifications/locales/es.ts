@@ -26,6 +26,8 @@ const es: Catalogue<typeof en> = {
     review_waiting: 'retenido para revisión',
     weekly_summary: 'resumen semanal',
     payout_run_waiting: 'pago programado pendiente de aprobación',
+    lead_stage: 'etapas de los leads',
+    new_lead: 'leads nuevos',
   },
   application_received: {
     subject: '{{program}} ha recibido tu solicitud',
@@ -63,6 +65,17 @@ const es: Catalogue<typeof en> = {
   code_created: {
     subject: 'Tu nuevo código para {{program}}: {{code}}',
     body: 'Hola {{name}}, tienes un nuevo código promocional para {{program}}: {{code}}. Un cliente que lo introduzca al pagar cuenta como tuyo, incluso sin tu enlace.',
+  },
+  lead_stage: {
+    subject: 'Tu lead {{lead}} en {{program}}',
+    qualified: 'Hola {{name}}, {{program}} ha calificado tu lead {{lead}} y le está dando seguimiento.',
+    won: 'Hola {{name}}, {{program}} ha ganado tu lead {{lead}}: ahora es tu referido, y sus pagos te generan comisiones.',
+    lost: 'Hola {{name}}, {{program}} ha cerrado tu lead {{lead}} como perdido.',
+    reason: 'El motivo indicado: {{reason}}',
+  },
+  new_lead: {
+    subject: '{{partner}} ha enviado un lead a {{program}}',
+    body: '{{partner}} ha enviado a {{name}} ({{email}}, empresa: {{company}}) como lead de {{program}}. Califícalo y márcalo después como ganado o perdido.',
   },
   new_application: {
     subject: '{{name}} ha solicitado unirse a {{program}}',

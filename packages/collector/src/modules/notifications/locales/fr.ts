@@ -26,6 +26,8 @@ const fr: Catalogue<typeof en> = {
     review_waiting: 'retenu pour vérification',
     weekly_summary: 'résumé de la semaine',
     payout_run_waiting: 'virement groupé en attente d’approbation',
+    lead_stage: 'étapes des leads',
+    new_lead: 'nouveaux leads',
   },
   application_received: {
     subject: '{{program}} a bien reçu votre candidature',
@@ -63,6 +65,17 @@ const fr: Catalogue<typeof en> = {
   code_created: {
     subject: 'Votre nouveau code pour {{program}} : {{code}}',
     body: 'Bonjour {{name}}, vous avez un nouveau code promo pour {{program}} : {{code}}. Un client qui le saisit au paiement vous est attribué, même sans votre lien.',
+  },
+  lead_stage: {
+    subject: 'Votre lead {{lead}} chez {{program}}',
+    qualified: 'Bonjour {{name}}, {{program}} a qualifié votre lead {{lead}} et le suit.',
+    won: 'Bonjour {{name}}, {{program}} a gagné votre lead {{lead}} : c’est désormais votre filleul, et ses paiements vous rapportent des commissions.',
+    lost: 'Bonjour {{name}}, {{program}} a clos votre lead {{lead}} comme perdu.',
+    reason: 'La raison donnée : {{reason}}',
+  },
+  new_lead: {
+    subject: '{{partner}} a soumis un lead à {{program}}',
+    body: '{{partner}} a soumis {{name}} ({{email}}, entreprise : {{company}}) comme lead de {{program}}. Qualifiez-le, puis marquez-le gagné ou perdu.',
   },
   new_application: {
     subject: '{{name}} a posé sa candidature à {{program}}',
