@@ -254,6 +254,7 @@ describe('programs', () => {
     const held = (await as('POST', '/v1/tracking/conversion', { email: 'theirs@mailinator.com', gr_id: 'o2', pk: theirs.key })).body.data;
     const decision = (await as('POST', '/v1/review_decisions', { referral_id: held.id, decision: 'reject', reason: 'throwaway' })).body
       .data;
+    const lead = (await as('POST', '/v1/leads', { partner_id: theirs.partnerId, name: 'Their lead', email: 'lead@theirs.test' })).body.data;
     const [theirEvent] = (await as('GET', '/v1/events')).body.data;
     // A draft payout run of theirs: what is payable went to the batch above, and a draft is enough to be looked up.
     const run = '01900000-0000-7000-8000-0000000000aa';
@@ -297,6 +298,7 @@ describe('programs', () => {
       events: theirEvent.id,
       review_decisions: decision.id,
       payout_runs: run,
+      leads: lead.id,
     };
     const o = await ownerSession(c);
     const tried: string[] = [];
@@ -324,6 +326,7 @@ describe('programs', () => {
       'groups',
       'rewards',
       'group_moves',
+      'leads',
     ]) {
       expect(JSON.stringify((await o.call('GET', `/v1/${list}`)).body), list).not.toContain(ids[list]!);
     }
