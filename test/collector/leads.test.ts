@@ -104,7 +104,7 @@ describe('submitting a lead', () => {
     expect(draft?.to).toBe(owner.email);
     expect(draft?.subject).toBe(`${maya.name} submitted a lead to Other`);
     expect(draft?.paragraphs.join(' ')).toContain('Dana Buyer (dana@acme.test, company: Acme)');
-    expect(draft?.path).toBe(`/dashboard/leads/${made.body.data.id}`);
+    expect(draft?.path).toBe('/dashboard/leads?stage=new');
   });
 
   it("the owner submits on a partner's behalf by partner_id; an unknown partner is 422; the owners are not told of their own", async () => {

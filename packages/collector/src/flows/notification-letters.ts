@@ -113,7 +113,7 @@ const ownerWords: Record<string, OwnerWords> = {
     const partner = lead && (await partners.get(tx, program.id, lead.partner_id));
     if (!lead || !partner) return undefined;
     const v = { partner: partner.name, program: program.name, name: lead.name, email: lead.email, company: lead.company ?? '—' };
-    return { subject: t('new_lead.subject', v), paragraphs: [t('new_lead.body', v)], path: `/dashboard/leads/${lead.id}` };
+    return { subject: t('new_lead.subject', v), paragraphs: [t('new_lead.body', v)], path: '/dashboard/leads?stage=new' };
   },
   async webhook_failing({ t, program, data }) {
     const v = { program: program.name, url: data.url, since: date(Number(data.since), 'en'), reason: data.reason };

@@ -30,12 +30,14 @@ const BillingEvents = lazyPage(() => import('./pages/billing-events.js').then((m
 const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
 const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js').then((m) => m.WebhookDeliveries));
 const Notifications = lazyPage(() => import('./pages/notifications.js').then((m) => m.Notifications));
+const Leads = lazyPage(() => import('./pages/leads.js').then((m) => m.Leads));
 
 const NAV = [
   ['/', 'Overview'],
   ['/partners', 'Partners'],
   ['/groups', 'Groups'],
   ['/referrals', 'Referrals'],
+  ['/leads', 'Leads'],
   ['/commissions', 'Commissions'],
   ['/review', 'Review'],
   ['/payments', 'Payments'],
@@ -161,6 +163,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/groups`} component={Groups} />
           <Route path={`${BASE}/groups/:id`} component={GroupPage} />
           <Route path={`${BASE}/referrals`} component={Referrals} />
+          <Route path={`${BASE}/leads`} component={Leads} />
           <Route path={`${BASE}/commissions`} component={Commissions} />
           <Route path={`${BASE}/review`} component={Review} />
           <Route path={`${BASE}/payments`} component={Payments} />

@@ -29,6 +29,10 @@ const WORDS: Record<Kind, { title: string; text: string }> = {
     title: 'A scheduled payout run waits',
     text: 'The payout schedule made a run that waits for an owner to approve it. At most one e-mail a run.',
   },
+  new_lead: {
+    title: 'A partner submits a lead',
+    text: 'A partner submitted someone who could become a customer, for you to qualify, win or lose.',
+  },
   weekly_summary: {
     title: 'The weekly summary',
     text: "Each Monday: last week's clicks, referrals, customers, revenue and commissions against the week before.",

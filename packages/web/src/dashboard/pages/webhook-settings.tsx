@@ -34,6 +34,8 @@ const EVENT_TYPES = {
   'discount_code.enabled': 'a promotion code was enabled again',
   'review.held': 'a referral or commission was held for review, with the reasons',
   'review.decided': 'an owner approved or rejected a held referral, or banned its partner',
+  'lead.created': 'a partner submitted a lead, or an owner did for a partner',
+  'lead.updated': "a lead's stage moved: qualified, won (with its referral) or lost",
 } satisfies Record<EventType, string>;
 
 /** A secret just made: by adding the endpoint, or by rotating (then the old one still signs until `until`). */

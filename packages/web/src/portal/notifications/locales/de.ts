@@ -37,6 +37,10 @@ const de: Catalogue<typeof en> = {
       text: 'Eine ausgezahlte Provision wurde storniert, zum Beispiel nach einer Erstattung.',
     },
     code_created: { title: 'Sie einen Gutscheincode erhalten', text: 'Ein Programm hat einen Gutscheincode für Sie erstellt.' },
+    lead_stage: {
+      title: 'Ein Lead von Ihnen weiterkommt',
+      text: 'Ein Programm hat einen von Ihnen übermittelten Lead qualifiziert, gewonnen oder verloren.',
+    },
   },
 };
 
