@@ -117,6 +117,9 @@ describe('submitting a lead', () => {
     expect(made.body.data.relationships.partnership.data.id).toBe(leo.partnershipId);
     expect(await noticesOf('new_lead', p.id)).toEqual([]);
     expectError(await p.owner('POST', '/v1/leads', { partner_id: 'nobody', ...lead('x@initech.test') }), 422, 'unknown_partner');
+    // A partner deleted goes with their leads (none won: a won lead's referral keeps them).
+    expect((await p.owner('DELETE', `/v1/partners/${leo.partnerId}`)).status).toBe(204);
+    expectError(await p.owner('GET', `/v1/leads/${made.body.data.id}`), 404, 'not_found');
     const pending = await seedPartner(kit.c, { token: p.secret, state: 'pending' });
     expectError(
       await p.owner('POST', '/v1/leads', { partner_id: pending.partnerId, ...lead('y@initech.test') }),
