@@ -53,6 +53,7 @@ async function partnerOf(slug: string, secret: string) {
     call,
     submit,
     leads,
+    email,
     partnershipId: ship.id as string,
     partnerId: partner.id as string,
     name: partner.attributes.name as string,
@@ -141,6 +142,8 @@ describe('submitting a lead', () => {
       '/notes',
     );
     expectError(await maya.submit(lead('a@acme.test', { stage: 'won' })), 422, 'unknown_field');
+    // Their own mailbox, in any spelling: a self-referral once won.
+    expectError(await maya.submit(lead(`${maya.email.replace('@', '+me@').toUpperCase()}`)), 422, 'self_referral');
     expect((await p.owner('GET', '/v1/leads')).body.data).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
 
 import type { Db, Tx } from '../platform/db/db.js';
 import { fail, found } from '../platform/errors.js';
-import { normalizeEmail } from '../core/email.js';
+import { normalizeEmail, sameMailboxAsAny } from '../core/email.js';
 import { emit } from '../events/emit.js';
 import type { LeadRow } from '../modules/leads/model.js';
 import * as leads from '../modules/leads/repo.js';
@@ -13,6 +13,7 @@ import { renderLead } from '../modules/leads/present.js';
 import { DUPLICATE_WINDOW_SECONDS, duplicate, type LeadInput, movedLead, newLead, type StageChange } from '../modules/leads/service.js';
 import type { PartnershipRow } from '../modules/partnerships/model.js';
 import { findPartnership, partnershipOfPartner } from '../modules/partnerships/service.js';
+import { getPartner } from '../modules/partners/service.js';
 import * as referrals from '../modules/referrals/repo.js';
 import { convertIn } from './conversion.js';
 
@@ -29,6 +30,11 @@ export async function submitLead(db: Db, p: Submitter, input: LeadInput, by: Lea
   return db.transaction(async (tx) => {
     await tx.lock(`leads:${p.program_id}`);
     const tell = by === 'owner';
+    // Their own address would be a self-referral once won: refused now, as a conversion would be.
+    const partner = await getPartner(tx, p.program_id, p.partner_id);
+    if (sameMailboxAsAny(row.email, [partner.email_norm, partner.paypal_email_norm])) {
+      throw fail('self_referral', 'a partner cannot submit themself as a lead', { field: 'email' });
+    }
     const referral = await referrals.findByEmail(tx, p.program_id, row.email_norm);
     if (referral) throw duplicate('referral_email', referral.id, tell);
     const earlier = await leads.earlierLead(tx, p.program_id, row.email_norm, row.domain, now - DUPLICATE_WINDOW_SECONDS);

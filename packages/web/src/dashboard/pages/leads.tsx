@@ -64,9 +64,8 @@ function MoveDialog({ lead, to, onClose, onDone }: { lead: Lead; to: Stage; onCl
   );
 }
 
-function LeadTable({ rows, reload, canMove }: { rows: Lead[]; reload: () => void; canMove: boolean }) {
+function LeadTable({ rows, reload, canMove, say }: { rows: Lead[]; reload: () => void; canMove: boolean; say: (text: string) => void }) {
   const [asking, setAsking] = useState<{ lead: Lead; to: Stage }>();
-  const [said, setSaid] = useState('');
   const names = usePartnerNames(rows.map((l) => l.attributes.partner_id));
   const columns: Column<Lead>[] = [
     {
@@ -113,9 +112,13 @@ function LeadTable({ rows, reload, canMove }: { rows: Lead[]; reload: () => void
             cell: (l: Lead) => (
               <span class="actions">
                 {MOVES[l.attributes.stage].map((to) => (
-                  <button type="button" class={to === 'lost' ? 'secondary' : ''} onClick={() => setAsking({ lead: l, to })}>
+                  <button
+                    type="button"
+                    class={to === 'lost' ? 'secondary' : ''}
+                    aria-label={`${ASK[to].button} ${l.attributes.name}`}
+                    onClick={() => setAsking({ lead: l, to })}
+                  >
                     {ASK[to].button}
-                    <span class="visually-hidden"> {l.attributes.name}</span>
                   </button>
                 ))}
               </span>
@@ -127,9 +130,6 @@ function LeadTable({ rows, reload, canMove }: { rows: Lead[]; reload: () => void
   ];
   return (
     <>
-      <p role="status" class={said ? 'ok' : undefined}>
-        {said}
-      </p>
       <Table caption="Leads" columns={columns} rows={rows} csv="leads" />
       {asking && (
         <MoveDialog
@@ -137,7 +137,7 @@ function LeadTable({ rows, reload, canMove }: { rows: Lead[]; reload: () => void
           to={asking.to}
           onClose={() => setAsking(undefined)}
           onDone={(l) => {
-            setSaid(`${l.attributes.name}: ${WORD[l.attributes.stage].toLowerCase()}.`);
+            say(`${l.attributes.name}: ${WORD[l.attributes.stage].toLowerCase()}.`);
             reload();
           }}
         />
@@ -153,6 +153,8 @@ export function Leads() {
   const stage = STAGES.some(([s]) => s === query.stage) ? (query.stage as Stage) : undefined;
   const page = Math.max(1, Number(query.page) || 1);
   const base = href('/leads');
+  // Kept above the list: a lead moved out of the tab's stage leaves it, and the list may be empty.
+  const [said, setSaid] = useState('');
   const loaded = useLoad(
     (signal) => api.GET('/v1/leads', { params: { query: { page, ...(stage ? { stage_eq: stage } : {}) } }, signal }),
     `leads/${stage ?? 'all'}/${page}`,
@@ -171,6 +173,9 @@ export function Leads() {
           </a>
         ))}
       </nav>
+      <p role="status" class={said ? 'ok' : undefined}>
+        {said}
+      </p>
       <Show loaded={loaded}>
         {(answer) =>
           answer.data.length === 0 ? (
@@ -179,7 +184,7 @@ export function Leads() {
             </Empty>
           ) : (
             <>
-              <LeadTable rows={answer.data} reload={loaded.reload} canMove={role !== 'viewer'} />
+              <LeadTable rows={answer.data} reload={loaded.reload} canMove={role !== 'viewer'} say={setSaid} />
               <Pager
                 page={page}
                 hasMore={answer.meta.pagination.has_more}
