@@ -14371,8 +14371,8 @@ export interface paths {
                                     billing_failing: boolean;
                                     review_waiting: boolean;
                                     payout_run_waiting: boolean;
-                                    weekly_summary: boolean;
                                     new_lead: boolean;
+                                    weekly_summary: boolean;
                                 };
                             };
                         };
@@ -14410,8 +14410,8 @@ export interface paths {
                         billing_failing?: boolean;
                         review_waiting?: boolean;
                         payout_run_waiting?: boolean;
-                        weekly_summary?: boolean;
                         new_lead?: boolean;
+                        weekly_summary?: boolean;
                     };
                 };
             };
@@ -14433,8 +14433,8 @@ export interface paths {
                                     billing_failing: boolean;
                                     review_waiting: boolean;
                                     payout_run_waiting: boolean;
-                                    weekly_summary: boolean;
                                     new_lead: boolean;
+                                    weekly_summary: boolean;
                                 };
                             };
                         };

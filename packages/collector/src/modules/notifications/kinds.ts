@@ -19,8 +19,8 @@ export const OWNER_KINDS = [
   'billing_failing',
   'review_waiting',
   'payout_run_waiting',
-  'weekly_summary',
   'new_lead',
+  'weekly_summary',
 ] as const;
 export type PartnerKind = (typeof PARTNER_KINDS)[number];
 export type OwnerKind = (typeof OWNER_KINDS)[number];
