@@ -10,7 +10,7 @@ import { dateTime } from '../../common/format.js';
 import { Confirm } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
-import { href, useSession } from '../session.js';
+import { href } from '../session.js';
 import { usePartnerNames } from './records.js';
 
 type Lead = Answer<'/v1/leads'>['data'][number];
@@ -64,7 +64,7 @@ function MoveDialog({ lead, to, onClose, onDone }: { lead: Lead; to: Stage; onCl
   );
 }
 
-function LeadTable({ rows, reload, canMove, say }: { rows: Lead[]; reload: () => void; canMove: boolean; say: (text: string) => void }) {
+function LeadTable({ rows, reload, say }: { rows: Lead[]; reload: () => void; say: (text: string) => void }) {
   const [asking, setAsking] = useState<{ lead: Lead; to: Stage }>();
   const names = usePartnerNames(rows.map((l) => l.attributes.partner_id));
   const columns: Column<Lead>[] = [
@@ -98,35 +98,31 @@ function LeadTable({ rows, reload, canMove, say }: { rows: Lead[]; reload: () =>
           {l.relationships.referral.data && (
             <>
               {' '}
-              <a href={href(`/referrals?email_eq=${encodeURIComponent(l.attributes.email)}`)}>Referral</a>
+              <a href={href(`/referrals?partner_id_eq=${l.attributes.partner_id}`)}>Referral</a>
             </>
           )}
         </>
       ),
       text: (l) => l.attributes.stage,
     },
-    ...(canMove
-      ? [
-          {
-            label: 'Move',
-            cell: (l: Lead) => (
-              <span class="actions">
-                {MOVES[l.attributes.stage].map((to) => (
-                  <button
-                    type="button"
-                    class={to === 'lost' ? 'secondary' : ''}
-                    aria-label={`${ASK[to].button} ${l.attributes.name}`}
-                    onClick={() => setAsking({ lead: l, to })}
-                  >
-                    {ASK[to].button}
-                  </button>
-                ))}
-              </span>
-            ),
-            text: () => '',
-          },
-        ]
-      : []),
+    {
+      label: 'Move',
+      cell: (l) => (
+        <span class="actions">
+          {MOVES[l.attributes.stage].map((to) => (
+            <button
+              type="button"
+              class={to === 'lost' ? 'secondary' : ''}
+              aria-label={`${ASK[to].button} ${l.attributes.name}`}
+              onClick={() => setAsking({ lead: l, to })}
+            >
+              {ASK[to].button}
+            </button>
+          ))}
+        </span>
+      ),
+      text: () => '',
+    },
   ];
   return (
     <>
@@ -147,8 +143,6 @@ function LeadTable({ rows, reload, canMove, say }: { rows: Lead[]; reload: () =>
 }
 
 export function Leads() {
-  const { session } = useSession();
-  const role = session.attributes.programs.find((p) => p.id === session.attributes.program_id)?.role;
   const { path, query, route } = useLocation();
   const stage = STAGES.some(([s]) => s === query.stage) ? (query.stage as Stage) : undefined;
   const page = Math.max(1, Number(query.page) || 1);
@@ -184,7 +178,7 @@ export function Leads() {
             </Empty>
           ) : (
             <>
-              <LeadTable rows={answer.data} reload={loaded.reload} canMove={role !== 'viewer'} say={setSaid} />
+              <LeadTable rows={answer.data} reload={loaded.reload} say={setSaid} />
               <Pager
                 page={page}
                 hasMore={answer.meta.pagination.has_more}
