@@ -220,6 +220,7 @@ sqliteOnly('unsubscribe and preferences', () => {
       payout_run_waiting: true,
       partner_message: true,
       new_submission: true,
+      new_lead: true,
     });
     const off = await p.owner.call('PATCH', '/v1/notifications/preferences', { body: { weekly_summary: false } });
     expect(off.body.data.attributes.weekly_summary).toBe(false);

@@ -140,6 +140,8 @@ beforeAll(async () => {
     })
   ).body.data;
   await call('POST', '/v1/discount_codes', { body: { partnership_id: p.partnershipId, code: 'PLANS', discount_id: discount.id } });
+  // A lead of the partner's, for the leads' lists (docs/leads.md).
+  await call('POST', '/v1/leads', { body: { partner_id: p.partnerId, name: 'Plan Lead', email: 'lead@plans.test' } });
   ids.set('discount_id_eq', discount.id).set('code_eq', 'plans');
   const secret = newSecret();
   const connected = await call('POST', '/v1/integrations/stripe/secrets', { body: { secret } });

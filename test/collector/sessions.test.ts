@@ -258,6 +258,7 @@ describe('programs', () => {
     const bounty = (
       await as('POST', '/v1/bounties', { name: 'Theirs', kind: 'submission', starts_at: 0, ends_at: 4e9, amount: 100, currency: 'USD' })
     ).body.data;
+    const lead = (await as('POST', '/v1/leads', { partner_id: theirs.partnerId, name: 'Their lead', email: 'lead@theirs.test' })).body.data;
     const [theirEvent] = (await as('GET', '/v1/events')).body.data;
     // A draft payout run of theirs: what is payable went to the batch above, and a draft is enough to be looked up.
     const run = '01900000-0000-7000-8000-0000000000aa';
@@ -307,6 +308,7 @@ describe('programs', () => {
       broadcasts: broadcast.id,
       resources: resource.id,
       bounties: bounty.id,
+      leads: lead.id,
     };
     const o = await ownerSession(c);
     const tried: string[] = [];
@@ -335,6 +337,7 @@ describe('programs', () => {
       'rewards',
       'group_moves',
       'resources',
+      'leads',
     ]) {
       expect(JSON.stringify((await o.call('GET', `/v1/${list}`)).body), list).not.toContain(ids[list]!);
     }

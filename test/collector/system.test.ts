@@ -102,6 +102,13 @@ describe('/openapi.json', () => {
     'patch /v1/bounties/{id}/submissions/{submission}',
     'get /v1/portal/partnerships/{id}/bounties',
     'post /v1/portal/partnerships/{id}/bounties/{bounty}/submissions',
+    // Issue 45: submitted leads.
+    'get /v1/leads',
+    'get /v1/leads/{id}',
+    'patch /v1/leads/{id}',
+    'post /v1/leads',
+    'get /v1/portal/partnerships/{id}/leads',
+    'post /v1/portal/partnerships/{id}/leads',
     // Issue 44: payout methods, tax forms, payout runs through PayPal, invoices.
     'get /v1/integrations/paypal',
     'get /v1/partners/{id}/payout_method',

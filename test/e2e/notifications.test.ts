@@ -59,7 +59,7 @@ describe("the owner's e-mail preferences in Chromium", () => {
     await waitForText(page, 'The weekly summary.');
     // Each kind is a labelled checkbox, on until turned off.
     expect(await page.getByRole('checkbox', { name: /The weekly summary/ }).isChecked()).toBe(true);
-    expect(await page.getByRole('checkbox').count()).toBe(8);
+    expect(await page.getByRole('checkbox').count()).toBe(9);
     expect(await axeFindings(page)).toEqual([]);
 
     await page.focus(weekly);
@@ -102,7 +102,7 @@ describe("the partner's e-mail preferences (the portal's settings) in Chromium",
     await open();
     const first = portal.getByRole('checkbox', { name: /Ihre erste Empfehlung eingeht/ });
     expect(await first.isChecked()).toBe(true);
-    expect(await portal.getByRole('checkbox').count()).toBe(12);
+    expect(await portal.getByRole('checkbox').count()).toBe(13);
     expect(await portal.evaluate(() => document.documentElement.lang)).toBe('de');
 
     await first.focus();

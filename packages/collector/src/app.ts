@@ -54,6 +54,7 @@ import { messageRoutes } from './modules/messages/routes.js';
 import { resourceRoutes } from './modules/resources/routes.js';
 import { brandingRoutes } from './modules/branding/routes.js';
 import { mountBrandHosts } from './modules/branding/http.js';
+import { leadRoutes } from './modules/leads/routes.js';
 import type { Keyring } from './platform/keyring.js';
 import { mountEmbed } from './modules/embed/http.js';
 import type { OutboxSender } from './modules/mail/outbox.js';
@@ -131,6 +132,7 @@ export const ROUTES: readonly Route[] = [
   ...notificationRoutes,
   ...embedRoutes,
   ...taxFormRoutes,
+  ...leadRoutes,
   ...embedPayoutMethodRoutes,
   ...embedTaxFormRoutes,
   ...messageRoutes,

@@ -14052,7 +14052,7 @@ export interface paths {
                     "application/json": {
                         url: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated" | "lead.created" | "lead.updated")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -14221,7 +14221,7 @@ export interface paths {
                     "application/json": {
                         url?: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated" | "lead.created" | "lead.updated")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -14715,7 +14715,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, payout.failed, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, message.created, resource.created, resource.deleted, bounty.awarded, bounty_submission.created, bounty_submission.updated, webhook.test */
+                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, payout.failed, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, message.created, resource.created, resource.deleted, bounty.awarded, bounty_submission.created, bounty_submission.updated, lead.created, lead.updated, webhook.test */
                     type_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_lt?: string;
@@ -14974,6 +14974,7 @@ export interface paths {
                                     bounty_awarded: boolean;
                                     submission_approved: boolean;
                                     submission_rejected: boolean;
+                                    lead_stage: boolean;
                                 };
                             };
                         };
@@ -15018,6 +15019,7 @@ export interface paths {
                         bounty_awarded?: boolean;
                         submission_approved?: boolean;
                         submission_rejected?: boolean;
+                        lead_stage?: boolean;
                     };
                 };
             };
@@ -15046,6 +15048,7 @@ export interface paths {
                                     bounty_awarded: boolean;
                                     submission_approved: boolean;
                                     submission_rejected: boolean;
+                                    lead_stage: boolean;
                                 };
                             };
                         };
@@ -15100,6 +15103,7 @@ export interface paths {
                                     payout_run_waiting: boolean;
                                     partner_message: boolean;
                                     new_submission: boolean;
+                                    new_lead: boolean;
                                     weekly_summary: boolean;
                                 };
                             };
@@ -15140,6 +15144,7 @@ export interface paths {
                         payout_run_waiting?: boolean;
                         partner_message?: boolean;
                         new_submission?: boolean;
+                        new_lead?: boolean;
                         weekly_summary?: boolean;
                     };
                 };
@@ -15164,6 +15169,7 @@ export interface paths {
                                     payout_run_waiting: boolean;
                                     partner_message: boolean;
                                     new_submission: boolean;
+                                    new_lead: boolean;
                                     weekly_summary: boolean;
                                 };
                             };
@@ -16294,6 +16300,549 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List leads, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of new, qualified, won, lost */
+                    stage_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description exact match */
+                    partner_id_eq?: string;
+                    /** @description e-mail address, compared normalized */
+                    email_eq?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "lead";
+                                attributes: {
+                                    name: string;
+                                    email: string;
+                                    company?: string;
+                                    notes?: string;
+                                    /** @enum {string} */
+                                    stage: "new" | "qualified" | "won" | "lost";
+                                    stage_set_at: number;
+                                    /** @description Why the owner lost it; with stage lost only */
+                                    lost_reason?: string;
+                                    partner_id: string;
+                                    /** @enum {string} */
+                                    submitted_by: "partner" | "owner";
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    partnership: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partnership";
+                                        } | null;
+                                    };
+                                    /** @description The referral a won lead made or was linked to; null before */
+                                    referral: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "referral";
+                                        } | null;
+                                    };
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Submit a lead on a partner's behalf; a person or company the program has already is 409 duplicate_lead with meta.reason */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        partner_id: string;
+                        name: string;
+                        /** Format: email */
+                        email: string;
+                        company?: string | null;
+                        notes?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "lead";
+                                attributes: {
+                                    name: string;
+                                    email: string;
+                                    company?: string;
+                                    notes?: string;
+                                    /** @enum {string} */
+                                    stage: "new" | "qualified" | "won" | "lost";
+                                    stage_set_at: number;
+                                    /** @description Why the owner lost it; with stage lost only */
+                                    lost_reason?: string;
+                                    partner_id: string;
+                                    /** @enum {string} */
+                                    submitted_by: "partner" | "owner";
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    partnership: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partnership";
+                                        } | null;
+                                    };
+                                    /** @description The referral a won lead made or was linked to; null before */
+                                    referral: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "referral";
+                                        } | null;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one lead */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "lead";
+                                attributes: {
+                                    name: string;
+                                    email: string;
+                                    company?: string;
+                                    notes?: string;
+                                    /** @enum {string} */
+                                    stage: "new" | "qualified" | "won" | "lost";
+                                    stage_set_at: number;
+                                    /** @description Why the owner lost it; with stage lost only */
+                                    lost_reason?: string;
+                                    partner_id: string;
+                                    /** @enum {string} */
+                                    submitted_by: "partner" | "owner";
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    partnership: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partnership";
+                                        } | null;
+                                    };
+                                    /** @description The referral a won lead made or was linked to; null before */
+                                    referral: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "referral";
+                                        } | null;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Move a lead: new → qualified → won or lost (lost with lost_reason); won makes or links its referral */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        stage: "new" | "qualified" | "won" | "lost";
+                        lost_reason?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "lead";
+                                attributes: {
+                                    name: string;
+                                    email: string;
+                                    company?: string;
+                                    notes?: string;
+                                    /** @enum {string} */
+                                    stage: "new" | "qualified" | "won" | "lost";
+                                    stage_set_at: number;
+                                    /** @description Why the owner lost it; with stage lost only */
+                                    lost_reason?: string;
+                                    partner_id: string;
+                                    /** @enum {string} */
+                                    submitted_by: "partner" | "owner";
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    partnership: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partnership";
+                                        } | null;
+                                    };
+                                    /** @description The referral a won lead made or was linked to; null before */
+                                    referral: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "referral";
+                                        } | null;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partnership's submitted leads, newest first, with their stages */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of new, qualified, won, lost */
+                    stage_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "lead";
+                                attributes: {
+                                    name: string;
+                                    email: string;
+                                    company?: string;
+                                    notes?: string;
+                                    /** @enum {string} */
+                                    stage: "new" | "qualified" | "won" | "lost";
+                                    stage_set_at: number;
+                                    /** @description Why the owner lost it; with stage lost only */
+                                    lost_reason?: string;
+                                    partner_id: string;
+                                    /** @enum {string} */
+                                    submitted_by: "partner" | "owner";
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    partnership: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partnership";
+                                        } | null;
+                                    };
+                                    /** @description The referral a won lead made or was linked to; null before */
+                                    referral: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "referral";
+                                        } | null;
+                                    };
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Submit a lead: a person the partner introduces; a person or company the program has already is 409 duplicate_lead with meta.reason */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** Format: email */
+                        email: string;
+                        company?: string | null;
+                        notes?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "lead";
+                                attributes: {
+                                    name: string;
+                                    email: string;
+                                    company?: string;
+                                    notes?: string;
+                                    /** @enum {string} */
+                                    stage: "new" | "qualified" | "won" | "lost";
+                                    stage_set_at: number;
+                                    /** @description Why the owner lost it; with stage lost only */
+                                    lost_reason?: string;
+                                    partner_id: string;
+                                    /** @enum {string} */
+                                    submitted_by: "partner" | "owner";
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    partnership: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partnership";
+                                        } | null;
+                                    };
+                                    /** @description The referral a won lead made or was linked to; null before */
+                                    referral: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "referral";
+                                        } | null;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -6,6 +6,8 @@ import { fail } from '../platform/errors.js';
 const MACHINES = {
   partnership: { pending: ['accepted', 'declined'], accepted: ['declined'], declined: ['accepted'] },
   commission: { pending: ['paid', 'rejected'], paid: [], rejected: [] },
+  // A submitted lead (docs/leads.md): qualified before it is won; lost from either open stage.
+  lead: { new: ['qualified', 'lost'], qualified: ['won', 'lost'], won: [], lost: [] },
   referral: { converted: ['paid', 'rejected'], paid: ['churned', 'rejected'], churned: ['rejected'], rejected: [] },
 } as const satisfies Record<string, Record<string, readonly string[]>>;
 

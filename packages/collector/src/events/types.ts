@@ -30,6 +30,8 @@ export const EVENT_TYPES = [
   'bounty.awarded',
   'bounty_submission.created',
   'bounty_submission.updated',
+  'lead.created',
+  'lead.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -61,6 +63,9 @@ export type CommissionPayload = Record_<{
 export type PaymentPayload = Record_<{ amount: number; currency: string }>;
 export type PayoutPayload = Record_<{ currency: string }>;
 export type CodePayload = Record_<{ code: string; partner_id?: string | null }>;
+export type LeadPayload = Record_<{ stage: string; partner_id: string; submitted_by: string; lost_reason?: string | null }> & {
+  relationships: To<'partnership'>;
+};
 export type DecisionPayload = Record_<{ decision: string }>;
 export type MessagePayload = Record_<{ thread_id: string; partner_id: string; author: 'team' | 'partner' }>;
 export type ResourcePayload = Record_<{ kind: string; title: string }>;
@@ -107,6 +112,9 @@ export interface EventPayloads {
   'bounty_submission.created': BountySubmissionPayload;
   // Approved (its commission made) or rejected with a reason.
   'bounty_submission.updated': BountySubmissionPayload;
+  // A partner's submitted lead (docs/leads.md), and each move of its stage.
+  'lead.created': LeadPayload;
+  'lead.updated': LeadPayload;
 }
 
 /** An event as its subscribers see it, in the transaction of its change. */

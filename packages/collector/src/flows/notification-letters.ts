@@ -13,6 +13,7 @@ import * as programs from '../modules/programs/repo.js';
 import type { ProgramRow } from '../modules/programs/model.js';
 import { statsSeries } from '../modules/stats/service.js';
 import * as runs from '../modules/payout-runs/repo.js';
+import * as leads from '../modules/leads/repo.js';
 import { translate } from '../modules/notifications/i18n.js';
 import * as repo from '../modules/notifications/repo.js';
 import type { NotificationRow } from '../modules/notifications/repo.js';
@@ -106,6 +107,14 @@ const partnerWords: Record<string, PartnerWords> = {
   bounty_awarded: bountyWords('bounty_awarded.subject', 'bounty_awarded.body'),
   submission_approved: bountyWords('submission_approved.subject', 'submission_approved.body'),
   submission_rejected: bountyWords('submission_rejected.subject', 'submission_rejected.body'),
+  async lead_stage({ t, name, program, tx, data }) {
+    // The lead as it is now: erased, or moved on again, it tells of the stage it reached.
+    const lead = await leads.get(tx, program.id, String(data.lead_id));
+    if (!lead || lead.stage === 'new') return undefined;
+    const v = { name, program: program.name, lead: lead.name, reason: lead.lost_reason };
+    const reason = lead.lost_reason ? [t('lead_stage.reason', v)] : [];
+    return { subject: t('lead_stage.subject', v), paragraphs: [t(`lead_stage.${lead.stage}`, v), ...reason] };
+  },
 };
 
 /** The words of an owner's message (English, as the dashboard), and the dashboard's page. */
@@ -123,6 +132,13 @@ const ownerWords: Record<string, OwnerWords> = {
       paragraphs: [t('new_application.body', v), ...note],
       path: `/dashboard/partners/${partner.id}`,
     };
+  },
+  async new_lead({ t, program, tx, data }) {
+    const lead = await leads.get(tx, program.id, String(data.lead_id));
+    const partner = lead && (await partners.get(tx, program.id, lead.partner_id));
+    if (!lead || !partner) return undefined;
+    const v = { partner: partner.name, program: program.name, name: lead.name, email: lead.email, company: lead.company ?? '—' };
+    return { subject: t('new_lead.subject', v), paragraphs: [t('new_lead.body', v)], path: '/dashboard/leads?stage=new' };
   },
   async webhook_failing({ t, program, data }) {
     const v = { program: program.name, url: data.url, since: date(Number(data.since), 'en'), reason: data.reason };

@@ -38,6 +38,8 @@ const KINDS = {
   unknown_referral: 'rule',
   // The records as they are now do not allow it.
   referral_exists: 'conflict',
+  // A lead whose person or company the program already has (docs/leads.md): meta.reason says which.
+  duplicate_lead: 'conflict',
   invalid_transition: 'conflict',
   idempotency_conflict: 'conflict',
   conflict: 'conflict',

@@ -41,6 +41,8 @@ export class ApiError extends Error {
     message: string,
     readonly field?: string,
     readonly retryAfter?: number,
+    /** The error's facts (a duplicate lead's `reason`), as the API gives them. */
+    readonly meta?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -61,7 +63,9 @@ export function whenSignedOut(handler: () => void): () => void {
 /** A 401: the session is missing or gone. */
 export const isSignedOut = (err: unknown): boolean => err instanceof ApiError && err.status === 401;
 
-type ErrorAnswer = { errors?: Array<{ code: string; detail: string; source?: { pointer?: string; parameter?: string } }> } | undefined;
+type ErrorAnswer =
+  | { errors?: Array<{ code: string; detail: string; source?: { pointer?: string; parameter?: string }; meta?: Record<string, unknown> }> }
+  | undefined;
 
 async function call(method: Method, path: string, init: { signal?: AbortSignal | null } | undefined): Promise<unknown> {
   let result: { data?: unknown; error?: unknown; response: Response };
@@ -79,7 +83,14 @@ async function call(method: Method, path: string, init: { signal?: AbortSignal |
   if (res.status === 401 && !/\/auth\/(sign_in|redeem)$/.test(path) && !path.startsWith('/v1/public/')) onSignedOut();
   const field = first?.source?.pointer?.slice(1) ?? first?.source?.parameter;
   const retry = Number(res.headers.get('retry-after')) || undefined;
-  throw new ApiError(res.status, first?.code ?? 'error', first?.detail ?? say('api.answered', { status: res.status }), field, retry);
+  throw new ApiError(
+    res.status,
+    first?.code ?? 'error',
+    first?.detail ?? say('api.answered', { status: res.status }),
+    field,
+    retry,
+    first?.meta,
+  );
 }
 
 const method =

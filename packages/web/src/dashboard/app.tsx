@@ -35,6 +35,7 @@ const Notifications = lazyPage(() => import('./pages/notifications.js').then((m)
 const Messages = lazyPage(() => import('./pages/messages.js').then((m) => m.Messages));
 const MessageThread = lazyPage(() => import('./pages/messages.js').then((m) => m.MessageThread));
 const Resources = lazyPage(() => import('./pages/resources.js').then((m) => m.Resources));
+const Leads = lazyPage(() => import('./pages/leads.js').then((m) => m.Leads));
 
 const NAV = [
   ['/', 'Overview'],
@@ -43,6 +44,7 @@ const NAV = [
   ['/groups', 'Groups'],
   ['/bounties', 'Bounties'],
   ['/referrals', 'Referrals'],
+  ['/leads', 'Leads'],
   ['/commissions', 'Commissions'],
   ['/review', 'Review'],
   ['/payments', 'Payments'],
@@ -186,6 +188,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/bounties`} component={Bounties} />
           <Route path={`${BASE}/bounties/:id`} component={BountyPage} />
           <Route path={`${BASE}/referrals`} component={Referrals} />
+          <Route path={`${BASE}/leads`} component={Leads} />
           <Route path={`${BASE}/commissions`} component={Commissions} />
           <Route path={`${BASE}/review`} component={Review} />
           <Route path={`${BASE}/payments`} component={Payments} />

@@ -26,12 +26,14 @@ const Messages = lazyPage(() => import('./messages/page.js').then((m) => withIts
 const Resources = lazyPage(() => import('./resources/page.js').then((m) => withItsWords(m.Resources)));
 // The public program page (/p/:slug), for visitors who are not partners yet.
 const ProgramPage = lazyPage(() => import('./pages/program-page.js').then((m) => withItsWords(m.ProgramPage)));
+const Leads = lazyPage(() => import('./leads/page.js').then((m) => withItsWords(m.Leads)));
 // The PayPal confirmation link's page: opened signed in or not.
 const PayoutConfirm = lazyPage(() => import('./payment/confirm.js').then((m) => withItsWords(m.PayoutConfirm)));
 
 const NAV = [
   ['/', () => t('nav.home')],
   ['/referrals', () => t('nav.referrals')],
+  ['/leads', () => t('nav.leads')],
   ['/earnings', () => t('nav.earnings')],
   ['/messages', () => t('nav.messages')],
   ['/resources', () => t('nav.resources')],
@@ -107,6 +109,7 @@ function Shell({ portal }: { portal: PortalSession }) {
         <Router>
           <Route path={`${BASE}/`} component={Home} />
           <Route path={`${BASE}/referrals`} component={Referrals} />
+          <Route path={`${BASE}/leads`} component={Leads} />
           <Route path={`${BASE}/earnings`} component={Earnings} />
           <Route path={`${BASE}/resources`} component={Resources} />
           <Route path={`${BASE}/bounties`} component={Bounties} />

@@ -149,6 +149,22 @@ export async function noticesFor(db: Queryable, event: DomainEvent, known: Known
       if (a.state !== 'pending') rows.push(notice(programId, kind, 'partner', a.partner_id, id, words, now));
       break;
     }
+    case 'lead.created': {
+      // The owners hear of a partner's lead; one the owner entered themself is no news to them.
+      const { data } = event;
+      if (data.attributes.submitted_by === 'partner')
+        rows.push(notice(programId, 'new_lead', 'owners', null, data.id, { lead_id: data.id }, now));
+      break;
+    }
+    case 'lead.updated': {
+      // Its partner hears of each move of the stage, once per stage.
+      const { data } = event;
+      const a = data.attributes;
+      rows.push(
+        notice(programId, 'lead_stage', 'partner', a.partner_id, `${data.id}:${a.stage}`, { lead_id: data.id, stage: a.stage }, now),
+      );
+      break;
+    }
     case 'review.held': {
       // At most one a day per program: the message counts what waits when it is sent.
       const day = Math.floor(now / DAY) * DAY;

@@ -15,6 +15,7 @@ export const PARTNER_KINDS = [
   'bounty_awarded',
   'submission_approved',
   'submission_rejected',
+  'lead_stage',
 ] as const;
 export const OWNER_KINDS = [
   'new_application',
@@ -24,6 +25,7 @@ export const OWNER_KINDS = [
   'payout_run_waiting',
   'partner_message',
   'new_submission',
+  'new_lead',
   'weekly_summary',
 ] as const;
 export type PartnerKind = (typeof PARTNER_KINDS)[number];

@@ -61,9 +61,11 @@ export async function hasHistory(db: Queryable, programId: string, id: string): 
   return row !== undefined;
 }
 
-/** Removes the partner with its partnership, slugs, clicks and messages. */
+/** Removes the partner with its partnership, slugs, clicks, messages and leads. */
 export async function remove(db: Queryable, programId: string, id: string): Promise<number> {
   const partnerships = await db.all<{ id: string }>('SELECT id FROM partnerships WHERE program_id = ? AND partner_id = ?', [programId, id]);
+  // Their leads, none of them won (a won lead's referral is history, which keeps the partner).
+  await db.run('DELETE FROM leads WHERE program_id = ? AND partner_id = ?', [programId, id]);
   for (const p of partnerships) {
     await uncountClicks(db, 'c.partnership_id = ?', [p.id]);
     await db.run('DELETE FROM clicks WHERE partnership_id = ?', [p.id]);

@@ -25,6 +25,7 @@ const HTTP: Record<ErrorCode, readonly [number, string]> = {
   request_timeout: [408, 'Request timeout'],
   invalid_signature: [400, 'Invalid signature'],
   referral_exists: [409, 'Referral exists'],
+  duplicate_lead: [409, 'Duplicate lead'],
   invalid_transition: [409, 'Invalid state transition'],
   idempotency_conflict: [409, 'Idempotency conflict'],
   conflict: [409, 'Conflict'],

@@ -37,6 +37,10 @@ const WORDS: Record<Kind, { title: string; text: string }> = {
     title: 'A partner submits to a bounty',
     text: 'A partner sent proof for a submission bounty; it waits for your approval.',
   },
+  new_lead: {
+    title: 'A partner submits a lead',
+    text: 'A partner submitted someone who could become a customer, for you to qualify, win or lose.',
+  },
   weekly_summary: {
     title: 'The weekly summary',
     text: "Each Monday: last week's clicks, referrals, customers, revenue and commissions against the week before.",

@@ -40,6 +40,8 @@ const EVENT_TYPES = {
   'bounty.awarded': "a partner reached a performance bounty's target, and its commission was made",
   'bounty_submission.created': 'a partner submitted proof for a bounty',
   'bounty_submission.updated': 'a bounty submission was approved (its commission made) or rejected',
+  'lead.created': 'a partner submitted a lead, or an owner did for a partner',
+  'lead.updated': "a lead's stage moved: qualified, won (with its referral) or lost",
 } satisfies Record<EventType, string>;
 
 /** A secret just made: by adding the endpoint, or by rotating (then the old one still signs until `until`). */

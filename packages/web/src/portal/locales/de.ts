@@ -17,6 +17,7 @@ const de: Catalogue<typeof en> = {
   nav: {
     home: 'Start',
     referrals: 'Empfehlungen',
+    leads: 'Leads',
     earnings: 'Provisionen und Auszahlungen',
     resources: 'Markenmaterial',
     bounties: 'Prämien',

@@ -15,6 +15,7 @@ export default {
   nav: {
     home: 'Home',
     referrals: 'Referrals',
+    leads: 'Leads',
     earnings: 'Commissions and payouts',
     resources: 'Brand resources',
     bounties: 'Bounties',

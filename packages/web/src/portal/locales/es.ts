@@ -17,6 +17,7 @@ const es: Catalogue<typeof en> = {
   nav: {
     home: 'Inicio',
     referrals: 'Referidos',
+    leads: 'Leads',
     earnings: 'Comisiones y pagos',
     resources: 'Recursos de marca',
     bounties: 'Bonificaciones',

@@ -17,6 +17,7 @@ const fr: Catalogue<typeof en> = {
   nav: {
     home: 'Accueil',
     referrals: 'Parrainages',
+    leads: 'Leads',
     earnings: 'Commissions et versements',
     resources: 'Ressources de marque',
     bounties: 'Primes',

@@ -32,6 +32,8 @@ const de: Catalogue<typeof en> = {
     submission_approved: 'angenommene Einreichungen',
     submission_rejected: 'abgelehnte Einreichungen',
     new_submission: 'neue Prämien-Einreichungen',
+    lead_stage: 'Änderungen an Leads',
+    new_lead: 'neue Leads',
   },
   application_received: {
     subject: '{{program}} hat Ihre Bewerbung erhalten',
@@ -76,6 +78,17 @@ const de: Catalogue<typeof en> = {
   partner_message: {
     subject: '{{name}} hat {{program}} eine Nachricht geschickt',
     body: '{{name}} ({{email}}) schreibt:',
+  },
+  lead_stage: {
+    subject: 'Ihr Lead {{lead}} bei {{program}}',
+    qualified: 'Hallo {{name}}, {{program}} hat Ihren Lead {{lead}} qualifiziert und verfolgt ihn weiter.',
+    won: 'Hallo {{name}}, {{program}} hat Ihren Lead {{lead}} gewonnen: Er ist jetzt Ihre Empfehlung, und seine Zahlungen bringen Ihnen Provisionen.',
+    lost: 'Hallo {{name}}, {{program}} hat Ihren Lead {{lead}} als verloren abgeschlossen.',
+    reason: 'Der angegebene Grund: {{reason}}',
+  },
+  new_lead: {
+    subject: '{{partner}} hat einen Lead an {{program}} übermittelt',
+    body: '{{partner}} hat {{name}} ({{email}}, Firma: {{company}}) als Lead von {{program}} übermittelt. Qualifizieren Sie ihn und markieren Sie ihn dann als gewonnen oder verloren.',
   },
   new_application: {
     subject: '{{name}} hat sich bei {{program}} beworben',

@@ -29,6 +29,8 @@ export default {
     submission_approved: 'submissions approved',
     submission_rejected: 'submissions rejected',
     new_submission: 'new bounty submissions',
+    lead_stage: 'lead stage changes',
+    new_lead: 'new leads',
   },
   application_received: {
     subject: '{{program}} received your application',
@@ -73,6 +75,17 @@ export default {
   partner_message: {
     subject: '{{name}} sent {{program}} a message',
     body: '{{name}} ({{email}}) wrote:',
+  },
+  lead_stage: {
+    subject: 'Your lead {{lead}} at {{program}}',
+    qualified: 'Hello {{name}}, {{program}} qualified your lead {{lead}}: they are following it up.',
+    won: 'Hello {{name}}, {{program}} won your lead {{lead}}: they are now your referral, and their payments earn you commissions.',
+    lost: 'Hello {{name}}, {{program}} closed your lead {{lead}} as lost.',
+    reason: 'The reason given: {{reason}}',
+  },
+  new_lead: {
+    subject: '{{partner}} submitted a lead to {{program}}',
+    body: '{{partner}} submitted {{name}} ({{email}}, company: {{company}}) as a lead of {{program}}. Qualify it, then mark it won or lost.',
   },
   new_application: {
     subject: '{{name}} applied to {{program}}',

@@ -32,6 +32,8 @@ const es: Catalogue<typeof en> = {
     submission_approved: 'envíos aprobados',
     submission_rejected: 'envíos rechazados',
     new_submission: 'nuevos envíos de bonificaciones',
+    lead_stage: 'etapas de los leads',
+    new_lead: 'leads nuevos',
   },
   application_received: {
     subject: '{{program}} ha recibido tu solicitud',
@@ -78,6 +80,17 @@ const es: Catalogue<typeof en> = {
   partner_message: {
     subject: '{{name}} ha enviado un mensaje a {{program}}',
     body: '{{name}} ({{email}}) ha escrito:',
+  },
+  lead_stage: {
+    subject: 'Tu lead {{lead}} en {{program}}',
+    qualified: 'Hola {{name}}, {{program}} ha calificado tu lead {{lead}} y le está dando seguimiento.',
+    won: 'Hola {{name}}, {{program}} ha ganado tu lead {{lead}}: ahora es tu referido, y sus pagos te generan comisiones.',
+    lost: 'Hola {{name}}, {{program}} ha cerrado tu lead {{lead}} como perdido.',
+    reason: 'El motivo indicado: {{reason}}',
+  },
+  new_lead: {
+    subject: '{{partner}} ha enviado un lead a {{program}}',
+    body: '{{partner}} ha enviado a {{name}} ({{email}}, empresa: {{company}}) como lead de {{program}}. Califícalo y márcalo después como ganado o perdido.',
   },
   new_application: {
     subject: '{{name}} ha solicitado unirse a {{program}}',

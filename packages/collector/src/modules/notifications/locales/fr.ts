@@ -32,6 +32,8 @@ const fr: Catalogue<typeof en> = {
     submission_approved: 'soumissions acceptées',
     submission_rejected: 'soumissions refusées',
     new_submission: 'nouvelles soumissions de primes',
+    lead_stage: 'étapes des leads',
+    new_lead: 'nouveaux leads',
   },
   application_received: {
     subject: '{{program}} a bien reçu votre candidature',
@@ -78,6 +80,17 @@ const fr: Catalogue<typeof en> = {
   partner_message: {
     subject: '{{name}} a envoyé un message à {{program}}',
     body: '{{name}} ({{email}}) a écrit :',
+  },
+  lead_stage: {
+    subject: 'Votre lead {{lead}} chez {{program}}',
+    qualified: 'Bonjour {{name}}, {{program}} a qualifié votre lead {{lead}} et le suit.',
+    won: 'Bonjour {{name}}, {{program}} a gagné votre lead {{lead}} : c’est désormais votre filleul, et ses paiements vous rapportent des commissions.',
+    lost: 'Bonjour {{name}}, {{program}} a clos votre lead {{lead}} comme perdu.',
+    reason: 'La raison donnée : {{reason}}',
+  },
+  new_lead: {
+    subject: '{{partner}} a soumis un lead à {{program}}',
+    body: '{{partner}} a soumis {{name}} ({{email}}, entreprise : {{company}}) comme lead de {{program}}. Qualifiez-le, puis marquez-le gagné ou perdu.',
   },
   new_application: {
     subject: '{{name}} a posé sa candidature à {{program}}',

@@ -46,6 +46,7 @@ import m0040 from './0040-reversals-credit-notes.js';
 import m0041 from './0041-messages.js';
 import m0042 from './0042-brand-resources.js';
 import m0043 from './0043-bounties.js';
+import m0044 from './0044-leads.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -93,4 +94,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0041,
   m0042,
   m0043,
+  m0044,
 ];

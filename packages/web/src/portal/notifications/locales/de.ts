@@ -53,6 +53,10 @@ const de: Catalogue<typeof en> = {
       title: 'Ihre Prämien-Einreichung abgelehnt wird',
       text: 'Ein Programm hat Ihre Einreichung zu einer Prämie abgelehnt, mit Begründung.',
     },
+    lead_stage: {
+      title: 'Ein Lead von Ihnen weiterkommt',
+      text: 'Ein Programm hat einen von Ihnen übermittelten Lead qualifiziert, gewonnen oder verloren.',
+    },
   },
 };
 

@@ -26,5 +26,6 @@ export default {
       title: 'Your bounty submission is rejected',
       text: 'A program rejected what you submitted for a bounty, with its reason.',
     },
+    lead_stage: { title: 'A lead of yours moves on', text: 'A program qualified, won or lost a lead you submitted.' },
   },
 };

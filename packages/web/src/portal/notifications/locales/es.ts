@@ -41,6 +41,7 @@ const es: Catalogue<typeof en> = {
       title: 'Se rechace tu envío a una bonificación',
       text: 'Un programa ha rechazado lo que enviaste para una bonificación, con su motivo.',
     },
+    lead_stage: { title: 'Un lead tuyo avance', text: 'Un programa ha calificado, ganado o perdido un lead que enviaste.' },
   },
 };
 

@@ -44,6 +44,7 @@ const fr: Catalogue<typeof en> = {
       title: 'Votre soumission de prime est refusée',
       text: 'Un programme a refusé ce que vous avez soumis pour une prime, avec sa raison.',
     },
+    lead_stage: { title: 'Un de vos leads avance', text: 'Un programme a qualifié, gagné ou perdu un lead que vous avez soumis.' },
   },
 };
 
