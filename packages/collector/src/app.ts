@@ -49,6 +49,7 @@ import { webhookRoutes } from './modules/webhooks/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { embedRoutes } from './modules/embed/routes.js';
 import { embedTaxFormRoutes, taxFormRoutes } from './modules/tax-forms/routes.js';
+import { twoTierRoutes } from './modules/two-tier/routes.js';
 import type { Keyring } from './platform/keyring.js';
 import { mountEmbed } from './modules/embed/http.js';
 import type { OutboxSender } from './modules/mail/outbox.js';
@@ -125,6 +126,7 @@ export const ROUTES: readonly Route[] = [
   ...notificationRoutes,
   ...embedRoutes,
   ...taxFormRoutes,
+  ...twoTierRoutes,
   ...embedPayoutMethodRoutes,
   ...embedTaxFormRoutes,
 ];

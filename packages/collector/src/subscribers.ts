@@ -6,6 +6,7 @@ import { react, subscribe } from './events/emit.js';
 import { deliveriesOf } from './modules/webhooks/events.js';
 import { noticesFor } from './modules/notifications/derive.js';
 import { automaticCodes, moveRules, payoutCreditNotes, payoutInvoices } from './flows/reactions.js';
+import { secondTiers } from './flows/two-tier.js';
 
 export function registerSubscribers(): void {
   subscribe('webhooks', (db, event) => deliveriesOf(db, event));
@@ -14,4 +15,5 @@ export function registerSubscribers(): void {
   react('automatic-codes', automaticCodes);
   react('payout-invoices', payoutInvoices);
   react('payout-credit-notes', payoutCreditNotes);
+  react('second-tiers', secondTiers);
 }

@@ -51,6 +51,8 @@ export type CommissionPayload = Record_<{
   state: string;
   review?: string | null;
   clawback_of?: string | null;
+  tier?: number;
+  tier_of?: string | null;
 }>;
 export type PaymentPayload = Record_<{ amount: number; currency: string }>;
 export type PayoutPayload = Record_<{ currency: string }>;
