@@ -21,6 +21,7 @@ import { BASE, href, PortalContext, type Account, type Partnership, type PortalS
 // The pages a partner opens less often load when first opened (the entry's budget: test/web/serving.test.ts).
 const Earnings = lazyPage(() => import('./pages/earnings.js').then((m) => withItsWords(m.Earnings)));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => withItsWords(m.Settings)));
+const Recruits = lazyPage(() => import('./recruits/page.js').then((m) => withItsWords(m.Recruits)));
 // The PayPal confirmation link's page: opened signed in or not.
 const PayoutConfirm = lazyPage(() => import('./payment/confirm.js').then((m) => withItsWords(m.PayoutConfirm)));
 
@@ -28,6 +29,7 @@ const NAV = [
   ['/', () => t('nav.home')],
   ['/referrals', () => t('nav.referrals')],
   ['/earnings', () => t('nav.earnings')],
+  ['/recruits', () => t('nav.recruits')],
   ['/settings', () => t('nav.settings')],
 ] as const;
 
@@ -97,6 +99,7 @@ function Shell({ portal }: { portal: PortalSession }) {
           <Route path={`${BASE}/`} component={Home} />
           <Route path={`${BASE}/referrals`} component={Referrals} />
           <Route path={`${BASE}/earnings`} component={Earnings} />
+          <Route path={`${BASE}/recruits`} component={Recruits} />
           <Route path={`${BASE}/settings`} component={Settings} />
           <Route default component={NotFound} />
         </Router>

@@ -146,7 +146,8 @@ export const twoTierRoutes = [
     async handle({ db, params, account, publicUrl }) {
       const p = await reachedPartnership(db, account!.id, params.id ?? '');
       const view = await recruitmentView(db, p.program_id, p.id);
-      const link = p.program_slug ? `${publicUrl}/p/${p.program_slug}/?via=${encodeURIComponent(p.key)}` : null;
+      const on = (await settingsOf(db, p.program_id)).enabled && p.program_slug;
+      const link = on ? `${publicUrl}/p/${p.program_slug}/?via=${encodeURIComponent(p.key)}` : null;
       return {
         status: 200,
         body: { data: { id: p.id, type: 'portal_recruitment', attributes: { ...renderRecruitment(view, false), link } } },

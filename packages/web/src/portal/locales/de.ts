@@ -18,6 +18,7 @@ const de: Catalogue<typeof en> = {
     home: 'Start',
     referrals: 'Empfehlungen',
     earnings: 'Provisionen und Auszahlungen',
+    recruits: 'Geworbene',
     settings: 'Einstellungen',
   },
   notFound: {

@@ -16,6 +16,7 @@ export default {
     home: 'Home',
     referrals: 'Referrals',
     earnings: 'Commissions and payouts',
+    recruits: 'Recruits',
     settings: 'Settings',
   },
   notFound: {

@@ -18,6 +18,7 @@ const es: Catalogue<typeof en> = {
     home: 'Inicio',
     referrals: 'Referidos',
     earnings: 'Comisiones y pagos',
+    recruits: 'Reclutados',
     settings: 'Ajustes',
   },
   notFound: {

@@ -18,6 +18,7 @@ const fr: Catalogue<typeof en> = {
     home: 'Accueil',
     referrals: 'Parrainages',
     earnings: 'Commissions et versements',
+    recruits: 'Filleuls',
     settings: 'Paramètres',
   },
   notFound: {
