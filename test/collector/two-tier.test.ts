@@ -3,7 +3,8 @@
 // commission path, which follows the source down when it is refunded or rejected.
 
 import { describe, expect, it } from 'vitest';
-import { expectError, seedPartner, type Reply } from './harness.js';
+import { expectError, seedPartner, startCollector, type Reply } from './harness.js';
+import { read, startSmtp } from './smtp.js';
 import { type Json, type Program, programsKit } from './programs-kit.js';
 
 const kit = programsKit();
@@ -266,5 +267,34 @@ describe('who sees what', () => {
     expectError(await kit.api(p, 'PATCH', '/v1/program/two_tier', { caps: { XYZ: 5 } }), 422, 'invalid_field');
     const set = await kit.ok(p, 'PATCH', '/v1/program/two_tier', { enabled: true, duration_months: 12, caps: { usd: 5000 } });
     expect(set.data.attributes).toEqual({ enabled: true, share_bps: 1000, duration_months: 12, caps: { USD: 5000 } });
+  });
+});
+
+describe('the e-mail', () => {
+  it('tells the recruiter who joined through their link, once', async () => {
+    const inbox = await startSmtp();
+    const c = await startCollector({ smtpUrl: inbox.url });
+    try {
+      await c.call('PATCH', '/v1/program', { body: { slug: 'mailed', page_enabled: true, name: 'Mailed Shop' } });
+      await c.call('PATCH', '/v1/program/two_tier', { body: { enabled: true } });
+      const rita = await seedPartner(c, { name: 'Rita', email: 'rita@tiers.test' });
+      const applied = await c.call('POST', '/v1/public/programs/mailed/applications', {
+        token: null,
+        body: { name: 'Sam Recruit', email: 'sam@tiers.test', password: 'a long partner password', via: rita.key },
+      });
+      expect(applied.status).toBe(201);
+      await c.running.work.sendMail();
+      await inbox.waitFor('rita@tiers.test');
+      const [mail, ...more] = inbox.take().filter((m) => m.to === 'rita@tiers.test');
+      const letter = read(mail!.raw);
+      expect(letter.subject).toBe('Sam Recruit joined Mailed Shop through your link');
+      expect(letter.text).toContain('Sam Recruit applied to the partner program of Mailed Shop through your recruitment link');
+      expect(more).toEqual([]);
+      await c.running.work.sendMail();
+      expect(inbox.take().filter((m) => m.to === 'rita@tiers.test')).toEqual([]);
+    } finally {
+      await c.close();
+      await inbox.close();
+    }
   });
 });

@@ -5,7 +5,7 @@
 
 import { fail } from '../platform/errors.js';
 import type { Queryable, Tx } from '../platform/db/db.js';
-import type { Reaction } from '../events/emit.js';
+import { emit, type Reaction } from '../events/emit.js';
 import type { DomainEvent } from '../events/types.js';
 import * as commissions from '../modules/commissions/repo.js';
 import type { CommissionRow } from '../modules/commissions/model.js';
@@ -49,6 +49,12 @@ export async function recruitThrough(
   const mine = [applicant.email, applicant.paypal_email].filter((e): e is string => !!e);
   if (mine.some((e) => sameMailboxAsAny(e, theirs))) throw fail('self_recruitment', SELF, { field: 'via' });
   await recordRecruitment(tx, { partnership_id: recruit.id, program_id: recruit.program_id, recruiter_id: recruiter.id, created_at: now });
+  const attributes = {
+    recruiter_partnership_id: recruiter.id,
+    recruiter_partner_id: recruiter.partner_id,
+    recruit_partner_id: recruit.partner_id,
+  };
+  await emit(tx, recruit.program_id, 'partnership.recruited', { id: recruit.id, type: 'recruitment', attributes }, now);
 }
 
 /** Every address a partner is known or paid by (mailboxes compared as the self-referral rule does): two partners sharing one are one person (decision 0379). */

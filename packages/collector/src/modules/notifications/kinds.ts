@@ -11,6 +11,7 @@ export const PARTNER_KINDS = [
   'payout_sent',
   'clawback',
   'code_created',
+  'new_recruit',
 ] as const;
 export const OWNER_KINDS = [
   'new_application',

@@ -20,6 +20,7 @@ const de: Catalogue<typeof en> = {
     payout_sent: 'Auszahlung gesendet',
     clawback: 'Rückbuchungen',
     code_created: 'neue Codes',
+    new_recruit: 'neue Geworbene',
     new_application: 'neue Bewerbungen',
     webhook_failing: 'Webhook-Endpunkt schlägt fehl',
     billing_failing: 'Abrechnungsanbindung schlägt fehl',
@@ -61,6 +62,10 @@ const de: Catalogue<typeof en> = {
   code_created: {
     subject: 'Ihr neuer Code für {{program}}: {{code}}',
     body: 'Hallo {{name}}, Sie haben einen neuen Aktionscode für {{program}}: {{code}}. Ein Kunde, der ihn an der Kasse eingibt, zählt als Ihrer, auch ohne Ihren Link.',
+  },
+  new_recruit: {
+    subject: '{{recruit}} ist {{program}} über Ihren Link beigetreten',
+    body: 'Hallo {{name}}, {{recruit}} hat sich über Ihren Anwerbelink beim Partnerprogramm von {{program}} beworben. Ab jetzt erhalten Sie einen Anteil an den Provisionen: siehe Geworbene in Ihrem Portal.',
   },
   new_application: {
     subject: '{{name}} hat sich bei {{program}} beworben',

@@ -17,6 +17,7 @@ export default {
     payout_sent: 'payout sent',
     clawback: 'clawbacks',
     code_created: 'new codes',
+    new_recruit: 'new recruits',
     new_application: 'new applications',
     webhook_failing: 'webhook endpoint failing',
     billing_failing: 'billing integration failing',
@@ -58,6 +59,10 @@ export default {
   code_created: {
     subject: 'Your new code for {{program}}: {{code}}',
     body: 'Hello {{name}}, you have a new promotion code for {{program}}: {{code}}. A customer who types it at checkout counts as yours, even without your link.',
+  },
+  new_recruit: {
+    subject: '{{recruit}} joined {{program}} through your link',
+    body: 'Hello {{name}}, {{recruit}} applied to the partner program of {{program}} through your recruitment link. From now on you earn a share of their commissions: see Recruits in your portal.',
   },
   new_application: {
     subject: '{{name}} applied to {{program}}',

@@ -20,6 +20,7 @@ const es: Catalogue<typeof en> = {
     payout_sent: 'pago enviado',
     clawback: 'comisiones retiradas',
     code_created: 'códigos nuevos',
+    new_recruit: 'nuevos reclutados',
     new_application: 'solicitudes nuevas',
     webhook_failing: 'webhook con fallos',
     billing_failing: 'facturación con fallos',
@@ -63,6 +64,10 @@ const es: Catalogue<typeof en> = {
   code_created: {
     subject: 'Tu nuevo código para {{program}}: {{code}}',
     body: 'Hola {{name}}, tienes un nuevo código promocional para {{program}}: {{code}}. Un cliente que lo introduzca al pagar cuenta como tuyo, incluso sin tu enlace.',
+  },
+  new_recruit: {
+    subject: '{{recruit}} se unió a {{program}} con tu enlace',
+    body: 'Hola {{name}}, {{recruit}} se postuló al programa de socios de {{program}} con tu enlace de reclutamiento. Desde ahora ganas una parte de sus comisiones: consulta Reclutados en tu portal.',
   },
   new_application: {
     subject: '{{name}} ha solicitado unirse a {{program}}',

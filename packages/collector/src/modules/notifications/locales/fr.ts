@@ -20,6 +20,7 @@ const fr: Catalogue<typeof en> = {
     payout_sent: 'paiement envoyé',
     clawback: 'reprises de commission',
     code_created: 'nouveaux codes',
+    new_recruit: 'nouveaux filleuls',
     new_application: 'nouvelles candidatures',
     webhook_failing: 'webhook en échec',
     billing_failing: 'facturation en échec',
@@ -63,6 +64,10 @@ const fr: Catalogue<typeof en> = {
   code_created: {
     subject: 'Votre nouveau code pour {{program}} : {{code}}',
     body: 'Bonjour {{name}}, vous avez un nouveau code promo pour {{program}} : {{code}}. Un client qui le saisit au paiement vous est attribué, même sans votre lien.',
+  },
+  new_recruit: {
+    subject: '{{recruit}} a rejoint {{program}} grâce à votre lien',
+    body: 'Bonjour {{name}}, {{recruit}} a postulé au programme partenaire de {{program}} avec votre lien de parrainage. Vous touchez désormais une part de ses commissions : voir Filleuls dans votre portail.',
   },
   new_application: {
     subject: '{{name}} a posé sa candidature à {{program}}',

@@ -37,6 +37,10 @@ const de: Catalogue<typeof en> = {
       text: 'Eine ausgezahlte Provision wurde storniert, zum Beispiel nach einer Erstattung.',
     },
     code_created: { title: 'Sie einen Gutscheincode erhalten', text: 'Ein Programm hat einen Gutscheincode für Sie erstellt.' },
+    new_recruit: {
+      title: 'Ein Partner über Ihren Anwerbelink beitritt',
+      text: 'Jemand hat sich über Ihren Link beworben, und Sie erhalten einen Anteil an den Provisionen.',
+    },
   },
 };
 

@@ -16,5 +16,9 @@ export default {
     payout_sent: { title: 'You are paid', text: 'A program sent you a payout; the e-mail has the amount.' },
     clawback: { title: 'A commission is taken back', text: 'A paid commission was reversed, after a refund for example.' },
     code_created: { title: 'You get a promotion code', text: 'A program made a promotion code for you.' },
+    new_recruit: {
+      title: 'A partner joins through your recruitment link',
+      text: 'Someone applied through your link, and you earn a share of their commissions.',
+    },
   },
 };

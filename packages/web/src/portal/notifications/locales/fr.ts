@@ -28,6 +28,10 @@ const fr: Catalogue<typeof en> = {
     payout_sent: { title: 'Vous êtes payé', text: 'Un programme vous a envoyé un paiement ; l’e-mail en indique le montant.' },
     clawback: { title: 'Une commission est reprise', text: 'Une commission payée a été annulée, après un remboursement par exemple.' },
     code_created: { title: 'Vous recevez un code promo', text: 'Un programme a créé un code promo pour vous.' },
+    new_recruit: {
+      title: 'Un partenaire vous rejoint par votre lien de parrainage',
+      text: 'Quelqu’un a postulé avec votre lien, et vous touchez une part de ses commissions.',
+    },
   },
 };
 
