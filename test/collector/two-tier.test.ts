@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectError, seedPartner, startCollector, type Reply } from './harness.js';
 import { read, startSmtp } from './smtp.js';
+import { put as putMethod } from '../../packages/collector/src/modules/payout-methods/repo.js';
 import { type Json, type Program, programsKit } from './programs-kit.js';
 
 const kit = programsKit();
@@ -205,6 +206,59 @@ describe('self-recruitment', () => {
     await commission(p, recruit.partnerId, 1000);
     expect(await tierTwo(p, recruiter.partnerId)).toEqual([]);
   });
+});
+
+/** A payout method as the provider's onboarding would leave it (Stripe's and Wise's own flows are payout-methods.test.ts's). */
+const method = (programId: string, partnerId: string, fields: Json) =>
+  putMethod(kit.c.running.db, {
+    program_id: programId,
+    partner_id: partnerId,
+    method: 'paypal',
+    country: 'DE',
+    paypal_email: null,
+    paypal_confirmed_at: null,
+    confirm_hash: null,
+    confirm_expires_at: null,
+    stripe_account_id: null,
+    stripe_payouts_enabled: 0,
+    stripe_currently_due: '[]',
+    stripe_synced_at: 0,
+    wise_recipient_id: null,
+    wise_currency: null,
+    wise_display: null,
+    created_at: kit.c.clock.now,
+    updated_at: kit.c.clock.now,
+    ...fields,
+  });
+
+describe('self-recruitment by payout method', () => {
+  it('the same Stripe account: refused for a second partner of the program already (its unique index), so it never pays a share', async () => {
+    const p = await program();
+    const { recruiter, recruit } = await pair(p);
+    await method(p.id, recruiter.partnerId, { method: 'stripe_connect', stripe_account_id: 'acct_same' });
+    await expect(method(p.id, recruit.partnerId, { method: 'stripe_connect', stripe_account_id: 'acct_same' })).rejects.toThrow();
+    await method(p.id, recruit.partnerId, { method: 'stripe_connect', stripe_account_id: 'acct_other' });
+    await commission(p, recruit.partnerId, 1000);
+    expect((await tierTwo(p, recruiter.partnerId)).map((s) => s.attributes.amount)).toEqual([100]);
+  });
+
+  for (const [name, fields] of [
+    ['the same Wise recipient', { method: 'wise', wise_recipient_id: '424242', wise_currency: 'EUR' }],
+    ['the same confirmed PayPal address', { method: 'paypal', paypal_email: 'Same.Person@pay.test', paypal_confirmed_at: 1 }],
+  ] as const) {
+    it(`${name}: no share; another account earns one`, async () => {
+      const p = await program();
+      const { recruiter, recruit } = await pair(p);
+      await method(p.id, recruiter.partnerId, fields);
+      await method(p.id, recruit.partnerId, fields);
+      await commission(p, recruit.partnerId, 1000);
+      expect(await tierTwo(p, recruiter.partnerId)).toEqual([]);
+      const other = await pair(p);
+      await method(p.id, other.recruiter.partnerId, fields);
+      await commission(p, other.recruit.partnerId, 1000);
+      expect((await tierTwo(p, other.recruiter.partnerId)).map((s) => s.attributes.amount)).toEqual([100]);
+    });
+  }
 });
 
 describe('at once', () => {
