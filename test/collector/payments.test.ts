@@ -288,6 +288,7 @@ describe('POST /v1/commissions (one-off)', () => {
       partner_id: partnerId,
       payable_at: c.clock.now,
       on_hold: false,
+      tier: 1,
       state_set_at: c.clock.now,
       created_at: c.clock.now,
       updated_at: c.clock.now,

@@ -430,7 +430,16 @@ describe(`deletes and erasures use an index for every statement and foreign-key 
   it('deleting a partner', async () => {
     const partner = await seedPartner(c);
     const result = await paths((db) => deletePartner(db, c.programId, partner.partnerId));
-    expect(result.deleted).toEqual(['clicks', 'clicks_purged', 'leads', 'message_threads', 'messages', 'partners', 'partnerships', 'slugs']);
+    expect(result.deleted).toEqual([
+      'clicks',
+      'clicks_purged',
+      'leads',
+      'message_threads',
+      'messages',
+      'partners',
+      'partnerships',
+      'slugs',
+    ]);
     expect(result.keys).toEqual([]);
     expect(result.scans).toEqual([]);
   });

@@ -109,6 +109,11 @@ describe('/openapi.json', () => {
     'post /v1/leads',
     'get /v1/portal/partnerships/{id}/leads',
     'post /v1/portal/partnerships/{id}/leads',
+    // Issue 45, two-tier referrals.
+    'get /v1/program/two_tier',
+    'patch /v1/program/two_tier',
+    'get /v1/partnerships/{id}/recruitment',
+    'get /v1/portal/partnerships/{id}/recruitment',
     // Issue 44: payout methods, tax forms, payout runs through PayPal, invoices.
     'get /v1/integrations/paypal',
     'get /v1/partners/{id}/payout_method',

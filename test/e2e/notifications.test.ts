@@ -102,7 +102,8 @@ describe("the partner's e-mail preferences (the portal's settings) in Chromium",
     await open();
     const first = portal.getByRole('checkbox', { name: /Ihre erste Empfehlung eingeht/ });
     expect(await first.isChecked()).toBe(true);
-    expect(await portal.getByRole('checkbox').count()).toBe(13);
+    expect(await portal.getByRole('checkbox').count()).toBe(14);
+    await portal.getByRole('checkbox', { name: /Ein Partner über Ihren Anwerbelink beitritt/ }).waitFor();
     expect(await portal.evaluate(() => document.documentElement.lang)).toBe('de');
 
     await first.focus();

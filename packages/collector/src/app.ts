@@ -55,6 +55,7 @@ import { resourceRoutes } from './modules/resources/routes.js';
 import { brandingRoutes } from './modules/branding/routes.js';
 import { mountBrandHosts } from './modules/branding/http.js';
 import { leadRoutes } from './modules/leads/routes.js';
+import { twoTierRoutes } from './modules/two-tier/routes.js';
 import type { Keyring } from './platform/keyring.js';
 import { mountEmbed } from './modules/embed/http.js';
 import type { OutboxSender } from './modules/mail/outbox.js';
@@ -133,6 +134,7 @@ export const ROUTES: readonly Route[] = [
   ...embedRoutes,
   ...taxFormRoutes,
   ...leadRoutes,
+  ...twoTierRoutes,
   ...embedPayoutMethodRoutes,
   ...embedTaxFormRoutes,
   ...messageRoutes,

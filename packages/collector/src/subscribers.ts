@@ -7,6 +7,7 @@ import { deliveriesOf } from './modules/webhooks/events.js';
 import { noticesFor } from './modules/notifications/derive.js';
 import { automaticCodes, moveRules, payoutCreditNotes, payoutInvoices } from './flows/reactions.js';
 import { bountyAwards } from './flows/bounty-award.js';
+import { secondTiers } from './flows/two-tier.js';
 
 export function registerSubscribers(): void {
   subscribe('webhooks', (db, event) => deliveriesOf(db, event));
@@ -16,4 +17,5 @@ export function registerSubscribers(): void {
   react('payout-invoices', payoutInvoices);
   react('payout-credit-notes', payoutCreditNotes);
   react('bounty-awards', bountyAwards);
+  react('second-tiers', secondTiers);
 }

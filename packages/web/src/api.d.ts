@@ -4804,6 +4804,10 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description 1, or 2: a recruiter's share of their recruit's commission (docs/two-tier.md) */
+                                    tier: number;
+                                    /** @description For tier 2 (and its clawbacks): the recruit's commission it is a share of */
+                                    tier_of?: string;
                                     /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
                                     payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -4894,6 +4898,10 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description 1, or 2: a recruiter's share of their recruit's commission (docs/two-tier.md) */
+                                    tier: number;
+                                    /** @description For tier 2 (and its clawbacks): the recruit's commission it is a share of */
+                                    tier_of?: string;
                                     /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
                                     payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -4976,6 +4984,10 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description 1, or 2: a recruiter's share of their recruit's commission (docs/two-tier.md) */
+                                    tier: number;
+                                    /** @description For tier 2 (and its clawbacks): the recruit's commission it is a share of */
+                                    tier_of?: string;
                                     /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
                                     payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -5058,6 +5070,10 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description 1, or 2: a recruiter's share of their recruit's commission (docs/two-tier.md) */
+                                    tier: number;
+                                    /** @description For tier 2 (and its clawbacks): the recruit's commission it is a share of */
+                                    tier_of?: string;
                                     /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
                                     payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -5563,6 +5579,10 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description 1, or 2: a recruiter's share of their recruit's commission (docs/two-tier.md) */
+                                    tier: number;
+                                    /** @description For tier 2 (and its clawbacks): the recruit's commission it is a share of */
+                                    tier_of?: string;
                                     /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
                                     payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -5733,6 +5753,10 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description 1, or 2: a recruiter's share of their recruit's commission (docs/two-tier.md) */
+                                    tier: number;
+                                    /** @description For tier 2 (and its clawbacks): the recruit's commission it is a share of */
+                                    tier_of?: string;
                                     /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
                                     payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -5769,6 +5793,10 @@ export interface paths {
                                     }[] | null;
                                     /** @description For a negative commission: the commission whose refunded share it takes back */
                                     clawback_of?: string;
+                                    /** @description 1, or 2: a recruiter's share of their recruit's commission (docs/two-tier.md) */
+                                    tier: number;
+                                    /** @description For tier 2 (and its clawbacks): the recruit's commission it is a share of */
+                                    tier_of?: string;
                                     /** @description The payout batch holding it: pending in an open batch, or the batch that paid it */
                                     payout_batch_id?: string;
                                     /** @description The reward that made it; absent for one entered by hand or made by the partnership's own rate */
@@ -12036,6 +12064,8 @@ export interface paths {
                         note?: string | null;
                         /** @description The slug of the group applied to, from its own page; the program's default group when absent */
                         group?: string;
+                        /** @description The key of the partner whose recruitment link brought the applicant (?via= on the page): their recruiter, where the program runs two-tier referrals */
+                        via?: string;
                         /** @description Leave empty (a field for robots) */
                         website?: string;
                     };
@@ -14052,7 +14082,7 @@ export interface paths {
                     "application/json": {
                         url: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated" | "lead.created" | "lead.updated")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "partnership.recruited" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated" | "lead.created" | "lead.updated")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -14221,7 +14251,7 @@ export interface paths {
                     "application/json": {
                         url?: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated" | "lead.created" | "lead.updated")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "partnership.recruited" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated" | "lead.created" | "lead.updated")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -14715,7 +14745,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, commission.created, commission.updated, payment.created, payout.created, payout.paid, payout.failed, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, message.created, resource.created, resource.deleted, bounty.awarded, bounty_submission.created, bounty_submission.updated, lead.created, lead.updated, webhook.test */
+                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, partnership.recruited, commission.created, commission.updated, payment.created, payout.created, payout.paid, payout.failed, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, message.created, resource.created, resource.deleted, bounty.awarded, bounty_submission.created, bounty_submission.updated, lead.created, lead.updated, webhook.test */
                     type_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_lt?: string;
@@ -14975,6 +15005,7 @@ export interface paths {
                                     submission_approved: boolean;
                                     submission_rejected: boolean;
                                     lead_stage: boolean;
+                                    new_recruit: boolean;
                                 };
                             };
                         };
@@ -15020,6 +15051,7 @@ export interface paths {
                         submission_approved?: boolean;
                         submission_rejected?: boolean;
                         lead_stage?: boolean;
+                        new_recruit?: boolean;
                     };
                 };
             };
@@ -15049,6 +15081,7 @@ export interface paths {
                                     submission_approved: boolean;
                                     submission_rejected: boolean;
                                     lead_stage: boolean;
+                                    new_recruit: boolean;
                                 };
                             };
                         };
@@ -16843,6 +16876,291 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/program/two_tier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's two-tier referrals: on or off, the recruiter's share, for how long, and its caps */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "two_tier_settings";
+                                attributes: {
+                                    enabled: boolean;
+                                    /** @description The recruiter's share of each of the recruit's commissions, in basis points */
+                                    share_bps: number;
+                                    /** @description Months from the recruit's application in which their commissions pay a share; null: forever */
+                                    duration_months: number | null;
+                                    /** @description Currency → the most one recruit pays their recruiter, in minor units */
+                                    caps: {
+                                        [key: string]: number;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the program's two-tier referrals; caps replaces the whole object */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        enabled?: boolean;
+                        share_bps?: number;
+                        duration_months?: number | null;
+                        /**
+                         * @description Currency → the most one recruit pays their recruiter, in minor units
+                         * @example {
+                         *       "USD": 5000
+                         *     }
+                         */
+                        caps?: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "two_tier_settings";
+                                attributes: {
+                                    enabled: boolean;
+                                    /** @description The recruiter's share of each of the recruit's commissions, in basis points */
+                                    share_bps: number;
+                                    /** @description Months from the recruit's application in which their commissions pay a share; null: forever */
+                                    duration_months: number | null;
+                                    /** @description Currency → the most one recruit pays their recruiter, in minor units */
+                                    caps: {
+                                        [key: string]: number;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/partnerships/{id}/recruitment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who recruited the partnership, whom it recruited, and what its recruits paid it */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "recruitment";
+                                attributes: {
+                                    /** @description Who recruited this partner, if anyone did */
+                                    recruited_by: {
+                                        name: string;
+                                        /** @description When the recruit applied through the link */
+                                        joined_at: number;
+                                        partnership_id: string;
+                                        partner_id: string;
+                                    } | null;
+                                    /** @description Whom this partner recruited, oldest first */
+                                    recruits: {
+                                        name: string;
+                                        /** @description When the recruit applied through the link */
+                                        joined_at: number;
+                                        partnership_id: string;
+                                        partner_id: string;
+                                        /** @description What the recruit's commissions paid this partner, net of clawbacks */
+                                        earned: {
+                                            currency: string;
+                                            amount: number;
+                                        }[];
+                                    }[];
+                                    /** @description Every second-tier commission of this partner, net of clawbacks, per currency */
+                                    earned: {
+                                        currency: string;
+                                        amount: number;
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/recruitment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partner's recruitment link, who recruited them, whom they recruited, and their second-tier earnings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "portal_recruitment";
+                                attributes: {
+                                    /** @description Who recruited this partner, if anyone did */
+                                    recruited_by: {
+                                        name: string;
+                                        /** @description When the recruit applied through the link */
+                                        joined_at: number;
+                                    } | null;
+                                    /** @description Whom this partner recruited, oldest first */
+                                    recruits: {
+                                        name: string;
+                                        /** @description When the recruit applied through the link */
+                                        joined_at: number;
+                                        /** @description What the recruit's commissions paid this partner, net of clawbacks */
+                                        earned: {
+                                            currency: string;
+                                            amount: number;
+                                        }[];
+                                    }[];
+                                    /** @description Every second-tier commission of this partner, net of clawbacks, per currency */
+                                    earned: {
+                                        currency: string;
+                                        amount: number;
+                                    }[];
+                                    /** @description The partner's recruitment link: the program's page with ?via=their key; null without a page */
+                                    link: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'partnership.created',
   'partnership.updated',
   'partnership.group_changed',
+  'partnership.recruited',
   'commission.created',
   'commission.updated',
   'payment.created',
@@ -52,6 +53,8 @@ export type PartnershipPayload = Record_<{
   updated_at: number;
   decline_reason?: string | null;
 }> & { relationships: To<'partner'> };
+/** A partnership that applied through a recruiter's link (docs/two-tier.md): the recruit's id, and both partners. */
+export type RecruitmentPayload = Record_<{ recruiter_partnership_id: string; recruiter_partner_id: string; recruit_partner_id: string }>;
 export type CommissionPayload = Record_<{
   partner_id: string;
   amount: number;
@@ -59,6 +62,8 @@ export type CommissionPayload = Record_<{
   state: string;
   review?: string | null;
   clawback_of?: string | null;
+  tier?: number;
+  tier_of?: string | null;
 }>;
 export type PaymentPayload = Record_<{ amount: number; currency: string }>;
 export type PayoutPayload = Record_<{ currency: string }>;
@@ -88,6 +93,7 @@ export interface EventPayloads {
   'partnership.created': PartnershipPayload;
   'partnership.updated': PartnershipPayload;
   'partnership.group_changed': PartnershipPayload;
+  'partnership.recruited': RecruitmentPayload;
   'commission.created': CommissionPayload;
   'commission.updated': CommissionPayload;
   'payment.created': PaymentPayload;

@@ -115,6 +115,12 @@ const partnerWords: Record<string, PartnerWords> = {
     const reason = lead.lost_reason ? [t('lead_stage.reason', v)] : [];
     return { subject: t('lead_stage.subject', v), paragraphs: [t(`lead_stage.${lead.stage}`, v), ...reason] };
   },
+  async new_recruit({ t, name, program, tx, data }) {
+    const recruit = await partners.get(tx, program.id, String(data.recruit_partner_id));
+    if (!recruit) return undefined;
+    const v = { name, program: program.name, recruit: recruit.name };
+    return { subject: t('new_recruit.subject', v), paragraphs: [t('new_recruit.body', v)] };
+  },
 };
 
 /** The words of an owner's message (English, as the dashboard), and the dashboard's page. */

@@ -35,6 +35,7 @@ import { uuidv7 } from '../core/ids.js';
 import { type Locale, localeOf } from '../core/locale.js';
 import { createPartner } from '../modules/partners/service.js';
 import { insertPartnership } from './partnership.js';
+import { recruitThrough } from './two-tier.js';
 import { checkPasswordRules, hashPassword } from '../modules/identity/passwords.js';
 import { owedNow, type Owed } from './payout-run.js';
 import { type GroupInWords, groupsTakingApplications, partnershipGroup } from '../modules/rewards/service.js';
@@ -109,6 +110,8 @@ export interface Application {
   note?: string | null | undefined;
   /** The slug of the group applied to (its own page); the default group when absent. */
   group?: string | undefined;
+  /** The recruitment link's key the applicant came through (docs/two-tier.md). */
+  via?: string | undefined;
 }
 
 export interface Applied {
@@ -176,6 +179,7 @@ export async function apply(db: Db, slug: string, input: Application, now: numbe
       },
       now,
     );
+    if (input.via) await recruitThrough(tx, partnership, { email, paypal_email: input.paypal_email }, input.via, now);
     return { partnership, signedIn: await startSession(tx, account.id, now) };
   });
 }

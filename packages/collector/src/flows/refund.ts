@@ -4,12 +4,11 @@
 // commission, a clawback, which the next payout nets against what the partner is owed.
 
 import type { Tx } from '../platform/db/db.js';
-import * as commissions from '../modules/commissions/repo.js';
 import type { CommissionRow } from '../modules/commissions/model.js';
 import * as payments from '../modules/payments/repo.js';
 import type { PaymentRow } from '../modules/payments/repo.js';
 import { getCommission } from './commission-entry.js';
-import { adjustCommission, clawBack, holdCommission } from '../modules/commissions/ledger.js';
+import { holdCommission, takeBackTo } from '../modules/commissions/ledger.js';
 import { refundRevenue } from '../modules/payments/revenue.js';
 import { keptShare } from '../core/money.js';
 
@@ -29,22 +28,12 @@ export interface RefundResult {
  */
 export async function applyRefund(tx: Tx, given: PaymentRow, refundedGross: number, now: number): Promise<RefundResult> {
   const payment = await lockPayment(tx, given);
-  let commission = await getCommission(tx, payment.program_id, payment.commission_id);
+  const commission = await getCommission(tx, payment.program_id, payment.commission_id);
   const after = await refundRevenue(tx, payment, commission.partner_id, refundedGross, now);
-  // Rejected (by hand, or beyond the recurring limit): nothing was earned to take back.
-  if (commission.state === 'rejected') return { payment: after, commission, clawbacks: [] };
-  const due = keptShare(payment.earned, after.refunded_gross, after.gross);
-  const clawbacks = await commissions.clawbacksOf(tx, commission.id);
-  const credited = commission.amount + clawbacks.reduce((n, c) => n + c.amount, 0);
-  const change = due - credited;
-  // A refund only ever takes back; a larger total credited than due never grows again.
-  if (change >= 0) return { payment: after, commission, clawbacks };
-  if (commission.state === 'pending' && !(await commissions.isBatched(tx, commission.id))) {
-    commission = await adjustCommission(tx, commission, commission.amount + change, 'refunded', now);
-    return { payment: after, commission, clawbacks };
-  }
-  const clawback = await clawBack(tx, commission, change, now);
-  return { payment: after, commission, clawbacks: [...clawbacks, clawback] };
+  // Rejected (by hand, or beyond the recurring limit): nothing was earned to take back; a
+  // refund only ever takes back, and a larger total credited than due never grows again.
+  const taken = await takeBackTo(tx, commission, keptShare(payment.earned, after.refunded_gross, after.gross), 'refunded', now);
+  return { payment: after, ...taken };
 }
 
 /**

@@ -34,6 +34,7 @@ const KINDS = {
   unattributed: 'rule',
   partnership_declined: 'rule',
   self_referral: 'rule',
+  self_recruitment: 'rule',
   unknown_partner: 'rule',
   unknown_referral: 'rule',
   // The records as they are now do not allow it.

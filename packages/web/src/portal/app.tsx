@@ -27,6 +27,7 @@ const Resources = lazyPage(() => import('./resources/page.js').then((m) => withI
 // The public program page (/p/:slug), for visitors who are not partners yet.
 const ProgramPage = lazyPage(() => import('./pages/program-page.js').then((m) => withItsWords(m.ProgramPage)));
 const Leads = lazyPage(() => import('./leads/page.js').then((m) => withItsWords(m.Leads)));
+const Recruits = lazyPage(() => import('./recruits/page.js').then((m) => withItsWords(m.Recruits)));
 // The PayPal confirmation link's page: opened signed in or not.
 const PayoutConfirm = lazyPage(() => import('./payment/confirm.js').then((m) => withItsWords(m.PayoutConfirm)));
 
@@ -38,6 +39,7 @@ const NAV = [
   ['/messages', () => t('nav.messages')],
   ['/resources', () => t('nav.resources')],
   ['/bounties', () => t('nav.bounties')],
+  ['/recruits', () => t('nav.recruits')],
   ['/settings', () => t('nav.settings')],
 ] as const;
 
@@ -113,6 +115,7 @@ function Shell({ portal }: { portal: PortalSession }) {
           <Route path={`${BASE}/earnings`} component={Earnings} />
           <Route path={`${BASE}/resources`} component={Resources} />
           <Route path={`${BASE}/bounties`} component={Bounties} />
+          <Route path={`${BASE}/recruits`} component={Recruits} />
           <Route path={`${BASE}/settings`} component={Settings} />
           <Route path={`${BASE}/messages`} component={Messages} />
           <Route default component={NotFound} />

@@ -20,7 +20,16 @@ import { renderCommission } from './present.js';
 type More = Partial<
   Pick<
     CommissionRow,
-    'payable_at' | 'clawback_of' | 'state' | 'reject_reason' | 'reward_id' | 'reward_description' | 'review' | 'review_reasons' | 'paid_at'
+    | 'payable_at'
+    | 'clawback_of'
+    | 'tier_of'
+    | 'state'
+    | 'reject_reason'
+    | 'reward_id'
+    | 'reward_description'
+    | 'review'
+    | 'review_reasons'
+    | 'paid_at'
   >
 >;
 
@@ -46,6 +55,7 @@ export function newCommission(
     payable_at: now,
     on_hold: 0,
     clawback_of: null,
+    tier_of: null,
     reward_id: null,
     reward_description: null,
     review: null,
@@ -94,12 +104,35 @@ export async function recordCommission(tx: Tx, row: CommissionRow, now: number, 
 export async function clawBack(tx: Tx, of: CommissionRow, amount: number, now: number): Promise<CommissionRow> {
   const row = newCommission(of.program_id, of.partner_id, of.referral_id, amount, of.currency, now, {
     clawback_of: of.id,
+    tier_of: of.tier_of,
     reward_id: of.reward_id,
     reward_description: of.reward_description && `Clawback of ${of.reward_description}`,
   });
   await recordCommission(tx, row, now);
   await changed(tx, of, now);
   return row;
+}
+
+/**
+ * What is credited of `row` (with its clawbacks) brought down to `due`, never up: a pending
+ * commission no batch holds is lowered in place (rejected as `reason` at zero), another gets a
+ * clawback. A rejected one had nothing to take back. Resolves to the commission and all its clawbacks.
+ */
+export async function takeBackTo(
+  tx: Tx,
+  row: CommissionRow,
+  due: number,
+  reason: string,
+  now: number,
+): Promise<{ commission: CommissionRow; clawbacks: CommissionRow[] }> {
+  if (row.state === 'rejected') return { commission: row, clawbacks: [] };
+  const clawbacks = await commissions.clawbacksOf(tx, row.id);
+  const change = due - (row.amount + clawbacks.reduce((n, c) => n + c.amount, 0));
+  if (change >= 0) return { commission: row, clawbacks };
+  if (row.state === 'pending' && !(await commissions.isBatched(tx, row.id))) {
+    return { commission: await adjustCommission(tx, row, row.amount + change, reason, now), clawbacks };
+  }
+  return { commission: row, clawbacks: [...clawbacks, await clawBack(tx, row, change, now)] };
 }
 
 /** A pending commission no batch holds, lowered to `amount` (a partial refund); rejected as `reason` at zero. */

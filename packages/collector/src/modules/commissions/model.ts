@@ -18,6 +18,8 @@ export interface CommissionRow {
   on_hold: number;
   /** For a clawback (a negative amount): the commission whose refunded share it takes back. */
   clawback_of: string | null;
+  /** A second-tier commission (and its clawbacks): the recruit's commission it is the recruiter's share of (docs/two-tier.md). */
+  tier_of: string | null;
   /** The reward that made it (modules/rewards); null for one entered by hand or made by a partnership's own rate. */
   reward_id: string | null;
   /** What made it, in words ("20 % of a renewal, month 3 of 12"); null for one entered by hand. */

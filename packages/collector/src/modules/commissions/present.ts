@@ -23,6 +23,9 @@ export function renderCommission(row: CommissionRow): CommissionPayload {
       on_hold: Number(row.on_hold) === 1,
       ...reviewOf(row),
       clawback_of: row.clawback_of,
+      // 2: the recruiter's share of a recruit's commission, `tier_of` (docs/two-tier.md).
+      tier: row.tier_of ? 2 : 1,
+      tier_of: row.tier_of,
       // Still `pending` while an open batch holds it (the states are the spec's): the batch says where it went.
       payout_batch_id: row.payout_batch_id,
       reward_id: row.reward_id,

@@ -16,6 +16,8 @@ export const commissionSchema = resource('commission', {
   on_hold: z.boolean().meta({ description: 'Its payment is disputed: no payout takes it meanwhile' }),
   ...reviewFields,
   clawback_of: z.string().optional().meta({ description: 'For a negative commission: the commission whose refunded share it takes back' }),
+  tier: z.number().int().meta({ description: "1, or 2: a recruiter's share of their recruit's commission (docs/two-tier.md)" }),
+  tier_of: z.string().optional().meta({ description: "For tier 2 (and its clawbacks): the recruit's commission it is a share of" }),
   payout_batch_id: z
     .string()
     .optional()

@@ -165,6 +165,22 @@ export async function noticesFor(db: Queryable, event: DomainEvent, known: Known
       );
       break;
     }
+    case 'partnership.recruited': {
+      // The recruiter hears who joined through their link (docs/two-tier.md).
+      const a = event.data.attributes;
+      rows.push(
+        notice(
+          programId,
+          'new_recruit',
+          'partner',
+          a.recruiter_partner_id,
+          event.data.id,
+          { recruit_partner_id: a.recruit_partner_id },
+          now,
+        ),
+      );
+      break;
+    }
     case 'review.held': {
       // At most one a day per program: the message counts what waits when it is sent.
       const day = Math.floor(now / DAY) * DAY;

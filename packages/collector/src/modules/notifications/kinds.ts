@@ -16,6 +16,7 @@ export const PARTNER_KINDS = [
   'submission_approved',
   'submission_rejected',
   'lead_stage',
+  'new_recruit',
 ] as const;
 export const OWNER_KINDS = [
   'new_application',

@@ -96,6 +96,10 @@ export const programPageRoutes = [
         .max(64)
         .optional()
         .meta({ description: "The slug of the group applied to, from its own page; the program's default group when absent" }),
+      via: z.string().min(1).max(64).optional().meta({
+        description:
+          'The key of the partner whose recruitment link brought the applicant (?via= on the page): their recruiter, where the program runs two-tier referrals',
+      }),
       // The honeypot: a field people never see, so only a robot fills it in.
       website: z.string().max(2000).optional().meta({ description: 'Leave empty (a field for robots)' }),
     }),

@@ -22,6 +22,7 @@ export const SETTINGS_TABLES = [
   'rewards',
   'discounts',
   'bounties',
+  'two_tier_settings',
 ];
 /** A statement that writes one of them. */
 export const WRITES_SETTINGS = new RegExp(String.raw`\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:${SETTINGS_TABLES.join('|')})\b`, 'i');

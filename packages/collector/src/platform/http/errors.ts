@@ -38,6 +38,7 @@ const HTTP: Record<ErrorCode, readonly [number, string]> = {
   unattributed: [422, 'Unattributed conversion'],
   partnership_declined: [422, 'Partnership declined'],
   self_referral: [422, 'Self-referral'],
+  self_recruitment: [422, 'Self-recruitment'],
   unknown_partner: [422, 'Unknown partner'],
   unknown_referral: [422, 'Unknown referral'],
   rate_limited: [429, 'Rate limited'],

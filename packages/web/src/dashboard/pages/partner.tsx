@@ -17,6 +17,7 @@ import { RuleFields, rulesFrom } from '../rules.js';
 import { allGroups, byId, type Group, type GroupMove } from '../groups.js';
 import { PartnerCodes } from '../partner-codes.js';
 import { PartnerPayout } from '../partner-payout.js';
+import { PartnerRecruits } from '../partner-recruits.js';
 
 type Dialog = 'edit' | 'rate' | 'group' | 'accepted' | 'declined' | 'delete' | null;
 
@@ -448,6 +449,7 @@ export function Partner() {
             {ship && <PartnerCodes partnership={partnership!} program={program} groupName={group?.attributes.name} />}
             <PortalInvite partnerId={partner.id} name={a.name} />
             <PartnerPayout partnerId={partner.id} />
+            {ship && <PartnerRecruits partnershipId={partnership!.id} />}
             <Performance {...performance} />
             <LatestRecords data={data} reload={loaded.reload} />
             {ship && <Moves moves={moves} groups={groupsById} />}

@@ -284,6 +284,13 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
             : r.attributes.state,
     },
     {
+      // 2: a recruiter's share of their recruit's commission (docs/two-tier.md).
+      label: 'Tier',
+      minor: true,
+      cell: (r) => (r.attributes.tier === 2 ? <span class="tag">tier 2</span> : '1'),
+      text: (r) => String(r.attributes.tier),
+    },
+    {
       // Which reward of the partner's group made it, in words ("20 % of a renewal, month 3 of 12").
       label: 'Reward',
       minor: true,

@@ -22,6 +22,7 @@ const EVENT_TYPES = {
   'partnership.created': 'a partnership was made, or a partner applied',
   'partnership.updated': 'a partnership was accepted, declined or changed',
   'partnership.group_changed': 'a partnership moved to another partner group',
+  'partnership.recruited': "a partner applied through another partner's recruitment link",
   'commission.created': 'a commission was earned, entered or clawed back',
   'commission.updated': 'a commission was paid, rejected, reduced or held',
   'payment.created': 'a payment was recorded',

@@ -21,6 +21,7 @@ const de: Catalogue<typeof en> = {
     earnings: 'Provisionen und Auszahlungen',
     resources: 'Markenmaterial',
     bounties: 'Prämien',
+    recruits: 'Geworbene',
     settings: 'Einstellungen',
     messages: 'Nachrichten',
     unread: 'ungelesen',

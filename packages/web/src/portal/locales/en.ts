@@ -19,6 +19,7 @@ export default {
     earnings: 'Commissions and payouts',
     resources: 'Brand resources',
     bounties: 'Bounties',
+    recruits: 'Recruits',
     settings: 'Settings',
     messages: 'Messages',
     unread: 'unread',

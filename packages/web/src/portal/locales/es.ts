@@ -21,6 +21,7 @@ const es: Catalogue<typeof en> = {
     earnings: 'Comisiones y pagos',
     resources: 'Recursos de marca',
     bounties: 'Bonificaciones',
+    recruits: 'Reclutados',
     settings: 'Ajustes',
     messages: 'Mensajes',
     unread: 'sin leer',

@@ -21,6 +21,7 @@ const fr: Catalogue<typeof en> = {
     earnings: 'Commissions et versements',
     resources: 'Ressources de marque',
     bounties: 'Primes',
+    recruits: 'Filleuls',
     settings: 'Paramètres',
     messages: 'Messages',
     unread: 'non lus',

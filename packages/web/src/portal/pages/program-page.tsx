@@ -66,7 +66,7 @@ function Groups({ slug, p }: { slug: string; p: Page }) {
 }
 
 function ApplyForm({ slug, p, group }: { slug: string; p: Page; group: OpenGroup | undefined }) {
-  const { route } = useLocation();
+  const { route, query } = useLocation();
   const { error, busy, onSubmit } = useSubmit(async (form) => {
     await api.POST('/v1/public/programs/{slug}/applications', {
       params: { path: { slug } },
@@ -77,6 +77,8 @@ function ApplyForm({ slug, p, group }: { slug: string; p: Page; group: OpenGroup
         paypal_email: text(form, 'paypal_email') || null,
         note: text(form, 'note') || null,
         ...(group ? { group: group.slug } : {}),
+        // A recruiter's link (docs/two-tier.md): the page's ?via= goes with the application.
+        ...(query.via ? { via: query.via } : {}),
         website: text(form, 'website') || undefined,
       },
     });

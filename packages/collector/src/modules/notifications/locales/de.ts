@@ -21,6 +21,7 @@ const de: Catalogue<typeof en> = {
     clawback: 'Rückbuchungen',
     code_created: 'neue Codes',
     message_waiting: 'Nachrichten des Teams',
+    new_recruit: 'neue Geworbene',
     new_application: 'neue Bewerbungen',
     webhook_failing: 'Webhook-Endpunkt schlägt fehl',
     billing_failing: 'Abrechnungsanbindung schlägt fehl',
@@ -89,6 +90,10 @@ const de: Catalogue<typeof en> = {
   new_lead: {
     subject: '{{partner}} hat einen Lead an {{program}} übermittelt',
     body: '{{partner}} hat {{name}} ({{email}}, Firma: {{company}}) als Lead von {{program}} übermittelt. Qualifizieren Sie ihn und markieren Sie ihn dann als gewonnen oder verloren.',
+  },
+  new_recruit: {
+    subject: '{{recruit}} ist {{program}} über Ihren Link beigetreten',
+    body: 'Hallo {{name}}, {{recruit}} hat sich über Ihren Anwerbelink beim Partnerprogramm von {{program}} beworben. Ab jetzt erhalten Sie einen Anteil an den Provisionen: siehe Geworbene in Ihrem Portal.',
   },
   new_application: {
     subject: '{{name}} hat sich bei {{program}} beworben',

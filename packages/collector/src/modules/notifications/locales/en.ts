@@ -18,6 +18,7 @@ export default {
     clawback: 'clawbacks',
     code_created: 'new codes',
     message_waiting: 'messages from the team',
+    new_recruit: 'new recruits',
     new_application: 'new applications',
     webhook_failing: 'webhook endpoint failing',
     billing_failing: 'billing integration failing',
@@ -86,6 +87,10 @@ export default {
   new_lead: {
     subject: '{{partner}} submitted a lead to {{program}}',
     body: '{{partner}} submitted {{name}} ({{email}}, company: {{company}}) as a lead of {{program}}. Qualify it, then mark it won or lost.',
+  },
+  new_recruit: {
+    subject: '{{recruit}} joined {{program}} through your link',
+    body: 'Hello {{name}}, {{recruit}} applied to the partner program of {{program}} through your recruitment link. From now on you earn a share of their commissions: see Recruits in your portal.',
   },
   new_application: {
     subject: '{{name}} applied to {{program}}',

@@ -21,6 +21,7 @@ const es: Catalogue<typeof en> = {
     clawback: 'comisiones retiradas',
     code_created: 'códigos nuevos',
     message_waiting: 'mensajes del equipo',
+    new_recruit: 'nuevos reclutados',
     new_application: 'solicitudes nuevas',
     webhook_failing: 'webhook con fallos',
     billing_failing: 'facturación con fallos',
@@ -91,6 +92,10 @@ const es: Catalogue<typeof en> = {
   new_lead: {
     subject: '{{partner}} ha enviado un lead a {{program}}',
     body: '{{partner}} ha enviado a {{name}} ({{email}}, empresa: {{company}}) como lead de {{program}}. Califícalo y márcalo después como ganado o perdido.',
+  },
+  new_recruit: {
+    subject: '{{recruit}} se unió a {{program}} con tu enlace',
+    body: 'Hola {{name}}, {{recruit}} se postuló al programa de socios de {{program}} con tu enlace de reclutamiento. Desde ahora ganas una parte de sus comisiones: consulta Reclutados en tu portal.',
   },
   new_application: {
     subject: '{{name}} ha solicitado unirse a {{program}}',

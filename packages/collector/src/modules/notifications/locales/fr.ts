@@ -21,6 +21,7 @@ const fr: Catalogue<typeof en> = {
     clawback: 'reprises de commission',
     code_created: 'nouveaux codes',
     message_waiting: 'messages de l’équipe',
+    new_recruit: 'nouveaux filleuls',
     new_application: 'nouvelles candidatures',
     webhook_failing: 'webhook en échec',
     billing_failing: 'facturation en échec',
@@ -91,6 +92,10 @@ const fr: Catalogue<typeof en> = {
   new_lead: {
     subject: '{{partner}} a soumis un lead à {{program}}',
     body: '{{partner}} a soumis {{name}} ({{email}}, entreprise : {{company}}) comme lead de {{program}}. Qualifiez-le, puis marquez-le gagné ou perdu.',
+  },
+  new_recruit: {
+    subject: '{{recruit}} a rejoint {{program}} grâce à votre lien',
+    body: 'Bonjour {{name}}, {{recruit}} a postulé au programme partenaire de {{program}} avec votre lien de parrainage. Vous touchez désormais une part de ses commissions : voir Filleuls dans votre portail.',
   },
   new_application: {
     subject: '{{name}} a posé sa candidature à {{program}}',

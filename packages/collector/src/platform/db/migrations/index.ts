@@ -47,6 +47,7 @@ import m0041 from './0041-messages.js';
 import m0042 from './0042-brand-resources.js';
 import m0043 from './0043-bounties.js';
 import m0044 from './0044-leads.js';
+import m0045 from './0045-two-tier.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -95,4 +96,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0042,
   m0043,
   m0044,
+  m0045,
 ];

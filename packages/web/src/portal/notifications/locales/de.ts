@@ -57,6 +57,10 @@ const de: Catalogue<typeof en> = {
       title: 'Ein Lead von Ihnen weiterkommt',
       text: 'Ein Programm hat einen von Ihnen übermittelten Lead qualifiziert, gewonnen oder verloren.',
     },
+    new_recruit: {
+      title: 'Ein Partner über Ihren Anwerbelink beitritt',
+      text: 'Jemand hat sich über Ihren Link beworben, und Sie erhalten einen Anteil an den Provisionen.',
+    },
   },
 };
 

@@ -27,5 +27,9 @@ export default {
       text: 'A program rejected what you submitted for a bounty, with its reason.',
     },
     lead_stage: { title: 'A lead of yours moves on', text: 'A program qualified, won or lost a lead you submitted.' },
+    new_recruit: {
+      title: 'A partner joins through your recruitment link',
+      text: 'Someone applied through your link, and you earn a share of their commissions.',
+    },
   },
 };

@@ -42,6 +42,10 @@ const es: Catalogue<typeof en> = {
       text: 'Un programa ha rechazado lo que enviaste para una bonificación, con su motivo.',
     },
     lead_stage: { title: 'Un lead tuyo avance', text: 'Un programa ha calificado, ganado o perdido un lead que enviaste.' },
+    new_recruit: {
+      title: 'Un socio se una con tu enlace de reclutamiento',
+      text: 'Alguien se postuló con tu enlace, y ganas una parte de sus comisiones.',
+    },
   },
 };
 

@@ -45,6 +45,10 @@ const fr: Catalogue<typeof en> = {
       text: 'Un programme a refusé ce que vous avez soumis pour une prime, avec sa raison.',
     },
     lead_stage: { title: 'Un de vos leads avance', text: 'Un programme a qualifié, gagné ou perdu un lead que vous avez soumis.' },
+    new_recruit: {
+      title: 'Un partenaire vous rejoint par votre lien de parrainage',
+      text: 'Quelqu’un a postulé avec votre lien, et vous touchez une part de ses commissions.',
+    },
   },
 };
 
