@@ -268,7 +268,10 @@ describe('programs', () => {
        VALUES (?, ?, ?, ?, ?, 'returned', 1, 'CN-2026-000001', 'USD', -100, 0, '{}', 0)`,
       [note, other.id, invoice.attributes.partner_id, invoice.attributes.payout_id, invoice.id],
     );
+    const theirLink = (await as('POST', '/v1/links', { partnership_id: theirs.partnershipId, destination: 'https://other.example/' })).body
+      .data;
     const ids: Record<string, string> = {
+      links: theirLink.id,
       groups: group.id,
       rewards: reward.id,
       group_moves: move.id,

@@ -109,7 +109,7 @@ export interface Route<B = unknown, Q = unknown> {
   /** Counted against the per-address hourly limit on applications (RateLimits.applicationsPerHour). */
   applicationLimit?: boolean;
   /** A success answer that is not JSON (a file to download). */
-  produces?: 'text/csv' | 'text/html' | 'application/pdf';
+  produces?: 'text/csv' | 'text/html' | 'application/pdf' | 'image/svg+xml' | 'image/png';
   // Method syntax on purpose: a route with a narrower body type is still a Route.
   handle(input: RouteInput<B, Q>): Promise<Reply>;
 }

@@ -24,6 +24,8 @@ export const EVENT_TYPES = [
   'discount_code.enabled',
   'review.held',
   'review.decided',
+  'link.created',
+  'link.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -56,6 +58,7 @@ export type PaymentPayload = Record_<{ amount: number; currency: string }>;
 export type PayoutPayload = Record_<{ currency: string }>;
 export type CodePayload = Record_<{ code: string; partner_id?: string | null }>;
 export type DecisionPayload = Record_<{ decision: string }>;
+export type LinkPayload = Record_<{ key: string; status: string; created_by: string }> & { relationships: To<'partnership'> };
 
 /** Each event's payload. */
 export interface EventPayloads {
@@ -76,6 +79,9 @@ export interface EventPayloads {
   'discount_code.used': CodePayload;
   'discount_code.disabled': CodePayload;
   'discount_code.enabled': CodePayload;
+  // A partner's link made, or its status changed (approved, disabled, enabled).
+  'link.created': LinkPayload;
+  'link.updated': LinkPayload;
   // A referral held at conversion, or a payment's commission held when it is paid.
   'review.held': ReferralPayload | CommissionPayload;
   'review.decided': DecisionPayload;

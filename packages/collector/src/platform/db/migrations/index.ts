@@ -43,6 +43,7 @@ import m0037 from './0037-invoices.js';
 import m0038 from './0038-wise-payouts.js';
 import m0039 from './0039-payout-schedule.js';
 import m0040 from './0040-reversals-credit-notes.js';
+import m0041 from './0041-links.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -87,4 +88,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0038,
   m0039,
   m0040,
+  m0041,
 ];
