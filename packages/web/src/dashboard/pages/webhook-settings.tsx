@@ -34,6 +34,8 @@ const EVENT_TYPES = {
   'discount_code.enabled': 'a promotion code was enabled again',
   'review.held': 'a referral or commission was held for review, with the reasons',
   'review.decided': 'an owner approved or rejected a held referral, or banned its partner',
+  'link.created': "a partner's link was made (by them, or for them)",
+  'link.updated': "a partner's link was approved, disabled or enabled again",
 } satisfies Record<EventType, string>;
 
 /** A secret just made: by adding the endpoint, or by rotating (then the old one still signs until `until`). */
