@@ -21,12 +21,14 @@ import { BASE, href, PortalContext, type Account, type Partnership, type PortalS
 // The pages a partner opens less often load when first opened (the entry's budget: test/web/serving.test.ts).
 const Earnings = lazyPage(() => import('./pages/earnings.js').then((m) => withItsWords(m.Earnings)));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => withItsWords(m.Settings)));
+const Links = lazyPage(() => import('./links/page.js').then((m) => withItsWords(m.Links)));
 // The PayPal confirmation link's page: opened signed in or not.
 const PayoutConfirm = lazyPage(() => import('./payment/confirm.js').then((m) => withItsWords(m.PayoutConfirm)));
 
 const NAV = [
   ['/', () => t('nav.home')],
   ['/referrals', () => t('nav.referrals')],
+  ['/links', () => t('nav.links')],
   ['/earnings', () => t('nav.earnings')],
   ['/settings', () => t('nav.settings')],
 ] as const;
@@ -96,6 +98,7 @@ function Shell({ portal }: { portal: PortalSession }) {
         <Router>
           <Route path={`${BASE}/`} component={Home} />
           <Route path={`${BASE}/referrals`} component={Referrals} />
+          <Route path={`${BASE}/links`} component={Links} />
           <Route path={`${BASE}/earnings`} component={Earnings} />
           <Route path={`${BASE}/settings`} component={Settings} />
           <Route default component={NotFound} />

@@ -17,6 +17,7 @@ const de: Catalogue<typeof en> = {
   nav: {
     home: 'Start',
     referrals: 'Empfehlungen',
+    links: 'Links',
     earnings: 'Provisionen und Auszahlungen',
     settings: 'Einstellungen',
   },

@@ -15,6 +15,7 @@ export default {
   nav: {
     home: 'Home',
     referrals: 'Referrals',
+    links: 'Links',
     earnings: 'Commissions and payouts',
     settings: 'Settings',
   },

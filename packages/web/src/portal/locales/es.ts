@@ -17,6 +17,7 @@ const es: Catalogue<typeof en> = {
   nav: {
     home: 'Inicio',
     referrals: 'Referidos',
+    links: 'Enlaces',
     earnings: 'Comisiones y pagos',
     settings: 'Ajustes',
   },

@@ -17,6 +17,7 @@ const fr: Catalogue<typeof en> = {
   nav: {
     home: 'Accueil',
     referrals: 'Parrainages',
+    links: 'Liens',
     earnings: 'Commissions et versements',
     settings: 'Paramètres',
   },
