@@ -16,6 +16,7 @@ import { CommissionTable, ReferralTable } from './records.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { allGroups, byId, type Group, type GroupMove } from '../groups.js';
 import { PartnerCodes } from '../partner-codes.js';
+import { PartnerLinks } from '../partner-links.js';
 import { PartnerPayout } from '../partner-payout.js';
 
 type Dialog = 'edit' | 'rate' | 'group' | 'accepted' | 'declined' | 'delete' | null;
@@ -441,6 +442,7 @@ export function Partner() {
               </section>
             )}
             {ship && <PartnerCodes partnership={partnership!} program={program} groupName={group?.attributes.name} />}
+            {partnership && <PartnerLinks partnershipId={partnership.id} />}
             <PortalInvite partnerId={partner.id} name={a.name} />
             <PartnerPayout partnerId={partner.id} />
             <Performance {...performance} />

@@ -18,6 +18,7 @@ import { RuleFields, rulesFrom } from '../rules.js';
 import { href, useSession } from '../session.js';
 import { TRACK_CALL } from '../track-call.js';
 import { PromotionCodeSettings } from './code-settings.js';
+import { LinkSettings } from '../link-settings.js';
 import { Integrations } from './integrations.js';
 import { WebhookSettings } from './webhook-settings.js';
 
@@ -523,6 +524,7 @@ const SECTIONS: ReadonlyArray<{ id: string; title: string; show: (on: SectionDat
     title: 'Promotion codes',
     show: (on) => withProgram(on, (p) => <PromotionCodeSettings program={p} saved={on.program.reload} />),
   },
+  { id: 'links', title: 'Links', show: () => <LinkSettings /> },
   { id: 'review', title: 'Review', show: (on) => withProgram(on, (p) => <ReviewSignals program={p} saved={on.program.reload} />) },
   { id: 'integrations', title: 'Integrations', show: (on) => <Integrations program={on.program.data?.data} saved={on.program.reload} /> },
   { id: 'webhooks', title: 'Webhooks', show: () => <WebhookSettings /> },

@@ -23,7 +23,7 @@ interface Loaded {
 async function load(id: string, signal: AbortSignal): Promise<Loaded> {
   const path = { id };
   const [links, rules] = await Promise.all([
-    api.GET('/v1/portal/partnerships/{id}/links', { params: { path, query: { per_page: 100 } }, signal }),
+    api.GET('/v1/portal/partnerships/{id}/links', { params: { path, query: { per_page: 50 } }, signal }),
     api.GET('/v1/portal/partnerships/{id}/link_settings', { params: { path }, signal }),
   ]);
   // A partner has a few links: one small read each.
