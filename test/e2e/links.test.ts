@@ -4,7 +4,17 @@
 
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedPartner, apiWith, axeFindings, overflowsSideways, press, redeemLink, waitForText, type Api } from './dashboard.js';
+import {
+  acceptedPartner,
+  apiWith,
+  axeFindings,
+  overflowsSideways,
+  press,
+  redeemLink,
+  signInFirst,
+  waitForText,
+  type Api,
+} from './dashboard.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 
 let browser: Browser;
@@ -14,6 +24,7 @@ let api: Api;
 let origin: string;
 let portal: Page;
 let partnershipId: string;
+let partnerId: string;
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -40,6 +51,7 @@ describe("the portal's Links page", () => {
     // Signed in here: the page's waits are expect.poll, which runs only inside a test.
     const ana = await acceptedPartner(api, 'Ana');
     partnershipId = ana.partnershipId;
+    partnerId = ana.id;
     const link = (await api('POST', `/v1/partners/${ana.id}/invitation`)).meta.link as string;
     portal = await (await browser.newContext()).newPage();
     await redeemLink(portal, link);
@@ -85,5 +97,36 @@ describe("the portal's Links page", () => {
     await press(portal, 'Make link');
     await waitForText(portal, 'Waiting for approval');
     expect(await axeFindings(portal)).toEqual([]);
+  });
+});
+
+describe("the owner's side", () => {
+  it("approves the waiting key on the partner's page, and sets the link rules in Settings → Links", async () => {
+    const page = await (await browser.newContext()).newPage();
+    await signInFirst(page, collector.server.firstSignInLink!);
+    await page.goto(`${url}/dashboard/partners/${partnerId}`);
+    await waitForText(page, 'Waiting for approval');
+    expect(await axeFindings(page)).toEqual([]);
+    await press(page, 'Approve ana-video');
+    await waitForText(page, 'Disable ana-video');
+    const links = (await api('GET', '/v1/links?status_eq=active')).data.map((l: { attributes: { key: string } }) => l.attributes.key);
+    expect(links.sort()).toEqual(['ana-pricing', 'ana-video']);
+    await page.goto(`${url}/dashboard/settings/links`);
+    await page.fill('input[name=utm_source]', 'partners');
+    await page.fill('input[name=reserved_keys]', 'sale, promo');
+    await press(page, 'Save link rules');
+    await waitForText(page, 'Saved.');
+    expect((await api('GET', '/v1/link_settings')).data.attributes).toMatchObject({
+      utm: { utm_source: 'partners' },
+      reserved_keys: ['sale', 'promo'],
+      approval_required: true,
+    });
+    expect(await axeFindings(page)).toEqual([]);
+    await page.setViewportSize({ width: 360, height: 740 });
+    for (const path of [`/dashboard/partners/${partnerId}`, '/dashboard/settings/links']) {
+      await page.goto(url + path);
+      await waitForText(page, /Links/);
+      expect(await overflowsSideways(page), path).toBe(false);
+    }
   });
 });
