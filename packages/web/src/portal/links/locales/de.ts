@@ -27,7 +27,6 @@ const de: Catalogue<typeof en> = {
     keyMadeUp: 'Das Programm erfindet den Schlüssel',
     approval: 'Ein selbst gewählter Schlüssel wartet auf die Freigabe durch das Unternehmen.',
     submit: 'Link erstellen',
-    made: 'Link erstellt.',
     state: { pending_approval: 'Wartet auf Freigabe', active: 'Aktiv', disabled: 'Deaktiviert' },
   },
 };

@@ -25,7 +25,6 @@ export default {
     keyMadeUp: 'The program makes up the key',
     approval: 'A key you choose waits for the company’s approval.',
     submit: 'Make link',
-    made: 'Link made.',
     state: { pending_approval: 'Waiting for approval', active: 'Active', disabled: 'Disabled' },
   },
 };

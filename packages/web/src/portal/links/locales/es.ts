@@ -27,7 +27,6 @@ const es: Catalogue<typeof en> = {
     keyMadeUp: 'El programa inventa la clave',
     approval: 'Una clave que usted elige espera la aprobación de la empresa.',
     submit: 'Crear enlace',
-    made: 'Enlace creado.',
     state: { pending_approval: 'Esperando aprobación', active: 'Activo', disabled: 'Desactivado' },
   },
 };

@@ -27,7 +27,6 @@ const fr: Catalogue<typeof en> = {
     keyMadeUp: 'Le programme invente la clé',
     approval: 'Une clé que vous choisissez attend l’approbation de l’entreprise.',
     submit: 'Créer le lien',
-    made: 'Lien créé.',
     state: { pending_approval: 'En attente d’approbation', active: 'Actif', disabled: 'Désactivé' },
   },
 };
