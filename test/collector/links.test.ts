@@ -134,6 +134,15 @@ describe('a partner makes links', () => {
     const events = (await ok(p, 'GET', '/v1/events?type_eq=link.updated')).data;
     expect(events.map((e: Json) => e.attributes.data.attributes.status)).toEqual(['disabled', 'active']);
     expect((await ok(p, 'GET', '/v1/events?type_eq=link.created')).data).toHaveLength(1);
+    // The owners heard the key waits, and Maya that it was approved: once each, through the outbox.
+    const notices = await kit.c.running.db.all<{ kind: string; audience: string }>(
+      "SELECT kind, audience FROM notifications WHERE program_id = ? AND kind LIKE 'link_%' ORDER BY kind",
+      [p.id],
+    );
+    expect(notices).toEqual([
+      { kind: 'link_approved', audience: 'partner' },
+      { kind: 'link_waiting', audience: 'owners' },
+    ]);
     // A made-up key needs no approval.
     expect((await p.mine('POST', '/links', { destination: `${SITE}/` })).body.data.attributes.status).toBe('active');
   });

@@ -218,6 +218,7 @@ sqliteOnly('unsubscribe and preferences', () => {
       review_waiting: true,
       weekly_summary: true,
       payout_run_waiting: true,
+      link_waiting: true,
     });
     const off = await p.owner.call('PATCH', '/v1/notifications/preferences', { body: { weekly_summary: false } });
     expect(off.body.data.attributes.weekly_summary).toBe(false);

@@ -14256,6 +14256,7 @@ export interface paths {
                                     payout_sent: boolean;
                                     clawback: boolean;
                                     code_created: boolean;
+                                    link_approved: boolean;
                                 };
                             };
                         };
@@ -14296,6 +14297,7 @@ export interface paths {
                         payout_sent?: boolean;
                         clawback?: boolean;
                         code_created?: boolean;
+                        link_approved?: boolean;
                     };
                 };
             };
@@ -14320,6 +14322,7 @@ export interface paths {
                                     payout_sent: boolean;
                                     clawback: boolean;
                                     code_created: boolean;
+                                    link_approved: boolean;
                                 };
                             };
                         };
@@ -14372,6 +14375,7 @@ export interface paths {
                                     billing_failing: boolean;
                                     review_waiting: boolean;
                                     payout_run_waiting: boolean;
+                                    link_waiting: boolean;
                                     weekly_summary: boolean;
                                 };
                             };
@@ -14410,6 +14414,7 @@ export interface paths {
                         billing_failing?: boolean;
                         review_waiting?: boolean;
                         payout_run_waiting?: boolean;
+                        link_waiting?: boolean;
                         weekly_summary?: boolean;
                     };
                 };
@@ -14432,6 +14437,7 @@ export interface paths {
                                     billing_failing: boolean;
                                     review_waiting: boolean;
                                     payout_run_waiting: boolean;
+                                    link_waiting: boolean;
                                     weekly_summary: boolean;
                                 };
                             };

@@ -81,12 +81,23 @@ const partnerWords: Record<string, PartnerWords> = {
     const v = { name, program: program.name, code: data.code };
     return { subject: t('code_created.subject', v), paragraphs: [t('code_created.body', v)] };
   },
+  async link_approved({ t, name, program, data }) {
+    const v = { name, program: program.name, key: data.key };
+    return { subject: t('link_approved.subject', v), paragraphs: [t('link_approved.body', v)] };
+  },
 };
 
 /** The words of an owner's message (English, as the dashboard), and the dashboard's page. */
 type OwnerWords = (c: Context & { t: TFunction }) => Promise<Pick<Draft, 'subject' | 'paragraphs' | 'path'> | undefined>;
 
 const ownerWords: Record<string, OwnerWords> = {
+  async link_waiting({ t, program, tx, data }) {
+    const p = await partnerships.get(tx, program.id, String(data.partnership_id));
+    const partner = p && (await partners.get(tx, program.id, p.partner_id));
+    if (!partner) return undefined;
+    const v = { name: partner.name, email: partner.email, program: program.name, key: data.key };
+    return { subject: t('link_waiting.subject', v), paragraphs: [t('link_waiting.body', v)], path: `/dashboard/partners/${partner.id}` };
+  },
   async new_application({ t, program, tx, data }) {
     const p = await partnerships.get(tx, program.id, String(data.partnership_id));
     const partner = p && (await partners.get(tx, program.id, p.partner_id));

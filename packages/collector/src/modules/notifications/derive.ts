@@ -119,6 +119,18 @@ export async function noticesFor(db: Queryable, event: DomainEvent, known: Known
       if (partnerId) rows.push(notice(programId, 'code_created', 'partner', partnerId, data.id, { code: data.attributes.code }, now));
       break;
     }
+    case 'link.created':
+    case 'link.updated': {
+      // A key a partner chose: the owners hear it waits, the partner when it was approved.
+      const { data } = event;
+      const partnershipId = data.relationships.partnership.data.id;
+      const v = { partnership_id: partnershipId, key: data.attributes.key };
+      if (data.attributes.status === 'pending_approval') rows.push(notice(programId, 'link_waiting', 'owners', null, data.id, v, now));
+      if (event.type === 'link.updated' && data.attributes.status === 'active' && data.attributes.created_by === 'partner') {
+        rows.push(notice(programId, 'link_approved', 'partner', null, data.id, v, now));
+      }
+      break;
+    }
     case 'review.held': {
       // At most one a day per program: the message counts what waits when it is sent.
       const day = Math.floor(now / DAY) * DAY;

@@ -11,6 +11,7 @@ export const PARTNER_KINDS = [
   'payout_sent',
   'clawback',
   'code_created',
+  'link_approved',
 ] as const;
 export const OWNER_KINDS = [
   'new_application',
@@ -18,6 +19,7 @@ export const OWNER_KINDS = [
   'billing_failing',
   'review_waiting',
   'payout_run_waiting',
+  'link_waiting',
   'weekly_summary',
 ] as const;
 export type PartnerKind = (typeof PARTNER_KINDS)[number];

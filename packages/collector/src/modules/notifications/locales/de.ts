@@ -20,6 +20,8 @@ const de: Catalogue<typeof en> = {
     payout_sent: 'Auszahlung gesendet',
     clawback: 'Rückbuchungen',
     code_created: 'neue Codes',
+    link_approved: 'freigegebene Links',
+    link_waiting: 'Links, die auf Freigabe warten',
     new_application: 'neue Bewerbungen',
     webhook_failing: 'Webhook-Endpunkt schlägt fehl',
     billing_failing: 'Abrechnungsanbindung schlägt fehl',
@@ -61,6 +63,14 @@ const de: Catalogue<typeof en> = {
   code_created: {
     subject: 'Ihr neuer Code für {{program}}: {{code}}',
     body: 'Hallo {{name}}, Sie haben einen neuen Aktionscode für {{program}}: {{code}}. Ein Kunde, der ihn an der Kasse eingibt, zählt als Ihrer, auch ohne Ihren Link.',
+  },
+  link_approved: {
+    subject: 'Ihr Link {{key}} für {{program}} ist freigegeben',
+    body: 'Hallo {{name}}, {{program}} hat Ihren Link mit dem Schlüssel {{key}} freigegeben: Jeder Besuch darüber zählt jetzt als Ihrer.',
+  },
+  link_waiting: {
+    subject: '{{name}} hat den Link-Schlüssel {{key}} für {{program}} gewählt',
+    body: '{{name}} ({{email}}) hat einen Link mit dem Schlüssel {{key}} erstellt, der auf Ihrer Seite des Partners auf Freigabe wartet.',
   },
   new_application: {
     subject: '{{name}} hat sich bei {{program}} beworben',

@@ -17,6 +17,8 @@ export default {
     payout_sent: 'payout sent',
     clawback: 'clawbacks',
     code_created: 'new codes',
+    link_approved: 'links approved',
+    link_waiting: 'links waiting for approval',
     new_application: 'new applications',
     webhook_failing: 'webhook endpoint failing',
     billing_failing: 'billing integration failing',
@@ -58,6 +60,14 @@ export default {
   code_created: {
     subject: 'Your new code for {{program}}: {{code}}',
     body: 'Hello {{name}}, you have a new promotion code for {{program}}: {{code}}. A customer who types it at checkout counts as yours, even without your link.',
+  },
+  link_approved: {
+    subject: 'Your link {{key}} for {{program}} is approved',
+    body: 'Hello {{name}}, {{program}} approved your link with the key {{key}}: every visit through it now counts as yours.',
+  },
+  link_waiting: {
+    subject: '{{name}} chose the link key {{key}} for {{program}}',
+    body: '{{name}} ({{email}}) made a link with the key {{key}}, which waits for your approval on their page.',
   },
   new_application: {
     subject: '{{name}} applied to {{program}}',

@@ -20,6 +20,8 @@ const es: Catalogue<typeof en> = {
     payout_sent: 'pago enviado',
     clawback: 'comisiones retiradas',
     code_created: 'códigos nuevos',
+    link_approved: 'enlaces aprobados',
+    link_waiting: 'enlaces esperando aprobación',
     new_application: 'solicitudes nuevas',
     webhook_failing: 'webhook con fallos',
     billing_failing: 'facturación con fallos',
@@ -63,6 +65,14 @@ const es: Catalogue<typeof en> = {
   code_created: {
     subject: 'Tu nuevo código para {{program}}: {{code}}',
     body: 'Hola {{name}}, tienes un nuevo código promocional para {{program}}: {{code}}. Un cliente que lo introduzca al pagar cuenta como tuyo, incluso sin tu enlace.',
+  },
+  link_approved: {
+    subject: 'Tu enlace {{key}} para {{program}} está aprobado',
+    body: 'Hola {{name}}, {{program}} ha aprobado tu enlace con la clave {{key}}: cada visita a través de él cuenta ahora como tuya.',
+  },
+  link_waiting: {
+    subject: '{{name}} ha elegido la clave de enlace {{key}} para {{program}}',
+    body: '{{name}} ({{email}}) ha creado un enlace con la clave {{key}}, que espera tu aprobación en su página.',
   },
   new_application: {
     subject: '{{name}} ha solicitado unirse a {{program}}',

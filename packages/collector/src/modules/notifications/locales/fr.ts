@@ -20,6 +20,8 @@ const fr: Catalogue<typeof en> = {
     payout_sent: 'paiement envoyé',
     clawback: 'reprises de commission',
     code_created: 'nouveaux codes',
+    link_approved: 'liens approuvés',
+    link_waiting: 'liens en attente d’approbation',
     new_application: 'nouvelles candidatures',
     webhook_failing: 'webhook en échec',
     billing_failing: 'facturation en échec',
@@ -63,6 +65,14 @@ const fr: Catalogue<typeof en> = {
   code_created: {
     subject: 'Votre nouveau code pour {{program}} : {{code}}',
     body: 'Bonjour {{name}}, vous avez un nouveau code promo pour {{program}} : {{code}}. Un client qui le saisit au paiement vous est attribué, même sans votre lien.',
+  },
+  link_approved: {
+    subject: 'Votre lien {{key}} pour {{program}} est approuvé',
+    body: 'Bonjour {{name}}, {{program}} a approuvé votre lien avec la clé {{key}} : chaque visite par ce lien vous est désormais attribuée.',
+  },
+  link_waiting: {
+    subject: '{{name}} a choisi la clé de lien {{key}} pour {{program}}',
+    body: '{{name}} ({{email}}) a créé un lien avec la clé {{key}}, qui attend votre approbation sur sa page.',
   },
   new_application: {
     subject: '{{name}} a posé sa candidature à {{program}}',

@@ -37,6 +37,7 @@ const de: Catalogue<typeof en> = {
       text: 'Eine ausgezahlte Provision wurde storniert, zum Beispiel nach einer Erstattung.',
     },
     code_created: { title: 'Sie einen Gutscheincode erhalten', text: 'Ein Programm hat einen Gutscheincode für Sie erstellt.' },
+    link_approved: { title: 'Ihr Link freigegeben wird', text: 'Ein Programm hat einen von Ihnen gewählten Link-Schlüssel freigegeben.' },
   },
 };
 

@@ -16,5 +16,6 @@ export default {
     payout_sent: { title: 'You are paid', text: 'A program sent you a payout; the e-mail has the amount.' },
     clawback: { title: 'A commission is taken back', text: 'A paid commission was reversed, after a refund for example.' },
     code_created: { title: 'You get a promotion code', text: 'A program made a promotion code for you.' },
+    link_approved: { title: 'Your link is approved', text: 'A program approved a link key you chose.' },
   },
 };

@@ -25,6 +25,7 @@ const es: Catalogue<typeof en> = {
     payout_sent: { title: 'Te paguen', text: 'Un programa te ha enviado un pago; el correo indica el importe.' },
     clawback: { title: 'Se anule una comisión', text: 'Una comisión pagada se ha anulado, por ejemplo tras un reembolso.' },
     code_created: { title: 'Recibas un código promocional', text: 'Un programa ha creado un código promocional para ti.' },
+    link_approved: { title: 'Se apruebe tu enlace', text: 'Un programa ha aprobado una clave de enlace que elegiste.' },
   },
 };
 

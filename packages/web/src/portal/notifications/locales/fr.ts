@@ -28,6 +28,7 @@ const fr: Catalogue<typeof en> = {
     payout_sent: { title: 'Vous êtes payé', text: 'Un programme vous a envoyé un paiement ; l’e-mail en indique le montant.' },
     clawback: { title: 'Une commission est reprise', text: 'Une commission payée a été annulée, après un remboursement par exemple.' },
     code_created: { title: 'Vous recevez un code promo', text: 'Un programme a créé un code promo pour vous.' },
+    link_approved: { title: 'Votre lien est approuvé', text: 'Un programme a approuvé une clé de lien que vous avez choisie.' },
   },
 };
 
