@@ -82,5 +82,10 @@ function RulesForm({ rules, saved }: { rules: Rules; saved: () => void }) {
 
 export function LinkSettings() {
   const loaded = useLoad((signal) => api.GET('/v1/link_settings', { signal }), 'link-settings');
-  return <Show loaded={loaded}>{(answer) => <RulesForm rules={answer.data.attributes} saved={loaded.reload} />}</Show>;
+  return (
+    <section class="panel" aria-labelledby="links-title">
+      <h2 id="links-title">Links</h2>
+      <Show loaded={loaded}>{(answer) => <RulesForm rules={answer.data.attributes} saved={loaded.reload} />}</Show>
+    </section>
+  );
 }
