@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { integrityProblems } from './database.js';
 import { expectError, seedPartner } from './harness.js';
+import { partnerPortal } from './session.js';
 import { type Json, type Program, programsKit } from './programs-kit.js';
 import { checkoutSession, invoice, newSecret, postEvent, stripeEvent, stripeId } from './stripe-fixtures.js';
 
@@ -203,15 +204,7 @@ describe("the discount a partner's link brings", () => {
 
 describe('codes made on acceptance and by partners', () => {
   /** A portal session of the partner, through their invitation. */
-  async function portalCookie(p: Program, partnerId: string): Promise<string> {
-    const invited = await kit.c.call('POST', `/v1/partners/${partnerId}/invitation`, { token: p.secret });
-    const token = String(invited.body.meta.link).split('#')[1];
-    const redeemed = await kit.c.call('POST', '/v1/portal/auth/redeem', {
-      token: null,
-      body: { token, password: 'a long partner password' },
-    });
-    return redeemed.headers.get('set-cookie')!.split(';')[0]!;
-  }
+  const portalCookie = async (p: Program, partnerId: string): Promise<string> => (await partnerPortal(kit.c, p.secret, partnerId)).cookie;
 
   it('a partnership gets a code when it is accepted, once, with the prefix', async () => {
     const p = await program();

@@ -221,6 +221,7 @@ sqliteOnly('unsubscribe and preferences', () => {
       partner_message: true,
       new_submission: true,
       new_lead: true,
+      link_waiting: true,
     });
     const off = await p.owner.call('PATCH', '/v1/notifications/preferences', { body: { weekly_summary: false } });
     expect(off.body.data.attributes.weekly_summary).toBe(false);

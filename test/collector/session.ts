@@ -40,3 +40,14 @@ export async function ownerSession(
   if (reply.status !== 200 || !cookie) throw new Error(`redeem: ${reply.status} ${JSON.stringify(reply.body)}`);
   return { email, password, cookie, call: asOwner(c, cookie) };
 }
+
+/** A partner's portal session through their invitation, and calls under one of their partnerships (with the same-origin Origin). */
+export async function partnerPortal(c: Collector, secret: string, partnerId: string) {
+  const invited = await c.call('POST', `/v1/partners/${partnerId}/invitation`, { token: secret });
+  const token = String(invited.body.meta.link).split('#')[1];
+  const redeemed = await c.call('POST', '/v1/portal/auth/redeem', { token: null, body: { token, password: 'a long partner password' } });
+  const cookie = redeemed.headers.get('set-cookie')!.split(';')[0]!;
+  const call = (method: string, path: string, body?: unknown): Promise<Reply> =>
+    c.call(method, path, { token: null, headers: { cookie, origin: c.url }, body });
+  return { cookie, call };
+}

@@ -275,7 +275,10 @@ describe('programs', () => {
     );
     await as('POST', `/v1/message_threads/${theirs.partnershipId}/messages`, { body: 'Theirs' });
     const broadcast = (await as('POST', '/v1/broadcasts', { bodies: { en: 'Theirs' } })).body.data;
+    const theirLink = (await as('POST', '/v1/links', { partnership_id: theirs.partnershipId, destination: 'https://other.example/' })).body
+      .data;
     const ids: Record<string, string> = {
+      links: theirLink.id,
       groups: group.id,
       rewards: reward.id,
       group_moves: move.id,

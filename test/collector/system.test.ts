@@ -114,6 +114,23 @@ describe('/openapi.json', () => {
     'patch /v1/program/two_tier',
     'get /v1/partnerships/{id}/recruitment',
     'get /v1/portal/partnerships/{id}/recruitment',
+    // Issue 45: partners' links and their QR codes.
+    'get /v1/links',
+    'post /v1/links',
+    'get /v1/links/{id}',
+    'patch /v1/links/{id}',
+    'get /v1/links/{id}/stats',
+    'get /v1/links/{id}/qr.svg',
+    'get /v1/links/{id}/qr.png',
+    'get /v1/link_settings',
+    'patch /v1/link_settings',
+    'get /v1/portal/partnerships/{id}/links',
+    'post /v1/portal/partnerships/{id}/links',
+    'get /v1/portal/partnerships/{id}/link_settings',
+    'get /v1/portal/partnerships/{id}/links/{link_id}/stats',
+    'get /v1/portal/partnerships/{id}/links/{link_id}/qr.svg',
+    'get /v1/portal/partnerships/{id}/links/{link_id}/qr.png',
+    'get /v1/go/{program_id}/{key}',
     // Issue 44: payout methods, tax forms, payout runs through PayPal, invoices.
     'get /v1/integrations/paypal',
     'get /v1/partners/{id}/payout_method',
@@ -325,6 +342,7 @@ describe('/openapi.json', () => {
         // A public page that does not exist is the page's own 404, not the router's.
         if (path === '/v1/notifications/unsubscribe')
           expect(reply.status, `${method} ${path}`).toBe(400); // its token is the query's
+        else if (path === '/v1/go/{program_id}/{key}') expect(reply.body.errors[0].detail, path).toMatch(/^no active link/);
         else if (open && method === 'get') expect(reply.body.errors[0].detail, path).toMatch(/^no program page|^no logo for program/);
         // "Am I signed in?" is answered, not refused: data is null.
         else if (['/v1/auth/session', '/v1/portal/account'].includes(path) && method === 'get')
@@ -334,21 +352,18 @@ describe('/openapi.json', () => {
     }
   });
 
-  it('describes every success answer: a JSON schema, or the file type, or no body (204)', async () => {
+  it('describes every success answer: a JSON schema, or the file type, or no body (204, a redirect)', async () => {
     const doc = (await c.call('GET', '/openapi.json', { token: null })).body;
     const undescribed: string[] = [];
     let schemas = 0;
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       for (const [method, op] of Object.entries(ops)) {
-        const [status, success] = Object.entries(op.responses as Record<string, any>).find(([s]) => s.startsWith('2')) ?? [];
+        const [status, success] = Object.entries(op.responses as Record<string, any>).find(([s]) => /^[23]/.test(s)) ?? [];
         const content = success?.content ?? {};
         if (content['application/json']?.schema?.type === 'object') schemas++;
         else if (
-          !content['text/csv'] &&
-          !content['text/html'] &&
-          !content['application/pdf'] &&
-          !content['application/octet-stream'] &&
-          status !== '204'
+          !['text/csv', 'text/html', 'application/pdf', 'application/octet-stream', 'image/svg+xml', 'image/png'].some((t) => content[t]) &&
+          !['204', '302'].includes(status ?? '')
         )
           undescribed.push(`${method} ${path}`);
       }

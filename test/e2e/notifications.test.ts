@@ -5,6 +5,7 @@
 // unsubscribe link followed by a person: its page's button turns the kind off (the page's
 // policy lets its form post to this origin, and nowhere else).
 
+import { OWNER_KINDS, PARTNER_KINDS } from '../../packages/collector/src/modules/notifications/kinds.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptedPartner, apiWith, axeFindings, press, redeemLink, signInFirst, waitForText } from './dashboard.js';
@@ -59,7 +60,7 @@ describe("the owner's e-mail preferences in Chromium", () => {
     await waitForText(page, 'The weekly summary.');
     // Each kind is a labelled checkbox, on until turned off.
     expect(await page.getByRole('checkbox', { name: /The weekly summary/ }).isChecked()).toBe(true);
-    expect(await page.getByRole('checkbox').count()).toBe(9);
+    expect(await page.getByRole('checkbox').count()).toBe(OWNER_KINDS.length);
     expect(await axeFindings(page)).toEqual([]);
 
     await page.focus(weekly);
@@ -102,7 +103,7 @@ describe("the partner's e-mail preferences (the portal's settings) in Chromium",
     await open();
     const first = portal.getByRole('checkbox', { name: /Ihre erste Empfehlung eingeht/ });
     expect(await first.isChecked()).toBe(true);
-    expect(await portal.getByRole('checkbox').count()).toBe(14);
+    expect(await portal.getByRole('checkbox').count()).toBe(PARTNER_KINDS.length);
     await portal.getByRole('checkbox', { name: /Ein Partner über Ihren Anwerbelink beitritt/ }).waitFor();
     expect(await portal.evaluate(() => document.documentElement.lang)).toBe('de');
 

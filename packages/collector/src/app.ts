@@ -30,6 +30,7 @@ import { partnerRoutes } from './modules/partners/routes.js';
 import { partnershipRoutes } from './modules/partnerships/routes.js';
 import { rewardRoutes } from './modules/rewards/routes.js';
 import { codeRoutes } from './modules/codes/routes.js';
+import { linkRoutes } from './modules/links/routes.js';
 import { reviewRoutes } from './modules/review/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { payoutRoutes } from './modules/payouts/routes.js';
@@ -140,6 +141,7 @@ export const ROUTES: readonly Route[] = [
   ...messageRoutes,
   ...resourceRoutes,
   ...brandingRoutes,
+  ...linkRoutes,
 ];
 
 const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };

@@ -5875,6 +5875,8 @@ export interface paths {
                                     key: string;
                                     url?: string;
                                     referrer?: string;
+                                    /** @description The partner's link it came through (absent: the partnership's own key) */
+                                    link_id?: string;
                                     created_at: number;
                                     last_seen_at: number;
                                 };
@@ -5954,6 +5956,8 @@ export interface paths {
                                     key: string;
                                     url?: string;
                                     referrer?: string;
+                                    /** @description The partner's link it came through (absent: the partnership's own key) */
+                                    link_id?: string;
                                     created_at: number;
                                     last_seen_at: number;
                                 };
@@ -14082,7 +14086,7 @@ export interface paths {
                     "application/json": {
                         url: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "partnership.recruited" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated" | "lead.created" | "lead.updated")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "partnership.recruited" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated" | "lead.created" | "lead.updated" | "link.created" | "link.updated")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -14251,7 +14255,7 @@ export interface paths {
                     "application/json": {
                         url?: string;
                         /** @description The event types to send; empty or absent: every type */
-                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "partnership.recruited" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated" | "lead.created" | "lead.updated")[];
+                        event_types?: ("referral.created" | "referral.converted" | "referral.updated" | "partnership.created" | "partnership.updated" | "partnership.group_changed" | "partnership.recruited" | "commission.created" | "commission.updated" | "payment.created" | "payout.created" | "payout.paid" | "payout.failed" | "discount_code.created" | "discount_code.used" | "discount_code.disabled" | "discount_code.enabled" | "review.held" | "review.decided" | "message.created" | "resource.created" | "resource.deleted" | "bounty.awarded" | "bounty_submission.created" | "bounty_submission.updated" | "lead.created" | "lead.updated" | "link.created" | "link.updated")[];
                         description?: string;
                         enabled?: boolean;
                     };
@@ -14745,7 +14749,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, partnership.recruited, commission.created, commission.updated, payment.created, payout.created, payout.paid, payout.failed, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, message.created, resource.created, resource.deleted, bounty.awarded, bounty_submission.created, bounty_submission.updated, lead.created, lead.updated, webhook.test */
+                    /** @description one of referral.created, referral.converted, referral.updated, partnership.created, partnership.updated, partnership.group_changed, partnership.recruited, commission.created, commission.updated, payment.created, payout.created, payout.paid, payout.failed, discount_code.created, discount_code.used, discount_code.disabled, discount_code.enabled, review.held, review.decided, message.created, resource.created, resource.deleted, bounty.awarded, bounty_submission.created, bounty_submission.updated, lead.created, lead.updated, link.created, link.updated, webhook.test */
                     type_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_lt?: string;
@@ -15006,6 +15010,7 @@ export interface paths {
                                     submission_rejected: boolean;
                                     lead_stage: boolean;
                                     new_recruit: boolean;
+                                    link_approved: boolean;
                                 };
                             };
                         };
@@ -15052,6 +15057,7 @@ export interface paths {
                         submission_rejected?: boolean;
                         lead_stage?: boolean;
                         new_recruit?: boolean;
+                        link_approved?: boolean;
                     };
                 };
             };
@@ -15082,6 +15088,7 @@ export interface paths {
                                     submission_rejected: boolean;
                                     lead_stage: boolean;
                                     new_recruit: boolean;
+                                    link_approved: boolean;
                                 };
                             };
                         };
@@ -15137,6 +15144,7 @@ export interface paths {
                                     partner_message: boolean;
                                     new_submission: boolean;
                                     new_lead: boolean;
+                                    link_waiting: boolean;
                                     weekly_summary: boolean;
                                 };
                             };
@@ -15178,6 +15186,7 @@ export interface paths {
                         partner_message?: boolean;
                         new_submission?: boolean;
                         new_lead?: boolean;
+                        link_waiting?: boolean;
                         weekly_summary?: boolean;
                     };
                 };
@@ -15203,6 +15212,7 @@ export interface paths {
                                     partner_message: boolean;
                                     new_submission: boolean;
                                     new_lead: boolean;
+                                    link_waiting: boolean;
                                     weekly_summary: boolean;
                                 };
                             };
@@ -19800,6 +19810,1123 @@ export interface paths {
                     content: {
                         "application/octet-stream": string;
                     };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List links, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description exact match */
+                    partnership_id_eq?: string;
+                    /** @description one of pending_approval, active, disabled */
+                    status_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "link";
+                                attributes: {
+                                    key: string;
+                                    /** @description A page on one of the program's allowed origins */
+                                    destination: string;
+                                    /** @description UTM parameters by name: utm_source, utm_medium, utm_campaign, utm_term, utm_content */
+                                    utm: {
+                                        utm_source?: string;
+                                        utm_medium?: string;
+                                        utm_campaign?: string;
+                                        utm_term?: string;
+                                        utm_content?: string;
+                                    };
+                                    /** @enum {string} */
+                                    status: "pending_approval" | "active" | "disabled";
+                                    /** @enum {string} */
+                                    created_by: "company" | "partner";
+                                    /** @description The destination with ?red=<key> and the UTM parameters: what a visitor lands on */
+                                    url?: string;
+                                    /** @description The collector's address that redirects to url: what the QR code holds */
+                                    short_url?: string;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    partnership: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partnership";
+                                        } | null;
+                                    };
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Give a partnership a link to a page of the program's allowed origins, active at once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        destination: string;
+                        /** @description The key to choose, within the program's rules; absent: one is made up */
+                        key?: string;
+                        /** @description UTM parameters by name: utm_source, utm_medium, utm_campaign, utm_term, utm_content */
+                        utm?: {
+                            utm_source?: string;
+                            utm_medium?: string;
+                            utm_campaign?: string;
+                            utm_term?: string;
+                            utm_content?: string;
+                        };
+                        partnership_id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "link";
+                                attributes: {
+                                    key: string;
+                                    /** @description A page on one of the program's allowed origins */
+                                    destination: string;
+                                    /** @description UTM parameters by name: utm_source, utm_medium, utm_campaign, utm_term, utm_content */
+                                    utm: {
+                                        utm_source?: string;
+                                        utm_medium?: string;
+                                        utm_campaign?: string;
+                                        utm_term?: string;
+                                        utm_content?: string;
+                                    };
+                                    /** @enum {string} */
+                                    status: "pending_approval" | "active" | "disabled";
+                                    /** @enum {string} */
+                                    created_by: "company" | "partner";
+                                    /** @description The destination with ?red=<key> and the UTM parameters: what a visitor lands on */
+                                    url?: string;
+                                    /** @description The collector's address that redirects to url: what the QR code holds */
+                                    short_url?: string;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    partnership: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partnership";
+                                        } | null;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one link */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "link";
+                                attributes: {
+                                    key: string;
+                                    /** @description A page on one of the program's allowed origins */
+                                    destination: string;
+                                    /** @description UTM parameters by name: utm_source, utm_medium, utm_campaign, utm_term, utm_content */
+                                    utm: {
+                                        utm_source?: string;
+                                        utm_medium?: string;
+                                        utm_campaign?: string;
+                                        utm_term?: string;
+                                        utm_content?: string;
+                                    };
+                                    /** @enum {string} */
+                                    status: "pending_approval" | "active" | "disabled";
+                                    /** @enum {string} */
+                                    created_by: "company" | "partner";
+                                    /** @description The destination with ?red=<key> and the UTM parameters: what a visitor lands on */
+                                    url?: string;
+                                    /** @description The collector's address that redirects to url: what the QR code holds */
+                                    short_url?: string;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    partnership: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partnership";
+                                        } | null;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Approve a waiting link (active), disable one (its key credits nothing more) or enable it again */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "active" | "disabled";
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "link";
+                                attributes: {
+                                    key: string;
+                                    /** @description A page on one of the program's allowed origins */
+                                    destination: string;
+                                    /** @description UTM parameters by name: utm_source, utm_medium, utm_campaign, utm_term, utm_content */
+                                    utm: {
+                                        utm_source?: string;
+                                        utm_medium?: string;
+                                        utm_campaign?: string;
+                                        utm_term?: string;
+                                        utm_content?: string;
+                                    };
+                                    /** @enum {string} */
+                                    status: "pending_approval" | "active" | "disabled";
+                                    /** @enum {string} */
+                                    created_by: "company" | "partner";
+                                    /** @description The destination with ?red=<key> and the UTM parameters: what a visitor lands on */
+                                    url?: string;
+                                    /** @description The collector's address that redirects to url: what the QR code holds */
+                                    short_url?: string;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    partnership: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partnership";
+                                        } | null;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/links/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The link's clicks, the referrals it brought and those that paid */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "link_stats";
+                                attributes: {
+                                    clicks: number;
+                                    referrals: number;
+                                    /** @description Referrals that paid */
+                                    conversions: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/links/{id}/qr.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The link's QR code as SVG: its short address, the same image at every download */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/svg+xml": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/links/{id}/qr.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The link's QR code as PNG: its short address, the same image at every download */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/link_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's rules for partners' links: the UTM template, chosen keys, approval */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "link_settings";
+                                attributes: {
+                                    /** @description The program's UTM template; {key} in a value is the link's key. A field it sets, links cannot change */
+                                    utm: {
+                                        utm_source?: string;
+                                        utm_medium?: string;
+                                        utm_campaign?: string;
+                                        utm_term?: string;
+                                        utm_content?: string;
+                                    };
+                                    /** @description Partners may choose their links’ keys */
+                                    custom_keys: boolean;
+                                    key_min_length: number;
+                                    key_max_length: number;
+                                    /** @enum {string} */
+                                    key_characters: "letters_digits" | "letters_digits_dash";
+                                    reserved_keys: string[];
+                                    /** @description A key a partner chose waits for an owner’s approval */
+                                    approval_required: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the rules for partners' links (links already made keep their key and UTM parameters) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description UTM parameters by name: utm_source, utm_medium, utm_campaign, utm_term, utm_content */
+                        utm?: {
+                            utm_source?: string;
+                            utm_medium?: string;
+                            utm_campaign?: string;
+                            utm_term?: string;
+                            utm_content?: string;
+                        };
+                        custom_keys?: boolean;
+                        key_min_length?: number;
+                        key_max_length?: number;
+                        /** @enum {string} */
+                        key_characters?: "letters_digits" | "letters_digits_dash";
+                        reserved_keys?: string[];
+                        approval_required?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "link_settings";
+                                attributes: {
+                                    /** @description The program's UTM template; {key} in a value is the link's key. A field it sets, links cannot change */
+                                    utm: {
+                                        utm_source?: string;
+                                        utm_medium?: string;
+                                        utm_campaign?: string;
+                                        utm_term?: string;
+                                        utm_content?: string;
+                                    };
+                                    /** @description Partners may choose their links’ keys */
+                                    custom_keys: boolean;
+                                    key_min_length: number;
+                                    key_max_length: number;
+                                    /** @enum {string} */
+                                    key_characters: "letters_digits" | "letters_digits_dash";
+                                    reserved_keys: string[];
+                                    /** @description A key a partner chose waits for an owner’s approval */
+                                    approval_required: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partnership's links, newest first (its own key's link is the partnership's key) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of pending_approval, active, disabled */
+                    status_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "link";
+                                attributes: {
+                                    key: string;
+                                    /** @description A page on one of the program's allowed origins */
+                                    destination: string;
+                                    /** @description UTM parameters by name: utm_source, utm_medium, utm_campaign, utm_term, utm_content */
+                                    utm: {
+                                        utm_source?: string;
+                                        utm_medium?: string;
+                                        utm_campaign?: string;
+                                        utm_term?: string;
+                                        utm_content?: string;
+                                    };
+                                    /** @enum {string} */
+                                    status: "pending_approval" | "active" | "disabled";
+                                    /** @enum {string} */
+                                    created_by: "company" | "partner";
+                                    /** @description The destination with ?red=<key> and the UTM parameters: what a visitor lands on */
+                                    url?: string;
+                                    /** @description The collector's address that redirects to url: what the QR code holds */
+                                    short_url?: string;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    partnership: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partnership";
+                                        } | null;
+                                    };
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Make a link to a page of the program's site, with a key of your choosing where the program allows */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        destination: string;
+                        /** @description The key to choose, within the program's rules; absent: one is made up */
+                        key?: string;
+                        /** @description UTM parameters by name: utm_source, utm_medium, utm_campaign, utm_term, utm_content */
+                        utm?: {
+                            utm_source?: string;
+                            utm_medium?: string;
+                            utm_campaign?: string;
+                            utm_term?: string;
+                            utm_content?: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "link";
+                                attributes: {
+                                    key: string;
+                                    /** @description A page on one of the program's allowed origins */
+                                    destination: string;
+                                    /** @description UTM parameters by name: utm_source, utm_medium, utm_campaign, utm_term, utm_content */
+                                    utm: {
+                                        utm_source?: string;
+                                        utm_medium?: string;
+                                        utm_campaign?: string;
+                                        utm_term?: string;
+                                        utm_content?: string;
+                                    };
+                                    /** @enum {string} */
+                                    status: "pending_approval" | "active" | "disabled";
+                                    /** @enum {string} */
+                                    created_by: "company" | "partner";
+                                    /** @description The destination with ?red=<key> and the UTM parameters: what a visitor lands on */
+                                    url?: string;
+                                    /** @description The collector's address that redirects to url: what the QR code holds */
+                                    short_url?: string;
+                                    created_at: number;
+                                    updated_at: number;
+                                };
+                                relationships: {
+                                    partnership: {
+                                        data: {
+                                            id: string;
+                                            /** @constant */
+                                            type: "partnership";
+                                        } | null;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/link_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's rules for the keys of your links */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "link_settings";
+                                attributes: {
+                                    /** @description The program's UTM template; {key} in a value is the link's key. A field it sets, links cannot change */
+                                    utm: {
+                                        utm_source?: string;
+                                        utm_medium?: string;
+                                        utm_campaign?: string;
+                                        utm_term?: string;
+                                        utm_content?: string;
+                                    };
+                                    /** @description Partners may choose their links’ keys */
+                                    custom_keys: boolean;
+                                    key_min_length: number;
+                                    key_max_length: number;
+                                    /** @enum {string} */
+                                    key_characters: "letters_digits" | "letters_digits_dash";
+                                    reserved_keys: string[];
+                                    /** @description A key a partner chose waits for an owner’s approval */
+                                    approval_required: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/links/{link_id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of your links' clicks, referrals and those that paid */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    link_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "link_stats";
+                                attributes: {
+                                    clicks: number;
+                                    referrals: number;
+                                    /** @description Referrals that paid */
+                                    conversions: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/links/{link_id}/qr.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The link's QR code as SVG: its short address, the same image at every download */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    link_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/svg+xml": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/partnerships/{id}/links/{link_id}/qr.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The link's QR code as PNG: its short address, the same image at every download */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    link_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/go/{program_id}/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A link's short address (its QR code's): redirects to its page with ?red=<key> and its UTM parameters */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    program_id: string;
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Error */
                 default: {

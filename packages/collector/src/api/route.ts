@@ -113,7 +113,7 @@ export interface Route<B = unknown, Q = unknown> {
   /** Counted against the per-address hourly limit on applications (RateLimits.applicationsPerHour). */
   applicationLimit?: boolean;
   /** A success answer that is not JSON (a file to download). */
-  produces?: 'text/csv' | 'text/html' | 'application/pdf' | 'application/octet-stream';
+  produces?: 'text/csv' | 'text/html' | 'application/pdf' | 'application/octet-stream' | 'image/svg+xml' | 'image/png';
   // Method syntax on purpose: a route with a narrower body type is still a Route.
   handle(input: RouteInput<B, Q>): Promise<Reply>;
 }

@@ -33,6 +33,8 @@ export const EVENT_TYPES = [
   'bounty_submission.updated',
   'lead.created',
   'lead.updated',
+  'link.created',
+  'link.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -84,6 +86,7 @@ export type BountySubmissionPayload = Record_<{
   amount: number;
   currency: string;
 }>;
+export type LinkPayload = Record_<{ key: string; status: string; created_by: string }> & { relationships: To<'partnership'> };
 
 /** Each event's payload. */
 export interface EventPayloads {
@@ -105,6 +108,9 @@ export interface EventPayloads {
   'discount_code.used': CodePayload;
   'discount_code.disabled': CodePayload;
   'discount_code.enabled': CodePayload;
+  // A partner's link made, or its status changed (approved, disabled, enabled).
+  'link.created': LinkPayload;
+  'link.updated': LinkPayload;
   // A referral held at conversion, or a payment's commission held when it is paid.
   'review.held': ReferralPayload | CommissionPayload;
   'review.decided': DecisionPayload;

@@ -117,6 +117,8 @@ export async function recordClick(db: Db, programId: string, input: ClickInput, 
         pk: input.pk,
         url: input.url ?? null,
         referrer: input.referrer ?? null,
+        // Which of the partner's links: the slug's read named it, so this costs no statement.
+        link_id: credited.link_id ?? null,
         created_at: now,
         last_seen_at: now,
       });

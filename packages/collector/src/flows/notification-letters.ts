@@ -121,12 +121,23 @@ const partnerWords: Record<string, PartnerWords> = {
     const v = { name, program: program.name, recruit: recruit.name };
     return { subject: t('new_recruit.subject', v), paragraphs: [t('new_recruit.body', v)] };
   },
+  async link_approved({ t, name, program, data }) {
+    const v = { name, program: program.name, key: data.key };
+    return { subject: t('link_approved.subject', v), paragraphs: [t('link_approved.body', v)] };
+  },
 };
 
 /** The words of an owner's message (English, as the dashboard), and the dashboard's page. */
 type OwnerWords = (c: Context & { t: TFunction }) => Promise<Pick<Draft, 'subject' | 'paragraphs' | 'path'> | undefined>;
 
 const ownerWords: Record<string, OwnerWords> = {
+  async link_waiting({ t, program, tx, data }) {
+    const p = await partnerships.get(tx, program.id, String(data.partnership_id));
+    const partner = p && (await partners.get(tx, program.id, p.partner_id));
+    if (!partner) return undefined;
+    const v = { name: partner.name, email: partner.email, program: program.name, key: data.key };
+    return { subject: t('link_waiting.subject', v), paragraphs: [t('link_waiting.body', v)], path: `/dashboard/partners/${partner.id}` };
+  },
   async new_application({ t, program, tx, data }) {
     const p = await partnerships.get(tx, program.id, String(data.partnership_id));
     const partner = p && (await partners.get(tx, program.id, p.partner_id));

@@ -28,6 +28,7 @@ const Resources = lazyPage(() => import('./resources/page.js').then((m) => withI
 const ProgramPage = lazyPage(() => import('./pages/program-page.js').then((m) => withItsWords(m.ProgramPage)));
 const Leads = lazyPage(() => import('./leads/page.js').then((m) => withItsWords(m.Leads)));
 const Recruits = lazyPage(() => import('./recruits/page.js').then((m) => withItsWords(m.Recruits)));
+const Links = lazyPage(() => import('./links/page.js').then((m) => withItsWords(m.Links)));
 // The PayPal confirmation link's page: opened signed in or not.
 const PayoutConfirm = lazyPage(() => import('./payment/confirm.js').then((m) => withItsWords(m.PayoutConfirm)));
 
@@ -35,6 +36,7 @@ const NAV = [
   ['/', () => t('nav.home')],
   ['/referrals', () => t('nav.referrals')],
   ['/leads', () => t('nav.leads')],
+  ['/links', () => t('nav.links')],
   ['/earnings', () => t('nav.earnings')],
   ['/messages', () => t('nav.messages')],
   ['/resources', () => t('nav.resources')],
@@ -112,6 +114,7 @@ function Shell({ portal }: { portal: PortalSession }) {
           <Route path={`${BASE}/`} component={Home} />
           <Route path={`${BASE}/referrals`} component={Referrals} />
           <Route path={`${BASE}/leads`} component={Leads} />
+          <Route path={`${BASE}/links`} component={Links} />
           <Route path={`${BASE}/earnings`} component={Earnings} />
           <Route path={`${BASE}/resources`} component={Resources} />
           <Route path={`${BASE}/bounties`} component={Bounties} />

@@ -11,6 +11,8 @@ export interface ClickRow {
   pk: string;
   url: string | null;
   referrer: string | null;
+  /** The partner's link (modules/links) it came through; null: the partnership's own key. */
+  link_id: string | null;
   created_at: number;
   /** Moved forward by a repeat, so the latest click of a visitor stays the one credited. */
   last_seen_at: number;

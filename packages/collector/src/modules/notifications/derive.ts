@@ -119,6 +119,22 @@ export async function noticesFor(db: Queryable, event: DomainEvent, known: Known
       if (partnerId) rows.push(notice(programId, 'code_created', 'partner', partnerId, data.id, { code: data.attributes.code }, now));
       break;
     }
+    case 'review.held': {
+      // At most one a day per program: the message counts what waits when it is sent.
+      const day = Math.floor(now / DAY) * DAY;
+      rows.push(notice(programId, 'review_waiting', 'owners', null, `${programId}:${day}`, {}, now));
+      break;
+    }
+    default:
+      await activityNotices(db, event, rows);
+  }
+  return rows.map(notificationInsert);
+}
+
+/** Of what partners do beyond referring (issue 45): messages, bounties, leads, recruits and links. */
+async function activityNotices(db: Queryable, event: DomainEvent, rows: NotificationRow[]): Promise<void> {
+  const { programId, at: now } = event;
+  switch (event.type) {
     case 'message.created': {
       // One row per thread, reader and the reader's last read: a burst shares it; a read starts the next.
       const { thread_id: threadId, partner_id: partnerId, author } = event.data.attributes;
@@ -181,12 +197,17 @@ export async function noticesFor(db: Queryable, event: DomainEvent, known: Known
       );
       break;
     }
-    case 'review.held': {
-      // At most one a day per program: the message counts what waits when it is sent.
-      const day = Math.floor(now / DAY) * DAY;
-      rows.push(notice(programId, 'review_waiting', 'owners', null, `${programId}:${day}`, {}, now));
+    case 'link.created':
+    case 'link.updated': {
+      // A key a partner chose: the owners hear it waits, the partner when it was approved.
+      const { data } = event;
+      const partnershipId = data.relationships.partnership.data.id;
+      const v = { partnership_id: partnershipId, key: data.attributes.key };
+      if (data.attributes.status === 'pending_approval') rows.push(notice(programId, 'link_waiting', 'owners', null, data.id, v, now));
+      if (event.type === 'link.updated' && data.attributes.status === 'active' && data.attributes.created_by === 'partner') {
+        rows.push(notice(programId, 'link_approved', 'partner', null, data.id, v, now));
+      }
       break;
     }
   }
-  return rows.map(notificationInsert);
 }

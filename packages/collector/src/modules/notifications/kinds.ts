@@ -17,6 +17,7 @@ export const PARTNER_KINDS = [
   'submission_rejected',
   'lead_stage',
   'new_recruit',
+  'link_approved',
 ] as const;
 export const OWNER_KINDS = [
   'new_application',
@@ -27,6 +28,7 @@ export const OWNER_KINDS = [
   'partner_message',
   'new_submission',
   'new_lead',
+  'link_waiting',
   'weekly_summary',
 ] as const;
 export type PartnerKind = (typeof PARTNER_KINDS)[number];

@@ -31,4 +31,6 @@ export interface PartnershipRow {
 export interface CreditedPartnership extends PartnershipRow {
   partner_email_norm: string;
   partner_paypal_email_norm: string | null;
+  /** The link (modules/links) whose key credited it; null or absent: the partnership's own key, or no slug. */
+  link_id?: string | null;
 }

@@ -27,9 +27,9 @@ export async function update(db: Queryable, row: PartnershipRow, from: Partnersh
   return (await updateRow(db, 'partnerships', row.program_id, row.id, fields, { state: from })) === 1;
 }
 
-/** Replaces every slug that credits the partnership (its key and competitor slugs). */
+/** Replaces every slug that credits the partnership (its key and competitor slugs); its links' keys stay. */
 export async function setSlugs(db: Queryable, programId: string, partnershipId: string, slugs: readonly string[]): Promise<void> {
-  await db.run('DELETE FROM slugs WHERE partnership_id = ?', [partnershipId]);
+  await db.run('DELETE FROM slugs WHERE partnership_id = ? AND link_id IS NULL', [partnershipId]);
   for (const slug of slugs) {
     await db.run('INSERT INTO slugs (program_id, slug, partnership_id) VALUES (?, ?, ?)', [programId, slug, partnershipId]);
   }
@@ -44,11 +44,12 @@ export async function slugsTaken(
 ): Promise<string[]> {
   const taken: string[] = [];
   for (const slug of slugs) {
-    const row = await db.get<{ partnership_id: string }>('SELECT partnership_id FROM slugs WHERE program_id = ? AND slug = ?', [
-      programId,
-      slug,
-    ]);
-    if (row && row.partnership_id !== exceptPartnershipId) taken.push(slug);
+    const row = await db.get<{ partnership_id: string; link_id: string | null }>(
+      'SELECT partnership_id, link_id FROM slugs WHERE program_id = ? AND slug = ?',
+      [programId, slug],
+    );
+    // A link's key is taken even by its own partnership: it is not one of its slugs to replace.
+    if (row && (row.partnership_id !== exceptPartnershipId || row.link_id !== null)) taken.push(slug);
   }
   return taken;
 }
@@ -70,15 +71,30 @@ export function getByPartner(db: Queryable, programId: string, partnerId: string
   return db.get<PartnershipRow>('SELECT * FROM partnerships WHERE program_id = ? AND partner_id = ?', [programId, partnerId]);
 }
 
+/** Makes a link's key credit its partnership (false: the key credits something already). */
+export async function addLinkSlug(db: Queryable, programId: string, partnershipId: string, slug: string, linkId: string): Promise<boolean> {
+  const added = await db.run('INSERT INTO slugs (program_id, slug, partnership_id, link_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
+    programId,
+    slug,
+    partnershipId,
+    linkId,
+  ]);
+  return added === 1;
+}
+
+export async function removeLinkSlug(db: Queryable, programId: string, linkId: string): Promise<void> {
+  await db.run('DELETE FROM slugs WHERE program_id = ? AND link_id = ?', [programId, linkId]);
+}
+
 const CREDITED = `SELECT ps.*, pa.email_norm AS partner_email_norm, pa.paypal_email_norm AS partner_paypal_email_norm
                     FROM partnerships ps JOIN partners pa ON pa.id = ps.partner_id`;
 
 /** The partnership a referral slug (a key or a competitor slug) credits. */
 export function findBySlug(db: Queryable, programId: string, slug: string): Promise<CreditedPartnership | undefined> {
-  return db.get<CreditedPartnership>(`${CREDITED} JOIN slugs s ON s.partnership_id = ps.id WHERE s.program_id = ? AND s.slug = ?`, [
-    programId,
-    slug,
-  ]);
+  return db.get<CreditedPartnership>(
+    `${CREDITED.replace('SELECT ps.*', 'SELECT s.link_id, ps.*')} JOIN slugs s ON s.partnership_id = ps.id WHERE s.program_id = ? AND s.slug = ?`,
+    [programId, slug],
+  );
 }
 
 /** The partnership of the latest click recorded with this click id. */

@@ -26,3 +26,13 @@ export const creditedByClick = (db: Queryable, programId: string, grId: string):
 /** The partnership a referral link's slug names, ready to credit, or undefined. */
 export const creditedBySlug = (db: Queryable, programId: string, slug: string): Promise<CreditedPartnership | undefined> =>
   partnerships.findBySlug(db, programId, slug);
+
+/** A link's key, made to credit its partnership (false: the key credits something already). */
+export const addLinkSlug = partnerships.addLinkSlug;
+
+/** A link's key, made to credit nothing (the link disabled). */
+export const removeLinkSlug = partnerships.removeLinkSlug;
+
+/** Whether the slug credits anything in the program (a key, a competitor slug, a link). */
+export const slugTaken = async (db: Queryable, programId: string, slug: string): Promise<boolean> =>
+  (await partnerships.slugsTaken(db, programId, [slug], null)).length > 0;

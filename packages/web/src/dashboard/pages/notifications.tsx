@@ -12,6 +12,7 @@ type Kind = keyof Answer<'/v1/notifications/preferences'>['data']['attributes'];
 
 /** Each kind in words: what happened, and how often it can come. */
 const WORDS: Record<Kind, { title: string; text: string }> = {
+  link_waiting: { title: 'A partner chooses a link key', text: "A key a partner chose waits for your approval on the partner's page." },
   new_application: { title: 'A partner applies', text: 'Someone applied on your public page and waits for you to accept them.' },
   webhook_failing: {
     title: 'A webhook endpoint is failing',

@@ -16,6 +16,7 @@ import { CommissionTable, ReferralTable } from './records.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { allGroups, byId, type Group, type GroupMove } from '../groups.js';
 import { PartnerCodes } from '../partner-codes.js';
+import { PartnerLinks } from '../partner-links.js';
 import { PartnerPayout } from '../partner-payout.js';
 import { PartnerRecruits } from '../partner-recruits.js';
 
@@ -447,6 +448,7 @@ export function Partner() {
               </section>
             )}
             {ship && <PartnerCodes partnership={partnership!} program={program} groupName={group?.attributes.name} />}
+            {partnership && <PartnerLinks partnershipId={partnership.id} />}
             <PortalInvite partnerId={partner.id} name={a.name} />
             <PartnerPayout partnerId={partner.id} />
             {ship && <PartnerRecruits partnershipId={partnership!.id} />}

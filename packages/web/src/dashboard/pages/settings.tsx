@@ -19,6 +19,7 @@ import { href, useSession } from '../session.js';
 import { TRACK_CALL } from '../track-call.js';
 import { PromotionCodeSettings } from './code-settings.js';
 import { TwoTierSettings } from './two-tier-settings.js';
+import { LinkSettings } from '../link-settings.js';
 import { Integrations } from './integrations.js';
 import { WebhookSettings } from './webhook-settings.js';
 
@@ -525,6 +526,7 @@ const SECTIONS: ReadonlyArray<{ id: string; title: string; show: (on: SectionDat
     show: (on) => withProgram(on, (p) => <PromotionCodeSettings program={p} saved={on.program.reload} />),
   },
   { id: 'two-tier', title: 'Two-tier referrals', show: () => <TwoTierSettings /> },
+  { id: 'links', title: 'Links', show: () => <LinkSettings /> },
   { id: 'review', title: 'Review', show: (on) => withProgram(on, (p) => <ReviewSignals program={p} saved={on.program.reload} />) },
   { id: 'integrations', title: 'Integrations', show: (on) => <Integrations program={on.program.data?.data} saved={on.program.reload} /> },
   { id: 'webhooks', title: 'Webhooks', show: () => <WebhookSettings /> },

@@ -43,6 +43,8 @@ const EVENT_TYPES = {
   'bounty_submission.updated': 'a bounty submission was approved (its commission made) or rejected',
   'lead.created': 'a partner submitted a lead, or an owner did for a partner',
   'lead.updated': "a lead's stage moved: qualified, won (with its referral) or lost",
+  'link.created': "a partner's link was made (by them, or for them)",
+  'link.updated': "a partner's link was approved, disabled or enabled again",
 } satisfies Record<EventType, string>;
 
 /** A secret just made: by adding the endpoint, or by rotating (then the old one still signs until `until`). */

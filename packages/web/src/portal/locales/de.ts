@@ -18,6 +18,7 @@ const de: Catalogue<typeof en> = {
     home: 'Start',
     referrals: 'Empfehlungen',
     leads: 'Leads',
+    links: 'Links',
     earnings: 'Provisionen und Auszahlungen',
     resources: 'Markenmaterial',
     bounties: 'Prämien',

@@ -16,6 +16,7 @@ export default {
     home: 'Home',
     referrals: 'Referrals',
     leads: 'Leads',
+    links: 'Links',
     earnings: 'Commissions and payouts',
     resources: 'Brand resources',
     bounties: 'Bounties',

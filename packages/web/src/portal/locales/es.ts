@@ -18,6 +18,7 @@ const es: Catalogue<typeof en> = {
     home: 'Inicio',
     referrals: 'Referidos',
     leads: 'Leads',
+    links: 'Enlaces',
     earnings: 'Comisiones y pagos',
     resources: 'Recursos de marca',
     bounties: 'Bonificaciones',

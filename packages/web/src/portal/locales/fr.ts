@@ -18,6 +18,7 @@ const fr: Catalogue<typeof en> = {
     home: 'Accueil',
     referrals: 'Parrainages',
     leads: 'Leads',
+    links: 'Liens',
     earnings: 'Commissions et versements',
     resources: 'Ressources de marque',
     bounties: 'Primes',

@@ -22,6 +22,8 @@ const de: Catalogue<typeof en> = {
     code_created: 'neue Codes',
     message_waiting: 'Nachrichten des Teams',
     new_recruit: 'neue Geworbene',
+    link_approved: 'freigegebene Links',
+    link_waiting: 'Links, die auf Freigabe warten',
     new_application: 'neue Bewerbungen',
     webhook_failing: 'Webhook-Endpunkt schlägt fehl',
     billing_failing: 'Abrechnungsanbindung schlägt fehl',
@@ -94,6 +96,14 @@ const de: Catalogue<typeof en> = {
   new_recruit: {
     subject: '{{recruit}} ist {{program}} über Ihren Link beigetreten',
     body: 'Hallo {{name}}, {{recruit}} hat sich über Ihren Anwerbelink beim Partnerprogramm von {{program}} beworben. Ab jetzt erhalten Sie einen Anteil an den Provisionen: siehe Geworbene in Ihrem Portal.',
+  },
+  link_approved: {
+    subject: 'Ihr Link {{key}} für {{program}} ist freigegeben',
+    body: 'Hallo {{name}}, {{program}} hat Ihren Link mit dem Schlüssel {{key}} freigegeben: Jeder Besuch darüber zählt jetzt als Ihrer.',
+  },
+  link_waiting: {
+    subject: '{{name}} hat den Link-Schlüssel {{key}} für {{program}} gewählt',
+    body: '{{name}} ({{email}}) hat einen Link mit dem Schlüssel {{key}} erstellt, der auf Ihrer Seite des Partners auf Freigabe wartet.',
   },
   new_application: {
     subject: '{{name}} hat sich bei {{program}} beworben',

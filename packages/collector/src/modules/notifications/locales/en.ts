@@ -19,6 +19,8 @@ export default {
     code_created: 'new codes',
     message_waiting: 'messages from the team',
     new_recruit: 'new recruits',
+    link_approved: 'links approved',
+    link_waiting: 'links waiting for approval',
     new_application: 'new applications',
     webhook_failing: 'webhook endpoint failing',
     billing_failing: 'billing integration failing',
@@ -91,6 +93,14 @@ export default {
   new_recruit: {
     subject: '{{recruit}} joined {{program}} through your link',
     body: 'Hello {{name}}, {{recruit}} applied to the partner program of {{program}} through your recruitment link. From now on you earn a share of their commissions: see Recruits in your portal.',
+  },
+  link_approved: {
+    subject: 'Your link {{key}} for {{program}} is approved',
+    body: 'Hello {{name}}, {{program}} approved your link with the key {{key}}: every visit through it now counts as yours.',
+  },
+  link_waiting: {
+    subject: '{{name}} chose the link key {{key}} for {{program}}',
+    body: '{{name}} ({{email}}) made a link with the key {{key}}, which waits for your approval on their page.',
   },
   new_application: {
     subject: '{{name}} applied to {{program}}',

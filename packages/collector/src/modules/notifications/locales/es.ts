@@ -22,6 +22,8 @@ const es: Catalogue<typeof en> = {
     code_created: 'códigos nuevos',
     message_waiting: 'mensajes del equipo',
     new_recruit: 'nuevos reclutados',
+    link_approved: 'enlaces aprobados',
+    link_waiting: 'enlaces esperando aprobación',
     new_application: 'solicitudes nuevas',
     webhook_failing: 'webhook con fallos',
     billing_failing: 'facturación con fallos',
@@ -96,6 +98,14 @@ const es: Catalogue<typeof en> = {
   new_recruit: {
     subject: '{{recruit}} se unió a {{program}} con tu enlace',
     body: 'Hola {{name}}, {{recruit}} se postuló al programa de socios de {{program}} con tu enlace de reclutamiento. Desde ahora ganas una parte de sus comisiones: consulta Reclutados en tu portal.',
+  },
+  link_approved: {
+    subject: 'Tu enlace {{key}} para {{program}} está aprobado',
+    body: 'Hola {{name}}, {{program}} ha aprobado tu enlace con la clave {{key}}: cada visita a través de él cuenta ahora como tuya.',
+  },
+  link_waiting: {
+    subject: '{{name}} ha elegido la clave de enlace {{key}} para {{program}}',
+    body: '{{name}} ({{email}}) ha creado un enlace con la clave {{key}}, que espera tu aprobación en su página.',
   },
   new_application: {
     subject: '{{name}} ha solicitado unirse a {{program}}',

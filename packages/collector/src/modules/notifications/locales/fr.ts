@@ -22,6 +22,8 @@ const fr: Catalogue<typeof en> = {
     code_created: 'nouveaux codes',
     message_waiting: 'messages de l’équipe',
     new_recruit: 'nouveaux filleuls',
+    link_approved: 'liens approuvés',
+    link_waiting: 'liens en attente d’approbation',
     new_application: 'nouvelles candidatures',
     webhook_failing: 'webhook en échec',
     billing_failing: 'facturation en échec',
@@ -96,6 +98,14 @@ const fr: Catalogue<typeof en> = {
   new_recruit: {
     subject: '{{recruit}} a rejoint {{program}} grâce à votre lien',
     body: 'Bonjour {{name}}, {{recruit}} a postulé au programme partenaire de {{program}} avec votre lien de parrainage. Vous touchez désormais une part de ses commissions : voir Filleuls dans votre portail.',
+  },
+  link_approved: {
+    subject: 'Votre lien {{key}} pour {{program}} est approuvé',
+    body: 'Bonjour {{name}}, {{program}} a approuvé votre lien avec la clé {{key}} : chaque visite par ce lien vous est désormais attribuée.',
+  },
+  link_waiting: {
+    subject: '{{name}} a choisi la clé de lien {{key}} pour {{program}}',
+    body: '{{name}} ({{email}}) a créé un lien avec la clé {{key}}, qui attend votre approbation sur sa page.',
   },
   new_application: {
     subject: '{{name}} a posé sa candidature à {{program}}',

@@ -48,6 +48,7 @@ import m0042 from './0042-brand-resources.js';
 import m0043 from './0043-bounties.js';
 import m0044 from './0044-leads.js';
 import m0045 from './0045-two-tier.js';
+import m0046 from './0046-links.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -97,4 +98,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0043,
   m0044,
   m0045,
+  m0046,
 ];

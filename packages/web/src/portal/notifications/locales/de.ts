@@ -61,6 +61,7 @@ const de: Catalogue<typeof en> = {
       title: 'Ein Partner über Ihren Anwerbelink beitritt',
       text: 'Jemand hat sich über Ihren Link beworben, und Sie erhalten einen Anteil an den Provisionen.',
     },
+    link_approved: { title: 'Ihr Link freigegeben wird', text: 'Ein Programm hat einen von Ihnen gewählten Link-Schlüssel freigegeben.' },
   },
 };
 

@@ -31,5 +31,6 @@ export default {
       title: 'A partner joins through your recruitment link',
       text: 'Someone applied through your link, and you earn a share of their commissions.',
     },
+    link_approved: { title: 'Your link is approved', text: 'A program approved a link key you chose.' },
   },
 };

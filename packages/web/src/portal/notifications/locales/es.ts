@@ -46,6 +46,7 @@ const es: Catalogue<typeof en> = {
       title: 'Un socio se una con tu enlace de reclutamiento',
       text: 'Alguien se postuló con tu enlace, y ganas una parte de sus comisiones.',
     },
+    link_approved: { title: 'Se apruebe tu enlace', text: 'Un programa ha aprobado una clave de enlace que elegiste.' },
   },
 };
 

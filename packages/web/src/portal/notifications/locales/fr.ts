@@ -49,6 +49,7 @@ const fr: Catalogue<typeof en> = {
       title: 'Un partenaire vous rejoint par votre lien de parrainage',
       text: 'Quelqu’un a postulé avec votre lien, et vous touchez une part de ses commissions.',
     },
+    link_approved: { title: 'Votre lien est approuvé', text: 'Un programme a approuvé une clé de lien que vous avez choisie.' },
   },
 };
 
