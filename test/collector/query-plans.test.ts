@@ -115,6 +115,12 @@ beforeAll(async () => {
   await call('POST', '/v1/commissions', { body: { partner_id: p.partnerId, amount: 500, currency: 'EUR' } });
   const paid = (await call('POST', '/v1/payout_batches', { body: { currency: 'EUR' } })).body.data[0].id;
   await call('POST', `/v1/payout_batches/${paid}/paid`);
+  // A deep link of the partnership's, to a page of the program's own origin.
+  const origin = (await call('GET', '/v1/program')).body.data.attributes.allowed_origins[0];
+  const link = await call('POST', '/v1/links', {
+    body: { partnership_id: p.partnershipId, destination: `${origin}/pricing`, key: 'plans-link' },
+  });
+  expect(link.status).toBe(201);
   // Its money back in part, as a provider's reversal would: a credit note against that invoice.
   const credit = { cause: 'trr_plans', amount: 100, reason: 'plans' };
   await c.running.db.transaction((tx) => creditPayout(tx, c.programId, { id: paid, partner_id: p.partnerId }, credit, T0));

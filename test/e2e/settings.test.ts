@@ -137,6 +137,7 @@ describe('Settings, a section at a time, in Chromium', () => {
       'Snippet',
       'Public page',
       'Promotion codes',
+      'Two-tier referrals',
       'Links',
       'Review',
       'Integrations',
@@ -203,7 +204,7 @@ describe('Settings, a section at a time, in Chromium', () => {
     await page.goto(at('/settings/program'));
     await page.waitForSelector('nav.sections a');
     const sections = await menu();
-    expect(sections).toHaveLength(10);
+    expect(sections).toHaveLength(11);
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 800 });
       for (const { id, title } of sections) {
