@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { expectError, seedPartner, startCollector, type Reply } from './harness.js';
 import { read, startSmtp } from './smtp.js';
 import { put as putMethod } from '../../packages/collector/src/modules/payout-methods/repo.js';
+import { chosen } from '../../packages/collector/src/modules/payout-methods/service.js';
 import { type Json, type Program, programsKit } from './programs-kit.js';
 
 const kit = programsKit();
@@ -210,26 +211,7 @@ describe('self-recruitment', () => {
 
 /** A payout method as the provider's onboarding would leave it (Stripe's and Wise's own flows are payout-methods.test.ts's). */
 const method = (programId: string, partnerId: string, fields: Json) =>
-  putMethod(kit.c.running.db, {
-    program_id: programId,
-    partner_id: partnerId,
-    method: 'paypal',
-    country: 'DE',
-    paypal_email: null,
-    paypal_confirmed_at: null,
-    confirm_hash: null,
-    confirm_expires_at: null,
-    stripe_account_id: null,
-    stripe_payouts_enabled: 0,
-    stripe_currently_due: '[]',
-    stripe_synced_at: 0,
-    wise_recipient_id: null,
-    wise_currency: null,
-    wise_display: null,
-    created_at: kit.c.clock.now,
-    updated_at: kit.c.clock.now,
-    ...fields,
-  });
+  putMethod(kit.c.running.db, { ...chosen(undefined, programId, partnerId, 'paypal', 'DE', kit.c.clock.now), ...fields });
 
 describe('self-recruitment by payout method', () => {
   it('the same Stripe account: refused for a second partner of the program already (its unique index), so it never pays a share', async () => {

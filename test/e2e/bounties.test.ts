@@ -5,17 +5,7 @@
 
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  acceptedPartner,
-  apiWith,
-  axeFindings,
-  overflowsSideways,
-  press,
-  redeemLink,
-  signInFirst,
-  waitForText,
-  type Api,
-} from './dashboard.js';
+import { acceptedPartner, apiWith, cleanAtBothWidths, press, redeemLink, signInFirst, waitForText, type Api } from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 
@@ -55,14 +45,6 @@ afterAll(async () => {
 });
 
 /** Checks the page under axe-core, and at 360 px that nothing scrolls sideways. */
-async function cleanAndNarrow(page: Page): Promise<void> {
-  expect(await axeFindings(page)).toEqual([]);
-  await page.setViewportSize({ width: 360, height: 740 });
-  expect(await overflowsSideways(page)).toBe(false);
-  expect(await axeFindings(page)).toEqual([]);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 describe('bounties in Chromium', () => {
   it('the owner makes a submission bounty in the dialog', async () => {
     await owner.goto(`${url}/dashboard/bounties`);
@@ -76,14 +58,14 @@ describe('bounties in Chromium', () => {
     await owner.fill('dialog input[name=starts]', day(-1));
     await owner.fill('dialog input[name=ends]', day(30));
     await owner.check('dialog input[name=requires_url]');
-    await cleanAndNarrow(owner);
+    await cleanAtBothWidths(owner);
     await press(owner, 'Make bounty', 'dialog');
     await waitForText(owner, 'Review us on your blog');
     const made = (await api('GET', '/v1/bounties?kind_eq=submission')).data;
     expect(made.map((b: any) => [b.attributes.name, b.attributes.amount, b.attributes.currency, b.attributes.requires_url])).toEqual([
       ['Review us on your blog', 2500, 'EUR', true],
     ]);
-    await cleanAndNarrow(owner);
+    await cleanAtBothWidths(owner);
     expect(ownerProblems).toEqual([]);
   });
 
@@ -97,13 +79,13 @@ describe('bounties in Chromium', () => {
       await waitForText(portal, 'Review us on your blog');
       await waitForText(portal, '0 of 10');
       expect(await portal.locator('progress').getAttribute('max')).toBe('10');
-      await cleanAndNarrow(portal);
+      await cleanAtBothWidths(portal);
       await portal.fill('textarea[name=urls]', 'https://maya.blog.test/tally-review');
       await portal.fill('textarea[name=text]', 'A long review with screenshots.');
       await press(portal, 'Submit');
       await waitForText(portal, 'Sent: the company will review it.');
       await waitForText(portal, 'Waiting for review');
-      await cleanAndNarrow(portal);
+      await cleanAtBothWidths(portal);
       expect(portalProblems).toEqual([]);
 
       const [bounty] = (await api('GET', '/v1/bounties?kind_eq=submission')).data;
@@ -111,9 +93,12 @@ describe('bounties in Chromium', () => {
       await press(owner, 'Review us on your blog');
       await waitForText(owner, 'https://maya.blog.test/tally-review');
       await waitForText(owner, 'Maya');
-      await cleanAndNarrow(owner);
+      await cleanAtBothWidths(owner);
       await press(owner, 'Approve');
       await waitForText(owner, 'Approved');
+      // 'Approved' is also a word of the page before the answer: wait for the commission the approval makes.
+      const mine = async () => (await api('GET', `/v1/commissions?partner_id_eq=${maya.id}`)).data.length;
+      await expect.poll(mine).toBe(1);
       const commissions = (await api('GET', `/v1/commissions?partner_id_eq=${maya.id}`)).data;
       expect(commissions.map((c: any) => [c.attributes.amount, c.attributes.currency, c.attributes.reward_description])).toEqual([
         [2500, 'EUR', 'Bounty: Review us on your blog'],

@@ -93,6 +93,19 @@ export async function axeFindings(p: import('playwright-core').Page): Promise<st
   });
 }
 
+/** Clean under axe-core at the desktop width and at 360 px, where nothing scrolls sideways; back to 1280 px after. */
+export async function cleanAtBothWidths(page: import('playwright-core').Page): Promise<void> {
+  expect(await axeFindings(page)).toEqual([]);
+  await page.setViewportSize({ width: 360, height: 740 });
+  try {
+    // A chart (uPlot) takes its new width from its ResizeObserver, a frame after the viewport's.
+    await expect.poll(() => overflowsSideways(page)).toBe(false);
+    expect(await axeFindings(page)).toEqual([]);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+}
+
 /** A partner with an accepted partnership, made as a company's server would. */
 export async function acceptedPartner(api: Api, name: string): Promise<{ id: string; partnershipId: string; key: string }> {
   const made = await api('POST', '/v1/partners', { name, email: `${name.toLowerCase()}@partners.test` });

@@ -75,7 +75,8 @@ describe('messages in the portal', () => {
       partner.partnershipId,
     );
     expect(unread).toBe(0);
-    expect(await portal.locator('nav .badge').count()).toBe(0);
+    // The menu's count follows the read a moment later (it is asked for again).
+    await expect.poll(() => portal.locator('nav .badge').count()).toBe(0);
     expect(seen).toEqual([]);
   });
 });
@@ -103,7 +104,7 @@ describe('messages in the dashboard', () => {
     await press(page, 'Messages', 'main');
     await waitForText(page, 'Broadcast');
     expect((await api('GET', '/v1/messages/unread')).data.attributes.messages).toBe(0);
-    expect(await page.locator('nav .badge').count()).toBe(0);
+    await expect.poll(() => page.locator('nav .badge').count()).toBe(0);
     await page.fill('textarea[name=body-en]', 'New banners are up.');
     await page.fill('textarea[name=body-de]', 'Neue Banner sind online.');
     await press(page, 'Send broadcast');

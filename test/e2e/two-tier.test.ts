@@ -5,17 +5,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  acceptedPartner,
-  axeFindings,
-  dashboardStack,
-  overflowsSideways,
-  press,
-  redeemLink,
-  signInFirst,
-  waitForText,
-  type Api,
-} from './dashboard.js';
+import { acceptedPartner, cleanAtBothWidths, dashboardStack, press, redeemLink, signInFirst, waitForText, type Api } from './dashboard.js';
 
 let stack: Awaited<ReturnType<typeof dashboardStack>>;
 let url: string;
@@ -29,18 +19,6 @@ beforeAll(async () => {
   await api('PATCH', '/v1/program', { slug: 'acme', page_enabled: true, auto_accept: true });
 });
 afterAll(() => stack?.close());
-
-/** Clean under axe-core, and at 360 px wide without a sideways scroll. */
-async function cleanAtEveryWidth(page: Page): Promise<void> {
-  expect(await axeFindings(page)).toEqual([]);
-  await page.setViewportSize({ width: 360, height: 740 });
-  try {
-    expect(await overflowsSideways(page)).toBe(false);
-    expect(await axeFindings(page)).toEqual([]);
-  } finally {
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
-}
 
 describe('two-tier referrals', () => {
   let rita: Awaited<ReturnType<typeof acceptedPartner>>;
@@ -63,7 +41,7 @@ describe('two-tier referrals', () => {
       duration_months: 12,
       caps: { USD: 10000 },
     });
-    await cleanAtEveryWidth(owner);
+    await cleanAtBothWidths(owner);
   });
 
   it('the recruiter finds their recruitment link under Recruits, with no recruit yet', async () => {
@@ -89,7 +67,7 @@ describe('two-tier referrals', () => {
       await recruit.waitForURL('**/portal/');
       await press(recruit, 'Recruits', 'nav');
       await waitForText(recruit, 'You were recruited by Rita.');
-      await cleanAtEveryWidth(recruit);
+      await cleanAtBothWidths(recruit);
     } finally {
       await recruit.context().close();
     }
@@ -103,7 +81,7 @@ describe('two-tier referrals', () => {
     await waitForText(recruiter, 'Sam Recruit');
     await waitForText(recruiter, '$5.01');
     expect(await recruiter.locator('table').innerText()).toContain('$5.01');
-    await cleanAtEveryWidth(recruiter);
+    await cleanAtBothWidths(recruiter);
   });
 
   it("the owner sees Rita's recruit on her page, and the share as tier 2 in Commissions", async () => {
@@ -111,7 +89,7 @@ describe('two-tier referrals', () => {
     await waitForText(owner, 'Two-tier referrals');
     await waitForText(owner, 'Sam Recruit');
     await waitForText(owner, 'Second-tier earnings: $5.01');
-    await cleanAtEveryWidth(owner);
+    await cleanAtBothWidths(owner);
     await owner.goto(`${url}/dashboard/commissions`);
     await waitForText(owner, 'tier 2');
     expect(problems).toEqual([]);

@@ -195,7 +195,7 @@ export async function payoutMethodOf(db: Queryable, programId: string, partnerId
 }
 
 /** A new row for the method, keeping what the partner's other methods hold (a Stripe account made once). */
-function chosen(
+export function chosen(
   before: PayoutMethodRow | undefined,
   programId: string,
   partnerId: string,

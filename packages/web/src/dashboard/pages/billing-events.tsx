@@ -5,6 +5,7 @@
 // page's address. /stripe, the Stripe-only page it was, leads here with Stripe chosen (app.tsx).
 
 import { useLocation } from 'preact-iso/router';
+import { useListAddress } from '../../common/list-address.js';
 import { useState } from 'preact/hooks';
 import { api } from '../../common/api.js';
 import { dateTime } from '../../common/format.js';
@@ -71,8 +72,8 @@ function Reprocess({ event, done }: { event: BillingEvent; done: (message: strin
 }
 
 export function BillingEvents() {
-  const { query, path, route } = useLocation();
-  const page = Math.max(1, Number(query.page) || 1);
+  const { path } = useLocation();
+  const { query, page, set } = useListAddress();
   const filters: Partial<Record<(typeof FILTERS)[number], string>> = {};
   for (const name of FILTERS) if (query[name]) filters[name] = query[name];
   const loaded = useLoad(
@@ -80,7 +81,6 @@ export function BillingEvents() {
     JSON.stringify([page, filters]),
   );
   const [said, setSaid] = useState<string>();
-  const set = (change: Record<string, string>) => route(`${path}?${new URLSearchParams({ ...query, page: '1', ...change })}`, true);
   // No call of its own: it only changes the address, and the list follows.
   const byType = useSubmit(async (form) => set({ type_eq: text(form, 'type_eq').trim() }));
   const platform = isPlatform(filters.platform_eq) ? PLATFORM_TITLES[filters.platform_eq] : undefined;

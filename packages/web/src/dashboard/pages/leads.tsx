@@ -3,7 +3,7 @@
 // payments earn the partner's commission; losing asks why, and the partner sees the reason.
 // Every move is a button (keyboard and screen reader alike) behind a confirmation.
 
-import { useLocation } from 'preact-iso/router';
+import { useListAddress } from '../../common/list-address.js';
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { dateTime } from '../../common/format.js';
@@ -143,9 +143,8 @@ function LeadTable({ rows, reload, say }: { rows: Lead[]; reload: () => void; sa
 }
 
 export function Leads() {
-  const { path, query, route } = useLocation();
+  const { query, page, go } = useListAddress();
   const stage = STAGES.some(([s]) => s === query.stage) ? (query.stage as Stage) : undefined;
-  const page = Math.max(1, Number(query.page) || 1);
   const base = href('/leads');
   // Kept above the list: a lead moved out of the tab's stage leaves it, and the list may be empty.
   const [said, setSaid] = useState('');
@@ -179,11 +178,7 @@ export function Leads() {
           ) : (
             <>
               <LeadTable rows={answer.data} reload={loaded.reload} say={setSaid} />
-              <Pager
-                page={page}
-                hasMore={answer.meta.pagination.has_more}
-                go={(n) => route(`${path}?${new URLSearchParams({ ...query, page: String(n) })}`)}
-              />
+              <Pager page={page} hasMore={answer.meta.pagination.has_more} go={go} />
             </>
           )
         }

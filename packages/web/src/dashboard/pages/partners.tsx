@@ -2,6 +2,7 @@
 // in the URL; and the form to add one (a partner and their accepted partnership).
 
 import { useLocation } from 'preact-iso/router';
+import { useListAddress } from '../../common/list-address.js';
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { addDays, int, moneyMap, perClick, today } from '../../common/format.js';
@@ -122,13 +123,11 @@ function NewPartner({ onClose }: { onClose: () => void }) {
 }
 
 export function Partners() {
-  const { query, path, route } = useLocation();
+  const { query, page, set } = useListAddress();
   const [adding, setAdding] = useState(query.new === '1');
-  const page = Math.max(1, Number(query.page) || 1);
   const sort = SORTS.find(([k]) => k === query.sort)?.[0] ?? 'revenue';
   const q = query.q ?? '';
   const range = { from: addDays(today(), -29), to: today() };
-  const set = (change: Record<string, string>) => route(`${path}?${new URLSearchParams({ ...query, page: '1', ...change })}`, true);
   const loaded = useLoad(
     (signal) =>
       api.GET('/v1/stats/partners', { params: { query: statsQuery(range, { sort, page, per_page: 25, ...(q ? { q } : {}) }) }, signal }),

@@ -4,6 +4,7 @@
 
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso/router';
+import { useListAddress } from '../../common/list-address.js';
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { dateTime, money, startOfDay } from '../../common/format.js';
@@ -421,8 +422,8 @@ interface ListSpec<T> {
 }
 
 function ListPage<T extends { id: string }>(spec: ListSpec<T>) {
-  const { query, path, route } = useLocation();
-  const page = Math.max(1, Number(query.page) || 1);
+  const { path } = useLocation();
+  const { query, page, set } = useListAddress();
   // The API's filters, from the page's URL: the list's own, its state, and the dates as whole days.
   const filters: Record<string, string> = {};
   for (const name of [...spec.passThrough, 'state_eq']) if (query[name]) filters[name] = query[name]!;
@@ -436,7 +437,6 @@ function ListPage<T extends { id: string }>(spec: ListSpec<T>) {
       }>,
     JSON.stringify([spec.path, page, filters]),
   );
-  const set = (change: Record<string, string>) => route(`${path}?${new URLSearchParams({ ...query, page: '1', ...change })}`, true);
   return (
     <section>
       <h1>{spec.title}</h1>

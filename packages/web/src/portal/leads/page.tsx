@@ -3,7 +3,7 @@
 // referral) is refused with the reason, said in the portal's language.
 
 import { useState } from 'preact/hooks';
-import { useLocation } from 'preact-iso/router';
+import { useListAddress } from '../../common/list-address.js';
 import { ApiError, api, type Answer } from '../../common/api.js';
 import { dateTime } from '../../common/format.js';
 import { text, useSubmit } from '../../common/forms.js';
@@ -96,8 +96,7 @@ function LeadForm({ id, done }: { id: string; done: () => void }) {
 
 export function Leads() {
   const { current } = usePortal();
-  const { query, path, route } = useLocation();
-  const page = Math.max(1, Number(query.page) || 1);
+  const { page, go } = useListAddress();
   const id = current?.id ?? '';
   const loaded = useLoad(
     current ? (signal) => api.GET('/v1/portal/partnerships/{id}/leads', { params: { path: { id }, query: { page } }, signal }) : null,
@@ -121,11 +120,7 @@ export function Leads() {
               ) : (
                 <>
                   <Table caption={t('yours')} columns={columns()} rows={answer.data} csv="leads" />
-                  <Pager
-                    page={page}
-                    hasMore={answer.meta.pagination.has_more}
-                    go={(n) => route(`${path}?${new URLSearchParams({ ...query, page: String(n) })}`)}
-                  />
+                  <Pager page={page} hasMore={answer.meta.pagination.has_more} go={go} />
                 </>
               )
             }

@@ -1,7 +1,7 @@
 // The partner's referrals: when, and how far each got. E-mails come masked from the API:
 // a partner learns that a customer came, not who.
 
-import { useLocation } from 'preact-iso/router';
+import { useListAddress } from '../../common/list-address.js';
 import { api, type Answer } from '../../common/api.js';
 import { dateTime } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
@@ -27,8 +27,7 @@ const columns = (): Column<Referral>[] => [
 
 export function Referrals() {
   const { current } = usePortal();
-  const { query, path, route } = useLocation();
-  const page = Math.max(1, Number(query.page) || 1);
+  const { page, go } = useListAddress();
   const id = current?.id ?? '';
   const loaded = useLoad(
     current ? (signal) => api.GET('/v1/portal/partnerships/{id}/referrals', { params: { path: { id }, query: { page } }, signal }) : null,
@@ -49,11 +48,7 @@ export function Referrals() {
             ) : (
               <>
                 <Table caption={t('referrals.yours')} columns={columns()} rows={answer.data} csv="referrals" />
-                <Pager
-                  page={page}
-                  hasMore={answer.meta.pagination.has_more}
-                  go={(n) => route(`${path}?${new URLSearchParams({ ...query, page: String(n) })}`)}
-                />
+                <Pager page={page} hasMore={answer.meta.pagination.has_more} go={go} />
               </>
             )
           }
