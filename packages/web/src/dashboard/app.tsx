@@ -3,7 +3,7 @@
 // sign in, and back to where they were afterwards.
 
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
-import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, isSignedOut, messageOf } from '../common/api.js';
 import { signInHref, useLostSession } from '../common/sign-in.js';
 import { lazyPage } from '../common/lazy-page.js';
@@ -106,7 +106,13 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
   const [problem, setProblem] = useState<string>();
   // On a narrow screen the menu is folded behind a button: open, it took a third of the screen before any content.
   const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => setMenuOpen(false), [path]);
+  // Folded when the page changes, not on the first render: the mount's effect runs after paint and
+  // once folded a menu opened in that moment.
+  const shownPath = useRef(path);
+  useEffect(() => {
+    if (shownPath.current !== path) setMenuOpen(false);
+    shownPath.current = path;
+  }, [path]);
   // Escape folds the open menu, wherever the focus is, and gives the focus back to its button.
   // Listening from the render that opens it (a layout effect): an Escape right after opening once came first.
   useLayoutEffect(() => {
