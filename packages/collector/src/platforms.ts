@@ -2,10 +2,11 @@
 // `Platform` (facts.ts), and a line here (docs/billing.md, "Adding a platform").
 
 import type { Platform } from './modules/billing/facts.js';
+import { chargebeePlatform } from './modules/chargebee/platform.js';
 import { lemonSqueezyPlatform } from './modules/lemonsqueezy/platform.js';
 import { paddlePlatform } from './modules/paddle/platform.js';
 import { stripePlatform } from './modules/stripe/platform.js';
 
-export const PLATFORMS: readonly Platform[] = [stripePlatform, paddlePlatform, lemonSqueezyPlatform];
+export const PLATFORMS: readonly Platform[] = [stripePlatform, paddlePlatform, lemonSqueezyPlatform, chargebeePlatform];
 
 export const PLATFORM_BY_NAME: ReadonlyMap<string, Platform> = new Map(PLATFORMS.map((p) => [p.name, p]));
