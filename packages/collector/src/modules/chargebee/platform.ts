@@ -99,7 +99,7 @@ function refundFact(content: Json): Fact {
   const linked = list(txn?.linked_credit_notes);
   const invoice = str(note?.reference_invoice_id) ?? str(linked[0]?.cn_reference_invoice_id) ?? str(obj(content.invoice)?.id);
   const refs = defined([key('invoice', invoice), key('txn', txn?.reference_transaction_id)]);
-  if (!txn || txn.type !== 'refund' || txn.status !== 'success' || refs.length === 0) {
+  if (txn?.type !== 'refund' || txn.status !== 'success' || refs.length === 0) {
     return { kind: 'nothing', reason: 'not a successful refund of a payment' };
   }
   return { kind: 'refund', refs, id: key('txn', txn.id) ?? '', amount: int(txn.amount) ?? 0 };
