@@ -59,6 +59,9 @@ describe('a local PUBLIC_URL', () => {
     const ls = await connection(p.secret, 'lemonsqueezy');
     expect(ls.local_test).toContain(new URL(ls.endpoint_url).pathname);
     expect(ls.test_event).toContain('test mode');
+    const cb = await connection(p.secret, 'chargebee');
+    expect(cb.local_test).toMatch(/^Chargebee cannot reach this address: open a tunnel/);
+    expect(cb.test_event).toContain('Test Webhook');
   });
 });
 

@@ -2,6 +2,7 @@
 // its same-origin rule, expiry, revocation, and one program's owner never reaching another's.
 
 import { lsEvent, lsSignature, lsSubscription, newLsSecret, postLs } from './lemonsqueezy-fixtures.js';
+import { basicAuth, cbEvent, customer as cbCustomer, newCbSecret, postCb } from './chargebee-fixtures.js';
 import { customer as paddleCustomer, newPaddleSecret, paddleEvent, paddleSignature, postPaddle } from './paddle-fixtures.js';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -239,6 +240,10 @@ describe('programs', () => {
     const lsSecret = (await as('POST', '/v1/integrations/lemonsqueezy/secrets', { secret: lsSigning })).body;
     const lsBody = JSON.stringify(lsEvent('subscription_cancelled', lsSubscription({ email: 'their-customer@buyer.test' })));
     const ls = (await postLs(c, endpointId, lsBody, lsSignature(lsBody, lsSigning))).body.data;
+    const cbSigning = newCbSecret();
+    const cbSecret = (await as('POST', '/v1/integrations/chargebee/secrets', { secret: cbSigning })).body;
+    const cbBody = JSON.stringify(cbEvent('customer_changed', { customer: cbCustomer({ email: 'their-customer@buyer.test' }) }));
+    const cb = (await postCb(c, endpointId, cbBody, basicAuth(cbSigning))).body.data;
     const endpoint = (await as('POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', enabled: false })).body.data;
     const delivery = (await as('POST', `/v1/webhook_endpoints/${endpoint.id}/test`)).body.data;
     const group = (await as('POST', '/v1/groups', { name: 'Theirs' })).body.data;
@@ -301,6 +306,8 @@ describe('programs', () => {
       'integrations/paddle/events': paddle.id,
       'integrations/lemonsqueezy/secrets': lsSecret.data.id,
       'integrations/lemonsqueezy/events': ls.id,
+      'integrations/chargebee/secrets': cbSecret.data.id,
+      'integrations/chargebee/events': cb.id,
       billing_events: ls.id,
       webhook_endpoints: endpoint.id,
       webhook_deliveries: delivery.id,
