@@ -6,6 +6,7 @@
 // invoice_generated and payment_succeeded of one paid invoice credit it once.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { fail } from '../../platform/errors.js';
 import { parseJsonObject } from '../../platform/json.js';
 import {
@@ -25,6 +26,7 @@ import {
   type Platform,
   type Verified,
 } from '../billing/facts.js';
+import { retrieveEvent } from './api.js';
 
 const key = (kind: string, id: unknown): string | undefined => (str(id) ? `chargebee:${kind}:${str(id)}` : undefined);
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.map(obj).filter((o): o is Json => o !== undefined) : []);
@@ -151,6 +153,28 @@ async function verify(
 function fact(event: Verified): Fact {
   const of = FACTS[event.type];
   return of ? of(obj(event.body.content) ?? {}, event) : NOT_ACTED_ON;
+}
+
+/** The program's Chargebee site and API key, as the generic platform credential keeps them. */
+export interface ChargebeeCredential {
+  site: string;
+  api_key: string;
+}
+
+/**
+ * With the program's credential, the event as Chargebee's API tells it: acted on only when
+ * it means what the webhook said (decision 0391). Nothing to link: it returns no links.
+ */
+async function fetchBack(event: Verified, credential: ChargebeeCredential | undefined, apiUrl: string | undefined) {
+  if (!credential) return [];
+  const id = event.id.slice('chargebee:'.length);
+  const kept = await retrieveEvent(credential.site, credential.api_key, id, apiUrl);
+  if (kept === 'refused') return [];
+  if (kept === 'not_found') throw fail('invalid_signature', `Chargebee's API has no event ${id} on the site ${credential.site}`);
+  if (kept.event_type !== event.type || !isDeepStrictEqual(fact({ ...event, body: kept }), fact(event))) {
+    throw fail('invalid_signature', `the event ${id} says something else than Chargebee's API tells of it`);
+  }
+  return [];
 }
 
 export const chargebeePlatform: Platform = {
