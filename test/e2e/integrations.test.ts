@@ -38,9 +38,10 @@ const PLATFORMS = [
   ['stripe', 'Stripe'],
   ['paddle', 'Paddle'],
   ['lemonsqueezy', 'Lemon Squeezy'],
+  ['chargebee', 'Chargebee'],
 ] as const;
 /** What each platform calls the secret it shows. */
-const SECRET_NAMES = { stripe: 'Signing secret', paddle: 'Secret key', lemonsqueezy: 'Signing secret' };
+const SECRET_NAMES = { stripe: 'Signing secret', paddle: 'Secret key', lemonsqueezy: 'Signing secret', chargebee: 'Basic auth username:password' };
 
 let browser: Browser;
 let collector: Awaited<ReturnType<typeof startDemoCollector>>;

@@ -189,9 +189,9 @@ export const chargebeePlatform: Platform = {
     hint: (secret) => `${secret.slice(0, secret.indexOf(':'))}:…`,
   },
   setup:
-    'Chargebee → Settings → Configure Chargebee → Webhooks → Add Webhook, with "Protect webhook URL with basic authentication" on, a username and a password of your own',
+    'Chargebee → Configure Chargebee → Webhooks → Add Webhook, with "Protect webhook URL with basic authentication" on, a username and a password of your own',
   events: Object.keys(FACTS),
-  testEvent: 'in Chargebee\'s test site: Settings → Webhooks → your webhook → "Test Webhook", or a test checkout sends its events',
+  testEvent: 'in your Chargebee test site: Configure Chargebee → Webhooks → your webhook → "Test Webhook"; a test checkout sends its events too',
   localTest: tunnelTest('Chargebee'),
   verify,
   fact,
