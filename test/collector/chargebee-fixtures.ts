@@ -24,6 +24,21 @@ export function cbId(prefix = ''): string {
   return `${prefix}${serial.toString(36).padStart(5, '0')}${random}`;
 }
 
+/** A site's custom fields (top-level `cf_…` fields of the resource) and `meta_data`, where given. */
+function extras(o: { cf?: Record<string, string> | undefined; metaData?: Json | undefined }): Json {
+  const fields = Object.fromEntries(Object.entries(o.cf ?? {}).map(([k, v]) => [`cf_${k}`, v]));
+  return o.metaData ? { ...fields, meta_data: o.metaData } : fields;
+}
+
+/** A billing address: the country is what Tally reads of it. */
+const billingAddress = (country = 'DE'): Json => ({
+  first_name: 'Ada',
+  last_name: 'Buyer',
+  country,
+  validation_status: 'not_validated',
+  object: 'billing_address',
+});
+
 export interface CustomerOptions {
   id?: string;
   email: string;
@@ -51,13 +66,7 @@ export function customer(o: CustomerOptions): Json {
     resource_version: (T0 - 60) * 1000,
     deleted: false,
     object: 'customer',
-    billing_address: {
-      first_name: 'Ada',
-      last_name: 'Buyer',
-      country: o.country ?? 'DE',
-      validation_status: 'not_validated',
-      object: 'billing_address',
-    },
+    billing_address: billingAddress(o.country),
     card_status: 'valid',
     promotional_credits: 0,
     refundable_credits: 0,
@@ -74,8 +83,7 @@ export function customer(o: CustomerOptions): Json {
       gateway_account_id: cbId('gw_'),
       status: 'valid',
     },
-    ...(o.metaData ? { meta_data: o.metaData } : {}),
-    ...Object.fromEntries(Object.entries(o.cf ?? {}).map(([k, v]) => [`cf_${k}`, v])),
+    ...extras(o),
   };
 }
 
@@ -140,8 +148,7 @@ export function subscription(o: SubscriptionOptions): Json {
           })),
         }
       : {}),
-    ...(o.metaData ? { meta_data: o.metaData } : {}),
-    ...Object.fromEntries(Object.entries(o.cf ?? {}).map(([k, v]) => [`cf_${k}`, v])),
+    ...extras(o),
   };
 }
 
@@ -266,13 +273,33 @@ export function invoice(o: InvoiceOptions): Json {
     adjustment_credit_notes: [],
     issued_credit_notes: [],
     linked_orders: [],
-    billing_address: {
-      first_name: 'Ada',
-      last_name: 'Buyer',
-      country: o.country ?? 'DE',
-      validation_status: 'not_validated',
-      object: 'billing_address',
-    },
+    billing_address: billingAddress(o.country),
+  };
+}
+
+/** What a payment and a refund transaction of an invoice's customer both carry. */
+function transaction(inv: Json, type: 'payment' | 'refund', id: string, date: number, amount: number): Json {
+  return {
+    id,
+    customer_id: inv.customer_id,
+    subscription_id: inv.subscription_id,
+    gateway_account_id: cbId('gw_'),
+    payment_source_id: cbId('pm_'),
+    payment_method: 'card',
+    gateway: 'chargebee',
+    type,
+    date,
+    exchange_rate: 1.0,
+    amount,
+    id_at_gateway: `cb_${cbId()}`,
+    status: 'success',
+    updated_at: date,
+    resource_version: date * 1000,
+    deleted: false,
+    object: 'transaction',
+    masked_card_number: '************1111',
+    currency_code: inv.currency_code,
+    base_currency_code: inv.currency_code,
   };
 }
 
@@ -282,27 +309,8 @@ export function payment(o: { id?: string; invoice: Json; date?: number }): Json 
   const date = o.date ?? (inv.date as number);
   const linked = (inv.linked_payments as Json[])[0];
   return {
-    id: o.id ?? (linked?.txn_id as string | undefined) ?? cbId('txn_'),
-    customer_id: inv.customer_id,
-    subscription_id: inv.subscription_id,
-    gateway_account_id: cbId('gw_'),
-    payment_source_id: cbId('pm_'),
-    payment_method: 'card',
-    gateway: 'chargebee',
-    type: 'payment',
-    date,
-    exchange_rate: 1.0,
-    amount: inv.total,
-    id_at_gateway: `cb_${cbId()}`,
-    status: 'success',
-    updated_at: date,
+    ...transaction(inv, 'payment', o.id ?? (linked?.txn_id as string | undefined) ?? cbId('txn_'), date, inv.total as number),
     fraud_reason: 'Payment complete',
-    resource_version: date * 1000,
-    deleted: false,
-    object: 'transaction',
-    masked_card_number: '************1111',
-    currency_code: inv.currency_code,
-    base_currency_code: inv.currency_code,
     amount_unused: 0,
     linked_invoices: [
       {
@@ -335,26 +343,7 @@ export function refund(o: { invoice: Json; paymentId: string; amount: number; id
   const txnId = o.id ?? cbId('txn_');
   return {
     transaction: {
-      id: txnId,
-      customer_id: inv.customer_id,
-      subscription_id: inv.subscription_id,
-      gateway_account_id: cbId('gw_'),
-      payment_source_id: cbId('pm_'),
-      payment_method: 'card',
-      gateway: 'chargebee',
-      type: 'refund',
-      date,
-      exchange_rate: 1.0,
-      amount: o.amount,
-      id_at_gateway: `cb_${cbId()}`,
-      status: 'success',
-      updated_at: date,
-      resource_version: date * 1000,
-      deleted: false,
-      object: 'transaction',
-      masked_card_number: '************1111',
-      currency_code: inv.currency_code,
-      base_currency_code: inv.currency_code,
+      ...transaction(inv, 'refund', txnId, date, o.amount),
       reference_transaction_id: o.paymentId,
       linked_invoices: [],
       linked_credit_notes: [
