@@ -96,6 +96,7 @@ describe('billing platforms in Chromium', () => {
     }
     expect(await textOf('#paddle .steps')).toContain('transaction.completed');
     expect(await textOf('#lemonsqueezy .steps')).toContain('order_created');
+    expect(await textOf('#chargebee .steps')).toContain('payment_succeeded');
     expect(await axeFindings(page)).toEqual([]);
   });
 
