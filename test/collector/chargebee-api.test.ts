@@ -15,13 +15,13 @@ const KEY = 'test_cuI8VnV2cdD0QQ4cuV7CZ8Aj9fOZL3cu';
 const cbApi = await startChargebeeApi(KEY);
 afterAll(() => cbApi.close());
 
-const kit = billingKit('chargebee', { apiUrls: { chargebee: cbApi.url } });
+const kit = billingKit('chargebee', { platformApiUrls: { chargebee: cbApi.url } });
 const { ok, connected, referral, list, amounts, events } = kit;
 
 /** A program connected with its basic auth and, unless told otherwise, its site and API key. */
-async function program(apiKey: string | undefined = KEY): Promise<Connected> {
+async function program(apiKey: string | null = KEY): Promise<Connected> {
   const p = await connected(newCbSecret());
-  if (apiKey) await ok(p, 'PUT', '/v1/integrations/chargebee/credential', { site: 'acme-test', api_key: apiKey });
+  if (apiKey) await ok(p, 'POST', '/v1/integrations/chargebee/credential', { site: 'acme-test', api_key: apiKey });
   return p;
 }
 
@@ -90,10 +90,10 @@ describe("the event fetched back through Chargebee's API", () => {
   });
 
   it('a key Chargebee refuses leaves the basic auth that held; without a credential nothing is asked', async () => {
-    const refused = await program(`${KEY}-revoked`);
+    const refused = await program('test_revokedKey0000000000000000');
     const first = (await sale(refused, 2_000)).event;
     expect((await post(refused, first)).body.data.attributes.outcome).toBe('credited');
-    const plain = await program(undefined);
+    const plain = await program(null);
     const before = cbApi.calls.length;
     const second = (await sale(plain, 2_000)).event;
     expect((await post(plain, second)).body.data.attributes.outcome).toBe('credited');

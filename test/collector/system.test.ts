@@ -244,6 +244,8 @@ describe('/openapi.json', () => {
     'get /v1/integrations/chargebee/events',
     'get /v1/integrations/chargebee/events/{id}',
     'post /v1/integrations/chargebee/events/{id}/process',
+    'post /v1/integrations/chargebee/credential',
+    'delete /v1/integrations/chargebee/credential',
     'get /v1/referrals/{id}/evidence',
     'post /v1/review_decisions',
     'get /v1/review_decisions',

@@ -19,6 +19,7 @@ import {
   str,
   stringsOf,
   tunnelTest,
+  type Credential,
   type Customer,
   type Fact,
   type Json,
@@ -155,22 +156,18 @@ function fact(event: Verified): Fact {
   return of ? of(obj(event.body.content) ?? {}, event) : NOT_ACTED_ON;
 }
 
-/** The program's Chargebee site and API key, as the generic platform credential keeps them. */
-export interface ChargebeeCredential {
-  site: string;
-  api_key: string;
-}
-
 /**
  * With the program's credential, the event as Chargebee's API tells it: acted on only when
  * it means what the webhook said (decision 0391). Nothing to link: it returns no links.
  */
-async function fetchBack(event: Verified, credential: ChargebeeCredential | undefined, apiUrl: string | undefined) {
-  if (!credential) return [];
+async function fetchBack(event: Verified, credential: Credential | undefined, apiUrl: string | undefined) {
+  const site = credential?.site;
+  const apiKey = credential?.api_key;
+  if (!site || !apiKey) return [];
   const id = event.id.slice('chargebee:'.length);
-  const kept = await retrieveEvent(credential.site, credential.api_key, id, apiUrl);
+  const kept = await retrieveEvent(site, apiKey, id, apiUrl);
   if (kept === 'refused') return [];
-  if (kept === 'not_found') throw fail('invalid_signature', `Chargebee's API has no event ${id} on the site ${credential.site}`);
+  if (kept === 'not_found') throw fail('invalid_signature', `Chargebee's API has no event ${id} on the site ${site}`);
   if (kept.event_type !== event.type || !isDeepStrictEqual(fact({ ...event, body: kept }), fact(event))) {
     throw fail('invalid_signature', `the event ${id} says something else than Chargebee's API tells of it`);
   }
@@ -191,8 +188,30 @@ export const chargebeePlatform: Platform = {
   setup:
     'Chargebee → Configure Chargebee → Webhooks → Add Webhook, with "Protect webhook URL with basic authentication" on, a username and a password of your own',
   events: Object.keys(FACTS),
-  testEvent: 'in your Chargebee test site: Configure Chargebee → Webhooks → your webhook → "Test Webhook"; a test checkout sends its events too',
+  testEvent:
+    'in your Chargebee test site: Configure Chargebee → Webhooks → your webhook → "Test Webhook"; a test checkout sends its events too',
   localTest: tunnelTest('Chargebee'),
   verify,
+  credential: {
+    explain: 'your site and an API key, to fetch each event back from Chargebee before acting on it',
+    fields: [
+      {
+        name: 'site',
+        label: 'Site',
+        // The name in <site>.chargebee.com: letters, digits and dashes (a test site ends in -test).
+        pattern: /^[a-z0-9][a-z0-9-]{0,62}$/,
+        explain: 'the site is the name in your Chargebee address, <site>.chargebee.com: lower-case letters, digits and dashes',
+        secret: false,
+      },
+      {
+        name: 'api_key',
+        label: 'API key',
+        pattern: /^(live|test)_[A-Za-z0-9]{16,100}$/,
+        explain: "the API key must be Chargebee's, as Configure Chargebee → API Keys shows it: live_… or test_… and letters and digits",
+        secret: true,
+      },
+    ],
+  },
+  lookup: (event, _program, apiUrl, credential) => fetchBack(event, credential, apiUrl),
   fact,
 };
