@@ -105,7 +105,10 @@ function AddSecret({ platform, first, added }: { platform: Platform; first: bool
 }
 
 /** What a platform's API is asked with the program's credential (platform-credential.tsx), and what happens without it. */
-const CREDENTIAL_WHY: Partial<Record<Platform, string>> = {};
+const CREDENTIAL_WHY: Partial<Record<Platform, string>> = {
+  chargebee:
+    "With them, Tally reads each event back from Chargebee before acting on it, and refuses one Chargebee does not have. Without them, an event is trusted on its webhook's username and password alone.",
+};
 
 /** "Label (whsec_…abcd)", or the hint alone. */
 const secretName = (s: Secret) => (s.attributes.label ? `${s.attributes.label} (${s.attributes.hint})` : s.attributes.hint);
