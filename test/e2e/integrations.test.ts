@@ -41,7 +41,12 @@ const PLATFORMS = [
   ['chargebee', 'Chargebee'],
 ] as const;
 /** What each platform calls the secret it shows. */
-const SECRET_NAMES = { stripe: 'Signing secret', paddle: 'Secret key', lemonsqueezy: 'Signing secret', chargebee: 'Basic auth username:password' };
+const SECRET_NAMES = {
+  stripe: 'Signing secret',
+  paddle: 'Secret key',
+  lemonsqueezy: 'Signing secret',
+  chargebee: 'Basic auth username:password',
+};
 
 let browser: Browser;
 let collector: Awaited<ReturnType<typeof startDemoCollector>>;

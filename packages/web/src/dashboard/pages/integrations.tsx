@@ -64,7 +64,7 @@ const SECRET: Record<Platform, { name: string; looks: string; clickId: Component
   },
   chargebee: {
     name: 'Basic auth username:password',
-    looks: 'the webhook\'s, as you set them there: username:password',
+    looks: "the webhook's, as you set them there: username:password",
     clickId: (
       <>
         in the customer's or subscription's custom field <code>cf_tally_gr_id</code>, or their <code>meta_data</code> as{' '}
