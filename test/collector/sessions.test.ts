@@ -2,6 +2,7 @@
 // its same-origin rule, expiry, revocation, and one program's owner never reaching another's.
 
 import { lsEvent, lsSignature, lsSubscription, newLsSecret, postLs } from './lemonsqueezy-fixtures.js';
+import { newRcSecret, postRc, rcId, rcNotification, rcSignature } from './recurly-fixtures.js';
 import { customer as paddleCustomer, newPaddleSecret, paddleEvent, paddleSignature, postPaddle } from './paddle-fixtures.js';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -239,6 +240,11 @@ describe('programs', () => {
     const lsSecret = (await as('POST', '/v1/integrations/lemonsqueezy/secrets', { secret: lsSigning })).body;
     const lsBody = JSON.stringify(lsEvent('subscription_cancelled', lsSubscription({ email: 'their-customer@buyer.test' })));
     const ls = (await postLs(c, endpointId, lsBody, lsSignature(lsBody, lsSigning))).body.data;
+    // A notification Tally only records (canceled, not expired): it asks Recurly's API nothing.
+    const rcSigning = newRcSecret();
+    const rcSecret = (await as('POST', '/v1/integrations/recurly/secrets', { secret: rcSigning })).body;
+    const rcBody = JSON.stringify(rcNotification('subscription', 'canceled', rcId(), c.clock.now));
+    const rc = (await postRc(c, endpointId, rcBody, rcSignature(rcBody, [rcSigning], c.clock.now * 1000))).body.data;
     const endpoint = (await as('POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', enabled: false })).body.data;
     const delivery = (await as('POST', `/v1/webhook_endpoints/${endpoint.id}/test`)).body.data;
     const group = (await as('POST', '/v1/groups', { name: 'Theirs' })).body.data;
@@ -301,6 +307,8 @@ describe('programs', () => {
       'integrations/paddle/events': paddle.id,
       'integrations/lemonsqueezy/secrets': lsSecret.data.id,
       'integrations/lemonsqueezy/events': ls.id,
+      'integrations/recurly/secrets': rcSecret.data.id,
+      'integrations/recurly/events': rc.id,
       billing_events: ls.id,
       webhook_endpoints: endpoint.id,
       webhook_deliveries: delivery.id,

@@ -38,9 +38,10 @@ const PLATFORMS = [
   ['stripe', 'Stripe'],
   ['paddle', 'Paddle'],
   ['lemonsqueezy', 'Lemon Squeezy'],
+  ['recurly', 'Recurly'],
 ] as const;
 /** What each platform calls the secret it shows. */
-const SECRET_NAMES = { stripe: 'Signing secret', paddle: 'Secret key', lemonsqueezy: 'Signing secret' };
+const SECRET_NAMES = { stripe: 'Signing secret', paddle: 'Secret key', lemonsqueezy: 'Signing secret', recurly: 'Secret key' };
 
 let browser: Browser;
 let collector: Awaited<ReturnType<typeof startDemoCollector>>;

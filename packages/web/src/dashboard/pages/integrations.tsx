@@ -61,6 +61,15 @@ const SECRET: Record<Platform, { name: string; looks: string; clickId: Component
       </>
     ),
   },
+  recurly: {
+    name: 'Secret key',
+    looks: "the webhook endpoint's, as Recurly shows it",
+    clickId: (
+      <>
+        in the account's custom field <code>tally_gr_id</code> (made first in Recurly's Configuration → Custom Fields)
+      </>
+    ),
+  },
 };
 
 function AddSecret({ platform, first, added }: { platform: Platform; first: boolean; added: () => void }) {
