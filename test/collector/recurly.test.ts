@@ -30,7 +30,7 @@ afterAll(() => rcApi.close());
 const KEY = newRcApiKey();
 rcApi.keys.add(KEY);
 
-const kit = billingKit('recurly', { apiUrls: { recurly: rcApi.url } });
+const kit = billingKit('recurly', { platformApiUrls: { recurly: rcApi.url } });
 const { ok, connected, referral, list, amounts, events } = kit;
 
 const DAY = 86_400;
@@ -63,7 +63,7 @@ async function expectOutcome(p: Connected, type: string, id: string, outcome: st
 /** A program of its own with a Recurly secret key and the site's private API key. */
 async function program(changes: Json = {}): Promise<Connected> {
   const p = await connected(newRcSecret(), changes);
-  await ok(p, 'PUT', '/v1/integrations/recurly/credential', { api_key: KEY });
+  await ok(p, 'POST', '/v1/integrations/recurly/credential', { api_key: KEY, region: 'us' });
   return p;
 }
 
@@ -105,6 +105,10 @@ describe('connecting and signatures', () => {
     expect(got.secrets[0].attributes.hint).toBe(`…${p.signing.slice(-4)}`);
     expect(JSON.stringify(got)).not.toContain(p.signing);
     expect(JSON.stringify(got)).not.toContain(KEY);
+    expect(got.credential).toEqual({ api_key: `…${KEY.slice(-4)}`, region: 'us' });
+    const badKey = await kit.api(p, 'POST', '/v1/integrations/recurly/credential', { api_key: 'not a key', region: 'us' });
+    expectError(badKey, 422, 'invalid_field');
+    expectError(await kit.api(p, 'POST', '/v1/integrations/recurly/credential', { api_key: KEY, region: 'asia' }), 422, 'invalid_field');
     for (const secret of ['short', 'has spaces in it, many', 'x'.repeat(129)]) {
       expectError(await kit.api(p, 'POST', '/v1/integrations/recurly/secrets', { secret }), 422, 'invalid_field');
     }
@@ -289,7 +293,7 @@ describe("Recurly's API", () => {
     expectError(reply, 503, 'unavailable');
     expect(reply.body.errors[0].detail).toMatch(/API key/);
     expect(await events(p)).toEqual([]);
-    await ok(p, 'PUT', '/v1/integrations/recurly/credential', { api_key: KEY });
+    await ok(p, 'POST', '/v1/integrations/recurly/credential', { api_key: KEY, region: 'us' });
     await expectOutcome(p, 'charge_invoice.paid', inv.id as string, 'credited');
   });
 
@@ -303,12 +307,12 @@ describe("Recurly's API", () => {
     } finally {
       rcApi.failWith = undefined;
     }
-    await ok(p, 'PUT', '/v1/integrations/recurly/credential', { api_key: newRcApiKey() });
+    await ok(p, 'POST', '/v1/integrations/recurly/credential', { api_key: newRcApiKey(), region: 'us' });
     const refused = await send(p, 'charge_invoice.paid', inv.id as string);
     expectError(refused, 503, 'unavailable');
     expect(refused.body.errors[0].detail).toMatch(/refused the program's API key/);
     expect(await events(p)).toEqual([]);
-    await ok(p, 'PUT', '/v1/integrations/recurly/credential', { api_key: KEY });
+    await ok(p, 'POST', '/v1/integrations/recurly/credential', { api_key: KEY, region: 'us' });
     await expectOutcome(p, 'charge_invoice.paid', inv.id as string, 'credited');
   });
 

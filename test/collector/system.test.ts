@@ -241,6 +241,8 @@ describe('/openapi.json', () => {
     'get /v1/integrations/recurly',
     'post /v1/integrations/recurly/secrets',
     'delete /v1/integrations/recurly/secrets/{id}',
+    'post /v1/integrations/recurly/credential',
+    'delete /v1/integrations/recurly/credential',
     'get /v1/integrations/recurly/events',
     'get /v1/integrations/recurly/events/{id}',
     'post /v1/integrations/recurly/events/{id}/process',

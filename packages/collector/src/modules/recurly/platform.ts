@@ -19,6 +19,7 @@ import {
   seconds,
   str,
   tunnelTest,
+  type Credential,
   type Customer,
   type Fact,
   type Json,
@@ -140,7 +141,7 @@ const FACTS: Readonly<Record<string, { read: (id: string) => Partial<Record<keyo
 };
 
 /** The API key and host a credential names; RECURLY_API_URL wins over the region's host. */
-function keyOf(credential: Readonly<Record<string, string>> | undefined, apiUrl: string | undefined): RecurlyKey | undefined {
+function keyOf(credential: Credential | undefined, apiUrl: string | undefined): RecurlyKey | undefined {
   const apiKey = credential?.api_key;
   if (!apiKey) return undefined;
   return { apiKey, base: apiUrl ?? RECURLY_API[credential.region === 'eu' ? 'eu' : 'us'] };
@@ -151,7 +152,7 @@ async function expand(
   event: Verified,
   _program: ProgramRow,
   apiUrl: string | undefined,
-  credential: Readonly<Record<string, string>> | undefined,
+  credential: Credential | undefined,
 ): Promise<Json> {
   const of = FACTS[event.type];
   if (!of) return event.body;
@@ -228,6 +229,25 @@ export const recurlyPlatform: Platform = {
   testEvent: "Recurly → Integrations → Webhooks: in a sandbox site, a test purchase sends its notifications, and an endpoint's log resends one",
   localTest: tunnelTest('Recurly'),
   verify,
+  credential: {
+    explain: "a private API key of the site, and the site's region: its notifications name objects by id only",
+    fields: [
+      {
+        name: 'api_key',
+        label: 'Private API key',
+        pattern: /^[A-Za-z0-9]{20,64}$/,
+        explain: 'the private API key as Recurly shows it (Integrations → API Credentials): letters and digits',
+        secret: true,
+      },
+      {
+        name: 'region',
+        label: "Site's region (us or eu)",
+        pattern: /^(us|eu)$/,
+        explain: 'the region of the site: us, or eu for a site in the EU data centre',
+        secret: false,
+      },
+    ],
+  },
   expand,
   fact(event) {
     if (event.type === 'subscription.canceled') {
