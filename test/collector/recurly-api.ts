@@ -36,7 +36,10 @@ export async function startRecurlyApi(): Promise<RecurlyApi> {
     const url = new URL(req.url ?? '/', 'http://x');
     api.calls.push(url.pathname);
     const send = (status: number, json: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/vnd.recurly.v2021-02-25+json; charset=utf-8', 'recurly-version': 'recurly.v2021-02-25' });
+      res.writeHead(status, {
+        'content-type': 'application/vnd.recurly.v2021-02-25+json; charset=utf-8',
+        'recurly-version': 'recurly.v2021-02-25',
+      });
       res.end(JSON.stringify(json));
     };
     const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1];

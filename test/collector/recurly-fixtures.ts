@@ -26,7 +26,14 @@ export function rcId(): string {
 
 /** A JSON notification: the object by id and what happened to it, at `at` (unix seconds). */
 export function rcNotification(objectType: string, eventType: string, id: string, at = T0): Json {
-  return { id, object_type: objectType, site_id: SITE_ID, event_type: eventType, event_time: iso(at), uuid: randomBytes(16).toString('hex') };
+  return {
+    id,
+    object_type: objectType,
+    site_id: SITE_ID,
+    event_type: eventType,
+    event_time: iso(at),
+    uuid: randomBytes(16).toString('hex'),
+  };
 }
 
 /** `recurly-signature`: the time in milliseconds, then a hex HMAC-SHA256 of "<time>.<body>" per secret key. */
@@ -101,7 +108,15 @@ export function rcAccount(a: AccountOptions & { id: string }): Json {
     vat_number: null,
     tax_exempt: false,
     exemption_certificate: null,
-    address: { phone: null, street1: '1 Main St', street2: null, city: 'San Francisco', region: 'CA', postal_code: '94105', country: a.country ?? 'US' },
+    address: {
+      phone: null,
+      street1: '1 Main St',
+      street2: null,
+      city: 'San Francisco',
+      region: 'CA',
+      postal_code: '94105',
+      country: a.country ?? 'US',
+    },
     billing_info: null,
     custom_fields: Object.entries(a.customFields ?? {}).map(([name, value]) => ({ name, value })),
   };
@@ -181,7 +196,19 @@ export function rcInvoice(o: InvoiceOptions): Json {
     po_number: null,
     net_terms: 0,
     net_terms_type: 'net',
-    address: { name_on_account: null, company: null, first_name: 'Verena', last_name: 'Example', phone: null, street1: '1 Main St', street2: null, city: 'San Francisco', region: 'CA', postal_code: '94105', country: 'US' },
+    address: {
+      name_on_account: null,
+      company: null,
+      first_name: 'Verena',
+      last_name: 'Example',
+      phone: null,
+      street1: '1 Main St',
+      street2: null,
+      city: 'San Francisco',
+      region: 'CA',
+      postal_code: '94105',
+      country: 'US',
+    },
     shipping_address: null,
     currency: o.currency ?? 'USD',
     discount: sign * discount,

@@ -253,7 +253,13 @@ describe('refunds and cancellation', () => {
   it('a credit invoice that is no refund takes nothing back', async () => {
     const p = await program();
     const r = await paidPurchase(p, { subtotal: 50 });
-    const proration = invoice({ account: r.account, type: 'credit', origin: 'immediate_change', subtotal: 10, previousInvoiceId: r.invoice.id as string });
+    const proration = invoice({
+      account: r.account,
+      type: 'credit',
+      origin: 'immediate_change',
+      subtotal: 10,
+      previousInvoiceId: r.invoice.id as string,
+    });
     const reply = await expectOutcome(p, 'credit_invoice.created', proration.id as string, 'ignored');
     expect(reply.data.attributes.reason).toMatch(/origin immediate_change, not a refund/);
     expect(await amounts(p)).toEqual([1_000]);

@@ -35,7 +35,10 @@ export async function get(key: RecurlyKey, path: string): Promise<Json | undefin
   }
   if (res.status === 404) return undefined;
   if (res.status === 401 || res.status === 403) {
-    throw fail('unavailable', "Recurly's API refused the program's API key: set a private API key of this site, and Recurly's next try applies the notification");
+    throw fail(
+      'unavailable',
+      "Recurly's API refused the program's API key: set a private API key of this site, and Recurly's next try applies the notification",
+    );
   }
   if (!res.ok) throw fail('unavailable', `Recurly's API answered ${res.status} for the notification's object: Recurly will send it again`);
   const body: unknown = await res.json().catch(() => undefined);

@@ -121,7 +121,8 @@ const creditCreated: Reader = ({ invoice }) => {
   const prior = invoiceKey(invoice.previous_invoice_id);
   const origin = str(invoice.origin) ?? '';
   if (!origin.includes('refund')) return { kind: 'nothing', reason: `a credit invoice of origin ${origin || 'unknown'}, not a refund` };
-  if (!prior) return { kind: 'nothing', reason: 'the credit invoice names no previous_invoice_id: the refund of which invoice is not told' };
+  if (!prior)
+    return { kind: 'nothing', reason: 'the credit invoice names no previous_invoice_id: the refund of which invoice is not told' };
   const currency = str(invoice.currency)?.toUpperCase() ?? '';
   const amount = Math.abs(minor(invoice.total, currency) ?? 0);
   return { kind: 'refund', refs: [prior], id: invoiceKey(invoice.id) ?? '', amount };
@@ -158,7 +159,10 @@ async function expand(
   if (!of) return event.body;
   const key = keyOf(credential, apiUrl);
   if (!key) {
-    throw fail('unavailable', "Recurly's notifications name objects by id only: set the program's Recurly API key, and Recurly's next try applies it");
+    throw fail(
+      'unavailable',
+      "Recurly's notifications name objects by id only: set the program's Recurly API key, and Recurly's next try applies it",
+    );
   }
   const read: Read = {};
   const paths = of.read(encodeURIComponent(String(event.body.id)));
@@ -184,12 +188,7 @@ function matches(payload: string, at: number, signatures: readonly string[], sec
   });
 }
 
-async function verify(
-  payload: string,
-  header: (name: string) => string | undefined,
-  secrets: readonly string[],
-  now: number,
-): Promise<Verified> {
+const verify: Platform['verify'] = async (payload, header, secrets, now) => {
   const raw = header('recurly-signature');
   if (!raw) throw fail('invalid_signature', 'the request has no Recurly-Signature header');
   if (secrets.length === 0) throw fail('invalid_signature', 'no Recurly secret key is set for this program yet');
@@ -213,7 +212,7 @@ async function verify(
     livemode: true,
     body,
   };
-}
+};
 
 export const recurlyPlatform: Platform = {
   name: 'recurly',
@@ -226,7 +225,8 @@ export const recurlyPlatform: Platform = {
   },
   setup: 'Recurly → Integrations → Webhooks → Configure → New endpoint, with the JSON payload; then copy its secret key',
   events: Object.keys(FACTS),
-  testEvent: "Recurly → Integrations → Webhooks: in a sandbox site, a test purchase sends its notifications, and an endpoint's log resends one",
+  testEvent:
+    "Recurly → Integrations → Webhooks: in a sandbox site, a test purchase sends its notifications, and an endpoint's log resends one",
   localTest: tunnelTest('Recurly'),
   verify,
   credential: {
@@ -251,7 +251,10 @@ export const recurlyPlatform: Platform = {
   expand,
   fact(event) {
     if (event.type === 'subscription.canceled') {
-      return { kind: 'nothing', reason: 'a canceled subscription runs to the end of its term and may be reactivated: subscription.expired churns the referral' };
+      return {
+        kind: 'nothing',
+        reason: 'a canceled subscription runs to the end of its term and may be reactivated: subscription.expired churns the referral',
+      };
     }
     const of = FACTS[event.type];
     return of ? of.fact((obj(event.body.tally_read) ?? {}) as Read, event) : NOT_ACTED_ON;
