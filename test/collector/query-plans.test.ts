@@ -33,6 +33,7 @@ import { makeClickPartitions } from '../../packages/collector/src/modules/clicks
 import { customer, newSecret, postEvent, stripeEvent } from './stripe-fixtures.js';
 import { lsEvent, lsSignature, lsSubscription, newLsSecret, postLs } from './lemonsqueezy-fixtures.js';
 import { basicAuth, cbEvent, customer as cbCustomer, newCbSecret, postCb } from './chargebee-fixtures.js';
+import { newRcSecret, postRc, rcId, rcNotification, rcSignature } from './recurly-fixtures.js';
 import { customer as paddleCustomer, newPaddleSecret, paddleEvent, paddleSignature, postPaddle } from './paddle-fixtures.js';
 
 /**
@@ -172,6 +173,10 @@ beforeAll(async () => {
   await call('POST', '/v1/integrations/chargebee/secrets', { body: { secret: cbSigning } });
   const cbBody = JSON.stringify(cbEvent('customer_changed', { customer: cbCustomer({ email: 'buyer@plans.test' }) }));
   await postCb(c, stripeEndpoint, cbBody, basicAuth(cbSigning));
+  const rcSigning = newRcSecret();
+  await call('POST', '/v1/integrations/recurly/secrets', { body: { secret: rcSigning } });
+  const rcBody = JSON.stringify(rcNotification('subscription', 'canceled', rcId(), c.clock.now));
+  await postRc(c, stripeEndpoint, rcBody, rcSignature(rcBody, [rcSigning], c.clock.now * 1000));
   await call('PATCH', '/v1/program', { body: { slug: PAGE_SLUG, page_enabled: true } });
   // Lists under a record need one to list under: an endpoint (off) with one delivery, a
   // test event, whose send fails at the DNS above and reaches no one.

@@ -3,6 +3,7 @@
 
 import { lsEvent, lsSignature, lsSubscription, newLsSecret, postLs } from './lemonsqueezy-fixtures.js';
 import { basicAuth, cbEvent, customer as cbCustomer, newCbSecret, postCb } from './chargebee-fixtures.js';
+import { newRcSecret, postRc, rcId, rcNotification, rcSignature } from './recurly-fixtures.js';
 import { customer as paddleCustomer, newPaddleSecret, paddleEvent, paddleSignature, postPaddle } from './paddle-fixtures.js';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -244,6 +245,11 @@ describe('programs', () => {
     const cbSecret = (await as('POST', '/v1/integrations/chargebee/secrets', { secret: cbSigning })).body;
     const cbBody = JSON.stringify(cbEvent('customer_changed', { customer: cbCustomer({ email: 'their-customer@buyer.test' }) }));
     const cb = (await postCb(c, endpointId, cbBody, basicAuth(cbSigning))).body.data;
+    // A notification Tally only records (canceled, not expired): it asks Recurly's API nothing.
+    const rcSigning = newRcSecret();
+    const rcSecret = (await as('POST', '/v1/integrations/recurly/secrets', { secret: rcSigning })).body;
+    const rcBody = JSON.stringify(rcNotification('subscription', 'canceled', rcId(), c.clock.now));
+    const rc = (await postRc(c, endpointId, rcBody, rcSignature(rcBody, [rcSigning], c.clock.now * 1000))).body.data;
     const endpoint = (await as('POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', enabled: false })).body.data;
     const delivery = (await as('POST', `/v1/webhook_endpoints/${endpoint.id}/test`)).body.data;
     const group = (await as('POST', '/v1/groups', { name: 'Theirs' })).body.data;
@@ -308,6 +314,8 @@ describe('programs', () => {
       'integrations/lemonsqueezy/events': ls.id,
       'integrations/chargebee/secrets': cbSecret.data.id,
       'integrations/chargebee/events': cb.id,
+      'integrations/recurly/secrets': rcSecret.data.id,
+      'integrations/recurly/events': rc.id,
       billing_events: ls.id,
       webhook_endpoints: endpoint.id,
       webhook_deliveries: delivery.id,

@@ -5,8 +5,9 @@ import type { Platform } from './modules/billing/facts.js';
 import { chargebeePlatform } from './modules/chargebee/platform.js';
 import { lemonSqueezyPlatform } from './modules/lemonsqueezy/platform.js';
 import { paddlePlatform } from './modules/paddle/platform.js';
+import { recurlyPlatform } from './modules/recurly/platform.js';
 import { stripePlatform } from './modules/stripe/platform.js';
 
-export const PLATFORMS: readonly Platform[] = [stripePlatform, paddlePlatform, lemonSqueezyPlatform, chargebeePlatform];
+export const PLATFORMS: readonly Platform[] = [stripePlatform, paddlePlatform, lemonSqueezyPlatform, chargebeePlatform, recurlyPlatform];
 
 export const PLATFORM_BY_NAME: ReadonlyMap<string, Platform> = new Map(PLATFORMS.map((p) => [p.name, p]));

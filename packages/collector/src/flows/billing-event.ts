@@ -49,7 +49,10 @@ export async function receiveEvent(
       for (const l of looked) await billing.relink(tx, program.id, l.key, l.target, now);
     });
   }
-  return processEvent(db, platform, program, event, payload, now, false);
+  // Also before the transaction: the objects a notification names by id only, kept with it.
+  if (!platform.expand) return processEvent(db, platform, program, event, payload, now, false);
+  const body = await platform.expand(event, program, apiUrl, credential || undefined);
+  return processEvent(db, platform, program, { ...event, body }, JSON.stringify(body), now, false);
 }
 
 /** Processes a stored event again, by hand: whatever its outcome was, as it is now. */

@@ -12,6 +12,7 @@ export const PLATFORM_TITLES = {
   paddle: 'Paddle',
   lemonsqueezy: 'Lemon Squeezy',
   chargebee: 'Chargebee',
+  recurly: 'Recurly',
 } satisfies Record<Platform, string>;
 
 export const PLATFORMS = Object.keys(PLATFORM_TITLES) as Platform[];

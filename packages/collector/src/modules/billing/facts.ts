@@ -152,6 +152,12 @@ export interface Platform {
     apiUrl: string | undefined,
     credential?: Credential | undefined,
   ): Promise<Array<{ key: string; target: string }>>;
+  /**
+   * The event's body with what the platform's API tells of the objects it names, for a
+   * platform whose webhooks name them by id only (Recurly's): kept as the event's payload,
+   * so its fact, a reprocessing and a waiting event read it again without asking.
+   */
+  expand?(event: Verified, program: ProgramRow, apiUrl: string | undefined, credential: Credential | undefined): Promise<Json>;
   /** What the event means. Pure: it reads the body only. */
   fact(event: Verified): Fact;
 }

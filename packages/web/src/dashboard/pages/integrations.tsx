@@ -72,6 +72,15 @@ const SECRET: Record<Platform, { name: string; looks: string; clickId: Component
       </>
     ),
   },
+  recurly: {
+    name: 'Secret key',
+    looks: "the webhook endpoint's, as Recurly shows it",
+    clickId: (
+      <>
+        in the account's custom field <code>tally_gr_id</code> (made first in Recurly's Configuration → Custom Fields)
+      </>
+    ),
+  },
 };
 
 function AddSecret({ platform, first, added }: { platform: Platform; first: boolean; added: () => void }) {
@@ -108,6 +117,8 @@ function AddSecret({ platform, first, added }: { platform: Platform; first: bool
 const CREDENTIAL_WHY: Partial<Record<Platform, string>> = {
   chargebee:
     "With them, Tally reads each event back from Chargebee before acting on it, and refuses one Chargebee does not have. Without them, an event is trusted on its webhook's username and password alone.",
+  recurly:
+    "Recurly's notifications name their invoice, account and coupons by id only: with a private API key, Tally reads them from Recurly's API. Without one, each notification Tally acts on is answered 503, so Recurly sends it again once the key is set.",
 };
 
 /** "Label (whsec_…abcd)", or the hint alone. */
