@@ -4,8 +4,9 @@
 import type { Platform } from './modules/billing/facts.js';
 import { lemonSqueezyPlatform } from './modules/lemonsqueezy/platform.js';
 import { paddlePlatform } from './modules/paddle/platform.js';
+import { shopifyPlatform } from './modules/shopify/platform.js';
 import { stripePlatform } from './modules/stripe/platform.js';
 
-export const PLATFORMS: readonly Platform[] = [stripePlatform, paddlePlatform, lemonSqueezyPlatform];
+export const PLATFORMS: readonly Platform[] = [stripePlatform, paddlePlatform, lemonSqueezyPlatform, shopifyPlatform];
 
 export const PLATFORM_BY_NAME: ReadonlyMap<string, Platform> = new Map(PLATFORMS.map((p) => [p.name, p]));

@@ -11,6 +11,7 @@ export const PLATFORM_TITLES = {
   stripe: 'Stripe',
   paddle: 'Paddle',
   lemonsqueezy: 'Lemon Squeezy',
+  shopify: 'Shopify',
 } satisfies Record<Platform, string>;
 
 export const PLATFORMS = Object.keys(PLATFORM_TITLES) as Platform[];
