@@ -59,6 +59,9 @@ describe('a local PUBLIC_URL', () => {
     const ls = await connection(p.secret, 'lemonsqueezy');
     expect(ls.local_test).toContain(new URL(ls.endpoint_url).pathname);
     expect(ls.test_event).toContain('test mode');
+    const shopify = await connection(p.secret, 'shopify');
+    expect(shopify.local_test).toMatch(/^Shopify cannot reach this address: open a tunnel/);
+    expect(shopify.test_event).toContain('Send test');
   });
 });
 

@@ -32,6 +32,7 @@ import type { EmbedSessionRow } from '../../packages/collector/src/modules/embed
 import { makeClickPartitions } from '../../packages/collector/src/modules/clicks/partitions.js';
 import { customer, newSecret, postEvent, stripeEvent } from './stripe-fixtures.js';
 import { lsEvent, lsSignature, lsSubscription, newLsSecret, postLs } from './lemonsqueezy-fixtures.js';
+import { newShopifySecret, postShopify, shopifyHmac, shopifyOrder } from './shopify-fixtures.js';
 import { customer as paddleCustomer, newPaddleSecret, paddleEvent, paddleSignature, postPaddle } from './paddle-fixtures.js';
 
 /**
@@ -167,6 +168,10 @@ beforeAll(async () => {
   await call('POST', '/v1/integrations/lemonsqueezy/secrets', { body: { secret: lsSigning } });
   const lsBody = JSON.stringify(lsEvent('subscription_cancelled', lsSubscription({ email: 'buyer@plans.test' })));
   await postLs(c, stripeEndpoint, lsBody, lsSignature(lsBody, lsSigning));
+  const shopifySigning = newShopifySecret();
+  await call('POST', '/v1/integrations/shopify/secrets', { body: { secret: shopifySigning } });
+  const shopifyBody = JSON.stringify(shopifyOrder({ email: 'buyer@plans.test', subtotal: 1_000 }));
+  await postShopify(c, stripeEndpoint, shopifyBody, { topic: 'orders/paid', hmac: shopifyHmac(shopifyBody, shopifySigning) });
   await call('PATCH', '/v1/program', { body: { slug: PAGE_SLUG, page_enabled: true } });
   // Lists under a record need one to list under: an endpoint (off) with one delivery, a
   // test event, whose send fails at the DNS above and reaches no one.

@@ -2,6 +2,7 @@
 // its same-origin rule, expiry, revocation, and one program's owner never reaching another's.
 
 import { lsEvent, lsSignature, lsSubscription, newLsSecret, postLs } from './lemonsqueezy-fixtures.js';
+import { newShopifySecret, postShopify, shopifyHmac, shopifyOrder } from './shopify-fixtures.js';
 import { customer as paddleCustomer, newPaddleSecret, paddleEvent, paddleSignature, postPaddle } from './paddle-fixtures.js';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -239,6 +240,10 @@ describe('programs', () => {
     const lsSecret = (await as('POST', '/v1/integrations/lemonsqueezy/secrets', { secret: lsSigning })).body;
     const lsBody = JSON.stringify(lsEvent('subscription_cancelled', lsSubscription({ email: 'their-customer@buyer.test' })));
     const ls = (await postLs(c, endpointId, lsBody, lsSignature(lsBody, lsSigning))).body.data;
+    const shopifySigning = newShopifySecret();
+    const shopifySecret = (await as('POST', '/v1/integrations/shopify/secrets', { secret: shopifySigning })).body;
+    const shopifyBody = JSON.stringify(shopifyOrder({ email: 'their-customer@buyer.test', subtotal: 1_000 }));
+    const shopify = (await postShopify(c, endpointId, shopifyBody, { topic: 'orders/paid', hmac: shopifyHmac(shopifyBody, shopifySigning) })).body.data;
     const endpoint = (await as('POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', enabled: false })).body.data;
     const delivery = (await as('POST', `/v1/webhook_endpoints/${endpoint.id}/test`)).body.data;
     const group = (await as('POST', '/v1/groups', { name: 'Theirs' })).body.data;
@@ -301,6 +306,8 @@ describe('programs', () => {
       'integrations/paddle/events': paddle.id,
       'integrations/lemonsqueezy/secrets': lsSecret.data.id,
       'integrations/lemonsqueezy/events': ls.id,
+      'integrations/shopify/secrets': shopifySecret.data.id,
+      'integrations/shopify/events': shopify.id,
       billing_events: ls.id,
       webhook_endpoints: endpoint.id,
       webhook_deliveries: delivery.id,

@@ -61,6 +61,15 @@ const SECRET: Record<Platform, { name: string; looks: string; clickId: Component
       </>
     ),
   },
+  shopify: {
+    name: 'Signing key',
+    looks: '64 hex digits, shown under the webhooks; or your app’s client secret',
+    clickId: (
+      <>
+        in the cart's attributes as <code>tally_gr_id</code> (the theme snippet in docs/shopify.md: <code>/cart/update.js</code>)
+      </>
+    ),
+  },
 };
 
 function AddSecret({ platform, first, added }: { platform: Platform; first: boolean; added: () => void }) {
