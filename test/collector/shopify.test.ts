@@ -129,6 +129,19 @@ describe('orders', () => {
     expect((await list(p, 'payments'))[0]!.relationships.referral.data.id).toBe(made!.id);
   });
 
+  it("the landing site's partner key alone (?via=, no click id) makes the referral for that partner; an unknown key credits no one", async () => {
+    const p = await program();
+    const partner = await referral(p);
+    const order = shopifyOrder({ email: 'via.only@shop.test', subtotal: 3_000, landingSite: `/?utm_source=blog&via=${partner.key}` });
+    await expectOutcome(p, 'orders/paid', order, 'credited');
+    const made = (await list(p, 'referrals')).find((x) => x.attributes.email === 'via.only@shop.test');
+    expect(made).toBeDefined();
+    expect(await partnerOf(p)).toEqual([partner.partnerId]);
+    expect(await amounts(p)).toEqual([600]);
+    const unknown = shopifyOrder({ email: 'via.unknown@shop.test', subtotal: 3_000, landingSite: '/?ref=producthunt' });
+    await expectOutcome(p, 'orders/paid', unknown, 'ignored');
+  });
+
   it("an order naming nothing is matched by the tracked address, its domain in any case; one of a stranger is ignored for good", async () => {
     const p = await program();
     const r = await referral(p, 'Shop.Buyer@shop.test');

@@ -1,8 +1,8 @@
 // Shopify as a billing platform (docs/shopify.md), from its order and refund webhooks as the
 // Admin REST API's resources: the topic, the delivery's id and its time come in headers,
 // the body is the order or the refund. An order is one payment, keyed by its id; what
-// credits it is the cart attribute tally_gr_id the snippet set, the landing site's gr_id,
-// the customer's address, or a discount code. Amounts are decimals in major units, in the
+// credits it is the cart attribute tally_gr_id the snippet set, the landing site's gr_id or
+// partner key (?via=), the customer's address, or a discount code. Amounts are decimals in major units, in the
 // currency the customer paid (presentment money), made minor units exactly here.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -59,24 +59,35 @@ function attributesOf(order: Json): Record<string, string> {
   return Object.fromEntries(pairs);
 }
 
-/** The landing site's click id: the path and query the customer first opened ("/?via=maya&gr_id=…"). */
-function landingClickId(order: Json): string | undefined {
+/** The link parameters that carry a partner's key, in the tracker's order of precedence (packages/tracker/src/core.ts). */
+const KEY_PARAMS = ['red', 'gr_pk', '_pk', 'via', 'ref', 'fpr', 'fp_ref', 'ps_partner_key'];
+
+/** The landing site's query: the path the customer first opened ("/products/x?via=maya&gr_id=…"). */
+function landingQuery(order: Json): URLSearchParams {
   const site = str(order.landing_site);
-  if (!site) return undefined;
   try {
-    return str(new URL(site, 'https://shop.invalid').searchParams.get('gr_id'));
+    return new URL(site ?? '/', 'https://shop.invalid').searchParams;
   } catch {
-    return undefined;
+    return new URLSearchParams();
   }
+}
+
+/** A partner's key the landing site carried, when no click id came with it: the order is the visit. */
+function landingLink(order: Json, query: URLSearchParams): Customer['link'] {
+  const found = KEY_PARAMS.map((n) => str(query.get(n))).find((k) => k !== undefined);
+  const visit = key('order', order.id);
+  return found && visit ? { key: found, visit } : undefined;
 }
 
 function customerOf(order: Json): Customer {
   const customer = obj(order.customer);
   const attributes = attributesOf(order);
+  const landing = landingQuery(order);
   return {
     customer: key('customer', customer?.id),
     email: str(order.email) ?? str(order.contact_email) ?? str(customer?.email),
-    clickId: str(attributes.tally_gr_id) ?? landingClickId(order),
+    clickId: str(attributes.tally_gr_id) ?? str(landing.get('gr_id')),
+    link: landingLink(order, landing),
     metadata: [attributes],
     country: countryCode(obj(order.billing_address)?.country_code) ?? countryCode(obj(order.shipping_address)?.country_code),
     codes: defined(list(order.discount_codes).map((d) => str(d.code))),
