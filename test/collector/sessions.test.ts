@@ -243,7 +243,9 @@ describe('programs', () => {
     const shopifySigning = newShopifySecret();
     const shopifySecret = (await as('POST', '/v1/integrations/shopify/secrets', { secret: shopifySigning })).body;
     const shopifyBody = JSON.stringify(shopifyOrder({ email: 'their-customer@buyer.test', subtotal: 1_000 }));
-    const shopify = (await postShopify(c, endpointId, shopifyBody, { topic: 'orders/paid', hmac: shopifyHmac(shopifyBody, shopifySigning) })).body.data;
+    const shopify = (
+      await postShopify(c, endpointId, shopifyBody, { topic: 'orders/paid', hmac: shopifyHmac(shopifyBody, shopifySigning) })
+    ).body.data;
     const endpoint = (await as('POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', enabled: false })).body.data;
     const delivery = (await as('POST', `/v1/webhook_endpoints/${endpoint.id}/test`)).body.data;
     const group = (await as('POST', '/v1/groups', { name: 'Theirs' })).body.data;

@@ -78,7 +78,16 @@ export function shopifyOrder(o: OrderOptions): Json {
   const at = o.processedAt ?? AT;
   const customerId = o.customerId ?? shopifyId();
   const lineId = shopifyId();
-  const address = { first_name: 'Bob', last_name: 'Norman', address1: 'Chestnut Street 92', city: 'Louisville', zip: '40202', country: 'United States', country_code: o.country ?? 'US', province_code: 'KY' };
+  const address = {
+    first_name: 'Bob',
+    last_name: 'Norman',
+    address1: 'Chestnut Street 92',
+    city: 'Louisville',
+    zip: '40202',
+    country: 'United States',
+    country_code: o.country ?? 'US',
+    province_code: 'KY',
+  };
   return {
     id,
     admin_graphql_api_id: `gid://shopify/Order/${id}`,
@@ -166,7 +175,17 @@ export function shopifyOrder(o: OrderOptions): Json {
       default_address: { ...address, id: shopifyId(), customer_id: customerId, default: true },
     },
     discount_applications: o.discount
-      ? [{ target_type: 'line_item', type: 'discount_code', value: money(discount, currency), value_type: 'fixed_amount', allocation_method: 'across', target_selection: 'all', code: o.discount.code }]
+      ? [
+          {
+            target_type: 'line_item',
+            type: 'discount_code',
+            value: money(discount, currency),
+            value_type: 'fixed_amount',
+            allocation_method: 'across',
+            target_selection: 'all',
+            code: o.discount.code,
+          },
+        ]
       : [],
     fulfillments: [],
     line_items: [
@@ -192,17 +211,38 @@ export function shopifyOrder(o: OrderOptions): Json {
         variant_title: 'Black',
         vendor: 'Aerobie',
         tax_lines: [],
-        discount_allocations: o.discount ? [{ amount: money(discount, currency), amount_set: set(discount), discount_application_index: 0 }] : [],
+        discount_allocations: o.discount
+          ? [{ amount: money(discount, currency), amount_set: set(discount), discount_application_index: 0 }]
+          : [],
       },
     ],
     refunds: o.cancelled?.refunds ?? [],
     shipping_address: address,
-    shipping_lines: shipping > 0 ? [{ id: shopifyId(), code: 'Standard', price: money(shipping, currency), price_set: set(shipping), title: 'Standard', source: 'shopify' }] : [],
+    shipping_lines:
+      shipping > 0
+        ? [
+            {
+              id: shopifyId(),
+              code: 'Standard',
+              price: money(shipping, currency),
+              price_set: set(shipping),
+              title: 'Standard',
+              source: 'shopify',
+            },
+          ]
+        : [],
   };
 }
 
 /** A refund as the Refund resource and refunds/create show it: the money returned is in its transactions. */
-export function shopifyRefund(o: { id?: number; orderId: number; amount: number; currency?: string; createdAt?: string; status?: string }): Json {
+export function shopifyRefund(o: {
+  id?: number;
+  orderId: number;
+  amount: number;
+  currency?: string;
+  createdAt?: string;
+  status?: string;
+}): Json {
   const id = o.id ?? shopifyId();
   const currency = o.currency ?? 'USD';
   const at = o.createdAt ?? later(24);

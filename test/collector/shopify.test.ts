@@ -47,7 +47,7 @@ async function paidOrder(p: Connected, o: Partial<OrderOptions> = {}) {
 const partnerOf = async (p: Connected) => (await list(p, 'commissions')).map((x) => x.attributes.partner_id as string);
 
 describe('connecting and signatures', () => {
-  it("shows the URL, the events and the key by hint; refuses a key Shopify would not show", async () => {
+  it('shows the URL, the events and the key by hint; refuses a key Shopify would not show', async () => {
     const p = await program();
     const got = (await ok(p, 'GET', '/v1/integrations/shopify')).data.attributes;
     expect(got.endpoint_url).toMatch(new RegExp(`/v1/integrations/shopify/webhook/${p.endpoint}$`));
@@ -73,7 +73,10 @@ describe('connecting and signatures', () => {
     const wrong = await postShopify(kit.c, p.endpoint, body, { topic: 'orders/paid', hmac: shopifyHmac(body, newShopifySecret()) });
     const changed = await postShopify(kit.c, p.endpoint, altered, { topic: 'orders/paid', hmac: shopifyHmac(body, p.signing) });
     // The hex digest where Shopify sends base64: not its signature either.
-    const hex = await postShopify(kit.c, p.endpoint, body, { topic: 'orders/paid', hmac: Buffer.from(shopifyHmac(body, p.signing), 'base64').toString('hex') });
+    const hex = await postShopify(kit.c, p.endpoint, body, {
+      topic: 'orders/paid',
+      hmac: Buffer.from(shopifyHmac(body, p.signing), 'base64').toString('hex'),
+    });
     for (const reply of [missing, wrong, changed, hex]) expectError(reply, 400, 'invalid_signature');
     expect(missing.body.errors[0].detail).toMatch(/no X-Shopify-Hmac-Sha256 header/);
     expect(wrong.body.errors[0].detail).toMatch(/matches none/);
@@ -98,7 +101,14 @@ describe('orders', () => {
   it("a sale by the cart's tally_gr_id earns on the total net of tax, after the discount; the same delivery twice, once", async () => {
     const p = await program();
     const r = await referral(p);
-    const order = shopifyOrder({ email: r.email, subtotal: 10_000, discount: { code: 'SPRING', amount: 1_000 }, tax: 540, shipping: 500, attributes: { tally_gr_id: r.grId } });
+    const order = shopifyOrder({
+      email: r.email,
+      subtotal: 10_000,
+      discount: { code: 'SPRING', amount: 1_000 },
+      tax: 540,
+      shipping: 500,
+      attributes: { tally_gr_id: r.grId },
+    });
     const body = JSON.stringify(order);
     const webhookId = 'b54557e4-bdd9-4b37-8a5f-bf7d70bcd043';
     const first = await sendBody(p, 'orders/paid', body, { webhookId });
@@ -122,7 +132,11 @@ describe('orders', () => {
     const p = await program();
     const partner = await referral(p);
     const grId = await kit.click(p, partner.key);
-    const order = shopifyOrder({ email: 'untracked@shop.test', subtotal: 2_000, landingSite: `/products/aeropress?via=${partner.key}&gr_id=${grId}` });
+    const order = shopifyOrder({
+      email: 'untracked@shop.test',
+      subtotal: 2_000,
+      landingSite: `/products/aeropress?via=${partner.key}&gr_id=${grId}`,
+    });
     await expectOutcome(p, 'orders/paid', order, 'credited');
     const made = (await list(p, 'referrals')).find((x) => x.attributes.email === 'untracked@shop.test');
     expect(made).toBeDefined();
@@ -142,7 +156,7 @@ describe('orders', () => {
     await expectOutcome(p, 'orders/paid', unknown, 'ignored');
   });
 
-  it("an order naming nothing is matched by the tracked address, its domain in any case; one of a stranger is ignored for good", async () => {
+  it('an order naming nothing is matched by the tracked address, its domain in any case; one of a stranger is ignored for good', async () => {
     const p = await program();
     const r = await referral(p, 'Shop.Buyer@shop.test');
     await expectOutcome(p, 'orders/paid', shopifyOrder({ email: 'Shop.Buyer@SHOP.Test', subtotal: 4_000, landingSite: null }), 'credited');
@@ -164,7 +178,7 @@ describe('orders', () => {
     ]);
   });
 
-  it("a code-only sale: the discount code credits its partner, with no referral before it", async () => {
+  it('a code-only sale: the discount code credits its partner, with no referral before it', async () => {
     const p = await program();
     const maya = await referral(p);
     await ok(p, 'POST', '/v1/discount_codes', { partnership_id: maya.partnershipId, code: 'MAYA10' });
@@ -217,7 +231,12 @@ describe('refunds and cancellations', () => {
   it('a refund that returned no money (a failed transaction) leaves the sale as it is', async () => {
     const p = await program();
     const r = await paidOrder(p, { subtotal: 4_000 });
-    const body = await expectOutcome(p, 'refunds/create', shopifyRefund({ orderId: r.orderId, amount: 4_000, status: 'failure' }), 'ignored');
+    const body = await expectOutcome(
+      p,
+      'refunds/create',
+      shopifyRefund({ orderId: r.orderId, amount: 4_000, status: 'failure' }),
+      'ignored',
+    );
     expect(body.data.attributes.reason).toMatch(/returned no money/);
     expect(await amounts(p)).toEqual([800]);
   });
@@ -249,7 +268,12 @@ describe('refunds and cancellations', () => {
     expect((await list(p, 'payments'))[0]!.attributes.refunded).toBe(6_000);
 
     const kept = await paidOrder(p, { subtotal: 2_000 });
-    const noRefund = await expectOutcome(p, 'orders/cancelled', { ...kept.order, cancelled_at: later(3), cancel_reason: 'other' }, 'ignored');
+    const noRefund = await expectOutcome(
+      p,
+      'orders/cancelled',
+      { ...kept.order, cancelled_at: later(3), cancel_reason: 'other' },
+      'ignored',
+    );
     expect(noRefund.data.attributes.reason).toMatch(/without a refund/);
     // An order body sent under the topic, not cancelled: nothing.
     expect((await expectOutcome(p, 'orders/cancelled', kept.order, 'ignored')).data.attributes.reason).toBe('the order is not cancelled');

@@ -92,7 +92,11 @@ export async function createShopifyCode(
   const errors = made?.userErrors ?? [];
   if (errors.some((e) => e.code === 'TAKEN')) return 'exists';
   if (errors.length > 0 || !made?.codeDiscountNode?.id) {
-    const said = errors.map((e) => e.message).filter(Boolean).join('; ') || 'no discount in its answer';
+    const said =
+      errors
+        .map((e) => e.message)
+        .filter(Boolean)
+        .join('; ') || 'no discount in its answer';
     throw fail('invalid_field', `Shopify refused the code: ${said}`, { field: 'code' });
   }
   return made.codeDiscountNode.id;

@@ -38,7 +38,10 @@ const list = (v: unknown): Json[] => (Array.isArray(v) ? v.map(obj).filter((o): 
 export function minorOf(amount: unknown, currency: string): number | undefined {
   const digits = minorUnit(currency);
   if (typeof amount !== 'string' || digits === undefined) return undefined;
-  const trimmed = amount.trim().replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  const trimmed = amount
+    .trim()
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
   return minorFromDecimal(trimmed, currency);
 }
 
@@ -126,7 +129,8 @@ function refundFact(refund: Json, orderId: unknown): Fact {
   const refs = defined([key('order', orderId ?? refund.order_id)]);
   const id = key('refund', refund.id);
   if (!id || refs.length === 0) return { kind: 'nothing', reason: 'the refund names no order or has no id' };
-  if (amounts.includes(undefined)) return { kind: 'nothing', reason: 'a refund transaction has an amount Tally cannot read in its currency' };
+  if (amounts.includes(undefined))
+    return { kind: 'nothing', reason: 'a refund transaction has an amount Tally cannot read in its currency' };
   if (amount <= 0) return { kind: 'nothing', reason: 'the refund returned no money (a restock, say): the sale stands' };
   return { kind: 'refund', refs, id, amount };
 }
@@ -140,7 +144,9 @@ const FACTS: Readonly<Record<string, Reader>> = {
   // as its own refunds/create, so the two apply once in either order.
   'orders/cancelled': (order) => {
     if (!str(order.cancelled_at)) return { kind: 'nothing', reason: 'the order is not cancelled' };
-    const last = list(order.refunds).sort((a, b) => (seconds(a.created_at) ?? 0) - (seconds(b.created_at) ?? 0)).pop();
+    const last = list(order.refunds)
+      .sort((a, b) => (seconds(a.created_at) ?? 0) - (seconds(b.created_at) ?? 0))
+      .pop();
     return last
       ? refundFact(last, order.id)
       : { kind: 'nothing', reason: 'cancelled without a refund: what was paid stays paid, and so does its commission' };
