@@ -61,6 +61,8 @@ export interface CollectorOptions {
   stripeApiUrl?: string;
   lemonSqueezyApiUrl?: string;
   wiseApiUrl?: string;
+  /** Billing platforms' APIs by name: local servers answering as the platforms document. */
+  platformApiUrls?: Record<string, string>;
   /** WISE_WEBHOOK_PUBLIC_KEY: the fake Wise's signing key's public half. */
   wiseWebhookPublicKey?: string;
   /** TAX_FORM_KEY's ring; no tax forms without it. */
@@ -97,6 +99,7 @@ export async function startCollector(opts: CollectorOptions = {}): Promise<Colle
       stripeApiUrl: opts.stripeApiUrl,
       lemonSqueezyApiUrl: opts.lemonSqueezyApiUrl,
       wiseApiUrl: opts.wiseApiUrl,
+      platformApiUrls: opts.platformApiUrls,
       wiseWebhookPublicKey: opts.wiseWebhookPublicKey,
       taxFormKeys: opts.taxFormKeys,
       paypalApiUrl: opts.paypalApiUrl,

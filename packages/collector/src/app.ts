@@ -98,6 +98,8 @@ export interface AppDeps {
   lemonSqueezyApiUrl?: string | undefined;
   /** Wise's API elsewhere than https://api.wise.com (WISE_API_URL). */
   wiseApiUrl?: string | undefined;
+  /** Billing platforms' APIs elsewhere than their own addresses, by platform name (`<NAME>_API_URL`). */
+  platformApiUrls?: Readonly<Record<string, string>> | undefined;
   /** WISE_WEBHOOK_PUBLIC_KEY: Wise's webhooks are refused without it. */
   wiseWebhookPublicKey?: string | undefined;
   /** TAX_FORM_KEY's ring: partners' taxpayer ids; tax forms are refused without it. */
@@ -175,6 +177,7 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
         stripeApiUrl: deps.stripeApiUrl,
         lemonSqueezyApiUrl: deps.lemonSqueezyApiUrl,
         wiseApiUrl: deps.wiseApiUrl,
+        platformApiUrls: deps.platformApiUrls ?? {},
         wiseWebhookPublicKey: deps.wiseWebhookPublicKey,
         taxFormKeys: deps.taxFormKeys,
         clientIp: clientIp(ctx, (deps.limits ?? NO_LIMITS).trustProxy),

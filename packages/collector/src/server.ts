@@ -166,6 +166,7 @@ export async function startServer(config: Config, log: Logger, options: ServerOp
       stripeApiUrl: config.stripeApiUrl,
       lemonSqueezyApiUrl: config.lemonSqueezyApiUrl,
       wiseApiUrl: config.wiseApiUrl,
+      platformApiUrls: config.platformApiUrls,
       wiseWebhookPublicKey: config.wiseWebhookPublicKey,
       taxFormKeys: config.taxFormKeys,
       paypalApiUrl: config.paypalApiUrl,

@@ -10312,6 +10312,16 @@ export interface paths {
                                         type: string | null;
                                         reason: string | null;
                                     } | null;
+                                    /** @description What the platform's API needs from the program, when Tally calls it; empty: nothing */
+                                    credential_fields: {
+                                        name: string;
+                                        label: string;
+                                        secret: boolean;
+                                    }[];
+                                    /** @description The credential set, secrets as their last four characters; null: none */
+                                    credential: {
+                                        [key: string]: string;
+                                    } | null;
                                 };
                             };
                         };
@@ -10818,6 +10828,16 @@ export interface paths {
                                         type: string | null;
                                         reason: string | null;
                                     } | null;
+                                    /** @description What the platform's API needs from the program, when Tally calls it; empty: nothing */
+                                    credential_fields: {
+                                        name: string;
+                                        label: string;
+                                        secret: boolean;
+                                    }[];
+                                    /** @description The credential set, secrets as their last four characters; null: none */
+                                    credential: {
+                                        [key: string]: string;
+                                    } | null;
                                 };
                             };
                         };
@@ -11323,6 +11343,16 @@ export interface paths {
                                         verified: boolean;
                                         type: string | null;
                                         reason: string | null;
+                                    } | null;
+                                    /** @description What the platform's API needs from the program, when Tally calls it; empty: nothing */
+                                    credential_fields: {
+                                        name: string;
+                                        label: string;
+                                        secret: boolean;
+                                    }[];
+                                    /** @description The credential set, secrets as their last four characters; null: none */
+                                    credential: {
+                                        [key: string]: string;
                                     } | null;
                                 };
                             };

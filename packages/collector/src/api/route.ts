@@ -45,6 +45,8 @@ export interface RouteInput<B, Q = unknown> {
   lemonSqueezyApiUrl: string | undefined;
   /** Wise's API elsewhere than https://api.wise.com (WISE_API_URL), for partners' bank recipients. */
   wiseApiUrl: string | undefined;
+  /** Billing platforms' APIs elsewhere than their own addresses, by platform name (`<NAME>_API_URL`). */
+  platformApiUrls: Readonly<Record<string, string>>;
   /** Wise's webhook public key (WISE_WEBHOOK_PUBLIC_KEY); undefined: Wise's webhooks are refused. */
   wiseWebhookPublicKey: string | undefined;
   /** The keys of partners' taxpayer ids (TAX_FORM_KEY); undefined when none is configured. */

@@ -8,7 +8,7 @@ import * as programs from '../modules/programs/repo.js';
 import * as billing from '../modules/billing/repo.js';
 import type { SecretRow } from '../modules/billing/repo.js';
 import { stripeEndpointId, uuidv7 } from '../core/ids.js';
-import type { Platform } from '../modules/billing/facts.js';
+import type { Credential, Platform } from '../modules/billing/facts.js';
 
 export const MAX_SECRETS = 10;
 
@@ -93,4 +93,40 @@ export async function addSecret(
 export async function removeSecret(db: Db, platform: Platform, programId: string, id: string): Promise<void> {
   const removed = await db.transaction((tx) => billing.removeSecret(tx, programId, platform.name, id));
   if (!removed) throw fail('not_found', `no ${platform.title} signing secret ${id}`);
+}
+
+/** What an owner may read back of a credential: secrets as their last four characters, the rest as set. */
+export function credentialHints(platform: Platform, fields: Credential | undefined): Record<string, string> | null {
+  if (!platform.credential || !fields) return null;
+  return Object.fromEntries(
+    platform.credential.fields.map((f) => [f.name, f.secret ? `…${(fields[f.name] ?? '').slice(-4)}` : (fields[f.name] ?? '')]),
+  );
+}
+
+/** Sets the program's credential for a platform, every field checked; a new one replaces the old whole. */
+export async function setCredential(
+  db: Db,
+  platform: Platform,
+  programId: string,
+  given: Record<string, string>,
+  now: number,
+): Promise<Credential> {
+  const declared = platform.credential;
+  if (!declared) throw fail('not_found', `${platform.title} takes no credential`);
+  const fields: Record<string, string> = {};
+  for (const f of declared.fields) {
+    const value = (given[f.name] ?? '').trim();
+    if (value === '') throw fail('missing_field', `${f.name} is required: ${f.label}`, { field: f.name });
+    if (!f.pattern.test(value)) throw fail('invalid_field', f.explain, { field: f.name });
+    fields[f.name] = value;
+  }
+  const unknown = Object.keys(given).find((k) => !declared.fields.some((f) => f.name === k));
+  if (unknown !== undefined) throw fail('invalid_field', `${unknown} is not a field of ${platform.title}'s credential`, { field: unknown });
+  await billing.setCredential(db, programId, platform.name, fields, now);
+  return fields;
+}
+
+/** Removes it: Tally stops calling the platform's API for the program. */
+export async function removeCredential(db: Db, platform: Platform, programId: string): Promise<void> {
+  if (!(await billing.removeCredential(db, programId, platform.name))) throw fail('not_found', `no ${platform.title} credential is set`);
 }

@@ -42,7 +42,8 @@ export async function receiveEvent(
   // A verified event is the newer news, even within the second of a refusal.
   await billing.clearRefusal(db, program.id, platform.name);
   // Asked before the transaction: no lock is held while the platform's API answers.
-  const looked = (await platform.lookup?.(event, program, apiUrl)) ?? [];
+  const credential = platform.credential && (await billing.credential(db, program.id, platform.name));
+  const looked = (await platform.lookup?.(event, program, apiUrl, credential)) ?? [];
   if (looked.length > 0) {
     await db.transaction(async (tx) => {
       for (const l of looked) await billing.relink(tx, program.id, l.key, l.target, now);

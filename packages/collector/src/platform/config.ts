@@ -137,6 +137,8 @@ export interface Config {
   lemonSqueezyApiUrl?: string | undefined;
   /** WISE_API_URL: Wise's API elsewhere than https://api.wise.com. */
   wiseApiUrl?: string | undefined;
+  /** Every `<NAME>_API_URL`, by its name in lower case: a billing platform's API elsewhere than its own address. */
+  platformApiUrls?: Readonly<Record<string, string>> | undefined;
   /** WISE_WEBHOOK_PUBLIC_KEY: the PEM key Wise's webhooks are verified with. */
   wiseWebhookPublicKey?: string | undefined;
   /** TAX_FORM_KEY and TAX_FORM_OLD_KEYS; absent: tax forms are refused. */
@@ -190,6 +192,19 @@ export function defaultMaxConnections(): number {
   return Math.max(64, Math.min(10_000, limit - 256));
 }
 
+/** `<NAME>_API_URL`s by name (CHARGEBEE_API_URL: `chargebee`): a platform's module needs no line here. */
+function apiUrls(env: Record<string, string | undefined>): Record<string, string> {
+  const urls: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    const name = /^([A-Z][A-Z0-9]*)_API_URL$/.exec(key)?.[1];
+    if (name === undefined || value === undefined || value === '') continue;
+    if (!z.url({ protocol: /^https?$/ }).safeParse(value).success)
+      throw new ConfigError(`invalid configuration: ${key}: must be an http(s) URL`);
+    urls[name.toLowerCase()] = value.replace(/\/+$/, '');
+  }
+  return urls;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
   const result = schema.safeParse(env);
   if (!result.success) {
@@ -210,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripeApiUrl: e.STRIPE_API_URL,
     lemonSqueezyApiUrl: e.LEMONSQUEEZY_API_URL,
     wiseApiUrl: e.WISE_API_URL,
+    platformApiUrls: apiUrls(env),
     wiseWebhookPublicKey: e.WISE_WEBHOOK_PUBLIC_KEY,
     taxFormKeys: e.TAX_FORM_KEY === undefined ? undefined : keyring(e.TAX_FORM_KEY, e.TAX_FORM_OLD_KEYS),
     paypalApiUrl: e.PAYPAL_API_URL.replace(/\/+$/, ''),

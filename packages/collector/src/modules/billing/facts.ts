@@ -101,6 +101,20 @@ export interface Verified {
   body: Json;
 }
 
+/** One field of what a platform's API needs from a program: an API key, a site or shop name. */
+export interface CredentialField {
+  name: string;
+  label: string;
+  pattern: RegExp;
+  /** The error when a value does not match `pattern`. */
+  explain: string;
+  /** A secret is answered as a hint only (its last four characters); others as they are. */
+  secret: boolean;
+}
+
+/** A program's credential for a platform: its fields' values by name. */
+export type Credential = Readonly<Record<string, string>>;
+
 /**
  * A billing platform: how it signs, what it sends, what each event means. Adding one is a
  * folder with such an object and a line in platforms.ts (docs/billing.md, "Adding a platform").
@@ -124,11 +138,22 @@ export interface Platform {
   /** The verified event, or a 400 invalid_signature / malformed_json. `now` is unix seconds. */
   verify(payload: string, header: (name: string) => string | undefined, secrets: readonly string[], now: number): Promise<Verified>;
   /**
+   * What the platform's API needs from a program, when Tally calls it: set through
+   * `PUT /v1/integrations/<name>/credential`, kept in billing_credentials, handed to `lookup`.
+   */
+  credential?: { fields: readonly CredentialField[]; explain: string };
+  /**
    * What the event needs from the platform's API before it means anything, as links to
    * record (a Lemon Squeezy order's code: its webhook names none). `apiUrl`: the API
-   * elsewhere than the platform's own address (tests, proxies).
+   * elsewhere than the platform's own address (tests, proxies; `<NAME>_API_URL`).
+   * `credential`: the program's, when the platform declares one and the program set it.
    */
-  lookup?(event: Verified, program: ProgramRow, apiUrl: string | undefined): Promise<Array<{ key: string; target: string }>>;
+  lookup?(
+    event: Verified,
+    program: ProgramRow,
+    apiUrl: string | undefined,
+    credential?: Credential | undefined,
+  ): Promise<Array<{ key: string; target: string }>>;
   /** What the event means. Pure: it reads the body only. */
   fact(event: Verified): Fact;
 }

@@ -30,6 +30,33 @@ export async function removeSecret(db: Queryable, programId: string, platform: s
   return (await db.run('DELETE FROM billing_secrets WHERE program_id = ? AND platform = ? AND id = ?', [programId, platform, id])) === 1;
 }
 
+/** A program's credential for a platform (facts.ts `Credential`), as its fields' JSON. */
+export async function credential(db: Queryable, programId: string, platform: string): Promise<Record<string, string> | undefined> {
+  const row = await db.get<{ fields: string }>('SELECT fields FROM billing_credentials WHERE program_id = ? AND platform = ?', [
+    programId,
+    platform,
+  ]);
+  return row ? (JSON.parse(row.fields) as Record<string, string>) : undefined;
+}
+
+export async function setCredential(
+  db: Queryable,
+  programId: string,
+  platform: string,
+  fields: Record<string, string>,
+  now: number,
+): Promise<void> {
+  await db.run(
+    `INSERT INTO billing_credentials (program_id, platform, fields, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (program_id, platform) DO UPDATE SET fields = excluded.fields, updated_at = excluded.updated_at`,
+    [programId, platform, JSON.stringify(fields), now],
+  );
+}
+
+export async function removeCredential(db: Queryable, programId: string, platform: string): Promise<boolean> {
+  return (await db.run('DELETE FROM billing_credentials WHERE program_id = ? AND platform = ?', [programId, platform])) === 1;
+}
+
 /** Links a platform's id (Stripe's cus_, in_, pi_ as they are; `paddle:txn_…`) to a referral or a payment; the first link stays. */
 export async function link(db: Queryable, programId: string, key: string, targetId: string, now: number): Promise<void> {
   await db.run('INSERT INTO billing_links (program_id, external_id, target_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [

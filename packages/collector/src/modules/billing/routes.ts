@@ -2,7 +2,17 @@
 // settings and its events; and the one log of every platform's events.
 
 import { z } from 'zod';
-import { addSecret, connection, isLocalUrl, lastEvent, removeSecret, webhookPath } from '../../flows/billing-connect.js';
+import {
+  addSecret,
+  connection,
+  credentialHints,
+  isLocalUrl,
+  lastEvent,
+  removeCredential,
+  removeSecret,
+  setCredential,
+  webhookPath,
+} from '../../flows/billing-connect.js';
 import { receiveEvent, reprocessEvent } from '../../flows/billing-event.js';
 import { dateTime, oneOf, text } from '../../platform/http/list-query.js';
 import type { Resource } from '../../platform/resource.js';
@@ -77,7 +87,16 @@ const connectionSchema = resource('billing_connection', {
   last_event: z
     .object({ received_at: unixTime, verified: z.boolean(), type: z.string().nullable(), reason: z.string().nullable() })
     .nullable(),
+  credential_fields: z
+    .array(z.object({ name: z.string(), label: z.string(), secret: z.boolean() }))
+    .meta({ description: "What the platform's API needs from the program, when Tally calls it; empty: nothing" }),
+  credential: z
+    .record(z.string(), z.string())
+    .nullable()
+    .meta({ description: 'The credential set, secrets as their last four characters; null: none' }),
 });
+
+const credentialSchema = resource('billing_credential', { platform: z.enum(NAMES), fields: z.record(z.string(), z.string()) });
 
 const received = z.object({ data: eventSchema, meta: z.object({ duplicate: z.boolean() }) });
 
@@ -111,8 +130,10 @@ function platformRoutes(platform: Platform) {
       webhookBodyLimit: BILLING_BODY_LIMIT,
       status: 200,
       response: received,
-      async handle({ db, params, raw, header, now, stripeApiUrl, lemonSqueezyApiUrl }) {
-        const apiUrl = ({ stripe: stripeApiUrl, lemonsqueezy: lemonSqueezyApiUrl } as Record<string, string | undefined>)[platform.name];
+      async handle({ db, params, raw, header, now, stripeApiUrl, lemonSqueezyApiUrl, platformApiUrls }) {
+        const apiUrl =
+          platformApiUrls[platform.name] ??
+          ({ stripe: stripeApiUrl, lemonsqueezy: lemonSqueezyApiUrl } as Record<string, string | undefined>)[platform.name];
         const { event, duplicate } = await receiveEvent(db, platform, params.endpoint ?? '', raw, header, now, apiUrl);
         return { status: 200, body: { data: renderEvent(event), meta: { duplicate } } };
       },
@@ -139,6 +160,8 @@ function platformRoutes(platform: Platform) {
           local_test: local ? platform.localTest(endpointUrl, platform.events) : null,
           test_event: platform.testEvent,
           last_event: await lastEvent(db, platform, program.id),
+          credential_fields: (platform.credential?.fields ?? []).map((f) => ({ name: f.name, label: f.label, secret: f.secret })),
+          credential: credentialHints(platform, await billing.credential(db, program.id, platform.name)),
         };
         return { status: 200, body: { data: { id: program.id, type: 'billing_connection', attributes } } };
       },
@@ -168,6 +191,7 @@ function platformRoutes(platform: Platform) {
         return { status: 204 };
       },
     }),
+    ...(platform.credential ? credentialRoutes(platform, base) : []),
     ...readRoutes({
       plural: `integrations/${platform.name}/events`,
       type: 'billing_event',
@@ -181,6 +205,40 @@ function platformRoutes(platform: Platform) {
       filters: eventFilters,
     }),
     processRoute(`${base}/events/:id/process`),
+  ];
+}
+
+/** A platform's credential, for those whose API Tally calls (facts.ts `credential`). */
+function credentialRoutes(platform: Platform, base: string) {
+  const render = (fields: Record<string, string>) => ({
+    id: platform.name,
+    type: 'billing_credential',
+    attributes: { platform: platform.name, fields: credentialHints(platform, fields) ?? {} },
+  });
+  return [
+    route({
+      method: 'post',
+      path: `${base}/credential`,
+      summary: `Set what ${platform.title}'s API needs from the program (${platform.credential?.explain ?? ''}); it replaces the one set`,
+      access: 'secret',
+      body: z.record(z.string(), z.string().max(500)),
+      status: 200,
+      response: one(credentialSchema),
+      async handle({ db, program, body, now }) {
+        return { status: 200, body: { data: render(await setCredential(db, platform, program.id, body, now)) } };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: `${base}/credential`,
+      summary: `Remove the program's ${platform.title} credential: Tally stops calling its API`,
+      access: 'secret',
+      status: 204,
+      async handle({ db, program }) {
+        await removeCredential(db, platform, program.id);
+        return { status: 204 };
+      },
+    }),
   ];
 }
 

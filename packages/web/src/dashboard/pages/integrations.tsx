@@ -15,6 +15,7 @@ import { Confirm, Saving, text, useSubmit } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
 import { CopyButton, Show, Table, type Column } from '../../common/ui.js';
 import { ApiKey } from '../api-key.js';
+import { PlatformCredential } from '../platform-credential.js';
 import { PLATFORM_TITLES, PLATFORMS, type Platform } from '../billing.js';
 import { Payments } from '../payout-settings.js';
 import { href, useRole } from '../session.js';
@@ -101,6 +102,9 @@ function AddSecret({ platform, first, added }: { platform: Platform; first: bool
     </form>
   );
 }
+
+/** What a platform's API is asked with the program's credential (platform-credential.tsx), and what happens without it. */
+const CREDENTIAL_WHY: Partial<Record<Platform, string>> = {};
 
 /** "Label (whsec_…abcd)", or the hint alone. */
 const secretName = (s: Secret) => (s.attributes.label ? `${s.attributes.label} (${s.attributes.hint})` : s.attributes.hint);
@@ -225,6 +229,16 @@ function Integration({ platform, program, saved }: { platform: Platform } & With
               <code>{TRACK_CALL}</code> recorded.
             </p>
             {platform === 'lemonsqueezy' && program && <LemonSqueezyKey program={program} saved={saved} />}
+            {c.credential_fields.length > 0 && (
+              <PlatformCredential
+                platform={platform}
+                title={title}
+                fields={c.credential_fields}
+                hints={c.credential}
+                why={CREDENTIAL_WHY[platform] ?? ''}
+                saved={loaded.reload}
+              />
+            )}
           </>
         )}
       </Show>

@@ -49,6 +49,7 @@ import m0043 from './0043-bounties.js';
 import m0044 from './0044-leads.js';
 import m0045 from './0045-two-tier.js';
 import m0046 from './0046-links.js';
+import m0047 from './0047-billing-credentials.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -99,4 +100,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0044,
   m0045,
   m0046,
+  m0047,
 ];
