@@ -17,6 +17,8 @@ export interface ShopifyAdminApi {
   codes: Set<string>;
   /** Each request's path. */
   paths: string[];
+  /** A userError to answer the next mutations with while set, as Shopify words one. */
+  refuse: { field: string; code: string; message: string } | undefined;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export async function startShopifyAdminApi(validToken: string): Promise<ShopifyA
     created: [],
     codes: new Set(),
     paths: [],
+    refuse: undefined,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server = createServer(async (req, res) => {
@@ -67,7 +70,7 @@ export async function startShopifyAdminApi(validToken: string): Promise<ShopifyA
     if (!/discountCodeBasicCreate/.test(String(body.query)))
       return send(200, { errors: [{ message: 'Field does not exist on type Mutation' }] });
     api.created.push(input);
-    const errors = refusals(input, api.codes);
+    const errors = api.refuse ? [userError(api.refuse.field, api.refuse.code, api.refuse.message)] : refusals(input, api.codes);
     const cost = {
       requestedQueryCost: 10,
       actualQueryCost: 10,

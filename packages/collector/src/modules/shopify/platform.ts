@@ -7,6 +7,7 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { minorFromDecimal, minorUnit } from '../../core/money.js';
+import { SHOP_DOMAIN } from './admin-api.js';
 import { fail } from '../../platform/errors.js';
 import { parseJsonObject } from '../../platform/json.js';
 import {
@@ -207,6 +208,26 @@ export const shopifyPlatform: Platform = {
   testEvent:
     'Settings → Notifications → Webhooks → Send test beside a webhook: a sample order, which names no referral and is logged as ignored; a test order (Bogus Gateway) is a real one',
   localTest: tunnelTest('Shopify'),
+  // For partners' codes made in the shop (flows/shopify-codes.ts): its webhooks need none.
+  credential: {
+    explain: "the shop's myshopify.com domain and an Admin API access token with the write_discounts scope",
+    fields: [
+      {
+        name: 'shop',
+        label: 'Shop domain (your-shop.myshopify.com)',
+        pattern: SHOP_DOMAIN,
+        explain: 'the shop is its myshopify.com domain, as the admin shows it: your-shop.myshopify.com',
+        secret: false,
+      },
+      {
+        name: 'access_token',
+        label: 'Admin API access token (shpat_…), with the write_discounts scope',
+        pattern: /^shp[a-z]{2}_[A-Za-z0-9]{32,64}$/,
+        explain: "the access token is the custom app's Admin API access token, as Shopify shows it once: shpat_ and 32 letters and digits",
+        secret: true,
+      },
+    ],
+  },
   verify,
   fact(event) {
     const of = FACTS[event.type];
