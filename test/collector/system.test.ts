@@ -244,6 +244,8 @@ describe('/openapi.json', () => {
     'get /v1/integrations/shopify/events',
     'get /v1/integrations/shopify/events/{id}',
     'post /v1/integrations/shopify/events/{id}/process',
+    'post /v1/integrations/shopify/credential',
+    'delete /v1/integrations/shopify/credential',
     'get /v1/referrals/{id}/evidence',
     'post /v1/review_decisions',
     'get /v1/review_decisions',

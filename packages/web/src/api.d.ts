@@ -11860,6 +11860,16 @@ export interface paths {
                                         type: string | null;
                                         reason: string | null;
                                     } | null;
+                                    /** @description What the platform's API needs from the program, when Tally calls it; empty: nothing */
+                                    credential_fields: {
+                                        name: string;
+                                        label: string;
+                                        secret: boolean;
+                                    }[];
+                                    /** @description The credential set, secrets as their last four characters; null: none */
+                                    credential: {
+                                        [key: string]: string;
+                                    } | null;
                                 };
                             };
                         };
@@ -11968,6 +11978,97 @@ export interface paths {
                 path: {
                     id: string;
                 };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/shopify/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set what Shopify's API needs from the program (the shop's myshopify.com domain and an Admin API access token with the write_discounts scope); it replaces the one set */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_credential";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "shopify";
+                                    fields: {
+                                        [key: string]: string;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Remove the program's Shopify credential: Tally stops calling its API */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
                 cookie?: never;
             };
             requestBody?: never;

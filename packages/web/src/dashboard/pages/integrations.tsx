@@ -104,7 +104,10 @@ function AddSecret({ platform, first, added }: { platform: Platform; first: bool
 }
 
 /** What a platform's API is asked with the program's credential (platform-credential.tsx), and what happens without it. */
-const CREDENTIAL_WHY: Partial<Record<Platform, string>> = {};
+const CREDENTIAL_WHY: Partial<Record<Platform, string>> = {
+  shopify:
+    "Optional: with the shop's Admin API access token (write_discounts), partners' codes with a discount are made in the shop as discount codes. Without it, make them in Shopify's Discounts with the same text: orders credit by the code either way.",
+};
 
 /** "Label (whsec_…abcd)", or the hint alone. */
 const secretName = (s: Secret) => (s.attributes.label ? `${s.attributes.label} (${s.attributes.hint})` : s.attributes.hint);
