@@ -62,6 +62,9 @@ describe('a local PUBLIC_URL', () => {
     const cb = await connection(p.secret, 'chargebee');
     expect(cb.local_test).toMatch(/^Chargebee cannot reach this address: open a tunnel/);
     expect(cb.test_event).toContain('Test Webhook');
+    const shopify = await connection(p.secret, 'shopify');
+    expect(shopify.local_test).toMatch(/^Shopify cannot reach this address: open a tunnel/);
+    expect(shopify.test_event).toContain('Send test');
   });
 });
 

@@ -34,6 +34,7 @@ import { customer, newSecret, postEvent, stripeEvent } from './stripe-fixtures.j
 import { lsEvent, lsSignature, lsSubscription, newLsSecret, postLs } from './lemonsqueezy-fixtures.js';
 import { basicAuth, cbEvent, customer as cbCustomer, newCbSecret, postCb } from './chargebee-fixtures.js';
 import { newRcSecret, postRc, rcId, rcNotification, rcSignature } from './recurly-fixtures.js';
+import { newShopifySecret, postShopify, shopifyHmac, shopifyOrder } from './shopify-fixtures.js';
 import { customer as paddleCustomer, newPaddleSecret, paddleEvent, paddleSignature, postPaddle } from './paddle-fixtures.js';
 
 /**
@@ -177,6 +178,10 @@ beforeAll(async () => {
   await call('POST', '/v1/integrations/recurly/secrets', { body: { secret: rcSigning } });
   const rcBody = JSON.stringify(rcNotification('subscription', 'canceled', rcId(), c.clock.now));
   await postRc(c, stripeEndpoint, rcBody, rcSignature(rcBody, [rcSigning], c.clock.now * 1000));
+  const shopifySigning = newShopifySecret();
+  await call('POST', '/v1/integrations/shopify/secrets', { body: { secret: shopifySigning } });
+  const shopifyBody = JSON.stringify(shopifyOrder({ email: 'buyer@plans.test', subtotal: 1_000 }));
+  await postShopify(c, stripeEndpoint, shopifyBody, { topic: 'orders/paid', hmac: shopifyHmac(shopifyBody, shopifySigning) });
   await call('PATCH', '/v1/program', { body: { slug: PAGE_SLUG, page_enabled: true } });
   // Lists under a record need one to list under: an endpoint (off) with one delivery, a
   // test event, whose send fails at the DNS above and reaches no one.

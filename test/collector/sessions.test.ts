@@ -4,6 +4,7 @@
 import { lsEvent, lsSignature, lsSubscription, newLsSecret, postLs } from './lemonsqueezy-fixtures.js';
 import { basicAuth, cbEvent, customer as cbCustomer, newCbSecret, postCb } from './chargebee-fixtures.js';
 import { newRcSecret, postRc, rcId, rcNotification, rcSignature } from './recurly-fixtures.js';
+import { newShopifySecret, postShopify, shopifyHmac, shopifyOrder } from './shopify-fixtures.js';
 import { customer as paddleCustomer, newPaddleSecret, paddleEvent, paddleSignature, postPaddle } from './paddle-fixtures.js';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -250,6 +251,12 @@ describe('programs', () => {
     const rcSecret = (await as('POST', '/v1/integrations/recurly/secrets', { secret: rcSigning })).body;
     const rcBody = JSON.stringify(rcNotification('subscription', 'canceled', rcId(), c.clock.now));
     const rc = (await postRc(c, endpointId, rcBody, rcSignature(rcBody, [rcSigning], c.clock.now * 1000))).body.data;
+    const shopifySigning = newShopifySecret();
+    const shopifySecret = (await as('POST', '/v1/integrations/shopify/secrets', { secret: shopifySigning })).body;
+    const shopifyBody = JSON.stringify(shopifyOrder({ email: 'their-customer@buyer.test', subtotal: 1_000 }));
+    const shopify = (
+      await postShopify(c, endpointId, shopifyBody, { topic: 'orders/paid', hmac: shopifyHmac(shopifyBody, shopifySigning) })
+    ).body.data;
     const endpoint = (await as('POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', enabled: false })).body.data;
     const delivery = (await as('POST', `/v1/webhook_endpoints/${endpoint.id}/test`)).body.data;
     const group = (await as('POST', '/v1/groups', { name: 'Theirs' })).body.data;
@@ -316,6 +323,8 @@ describe('programs', () => {
       'integrations/chargebee/events': cb.id,
       'integrations/recurly/secrets': rcSecret.data.id,
       'integrations/recurly/events': rc.id,
+      'integrations/shopify/secrets': shopifySecret.data.id,
+      'integrations/shopify/events': shopify.id,
       billing_events: ls.id,
       webhook_endpoints: endpoint.id,
       webhook_deliveries: delivery.id,

@@ -40,6 +40,7 @@ const PLATFORMS = [
   ['lemonsqueezy', 'Lemon Squeezy'],
   ['chargebee', 'Chargebee'],
   ['recurly', 'Recurly'],
+  ['shopify', 'Shopify'],
 ] as const;
 /** What each platform calls the secret it shows. */
 const SECRET_NAMES = {
@@ -48,6 +49,7 @@ const SECRET_NAMES = {
   lemonsqueezy: 'Signing secret',
   chargebee: 'Basic auth username:password',
   recurly: 'Secret key',
+  shopify: 'Signing key',
 };
 
 let browser: Browser;
@@ -104,6 +106,7 @@ describe('billing platforms in Chromium', () => {
     expect(await textOf('#paddle .steps')).toContain('transaction.completed');
     expect(await textOf('#lemonsqueezy .steps')).toContain('order_created');
     expect(await textOf('#chargebee .steps')).toContain('payment_succeeded');
+    expect(await textOf('#shopify .steps')).toContain('orders/paid');
     expect(await axeFindings(page)).toEqual([]);
   });
 

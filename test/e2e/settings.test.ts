@@ -229,7 +229,7 @@ describe('Settings → Integrations on a collector at a local address, in Chromi
     expect(await card.innerText()).toContain(`stripe listen --forward-to ${stripe.endpoint_url}`);
     expect(await card.innerText()).toContain('stripe trigger checkout.session.completed');
     expect(await card.innerText()).toContain('No event from Stripe has arrived yet.');
-    for (const platform of ['paddle', 'lemonsqueezy', 'chargebee', 'recurly']) {
+    for (const platform of ['paddle', 'lemonsqueezy', 'chargebee', 'recurly', 'shopify']) {
       await expect.poll(() => page.locator(`#${platform}`).innerText()).toContain('open a tunnel to this collector');
     }
 

@@ -10218,7 +10218,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -10288,7 +10288,7 @@ export interface paths {
                                 type: "billing_connection";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     title: string;
                                     endpoint_url: string;
                                     setup: string;
@@ -10503,7 +10503,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -10583,7 +10583,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -10656,7 +10656,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -10734,7 +10734,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -10804,7 +10804,7 @@ export interface paths {
                                 type: "billing_connection";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     title: string;
                                     endpoint_url: string;
                                     setup: string;
@@ -11019,7 +11019,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -11099,7 +11099,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -11172,7 +11172,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -11250,7 +11250,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -11320,7 +11320,7 @@ export interface paths {
                                 type: "billing_connection";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     title: string;
                                     endpoint_url: string;
                                     setup: string;
@@ -11535,7 +11535,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -11615,7 +11615,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -11688,7 +11688,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -11766,7 +11766,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -11836,7 +11836,7 @@ export interface paths {
                                 type: "billing_connection";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     title: string;
                                     endpoint_url: string;
                                     setup: string;
@@ -12043,7 +12043,7 @@ export interface paths {
                                 type: "billing_credential";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     fields: {
                                         [key: string]: string;
                                     };
@@ -12142,7 +12142,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -12222,7 +12222,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -12295,7 +12295,1221 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                            meta: {
+                                duplicate: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/recurly/webhook/{endpoint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Recurly's events for one program, verified by its signing secrets; each is processed once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    endpoint: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                            meta: {
+                                duplicate: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/recurly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's Recurly connection: the webhook URL to enter there, the events to send, the signing secrets set */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_connection";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
+                                    title: string;
+                                    endpoint_url: string;
+                                    setup: string;
+                                    events: string[];
+                                    secrets: {
+                                        id: string;
+                                        /** @constant */
+                                        type: "billing_secret";
+                                        attributes: {
+                                            label: string;
+                                            hint: string;
+                                            created_at: number;
+                                        };
+                                    }[];
+                                    endpoint_local: boolean;
+                                    local_test: string | null;
+                                    test_event: string;
+                                    last_event: {
+                                        received_at: number;
+                                        verified: boolean;
+                                        type: string | null;
+                                        reason: string | null;
+                                    } | null;
+                                    /** @description What the platform's API needs from the program, when Tally calls it; empty: nothing */
+                                    credential_fields: {
+                                        name: string;
+                                        label: string;
+                                        secret: boolean;
+                                    }[];
+                                    /** @description The credential set, secrets as their last four characters; null: none */
+                                    credential: {
+                                        [key: string]: string;
+                                    } | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/recurly/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a Recurly endpoint's signing secret: events signed with it are accepted from now on */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        secret: string;
+                        label?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_secret";
+                                attributes: {
+                                    label: string;
+                                    hint: string;
+                                    created_at: number;
+                                };
+                            };
+                            meta: {
+                                endpoint_url: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/recurly/secrets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a signing secret: events signed with it are refused from now on */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/recurly/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set what Recurly's API needs from the program (a private API key of the site, and the site's region: its notifications name objects by id only); it replaces the one set */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_credential";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
+                                    fields: {
+                                        [key: string]: string;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Remove the program's Recurly credential: Tally stops calling its API */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/recurly/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List integrations/recurly/events, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of credited, linked, refunded, held, released, churned, ignored, failed */
+                    outcome_eq?: string;
+                    /** @description exact match */
+                    type_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/recurly/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one billing_event */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/recurly/events/{id}/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Process a received event again, as things are now (after linking a customer by hand, say) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                            meta: {
+                                duplicate: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/shopify/webhook/{endpoint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Shopify's events for one program, verified by its signing secrets; each is processed once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    endpoint: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                            meta: {
+                                duplicate: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/shopify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's Shopify connection: the webhook URL to enter there, the events to send, the signing secrets set */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_connection";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
+                                    title: string;
+                                    endpoint_url: string;
+                                    setup: string;
+                                    events: string[];
+                                    secrets: {
+                                        id: string;
+                                        /** @constant */
+                                        type: "billing_secret";
+                                        attributes: {
+                                            label: string;
+                                            hint: string;
+                                            created_at: number;
+                                        };
+                                    }[];
+                                    endpoint_local: boolean;
+                                    local_test: string | null;
+                                    test_event: string;
+                                    last_event: {
+                                        received_at: number;
+                                        verified: boolean;
+                                        type: string | null;
+                                        reason: string | null;
+                                    } | null;
+                                    /** @description What the platform's API needs from the program, when Tally calls it; empty: nothing */
+                                    credential_fields: {
+                                        name: string;
+                                        label: string;
+                                        secret: boolean;
+                                    }[];
+                                    /** @description The credential set, secrets as their last four characters; null: none */
+                                    credential: {
+                                        [key: string]: string;
+                                    } | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/shopify/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a Shopify endpoint's signing secret: events signed with it are accepted from now on */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        secret: string;
+                        label?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_secret";
+                                attributes: {
+                                    label: string;
+                                    hint: string;
+                                    created_at: number;
+                                };
+                            };
+                            meta: {
+                                endpoint_url: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/shopify/secrets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a signing secret: events signed with it are refused from now on */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/shopify/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set what Shopify's API needs from the program (the shop's myshopify.com domain and an Admin API access token with the write_discounts scope); it replaces the one set */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        [key: string]: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_credential";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
+                                    fields: {
+                                        [key: string]: string;
+                                    };
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Remove the program's Shopify credential: Tally stops calling its API */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/shopify/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List integrations/shopify/events, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of credited, linked, refunded, held, released, churned, ignored, failed */
+                    outcome_eq?: string;
+                    /** @description exact match */
+                    type_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/shopify/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one billing_event */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
+                                    type: string;
+                                    livemode: boolean;
+                                    /** @enum {string} */
+                                    outcome: "credited" | "linked" | "refunded" | "held" | "released" | "churned" | "ignored" | "failed";
+                                    reason: string | null;
+                                    touched: {
+                                        type: string;
+                                        id: string;
+                                    }[];
+                                    waiting_on: string | null;
+                                    attempts: number;
+                                    platform_created_at: number;
+                                    received_at: number;
+                                    processed_at: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/shopify/events/{id}/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Process a received event again, as things are now (after linking a customer by hand, say) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "billing_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -12354,7 +13568,7 @@ export interface paths {
                     created_at_lt?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_gt?: string;
-                    /** @description one of stripe, paddle, lemonsqueezy, chargebee */
+                    /** @description one of stripe, paddle, lemonsqueezy, chargebee, recurly, shopify */
                     platform_eq?: string;
                     /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
                     page?: number;
@@ -12383,7 +13597,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -12463,7 +13677,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */
@@ -12536,7 +13750,7 @@ export interface paths {
                                 type: "billing_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee";
+                                    platform: "stripe" | "paddle" | "lemonsqueezy" | "chargebee" | "recurly" | "shopify";
                                     type: string;
                                     livemode: boolean;
                                     /** @enum {string} */

@@ -63,13 +63,13 @@ interface Found {
 /** What a lead reward's conditions read of the customer the event names (docs/rewards.md). */
 const leadFacts = (who: Customer) => ({ customer_country: who.country, metadata: stringsOf(who.metadata) });
 
-/** A referral by a click id, made from the click when the customer's address is known and none exists yet. */
-async function byClick(tx: Tx, program: ProgramRow, grId: string, who: Customer, now: number): Promise<Found | undefined> {
+/** A referral by a click id, made from the click (or the partner's key `pk`) when the customer's address is known and none exists yet. */
+async function byClick(tx: Tx, program: ProgramRow, grId: string, who: Customer, now: number, pk?: string): Promise<Found | undefined> {
   const existing = await referrals.findByGrId(tx, program.id, grId);
   if (existing) return { referral: existing, created: false };
   if (!who.email) return undefined;
   try {
-    const made = await convertIn(tx, program.id, { email: who.email, gr_id: grId, ...leadFacts(who) }, now);
+    const made = await convertIn(tx, program.id, { email: who.email, gr_id: grId, pk, ...leadFacts(who) }, now);
     return { referral: made.referral, created: made.created };
   } catch (err) {
     // Not a click of this program, a declined partner, a self-referral, someone referred
@@ -81,13 +81,17 @@ async function byClick(tx: Tx, program: ProgramRow, grId: string, who: Customer,
 
 /**
  * The referral the object itself names: a Checkout's client_reference_id as a click id,
- * then tally_gr_id or tally_referral_id metadata. A click id makes the referral from its
+ * then a referral link's partner key, then tally_gr_id or tally_referral_id metadata. A click id makes the referral from its
  * click when none exists yet and the object tells the customer's address, wherever the
  * click id was put: the snippet's track() may never have run.
  */
 async function byMarks(tx: Tx, program: ProgramRow, who: Customer, now: number): Promise<Found | undefined> {
   if (who.clickId) {
     const found = await byClick(tx, program, who.clickId, who, now);
+    if (found) return found;
+  }
+  if (who.link) {
+    const found = await byClick(tx, program, who.link.visit, who, now, who.link.key);
     if (found) return found;
   }
   for (const m of who.metadata) {

@@ -13,6 +13,7 @@ export const PLATFORM_TITLES = {
   lemonsqueezy: 'Lemon Squeezy',
   chargebee: 'Chargebee',
   recurly: 'Recurly',
+  shopify: 'Shopify',
 } satisfies Record<Platform, string>;
 
 export const PLATFORMS = Object.keys(PLATFORM_TITLES) as Platform[];

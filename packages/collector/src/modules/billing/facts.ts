@@ -13,6 +13,8 @@ export interface Customer {
   email?: string | undefined;
   /** The click id the checkout passed (a Checkout's client_reference_id, custom data). */
   clickId?: string | undefined;
+  /** A partner's key the customer's referral link carried, with no click id (a Shopify order's landing site): the referral is made for it, `visit` its click id. */
+  link?: { key: string; visit: string } | undefined;
   /** Objects that may carry tally_gr_id or tally_referral_id; their string values are the metadata a lead reward reads. */
   metadata: Array<Record<string, string>>;
   /** The customer's country (ISO 3166 alpha-2, upper case), where the event tells it: a lead reward's conditions read it. */

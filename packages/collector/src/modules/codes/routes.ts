@@ -11,6 +11,7 @@ import { codeSchema, discountSchema } from './schemas.js';
 import * as codes from './repo.js';
 import { codeNorm, createDiscount, linkStripePromotion, makeCode, switchCode } from './service.js';
 import { found } from '../../platform/errors.js';
+import { ownerCodeInShopify } from '../../flows/shopify-codes.js';
 
 /** A Stripe promotion code's id. */
 const promoId = z
@@ -94,7 +95,8 @@ export const codeRoutes = [
     }),
     status: 201,
     response: one(codeSchema),
-    async handle({ db, program, body, now, stripeApiUrl }) {
+    async handle({ db, program, body, now, stripeApiUrl, platformApiUrls }) {
+      await ownerCodeInShopify(db, program.id, body, now, platformApiUrls.shopify);
       const row = await makeCode(db, program, body, now, stripeApiUrl);
       return { status: 201, headers: { Location: `/v1/discount_codes/${row.id}` }, body: { data: renderCode(row) } };
     },

@@ -7,6 +7,7 @@ import { one, relation, resource, unixTime } from '../../platform/http/schemas.j
 import * as partnerships from './repo.js';
 import { readRoutes } from '../../api/crud.js';
 import { promoteCodes } from '../codes/service.js';
+import { partnerCodesInShopify } from '../../flows/shopify-codes.js';
 import { competitorSlugs, rateBps, rules, rulesOut, slug, state } from '../../api/fields.js';
 import { renderPartnership } from './present.js';
 
@@ -95,10 +96,11 @@ export const partnershipRoutes = [
     body: createBody,
     status: 201,
     response: one(partnershipSchema),
-    async handle({ db, program, body, now, stripeApiUrl }) {
+    async handle({ db, program, body, now, stripeApiUrl, platformApiUrls }) {
       const row = await createPartnership(db, program.id, body, now);
-      // A code made on acceptance is made in Stripe too, once the partnership is committed.
+      // A code made on acceptance is made in Stripe and Shopify too, once the partnership is committed.
       await promoteCodes(db, program, row.id, now, stripeApiUrl);
+      await partnerCodesInShopify(db, program.id, row.id, now, platformApiUrls.shopify);
       return {
         status: 201,
         headers: { Location: `/v1/partnerships/${row.id}` },
@@ -114,8 +116,9 @@ export const partnershipRoutes = [
     body: updateBody,
     status: 200,
     response: one(partnershipSchema),
-    async handle({ db, program, params, body, now, stripeApiUrl }) {
+    async handle({ db, program, params, body, now, stripeApiUrl, platformApiUrls }) {
       const row = await changePartnership(db, program, params.id ?? '', body, now, stripeApiUrl);
+      if (body.state === 'accepted') await partnerCodesInShopify(db, program.id, row.id, now, platformApiUrls.shopify);
       return { status: 200, body: { data: renderPartnership(row, program) } };
     },
   }),

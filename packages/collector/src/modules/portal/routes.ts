@@ -19,6 +19,7 @@ import { one, page, resource, unixTime } from '../../platform/http/schemas.js';
 import { PASSWORD_MAX } from '../identity/passwords.js';
 import { resetRoute } from '../identity/http.js';
 import { renderCode } from '../codes/present.js';
+import { partnerCodesInShopify } from '../../flows/shopify-codes.js';
 import { codeSchema } from '../codes/schemas.js';
 import { statsSeries } from '../stats/service.js';
 import { seriesAnswer, seriesQuery, seriesSchema } from '../stats/schemas.js';
@@ -303,10 +304,9 @@ export const portalRoutes = [
     response: one(codeSchema),
     async handle(input) {
       const p = await reachedPartnership(input.db, me(input).id, input.params.id ?? '');
-      return {
-        status: 201,
-        body: { data: renderCode(await makePartnerCode(input.db, p, input.body.code, input.now, input.stripeApiUrl)) },
-      };
+      const row = await makePartnerCode(input.db, p, input.body.code, input.now, input.stripeApiUrl);
+      await partnerCodesInShopify(input.db, p.program_id, p.id, input.now, input.platformApiUrls.shopify);
+      return { status: 201, body: { data: renderCode(row) } };
     },
   }),
 ];

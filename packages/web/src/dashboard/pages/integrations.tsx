@@ -81,6 +81,15 @@ const SECRET: Record<Platform, { name: string; looks: string; clickId: Component
       </>
     ),
   },
+  shopify: {
+    name: 'Signing key',
+    looks: '64 hex digits, shown under the webhooks; or your app’s client secret',
+    clickId: (
+      <>
+        in the cart's attributes as <code>tally_gr_id</code> (the theme snippet in docs/shopify.md: <code>/cart/update.js</code>)
+      </>
+    ),
+  },
 };
 
 function AddSecret({ platform, first, added }: { platform: Platform; first: boolean; added: () => void }) {
@@ -119,6 +128,8 @@ const CREDENTIAL_WHY: Partial<Record<Platform, string>> = {
     "With them, Tally reads each event back from Chargebee before acting on it, and refuses one Chargebee does not have. Without them, an event is trusted on its webhook's username and password alone.",
   recurly:
     "Recurly's notifications name their invoice, account and coupons by id only: with a private API key, Tally reads them from Recurly's API. Without one, each notification Tally acts on is answered 503, so Recurly sends it again once the key is set.",
+  shopify:
+    "Optional: with the shop's Admin API access token (write_discounts), partners' codes with a discount are made in the shop as discount codes. Without it, make them in Shopify's Discounts with the same text: orders credit by the code either way.",
 };
 
 /** "Label (whsec_…abcd)", or the hint alone. */
