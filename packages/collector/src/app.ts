@@ -213,6 +213,11 @@ export function createApp(deps: AppDeps): Koa {
   const router = new Router();
 
   const limits = deps.limits ?? NO_LIMITS;
+  // Stripe's and Lemon Squeezy's addresses came before the map and are still given on their own.
+  const platformApiUrls: Record<string, string> = { ...deps.platformApiUrls };
+  if (deps.stripeApiUrl) platformApiUrls.stripe ??= deps.stripeApiUrl;
+  if (deps.lemonSqueezyApiUrl) platformApiUrls.lemonsqueezy ??= deps.lemonSqueezyApiUrl;
+  const withUrls: AppDeps = { ...deps, platformApiUrls };
   // Worked out once per request (three limits ask for it), and kept on the request.
   const client = (ctx: Context): string => (ctx.state.client ??= clientKey(ctx, limits.trustProxy));
   // Before the token lookup, so a flood of bad tokens is limited too.
@@ -265,7 +270,7 @@ export function createApp(deps: AppDeps): Koa {
     if (r.body) chain.push(jsonBody);
     if (r.webhookBodyLimit) chain.push(webhookBodyOf(r.webhookBodyLimit));
     if (r.uploadLimit) chain.push(uploadBodyOf(r.uploadLimit));
-    chain.push(handler(r, deps, now, client));
+    chain.push(handler(r, withUrls, now, client));
     router.register(r.path, [r.method.toUpperCase()], chain, { name: `${r.method} ${r.path}` });
   }
 

@@ -42,7 +42,7 @@ export async function receiveEvent(
   // A verified event is the newer news, even within the second of a refusal.
   await billing.clearRefusal(db, program.id, platform.name);
   // Asked before the transaction: no lock is held while the platform's API answers.
-  const credential = platform.credential && (await billing.credential(db, program.id, platform.name));
+  const credential = platform.credential ? await billing.credential(db, program.id, platform.name) : undefined;
   const looked = (await platform.lookup?.(event, program, apiUrl, credential)) ?? [];
   if (looked.length > 0) {
     await db.transaction(async (tx) => {
@@ -51,7 +51,7 @@ export async function receiveEvent(
   }
   // Also before the transaction: the objects a notification names by id only, kept with it.
   if (!platform.expand) return processEvent(db, platform, program, event, payload, now, false);
-  const body = await platform.expand(event, program, apiUrl, credential || undefined);
+  const body = await platform.expand(event, program, apiUrl, credential);
   return processEvent(db, platform, program, { ...event, body }, JSON.stringify(body), now, false);
 }
 

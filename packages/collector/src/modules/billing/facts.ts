@@ -2,6 +2,8 @@
 // (modules/stripe, modules/paddle, modules/lemonsqueezy) verifies its signed webhook and
 // turns the event into one fact; apply.ts does the same thing with a fact whoever sent it.
 
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { fail } from '../../platform/errors.js';
 import type { ProgramRow } from '../programs/model.js';
 
 export type Json = Record<string, unknown>;
@@ -177,6 +179,36 @@ export const str = (v: unknown): string | undefined => (typeof v === 'string' &&
 export const obj = (v: unknown): Json | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
 export const int = (v: unknown): number | undefined => (Number.isSafeInteger(v) ? (v as number) : undefined);
 export const defined = <T>(xs: readonly (T | undefined)[]): T[] => [...new Set(xs.filter((x): x is T => x !== undefined))];
+
+/** The objects of a JSON array (an order's lines, an invoice's discounts); anything else is none. */
+export const objects = (v: unknown): Json[] => (Array.isArray(v) ? v.map(obj).filter((o): o is Json => o !== undefined) : []);
+
+/**
+ * The signature header's value (`name` as the platform writes it), or the refusal every
+ * platform gives: none was sent, or the program has no `secret` (its kind, by the platform's name) to check it with.
+ */
+export function signatureOf(
+  header: (name: string) => string | undefined,
+  name: string,
+  secrets: readonly string[],
+  secret: string,
+): string {
+  const value = header(name.toLowerCase());
+  if (!value) throw fail('invalid_signature', `the request has no ${name} header`);
+  if (secrets.length === 0) throw fail('invalid_signature', `no ${secret} is set for this program yet`);
+  return value;
+}
+
+/**
+ * Whether one of the program's secrets signed `signed` with HMAC-SHA256 as one of the
+ * digests `given` (decoded from the header), each compared in constant time.
+ */
+export function hmacSigned(signed: string, given: readonly Buffer[], secrets: readonly string[]): boolean {
+  return secrets.some((secret) => {
+    const expected = createHmac('sha256', secret).update(signed, 'utf8').digest();
+    return given.some((g) => g.length === expected.length && timingSafeEqual(g, expected));
+  });
+}
 
 /** The string values of metadata-like objects, merged with the last winning. */
 export const stringsOf = (sources: ReadonlyArray<Record<string, unknown>>): Record<string, string> =>

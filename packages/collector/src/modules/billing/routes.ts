@@ -130,10 +130,8 @@ function platformRoutes(platform: Platform) {
       webhookBodyLimit: BILLING_BODY_LIMIT,
       status: 200,
       response: received,
-      async handle({ db, params, raw, header, now, stripeApiUrl, lemonSqueezyApiUrl, platformApiUrls }) {
-        const apiUrl =
-          platformApiUrls[platform.name] ??
-          ({ stripe: stripeApiUrl, lemonsqueezy: lemonSqueezyApiUrl } as Record<string, string | undefined>)[platform.name];
+      async handle({ db, params, raw, header, now, platformApiUrls }) {
+        const apiUrl = platformApiUrls[platform.name];
         const { event, duplicate } = await receiveEvent(db, platform, params.endpoint ?? '', raw, header, now, apiUrl);
         return { status: 200, body: { data: renderEvent(event), meta: { duplicate } } };
       },

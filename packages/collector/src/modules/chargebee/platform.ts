@@ -26,11 +26,11 @@ import {
   type Paid,
   type Platform,
   type Verified,
+  objects,
 } from '../billing/facts.js';
 import { retrieveEvent } from './api.js';
 
 const key = (kind: string, id: unknown): string | undefined => (str(id) ? `chargebee:${kind}:${str(id)}` : undefined);
-const list = (v: unknown): Json[] => (Array.isArray(v) ? v.map(obj).filter((o): o is Json => o !== undefined) : []);
 
 /** A resource's custom fields (`cf_tally_gr_id`) as metadata, without their prefix: the checkout may set either. */
 function customFields(o: Json | undefined): Record<string, string> {
@@ -40,8 +40,8 @@ function customFields(o: Json | undefined): Record<string, string> {
 
 /** The codes a customer typed: a coupon set's code, or the coupon's own id (Chargebee's coupons are named by the owner). */
 function codesOf(invoice: Json | undefined, subscription: Json | undefined): string[] {
-  const discounts = list(invoice?.discounts).filter((d) => /coupon/.test(str(d.entity_type) ?? ''));
-  const coupons = list(subscription?.coupons);
+  const discounts = objects(invoice?.discounts).filter((d) => /coupon/.test(str(d.entity_type) ?? ''));
+  const coupons = objects(subscription?.coupons);
   return defined([
     ...discounts.map((d) => str(d.coupon_set_code)),
     ...coupons.map((c) => str(c.coupon_code)),
@@ -69,7 +69,7 @@ function invoicePaid(invoice: Json | undefined, transaction: Json | undefined, e
   const total = int(invoice?.total) ?? 0;
   const tax = Math.min(total, Math.max(0, int(invoice?.tax) ?? 0));
   if (!invoice || !id || invoice.status !== 'paid' || total - tax <= 0) return undefined;
-  const lines = list(invoice.line_items);
+  const lines = objects(invoice.line_items);
   return {
     key: `invoice:${id}`,
     refs: defined([key('invoice', id), key('txn', transaction?.id)]),
@@ -99,7 +99,7 @@ const paymentFact = (content: Json, event: Verified): Fact => ({
 function refundFact(content: Json): Fact {
   const txn = obj(content.transaction);
   const note = obj(content.credit_note);
-  const linked = list(txn?.linked_credit_notes);
+  const linked = objects(txn?.linked_credit_notes);
   const invoice = str(note?.reference_invoice_id) ?? str(linked[0]?.cn_reference_invoice_id) ?? str(obj(content.invoice)?.id);
   const refs = defined([key('invoice', invoice), key('txn', txn?.reference_transaction_id)]);
   if (txn?.type !== 'refund' || txn.status !== 'success' || refs.length === 0) {

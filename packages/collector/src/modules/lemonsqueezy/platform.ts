@@ -5,7 +5,6 @@
 // order and as the subscription's `initial` invoice: the order is credited, and the
 // invoice is linked to it through subscription_created (which names the order).
 
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { fail } from '../../platform/errors.js';
 import type { ProgramRow } from '../programs/model.js';
 import { orderCodes } from './api.js';
@@ -26,6 +25,8 @@ import {
   type Paid,
   type Platform,
   type Verified,
+  hmacSigned,
+  signatureOf,
 } from '../billing/facts.js';
 
 const key = (kind: string, id: unknown): string | undefined =>
@@ -122,24 +123,14 @@ const FACTS: Readonly<Record<string, Reader>> = {
   subscription_cancelled: (r) => ({ kind: 'cancel', who: customerOf(r) }),
 };
 
-function verifySignature(payload: string, signature: string, secrets: readonly string[]): boolean {
-  const given = Buffer.from(signature, 'hex');
-  return secrets.some((secret) => {
-    const expected = createHmac('sha256', secret).update(payload).digest();
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-}
-
 async function verify(
   payload: string,
   header: (name: string) => string | undefined,
   secrets: readonly string[],
   now: number,
 ): Promise<Verified> {
-  const signature = header('x-signature');
-  if (!signature) throw fail('invalid_signature', 'the request has no X-Signature header');
-  if (secrets.length === 0) throw fail('invalid_signature', 'no Lemon Squeezy signing secret is set for this program yet');
-  if (!/^[0-9a-f]{64}$/i.test(signature) || !verifySignature(payload, signature, secrets)) {
+  const signature = signatureOf(header, 'X-Signature', secrets, 'Lemon Squeezy signing secret');
+  if (!/^[0-9a-f]{64}$/i.test(signature) || !hmacSigned(payload, [Buffer.from(signature, 'hex')], secrets)) {
     throw fail('invalid_signature', "the X-Signature header matches none of this program's signing secrets");
   }
   const body = parseJsonObject(payload) as Json;

@@ -22,6 +22,7 @@ import {
   type Paid,
   type Platform,
   type Verified,
+  signatureOf,
 } from '../billing/facts.js';
 
 /** The SDK's own window: a signature more than five seconds old is refused, by the real clock. */
@@ -137,9 +138,7 @@ async function verify(
   secrets: readonly string[],
   now: number,
 ): Promise<Verified> {
-  const signature = header('paddle-signature');
-  if (!signature) throw fail('invalid_signature', 'the request has no Paddle-Signature header');
-  if (secrets.length === 0) throw fail('invalid_signature', 'no Paddle secret key is set for this program yet');
+  const signature = signatureOf(header, 'Paddle-Signature', secrets, 'Paddle secret key');
   // The SDK checks the HMAC and the age; it throws on a header it cannot read.
   const results = await Promise.all(secrets.map((s) => webhooks.isSignatureValid(payload, s, signature).catch(() => false)));
   if (!results.includes(true)) {

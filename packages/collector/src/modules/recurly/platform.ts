@@ -5,7 +5,6 @@
 // fact, a reprocessing and an event waiting on another read it again without asking.
 // Link keys: `recurly:invoice:<id>`, `recurly:account:<id>`.
 
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { minorFromDecimal } from '../../core/money.js';
 import { fail } from '../../platform/errors.js';
 import { parseJsonObject } from '../../platform/json.js';
@@ -26,12 +25,13 @@ import {
   type Paid,
   type Platform,
   type Verified,
+  hmacSigned,
+  objects,
+  signatureOf,
 } from '../billing/facts.js';
 
 /** The window Recurly's own client libraries allow a signature: five minutes either way. */
 export const RECURLY_TOLERANCE_MS = 5 * 60 * 1000;
-
-const list = (v: unknown): Json[] => (Array.isArray(v) ? v.map(obj).filter((o): o is Json => o !== undefined) : []);
 
 /**
  * Recurly's money is a JSON number or string in major units (12.34): as minor units
@@ -45,7 +45,7 @@ function minor(v: unknown, currency: string): number | undefined {
 
 /** An account's custom fields ([{name, value}]) as one object: tally_gr_id or tally_referral_id may be among them. */
 function customFields(...owners: Array<Json | undefined>): Record<string, string> {
-  const pairs = owners.flatMap((o) => list(o?.custom_fields)).map((f) => [str(f.name), str(f.value)] as const);
+  const pairs = owners.flatMap((o) => objects(o?.custom_fields)).map((f) => [str(f.name), str(f.value)] as const);
   return Object.fromEntries(pairs.filter((p): p is readonly [string, string] => p[0] !== undefined && p[1] !== undefined));
 }
 
@@ -70,7 +70,7 @@ function invoicePaid(invoice: Json, event: Verified): Paid | undefined {
   const tax = Math.min(total, Math.max(0, minor(invoice.tax, currency) ?? 0));
   const id = str(invoice.id);
   if (!id || invoice.state !== 'paid' || total - tax <= 0) return undefined;
-  const lines = list(obj(invoice.line_items)?.data);
+  const lines = objects(obj(invoice.line_items)?.data);
   return {
     key: `invoice:${id}`,
     refs: [`recurly:invoice:${id}`],
@@ -102,7 +102,7 @@ const gone = (what: string): Fact => ({ kind: 'nothing', reason: `Recurly's API 
 const chargePaid: Reader = ({ invoice, account, coupon_redemptions }, event) => {
   if (!invoice) return gone('invoice');
   const who = customerOf(obj(invoice.account), account, undefined);
-  const codes = defined(list(coupon_redemptions?.data).map((r) => str(obj(r.coupon)?.code)));
+  const codes = defined(objects(coupon_redemptions?.data).map((r) => str(obj(r.coupon)?.code)));
   // A purchase with no referral found stays as it is; a renewal may be of a customer linked later.
   const waits = invoice.origin !== 'purchase';
   const paid = invoicePaid(invoice, event);
@@ -180,20 +180,17 @@ function signaturesOf(header: string): { at: number; signatures: string[] } | un
   return { at: Number(at), signatures };
 }
 
-function matches(payload: string, at: number, signatures: readonly string[], secrets: readonly string[]): boolean {
-  const given = signatures.map((s) => Buffer.from(s, 'hex'));
-  return secrets.some((secret) => {
-    const expected = createHmac('sha256', secret).update(`${at}.${payload}`).digest();
-    return given.some((g) => g.length === expected.length && timingSafeEqual(g, expected));
-  });
-}
-
 const verify: Platform['verify'] = async (payload, header, secrets, now) => {
-  const raw = header('recurly-signature');
-  if (!raw) throw fail('invalid_signature', 'the request has no Recurly-Signature header');
-  if (secrets.length === 0) throw fail('invalid_signature', 'no Recurly secret key is set for this program yet');
+  const raw = signatureOf(header, 'Recurly-Signature', secrets, 'Recurly secret key');
   const signed = signaturesOf(raw);
-  if (!signed || !matches(payload, signed.at, signed.signatures, secrets)) {
+  if (
+    !signed ||
+    !hmacSigned(
+      `${signed.at}.${payload}`,
+      signed.signatures.map((g) => Buffer.from(g, 'hex')),
+      secrets,
+    )
+  ) {
     throw fail('invalid_signature', "the Recurly-Signature header matches none of this program's secret keys");
   }
   if (Math.abs(now * 1000 - signed.at) > RECURLY_TOLERANCE_MS) {

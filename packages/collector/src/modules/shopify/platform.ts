@@ -5,7 +5,6 @@
 // partner key (?via=), the customer's address, or a discount code. Amounts are decimals in major units, in the
 // currency the customer paid (presentment money), made minor units exactly here.
 
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { minorFromDecimal, minorUnit } from '../../core/money.js';
 import { SHOP_DOMAIN } from './admin-api.js';
 import { fail } from '../../platform/errors.js';
@@ -24,13 +23,14 @@ import {
   type Paid,
   type Platform,
   type Verified,
+  hmacSigned,
+  objects,
+  signatureOf,
 } from '../billing/facts.js';
 
 /** Shopify's ids are integers, each resource counted apart: the link keys say the kind. */
 const key = (kind: string, id: unknown): string | undefined =>
   typeof id === 'number' || (typeof id === 'string' && /^\d{1,20}$/.test(id)) ? `shopify:${kind}:${id}` : undefined;
-
-const list = (v: unknown): Json[] => (Array.isArray(v) ? v.map(obj).filter((o): o is Json => o !== undefined) : []);
 
 /**
  * A decimal in major units ("19.99", "1500.00" yen) as minor units, exactly: zeros past the
@@ -56,7 +56,7 @@ function presentment(order: Json, set: string, plain: string): { amount: number;
 
 /** The cart's attributes, as the checkout kept them: `[{name, value}]`. */
 function attributesOf(order: Json): Record<string, string> {
-  const pairs = list(order.note_attributes).flatMap((a) => {
+  const pairs = objects(order.note_attributes).flatMap((a) => {
     const name = str(a.name);
     return name && typeof a.value === 'string' ? [[name, a.value] as const] : [];
   });
@@ -94,7 +94,7 @@ function customerOf(order: Json): Customer {
     link: landingLink(order, landing),
     metadata: [attributes],
     country: countryCode(obj(order.billing_address)?.country_code) ?? countryCode(obj(order.shipping_address)?.country_code),
-    codes: defined(list(order.discount_codes).map((d) => str(d.code))),
+    codes: defined(objects(order.discount_codes).map((d) => str(d.code))),
   };
 }
 
@@ -105,7 +105,7 @@ function orderPaid(order: Json, event: Verified): Paid | undefined {
   if (!total || !id) return undefined;
   const tax = Math.min(total.amount, Math.max(0, presentment(order, 'total_tax_set', 'total_tax')?.amount ?? 0));
   if (total.amount - tax <= 0) return undefined;
-  const items = list(order.line_items);
+  const items = objects(order.line_items);
   return {
     key: `order:${String(order.id)}`,
     refs: [id],
@@ -124,7 +124,7 @@ function orderPaid(order: Json, event: Verified): Paid | undefined {
 
 /** The money a refund returned: its successful refund transactions, in the customer's currency. */
 function refundFact(refund: Json, orderId: unknown): Fact {
-  const returned = list(refund.transactions).filter((t) => t.kind === 'refund' && t.status === 'success');
+  const returned = objects(refund.transactions).filter((t) => t.kind === 'refund' && t.status === 'success');
   const amounts = returned.map((t) => minorOf(t.amount, str(t.currency) ?? ''));
   const amount = amounts.reduce<number>((sum, a) => sum + (a ?? 0), 0);
   const refs = defined([key('order', orderId ?? refund.order_id)]);
@@ -145,7 +145,7 @@ const FACTS: Readonly<Record<string, Reader>> = {
   // as its own refunds/create, so the two apply once in either order.
   'orders/cancelled': (order) => {
     if (!str(order.cancelled_at)) return { kind: 'nothing', reason: 'the order is not cancelled' };
-    const last = list(order.refunds)
+    const last = objects(order.refunds)
       .sort((a, b) => (seconds(a.created_at) ?? 0) - (seconds(b.created_at) ?? 0))
       .pop();
     return last
@@ -154,24 +154,14 @@ const FACTS: Readonly<Record<string, Reader>> = {
   },
 };
 
-function signedBy(payload: string, signature: string, secrets: readonly string[]): boolean {
-  const given = Buffer.from(signature, 'base64');
-  return secrets.some((secret) => {
-    const expected = createHmac('sha256', secret).update(payload, 'utf8').digest();
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-}
-
 async function verify(
   payload: string,
   header: (name: string) => string | undefined,
   secrets: readonly string[],
   now: number,
 ): Promise<Verified> {
-  const signature = header('x-shopify-hmac-sha256');
-  if (!signature) throw fail('invalid_signature', 'the request has no X-Shopify-Hmac-Sha256 header');
-  if (secrets.length === 0) throw fail('invalid_signature', 'no Shopify signing key is set for this program yet');
-  if (!/^[A-Za-z0-9+/]{43}=$/.test(signature) || !signedBy(payload, signature, secrets)) {
+  const signature = signatureOf(header, 'X-Shopify-Hmac-Sha256', secrets, 'Shopify signing key');
+  if (!/^[A-Za-z0-9+/]{43}=$/.test(signature) || !hmacSigned(payload, [Buffer.from(signature, 'base64')], secrets)) {
     throw fail('invalid_signature', "the X-Shopify-Hmac-Sha256 header matches none of this program's signing keys");
   }
   const body = parseJsonObject(payload) as Json;
