@@ -10,8 +10,11 @@ export type ErrorCode = ErrorObject['code'];
 
 export class TallyError extends Error {
   override readonly name = 'TallyError';
-  /** The first error's code, title and detail; `errors` has them all. */
-  readonly code: ErrorCode | 'network_error';
+  /**
+   * The first error's code, title and detail; `errors` has them all. `network_error`: no answer
+   * came; `unexpected_answer`: one not in the API's shape (a proxy's page), with its status.
+   */
+  readonly code: ErrorCode | 'network_error' | 'unexpected_answer';
   readonly title: string;
   readonly detail: string;
   /** The field (`/email`) or query parameter the error is about, when the API names one. */
@@ -31,7 +34,7 @@ export class TallyError extends Error {
   ) {
     const first = errors[0];
     super(first ? `${first.code}: ${first.detail}` : `HTTP ${status}`, { cause });
-    this.code = first?.code ?? 'network_error';
+    this.code = first?.code ?? (status === 0 ? 'network_error' : 'unexpected_answer');
     this.title = first?.title ?? '';
     this.detail = first?.detail ?? '';
     this.pointer = first?.source?.pointer;
