@@ -166,7 +166,7 @@ describe('the typed client', () => {
     const gone = await thrown(
       createTally({ baseUrl: `http://127.0.0.1:${port}`, token: 't' }).recordLead({ partner_id: 'p', name: 'N', email: 'n@n.test' }),
     );
-    expect(gone).toMatchObject({ status: 0, code: 'network_error' });
+    expect(gone).toMatchObject({ status: 0, code: 'network_error', message: 'no answer from Tally: fetch failed' });
     expect(gone.cause).toBeInstanceOf(Error);
   });
 

@@ -33,7 +33,8 @@ export class TallyError extends Error {
     cause?: unknown,
   ) {
     const first = errors[0];
-    super(first ? `${first.code}: ${first.detail}` : `HTTP ${status}`, { cause });
+    const reason = status === 0 ? `no answer from Tally${cause instanceof Error ? `: ${cause.message}` : ''}` : `HTTP ${status}`;
+    super(first ? `${first.code}: ${first.detail}` : reason, { cause });
     this.code = first?.code ?? (status === 0 ? 'network_error' : 'unexpected_answer');
     this.title = first?.title ?? '';
     this.detail = first?.detail ?? '';
