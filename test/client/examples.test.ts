@@ -86,6 +86,29 @@ describe('the examples, run against a collector', () => {
     expect(ran.stdout).toBe(`lead ${leads[0]!.id} new\n`);
   });
 
+  it('list-commissions.ts prints every pending commission, over two pages, and no other', async () => {
+    const { tally, env } = await program();
+    const { data: partners } = await unwrap(tally.GET('/v1/partners'));
+    const made: string[] = [];
+    for (let i = 1; i <= 52; i++) {
+      const body = { partner_id: partners[0]!.id, amount: 100 + i, currency: 'USD' };
+      made.push((await unwrap(tally.POST('/v1/commissions', { body }))).data.id);
+    }
+    const rejected = made.pop()!;
+    await unwrap(
+      tally.PATCH('/v1/commissions/{id}', { params: { path: { id: rejected } }, body: { state: 'rejected', reject_reason: 'test' } }),
+    );
+    const ran = await run('list-commissions.ts', env);
+    expect(ran.stderr).toBe('');
+    // Newest first, as every list.
+    expect(ran.stdout).toBe(
+      made
+        .map((id, i) => `${id} ${101 + i} USD\n`)
+        .reverse()
+        .join(''),
+    );
+  });
+
   it('webhook-receiver.ts verifies what the webhook sender posts, handles each event once, and refuses a forgery with 400', async () => {
     const { tally } = await program();
     kit.c.clock.now = Math.floor(Date.now() / 1000);
