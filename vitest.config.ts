@@ -47,6 +47,7 @@ const PURE = [
   // The client package's types, its manifest and README: no collector at all.
   'test/client/types.test.ts',
   'test/client/package.test.ts',
+  'test/client/dist.test.ts',
 ];
 
 // The tiers (CONTRIBUTING.md, "Tests"). `npm run test:fast` (TALLY_TEST_TIER=fast) runs the unit and
@@ -71,6 +72,8 @@ const PROCESSES = [
   'test/collector/webhooks.test.ts',
   // The client's examples, each run as a program of its own (tsx).
   'test/client/examples.test.ts',
+  // The client's build, which test:fast does not make.
+  'test/client/dist.test.ts',
 ];
 const FAST = process.env.TALLY_TEST_TIER === 'fast';
 // The API tier's files share one module registry per worker: each file still starts its own
