@@ -108,6 +108,13 @@ module.exports = {
       to: { path: '^packages/(collector|web)/' },
     },
     {
+      name: 'client-alone',
+      comment: "The published client ships alone: its types come from /openapi.json, never from the collector's or the web apps' sources.",
+      severity: 'error',
+      from: { path: '^packages/client/' },
+      to: { path: '^packages/(collector|web|tracker)/' },
+    },
+    {
       name: 'no-circular',
       comment: 'A cycle makes two files one: split what they share into a third.',
       severity: 'error',

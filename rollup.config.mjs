@@ -109,6 +109,18 @@ const webApp = (app, title, styles) => ({
   ],
 });
 
+// The generated API types are a .d.ts, which TypeScript reads but never emits: the client's
+// declarations import them, so they go beside them.
+const clientTypes = {
+  name: 'client-api-types',
+  buildStart() {
+    rmSync('packages/client/dist', { recursive: true, force: true });
+  },
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: 'api.d.ts', source: readFileSync('packages/client/src/api.d.ts', 'utf8') });
+  },
+};
+
 const builds = [
   {
     input: 'packages/tracker/src/snippet.ts',
@@ -133,6 +145,21 @@ const builds = [
         include: ['packages/collector/src/**/*.ts'],
         compilerOptions: { noEmit: false, noEmitOnError: true, sourceMap: true, outDir: 'packages/collector/dist' },
       }),
+    ],
+  },
+  {
+    // The typed client (packages/client): ESM and its declarations, openapi-fetch left to npm.
+    input: 'packages/client/src/index.ts',
+    external: (id) => id === 'openapi-fetch' || id.startsWith('node:'),
+    output: { dir: 'packages/client/dist', format: 'es', entryFileNames: 'index.js' },
+    plugins: [
+      typescript({
+        tsconfig: 'packages/client/tsconfig.json',
+        include: ['packages/client/src/**/*.ts'],
+        filterRoot: '.',
+        compilerOptions: { noEmit: false, noEmitOnError: true, declaration: true, outDir: 'packages/client/dist', rootDir: 'src' },
+      }),
+      clientTypes,
     ],
   },
   webApp('dashboard', 'Tally dashboard', ['dashboard/style.css']),

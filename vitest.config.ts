@@ -44,6 +44,10 @@ const PURE = [
   'test/collector/connections.test.ts',
   'test/collector/demo-switch.test.ts',
   'test/collector/rewards-evaluate.test.ts',
+  // The client package's types, its manifest and README: no collector at all.
+  'test/client/types.test.ts',
+  'test/client/package.test.ts',
+  'test/client/dist.test.ts',
 ];
 
 // The tiers (CONTRIBUTING.md, "Tests"). `npm run test:fast` (TALLY_TEST_TIER=fast) runs the unit and
@@ -66,6 +70,10 @@ const PROCESSES = [
   'test/collector/cli-binary.test.ts',
   // The delivery loop's retries, timed by the real clock.
   'test/collector/webhooks.test.ts',
+  // The client's examples, each run as a program of its own (tsx).
+  'test/client/examples.test.ts',
+  // The client's build, which test:fast does not make.
+  'test/client/dist.test.ts',
 ];
 const FAST = process.env.TALLY_TEST_TIER === 'fast';
 // The API tier's files share one module registry per worker: each file still starts its own
@@ -92,7 +100,7 @@ export default defineConfig({
             extends: true,
             test: {
               name: 'fast',
-              include: ['test/collector/**/*.test.ts', 'test/docs/**/*.test.ts'],
+              include: ['test/collector/**/*.test.ts', 'test/client/**/*.test.ts', 'test/docs/**/*.test.ts'],
               exclude: PROCESSES,
               isolate: ISOLATE,
             },
@@ -103,7 +111,7 @@ export default defineConfig({
             extends: true,
             test: {
               name: 'sqlite',
-              include: ['test/collector/**/*.test.ts', 'test/docs/**/*.test.ts'],
+              include: ['test/collector/**/*.test.ts', 'test/client/**/*.test.ts', 'test/docs/**/*.test.ts'],
               isolate: ISOLATE,
             },
           },
@@ -127,7 +135,7 @@ export default defineConfig({
             extends: true,
             test: {
               name: 'postgres',
-              include: ['test/collector/**/*.test.ts', 'test/postgres/**/*.test.ts'],
+              include: ['test/collector/**/*.test.ts', 'test/client/**/*.test.ts', 'test/postgres/**/*.test.ts'],
               exclude: [...SQLITE_ONLY, ...PURE, ...EDGE],
               isolate: ISOLATE,
               env: { TALLY_TEST_ENGINE: 'postgres' },

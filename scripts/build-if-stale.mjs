@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const OUTPUTS = ['packages/collector/dist', 'packages/tracker/dist', 'packages/web/dist'];
-const INPUTS = ['packages/collector/src', 'packages/collector/bin', 'packages/tracker/src', 'packages/web/src'];
+const OUTPUTS = ['packages/collector/dist', 'packages/tracker/dist', 'packages/web/dist', 'packages/client/dist'];
+const INPUTS = ['packages/collector/src', 'packages/collector/bin', 'packages/tracker/src', 'packages/web/src', 'packages/client/src'];
 const INPUT_FILES = [
   'rollup.config.mjs',
   'package-lock.json',
@@ -20,6 +20,7 @@ const INPUT_FILES = [
   'tsconfig.json',
   'packages/tracker/tsconfig.json',
   'packages/web/tsconfig.json',
+  'packages/client/tsconfig.json',
 ];
 
 /** Every file under `dir`, with its modification time. */

@@ -91,7 +91,7 @@ describe('the licence', () => {
   it('every package.json and its entry in package-lock.json says Apache-2.0', () => {
     const lock = JSON.parse(read('package-lock.json')).packages as Record<string, { license?: string }>;
     const workspaces = readdirSync(`${ROOT}packages`).map((p) => `packages/${p}`);
-    expect(workspaces.length).toBe(3);
+    expect(workspaces.length).toBe(4);
     for (const dir of ['', ...workspaces]) {
       const manifest = JSON.parse(read(`${dir ? `${dir}/` : ''}package.json`));
       expect(manifest.license, `${dir || '.'}/package.json`).toBe('Apache-2.0');

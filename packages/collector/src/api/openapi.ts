@@ -2,6 +2,7 @@
 // the filters that parse list queries. Nothing here is written twice by hand.
 
 import { z } from 'zod';
+import { ERROR_CODES } from '../platform/errors.js';
 import { PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX } from '../platform/http/list-query.js';
 import type { Route } from './route.js';
 
@@ -16,7 +17,7 @@ const ERROR = {
         required: ['status', 'code', 'title', 'detail'],
         properties: {
           status: { type: 'string' },
-          code: { type: 'string' },
+          code: { type: 'string', enum: ERROR_CODES },
           title: { type: 'string' },
           detail: { type: 'string' },
           source: {

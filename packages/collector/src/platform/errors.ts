@@ -53,6 +53,8 @@ const KINDS = {
 
 export type ErrorCode = keyof typeof KINDS;
 export type ErrorKind = (typeof KINDS)[ErrorCode];
+/** Every code an error answer may carry: /openapi.json lists them, so clients can switch on them. */
+export const ERROR_CODES = Object.keys(KINDS) as ErrorCode[];
 
 export function kindOf(code: ErrorCode): ErrorKind {
   return KINDS[code];
