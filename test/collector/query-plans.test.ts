@@ -13,7 +13,7 @@ import { authenticateSession } from '../../packages/collector/src/modules/owners
 import { authenticatePartner, type PartnerContext } from '../../packages/collector/src/flows/portal.js';
 import { creditPayout } from '../../packages/collector/src/flows/credit-notes.js';
 import { deletePartner } from '../../packages/collector/src/modules/partners/service.js';
-import { eraseReferral, forgetEmail } from '../../packages/collector/src/modules/referrals/service.js';
+import { eraseReferral, forgetEmail } from '../../packages/collector/src/flows/erasure.js';
 import { ServiceError } from '../../packages/collector/src/platform/errors.js';
 import type { Access } from '../../packages/collector/src/api/auth.js';
 import { parseListQuery } from '../../packages/collector/src/platform/http/list-query.js';
