@@ -54,11 +54,12 @@ async function actorOf(input: RouteInput<unknown>): Promise<{ actor: Actor; prog
   return { actor: { kind: 'token', id, label: id === null ? null : ((await tokenLabel(db, id)) ?? null) }, programId: input.program.id };
 }
 
-/** The id a change's result names: a created record's. */
-const idOf = (value: unknown): string | undefined => {
-  const id = (value as { id?: unknown; data?: { id?: unknown } } | undefined)?.id ?? (value as { data?: { id?: unknown } })?.data?.id;
+/** The id a change's result names: a created record's (the row, `{ row }`, or an answer's `{ data }`). */
+function idOf(value: unknown): string | undefined {
+  const v = value as { id?: unknown; row?: { id?: unknown }; data?: { id?: unknown } } | null | undefined;
+  const id = v?.id ?? v?.row?.id ?? v?.data?.id;
   return typeof id === 'string' ? id : undefined;
-};
+}
 
 function recorder(plan: AuditPlan, input: RouteInput<unknown>, who: { actor: Actor; programId: string }) {
   let before: unknown;

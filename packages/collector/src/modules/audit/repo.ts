@@ -26,15 +26,18 @@ export const list = lister<AuditRow>('audit_events', {
 
 /**
  * Drops what names a person from the program's entries about `subject` (its id as target,
- * or anywhere in a snapshot: a UUID holds no LIKE wildcard) or made by `subject`: the
- * label, address and browser, and the snapshots. What happened, to what and when stays.
+ * or anywhere in a snapshot: a UUID holds no LIKE wildcard) or made by them: the snapshots,
+ * and where they were the actor, their label, address and browser. Who else acted, what
+ * happened, to what and when stay.
  */
 export function anonymise(db: Queryable, programId: string, subject: string, now: number): Promise<number> {
   const like = `%"${subject}"%`;
+  const ifActor = (column: string) => `${column} = CASE WHEN actor_id = ? THEN NULL ELSE ${column} END`;
   return db.run(
-    `UPDATE audit_events SET actor_label = NULL, ip = NULL, user_agent = NULL, before_data = NULL, after_data = NULL, erased_at = ?
+    `UPDATE audit_events SET ${ifActor('actor_label')}, ${ifActor('ip')}, ${ifActor('user_agent')},
+            before_data = NULL, after_data = NULL, erased_at = ?
       WHERE program_id = ? AND (target_id = ? OR actor_id = ? OR before_data LIKE ? OR after_data LIKE ?)`,
-    [now, programId, subject, subject, like, like],
+    [subject, subject, subject, now, programId, subject, subject, like, like],
   );
 }
 

@@ -33,20 +33,23 @@ const indexes = [
   'CREATE INDEX audit_events_age ON audit_events (created_at)',
 ];
 
-// What an UPDATE may not do: touch what the entry says happened, or put anything back.
-const refused = (o: string, n: string) =>
-  `${n}.erased_at IS NULL OR ${n}.actor_label IS NOT NULL OR ${n}.ip IS NOT NULL OR ${n}.user_agent IS NOT NULL
-   OR ${n}.id <> ${o}.id OR ${n}.program_id <> ${o}.program_id OR ${n}.actor_kind <> ${o}.actor_kind
-   OR ${n}.action <> ${o}.action OR ${n}.target_type <> ${o}.target_type OR ${n}.created_at <> ${o}.created_at
-   OR ${n}.actor_id IS DISTINCT FROM ${o}.actor_id OR ${n}.target_id IS DISTINCT FROM ${o}.target_id
-   OR ${n}.request_id IS DISTINCT FROM ${o}.request_id`;
+// What an UPDATE may not do: touch what the entry says happened, or write anything but a
+// blank into the personal columns and the snapshots.
+const blanked = ['actor_label', 'ip', 'user_agent', 'before_data', 'after_data'];
+const kept = ['id', 'program_id', 'actor_kind', 'actor_id', 'action', 'target_type', 'target_id', 'request_id', 'created_at'];
+const refused = (distinct: string) =>
+  [
+    'NEW.erased_at IS NULL',
+    ...blanked.map((c) => `(NEW.${c} IS NOT NULL AND NEW.${c} ${distinct} OLD.${c})`),
+    ...kept.map((c) => `NEW.${c} ${distinct} OLD.${c}`),
+  ].join(' OR ');
 
 const migration: Migration = {
   sqlite: [
     table,
     ...indexes,
     `CREATE TRIGGER audit_events_append_only BEFORE UPDATE ON audit_events
-       WHEN ${refused('OLD', 'NEW').replaceAll('IS DISTINCT FROM', 'IS NOT')}
+       WHEN ${refused('IS NOT')}
        BEGIN SELECT RAISE(ABORT, 'audit_events are append-only'); END`,
   ],
   postgres: [
@@ -54,7 +57,7 @@ const migration: Migration = {
     ...indexes,
     `CREATE FUNCTION audit_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN
-       IF ${refused('OLD', 'NEW')} THEN
+       IF ${refused('IS DISTINCT FROM')} THEN
          RAISE EXCEPTION 'audit_events are append-only';
        END IF;
        RETURN NEW;

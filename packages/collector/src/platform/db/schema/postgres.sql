@@ -1426,11 +1426,7 @@ CREATE OR REPLACE FUNCTION audit_events_append_only()
  LANGUAGE plpgsql
 AS $function$
      BEGIN
-       IF NEW.erased_at IS NULL OR NEW.actor_label IS NOT NULL OR NEW.ip IS NOT NULL OR NEW.user_agent IS NOT NULL
-   OR NEW.id <> OLD.id OR NEW.program_id <> OLD.program_id OR NEW.actor_kind <> OLD.actor_kind
-   OR NEW.action <> OLD.action OR NEW.target_type <> OLD.target_type OR NEW.created_at <> OLD.created_at
-   OR NEW.actor_id IS DISTINCT FROM OLD.actor_id OR NEW.target_id IS DISTINCT FROM OLD.target_id
-   OR NEW.request_id IS DISTINCT FROM OLD.request_id THEN
+       IF NEW.erased_at IS NULL OR (NEW.actor_label IS NOT NULL AND NEW.actor_label IS DISTINCT FROM OLD.actor_label) OR (NEW.ip IS NOT NULL AND NEW.ip IS DISTINCT FROM OLD.ip) OR (NEW.user_agent IS NOT NULL AND NEW.user_agent IS DISTINCT FROM OLD.user_agent) OR (NEW.before_data IS NOT NULL AND NEW.before_data IS DISTINCT FROM OLD.before_data) OR (NEW.after_data IS NOT NULL AND NEW.after_data IS DISTINCT FROM OLD.after_data) OR NEW.id IS DISTINCT FROM OLD.id OR NEW.program_id IS DISTINCT FROM OLD.program_id OR NEW.actor_kind IS DISTINCT FROM OLD.actor_kind OR NEW.actor_id IS DISTINCT FROM OLD.actor_id OR NEW.action IS DISTINCT FROM OLD.action OR NEW.target_type IS DISTINCT FROM OLD.target_type OR NEW.target_id IS DISTINCT FROM OLD.target_id OR NEW.request_id IS DISTINCT FROM OLD.request_id OR NEW.created_at IS DISTINCT FROM OLD.created_at THEN
          RAISE EXCEPTION 'audit_events are append-only';
        END IF;
        RETURN NEW;
