@@ -82,8 +82,9 @@ function recorder(plan: AuditPlan, input: RouteInput<unknown>, who: { actor: Act
     }
   };
   return {
-    async start(tx: Tx): Promise<void> {
-      if (before === undefined) before = plan.readsCreated ? null : await read(tx);
+    /** At a transaction's start: the first of the request, or a rerun of one (PostgreSQL's serialization retry), reads `before`. */
+    async start(tx: Tx, rerun: boolean): Promise<void> {
+      if (before === undefined || rerun) before = plan.readsCreated ? null : await read(tx);
     },
     async write(tx: Tx, result: unknown): Promise<void> {
       targetId ??= idOf(result);
@@ -128,8 +129,11 @@ export function audited<B, Q>(r: Route<B, Q>, routes: readonly Route[]): Route<B
         async transaction(fn) {
           if (recorded) return input.db.transaction(fn);
           let changed = 0;
+          let attempts = 0;
           const value = await input.db.transaction(async (tx) => {
-            await entry.start(tx);
+            // A rerun starts again from nothing changed.
+            changed = 0;
+            await entry.start(tx, attempts++ > 0);
             const counting: Tx = {
               ...tx,
               run: async (sql, params) => {
