@@ -295,7 +295,9 @@ describe('programs', () => {
     const broadcast = (await as('POST', '/v1/broadcasts', { bodies: { en: 'Theirs' } })).body.data;
     const theirLink = (await as('POST', '/v1/links', { partnership_id: theirs.partnershipId, destination: 'https://other.example/' })).body
       .data;
+    const [theirEntry] = (await as('GET', '/v1/audit_events')).body.data;
     const ids: Record<string, string> = {
+      audit_events: theirEntry.id,
       links: theirLink.id,
       groups: group.id,
       rewards: reward.id,
@@ -365,6 +367,7 @@ describe('programs', () => {
       'group_moves',
       'resources',
       'leads',
+      'audit_events',
     ]) {
       expect(JSON.stringify((await o.call('GET', `/v1/${list}`)).body), list).not.toContain(ids[list]!);
     }

@@ -17,6 +17,7 @@ import { openApiDocument } from './api/openapi.js';
 import { DEFAULT_OUTBOUND, type OutboundPolicy } from './platform/outbound.js';
 import { requestContext } from './platform/http/request-context.js';
 import type { Route } from './api/route.js';
+import { audited } from './api/audited.js';
 import { securityHeaders } from './platform/http/security-headers.js';
 import { validateBody, validateQuery } from './platform/http/validate.js';
 import { loadTracker, mountAssets } from './modules/site/assets.js';
@@ -57,6 +58,7 @@ import { brandingRoutes } from './modules/branding/routes.js';
 import { mountBrandHosts } from './modules/branding/http.js';
 import { leadRoutes } from './modules/leads/routes.js';
 import { twoTierRoutes } from './modules/two-tier/routes.js';
+import { auditRoutes } from './modules/audit/routes.js';
 import type { Keyring } from './platform/keyring.js';
 import { mountEmbed } from './modules/embed/http.js';
 import type { OutboxSender } from './modules/mail/outbox.js';
@@ -144,6 +146,7 @@ export const ROUTES: readonly Route[] = [
   ...resourceRoutes,
   ...brandingRoutes,
   ...linkRoutes,
+  ...auditRoutes,
 ];
 
 const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };
@@ -181,6 +184,8 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
         wiseWebhookPublicKey: deps.wiseWebhookPublicKey,
         taxFormKeys: deps.taxFormKeys,
         clientIp: clientIp(ctx, (deps.limits ?? NO_LIMITS).trustProxy),
+        requestId: ctx.state.requestId as string,
+        tokenId: ctx.state.tokenId as string | undefined,
         paypalApiUrl: deps.paypalApiUrl ?? 'https://api-m.paypal.com',
         params: ctx.params as Record<string, string>,
         body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
@@ -270,7 +275,7 @@ export function createApp(deps: AppDeps): Koa {
     if (r.body) chain.push(jsonBody);
     if (r.webhookBodyLimit) chain.push(webhookBodyOf(r.webhookBodyLimit));
     if (r.uploadLimit) chain.push(uploadBodyOf(r.uploadLimit));
-    chain.push(handler(r, withUrls, now, client));
+    chain.push(handler(audited(r, ROUTES), withUrls, now, client));
     router.register(r.path, [r.method.toUpperCase()], chain, { name: `${r.method} ${r.path}` });
   }
 

@@ -26,6 +26,7 @@ import { composers } from './flows/mail-messages.js';
 import { startOutbox, type OutboxSender } from './modules/mail/outbox.js';
 import { pruneNotifications, startNotifications } from './flows/notification-sender.js';
 import { purgeExpiredAccess } from './flows/purge.js';
+import { AUDIT_RETENTION_DAYS, purgeAudit } from './modules/audit/service.js';
 import { usePasswordCost } from './modules/identity/passwords.js';
 import { payClickRewards } from './flows/click-rewards.js';
 import { runPayoutSchedules, type ScheduledRun } from './flows/payout-schedule.js';
@@ -287,9 +288,11 @@ function startLoops({ db, log, now, config, options, background, outbound, maile
 
   // What can open nothing any more is deleted: sessions idle too long, expired links and
   // invitations; and, when no sender prunes them (no SMTP), notifications past their keeping.
+  // The audit log's entries past AUDIT_RETENTION_DAYS go with them.
   const purgeAccess = async () => {
     await purgeExpiredAccess(db, now());
     if (!mailer) await pruneNotifications(db, now());
+    await purgeAudit(db, now(), config.auditRetentionDays ?? AUDIT_RETENTION_DAYS);
   };
   const purge = async () => {
     await purgeAccess();

@@ -51,6 +51,10 @@ export interface RouteInput<B, Q = unknown> {
   wiseWebhookPublicKey: string | undefined;
   /** The keys of partners' taxpayer ids (TAX_FORM_KEY); undefined when none is configured. */
   taxFormKeys: Keyring | undefined;
+  /** The request's id (X-Request-Id), for the audit log. */
+  requestId: string;
+  /** The caller's token id, or its session's (`session:<id>`, `partner:<id>`, `embed:<id>`); none on a public route. */
+  tokenId: string | undefined;
   /** The client's IP address as the request shows it (through trusted proxies), for a signature's record. */
   clientIp: string;
   /** PayPal's REST API (PAYPAL_API_URL), for payout runs and its webhooks' certificates. */

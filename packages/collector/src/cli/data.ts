@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { backupTo } from '../platform/db/backup.js';
 import { isPostgresUrl } from '../platform/db/open.js';
-import { forgetEmail } from '../modules/referrals/service.js';
+import { forgetEmail } from '../flows/erasure.js';
 import { isValidEmail } from '../core/email.js';
 import { now, out, requireProgram, UsageError, withDb, type Command } from './common.js';
 

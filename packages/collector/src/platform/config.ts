@@ -111,6 +111,8 @@ const schema = z
      * a program's cookie_days: an operator's ceiling on what is stored.
      */
     CLICK_RETENTION_MONTHS: count.max(1200).optional(),
+    /** Days an audit log entry is kept (docs/audit.md); 0 keeps them for ever. */
+    AUDIT_RETENTION_DAYS: count.default(400),
   })
   // Node refuses a headers timeout longer than the request's, which contains it.
   .refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
@@ -162,6 +164,8 @@ export interface Config {
   clickRetentionDays?: number | undefined;
   /** CLICK_RETENTION_MONTHS; absent or 0: no month is dropped (modules/clicks/partitions.ts). */
   clickRetentionMonths?: number | undefined;
+  /** AUDIT_RETENTION_DAYS; absent: 400 days; 0: the audit log is kept for ever. */
+  auditRetentionDays?: number | undefined;
   /**
    * scrypt's cost for new passwords; absent: PASSWORD_COST (modules/identity/passwords.ts).
    * Not read from the environment, so every deployment has the default: tests lower it.
@@ -255,6 +259,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     clickRetentionDays: e.CLICK_RETENTION_DAYS,
     clickRetentionMonths: e.CLICK_RETENTION_MONTHS || undefined,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
   });
 }
 

@@ -36,6 +36,7 @@ const Messages = lazyPage(() => import('./pages/messages.js').then((m) => m.Mess
 const MessageThread = lazyPage(() => import('./pages/messages.js').then((m) => m.MessageThread));
 const Resources = lazyPage(() => import('./pages/resources.js').then((m) => m.Resources));
 const Leads = lazyPage(() => import('./pages/leads.js').then((m) => m.Leads));
+const AuditLog = lazyPage(() => import('./pages/audit.js').then((m) => m.AuditLog));
 
 const NAV = [
   ['/', 'Overview'],
@@ -53,6 +54,7 @@ const NAV = [
   ['/billing-events', 'Billing events'],
   ['/resources', 'Resources'],
   ['/settings', 'Settings'],
+  ['/audit', 'Audit log'],
   ['/notifications', 'Your e-mails'],
 ] as const;
 
@@ -208,6 +210,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route path={`${BASE}/messages`} component={Messages} />
           <Route path={`${BASE}/messages/:id`} component={MessageThread} />
           <Route path={`${BASE}/resources`} component={Resources} />
+          <Route path={`${BASE}/audit`} component={AuditLog} />
           <Route default component={NotFound} />
         </Router>
       </main>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { eraseReferral, moveReferral } from './service.js';
+import { moveReferral } from './service.js';
+import { eraseReferral } from '../../flows/erasure.js';
 import { states } from '../../core/state-machines.js';
 import { dateTime, oneOf, text } from '../../platform/http/list-query.js';
 import * as referrals from './repo.js';

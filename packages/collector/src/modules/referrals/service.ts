@@ -2,7 +2,7 @@
 
 import { fail, found } from '../../platform/errors.js';
 import { normalizeEmail } from '../../core/email.js';
-import type { Db } from '../../platform/db/db.js';
+import type { Db, Tx } from '../../platform/db/db.js';
 import * as referrals from './repo.js';
 import type { ReferralRow } from './repo.js';
 import type { ReferralState } from './model.js';
@@ -24,22 +24,17 @@ export async function moveReferral(db: Db, programId: string, id: string, to: Re
 }
 
 /**
- * Erases a person from a program: the referral, its clicks, and its link from
- * commissions and payments, whose amounts stay for the accounts. A later conversion for
- * the same e-mail is a new referral.
+ * Erases a person from a program, in the caller's transaction (flows/erasure.ts): the
+ * referral, its clicks, and its link from commissions and payments, whose amounts stay for
+ * the accounts. A later conversion for the same e-mail is a new referral. Resolves to the
+ * row erased, or undefined when there was none.
  */
-export async function eraseReferral(db: Db, programId: string, id: string, now: number): Promise<void> {
-  await db.transaction(async (tx) => {
-    if (!(await referrals.erase(tx, programId, id, now))) found(undefined, 'referral', id);
-  });
+export async function eraseIn(tx: Tx, programId: string, id: string, now: number): Promise<ReferralRow | undefined> {
+  const row = await referrals.get(tx, programId, id);
+  return row && (await referrals.erase(tx, programId, id, now)) ? row : undefined;
 }
 
-/** `tally forget EMAIL`: erases the person in every program, or in one. Returns how many referrals went. */
-export async function forgetEmail(db: Db, email: string, now: number, programId?: string): Promise<number> {
-  return db.transaction(async (tx) => {
-    let erased = 0;
-    const rows = await referrals.findEverywhere(tx, normalizeEmail(email), programId);
-    for (const row of rows) if (await referrals.erase(tx, row.program_id, row.id, now)) erased++;
-    return erased;
-  });
+/** The referrals of an e-mail address in every program, or in one (`tally forget`). */
+export function referralsOfEmail(tx: Tx, email: string, programId?: string): Promise<Array<{ id: string; program_id: string }>> {
+  return referrals.findEverywhere(tx, normalizeEmail(email), programId);
 }

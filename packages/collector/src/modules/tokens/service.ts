@@ -107,3 +107,9 @@ export async function revokeProgramToken(db: Db, programId: string, id: string, 
   if (token.kind === 'secret' && !maySecret) throw fail('forbidden', 'only an owner of the program may make or revoke a secret token');
   await db.transaction((tx) => tokens.revoke(tx, id, now));
 }
+
+/** What the audit log calls a token: its label, else its kind; undefined for no such token. */
+export async function tokenLabel(db: Queryable, id: string): Promise<string | undefined> {
+  const token = isUuid(id) ? await tokens.get(db, id) : undefined;
+  return token ? (token.label ?? `${token.kind} token`) : undefined;
+}
