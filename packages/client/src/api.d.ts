@@ -22799,6 +22799,250 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the audit log: every change made by a person or a token, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description exact match */
+                    actor_id_eq?: string;
+                    /** @description exact match */
+                    action_eq?: string;
+                    /** @description exact match */
+                    target_type_eq?: string;
+                    /** @description exact match */
+                    target_id_eq?: string;
+                    /** @description one of user, partner, token, system */
+                    actor_kind_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "audit_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    actor_kind: "user" | "partner" | "token" | "system";
+                                    actor_id?: string;
+                                    /** @description The user's or partner's e-mail, or the token's label; absent once erased */
+                                    actor_label?: string;
+                                    /** @description `<target type>.<verb>`: partner.update, payout_run.approve */
+                                    action: string;
+                                    target_type: string;
+                                    target_id?: string;
+                                    /** @description The target as its read route showed it before the change, secrets redacted */
+                                    before?: unknown;
+                                    /** @description The target after the change, secrets redacted */
+                                    after?: unknown;
+                                    ip?: string;
+                                    user_agent?: string;
+                                    request_id?: string;
+                                    created_at: number;
+                                    /** @description When erasure dropped the personal data of the entry */
+                                    erased_at?: number;
+                                };
+                            }[];
+                            meta: {
+                                pagination: {
+                                    /** @description The page number; null for a page named by starting_after or ending_before */
+                                    page: number | null;
+                                    per_page: number;
+                                    /** @description More records follow in the direction paged: after this page, or before it with ending_before */
+                                    has_more: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit_events.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log as CSV, filtered as the list is, newest first, up to 10,000 entries */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description exact match */
+                    actor_id_eq?: string;
+                    /** @description exact match */
+                    action_eq?: string;
+                    /** @description exact match */
+                    target_type_eq?: string;
+                    /** @description exact match */
+                    target_id_eq?: string;
+                    /** @description one of user, partner, token, system */
+                    actor_kind_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit_events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch one audit log entry */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "audit_event";
+                                attributes: {
+                                    /** @enum {string} */
+                                    actor_kind: "user" | "partner" | "token" | "system";
+                                    actor_id?: string;
+                                    /** @description The user's or partner's e-mail, or the token's label; absent once erased */
+                                    actor_label?: string;
+                                    /** @description `<target type>.<verb>`: partner.update, payout_run.approve */
+                                    action: string;
+                                    target_type: string;
+                                    target_id?: string;
+                                    /** @description The target as its read route showed it before the change, secrets redacted */
+                                    before?: unknown;
+                                    /** @description The target after the change, secrets redacted */
+                                    after?: unknown;
+                                    ip?: string;
+                                    user_agent?: string;
+                                    request_id?: string;
+                                    created_at: number;
+                                    /** @description When erasure dropped the personal data of the entry */
+                                    erased_at?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
