@@ -76,7 +76,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     // waiting, off the event loop, before anyone is answered. A memory database has no disk.
     conn.pragma(`synchronous = ${onDisk ? 'NORMAL' : 'FULL'}`);
     conn.pragma('foreign_keys = ON');
-    // Savepoints (one per write in a batch) journal into temp storage: keep it off the disk.
+    // Savepoints (a batch's writes run again after one failed halfway) journal into temp storage: keep it off the disk.
     conn.pragma('temp_store = MEMORY');
     conn.pragma(`busy_timeout = ${Math.min(SPIN_MS, limitMs)}`);
   } catch (err) {
@@ -139,12 +139,18 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
 
   // Inside a batch the connection holds SQLite's one write lock: nothing more to take,
   // and nothing to wait for.
+  let written = 0;
   const tx: Tx = {
     engine: 'sqlite',
     settings,
     all: async (sql, params) => guard(() => raw.all(sql, params)),
     get: async (sql, params) => guard(() => raw.get(sql, params)),
-    run: async (sql, params) => guard(() => raw.run(sql, params)),
+    run: async (sql, params) =>
+      guard(() => {
+        const changes = raw.run(sql, params);
+        written++; // after it: a statement that failed undid itself
+        return changes;
+      }),
     lock: async () => {},
   };
 
@@ -169,6 +175,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
       control: (sql) => void prepare(sql).run(),
       committed: () => void observeSettings(),
       inTransaction: () => conn.open && conn.inTransaction,
+      writes: () => written,
       tx,
       mutex,
       wal,
