@@ -279,9 +279,10 @@ export function createApp(deps: AppDeps): Koa {
     into.register(r.path, [r.method.toUpperCase()], chain, { name: `${r.method} ${r.path}` });
   }
 
-  const openapi = openApiDocument(ROUTES);
+  // Made at the first request for it, not at start: zod's JSON Schemas of every route were a quarter of start-up's CPU (issue 47).
+  let openapi: ReturnType<typeof openApiDocument> | undefined;
   router.get('/openapi.json', (ctx) => {
-    ctx.body = openapi;
+    ctx.body = openapi ??= openApiDocument(ROUTES);
   });
   mountAssets(
     router,

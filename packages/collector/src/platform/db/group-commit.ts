@@ -30,7 +30,7 @@ export interface Session {
   committed(): void;
   /** Whether a transaction is open: SQLite ends one on its own after some errors. */
   inTransaction(): boolean;
-  /** Write statements `tx` has run so far: a function that ran none has nothing to undo. */
+  /** Statements `tx` has run that changed a row: a function that ran none has nothing to undo. */
   writes(): number;
   /** What the queued functions run their statements on. */
   tx: Tx;
