@@ -17,7 +17,18 @@
 // BENCH_INSTR_PROFILE=1 keeps each target's counts in bench/results/<target>.callgrind.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -332,8 +343,21 @@ export function grown(rows, recorded) {
     .filter((r) => r.was !== undefined && r.now > r.was * (1 + MARGIN));
 }
 
+/** The recorded figures --check compares with, refused when missing or counted with other settings. */
+function recordedFigures() {
+  if (!existsSync(RECORDED)) throw new Error('no bench/instructions.json: record one with --record on an idle machine');
+  const recorded = JSON.parse(readFileSync(RECORDED, 'utf8'));
+  if (recorded.requests !== REQUESTS || recorded.warmup !== WARMUP || recorded.connections !== CONNECTIONS)
+    throw new Error(
+      `bench/instructions.json was counted with ${recorded.warmup} + ${recorded.requests} requests at ${recorded.connections} connections: ` +
+        'run with the same BENCH_INSTR_WARMUP, BENCH_INSTR_REQUESTS and BENCH_INSTR_CONNECTIONS',
+    );
+  return recorded.instructions;
+}
+
 async function main() {
   const mode = process.argv[2];
+  const recorded = mode === '--check' ? recordedFigures() : undefined;
   const rows = await instructionRows();
   const report = {
     at: new Date().toISOString(),
@@ -356,8 +380,7 @@ async function main() {
     console.log('recorded in bench/instructions.json');
   }
   if (mode === '--check') {
-    const recorded = JSON.parse(readFileSync(RECORDED, 'utf8'));
-    const over = grown(rows, recorded.instructions);
+    const over = grown(rows, recorded);
     for (const r of over)
       console.log(`GREW: ${r.name} ${r.now} instructions/request, recorded ${r.was} (+${Math.round((r.now / r.was - 1) * 100)} %)`);
     if (over.length > 0) process.exitCode = 1;
