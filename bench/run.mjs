@@ -23,6 +23,8 @@ import { overviewRow } from './dashboard.mjs';
 import { stripeRows } from './stripe.mjs';
 import { webhookRows } from './webhooks.mjs';
 import { seededPostgres } from './seed-postgres.mjs';
+import { instructionRows, ratios as instructionRatios } from './instructions.mjs';
+import { memoryRows } from './memory.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -472,6 +474,15 @@ const TARGETS = [
   ['overview page, cold, until interactive: max of the loads (ms)', (r) => r.rows.find((x) => x.name === OVERVIEW)?.maxMs, '≤', 1500],
   ['peak RSS of the collector (MB)', (r) => r.worst.rss, '≤', 200],
   ['tracker.js main thread at load, landing p50 (ms)', (r) => r.tracker.landing?.p50Ms, '≤', 1],
+  // Issue 47: instructions per request ÷ the bare stack's, counted by callgrind (bench/instructions.mjs).
+  ['instructions: conversion ÷ bare (SQLite)', (r) => r.instructions.overBare['collector: conversion'], '≤', 2.5],
+  ['instructions: new click ÷ bare (SQLite)', (r) => r.instructions.overBare['collector: new click'], '≤', 2.0],
+  ['instructions: repeated click ÷ bare (SQLite)', (r) => r.instructions.overBare['collector: repeated click'], '≤', 1.5],
+  ['instructions: one-address flood ÷ conversion (SQLite)', (r) => r.instructions.floodOverConversion, '≤', 1],
+  ['instructions: conversion ÷ bare pg insert (PostgreSQL)', (r) => r.instructions.overBare['collector-pg: conversion'], '≤', 4],
+  ['RSS after start (MB)', (r) => r.memory.rssAfterStartMb, '≤', 120],
+  ['RSS under the conversion load (MB)', (r) => r.memory.rssUnderLoadMb, '≤', 180],
+  ['start to ready, empty database (ms)', (r) => r.memory.startMs, '≤', 1000],
 ];
 
 async function main() {
@@ -490,6 +501,8 @@ async function main() {
   rows.push(...(await stripeRows(work, wanted)));
   console.log('');
   const tracker = wanted('tracker.js') ? await trackerRows() : [];
+  const counted = wanted('instructions') ? await instructionRows() : [];
+  const memory = wanted('memory') ? await memoryRows(work) : {};
 
   const find = (prefix) => rows.find((r) => r.name.startsWith(prefix));
   const fsync = find('baseline-fsync');
@@ -580,6 +593,14 @@ async function main() {
       p99OverPrimaryAlone: replica.length === 2 ? Math.round((replica[1].p99 / replica[0].p99) * 100) / 100 : undefined,
     },
     byName: { conversion },
+    instructions: (() => {
+      const overBare = instructionRatios(counted);
+      const of = (n) => counted.find((x) => x.name === `collector: ${n}`)?.instructions;
+      const flood =
+        of('one-address flood') && of('conversion') ? Math.round((of('one-address flood') / of('conversion')) * 100) / 100 : undefined;
+      return { rows: counted, overBare, floodOverConversion: flood };
+    })(),
+    memory,
     webhooks: {
       rows: webhooks,
       pgTwoOverPgOne: (() => {

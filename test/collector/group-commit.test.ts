@@ -75,6 +75,40 @@ describe('the driver', () => {
     expect(storedElsewhere()).toEqual(['a', 'b', 'c']);
   });
 
+  it('a function that fails before writing costs its batch nothing; one that fails halfway runs the others again, once', async () => {
+    const runs = { a: 0, b: 0 };
+    const counted = (k: 'a' | 'b') =>
+      db.transaction(async (tx) => {
+        runs[k]++;
+        await tx.run('INSERT INTO t (k, v) VALUES (?, ?)', [k, runs[k]]);
+        return k;
+      });
+    const refusing = () =>
+      db.transaction(async (tx) => {
+        await tx.get('SELECT COUNT(*) AS n FROM t');
+        throw new Error('refused before writing');
+      });
+    const clean = await Promise.allSettled([counted('a'), refusing(), counted('b')]);
+    expect(clean.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(runs).toEqual({ a: 1, b: 1 });
+
+    const halfway = () =>
+      db.transaction(async (tx) => {
+        await tx.run('INSERT INTO t (k, v) VALUES (?, ?)', ['half', 1]);
+        throw new Error('refused after writing');
+      });
+    const before = db.stats().batches;
+    await db.run('DELETE FROM t');
+    const mixed = await Promise.allSettled([counted('a'), halfway(), counted('b')]);
+    expect(mixed.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((mixed[1] as PromiseRejectedResult).reason.message).toBe('refused after writing');
+    // a ran in the batch that was rolled back and again in the next, which committed it; b, never reached in the first, ran once.
+    expect(runs).toEqual({ a: 3, b: 2 });
+    expect(db.stats().batches - before).toBe(2);
+    expect(storedElsewhere()).toEqual(['a', 'b']);
+    expect((await db.all<{ v: number }>('SELECT v FROM t ORDER BY k')).map((r) => r.v)).toEqual([3, 2]);
+  });
+
   it("later functions in a batch see the earlier ones' writes, in the order they were queued", async () => {
     const seen = await Promise.all(
       [1, 2, 3].map((v) =>

@@ -216,6 +216,9 @@ export function createApp(deps: AppDeps): Koa {
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
   const app = new Koa();
   const router = new Router();
+  // The tracker's routes and their preflights, tried first: a click or a conversion is
+  // matched against these four patterns, not against every route's (issue 47).
+  const tracking = new Router();
 
   const limits = deps.limits ?? NO_LIMITS;
   // Stripe's and Lemon Squeezy's addresses came before the map and are still given on their own.
@@ -261,27 +264,30 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   for (const r of ROUTES) {
+    const tracked = r.path.startsWith('/v1/tracking/');
+    const into = tracked ? tracking : router;
     // Tracking and sign-in are open to anyone: limited per address before anything else.
-    const chain: Middleware[] = r.path.startsWith('/v1/tracking/') || r.access === 'public' ? [perIp] : [];
+    const chain: Middleware[] = tracked || r.access === 'public' ? [perIp] : [];
     chain.push(auth(r.access, r.role, r.optionalSession));
     if (r.checksPassword) chain.push(passwordChecks);
     if (r.tradesToken) chain.push(tokenTrades);
     if (r.access !== 'public') chain.push(perToken);
     if (r.access === 'publishable') {
       chain.push(allowedOrigin(deps.db));
-      router.options(r.path, preflight);
+      into.options(r.path, preflight);
     }
     if (r.applicationLimit) chain.push(applications);
     if (r.body) chain.push(jsonBody);
     if (r.webhookBodyLimit) chain.push(webhookBodyOf(r.webhookBodyLimit));
     if (r.uploadLimit) chain.push(uploadBodyOf(r.uploadLimit));
     chain.push(handler(audited(r, ROUTES), withUrls, now, client));
-    router.register(r.path, [r.method.toUpperCase()], chain, { name: `${r.method} ${r.path}` });
+    into.register(r.path, [r.method.toUpperCase()], chain, { name: `${r.method} ${r.path}` });
   }
 
-  const openapi = openApiDocument(ROUTES);
+  // Made at the first request for it, not at start: zod's JSON Schemas of every route were a quarter of start-up's CPU (issue 47).
+  let openapi: ReturnType<typeof openApiDocument> | undefined;
   router.get('/openapi.json', (ctx) => {
-    ctx.body = openapi;
+    ctx.body = openapi ??= openApiDocument(ROUTES);
   });
   mountAssets(
     router,
@@ -318,10 +324,12 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestContext(deps.log));
   app.use(securityHeaders);
   app.use(errorResponses(deps.log));
+  app.use(tracking.routes());
   app.use(router.routes());
   // Reached only when no route took the request: a known path with another method is 405.
   app.use(async (ctx) => {
-    const allowed = [...new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods))];
+    const layers = [tracking, router].flatMap((r) => r.match(ctx.path, ctx.method).path);
+    const allowed = [...new Set(layers.flatMap((layer) => layer.methods))];
     if (allowed.length === 0) throw fail('not_found', `no route for ${ctx.method} ${ctx.path}`);
     throw fail('method_not_allowed', `${ctx.method} is not allowed here; use ${allowed.join(', ')}`, {
       headers: { Allow: allowed.join(', ') },

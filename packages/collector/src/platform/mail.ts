@@ -2,7 +2,7 @@
 // SMTP_URL with nodemailer. Without SMTP_URL nothing is sent: the owner's dashboard
 // shows the one-time link to hand over instead. Addresses never reach the log.
 
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface Message {
   to: string;
@@ -25,12 +25,21 @@ export interface Mailer {
 
 /** A mailer for `smtpUrl` (smtp://user:pass@host:587, smtps://… for TLS from the start). */
 export function createMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+  // Loaded at the first message, not at start: nodemailer took about 15 MB (issue 47).
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)));
   return {
     async send({ to, subject, text, html, headers, fromName }) {
       const sender = fromName ? { name: fromName, address: addressOf(from) } : from;
       try {
-        await transport.sendMail({ from: sender, to, subject, text, ...(html ? { html } : {}), ...(headers ? { headers } : {}) });
+        await (await transportOf()).sendMail({
+          from: sender,
+          to,
+          subject,
+          text,
+          ...(html ? { html } : {}),
+          ...(headers ? { headers } : {}),
+        });
       } catch (err) {
         // nodemailer's messages may quote the recipient: the error that reaches the log says only what failed.
         const code = (err as { code?: string; responseCode?: number }).code ?? (err as { responseCode?: number }).responseCode ?? 'unknown';

@@ -2,7 +2,6 @@
 // same bytes: the document's dates are the payout's, and PDFKit derives the file's /ID from
 // them, so a download can be compared and nothing needs storing but the invoice's data.
 
-import PDFDocument from 'pdfkit';
 import { majorUnits } from '../../core/money.js';
 import type { DocumentLine, Party } from './model.js';
 
@@ -66,7 +65,9 @@ function lines(doc: PDFKit.PDFDocument, invoice: Printed): void {
 }
 
 /** The document's PDF: A4, PDFKit's standard Helvetica (Latin-1 text; no font file embedded). */
-export function documentPdf(invoice: Printed): Promise<Buffer> {
+export async function documentPdf(invoice: Printed): Promise<Buffer> {
+  // Loaded at the first document, not at start: PDFKit and its fonts' tables took about 30 MB (issue 47).
+  const { default: PDFDocument } = await import('pdfkit');
   const date = new Date(invoice.date * 1000);
   const doc = new PDFDocument({
     size: 'A4',

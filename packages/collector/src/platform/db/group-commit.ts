@@ -1,10 +1,14 @@
 // Group commit for the SQLite driver. An fsync costs more than everything else a write
 // does, so writes that arrive together share one. transaction() queues its function;
 // on the next turn of the event loop every queued function runs in one BEGIN IMMEDIATE
-// … COMMIT, each inside its own savepoint, and each caller is answered only after that
-// COMMIT is on disk (wal-sync.ts). A function that throws rolls back to its savepoint
-// and fails alone; a batch that cannot commit fails every request in it with 503, and
-// no other.
+// … COMMIT, and each caller is answered only after that COMMIT is on disk (wal-sync.ts).
+// A function that throws fails alone: one that wrote nothing has nothing to undo (a
+// failed statement undoes itself); one that throws after writing ("halfway") rolls the
+// batch back, and the others run again in the next batch, each in its own savepoint
+// there. No savepoint otherwise: a conversion's SAVEPOINT and RELEASE were two of its
+// nine statements (docs/hot-path.md, issue 47). Functions may run twice, as PostgreSQL's
+// retries already require. A batch that cannot commit fails every request in it with
+// 503, and no other.
 //
 // While another process holds SQLite's write lock the batch waits for it on timers
 // (busy.ts), holding nothing; writes queued meanwhile join the batch that gets the lock,
@@ -26,6 +30,8 @@ export interface Session {
   committed(): void;
   /** Whether a transaction is open: SQLite ends one on its own after some errors. */
   inTransaction(): boolean;
+  /** Statements `tx` has run that changed a row: a function that ran none has nothing to undo. */
+  writes(): number;
   /** What the queued functions run their statements on. */
   tx: Tx;
   /** The driver's lock, held from BEGIN to COMMIT. */
@@ -53,9 +59,19 @@ interface Queued {
   deadline: number;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
+  /** Run again after a batch-mate failed halfway: in a savepoint this time, so it cannot cost its batch a second run. */
+  careful?: boolean;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
+
+/** A function threw after writing: its writes are in the batch, which must be rolled back. */
+class Halfway {
+  constructor(
+    readonly index: number,
+    readonly err: unknown,
+  ) {}
+}
 
 /** SQLite rolled the whole transaction back on its own (a full disk, an I/O error). */
 const lostTransaction = () => Object.assign(new Error('the transaction was rolled back'), { code: 'SQLITE_IOERR' });
@@ -70,8 +86,20 @@ export function groupCommit(session: Session, opts: GroupCommitOptions): GroupCo
   let scheduled = false;
   const stats = { batches: 0, transactions: 0 };
 
+  /** Runs one function; a failure before any write of its own is kept for it alone, one after throws Halfway. */
+  const runOne = async (item: Queued, index: number): Promise<Outcome> => {
+    if (item.careful) return runSaved(item);
+    const before = session.writes();
+    try {
+      return { ok: true, value: await withEnds(tx, item.fn) };
+    } catch (err) {
+      if (session.writes() === before) return { ok: false, err };
+      throw new Halfway(index, err);
+    }
+  };
+
   /** Runs one function in its savepoint; its own failure is rolled back and kept for it alone. */
-  const runOne = async (item: Queued): Promise<Outcome> => {
+  const runSaved = async (item: Queued): Promise<Outcome> => {
     control('SAVEPOINT one');
     try {
       const value = await withEnds(tx, item.fn);
@@ -117,11 +145,11 @@ export function groupCommit(session: Session, opts: GroupCommitOptions): GroupCo
     return false; // backoff() never ends
   };
 
-  /** The open transaction for the whole batch; resolves to its commit's number, or to why it was lost. */
-  const commitBatch = async (batch: Queued[], outcomes: Outcome[]): Promise<{ seq: number } | { lost: unknown }> => {
+  /** The open transaction for the whole batch; resolves to its commit's number, to why it was lost, or to the function that failed halfway. */
+  const commitBatch = async (batch: Queued[], outcomes: Outcome[]): Promise<{ seq: number } | { lost: unknown } | Halfway> => {
     try {
-      for (const item of batch) {
-        outcomes.push(await runOne(item));
+      for (const [i, item] of batch.entries()) {
+        outcomes.push(await runOne(item, i));
         if (!inTransaction()) throw lostTransaction();
       }
       control('COMMIT');
@@ -130,8 +158,11 @@ export function groupCommit(session: Session, opts: GroupCommitOptions): GroupCo
       stats.transactions += outcomes.filter((o) => o.ok).length;
       return { seq: wal.committed() };
     } catch (err) {
-      if (inTransaction()) control('ROLLBACK');
-      return { lost: translate(err) };
+      const open = inTransaction();
+      if (open) control('ROLLBACK');
+      // Its own failure when the transaction survived it; one that ended it (I/O, a full disk) loses the batch.
+      if (err instanceof Halfway && open) return err;
+      return { lost: translate(err instanceof Halfway ? err.err : err) };
     }
   };
 
@@ -155,11 +186,19 @@ export function groupCommit(session: Session, opts: GroupCommitOptions): GroupCo
     const batch = queue;
     queue = [];
     const outcomes: Outcome[] = [];
-    let committed: { seq: number } | { lost: unknown };
+    let committed: { seq: number } | { lost: unknown } | Halfway;
     try {
       committed = await commitBatch(batch, outcomes);
     } finally {
       mutex.release(); // the next batch may start while this one's fsync runs
+    }
+    if (committed instanceof Halfway) {
+      // Rolled back: the one that failed is answered, the others go first in the next batch.
+      const { index, err } = committed;
+      batch[index]?.reject(err);
+      queue = [...batch.filter((_, i) => i !== index).map((item) => ({ ...item, careful: true })), ...queue];
+      schedule();
+      return;
     }
     let lost = 'lost' in committed ? committed.lost : undefined;
     if ('seq' in committed) {

@@ -62,6 +62,35 @@ export interface SqliteOptions {
   maxQueued?: number;
 }
 
+/**
+ * The statements themselves, synchronous and with SQLite's own errors, each prepared once.
+ * `writes()` counts the runs that changed a row, once done: a statement that failed undid
+ * itself, and one that changed nothing wrote nothing (group-commit.ts reads it).
+ */
+function statementsOn(conn: Database.Database) {
+  const cache = new Map<string, Statement>();
+  const prepare = (sql: string): Statement => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = conn.prepare(sql);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  };
+  let written = 0;
+  return {
+    prepare,
+    writes: () => written,
+    all: <T>(sql: string, params: readonly Param[] = []) => prepare(sql).all(...params) as T[],
+    get: <T>(sql: string, params: readonly Param[] = []) => prepare(sql).get(...params) as T | undefined,
+    run: (sql: string, params: readonly Param[] = []) => {
+      const changes = prepare(sql).run(...params).changes;
+      if (changes > 0) written++;
+      return changes;
+    },
+  };
+}
+
 export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
   const onDisk = path !== ':memory:' && path !== '';
   const limitMs = opts.busyTimeoutMs ?? 5000;
@@ -76,7 +105,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
     // waiting, off the event loop, before anyone is answered. A memory database has no disk.
     conn.pragma(`synchronous = ${onDisk ? 'NORMAL' : 'FULL'}`);
     conn.pragma('foreign_keys = ON');
-    // Savepoints (one per write in a batch) journal into temp storage: keep it off the disk.
+    // Savepoints (a batch's writes run again after one failed halfway) journal into temp storage: keep it off the disk.
     conn.pragma('temp_store = MEMORY');
     conn.pragma(`busy_timeout = ${Math.min(SPIN_MS, limitMs)}`);
   } catch (err) {
@@ -86,28 +115,14 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
   const wal = onDisk ? walSync(path, unavailable) : inMemory;
   const mutex = new Mutex();
 
-  const cache = new Map<string, Statement>();
-  const prepare = (sql: string): Statement => {
-    let stmt = cache.get(sql);
-    if (!stmt) {
-      stmt = conn.prepare(sql);
-      cache.set(sql, stmt);
-    }
-    return stmt;
-  };
+  const raw = statementsOn(conn);
+  const { prepare } = raw;
   const guard = <T>(op: () => T): T => {
     try {
       return op();
     } catch (err) {
       throw translate(err);
     }
-  };
-
-  // The statements themselves, synchronous and with SQLite's own errors.
-  const raw = {
-    all: <T>(sql: string, params: readonly Param[] = []) => prepare(sql).all(...params) as T[],
-    get: <T>(sql: string, params: readonly Param[] = []) => prepare(sql).get(...params) as T | undefined,
-    run: (sql: string, params: readonly Param[] = []) => prepare(sql).run(...params).changes,
   };
 
   // Triggers count every change to the settings in settings_version (migrations.ts). The
@@ -169,6 +184,7 @@ export function openSqlite(path: string, opts: SqliteOptions = {}): Db {
       control: (sql) => void prepare(sql).run(),
       committed: () => void observeSettings(),
       inTransaction: () => conn.open && conn.inTransaction,
+      writes: raw.writes,
       tx,
       mutex,
       wal,

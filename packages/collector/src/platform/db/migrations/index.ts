@@ -51,6 +51,7 @@ import m0045 from './0045-two-tier.js';
 import m0046 from './0046-links.js';
 import m0047 from './0047-billing-credentials.js';
 import m0048 from './0048-audit-events.js';
+import m0049 from './0049-referrals-partial-indexes.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -103,4 +104,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0046,
   m0047,
   m0048,
+  m0049,
 ];
