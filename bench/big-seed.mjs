@@ -134,7 +134,9 @@ function fillSqlite(path, programId, log) {
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -1048576');
   const indexes = db
-    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('clicks', 'referrals', 'commissions')`)
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('clicks', 'referrals', 'commissions')`,
+    )
     .all();
   const sql = statements('sqlite');
   db.transaction(() => {
@@ -148,7 +150,7 @@ function fillSqlite(path, programId, log) {
     for (const { sql: create } of indexes) db.exec(create);
     log(`  indexes: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   })();
-  db.exec('ANALYZE');
+  // No ANALYZE: the collector plans on SQLite's defaults (decision 0033), and so does the bench.
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
 }
@@ -156,7 +158,10 @@ function fillSqlite(path, programId, log) {
 /** Runs `tally stats check --repair` against `databaseUrl`: the kept totals filled from the rows; resolves to its seconds. */
 function repairStats(databaseUrl) {
   const started = performance.now();
-  execFileSync(process.execPath, [TALLY, 'stats', 'check', '--repair'], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: 'ignore' });
+  execFileSync(process.execPath, [TALLY, 'stats', 'check', '--repair'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: 'ignore',
+  });
   return (performance.now() - started) / 1000;
 }
 
@@ -229,10 +234,16 @@ export async function bigPostgres(log = console.log) {
   await admin.connect();
   try {
     const url = inSchema(schema, BENCH_POSTGRES_URL);
+    // After a run that changed the rows (a payout run): the next bench makes them again.
+    const spoil = async () => {
+      const c = new pg.Client({ connectionString: BENCH_POSTGRES_URL });
+      await c.connect();
+      await c.query(`DROP TABLE IF EXISTS ${schema}.bench_seed`).finally(() => c.end());
+    };
     const found = await admin.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
     if (found.rowCount > 0) {
       const meta = await admin.query(`SELECT info FROM ${schema}.bench_seed`).catch(() => undefined);
-      if (meta?.rows[0]) return { url, ...JSON.parse(meta.rows[0].info), cached: true };
+      if (meta?.rows[0]) return { url, ...JSON.parse(meta.rows[0].info), cached: true, spoil };
       await admin.query(`DROP SCHEMA ${schema} CASCADE; DROP ROLE ${schema}`);
     }
     await createSchemaRole(admin, schema);
@@ -241,7 +252,9 @@ export async function bigPostgres(log = console.log) {
     log('seeding the big program on PostgreSQL…');
     const started = performance.now();
     // The schema's own role owns what is made here, as the collector's tables; foreign keys are not checked row by row (the generator makes them true).
-    await admin.query(`SET session_replication_role = replica; SET maintenance_work_mem = '512MB'; SET ROLE ${schema}; SET search_path = ${schema}`);
+    await admin.query(
+      `SET session_replication_role = replica; SET maintenance_work_mem = '512MB'; SET ROLE ${schema}; SET search_path = ${schema}`,
+    );
     const programId = (await admin.query('SELECT id FROM programs')).rows[0].id;
     const sql = statements('postgres').map((s) => s.replaceAll('?', '$1'));
     await admin.query('BEGIN');
@@ -253,9 +266,13 @@ export async function bigPostgres(log = console.log) {
       const indexes = await looseIndexes(admin, table);
       for (const x of indexes) await admin.query(`DROP INDEX ${x.name}`);
       await timed(table, () => admin.query(sql[i], [programId]), log);
-      await timed(`${table} indexes`, async () => {
-        for (const x of indexes) await admin.query(x.def);
-      }, log);
+      await timed(
+        `${table} indexes`,
+        async () => {
+          for (const x of indexes) await admin.query(x.def);
+        },
+        log,
+      );
     }
     await admin.query('COMMIT');
     await admin.query('RESET ROLE; SET session_replication_role = DEFAULT');
@@ -266,8 +283,10 @@ export async function bigPostgres(log = console.log) {
     log(`  kept totals (tally stats check --repair): ${stats.toFixed(1)} s`);
     await vacuum(['stat_buckets', 'stat_deltas']);
     const info = { secret: collector.secret, programId, seedSeconds: { rows, stats } };
-    await admin.query(`CREATE TABLE ${schema}.bench_seed (info TEXT NOT NULL); INSERT INTO ${schema}.bench_seed VALUES ('${JSON.stringify(info)}')`);
-    return { url, ...info, cached: false };
+    await admin.query(
+      `CREATE TABLE ${schema}.bench_seed (info TEXT NOT NULL); INSERT INTO ${schema}.bench_seed VALUES ('${JSON.stringify(info)}')`,
+    );
+    return { url, ...info, cached: false, spoil };
   } finally {
     await admin.end();
   }

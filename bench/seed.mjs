@@ -104,10 +104,10 @@ function fill(dbPath, programId) {
 /** The schema's version, from a throwaway first start of the collector as it is built now. */
 export async function schemaOfBuild() {
   mkdirSync(CACHE, { recursive: true });
-  const probe = join(CACHE, 'schema-probe.db');
+  const probe = join(CACHE, `schema-probe-${process.pid}.db`);
   const removeProbe = () => ['', '-wal', '-shm'].forEach((s) => rmSync(probe + s, { force: true }));
   removeProbe();
-  const first = await startCollector(probe, join(CACHE, 'schema-probe.log'));
+  const first = await startCollector(probe, join(CACHE, `schema-probe-${process.pid}.log`));
   await stop(first.child);
   const schema = schemaVersion(probe);
   removeProbe();
