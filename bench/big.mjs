@@ -10,7 +10,7 @@
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { BIG, bigPostgres, bigSqlite, END } from './big-seed.mjs';
@@ -302,17 +302,45 @@ async function payoutRun(label, engine, seed, databaseUrl, work) {
   }
 }
 
-export async function bigRows(work, wanted) {
-  if (!wanted('big ')) return [];
-  const rows = [];
-  const load = () => Number(execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ')[0]);
-  const sqlite = await bigSqlite();
-  rows.push({ name: 'big sqlite: seed', seconds: sqlite.seedSeconds, cached: sqlite.cached });
-  rows.push(...(await engineRows('sqlite', sqlite, work, wanted)), { name: 'big sqlite: load average after', load: load() });
-  const postgres = await bigPostgres();
-  if (postgres) {
-    rows.push({ name: 'big postgres: seed', seconds: postgres.seedSeconds, cached: postgres.cached });
-    rows.push(...(await engineRows('postgres', postgres, work, wanted)), { name: 'big postgres: load average after', load: load() });
+/** Issue 47's goals for the big program, per engine: [what, the rows it reads, the figure, the goal]. */
+const GOALS = [
+  ['list page 1 and by cursor at 10 connections: worst p99 (ms)', (r) => / GET .*(page 1|by cursor)$/.test(r.name), (r) => r.p99, 5],
+  ['numbered page 1 at 10 connections: worst p99 (ms)', (r) => / GET .* page=1$/.test(r.name), (r) => r.p99, 10],
+  ['statistics, 90 days: p99 (ms)', (r) => r.name.includes('/v1/stats 90'), (r) => r.p99, 50],
+  ['leaderboard, 90 days: worst p99 (ms)', (r) => r.name.includes('/v1/stats/partners'), (r) => r.p99, 50],
+  ["overview's requests, cold: slowest of the starts (ms)", (r) => r.name.includes('overview'), (r) => r.max, 300],
+  ['portal home, the partner with the most data: p99 (ms)', (r) => r.name.includes('portal home'), (r) => r.p99, 50],
+  ['tally stats check (s)', (r) => r.name.endsWith('tally stats check'), (r) => r.seconds, 60],
+];
+
+/** Each goal's worst figure per engine, met or not; printed and returned. */
+function goals(rows) {
+  const out = [];
+  for (const engine of ['sqlite', 'postgres']) {
+    for (const [what, picks, figure, goal] of GOALS) {
+      const values = rows.filter((r) => r.name.startsWith(`big ${engine}:`) && picks(r)).map(figure);
+      if (values.length === 0) continue;
+      const value = Math.max(...values);
+      out.push({ engine, what, value, goal: `≤ ${goal}`, met: value <= goal });
+      console.log(
+        `${`${engine}: ${what}`.padEnd(72)} ${String(value).padStart(9)}   ≤ ${String(goal).padEnd(5)} ${value <= goal ? 'yes' : 'NO'}`,
+      );
+    }
   }
-  return rows;
+  return out;
+}
+
+export async function bigRows(work, wanted) {
+  const engines = ['sqlite', 'postgres'].filter((e) => wanted(`big ${e}: `));
+  if (engines.length === 0) return { rows: [], goals: [] };
+  const load = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+  const rows = [];
+  for (const engine of engines) {
+    const seed = engine === 'sqlite' ? await bigSqlite() : await bigPostgres();
+    if (!seed) continue;
+    rows.push({ name: `big ${engine}: seed`, seconds: seed.seedSeconds, cached: seed.cached, load: load() });
+    rows.push(...(await engineRows(engine, seed, work, wanted)), { name: `big ${engine}: load average after`, load: load() });
+  }
+  console.log('');
+  return { rows, goals: goals(rows) };
 }
