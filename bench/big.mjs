@@ -331,7 +331,9 @@ function goals(rows) {
 }
 
 export async function bigRows(work, wanted) {
-  const engines = ['sqlite', 'postgres'].filter((e) => wanted(`big ${e}: `));
+  // An engine runs when BENCH_ONLY names it (`big`, `big sqlite`) or one of its targets.
+  const parts = (process.env.BENCH_ONLY ?? '').split(',');
+  const engines = ['sqlite', 'postgres'].filter((e) => wanted(`big ${e}: `) || parts.some((p) => p.startsWith(`big ${e}: `)));
   if (engines.length === 0) return { rows: [], goals: [] };
   const load = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
   const rows = [];
