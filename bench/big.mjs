@@ -95,10 +95,12 @@ const quantiles = (sorted) => ({
 });
 const print = (row) =>
   console.log(
-    `${row.name.padEnd(72)} p50 ${String(row.p50).padStart(7)} ms  p99 ${String(row.p99).padStart(7)} ms` +
+    row.name.padEnd(72) +
+      (row.p50 === undefined ? '' : ` p50 ${String(row.p50).padStart(7)} ms  p99 ${String(row.p99).padStart(7)} ms`) +
       (row.cpuUsPerReq === undefined ? '' : `  CPU ${row.cpuUsPerReq} µs/req  machine ${row.machineBusy}% busy`) +
       (row.peakRssMb === undefined ? '' : `  peak RSS ${row.peakRssMb} MB`) +
-      (row.seconds === undefined ? '' : `  ${row.seconds} s`),
+      (row.seconds === undefined ? '' : `  ${row.seconds} s`) +
+      (row.bytes === undefined ? '' : `  ${row.bytes} B`),
   );
 
 /** GET with the secret token; throws on anything but 200. */
