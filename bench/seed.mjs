@@ -101,16 +101,21 @@ function fill(dbPath, programId) {
 }
 
 /** The cached seeded database, made first if needed: { path, secret, programId, seconds }. */
-export async function seededDatabase(log = console.log) {
+/** The schema's version, from a throwaway first start of the collector as it is built now. */
+export async function schemaOfBuild() {
   mkdirSync(CACHE, { recursive: true });
-  // The schema's version, from a throwaway first start of the collector as it is built now.
-  const probe = join(CACHE, 'schema-probe.db');
+  const probe = join(CACHE, `schema-probe-${process.pid}.db`);
   const removeProbe = () => ['', '-wal', '-shm'].forEach((s) => rmSync(probe + s, { force: true }));
   removeProbe();
-  const first = await startCollector(probe, join(CACHE, 'schema-probe.log'));
+  const first = await startCollector(probe, join(CACHE, `schema-probe-${process.pid}.log`));
   await stop(first.child);
   const schema = schemaVersion(probe);
   removeProbe();
+  return schema;
+}
+
+export async function seededDatabase(log = console.log) {
+  const schema = await schemaOfBuild();
 
   const path = join(CACHE, `seed-v${SEED_VERSION}-schema${schema}.db`);
   const meta = `${path}.json`;

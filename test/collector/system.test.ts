@@ -164,6 +164,7 @@ describe('/openapi.json', () => {
     'post /v1/portal/partnerships/{id}/tax_form',
     'post /v1/portal/payout_method/confirm',
     'get /v1/commissions',
+    'get /v1/commissions/export',
     'post /v1/commissions',
     'get /v1/commissions/{id}',
     'patch /v1/commissions/{id}',

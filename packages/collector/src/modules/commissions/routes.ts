@@ -6,6 +6,7 @@ import * as commissions from './repo.js';
 import { route } from '../../api/route.js';
 import { one } from '../../platform/http/schemas.js';
 import { readRoutes } from '../../api/crud.js';
+import { exportRoute } from '../../api/export.js';
 import { amount, currency, state } from '../../api/fields.js';
 import { renderCommission } from './present.js';
 import { commissionSchema } from './schemas.js';
@@ -22,7 +23,41 @@ const updateBody = z.strictObject({
   reject_reason: z.string().trim().min(1).max(500).nullish(),
 });
 
+const filters = {
+  state_eq: oneOf(states('commission')),
+  review_eq: oneOf(['held', 'approved', 'rejected']),
+  partner_id_eq: text,
+  created_at_lt: dateTime,
+  created_at_gt: dateTime,
+  state_set_at_lt: dateTime,
+  state_set_at_gt: dateTime,
+};
+
+/** The CSV's columns: the attributes of a commission as the API renders it, minus the review's detail. */
+const EXPORT_COLUMNS = [
+  'state',
+  'amount',
+  'currency',
+  'partner_id',
+  'referral_id',
+  'reject_reason',
+  'paid_at',
+  'payable_at',
+  'on_hold',
+  'tier',
+  'tier_of',
+  'clawback_of',
+  'payout_batch_id',
+  'reward_id',
+  'reward_description',
+  'state_set_at',
+  'created_at',
+  'updated_at',
+];
+
 export const commissionRoutes = [
+  // Before /v1/commissions/:id, which would take "export" for an id.
+  exportRoute({ plural: 'commissions', list: commissions.list, render: renderCommission, filters, columns: EXPORT_COLUMNS }),
   ...readRoutes({
     plural: 'commissions',
     type: 'commission',
@@ -30,15 +65,7 @@ export const commissionRoutes = [
     list: commissions.list,
     render: renderCommission,
     schema: commissionSchema,
-    filters: {
-      state_eq: oneOf(states('commission')),
-      review_eq: oneOf(['held', 'approved', 'rejected']),
-      partner_id_eq: text,
-      created_at_lt: dateTime,
-      created_at_gt: dateTime,
-      state_set_at_lt: dateTime,
-      state_set_at_gt: dateTime,
-    },
+    filters,
   }),
   route({
     method: 'post',

@@ -1,7 +1,7 @@
 // tally stats check: the kept totals against a recount of the records. A difference is a
 // bug (every write keeps them in its own transaction); --repair rebuilds them.
 
-import { checkStats, rebuildStats } from './service.js';
+import { checkStats, DIFFERENCES_LISTED, rebuildStats } from './service.js';
 import { note, out, requireProgram, withDb, type Command } from '../../cli/common.js';
 
 export const statsCommands: Record<string, Command> = {
@@ -21,10 +21,12 @@ export const statsCommands: Record<string, Command> = {
       });
       if (problems.length === 0) return out('The kept totals equal a recount of the records.');
       for (const p of problems.slice(0, 50)) note(p);
-      if (values.repair) return out(`Rebuilt the totals; ${problems.length} difference(s) were found.`);
+      // The database lists DIFFERENCES_LISTED at most: a full list says there may be more.
+      const count = `${problems.length === DIFFERENCES_LISTED ? 'at least ' : ''}${problems.length}`;
+      if (values.repair) return out(`Rebuilt the totals; ${count} difference(s) were found.`);
       // Thrown, not process.exitCode: bin/tally.js exits with what main() answers, and a
       // failed command answers 1 (it set exitCode itself once, which was overwritten with 0).
-      throw new Error(`${problems.length} difference(s) between the kept totals and a recount; run with --repair to rebuild them.`);
+      throw new Error(`${count} difference(s) between the kept totals and a recount; run with --repair to rebuild them.`);
     },
   },
 };

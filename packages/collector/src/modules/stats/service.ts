@@ -7,7 +7,7 @@
 import { fail } from '../../platform/errors.js';
 import type { Db, Queryable } from '../../platform/db/db.js';
 import * as stats from './repo.js';
-import type { KeptRow } from './repo.js';
+import type { DifferenceRow } from './repo.js';
 import { BUCKET_SECONDS, MEASURES, type Measure } from '../../events/deltas.js';
 
 export type Interval = 'day' | 'week' | 'month';
@@ -407,30 +407,27 @@ export function foldStats(db: Db, limit = 5000): Promise<number> {
   });
 }
 
-const nonZero = (r: KeptRow) => MEASURES.some((m) => Number(r[m]) !== 0);
-const keyOf = (r: KeptRow) => `${r.program_id} ${r.partner_id} ${Number(r.bucket)} ${r.currency}`;
-const valuesOf = (r: KeptRow) => MEASURES.map((m) => Number(r[m])).join(',');
+/** At most this many differences are listed: past it, the count is what matters, and a repair mends them all. */
+export const DIFFERENCES_LISTED = 1000;
+
+/** One side's measures as the check prints them: comma-separated, or "nothing" for none. */
+const sideOf = (r: DifferenceRow, side: 'kept' | 'counted') => {
+  const values = MEASURES.map((m) => Number(r[`${side}_${m}`]));
+  return values.every((v) => v === 0) ? 'nothing' : values.join(',');
+};
 
 /**
- * Where the kept totals differ from a recount of the records, as lines for a person;
- * none when they agree. Also checks that each program row is the sum of its partners'.
- * Everything is read in one snapshot, so a check while the server writes is exact too.
+ * Where the kept totals differ from a recount of the records, as lines for a person (at
+ * most DIFFERENCES_LISTED); none when they agree. Also checks that each program row is the
+ * sum of its partners'. The database compares, in one snapshot, so a check while the server
+ * writes is exact too, and the process holds the differences only.
  */
 export async function checkStats(db: Queryable, programId: string | null = null): Promise<string[]> {
-  const rows = await stats.checkRows(db, programId);
-  const side = (name: string) => rows.filter((r) => r.side === name);
-  const problems: string[] = [];
-  const compare = (what: string, a: KeptRow[], b: KeptRow[]) => {
-    const left = new Map(a.filter(nonZero).map((r) => [keyOf(r), valuesOf(r)]));
-    const right = new Map(b.filter(nonZero).map((r) => [keyOf(r), valuesOf(r)]));
-    for (const key of new Set([...left.keys(), ...right.keys()])) {
-      if (left.get(key) !== right.get(key))
-        problems.push(`${what} ${key}: kept ${left.get(key) ?? 'nothing'}, counted ${right.get(key) ?? 'nothing'}`);
-    }
-  };
-  compare('partner', side('kept'), side('counted'));
-  compare('program', side('program'), side('sum'));
-  return problems;
+  const rows = await stats.differences(db, programId, DIFFERENCES_LISTED);
+  return rows.map(
+    (r) =>
+      `${r.what} ${r.program_id} ${r.partner_id} ${Number(r.bucket)} ${r.currency}: kept ${sideOf(r, 'kept')}, counted ${sideOf(r, 'counted')}`,
+  );
 }
 
 export function rebuildStats(db: Db): Promise<void> {
