@@ -4734,6 +4734,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/commissions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every commission the filters select, newest first, as CSV (streamed; no pages) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of pending, paid, rejected */
+                    state_eq?: string;
+                    /** @description one of held, approved, rejected */
+                    review_eq?: string;
+                    /** @description exact match */
+                    partner_id_eq?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    created_at_gt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    state_set_at_lt?: string;
+                    /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
+                    state_set_at_gt?: string;
+                    /** @description Numbered pages reach 10000 rows deep (page × per_page); deeper, use starting_after */
+                    page?: number;
+                    /** @description A record's id: the page of the records after it, in the list's order (newest first), with the same filters */
+                    starting_after?: string;
+                    /** @description A record's id: the page of the records before it; has_more then says whether more come before */
+                    ending_before?: string;
+                    per_page?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/commissions": {
         parameters: {
             query?: never;
