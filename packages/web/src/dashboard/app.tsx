@@ -10,18 +10,23 @@ import { lazyPage } from '../common/lazy-page.js';
 import { useLoad } from '../common/use-api.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Overview } from './pages/overview.js';
-import { Partner } from './pages/partner.js';
-import { Partners } from './pages/partners.js';
-import { Clicks, Commissions, Payments, Referrals } from './pages/records.js';
 import { ResetPassword, SignIn, Welcome } from './pages/sign-in.js';
 import { BASE, href, SessionContext, type Session } from './session.js';
+import { t, useLanguage } from './language.js';
+import { LanguageChoice } from './language-choice.js';
 
-// Groups, payouts, the review queue, billing events, settings and a webhook endpoint's deliveries are fetched the
-// first time they are opened (preact-iso's router keeps the page on screen until then),
-// which keeps the first load smaller; the record tables stay in the entry, since a
-// partner's page shows them too. A file that cannot be fetched (a tab older than a
-// deploy, whose build emptied dist) becomes a page saying so: preact-iso's lazy would
-// otherwise wait on the rejected import for ever.
+// Every page but the overview and the sign-in pages is fetched the first time it is opened
+// (preact-iso's router keeps the page on screen until then): the entry carries i18next and
+// stays within its budget (decision 0416). The partners' pages and the record tables share
+// a chunk. A file that cannot be fetched (a tab older than a deploy, whose build emptied
+// dist) becomes a page saying so: preact-iso's lazy would otherwise wait on the rejected
+// import for ever.
+const Partners = lazyPage(() => import('./partners/list.js').then((m) => m.Partners));
+const Partner = lazyPage(() => import('./partners/page.js').then((m) => m.Partner));
+const Referrals = lazyPage(() => import('./records/page.js').then((m) => m.Referrals));
+const Commissions = lazyPage(() => import('./records/page.js').then((m) => m.Commissions));
+const Payments = lazyPage(() => import('./records/page.js').then((m) => m.Payments));
+const Clicks = lazyPage(() => import('./records/page.js').then((m) => m.Clicks));
 const Groups = lazyPage(() => import('./pages/groups.js').then((m) => m.Groups));
 const GroupPage = lazyPage(() => import('./pages/groups.js').then((m) => m.GroupPage));
 const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
@@ -37,23 +42,24 @@ const MessageThread = lazyPage(() => import('./pages/messages.js').then((m) => m
 const Resources = lazyPage(() => import('./pages/resources.js').then((m) => m.Resources));
 const Leads = lazyPage(() => import('./pages/leads.js').then((m) => m.Leads));
 
+// Labels are said when the menu renders, in the language spoken then.
 const NAV = [
-  ['/', 'Overview'],
-  ['/partners', 'Partners'],
-  ['/messages', 'Messages'],
-  ['/groups', 'Groups'],
-  ['/bounties', 'Bounties'],
-  ['/referrals', 'Referrals'],
-  ['/leads', 'Leads'],
-  ['/commissions', 'Commissions'],
-  ['/review', 'Review'],
-  ['/payments', 'Payments'],
-  ['/clicks', 'Clicks'],
-  ['/payouts', 'Payouts'],
-  ['/billing-events', 'Billing events'],
-  ['/resources', 'Resources'],
-  ['/settings', 'Settings'],
-  ['/notifications', 'Your e-mails'],
+  ['/', () => t('nav.overview')],
+  ['/partners', () => t('nav.partners')],
+  ['/messages', () => t('nav.messages')],
+  ['/groups', () => t('nav.groups')],
+  ['/bounties', () => t('nav.bounties')],
+  ['/referrals', () => t('nav.referrals')],
+  ['/leads', () => t('nav.leads')],
+  ['/commissions', () => t('nav.commissions')],
+  ['/review', () => t('nav.review')],
+  ['/payments', () => t('nav.payments')],
+  ['/clicks', () => t('nav.clicks')],
+  ['/payouts', () => t('nav.payouts')],
+  ['/billing-events', () => t('nav.billingEvents')],
+  ['/resources', () => t('nav.resources')],
+  ['/settings', () => t('nav.settings')],
+  ['/notifications', () => t('nav.yourEmails')],
 ] as const;
 
 /** The messages waiting for the team, beside Messages in the menu; looked at again on each page. */
@@ -65,7 +71,7 @@ function Unread() {
     <span class="badge">
       {' '}
       {n}
-      <span class="visually-hidden"> unread</span>
+      <span class="visually-hidden"> {t('shell.unread')}</span>
     </span>
   ) : null;
 }
@@ -77,7 +83,7 @@ function ProgramSwitcher({ session, refresh, fail }: { session: Session; refresh
   if (programs.length < 2) return <span class="program-name">{programs[0]?.name}</span>;
   return (
     <label class="program-switcher">
-      <span class="visually-hidden">Program</span>
+      <span class="visually-hidden">{t('shell.program')}</span>
       <select
         value={session.attributes.program_id}
         onChange={async (e) => {
@@ -101,6 +107,8 @@ function ProgramSwitcher({ session, refresh, fail }: { session: Session; refresh
 
 function Shell({ session, refresh }: { session: Session; refresh: () => void }) {
   const { path, route } = useLocation();
+  // The owner's choice (null: the browser's); the shell re-renders in it once its words are here.
+  useLanguage(session.attributes.locale);
   useLostSession(BASE, route);
   const current = (to: string) => (to === '/' ? path === `${BASE}/` || path === BASE : path.startsWith(href(to)));
   const [problem, setProblem] = useState<string>();
@@ -138,7 +146,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
   return (
     <SessionContext.Provider value={{ session, refresh }}>
       <a class="skip" href="#main">
-        Skip to content
+        {t('shell.skip')}
       </a>
       <header class="top">
         <a class="brand" href={href('/')}>
@@ -146,6 +154,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
         </a>
         <ProgramSwitcher session={session} refresh={refresh} fail={fail} />
         <span class="who">{session.attributes.email}</span>
+        <LanguageChoice session={session} refresh={refresh} fail={fail} />
         <button
           type="button"
           class="secondary menu-button"
@@ -153,18 +162,18 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           aria-controls="dashboard-menu"
           onClick={() => setMenuOpen((open) => !open)}
         >
-          Menu
+          {t('shell.menu')}
         </button>
         <button type="button" class="secondary" onClick={signOut}>
-          Sign out
+          {t('shell.signOut')}
         </button>
       </header>
-      <nav class={menuOpen ? 'side folding open' : 'side folding'} id="dashboard-menu" aria-label="Dashboard">
+      <nav class={menuOpen ? 'side folding open' : 'side folding'} id="dashboard-menu" aria-label={t('shell.navigation')}>
         <ul>
           {NAV.map(([to, label]) => (
             <li>
               <a href={href(to)} aria-current={current(to) ? 'page' : undefined}>
-                {label}
+                {label()}
                 {to === '/messages' && <Unread />}
               </a>
             </li>
@@ -174,14 +183,14 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
       <main id="main" key={session.attributes.program_id}>
         {roleOf(session) === 'viewer' && (
           <p class="notice" role="note">
-            You are a viewer of this program: you see everything and change nothing. An owner can give you another role.
+            {t('shell.viewer')}
           </p>
         )}
         {problem !== undefined && (
           <p class="failure" role="alert">
             {problem}{' '}
             <button type="button" class="secondary" onClick={() => setProblem(undefined)}>
-              Dismiss
+              {t('shell.dismiss')}
             </button>
           </p>
         )}
@@ -230,9 +239,9 @@ function StripeEventsMoved() {
 function NotFound() {
   return (
     <section>
-      <h1>Not found</h1>
+      <h1>{t('notFound.title')}</h1>
       <p>
-        There is no such page. <a href={href('/')}>Back to the overview</a>.
+        {t('notFound.text')} <a href={href('/')}>{t('notFound.back')}</a>
       </p>
     </section>
   );
@@ -251,7 +260,7 @@ function SignedIn() {
   if (session) return <Shell session={session} refresh={loaded.reload} />;
   if (signedOut) return null;
   if (loaded.error !== undefined) return <Failure error={loaded.error} retry={loaded.reload} />;
-  return <Loading what="Opening the dashboard" />;
+  return <Loading what={t('shell.opening')} />;
 }
 
 function Pages() {

@@ -11,7 +11,7 @@ import { Confirm } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
-import { usePartnerNames } from './records.js';
+import { usePartnerNames } from '../records/page.js';
 
 type Lead = Answer<'/v1/leads'>['data'][number];
 type Stage = Lead['attributes']['stage'];

@@ -5,13 +5,15 @@
 // docs/codes.md is the contract.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, type Answer } from '../common/api.js';
-import { CODE_PATTERN, everyPage } from '../common/codes.js';
-import { Confirm, text, useSubmit } from '../common/forms.js';
-import { useLoad } from '../common/use-api.js';
-import { Empty, Failure, Show, Table, type Column } from '../common/ui.js';
-import { allDiscounts, type Code, discountWords, MADE_BY } from './discounts.js';
-import { href } from './session.js';
+import { api, type Answer } from '../../common/api.js';
+import { CODE_PATTERN, everyPage } from '../../common/codes.js';
+import { Confirm, text, useSubmit } from '../../common/forms.js';
+import { useLoad } from '../../common/use-api.js';
+import { Empty, Failure, Show, Table, type Column } from '../../common/ui.js';
+import { allDiscounts, type Code, discountWords, madeBy } from '../discounts.js';
+import { href } from '../session.js';
+import { stateWord } from '../language.js';
+import { t, tx } from './words.js';
 
 type Partnership = Answer<'/v1/partnerships'>['data'][number];
 type Program = Answer<'/v1/program'>['data']['attributes'];
@@ -24,10 +26,8 @@ function LinkPromotion({ code, onClose, linked }: { code: Code; onClose: () => v
   useEffect(() => field.current?.focus(), []);
   return (
     <Confirm
-      title={
-        current ? `Change the Stripe promotion code of ${code.attributes.code}` : `Link ${code.attributes.code} to a Stripe promotion code`
-      }
-      confirm={current ? 'Change' : 'Link'}
+      title={current ? t('codes.changeTitle', { code: code.attributes.code }) : t('codes.linkTitle', { code: code.attributes.code })}
+      confirm={current ? t('codes.change') : t('codes.link')}
       onClose={onClose}
       onConfirm={async (form) => {
         await api.PATCH('/v1/discount_codes/{id}', {
@@ -37,12 +37,9 @@ function LinkPromotion({ code, onClose, linked }: { code: Code; onClose: () => v
         linked();
       }}
     >
-      <p>
-        Stripe's events name the promotion code a customer used: linked, a payment with it credits this partner, whether or not a link
-        brought the customer.
-      </p>
+      <p>{t('codes.linkText')}</p>
       <label>
-        Stripe promotion code <span class="hint">(its id, promo_…, on the promotion code's page in Stripe)</span>
+        {t('codes.promotion')} <span class="hint">{t('codes.promotionHint')}</span>
         <input
           ref={field}
           name="stripe_promotion_code_id"
@@ -82,33 +79,30 @@ function CodeActions({ c, toggle, link, unlink }: { c: Code; toggle: Pick; link:
       <button
         type="button"
         class="link"
-        aria-label={`${c.attributes.enabled ? 'Disable' : 'Enable'} ${c.attributes.code}`}
+        aria-label={
+          c.attributes.enabled ? t('codes.disableCode', { code: c.attributes.code }) : t('codes.enableCode', { code: c.attributes.code })
+        }
         onClick={() => toggle(c)}
       >
-        {c.attributes.enabled ? 'Disable' : 'Enable'}
+        {c.attributes.enabled ? t('codes.disable') : t('codes.enable')}
       </button>
       {c.attributes.stripe_promotion_code_id ? (
         <>
-          <button
-            type="button"
-            class="link"
-            aria-label={`Change the Stripe promotion code of ${c.attributes.code}`}
-            onClick={() => link(c)}
-          >
-            Change
+          <button type="button" class="link" aria-label={t('codes.changeTitle', { code: c.attributes.code })} onClick={() => link(c)}>
+            {t('codes.change')}
           </button>
           <button
             type="button"
             class="link"
-            aria-label={`Unlink ${c.attributes.code} from ${c.attributes.stripe_promotion_code_id}`}
+            aria-label={t('codes.unlinkLabel', { code: c.attributes.code, promo: c.attributes.stripe_promotion_code_id })}
             onClick={() => unlink(c)}
           >
-            Unlink
+            {t('codes.unlink')}
           </button>
         </>
       ) : (
-        <button type="button" class="link" aria-label={`Link ${c.attributes.code} to a Stripe promotion code`} onClick={() => link(c)}>
-          Link
+        <button type="button" class="link" aria-label={t('codes.linkTitle', { code: c.attributes.code })} onClick={() => link(c)}>
+          {t('codes.link')}
         </button>
       )}
     </span>
@@ -120,26 +114,32 @@ function codeColumns(discounts: Discount[], actions: { toggle: Pick; link: Pick;
   const discountsById = Object.fromEntries(discounts.map((d) => [d.id, d]));
   const discountOf = (c: Code) => (c.attributes.discount_id ? discountsById[c.attributes.discount_id] : undefined);
   return [
-    { label: 'Code', cell: (c) => <code class="promo-code">{c.attributes.code}</code>, text: (c) => c.attributes.code },
+    { label: t('codes.code'), cell: (c) => <code class="promo-code">{c.attributes.code}</code>, text: (c) => c.attributes.code },
     {
-      label: 'Discount',
+      label: t('codes.discount'),
       cell: (c) => {
         const d = discountOf(c);
-        return d ? `${d.attributes.name}: ${discountWords(d.attributes)}` : c.attributes.discount_id ? 'a discount' : 'none';
+        return d
+          ? `${d.attributes.name}: ${discountWords(d.attributes)}`
+          : c.attributes.discount_id
+            ? t('codes.aDiscount')
+            : t('codes.noDiscount');
       },
     },
-    { label: 'Made by', cell: (c) => MADE_BY[c.attributes.created_by] },
+    { label: t('codes.madeBy'), cell: (c) => madeBy(c.attributes.created_by) },
     {
-      label: 'State',
+      label: t('codes.state'),
       cell: (c) => (
-        <span class={`state ${c.attributes.enabled ? 'enabled' : 'disabled'}`}>{c.attributes.enabled ? 'enabled' : 'disabled'}</span>
+        <span class={`state ${c.attributes.enabled ? 'enabled' : 'disabled'}`}>
+          {c.attributes.enabled ? t('codes.enabled') : t('codes.disabled')}
+        </span>
       ),
     },
     {
-      label: 'Stripe promotion code',
+      label: t('codes.promotion'),
       cell: (c) => (c.attributes.stripe_promotion_code_id ? <code>{c.attributes.stripe_promotion_code_id}</code> : '—'),
     },
-    { label: 'Actions', cell: (c) => <CodeActions c={c} {...actions} /> },
+    { label: t('codes.actions'), cell: (c) => <CodeActions c={c} {...actions} /> },
   ];
 }
 
@@ -147,8 +147,12 @@ function codeColumns(discounts: Discount[], actions: { toggle: Pick; link: Pick;
 function ToggleCode({ code, onClose, done }: { code: Code; onClose: () => void; done: () => void }) {
   return (
     <Confirm
-      title={`${code.attributes.enabled ? 'Disable' : 'Enable'} ${code.attributes.code}?`}
-      confirm={code.attributes.enabled ? 'Disable' : 'Enable'}
+      title={
+        code.attributes.enabled
+          ? t('codes.disableTitle', { code: code.attributes.code })
+          : t('codes.enableTitle', { code: code.attributes.code })
+      }
+      confirm={code.attributes.enabled ? t('codes.disable') : t('codes.enable')}
       danger={code.attributes.enabled}
       onClose={onClose}
       onConfirm={async () => {
@@ -159,11 +163,7 @@ function ToggleCode({ code, onClose, done }: { code: Code; onClose: () => void; 
         done();
       }}
     >
-      <p>
-        {code.attributes.enabled
-          ? 'From now on a payment with this code credits nothing, until it is enabled again; a customer it already brought stays theirs.'
-          : 'From now on a payment with this code credits this partner again.'}
-      </p>
+      <p>{code.attributes.enabled ? t('codes.disableText') : t('codes.enableText')}</p>
     </Confirm>
   );
 }
@@ -172,8 +172,8 @@ function ToggleCode({ code, onClose, done }: { code: Code; onClose: () => void; 
 function UnlinkCode({ code, onClose, done }: { code: Code; onClose: () => void; done: () => void }) {
   return (
     <Confirm
-      title={`Unlink ${code.attributes.code} from ${code.attributes.stripe_promotion_code_id}?`}
-      confirm="Unlink"
+      title={t('codes.unlinkTitle', { code: code.attributes.code, promo: code.attributes.stripe_promotion_code_id ?? '' })}
+      confirm={t('codes.unlink')}
       onClose={onClose}
       onConfirm={async () => {
         await api.PATCH('/v1/discount_codes/{id}', {
@@ -183,10 +183,7 @@ function UnlinkCode({ code, onClose, done }: { code: Code; onClose: () => void; 
         done();
       }}
     >
-      <p>
-        A payment with that promotion code no longer credits this partner by it. The promotion code itself stays in Stripe, and the code
-        stays theirs.
-      </p>
+      <p>{t('codes.unlinkText')}</p>
     </Confirm>
   );
 }
@@ -219,26 +216,26 @@ function NewCode({
   });
   return (
     <form class="make-code" onSubmit={onSubmit} aria-labelledby="new-code-title">
-      <h3 id="new-code-title">New code</h3>
+      <h3 id="new-code-title">{t('codes.new')}</h3>
       <div class="fields">
         <label>
-          Code <span class="hint">(3 to 32 letters, digits, - or _; unique whatever its case)</span>
+          {t('codes.code')} <span class="hint">{t('codes.codeHint')}</span>
           <input name="code" required minLength={3} maxLength={32} pattern={CODE_PATTERN} spellcheck={false} autocomplete="off" />
         </label>
         <label>
-          Discount <span class="hint">(what it takes off at your checkout; none: it only credits the partner)</span>
+          {t('codes.discount')} <span class="hint">{t('codes.discountHint')}</span>
           <select name="discount_id">
-            <option value="">None</option>
+            <option value="">{t('codes.none')}</option>
             {offered.map((d) => (
               <option value={d.id}>
                 {d.attributes.name}: {discountWords(d.attributes)}
-                {d.attributes.group_id ? ` (${groupName ?? 'their group'}'s)` : ''}
+                {d.attributes.group_id ? ` ${t('codes.groupOf', { group: groupName ?? t('codes.theirGroup') })}` : ''}
               </option>
             ))}
           </select>
         </label>
         <label>
-          Stripe promotion code <span class="hint">(optional: its id, when the code is one of Stripe's)</span>
+          {t('codes.promotion')} <span class="hint">{t('codes.promotionOptional')}</span>
           <input
             name="stripe_promotion_code_id"
             pattern="promo_[A-Za-z0-9]{1,64}"
@@ -251,12 +248,12 @@ function NewCode({
       </div>
       {offered.length === 0 && (
         <p class="hint">
-          No discounts yet: <a href={`${href('/settings')}#promotion-codes`}>make them in Settings</a>.
+          {tx('codes.noDiscounts', { link: <a href={`${href('/settings')}#promotion-codes`}>{t('codes.inSettings')}</a> })}
         </p>
       )}
       {error !== undefined && <Failure error={error} />}
       <button type="submit" disabled={busy}>
-        Make code
+        {t('codes.make')}
       </button>
     </form>
   );
@@ -271,30 +268,26 @@ export function PartnerCodes({ partnership, program, groupName }: { partnership:
   const [unlinking, setUnlinking] = useState<Code | null>(null);
   return (
     <section class="panel" aria-labelledby="codes-title">
-      <h2 id="codes-title">Promotion codes</h2>
-      {ship.state !== 'accepted' && <p class="warn">The partnership is {ship.state}: its codes credit nothing until it is accepted.</p>}
+      <h2 id="codes-title">{t('codes.title')}</h2>
+      {ship.state !== 'accepted' && (
+        <p class="warn">{t('codes.notAccepted', { state: stateWord(`partnershipState.${ship.state}`, ship.state) })}</p>
+      )}
       <Show loaded={loaded}>
         {({ codes, discounts }) => (
           <>
             {codes.length ? (
               <>
                 <Table
-                  caption="Promotion codes"
+                  caption={t('codes.title')}
                   columns={codeColumns(discounts, { toggle: setToggling, link: setLinking, unlink: setUnlinking })}
                   rows={codes}
                 />
-                <p class="hint">A disabled code credits nothing until it is enabled again; a customer it already brought stays theirs.</p>
+                <p class="hint">{t('codes.disabledHint')}</p>
               </>
             ) : (
-              <Empty title="No codes yet">
+              <Empty title={t('codes.noneYet')}>
                 <p>
-                  A code credits this partner's sales without a link: say it in a video or a podcast, and a customer who types it at
-                  checkout is theirs.{' '}
-                  {program.partner_codes
-                    ? 'They can make their own in the portal, too.'
-                    : program.auto_codes
-                      ? ''
-                      : 'Settings can give each accepted partner one, or let partners make their own.'}
+                  {t('codes.noneText')} {program.partner_codes ? t('codes.theirOwn') : program.auto_codes ? '' : t('codes.settingsCan')}
                 </p>
               </Empty>
             )}

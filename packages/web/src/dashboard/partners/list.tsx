@@ -12,16 +12,18 @@ import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { allGroups, byId, type Group } from '../groups.js';
 import { href } from '../session.js';
 import { statsQuery } from '../../common/range.js';
+import { stateWord } from '../language.js';
+import { t } from './words.js';
 
 type Row = Answer<'/v1/stats/partners'>['data'][number];
 
 const SORTS = [
-  ['revenue', 'Revenue'],
-  ['commissions', 'Commissions'],
-  ['clicks', 'Clicks'],
-  ['referrals', 'Referrals'],
-  ['conversion_rate', 'Referrals per click'],
-  ['owed', 'Owed'],
+  ['revenue', () => t('partners.revenue')],
+  ['commissions', () => t('partners.commissions')],
+  ['clicks', () => t('partners.clicks')],
+  ['referrals', () => t('partners.referrals')],
+  ['conversion_rate', () => t('partners.perClick')],
+  ['owed', () => t('partners.owed')],
 ] as const;
 
 /** A partner's partnership in the program: its state and group, or null without one. */
@@ -43,12 +45,22 @@ async function statesOf(ids: readonly string[], signal: AbortSignal): Promise<St
 
 /** What the state column says: an application waiting for the owner stands out from the partners already in. */
 const stateText = (state: string | null | undefined): string =>
-  state === undefined ? '' : state === null ? 'no partnership' : state === 'pending' ? 'application pending' : state;
+  state === undefined
+    ? ''
+    : state === null
+      ? t('partners.noPartnership')
+      : state === 'pending'
+        ? t('partners.applicationPending')
+        : stateWord(`partnershipState.${state}`, state);
 
 const columns = (states: States, groups: Readonly<Record<string, Group>>): Column<Row>[] => [
-  { label: 'Partner', cell: (r) => <a href={href(`/partners/${r.id}`)}>{r.attributes.name}</a>, text: (r) => r.attributes.name },
   {
-    label: 'State',
+    label: t('partners.partner'),
+    cell: (r) => <a href={href(`/partners/${r.id}`)}>{r.attributes.name}</a>,
+    text: (r) => r.attributes.name,
+  },
+  {
+    label: t('partners.state'),
     cell: (r) => {
       const ship = states[r.id];
       return <span class={`state ${ship?.state ?? 'none'}`}>{stateText(ship === undefined ? undefined : (ship?.state ?? null))}</span>;
@@ -56,25 +68,40 @@ const columns = (states: States, groups: Readonly<Record<string, Group>>): Colum
     text: (r) => states[r.id]?.state ?? '',
   },
   {
-    label: 'Group',
+    label: t('partners.group'),
     cell: (r) => {
       const group = groups[states[r.id]?.group_id ?? ''];
       return group ? <a href={href(`/groups/${group.id}`)}>{group.attributes.name}</a> : '';
     },
     text: (r) => groups[states[r.id]?.group_id ?? '']?.attributes.name ?? '',
   },
-  { label: 'Key', cell: (r) => r.attributes.key ?? '—', text: (r) => r.attributes.key ?? '' },
-  { label: 'Clicks', numeric: true, cell: (r) => int(r.attributes.clicks), text: (r) => String(r.attributes.clicks) },
-  { label: 'Referrals', numeric: true, cell: (r) => int(r.attributes.referrals), text: (r) => String(r.attributes.referrals) },
+  { label: t('partners.key'), cell: (r) => r.attributes.key ?? '—', text: (r) => r.attributes.key ?? '' },
+  { label: t('partners.clicks'), numeric: true, cell: (r) => int(r.attributes.clicks), text: (r) => String(r.attributes.clicks) },
   {
-    label: 'Referrals per click',
+    label: t('partners.referrals'),
+    numeric: true,
+    cell: (r) => int(r.attributes.referrals),
+    text: (r) => String(r.attributes.referrals),
+  },
+  {
+    label: t('partners.perClick'),
     numeric: true,
     cell: (r) => perClick(r.attributes.conversion_rate),
     text: (r) => String(r.attributes.conversion_rate),
   },
-  { label: 'Revenue', numeric: true, cell: (r) => moneyMap(r.attributes.revenue), text: (r) => moneyMap(r.attributes.revenue) },
-  { label: 'Commissions', numeric: true, cell: (r) => moneyMap(r.attributes.commissions), text: (r) => moneyMap(r.attributes.commissions) },
-  { label: 'Owed', numeric: true, cell: (r) => moneyMap(r.attributes.owed), text: (r) => moneyMap(r.attributes.owed) },
+  {
+    label: t('partners.revenue'),
+    numeric: true,
+    cell: (r) => moneyMap(r.attributes.revenue),
+    text: (r) => moneyMap(r.attributes.revenue),
+  },
+  {
+    label: t('partners.commissions'),
+    numeric: true,
+    cell: (r) => moneyMap(r.attributes.commissions),
+    text: (r) => moneyMap(r.attributes.commissions),
+  },
+  { label: t('partners.owed'), numeric: true, cell: (r) => moneyMap(r.attributes.owed), text: (r) => moneyMap(r.attributes.owed) },
 ];
 
 /** The table and the states of its partners, asked for once the page of partners is known. */
@@ -82,15 +109,15 @@ function PartnerTable({ rows }: { rows: Row[] }) {
   const ids = rows.map((r) => r.id);
   const states = useLoad((signal) => statesOf(ids, signal), ids.join(','));
   const groups = useLoad(allGroups, 'groups');
-  return <Table caption="Partners" columns={columns(states.data ?? {}, byId(groups.data ?? []))} rows={rows} csv="partners" />;
+  return <Table caption={t('partners.title')} columns={columns(states.data ?? {}, byId(groups.data ?? []))} rows={rows} csv="partners" />;
 }
 
 function NewPartner({ onClose }: { onClose: () => void }) {
   const { route } = useLocation();
   return (
     <Confirm
-      title="Add a partner"
-      confirm="Add partner"
+      title={t('partners.addTitle')}
+      confirm={t('partners.add')}
       onClose={onClose}
       onConfirm={async (form) => {
         const get = (n: string) => String(form.get(n) ?? '').trim();
@@ -106,16 +133,16 @@ function NewPartner({ onClose }: { onClose: () => void }) {
       }}
     >
       <label>
-        Name
+        {t('partners.name')}
         {/* biome-ignore lint/a11y/noAutofocus: the page (or dialog) is this one form: typing starts in its first field */}
         <input name="name" required maxLength={200} autoFocus />
       </label>
       <label>
-        E-mail
+        {t('partners.email')}
         <input name="email" type="email" required />
       </label>
       <label>
-        PayPal e-mail <span class="hint">(where payouts go; can be added later)</span>
+        {t('partners.paypal')} <span class="hint">{t('partners.paypalHint')}</span>
         <input name="paypal_email" type="email" />
       </label>
     </Confirm>
@@ -138,41 +165,37 @@ export function Partners() {
   return (
     <section>
       <div class="page-head">
-        <h1>Partners</h1>
+        <h1>{t('partners.title')}</h1>
         <button type="button" onClick={() => setAdding(true)}>
-          Add partner
+          {t('partners.add')}
         </button>
       </div>
       <div class="filters">
         {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for the browsers we serve; role="search" says the same */}
         <form role="search" onSubmit={search.onSubmit}>
           <label>
-            <span>Search by name</span>
+            <span>{t('partners.searchByName')}</span>
             <input name="q" type="search" value={q} />
           </label>
           <button type="submit" class="secondary">
-            Search
+            {t('partners.search')}
           </button>
         </form>
         <label>
-          <span>Sort by</span>
+          <span>{t('partners.sortBy')}</span>
           <select value={sort} onChange={(e) => set({ sort: e.currentTarget.value })}>
             {SORTS.map(([k, label]) => (
-              <option value={k}>{label}</option>
+              <option value={k}>{label()}</option>
             ))}
           </select>
         </label>
-        <p class="hint">Figures for the last 30 days; owed is as of now.</p>
+        <p class="hint">{t('partners.figures')}</p>
       </div>
       <Show loaded={loaded}>
         {(answer) =>
           answer.data.length === 0 ? (
-            <Empty title={q ? `No partner's name contains "${q}"` : 'No partners yet'}>
-              <p>
-                {q
-                  ? 'Try another part of the name.'
-                  : 'Add a partner: they get a referral link to share, and every visit and signup through it is theirs.'}
-              </p>
+            <Empty title={q ? t('partners.noMatch', { q }) : t('partners.none')}>
+              <p>{q ? t('partners.noMatchText') : t('partners.noneText')}</p>
             </Empty>
           ) : (
             <>

@@ -12,13 +12,15 @@ import { CopyButton, Empty, Show } from '../../common/ui.js';
 import { href } from '../session.js';
 import { MeasureChart } from '../../common/measures.js';
 import { RangePicker, statsQuery, useRange } from '../../common/range.js';
-import { CommissionTable, ReferralTable } from './records.js';
+import { CommissionTable, ReferralTable } from '../records/page.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { allGroups, byId, type Group, type GroupMove } from '../groups.js';
-import { PartnerCodes } from '../partner-codes.js';
-import { PartnerLinks } from '../partner-links.js';
-import { PartnerPayout } from '../partner-payout.js';
-import { PartnerRecruits } from '../partner-recruits.js';
+import { PartnerCodes } from './codes.js';
+import { PartnerLinks } from './links.js';
+import { PartnerPayout } from './payout.js';
+import { PartnerRecruits } from './recruits.js';
+import { stateWord } from '../language.js';
+import { t } from './words.js';
 
 type Dialog = 'edit' | 'rate' | 'group' | 'accepted' | 'declined' | 'delete' | null;
 
@@ -28,35 +30,31 @@ function PortalInvite({ partnerId, name }: { partnerId: string; name: string }) 
   const [asking, setAsking] = useState(false);
   return (
     <section class="panel">
-      <h2>Partner portal</h2>
-      <p>Their own pages: their link, their referrals (e-mails masked), what they earned and when it is paid.</p>
+      <h2>{t('partner.portal')}</h2>
+      <p>{t('partner.portalText')}</p>
       <button type="button" class="secondary" onClick={() => setAsking(true)}>
-        Invite to the portal
+        {t('partner.invite')}
       </button>
       {asking && (
         <Confirm
-          title={`Invite ${name} to the portal?`}
-          confirm="Invite"
+          title={t('partner.inviteTitle', { name })}
+          confirm={t('partner.inviteConfirm')}
           onClose={() => setAsking(false)}
           onConfirm={async () => {
             setMade((await api.POST('/v1/partners/{id}/invitation', { params: { path: { id: partnerId } } })).meta);
           }}
         >
-          <p>
-            A one-time link to set their portal password is made now: e-mailed to them when SMTP is set up, else shown here to hand over. It
-            works once, for 24 hours.
-          </p>
+          <p>{t('partner.inviteText')}</p>
         </Confirm>
       )}
       {made && (
         <div class="notice" role="status">
           {made.link ? (
             <p>
-              Send them this link; it works once, for 24 hours, and also serves a partner who forgot the password:{' '}
-              <code class="secret">{made.link}</code> <CopyButton text={made.link} />
+              {t('partner.sendLink')} <code class="secret">{made.link}</code> <CopyButton text={made.link} />
             </p>
           ) : (
-            <p>Sent: they have an e-mail with a link to set their password (it works once, for 24 hours).</p>
+            <p>{t('partner.sent')}</p>
           )}
         </div>
       )}
@@ -87,22 +85,27 @@ async function loadPartner(id: string, signal: AbortSignal) {
 
 /** The partner's moves between groups, newest first: by whom, and why. */
 function Moves({ moves, groups }: { moves: GroupMove[]; groups: Readonly<Record<string, Group>> }) {
-  const name = (id: string | undefined) => (id ? (groups[id]?.attributes.name ?? 'a deleted group') : 'no group');
+  const name = (id: string | undefined) => (id ? (groups[id]?.attributes.name ?? t('partner.deletedGroup')) : t('partner.noGroup'));
   return (
     <section class="panel">
-      <h2>Group moves</h2>
+      <h2>{t('partner.moves')}</h2>
       {moves.length ? (
         <ul class="activity">
           {moves.map((m) => (
             <li key={m.id}>
               <time dateTime={new Date(m.attributes.created_at * 1000).toISOString()}>{dateTime(m.attributes.created_at)}</time>
-              From {name(m.attributes.from_group_id)} to {name(m.attributes.to_group_id)},{' '}
-              {m.attributes.moved_by === 'rule' ? `by a move rule: ${m.attributes.reason}` : 'by an owner'}
+              {m.attributes.moved_by === 'rule'
+                ? t('partner.movedByRule', {
+                    from: name(m.attributes.from_group_id),
+                    to: name(m.attributes.to_group_id),
+                    reason: m.attributes.reason ?? '',
+                  })
+                : t('partner.movedByOwner', { from: name(m.attributes.from_group_id), to: name(m.attributes.to_group_id) })}
             </li>
           ))}
         </ul>
       ) : (
-        <p class="hint">Never moved: in this group since the partnership began.</p>
+        <p class="hint">{t('partner.neverMoved')}</p>
       )}
     </section>
   );
@@ -117,53 +120,55 @@ function PartnerFacts({ data, group, open }: { data: PartnerData; group: Group |
   const ship = data.partnership?.attributes;
   return (
     <dl class="facts">
-      <dt>E-mail</dt>
+      <dt>{t('partner.email')}</dt>
       <dd>{a.email}</dd>
       <dt>PayPal</dt>
-      <dd>{a.paypal_email ?? 'not given: payouts skip this partner until it is'}</dd>
-      <dt>State</dt>
+      <dd>{a.paypal_email ?? t('partner.noPaypal')}</dd>
+      <dt>{t('partner.state')}</dt>
       <dd>
-        <span class={`state ${ship?.state ?? 'none'}`}>{ship?.state ?? 'no partnership'}</span>{' '}
+        <span class={`state ${ship?.state ?? 'none'}`}>
+          {ship ? stateWord(`partnershipState.${ship.state}`, ship.state) : t('partner.noPartnership')}
+        </span>{' '}
         {ship && ship.state !== 'accepted' && (
           <button type="button" onClick={() => open('accepted')}>
-            Accept
+            {t('partner.accept')}
           </button>
         )}{' '}
         {ship && ship.state !== 'declined' && (
           <button type="button" class="secondary" onClick={() => open('declined')}>
-            Decline
+            {t('partner.decline')}
           </button>
         )}
       </dd>
       {ship?.application_note && (
         <>
-          <dt>Their application</dt>
+          <dt>{t('partner.application')}</dt>
           <dd class="note">{ship.application_note}</dd>
         </>
       )}
-      <dt>Terms</dt>
+      <dt>{t('partner.terms')}</dt>
       <dd>
         {ship?.commission_rate_bps !== undefined
-          ? `${percent(ship.commission_rate_bps / 10000)} (own rate)`
+          ? t('partner.ownRate', { rate: percent(ship.commission_rate_bps / 10000) })
           : group && !group.attributes.default
-            ? `the rewards of ${group.attributes.name}`
-            : "the program's rate"}
+            ? t('partner.groupRewards', { group: group.attributes.name })
+            : t('partner.programRate')}
         {ship && (ship.recurring_months !== null || ship.hold_days !== null || ship.minimum_payout !== null)
-          ? ', own rules'
-          : ", the program's rules"}{' '}
+          ? t('partner.ownRules')
+          : t('partner.programRules')}{' '}
         {ship && (
           <button type="button" class="link" onClick={() => open('rate')}>
-            Change
+            {t('partner.change')}
           </button>
         )}
       </dd>
       {ship && (
         <>
-          <dt>Group</dt>
+          <dt>{t('partner.group')}</dt>
           <dd>
-            {group ? <a href={href(`/groups/${group.id}`)}>{group.attributes.name}</a> : 'none'}{' '}
-            <button type="button" class="link" aria-label="Move to another group" onClick={() => open('group')}>
-              Move
+            {group ? <a href={href(`/groups/${group.id}`)}>{group.attributes.name}</a> : t('partner.none')}{' '}
+            <button type="button" class="link" aria-label={t('partner.moveLabel')} onClick={() => open('group')}>
+              {t('partner.move')}
             </button>
           </dd>
         </>
@@ -188,7 +193,7 @@ function Performance({ picked, stats }: ReturnType<typeof usePartnerStats>) {
   return (
     <>
       <div class="page-head">
-        <h2>Performance</h2>
+        <h2>{t('partner.performance')}</h2>
         <RangePicker {...picked} />
       </div>
       <Show loaded={stats}>
@@ -197,10 +202,10 @@ function Performance({ picked, stats }: ReturnType<typeof usePartnerStats>) {
             <dl class="figures">
               {(
                 [
-                  ['Clicks', int(s.data.attributes.totals.clicks)],
-                  ['Referrals', int(s.data.attributes.totals.referrals)],
-                  ['Revenue', moneyMap(s.data.attributes.totals.revenue)],
-                  ['Commissions', moneyMap(s.data.attributes.totals.commissions)],
+                  [t('partner.clicks'), int(s.data.attributes.totals.clicks)],
+                  [t('partner.referrals'), int(s.data.attributes.totals.referrals)],
+                  [t('partner.revenue'), moneyMap(s.data.attributes.totals.revenue)],
+                  [t('partner.commissions'), moneyMap(s.data.attributes.totals.commissions)],
                 ] as const
               ).map(([label, value]) => (
                 <div class="figure">
@@ -223,22 +228,22 @@ function LatestRecords({ data, reload }: { data: PartnerData; reload: () => void
   return (
     <>
       <section class="panel">
-        <h2>Latest referrals</h2>
+        <h2>{t('partner.latestReferrals')}</h2>
         {referrals.length ? (
           <ReferralTable rows={referrals} reload={reload} />
         ) : (
-          <Empty title="No referrals yet">
-            <p>Once someone signs up through the link above, they appear here.</p>
+          <Empty title={t('partner.noReferrals')}>
+            <p>{t('partner.noReferralsText')}</p>
           </Empty>
         )}
       </section>
       <section class="panel">
-        <h2>Latest commissions</h2>
+        <h2>{t('partner.latestCommissions')}</h2>
         {commissions.length ? (
           <CommissionTable rows={commissions} reload={reload} partners={{ [partner.id]: partner.attributes.name }} />
         ) : (
-          <Empty title="No commissions yet">
-            <p>A payment by a referred customer earns one.</p>
+          <Empty title={t('partner.noCommissions')}>
+            <p>{t('partner.noCommissionsText')}</p>
           </Empty>
         )}
       </section>
@@ -252,8 +257,8 @@ function EditPartner({ data, close, reload }: { data: PartnerData; close: () => 
   const a = partner.attributes;
   return (
     <Confirm
-      title={`Edit ${a.name}`}
-      confirm="Save"
+      title={t('partner.editTitle', { name: a.name })}
+      confirm={t('partner.save')}
       onClose={close}
       onConfirm={async (form) => {
         const get = (n: string) => String(form.get(n) ?? '').trim();
@@ -269,15 +274,15 @@ function EditPartner({ data, close, reload }: { data: PartnerData; close: () => 
       }}
     >
       <label>
-        Name
+        {t('partners.name')}
         <input name="name" value={a.name} required />
       </label>
       <label>
-        E-mail
+        {t('partners.email')}
         <input name="email" type="email" value={a.email} required />
       </label>
       <label>
-        PayPal e-mail
+        {t('partners.paypal')}
         <input name="paypal_email" type="email" value={a.paypal_email ?? ''} />
       </label>
     </Confirm>
@@ -288,8 +293,8 @@ function EditPartner({ data, close, reload }: { data: PartnerData; close: () => 
 function MoveGroup({ data, ship, close, reload }: { data: PartnerData; ship: Ship; close: () => void; reload: () => void }) {
   return (
     <Confirm
-      title={`Move ${data.partner.attributes.name} to another group`}
-      confirm="Move"
+      title={t('partner.moveTitle', { name: data.partner.attributes.name })}
+      confirm={t('partner.move')}
       onClose={close}
       onConfirm={async (form) => {
         const to = String(form.get('group_id') ?? '');
@@ -300,20 +305,17 @@ function MoveGroup({ data, ship, close, reload }: { data: PartnerData; ship: Shi
       }}
     >
       <label>
-        Group
+        {t('partner.group')}
         <select name="group_id">
           {data.groups.map((g) => (
             <option value={g.id} selected={g.id === ship.group_id}>
               {g.attributes.name}
-              {g.attributes.default ? ' (default)' : ''}
+              {g.attributes.default ? ` ${t('partner.default')}` : ''}
             </option>
           ))}
         </select>
       </label>
-      <p class="hint">
-        Their next payments earn the new group's rewards; commissions already made stay as they are. The move is recorded as yours, and a
-        move rule that already moved them does not move them again.
-      </p>
+      <p class="hint">{t('partner.moveHint')}</p>
     </Confirm>
   );
 }
@@ -322,8 +324,8 @@ function MoveGroup({ data, ship, close, reload }: { data: PartnerData; ship: Shi
 function CommissionTerms({ data, ship, close, reload }: { data: PartnerData; ship: Ship; close: () => void; reload: () => void }) {
   return (
     <Confirm
-      title="Commission terms"
-      confirm="Save"
+      title={t('partner.termsTitle')}
+      confirm={t('partner.save')}
       onClose={close}
       onConfirm={async (form) => {
         const raw = String(form.get('rate') ?? '').trim();
@@ -336,7 +338,7 @@ function CommissionTerms({ data, ship, close, reload }: { data: PartnerData; shi
       }}
     >
       <label>
-        Rate in percent <span class="hint">(empty: the program's rate)</span>
+        {t('partner.ratePercent')} <span class="hint">{t('partner.rateHint')}</span>
         <input
           name="rate"
           type="number"
@@ -363,8 +365,8 @@ function PartnerDialog({ dialog, data, close, reload }: { dialog: Dialog; data: 
   if (dialog === 'accepted' || dialog === 'declined') {
     return (
       <Confirm
-        title={dialog === 'accepted' ? `Accept ${a.name}?` : `Decline ${a.name}?`}
-        confirm={dialog === 'accepted' ? 'Accept' : 'Decline'}
+        title={dialog === 'accepted' ? t('partner.acceptTitle', { name: a.name }) : t('partner.declineTitle', { name: a.name })}
+        confirm={dialog === 'accepted' ? t('partner.accept') : t('partner.decline')}
         danger={dialog === 'declined'}
         onClose={close}
         onConfirm={async () => {
@@ -372,19 +374,15 @@ function PartnerDialog({ dialog, data, close, reload }: { dialog: Dialog; data: 
           reload();
         }}
       >
-        <p>
-          {dialog === 'accepted'
-            ? 'Their link starts counting visits and signups.'
-            : 'Their link stops counting; payments of their referrals earn nothing.'}
-        </p>
+        <p>{dialog === 'accepted' ? t('partner.acceptText') : t('partner.declineText')}</p>
       </Confirm>
     );
   }
   if (dialog === 'delete') {
     return (
       <Confirm
-        title={`Delete ${a.name}?`}
-        confirm="Delete"
+        title={t('partner.deleteTitle', { name: a.name })}
+        confirm={t('partner.delete')}
         danger
         onClose={close}
         onConfirm={async () => {
@@ -392,10 +390,7 @@ function PartnerDialog({ dialog, data, close, reload }: { dialog: Dialog; data: 
           route(href('/partners'));
         }}
       >
-        <p>
-          This removes the partner, their link and their clicks. A partner with referrals or commissions cannot be deleted; decline them
-          instead.
-        </p>
+        <p>{t('partner.deleteText')}</p>
       </Confirm>
     );
   }
@@ -419,32 +414,33 @@ export function Partner() {
         return (
           <section>
             <p class="crumbs">
-              <a href={href('/partners')}>Partners</a> /
+              <a href={href('/partners')}>{t('partners.title')}</a> /
             </p>
             <div class="page-head">
               <h1>{a.name}</h1>
               <div class="buttons">
                 {partnership && (
                   <a class="button-link" href={href(`/messages/${partnership.id}`)}>
-                    Messages
+                    {t('partner.messages')}
                   </a>
                 )}
                 <button type="button" class="secondary" onClick={() => setDialog('edit')}>
-                  Edit
+                  {t('partner.edit')}
                 </button>
                 <button type="button" class="secondary danger" onClick={() => setDialog('delete')}>
-                  Delete
+                  {t('partner.delete')}
                 </button>
               </div>
             </div>
             <PartnerFacts data={data} group={group} open={setDialog} />
             {ship && (
               <section class="panel link-panel">
-                <h2>Referral link</h2>
+                <h2>{t('partner.link')}</h2>
                 <p>
-                  <code class="referral-link">{ship.referral_link}</code> <CopyButton text={ship.referral_link} label="Copy link" />
+                  <code class="referral-link">{ship.referral_link}</code>{' '}
+                  <CopyButton text={ship.referral_link} label={t('partner.copyLink')} />
                 </p>
-                <p class="hint">Any page of your site works too, with ?red={ship.key} added.</p>
+                <p class="hint">{t('partner.anyPage', { key: ship.key })}</p>
               </section>
             )}
             {ship && <PartnerCodes partnership={partnership!} program={program} groupName={group?.attributes.name} />}

@@ -13,6 +13,8 @@ import { Confirm } from '../../common/forms.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
 import { TRACK_CALL } from '../track-call.js';
+import { stateWord } from '../language.js';
+import { t, tx } from './words.js';
 
 type Referral = Answer<'/v1/referrals'>['data'][number];
 type Commission = Answer<'/v1/commissions'>['data'][number];
@@ -20,7 +22,7 @@ type Payment = Answer<'/v1/payments'>['data'][number];
 type Click = Answer<'/v1/clicks'>['data'][number];
 
 const when = <T extends { attributes: { created_at: number } }>(): Column<T> => ({
-  label: 'Created',
+  label: t('records.created'),
   minor: true,
   cell: (r) => dateTime(r.attributes.created_at),
   text: (r) => new Date(r.attributes.created_at * 1000).toISOString(),
@@ -50,11 +52,11 @@ function useChange(reload: () => void) {
     >
       {change.reason ? (
         <label>
-          Reason <span class="hint">(kept with the commission)</span>
+          {t('records.reason')} <span class="hint">{t('records.reasonHint')}</span>
           <input name="reason" required maxLength={500} />
         </label>
       ) : (
-        <p>This cannot be undone.</p>
+        <p>{t('records.cannotUndo')}</p>
       )}
     </Confirm>
   );
@@ -66,10 +68,10 @@ function HeldTag({ review, subject }: { review: string | null | undefined; subje
   if (review !== 'held') return null;
   return subject ? (
     <a class="tag held" href={href(`/review?${subject}`)}>
-      Held for review
+      {t('records.held')}
     </a>
   ) : (
-    <span class="tag held">Held for review</span>
+    <span class="tag held">{t('records.held')}</span>
   );
 }
 
@@ -99,7 +101,7 @@ function BatchTag({ r }: { r: Commission }) {
   if (!inOpenBatch(r)) return null;
   return (
     <a class="tag batch" href={href(`/payouts?batch=${encodeURIComponent(r.attributes.payout_batch_id!)}`)}>
-      In payout batch
+      {t('records.inBatch')}
     </a>
   );
 }
@@ -117,8 +119,10 @@ export function ReferralTable({ rows, reload }: { rows: Referral[]; reload: () =
   const move = (r: Referral, state: 'churned' | 'rejected') =>
     ask({
       title:
-        state === 'churned' ? `Mark ${r.attributes.email ?? 'this referral'} churned?` : `Reject ${r.attributes.email ?? 'this referral'}?`,
-      confirm: state === 'churned' ? 'Mark churned' : 'Reject',
+        state === 'churned'
+          ? t('records.churnTitle', { who: r.attributes.email ?? t('records.thisReferral') })
+          : t('records.rejectTitle', { who: r.attributes.email ?? t('records.thisReferral') }),
+      confirm: state === 'churned' ? t('records.markChurned') : t('records.reject'),
       danger: state === 'rejected',
       run: () => api.PATCH('/v1/referrals/{id}', { params: { path: { id: r.id } }, body: { state } }),
     });
@@ -126,35 +130,39 @@ export function ReferralTable({ rows, reload }: { rows: Referral[]; reload: () =
   const columns: Column<Referral>[] = [
     partner,
     {
-      label: 'Customer',
-      cell: (r) => r.attributes.email ?? r.attributes.uid ?? '(erased)',
+      label: t('records.customer'),
+      cell: (r) => r.attributes.email ?? r.attributes.uid ?? t('records.erased'),
       text: (r) => r.attributes.email ?? r.attributes.uid ?? '',
     },
     {
-      label: 'State',
+      label: t('records.state'),
       cell: (r) => (
         <>
-          <span class={`state ${r.attributes.state}`}>{r.attributes.state}</span>{' '}
+          <span class={`state ${r.attributes.state}`}>{stateWord(`referralState.${r.attributes.state}`, r.attributes.state)}</span>{' '}
           <HeldTag review={r.attributes.review} subject={`referral=${encodeURIComponent(r.id)}`} />
         </>
       ),
       text: (r) => (r.attributes.review === 'held' ? `${r.attributes.state} (held for review)` : r.attributes.state),
     },
     when<Referral>(),
-    { label: 'Payments', minor: true, cell: (r) => <a href={href(`/payments?referral_id_eq=${r.id}`)}>Payments</a> },
     {
-      label: 'Actions',
+      label: t('records.payments'),
+      minor: true,
+      cell: (r) => <a href={href(`/payments?referral_id_eq=${r.id}`)}>{t('records.payments')}</a>,
+    },
+    {
+      label: t('records.actions'),
       cell: (r) => (
         <>
-          {r.attributes.state === 'paid' && <Action label="Churn" onClick={() => move(r, 'churned')} />}
-          {r.attributes.state !== 'rejected' && <Action label="Reject" onClick={() => move(r, 'rejected')} />}
+          {r.attributes.state === 'paid' && <Action label={t('records.churn')} onClick={() => move(r, 'churned')} />}
+          {r.attributes.state !== 'rejected' && <Action label={t('records.reject')} onClick={() => move(r, 'rejected')} />}
         </>
       ),
     },
   ];
   return (
     <>
-      <Table caption="Referrals" columns={columns} rows={rows} csv="referrals" />
+      <Table caption={t('records.referrals')} columns={columns} rows={rows} csv="referrals" />
       {dialog}
     </>
   );
@@ -164,26 +172,26 @@ export function ReferralTable({ rows, reload }: { rows: Referral[]; reload: () =
 function payable(r: Commission) {
   const a = r.attributes;
   if (a.state !== 'pending') return '—';
-  const note = a.clawback_of ? <span class="tag">clawback</span> : null;
+  const note = a.clawback_of ? <span class="tag">{t('records.clawback')}</span> : null;
   // Held by review: no payout takes it until an owner approves its referral.
   if (a.review === 'held')
     return (
       <>
         {note}
-        <span class="warn">once approved</span>
+        <span class="warn">{t('records.onceApproved')}</span>
       </>
     );
   if (a.on_hold)
     return (
       <>
         {note}
-        <span class="warn">held: disputed</span>
+        <span class="warn">{t('records.disputed')}</span>
       </>
     );
   return (
     <>
       {note}
-      {a.payable_at * 1000 > Date.now() ? `from ${dateTime(a.payable_at)}` : 'now'}
+      {a.payable_at * 1000 > Date.now() ? t('records.payableFrom', { date: dateTime(a.payable_at) }) : t('records.payableNow')}
     </>
   );
 }
@@ -231,11 +239,11 @@ function usePartnershipPartners(ids: readonly string[]): Record<string, string> 
 /** The Partner column: a link to the partner's page, named once the name arrives; `partnerOf` finds a row's partner id. */
 function partnerColumn<T>(partnerOf: (row: T) => string | undefined, names: Record<string, string>): Column<T> {
   return {
-    label: 'Partner',
+    label: t('records.partner'),
     cell: (r) => {
       const id = partnerOf(r);
       // Until the name arrives, the link says where it leads.
-      return id ? <a href={href(`/partners/${id}`)}>{names[id] ?? 'Partner'}</a> : '…';
+      return id ? <a href={href(`/partners/${id}`)}>{names[id] ?? t('records.partner')}</a> : '…';
     },
     text: (r) => partnerOf(r) ?? '',
   };
@@ -260,17 +268,17 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
   const columns: Column<Commission>[] = [
     partnerColumn<Commission>((r) => r.attributes.partner_id, names),
     {
-      label: 'Amount',
+      label: t('records.amount'),
       numeric: true,
       cell: (r) => money(r.attributes.amount, r.attributes.currency),
       text: (r) => `${r.attributes.amount} ${r.attributes.currency}`,
     },
     {
-      label: 'State',
+      label: t('records.state'),
       cell: (r) => (
         <>
           <span class={`state ${r.attributes.state}`}>
-            {r.attributes.state}
+            {stateWord(`commissionState.${r.attributes.state}`, r.attributes.state)}
             {r.attributes.reject_reason ? `: ${r.attributes.reject_reason}` : ''}
           </span>{' '}
           <HeldTag review={r.attributes.review} subject={heldSubject(r)} />
@@ -286,49 +294,49 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
     },
     {
       // 2: a recruiter's share of their recruit's commission (docs/two-tier.md).
-      label: 'Tier',
+      label: t('records.tier'),
       minor: true,
-      cell: (r) => (r.attributes.tier === 2 ? <span class="tag">tier 2</span> : '1'),
+      cell: (r) => (r.attributes.tier === 2 ? <span class="tag">{t('records.tier2')}</span> : '1'),
       text: (r) => String(r.attributes.tier),
     },
     {
       // Which reward of the partner's group made it, in words ("20 % of a renewal, month 3 of 12").
-      label: 'Reward',
+      label: t('records.reward'),
       minor: true,
       cell: (r) => (r.attributes.reward_description ? <span class="wrap">{r.attributes.reward_description}</span> : '—'),
       text: (r) => r.attributes.reward_description ?? '',
     },
     {
-      label: 'Payable',
+      label: t('records.payable'),
       minor: true,
       cell: payable,
       text: (r) => (r.attributes.state === 'pending' ? new Date(r.attributes.payable_at * 1000).toISOString() : ''),
     },
     when<Commission>(),
     {
-      label: 'Actions',
+      label: t('records.actions'),
       cell: (r) =>
         r.attributes.state === 'pending' && (
           <>
             {/* Its batch marks it paid, with the file's checks: paying it alone would make that batch refuse. */}
             {!inOpenBatch(r) && (
               <Action
-                label="Mark paid"
+                label={t('records.markPaid')}
                 onClick={() =>
                   ask({
-                    title: `Mark ${money(r.attributes.amount, r.attributes.currency)} paid?`,
-                    confirm: 'Mark paid',
+                    title: t('records.markPaidTitle', { amount: money(r.attributes.amount, r.attributes.currency) }),
+                    confirm: t('records.markPaid'),
                     run: () => api.PATCH('/v1/commissions/{id}', { params: { path: { id: r.id } }, body: { state: 'paid' } }),
                   })
                 }
               />
             )}
             <Action
-              label="Reject"
+              label={t('records.reject')}
               onClick={() =>
                 ask({
-                  title: `Reject ${money(r.attributes.amount, r.attributes.currency)}?`,
-                  confirm: 'Reject',
+                  title: t('records.rejectTitle', { who: money(r.attributes.amount, r.attributes.currency) }),
+                  confirm: t('records.reject'),
                   danger: true,
                   reason: true,
                   run: (reason) =>
@@ -345,7 +353,7 @@ export function CommissionTable({ rows, reload, partners }: { rows: Commission[]
   ];
   return (
     <>
-      <Table caption="Commissions" columns={columns} rows={rows} csv="commissions" />
+      <Table caption={t('records.commissions')} columns={columns} rows={rows} csv="commissions" />
       {dialog}
     </>
   );
@@ -355,29 +363,38 @@ function PaymentTable({ rows, reload }: { rows: Payment[]; reload: () => void })
   const { dialog, ask } = useChange(reload);
   const columns: Column<Payment>[] = [
     {
-      label: 'Amount',
+      label: t('records.amount'),
       numeric: true,
       cell: (r) => money(r.attributes.amount, r.attributes.currency),
       text: (r) => `${r.attributes.amount} ${r.attributes.currency}`,
     },
     {
-      label: 'Refunded',
+      label: t('records.refunded'),
       numeric: true,
       cell: (r) => (r.attributes.refunded ? money(r.attributes.refunded, r.attributes.currency) : '—'),
       text: (r) => String(r.attributes.refunded),
     },
-    { label: 'Your id', minor: true, cell: (r) => <code>{r.attributes.idempotency_key}</code>, text: (r) => r.attributes.idempotency_key },
-    { label: 'Paid', cell: (r) => dateTime(r.attributes.paid_at), text: (r) => new Date(r.attributes.paid_at * 1000).toISOString() },
     {
-      label: 'Actions',
+      label: t('records.yourId'),
+      minor: true,
+      cell: (r) => <code>{r.attributes.idempotency_key}</code>,
+      text: (r) => r.attributes.idempotency_key,
+    },
+    {
+      label: t('records.paid'),
+      cell: (r) => dateTime(r.attributes.paid_at),
+      text: (r) => new Date(r.attributes.paid_at * 1000).toISOString(),
+    },
+    {
+      label: t('records.actions'),
       cell: (r) =>
         r.attributes.refunded < r.attributes.amount && (
           <Action
-            label="Refund"
+            label={t('records.refund')}
             onClick={() =>
               ask({
-                title: `Refund ${money(r.attributes.amount, r.attributes.currency)}?`,
-                confirm: 'Refund',
+                title: t('records.refundTitle', { amount: money(r.attributes.amount, r.attributes.currency) }),
+                confirm: t('records.refund'),
                 danger: true,
                 run: () => api.POST('/v1/refunds', { body: { payment_id: r.attributes.idempotency_key } }),
               })
@@ -388,7 +405,7 @@ function PaymentTable({ rows, reload }: { rows: Payment[]; reload: () => void })
   ];
   return (
     <>
-      <Table caption="Payments" columns={columns} rows={rows} csv="payments" />
+      <Table caption={t('records.payments')} columns={columns} rows={rows} csv="payments" />
       {dialog}
     </>
   );
@@ -398,25 +415,29 @@ function ClickTable({ rows }: { rows: Click[]; reload: () => void }) {
   const partner = usePartnersOfPartnerships(rows);
   const columns: Column<Click>[] = [
     partner,
-    { label: 'Key', minor: true, cell: (r) => r.attributes.key, text: (r) => r.attributes.key },
-    { label: 'Visitor', minor: true, cell: (r) => <code>{r.attributes.gr_id}</code>, text: (r) => r.attributes.gr_id },
+    { label: t('records.key'), minor: true, cell: (r) => r.attributes.key, text: (r) => r.attributes.key },
+    { label: t('records.visitor'), minor: true, cell: (r) => <code>{r.attributes.gr_id}</code>, text: (r) => r.attributes.gr_id },
     {
-      label: 'Landing page',
+      label: t('records.landingPage'),
       cell: (r) => (r.attributes.url ? <span class="wrap">{r.attributes.url}</span> : '—'),
       text: (r) => r.attributes.url ?? '',
     },
-    { label: 'Came from', minor: true, cell: (r) => r.attributes.referrer ?? '—', text: (r) => r.attributes.referrer ?? '' },
+    { label: t('records.cameFrom'), minor: true, cell: (r) => r.attributes.referrer ?? '—', text: (r) => r.attributes.referrer ?? '' },
     when<Click>(),
   ];
-  return <Table caption="Clicks" columns={columns} rows={rows} csv="clicks" />;
+  return <Table caption={t('records.clicks')} columns={columns} rows={rows} csv="clicks" />;
 }
 
 interface ListSpec<T> {
   title: string;
+  /** The empty table's title: with filters, and without. */
+  none: { filtered: string; yet: string };
+  /** The prefix of the states' words (`referralState.`). */
+  stateWords?: string;
   path: '/v1/referrals' | '/v1/commissions' | '/v1/payments' | '/v1/clicks';
   states?: readonly string[];
   /** Filters of the API passed through from the URL (besides state and dates). */
-  passThrough: readonly string[];
+  passThrough: readonly ('partner_id_eq' | 'referral_id_eq' | 'partnership_id_eq')[];
   table: (props: { rows: T[]; reload: () => void }) => ComponentChildren;
   empty: ComponentChildren;
 }
@@ -443,37 +464,35 @@ function ListPage<T extends { id: string }>(spec: ListSpec<T>) {
       <div class="filters">
         {spec.states && (
           <label>
-            <span>State</span>
+            <span>{t('records.state')}</span>
             <select value={query.state_eq ?? ''} onChange={(e) => set({ state_eq: e.currentTarget.value })}>
-              <option value="">Any</option>
+              <option value="">{t('records.any')}</option>
               {spec.states.map((s) => (
-                <option value={s}>{s}</option>
+                <option value={s}>{stateWord(`${spec.stateWords ?? ''}${s}`, s)}</option>
               ))}
             </select>
           </label>
         )}
         <label>
-          <span>Created from</span>
+          <span>{t('records.createdFrom')}</span>
           <input type="date" value={query.from ?? ''} onChange={(e) => set({ from: e.currentTarget.value })} />
         </label>
         <label>
-          <span>to</span>
+          <span>{t('records.createdTo')}</span>
           <input type="date" value={query.to ?? ''} onChange={(e) => set({ to: e.currentTarget.value })} />
         </label>
         {spec.passThrough
           .filter((n) => query[n])
           .map((n) => (
             <p class="hint">
-              Only {n.replace(/_eq$/, '').replace('_', ' ')} {query[n]} <a href={path}>(show all)</a>
+              {t(`records.only.${n}`, { id: query[n]! })} <a href={path}>{t('records.showAll')}</a>
             </p>
           ))}
       </div>
       <Show loaded={loaded}>
         {(answer) =>
           answer.data.length === 0 ? (
-            <Empty title={`No ${spec.title.toLowerCase()} ${Object.keys(filters).length > 0 ? 'match these filters' : 'yet'}`}>
-              {spec.empty}
-            </Empty>
+            <Empty title={Object.keys(filters).length > 0 ? spec.none.filtered : spec.none.yet}>{spec.empty}</Empty>
           ) : (
             <>
               {spec.table({ rows: answer.data, reload: loaded.reload })}
@@ -486,54 +505,65 @@ function ListPage<T extends { id: string }>(spec: ListSpec<T>) {
   );
 }
 
-const snippetHint = (
+const snippetHint = () => (
   <p>
-    They arrive through the snippet on your site: <a href={href('/settings#snippet')}>get the snippet</a>, and call{' '}
-    <code>{TRACK_CALL}</code> after signup.
+    {tx('records.snippetHint', {
+      link: <a href={href('/settings#snippet')}>{t('records.getSnippet')}</a>,
+      call: <code>{TRACK_CALL}</code>,
+    })}
+  </p>
+);
+
+const connectHint = (key: 'records.commissionsEmpty' | 'records.paymentsEmpty') => (
+  <p>
+    {tx(key, {
+      link: <a href={href('/settings#integrations')}>{t('records.connect')}</a>,
+      call: <code>POST /v1/payments</code>,
+    })}
   </p>
 );
 
 export const Referrals = () => (
   <ListPage<Referral>
-    title="Referrals"
+    title={t('records.referrals')}
+    none={{ filtered: t('records.noReferralsFiltered'), yet: t('records.noReferrals') }}
     path="/v1/referrals"
     states={['converted', 'paid', 'churned', 'rejected']}
+    stateWords="referralState."
     passThrough={['partner_id_eq']}
     table={ReferralTable}
-    empty={snippetHint}
+    empty={snippetHint()}
   />
 );
 export const Commissions = () => (
   <ListPage<Commission>
-    title="Commissions"
+    title={t('records.commissions')}
+    none={{ filtered: t('records.noCommissionsFiltered'), yet: t('records.noCommissions') }}
     path="/v1/commissions"
     states={['pending', 'paid', 'rejected']}
+    stateWords="commissionState."
     passThrough={['partner_id_eq']}
     table={CommissionTable}
-    empty={
-      <p>
-        A payment by a referred customer earns its partner a commission:{' '}
-        <a href={href('/settings#integrations')}>connect Stripe, Paddle or Lemon Squeezy</a>, or record payments with{' '}
-        <code>POST /v1/payments</code>.
-      </p>
-    }
+    empty={connectHint('records.commissionsEmpty')}
   />
 );
 export const Payments = () => (
   <ListPage<Payment>
-    title="Payments"
+    title={t('records.payments')}
+    none={{ filtered: t('records.noPaymentsFiltered'), yet: t('records.noPayments') }}
     path="/v1/payments"
     passThrough={['referral_id_eq']}
     table={PaymentTable}
-    empty={
-      <p>
-        Payments of referred customers appear here once your billing platform sends them (
-        <a href={href('/settings#integrations')}>connect Stripe, Paddle or Lemon Squeezy</a>) or your server records them with{' '}
-        <code>POST /v1/payments</code>.
-      </p>
-    }
+    empty={connectHint('records.paymentsEmpty')}
   />
 );
 export const Clicks = () => (
-  <ListPage<Click> title="Clicks" path="/v1/clicks" passThrough={['partnership_id_eq']} table={ClickTable} empty={snippetHint} />
+  <ListPage<Click>
+    title={t('records.clicks')}
+    none={{ filtered: t('records.noClicksFiltered'), yet: t('records.noClicks') }}
+    path="/v1/clicks"
+    passThrough={['partnership_id_eq']}
+    table={ClickTable}
+    empty={snippetHint()}
+  />
 );
