@@ -12,7 +12,7 @@ import { Failure, Loading } from '../common/ui.js';
 import { Overview } from './pages/overview.js';
 import { ResetPassword, SignIn, Welcome } from './pages/sign-in.js';
 import { BASE, href, SessionContext, type Session } from './session.js';
-import { t, useLanguage } from './language.js';
+import { t, useLanguage, withItsWords } from './language.js';
 import { LanguageChoice } from './language-choice.js';
 
 // Every page but the overview and the sign-in pages is fetched the first time it is opened
@@ -21,12 +21,12 @@ import { LanguageChoice } from './language-choice.js';
 // a chunk. A file that cannot be fetched (a tab older than a deploy, whose build emptied
 // dist) becomes a page saying so: preact-iso's lazy would otherwise wait on the rejected
 // import for ever.
-const Partners = lazyPage(() => import('./partners/list.js').then((m) => m.Partners));
-const Partner = lazyPage(() => import('./partners/page.js').then((m) => m.Partner));
-const Referrals = lazyPage(() => import('./records/page.js').then((m) => m.Referrals));
-const Commissions = lazyPage(() => import('./records/page.js').then((m) => m.Commissions));
-const Payments = lazyPage(() => import('./records/page.js').then((m) => m.Payments));
-const Clicks = lazyPage(() => import('./records/page.js').then((m) => m.Clicks));
+const Partners = lazyPage(() => import('./partners/list.js').then((m) => withItsWords(m.Partners)));
+const Partner = lazyPage(() => import('./partners/page.js').then((m) => withItsWords(m.Partner)));
+const Referrals = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Referrals)));
+const Commissions = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Commissions)));
+const Payments = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Payments)));
+const Clicks = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Clicks)));
 const Groups = lazyPage(() => import('./pages/groups.js').then((m) => m.Groups));
 const GroupPage = lazyPage(() => import('./pages/groups.js').then((m) => m.GroupPage));
 const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
@@ -36,11 +36,11 @@ const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review))
 const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js').then((m) => m.WebhookDeliveries));
 const Bounties = lazyPage(() => import('./pages/bounties.js').then((m) => m.Bounties));
 const BountyPage = lazyPage(() => import('./pages/bounties.js').then((m) => m.BountyPage));
-const Notifications = lazyPage(() => import('./pages/notifications.js').then((m) => m.Notifications));
-const Messages = lazyPage(() => import('./pages/messages.js').then((m) => m.Messages));
-const MessageThread = lazyPage(() => import('./pages/messages.js').then((m) => m.MessageThread));
+const Notifications = lazyPage(() => import('./notifications/page.js').then((m) => withItsWords(m.Notifications)));
+const Messages = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.Messages)));
+const MessageThread = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.MessageThread)));
 const Resources = lazyPage(() => import('./pages/resources.js').then((m) => m.Resources));
-const Leads = lazyPage(() => import('./pages/leads.js').then((m) => m.Leads));
+const Leads = lazyPage(() => import('./leads/page.js').then((m) => withItsWords(m.Leads)));
 
 // Labels are said when the menu renders, in the language spoken then.
 const NAV = [

@@ -12,33 +12,21 @@ import { useLoad } from '../../common/use-api.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
 import { usePartnerNames } from '../records/page.js';
+import { t } from './words.js';
 
 type Lead = Answer<'/v1/leads'>['data'][number];
 type Stage = Lead['attributes']['stage'];
 
-const STAGES: readonly [Stage, string][] = [
-  ['new', 'New'],
-  ['qualified', 'Qualified'],
-  ['won', 'Won'],
-  ['lost', 'Lost'],
-];
-const WORD = Object.fromEntries(STAGES) as Record<Stage, string>;
+const STAGES: readonly Stage[] = ['new', 'qualified', 'won', 'lost'];
+const word = (stage: Stage) => t(`stages.${stage}`);
 
 /** Each move the stage allows, with its question. */
-const MOVES: Record<Stage, readonly Stage[]> = { new: ['qualified', 'lost'], qualified: ['won', 'lost'], won: [], lost: [] };
-const ASK: Record<Stage, { button: string; title: string; body: string }> = {
-  new: { button: '', title: '', body: '' },
-  qualified: { button: 'Qualify', title: 'Qualify this lead?', body: 'You are following this person up. Their partner is told.' },
-  won: {
-    button: 'Mark won',
-    title: 'Mark this lead won?',
-    body: "They become the partner's referral: their payments earn the partner's commission, as any referral's do. Their partner is told.",
-  },
-  lost: { button: 'Mark lost', title: 'Mark this lead lost?', body: 'Their partner is told, with your reason.' },
-};
+type Move = Exclude<Stage, 'new'>;
+const MOVES: Record<Stage, readonly Move[]> = { new: ['qualified', 'lost'], qualified: ['won', 'lost'], won: [], lost: [] };
+const ASK = (to: Move) => ({ button: t(`moves.${to}.button`), title: t(`moves.${to}.title`), body: t(`moves.${to}.body`) });
 
-function MoveDialog({ lead, to, onClose, onDone }: { lead: Lead; to: Stage; onClose: () => void; onDone: (l: Lead) => void }) {
-  const ask = ASK[to];
+function MoveDialog({ lead, to, onClose, onDone }: { lead: Lead; to: Move; onClose: () => void; onDone: (l: Lead) => void }) {
+  const ask = ASK(to);
   return (
     <Confirm
       title={ask.title}
@@ -56,7 +44,7 @@ function MoveDialog({ lead, to, onClose, onDone }: { lead: Lead; to: Stage; onCl
       </p>
       {to === 'lost' && (
         <label>
-          Reason <span class="hint">(the partner sees it)</span>
+          {t('reason')} <span class="hint">{t('reasonHint')}</span>
           <input name="lost_reason" required maxLength={500} autocomplete="off" />
         </label>
       )}
@@ -65,16 +53,16 @@ function MoveDialog({ lead, to, onClose, onDone }: { lead: Lead; to: Stage; onCl
 }
 
 function LeadTable({ rows, reload, say }: { rows: Lead[]; reload: () => void; say: (text: string) => void }) {
-  const [asking, setAsking] = useState<{ lead: Lead; to: Stage }>();
+  const [asking, setAsking] = useState<{ lead: Lead; to: Move }>();
   const names = usePartnerNames(rows.map((l) => l.attributes.partner_id));
   const columns: Column<Lead>[] = [
     {
-      label: 'Submitted',
+      label: t('submitted'),
       cell: (l) => dateTime(l.attributes.created_at),
       text: (l) => new Date(l.attributes.created_at * 1000).toISOString(),
     },
     {
-      label: 'Person',
+      label: t('person'),
       cell: (l) => (
         <>
           {l.attributes.name} <span class="hint">{l.attributes.email}</span>
@@ -82,23 +70,23 @@ function LeadTable({ rows, reload, say }: { rows: Lead[]; reload: () => void; sa
       ),
       text: (l) => `${l.attributes.name} <${l.attributes.email}>`,
     },
-    { label: 'Company', cell: (l) => l.attributes.company ?? '', text: (l) => l.attributes.company ?? '' },
+    { label: t('company'), cell: (l) => l.attributes.company ?? '', text: (l) => l.attributes.company ?? '' },
     {
-      label: 'Partner',
+      label: t('partner'),
       cell: (l) => <a href={href(`/partners/${l.attributes.partner_id}`)}>{names[l.attributes.partner_id] ?? l.attributes.partner_id}</a>,
       text: (l) => names[l.attributes.partner_id] ?? l.attributes.partner_id,
     },
-    { label: 'Notes', cell: (l) => <span class="wrap">{l.attributes.notes ?? ''}</span>, text: (l) => l.attributes.notes ?? '' },
+    { label: t('notes'), cell: (l) => <span class="wrap">{l.attributes.notes ?? ''}</span>, text: (l) => l.attributes.notes ?? '' },
     {
-      label: 'Stage',
+      label: t('stage'),
       cell: (l) => (
         <>
-          <span class={`state ${l.attributes.stage}`}>{WORD[l.attributes.stage]}</span>
+          <span class={`state ${l.attributes.stage}`}>{word(l.attributes.stage)}</span>
           {l.attributes.lost_reason && <span class="hint"> {l.attributes.lost_reason}</span>}
           {l.relationships.referral.data && (
             <>
               {' '}
-              <a href={href(`/referrals?partner_id_eq=${l.attributes.partner_id}`)}>Referral</a>
+              <a href={href(`/referrals?partner_id_eq=${l.attributes.partner_id}`)}>{t('referral')}</a>
             </>
           )}
         </>
@@ -106,17 +94,17 @@ function LeadTable({ rows, reload, say }: { rows: Lead[]; reload: () => void; sa
       text: (l) => l.attributes.stage,
     },
     {
-      label: 'Move',
+      label: t('move'),
       cell: (l) => (
         <span class="actions">
           {MOVES[l.attributes.stage].map((to) => (
             <button
               type="button"
               class={to === 'lost' ? 'secondary' : ''}
-              aria-label={`${ASK[to].button} ${l.attributes.name}`}
+              aria-label={`${ASK(to).button} ${l.attributes.name}`}
               onClick={() => setAsking({ lead: l, to })}
             >
-              {ASK[to].button}
+              {ASK(to).button}
             </button>
           ))}
         </span>
@@ -126,14 +114,14 @@ function LeadTable({ rows, reload, say }: { rows: Lead[]; reload: () => void; sa
   ];
   return (
     <>
-      <Table caption="Leads" columns={columns} rows={rows} csv="leads" />
+      <Table caption={t('title')} columns={columns} rows={rows} csv="leads" />
       {asking && (
         <MoveDialog
           lead={asking.lead}
           to={asking.to}
           onClose={() => setAsking(undefined)}
           onDone={(l) => {
-            say(`${l.attributes.name}: ${WORD[l.attributes.stage].toLowerCase()}.`);
+            say(t('moved', { name: l.attributes.name, stage: t(`stageWords.${l.attributes.stage}`) }));
             reload();
           }}
         />
@@ -144,7 +132,7 @@ function LeadTable({ rows, reload, say }: { rows: Lead[]; reload: () => void; sa
 
 export function Leads() {
   const { query, page, go } = useListAddress();
-  const stage = STAGES.some(([s]) => s === query.stage) ? (query.stage as Stage) : undefined;
+  const stage = STAGES.find((s) => s === query.stage);
   const base = href('/leads');
   // Kept above the list: a lead moved out of the tab's stage leaves it, and the list may be empty.
   const [said, setSaid] = useState('');
@@ -154,15 +142,15 @@ export function Leads() {
   );
   return (
     <section>
-      <h1>Leads</h1>
-      <p>People your partners submitted. Qualify the ones worth following up, then mark each won or lost.</p>
-      <nav class="tabs" aria-label="Stages">
+      <h1>{t('title')}</h1>
+      <p>{t('intro')}</p>
+      <nav class="tabs" aria-label={t('stagesLabel')}>
         <a href={base} aria-current={!stage ? 'page' : undefined}>
-          All
+          {t('all')}
         </a>
-        {STAGES.map(([s, word]) => (
+        {STAGES.map((s) => (
           <a href={`${base}?stage=${s}`} aria-current={stage === s ? 'page' : undefined}>
-            {word}
+            {word(s)}
           </a>
         ))}
       </nav>
@@ -172,8 +160,8 @@ export function Leads() {
       <Show loaded={loaded}>
         {(answer) =>
           answer.data.length === 0 ? (
-            <Empty title={stage ? `No ${WORD[stage].toLowerCase()} leads` : 'No leads yet'}>
-              <p>Partners submit leads in their portal; you can also submit one for a partner with POST /v1/leads.</p>
+            <Empty title={stage ? t(`noneIn.${stage}`) : t('none')}>
+              <p>{t('noneText')}</p>
             </Empty>
           ) : (
             <>

@@ -10,32 +10,28 @@ import { Thread } from '../../common/thread.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Show } from '../../common/ui.js';
 import { href } from '../session.js';
+import { t } from './words.js';
 
-const LANGUAGES = [
-  ['en', 'English'],
-  ['de', 'German'],
-  ['fr', 'French'],
-  ['es', 'Spanish'],
-] as const;
+const LANGUAGES = ['en', 'de', 'fr', 'es'] as const;
 
 export function Messages() {
   const threads = useLoad((signal) => api.GET('/v1/message_threads', { params: { query: { per_page: 50 } }, signal }), 'threads');
   return (
     <section>
-      <h1>Messages</h1>
+      <h1>{t('title')}</h1>
       <Show loaded={threads}>
         {(page) =>
           page.data.length === 0 ? (
-            <Empty title="No messages yet">
-              <p>Write to a partner from their page, or send a broadcast below.</p>
+            <Empty title={t('none')}>
+              <p>{t('noneText')}</p>
             </Empty>
           ) : (
             <ul class="threads">
-              {page.data.map((t) => (
-                <li key={t.id}>
-                  <a href={href(`/messages/${t.id}`)}>{t.attributes.partner_name}</a>{' '}
-                  {t.attributes.unread > 0 && <span class="badge">{t.attributes.unread} unread</span>}{' '}
-                  <span class="hint">{t.attributes.last_message_at ? dateTime(t.attributes.last_message_at) : ''}</span>
+              {page.data.map((th) => (
+                <li key={th.id}>
+                  <a href={href(`/messages/${th.id}`)}>{th.attributes.partner_name}</a>{' '}
+                  {th.attributes.unread > 0 && <span class="badge">{t('unread', { count: th.attributes.unread })}</span>}{' '}
+                  <span class="hint">{th.attributes.last_message_at ? dateTime(th.attributes.last_message_at) : ''}</span>
                 </li>
               ))}
             </ul>
@@ -51,7 +47,7 @@ function Broadcasts() {
   const groups = useLoad((signal) => api.GET('/v1/groups', { params: { query: { per_page: 50 } }, signal }), 'groups');
   const sent = useLoad((signal) => api.GET('/v1/broadcasts', { params: { query: { per_page: 10 } }, signal }), 'broadcasts');
   const { error, busy, onSubmit } = useSubmit(async (form, el) => {
-    const bodies = Object.fromEntries(LANGUAGES.map(([l]) => [l, text(form, `body-${l}`).trim()]).filter(([, b]) => b));
+    const bodies = Object.fromEntries(LANGUAGES.map((l) => [l, text(form, `body-${l}`).trim()]).filter(([, b]) => b));
     const at = text(form, 'send_at');
     const group = text(form, 'group_id');
     await api.POST('/v1/broadcasts', {
@@ -62,30 +58,29 @@ function Broadcasts() {
   });
   return (
     <section class="panel">
-      <h2 id="broadcast-title">Broadcast</h2>
+      <h2 id="broadcast-title">{t('broadcast')}</h2>
       <form aria-labelledby="broadcast-title" onSubmit={onSubmit}>
         <label>
-          To
+          {t('to')}
           <select name="group_id">
-            <option value="">All accepted partners</option>
+            <option value="">{t('everyone')}</option>
             {groups.data?.data.map((g) => (
               <option value={g.id}>{g.attributes.name}</option>
             ))}
           </select>
         </label>
-        {LANGUAGES.map(([l, name]) => (
+        {LANGUAGES.map((l) => (
           <label>
-            Message in {name}
-            {l === 'en' ? '' : ' (optional)'}
+            {l === 'en' ? t(`messageIn.${l}`) : `${t(`messageIn.${l}`)} ${t('optional')}`}
             <textarea name={`body-${l}`} rows={3} maxLength={5000} required={l === 'en'} />
           </label>
         ))}
-        <p class="hint">Each partner gets their language, else the program's, else the first written.</p>
+        <p class="hint">{t('languageHint')}</p>
         <label>
-          Send at (empty: now)
+          {t('sendAt')}
           <input type="datetime-local" name="send_at" />
         </label>
-        <Saving error={error} done={undefined} busy={busy} label="Send broadcast" />
+        <Saving error={error} done={undefined} busy={busy} label={t('send')} />
       </form>
       <Show loaded={sent}>
         {(page) => (
@@ -93,8 +88,8 @@ function Broadcasts() {
             {page.data.map((b) => (
               <li key={b.id}>
                 {b.attributes.state === 'sent'
-                  ? `Sent ${dateTime(b.attributes.sent_at ?? 0)} to ${b.attributes.recipients ?? 0}`
-                  : `Scheduled for ${dateTime(b.attributes.send_at)}`}
+                  ? t('sent', { date: dateTime(b.attributes.sent_at ?? 0), count: b.attributes.recipients ?? 0 })
+                  : t('scheduled', { date: dateTime(b.attributes.send_at) })}
                 : {Object.values(b.attributes.bodies)[0]}
               </li>
             ))}
@@ -112,24 +107,24 @@ export function MessageThread() {
   return (
     <section>
       <p class="crumbs">
-        <a href={href('/messages')}>Messages</a> /
+        <a href={href('/messages')}>{t('title')}</a> /
       </p>
       <Show loaded={thread}>
-        {(t) => (
+        {(th) => (
           <>
-            <h1>{t.data.attributes.partner_name}</h1>
+            <h1>{th.data.attributes.partner_name}</h1>
             <p>
-              <a href={href(`/partners/${t.data.attributes.partner_id}`)}>Partner page</a>
+              <a href={href(`/partners/${th.data.attributes.partner_id}`)}>{t('partnerPage')}</a>
             </p>
             <Thread
               id={id}
               side="team"
               words={{
-                mine: 'Team',
-                theirs: t.data.attributes.partner_name ?? 'Partner',
-                empty: 'No messages yet.',
-                reply: 'Message',
-                send: 'Send',
+                mine: t('team'),
+                theirs: th.data.attributes.partner_name ?? t('partner'),
+                empty: t('threadEmpty'),
+                reply: t('reply'),
+                send: t('sendReply'),
               }}
               load={(signal) =>
                 api.GET('/v1/message_threads/{id}/messages', { ...path, params: { ...path.params, query: { per_page: 50 } }, signal })
