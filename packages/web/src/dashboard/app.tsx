@@ -31,7 +31,7 @@ const Groups = lazyPage(() => import('./pages/groups.js').then((m) => m.Groups))
 const GroupPage = lazyPage(() => import('./pages/groups.js').then((m) => m.GroupPage));
 const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Settings));
-const BillingEvents = lazyPage(() => import('./pages/billing-events.js').then((m) => m.BillingEvents));
+const BillingEvents = lazyPage(() => import('./billing-events/page.js').then((m) => withItsWords(m.BillingEvents)));
 const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
 const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js').then((m) => m.WebhookDeliveries));
 const Bounties = lazyPage(() => import('./pages/bounties.js').then((m) => m.Bounties));

@@ -14,6 +14,7 @@ import { useLoad } from '../../common/use-api.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { type BillingEvent, isPlatform, PLATFORM_TITLES, PLATFORMS } from '../billing.js';
 import { href } from '../session.js';
+import { t, tx } from './words.js';
 
 const OUTCOMES = ['credited', 'linked', 'refunded', 'held', 'released', 'churned', 'ignored', 'failed'] as const;
 const FILTERS = ['platform_eq', 'outcome_eq', 'type_eq'] as const;
@@ -27,17 +28,18 @@ const RECORD_PAGES: Record<string, (id: string) => string> = {
 
 function Touched({ event }: { event: BillingEvent }) {
   const { touched, waiting_on } = event.attributes;
-  if (touched.length === 0) return <span class="hint">{waiting_on ? `waiting for ${waiting_on}` : '—'}</span>;
+  if (touched.length === 0) return <span class="hint">{waiting_on ? t('waitingFor', { what: waiting_on }) : '—'}</span>;
   return (
     <>
-      {touched.map((t) => {
-        const page = RECORD_PAGES[t.type];
+      {touched.map((r) => {
+        const page = RECORD_PAGES[r.type];
+        const word = t(`records.${r.type as 'referral'}`, { defaultValue: r.type });
         return page ? (
-          <a class="tag" href={page(t.id)}>
-            {t.type}
+          <a class="tag" href={page(r.id)}>
+            {word}
           </a>
         ) : (
-          <span class="tag">{t.type}</span>
+          <span class="tag">{word}</span>
         );
       })}
     </>
@@ -49,22 +51,23 @@ function Reprocess({ event, done }: { event: BillingEvent; done: (message: strin
   const name = `${PLATFORM_TITLES[event.attributes.platform]} ${event.attributes.type} ${event.id}`;
   return (
     <>
-      <button type="button" class="link" aria-label={`Process again: ${name}`} onClick={() => setAsking(true)}>
-        Process again
+      <button type="button" class="link" aria-label={t('againLabel', { name })} onClick={() => setAsking(true)}>
+        {t('again')}
       </button>
       {asking && (
         <Confirm
-          title={`Process ${name} again?`}
-          confirm="Process again"
+          title={t('againTitle', { name })}
+          confirm={t('again')}
           onClose={() => setAsking(false)}
           onConfirm={async () => {
             // The client encodes the id in the path: other platforms' ids hold a ':' (paddle:evt_…).
             const again = await api.POST('/v1/billing_events/{id}/process', { params: { path: { id: event.id } } });
             const a = again.data.attributes;
-            done(`${name}: ${a.outcome}${a.reason ? ` (${a.reason})` : ''}`);
+            const outcome = t(`outcomes.${a.outcome}`);
+            done(`${name}: ${outcome}${a.reason ? ` (${a.reason})` : ''}`);
           }}
         >
-          <p>Tally handles it now as if it had just arrived: it may credit, link, refund, hold or release what it names.</p>
+          <p>{t('againText')}</p>
         </Confirm>
       )}
     </>
@@ -86,32 +89,36 @@ export function BillingEvents() {
   const platform = isPlatform(filters.platform_eq) ? PLATFORM_TITLES[filters.platform_eq] : undefined;
   const columns: Column<BillingEvent>[] = [
     {
-      label: 'Received',
+      label: t('received'),
       cell: (e) => dateTime(e.attributes.received_at),
       text: (e) => new Date(e.attributes.received_at * 1000).toISOString(),
     },
     {
-      label: 'Platform',
+      label: t('platform'),
       cell: (e) => PLATFORM_TITLES[e.attributes.platform],
       text: (e) => e.attributes.platform,
     },
-    { label: 'Type', cell: (e) => <code>{e.attributes.type}</code>, text: (e) => e.attributes.type },
+    { label: t('type'), cell: (e) => <code>{e.attributes.type}</code>, text: (e) => e.attributes.type },
     {
-      label: 'Outcome',
+      label: t('outcome'),
       // The reason wraps: a sentence on one line pushed the row's action out of sight.
       cell: (e) => (
         <span class="wrap">
-          <span class={`state ${e.attributes.outcome}`}>{e.attributes.outcome}</span>
+          <span class={`state ${e.attributes.outcome}`}>{t(`outcomes.${e.attributes.outcome}`)}</span>
           {e.attributes.reason && <span class="hint"> {e.attributes.reason}</span>}
-          {!e.attributes.livemode && <span class="tag">test</span>}
+          {!e.attributes.livemode && <span class="tag">{t('test')}</span>}
         </span>
       ),
       text: (e) => `${e.attributes.outcome}${e.attributes.reason ? `: ${e.attributes.reason}` : ''}`,
     },
-    { label: 'Records', cell: (e) => <Touched event={e} />, text: (e) => e.attributes.touched.map((t) => `${t.type} ${t.id}`).join(' ') },
-    { label: 'Event', cell: (e) => <code class="secret">{e.id}</code>, text: (e) => e.id },
     {
-      label: 'Actions',
+      label: t('records.title'),
+      cell: (e) => <Touched event={e} />,
+      text: (e) => e.attributes.touched.map((t) => `${t.type} ${t.id}`).join(' '),
+    },
+    { label: t('event'), cell: (e) => <code class="secret">{e.id}</code>, text: (e) => e.id },
+    {
+      label: t('actions'),
       cell: (e) => (
         <Reprocess
           event={e}
@@ -125,30 +132,30 @@ export function BillingEvents() {
   ];
   return (
     <section>
-      <h1>Billing events</h1>
+      <h1>{t('title')}</h1>
       <div class="filters">
         <label>
-          <span>Platform</span>
+          <span>{t('platform')}</span>
           <select value={filters.platform_eq ?? ''} onChange={(e) => set({ platform_eq: e.currentTarget.value })}>
-            <option value="">All</option>
+            <option value="">{t('all')}</option>
             {PLATFORMS.map((p) => (
               <option value={p}>{PLATFORM_TITLES[p]}</option>
             ))}
           </select>
         </label>
         <label>
-          <span>Outcome</span>
+          <span>{t('outcome')}</span>
           <select value={filters.outcome_eq ?? ''} onChange={(e) => set({ outcome_eq: e.currentTarget.value })}>
-            <option value="">Any</option>
+            <option value="">{t('any')}</option>
             {OUTCOMES.map((o) => (
-              <option value={o}>{o}</option>
+              <option value={o}>{t(`outcomes.${o}`)}</option>
             ))}
           </select>
         </label>
         {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for the browsers we serve; role="search" says the same */}
         <form role="search" onSubmit={byType.onSubmit}>
           <label>
-            <span>Type</span>
+            <span>{t('type')}</span>
             <input
               name="type_eq"
               type="search"
@@ -159,7 +166,7 @@ export function BillingEvents() {
             />
           </label>
           <button type="submit" class="secondary">
-            Filter
+            {t('filter')}
           </button>
         </form>
       </div>
@@ -172,22 +179,19 @@ export function BillingEvents() {
         {(answer) =>
           answer.data.length === 0 ? (
             Object.keys(filters).length > 0 ? (
-              <Empty title={`No ${platform ?? 'billing'} events match these filters`}>
+              <Empty title={platform ? t('noneOfPlatform', { platform }) : t('noneFiltered')}>
                 <p>
-                  <a href={path}>Show every event</a>.
+                  <a href={path}>{t('showEvery')}</a>.
                 </p>
               </Empty>
             ) : (
-              <Empty title="No billing events yet">
-                <p>
-                  Connect Stripe, Paddle or Lemon Squeezy in the <a href={href('/settings#integrations')}>settings</a>, then send a test
-                  event from the platform: it appears here with what it did.
-                </p>
+              <Empty title={t('none')}>
+                <p>{tx('noneText', { link: <a href={href('/settings#integrations')}>{t('settings')}</a> })}</p>
               </Empty>
             )
           ) : (
             <>
-              <Table caption="Billing events" columns={columns} rows={answer.data} csv="billing-events" />
+              <Table caption={t('title')} columns={columns} rows={answer.data} csv="billing-events" />
               <Pager page={page} hasMore={answer.meta.pagination.has_more} go={(p) => set({ page: String(p) })} />
             </>
           )
