@@ -34,8 +34,8 @@ const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Sett
 const BillingEvents = lazyPage(() => import('./billing-events/page.js').then((m) => withItsWords(m.BillingEvents)));
 const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
 const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js').then((m) => m.WebhookDeliveries));
-const Bounties = lazyPage(() => import('./pages/bounties.js').then((m) => m.Bounties));
-const BountyPage = lazyPage(() => import('./pages/bounties.js').then((m) => m.BountyPage));
+const Bounties = lazyPage(() => import('./bounties/page.js').then((m) => withItsWords(m.Bounties)));
+const BountyPage = lazyPage(() => import('./bounties/page.js').then((m) => withItsWords(m.BountyPage)));
 const Notifications = lazyPage(() => import('./notifications/page.js').then((m) => withItsWords(m.Notifications)));
 const Messages = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.Messages)));
 const MessageThread = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.MessageThread)));

@@ -10,6 +10,7 @@ import { useLoad } from '../../common/use-api.js';
 import { Show, Table, type Column } from '../../common/ui.js';
 import { allGroups, byId, type Group } from '../groups.js';
 import { href } from '../session.js';
+import { t } from './words.js';
 
 type Bounty = Answer<'/v1/bounties'>['data'][number];
 type Submission = Answer<'/v1/bounties/{id}/submissions'>['data'][number];
@@ -17,17 +18,15 @@ type Kind = Bounty['attributes']['kind'];
 type Metric = NonNullable<Bounty['attributes']['metric']>;
 
 const DAY = 86_400;
-const METRICS: Record<Metric, string> = { sales: 'Sales', leads: 'Sign-ups', revenue: 'Revenue' };
 /** A day typed in a date field, as the Unix time of its UTC midnight. */
 const unixOf = (day: string): number => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000);
 const dayOf = (unix: number): string => new Date(unix * 1000).toISOString().slice(0, 10);
 
 function targetWords(b: Bounty['attributes']): string {
-  if (b.kind === 'submission') return `Approved submission (up to ${b.max_submissions} a partner)`;
+  if (b.kind === 'submission') return t('target.submission', { count: b.max_submissions ?? 1 });
   const target = Number(b.target);
-  return b.metric === 'revenue'
-    ? `${money(target, b.currency)} of revenue`
-    : `${int(target)} ${METRICS[b.metric ?? 'sales'].toLowerCase()}`;
+  if (b.metric === 'revenue') return t('target.revenue', { amount: money(target, b.currency) });
+  return b.metric === 'leads' ? t('target.leads', { count: target, n: int(target) }) : t('target.sales', { count: target, n: int(target) });
 }
 
 /** The dialog that makes a bounty, or edits `bounty`. */
@@ -47,27 +46,27 @@ function BountyForm({
   const [metric, setMetric] = useState<Metric>(a?.metric ?? 'sales');
   return (
     <Confirm
-      title={bounty ? `Edit ${a?.name}` : 'New bounty'}
-      confirm={bounty ? 'Save bounty' : 'Make bounty'}
+      title={bounty ? t('editTitle', { name: a?.name ?? '' }) : t('new')}
+      confirm={bounty ? t('save') : t('make')}
       wide
       onClose={onClose}
       onConfirm={async (form) => {
         const currency = text(form, 'currency').trim().toUpperCase();
         const start = unixOf(text(form, 'starts'));
         const end = unixOf(text(form, 'ends')) + DAY;
-        if (Number.isNaN(start) || Number.isNaN(end)) throw new Error('Give the first and the last day of the bounty.');
+        if (Number.isNaN(start) || Number.isNaN(end)) throw new Error(t('noDays'));
         const terms = {
           name: text(form, 'name').trim(),
           description: text(form, 'description').trim(),
           group_ids: form.getAll('group_ids').map(String),
           starts_at: start,
           ends_at: end,
-          amount: parseMajor(text(form, 'amount'), currency, 'the reward'),
+          amount: parseMajor(text(form, 'amount'), currency, t('theReward')),
           currency,
           ...(kind === 'performance'
             ? {
                 metric,
-                target: metric === 'revenue' ? parseMajor(text(form, 'target'), currency, 'the target') : Number(text(form, 'target')),
+                target: metric === 'revenue' ? parseMajor(text(form, 'target'), currency, t('theTarget')) : Number(text(form, 'target')),
               }
             : {
                 max_submissions: Number(text(form, 'max_submissions')),
@@ -82,53 +81,53 @@ function BountyForm({
       }}
     >
       <label>
-        Name <span class="hint">(partners see it)</span>
+        {t('name')} <span class="hint">{t('nameHint')}</span>
         {/* biome-ignore lint/a11y/noAutofocus: the dialog is this one form: typing starts in its first field */}
         <input name="name" required maxLength={100} value={a?.name} autoFocus />
       </label>
       <label>
-        What to do <span class="hint">(optional)</span>
+        {t('whatToDo')} <span class="hint">{t('optional')}</span>
         <textarea name="description" maxLength={2000} rows={2} value={a?.description} />
       </label>
       <div class="fields">
         <label>
-          Kind
+          {t('kind')}
           <select name="kind" value={kind} disabled={bounty !== undefined} onChange={(e) => setKind(e.currentTarget.value as Kind)}>
-            <option value="performance">Performance: reach a target</option>
-            <option value="submission">Submission: send proof for review</option>
+            <option value="performance">{t('performance')}</option>
+            <option value="submission">{t('submission')}</option>
           </select>
         </label>
         <label class="short">
-          Reward
+          {t('reward')}
           <input name="amount" inputMode="decimal" required autocomplete="off" value={a && majorText(a.amount, a.currency)} />
         </label>
         <label class="short">
-          Currency
+          {t('currency')}
           <input name="currency" required maxLength={3} pattern="[A-Za-z]{3}" placeholder="USD" value={a?.currency} autocomplete="off" />
         </label>
       </div>
       <div class="fields">
         <label>
-          First day
+          {t('firstDay')}
           <input name="starts" type="date" required value={a && dayOf(a.starts_at)} />
         </label>
         <label>
-          Last day
+          {t('lastDay')}
           <input name="ends" type="date" required value={a && dayOf(a.ends_at - DAY)} />
         </label>
       </div>
       {kind === 'performance' ? (
         <div class="fields">
           <label>
-            Counts
+            {t('counts')}
             <select name="metric" value={metric} onChange={(e) => setMetric(e.currentTarget.value as Metric)}>
-              <option value="sales">Sales (payments not refunded)</option>
-              <option value="leads">Sign-ups</option>
-              <option value="revenue">Revenue after refunds, in the reward's currency</option>
+              <option value="sales">{t('metrics.sales')}</option>
+              <option value="leads">{t('metrics.leads')}</option>
+              <option value="revenue">{t('metrics.revenue')}</option>
             </select>
           </label>
           <label class="short">
-            Target
+            {t('targetLabel')}
             <input
               name="target"
               inputMode="decimal"
@@ -141,24 +140,24 @@ function BountyForm({
       ) : (
         <div class="fields">
           <label class="short">
-            Submissions a partner
+            {t('maxSubmissions')}
             <input name="max_submissions" type="number" min={1} max={100} required value={a?.max_submissions ?? 1} />
           </label>
           <label class="short">
-            URLs at most
+            {t('maxUrls')}
             <input name="max_urls" type="number" min={0} max={20} required value={a?.max_urls ?? 5} />
           </label>
           <label class="short">
-            Characters at most
+            {t('maxText')}
             <input name="max_text" type="number" min={0} max={10000} required value={a?.max_text ?? 2000} />
           </label>
           <label class="check">
-            <input name="requires_url" type="checkbox" checked={a?.requires_url} /> A URL is required
+            <input name="requires_url" type="checkbox" checked={a?.requires_url} /> {t('requiresUrl')}
           </label>
         </div>
       )}
       <fieldset>
-        <legend>For the groups (none ticked: every partner)</legend>
+        <legend>{t('groupsLegend')}</legend>
         {groups.map((g) => (
           <label class="check">
             <input type="checkbox" name="group_ids" value={g.id} checked={a?.group_ids.includes(g.id)} /> {g.attributes.name}
@@ -185,37 +184,39 @@ export function Bounties() {
   return (
     <section>
       <div class="panel-head">
-        <h1>Bounties</h1>
+        <h1>{t('title')}</h1>
         <button type="button" onClick={() => setEditing('new')}>
-          New bounty
+          {t('new')}
         </button>
       </div>
-      <p>
-        A flat reward for reaching a target in a period, awarded once by your own records, or for a submission you approve. Both become a
-        commission.
-      </p>
+      <p>{t('intro')}</p>
       <Show loaded={loaded}>
         {({ bounties, groups }) => {
           const groupsById = byId(groups);
           const columns: Column<Bounty>[] = [
-            { label: 'Name', cell: (b) => <a href={href(`/bounties/${b.id}`)}>{b.attributes.name}</a> },
-            { label: 'Reward', cell: (b) => money(b.attributes.amount, b.attributes.currency), numeric: true },
-            { label: 'For', cell: (b) => targetWords(b.attributes) },
-            { label: 'Period', cell: (b) => `${dateTime(b.attributes.starts_at)} – ${dateTime(b.attributes.ends_at)}`, minor: true },
+            { label: t('name'), cell: (b) => <a href={href(`/bounties/${b.id}`)}>{b.attributes.name}</a> },
+            { label: t('reward'), cell: (b) => money(b.attributes.amount, b.attributes.currency), numeric: true },
+            { label: t('for'), cell: (b) => targetWords(b.attributes) },
+            { label: t('period'), cell: (b) => `${dateTime(b.attributes.starts_at)} – ${dateTime(b.attributes.ends_at)}`, minor: true },
             {
-              label: 'Groups',
-              cell: (b) => b.attributes.group_ids.map((id) => groupsById[id]?.attributes.name ?? id).join(', ') || 'Every group',
+              label: t('groups'),
+              cell: (b) => b.attributes.group_ids.map((id) => groupsById[id]?.attributes.name ?? id).join(', ') || t('everyGroup'),
               minor: true,
             },
             {
-              label: 'Actions',
+              label: t('actions'),
               cell: (b) => (
                 <>
-                  <button type="button" class="secondary" onClick={() => setEditing(b)} aria-label={`Edit ${b.attributes.name}`}>
-                    Edit
+                  <button
+                    type="button"
+                    class="secondary"
+                    onClick={() => setEditing(b)}
+                    aria-label={t('editTitle', { name: b.attributes.name })}
+                  >
+                    {t('edit')}
                   </button>{' '}
                   <button type="button" class="secondary" onClick={() => archive(b)}>
-                    {b.attributes.archived ? 'Restore' : 'Archive'}
+                    {b.attributes.archived ? t('restore') : t('archive')}
                     <span class="visually-hidden"> {b.attributes.name}</span>
                   </button>
                 </>
@@ -224,7 +225,7 @@ export function Bounties() {
           ];
           return (
             <>
-              {bounties.length === 0 ? <p>No bounty yet.</p> : <Table caption="Bounties" columns={columns} rows={bounties} />}
+              {bounties.length === 0 ? <p>{t('none')}</p> : <Table caption={t('title')} columns={columns} rows={bounties} />}
               {editing && (
                 <BountyForm
                   bounty={editing === 'new' ? undefined : editing}
@@ -241,7 +242,7 @@ export function Bounties() {
   );
 }
 
-const STATES: Record<Submission['attributes']['state'], string> = { pending: 'Waiting', approved: 'Approved', rejected: 'Rejected' };
+const stateOf = (s: Submission) => t(`states.${s.attributes.state}`);
 
 /** One bounty's submissions, the waiting ones first to decide. */
 export function BountyPage({ id }: { id: string }) {
@@ -263,18 +264,18 @@ export function BountyPage({ id }: { id: string }) {
   return (
     <section>
       <p>
-        <a href={href('/bounties')}>All bounties</a>
+        <a href={href('/bounties')}>{t('all')}</a>
       </p>
       <Show loaded={loaded}>
         {({ bounty, submissions, names }) => {
           const columns: Column<Submission>[] = [
-            { label: 'Sent', cell: (s) => dateTime(s.attributes.created_at), minor: true },
+            { label: t('sent'), cell: (s) => dateTime(s.attributes.created_at), minor: true },
             {
-              label: 'Partner',
-              cell: (s) => <a href={href(`/partners/${s.attributes.partner_id}`)}>{names[s.attributes.partner_id] ?? 'Partner'}</a>,
+              label: t('partner'),
+              cell: (s) => <a href={href(`/partners/${s.attributes.partner_id}`)}>{names[s.attributes.partner_id] ?? t('partner')}</a>,
             },
             {
-              label: 'Proof',
+              label: t('proof'),
               cell: (s) => (
                 <>
                   {s.attributes.urls.map((u) => (
@@ -289,20 +290,19 @@ export function BountyPage({ id }: { id: string }) {
               ),
             },
             {
-              label: 'State',
-              cell: (s) =>
-                s.attributes.reject_reason ? `${STATES[s.attributes.state]}: ${s.attributes.reject_reason}` : STATES[s.attributes.state],
+              label: t('state'),
+              cell: (s) => (s.attributes.reject_reason ? `${stateOf(s)}: ${s.attributes.reject_reason}` : stateOf(s)),
             },
             {
-              label: 'Decide',
+              label: t('decide'),
               cell: (s) =>
                 s.attributes.state === 'pending' && (
                   <>
                     <button type="button" onClick={() => decide(s, { state: 'approved' })}>
-                      Approve
+                      {t('approve')}
                     </button>{' '}
                     <button type="button" class="secondary" onClick={() => setRejecting(s)}>
-                      Reject
+                      {t('reject')}
                     </button>
                   </>
                 ),
@@ -315,21 +315,28 @@ export function BountyPage({ id }: { id: string }) {
             <>
               <h1>{bounty.attributes.name}</h1>
               <p>
-                {money(bounty.attributes.amount, bounty.attributes.currency)} for: {targetWords(bounty.attributes)}.{' '}
+                {t('rewardFor', {
+                  amount: money(bounty.attributes.amount, bounty.attributes.currency),
+                  target: targetWords(bounty.attributes),
+                })}{' '}
                 {bounty.attributes.description}
               </p>
-              <h2>Submissions</h2>
-              {submissions.length === 0 ? <p>No submission yet.</p> : <Table caption="Submissions" columns={columns} rows={waiting} />}
+              <h2>{t('submissions')}</h2>
+              {submissions.length === 0 ? (
+                <p>{t('noSubmissions')}</p>
+              ) : (
+                <Table caption={t('submissions')} columns={columns} rows={waiting} />
+              )}
               {rejecting && (
                 <Confirm
-                  title="Reject the submission"
-                  confirm="Reject"
+                  title={t('rejectTitle')}
+                  confirm={t('reject')}
                   danger
                   onClose={() => setRejecting(undefined)}
                   onConfirm={(form) => decide(rejecting, { state: 'rejected', reject_reason: text(form, 'reason').trim() })}
                 >
                   <label>
-                    Reason <span class="hint">(the partner reads it)</span>
+                    {t('reason')} <span class="hint">{t('reasonHint')}</span>
                     {/* biome-ignore lint/a11y/noAutofocus: the dialog asks this one thing */}
                     <input name="reason" required maxLength={500} autoFocus />
                   </label>
