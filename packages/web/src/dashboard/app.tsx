@@ -39,7 +39,7 @@ const BountyPage = lazyPage(() => import('./bounties/page.js').then((m) => withI
 const Notifications = lazyPage(() => import('./notifications/page.js').then((m) => withItsWords(m.Notifications)));
 const Messages = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.Messages)));
 const MessageThread = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.MessageThread)));
-const Resources = lazyPage(() => import('./pages/resources.js').then((m) => m.Resources));
+const Resources = lazyPage(() => import('./resources/page.js').then((m) => withItsWords(m.Resources)));
 const Leads = lazyPage(() => import('./leads/page.js').then((m) => withItsWords(m.Leads)));
 
 // Labels are said when the menu renders, in the language spoken then.

@@ -9,18 +9,15 @@ import { dateTime } from '../../common/format.js';
 import { fileSize } from '../../common/file-size.js';
 import { useLoad } from '../../common/use-api.js';
 import { CopyButton, Empty, Show, Table, type Column } from '../../common/ui.js';
+import { t } from './words.js';
 
 type Resource = Answer<'/v1/resources'>['data'][number];
 type Brand = Answer<'/v1/program/branding'>['data']['attributes'];
 
-const TYPE_NAMES: Record<string, string> = {
-  'image/png': 'PNG image',
-  'image/jpeg': 'JPEG image',
-  'image/webp': 'WebP image',
-  'image/gif': 'GIF image',
-  'image/svg+xml': 'SVG image',
-  'application/pdf': 'PDF document',
-  'application/zip': 'ZIP archive',
+/** A file's kind in words, by its media type: the part after the slash names the key (types.png, types.pdf). */
+const typeName = (mediaType: string | null | undefined): string => {
+  const sub = (mediaType ?? '').split('/')[1]?.replace('+xml', '') ?? '';
+  return t(`types.${sub as 'png'}`, { defaultValue: t('file') });
 };
 
 const loadAll = async (signal: AbortSignal) => {
@@ -32,11 +29,8 @@ export function Resources() {
   const loaded = useLoad(loadAll, 'resources');
   return (
     <section>
-      <h1>Brand resources</h1>
-      <p>
-        Logos, images, documents and copy for your partners: they download them in the portal and the embedded portal, in this order. Files
-        are checked by what they contain; PNG, JPEG, WebP, GIF, SVG (without scripts), PDF and ZIP, up to 10 MB.
-      </p>
+      <h1>{t('title')}</h1>
+      <p>{t('intro')}</p>
       <Show loaded={loaded}>
         {({ resources, brand }) => (
           <>
@@ -69,13 +63,13 @@ function Upload({ done }: { done: () => void }) {
   });
   return (
     <form class="panel" onSubmit={onSubmit} aria-labelledby="upload-title">
-      <h2 id="upload-title">Upload a file</h2>
+      <h2 id="upload-title">{t('upload')}</h2>
       <label>
-        Title
+        {t('titleLabel')}
         <input name="title" required maxLength={200} />
       </label>
       <label>
-        File
+        {t('file')}
         <input
           name="file"
           type="file"
@@ -83,7 +77,7 @@ function Upload({ done }: { done: () => void }) {
           accept="image/png,image/jpeg,image/webp,image/gif,image/svg+xml,application/pdf,application/zip"
         />
       </label>
-      <Saving error={error} done={saved && 'Uploaded.'} busy={busy} label="Upload" />
+      <Saving error={error} done={saved && t('uploaded')} busy={busy} label={t('uploadButton')} />
     </form>
   );
 }
@@ -99,16 +93,16 @@ function AddCopy({ done }: { done: () => void }) {
   });
   return (
     <form class="panel" onSubmit={onSubmit} aria-labelledby="copy-title">
-      <h2 id="copy-title">Add copy</h2>
+      <h2 id="copy-title">{t('addCopy')}</h2>
       <label>
-        Title
+        {t('titleLabel')}
         <input name="title" required maxLength={200} />
       </label>
       <label>
-        Text partners copy
+        {t('copyText')}
         <textarea name="body" required maxLength={10000} rows={4} />
       </label>
-      <Saving error={error} done={saved && 'Added.'} busy={busy} label="Add copy" />
+      <Saving error={error} done={saved && t('added')} busy={busy} label={t('addCopy')} />
     </form>
   );
 }
@@ -122,38 +116,42 @@ function ResourceList({ resources, changed }: { resources: Resource[]; changed: 
     changed();
   };
   const columns: Column<Resource>[] = [
-    { label: 'Title', cell: (r) => r.attributes.title },
+    { label: t('titleLabel'), cell: (r) => r.attributes.title },
     {
-      label: 'What',
+      label: t('what'),
       cell: (r) =>
         r.attributes.kind === 'copy' ? (
           <span>{r.attributes.body}</span>
         ) : (
-          `${TYPE_NAMES[r.attributes.media_type ?? ''] ?? 'File'}, ${fileSize(r.attributes.size)}`
+          `${typeName(r.attributes.media_type)}, ${fileSize(r.attributes.size)}`
         ),
     },
-    { label: 'Added', cell: (r) => dateTime(r.attributes.created_at), minor: true },
+    { label: t('addedAt'), cell: (r) => dateTime(r.attributes.created_at), minor: true },
     {
-      label: 'Actions',
+      label: t('actions'),
       cell: (r) => {
         const at = resources.indexOf(r);
         return (
           <span class="buttons">
             {r.attributes.kind === 'file' ? (
               <a class="button-link" href={`/v1/resources/${encodeURIComponent(r.id)}/file`} download>
-                Download<span class="visually-hidden"> {r.attributes.title}</span>
+                {t('download')}
+                <span class="visually-hidden"> {r.attributes.title}</span>
               </a>
             ) : (
-              <CopyButton text={r.attributes.body ?? ''} label="Copy" />
+              <CopyButton text={r.attributes.body ?? ''} label={t('copy')} />
             )}
             <button type="button" class="secondary" disabled={at === 0} onClick={() => move(at, at - 1)}>
-              Up<span class="visually-hidden"> {r.attributes.title}</span>
+              {t('up')}
+              <span class="visually-hidden"> {r.attributes.title}</span>
             </button>
             <button type="button" class="secondary" disabled={at === resources.length - 1} onClick={() => move(at, at + 1)}>
-              Down<span class="visually-hidden"> {r.attributes.title}</span>
+              {t('down')}
+              <span class="visually-hidden"> {r.attributes.title}</span>
             </button>
             <button type="button" class="danger" onClick={() => setDeleting(r)}>
-              Delete<span class="visually-hidden"> {r.attributes.title}</span>
+              {t('delete')}
+              <span class="visually-hidden"> {r.attributes.title}</span>
             </button>
           </span>
         );
@@ -162,16 +160,16 @@ function ResourceList({ resources, changed }: { resources: Resource[]; changed: 
   ];
   return (
     <>
-      <h2>Your resources</h2>
+      <h2>{t('yours')}</h2>
       {resources.length === 0 ? (
-        <Empty title="No resources yet">Upload a logo or add a piece of copy above.</Empty>
+        <Empty title={t('none')}>{t('noneText')}</Empty>
       ) : (
-        <Table caption="Brand resources" columns={columns} rows={resources} />
+        <Table caption={t('title')} columns={columns} rows={resources} />
       )}
       {deleting && (
         <Confirm
-          title={`Delete ${deleting.attributes.title}?`}
-          confirm="Delete"
+          title={t('deleteTitle', { title: deleting.attributes.title })}
+          confirm={t('delete')}
           danger
           onClose={() => setDeleting(null)}
           onConfirm={async () => {
@@ -180,7 +178,7 @@ function ResourceList({ resources, changed }: { resources: Resource[]; changed: 
             changed();
           }}
         >
-          <p>Partners can no longer download it. If it is your logo, your pages show your program's name alone.</p>
+          <p>{t('deleteText')}</p>
         </Confirm>
       )}
     </>
@@ -198,16 +196,13 @@ function Branding({ brand, images, done }: { brand: Brand; images: Resource[]; d
   });
   return (
     <form class="panel" onSubmit={onSubmit} aria-labelledby="branding-title">
-      <h2 id="branding-title">Branding</h2>
-      <p>
-        What the portal, your public page and the embedded portal show instead of Tally's: your logo and colour. E-mails to partners come
-        from your program's name.
-      </p>
+      <h2 id="branding-title">{t('branding')}</h2>
+      <p>{t('brandingText')}</p>
       <label>
-        Logo
+        {t('logo')}
         {/* Uncontrolled (selected, defaultValue): a refused save keeps what the owner typed. */}
         <select name="logo_id">
-          <option value="">None: the program's name</option>
+          <option value="">{t('noLogo')}</option>
           {images.map((r) => (
             <option value={r.id} selected={r.id === brand.logo_id}>
               {r.attributes.title}
@@ -216,7 +211,7 @@ function Branding({ brand, images, done }: { brand: Brand; images: Resource[]; d
         </select>
       </label>
       <label>
-        Accent colour
+        {t('accent')}
         <input
           name="accent"
           defaultValue={brand.accent ?? ''}
@@ -226,16 +221,16 @@ function Branding({ brand, images, done }: { brand: Brand; images: Resource[]; d
         />
       </label>
       <p id="accent-help" class="hint">
-        As #rrggbb. It colours links and buttons on white, so it needs a contrast of at least 4.5:1 (WCAG AA); a lighter one is refused.
+        {t('accentHint')}
       </p>
       <label>
-        Own host name
+        {t('host')}
         <input name="host" defaultValue={brand.host ?? ''} placeholder="partners.example.com" aria-describedby="host-help" />
       </label>
       <p id="host-help" class="hint">
-        Served by your operator's reverse proxy: its home page opens your public page. See the self-hosting guide.
+        {t('hostHint')}
       </p>
-      <Saving error={error} done={saved} busy={busy} label="Save branding" />
+      <Saving error={error} done={saved} busy={busy} label={t('saveBranding')} />
     </form>
   );
 }
