@@ -33,7 +33,7 @@ const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payout
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Settings));
 const BillingEvents = lazyPage(() => import('./billing-events/page.js').then((m) => withItsWords(m.BillingEvents)));
 const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
-const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js').then((m) => m.WebhookDeliveries));
+const WebhookDeliveries = lazyPage(() => import('./webhook-deliveries/page.js').then((m) => withItsWords(m.WebhookDeliveries)));
 const Bounties = lazyPage(() => import('./bounties/page.js').then((m) => withItsWords(m.Bounties)));
 const BountyPage = lazyPage(() => import('./bounties/page.js').then((m) => withItsWords(m.BountyPage)));
 const Notifications = lazyPage(() => import('./notifications/page.js').then((m) => withItsWords(m.Notifications)));
@@ -272,6 +272,7 @@ function Pages() {
 }
 
 export function App() {
+  useLanguage(); // re-renders every page when the language changes
   return (
     <LocationProvider scope={BASE}>
       <Pages />

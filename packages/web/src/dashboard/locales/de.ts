@@ -115,6 +115,16 @@ const de: Catalogue<typeof en> = {
       auto: 'Tally, bei der Annahme',
     },
   },
+  webhooks: {
+    enabled: 'aktiv',
+    disabled: 'deaktiviert: {{reason}}',
+    failingSince: 'schlägt fehl seit {{date}}',
+    sendTest: 'Testereignis senden',
+    sendTestTo: 'Ein Testereignis an {{url}} senden?',
+    sendTestHere: 'Ein Testereignis an diesen Endpunkt senden?',
+    send: 'Senden',
+    testText: 'Ein webhook.test-Ereignis wird jetzt zugestellt, signiert wie jedes andere, und bei seinen Zustellungen aufbewahrt.',
+  },
 };
 
 export default de;

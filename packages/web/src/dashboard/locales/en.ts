@@ -113,4 +113,14 @@ export default {
       auto: 'Tally, on acceptance',
     },
   },
+  webhooks: {
+    enabled: 'enabled',
+    disabled: 'disabled: {{reason}}',
+    failingSince: 'failing since {{date}}',
+    sendTest: 'Send test event',
+    sendTestTo: 'Send a test event to {{url}}?',
+    sendTestHere: 'Send a test event to this endpoint?',
+    send: 'Send',
+    testText: 'A webhook.test event is delivered to it now, signed like every other, and kept among its deliveries.',
+  },
 };

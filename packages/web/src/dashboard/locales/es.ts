@@ -117,6 +117,16 @@ const es: Catalogue<typeof en> = {
       auto: 'Tally, al aceptarlo',
     },
   },
+  webhooks: {
+    enabled: 'activado',
+    disabled: 'desactivado: {{reason}}',
+    failingSince: 'fallando desde el {{date}}',
+    sendTest: 'Enviar evento de prueba',
+    sendTestTo: '¿Enviar un evento de prueba a {{url}}?',
+    sendTestHere: '¿Enviar un evento de prueba a este endpoint?',
+    send: 'Enviar',
+    testText: 'Se le entrega ahora un evento webhook.test, firmado como todos, y se guarda entre sus envíos.',
+  },
 };
 
 export default es;

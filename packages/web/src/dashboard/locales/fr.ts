@@ -118,6 +118,16 @@ const fr: Catalogue<typeof en> = {
       auto: 'Tally, à l’acceptation',
     },
   },
+  webhooks: {
+    enabled: 'activé',
+    disabled: 'désactivé : {{reason}}',
+    failingSince: 'en échec depuis le {{date}}',
+    sendTest: 'Envoyer un événement de test',
+    sendTestTo: 'Envoyer un événement de test à {{url}} ?',
+    sendTestHere: 'Envoyer un événement de test à cet endpoint ?',
+    send: 'Envoyer',
+    testText: 'Un événement webhook.test lui est envoyé maintenant, signé comme tous les autres, et conservé parmi ses envois.',
+  },
 };
 
 export default fr;

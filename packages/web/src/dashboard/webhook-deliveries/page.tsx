@@ -11,6 +11,7 @@ import { useLoad, type Loaded } from '../../common/use-api.js';
 import { Empty, Failure, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
 import { EndpointState, SendTest } from '../webhooks.js';
+import { t, tx } from './words.js';
 
 type Delivery = Answer<'/v1/webhook_endpoints/{id}/deliveries'>['data'][number];
 type Opened = Answer<'/v1/webhook_deliveries/{id}'>;
@@ -33,12 +34,12 @@ const nextAttempt = (d: Delivery): string => (d.attributes.next_attempt_at === u
 const dueSoon = (d: { attributes: { state: string; next_attempt_at?: number } }): boolean =>
   d.attributes.state === 'pending' && (d.attributes.next_attempt_at ?? 0) - Date.now() / 1000 < REFRESH_WITHIN;
 
-const ATTEMPTS: Column<Attempt & { id: string }>[] = [
-  { label: 'Time', cell: (a) => exactTime(a.attempted_at) },
-  { label: 'Status', cell: (a) => a.status ?? '—' },
-  { label: 'Duration', numeric: true, cell: (a) => `${int(a.duration_ms)} ms` },
-  { label: 'Error', cell: (a) => a.error ?? '—' },
-  { label: 'Answer (first bytes)', cell: (a) => (a.response ? <code class="wrap">{a.response}</code> : '—') },
+const attempts = (): Column<Attempt & { id: string }>[] => [
+  { label: t('time'), cell: (a) => exactTime(a.attempted_at) },
+  { label: t('status'), cell: (a) => a.status ?? '—' },
+  { label: t('duration'), numeric: true, cell: (a) => `${int(a.duration_ms)} ms` },
+  { label: t('error'), cell: (a) => a.error ?? '—' },
+  { label: t('answer'), cell: (a) => (a.response ? <code class="wrap">{a.response}</code> : '—') },
 ];
 
 function DeliveryDetail({
@@ -63,27 +64,31 @@ function DeliveryDetail({
           <>
             <div class="panel-head">
               <h2 id="delivery-title" tabIndex={-1} ref={heading}>
-                Delivery of <code>{d.attributes.event_type}</code>
+                {tx('deliveryOf', { event: <code>{d.attributes.event_type}</code> })}
               </h2>
-              <a href={closeHref}>Close</a>
+              <a href={closeHref}>{t('close')}</a>
             </div>
             <dl class="facts">
-              <dt>State</dt>
+              <dt>{t('state')}</dt>
               <dd>
-                <span class={`state ${d.attributes.state}`}>{d.attributes.state}</span>
-                {d.attributes.next_attempt_at !== undefined && ` (next attempt ${exactTime(d.attributes.next_attempt_at)})`}
+                <span class={`state ${d.attributes.state}`}>{t(`states.${d.attributes.state}`)}</span>
+                {d.attributes.next_attempt_at !== undefined && ` ${t('nextAttemptAt', { date: exactTime(d.attributes.next_attempt_at) })}`}
               </dd>
-              <dt>Event</dt>
+              <dt>{t('event')}</dt>
               <dd>
                 <code class="secret">{d.attributes.event_id}</code>
               </dd>
-              <dt>Created</dt>
+              <dt>{t('created')}</dt>
               <dd>{dateTime(d.attributes.created_at)}</dd>
             </dl>
             {d.attributes.attempt_log?.length ? (
-              <Table caption="Attempts" columns={ATTEMPTS} rows={d.attributes.attempt_log.map((a, i) => ({ ...a, id: String(i) }))} />
+              <Table
+                caption={t('attempts')}
+                columns={attempts()}
+                rows={d.attributes.attempt_log.map((a, i) => ({ ...a, id: String(i) }))}
+              />
             ) : (
-              <p class="hint">Not tried yet: it is sent within a second or two.</p>
+              <p class="hint">{t('notTried')}</p>
             )}
             {error !== undefined && <Failure error={error} />}
             <div class="actions">
@@ -98,7 +103,7 @@ function DeliveryDetail({
                   }
                 }}
               >
-                Resend
+                {t('resend')}
               </button>
             </div>
           </>
@@ -112,31 +117,31 @@ function DeliveryDetail({
 function deliveryColumns(urlWith: (change: Record<string, string>) => string): Column<Delivery>[] {
   return [
     {
-      label: 'Created',
+      label: t('created'),
       cell: (d) => dateTime(d.attributes.created_at),
       text: (d) => new Date(d.attributes.created_at * 1000).toISOString(),
     },
-    { label: 'Event', cell: (d) => <code>{d.attributes.event_type}</code>, text: (d) => d.attributes.event_type },
+    { label: t('event'), cell: (d) => <code>{d.attributes.event_type}</code>, text: (d) => d.attributes.event_type },
     {
-      label: 'State',
-      cell: (d) => <span class={`state ${d.attributes.state}`}>{d.attributes.state}</span>,
+      label: t('state'),
+      cell: (d) => <span class={`state ${d.attributes.state}`}>{t(`states.${d.attributes.state}`)}</span>,
       text: (d) => d.attributes.state,
     },
-    { label: 'Attempts', numeric: true, cell: (d) => int(d.attributes.attempts), text: (d) => String(d.attributes.attempts) },
-    { label: 'Last answer', cell: lastAnswer, text: lastAnswer },
+    { label: t('attempts'), numeric: true, cell: (d) => int(d.attributes.attempts), text: (d) => String(d.attributes.attempts) },
+    { label: t('lastAnswer'), cell: lastAnswer, text: lastAnswer },
     {
-      label: 'Next attempt',
+      label: t('nextAttempt'),
       cell: nextAttempt,
       text: (d) => (d.attributes.next_attempt_at === undefined ? '' : new Date(d.attributes.next_attempt_at * 1000).toISOString()),
     },
     {
-      label: 'Actions',
+      label: t('actions'),
       cell: (d) => (
         <a
           href={urlWith({ open: d.id })}
-          aria-label={`Open the delivery of ${d.attributes.event_type}, ${dateTime(d.attributes.created_at)}`}
+          aria-label={t('openLabel', { event: d.attributes.event_type, date: dateTime(d.attributes.created_at) })}
         >
-          Open
+          {t('open')}
         </a>
       ),
     },
@@ -154,19 +159,19 @@ function EndpointFacts({ endpoint }: { endpoint: Loaded<Endpoint> }) {
             <code class="secret">{e.attributes.url}</code>
             {e.attributes.description && <span class="hint"> {e.attributes.description}</span>}
           </dd>
-          <dt>Events</dt>
-          <dd>{e.attributes.event_types.length ? e.attributes.event_types.join(', ') : 'all events'}</dd>
-          <dt>State</dt>
+          <dt>{t('events')}</dt>
+          <dd>{e.attributes.event_types.length ? e.attributes.event_types.join(', ') : t('allEvents')}</dd>
+          <dt>{t('state')}</dt>
           <dd>
             <EndpointState endpoint={e} />
             {!e.attributes.enabled && (
               <>
                 {' '}
-                <a href={href('/settings#webhooks')}>Enable it in the settings</a>
+                <a href={href('/settings#webhooks')}>{t('enableInSettings')}</a>
               </>
             )}
           </dd>
-          <dt>Secret</dt>
+          <dt>{t('secret')}</dt>
           <dd>
             <code>{e.attributes.secret_hint}</code>
           </dd>
@@ -209,18 +214,18 @@ export function WebhookDeliveries() {
   return (
     <section>
       <p class="crumbs">
-        <a href={href('/settings#webhooks')}>Settings</a> / Webhooks /
+        <a href={href('/settings#webhooks')}>{t('settings')}</a> / {t('webhooks')} /
       </p>
       <div class="page-head">
-        <h1>Webhook deliveries</h1>
+        <h1>{t('title')}</h1>
         <div class="buttons">
           <button type="button" class="secondary" onClick={refresh}>
-            Refresh
+            {t('refresh')}
           </button>
           <SendTest
             endpointId={id}
             done={(error) => {
-              setSaid(error === undefined ? { message: 'A test event is on its way: it appears below.' } : { error });
+              setSaid(error === undefined ? { message: t('testSent') } : { error });
               refresh();
             }}
           />
@@ -239,7 +244,7 @@ export function WebhookDeliveries() {
           loaded={opened}
           closeHref={urlWith({ open: '' })}
           resent={(newId) => {
-            setSaid({ message: 'Sent again, as a new delivery: it is opened here.' });
+            setSaid({ message: t('resent') });
             route(urlWith({ open: newId }), true);
             refresh();
           }}
@@ -247,11 +252,11 @@ export function WebhookDeliveries() {
       )}
       <div class="filters">
         <label>
-          <span>State</span>
+          <span>{t('state')}</span>
           <select value={query.state_eq ?? ''} onChange={(e) => set({ state_eq: e.currentTarget.value })}>
-            <option value="">Any</option>
+            <option value="">{t('any')}</option>
             {STATES.map((s) => (
-              <option value={s}>{s}</option>
+              <option value={s}>{t(`states.${s}`)}</option>
             ))}
           </select>
         </label>
@@ -259,12 +264,12 @@ export function WebhookDeliveries() {
       <Show loaded={list}>
         {(answer) =>
           answer.data.length === 0 ? (
-            <Empty title={query.state_eq ? `No ${query.state_eq} deliveries` : 'No deliveries yet'}>
-              <p>Each event this endpoint wants is delivered here, and every attempt is kept. Send a test event to see one arrive.</p>
+            <Empty title={query.state_eq ? t(`noneIn.${query.state_eq as (typeof STATES)[number]}`) : t('none')}>
+              <p>{t('noneText')}</p>
             </Empty>
           ) : (
             <>
-              <Table caption="Webhook deliveries" columns={deliveryColumns(urlWith)} rows={answer.data} csv="webhook-deliveries" />
+              <Table caption={t('title')} columns={deliveryColumns(urlWith)} rows={answer.data} csv="webhook-deliveries" />
               <Pager page={page} hasMore={answer.meta.pagination.has_more} go={(p) => set({ page: String(p) })} />
             </>
           )
