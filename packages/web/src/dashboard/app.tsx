@@ -17,10 +17,10 @@ import { LanguageChoice } from './language-choice.js';
 
 // Every page but the overview and the sign-in pages is fetched the first time it is opened
 // (preact-iso's router keeps the page on screen until then): the entry carries i18next and
-// stays within its budget (decision 0416). The partners' pages and the record tables share
-// a chunk. A file that cannot be fetched (a tab older than a deploy, whose build emptied
-// dist) becomes a page saying so: preact-iso's lazy would otherwise wait on the rejected
-// import for ever.
+// stays within its budget (decision 0416). A page whose words are a part of their own waits
+// for them (withItsWords). A file that cannot be fetched (a tab older than a deploy, whose
+// build emptied dist) becomes a page saying so: preact-iso's lazy would otherwise wait on
+// the rejected import for ever.
 const Partners = lazyPage(() => import('./partners/list.js').then((m) => withItsWords(m.Partners)));
 const Partner = lazyPage(() => import('./partners/page.js').then((m) => withItsWords(m.Partner)));
 const Referrals = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Referrals)));
@@ -107,8 +107,9 @@ function ProgramSwitcher({ session, refresh, fail }: { session: Session; refresh
 
 function Shell({ session, refresh }: { session: Session; refresh: () => void }) {
   const { path, route } = useLocation();
-  // The owner's choice (null: the browser's); the shell re-renders in it once its words are here.
-  useLanguage(session.attributes.locale);
+  // The owner's choice (null: the browser's); the shell re-renders in it once its words are here,
+  // and the page under it starts again in it (preact-iso's router keeps a page it already shows).
+  const spoken = useLanguage(session.attributes.locale);
   useLostSession(BASE, route);
   const current = (to: string) => (to === '/' ? path === `${BASE}/` || path === BASE : path.startsWith(href(to)));
   const [problem, setProblem] = useState<string>();
@@ -180,7 +181,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           ))}
         </ul>
       </nav>
-      <main id="main" key={session.attributes.program_id}>
+      <main id="main" key={`${session.attributes.program_id}/${spoken}`}>
         {roleOf(session) === 'viewer' && (
           <p class="notice" role="note">
             {t('shell.viewer')}
@@ -272,7 +273,6 @@ function Pages() {
 }
 
 export function App() {
-  useLanguage(); // re-renders every page when the language changes
   return (
     <LocationProvider scope={BASE}>
       <Pages />
