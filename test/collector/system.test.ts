@@ -206,6 +206,7 @@ describe('/openapi.json', () => {
     'get /v1/auth/session',
     'post /v1/auth/sign_out',
     'post /v1/auth/password',
+    'patch /v1/auth/account',
     'post /v1/auth/program',
     'post /v1/auth/reset',
     'get /v1/members',

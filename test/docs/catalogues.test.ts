@@ -108,8 +108,10 @@ async function load(dir: string): Promise<Catalogues> {
 }
 
 describe('the catalogues', () => {
-  it("are found: the portal's and the shared components' at least", () => {
-    expect(found).toEqual(expect.arrayContaining(['packages/web/src/common/locales', 'packages/web/src/portal/locales']));
+  it("are found: the portal's, the dashboard's and the shared components' at least", () => {
+    expect(found).toEqual(
+      expect.arrayContaining(['packages/web/src/common/locales', 'packages/web/src/portal/locales', 'packages/web/src/dashboard/locales']),
+    );
   });
 
   // One test per folder: its languages against English, its keys against the code beside it.

@@ -273,7 +273,7 @@ describe('billing platforms in Chromium', () => {
     await page.waitForURL('**/billing-events?*platform_eq=paddle*');
     await expect.poll(rows).toEqual([expect.stringContaining('customer.created')]);
     expect((await rows())[0]).toContain('Paddle');
-    expect(await page.inputValue('select >> nth=0')).toBe('paddle');
+    expect(await page.inputValue('main select >> nth=0')).toBe('paddle');
 
     // Processed again by hand: the id's ':' is sent encoded.
     const sent: string[] = [];
@@ -309,7 +309,7 @@ describe('billing platforms in Chromium', () => {
     await page.goto(at('/stripe'));
     await page.waitForURL('**/dashboard/billing-events?platform_eq=stripe');
     await expect.poll(rows).toEqual([expect.stringContaining('invoice.paid')]);
-    expect(await page.inputValue('select >> nth=0')).toBe('stripe');
+    expect(await page.inputValue('main select >> nth=0')).toBe('stripe');
     expect(await axeFindings(page)).toEqual([]);
   });
 

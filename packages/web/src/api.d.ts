@@ -9598,6 +9598,8 @@ export interface paths {
                                 type: "session";
                                 attributes: {
                                     email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                     program_id: string;
                                     created_at: number;
                                     programs: {
@@ -9669,6 +9671,8 @@ export interface paths {
                                 type: "session";
                                 attributes: {
                                     email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                     program_id: string;
                                     created_at: number;
                                     programs: {
@@ -9784,6 +9788,8 @@ export interface paths {
                                 type: "session";
                                 attributes: {
                                     email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                     program_id: string;
                                     created_at: number;
                                     programs: {
@@ -9909,6 +9915,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the signed-in user's own account: the dashboard's language, in every program they run */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description en, de, fr or es; null: the browser's */
+                        locale?: ("en" | "de" | "fr" | "es") | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "session";
+                                attributes: {
+                                    email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
+                                    program_id: string;
+                                    created_at: number;
+                                    programs: {
+                                        id: string;
+                                        name: string;
+                                        /** @enum {string} */
+                                        role: "owner" | "admin" | "viewer";
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/v1/auth/program": {
         parameters: {
             query?: never;
@@ -9947,6 +10024,8 @@ export interface paths {
                                 type: "session";
                                 attributes: {
                                     email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                     program_id: string;
                                     created_at: number;
                                     programs: {

@@ -6,6 +6,7 @@
 import { Fragment, type ComponentChildren, h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { pickLocale, type Key, type Locale, type Translator } from './i18n.js';
+import type { Vars } from './words.js';
 
 const MARK = '\u0001';
 
@@ -23,6 +24,16 @@ export interface AppLanguage<E> {
   useLanguage(chosen?: string | null, programDefault?: string | null): Locale;
 }
 
+/** A sentence of `say`'s with elements in it: each slot's element where its `{{name}}` is (a part's `tx`, from its own `t`). */
+export function sentence<K>(say: (key: K, vars?: Vars) => string, key: K, slots: Record<string, ComponentChildren>): ComponentChildren {
+  const marked = say(key, Object.fromEntries(Object.keys(slots).map((name) => [name, `${MARK}${name}${MARK}`])));
+  return h(
+    Fragment,
+    null,
+    marked.split(MARK).map((part, i) => (i % 2 === 1 ? slots[part] : part)),
+  );
+}
+
 export function appLanguage<E extends object>(words: Translator<E>, titleKey: Key<E>): AppLanguage<E> {
   const listeners = new Set<() => void>();
   let asked: Locale | undefined;
@@ -37,14 +48,7 @@ export function appLanguage<E extends object>(words: Translator<E>, titleKey: Ke
   return {
     speak,
     asked: () => asked ?? words.locale(),
-    tx: (key, slots) => {
-      const marked = words.t(key, Object.fromEntries(Object.keys(slots).map((name) => [name, `${MARK}${name}${MARK}`])));
-      return h(
-        Fragment,
-        null,
-        marked.split(MARK).map((part, i) => (i % 2 === 1 ? slots[part] : part)),
-      );
-    },
+    tx: (key, slots) => sentence(words.t, key, slots),
     useLanguage: (chosen, programDefault) => {
       const [spoken, setSpoken] = useState(words.locale());
       useEffect(() => {

@@ -10,52 +10,58 @@ import { lazyPage } from '../common/lazy-page.js';
 import { useLoad } from '../common/use-api.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Overview } from './pages/overview.js';
-import { Partner } from './pages/partner.js';
-import { Partners } from './pages/partners.js';
-import { Clicks, Commissions, Payments, Referrals } from './pages/records.js';
 import { ResetPassword, SignIn, Welcome } from './pages/sign-in.js';
 import { BASE, href, SessionContext, type Session } from './session.js';
+import { t, useLanguage, withItsWords } from './language.js';
+import { LanguageChoice } from './language-choice.js';
 
-// Groups, payouts, the review queue, billing events, settings and a webhook endpoint's deliveries are fetched the
-// first time they are opened (preact-iso's router keeps the page on screen until then),
-// which keeps the first load smaller; the record tables stay in the entry, since a
-// partner's page shows them too. A file that cannot be fetched (a tab older than a
-// deploy, whose build emptied dist) becomes a page saying so: preact-iso's lazy would
-// otherwise wait on the rejected import for ever.
+// Every page but the overview and the sign-in pages is fetched the first time it is opened
+// (preact-iso's router keeps the page on screen until then): the entry carries i18next and
+// stays within its budget (decision 0416). A page whose words are a part of their own waits
+// for them (withItsWords). A file that cannot be fetched (a tab older than a deploy, whose
+// build emptied dist) becomes a page saying so: preact-iso's lazy would otherwise wait on
+// the rejected import for ever.
+const Partners = lazyPage(() => import('./partners/list.js').then((m) => withItsWords(m.Partners)));
+const Partner = lazyPage(() => import('./partners/page.js').then((m) => withItsWords(m.Partner)));
+const Referrals = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Referrals)));
+const Commissions = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Commissions)));
+const Payments = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Payments)));
+const Clicks = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Clicks)));
 const Groups = lazyPage(() => import('./pages/groups.js').then((m) => m.Groups));
 const GroupPage = lazyPage(() => import('./pages/groups.js').then((m) => m.GroupPage));
 const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Settings));
-const BillingEvents = lazyPage(() => import('./pages/billing-events.js').then((m) => m.BillingEvents));
+const BillingEvents = lazyPage(() => import('./billing-events/page.js').then((m) => withItsWords(m.BillingEvents)));
 const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
-const WebhookDeliveries = lazyPage(() => import('./pages/webhook-deliveries.js').then((m) => m.WebhookDeliveries));
-const Bounties = lazyPage(() => import('./pages/bounties.js').then((m) => m.Bounties));
-const BountyPage = lazyPage(() => import('./pages/bounties.js').then((m) => m.BountyPage));
-const Notifications = lazyPage(() => import('./pages/notifications.js').then((m) => m.Notifications));
-const Messages = lazyPage(() => import('./pages/messages.js').then((m) => m.Messages));
-const MessageThread = lazyPage(() => import('./pages/messages.js').then((m) => m.MessageThread));
-const Resources = lazyPage(() => import('./pages/resources.js').then((m) => m.Resources));
-const Leads = lazyPage(() => import('./pages/leads.js').then((m) => m.Leads));
+const WebhookDeliveries = lazyPage(() => import('./webhook-deliveries/page.js').then((m) => withItsWords(m.WebhookDeliveries)));
+const Bounties = lazyPage(() => import('./bounties/page.js').then((m) => withItsWords(m.Bounties)));
+const BountyPage = lazyPage(() => import('./bounties/page.js').then((m) => withItsWords(m.BountyPage)));
+const Notifications = lazyPage(() => import('./notifications/page.js').then((m) => withItsWords(m.Notifications)));
+const Messages = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.Messages)));
+const MessageThread = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.MessageThread)));
+const Resources = lazyPage(() => import('./resources/page.js').then((m) => withItsWords(m.Resources)));
+const Leads = lazyPage(() => import('./leads/page.js').then((m) => withItsWords(m.Leads)));
 const AuditLog = lazyPage(() => import('./pages/audit.js').then((m) => m.AuditLog));
 
+// Labels are said when the menu renders, in the language spoken then.
 const NAV = [
-  ['/', 'Overview'],
-  ['/partners', 'Partners'],
-  ['/messages', 'Messages'],
-  ['/groups', 'Groups'],
-  ['/bounties', 'Bounties'],
-  ['/referrals', 'Referrals'],
-  ['/leads', 'Leads'],
-  ['/commissions', 'Commissions'],
-  ['/review', 'Review'],
-  ['/payments', 'Payments'],
-  ['/clicks', 'Clicks'],
-  ['/payouts', 'Payouts'],
-  ['/billing-events', 'Billing events'],
-  ['/resources', 'Resources'],
-  ['/settings', 'Settings'],
-  ['/audit', 'Audit log'],
-  ['/notifications', 'Your e-mails'],
+  ['/', () => t('nav.overview')],
+  ['/partners', () => t('nav.partners')],
+  ['/messages', () => t('nav.messages')],
+  ['/groups', () => t('nav.groups')],
+  ['/bounties', () => t('nav.bounties')],
+  ['/referrals', () => t('nav.referrals')],
+  ['/leads', () => t('nav.leads')],
+  ['/commissions', () => t('nav.commissions')],
+  ['/review', () => t('nav.review')],
+  ['/payments', () => t('nav.payments')],
+  ['/clicks', () => t('nav.clicks')],
+  ['/payouts', () => t('nav.payouts')],
+  ['/billing-events', () => t('nav.billingEvents')],
+  ['/resources', () => t('nav.resources')],
+  ['/settings', () => t('nav.settings')],
+  ['/audit', () => t('nav.auditLog')],
+  ['/notifications', () => t('nav.yourEmails')],
 ] as const;
 
 /** The messages waiting for the team, beside Messages in the menu; looked at again on each page. */
@@ -67,7 +73,7 @@ function Unread() {
     <span class="badge">
       {' '}
       {n}
-      <span class="visually-hidden"> unread</span>
+      <span class="visually-hidden"> {t('shell.unread')}</span>
     </span>
   ) : null;
 }
@@ -79,7 +85,7 @@ function ProgramSwitcher({ session, refresh, fail }: { session: Session; refresh
   if (programs.length < 2) return <span class="program-name">{programs[0]?.name}</span>;
   return (
     <label class="program-switcher">
-      <span class="visually-hidden">Program</span>
+      <span class="visually-hidden">{t('shell.program')}</span>
       <select
         value={session.attributes.program_id}
         onChange={async (e) => {
@@ -103,6 +109,9 @@ function ProgramSwitcher({ session, refresh, fail }: { session: Session; refresh
 
 function Shell({ session, refresh }: { session: Session; refresh: () => void }) {
   const { path, route } = useLocation();
+  // The owner's choice (null: the browser's); the shell re-renders in it once its words are here,
+  // and the page under it starts again in it (preact-iso's router keeps a page it already shows).
+  const spoken = useLanguage(session.attributes.locale);
   useLostSession(BASE, route);
   const current = (to: string) => (to === '/' ? path === `${BASE}/` || path === BASE : path.startsWith(href(to)));
   const [problem, setProblem] = useState<string>();
@@ -140,7 +149,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
   return (
     <SessionContext.Provider value={{ session, refresh }}>
       <a class="skip" href="#main">
-        Skip to content
+        {t('shell.skip')}
       </a>
       <header class="top">
         <a class="brand" href={href('/')}>
@@ -148,6 +157,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
         </a>
         <ProgramSwitcher session={session} refresh={refresh} fail={fail} />
         <span class="who">{session.attributes.email}</span>
+        <LanguageChoice session={session} refresh={refresh} fail={fail} />
         <button
           type="button"
           class="secondary menu-button"
@@ -155,35 +165,35 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           aria-controls="dashboard-menu"
           onClick={() => setMenuOpen((open) => !open)}
         >
-          Menu
+          {t('shell.menu')}
         </button>
         <button type="button" class="secondary" onClick={signOut}>
-          Sign out
+          {t('shell.signOut')}
         </button>
       </header>
-      <nav class={menuOpen ? 'side folding open' : 'side folding'} id="dashboard-menu" aria-label="Dashboard">
+      <nav class={menuOpen ? 'side folding open' : 'side folding'} id="dashboard-menu" aria-label={t('shell.navigation')}>
         <ul>
           {NAV.map(([to, label]) => (
             <li>
               <a href={href(to)} aria-current={current(to) ? 'page' : undefined}>
-                {label}
+                {label()}
                 {to === '/messages' && <Unread />}
               </a>
             </li>
           ))}
         </ul>
       </nav>
-      <main id="main" key={session.attributes.program_id}>
+      <main id="main" key={`${session.attributes.program_id}/${spoken}`}>
         {roleOf(session) === 'viewer' && (
           <p class="notice" role="note">
-            You are a viewer of this program: you see everything and change nothing. An owner can give you another role.
+            {t('shell.viewer')}
           </p>
         )}
         {problem !== undefined && (
           <p class="failure" role="alert">
             {problem}{' '}
             <button type="button" class="secondary" onClick={() => setProblem(undefined)}>
-              Dismiss
+              {t('shell.dismiss')}
             </button>
           </p>
         )}
@@ -233,9 +243,9 @@ function StripeEventsMoved() {
 function NotFound() {
   return (
     <section>
-      <h1>Not found</h1>
+      <h1>{t('notFound.title')}</h1>
       <p>
-        There is no such page. <a href={href('/')}>Back to the overview</a>.
+        {t('notFound.text')} <a href={href('/')}>{t('notFound.back')}</a>
       </p>
     </section>
   );
@@ -254,7 +264,7 @@ function SignedIn() {
   if (session) return <Shell session={session} refresh={loaded.reload} />;
   if (signedOut) return null;
   if (loaded.error !== undefined) return <Failure error={loaded.error} retry={loaded.reload} />;
-  return <Loading what="Opening the dashboard" />;
+  return <Loading what={t('shell.opening')} />;
 }
 
 function Pages() {

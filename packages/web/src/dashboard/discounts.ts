@@ -5,6 +5,7 @@
 import { api, type Answer } from '../common/api.js';
 import { everyPage } from '../common/codes.js';
 import { locale, money } from '../common/format.js';
+import { t } from './language.js';
 
 export type Discount = Answer<'/v1/discounts'>['data'][number];
 export type Code = Answer<'/v1/discount_codes'>['data'][number];
@@ -20,17 +21,9 @@ export const percentOff = (bps: number): string => `${new Intl.NumberFormat(loca
 export function discountWords(d: Discount['attributes']): string {
   const off = d.kind === 'percent' ? percentOff(d.amount) : money(d.amount, d.currency ?? 'USD');
   const months = d.duration.months ?? 1;
-  const when =
-    d.duration.kind === 'once'
-      ? 'the first payment'
-      : d.duration.kind === 'months'
-        ? `for ${months} month${months === 1 ? '' : 's'}`
-        : 'every payment';
-  return `${off} off ${when}`;
+  if (d.duration.kind === 'once') return t('discounts.once', { off });
+  return d.duration.kind === 'months' ? t('discounts.months', { off, count: months }) : t('discounts.forever', { off });
 }
 
-export const MADE_BY: Record<Code['attributes']['created_by'], string> = {
-  owner: 'an owner',
-  partner: 'the partner, in the portal',
-  auto: 'Tally, on acceptance',
-};
+/** Who made a code, in words. */
+export const madeBy = (by: Code['attributes']['created_by']): string => t(`discounts.madeBy.${by}`);

@@ -2,5 +2,7 @@
 
 import { render } from 'preact';
 import { App } from './app.js';
+import { start } from './language.js';
 
-render(<App />, document.getElementById('app')!);
+// Once the browser's language is loaded (English is in the bundle; another is a small chunk).
+void start().then(() => render(<App />, document.getElementById('app')!));

@@ -2,6 +2,7 @@
 // for the program and, left empty to follow the program, for one partnership.
 
 import { minimumsText, parseMinimums } from '../common/format.js';
+import { t } from './language.js';
 
 export interface RuleValues {
   recurring_months: number | null;
@@ -26,22 +27,22 @@ export function RuleFields({
   recurring?: boolean;
   initial?: boolean;
 }) {
-  const follow = (what: string) => (inherit ? ` (empty: the program's, ${what})` : '');
+  const follow = (what: string) => (inherit ? t('rules.follow', { what }) : '');
   const value = (v: string) => (initial ? { defaultValue: v } : { value: v });
   const hold = (
     <label>
-      Holding period, days <span class="hint">(refunds inside it never need a clawback{follow(String(inherit?.hold_days ?? ''))})</span>
+      {t('rules.hold')} <span class="hint">{t('rules.holdHint', { follow: follow(String(inherit?.hold_days ?? '')) })}</span>
       <input name="hold_days" type="number" min={0} max={365} {...value(String(values.hold_days ?? ''))} required={!inherit} />
     </label>
   );
   return (
     <fieldset class="rules">
-      <legend>Commission rules</legend>
+      <legend>{t('rules.title')}</legend>
       {recurring ? (
         <div class="row">
           <label>
-            Recurring limit, months{' '}
-            <span class="hint">(0: every payment earns, forever{follow(String(inherit?.recurring_months ?? ''))})</span>
+            {t('rules.recurring')}{' '}
+            <span class="hint">{t('rules.recurringHint', { follow: follow(String(inherit?.recurring_months ?? '')) })}</span>
             <input
               name="recurring_months"
               type="number"
@@ -57,10 +58,7 @@ export function RuleFields({
         hold
       )}
       <label>
-        Minimum payout{' '}
-        <span class="hint">
-          (one currency a line, such as USD 50.00; none: any amount is paid{inherit ? '; empty: the program’s' : ''})
-        </span>
+        {t('rules.minimum')} <span class="hint">{inherit ? t('rules.minimumHintInherit') : t('rules.minimumHint')}</span>
         <textarea name="minimum_payout" rows={2} {...value(values.minimum_payout == null ? '' : minimumsText(values.minimum_payout))} />
       </label>
     </fieldset>

@@ -6,6 +6,7 @@ import { api, type Answer } from '../common/api.js';
 import { dateTime } from '../common/format.js';
 import { Confirm } from '../common/forms.js';
 import { href } from './session.js';
+import { t } from './language.js';
 
 export type Endpoint = Answer<'/v1/webhook_endpoints/{id}'>['data'];
 
@@ -23,11 +24,11 @@ export function EndpointState({ endpoint }: { endpoint: Endpoint }) {
   return (
     <>
       {a.enabled ? (
-        <span class="state succeeded">enabled</span>
+        <span class="state succeeded">{t('webhooks.enabled')}</span>
       ) : (
-        <span class="state failed">disabled: {a.disabled_reason?.replace(/^disabled /, '')}</span>
+        <span class="state failed">{t('webhooks.disabled', { reason: a.disabled_reason?.replace(/^disabled /, '') ?? '' })}</span>
       )}
-      {a.failing_since !== undefined && <span class="warn"> failing since {dateTime(a.failing_since)}</span>}
+      {a.failing_since !== undefined && <span class="warn"> {t('webhooks.failingSince', { date: dateTime(a.failing_since) })}</span>}
     </>
   );
 }
@@ -48,19 +49,19 @@ export function SendTest({
   return (
     <>
       <button type="button" class={link ? 'link' : 'secondary'} onClick={() => setAsking(true)}>
-        Send test event
+        {t('webhooks.sendTest')}
       </button>
       {asking && (
         <Confirm
-          title={url ? `Send a test event to ${url}?` : 'Send a test event to this endpoint?'}
-          confirm="Send"
+          title={url ? t('webhooks.sendTestTo', { url }) : t('webhooks.sendTestHere')}
+          confirm={t('webhooks.send')}
           onClose={() => setAsking(false)}
           onConfirm={async () => {
             await api.POST('/v1/webhook_endpoints/{id}/test', { params: { path: { id: endpointId } } });
             done();
           }}
         >
-          <p>A webhook.test event is delivered to it now, signed like every other, and kept among its deliveries.</p>
+          <p>{t('webhooks.testText')}</p>
         </Confirm>
       )}
     </>

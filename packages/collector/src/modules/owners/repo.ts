@@ -8,6 +8,8 @@ import { insertRow } from '../../platform/db/rows.js';
 
 /** An owner's account; `email` is null for the first start's user until its link is redeemed. */
 export interface UserRow extends Credentials {
+  /** The dashboard's language they chose (core/locale.ts); null: their browser's. */
+  locale: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -110,6 +112,10 @@ export async function sessionByHash(
     program,
     role: m_role,
   };
+}
+
+export function setUserLocale(db: Queryable, id: string, locale: string | null, now: number): Promise<number> {
+  return db.run('UPDATE users SET locale = ?, updated_at = ? WHERE id = ?', [locale, now, id]);
 }
 
 export function switchSession(db: Queryable, id: string, programId: string): Promise<number> {

@@ -3,7 +3,7 @@
 // the page's reach.
 
 import { z } from 'zod';
-import { changePassword, redeem, sessionInfo, signIn, signOut, switchProgram, type NewSession } from './service.js';
+import { changePassword, redeem, sessionInfo, signIn, signOut, switchProgram, updateAccount, type NewSession } from './service.js';
 import { PASSWORD_MAX } from '../identity/passwords.js';
 import { resetRoute } from '../identity/http.js';
 import { route, type Reply } from '../../api/route.js';
@@ -11,6 +11,7 @@ import { one, unixTime } from '../../platform/http/schemas.js';
 import type { Db } from '../../platform/db/db.js';
 import { ROLES, type SessionRow } from './repo.js';
 import { email } from '../../api/fields.js';
+import { isLocale, LOCALES } from '../../core/locale.js';
 
 const password = z.string().max(PASSWORD_MAX);
 
@@ -19,6 +20,10 @@ const sessionData = z.object({
   type: z.literal('session'),
   attributes: z.object({
     email: z.string(),
+    locale: z
+      .enum(LOCALES)
+      .nullable()
+      .meta({ description: "The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's" }),
     program_id: z.string(),
     created_at: unixTime,
     programs: z.array(z.object({ id: z.string(), name: z.string(), role: z.enum(ROLES) })),
@@ -34,6 +39,7 @@ async function renderSession(db: Db, session: SessionRow) {
       type: 'session',
       attributes: {
         email: user.email ?? '',
+        locale: isLocale(user.locale) ? user.locale : null,
         program_id: session.program_id,
         created_at: session.created_at,
         programs: memberships.map((m) => ({ id: m.program_id, name: m.program_name, role: m.role })),
@@ -110,6 +116,22 @@ export const authRoutes = [
     async handle({ db, session, body, now }) {
       await changePassword(db, current(session), body.current_password, body.new_password, now);
       return { status: 204 };
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/auth/account',
+    summary: "Change the signed-in user's own account: the dashboard's language, in every program they run",
+    access: 'session',
+    body: z.strictObject({
+      locale: z.enum(LOCALES).nullable().optional().meta({ description: "en, de, fr or es; null: the browser's" }),
+    }),
+    status: 200,
+    response: sessionSchema,
+    async handle({ db, session, body, now }) {
+      const s = current(session);
+      await updateAccount(db, s, body, now);
+      return { status: 200, body: await renderSession(db, s) };
     },
   }),
   route({

@@ -18,6 +18,7 @@ import type { InvitationRow, Membership, Role, SessionRow, UserRow } from './rep
 import * as identity from '../identity/service.js';
 import { checkEmail, LINK_SECONDS, signInKey } from '../identity/service.js';
 import { uuidv7 } from '../../core/ids.js';
+import type { Locale } from '../../core/locale.js';
 import { checkPasswordRules, hashPassword } from '../identity/passwords.js';
 import { hashToken } from '../tokens/service.js';
 import { enqueueMail } from '../mail/outbox.js';
@@ -45,6 +46,7 @@ function newUser(email: string | null, now: number): UserRow {
     password_hash: null,
     failed_count: 0,
     locked_until: null,
+    locale: null,
     created_at: now,
     updated_at: now,
   };
@@ -266,6 +268,18 @@ export async function switchProgram(db: Db, session: SessionRow, programId: stri
   const memberships = await users.membershipsOfUser(db, session.user_id);
   if (!memberships.some((m) => m.program_id === programId)) throw fail('not_found', `no program ${programId}`);
   await db.transaction((tx) => users.switchSession(tx, session.id, programId));
+}
+
+/** The signed-in owner's own account: the dashboard's language (null: their browser's). */
+export async function updateAccount(
+  db: Db,
+  session: SessionRow,
+  changes: { locale?: Locale | null | undefined },
+  now: number,
+): Promise<void> {
+  if (changes.locale === undefined) return;
+  const locale = changes.locale;
+  await db.transaction((tx) => users.setUserLocale(tx, session.user_id, locale, now));
 }
 
 export interface SessionInfo {

@@ -10,11 +10,12 @@ import { href } from '../session.js';
 import { TRACK_CALL } from '../track-call.js';
 import { MeasureChart, sumMoney, type Stats } from '../../common/measures.js';
 import { RangePicker, statsQuery, useRange, type Range } from '../../common/range.js';
+import { stateWord, t, tx } from '../language.js';
 
 type Totals = Stats['totals'];
 
 const change = (now: number, before: number) =>
-  before === 0 ? (now === 0 ? '' : 'new') : `${now >= before ? '+' : ''}${percent((now - before) / before)}`;
+  before === 0 ? (now === 0 ? '' : t('overview.new')) : `${now >= before ? '+' : ''}${percent((now - before) / before)}`;
 
 function Figure({ label, value, now, before }: { label: string; value: string; now: number; before: number }) {
   const delta = change(now, before);
@@ -24,7 +25,7 @@ function Figure({ label, value, now, before }: { label: string; value: string; n
       <dd>
         <span class="value">{value}</span>
         {delta && (
-          <span class={`delta ${now >= before ? 'up' : 'down'}`} title="against the period before">
+          <span class={`delta ${now >= before ? 'up' : 'down'}`} title={t('overview.against')}>
             {delta}
           </span>
         )}
@@ -37,14 +38,14 @@ function Funnel({ totals }: { totals: Totals }) {
   // Each step against the one before as a ratio, not a percentage: referrals recorded by a
   // server have no click, and a customer's first payment may come in a later period.
   const steps = [
-    ['Clicks', totals.clicks, ''],
-    ['Referrals', totals.referrals, 'per click'],
-    ['Paying customers', totals.customers, 'per referral'],
+    [t('overview.clicks'), totals.clicks, ''],
+    [t('overview.referrals'), totals.referrals, t('overview.perClick')],
+    [t('overview.customers'), totals.customers, t('overview.perReferral')],
   ] as const;
   const top = Math.max(1, ...steps.map(([, n]) => n));
   return (
     <section class="panel">
-      <h2>Funnel</h2>
+      <h2>{t('overview.funnel')}</h2>
       <ol class="funnel">
         {steps.map(([label, n, per], i) => (
           <li>
@@ -99,22 +100,15 @@ function Applications({ applications: a }: { applications: Awaited<ReturnType<ty
   if (a.count === 0) return null;
   return (
     <section class="panel applications">
-      <h2>
-        {a.count}
-        {a.more ? '+' : ''} application{a.count === 1 && !a.more ? '' : 's'} to decide on
-      </h2>
+      <h2>{a.more ? t('overview.applicationsMore', { count: a.count }) : t('overview.applications', { count: a.count })}</h2>
       <ul class="activity">
         {a.shown.map((p) => (
           <li key={p.id}>
-            <time>{dateTime(p.at)}</time> <a href={href(`/partners/${p.id}`)}>{p.name}</a> applied: accept or decline on their page
+            <time>{dateTime(p.at)}</time> {tx('overview.applied', { name: <a href={href(`/partners/${p.id}`)}>{p.name}</a> })}
           </li>
         ))}
       </ul>
-      {a.count > a.shown.length && (
-        <p>
-          <a href={href('/partners')}>See every partner</a>, applications marked as pending.
-        </p>
-      )}
+      {a.count > a.shown.length && <p>{tx('overview.seeEvery', { link: <a href={href('/partners')}>{t('overview.everyPartner')}</a> })}</p>}
     </section>
   );
 }
@@ -126,31 +120,38 @@ export function Overview() {
   return (
     <section>
       <div class="page-head">
-        <h1>Overview</h1>
+        <h1>{t('overview.title')}</h1>
         <RangePicker {...picked} />
       </div>
       <Show loaded={loaded}>
         {({ now, before, top, referrals, commissions, applications }) => {
-          const t = now.totals;
+          const n = now.totals;
           const b = before.totals;
-          const currency = mainCurrency(t.revenue, t.commissions, b.revenue);
+          const currency = mainCurrency(n.revenue, n.commissions, b.revenue);
           const rate = (x: Totals) => (x.clicks ? x.referrals / x.clicks : 0);
           if (top.length === 0 && applications.count === 0) {
             return (
-              <Empty title="No partners yet">
+              <Empty title={t('overview.noPartners')}>
                 <p>
-                  Partners share links to your site; each visit and signup they bring is counted here.{' '}
-                  <a href={href('/partners?new=1')}>Add your first partner</a>, then share their referral link.
+                  {t('overview.noPartnersText')}{' '}
+                  {tx('overview.addFirst', { link: <a href={href('/partners?new=1')}>{t('overview.addFirstLink')}</a> })}
                 </p>
               </Empty>
             );
           }
           const recent = [
-            ...referrals.map((r) => ({ id: r.id, at: r.attributes.created_at, text: `New referral, now ${r.attributes.state}` })),
+            ...referrals.map((r) => ({
+              id: r.id,
+              at: r.attributes.created_at,
+              text: t('overview.newReferral', { state: stateWord(`referralState.${r.attributes.state}`, r.attributes.state) }),
+            })),
             ...commissions.map((c) => ({
               id: c.id,
               at: c.attributes.created_at,
-              text: `Commission of ${money(c.attributes.amount, c.attributes.currency)}, ${c.attributes.state}`,
+              text: t('overview.commission', {
+                amount: money(c.attributes.amount, c.attributes.currency),
+                state: stateWord(`commissionState.${c.attributes.state}`, c.attributes.state),
+              }),
             })),
           ]
             .sort((x, y) => y.at - x.at)
@@ -159,36 +160,39 @@ export function Overview() {
             <>
               <Applications applications={applications} />
               <dl class="figures">
-                <Figure label="Clicks" value={int(t.clicks)} now={t.clicks} before={b.clicks} />
-                <Figure label="Referrals" value={int(t.referrals)} now={t.referrals} before={b.referrals} />
-                <Figure label="Referrals per click" value={perClick(rate(t))} now={rate(t)} before={rate(b)} />
+                <Figure label={t('overview.clicks')} value={int(n.clicks)} now={n.clicks} before={b.clicks} />
+                <Figure label={t('overview.referrals')} value={int(n.referrals)} now={n.referrals} before={b.referrals} />
+                <Figure label={t('overview.referralsPerClick')} value={perClick(rate(n))} now={rate(n)} before={rate(b)} />
                 <Figure
-                  label="Revenue"
-                  value={moneyMap(t.revenue)}
-                  now={sumMoney(t.revenue, currency)}
+                  label={t('overview.revenue')}
+                  value={moneyMap(n.revenue)}
+                  now={sumMoney(n.revenue, currency)}
                   before={sumMoney(b.revenue, currency)}
                 />
                 <Figure
-                  label="Commissions"
-                  value={moneyMap(t.commissions)}
-                  now={sumMoney(t.commissions, currency)}
+                  label={t('overview.commissions')}
+                  value={moneyMap(n.commissions)}
+                  now={sumMoney(n.commissions, currency)}
                   before={sumMoney(b.commissions, currency)}
                 />
-                <Figure label="Owed now" value={moneyMap(now.owed)} now={0} before={0} />
+                <Figure label={t('overview.owed')} value={moneyMap(now.owed)} now={0} before={0} />
               </dl>
-              {t.clicks === 0 && t.referrals === 0 && (
-                <Empty title="No clicks or conversions in this range">
+              {n.clicks === 0 && n.referrals === 0 && (
+                <Empty title={t('overview.noClicks')}>
                   <p>
-                    Visits count once the snippet is on your site and a partner's link is followed.{' '}
-                    <a href={href('/settings#snippet')}>Get the snippet</a> and call <code>{TRACK_CALL}</code> after signup.
+                    {t('overview.noClicksText')}{' '}
+                    {tx('overview.getSnippet', {
+                      link: <a href={href('/settings#snippet')}>{t('overview.getSnippetLink')}</a>,
+                      call: <code>{TRACK_CALL}</code>,
+                    })}
                   </p>
                 </Empty>
               )}
               <MeasureChart stats={now} />
               <div class="columns">
-                <Funnel totals={t} />
+                <Funnel totals={n} />
                 <section class="panel">
-                  <h2>Top partners</h2>
+                  <h2>{t('overview.topPartners')}</h2>
                   <ol class="top-partners">
                     {top.map((p) => (
                       <li>
@@ -200,9 +204,9 @@ export function Overview() {
                 </section>
               </div>
               <section class="panel">
-                <h2>Recent activity</h2>
+                <h2>{t('overview.recent')}</h2>
                 {recent.length === 0 ? (
-                  <p>Nothing yet.</p>
+                  <p>{t('overview.nothingYet')}</p>
                 ) : (
                   <ul class="activity">
                     {recent.map((r) => (

@@ -18,7 +18,7 @@ import { useLoad } from '../../common/use-api.js';
 import { Empty, Failure, Loading, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { signalTitle } from '../review.js';
 import { href, useSession } from '../session.js';
-import { usePartnerNames } from './records.js';
+import { usePartnerNames } from '../records/page.js';
 
 type Referral = Answer<'/v1/referrals'>['data'][number];
 type Commission = Answer<'/v1/commissions'>['data'][number];

@@ -52,6 +52,7 @@ import m0046 from './0046-links.js';
 import m0047 from './0047-billing-credentials.js';
 import m0048 from './0048-audit-events.js';
 import m0049 from './0049-referrals-partial-indexes.js';
+import m0050 from './0050-owner-locale.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -105,4 +106,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0047,
   m0048,
   m0049,
+  m0050,
 ];

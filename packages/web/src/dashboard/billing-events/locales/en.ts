@@ -1,0 +1,38 @@
+// The words of the billing events page in English: a part of the dashboard's catalogue.
+
+export default {
+  title: 'Billing events',
+  waitingFor: 'waiting for {{what}}',
+  records: { title: 'Records', referral: 'referral', payment: 'payment', commission: 'commission' },
+  again: 'Process again',
+  againLabel: 'Process again: {{name}}',
+  againTitle: 'Process {{name}} again?',
+  againText: 'Tally handles it now as if it had just arrived: it may credit, link, refund, hold or release what it names.',
+  outcomes: {
+    credited: 'credited',
+    linked: 'linked',
+    refunded: 'refunded',
+    held: 'held',
+    released: 'released',
+    churned: 'churned',
+    ignored: 'ignored',
+    failed: 'failed',
+  },
+  received: 'Received',
+  platform: 'Platform',
+  type: 'Type',
+  outcome: 'Outcome',
+  test: 'test',
+  event: 'Event',
+  actions: 'Actions',
+  all: 'All',
+  any: 'Any',
+  filter: 'Filter',
+  noneOfPlatform: 'No {{platform}} events match these filters',
+  noneFiltered: 'No billing events match these filters',
+  showEvery: 'Show every event',
+  none: 'No billing events yet',
+  noneText:
+    'Connect Stripe, Paddle or Lemon Squeezy in the {{link}}, then send a test event from the platform: it appears here with what it did.',
+  settings: 'settings',
+};

@@ -1,0 +1,31 @@
+// The words of the messages pages in English: a part of the dashboard's catalogue.
+
+export default {
+  title: 'Messages',
+  none: 'No messages yet',
+  noneText: 'Write to a partner from their page, or send a broadcast below.',
+  unread_one: '{{count}} unread',
+  unread_other: '{{count}} unread',
+  broadcast: 'Broadcast',
+  to: 'To',
+  everyone: 'All accepted partners',
+  messageIn: {
+    en: 'Message in English',
+    de: 'Message in German',
+    fr: 'Message in French',
+    es: 'Message in Spanish',
+  },
+  optional: '(optional)',
+  languageHint: "Each partner gets their language, else the program's, else the first written.",
+  sendAt: 'Send at (empty: now)',
+  send: 'Send broadcast',
+  sent_one: 'Sent {{date}} to {{count}}',
+  sent_other: 'Sent {{date}} to {{count}}',
+  scheduled: 'Scheduled for {{date}}',
+  partnerPage: 'Partner page',
+  team: 'Team',
+  partner: 'Partner',
+  threadEmpty: 'No messages yet.',
+  reply: 'Message',
+  sendReply: 'Send',
+};

@@ -1,0 +1,48 @@
+// The words of the brand resources page in English: a part of the dashboard's catalogue.
+
+export default {
+  title: 'Brand resources',
+  intro:
+    'Logos, images, documents and copy for your partners: they download them in the portal and the embedded portal, in this order. Files are checked by what they contain; PNG, JPEG, WebP, GIF, SVG (without scripts), PDF and ZIP, up to 10 MB.',
+  types: {
+    png: 'PNG image',
+    jpeg: 'JPEG image',
+    webp: 'WebP image',
+    gif: 'GIF image',
+    svg: 'SVG image',
+    pdf: 'PDF document',
+    zip: 'ZIP archive',
+  },
+  file: 'File',
+  upload: 'Upload a file',
+  titleLabel: 'Title',
+  uploaded: 'Uploaded.',
+  uploadButton: 'Upload',
+  addCopy: 'Add copy',
+  copyText: 'Text partners copy',
+  added: 'Added.',
+  what: 'What',
+  addedAt: 'Added',
+  actions: 'Actions',
+  download: 'Download',
+  copy: 'Copy',
+  up: 'Up',
+  down: 'Down',
+  delete: 'Delete',
+  yours: 'Your resources',
+  none: 'No resources yet',
+  noneText: 'Upload a logo or add a piece of copy above.',
+  deleteTitle: 'Delete {{title}}?',
+  deleteText: "Partners can no longer download it. If it is your logo, your pages show your program's name alone.",
+  branding: 'Branding',
+  brandingText:
+    "What the portal, your public page and the embedded portal show instead of Tally's: your logo and colour. E-mails to partners come from your program's name.",
+  logo: 'Logo',
+  noLogo: "None: the program's name",
+  accent: 'Accent colour',
+  accentHint:
+    'As #rrggbb. It colours links and buttons on white, so it needs a contrast of at least 4.5:1 (WCAG AA); a lighter one is refused.',
+  host: 'Own host name',
+  hostHint: "Served by your operator's reverse proxy: its home page opens your public page. See the self-hosting guide.",
+  saveBranding: 'Save branding',
+};
