@@ -9599,6 +9599,8 @@ export interface paths {
                                 type: "session";
                                 attributes: {
                                     email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                     program_id: string;
                                     created_at: number;
                                     programs: {
@@ -9670,6 +9672,8 @@ export interface paths {
                                 type: "session";
                                 attributes: {
                                     email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                     program_id: string;
                                     created_at: number;
                                     programs: {
@@ -9785,6 +9789,8 @@ export interface paths {
                                 type: "session";
                                 attributes: {
                                     email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                     program_id: string;
                                     created_at: number;
                                     programs: {
@@ -9910,6 +9916,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the signed-in user's own account: the dashboard's language, in every program they run */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description en, de, fr or es; null: the browser's */
+                        locale?: ("en" | "de" | "fr" | "es") | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "session";
+                                attributes: {
+                                    email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
+                                    program_id: string;
+                                    created_at: number;
+                                    programs: {
+                                        id: string;
+                                        name: string;
+                                        /** @enum {string} */
+                                        role: "owner" | "admin" | "viewer";
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/v1/auth/program": {
         parameters: {
             query?: never;
@@ -9948,6 +10025,8 @@ export interface paths {
                                 type: "session";
                                 attributes: {
                                     email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                     program_id: string;
                                     created_at: number;
                                     programs: {
