@@ -64,8 +64,9 @@ export interface SqliteOptions {
 
 /**
  * The statements themselves, synchronous and with SQLite's own errors, each prepared once.
- * `writes()` counts the runs that changed a row, once done: a statement that failed undid
- * itself, and one that changed nothing wrote nothing (group-commit.ts reads it).
+ * `writes()` counts every statement that may write, once done (an `UPDATE … RETURNING`
+ * read by `get` too, and a trigger's writes behind a run that changed no row of its own):
+ * only a statement that failed undid itself (group-commit.ts reads it).
  */
 function statementsOn(conn: Database.Database) {
   const cache = new Map<string, Statement>();
@@ -81,11 +82,22 @@ function statementsOn(conn: Database.Database) {
   return {
     prepare,
     writes: () => written,
-    all: <T>(sql: string, params: readonly Param[] = []) => prepare(sql).all(...params) as T[],
-    get: <T>(sql: string, params: readonly Param[] = []) => prepare(sql).get(...params) as T | undefined,
+    all: <T>(sql: string, params: readonly Param[] = []) => {
+      const stmt = prepare(sql);
+      const rows = stmt.all(...params) as T[];
+      if (!stmt.readonly) written++;
+      return rows;
+    },
+    get: <T>(sql: string, params: readonly Param[] = []) => {
+      const stmt = prepare(sql);
+      const row = stmt.get(...params) as T | undefined;
+      if (!stmt.readonly) written++;
+      return row;
+    },
     run: (sql: string, params: readonly Param[] = []) => {
-      const changes = prepare(sql).run(...params).changes;
-      if (changes > 0) written++;
+      const stmt = prepare(sql);
+      const changes = stmt.run(...params).changes;
+      if (!stmt.readonly) written++;
       return changes;
     },
   };
