@@ -107,7 +107,8 @@ export async function startSession<S extends SessionBase>(
   extra: Omit<S, keyof SessionBase> = {} as Omit<S, keyof SessionBase>,
 ): Promise<NewSession<S>> {
   const token = newSecret();
-  const session = { id: uuidv7(now * 1000), hash: hashToken(token), created_at: now, last_seen_at: now, ...extra } as S;
+  // A session starts on a proof (a password, a link, a second factor): fresh for step-up.
+  const session = { id: uuidv7(now * 1000), hash: hashToken(token), created_at: now, last_seen_at: now, verified_at: now, ...extra } as S;
   await store.insertSession(tx, realm, account, session);
   return { token, session };
 }

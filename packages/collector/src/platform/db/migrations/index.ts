@@ -50,6 +50,7 @@ import m0044 from './0044-leads.js';
 import m0045 from './0045-two-tier.js';
 import m0046 from './0046-links.js';
 import m0047 from './0047-billing-credentials.js';
+import m0048 from './0048-second-factors.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -101,4 +102,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0045,
   m0046,
   m0047,
+  m0048,
 ];
