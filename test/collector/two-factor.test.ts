@@ -6,6 +6,7 @@ import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../packages/collector/src/app.js';
 import { STEP_UP } from '../../packages/collector/src/api/step-up.js';
+import { purgeExpiredAccess } from '../../packages/collector/src/flows/purge.js';
 import { expectError, seedPartner, startCollector, type Collector, type Reply } from './harness.js';
 import { asOwner, type Owner, ownerSession, sessionCookieOf } from './session.js';
 import { type Inbox, portalTokenFor, read, startSmtp } from './smtp.js';
@@ -123,6 +124,11 @@ describe('signing in with a second factor', () => {
     c.clock.now += 600;
     const refused = expectError(await secondStep(token, codeFor(secret)), 401, 'invalid_credentials');
     expect(refused.source).toEqual({ pointer: '/token' });
+    // The purge of what opens nothing any more takes it.
+    const expired = 'SELECT COUNT(*) AS n FROM user_challenges WHERE expires_at <= ?';
+    expect(Number((await c.running.db.get<{ n: number }>(expired, [c.clock.now]))?.n)).toBeGreaterThan(0);
+    await purgeExpiredAccess(c.running.db, c.clock.now);
+    expect(Number((await c.running.db.get<{ n: number }>(expired, [c.clock.now]))?.n)).toBe(0);
   });
 
   it('a recovery code works once, and the address is told', async () => {

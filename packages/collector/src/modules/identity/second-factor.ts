@@ -387,10 +387,3 @@ export async function completeEnrolment<S>(
   const started = await db.transaction(async (tx) => start(tx, await takeChallenge(tx, realm, input.token, 'enrol', now)));
   return { started, recoveryCodes };
 }
-
-/** Challenges past their expiry: they open nothing. */
-export async function purgeChallenges(db: Db, realms: readonly Realm[], now: number): Promise<number> {
-  let n = 0;
-  for (const realm of realms) n += await db.transaction((tx) => factors.deleteExpiredChallenges(tx, realm, now));
-  return n;
-}
