@@ -9679,6 +9679,8 @@ export interface paths {
                                 type: "session";
                                 attributes: {
                                     email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                     program_id: string;
                                     created_at: number;
                                     programs: {
@@ -9812,6 +9814,8 @@ export interface paths {
                                 type: "session";
                                 attributes: {
                                     email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
                                     program_id: string;
                                     created_at: number;
                                     programs: {
@@ -24283,7 +24287,7 @@ export interface components {
             errors: {
                 status: string;
                 /** @enum {string} */
-                code: "malformed_json" | "invalid_parameter" | "unknown_parameter" | "payload_too_large" | "unsupported_media_type" | "method_not_allowed" | "bad_request" | "request_timeout" | "headers_too_large" | "invalid_signature" | "unauthorized" | "forbidden" | "origin_not_allowed" | "secret_token_in_browser" | "invalid_credentials" | "cross_origin_request" | "not_found" | "missing_field" | "unknown_field" | "invalid_field" | "invalid_email" | "unattributed" | "partnership_declined" | "self_referral" | "self_recruitment" | "unknown_partner" | "unknown_referral" | "referral_exists" | "duplicate_lead" | "invalid_transition" | "idempotency_conflict" | "conflict" | "rate_limited" | "account_locked" | "unavailable" | "internal_error";
+                code: "malformed_json" | "invalid_parameter" | "unknown_parameter" | "payload_too_large" | "unsupported_media_type" | "method_not_allowed" | "bad_request" | "request_timeout" | "headers_too_large" | "invalid_signature" | "unauthorized" | "forbidden" | "origin_not_allowed" | "secret_token_in_browser" | "invalid_credentials" | "cross_origin_request" | "step_up_required" | "two_factor_required" | "not_found" | "missing_field" | "unknown_field" | "invalid_field" | "invalid_email" | "unattributed" | "partnership_declined" | "self_referral" | "self_recruitment" | "unknown_partner" | "unknown_referral" | "referral_exists" | "duplicate_lead" | "invalid_transition" | "idempotency_conflict" | "conflict" | "rate_limited" | "account_locked" | "unavailable" | "internal_error";
                 title: string;
                 detail: string;
                 source?: {
