@@ -54,6 +54,7 @@ async function newPartnerSession(): Promise<void> {
       hash: hashToken(partnerToken),
       created_at: now,
       last_seen_at: now,
+      verified_at: now,
     }),
   );
 }

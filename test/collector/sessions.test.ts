@@ -338,6 +338,8 @@ describe('programs', () => {
       resources: resource.id,
       bounties: bounty.id,
       leads: lead.id,
+      // Another person's enrolment: a factor is its account's alone.
+      'auth/factors': (await (await ownerSession(c)).call('POST', '/v1/auth/factors/totp')).body.data.id,
     };
     const o = await ownerSession(c);
     const tried: string[] = [];

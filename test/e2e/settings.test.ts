@@ -144,6 +144,7 @@ describe('Settings, a section at a time, in Chromium', () => {
       'Webhooks',
       'API tokens',
       'Team',
+      'Security',
     ]);
     for (const { id, title } of sections) {
       await page.goto(at(`/settings/${id}`));
@@ -204,7 +205,7 @@ describe('Settings, a section at a time, in Chromium', () => {
     await page.goto(at('/settings/program'));
     await page.waitForSelector('nav.sections a');
     const sections = await menu();
-    expect(sections).toHaveLength(11);
+    expect(sections).toHaveLength(12);
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 800 });
       for (const { id, title } of sections) {

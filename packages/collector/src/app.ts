@@ -10,6 +10,7 @@ import { PARTNER_COOKIE, setSessionCookie } from './api/session.js';
 import { jsonBody, uploadBodyOf, webhookBodyOf } from './platform/http/body.js';
 import { isClientGone } from './platform/http/client-errors.js';
 import { allowedOrigin, preflight } from './api/cors.js';
+import { STEP_UP, stepUp } from './api/step-up.js';
 import { errorResponses } from './platform/http/errors.js';
 import { parseListQuery } from './platform/http/list-query.js';
 import { clientIp, clientKey, failureLimit, NO_LIMITS, rateLimit, type RateLimits } from './platform/http/rate-limit.js';
@@ -280,6 +281,8 @@ export function createApp(deps: AppDeps): Koa {
     if (r.body) chain.push(jsonBody);
     if (r.webhookBodyLimit) chain.push(webhookBodyOf(r.webhookBodyLimit));
     if (r.uploadLimit) chain.push(uploadBodyOf(r.uploadLimit));
+    const asks = STEP_UP[`${r.method} ${r.path}`];
+    if (asks) chain.push(stepUp(deps.db, now, deps.outbox, asks));
     chain.push(handler(audited(r, ROUTES), withUrls, now, client));
     into.register(r.path, [r.method.toUpperCase()], chain, { name: `${r.method} ${r.path}` });
   }

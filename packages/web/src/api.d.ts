@@ -9568,7 +9568,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in to the dashboard (sets the session cookie) */
+        /** Sign in to the dashboard (sets the session cookie); with a second factor, or one a program requires, the answer is a challenge for the second step instead */
         post: {
             parameters: {
                 query?: never;
@@ -9609,6 +9609,225 @@ export interface paths {
                                         role: "owner" | "admin" | "viewer";
                                     }[];
                                 };
+                            } | null;
+                            /** @description Present when a second step must follow: send its token to …/sign_in/second_factor (or enrol) */
+                            meta?: {
+                                second_factor: {
+                                    token: string;
+                                    /** @enum {string} */
+                                    purpose: "second_factor" | "enrol";
+                                    expires_at: number;
+                                    methods: ("totp" | "webauthn" | "recovery")[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/sign_in/second_factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign-in's second step: the challenge's token and a code from the authenticator app, or a recovery code (sets the session cookie) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "session";
+                                attributes: {
+                                    email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
+                                    program_id: string;
+                                    created_at: number;
+                                    programs: {
+                                        id: string;
+                                        name: string;
+                                        /** @enum {string} */
+                                        role: "owner" | "admin" | "viewer";
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/sign_in/enrol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enrol an authenticator app during sign-in, when a program requires a second factor of its team (the challenge's token) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "totp_enrolment";
+                                attributes: {
+                                    secret: string;
+                                    otpauth_uri: string;
+                                    qr_svg: string;
+                                    expires_at?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/sign_in/enrol/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm the enrolment with the app's code and sign in; the answer holds the recovery codes, once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        factor_id: string;
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "session";
+                                attributes: {
+                                    email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
+                                    program_id: string;
+                                    created_at: number;
+                                    programs: {
+                                        id: string;
+                                        name: string;
+                                        /** @enum {string} */
+                                        role: "owner" | "admin" | "viewer";
+                                    }[];
+                                };
+                            };
+                            meta: {
+                                recovery_codes: string[] | null;
                             };
                         };
                     };
@@ -9681,6 +9900,16 @@ export interface paths {
                                         /** @enum {string} */
                                         role: "owner" | "admin" | "viewer";
                                     }[];
+                                };
+                            } | null;
+                            /** @description Present when a second step must follow: send its token to …/sign_in/second_factor (or enrol) */
+                            meta?: {
+                                second_factor: {
+                                    token: string;
+                                    /** @enum {string} */
+                                    purpose: "second_factor" | "enrol";
+                                    expires_at: number;
+                                    methods: ("totp" | "webauthn" | "recovery")[];
                                 };
                             };
                         };
@@ -10054,6 +10283,438 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in account's second factors, and how many recovery codes it has left */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "factor";
+                                attributes: {
+                                    /** @enum {string} */
+                                    kind: "totp" | "webauthn";
+                                    label: string;
+                                    created_at: number;
+                                    last_used_at: number | null;
+                                };
+                            }[];
+                            meta: {
+                                recovery_codes_left: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/factors/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start enrolling an authenticator app: its secret, otpauth:// URI and QR code, confirmed by its first code */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "totp_enrolment";
+                                attributes: {
+                                    secret: string;
+                                    otpauth_uri: string;
+                                    qr_svg: string;
+                                    expires_at?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/factors/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm an authenticator app's enrolment with its current code; the first factor's answer holds the recovery codes, once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                recovery_codes: string[] | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/factors/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a second factor: needs the password and a current code (or a recovery code); the address is told */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        password: string;
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/recovery_codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** New recovery codes for a current code (the old ones stop working); shown once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                /** @description Shown once; each works once. Keep them apart from the phone. */
+                                recovery_codes: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/reauthenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Prove again who holds this session (a code, or the password when the account has no second factor), before what moves money */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        password?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                verified_at: number;
+                                fresh_until: number;
+                                /** @enum {string} */
+                                method: "totp" | "recovery" | "password";
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/team/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's sign-in rules: whether members must use a second factor */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Members sign in with a second factor, and enrol one at their next sign-in */
+                                require_two_factor: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Require a second factor of the team (require_two_factor): members without one are signed out of the program and enrol at their next sign-in */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        require_two_factor: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Members sign in with a second factor, and enrol one at their next sign-in */
+                                require_two_factor: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/members": {
@@ -14171,7 +14832,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in to the partner portal (sets the partner session cookie) */
+        /** Sign in to the partner portal (sets the partner session cookie); with a second factor, the answer is a challenge for the second step instead */
         post: {
             parameters: {
                 query?: never;
@@ -14184,6 +14845,84 @@ export interface paths {
                     "application/json": {
                         email: string;
                         password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "partner_account";
+                                attributes: {
+                                    email: string;
+                                    name: string;
+                                    paypal_email: string | null;
+                                    /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
+                                };
+                            } | null;
+                            /** @description Present when a second step must follow: send its token to …/sign_in/second_factor (or enrol) */
+                            meta?: {
+                                second_factor: {
+                                    token: string;
+                                    /** @enum {string} */
+                                    purpose: "second_factor" | "enrol";
+                                    expires_at: number;
+                                    methods: ("totp" | "webauthn" | "recovery")[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/sign_in/second_factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign-in's second step: the challenge's token and a code from the authenticator app, or a recovery code */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        code: string;
                     };
                 };
             };
@@ -14331,6 +15070,16 @@ export interface paths {
                                     billing_name?: string;
                                     billing_address?: string;
                                     billing_vat_id?: string;
+                                };
+                            } | null;
+                            /** @description Present when a second step must follow: send its token to …/sign_in/second_factor (or enrol) */
+                            meta?: {
+                                second_factor: {
+                                    token: string;
+                                    /** @enum {string} */
+                                    purpose: "second_factor" | "enrol";
+                                    expires_at: number;
+                                    methods: ("totp" | "webauthn" | "recovery")[];
                                 };
                             };
                         };
@@ -15315,6 +16064,348 @@ export interface paths {
                                     created_at: number;
                                     updated_at: number;
                                 };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in account's second factors, and how many recovery codes it has left */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "factor";
+                                attributes: {
+                                    /** @enum {string} */
+                                    kind: "totp" | "webauthn";
+                                    label: string;
+                                    created_at: number;
+                                    last_used_at: number | null;
+                                };
+                            }[];
+                            meta: {
+                                recovery_codes_left: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/factors/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start enrolling an authenticator app: its secret, otpauth:// URI and QR code, confirmed by its first code */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "totp_enrolment";
+                                attributes: {
+                                    secret: string;
+                                    otpauth_uri: string;
+                                    qr_svg: string;
+                                    expires_at?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/factors/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm an authenticator app's enrolment with its current code; the first factor's answer holds the recovery codes, once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                recovery_codes: string[] | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/factors/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove a second factor: needs the password and a current code (or a recovery code); the address is told */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        password: string;
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/recovery_codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** New recovery codes for a current code (the old ones stop working); shown once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                /** @description Shown once; each works once. Keep them apart from the phone. */
+                                recovery_codes: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/reauthenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Prove again who holds this session (a code, or the password when the account has no second factor), before what moves money */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code?: string;
+                        password?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                verified_at: number;
+                                fresh_until: number;
+                                /** @enum {string} */
+                                method: "totp" | "recovery" | "password";
                             };
                         };
                     };
@@ -23196,7 +24287,7 @@ export interface components {
             errors: {
                 status: string;
                 /** @enum {string} */
-                code: "malformed_json" | "invalid_parameter" | "unknown_parameter" | "payload_too_large" | "unsupported_media_type" | "method_not_allowed" | "bad_request" | "request_timeout" | "headers_too_large" | "invalid_signature" | "unauthorized" | "forbidden" | "origin_not_allowed" | "secret_token_in_browser" | "invalid_credentials" | "cross_origin_request" | "not_found" | "missing_field" | "unknown_field" | "invalid_field" | "invalid_email" | "unattributed" | "partnership_declined" | "self_referral" | "self_recruitment" | "unknown_partner" | "unknown_referral" | "referral_exists" | "duplicate_lead" | "invalid_transition" | "idempotency_conflict" | "conflict" | "rate_limited" | "account_locked" | "unavailable" | "internal_error";
+                code: "malformed_json" | "invalid_parameter" | "unknown_parameter" | "payload_too_large" | "unsupported_media_type" | "method_not_allowed" | "bad_request" | "request_timeout" | "headers_too_large" | "invalid_signature" | "unauthorized" | "forbidden" | "origin_not_allowed" | "secret_token_in_browser" | "invalid_credentials" | "cross_origin_request" | "step_up_required" | "two_factor_required" | "not_found" | "missing_field" | "unknown_field" | "invalid_field" | "invalid_email" | "unattributed" | "partnership_declined" | "self_referral" | "self_recruitment" | "unknown_partner" | "unknown_referral" | "referral_exists" | "duplicate_lead" | "invalid_transition" | "idempotency_conflict" | "conflict" | "rate_limited" | "account_locked" | "unavailable" | "internal_error";
                 title: string;
                 detail: string;
                 source?: {

@@ -6,19 +6,24 @@
 // same catalogues (modules/notifications/locales/); owners get English, as the dashboard.
 
 import { localeOf } from '../core/locale.js';
-import { PARTNERS } from '../modules/identity/model.js';
+import { OWNERS, PARTNERS } from '../modules/identity/model.js';
+import { credentialsById } from '../modules/identity/repo.js';
 import { resetLinkFor } from '../modules/identity/service.js';
-import { invitationLetter, payoutConfirmationLetter, resetLetter } from '../modules/notifications/account-letters.js';
+import { invitationLetter, payoutConfirmationLetter, resetLetter, securityLetter } from '../modules/notifications/account-letters.js';
 import { confirmationFor } from '../modules/payout-methods/service.js';
 import * as partners from '../modules/partners/repo.js';
 import { linkPath, mailedInvitation, ownerReset } from '../modules/owners/service.js';
 import { accountLocale, invitePartner, partnerLinkPath } from './portal.js';
 import * as programs from '../modules/programs/repo.js';
-import type { Compose } from '../modules/mail/outbox.js';
+import { type Compose, securityNoticeOf } from '../modules/mail/outbox.js';
 import type { MailKind } from '../modules/mail/repo.js';
 
 /** The portal's page that confirms a PayPal address with the token after `#` (never sent to a server in a URL). */
 export const PAYOUT_CONFIRM_PATH = '/portal/payout-confirm';
+
+/** Where each app lists a person's sign-in methods: a security notice links there. */
+export const DASHBOARD_SECURITY_PATH = '/dashboard/settings/security';
+export const PORTAL_SECURITY_PATH = '/portal/settings';
 
 export function composers(publicUrl: string): Record<MailKind, Compose> {
   return {
@@ -45,6 +50,15 @@ export function composers(publicUrl: string): Record<MailKind, Compose> {
       const locale = localeOf(made.partner.locale) ?? localeOf(program.locale) ?? 'en';
       const letter = await invitationLetter(made.email, 'partner', locale, program.name, publicUrl + partnerLinkPath(made.token));
       return { ...letter, fromName: program.name };
+    },
+    async security_notice(tx, row) {
+      const notice = securityNoticeOf(row.subject_key);
+      const realm = notice.realm === 'partner' ? PARTNERS : OWNERS;
+      const account = await credentialsById(tx, realm, notice.account);
+      if (!account?.email) return undefined;
+      const locale = realm === PARTNERS ? await accountLocale(tx, account.id) : 'en';
+      const page = realm === PARTNERS ? PORTAL_SECURITY_PATH : DASHBOARD_SECURITY_PATH;
+      return securityLetter(account.email, notice.realm, locale, notice.event, publicUrl + page);
     },
     async payout_confirmation(tx, row, now) {
       const made = await confirmationFor(tx, row.subject_key, now);

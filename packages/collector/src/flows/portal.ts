@@ -40,6 +40,8 @@ import { checkPasswordRules, hashPassword } from '../modules/identity/passwords.
 import { owedNow, type Owed } from './payout-run.js';
 import { type GroupInWords, groupsTakingApplications, partnershipGroup } from '../modules/rewards/service.js';
 import { hashToken } from '../modules/tokens/service.js';
+import { type Challenged, completeSecondFactor, hasSecondFactor, secondStep } from '../modules/identity/second-factor.js';
+import { enqueueSecurityNotice } from '../modules/mail/outbox.js';
 
 /** The path of a partner's one-time link; the public URL goes before it. */
 export const partnerLinkPath = (token: string): string => `/portal/welcome#${token}`;
@@ -54,6 +56,19 @@ export interface PartnerContext {
 
 const startSession = (tx: Tx, accountId: string, now: number): Promise<NewPartnerSession> =>
   identity.startSession<PartnerSessionRow>(tx, PARTNERS, accountId, now, { account_id: accountId });
+
+/** A sign-in's answer: a session, or the challenge of its second step when the account has a factor. */
+export type PartnerSignedIn = { session: NewPartnerSession } | Challenged;
+
+/** After the password: the second step when the account has a factor, else a session. */
+async function begin(tx: Tx, accountId: string, now: number): Promise<PartnerSignedIn> {
+  return (await secondStep(tx, PARTNERS, accountId, now)) ?? { session: await startSession(tx, accountId, now) };
+}
+
+/** The second step of a partner's sign-in: a code from the authenticator app, or a recovery code. */
+export function partnerSignInWithCode(db: Db, token: string, code: string, now: number): Promise<NewPartnerSession> {
+  return completeSecondFactor(db, PARTNERS, token, code, now, enqueueSecurityNotice, (tx, c) => startSession(tx, c.account ?? '', now));
+}
 
 /** newSecret's length: 32 bytes in base64url. */
 const SECRET_CHARS = 43;
@@ -116,7 +131,8 @@ export interface Application {
 
 export interface Applied {
   partnership: PartnershipRow;
-  signedIn: NewPartnerSession;
+  /** None when the account has a second factor: the applicant signs in with it next. */
+  signedIn: NewPartnerSession | undefined;
 }
 
 /**
@@ -149,7 +165,9 @@ export async function apply(db: Db, slug: string, input: Application, now: numbe
     if (current?.id !== existing?.id || current?.password_hash !== existing?.password_hash)
       throw fail('invalid_credentials', WRONG_PASSWORD);
     const account = current ?? (await insertAccount(tx, email, passwordHash, now));
-    if (current) await identity.clearFailures(tx, PARTNERS, account.id);
+    // A password alone opens no session of an account with a second factor, nor clears its failures.
+    const guarded = current !== undefined && (await hasSecondFactor(tx, PARTNERS, account.id));
+    if (current && !guarded) await identity.clearFailures(tx, PARTNERS, account.id);
     let partner = await partnersStore.findByEmail(tx, program.id, normalizeEmail(email));
     // A record the owner made for this address is claimed only through the owner's
     // invitation: an application proves no more than a password, never the address.
@@ -180,7 +198,7 @@ export async function apply(db: Db, slug: string, input: Application, now: numbe
       now,
     );
     if (input.via) await recruitThrough(tx, partnership, { email, paypal_email: input.paypal_email }, input.via, now);
-    return { partnership, signedIn: await startSession(tx, account.id, now) };
+    return { partnership, signedIn: guarded ? undefined : await startSession(tx, account.id, now) };
   });
 }
 
@@ -194,12 +212,9 @@ async function groupApplied(db: Queryable, program: ProgramRow, slug: string | u
   throw fail('not_found', 'no group of this program takes applications under that name', { field: 'group' });
 }
 
-export async function signIn(db: Db, rawEmail: string, password: string, now: number): Promise<NewPartnerSession> {
+export async function signIn(db: Db, rawEmail: string, password: string, now: number): Promise<PartnerSignedIn> {
   const account = await provePassword(db, await accounts.accountByEmail(db, signInKey(rawEmail)), password, now);
-  return db.transaction(async (tx) => {
-    await identity.clearFailures(tx, PARTNERS, account.id);
-    return startSession(tx, account.id, now);
-  });
+  return db.transaction((tx) => begin(tx, account.id, now));
 }
 
 export async function authenticatePartner(db: Db, token: string, now: number): Promise<PartnerContext | undefined> {
@@ -272,7 +287,7 @@ const contestedLink = () =>
  * first). Then the invitation links the owner's partner record to the account. A new
  * password ends the account's other sessions.
  */
-export async function redeemPartnerLink(db: Db, token: string, password: string, now: number): Promise<NewPartnerSession> {
+export async function redeemPartnerLink(db: Db, token: string, password: string, now: number): Promise<PartnerSignedIn> {
   const link = await identity.peekLink(db, PARTNERS, token, now);
   const partnerId = invitedPartnerId(token);
   const partner = partnerId === null ? undefined : await accounts.invitedPartner(db, partnerId);
@@ -303,8 +318,7 @@ export async function redeemPartnerLink(db: Db, token: string, password: string,
         throw fail('conflict', 'this partner record belongs to another partner account');
     }
     if (passwordHash) await identity.setPassword(tx, PARTNERS, link.account, passwordHash, now);
-    else await identity.clearFailures(tx, PARTNERS, link.account);
-    return startSession(tx, link.account, now);
+    return begin(tx, link.account, now);
   });
 }
 

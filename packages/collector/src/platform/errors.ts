@@ -25,6 +25,10 @@ const KINDS = {
   secret_token_in_browser: 'access',
   invalid_credentials: 'access',
   cross_origin_request: 'access',
+  // A session must prove its holder again (a code or the password) before this (docs/security.md).
+  step_up_required: 'access',
+  // The program requires a second factor of its team, and this account has none yet.
+  two_factor_required: 'access',
   not_found: 'absent',
   // The input was read, and a rule refused it.
   missing_field: 'rule',

@@ -60,6 +60,12 @@ export function whenSignedOut(handler: () => void): () => void {
   };
 }
 
+let onStepUp: ((meta: Record<string, unknown>) => Promise<boolean>) | undefined;
+/** Who asks the person to prove it is them again (403 step_up_required); the call is then made once more. */
+export const whenStepUp = (handler: typeof onStepUp): void => {
+  onStepUp = handler;
+};
+
 /** A 401: the session is missing or gone. */
 export const isSignedOut = (err: unknown): boolean => err instanceof ApiError && err.status === 401;
 
@@ -79,8 +85,15 @@ async function call(method: Method, path: string, init: { signal?: AbortSignal |
   const { data, error, response: res } = result;
   if (res.ok) return data;
   const first = typeof error === 'object' ? (error as ErrorAnswer)?.errors?.[0] : undefined;
-  // A wrong password or a used link is not a lost session.
-  if (res.status === 401 && !/\/auth\/(sign_in|redeem)$/.test(path) && !path.startsWith('/v1/public/')) onSignedOut();
+  // A wrong password, code or a used link is not a lost session.
+  if (
+    res.status === 401 &&
+    first?.code !== 'invalid_credentials' &&
+    !/\/auth\/(sign_in|redeem)$/.test(path) &&
+    !path.startsWith('/v1/public/')
+  )
+    onSignedOut();
+  if (first?.code === 'step_up_required' && (await onStepUp?.(first.meta ?? {}))) return call(method, path, init);
   const field = first?.source?.pointer?.slice(1) ?? first?.source?.parameter;
   const retry = Number(res.headers.get('retry-after')) || undefined;
   throw new ApiError(

@@ -5,9 +5,8 @@
 
 import type { ComponentChildren, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { useLocation } from 'preact-iso/router';
 import { ApiError } from './api.js';
-import { afterSignIn } from './sign-in.js';
+
 import { Failure } from './ui.js';
 import { say } from './words.js';
 
@@ -133,50 +132,5 @@ export function Confirm({ title, children, confirm, danger, wide, onConfirm, onC
         </div>
       </form>
     </dialog>
-  );
-}
-
-/**
- * Signing in, for owners and partners alike: `signIn` calls the app's route; afterwards
- * the person goes back where they were (`?next=` under `base`) or to `home`.
- */
-export function SignInCard({
-  title,
-  base,
-  home,
-  signIn,
-  children,
-}: {
-  title: string;
-  base: string;
-  home: string;
-  signIn: (email: string, password: string) => Promise<unknown>;
-  children: ComponentChildren;
-}) {
-  const { query, route } = useLocation();
-  const next = afterSignIn(base, query.next, home);
-  const { error, busy, onSubmit } = useSubmit(async (form) => {
-    await signIn(text(form, 'email'), text(form, 'password'));
-    route(next);
-  });
-  return (
-    <Card title={title}>
-      <form onSubmit={onSubmit}>
-        <label>
-          {say('forms.email')}
-          {/* biome-ignore lint/a11y/noAutofocus: the page (or dialog) is this one form: typing starts in its first field */}
-          <input name="email" type="email" autocomplete="username" required autoFocus />
-        </label>
-        <label>
-          {say('forms.password')}
-          <input name="password" type="password" autocomplete="current-password" required />
-        </label>
-        {error !== undefined ? <Failure error={error} /> : null}
-        <button type="submit" disabled={busy}>
-          {say('forms.signIn')}
-        </button>
-      </form>
-      <p class="hint">{children}</p>
-    </Card>
   );
 }

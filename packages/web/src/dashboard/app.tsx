@@ -6,6 +6,7 @@ import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router'
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, isSignedOut, messageOf } from '../common/api.js';
 import { signInHref, useLostSession } from '../common/sign-in.js';
+import { StepUpHost } from '../common/step-up.js';
 import { lazyPage } from '../common/lazy-page.js';
 import { useLoad } from '../common/use-api.js';
 import { Failure, Loading } from '../common/ui.js';
@@ -224,6 +225,7 @@ function Shell({ session, refresh }: { session: Session; refresh: () => void }) 
           <Route default component={NotFound} />
         </Router>
       </main>
+      <StepUpHost />
     </SessionContext.Provider>
   );
 }

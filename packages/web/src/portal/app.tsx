@@ -8,6 +8,7 @@ import { useEffect } from 'preact/hooks';
 import { api, isSignedOut } from '../common/api.js';
 import { everyPage } from '../common/codes.js';
 import { signInHref, useLostSession } from '../common/sign-in.js';
+import { StepUpHost } from '../common/step-up.js';
 import { lazyPage } from '../common/lazy-page.js';
 import { useAccent } from '../common/brand.js';
 import { useLoad } from '../common/use-api.js';
@@ -124,6 +125,7 @@ function Shell({ portal }: { portal: PortalSession }) {
           <Route default component={NotFound} />
         </Router>
       </main>
+      <StepUpHost />
     </PortalContext.Provider>
   );
 }

@@ -1,8 +1,28 @@
-// What identity gives the routes of owners and partners alike: asking for a reset by e-mail.
+// What identity gives the routes of owners and partners alike: asking for a reset by e-mail,
+// and the routes of a person's own second factors and step-up (docs/security.md).
 
 import { z } from 'zod';
-import { type Reply, route } from '../../api/route.js';
-import { requestReset } from '../mail/outbox.js';
+import { type Reply, type RouteInput, route } from '../../api/route.js';
+import { enqueueSecurityNotice, requestReset } from '../mail/outbox.js';
+import { fail } from '../../platform/errors.js';
+import type { Db } from '../../platform/db/db.js';
+import { one, resource, unixTime } from '../../platform/http/schemas.js';
+import { type FactorRow, markVerified as markSessionVerified } from './factors-repo.js';
+import { credentialsById } from './repo.js';
+import type { Credentials, Realm } from './model.js';
+import { PASSWORD_MAX } from './passwords.js';
+import {
+  type Challenged,
+  confirmTotp,
+  disableFactor,
+  listFactors,
+  newRecoveryCodes,
+  proveCode,
+  reauthenticate,
+  STEP_UP_SECONDS,
+  startTotp,
+  type TotpEnrolment,
+} from './second-factor.js';
 
 /**
  * Asking for a new password by e-mail: 202 whatever the address, in the same time, since
@@ -26,3 +46,199 @@ export function resetRoute(path: string, kind: 'partner_reset' | 'owner_reset', 
     },
   });
 }
+
+const code = z.string().min(1).max(40);
+
+const factorSchema = resource('factor', {
+  kind: z.enum(['totp', 'webauthn']),
+  label: z.string(),
+  created_at: unixTime,
+  last_used_at: unixTime.nullable(),
+});
+
+const renderFactor = (f: FactorRow) => ({
+  id: f.id,
+  type: 'factor' as const,
+  attributes: { kind: f.kind, label: f.label, created_at: f.created_at, last_used_at: f.last_used_at },
+});
+
+/** An authenticator's enrolment: its secret once, as text, as an otpauth:// URI and as a QR code (SVG). */
+export const enrolmentSchema = one(
+  resource('totp_enrolment', { secret: z.string(), otpauth_uri: z.string(), qr_svg: z.string(), expires_at: unixTime.optional() }),
+);
+
+export const renderEnrolment = (e: TotpEnrolment) => ({
+  data: { id: e.factorId, type: 'totp_enrolment' as const, attributes: { secret: e.secret, otpauth_uri: e.uri, qr_svg: e.qrSvg } },
+});
+
+/** Recovery codes, shown once: only their hashes are kept. */
+export const recoveryCodes = z.array(z.string()).meta({ description: 'Shown once; each works once. Keep them apart from the phone.' });
+
+/**
+ * A sign-in's answer: the session's record, or (`data: null`) the challenge of its second
+ * step in `meta.second_factor`, with no session yet. One object, so clients read one shape.
+ */
+export const signInAnswer = <T extends z.ZodType>(record: T) =>
+  z.object({
+    data: record.nullable(),
+    meta: z
+      .object({
+        second_factor: z.object({
+          token: z.string(),
+          purpose: z.enum(['second_factor', 'enrol']),
+          expires_at: unixTime,
+          methods: z.array(z.enum(['totp', 'webauthn', 'recovery'])),
+        }),
+      })
+      .optional()
+      .meta({ description: 'Present when a second step must follow: send its token to …/sign_in/second_factor (or enrol)' }),
+  });
+
+export const renderChallenge = (c: Challenged) => ({
+  data: null,
+  meta: {
+    second_factor: {
+      token: c.challenge.token,
+      purpose: c.challenge.purpose,
+      expires_at: c.challenge.expiresAt,
+      methods: c.challenge.methods,
+    },
+  },
+});
+
+/** How a realm's factor routes find the signed-in account: the dashboard's session or the portal's. */
+export interface FactorRealm {
+  realm: Realm;
+  /** `/v1/auth` or `/v1/portal/auth`. */
+  base: string;
+  access: 'session' | 'partner';
+  /** Shown by authenticator apps beside the address. */
+  issuer: string;
+  signedIn(input: RouteInput<unknown>): { account: string; session: string };
+  /** Whether the account must keep a factor (a program of theirs requires one). */
+  mustKeepOne(db: Db, account: string): Promise<boolean>;
+}
+
+async function credentials(db: Db, at: FactorRealm, input: RouteInput<unknown>): Promise<Credentials> {
+  const found = await credentialsById(db, at.realm, at.signedIn(input).account);
+  if (!found) throw fail('unauthorized', 'this session has ended');
+  return found;
+}
+
+const kick = (outbox: RouteInput<unknown>['outbox']) => outbox?.kick();
+
+/** The signed-in person's own factors: list, enrol an authenticator, confirm it, remove one, new recovery codes, step-up. */
+export function factorRoutes(at: FactorRealm) {
+  return [
+    route({
+      method: 'get',
+      path: `${at.base}/factors`,
+      summary: "The signed-in account's second factors, and how many recovery codes it has left",
+      access: at.access,
+      status: 200,
+      response: z.object({ data: z.array(factorSchema), meta: z.object({ recovery_codes_left: z.number().int() }) }),
+      async handle(input) {
+        const list = await listFactors(input.db, at.realm, at.signedIn(input).account);
+        return { status: 200, body: { data: list.factors.map(renderFactor), meta: { recovery_codes_left: list.recoveryCodesLeft } } };
+      },
+    }),
+    route({
+      method: 'post',
+      path: `${at.base}/factors/totp`,
+      summary: 'Start enrolling an authenticator app: its secret, otpauth:// URI and QR code, confirmed by its first code',
+      access: at.access,
+      status: 201,
+      response: enrolmentSchema,
+      async handle(input) {
+        const account = await credentials(input.db, at, input);
+        return { status: 201, body: renderEnrolment(await startTotp(input.db, at.realm, account, at.issuer, input.now)) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: `${at.base}/factors/:id/confirm`,
+      summary: "Confirm an authenticator app's enrolment with its current code; the first factor's answer holds the recovery codes, once",
+      access: at.access,
+      checksPassword: true,
+      body: z.strictObject({ code }),
+      status: 200,
+      response: z.object({ meta: z.object({ recovery_codes: recoveryCodes.nullable() }) }),
+      async handle(input) {
+        const account = await credentials(input.db, at, input);
+        const codes = await confirmTotp(
+          input.db,
+          at.realm,
+          account,
+          input.params.id ?? '',
+          input.body.code,
+          input.now,
+          enqueueSecurityNotice,
+        );
+        await markVerified(input.db, at, input);
+        kick(input.outbox);
+        return { status: 200, body: { meta: { recovery_codes: codes ?? null } } };
+      },
+    }),
+    route({
+      method: 'post',
+      path: `${at.base}/factors/:id/disable`,
+      summary: 'Remove a second factor: needs the password and a current code (or a recovery code); the address is told',
+      access: at.access,
+      checksPassword: true,
+      body: z.strictObject({ password: z.string().max(PASSWORD_MAX), code }),
+      status: 204,
+      async handle(input) {
+        const account = await credentials(input.db, at, input);
+        const factorId = input.params.id ?? '';
+        const { factors } = await listFactors(input.db, at.realm, account.id);
+        if (factors.length === 1 && factors[0]?.id === factorId && (await at.mustKeepOne(input.db, account.id))) {
+          throw fail('conflict', 'a program you run requires a second factor: add another before removing this one');
+        }
+        await disableFactor(input.db, at.realm, account, factorId, input.body, input.now, enqueueSecurityNotice);
+        kick(input.outbox);
+        return { status: 204 };
+      },
+    }),
+    route({
+      method: 'post',
+      path: `${at.base}/recovery_codes`,
+      summary: 'New recovery codes for a current code (the old ones stop working); shown once',
+      access: at.access,
+      checksPassword: true,
+      body: z.strictObject({ code }),
+      status: 200,
+      response: z.object({ meta: z.object({ recovery_codes: recoveryCodes }) }),
+      async handle(input) {
+        const account = await credentials(input.db, at, input);
+        await proveCode(input.db, at.realm, account, input.body.code, input.now, enqueueSecurityNotice);
+        const codes = await newRecoveryCodes(input.db, at.realm, account.id, input.now, enqueueSecurityNotice);
+        kick(input.outbox);
+        return { status: 200, body: { meta: { recovery_codes: codes } } };
+      },
+    }),
+    route({
+      method: 'post',
+      path: `${at.base}/reauthenticate`,
+      summary:
+        'Prove again who holds this session (a code, or the password when the account has no second factor), before what moves money',
+      access: at.access,
+      checksPassword: true,
+      body: z.strictObject({ code: code.optional(), password: z.string().max(PASSWORD_MAX).optional() }),
+      status: 200,
+      response: z.object({
+        meta: z.object({ verified_at: unixTime, fresh_until: unixTime, method: z.enum(['totp', 'recovery', 'password']) }),
+      }),
+      async handle(input) {
+        const account = await credentials(input.db, at, input);
+        const { session } = at.signedIn(input);
+        const method = await reauthenticate(input.db, at.realm, account, session, input.body, input.now, enqueueSecurityNotice);
+        kick(input.outbox);
+        return { status: 200, body: { meta: { verified_at: input.now, fresh_until: input.now + STEP_UP_SECONDS, method } } };
+      },
+    }),
+  ];
+}
+
+/** Enrolling proves a code: the session's proof is fresh too. */
+const markVerified = (db: Db, at: FactorRealm, input: RouteInput<unknown>) =>
+  db.transaction((tx) => markSessionVerified(tx, at.realm, at.signedIn(input).session, input.now));

@@ -29,6 +29,8 @@ export interface SessionBase {
   hash: string;
   created_at: number;
   last_seen_at: number;
+  /** When its holder last proved who they are (the password, or the second factor when they have one): step-up. */
+  verified_at: number | null;
 }
 
 export function credentialsByEmail(db: Queryable, realm: Realm, emailNorm: string): Promise<Credentials | undefined> {
@@ -59,6 +61,17 @@ export function lockUntil(db: Queryable, realm: Realm, id: string, until: number
 export function clearFailures(db: Queryable, realm: Realm, id: string): Promise<number> {
   return db.run(
     `UPDATE ${realm.accounts} SET failed_count = 0, locked_until = NULL WHERE id = ? AND (failed_count <> 0 OR locked_until IS NOT NULL)`,
+    [id],
+  );
+}
+
+/**
+ * The right password of an account whose second step follows: its own count is taken
+ * back (and the lock it set), the wrong guesses before it stay, for the codes to add to.
+ */
+export function forgiveAttempt(db: Queryable, realm: Realm, id: string): Promise<number> {
+  return db.run(
+    `UPDATE ${realm.accounts} SET failed_count = CASE WHEN failed_count > 0 THEN failed_count - 1 ELSE 0 END, locked_until = NULL WHERE id = ?`,
     [id],
   );
 }

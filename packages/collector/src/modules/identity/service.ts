@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { fail, ServiceError } from '../../platform/errors.js';
 import type { Db, Queryable, Tx } from '../../platform/db/db.js';
 import * as store from './repo.js';
+import { deleteExpiredChallenges } from './factors-repo.js';
 import type { LinkPurpose, LinkRow, SessionBase } from './repo.js';
 import { type Credentials, REALMS, type Realm } from './model.js';
 import { emailProblem, normalizeEmail } from '../../core/email.js';
@@ -107,7 +108,8 @@ export async function startSession<S extends SessionBase>(
   extra: Omit<S, keyof SessionBase> = {} as Omit<S, keyof SessionBase>,
 ): Promise<NewSession<S>> {
   const token = newSecret();
-  const session = { id: uuidv7(now * 1000), hash: hashToken(token), created_at: now, last_seen_at: now, ...extra } as S;
+  // A session starts on a proof (a password, a link, a second factor): fresh for step-up.
+  const session = { id: uuidv7(now * 1000), hash: hashToken(token), created_at: now, last_seen_at: now, verified_at: now, ...extra } as S;
   await store.insertSession(tx, realm, account, session);
   return { token, session };
 }
@@ -236,10 +238,13 @@ export async function resetLinkFor(
 
 /**
  * Deletes what can open nothing any more: links an hour past their expiry (the reset limit
- * counts the last hour's) and sessions idle past their lifetime, of both realms.
+ * counts the last hour's), sessions idle past their lifetime and sign-in challenges past theirs, of both realms.
  */
 export async function purgeExpired(db: Db, now: number): Promise<number> {
   let n = 0;
-  for (const realm of REALMS) n += await db.transaction((tx) => store.deleteExpired(tx, realm, now, SESSION_IDLE_SECONDS, 3600));
+  for (const realm of REALMS) {
+    n += await db.transaction((tx) => store.deleteExpired(tx, realm, now, SESSION_IDLE_SECONDS, 3600));
+    n += await db.transaction((tx) => deleteExpiredChallenges(tx, realm, now));
+  }
   return n;
 }

@@ -13,6 +13,7 @@ import type { MailKind, OutboxRow } from './repo.js';
 import { uuidv7 } from '../../core/ids.js';
 import { emailProblem } from '../../core/email.js';
 import { LINK_SECONDS, signInKey } from '../identity/service.js';
+import type { Realm, SecurityEvent } from '../identity/model.js';
 
 /** Makes the message of a row, with its link, in the sending transaction; undefined when there is nothing to send. */
 export type Compose = (tx: Tx, row: OutboxRow, now: number) => Promise<Message | undefined>;
@@ -37,6 +38,20 @@ export function enqueueMail(tx: Tx, kind: MailKind, subjectKey: string, programI
 export async function requestReset(db: Db, kind: 'partner_reset' | 'owner_reset', rawEmail: string, now: number): Promise<void> {
   if (emailProblem(rawEmail)) return;
   await db.transaction((tx) => enqueueMail(tx, kind, signInKey(rawEmail), null, now));
+}
+
+/**
+ * Tells an account's address what changed on its security (identity's Notify), in the
+ * change's transaction. Each notice is its own row: `realm:account:event:id`.
+ */
+export function enqueueSecurityNotice(tx: Tx, realm: Realm, account: string, event: SecurityEvent, now: number): Promise<number> {
+  return enqueueMail(tx, 'security_notice', [realm.kind, account, event, uuidv7(now * 1000)].join(':'), null, now);
+}
+
+/** The notice's parts back from its row's subject key. */
+export function securityNoticeOf(subjectKey: string): { realm: Realm['kind']; account: string; event: SecurityEvent } {
+  const [realm, account, event] = subjectKey.split(':');
+  return { realm: realm === 'partner' ? 'partner' : 'owner', account: account ?? '', event: event as SecurityEvent };
 }
 
 /** Seconds before the next try after `attempts` tries: 30 s, doubling, at most an hour. */

@@ -5,7 +5,13 @@
 
 import type { Queryable } from '../../platform/db/db.js';
 
-export type MailKind = 'partner_reset' | 'partner_invitation' | 'owner_reset' | 'owner_invitation' | 'payout_confirmation';
+export type MailKind =
+  | 'partner_reset'
+  | 'partner_invitation'
+  | 'owner_reset'
+  | 'owner_invitation'
+  | 'payout_confirmation'
+  | 'security_notice';
 
 export interface OutboxRow {
   id: string;

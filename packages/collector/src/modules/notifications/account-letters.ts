@@ -6,6 +6,7 @@ import type { Locale } from '../../core/locale.js';
 import type { Message } from '../../platform/mail.js';
 import { translate } from './i18n.js';
 import { html, type Letter, plainText } from './template.js';
+import type { SecurityEvent } from '../identity/model.js';
 
 async function letter(to: string, locale: Locale, parts: Omit<Letter, 'lang' | 'unsubscribe'>): Promise<Message> {
   const made: Letter = { ...parts, lang: locale };
@@ -50,5 +51,22 @@ export function payoutConfirmationLetter(to: string, locale: Locale, program: st
     paragraphs: [t('payout_confirmation.body', v)],
     button: { label: t('payout_confirmation.button', v), url },
     footer: t('payout_confirmation.why', v),
+  });
+}
+
+/**
+ * What changed on an account's security, or which step-up action it took: told whoever
+ * holds the address, since it may not be whoever holds the session.
+ */
+export function securityLetter(to: string, who: 'partner' | 'owner', locale: Locale, event: SecurityEvent, url: string): Promise<Message> {
+  const lang = who === 'owner' ? 'en' : locale;
+  const t = translate(lang);
+  const what = t(`security.events.${event}`);
+  return letter(to, lang, {
+    program: who === 'partner' ? t('reset.portal') : 'Tally',
+    subject: t('security.subject', { what }),
+    paragraphs: [t('security.body', { what, email: to }), t('security.if_not_you')],
+    button: { label: t('security.button'), url },
+    footer: t('security.why'),
   });
 }

@@ -2,7 +2,17 @@
 // over), change a role, remove. Only owners (and the secret token) manage members.
 
 import { z } from 'zod';
-import { changeRole, getMember, invite, linkPath, listMembers, removeMember, type Member } from './service.js';
+import {
+  changeRole,
+  getMember,
+  invite,
+  linkPath,
+  listMembers,
+  removeMember,
+  setTeamTwoFactor,
+  teamSettings,
+  type Member,
+} from './service.js';
 import { route } from '../../api/route.js';
 import { one, unixTime } from '../../platform/http/schemas.js';
 import { ROLES } from './repo.js';
@@ -30,7 +40,38 @@ function renderMember(m: Member) {
   };
 }
 
+const teamSettingsSchema = z.object({
+  data: z.object({
+    require_two_factor: z.boolean().meta({ description: 'Members sign in with a second factor, and enrol one at their next sign-in' }),
+  }),
+});
+
 export const memberRoutes = [
+  route({
+    method: 'get',
+    path: '/v1/team/settings',
+    summary: "The team's sign-in rules: whether members must use a second factor",
+    access: 'secret',
+    status: 200,
+    response: teamSettingsSchema,
+    async handle({ db, program }) {
+      return { status: 200, body: { data: await teamSettings(db, program.id) } };
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/v1/team/settings',
+    summary:
+      'Require a second factor of the team (require_two_factor): members without one are signed out of the program and enrol at their next sign-in',
+    access: 'secret',
+    role: 'owner',
+    body: z.strictObject({ require_two_factor: z.boolean() }),
+    status: 200,
+    response: teamSettingsSchema,
+    async handle({ db, program, body, session, now }) {
+      return { status: 200, body: { data: await setTeamTwoFactor(db, program.id, body.require_two_factor, session, now) } };
+    },
+  }),
   route({
     method: 'get',
     path: '/v1/members',

@@ -22,6 +22,7 @@ export interface SessionRow {
   program_id: string;
   created_at: number;
   last_seen_at: number;
+  verified_at: number | null;
 }
 
 /** owner: everything; admin: everything but members and secret tokens; viewer: reads only. */
@@ -97,8 +98,18 @@ export async function sessionByHash(
   db: Queryable,
   hash: string,
 ): Promise<{ session: SessionRow; program: ProgramRow; role: Role } | undefined> {
-  const row = await db.get<ProgramRow & { s_id: string; s_user_id: string; s_created_at: number; s_last_seen_at: number; m_role: Role }>(
-    `SELECT s.id AS s_id, s.user_id AS s_user_id, s.created_at AS s_created_at, s.last_seen_at AS s_last_seen_at, m.role AS m_role, p.*
+  const row = await db.get<
+    ProgramRow & {
+      s_id: string;
+      s_user_id: string;
+      s_created_at: number;
+      s_last_seen_at: number;
+      s_verified_at: number | null;
+      m_role: Role;
+    }
+  >(
+    `SELECT s.id AS s_id, s.user_id AS s_user_id, s.created_at AS s_created_at, s.last_seen_at AS s_last_seen_at,
+            s.verified_at AS s_verified_at, m.role AS m_role, p.*
        FROM sessions s
        JOIN memberships m ON m.user_id = s.user_id AND m.program_id = s.program_id
        JOIN programs p ON p.id = s.program_id
@@ -106,9 +117,17 @@ export async function sessionByHash(
     [hash],
   );
   if (!row) return undefined;
-  const { s_id, s_user_id, s_created_at, s_last_seen_at, m_role, ...program } = row;
+  const { s_id, s_user_id, s_created_at, s_last_seen_at, s_verified_at, m_role, ...program } = row;
   return {
-    session: { id: s_id, hash, user_id: s_user_id, program_id: program.id, created_at: s_created_at, last_seen_at: s_last_seen_at },
+    session: {
+      id: s_id,
+      hash,
+      user_id: s_user_id,
+      program_id: program.id,
+      created_at: s_created_at,
+      last_seen_at: s_last_seen_at,
+      verified_at: s_verified_at,
+    },
     program,
     role: m_role,
   };
@@ -199,4 +218,38 @@ export function setRole(db: Queryable, userId: string, programId: string, role: 
 export async function countOwners(db: Queryable, programId: string): Promise<number> {
   const row = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM memberships WHERE program_id = ? AND role = 'owner'", [programId]);
   return Number(row?.n ?? 0);
+}
+
+/** Whether any program the user runs requires a second factor of its team (team_settings). */
+export async function twoFactorRequired(db: Queryable, userId: string): Promise<boolean> {
+  const row = await db.get(
+    `SELECT 1 AS one FROM memberships m JOIN team_settings t ON t.program_id = m.program_id
+      WHERE m.user_id = ? AND t.require_two_factor = 1 LIMIT 1`,
+    [userId],
+  );
+  return row !== undefined;
+}
+
+export async function teamSettings(db: Queryable, programId: string): Promise<{ require_two_factor: boolean }> {
+  const row = await db.get<{ require_two_factor: number }>('SELECT require_two_factor FROM team_settings WHERE program_id = ?', [
+    programId,
+  ]);
+  return { require_two_factor: Number(row?.require_two_factor ?? 0) === 1 };
+}
+
+export function setTeamSettings(db: Queryable, programId: string, requireTwoFactor: boolean, now: number): Promise<number> {
+  return db.run(
+    `INSERT INTO team_settings (program_id, require_two_factor, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (program_id) DO UPDATE SET require_two_factor = excluded.require_two_factor, updated_at = excluded.updated_at`,
+    [programId, requireTwoFactor ? 1 : 0, now],
+  );
+}
+
+/** The program's members who have no confirmed second factor. */
+export function membersWithoutFactor(db: Queryable, programId: string): Promise<{ user_id: string }[]> {
+  return db.all<{ user_id: string }>(
+    `SELECT m.user_id FROM memberships m
+      WHERE m.program_id = ? AND NOT EXISTS (SELECT 1 FROM user_factors f WHERE f.user_id = m.user_id AND f.confirmed_at IS NOT NULL)`,
+    [programId],
+  );
 }

@@ -3,9 +3,32 @@
 // the page's reach.
 
 import { z } from 'zod';
-import { changePassword, redeem, sessionInfo, signIn, signOut, switchProgram, updateAccount, type NewSession } from './service.js';
+import {
+  changePassword,
+  confirmOnSignIn,
+  enrolOnSignIn,
+  mustKeepFactor,
+  redeem,
+  sessionInfo,
+  signIn,
+  signInWithCode,
+  signOut,
+  switchProgram,
+  type NewSession,
+  type SignedIn,
+  updateAccount,
+} from './service.js';
 import { PASSWORD_MAX } from '../identity/passwords.js';
-import { resetRoute } from '../identity/http.js';
+import {
+  enrolmentSchema,
+  factorRoutes,
+  recoveryCodes,
+  renderChallenge,
+  signInAnswer,
+  renderEnrolment,
+  resetRoute,
+} from '../identity/http.js';
+import { OWNERS } from '../identity/model.js';
 import { route, type Reply } from '../../api/route.js';
 import { one, unixTime } from '../../platform/http/schemas.js';
 import type { Db } from '../../platform/db/db.js';
@@ -52,20 +75,72 @@ async function started(db: Db, made: NewSession): Promise<Reply> {
   return { status: 200, session: { token: made.token }, body: await renderSession(db, made.session) };
 }
 
+/** A session, or the challenge of the second step (no session yet). */
+const signedIn = (db: Db, made: SignedIn): Promise<Reply> =>
+  'challenge' in made ? Promise.resolve({ status: 200, body: renderChallenge(made) }) : started(db, made.session);
+
+const signInSchema = signInAnswer(sessionData);
+
 const current = (session: SessionRow | undefined): SessionRow => session as SessionRow; // 'session' routes always have one
 
 export const authRoutes = [
   route({
     method: 'post',
     path: '/v1/auth/sign_in',
-    summary: 'Sign in to the dashboard (sets the session cookie)',
+    summary:
+      'Sign in to the dashboard (sets the session cookie); with a second factor, or one a program requires, the answer is a challenge for the second step instead',
     access: 'public',
     checksPassword: true,
     body: z.strictObject({ email: z.string().max(320), password }),
     status: 200,
-    response: sessionSchema,
+    response: signInSchema,
     async handle({ db, body, now }) {
-      return started(db, await signIn(db, body.email, body.password, now));
+      return signedIn(db, await signIn(db, body.email, body.password, now));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/auth/sign_in/second_factor',
+    summary:
+      "Sign-in's second step: the challenge's token and a code from the authenticator app, or a recovery code (sets the session cookie)",
+    access: 'public',
+    checksPassword: true,
+    body: z.strictObject({ token: z.string().max(200), code: z.string().min(1).max(40) }),
+    status: 200,
+    response: sessionSchema,
+    async handle({ db, body, now, outbox }) {
+      const made = await signInWithCode(db, body.token, body.code, now);
+      outbox?.kick();
+      return started(db, made);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/auth/sign_in/enrol',
+    summary: "Enrol an authenticator app during sign-in, when a program requires a second factor of its team (the challenge's token)",
+    access: 'public',
+    checksPassword: true,
+    body: z.strictObject({ token: z.string().max(200) }),
+    status: 201,
+    response: enrolmentSchema,
+    async handle({ db, body, now }) {
+      return { status: 201, body: renderEnrolment(await enrolOnSignIn(db, body.token, now)) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/auth/sign_in/enrol/confirm',
+    summary: "Confirm the enrolment with the app's code and sign in; the answer holds the recovery codes, once",
+    access: 'public',
+    checksPassword: true,
+    body: z.strictObject({ token: z.string().max(200), factor_id: z.string().max(100), code: z.string().min(1).max(40) }),
+    status: 200,
+    response: sessionSchema.extend({ meta: z.object({ recovery_codes: recoveryCodes.nullable() }) }),
+    async handle({ db, body, now, outbox }) {
+      const made = await confirmOnSignIn(db, { token: body.token, factorId: body.factor_id, code: body.code }, now);
+      outbox?.kick();
+      const reply = await started(db, made.started);
+      return { ...reply, body: { ...(reply.body as object), meta: { recovery_codes: made.recoveryCodes ?? null } } };
     },
   }),
   route({
@@ -76,9 +151,9 @@ export const authRoutes = [
     checksPassword: true,
     body: z.strictObject({ token: z.string().max(200), email: email.optional(), password }),
     status: 200,
-    response: sessionSchema,
+    response: signInSchema,
     async handle({ db, body, now, outbox }) {
-      return started(db, await redeem(db, body.token, body, now, outbox));
+      return signedIn(db, await redeem(db, body.token, body, now, outbox));
     },
   }),
   resetRoute('/v1/auth/reset', 'owner_reset', 'the dashboard'),
@@ -147,5 +222,13 @@ export const authRoutes = [
       await switchProgram(db, s, body.program_id);
       return { status: 200, body: await renderSession(db, { ...s, program_id: body.program_id }) };
     },
+  }),
+  ...factorRoutes({
+    realm: OWNERS,
+    base: '/v1/auth',
+    access: 'session',
+    issuer: 'Tally',
+    signedIn: ({ session }) => ({ account: current(session).user_id, session: current(session).id }),
+    mustKeepOne: mustKeepFactor,
   }),
 ];

@@ -21,11 +21,23 @@ import { uuidv7 } from '../../core/ids.js';
 import type { Locale } from '../../core/locale.js';
 import { checkPasswordRules, hashPassword } from '../identity/passwords.js';
 import { hashToken } from '../tokens/service.js';
-import { enqueueMail } from '../mail/outbox.js';
+import { enqueueMail, enqueueSecurityNotice } from '../mail/outbox.js';
+import {
+  type Challenged,
+  type ChallengeRow,
+  completeEnrolment,
+  completeSecondFactor,
+  hasSecondFactor,
+  secondStep,
+  startEnrolment,
+  type TotpEnrolment,
+} from '../identity/second-factor.js';
 
 export { newSecret, SESSION_IDLE_SECONDS } from '../identity/service.js';
 
 export type NewSession = identity.NewSession<SessionRow>;
+/** A sign-in's answer: a session, or the challenge of its second step (a code, or enrolment a program requires). */
+export type SignedIn = { session: NewSession } | Challenged;
 
 export interface SessionContext {
   session: SessionRow;
@@ -54,6 +66,36 @@ function newUser(email: string | null, now: number): UserRow {
 
 const startSession = (tx: Tx, userId: string, programId: string, now: number): Promise<NewSession> =>
   identity.startSession<SessionRow>(tx, OWNERS, userId, now, { user_id: userId, program_id: programId });
+
+/** After the password: a session, or the second step when the user has a factor or a program of theirs requires one. */
+async function begin(tx: Tx, userId: string, programId: string, now: number): Promise<SignedIn> {
+  const required = await users.twoFactorRequired(tx, userId);
+  const step = await secondStep(tx, OWNERS, userId, now, { programId, required });
+  return step ?? { session: await startSession(tx, userId, programId, now) };
+}
+
+/** The session a sign-in's challenge was for, while its user still runs that program (else their first). */
+async function startFrom(tx: Tx, challenge: ChallengeRow, now: number): Promise<NewSession> {
+  const userId = challenge.account ?? '';
+  const memberships = await users.membershipsOfUser(tx, userId);
+  const member = memberships.find((m) => m.program_id === challenge.program_id) ?? memberships[0];
+  if (!member) throw fail('forbidden', 'this user runs no program any more; ask an owner to invite you again');
+  return startSession(tx, userId, member.program_id, now);
+}
+
+/** The second step of signing in: a code from the authenticator app, or a recovery code. */
+export function signInWithCode(db: Db, token: string, code: string, now: number): Promise<NewSession> {
+  return completeSecondFactor(db, OWNERS, token, code, now, enqueueSecurityNotice, (tx, c) => startFrom(tx, c, now));
+}
+
+/** Enrolment during sign-in, for a member of a program that requires a second factor. */
+export function enrolOnSignIn(db: Db, token: string, now: number): Promise<TotpEnrolment> {
+  return startEnrolment(db, OWNERS, token, 'Tally', now);
+}
+
+export function confirmOnSignIn(db: Db, input: { token: string; factorId: string; code: string }, now: number) {
+  return completeEnrolment(db, OWNERS, input, now, enqueueSecurityNotice, (tx, c) => startFrom(tx, c, now));
+}
 
 /** The first start's owner: no e-mail yet; the link lets them choose one and a password. */
 export async function firstOwnerLink(db: Db, programId: string, now: number): Promise<string> {
@@ -128,7 +170,7 @@ export interface Redemption {
  * is an old invitation of a user who runs another program too: then, as for an
  * invitation of an address that has an account, the password is the account's own.
  */
-export async function redeem(db: Db, token: string, input: Redemption, now: number, mailing?: Mailing): Promise<NewSession> {
+export async function redeem(db: Db, token: string, input: Redemption, now: number, mailing?: Mailing): Promise<SignedIn> {
   const hash = hashToken(token);
   const invitation = await users.invitationByHash(db, hash);
   if (invitation) return acceptInvitation(db, invitation, token, input, now, mailing);
@@ -143,8 +185,7 @@ export async function redeem(db: Db, token: string, input: Redemption, now: numb
     await identity.provePassword(db, OWNERS, user, input.password, now);
     return db.transaction(async (tx) => {
       await identity.takeLink(tx, OWNERS, token, now);
-      await identity.clearFailures(tx, OWNERS, user.id);
-      return startSession(tx, user.id, programId, now);
+      return begin(tx, user.id, programId, now);
     });
   }
   checkPasswordRules(input.password);
@@ -161,7 +202,7 @@ export async function redeem(db: Db, token: string, input: Redemption, now: numb
     const memberships = await users.membershipsOfUser(tx, user.id);
     const member = memberships.find((m) => m.program_id === programId) ?? memberships[0];
     if (!member) throw fail('forbidden', 'this user runs no program any more; ask an owner to invite you again');
-    return startSession(tx, user.id, member.program_id, now);
+    return begin(tx, user.id, member.program_id, now);
   });
 }
 
@@ -191,7 +232,7 @@ async function acceptInvitation(
   input: Redemption,
   now: number,
   mailing: Mailing | undefined,
-): Promise<NewSession> {
+): Promise<SignedIn> {
   if (invitation.expires_at <= now) throw identity.linkGone();
   const existing = await users.userByEmail(db, invitation.email_norm);
   const held = !token.endsWith(MAILED);
@@ -218,22 +259,17 @@ async function acceptInvitation(
       user = newUser(taken.email, now);
       await users.insertUser(tx, user);
       await identity.setPassword(tx, OWNERS, user.id, passwordHash!, now);
-    } else {
-      await identity.clearFailures(tx, OWNERS, user.id);
     }
     await users.addMembership(tx, user.id, taken.program_id, taken.role, now);
-    return startSession(tx, user.id, taken.program_id, now);
+    return begin(tx, user.id, taken.program_id, now);
   });
 }
 
-export async function signIn(db: Db, rawEmail: string, password: string, now: number): Promise<NewSession> {
+export async function signIn(db: Db, rawEmail: string, password: string, now: number): Promise<SignedIn> {
   const user = await identity.provePassword(db, OWNERS, await users.userByEmail(db, signInKey(rawEmail)), password, now);
   const first = (await users.membershipsOfUser(db, user.id))[0];
   if (!first) throw fail('forbidden', 'this user runs no program any more; ask an owner to invite you again');
-  return db.transaction(async (tx) => {
-    await identity.clearFailures(tx, OWNERS, user.id);
-    return startSession(tx, user.id, first.program_id, now);
-  });
+  return db.transaction((tx) => begin(tx, user.id, first.program_id, now));
 }
 
 /** The session behind a cookie, while it is fresh and its user still runs its program. */
@@ -267,6 +303,9 @@ export async function ownerResetLink(db: Db, rawEmail: string, now: number): Pro
 export async function switchProgram(db: Db, session: SessionRow, programId: string): Promise<void> {
   const memberships = await users.membershipsOfUser(db, session.user_id);
   if (!memberships.some((m) => m.program_id === programId)) throw fail('not_found', `no program ${programId}`);
+  if ((await users.teamSettings(db, programId)).require_two_factor && !(await hasSecondFactor(db, OWNERS, session.user_id))) {
+    throw fail('two_factor_required', 'this program requires a second factor of its team: add one under Settings → Security first');
+  }
   await db.transaction((tx) => users.switchSession(tx, session.id, programId));
 }
 
@@ -371,4 +410,26 @@ export function allMembers(db: Queryable): Promise<Membership[]> {
 /** Invitations past their link's life: they can be accepted no more. */
 export function purgeInvitations(db: Db, now: number): Promise<number> {
   return db.transaction((tx) => users.deleteExpiredInvitations(tx, now));
+}
+
+export const teamSettings = (db: Queryable, programId: string) => users.teamSettings(db, programId);
+
+/** Whether the user must keep a second factor: a program of theirs requires one. */
+export const mustKeepFactor = (db: Queryable, userId: string): Promise<boolean> => users.twoFactorRequired(db, userId);
+
+/**
+ * Requires (or no longer requires) a second factor of the program's team. Requiring it
+ * ends the program's sessions of members who have none: they enrol at their next sign-in.
+ * An owner who requires it from the dashboard must have one, or they would lock themself out.
+ */
+export async function setTeamTwoFactor(db: Db, programId: string, required: boolean, by: SessionRow | undefined, now: number) {
+  if (required && by && !(await hasSecondFactor(db, OWNERS, by.user_id))) {
+    throw fail('conflict', 'add a second factor to your own account first (Settings → Security)', { field: 'require_two_factor' });
+  }
+  await db.transaction(async (tx) => {
+    await users.setTeamSettings(tx, programId, required, now);
+    if (!required) return;
+    for (const m of await users.membersWithoutFactor(tx, programId)) await users.deleteProgramSessionsOf(tx, m.user_id, programId);
+  });
+  return users.teamSettings(db, programId);
 }

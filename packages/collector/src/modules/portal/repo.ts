@@ -23,6 +23,7 @@ export interface PartnerSessionRow {
   account_id: string;
   created_at: number;
   last_seen_at: number;
+  verified_at: number | null;
 }
 
 /** A partnership the account reaches, with what the portal shows of its program and partner record. */

@@ -17,7 +17,8 @@ import { dateTime, type ListSpec, oneOf } from '../../platform/http/list-query.j
 import { listEnvelope } from '../../platform/http/render.js';
 import { one, page, resource, unixTime } from '../../platform/http/schemas.js';
 import { PASSWORD_MAX } from '../identity/passwords.js';
-import { resetRoute } from '../identity/http.js';
+import { factorRoutes, renderChallenge, resetRoute, signInAnswer } from '../identity/http.js';
+import { PARTNERS } from '../identity/model.js';
 import { renderCode } from '../codes/present.js';
 import { partnerCodesInShopify } from '../../flows/shopify-codes.js';
 import { codeSchema } from '../codes/schemas.js';
@@ -29,6 +30,8 @@ import type { AccountRow, ReachedPartnership } from './repo.js';
 import {
   changePartnerPassword,
   type NewPartnerSession,
+  partnerSignInWithCode,
+  type PartnerSignedIn,
   partnerCodes,
   partnerCommissions,
   makePartnerCode,
@@ -100,6 +103,12 @@ async function signedIn(db: Db, made: NewPartnerSession): Promise<Reply> {
   return { status: 200, partnerSession: { token: made.token }, body: await accountAnswer(db, await accountOf(db, made)) };
 }
 
+/** A session, or the challenge of the second step (no session yet). */
+const started = (db: Db, made: PartnerSignedIn): Promise<Reply> =>
+  'challenge' in made ? Promise.resolve({ status: 200, body: renderChallenge(made) }) : signedIn(db, made.session);
+
+const signInSchema = signInAnswer(accountSchema);
+
 /** The partner's own account; partner routes always have one. */
 const me = (input: RouteInput<unknown, unknown>): AccountRow => input.account as AccountRow;
 
@@ -140,14 +149,30 @@ export const portalRoutes = [
   route({
     method: 'post',
     path: '/v1/portal/auth/sign_in',
-    summary: 'Sign in to the partner portal (sets the partner session cookie)',
+    summary:
+      'Sign in to the partner portal (sets the partner session cookie); with a second factor, the answer is a challenge for the second step instead',
     access: 'public',
     checksPassword: true,
     body: z.strictObject({ email: z.string().max(320), password }),
     status: 200,
-    response: one(accountSchema),
+    response: signInSchema,
     async handle({ db, body, now }) {
-      return signedIn(db, await signIn(db, body.email, body.password, now));
+      return started(db, await signIn(db, body.email, body.password, now));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/v1/portal/auth/sign_in/second_factor',
+    summary: "Sign-in's second step: the challenge's token and a code from the authenticator app, or a recovery code",
+    access: 'public',
+    checksPassword: true,
+    body: z.strictObject({ token: z.string().max(200), code: z.string().min(1).max(40) }),
+    status: 200,
+    response: one(accountSchema),
+    async handle({ db, body, now, outbox }) {
+      const made = await partnerSignInWithCode(db, body.token, body.code, now);
+      outbox?.kick();
+      return signedIn(db, made);
     },
   }),
   resetRoute('/v1/portal/auth/reset', 'partner_reset', 'the partner portal'),
@@ -159,9 +184,9 @@ export const portalRoutes = [
     checksPassword: true,
     body: z.strictObject({ token: z.string().min(1).max(200), password }),
     status: 200,
-    response: one(accountSchema),
+    response: signInSchema,
     async handle({ db, body, now }) {
-      return signedIn(db, await redeemPartnerLink(db, body.token, body.password, now));
+      return started(db, await redeemPartnerLink(db, body.token, body.password, now));
     },
   }),
   route({
@@ -308,5 +333,14 @@ export const portalRoutes = [
       await partnerCodesInShopify(input.db, p.program_id, p.id, input.now, input.platformApiUrls.shopify);
       return { status: 201, body: { data: renderCode(row) } };
     },
+  }),
+  ...factorRoutes({
+    realm: PARTNERS,
+    base: '/v1/portal/auth',
+    access: 'partner',
+    issuer: 'Tally partner portal',
+    signedIn: (input) => ({ account: me(input).id, session: input.partnerSession?.id ?? '' }),
+    // No program requires its partners to use one.
+    mustKeepOne: async () => false,
   }),
 ];

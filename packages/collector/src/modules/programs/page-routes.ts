@@ -114,7 +114,7 @@ export const programPageRoutes = [
       const { partnership, signedIn } = await apply(db, params.slug ?? '', body, now);
       return {
         status: 201,
-        partnerSession: { token: signedIn.token },
+        ...(signedIn ? { partnerSession: { token: signedIn.token } } : {}),
         body: { data: { id: partnership.id, type: 'application', attributes: { state: partnership.state } } },
       };
     },

@@ -17,6 +17,8 @@ const HTTP: Record<ErrorCode, readonly [number, string]> = {
   unauthorized: [401, 'Unauthorized'],
   invalid_credentials: [401, 'Invalid credentials'],
   forbidden: [403, 'Forbidden'],
+  step_up_required: [403, 'Step-up required'],
+  two_factor_required: [403, 'Two-factor required'],
   origin_not_allowed: [403, 'Origin not allowed'],
   secret_token_in_browser: [403, 'Secret token in a browser'],
   cross_origin_request: [403, 'Cross-origin request'],

@@ -27,6 +27,13 @@ const de: Catalogue<typeof en> = {
     password: 'Passwort',
     signIn: 'Anmelden',
   },
+  twoFactor: {
+    title: 'Anmeldung in zwei Schritten',
+    hint: 'Geben Sie den Code aus Ihrer Authenticator-App oder einen Wiederherstellungscode ein.',
+    code: 'Code',
+    go: 'Weiter',
+    stepUp: 'Bestätigen Sie, dass Sie es sind',
+  },
   reset: {
     title: 'Ein neues Passwort',
     yourEmail: 'Ihre E-Mail-Adresse',

@@ -27,6 +27,13 @@ export default {
     password: 'Password',
     signIn: 'Sign in',
   },
+  twoFactor: {
+    title: 'Two-step sign-in',
+    hint: 'Enter the code from your authenticator app, or a recovery code.',
+    code: 'Code',
+    go: 'Continue',
+    stepUp: 'Confirm it is you',
+  },
   reset: {
     title: 'A new password',
     yourEmail: 'Your e-mail',

@@ -28,6 +28,13 @@ const es: Catalogue<typeof en> = {
     password: 'Contraseña',
     signIn: 'Iniciar sesión',
   },
+  twoFactor: {
+    title: 'Inicio de sesión en dos pasos',
+    hint: 'Introduzca el código de su aplicación de autenticación, o un código de recuperación.',
+    code: 'Código',
+    go: 'Continuar',
+    stepUp: 'Confirme que es usted',
+  },
   reset: {
     title: 'Una contraseña nueva',
     yourEmail: 'Tu correo electrónico',

@@ -28,6 +28,13 @@ const fr: Catalogue<typeof en> = {
     password: 'Mot de passe',
     signIn: 'Se connecter',
   },
+  twoFactor: {
+    title: 'Connexion en deux étapes',
+    hint: "Saisissez le code de votre application d'authentification, ou un code de récupération.",
+    code: 'Code',
+    go: 'Continuer',
+    stepUp: "Confirmez que c'est vous",
+  },
   reset: {
     title: 'Un nouveau mot de passe',
     yourEmail: 'Votre e-mail',

@@ -4,6 +4,7 @@
 // (Settings, at the end). Secrets (a new token, an invitation link) are shown once, when
 // made: the collector keeps only their hashes.
 
+import { SecuritySettings } from './security-settings.js';
 import type { ComponentChildren } from 'preact';
 import { useLocation, useRoute } from 'preact-iso/router';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -532,6 +533,7 @@ const SECTIONS: ReadonlyArray<{ id: string; title: string; show: (on: SectionDat
   { id: 'webhooks', title: 'Webhooks', show: () => <WebhookSettings /> },
   { id: 'api-tokens', title: 'API tokens', show: (on) => <Tokens loaded={on.tokens} /> },
   { id: 'team', title: 'Team', show: () => <Team /> },
+  { id: 'security', title: 'Security', show: () => <SecuritySettings /> },
 ];
 
 interface SectionData {

@@ -3,7 +3,8 @@
 
 import { useLocation } from 'preact-iso/router';
 import { api } from '../../common/api.js';
-import { Card, SignInCard, text, useSubmit } from '../../common/forms.js';
+import { Card, text, useSubmit } from '../../common/forms.js';
+import { SignInCard } from '../../common/sign-in-card.js';
 import { ResetPasswordCard } from '../../common/reset.js';
 import { Failure } from '../../common/ui.js';
 import { href } from '../session.js';
@@ -15,6 +16,15 @@ export function SignIn() {
       base="/dashboard"
       home={href('/')}
       signIn={(email, password) => api.POST('/v1/auth/sign_in', { body: { email, password } })}
+      complete={(token, code) => api.POST('/v1/auth/sign_in/second_factor', { body: { token, code } })}
+      enrol={{
+        start: async (token) => {
+          const { data } = await api.POST('/v1/auth/sign_in/enrol', { body: { token } });
+          return { id: data.id, secret: data.attributes.secret, qrSvg: data.attributes.qr_svg };
+        },
+        confirm: async (token, id, code) =>
+          (await api.POST('/v1/auth/sign_in/enrol/confirm', { body: { token, factor_id: id, code } })).meta.recovery_codes,
+      }}
     >
       <a href={href('/reset')}>Forgot your password?</a> No account yet? The first start of the server printed a one-time sign-in link; an
       owner can invite you from Settings, or run <code>npx tally users invite you@example.com</code>.

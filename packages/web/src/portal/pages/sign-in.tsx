@@ -3,7 +3,8 @@
 
 import { useLocation } from 'preact-iso/router';
 import { api } from '../../common/api.js';
-import { Card, SignInCard, text, useSubmit } from '../../common/forms.js';
+import { Card, text, useSubmit } from '../../common/forms.js';
+import { SignInCard } from '../../common/sign-in-card.js';
 import { ResetPasswordCard } from '../../common/reset.js';
 import { Failure } from '../../common/ui.js';
 import { t } from '../language.js';
@@ -16,6 +17,7 @@ export function SignIn() {
       base="/portal"
       home={href('/')}
       signIn={(email, password) => api.POST('/v1/portal/auth/sign_in', { body: { email, password } })}
+      complete={(token, code) => api.POST('/v1/portal/auth/sign_in/second_factor', { body: { token, code } })}
     >
       <a href={href('/reset')}>{t('signIn.forgot')}</a> {t('signIn.notYet')}
     </SignInCard>

@@ -170,6 +170,25 @@ const de: Catalogue<typeof en> = {
     button: 'Adresse bestätigen',
     why: 'Sie erhalten diese E-Mail, weil ein Partner von {{program}} diese Adresse für seine Auszahlungen gewählt hat. Der Link gilt 24 Stunden; wenn Sie es nicht waren, ignorieren Sie diese Nachricht.',
   },
+  security: {
+    subject: 'Sicherheitshinweis: {{what}}',
+    body: 'Soeben geschah auf Ihrem Konto ({{email}}): {{what}}.',
+    if_not_you:
+      'Wenn Sie es nicht waren, ändern Sie sofort Ihr Passwort und prüfen Sie Ihre Anmeldemethoden; sagen Sie dann dem Programm Bescheid.',
+    button: 'Anmeldemethoden prüfen',
+    why: 'Sie erhalten diese E-Mail, wann immer sich die Sicherheit Ihres Kontos ändert oder auf Ihr Wort Geld bewegt wird; sie lässt sich nicht abbestellen.',
+    events: {
+      totp_enabled: 'eine Authenticator-App wurde als zweiter Faktor hinzugefügt',
+      passkey_added: 'ein Passkey wurde hinzugefügt',
+      factor_disabled: 'ein zweiter Faktor wurde entfernt',
+      recovery_code_used: 'ein Wiederherstellungscode wurde benutzt',
+      recovery_codes_renewed: 'neue Wiederherstellungscodes wurden erstellt; die alten gelten nicht mehr',
+      payout_method_changed: 'die Auszahlungsmethode wurde geändert',
+      payout_run_approved: 'ein Auszahlungslauf wurde freigegeben',
+      secret_token_created: 'ein geheimer API-Token wurde erstellt',
+      team_changed: 'das Team des Programms oder seine Anmelderegeln wurden geändert',
+    },
+  },
   reset: {
     portal: 'Partnerportal',
     partner_subject: 'Neues Passwort für das Partnerportal',

@@ -176,6 +176,25 @@ const fr: Catalogue<typeof en> = {
     button: 'Confirmer cette adresse',
     why: 'Vous recevez cet e-mail parce qu’un partenaire de {{program}} a choisi cette adresse pour ses paiements. Le lien fonctionne 24 heures ; si ce n’était pas vous, ignorez ce message.',
   },
+  security: {
+    subject: 'Avis de sécurité : {{what}}',
+    body: "Ceci vient d'arriver sur votre compte ({{email}}) : {{what}}.",
+    if_not_you:
+      "Si ce n'était pas vous, changez tout de suite votre mot de passe et vérifiez vos méthodes de connexion, puis prévenez le programme.",
+    button: 'Vérifier mes méthodes de connexion',
+    why: "Vous recevez cet e-mail chaque fois que la sécurité de votre compte change ou que de l'argent est engagé en votre nom ; il ne peut pas être désactivé.",
+    events: {
+      totp_enabled: "une application d'authentification a été ajoutée comme second facteur",
+      passkey_added: "une clé d'accès a été ajoutée",
+      factor_disabled: 'un second facteur a été retiré',
+      recovery_code_used: 'un code de récupération a été utilisé',
+      recovery_codes_renewed: 'de nouveaux codes de récupération ont été créés ; les anciens ne fonctionnent plus',
+      payout_method_changed: 'le mode de paiement a été modifié',
+      payout_run_approved: 'une série de paiements a été approuvée',
+      secret_token_created: "un jeton d'API secret a été créé",
+      team_changed: "l'équipe du programme ou ses règles de connexion ont été modifiées",
+    },
+  },
   reset: {
     portal: 'Espace partenaire',
     partner_subject: 'Choisissez un nouveau mot de passe pour votre espace partenaire',

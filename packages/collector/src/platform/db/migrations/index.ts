@@ -53,6 +53,7 @@ import m0047 from './0047-billing-credentials.js';
 import m0048 from './0048-audit-events.js';
 import m0049 from './0049-referrals-partial-indexes.js';
 import m0050 from './0050-owner-locale.js';
+import m0051 from './0051-second-factors.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -107,4 +108,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0048,
   m0049,
   m0050,
+  m0051,
 ];

@@ -1,0 +1,97 @@
+// Sign-in's second step (docs/security.md), a chunk of its own: a code from the
+// authenticator app or a recovery code; or, when a program requires a second factor of a
+// member who has none, enrolling one (its QR code, then its first code, then the recovery
+// codes, shown once).
+
+import { useEffect, useState } from 'preact/hooks';
+import { Card, text, useSubmit } from './forms.js';
+import { Failure } from './ui.js';
+import { say } from './words.js';
+
+// Only owners are made to enrol at sign-in, and the dashboard speaks English: these two stay out of the shared catalogues (and every app's entry).
+const ENROL =
+  'A program you run requires a second factor. Scan this code with your authenticator app (or type the key below), then enter the code it shows.';
+const RECOVERY = 'Your recovery codes, shown only now. Each works once, if you lose your phone: keep them apart from it.';
+
+export interface Challenge {
+  token: string;
+  purpose: 'second_factor' | 'enrol';
+}
+
+export interface Enrolment {
+  id: string;
+  secret: string;
+  qrSvg: string;
+}
+
+export interface SecondStepProps {
+  challenge: Challenge;
+  complete: (token: string, code: string) => Promise<unknown>;
+  enrol?: { start(token: string): Promise<Enrolment>; confirm(token: string, id: string, code: string): Promise<string[] | null> };
+  done: () => void;
+}
+
+function CodeField() {
+  return (
+    <label>
+      {say('twoFactor.code')}
+      {/* biome-ignore lint/a11y/noAutofocus: the card is this one field */}
+      <input name="code" autocomplete="one-time-code" required autoFocus />
+    </label>
+  );
+}
+
+export function SecondStep({ challenge, complete, enrol, done }: SecondStepProps) {
+  const [enrolment, setEnrolment] = useState<Enrolment>();
+  const [codes, setCodes] = useState<string[]>();
+  const [problem, setProblem] = useState<unknown>();
+  useEffect(() => {
+    if (challenge.purpose === 'enrol') enrol?.start(challenge.token).then(setEnrolment, setProblem);
+  }, []);
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
+    if (challenge.purpose === 'second_factor') {
+      await complete(challenge.token, text(form, 'code'));
+      done();
+    } else if (enrol && enrolment) {
+      setCodes((await enrol.confirm(challenge.token, enrolment.id, text(form, 'code'))) ?? []);
+    }
+  });
+  if (codes) {
+    return (
+      <Card title={say('twoFactor.title')}>
+        <p>{RECOVERY}</p>
+        <ul class="recovery-codes">
+          {codes.map((c) => (
+            <li>
+              <code>{c}</code>
+            </li>
+          ))}
+        </ul>
+        <button type="button" onClick={done}>
+          {say('twoFactor.go')}
+        </button>
+      </Card>
+    );
+  }
+  return (
+    <Card title={say('twoFactor.title')}>
+      <form onSubmit={onSubmit}>
+        {challenge.purpose === 'enrol' ? (
+          <>
+            <p>{ENROL}</p>
+            {/* The collector's own SVG of the otpauth:// URI (the qrcode package), no markup of anyone else's. */}
+            {enrolment ? <div class="qr" dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }} /> : null}
+            {enrolment ? <code class="totp-secret">{enrolment.secret}</code> : null}
+          </>
+        ) : (
+          <p>{say('twoFactor.hint')}</p>
+        )}
+        <CodeField />
+        {(error ?? problem) !== undefined ? <Failure error={error ?? problem} /> : null}
+        <button type="submit" disabled={busy}>
+          {say('twoFactor.go')}
+        </button>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,163 @@
+// Settings → Security (docs/security.md): the signed-in person's authenticator app (enrol it
+// with its QR code and first code, then keep the recovery codes shown once; remove it with
+// the password and a code), and whether the program's team must use one.
+
+import { useState } from 'preact/hooks';
+import { api } from '../../common/api.js';
+import { Confirm, Saving, text, useSubmit } from '../../common/forms.js';
+import { useLoad } from '../../common/use-api.js';
+import { Failure, Show } from '../../common/ui.js';
+
+interface Pending {
+  id: string;
+  secret: string;
+  qrSvg: string;
+}
+
+function RecoveryCodes({ codes }: { codes: string[] }) {
+  return (
+    <div class="notice">
+      <p>Your recovery codes, shown only now. Each works once, if you lose your phone: keep them apart from it.</p>
+      <ul class="recovery-codes">
+        {codes.map((c) => (
+          <li>
+            <code>{c}</code>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function Enrol({ done }: { done: (codes: string[] | null) => void }) {
+  const [pending, setPending] = useState<Pending>();
+  const start = useSubmit(async () => {
+    const { data } = await api.POST('/v1/auth/factors/totp');
+    setPending({ id: data.id, secret: data.attributes.secret, qrSvg: data.attributes.qr_svg });
+  });
+  const confirm = useSubmit(async (form) => {
+    if (!pending) return;
+    const answer = await api.POST('/v1/auth/factors/{id}/confirm', {
+      params: { path: { id: pending.id } },
+      body: { code: text(form, 'code') },
+    });
+    done(answer.meta.recovery_codes);
+  });
+  if (!pending) {
+    return (
+      <form onSubmit={start.onSubmit}>
+        {start.error !== undefined ? <Failure error={start.error} /> : null}
+        <button type="submit" disabled={start.busy}>
+          Add an authenticator app
+        </button>
+      </form>
+    );
+  }
+  return (
+    <form onSubmit={confirm.onSubmit}>
+      <p>Scan this code with your authenticator app, or type the key, then enter the 6-digit code it shows.</p>
+      {/* The collector's own SVG of the otpauth:// URI (the qrcode package). */}
+      <div class="qr" dangerouslySetInnerHTML={{ __html: pending.qrSvg }} />
+      <p>
+        Key: <code class="totp-secret">{pending.secret}</code>
+      </p>
+      <label>
+        Code
+        <input name="code" autocomplete="one-time-code" inputMode="numeric" required />
+      </label>
+      {confirm.error !== undefined ? <Failure error={confirm.error} /> : null}
+      <button type="submit" disabled={confirm.busy}>
+        Confirm the app
+      </button>
+    </form>
+  );
+}
+
+function TeamRule() {
+  const loaded = useLoad((signal) => api.GET('/v1/team/settings', { signal }), 'team-settings');
+  const [saved, setSaved] = useState(false);
+  const { error, busy, onSubmit } = useSubmit(async (form) => {
+    setSaved(false);
+    await api.PATCH('/v1/team/settings', { body: { require_two_factor: form.get('require_two_factor') === 'on' } });
+    setSaved(true);
+    loaded.reload();
+  });
+  return (
+    <Show loaded={loaded}>
+      {(answer) => (
+        <form onSubmit={onSubmit}>
+          <label class="check">
+            <input name="require_two_factor" type="checkbox" defaultChecked={answer.data.require_two_factor} /> Require a second factor of
+            everyone in the team (members without one are signed out, and enrol at their next sign-in)
+          </label>
+          <Saving error={error} done={saved} busy={busy} label="Save the team’s rule" />
+        </form>
+      )}
+    </Show>
+  );
+}
+
+export function SecuritySettings() {
+  const factors = useLoad((signal) => api.GET('/v1/auth/factors', { signal }), 'factors');
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [removing, setRemoving] = useState<string>();
+  return (
+    <section class="panel">
+      <h2>Security</h2>
+      <p>
+        A second factor: after your password, sign-in asks for a code from an authenticator app on your phone. Paying partners, secret
+        tokens and the team ask for one again after ten minutes.
+      </p>
+      {codes ? <RecoveryCodes codes={codes} /> : null}
+      <Show loaded={factors}>
+        {(answer) =>
+          answer.data.length === 0 ? (
+            <Enrol
+              done={(made) => {
+                setCodes(made);
+                factors.reload();
+              }}
+            />
+          ) : (
+            <ul class="factors">
+              {answer.data.map((f) => (
+                <li>
+                  {f.attributes.label} <span class="hint">({answer.meta.recovery_codes_left} recovery codes left)</span>{' '}
+                  <button type="button" class="secondary" onClick={() => setRemoving(f.id)}>
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Show>
+      {removing ? (
+        <Confirm
+          title="Remove the authenticator app"
+          confirm="Remove"
+          danger
+          onClose={() => setRemoving(undefined)}
+          onConfirm={async (form) => {
+            await api.POST('/v1/auth/factors/{id}/disable', {
+              params: { path: { id: removing } },
+              body: { password: text(form, 'password'), code: text(form, 'code') },
+            });
+            factors.reload();
+          }}
+        >
+          <label>
+            Password
+            <input name="password" type="password" autocomplete="current-password" required />
+          </label>
+          <label>
+            A code from the app, or a recovery code
+            <input name="code" autocomplete="one-time-code" required />
+          </label>
+        </Confirm>
+      ) : null}
+      <h3>The team</h3>
+      <TeamRule />
+    </section>
+  );
+}
