@@ -60,10 +60,10 @@ export function whenSignedOut(handler: () => void): () => void {
   };
 }
 
-let onStepUp: ((meta: Record<string, unknown>) => Promise<boolean>) | undefined;
-/** Who asks the person to prove it is them again (403 step_up_required); the call is then made once more. */
-export const whenStepUp = (handler: typeof onStepUp): void => {
-  onStepUp = handler;
+let onRefused: ((error: { code?: string; meta?: Record<string, unknown> }) => Promise<boolean>) | undefined;
+/** Who may settle a refusal, the call then made once more: the step-up prompt (403 step_up_required), which knows its code (the embed carries no such words). */
+export const whenRefused = (handler: typeof onRefused): void => {
+  onRefused = handler;
 };
 
 /** A 401: the session is missing or gone. */
@@ -93,7 +93,7 @@ async function call(method: Method, path: string, init: { signal?: AbortSignal |
     !path.startsWith('/v1/public/')
   )
     onSignedOut();
-  if (first?.code === 'step_up_required' && (await onStepUp?.(first.meta ?? {}))) return call(method, path, init);
+  if (first && (await onRefused?.(first))) return call(method, path, init);
   const field = first?.source?.pointer?.slice(1) ?? first?.source?.parameter;
   const retry = Number(res.headers.get('retry-after')) || undefined;
   throw new ApiError(

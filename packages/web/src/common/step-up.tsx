@@ -3,7 +3,7 @@
 // its own: most sessions never see it.
 
 import { useEffect, useState } from 'preact/hooks';
-import { whenStepUp } from './api.js';
+import { whenRefused } from './api.js';
 import { lazyPage } from './lazy-page.js';
 
 const Dialog = lazyPage(() => import('./step-up-dialog.js').then((m) => m.StepUpDialog));
@@ -17,8 +17,10 @@ interface Asked {
 export function StepUpHost() {
   const [asked, setAsked] = useState<Asked>();
   useEffect(() => {
-    whenStepUp((meta) => new Promise((answer) => setAsked({ meta, answer })));
-    return () => whenStepUp(undefined);
+    whenRefused(async (error) =>
+      error.code === 'step_up_required' ? new Promise((answer) => setAsked({ meta: error.meta ?? {}, answer })) : false,
+    );
+    return () => whenRefused(undefined);
   }, []);
   if (!asked) return null;
   const done = (proved: boolean) => {
