@@ -160,6 +160,11 @@ export async function startTotp(db: Db, realm: Realm, account: Credentials, issu
 export async function afterEnrolment(tx: Tx, realm: Realm, account: string, event: SecurityEvent, now: number, notify: Notify) {
   await notify(tx, realm, account, event, now);
   if ((await factors.countConfirmed(tx, realm, account)) > 1) return undefined;
+  return issueRecoveryCodes(tx, realm, account, now);
+}
+
+/** A new set of recovery codes in place of the old, kept as hashes: the codes themselves are shown once. */
+async function issueRecoveryCodes(tx: Tx, realm: Realm, account: string, now: number): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
   await factors.replaceRecoveryCodes(
     tx,
@@ -189,18 +194,11 @@ export async function confirmTotp(
 
 /** New recovery codes, the old set gone: needs a second factor, proved by the caller. */
 export async function newRecoveryCodes(db: Db, realm: Realm, account: string, now: number, notify: Notify): Promise<string[]> {
-  const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
-  await db.transaction(async (tx) => {
-    await factors.replaceRecoveryCodes(
-      tx,
-      realm,
-      account,
-      codes.map((c) => hashToken(normalizeCode(c))),
-      now,
-    );
+  return db.transaction(async (tx) => {
+    const codes = await issueRecoveryCodes(tx, realm, account, now);
     await notify(tx, realm, account, 'recovery_codes_renewed', now);
+    return codes;
   });
-  return codes;
 }
 
 /**
