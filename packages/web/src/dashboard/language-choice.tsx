@@ -3,7 +3,8 @@
 // "Your browser's" (null) gives the choice back to the browser.
 
 import { api } from '../common/api.js';
-import { LANGUAGE_NAMES, LOCALES, type Locale } from '../common/languages.js';
+import { LanguageOptions } from '../common/language-options.js';
+import type { Locale } from '../common/languages.js';
 import { t } from './language.js';
 import type { Session } from './session.js';
 
@@ -25,12 +26,7 @@ export function LanguageChoice({ session, refresh, fail }: { session: Session; r
           }
         }}
       >
-        <option value="">{t('shell.browserLanguage')}</option>
-        {LOCALES.map((l) => (
-          <option value={l} lang={l}>
-            {LANGUAGE_NAMES[l]}
-          </option>
-        ))}
+        <LanguageOptions browser={t('shell.browserLanguage')} />
       </select>
     </label>
   );

@@ -4,7 +4,8 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../common/api.js';
 import { Saving, text, useSubmit } from '../../common/forms.js';
-import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../common/i18n.js';
+import type { Locale } from '../../common/i18n.js';
+import { LanguageOptions } from '../../common/language-options.js';
 import { t } from '../language.js';
 import { NotificationPreferences } from '../notifications.js';
 import { usePortal } from '../session.js';
@@ -86,12 +87,7 @@ export function Settings() {
         <label>
           {t('settings.language')} <span class="hint">{t('settings.languageHint')}</span>
           <select name="locale" value={a.locale ?? ''}>
-            <option value="">{t('settings.browserLanguage')}</option>
-            {LOCALES.map((l) => (
-              <option value={l} lang={l}>
-                {LANGUAGE_NAMES[l]}
-              </option>
-            ))}
+            <LanguageOptions browser={t('settings.browserLanguage')} />
           </select>
         </label>
         {/* Said in the language just chosen, once the shell has switched to it. */}
