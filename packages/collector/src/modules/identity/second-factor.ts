@@ -157,7 +157,14 @@ export async function startTotp(db: Db, realm: Realm, account: Credentials, issu
 }
 
 /** The first factor of an account comes with recovery codes, shown once; later ones keep the set. */
-export async function afterEnrolment(tx: Tx, realm: Realm, account: string, event: SecurityEvent, now: number, notify: Notify) {
+export async function afterEnrolment(
+  tx: Tx,
+  realm: Realm,
+  account: string,
+  event: SecurityEvent,
+  now: number,
+  notify: Notify,
+): Promise<string[] | undefined> {
   await notify(tx, realm, account, event, now);
   if ((await factors.countConfirmed(tx, realm, account)) > 1) return undefined;
   return issueRecoveryCodes(tx, realm, account, now);
@@ -202,22 +209,23 @@ export async function newRecoveryCodes(db: Db, realm: Realm, account: string, no
 }
 
 /**
- * Removes a factor: the password and a current code (of any factor, or a recovery code)
- * both, so a session left open is not enough. The last factor takes the recovery codes with it.
+ * Removes a factor: the password and a current second factor (`second`: a code, a recovery
+ * code or a passkey, proved by the caller) both, so a session left open is not enough. The
+ * last factor takes the recovery codes with it.
  */
 export async function disableFactor(
   db: Db,
   realm: Realm,
   account: Credentials,
   factorId: string,
-  proof: { password: string; code: string },
+  proof: { password: string; second: () => Promise<unknown> },
   now: number,
   notify: Notify,
 ): Promise<void> {
   const list = await factors.factorsOf(db, realm, account.id);
   if (!list.some((f) => f.id === factorId)) throw fail('not_found', `no factor ${factorId}`);
   await provePassword(db, realm, account, proof.password, now, 'the password is wrong');
-  await proveCode(db, realm, account, proof.code, now, notify);
+  await proof.second();
   await db.transaction(async (tx) => {
     await factors.deleteFactor(tx, realm, account.id, factorId);
     if ((await factors.countConfirmed(tx, realm, account.id)) === 0) await factors.deleteRecoveryCodes(tx, realm, account.id);
@@ -277,22 +285,24 @@ export const freshProof = (verifiedAt: number | null | undefined, now: number): 
   verifiedAt !== null && verifiedAt !== undefined && now - verifiedAt < STEP_UP_SECONDS;
 
 /**
- * Proves again who holds a session (step-up): a code when the account has a second
- * factor, else its password. The session's proof is then fresh for STEP_UP_SECONDS.
+ * Proves again who holds a session (step-up): a second factor when the account has one
+ * (`second`: a code or a passkey, proved by the caller), else its password. The session's
+ * proof is then fresh for STEP_UP_SECONDS.
  */
-export async function reauthenticate(
+export async function reauthenticate<By extends string>(
   db: Db,
   realm: Realm,
   account: Credentials,
   sessionId: string,
-  proof: { code?: string | undefined; password?: string | undefined },
+  proof: { second: (() => Promise<By>) | undefined; password?: string | undefined },
   now: number,
-  notify: Notify,
-): Promise<ProvedBy | 'password'> {
-  let by: ProvedBy | 'password';
+): Promise<By | 'password'> {
+  let by: By | 'password';
   if (await hasSecondFactor(db, realm, account.id)) {
-    if (!proof.code) throw fail('missing_field', 'give a code from your authenticator app or a recovery code', { field: 'code' });
-    by = await proveCode(db, realm, account, proof.code, now, notify);
+    if (!proof.second) {
+      throw fail('missing_field', 'give a code from your authenticator app, a recovery code or a passkey', { field: 'code' });
+    }
+    by = await proof.second();
   } else {
     if (!proof.password) throw fail('missing_field', 'give your password', { field: 'password' });
     await provePassword(db, realm, account, proof.password, now, 'the password is wrong');
