@@ -289,7 +289,7 @@ export function factorRoutes(at: FactorRealm) {
         if (factors.length === 1 && factors[0]?.id === factorId && (await at.mustKeepOne(input.db, account.id))) {
           throw fail('conflict', 'a program you run requires a second factor: add another before removing this one');
         }
-        const second = secondFactorOf(at, input, account, input.body) ?? missingSecond;
+        const second = secondFactorOf(at, input, account, input.body) ?? missingSecond();
         await disableFactor(input.db, at.realm, account, factorId, { password: input.body.password, second }, input.now, enqueueSecurityNotice);
         kick(input.outbox);
         return { status: 204 };
@@ -306,7 +306,7 @@ export function factorRoutes(at: FactorRealm) {
       response: z.object({ meta: z.object({ recovery_codes: recoveryCodes }) }),
       async handle(input) {
         const account = await credentials(input.db, at, input);
-        await (secondFactorOf(at, input, account, input.body) ?? missingSecond)();
+        await (secondFactorOf(at, input, account, input.body) ?? missingSecond())();
         const codes = await newRecoveryCodes(input.db, at.realm, account.id, input.now, enqueueSecurityNotice);
         kick(input.outbox);
         return { status: 200, body: { meta: { recovery_codes: codes } } };
