@@ -48,7 +48,12 @@ describe('the routes left out of the log', () => {
       expect(why.length, key(r)).toBeGreaterThan(10);
       expect(['tracking', 'webhook', 'public', 'account', ...CHANGE_NOTHING], key(r)).toContain(kind);
     }
-    expect(left.filter((r) => r.access === 'secret' || r.access === 'session' || r.access === 'embed').map(key).sort()).toEqual(CHANGE_NOTHING);
+    expect(
+      left
+        .filter((r) => r.access === 'secret' || r.access === 'session' || r.access === 'embed')
+        .map(key)
+        .sort(),
+    ).toEqual(CHANGE_NOTHING);
     expect(writes.length - left.length).toBeGreaterThanOrEqual(95);
   });
 });

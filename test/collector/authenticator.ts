@@ -56,7 +56,13 @@ export function softPasskey(userHandle = 'user'): SoftPasskey {
         credentialId,
         Buffer.from(isoCBOR.encode(cose)),
       ]);
-      const attestation = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]) as never);
+      const attestation = isoCBOR.encode(
+        new Map<string, unknown>([
+          ['fmt', 'none'],
+          ['attStmt', new Map()],
+          ['authData', authData],
+        ]) as never,
+      );
       return {
         id: key.id,
         rawId: key.id,

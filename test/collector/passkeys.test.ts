@@ -21,7 +21,10 @@ afterAll(async () => {
 });
 
 type Call = (method: string, path: string, body?: unknown) => Promise<Reply>;
-const ownerCall = (owner: Owner): Call => (method, path, body) => owner.call(method, path, body === undefined ? {} : { body });
+const ownerCall =
+  (owner: Owner): Call =>
+  (method, path, body) =>
+    owner.call(method, path, body === undefined ? {} : { body });
 const anonymous: Call = (method, path, body) => c.call(method, path, { token: null, body });
 
 /** Registers `key` on the signed-in account under `base`: the answer of …/factors/passkey. */
@@ -33,9 +36,16 @@ async function addPasskey(call: Call, key: SoftPasskey, base = '/v1/auth', origi
 }
 
 /** Signs in with `key`: after the password when `secondFactorToken` is given, else without one. */
-async function passkeySignIn(key: SoftPasskey, opts: { base?: string; secondFactorToken?: string; verified?: boolean; origin?: string } = {}) {
+async function passkeySignIn(
+  key: SoftPasskey,
+  opts: { base?: string; secondFactorToken?: string; verified?: boolean; origin?: string } = {},
+) {
   const base = opts.base ?? '/v1/auth';
-  const started = await anonymous('POST', `${base}/sign_in/passkey/options`, opts.secondFactorToken ? { token: opts.secondFactorToken } : {});
+  const started = await anonymous(
+    'POST',
+    `${base}/sign_in/passkey/options`,
+    opts.secondFactorToken ? { token: opts.secondFactorToken } : {},
+  );
   expect(started.status).toBe(200);
   const { token, options } = started.body.meta;
   const response = key.assert(options, opts.origin ?? PUBLIC_URL, opts.verified);
@@ -123,8 +133,16 @@ describe('signing in with a passkey', () => {
     expect(done.reply.body.data.attributes.email).toBe(owner.email);
     expect(sessionCookieOf(done.reply)).toBeDefined();
     // The same answer, or the same token, starts nothing more.
-    expectError(await anonymous('POST', '/v1/auth/sign_in/passkey', { token: done.token, response: done.response }), 401, 'invalid_credentials');
-    expectError(await anonymous('POST', '/v1/auth/sign_in/second_factor', { token: done.token, code: '123456' }), 401, 'invalid_credentials');
+    expectError(
+      await anonymous('POST', '/v1/auth/sign_in/passkey', { token: done.token, response: done.response }),
+      401,
+      'invalid_credentials',
+    );
+    expectError(
+      await anonymous('POST', '/v1/auth/sign_in/second_factor', { token: done.token, code: '123456' }),
+      401,
+      'invalid_credentials',
+    );
   });
 
   it('signs in without the address or a password when the device verified its user', async () => {
@@ -174,6 +192,7 @@ describe('a passkey proves the session again', () => {
     await c.running.db.transaction((tx) => tx.run('UPDATE sessions SET verified_at = 0'));
     const refused = await call('POST', '/v1/tokens', { kind: 'secret' });
     expectError(refused, 403, 'step_up_required');
+    expect(refused.body.errors[0].meta).toMatchObject({ proof: 'code', passkey: true });
     const stepped = await call('POST', '/v1/auth/reauthenticate', { passkey: await proof() });
     expect(stepped.body.meta.method).toBe('passkey');
     expect((await call('POST', '/v1/tokens', { kind: 'secret' })).status).toBe(201);
@@ -185,9 +204,15 @@ describe('a passkey proves the session again', () => {
     const renewed = await call('POST', '/v1/auth/recovery_codes', { passkey: await proof() });
     expect(renewed.body.meta.recovery_codes).toHaveLength(10);
     expectError(await call('POST', `/v1/auth/factors/${added.body.data.id}/disable`, { password: owner.password }), 422, 'missing_field');
-    const wrongPassword = await call('POST', `/v1/auth/factors/${added.body.data.id}/disable`, { password: 'nope', passkey: await proof() });
+    const wrongPassword = await call('POST', `/v1/auth/factors/${added.body.data.id}/disable`, {
+      password: 'nope',
+      passkey: await proof(),
+    });
     expectError(wrongPassword, 401, 'invalid_credentials');
-    const removed = await call('POST', `/v1/auth/factors/${added.body.data.id}/disable`, { password: owner.password, passkey: await proof() });
+    const removed = await call('POST', `/v1/auth/factors/${added.body.data.id}/disable`, {
+      password: owner.password,
+      passkey: await proof(),
+    });
     expect(removed.status).toBe(204);
     expect((await call('GET', '/v1/auth/factors')).body).toEqual({ data: [], meta: { recovery_codes_left: 0 } });
   });
@@ -202,7 +227,9 @@ describe('partners', () => {
     inbox.take();
     const redeemed = await anonymous('POST', '/v1/portal/auth/redeem', { token: link, password: 'a long partner password' });
     const cookie = redeemed.headers.get('set-cookie')?.split(';')[0] ?? '';
-    const portal = { call: ((method, path, body) => c.call(method, path, { token: null, headers: { cookie, origin: c.url }, body })) as Call };
+    const portal = {
+      call: ((method, path, body) => c.call(method, path, { token: null, headers: { cookie, origin: c.url }, body })) as Call,
+    };
     const key = softPasskey();
     const added = await addPasskey(portal.call, key, '/v1/portal/auth');
     expect(added.status).toBe(201);

@@ -40,7 +40,13 @@ import { checkPasswordRules, hashPassword } from '../modules/identity/passwords.
 import { owedNow, type Owed } from './payout-run.js';
 import { type GroupInWords, groupsTakingApplications, partnershipGroup } from '../modules/rewards/service.js';
 import { hashToken } from '../modules/tokens/service.js';
-import { type Challenged, type ChallengeRow, completeSecondFactor, hasSecondFactor, secondStep } from '../modules/identity/second-factor.js';
+import {
+  type Challenged,
+  type ChallengeRow,
+  completeSecondFactor,
+  hasSecondFactor,
+  secondStep,
+} from '../modules/identity/second-factor.js';
 import { enqueueSecurityNotice } from '../modules/mail/outbox.js';
 
 /** The path of a partner's one-time link; the public URL goes before it. */

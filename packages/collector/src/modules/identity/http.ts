@@ -239,7 +239,8 @@ export function factorRoutes(at: FactorRealm) {
     route({
       method: 'post',
       path: `${at.base}/passkey/options`,
-      summary: "Start proving a passkey of the signed-in account (step-up, removing a factor, new recovery codes): navigator.credentials.get's options",
+      summary:
+        "Start proving a passkey of the signed-in account (step-up, removing a factor, new recovery codes): navigator.credentials.get's options",
       access: at.access,
       status: 200,
       response: ceremonySchema,
@@ -290,7 +291,15 @@ export function factorRoutes(at: FactorRealm) {
           throw fail('conflict', 'a program you run requires a second factor: add another before removing this one');
         }
         const second = secondFactorOf(at, input, account, input.body) ?? missingSecond();
-        await disableFactor(input.db, at.realm, account, factorId, { password: input.body.password, second }, input.now, enqueueSecurityNotice);
+        await disableFactor(
+          input.db,
+          at.realm,
+          account,
+          factorId,
+          { password: input.body.password, second },
+          input.now,
+          enqueueSecurityNotice,
+        );
         kick(input.outbox);
         return { status: 204 };
       },

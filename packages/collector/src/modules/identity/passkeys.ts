@@ -48,7 +48,8 @@ const descriptor = (f: FactorRow) => ({
   ...(f.transports ? { transports: JSON.parse(f.transports) } : {}),
 });
 
-const refused = () => fail('invalid_credentials', 'the passkey did not prove this: try again, or use another factor', { field: 'response' });
+const refused = () =>
+  fail('invalid_credentials', 'the passkey did not prove this: try again, or use another factor', { field: 'response' });
 
 /** Starts registering a passkey for a signed-in account; its challenge waits with the account's. */
 export async function startRegistration(db: Db, realm: Realm, account: Credentials, rp: RelyingParty, now: number): Promise<Ceremony> {

@@ -12,7 +12,7 @@ import { uuidv7 } from '../../core/ids.js';
 import { hashToken } from '../tokens/service.js';
 import * as store from './repo.js';
 import * as factors from './factors-repo.js';
-import type { ChallengePurpose, ChallengeRow, FactorRow } from './factors-repo.js';
+import type { ChallengePurpose, ChallengeRow, FactorKind, FactorRow } from './factors-repo.js';
 
 export type { ChallengeRow } from './factors-repo.js';
 import type { Credentials, Realm, SecurityEvent } from './model.js';
@@ -42,6 +42,11 @@ const normalizeCode = (code: string): string => code.toLowerCase().replace(/[\s-
 
 export const hasSecondFactor = async (db: Queryable, realm: Realm, account: string): Promise<boolean> =>
   (await factors.countConfirmed(db, realm, account)) > 0;
+
+/** The kinds of the account's confirmed factors: what a step-up or a second step may ask. */
+export const confirmedKinds = async (db: Queryable, realm: Realm, account: string): Promise<FactorKind[]> => [
+  ...new Set((await factors.factorsOf(db, realm, account)).filter((f) => f.confirmed_at !== null).map((f) => f.kind)),
+];
 
 export interface FactorList {
   factors: FactorRow[];

@@ -33,6 +33,9 @@ export default {
     code: 'Code',
     go: 'Continue',
     stepUp: 'Confirm it is you',
+    passkey: 'Use a passkey',
+    passkeySignIn: 'Sign in with a passkey',
+    passkeyOr: 'or',
   },
   reset: {
     title: 'A new password',
