@@ -197,59 +197,7 @@ export function factorRoutes(at: FactorRealm) {
         return { status: 201, body: renderEnrolment(await startTotp(input.db, at.realm, account, at.issuer, input.now)) };
       },
     }),
-    route({
-      method: 'post',
-      path: `${at.base}/factors/passkey/options`,
-      summary: "Start adding a passkey: the options for the browser's navigator.credentials.create, and the token to send back",
-      access: at.access,
-      status: 200,
-      response: ceremonySchema,
-      async handle(input) {
-        const account = await credentials(input.db, at, input);
-        const rp = relyingParty(input.publicUrl, at.issuer);
-        return { status: 200, body: renderCeremony(await startRegistration(input.db, at.realm, account, rp, input.now)) };
-      },
-    }),
-    route({
-      method: 'post',
-      path: `${at.base}/factors/passkey`,
-      summary: "Add a passkey: the browser's answer to …/factors/passkey/options; the first factor's answer holds the recovery codes, once",
-      access: at.access,
-      body: z.strictObject({ token: z.string().max(200), response: credentialJson, label: z.string().max(100).optional() }),
-      status: 201,
-      response: one(factorSchema).extend({ meta: z.object({ recovery_codes: recoveryCodes.nullable() }) }),
-      async handle(input) {
-        const account = await credentials(input.db, at, input);
-        const { token, response, label } = input.body;
-        const rp = relyingParty(input.publicUrl, at.issuer);
-        const made = await finishRegistration(
-          input.db,
-          at.realm,
-          account,
-          { token, response: response as unknown as RegistrationResponseJSON, label },
-          rp,
-          input.now,
-          enqueueSecurityNotice,
-        );
-        await markVerified(input.db, at, input);
-        kick(input.outbox);
-        return { status: 201, body: { data: renderFactor(made.factor), meta: { recovery_codes: made.recoveryCodes ?? null } } };
-      },
-    }),
-    route({
-      method: 'post',
-      path: `${at.base}/passkey/options`,
-      summary:
-        "Start proving a passkey of the signed-in account (step-up, removing a factor, new recovery codes): navigator.credentials.get's options",
-      access: at.access,
-      status: 200,
-      response: ceremonySchema,
-      async handle(input) {
-        const rp = relyingParty(input.publicUrl, at.issuer);
-        const ceremony = await startProof(input.db, at.realm, rp, input.now, { account: at.signedIn(input).account });
-        return { status: 200, body: renderCeremony(ceremony) };
-      },
-    }),
+    ...passkeyRoutes(at),
     route({
       method: 'post',
       path: `${at.base}/factors/:id/confirm`,
@@ -369,6 +317,65 @@ function secondFactorOf(
   }
   if (code) return () => proveCode(input.db, at.realm, account, code, input.now, enqueueSecurityNotice);
   return undefined;
+}
+
+/** A signed-in person's passkeys: adding one, and starting a proof of one (step-up, removing a factor). */
+function passkeyRoutes(at: FactorRealm) {
+  return [
+    route({
+      method: 'post',
+      path: `${at.base}/factors/passkey/options`,
+      summary: "Start adding a passkey: the options for the browser's navigator.credentials.create, and the token to send back",
+      access: at.access,
+      status: 200,
+      response: ceremonySchema,
+      async handle(input) {
+        const account = await credentials(input.db, at, input);
+        const rp = relyingParty(input.publicUrl, at.issuer);
+        return { status: 200, body: renderCeremony(await startRegistration(input.db, at.realm, account, rp, input.now)) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: `${at.base}/factors/passkey`,
+      summary: "Add a passkey: the browser's answer to …/factors/passkey/options; the first factor's answer holds the recovery codes, once",
+      access: at.access,
+      body: z.strictObject({ token: z.string().max(200), response: credentialJson, label: z.string().max(100).optional() }),
+      status: 201,
+      response: one(factorSchema).extend({ meta: z.object({ recovery_codes: recoveryCodes.nullable() }) }),
+      async handle(input) {
+        const account = await credentials(input.db, at, input);
+        const { token, response, label } = input.body;
+        const rp = relyingParty(input.publicUrl, at.issuer);
+        const made = await finishRegistration(
+          input.db,
+          at.realm,
+          account,
+          { token, response: response as unknown as RegistrationResponseJSON, label },
+          rp,
+          input.now,
+          enqueueSecurityNotice,
+        );
+        await markVerified(input.db, at, input);
+        kick(input.outbox);
+        return { status: 201, body: { data: renderFactor(made.factor), meta: { recovery_codes: made.recoveryCodes ?? null } } };
+      },
+    }),
+    route({
+      method: 'post',
+      path: `${at.base}/passkey/options`,
+      summary:
+        "Start proving a passkey of the signed-in account (step-up, removing a factor, new recovery codes): navigator.credentials.get's options",
+      access: at.access,
+      status: 200,
+      response: ceremonySchema,
+      async handle(input) {
+        const rp = relyingParty(input.publicUrl, at.issuer);
+        const ceremony = await startProof(input.db, at.realm, rp, input.now, { account: at.signedIn(input).account });
+        return { status: 200, body: renderCeremony(ceremony) };
+      },
+    }),
+  ];
 }
 
 /** Enrolling proves a code: the session's proof is fresh too. */
