@@ -3,13 +3,13 @@
 
 import type { PasskeyCeremony } from './second-step.js';
 import { PasskeyButton } from './passkey-button.js';
+import { passkeyWord } from './passkey-words.js';
 import { withPasskey } from './passkey.js';
-import { say } from './words.js';
 
 export function PasskeySignIn({ passkey, done }: { passkey: PasskeyCeremony; done: () => void }) {
   return (
     <PasskeyButton
-      label={say('twoFactor.passkeySignIn')}
+      label={passkeyWord('signIn')}
       run={async () => {
         await withPasskey(() => passkey.start(), passkey.finish);
         done();

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Card, text, useSubmit } from './forms.js';
 import { withPasskey } from './passkey.js';
 import { PasskeyButton } from './passkey-button.js';
+import { passkeyWord } from './passkey-words.js';
 import { Failure } from './ui.js';
 import { say } from './words.js';
 
@@ -105,7 +106,7 @@ export function SecondStep({ challenge, complete, enrol, passkey, done }: Second
       </form>
       {passkey && challenge.methods?.includes('webauthn') ? (
         <PasskeyButton
-          label={say('twoFactor.passkey')}
+          label={passkeyWord('use')}
           primary
           run={async () => {
             await withPasskey(() => passkey.start(challenge.token), passkey.finish);

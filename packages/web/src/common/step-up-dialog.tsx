@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { Confirm, text } from './forms.js';
 import { withPasskey } from './passkey.js';
 import { PasskeyButton } from './passkey-button.js';
+import { passkeyWord } from './passkey-words.js';
 import { say } from './words.js';
 
 type Proof = { code: string } | { password: string } | { passkey: { token: string; response: never } };
@@ -26,7 +27,7 @@ export function StepUpDialog({ meta, done }: { meta: Record<string, unknown>; do
   return (
     <Confirm title={say('twoFactor.stepUp')} confirm={say('twoFactor.go')} onConfirm={prove} onClose={() => done(false)}>
       {code ? <p>{say('twoFactor.hint')}</p> : null}
-      {meta.passkey === true ? <PasskeyButton label={say('twoFactor.passkey')} run={withKey} /> : null}
+      {meta.passkey === true ? <PasskeyButton label={passkeyWord('use')} run={withKey} /> : null}
       {code ? (
         <label>
           {say('twoFactor.code')}

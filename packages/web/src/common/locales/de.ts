@@ -33,9 +33,6 @@ const de: Catalogue<typeof en> = {
     code: 'Code',
     go: 'Weiter',
     stepUp: 'Bestätigen Sie, dass Sie es sind',
-    passkey: 'Passkey verwenden',
-    passkeySignIn: 'Mit einem Passkey anmelden',
-    passkeyOr: 'oder',
   },
   reset: {
     title: 'Ein neues Passwort',

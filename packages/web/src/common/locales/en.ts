@@ -33,9 +33,6 @@ export default {
     code: 'Code',
     go: 'Continue',
     stepUp: 'Confirm it is you',
-    passkey: 'Use a passkey',
-    passkeySignIn: 'Sign in with a passkey',
-    passkeyOr: 'or',
   },
   reset: {
     title: 'A new password',

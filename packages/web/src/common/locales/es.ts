@@ -34,9 +34,6 @@ const es: Catalogue<typeof en> = {
     code: 'Código',
     go: 'Continuar',
     stepUp: 'Confirme que es usted',
-    passkey: 'Usar una llave de acceso',
-    passkeySignIn: 'Iniciar sesión con una llave de acceso',
-    passkeyOr: 'o',
   },
   reset: {
     title: 'Una contraseña nueva',

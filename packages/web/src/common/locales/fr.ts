@@ -34,9 +34,6 @@ const fr: Catalogue<typeof en> = {
     code: 'Code',
     go: 'Continuer',
     stepUp: "Confirmez que c'est vous",
-    passkey: 'Utiliser une clé d’accès',
-    passkeySignIn: 'Se connecter avec une clé d’accès',
-    passkeyOr: 'ou',
   },
   reset: {
     title: 'Un nouveau mot de passe',

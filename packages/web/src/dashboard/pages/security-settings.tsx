@@ -10,6 +10,7 @@ import { useLoad } from '../../common/use-api.js';
 import { Failure, Show } from '../../common/ui.js';
 import { withPasskey } from '../../common/passkey.js';
 import { PasskeyButton } from '../../common/passkey-button.js';
+import { passkeyWord } from '../../common/passkey-words.js';
 
 /** Makes a passkey on this device and adds it; resolves to the recovery codes when it is the first factor. */
 const addPasskey = () =>
@@ -151,7 +152,7 @@ export function SecuritySettings() {
                 </ul>
               ) : null}
               {answer.data.some((f) => f.attributes.kind === 'totp') ? null : <Enrol done={added} />}
-              <PasskeyButton label="Add a passkey" run={async () => added(await addPasskey())} />
+              <PasskeyButton label={passkeyWord('add')} run={async () => added(await addPasskey())} />
             </>
           );
         }}
