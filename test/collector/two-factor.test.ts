@@ -272,7 +272,7 @@ describe('step-up before what moves money', () => {
     expect((await secret()).status).toBe(201);
     c.clock.now += 600;
     const refused = expectError(await secret(), 403, 'step_up_required');
-    expect(refused.meta).toEqual({ proof: 'password', reauthenticate: '/v1/auth/reauthenticate', fresh_for: 600 });
+    expect(refused.meta).toEqual({ proof: 'password', passkey: false, reauthenticate: '/v1/auth/reauthenticate', fresh_for: 600 });
     // A publishable token moves no money: not asked.
     expect((await owner.call('POST', '/v1/tokens', { body: { kind: 'publishable' } })).status).toBe(201);
     expectError(await owner.call('POST', '/v1/auth/reauthenticate', { body: {} }), 422, 'missing_field');

@@ -143,9 +143,9 @@ export async function redeemLink(portal: Page, link: string, password = 'a long 
  * Chromium and a collector as `npm start` runs it (demo on), the API with the first
  * program's secret token, and a page whose console problems are kept; `close` ends both.
  */
-export async function dashboardStack() {
+export async function dashboardStack(extra: Parameters<typeof startDemoCollector>[0] = {}) {
   const browser = await launchChromium();
-  const collector = await startDemoCollector();
+  const collector = await startDemoCollector(extra);
   const url = collector.server.url;
   const page = await (await browser.newContext()).newPage();
   const close = async () => {

@@ -181,7 +181,7 @@ export const trackerReady = (page: Page) => page.waitForFunction(() => typeof wi
  * `options` as startServer takes them (webhooks to this machine: `outbound`).
  */
 export async function startDemoCollector(
-  extra: Partial<Pick<Config, 'smtpUrl' | 'taxFormKeys' | 'paypalApiUrl' | 'stripeApiUrl' | 'wiseApiUrl'>> = {},
+  extra: Partial<Pick<Config, 'smtpUrl' | 'taxFormKeys' | 'paypalApiUrl' | 'stripeApiUrl' | 'wiseApiUrl' | 'port' | 'publicUrl'>> = {},
   options: ServerOptions = {},
 ): Promise<{ server: RunningServer; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'tally-demo-'));

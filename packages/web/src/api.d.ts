@@ -9711,6 +9711,152 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/sign_in/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start signing in with a passkey: with a sign-in's second-step token, for that account's passkeys; without, any passkey (no password) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                token: string;
+                                /** @description PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON */
+                                options: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/sign_in/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with a passkey: the options' token and the browser's answer (sets the session cookie) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "session";
+                                attributes: {
+                                    email: string;
+                                    /** @description The dashboard's language the user chose (PATCH /v1/auth/account); null: their browser's */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
+                                    program_id: string;
+                                    created_at: number;
+                                    programs: {
+                                        id: string;
+                                        name: string;
+                                        /** @enum {string} */
+                                        role: "owner" | "admin" | "viewer";
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/sign_in/enrol": {
         parameters: {
             query?: never;
@@ -10403,6 +10549,197 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/factors/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start adding a passkey: the options for the browser's navigator.credentials.create, and the token to send back */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                token: string;
+                                /** @description PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON */
+                                options: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/factors/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a passkey: the browser's answer to …/factors/passkey/options; the first factor's answer holds the recovery codes, once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        label?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "factor";
+                                attributes: {
+                                    /** @enum {string} */
+                                    kind: "totp" | "webauthn";
+                                    label: string;
+                                    created_at: number;
+                                    last_used_at: number | null;
+                                };
+                            };
+                            meta: {
+                                recovery_codes: string[] | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start proving a passkey of the signed-in account (step-up, removing a factor, new recovery codes): navigator.credentials.get's options */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                token: string;
+                                /** @description PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON */
+                                options: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/factors/{id}/confirm": {
         parameters: {
             query?: never;
@@ -10483,7 +10820,27 @@ export interface paths {
                 content: {
                     "application/json": {
                         password: string;
-                        code: string;
+                        code?: string;
+                        passkey?: {
+                            token: string;
+                            response: {
+                                id: string;
+                                rawId: string;
+                                /** @constant */
+                                type: "public-key";
+                                response: {
+                                    clientDataJSON: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                /** @default {} */
+                                clientExtensionResults?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };
@@ -10521,7 +10878,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** New recovery codes for a current code (the old ones stop working); shown once */
+        /** New recovery codes for a current code or passkey (the old ones stop working); shown once */
         post: {
             parameters: {
                 query?: never;
@@ -10532,7 +10889,27 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        code: string;
+                        code?: string;
+                        passkey?: {
+                            token: string;
+                            response: {
+                                id: string;
+                                rawId: string;
+                                /** @constant */
+                                type: "public-key";
+                                response: {
+                                    clientDataJSON: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                /** @default {} */
+                                clientExtensionResults?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };
@@ -10589,6 +10966,26 @@ export interface paths {
                 content: {
                     "application/json": {
                         code?: string;
+                        passkey?: {
+                            token: string;
+                            response: {
+                                id: string;
+                                rawId: string;
+                                /** @constant */
+                                type: "public-key";
+                                response: {
+                                    clientDataJSON: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                /** @default {} */
+                                clientExtensionResults?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
                         password?: string;
                     };
                 };
@@ -10605,7 +11002,7 @@ export interface paths {
                                 verified_at: number;
                                 fresh_until: number;
                                 /** @enum {string} */
-                                method: "totp" | "recovery" | "password";
+                                method: "totp" | "recovery" | "passkey" | "password";
                             };
                         };
                     };
@@ -14969,6 +15366,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/portal/auth/sign_in/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start signing in with a passkey: with a sign-in's second-step token, for that account's passkeys; without, any passkey (no password) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                token: string;
+                                /** @description PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON */
+                                options: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/sign_in/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with a passkey: the options' token and the browser's answer (sets the session cookie) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "partner_account";
+                                attributes: {
+                                    email: string;
+                                    name: string;
+                                    paypal_email: string | null;
+                                    /** @description The language chosen for the portal (and e-mails); null: the browser's, else the program's default */
+                                    locale: ("en" | "de" | "fr" | "es") | null;
+                                    billing_name?: string;
+                                    billing_address?: string;
+                                    billing_vat_id?: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/portal/auth/reset": {
         parameters: {
             query?: never;
@@ -16203,6 +16743,197 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/portal/auth/factors/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start adding a passkey: the options for the browser's navigator.credentials.create, and the token to send back */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                token: string;
+                                /** @description PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON */
+                                options: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/factors/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a passkey: the browser's answer to …/factors/passkey/options; the first factor's answer holds the recovery codes, once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        response: {
+                            id: string;
+                            rawId: string;
+                            /** @constant */
+                            type: "public-key";
+                            response: {
+                                clientDataJSON: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        label?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Success */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @constant */
+                                type: "factor";
+                                attributes: {
+                                    /** @enum {string} */
+                                    kind: "totp" | "webauthn";
+                                    label: string;
+                                    created_at: number;
+                                    last_used_at: number | null;
+                                };
+                            };
+                            meta: {
+                                recovery_codes: string[] | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/auth/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start proving a passkey of the signed-in account (step-up, removing a factor, new recovery codes): navigator.credentials.get's options */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                token: string;
+                                /** @description PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON */
+                                options: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/portal/auth/factors/{id}/confirm": {
         parameters: {
             query?: never;
@@ -16283,7 +17014,27 @@ export interface paths {
                 content: {
                     "application/json": {
                         password: string;
-                        code: string;
+                        code?: string;
+                        passkey?: {
+                            token: string;
+                            response: {
+                                id: string;
+                                rawId: string;
+                                /** @constant */
+                                type: "public-key";
+                                response: {
+                                    clientDataJSON: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                /** @default {} */
+                                clientExtensionResults?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };
@@ -16321,7 +17072,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** New recovery codes for a current code (the old ones stop working); shown once */
+        /** New recovery codes for a current code or passkey (the old ones stop working); shown once */
         post: {
             parameters: {
                 query?: never;
@@ -16332,7 +17083,27 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        code: string;
+                        code?: string;
+                        passkey?: {
+                            token: string;
+                            response: {
+                                id: string;
+                                rawId: string;
+                                /** @constant */
+                                type: "public-key";
+                                response: {
+                                    clientDataJSON: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                /** @default {} */
+                                clientExtensionResults?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
                     };
                 };
             };
@@ -16389,6 +17160,26 @@ export interface paths {
                 content: {
                     "application/json": {
                         code?: string;
+                        passkey?: {
+                            token: string;
+                            response: {
+                                id: string;
+                                rawId: string;
+                                /** @constant */
+                                type: "public-key";
+                                response: {
+                                    clientDataJSON: string;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                                /** @default {} */
+                                clientExtensionResults?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        };
                         password?: string;
                     };
                 };
@@ -16405,7 +17196,7 @@ export interface paths {
                                 verified_at: number;
                                 fresh_until: number;
                                 /** @enum {string} */
-                                method: "totp" | "recovery" | "password";
+                                method: "totp" | "recovery" | "passkey" | "password";
                             };
                         };
                     };

@@ -19,6 +19,8 @@ export interface AuditPlan {
 /** Routes that change nothing a program's log should hold, and why. */
 const EXEMPT: Readonly<Record<string, string>> = {
   'post /v1/groups/:id/preview': 'computes who a group would take, and changes nothing',
+  'post /v1/auth/factors/passkey/options': "starts a passkey's registration (a challenge), and changes nothing",
+  'post /v1/auth/passkey/options': "starts a passkey's proof (a challenge), and changes nothing",
 };
 
 /** Verbs that end a path (POST /v1/payout_runs/:id/approve); any other last segment names records. */

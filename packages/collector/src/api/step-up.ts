@@ -6,7 +6,7 @@ import type { Middleware } from 'koa';
 import type { Db } from '../platform/db/db.js';
 import { fail } from '../platform/errors.js';
 import { OWNERS, PARTNERS, type SecurityEvent } from '../modules/identity/model.js';
-import { freshProof, hasSecondFactor, STEP_UP_SECONDS } from '../modules/identity/second-factor.js';
+import { confirmedKinds, freshProof, STEP_UP_SECONDS } from '../modules/identity/second-factor.js';
 import { enqueueSecurityNotice, type OutboxSender } from '../modules/mail/outbox.js';
 import type { SessionRow } from '../modules/owners/repo.js';
 import type { PartnerSessionRow } from '../modules/portal/repo.js';
@@ -42,12 +42,20 @@ export function stepUp(db: Db, now: () => number, outbox: OutboxSender | undefin
     const realm = owner ? OWNERS : PARTNERS;
     const account = owner ? owner.user_id : (partner as PartnerSessionRow).account_id;
     if (!freshProof((owner ?? partner)?.verified_at, now())) {
-      const code = await hasSecondFactor(db, realm, account);
+      const kinds = await confirmedKinds(db, realm, account);
+      const code = kinds.length > 0;
       const path = owner ? '/v1/auth/reauthenticate' : '/v1/portal/auth/reauthenticate';
       throw fail(
         'step_up_required',
-        `confirm it is you first: ${code ? 'a code from your authenticator app (or a recovery code)' : 'your password'} to ${path}, then try again`,
-        { meta: { proof: code ? 'code' : 'password', reauthenticate: path, fresh_for: STEP_UP_SECONDS } },
+        `confirm it is you first: ${code ? 'a code from your authenticator app, a recovery code or a passkey' : 'your password'} to ${path}, then try again`,
+        {
+          meta: {
+            proof: code ? 'code' : 'password',
+            passkey: kinds.includes('webauthn'),
+            reauthenticate: path,
+            fresh_for: STEP_UP_SECONDS,
+          },
+        },
       );
     }
     await next();

@@ -40,7 +40,13 @@ import { checkPasswordRules, hashPassword } from '../modules/identity/passwords.
 import { owedNow, type Owed } from './payout-run.js';
 import { type GroupInWords, groupsTakingApplications, partnershipGroup } from '../modules/rewards/service.js';
 import { hashToken } from '../modules/tokens/service.js';
-import { type Challenged, completeSecondFactor, hasSecondFactor, secondStep } from '../modules/identity/second-factor.js';
+import {
+  type Challenged,
+  type ChallengeRow,
+  completeSecondFactor,
+  hasSecondFactor,
+  secondStep,
+} from '../modules/identity/second-factor.js';
 import { enqueueSecurityNotice } from '../modules/mail/outbox.js';
 
 /** The path of a partner's one-time link; the public URL goes before it. */
@@ -69,6 +75,10 @@ async function begin(tx: Tx, accountId: string, now: number): Promise<PartnerSig
 export function partnerSignInWithCode(db: Db, token: string, code: string, now: number): Promise<NewPartnerSession> {
   return completeSecondFactor(db, PARTNERS, token, code, now, enqueueSecurityNotice, (tx, c) => startSession(tx, c.account ?? '', now));
 }
+
+/** The session a partner's passkey sign-in proved. */
+export const startPartnerSessionFrom = (tx: Tx, challenge: ChallengeRow, now: number): Promise<NewPartnerSession> =>
+  startSession(tx, challenge.account ?? '', now);
 
 /** newSecret's length: 32 bytes in base64url. */
 const SECRET_CHARS = 43;

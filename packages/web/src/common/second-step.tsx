@@ -1,10 +1,13 @@
 // Sign-in's second step (docs/security.md), a chunk of its own: a code from the
-// authenticator app or a recovery code; or, when a program requires a second factor of a
+// authenticator app or a recovery code, or the account's passkey; or, when a program requires a second factor of a
 // member who has none, enrolling one (its QR code, then its first code, then the recovery
 // codes, shown once).
 
 import { useEffect, useState } from 'preact/hooks';
 import { Card, text, useSubmit } from './forms.js';
+import { withPasskey } from './passkey.js';
+import { PasskeyButton } from './passkey-button.js';
+import { passkeyWord } from './passkey-words.js';
 import { Failure } from './ui.js';
 import { say } from './words.js';
 
@@ -16,6 +19,14 @@ const RECOVERY = 'Your recovery codes, shown only now. Each works once, if you l
 export interface Challenge {
   token: string;
   purpose: 'second_factor' | 'enrol';
+  /** What the second step may use: 'webauthn' when the account has a passkey. */
+  methods?: string[];
+}
+
+/** An app's passkey sign-in routes: the options (for a second step's token, or none), and the answer. */
+export interface PasskeyCeremony {
+  start(token?: string): Promise<{ meta: { token: string; options: Record<string, unknown> } }>;
+  finish(token: string, response: Record<string, unknown>): Promise<unknown>;
 }
 
 export interface Enrolment {
@@ -28,6 +39,7 @@ export interface SecondStepProps {
   challenge: Challenge;
   complete: (token: string, code: string) => Promise<unknown>;
   enrol?: { start(token: string): Promise<Enrolment>; confirm(token: string, id: string, code: string): Promise<string[] | null> };
+  passkey?: PasskeyCeremony;
   done: () => void;
 }
 
@@ -41,7 +53,7 @@ function CodeField() {
   );
 }
 
-export function SecondStep({ challenge, complete, enrol, done }: SecondStepProps) {
+export function SecondStep({ challenge, complete, enrol, passkey, done }: SecondStepProps) {
   const [enrolment, setEnrolment] = useState<Enrolment>();
   const [codes, setCodes] = useState<string[]>();
   const [problem, setProblem] = useState<unknown>();
@@ -92,6 +104,16 @@ export function SecondStep({ challenge, complete, enrol, done }: SecondStepProps
           {say('twoFactor.go')}
         </button>
       </form>
+      {passkey && challenge.methods?.includes('webauthn') ? (
+        <PasskeyButton
+          label={passkeyWord('use')}
+          primary
+          run={async () => {
+            await withPasskey(() => passkey.start(challenge.token), passkey.finish);
+            done();
+          }}
+        />
+      ) : null}
     </Card>
   );
 }

@@ -5,13 +5,11 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso/router';
 import { Card, text, useSubmit } from './forms.js';
-import { lazyPage } from './lazy-page.js';
+import { useLater } from './lazy-page.js';
 import type { Challenge, SecondStepProps } from './second-step.js';
 import { afterSignIn } from './sign-in.js';
 import { Failure } from './ui.js';
 import { say } from './words.js';
-
-const SecondStep = /* @__PURE__ */ lazyPage(() => import('./second-step.js').then((m) => m.SecondStep));
 
 /**
  * Signing in, for owners and partners alike: `signIn` calls the app's route; afterwards
@@ -35,12 +33,18 @@ export function SignInCard({
   const { query, route } = useLocation();
   const next = afterSignIn(base, query.next, home);
   const [challenge, setChallenge] = useState<Challenge>();
+  const passkey = second.passkey;
+  const SecondStep = useLater(() => import('./second-step.js').then((m) => m.SecondStep), challenge !== undefined);
+  const PasskeySignIn = useLater(
+    () => import('./passkey-sign-in.js').then((m) => m.PasskeySignIn),
+    passkey !== undefined && typeof PublicKeyCredential === 'function',
+  );
   const { error, busy, onSubmit } = useSubmit(async (form) => {
     const step = (await signIn(text(form, 'email'), text(form, 'password'))).meta?.second_factor;
     if (step) setChallenge(step);
     else route(next);
   });
-  if (challenge) return <SecondStep challenge={challenge} done={() => route(next)} {...second} />;
+  if (challenge) return SecondStep ? <SecondStep challenge={challenge} done={() => route(next)} {...second} /> : null;
   return (
     <Card title={title}>
       <form onSubmit={onSubmit}>
@@ -58,6 +62,7 @@ export function SignInCard({
           {say('forms.signIn')}
         </button>
       </form>
+      {passkey && PasskeySignIn ? <PasskeySignIn passkey={passkey} done={() => route(next)} /> : null}
       <p class="hint">{children}</p>
     </Card>
   );

@@ -1,21 +1,33 @@
-// Step-up's dialog: a code from the authenticator app (or a recovery code) when the account
-// has a second factor, else the password, sent to the app's reauthenticate route.
+// Step-up's dialog: a code from the authenticator app (or a recovery code), or a passkey,
+// when the account has a second factor, else the password, sent to the app's reauthenticate route.
 
 import { api } from './api.js';
 import { Confirm, text } from './forms.js';
+import { withPasskey } from './passkey.js';
+import { PasskeyButton } from './passkey-button.js';
+import { passkeyWord } from './passkey-words.js';
 import { say } from './words.js';
+
+type Proof = { code: string } | { password: string } | { passkey: { token: string; response: never } };
 
 export function StepUpDialog({ meta, done }: { meta: Record<string, unknown>; done: (proved: boolean) => void }) {
   const code = meta.proof === 'code';
-  const prove = async (form: FormData) => {
-    const body = code ? { code: text(form, 'code') } : { password: text(form, 'password') };
-    if (meta.reauthenticate === '/v1/portal/auth/reauthenticate') await api.POST('/v1/portal/auth/reauthenticate', { body });
+  const portal = meta.reauthenticate === '/v1/portal/auth/reauthenticate';
+  const send = async (body: Proof) => {
+    if (portal) await api.POST('/v1/portal/auth/reauthenticate', { body });
     else await api.POST('/v1/auth/reauthenticate', { body });
     done(true);
   };
+  const prove = (form: FormData) => send(code ? { code: text(form, 'code') } : { password: text(form, 'password') });
+  const withKey = () =>
+    withPasskey(
+      () => (portal ? api.POST('/v1/portal/auth/passkey/options') : api.POST('/v1/auth/passkey/options')),
+      (token, response) => send({ passkey: { token, response: response as never } }),
+    );
   return (
     <Confirm title={say('twoFactor.stepUp')} confirm={say('twoFactor.go')} onConfirm={prove} onClose={() => done(false)}>
       {code ? <p>{say('twoFactor.hint')}</p> : null}
+      {meta.passkey === true ? <PasskeyButton label={passkeyWord('use')} run={withKey} /> : null}
       {code ? (
         <label>
           {say('twoFactor.code')}

@@ -4,9 +4,7 @@
 
 import { useEffect, useState } from 'preact/hooks';
 import { whenRefused } from './api.js';
-import { lazyPage } from './lazy-page.js';
-
-const Dialog = lazyPage(() => import('./step-up-dialog.js').then((m) => m.StepUpDialog));
+import { useLater } from './lazy-page.js';
 
 interface Asked {
   meta: Record<string, unknown>;
@@ -16,13 +14,14 @@ interface Asked {
 /** Mounted once by each app's signed-in shell. */
 export function StepUpHost() {
   const [asked, setAsked] = useState<Asked>();
+  const Dialog = useLater(() => import('./step-up-dialog.js').then((m) => m.StepUpDialog), asked !== undefined);
   useEffect(() => {
     whenRefused(async (error) =>
       error.code === 'step_up_required' ? new Promise((answer) => setAsked({ meta: error.meta ?? {}, answer })) : false,
     );
     return () => whenRefused(undefined);
   }, []);
-  if (!asked) return null;
+  if (!asked || !Dialog) return null;
   const done = (proved: boolean) => {
     setAsked(undefined);
     asked.answer(proved);

@@ -2,6 +2,7 @@
 // partner the navigation, the program switcher (a partner may join several programs) and
 // the pages. Signed out, or a 401 from any call, sends the partner to sign in.
 
+import type { ComponentType } from 'preact';
 import { ErrorBoundary } from 'preact-iso/lazy';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { useEffect } from 'preact/hooks';
@@ -14,7 +15,6 @@ import { useAccent } from '../common/brand.js';
 import { useLoad } from '../common/use-api.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Home } from './pages/home.js';
-import { ResetPassword, SetPassword, SignIn } from './pages/sign-in.js';
 import { t, tx, useLanguage, withItsWords } from './language.js';
 import { BASE, href, PortalContext, type Account, type Partnership, type PortalSession } from './session.js';
 
@@ -30,6 +30,10 @@ const ProgramPage = lazyPage(() => import('./pages/program-page.js').then((m) =>
 const Leads = lazyPage(() => import('./leads/page.js').then((m) => withItsWords(m.Leads)));
 const Recruits = lazyPage(() => import('./recruits/page.js').then((m) => withItsWords(m.Recruits)));
 const Links = lazyPage(() => import('./links/page.js').then((m) => withItsWords(m.Links)));
+// Signing in, a new password and a link's page: a partner signed in never needs them.
+const SignIn = lazyPage(() => import('./pages/sign-in.js').then((m) => m.SignIn));
+const ResetPassword = lazyPage(() => import('./pages/sign-in.js').then((m) => m.ResetPassword));
+const SetPassword = lazyPage(() => import('./pages/sign-in.js').then((m) => m.SetPassword));
 // The PayPal confirmation link's page: opened signed in or not.
 const PayoutConfirm = lazyPage(() => import('./payment/confirm.js').then((m) => withItsWords(m.PayoutConfirm)));
 
@@ -174,6 +178,14 @@ function SignedIn() {
   return <Loading what={t('app.opening')} />;
 }
 
+/** The pages opened signed in or not, by path under the portal. */
+const SIGNED_OUT_PAGES: Record<string, ComponentType | undefined> = {
+  '/sign-in': SignIn,
+  '/welcome': SetPassword,
+  '/reset': ResetPassword,
+  '/payout-confirm': PayoutConfirm,
+};
+
 function Pages() {
   const { path } = useLocation();
   if (path.startsWith('/p/')) {
@@ -183,14 +195,12 @@ function Pages() {
       </ErrorBoundary>
     );
   }
-  if (path === href('/sign-in')) return <SignIn />;
-  if (path === href('/welcome')) return <SetPassword />;
-  if (path === href('/reset')) return <ResetPassword />;
-  if (path === href('/payout-confirm')) {
-    // Outside a Router, which otherwise waits for a lazy page's chunk.
+  // Outside a Router, which otherwise waits for a lazy page's chunk: an ErrorBoundary does.
+  const Page = SIGNED_OUT_PAGES[path.slice(BASE.length)];
+  if (Page) {
     return (
       <ErrorBoundary>
-        <PayoutConfirm />
+        <Page />
       </ErrorBoundary>
     );
   }

@@ -28,8 +28,11 @@ export interface FactorRow {
   last_used_at: number | null;
 }
 
-/** Why a challenge exists: a second factor after the password, enrolment a program requires, or a passkey's sign-in or registration. */
-export type ChallengePurpose = 'second_factor' | 'enrol' | 'passkey_sign_in' | 'passkey_register';
+/**
+ * Why a challenge exists: a second factor after the password, enrolment a program requires,
+ * a passkey's registration, its sign-in without a password, or its proof for step-up.
+ */
+export type ChallengePurpose = 'second_factor' | 'enrol' | 'passkey_sign_in' | 'passkey_register' | 'passkey_step_up';
 
 export interface ChallengeRow {
   hash: string;
@@ -170,6 +173,11 @@ export function takeChallenge(
     `UPDATE ${realm.challenges} SET used_at = ? WHERE hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? RETURNING ${challengeColumns(realm)}`,
     [now, hash, purpose, now],
   );
+}
+
+/** Keeps a passkey ceremony's challenge on a sign-in's second-step challenge, while it waits. */
+export function setChallengeData(db: Queryable, realm: Realm, hash: string, data: string): Promise<number> {
+  return db.run(`UPDATE ${realm.challenges} SET data = ? WHERE hash = ? AND used_at IS NULL`, [data, hash]);
 }
 
 export function deleteExpiredChallenges(db: Queryable, realm: Realm, now: number): Promise<number> {

@@ -5,12 +5,22 @@ import { z } from 'zod';
 import { type Reply, type RouteInput, route } from '../../api/route.js';
 import { enqueueSecurityNotice, requestReset } from '../mail/outbox.js';
 import { fail } from '../../platform/errors.js';
-import type { Db } from '../../platform/db/db.js';
+import type { Db, Tx } from '../../platform/db/db.js';
 import { one, resource, unixTime } from '../../platform/http/schemas.js';
-import { type FactorRow, markVerified as markSessionVerified } from './factors-repo.js';
+import { type ChallengeRow, type FactorRow, markVerified as markSessionVerified } from './factors-repo.js';
 import { credentialsById } from './repo.js';
 import type { Credentials, Realm } from './model.js';
 import { PASSWORD_MAX } from './passwords.js';
+import {
+  type AuthenticationResponseJSON,
+  finishRegistration,
+  provePasskeyOf,
+  type RegistrationResponseJSON,
+  relyingParty,
+  signInWithPasskey,
+  startProof,
+  startRegistration,
+} from './passkeys.js';
 import {
   type Challenged,
   confirmTotp,
@@ -48,6 +58,39 @@ export function resetRoute(path: string, kind: 'partner_reset' | 'owner_reset', 
 }
 
 const code = z.string().min(1).max(40);
+
+/**
+ * A browser's answer to a passkey ceremony (navigator.credentials as JSON), checked by
+ * @simplewebauthn/server; browsers add fields of their own, so unknown ones are kept.
+ */
+const credentialJson = z.looseObject({
+  id: z.string().min(1).max(1400),
+  rawId: z.string().min(1).max(1400),
+  type: z.literal('public-key'),
+  response: z.looseObject({ clientDataJSON: z.string().max(4000) }),
+  clientExtensionResults: z.looseObject({}).optional().default({}),
+});
+
+/** A proof by passkey: the ceremony's token (from …/passkey/options) and the browser's answer. */
+export const passkeyProof = z.strictObject({ token: z.string().max(200), response: credentialJson });
+
+/** A passkey ceremony's start: the options for navigator.credentials, and the token to send back with its answer. */
+export const ceremonySchema = z.object({
+  meta: z.object({
+    token: z.string(),
+    options: z.record(z.string(), z.unknown()).meta({ description: 'PublicKeyCredentialCreationOptionsJSON or …RequestOptionsJSON' }),
+  }),
+});
+
+export const renderCeremony = (c: { token: string; options: Record<string, unknown> }) => ({
+  meta: { token: c.token, options: c.options },
+});
+
+/** A passkey's answer as the library types it: the schema checked its shape, the library checks the rest. */
+export const asAssertion = (p: z.infer<typeof passkeyProof>) => ({
+  token: p.token,
+  response: p.response as unknown as AuthenticationResponseJSON,
+});
 
 const factorSchema = resource('factor', {
   kind: z.enum(['totp', 'webauthn']),
@@ -154,6 +197,7 @@ export function factorRoutes(at: FactorRealm) {
         return { status: 201, body: renderEnrolment(await startTotp(input.db, at.realm, account, at.issuer, input.now)) };
       },
     }),
+    ...passkeyRoutes(at),
     route({
       method: 'post',
       path: `${at.base}/factors/:id/confirm`,
@@ -185,7 +229,7 @@ export function factorRoutes(at: FactorRealm) {
       summary: 'Remove a second factor: needs the password and a current code (or a recovery code); the address is told',
       access: at.access,
       checksPassword: true,
-      body: z.strictObject({ password: z.string().max(PASSWORD_MAX), code }),
+      body: z.strictObject({ password: z.string().max(PASSWORD_MAX), ...secondProof }),
       status: 204,
       async handle(input) {
         const account = await credentials(input.db, at, input);
@@ -194,7 +238,16 @@ export function factorRoutes(at: FactorRealm) {
         if (factors.length === 1 && factors[0]?.id === factorId && (await at.mustKeepOne(input.db, account.id))) {
           throw fail('conflict', 'a program you run requires a second factor: add another before removing this one');
         }
-        await disableFactor(input.db, at.realm, account, factorId, input.body, input.now, enqueueSecurityNotice);
+        const second = secondFactorOf(at, input, account, input.body) ?? missingSecond();
+        await disableFactor(
+          input.db,
+          at.realm,
+          account,
+          factorId,
+          { password: input.body.password, second },
+          input.now,
+          enqueueSecurityNotice,
+        );
         kick(input.outbox);
         return { status: 204 };
       },
@@ -202,15 +255,15 @@ export function factorRoutes(at: FactorRealm) {
     route({
       method: 'post',
       path: `${at.base}/recovery_codes`,
-      summary: 'New recovery codes for a current code (the old ones stop working); shown once',
+      summary: 'New recovery codes for a current code or passkey (the old ones stop working); shown once',
       access: at.access,
       checksPassword: true,
-      body: z.strictObject({ code }),
+      body: z.strictObject(secondProof),
       status: 200,
       response: z.object({ meta: z.object({ recovery_codes: recoveryCodes }) }),
       async handle(input) {
         const account = await credentials(input.db, at, input);
-        await proveCode(input.db, at.realm, account, input.body.code, input.now, enqueueSecurityNotice);
+        await (secondFactorOf(at, input, account, input.body) ?? missingSecond())();
         const codes = await newRecoveryCodes(input.db, at.realm, account.id, input.now, enqueueSecurityNotice);
         kick(input.outbox);
         return { status: 200, body: { meta: { recovery_codes: codes } } };
@@ -223,17 +276,103 @@ export function factorRoutes(at: FactorRealm) {
         'Prove again who holds this session (a code, or the password when the account has no second factor), before what moves money',
       access: at.access,
       checksPassword: true,
-      body: z.strictObject({ code: code.optional(), password: z.string().max(PASSWORD_MAX).optional() }),
+      body: z.strictObject({ ...secondProof, password: z.string().max(PASSWORD_MAX).optional() }),
       status: 200,
       response: z.object({
-        meta: z.object({ verified_at: unixTime, fresh_until: unixTime, method: z.enum(['totp', 'recovery', 'password']) }),
+        meta: z.object({ verified_at: unixTime, fresh_until: unixTime, method: z.enum(['totp', 'recovery', 'passkey', 'password']) }),
       }),
       async handle(input) {
         const account = await credentials(input.db, at, input);
         const { session } = at.signedIn(input);
-        const method = await reauthenticate(input.db, at.realm, account, session, input.body, input.now, enqueueSecurityNotice);
+        const second = secondFactorOf(at, input, account, input.body);
+        const method = await reauthenticate(input.db, at.realm, account, session, { second, password: input.body.password }, input.now);
         kick(input.outbox);
         return { status: 200, body: { meta: { verified_at: input.now, fresh_until: input.now + STEP_UP_SECONDS, method } } };
+      },
+    }),
+  ];
+}
+
+/** A second factor's proof, in a body: a code (or recovery code), or a passkey's answer. */
+const secondProof = { code: code.optional(), passkey: passkeyProof.optional() };
+
+const missingSecond = (): never => {
+  throw fail('missing_field', 'give a code from your authenticator app, a recovery code or a passkey', { field: 'code' });
+};
+
+/** Proves the body's second factor for the signed-in account, when it gives one. */
+function secondFactorOf(
+  at: FactorRealm,
+  input: RouteInput<unknown>,
+  account: Credentials,
+  body: { code?: string | undefined; passkey?: z.infer<typeof passkeyProof> | undefined },
+): (() => Promise<'totp' | 'recovery' | 'passkey'>) | undefined {
+  const { passkey, code } = body;
+  if (passkey) {
+    const rp = relyingParty(input.publicUrl, at.issuer);
+    return async () => {
+      await provePasskeyOf(input.db, at.realm, account.id, asAssertion(passkey), rp, input.now);
+      return 'passkey';
+    };
+  }
+  if (code) return () => proveCode(input.db, at.realm, account, code, input.now, enqueueSecurityNotice);
+  return undefined;
+}
+
+/** A signed-in person's passkeys: adding one, and starting a proof of one (step-up, removing a factor). */
+function passkeyRoutes(at: FactorRealm) {
+  return [
+    route({
+      method: 'post',
+      path: `${at.base}/factors/passkey/options`,
+      summary: "Start adding a passkey: the options for the browser's navigator.credentials.create, and the token to send back",
+      access: at.access,
+      status: 200,
+      response: ceremonySchema,
+      async handle(input) {
+        const account = await credentials(input.db, at, input);
+        const rp = relyingParty(input.publicUrl, at.issuer);
+        return { status: 200, body: renderCeremony(await startRegistration(input.db, at.realm, account, rp, input.now)) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: `${at.base}/factors/passkey`,
+      summary: "Add a passkey: the browser's answer to …/factors/passkey/options; the first factor's answer holds the recovery codes, once",
+      access: at.access,
+      body: z.strictObject({ token: z.string().max(200), response: credentialJson, label: z.string().max(100).optional() }),
+      status: 201,
+      response: one(factorSchema).extend({ meta: z.object({ recovery_codes: recoveryCodes.nullable() }) }),
+      async handle(input) {
+        const account = await credentials(input.db, at, input);
+        const { token, response, label } = input.body;
+        const rp = relyingParty(input.publicUrl, at.issuer);
+        const made = await finishRegistration(
+          input.db,
+          at.realm,
+          account,
+          { token, response: response as unknown as RegistrationResponseJSON, label },
+          rp,
+          input.now,
+          enqueueSecurityNotice,
+        );
+        await markVerified(input.db, at, input);
+        kick(input.outbox);
+        return { status: 201, body: { data: renderFactor(made.factor), meta: { recovery_codes: made.recoveryCodes ?? null } } };
+      },
+    }),
+    route({
+      method: 'post',
+      path: `${at.base}/passkey/options`,
+      summary:
+        "Start proving a passkey of the signed-in account (step-up, removing a factor, new recovery codes): navigator.credentials.get's options",
+      access: at.access,
+      status: 200,
+      response: ceremonySchema,
+      async handle(input) {
+        const rp = relyingParty(input.publicUrl, at.issuer);
+        const ceremony = await startProof(input.db, at.realm, rp, input.now, { account: at.signedIn(input).account });
+        return { status: 200, body: renderCeremony(ceremony) };
       },
     }),
   ];
@@ -242,3 +381,51 @@ export function factorRoutes(at: FactorRealm) {
 /** Enrolling proves a code: the session's proof is fresh too. */
 const markVerified = (db: Db, at: FactorRealm, input: RouteInput<unknown>) =>
   db.transaction((tx) => markSessionVerified(tx, at.realm, at.signedIn(input).session, input.now));
+
+/**
+ * A realm's sign-in by passkey: options (for a sign-in's second step with its token, or a
+ * sign-in without a password), then the browser's answer, which starts the session as
+ * `start` does after a code.
+ */
+export function passkeySignInRoutes<S>(at: {
+  realm: Realm;
+  base: string;
+  issuer: string;
+  response: z.ZodType;
+  /** Starts the session a challenge was for (the account it proved filled in). */
+  start: (tx: Tx, challenge: ChallengeRow, now: number) => Promise<S>;
+  reply: (db: Db, made: S) => Promise<Reply>;
+}) {
+  return [
+    route({
+      method: 'post',
+      path: `${at.base}/sign_in/passkey/options`,
+      summary:
+        "Start signing in with a passkey: with a sign-in's second-step token, for that account's passkeys; without, any passkey (no password)",
+      access: 'public',
+      body: z.strictObject({ token: z.string().max(200).optional() }),
+      status: 200,
+      response: ceremonySchema,
+      async handle({ db, body, now, publicUrl }) {
+        const rp = relyingParty(publicUrl, at.issuer);
+        return { status: 200, body: renderCeremony(await startProof(db, at.realm, rp, now, { secondFactorToken: body.token })) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: `${at.base}/sign_in/passkey`,
+      summary: "Sign in with a passkey: the options' token and the browser's answer (sets the session cookie)",
+      access: 'public',
+      checksPassword: true,
+      body: passkeyProof,
+      status: 200,
+      response: at.response,
+      async handle({ db, body, now, publicUrl, outbox }) {
+        const rp = relyingParty(publicUrl, at.issuer);
+        const made = await signInWithPasskey(db, at.realm, asAssertion(body), rp, now, (tx, c) => at.start(tx, c, now));
+        outbox?.kick();
+        return at.reply(db, made);
+      },
+    }),
+  ];
+}

@@ -12,7 +12,7 @@ import { uuidv7 } from '../../core/ids.js';
 import { hashToken } from '../tokens/service.js';
 import * as store from './repo.js';
 import * as factors from './factors-repo.js';
-import type { ChallengePurpose, ChallengeRow, FactorRow } from './factors-repo.js';
+import type { ChallengePurpose, ChallengeRow, FactorKind, FactorRow } from './factors-repo.js';
 
 export type { ChallengeRow } from './factors-repo.js';
 import type { Credentials, Realm, SecurityEvent } from './model.js';
@@ -42,6 +42,11 @@ const normalizeCode = (code: string): string => code.toLowerCase().replace(/[\s-
 
 export const hasSecondFactor = async (db: Queryable, realm: Realm, account: string): Promise<boolean> =>
   (await factors.countConfirmed(db, realm, account)) > 0;
+
+/** The kinds of the account's confirmed factors: what a step-up or a second step may ask. */
+export const confirmedKinds = async (db: Queryable, realm: Realm, account: string): Promise<FactorKind[]> => [
+  ...new Set((await factors.factorsOf(db, realm, account)).filter((f) => f.confirmed_at !== null).map((f) => f.kind)),
+];
 
 export interface FactorList {
   factors: FactorRow[];
@@ -157,7 +162,14 @@ export async function startTotp(db: Db, realm: Realm, account: Credentials, issu
 }
 
 /** The first factor of an account comes with recovery codes, shown once; later ones keep the set. */
-export async function afterEnrolment(tx: Tx, realm: Realm, account: string, event: SecurityEvent, now: number, notify: Notify) {
+export async function afterEnrolment(
+  tx: Tx,
+  realm: Realm,
+  account: string,
+  event: SecurityEvent,
+  now: number,
+  notify: Notify,
+): Promise<string[] | undefined> {
   await notify(tx, realm, account, event, now);
   if ((await factors.countConfirmed(tx, realm, account)) > 1) return undefined;
   return issueRecoveryCodes(tx, realm, account, now);
@@ -202,22 +214,23 @@ export async function newRecoveryCodes(db: Db, realm: Realm, account: string, no
 }
 
 /**
- * Removes a factor: the password and a current code (of any factor, or a recovery code)
- * both, so a session left open is not enough. The last factor takes the recovery codes with it.
+ * Removes a factor: the password and a current second factor (`second`: a code, a recovery
+ * code or a passkey, proved by the caller) both, so a session left open is not enough. The
+ * last factor takes the recovery codes with it.
  */
 export async function disableFactor(
   db: Db,
   realm: Realm,
   account: Credentials,
   factorId: string,
-  proof: { password: string; code: string },
+  proof: { password: string; second: () => Promise<unknown> },
   now: number,
   notify: Notify,
 ): Promise<void> {
   const list = await factors.factorsOf(db, realm, account.id);
   if (!list.some((f) => f.id === factorId)) throw fail('not_found', `no factor ${factorId}`);
   await provePassword(db, realm, account, proof.password, now, 'the password is wrong');
-  await proveCode(db, realm, account, proof.code, now, notify);
+  await proof.second();
   await db.transaction(async (tx) => {
     await factors.deleteFactor(tx, realm, account.id, factorId);
     if ((await factors.countConfirmed(tx, realm, account.id)) === 0) await factors.deleteRecoveryCodes(tx, realm, account.id);
@@ -277,22 +290,24 @@ export const freshProof = (verifiedAt: number | null | undefined, now: number): 
   verifiedAt !== null && verifiedAt !== undefined && now - verifiedAt < STEP_UP_SECONDS;
 
 /**
- * Proves again who holds a session (step-up): a code when the account has a second
- * factor, else its password. The session's proof is then fresh for STEP_UP_SECONDS.
+ * Proves again who holds a session (step-up): a second factor when the account has one
+ * (`second`: a code or a passkey, proved by the caller), else its password. The session's
+ * proof is then fresh for STEP_UP_SECONDS.
  */
-export async function reauthenticate(
+export async function reauthenticate<By extends string>(
   db: Db,
   realm: Realm,
   account: Credentials,
   sessionId: string,
-  proof: { code?: string | undefined; password?: string | undefined },
+  proof: { second: (() => Promise<By>) | undefined; password?: string | undefined },
   now: number,
-  notify: Notify,
-): Promise<ProvedBy | 'password'> {
-  let by: ProvedBy | 'password';
+): Promise<By | 'password'> {
+  let by: By | 'password';
   if (await hasSecondFactor(db, realm, account.id)) {
-    if (!proof.code) throw fail('missing_field', 'give a code from your authenticator app or a recovery code', { field: 'code' });
-    by = await proveCode(db, realm, account, proof.code, now, notify);
+    if (!proof.second) {
+      throw fail('missing_field', 'give a code from your authenticator app, a recovery code or a passkey', { field: 'code' });
+    }
+    by = await proof.second();
   } else {
     if (!proof.password) throw fail('missing_field', 'give your password', { field: 'password' });
     await provePassword(db, realm, account, proof.password, now, 'the password is wrong');

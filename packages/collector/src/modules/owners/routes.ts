@@ -13,6 +13,7 @@ import {
   signIn,
   signInWithCode,
   signOut,
+  startFrom,
   switchProgram,
   type NewSession,
   type SignedIn,
@@ -22,6 +23,7 @@ import { PASSWORD_MAX } from '../identity/passwords.js';
 import {
   enrolmentSchema,
   factorRoutes,
+  passkeySignInRoutes,
   recoveryCodes,
   renderChallenge,
   signInAnswer,
@@ -113,6 +115,14 @@ export const authRoutes = [
       outbox?.kick();
       return started(db, made);
     },
+  }),
+  ...passkeySignInRoutes({
+    realm: OWNERS,
+    base: '/v1/auth',
+    issuer: 'Tally',
+    response: sessionSchema,
+    start: startFrom,
+    reply: started,
   }),
   route({
     method: 'post',

@@ -75,7 +75,7 @@ async function begin(tx: Tx, userId: string, programId: string, now: number): Pr
 }
 
 /** The session a sign-in's challenge was for, while its user still runs that program (else their first). */
-async function startFrom(tx: Tx, challenge: ChallengeRow, now: number): Promise<NewSession> {
+export async function startFrom(tx: Tx, challenge: ChallengeRow, now: number): Promise<NewSession> {
   const userId = challenge.account ?? '';
   const memberships = await users.membershipsOfUser(tx, userId);
   const member = memberships.find((m) => m.program_id === challenge.program_id) ?? memberships[0];

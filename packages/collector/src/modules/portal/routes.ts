@@ -17,7 +17,7 @@ import { dateTime, type ListSpec, oneOf } from '../../platform/http/list-query.j
 import { listEnvelope } from '../../platform/http/render.js';
 import { one, page, resource, unixTime } from '../../platform/http/schemas.js';
 import { PASSWORD_MAX } from '../identity/passwords.js';
-import { factorRoutes, renderChallenge, resetRoute, signInAnswer } from '../identity/http.js';
+import { factorRoutes, passkeySignInRoutes, renderChallenge, resetRoute, signInAnswer } from '../identity/http.js';
 import { PARTNERS } from '../identity/model.js';
 import { renderCode } from '../codes/present.js';
 import { partnerCodesInShopify } from '../../flows/shopify-codes.js';
@@ -31,6 +31,7 @@ import {
   changePartnerPassword,
   type NewPartnerSession,
   partnerSignInWithCode,
+  startPartnerSessionFrom,
   type PartnerSignedIn,
   partnerCodes,
   partnerCommissions,
@@ -174,6 +175,14 @@ export const portalRoutes = [
       outbox?.kick();
       return signedIn(db, made);
     },
+  }),
+  ...passkeySignInRoutes({
+    realm: PARTNERS,
+    base: '/v1/portal/auth',
+    issuer: 'Tally partner portal',
+    response: one(accountSchema),
+    start: startPartnerSessionFrom,
+    reply: signedIn,
   }),
   resetRoute('/v1/portal/auth/reset', 'partner_reset', 'the partner portal'),
   route({

@@ -1,12 +1,32 @@
-// Settings → Security (docs/security.md): the signed-in person's authenticator app (enrol it
-// with its QR code and first code, then keep the recovery codes shown once; remove it with
-// the password and a code), and whether the program's team must use one.
+// Settings → Security (docs/security.md): the signed-in person's second factors, an
+// authenticator app (enrol it with its QR code and first code) and passkeys, the recovery
+// codes shown once with the first, removing one with the password and a code or a passkey,
+// and whether the program's team must use one.
 
 import { useState } from 'preact/hooks';
 import { api } from '../../common/api.js';
 import { Confirm, Saving, text, useSubmit } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
 import { Failure, Show } from '../../common/ui.js';
+import { withPasskey } from '../../common/passkey.js';
+import { PasskeyButton } from '../../common/passkey-button.js';
+import { passkeyWord } from '../../common/passkey-words.js';
+
+/** Makes a passkey on this device and adds it; resolves to the recovery codes when it is the first factor. */
+const addPasskey = () =>
+  withPasskey(
+    () => api.POST('/v1/auth/factors/passkey/options'),
+    async (token, response) =>
+      (await api.POST('/v1/auth/factors/passkey', { body: { token, response: response as never } })).meta.recovery_codes,
+    true,
+  );
+
+/** A passkey's proof of the signed-in person, for removing a factor. */
+const passkeyProof = () =>
+  withPasskey(
+    () => api.POST('/v1/auth/passkey/options'),
+    async (token, response) => ({ token, response: response as never }),
+  );
 
 interface Pending {
   id: string;
@@ -100,48 +120,55 @@ function TeamRule() {
 export function SecuritySettings() {
   const factors = useLoad((signal) => api.GET('/v1/auth/factors', { signal }), 'factors');
   const [codes, setCodes] = useState<string[] | null>(null);
-  const [removing, setRemoving] = useState<string>();
+  const [removing, setRemoving] = useState<{ id: string; passkeys: boolean }>();
+  const added = (made: string[] | null) => {
+    if (made) setCodes(made);
+    factors.reload();
+  };
   return (
     <section class="panel">
       <h2>Security</h2>
       <p>
-        A second factor: after your password, sign-in asks for a code from an authenticator app on your phone. Paying partners, secret
-        tokens and the team ask for one again after ten minutes.
+        A second factor: after your password, sign-in asks for a code from an authenticator app on your phone, or for a passkey (this
+        device's fingerprint, face or PIN, or a security key), which also signs you in without a password. Paying partners, secret tokens
+        and the team ask for one again after ten minutes.
       </p>
       {codes ? <RecoveryCodes codes={codes} /> : null}
       <Show loaded={factors}>
-        {(answer) =>
-          answer.data.length === 0 ? (
-            <Enrol
-              done={(made) => {
-                setCodes(made);
-                factors.reload();
-              }}
-            />
-          ) : (
-            <ul class="factors">
-              {answer.data.map((f) => (
-                <li>
-                  {f.attributes.label} <span class="hint">({answer.meta.recovery_codes_left} recovery codes left)</span>{' '}
-                  <button type="button" class="secondary" onClick={() => setRemoving(f.id)}>
-                    Remove
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )
-        }
+        {(answer) => {
+          const passkeys = answer.data.some((f) => f.attributes.kind === 'webauthn');
+          return (
+            <>
+              {answer.data.length > 0 ? (
+                <ul class="factors">
+                  {answer.data.map((f) => (
+                    <li>
+                      {f.attributes.label} <span class="hint">({answer.meta.recovery_codes_left} recovery codes left)</span>{' '}
+                      <button type="button" class="secondary" onClick={() => setRemoving({ id: f.id, passkeys })}>
+                        Remove <span class="visually-hidden">{f.attributes.label}</span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+              {answer.data.some((f) => f.attributes.kind === 'totp') ? null : <Enrol done={added} />}
+              <PasskeyButton label={passkeyWord('add')} run={async () => added(await addPasskey())} />
+            </>
+          );
+        }}
       </Show>
       {removing ? (
         <Confirm
-          title="Remove the authenticator app"
+          title="Remove the second factor"
           confirm="Remove"
           danger
           onClose={() => setRemoving(undefined)}
           onConfirm={async (form) => {
+            const code = text(form, 'code');
+            const second = code ? { code } : { passkey: await passkeyProof() };
             await api.POST('/v1/auth/factors/{id}/disable', {
-              params: { path: { id: removing } },
-              body: { password: text(form, 'password'), code: text(form, 'code') },
+              params: { path: { id: removing.id } },
+              body: { password: text(form, 'password'), ...second },
             });
             factors.reload();
           }}
@@ -152,7 +179,8 @@ export function SecuritySettings() {
           </label>
           <label>
             A code from the app, or a recovery code
-            <input name="code" autocomplete="one-time-code" required />
+            {removing.passkeys ? <span class="hint"> (leave it empty to use your passkey)</span> : null}
+            <input name="code" autocomplete="one-time-code" required={!removing.passkeys} />
           </label>
         </Confirm>
       ) : null}

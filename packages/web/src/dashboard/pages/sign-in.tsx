@@ -17,6 +17,10 @@ export function SignIn() {
       home={href('/')}
       signIn={(email, password) => api.POST('/v1/auth/sign_in', { body: { email, password } })}
       complete={(token, code) => api.POST('/v1/auth/sign_in/second_factor', { body: { token, code } })}
+      passkey={{
+        start: (token) => api.POST('/v1/auth/sign_in/passkey/options', { body: token ? { token } : {} }),
+        finish: (token, response) => api.POST('/v1/auth/sign_in/passkey', { body: { token, response: response as never } }),
+      }}
       enrol={{
         start: async (token) => {
           const { data } = await api.POST('/v1/auth/sign_in/enrol', { body: { token } });

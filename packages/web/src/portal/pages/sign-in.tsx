@@ -18,6 +18,10 @@ export function SignIn() {
       home={href('/')}
       signIn={(email, password) => api.POST('/v1/portal/auth/sign_in', { body: { email, password } })}
       complete={(token, code) => api.POST('/v1/portal/auth/sign_in/second_factor', { body: { token, code } })}
+      passkey={{
+        start: (token) => api.POST('/v1/portal/auth/sign_in/passkey/options', { body: token ? { token } : {} }),
+        finish: (token, response) => api.POST('/v1/portal/auth/sign_in/passkey', { body: { token, response: response as never } }),
+      }}
     >
       <a href={href('/reset')}>{t('signIn.forgot')}</a> {t('signIn.notYet')}
     </SignInCard>
