@@ -11,7 +11,8 @@ import { afterSignIn } from './sign-in.js';
 import { Failure } from './ui.js';
 import { say } from './words.js';
 
-const SecondStep = /* @__PURE__ */ lazyPage(() => import('./second-step.js').then((m) => m.SecondStep));
+/** Also after a one-time link's page, which signs in as the password does (the portal's). */
+export const SecondStep = /* @__PURE__ */ lazyPage(() => import('./second-step.js').then((m) => m.SecondStep));
 
 /**
  * Signing in, for owners and partners alike: `signIn` calls the app's route; afterwards
