@@ -3,6 +3,7 @@
 
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { ErrorBoundary } from 'preact-iso/lazy';
 import { useLocation } from 'preact-iso/router';
 import { Card, text, useSubmit } from './forms.js';
 import { lazyPage } from './lazy-page.js';
@@ -11,8 +12,18 @@ import { afterSignIn } from './sign-in.js';
 import { Failure } from './ui.js';
 import { say } from './words.js';
 
-/** Also after a one-time link's page, which signs in as the password does (the portal's). */
-export const SecondStep = /* @__PURE__ */ lazyPage(() => import('./second-step.js').then((m) => m.SecondStep));
+const LazySecondStep = /* @__PURE__ */ lazyPage(() => import('./second-step.js').then((m) => m.SecondStep));
+
+/**
+ * The second step, also after a one-time link's page (the portal's). Sign-in is outside the
+ * app's Router, which would wait for the chunk: without the boundary, its first showing threw
+ * (an uncaught promise) and the page kept the step on screen after the session began.
+ */
+export const SecondStep = (props: SecondStepProps) => (
+  <ErrorBoundary>
+    <LazySecondStep {...props} />
+  </ErrorBoundary>
+);
 
 /**
  * Signing in, for owners and partners alike: `signIn` calls the app's route; afterwards
