@@ -212,6 +212,7 @@ describe('two-step sign-in in the partner portal', () => {
     await waitForText(portal, 'The authenticator app is removed');
     await waitForText(portal, 'Add an authenticator app');
     await cleanAtBothWidths(portal);
+    expect(await portal.evaluate(() => document.activeElement?.textContent)).toContain('The authenticator app is removed');
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${url}/portal/sign-in`);
     await page.fill('input[name=email]', 'ana@partners.test');
@@ -221,6 +222,23 @@ describe('two-step sign-in in the partner portal', () => {
     await page.context().close();
     // The wrong codes and password above were answered 401, which the console reports; nothing else.
     expect(problems.filter((p) => !/Failed to load resource: .* 401 /.test(p))).toEqual([]);
+  });
+
+  it('enrols again from the keyboard alone', async () => {
+    for (let i = 0; (await portal.evaluate(() => document.activeElement?.textContent)) !== 'Add an authenticator app'; i++) {
+      if (i > 40) throw new Error('Tab never reached "Add an authenticator app"');
+      await portal.keyboard.press('Tab');
+    }
+    await portal.keyboard.press('Enter');
+    await waitForText(portal, 'Scan this QR code');
+    // A new app, a new secret: its own steps.
+    const again = authenticator();
+    again.learn((await portal.locator('.totp-secret').innerText()).trim());
+    expect(await portal.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('code');
+    await portal.keyboard.type(again.next());
+    await portal.keyboard.press('Enter');
+    await waitForText(portal, 'Your recovery codes');
+    expect(await portal.evaluate(() => document.activeElement?.textContent)).toBe('Your recovery codes');
   });
 
   it('speaks German to a German browser, and says the lockout after wrong codes', async () => {

@@ -57,6 +57,8 @@ function Codes({ codes }: { codes: string[] }) {
 
 /** Scanning the QR code and confirming the app's first code; `done` gets the recovery codes (null when the account had some). */
 function Confirming({ enrolment, done, cancel }: { enrolment: Enrolment; done: (codes: string[] | null) => void; cancel: () => void }) {
+  // Not autofocus, which a browser honours once per document: after a dialog, it would not move.
+  const field = useFocusHere<HTMLInputElement>();
   const { error, busy, onSubmit } = useSubmit(async (form) => {
     const answer = await api.POST('/v1/portal/auth/factors/{id}/confirm', {
       params: { path: { id: enrolment.id } },
@@ -70,8 +72,7 @@ function Confirming({ enrolment, done, cancel }: { enrolment: Enrolment; done: (
       <EnrolmentCode enrolment={enrolment} qr={t('enrol.qr')} keyLabel={t('enrol.key')} />
       <label>
         {t('enrol.code')}
-        {/* biome-ignore lint/a11y/noAutofocus: the step that just opened is this one field, after the QR code */}
-        <input name="code" autocomplete="one-time-code" inputMode="numeric" required autoFocus />
+        <input name="code" autocomplete="one-time-code" inputMode="numeric" required ref={field} />
       </label>
       {error !== undefined ? <Failure error={error} /> : null}
       <div class="buttons">
