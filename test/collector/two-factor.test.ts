@@ -317,7 +317,14 @@ describe('partners', () => {
     };
     const call: Owner['call'] = (method, path, opts = {}) => portal.call(method, path, opts.body);
     const { secret } = await enrol(call, '/v1/portal/auth');
-    expect(await subjectsTo('twofa-partner@partners.test')).toContain('Security notice: an authenticator app was added as a second factor');
+    await c.running.work.sendMail();
+    const [notice] = inbox
+      .take()
+      .filter((m) => m.to === 'twofa-partner@partners.test')
+      .map((m) => read(m.raw));
+    expect(notice?.subject).toBe('Security notice: an authenticator app was added as a second factor');
+    // It links to the portal's Security page, where the partner's factors are.
+    expect(notice?.text).toMatch(/https?:\/\/\S+\/portal\/settings\/security\b/);
     const first = await c.call('POST', '/v1/portal/auth/sign_in', {
       token: null,
       body: { email: 'twofa-partner@partners.test', password: 'a long partner password' },

@@ -60,6 +60,8 @@ describe('two-factor sign-in in Chromium', () => {
   it('signs in with a code from the app', async () => {
     const page = await signInWith(nextCode());
     await page.waitForURL('**/dashboard/');
+    // The overview itself, not the second step still on screen at the new address.
+    await waitForText(page, 'No partners yet');
     await page.context().close();
   });
 

@@ -23,7 +23,7 @@ export const PAYOUT_CONFIRM_PATH = '/portal/payout-confirm';
 
 /** Where each app lists a person's sign-in methods: a security notice links there. */
 export const DASHBOARD_SECURITY_PATH = '/dashboard/settings/security';
-export const PORTAL_SECURITY_PATH = '/portal/settings';
+export const PORTAL_SECURITY_PATH = '/portal/settings/security';
 
 export function composers(publicUrl: string): Record<MailKind, Compose> {
   return {

@@ -8,13 +8,15 @@ import { Card, text, useSubmit } from './forms.js';
 import { withPasskey } from './passkey.js';
 import { PasskeyButton } from './passkey-button.js';
 import { passkeyWord } from './passkey-words.js';
+import { type Enrolment, EnrolmentCode, RecoveryCodeList } from './two-factor.js';
 import { Failure } from './ui.js';
 import { say } from './words.js';
 
-// Only owners are made to enrol at sign-in, and the dashboard speaks English: these two stay out of the shared catalogues (and every app's entry).
+// Only owners are made to enrol at sign-in, and the dashboard speaks English: these stay out of the shared catalogues (and every app's entry).
 const ENROL =
   'A program you run requires a second factor. Scan this code with your authenticator app (or type the key below), then enter the code it shows.';
 const RECOVERY = 'Your recovery codes, shown only now. Each works once, if you lose your phone: keep them apart from it.';
+const QR = 'QR code of the key, for your authenticator app';
 
 export interface Challenge {
   token: string;
@@ -27,12 +29,6 @@ export interface Challenge {
 export interface PasskeyCeremony {
   start(token?: string): Promise<{ meta: { token: string; options: Record<string, unknown> } }>;
   finish(token: string, response: Record<string, unknown>): Promise<unknown>;
-}
-
-export interface Enrolment {
-  id: string;
-  secret: string;
-  qrSvg: string;
 }
 
 export interface SecondStepProps {
@@ -72,13 +68,7 @@ export function SecondStep({ challenge, complete, enrol, passkey, done }: Second
     return (
       <Card title={say('twoFactor.title')}>
         <p>{RECOVERY}</p>
-        <ul class="recovery-codes">
-          {codes.map((c) => (
-            <li>
-              <code>{c}</code>
-            </li>
-          ))}
-        </ul>
+        <RecoveryCodeList codes={codes} />
         <button type="button" onClick={done}>
           {say('twoFactor.go')}
         </button>
@@ -91,9 +81,7 @@ export function SecondStep({ challenge, complete, enrol, passkey, done }: Second
         {challenge.purpose === 'enrol' ? (
           <>
             <p>{ENROL}</p>
-            {/* The collector's own SVG of the otpauth:// URI (the qrcode package), no markup of anyone else's. */}
-            {enrolment ? <div class="qr" dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }} /> : null}
-            {enrolment ? <code class="totp-secret">{enrolment.secret}</code> : null}
+            {enrolment ? <EnrolmentCode enrolment={enrolment} qr={QR} keyLabel="Key:" /> : null}
           </>
         ) : (
           <p>{say('twoFactor.hint')}</p>

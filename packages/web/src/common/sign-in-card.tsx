@@ -3,13 +3,27 @@
 
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { ErrorBoundary } from 'preact-iso/lazy';
 import { useLocation } from 'preact-iso/router';
 import { Card, text, useSubmit } from './forms.js';
-import { useLater } from './lazy-page.js';
+import { lazyPage, useLater } from './lazy-page.js';
 import type { Challenge, SecondStepProps } from './second-step.js';
 import { afterSignIn } from './sign-in.js';
 import { Failure } from './ui.js';
 import { say } from './words.js';
+
+const LazySecondStep = /* @__PURE__ */ lazyPage(() => import('./second-step.js').then((m) => m.SecondStep));
+
+/**
+ * The second step, also after a one-time link's page (the portal's). Sign-in is outside the
+ * app's Router, which would wait for the chunk: without the boundary, its first showing threw
+ * (an uncaught promise) and the page kept the step on screen after the session began.
+ */
+export const SecondStep = (props: SecondStepProps) => (
+  <ErrorBoundary>
+    <LazySecondStep {...props} />
+  </ErrorBoundary>
+);
 
 /**
  * Signing in, for owners and partners alike: `signIn` calls the app's route; afterwards
@@ -34,7 +48,6 @@ export function SignInCard({
   const next = afterSignIn(base, query.next, home);
   const [challenge, setChallenge] = useState<Challenge>();
   const passkey = second.passkey;
-  const SecondStep = useLater(() => import('./second-step.js').then((m) => m.SecondStep), challenge !== undefined);
   const PasskeySignIn = useLater(
     () => import('./passkey-sign-in.js').then((m) => m.PasskeySignIn),
     passkey !== undefined && typeof PublicKeyCredential === 'function',
@@ -44,7 +57,7 @@ export function SignInCard({
     if (step) setChallenge(step);
     else route(next);
   });
-  if (challenge) return SecondStep ? <SecondStep challenge={challenge} done={() => route(next)} {...second} /> : null;
+  if (challenge) return <SecondStep challenge={challenge} done={() => route(next)} {...second} />;
   return (
     <Card title={title}>
       <form onSubmit={onSubmit}>

@@ -23,6 +23,7 @@ const Referrals = lazyPage(() => import('./pages/referrals.js').then((m) => with
 const Earnings = lazyPage(() => import('./pages/earnings.js').then((m) => withItsWords(m.Earnings)));
 const Bounties = lazyPage(() => import('./bounties/page.js').then((m) => withItsWords(m.Bounties)));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => withItsWords(m.Settings)));
+const Security = lazyPage(() => import('./security/page.js').then((m) => withItsWords(m.Security)));
 const Messages = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.Messages)));
 const Resources = lazyPage(() => import('./resources/page.js').then((m) => withItsWords(m.Resources)));
 // The public program page (/p/:slug), for visitors who are not partners yet.
@@ -125,6 +126,7 @@ function Shell({ portal }: { portal: PortalSession }) {
           <Route path={`${BASE}/bounties`} component={Bounties} />
           <Route path={`${BASE}/recruits`} component={Recruits} />
           <Route path={`${BASE}/settings`} component={Settings} />
+          <Route path={`${BASE}/settings/security`} component={Security} />
           <Route path={`${BASE}/messages`} component={Messages} />
           <Route default component={NotFound} />
         </Router>

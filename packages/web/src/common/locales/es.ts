@@ -30,10 +30,10 @@ const es: Catalogue<typeof en> = {
   },
   twoFactor: {
     title: 'Inicio de sesión en dos pasos',
-    hint: 'Introduzca el código de su aplicación de autenticación, o un código de recuperación.',
+    hint: 'Introduce el código de tu aplicación de autenticación o un código de recuperación.',
     code: 'Código',
     go: 'Continuar',
-    stepUp: 'Confirme que es usted',
+    stepUp: 'Confirma que eres tú',
   },
   reset: {
     title: 'Una contraseña nueva',

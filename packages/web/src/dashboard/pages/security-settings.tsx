@@ -8,6 +8,7 @@ import { api } from '../../common/api.js';
 import { Confirm, Saving, text, useSubmit } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
 import { Failure, Show } from '../../common/ui.js';
+import { type Enrolment, EnrolmentCode, enrolmentOf, RecoveryCodeList } from '../../common/two-factor.js';
 import { withPasskey } from '../../common/passkey.js';
 import { PasskeyButton } from '../../common/passkey-button.js';
 import { passkeyWord } from '../../common/passkey-words.js';
@@ -28,32 +29,20 @@ const passkeyProof = () =>
     async (token, response) => ({ token, response: response as never }),
   );
 
-interface Pending {
-  id: string;
-  secret: string;
-  qrSvg: string;
-}
-
 function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
     <div class="notice">
       <p>Your recovery codes, shown only now. Each works once, if you lose your phone: keep them apart from it.</p>
-      <ul class="recovery-codes">
-        {codes.map((c) => (
-          <li>
-            <code>{c}</code>
-          </li>
-        ))}
-      </ul>
+      <RecoveryCodeList codes={codes} />
     </div>
   );
 }
 
 function Enrol({ done }: { done: (codes: string[] | null) => void }) {
-  const [pending, setPending] = useState<Pending>();
+  const [pending, setPending] = useState<Enrolment>();
   const start = useSubmit(async () => {
     const { data } = await api.POST('/v1/auth/factors/totp');
-    setPending({ id: data.id, secret: data.attributes.secret, qrSvg: data.attributes.qr_svg });
+    setPending(enrolmentOf(data));
   });
   const confirm = useSubmit(async (form) => {
     if (!pending) return;
@@ -76,11 +65,7 @@ function Enrol({ done }: { done: (codes: string[] | null) => void }) {
   return (
     <form onSubmit={confirm.onSubmit}>
       <p>Scan this code with your authenticator app, or type the key, then enter the 6-digit code it shows.</p>
-      {/* The collector's own SVG of the otpauth:// URI (the qrcode package). */}
-      <div class="qr" dangerouslySetInnerHTML={{ __html: pending.qrSvg }} />
-      <p>
-        Key: <code class="totp-secret">{pending.secret}</code>
-      </p>
+      <EnrolmentCode enrolment={pending} qr="QR code of the key, for your authenticator app" keyLabel="Key:" />
       <label>
         Code
         <input name="code" autocomplete="one-time-code" inputMode="numeric" required />

@@ -1,5 +1,5 @@
 // The partner's name, the PayPal address they are paid at, the language the portal (and
-// their e-mails) speak, which e-mails they get, and their password.
+// their e-mails) speak, which e-mails they get, their password, and the way to two-step sign-in.
 
 import { useState } from 'preact/hooks';
 import { api } from '../../common/api.js';
@@ -8,6 +8,7 @@ import type { Locale } from '../../common/i18n.js';
 import { LanguageOptions } from '../../common/language-options.js';
 import { t } from '../language.js';
 import { NotificationPreferences } from '../notifications.js';
+import { SecurityPanel } from '../security/panel.js';
 import { usePortal } from '../session.js';
 
 /** The shared submit, and the sentence `run` resolves to, said once it is done. */
@@ -111,6 +112,7 @@ export function Settings() {
         </label>
         <Saving error={password.error} done={password.done} busy={password.busy} label={t('settings.changePassword')} />
       </form>
+      <SecurityPanel />
     </section>
   );
 }
