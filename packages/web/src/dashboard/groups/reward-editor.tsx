@@ -5,10 +5,10 @@
 // levels, each field with the operators and the value it takes (docs/rewards.md).
 
 import { useState } from 'preact/hooks';
-import { api, type RequestBody } from '../common/api.js';
-import { Confirm } from '../common/forms.js';
-import { decimalText, majorText, parseDecimal, parseMajor } from '../common/format.js';
-import type { Reward } from './groups.js';
+import { api, type RequestBody } from '../../common/api.js';
+import { Confirm } from '../../common/forms.js';
+import { decimalText, majorText, parseDecimal, parseMajor } from '../../common/format.js';
+import type { Reward } from '../groups.js';
 
 type RewardBody = RequestBody<'/v1/groups/{id}/rewards', 'post'>;
 type Event = Reward['attributes']['event'];

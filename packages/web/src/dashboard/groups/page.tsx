@@ -11,7 +11,7 @@ import { int, majorText, money, parseMajor } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Failure, Show, Table, type Column } from '../../common/ui.js';
 import { allGroups, type Group, type Reward } from '../groups.js';
-import { RewardDialog } from '../reward-editor.js';
+import { RewardDialog } from './reward-editor.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { href } from '../session.js';
 
