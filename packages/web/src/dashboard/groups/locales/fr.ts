@@ -187,7 +187,7 @@ const fr: Catalogue<typeof en> = {
     allTime: '(vide : depuis toujours)',
     remove: 'Retirer',
     removeOf: 'Retirer {{name}}',
-    match: 'Correspondre à',
+    match: 'Conditions à remplir',
     and: 'toutes (ET)',
     or: 'au moins une (OU)',
     addCondition: 'Ajouter une condition',
