@@ -1,7 +1,8 @@
 // The dashboard in German, in Chromium (docs/languages.md): an owner who chose Deutsch in
-// the header reads the shell, the pages, money and dates in German, after a reload too,
-// and "Your browser's language" gives the choice back to an English browser; an owner
-// with a German browser and no choice reads German from the start. axe-core clean.
+// the header reads the shell, the pages (the groups' and their reward editor too), money and
+// dates in German, after a reload too, and "Your browser's language" gives the choice back
+// to an English browser; an owner with a German browser and no choice reads German from the
+// start. axe-core clean.
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +43,16 @@ describe('the dashboard in German', () => {
     await waitForText(page, 'Letzte 30 Tage');
     expect(await bodyText(page)).toContain('15,00\u00a0$');
     expect(await page.title()).toBe('Tally Dashboard');
+    expect(await axeFindings(page)).toEqual([]);
+
+    // The groups' pages bring their words too: the list, a group's page and its reward editor.
+    await page.goto(`${url}/dashboard/groups`);
+    await waitForText(page, 'Bisher nur die Standardgruppe');
+    expect(await page.locator('table').innerText()).toContain('Bewerbungen');
+    await page.click('td a[href^="/dashboard/groups/"]');
+    await waitForText(page, 'Wechselregeln');
+    await page.click('button:text-is("Vergütung hinzufügen")');
+    await waitForText(page, 'Welche Zahlungen sie erbringen');
     expect(await axeFindings(page)).toEqual([]);
 
     // A page loaded later brings its words; the choice is the account's, so a reload keeps it.

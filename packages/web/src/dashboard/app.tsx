@@ -28,8 +28,8 @@ const Referrals = lazyPage(() => import('./records/page.js').then((m) => withIts
 const Commissions = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Commissions)));
 const Payments = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Payments)));
 const Clicks = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Clicks)));
-const Groups = lazyPage(() => import('./pages/groups.js').then((m) => m.Groups));
-const GroupPage = lazyPage(() => import('./pages/groups.js').then((m) => m.GroupPage));
+const Groups = lazyPage(() => import('./groups/page.js').then((m) => withItsWords(m.Groups)));
+const GroupPage = lazyPage(() => import('./groups/page.js').then((m) => withItsWords(m.GroupPage)));
 const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Settings));
 const BillingEvents = lazyPage(() => import('./billing-events/page.js').then((m) => withItsWords(m.BillingEvents)));

@@ -5,10 +5,11 @@
 // levels, each field with the operators and the value it takes (docs/rewards.md).
 
 import { useState } from 'preact/hooks';
-import { api, type RequestBody } from '../common/api.js';
-import { Confirm } from '../common/forms.js';
-import { decimalText, majorText, parseDecimal, parseMajor } from '../common/format.js';
-import type { Reward } from './groups.js';
+import { api, type RequestBody } from '../../common/api.js';
+import { Confirm } from '../../common/forms.js';
+import { decimalText, majorText, parseDecimal, parseMajor } from '../../common/format.js';
+import type { Reward } from '../groups.js';
+import { t } from './words.js';
 
 type RewardBody = RequestBody<'/v1/groups/{id}/rewards', 'post'>;
 type Event = Reward['attributes']['event'];
@@ -22,21 +23,10 @@ type Field = ConditionBody['field'];
 /** What a field's value is typed as. */
 type ValueKind = 'text' | 'money' | 'count' | 'currency' | 'country' | 'payment';
 
-const OPS: Record<Op, string> = {
-  eq: 'is',
-  neq: 'is not',
-  in: 'is one of',
-  not_in: 'is none of',
-  gt: 'is over',
-  gte: 'is at least',
-  lt: 'is under',
-  lte: 'is at most',
-};
 const SET: Op[] = ['eq', 'neq', 'in', 'not_in'];
 const ALL: Op[] = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in'];
 
 interface FieldInfo {
-  label: string;
   ops: Op[];
   value: ValueKind;
   /** A payment's field: a sign-up or a click has none. */
@@ -47,17 +37,18 @@ interface FieldInfo {
   window?: boolean;
 }
 
+// Each field's label is its key under fields. in the catalogue.
 const FIELDS: Record<Field, FieldInfo> = {
-  product_id: { label: 'Product', ops: SET, value: 'text', sale: true },
-  price_id: { label: 'Price', ops: SET, value: 'text', sale: true },
-  amount: { label: 'Payment amount', ops: ALL, value: 'money', sale: true },
-  currency: { label: 'Payment currency', ops: SET, value: 'currency', sale: true },
-  payment: { label: 'Payment', ops: ['eq', 'neq'], value: 'payment', sale: true },
-  months_since_first_payment: { label: 'Months since the first payment', ops: ALL, value: 'count', sale: true },
-  customer_country: { label: "Customer's country", ops: SET, value: 'country' },
-  metadata: { label: 'Metadata', ops: SET, value: 'text', key: true },
-  partner_customers: { label: "Partner's paying customers", ops: ALL, value: 'count', window: true },
-  partner_revenue: { label: "Partner's revenue", ops: ALL, value: 'money', window: true },
+  product_id: { ops: SET, value: 'text', sale: true },
+  price_id: { ops: SET, value: 'text', sale: true },
+  amount: { ops: ALL, value: 'money', sale: true },
+  currency: { ops: SET, value: 'currency', sale: true },
+  payment: { ops: ['eq', 'neq'], value: 'payment', sale: true },
+  months_since_first_payment: { ops: ALL, value: 'count', sale: true },
+  customer_country: { ops: SET, value: 'country' },
+  metadata: { ops: SET, value: 'text', key: true },
+  partner_customers: { ops: ALL, value: 'count', window: true },
+  partner_revenue: { ops: ALL, value: 'money', window: true },
 };
 
 /** Groups nest at most this deep, the reward's own group being the first level (the API's limit). */
@@ -123,47 +114,54 @@ function draftOf(raw: RawGroup): GroupDraft {
   };
 }
 
-/** The name of a group's i-th item, as the editor shows it: "Condition 2", "Group 1, condition 3". */
-const itemName = (prefix: string, kind: 'condition' | 'group', i: number): string =>
-  prefix ? `${prefix}, ${kind} ${i + 1}` : `${kind === 'group' ? 'Group' : 'Condition'} ${i + 1}`;
+/**
+ * An item's name as a heading or a sentence's start ("Group 1, condition 3") and within a
+ * sentence ("Add condition to group 1"): two sayings, as German keeps a noun's capital.
+ */
+interface Name {
+  title: string;
+  inner: string;
+}
+
+/** The name of the i-th item of a group (`within`: the group's own name; none for the reward's own group). */
+function itemName(within: Name | undefined, kind: 'condition' | 'group', i: number): Name {
+  const n = i + 1;
+  if (!within) return { title: t(`name.${kind}`, { n }), inner: t(`inner.${kind}`, { n }) };
+  return { title: t(`name.${kind}In`, { within: within.title, n }), inner: t(`name.${kind}In`, { within: within.inner, n }) };
+}
 
 /** The drafts as the API takes them; a message naming the condition at fault when one is incomplete. */
-function conditionsOf(group: GroupDraft, event: Event, prefix = ''): RawGroup {
-  if (group.items.length === 0) {
-    throw new Error(prefix ? `${prefix} is empty: add a condition to it, or remove it.` : 'Add a condition, or choose Always.');
-  }
+function conditionsOf(group: GroupDraft, event: Event, name?: Name): RawGroup {
+  if (group.items.length === 0) throw new Error(name ? t('condition.empty', { name: name.title }) : t('condition.noneYet'));
   return {
     op: group.op,
     items: group.items.map((item, i) =>
       item.kind === 'group'
-        ? conditionsOf(item, event, itemName(prefix, 'group', i))
-        : conditionOf(item, event, itemName(prefix, 'condition', i)),
+        ? conditionsOf(item, event, itemName(name, 'group', i))
+        : conditionOf(item, event, itemName(name, 'condition', i)),
     ),
   };
 }
 
-function conditionOf(c: ConditionDraft, event: Event, where: string): RawCondition {
+function conditionOf(c: ConditionDraft, event: Event, where: Name): RawCondition {
   const info = FIELDS[c.field];
-  if (info.sale && event !== 'sale') {
-    throw new Error(
-      `${where}: a sign-up or a click has no ${info.label.toLowerCase()}; use the customer's country, metadata or the partner's totals.`,
-    );
-  }
+  const name = where.title;
+  if (info.sale && event !== 'sale') throw new Error(t('condition.notSale', { name, field: t(`fields.${c.field}`) }));
   const typed = isList(c.op)
     ? c.value
         .split(',')
         .map((v) => v.trim())
         .filter(Boolean)
     : [c.value.trim()].filter(Boolean);
-  if (typed.length === 0) throw new Error(`${where}: give a value.`);
+  if (typed.length === 0) throw new Error(t('condition.noValue', { name }));
   const currency = c.currency.trim().toUpperCase();
-  if (info.value === 'money' && !/^[A-Z]{3}$/.test(currency)) throw new Error(`${where}: give a currency code, such as USD.`);
+  if (info.value === 'money' && !/^[A-Z]{3}$/.test(currency)) throw new Error(t('condition.noCurrency', { name }));
   const one = (v: string): string | number => {
     switch (info.value) {
       case 'money':
-        return parseMajor(v, currency, `${where.toLowerCase()}'s amount`);
+        return parseMajor(v, currency, t('condition.amountOf', { name: where.inner }));
       case 'count':
-        if (!/^\d{1,13}$/.test(v)) throw new Error(`${where}: "${v}" is not a whole number.`);
+        if (!/^\d{1,13}$/.test(v)) throw new Error(t('condition.notWhole', { name, typed: v }));
         return Number(v);
       case 'currency':
       case 'country':
@@ -175,12 +173,12 @@ function conditionOf(c: ConditionDraft, event: Event, where: string): RawConditi
   const values = typed.map(one);
   const out: RawCondition = { field: c.field, op: c.op, value: isList(c.op) ? values : values[0] };
   if (info.key) {
-    if (!c.metaKey.trim()) throw new Error(`${where}: give the metadata key.`);
+    if (!c.metaKey.trim()) throw new Error(t('condition.noKey', { name }));
     out.key = c.metaKey.trim();
   }
   if (info.value === 'money') out.currency = currency;
   if (info.window && c.window.trim()) {
-    if (!/^\d{1,4}$/.test(c.window.trim())) throw new Error(`${where}: the window is a whole number of days.`);
+    if (!/^\d{1,4}$/.test(c.window.trim())) throw new Error(t('condition.window', { name }));
     out.window_days = Number(c.window.trim());
   }
   return out;
@@ -194,7 +192,7 @@ function ConditionRow({
   remove,
 }: {
   c: ConditionDraft;
-  n: string;
+  n: Name;
   event: Event;
   changed: () => void;
   remove: () => void;
@@ -211,20 +209,20 @@ function ConditionRow({
   const numeric = !list && (info.value === 'count' || info.value === 'money');
   return (
     // biome-ignore lint/a11y/useSemanticElements: a fieldset per condition would nest a legend in every row; a named group says the same
-    <div class="condition" role="group" aria-label={n}>
+    <div class="condition" role="group" aria-label={n.title}>
       <label>
-        Field
+        {t('condition.field')}
         <select value={c.field} onChange={(e) => setField(e.currentTarget.value as Field)}>
-          {Object.entries(FIELDS).map(([f, i]) => (
-            <option value={f} disabled={i.sale && event !== 'sale'}>
-              {i.label}
+          {(Object.keys(FIELDS) as Field[]).map((f) => (
+            <option value={f} disabled={FIELDS[f].sale && event !== 'sale'}>
+              {t(`fields.${f}`)}
             </option>
           ))}
         </select>
       </label>
       {info.key && (
         <label>
-          Key
+          {t('condition.key')}
           <input
             value={c.metaKey}
             maxLength={200}
@@ -235,7 +233,7 @@ function ConditionRow({
         </label>
       )}
       <label>
-        Operator
+        {t('condition.operator')}
         <select
           value={c.op}
           onChange={(e) => {
@@ -244,29 +242,33 @@ function ConditionRow({
           }}
         >
           {info.ops.map((op) => (
-            <option value={op}>{OPS[op]}</option>
+            <option value={op}>{t(`ops.${op}`)}</option>
           ))}
         </select>
       </label>
       {info.value === 'payment' ? (
         <label>
-          Value
+          {t('condition.value')}
           <select
             value={c.value}
             onChange={(e) => {
               c.value = e.currentTarget.value;
             }}
           >
-            <option value="first">the first payment</option>
-            <option value="renewal">a renewal</option>
+            <option value="first">{t('condition.first')}</option>
+            <option value="renewal">{t('condition.renewal')}</option>
           </select>
         </label>
       ) : (
         <label class="value">
-          Value{' '}
+          {t('condition.value')}{' '}
           {(list || info.value === 'money' || info.value === 'country') && (
             <span class="hint">
-              {[info.value === 'money' && 'in major units', info.value === 'country' && 'such as DE', list && 'comma-separated']
+              {[
+                info.value === 'money' && t('condition.major'),
+                info.value === 'country' && t('condition.country'),
+                list && t('condition.list'),
+              ]
                 .filter(Boolean)
                 .join(', ')}
             </span>
@@ -284,7 +286,7 @@ function ConditionRow({
       )}
       {info.value === 'money' && (
         <label class="short">
-          Currency
+          {t('condition.currency')}
           <input
             value={c.currency}
             maxLength={3}
@@ -298,7 +300,7 @@ function ConditionRow({
       )}
       {info.window && (
         <label class="short">
-          Over days <span class="hint">(empty: all time)</span>
+          {t('condition.overDays')} <span class="hint">{t('condition.allTime')}</span>
           <input
             value={c.window}
             type="number"
@@ -310,8 +312,8 @@ function ConditionRow({
           />
         </label>
       )}
-      <button type="button" class="secondary danger" aria-label={`Remove ${n.toLowerCase()}`} onClick={remove}>
-        Remove
+      <button type="button" class="secondary danger" aria-label={t('condition.removeOf', { name: n.inner })} onClick={remove}>
+        {t('condition.remove')}
       </button>
     </div>
   );
@@ -328,7 +330,7 @@ function GroupEditor({
 }: {
   group: GroupDraft;
   depth: number;
-  name: string;
+  name: Name;
   event: Event;
   currency: string;
   changed: () => void;
@@ -340,9 +342,9 @@ function GroupEditor({
   };
   return (
     <fieldset class="cond-group">
-      <legend>{name}</legend>
+      <legend>{name.title}</legend>
       <label class="match">
-        <span>Match</span>
+        <span>{t('condition.match')}</span>
         <select
           value={group.op}
           onChange={(e) => {
@@ -350,8 +352,8 @@ function GroupEditor({
             changed();
           }}
         >
-          <option value="and">all of these (AND)</option>
-          <option value="or">any of these (OR)</option>
+          <option value="and">{t('condition.and')}</option>
+          <option value="or">{t('condition.or')}</option>
         </select>
       </label>
       {group.items.map((item, i) =>
@@ -360,7 +362,7 @@ function GroupEditor({
             key={item.key}
             group={item}
             depth={depth + 1}
-            name={itemName(depth === 1 ? '' : name, 'group', i)}
+            name={itemName(depth === 1 ? undefined : name, 'group', i)}
             event={event}
             currency={currency}
             changed={changed}
@@ -370,7 +372,7 @@ function GroupEditor({
           <ConditionRow
             key={item.key}
             c={item}
-            n={itemName(depth === 1 ? '' : name, 'condition', i)}
+            n={itemName(depth === 1 ? undefined : name, 'condition', i)}
             event={event}
             changed={changed}
             remove={without(item)}
@@ -386,7 +388,7 @@ function GroupEditor({
             changed();
           }}
         >
-          {depth === 1 ? 'Add condition' : `Add condition to ${name.toLowerCase()}`}
+          {depth === 1 ? t('condition.addCondition') : t('condition.addConditionTo', { name: name.inner })}
         </button>
         {depth < MAX_DEPTH && (
           <button
@@ -397,12 +399,12 @@ function GroupEditor({
               changed();
             }}
           >
-            {depth === 1 ? 'Add group' : `Add group to ${name.toLowerCase()}`}
+            {depth === 1 ? t('condition.addGroup') : t('condition.addGroupTo', { name: name.inner })}
           </button>
         )}
         {remove && (
           <button type="button" class="secondary danger" onClick={remove}>
-            Remove {name.toLowerCase()}
+            {t('condition.removeOf', { name: name.inner })}
           </button>
         )}
       </div>
@@ -443,19 +445,18 @@ function draftFrom(r: Reward | null, fallbackCurrency: string): Draft {
 function bodyOf(d: Draft): RewardBody {
   const currency = d.currency.trim().toUpperCase();
   const flat = d.kind === 'flat' || d.event !== 'sale';
-  if (flat && !/^[A-Z]{3}$/.test(currency)) throw new Error('Give the currency of the amount: a code such as USD.');
+  if (flat && !/^[A-Z]{3}$/.test(currency)) throw new Error(t('editor.noCurrency'));
   let amount: number;
   if (flat) amount = parseMajor(d.amount, currency);
   else {
     const bps = parseDecimal(d.amount, 2);
-    if (bps === undefined || bps < 1 || bps > 10_000)
-      throw new Error(`Cannot read the percentage "${d.amount}": write 0.01 to 100, such as 20.`);
+    if (bps === undefined || bps < 1 || bps > 10_000) throw new Error(t('editor.percent', { typed: d.amount }));
     amount = bps;
   }
-  if (amount < 1) throw new Error('The amount must be more than nothing.');
+  if (amount < 1) throw new Error(t('editor.nothing'));
   const months = Number(d.months);
   if (d.event === 'sale' && d.duration === 'months' && !(Number.isInteger(months) && months >= 1)) {
-    throw new Error('The number of months is a whole number, at least 1.');
+    throw new Error(t('editor.wholeMonths'));
   }
   const body: Record<string, unknown> = {
     event: d.event,
@@ -466,27 +467,23 @@ function bodyOf(d: Draft): RewardBody {
     conditions: d.conditions ? conditionsOf(d.conditions, d.event) : null,
     position: Number(d.position) || 0,
   };
-  if (d.event === 'click') body.daily_cap = d.dailyCap.trim() ? parseMajor(d.dailyCap, currency, 'the daily cap') : null;
+  if (d.event === 'click') body.daily_cap = d.dailyCap.trim() ? parseMajor(d.dailyCap, currency, t('editor.theDailyCap')) : null;
   return body as unknown as RewardBody;
 }
 
-const EVENTS: Record<Event, string> = {
-  sale: 'A payment (sale)',
-  lead: 'A sign-up (lead)',
-  click: 'A unique visitor (click)',
-};
+const EVENTS: Event[] = ['sale', 'lead', 'click'];
 
 type DraftProps = { draft: Draft; set: (patch: Partial<Draft>) => void };
 
 /** What the reward pays for (a sale, a lead, a click), and how much: a percentage of a sale, or an amount in a currency. */
 function WhatItPays({ draft, set }: DraftProps) {
   const flat = draft.kind === 'flat' || draft.event !== 'sale';
-  const code = draft.currency.trim().toUpperCase() || 'the currency';
+  const code = draft.currency.trim().toUpperCase() || t('editor.theCurrency');
   return (
     <>
       <div class="row">
         <label>
-          Paid for
+          {t('editor.paidFor')}
           <select
             name="event"
             value={draft.event}
@@ -495,24 +492,24 @@ function WhatItPays({ draft, set }: DraftProps) {
               set({ event, kind: event === 'sale' ? draft.kind : 'flat' });
             }}
           >
-            {Object.entries(EVENTS).map(([e, label]) => (
-              <option value={e}>{label}</option>
+            {EVENTS.map((e) => (
+              <option value={e}>{t(`editor.events.${e}`)}</option>
             ))}
           </select>
         </label>
         <label>
-          Kind
+          {t('editor.kind')}
           <select name="kind" value={flat ? 'flat' : 'percentage'} onChange={(e) => set({ kind: e.currentTarget.value as Kind })}>
             <option value="percentage" disabled={draft.event !== 'sale'}>
-              A percentage of the payment
+              {t('editor.percentage')}
             </option>
-            <option value="flat">A fixed amount</option>
+            <option value="flat">{t('editor.flat')}</option>
           </select>
         </label>
       </div>
       <div class="row">
         <label>
-          {flat ? `Amount, in ${code}` : 'Amount, % of the payment'}
+          {flat ? t('editor.amountIn', { currency: code }) : t('editor.amountPercent')}
           <input
             name="amount"
             type="number"
@@ -529,7 +526,7 @@ function WhatItPays({ draft, set }: DraftProps) {
         </label>
         {flat && (
           <label>
-            Currency <span class="hint">(such as USD)</span>
+            {t('editor.currency')} <span class="hint">{t('editor.currencyHint')}</span>
             <input
               name="currency"
               required
@@ -548,22 +545,22 @@ function WhatItPays({ draft, set }: DraftProps) {
 
 /** Which of a customer's payments a sale's reward earns on; a click's reward's daily cap. */
 function HowLong({ draft, set }: DraftProps) {
-  const code = draft.currency.trim().toUpperCase() || 'the currency';
+  const code = draft.currency.trim().toUpperCase() || t('editor.theCurrency');
   return (
     <>
       {draft.event === 'sale' && (
         <div class="row">
           <label>
-            Which payments earn it
+            {t('editor.which')}
             <select name="duration" value={draft.duration} onChange={(e) => set({ duration: e.currentTarget.value as DurationKind })}>
-              <option value="once">The customer's first payment only</option>
-              <option value="months">Those in the customer's first months</option>
-              <option value="lifetime">Every payment, for the customer's lifetime</option>
+              <option value="once">{t('editor.duration.once')}</option>
+              <option value="months">{t('editor.duration.months')}</option>
+              <option value="lifetime">{t('editor.duration.lifetime')}</option>
             </select>
           </label>
           {draft.duration === 'months' && (
             <label>
-              Months
+              {t('editor.months')}
               <input
                 name="months"
                 type="number"
@@ -581,7 +578,7 @@ function HowLong({ draft, set }: DraftProps) {
       )}
       {draft.event === 'click' && (
         <label>
-          Daily cap, in {code} <span class="hint">(the most a partner earns from clicks in a day; empty: no cap)</span>
+          {t('editor.dailyCap', { currency: code })} <span class="hint">{t('editor.dailyCapHint')}</span>
           <input
             name="daily_cap"
             type="number"
@@ -604,7 +601,7 @@ function WhenItApplies({ draft, set, changed }: DraftProps & { changed: () => vo
   return (
     <>
       <label>
-        Position <span class="hint">(between rewards that would pay the same, the lower position wins)</span>
+        {t('editor.position')} <span class="hint">{t('editor.positionHint')}</span>
         <input
           name="position"
           type="number"
@@ -617,9 +614,10 @@ function WhenItApplies({ draft, set, changed }: DraftProps & { changed: () => vo
         />
       </label>
       <fieldset class="choices">
-        <legend>When it applies</legend>
+        <legend>{t('editor.when')}</legend>
         <label class="check">
-          <input type="radio" name="when" checked={draft.conditions === null} onChange={() => set({ conditions: null })} /> Always
+          <input type="radio" name="when" checked={draft.conditions === null} onChange={() => set({ conditions: null })} />{' '}
+          {t('editor.always')}
         </label>
         <label class="check">
           <input
@@ -628,18 +626,15 @@ function WhenItApplies({ draft, set, changed }: DraftProps & { changed: () => vo
             checked={draft.conditions !== null}
             onChange={() => set({ conditions: draft.conditions ?? newGroup(draft.currency.trim().toUpperCase() || 'USD') })}
           />{' '}
-          Only when these conditions hold
+          {t('editor.onlyWhen')}
         </label>
-        <p class="hint">
-          When several rewards apply to a {draft.event === 'sale' ? 'payment' : draft.event === 'lead' ? 'sign-up' : 'day of clicks'}, the
-          one that pays most wins.
-        </p>
+        <p class="hint">{t(`editor.mostWins.${draft.event}`)}</p>
       </fieldset>
       {draft.conditions && (
         <GroupEditor
           group={draft.conditions}
           depth={1}
-          name="Conditions"
+          name={{ title: t('editor.conditions'), inner: t('editor.conditions') }}
           event={draft.event}
           currency={draft.currency.trim().toUpperCase() || 'USD'}
           changed={changed}
@@ -673,8 +668,8 @@ export function RewardDialog({
   };
   return (
     <Confirm
-      title={reward ? 'Change the reward' : 'Add a reward'}
-      confirm={reward ? 'Save reward' : 'Add reward'}
+      title={reward ? t('editor.changeTitle') : t('editor.addTitle')}
+      confirm={reward ? t('editor.save') : t('editor.add')}
       wide
       onClose={onClose}
       onConfirm={async () => {

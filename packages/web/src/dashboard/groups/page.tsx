@@ -11,9 +11,10 @@ import { int, majorText, money, parseMajor } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Failure, Show, Table, type Column } from '../../common/ui.js';
 import { allGroups, type Group, type Reward } from '../groups.js';
-import { RewardDialog } from '../reward-editor.js';
+import { RewardDialog } from './reward-editor.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { href } from '../session.js';
+import { t, tx } from './words.js';
 
 type Program = Answer<'/v1/program'>['data']['attributes'];
 type MoveRule = Group['attributes']['move_rules'][number];
@@ -50,20 +51,18 @@ async function partnerCounts(groups: readonly Group[], signal: AbortSignal): Pro
   return Object.fromEntries(await Promise.all(groups.map(async (g) => [g.id, await partnerCount(g.id, signal)] as const)));
 }
 
-const EVENT_WORDS = { sale: 'a payment', lead: 'a sign-up', click: 'clicks' } as const;
-
-const applications = (g: Group, program: Program | undefined): string => {
-  if (!g.attributes.takes_applications) return 'not taken';
-  const auto = g.attributes.auto_accept ?? program?.auto_accept;
-  return auto ? 'taken, accepted at once' : 'taken, accepted by hand';
+/** How a group takes applications, as a code: the table says it in words, the CSV keeps the code (docs/languages.md). */
+const intake = (g: Group, program: Program | undefined): 'closed' | 'at_once' | 'by_hand' => {
+  if (!g.attributes.takes_applications) return 'closed';
+  return (g.attributes.auto_accept ?? program?.auto_accept) ? 'at_once' : 'by_hand';
 };
 
 function NewGroup({ onClose }: { onClose: () => void }) {
   const { route } = useLocation();
   return (
     <Confirm
-      title="New group"
-      confirm="Make group"
+      title={t('list.new')}
+      confirm={t('newGroup.confirm')}
       onClose={onClose}
       onConfirm={async (form) => {
         const name = text(form, 'name').trim();
@@ -74,15 +73,15 @@ function NewGroup({ onClose }: { onClose: () => void }) {
       }}
     >
       <label>
-        Name <span class="hint">(partners read it: VIP, Newsletters, Agencies)</span>
+        {t('newGroup.name')} <span class="hint">{t('newGroup.nameHint')}</span>
         {/* biome-ignore lint/a11y/noAutofocus: the dialog is this one form: typing starts in its first field */}
         <input name="name" required maxLength={100} autoFocus />
       </label>
       <label>
-        Address of its page <span class="hint">(/p/your-program/…/; empty: made from the name)</span>
+        {t('newGroup.address')} <span class="hint">{t('newGroup.addressHint')}</span>
         <input name="slug" pattern="[a-z0-9][a-z0-9_\-]{1,63}" maxLength={64} spellcheck={false} />
       </label>
-      <p class="hint">It starts with no rewards: add them on its page, then move partners into it from theirs.</p>
+      <p class="hint">{t('newGroup.hint')}</p>
     </Confirm>
   );
 }
@@ -98,41 +97,39 @@ export function Groups() {
   return (
     <section>
       <div class="page-head">
-        <h1>Groups</h1>
+        <h1>{t('list.title')}</h1>
         <button type="button" onClick={() => setAdding(true)}>
-          New group
+          {t('list.new')}
         </button>
       </div>
-      <p class="hint">
-        Each partner is in one group, whose rewards say what they earn: for a payment, a sign-up or their clicks, with conditions. A group
-        can move its partners on to another once they reach a threshold.
-      </p>
+      <p class="hint">{t('list.intro')}</p>
       <Show loaded={loaded}>
         {({ groups, rewards, program }) => {
           const columns: Column<Group>[] = [
             {
-              label: 'Group',
+              label: t('list.group'),
               cell: (g) => (
                 <>
-                  <a href={href(`/groups/${g.id}`)}>{g.attributes.name}</a> {g.attributes.default && <span class="tag">default</span>}
+                  <a href={href(`/groups/${g.id}`)}>{g.attributes.name}</a>{' '}
+                  {g.attributes.default && <span class="tag">{t('default')}</span>}
                 </>
               ),
               text: (g) => g.attributes.name,
             },
             {
-              label: 'Partners',
+              label: t('list.partners'),
               numeric: true,
               cell: (g) => counts.data?.[g.id] ?? '…',
               text: (g) => counts.data?.[g.id] ?? '',
             },
             {
-              label: 'Rewards',
+              label: t('list.rewards'),
               cell: (g) => {
                 const mine = rewards.filter((r) => r.attributes.group_id === g.id);
                 return mine.length ? (
                   <span class="wrap">{mine.map((r) => r.attributes.description).join('\n')}</span>
                 ) : (
-                  <span class="warn">none: its partners earn nothing</span>
+                  <span class="warn">{t('list.noRewards')}</span>
                 );
               },
               text: (g) =>
@@ -141,20 +138,16 @@ export function Groups() {
                   .map((r) => r.attributes.description)
                   .join('; '),
             },
-            { label: 'Applications', cell: (g) => applications(g, program), text: (g) => applications(g, program) },
+            { label: t('list.applications'), cell: (g) => t(`applications.${intake(g, program)}`), text: (g) => intake(g, program) },
           ];
           return (
             <>
-              <Table caption="Groups" columns={columns} rows={groups} csv="groups" />
+              <Table caption={t('list.title')} columns={columns} rows={groups} csv="groups" />
               {groups.length < 2 && (
-                <Empty title="Only the default group so far">
-                  <p>
-                    Every partner is in it, and it pays the program's rate. Make a group to pay some partners differently: a higher rate for
-                    your best ones, an amount per sign-up, a bonus on one product for a year. Partners then move into it from their page, by
-                    a move rule, or by applying on the group's own page.
-                  </p>
+                <Empty title={t('list.onlyDefault')}>
+                  <p>{t('list.onlyDefaultText')}</p>
                   <button type="button" class="secondary" onClick={() => setAdding(true)}>
-                    Make a group
+                    {t('list.make')}
                   </button>
                 </Empty>
               )}
@@ -189,42 +182,42 @@ function Preview({ groupId, currency }: { groupId: string; currency: string }) {
   });
   return (
     <form class="panel preview" onSubmit={onSubmit} aria-labelledby="preview-title">
-      <h2 id="preview-title">Preview</h2>
-      <p class="hint">What a partner in this group earns for one payment of a customer they referred (before any totals of their own).</p>
+      <h2 id="preview-title">{t('preview.title')}</h2>
+      <p class="hint">{t('preview.hint')}</p>
       <div class="row">
         <label>
-          Payment amount
+          {t('preview.amount')}
           <input name="amount" type="number" min={0} step="any" inputMode="decimal" required defaultValue="49" />
         </label>
         <label>
-          Currency
+          {t('preview.currency')}
           <input name="currency" required maxLength={3} pattern="[A-Za-z]{3}" spellcheck={false} defaultValue={currency} />
         </label>
       </div>
       <div class="row">
         <label>
-          The customer's month <span class="hint">(1: their first payment)</span>
+          {t('preview.month')} <span class="hint">{t('preview.monthHint')}</span>
           <input name="month" type="number" min={1} max={1200} required defaultValue="1" />
         </label>
         <label>
-          Product <span class="hint">(optional: its id, such as prod_…)</span>
+          {t('preview.product')} <span class="hint">{t('preview.productHint')}</span>
           <input name="product_id" maxLength={200} spellcheck={false} />
         </label>
       </div>
       <label>
-        Customer's country <span class="hint">(optional: such as DE)</span>
+        {t('preview.country')} <span class="hint">{t('preview.countryHint')}</span>
         <input name="customer_country" maxLength={2} pattern="[A-Za-z]{2}" spellcheck={false} />
       </label>
       {error !== undefined && <Failure error={error} />}
       <div role="status" class="preview-answer">
         {answer && (
           <p class="notice">
-            A partner earns <strong>{money(answer.amount, answer.currency)}</strong>: {answer.description}
+            {tx('preview.earns', { amount: <strong>{money(answer.amount, answer.currency)}</strong>, description: answer.description })}
           </p>
         )}
       </div>
       <button type="submit" disabled={busy}>
-        Preview
+        {t('preview.title')}
       </button>
     </form>
   );
@@ -254,50 +247,48 @@ function GroupSettings({ group, program, saved }: { group: Group; program: Progr
   const pageUrl = program.slug && program.page_enabled ? `${location.origin}/p/${program.slug}/${a.slug}/` : null;
   return (
     <form class="panel" onSubmit={onSubmit} aria-labelledby="group-settings-title">
-      <h2 id="group-settings-title">Settings</h2>
+      <h2 id="group-settings-title">{t('settings.title')}</h2>
       <div class="row">
         <label>
-          Name
+          {t('settings.name')}
           <input name="name" required maxLength={100} defaultValue={a.name} />
         </label>
         <label>
-          Address of its page <span class="hint">(/p/{program.slug ?? 'your-program'}/…/)</span>
+          {t('settings.address')}{' '}
+          <span class="hint">{t('settings.addressHint', { program: program.slug ?? t('settings.yourProgram') })}</span>
           <input name="slug" required pattern="[a-z0-9][a-z0-9_\-]{1,63}" maxLength={64} spellcheck={false} defaultValue={a.slug} />
         </label>
       </div>
       <RuleFields values={a} inherit={program} recurring={false} initial />
       <label>
-        Applications to it
+        {t('settings.applications')}
         {/* `selected` as where it starts (a select has no defaultValue): a render that follows keeps what is chosen. */}
         <select name="auto_accept">
           <option value="" selected={a.auto_accept === null}>
-            as the program says (now: {program.auto_accept ? 'accepted at once' : 'accepted by hand'})
+            {t('settings.asProgram', { now: program.auto_accept ? t('settings.atOnce') : t('settings.byHand') })}
           </option>
           <option value="yes" selected={a.auto_accept === true}>
-            accepted at once
+            {t('settings.atOnce')}
           </option>
           <option value="no" selected={a.auto_accept === false}>
-            accepted by hand, on the partner's page
+            {t('settings.byHandOnPage')}
           </option>
         </select>
       </label>
       <label class="check">
-        <input name="takes_applications" type="checkbox" defaultChecked={a.takes_applications} /> Its page takes applications, and the
-        program's page lists it
+        <input name="takes_applications" type="checkbox" defaultChecked={a.takes_applications} /> {t('settings.takes')}
       </label>
       <p class="hint">
         {pageUrl ? (
           <>
-            Its page: <a href={pageUrl}>{pageUrl}</a>
-            {!a.takes_applications && ' (closed while it takes no applications)'}
+            {tx('settings.page', { link: <a href={pageUrl}>{pageUrl}</a> })}
+            {!a.takes_applications && t('settings.closed')}
           </>
         ) : (
-          <>
-            Its page appears once the program's public page is up (<a href={href('/settings#public-page')}>Settings</a>).
-          </>
+          tx('settings.noPage', { link: <a href={href('/settings#public-page')}>{t('settings.settings')}</a> })
         )}
       </p>
-      <Saving error={error} done={done} busy={busy} label="Save settings" />
+      <Saving error={error} done={done} busy={busy} label={t('settings.save')} />
     </form>
   );
 }
@@ -326,11 +317,7 @@ function ruleDraft(r: MoveRule | null, to: string, currency: string): RuleDraft 
   };
 }
 
-const METRICS: Record<Metric, string> = {
-  customers: 'paying customers',
-  revenue: 'revenue',
-  commissions: 'commissions earned',
-};
+const METRICS: Metric[] = ['customers', 'revenue', 'commissions'];
 
 /** The group's move rules: to which group a partnership moves once a total reaches a threshold. */
 function MoveRules({ group, groups, currency, saved }: { group: Group; groups: Group[]; currency: string; saved: () => void }) {
@@ -342,16 +329,16 @@ function MoveRules({ group, groups, currency, saved }: { group: Group; groups: G
   const { error, busy, onSubmit } = useSubmit(async () => {
     setDone(false);
     const move_rules = rules.map((r, i) => {
-      const where = `Rule ${i + 1}`;
+      const n = i + 1;
       const code = r.currency.trim().toUpperCase();
-      if (!r.to) throw new Error(`${where}: choose the group it moves partners to.`);
-      if (inMoney(r.metric) && !/^[A-Z]{3}$/.test(code)) throw new Error(`${where}: give a currency code, such as USD.`);
-      const t = r.threshold.trim();
-      const threshold = inMoney(r.metric) ? parseMajor(t, code, `${where.toLowerCase()}'s threshold`) : Number(t);
-      if (!inMoney(r.metric) && !/^\d{1,9}$/.test(t)) throw new Error(`${where}: the threshold is a whole number of customers.`);
-      if (threshold < 1) throw new Error(`${where}: the threshold must be more than nothing.`);
+      if (!r.to) throw new Error(t('moves.noGroup', { n }));
+      if (inMoney(r.metric) && !/^[A-Z]{3}$/.test(code)) throw new Error(t('moves.noCurrency', { n }));
+      const typed = r.threshold.trim();
+      const threshold = inMoney(r.metric) ? parseMajor(typed, code, t('moves.threshold', { n })) : Number(typed);
+      if (!inMoney(r.metric) && !/^\d{1,9}$/.test(typed)) throw new Error(t('moves.customers', { n }));
+      if (threshold < 1) throw new Error(t('moves.nothing', { n }));
       const w = r.window.trim();
-      if (w && !/^\d{1,4}$/.test(w)) throw new Error(`${where}: the window is a whole number of days.`);
+      if (w && !/^\d{1,4}$/.test(w)) throw new Error(t('moves.window', { n }));
       return {
         to_group_id: r.to,
         metric: r.metric,
@@ -366,21 +353,18 @@ function MoveRules({ group, groups, currency, saved }: { group: Group; groups: G
   });
   return (
     <form class="panel" onSubmit={onSubmit} aria-labelledby="move-rules-title">
-      <h2 id="move-rules-title">Move rules</h2>
-      <p class="hint">
-        After each payment, the first rule whose threshold a partner reaches moves them to its group, once; a refund never moves them back.
-        Moves are listed on each partner's page.
-      </p>
+      <h2 id="move-rules-title">{t('moves.title')}</h2>
+      <p class="hint">{t('moves.hint')}</p>
       {others.length === 0 ? (
-        <p>There is no other group to move partners to yet.</p>
+        <p>{t('moves.noOther')}</p>
       ) : (
         <>
-          {rules.length === 0 && <p>No rules: partners stay in this group until you move them.</p>}
+          {rules.length === 0 && <p>{t('moves.none')}</p>}
           {rules.map((r, i) => (
             // biome-ignore lint/a11y/useSemanticElements: a legend in every row would repeat what the group's name says
-            <div class="condition" role="group" aria-label={`Rule ${i + 1}`} key={r.key}>
+            <div class="condition" role="group" aria-label={t('moves.rule', { n: i + 1 })} key={r.key}>
               <label>
-                Move to
+                {t('moves.moveTo')}
                 <select
                   value={r.to}
                   onChange={(e) => {
@@ -389,7 +373,7 @@ function MoveRules({ group, groups, currency, saved }: { group: Group; groups: G
                   }}
                 >
                   <option value="" disabled>
-                    Choose a group
+                    {t('moves.choose')}
                   </option>
                   {others.map((g) => (
                     <option value={g.id}>{g.attributes.name}</option>
@@ -397,7 +381,7 @@ function MoveRules({ group, groups, currency, saved }: { group: Group; groups: G
                 </select>
               </label>
               <label>
-                once their
+                {t('moves.onceTheir')}
                 <select
                   value={r.metric}
                   onChange={(e) => {
@@ -405,13 +389,13 @@ function MoveRules({ group, groups, currency, saved }: { group: Group; groups: G
                     changed();
                   }}
                 >
-                  {Object.entries(METRICS).map(([m, label]) => (
-                    <option value={m}>{label}</option>
+                  {METRICS.map((m) => (
+                    <option value={m}>{t(`moves.metric.${m}`)}</option>
                   ))}
                 </select>
               </label>
               <label class="value">
-                reach {inMoney(r.metric) && <span class="hint">(in major units)</span>}
+                {t('moves.reach')} {inMoney(r.metric) && <span class="hint">{t('moves.major')}</span>}
                 <input
                   type="number"
                   min={inMoney(r.metric) ? 0 : 1}
@@ -425,7 +409,7 @@ function MoveRules({ group, groups, currency, saved }: { group: Group; groups: G
               </label>
               {inMoney(r.metric) && (
                 <label class="short">
-                  Currency
+                  {t('moves.currency')}
                   <input
                     maxLength={3}
                     size={4}
@@ -439,7 +423,7 @@ function MoveRules({ group, groups, currency, saved }: { group: Group; groups: G
                 </label>
               )}
               <label class="short">
-                over days <span class="hint">(empty: all time)</span>
+                {t('moves.overDays')} <span class="hint">{t('moves.allTime')}</span>
                 <input
                   type="number"
                   min={1}
@@ -453,25 +437,114 @@ function MoveRules({ group, groups, currency, saved }: { group: Group; groups: G
               <button
                 type="button"
                 class="secondary danger"
-                aria-label={`Remove rule ${i + 1}`}
+                aria-label={t('moves.removeRule', { n: i + 1 })}
                 onClick={() => setRules(rules.filter((x) => x !== r))}
               >
-                Remove
+                {t('moves.remove')}
               </button>
             </div>
           ))}
           <div class="buttons">
             <button type="button" class="secondary" onClick={() => setRules([...rules, ruleDraft(null, others[0]!.id, currency)])}>
-              Add rule
+              {t('moves.add')}
             </button>
             <button type="submit" disabled={busy}>
-              Save move rules
+              {t('moves.save')}
             </button>
           </div>
         </>
       )}
       <Saving error={error} done={done} busy={busy} />
     </form>
+  );
+}
+
+/** The group's rewards: the table (the program's own rate read-only, changed in Settings), added, changed and deleted. */
+function Rewards({ group, rewards, currency, saved }: { group: Group; rewards: Reward[]; currency: string; saved: () => void }) {
+  const [editing, setEditing] = useState<Reward | 'new' | null>(null);
+  const [removing, setRemoving] = useState<Reward | null>(null);
+  const columns: Column<Reward>[] = [
+    { label: t('rewards.for'), cell: (r) => t(`rewards.event.${r.attributes.event}`), text: (r) => r.attributes.event },
+    {
+      label: t('rewards.reward'),
+      cell: (r) => (
+        <span class="wrap">
+          {r.attributes.description}
+          {r.attributes.base && <span class="hint"> {t('rewards.programRate')}</span>}
+        </span>
+      ),
+      text: (r) => r.attributes.description,
+    },
+    {
+      label: t('rewards.actions'),
+      cell: (r) =>
+        r.attributes.base ? (
+          <a href={href('/settings')}>{t('rewards.inSettings')}</a>
+        ) : (
+          <>
+            <button
+              type="button"
+              class="link"
+              aria-label={t('rewards.editOf', { reward: r.attributes.description })}
+              onClick={() => setEditing(r)}
+            >
+              {t('rewards.edit')}
+            </button>
+            <button
+              type="button"
+              class="link"
+              aria-label={t('rewards.deleteOf', { reward: r.attributes.description })}
+              onClick={() => setRemoving(r)}
+            >
+              {t('rewards.delete')}
+            </button>
+          </>
+        ),
+    },
+  ];
+  return (
+    <section class="panel" aria-labelledby="rewards-title">
+      <div class="panel-head">
+        <h2 id="rewards-title">{t('rewards.title')}</h2>
+        <button type="button" onClick={() => setEditing('new')}>
+          {t('rewards.add')}
+        </button>
+      </div>
+      {rewards.length ? (
+        <>
+          <Table caption={t('rewards.caption', { name: group.attributes.name })} columns={columns} rows={rewards} />
+          <p class="hint">{t('rewards.mostWins')}</p>
+        </>
+      ) : (
+        <Empty title={t('rewards.none')}>
+          <p>{t('rewards.noneText')}</p>
+        </Empty>
+      )}
+      {editing && (
+        <RewardDialog
+          groupId={group.id}
+          reward={editing === 'new' ? null : editing}
+          currency={currency}
+          onClose={() => setEditing(null)}
+          saved={saved}
+        />
+      )}
+      {removing && (
+        <Confirm
+          title={t('rewards.deleteTitle')}
+          confirm={t('rewards.deleteConfirm')}
+          danger
+          onClose={() => setRemoving(null)}
+          onConfirm={async () => {
+            await api.DELETE('/v1/rewards/{id}', { params: { path: { id: removing.id } } });
+            saved();
+          }}
+        >
+          <p>{removing.attributes.description}</p>
+          <p>{t('rewards.deleteText')}</p>
+        </Confirm>
+      )}
+    </section>
   );
 }
 
@@ -489,120 +562,45 @@ export function GroupPage() {
     return { group: group.data, groups, rewards, program: program.data.attributes };
   }, id);
   const count = useLoad((signal) => partnerCount(id, signal), `count/${id}`);
-  const [editing, setEditing] = useState<Reward | 'new' | null>(null);
-  const [removing, setRemoving] = useState<Reward | null>(null);
   const [deleting, setDeleting] = useState(false);
   return (
     <Show loaded={loaded}>
       {({ group, groups, rewards, program }) => {
         const a = group.attributes;
         const currency = Object.keys(program.minimum_payout)[0] ?? 'USD';
-        const columns: Column<Reward>[] = [
-          { label: 'For', cell: (r) => EVENT_WORDS[r.attributes.event], text: (r) => r.attributes.event },
-          {
-            label: 'Reward',
-            cell: (r) => (
-              <span class="wrap">
-                {r.attributes.description}
-                {r.attributes.base && <span class="hint"> (the program's rate)</span>}
-              </span>
-            ),
-            text: (r) => r.attributes.description,
-          },
-          {
-            label: 'Actions',
-            cell: (r) =>
-              r.attributes.base ? (
-                <a href={href('/settings')}>Change in Settings</a>
-              ) : (
-                <>
-                  <button type="button" class="link" aria-label={`Edit: ${r.attributes.description}`} onClick={() => setEditing(r)}>
-                    Edit
-                  </button>
-                  <button type="button" class="link" aria-label={`Delete: ${r.attributes.description}`} onClick={() => setRemoving(r)}>
-                    Delete
-                  </button>
-                </>
-              ),
-          },
-        ];
         return (
           <section>
             <p class="crumbs">
-              <a href={href('/groups')}>Groups</a> /
+              <a href={href('/groups')}>{t('list.title')}</a> /
             </p>
             <div class="page-head">
               <h1>
-                {a.name} {a.default && <span class="tag">default</span>}
+                {a.name} {a.default && <span class="tag">{t('default')}</span>}
               </h1>
               {!a.default && (
                 <button type="button" class="secondary danger" onClick={() => setDeleting(true)}>
-                  Delete group
+                  {t('group.delete')}
                 </button>
               )}
             </div>
             <dl class="facts">
-              <dt>Partners</dt>
+              <dt>{t('group.partners')}</dt>
               <dd>{count.data ?? '…'}</dd>
               {a.default && (
                 <>
-                  <dt>Default</dt>
-                  <dd>every partner not moved to another group is in it</dd>
+                  <dt>{t('group.default')}</dt>
+                  <dd>{t('group.defaultText')}</dd>
                 </>
               )}
             </dl>
-            <section class="panel" aria-labelledby="rewards-title">
-              <div class="panel-head">
-                <h2 id="rewards-title">Rewards</h2>
-                <button type="button" onClick={() => setEditing('new')}>
-                  Add reward
-                </button>
-              </div>
-              {rewards.length ? (
-                <>
-                  <Table caption={`Rewards of ${a.name}`} columns={columns} rows={rewards} />
-                  <p class="hint">When several rewards apply, the one that pays most wins.</p>
-                </>
-              ) : (
-                <Empty title="No rewards yet">
-                  <p>
-                    Its partners earn nothing until it has one: a percentage of each payment, an amount per sign-up, or per unique visitor a
-                    day.
-                  </p>
-                </Empty>
-              )}
-            </section>
+            <Rewards group={group} rewards={rewards} currency={currency} saved={loaded.reload} />
             <Preview groupId={group.id} currency={currency} />
             <GroupSettings key={group.id} group={group} program={program} saved={loaded.reload} />
             <MoveRules key={`${group.id}/rules`} group={group} groups={groups} currency={currency} saved={loaded.reload} />
-            {editing && (
-              <RewardDialog
-                groupId={group.id}
-                reward={editing === 'new' ? null : editing}
-                currency={currency}
-                onClose={() => setEditing(null)}
-                saved={loaded.reload}
-              />
-            )}
-            {removing && (
-              <Confirm
-                title="Delete this reward?"
-                confirm="Delete reward"
-                danger
-                onClose={() => setRemoving(null)}
-                onConfirm={async () => {
-                  await api.DELETE('/v1/rewards/{id}', { params: { path: { id: removing.id } } });
-                  loaded.reload();
-                }}
-              >
-                <p>{removing.attributes.description}</p>
-                <p>Commissions it already made stay as they are; new ones no longer earn it.</p>
-              </Confirm>
-            )}
             {deleting && (
               <Confirm
-                title={`Delete ${a.name}?`}
-                confirm="Delete group"
+                title={t('group.deleteTitle', { name: a.name })}
+                confirm={t('group.delete')}
                 danger
                 onClose={() => setDeleting(false)}
                 onConfirm={async () => {
@@ -610,7 +608,7 @@ export function GroupPage() {
                   route(href('/groups'));
                 }}
               >
-                <p>A group with partners in it, or that another group's move rules lead to, cannot be deleted: move them first.</p>
+                <p>{t('group.deleteText')}</p>
               </Confirm>
             )}
           </section>
