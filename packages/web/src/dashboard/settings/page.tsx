@@ -1,10 +1,10 @@
 // The program's settings and commission rules, its snippet, its public page for partners, its
-// promotion codes (code-settings.tsx), its review signals, its billing platforms (integrations.tsx), its webhooks
-// (webhook-settings.tsx), its API tokens and its team: a section each, at its own address
+// promotion codes (codes.tsx), its review signals, its billing platforms (integrations.tsx), its webhooks
+// (webhooks.tsx), its API tokens and its team: a section each, at its own address
 // (Settings, at the end). Secrets (a new token, an invitation link) are shown once, when
 // made: the collector keeps only their hashes.
 
-import { SecuritySettings } from './security-settings.js';
+import { SecuritySettings } from '../pages/security-settings.js';
 import type { ComponentChildren } from 'preact';
 import { useLocation, useRoute } from 'preact-iso/router';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -18,11 +18,11 @@ import { SIGNAL_NAMES, SIGNAL_TEXT, signalTitle } from '../review.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { href, useSession } from '../session.js';
 import { TRACK_CALL } from '../track-call.js';
-import { PromotionCodeSettings } from './code-settings.js';
-import { TwoTierSettings } from './two-tier-settings.js';
-import { LinkSettings } from '../link-settings.js';
+import { PromotionCodeSettings } from './codes.js';
+import { TwoTierSettings } from './two-tier.js';
+import { LinkSettings } from './links.js';
 import { Integrations } from './integrations.js';
-import { WebhookSettings } from './webhook-settings.js';
+import { WebhookSettings } from './webhooks.js';
 
 type Program = Answer<'/v1/program'>['data'];
 type Token = Answer<'/v1/tokens'>['data'][number];

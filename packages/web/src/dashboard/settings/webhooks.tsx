@@ -1,7 +1,7 @@
 // Outgoing webhooks in the settings: the program's endpoints (what each is sent, whether
 // it is sending, and why not), adding one, and its signing secret, shown once when it is
 // made or rotated: the API never shows it again. Each endpoint's deliveries have a page
-// of their own (webhook-deliveries.tsx).
+// of their own (webhook-deliveries/).
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type RequestBody } from '../../common/api.js';

@@ -9,7 +9,7 @@
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { Confirm, text, useSubmit, Saving } from '../../common/forms.js';
-import { ApiKey } from '../api-key.js';
+import { ApiKey } from './api-key.js';
 import { dateTime, parseDecimal, parseMajor } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Show, Table, type Column } from '../../common/ui.js';

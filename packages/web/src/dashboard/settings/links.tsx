@@ -3,10 +3,10 @@
 // for an owner's approval.
 
 import { useState } from 'preact/hooks';
-import { api, type Answer } from '../common/api.js';
-import { Saving, text, useSubmit } from '../common/forms.js';
-import { useLoad } from '../common/use-api.js';
-import { Show } from '../common/ui.js';
+import { api, type Answer } from '../../common/api.js';
+import { Saving, text, useSubmit } from '../../common/forms.js';
+import { useLoad } from '../../common/use-api.js';
+import { Show } from '../../common/ui.js';
 
 type Rules = Answer<'/v1/link_settings'>['data']['attributes'];
 const UTM = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;

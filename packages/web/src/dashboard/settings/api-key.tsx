@@ -7,8 +7,8 @@
 
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, type Answer } from '../common/api.js';
-import { Confirm, Saving, text, useSubmit } from '../common/forms.js';
+import { api, type Answer } from '../../common/api.js';
+import { Confirm, Saving, text, useSubmit } from '../../common/forms.js';
 
 type Program = Answer<'/v1/program'>['data'];
 export type KeyField = 'stripe_api_key' | 'lemonsqueezy_api_key';

@@ -1,11 +1,11 @@
-// Settings' integrations: each billing platform (billing.ts) connected step by step, in one
+// Settings' integrations: each billing platform (../billing.ts) connected step by step, in one
 // component over the platform's name. The API says where to go in the platform, the URL to
 // enter there and the events to select; the secret the platform then shows is pasted back
 // here. Several secrets may be set at once (a rotation; test mode beside live mode), each
 // shown only by its last letters; a platform with one is connected. Lemon Squeezy's card
 // also takes the program's API key for it (api-key.tsx, as Stripe's in Promotion codes):
 // its order webhooks name no discount code, so with a key Tally asks its API for an order's.
-// After them, paying partners: PayPal for payout runs and the payout methods (payout-settings.tsx).
+// After them, paying partners: PayPal for payout runs and the payout methods (../payout-settings.tsx).
 
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
@@ -14,8 +14,8 @@ import { dateTime } from '../../common/format.js';
 import { Confirm, Saving, text, useSubmit } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
 import { CopyButton, Show, Table, type Column } from '../../common/ui.js';
-import { ApiKey } from '../api-key.js';
-import { PlatformCredential } from '../platform-credential.js';
+import { ApiKey } from './api-key.js';
+import { PlatformCredential } from './platform-credential.js';
 import { PLATFORM_TITLES, PLATFORMS, type Platform } from '../billing.js';
 import { Payments } from '../payout-settings.js';
 import { href, useRole } from '../session.js';

@@ -4,8 +4,8 @@
 // Replaced whole; removed behind a confirmation.
 
 import { useState } from 'preact/hooks';
-import { api, type PathOf } from '../common/api.js';
-import { Confirm, Saving, text, useSubmit } from '../common/forms.js';
+import { api, type PathOf } from '../../common/api.js';
+import { Confirm, Saving, text, useSubmit } from '../../common/forms.js';
 
 type CredentialPath = Extract<PathOf<'post'>, `/v1/integrations/${string}/credential`>;
 
