@@ -7,7 +7,6 @@
 // its order webhooks name no discount code, so with a key Tally asks its API for an order's.
 // After them, paying partners: PayPal for payout runs and the payout methods (../payout-settings.tsx).
 
-import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { dateTime } from '../../common/format.js';
@@ -20,6 +19,7 @@ import { PLATFORM_TITLES, PLATFORMS, type Platform } from '../billing.js';
 import { Payments } from '../payout-settings.js';
 import { href, useRole } from '../session.js';
 import { TRACK_CALL } from '../track-call.js';
+import { t, tx } from './words.js';
 
 type Connection = Answer<'/v1/integrations/stripe'>['data']['attributes'];
 type Program = Answer<'/v1/program'>['data'];
@@ -31,70 +31,30 @@ interface WithProgram {
 type Secret = Connection['secrets'][number];
 
 /**
- * What each platform calls the secret it shows and what it looks like there, and how a
- * checkout on it passes the visitor's click id (the collector reads these fields).
+ * The fields a checkout on each platform passes the visitor's click id in (the collector
+ * reads these), in the order the catalogue's sentence (`integrations.clickId`) names them:
+ * {{code1}}, {{code2}}…
  */
-const SECRET: Record<Platform, { name: string; looks: string; clickId: ComponentChildren }> = {
-  stripe: {
-    name: 'Signing secret',
-    looks: 'whsec_…',
-    clickId: (
-      <>
-        to Checkout as <code>client_reference_id</code>, or in the customer's metadata as <code>tally_gr_id</code>
-      </>
-    ),
-  },
-  paddle: {
-    name: 'Secret key',
-    looks: 'pdl_ntfset_…',
-    clickId: (
-      <>
-        in the checkout's custom data as <code>tally_gr_id</code> (Paddle.js: <code>customData</code>)
-      </>
-    ),
-  },
-  lemonsqueezy: {
-    name: 'Signing secret',
-    looks: 'the one you typed there: 6 to 40 characters',
-    clickId: (
-      <>
-        in the checkout's custom data as <code>tally_gr_id</code> (<code>checkout[custom][tally_gr_id]</code>)
-      </>
-    ),
-  },
-  chargebee: {
-    name: 'Basic auth username:password',
-    looks: "the webhook's, as you set them there: username:password",
-    clickId: (
-      <>
-        in the customer's or subscription's custom field <code>cf_tally_gr_id</code>, or their <code>meta_data</code> as{' '}
-        <code>tally_gr_id</code>
-      </>
-    ),
-  },
-  recurly: {
-    name: 'Secret key',
-    looks: "the webhook endpoint's, as Recurly shows it",
-    clickId: (
-      <>
-        in the account's custom field <code>tally_gr_id</code> (made first in Recurly's Configuration → Custom Fields)
-      </>
-    ),
-  },
-  shopify: {
-    name: 'Signing key',
-    looks: '64 hex digits, shown under the webhooks; or your app’s client secret',
-    clickId: (
-      <>
-        in the cart's attributes as <code>tally_gr_id</code> (the theme snippet in docs/shopify.md: <code>/cart/update.js</code>)
-      </>
-    ),
-  },
+const CLICK_ID_FIELDS: Record<Platform, readonly string[]> = {
+  stripe: ['client_reference_id', 'tally_gr_id'],
+  paddle: ['tally_gr_id', 'customData'],
+  lemonsqueezy: ['tally_gr_id', 'checkout[custom][tally_gr_id]'],
+  chargebee: ['cf_tally_gr_id', 'meta_data', 'tally_gr_id'],
+  recurly: ['tally_gr_id'],
+  shopify: ['tally_gr_id', '/cart/update.js'],
 };
+
+const clickIdWhere = (platform: Platform) =>
+  tx(
+    `integrations.clickId.${platform}`,
+    Object.fromEntries(CLICK_ID_FIELDS[platform].map((field, i) => [`code${i + 1}`, <code>{field}</code>])),
+  );
+
+/** What the platform calls the secret it shows (its field's label). */
+const secretCalled = (platform: Platform) => t(`integrations.secret.${platform}.name`);
 
 function AddSecret({ platform, first, added }: { platform: Platform; first: boolean; added: () => void }) {
   const [done, setDone] = useState(false);
-  const secret = SECRET[platform];
   const { error, busy, onSubmit } = useSubmit(async (form, el) => {
     setDone(false);
     await api.POST(`/v1/integrations/${platform}/secrets`, {
@@ -105,32 +65,27 @@ function AddSecret({ platform, first, added }: { platform: Platform; first: bool
     added();
   });
   return (
-    <form class="add-secret" onSubmit={onSubmit} aria-label={`Add a ${PLATFORM_TITLES[platform]} secret`}>
+    <form class="add-secret" onSubmit={onSubmit} aria-label={t('integrations.addSecret', { platform: PLATFORM_TITLES[platform] })}>
       <div class="fields">
         <label>
-          {secret.name} <span class="hint">({secret.looks})</span>
+          {secretCalled(platform)} <span class="hint">({t(`integrations.secret.${platform}.looks`)})</span>
           <input name="secret" required maxLength={300} autocomplete="off" spellcheck={false} />
         </label>
         <label>
-          Label <span class="hint">(optional: live, test…)</span>
+          {t('label')} <span class="hint">{t('integrations.labelHint')}</span>
           <input name="label" maxLength={100} autocomplete="off" />
         </label>
       </div>
       {/* The API's sentence says what a secret of this platform looks like when it refuses one. */}
-      <Saving error={error} done={done} busy={busy} label={first ? 'Connect' : 'Add secret'} />
+      <Saving error={error} done={done} busy={busy} label={first ? t('integrations.connect') : t('integrations.add')} />
     </form>
   );
 }
 
 /** What a platform's API is asked with the program's credential (platform-credential.tsx), and what happens without it. */
-const CREDENTIAL_WHY: Partial<Record<Platform, string>> = {
-  chargebee:
-    "With them, Tally reads each event back from Chargebee before acting on it, and refuses one Chargebee does not have. Without them, an event is trusted on its webhook's username and password alone.",
-  recurly:
-    "Recurly's notifications name their invoice, account and coupons by id only: with a private API key, Tally reads them from Recurly's API. Without one, each notification Tally acts on is answered 503, so Recurly sends it again once the key is set.",
-  shopify:
-    "Optional: with the shop's Admin API access token (write_discounts), partners' codes with a discount are made in the shop as discount codes. Without it, make them in Shopify's Discounts with the same text: orders credit by the code either way.",
-};
+const WITH_CREDENTIAL = ['chargebee', 'recurly', 'shopify'] as const satisfies readonly Platform[];
+const credentialWhy = (platform: Platform): string =>
+  (WITH_CREDENTIAL as readonly Platform[]).includes(platform) ? t(`integrations.why.${platform as (typeof WITH_CREDENTIAL)[number]}`) : '';
 
 /** "Label (whsec_…abcd)", or the hint alone. */
 const secretName = (s: Secret) => (s.attributes.label ? `${s.attributes.label} (${s.attributes.hint})` : s.attributes.hint);
@@ -142,18 +97,15 @@ function LemonSqueezyKey({ program, saved }: { program: Program; saved: () => vo
       field="lemonsqueezy_api_key"
       program={program}
       saved={saved}
-      title="Lemon Squeezy API key"
+      title={t('integrations.lemonsqueezy.title')}
       level={4}
-      label={{ set: 'API key', replace: 'Replace it with another API key' }}
-      where={<>a long token: in Lemon Squeezy, Settings → API → the + button; it is shown once</>}
+      label={{ set: t('integrations.lemonsqueezy.set'), replace: t('integrations.lemonsqueezy.replace') }}
+      where={t('integrations.lemonsqueezy.where')}
       maxLength={4000}
-      removed="Removed. Orders credit by link and e-mail only."
-      removing={<>Tally stops asking Lemon Squeezy which discount code an order used: orders credit by link and e-mail only.</>}
+      removed={t('integrations.lemonsqueezy.removed')}
+      removing={t('integrations.lemonsqueezy.removing')}
     >
-      <p>
-        Optional: an API key lets Tally see which discount code an order used; without it, orders credit by link and e-mail only. Lemon
-        Squeezy's order webhooks do not carry the code, so Tally asks its API for the order's discount.
-      </p>
+      <p>{t('integrations.lemonsqueezy.intro')}</p>
     </ApiKey>
   );
 }
@@ -167,19 +119,20 @@ function LastEvent({ title, last, check }: { title: string; last: Connection['la
     <div class="last-event" aria-live="polite">
       <p>
         {last === null ? (
-          <>No event from {title} has arrived yet.</>
+          t('integrations.noEvent', { platform: title })
         ) : last.verified ? (
           <>
-            <span class="state connected">Last event verified</span>: <code>{last.type}</code>, received {dateTime(last.received_at)}.
+            <span class="state connected">{t('integrations.verified')}</span>
+            {tx('integrations.verifiedText', { type: <code>{last.type}</code>, date: dateTime(last.received_at) })}
           </>
         ) : (
           <>
-            <span class="state failed">Last event refused</span>, received {dateTime(last.received_at)}: {last.reason}. Check the secret
-            pasted here is the one {title} shows for this URL.
+            <span class="state failed">{t('integrations.refused')}</span>
+            {t('integrations.refusedText', { date: dateTime(last.received_at), reason: last.reason ?? '', platform: title })}
           </>
         )}{' '}
         <button type="button" class="secondary" onClick={check}>
-          Check again
+          {t('integrations.checkAgain')}
         </button>
       </p>
     </div>
@@ -192,14 +145,19 @@ function Integration({ platform, program, saved }: { platform: Platform } & With
   const [removing, setRemoving] = useState<Secret | null>(null);
   const count = loaded.data?.data.attributes.secrets.length;
   const columns: Column<Secret>[] = [
-    { label: 'Label', cell: (s) => s.attributes.label, text: (s) => s.attributes.label },
-    { label: 'Secret', cell: (s) => <code>{s.attributes.hint}</code>, text: (s) => s.attributes.hint },
-    { label: 'Added', cell: (s) => dateTime(s.attributes.created_at), text: (s) => String(s.attributes.created_at) },
+    { label: t('label'), cell: (s) => s.attributes.label, text: (s) => s.attributes.label },
+    { label: t('secret'), cell: (s) => <code>{s.attributes.hint}</code>, text: (s) => s.attributes.hint },
+    { label: t('integrations.added'), cell: (s) => dateTime(s.attributes.created_at), text: (s) => String(s.attributes.created_at) },
     {
-      label: 'Actions',
+      label: t('actions'),
       cell: (s) => (
-        <button type="button" class="link" aria-label={`Remove ${secretName(s)}`} onClick={() => setRemoving(s)}>
-          Remove
+        <button
+          type="button"
+          class="link"
+          aria-label={t('integrations.removeSecret', { secret: secretName(s) })}
+          onClick={() => setRemoving(s)}
+        >
+          {t('remove')}
         </button>
       ),
     },
@@ -210,7 +168,7 @@ function Integration({ platform, program, saved }: { platform: Platform } & With
         <h3 id={`${platform}-title`}>{title}</h3>
         {count !== undefined && (
           <span class={`state ${count > 0 ? 'connected' : 'unconnected'}`}>
-            {count > 0 ? `Connected: ${count} secret${count === 1 ? '' : 's'}` : 'Not connected'}
+            {count > 0 ? t('integrations.connected', { count }) : t('integrations.notConnected')}
           </span>
         )}
       </div>
@@ -218,18 +176,21 @@ function Integration({ platform, program, saved }: { platform: Platform } & With
         {({ data: { attributes: c } }) => (
           <>
             <ol class="steps">
-              <li>Go to {c.setup}.</li>
+              <li>{t('integrations.goTo', { where: c.setup })}</li>
               <li>
-                Enter this URL as the endpoint: <code class="secret">{c.endpoint_url}</code>{' '}
-                <CopyButton text={c.endpoint_url} label="Copy URL" />
+                {tx('integrations.enterUrl', {
+                  url: <code class="secret">{c.endpoint_url}</code>,
+                  copy: <CopyButton text={c.endpoint_url} label={t('integrations.copyUrl')} />,
+                })}
                 {c.local_test !== null && (
                   <p class="notice local-endpoint" role="note">
-                    <strong>This URL is on this machine</strong> (PUBLIC_URL names it): {c.local_test}.
+                    <strong>{t('integrations.local')}</strong>
+                    {t('integrations.localText', { how: c.local_test })}
                   </p>
                 )}
               </li>
               <li>
-                Select these events: <CopyButton text={c.events.join('\n')} label="Copy the list" />
+                {tx('integrations.selectEvents', { copy: <CopyButton text={c.events.join('\n')} label={t('integrations.copyList')} /> })}
                 <ul class="events">
                   {c.events.map((e) => (
                     <li>
@@ -239,20 +200,26 @@ function Integration({ platform, program, saved }: { platform: Platform } & With
                 </ul>
               </li>
               <li>
-                Paste the {SECRET[platform].name.toLowerCase()} {title} shows for it here. For test mode, add the test endpoint's too.
+                {t('integrations.paste', { secret: t(`integrations.secret.${platform}.pasted`), platform: title })}
                 <AddSecret platform={platform} first={c.secrets.length === 0} added={loaded.reload} />
               </li>
               <li>
-                Send a test event from {title}: {c.test_event}. It shows below, and in the{' '}
-                <a href={href(`/billing-events?platform_eq=${platform}`)}>billing events</a> with what it did.
+                {tx('integrations.testEvent', {
+                  platform: title,
+                  how: c.test_event,
+                  events: <a href={href(`/billing-events?platform_eq=${platform}`)}>{t('integrations.billingEvents')}</a>,
+                })}
               </li>
             </ol>
             <LastEvent title={title} last={c.last_event} check={loaded.reload} />
-            {c.secrets.length > 0 && <Table caption={`${title} secrets`} columns={columns} rows={c.secrets} />}
+            {c.secrets.length > 0 && <Table caption={t('integrations.secrets', { platform: title })} columns={columns} rows={c.secrets} />}
             <p class="hint">
-              Tell {title} who referred the customer: pass the visitor's click id (the snippet gives it to your page with{' '}
-              <code>gr('ready', …)</code>) {SECRET[platform].clickId}. Without it, the customer is matched by e-mail to the referral{' '}
-              <code>{TRACK_CALL}</code> recorded.
+              {tx('integrations.tell', {
+                platform: title,
+                ready: <code>gr('ready', …)</code>,
+                where: clickIdWhere(platform),
+                call: <code>{TRACK_CALL}</code>,
+              })}
             </p>
             {platform === 'lemonsqueezy' && program && <LemonSqueezyKey program={program} saved={saved} />}
             {c.credential_fields.length > 0 && (
@@ -261,7 +228,7 @@ function Integration({ platform, program, saved }: { platform: Platform } & With
                 title={title}
                 fields={c.credential_fields}
                 hints={c.credential}
-                why={CREDENTIAL_WHY[platform] ?? ''}
+                why={credentialWhy(platform)}
                 saved={loaded.reload}
               />
             )}
@@ -270,8 +237,8 @@ function Integration({ platform, program, saved }: { platform: Platform } & With
       </Show>
       {removing && (
         <Confirm
-          title={`Remove the ${title} secret ${secretName(removing)}?`}
-          confirm="Remove"
+          title={t('integrations.removeTitle', { platform: title, secret: secretName(removing) })}
+          confirm={t('remove')}
           danger
           onClose={() => setRemoving(null)}
           onConfirm={async () => {
@@ -280,10 +247,8 @@ function Integration({ platform, program, saved }: { platform: Platform } & With
           }}
         >
           <p>
-            Events signed with it are refused from now on.{' '}
-            {count === 1
-              ? `It is the last one: ${title} is no longer connected, and its events are refused until you add another.`
-              : `Remove it once ${title} signs with the new one.`}
+            {t('integrations.removeText')}{' '}
+            {count === 1 ? t('integrations.lastOne', { platform: title }) : t('integrations.notLast', { platform: title })}
           </p>
         </Confirm>
       )}
@@ -295,15 +260,12 @@ export function Integrations({ program, saved }: WithProgram) {
   const role = useRole();
   return (
     <section class="panel" id="integrations" aria-labelledby="integrations-title">
-      <h2 id="integrations-title">Integrations</h2>
-      <p>
-        Connect the platform that bills your customers and commissions arrive by themselves: a payment earns its partner a commission, a
-        refund takes it back. Connect each one you use.
-      </p>
+      <h2 id="integrations-title">{t('sections.integrations')}</h2>
+      <p>{t('integrations.intro')}</p>
       {PLATFORMS.map((p) => (
         <Integration key={p} platform={p} program={program} saved={saved} />
       ))}
-      <p>Paying partners: the PayPal app payout runs pay through, and the payout methods partners may choose.</p>
+      <p>{t('integrations.payingPartners')}</p>
       <Payments owner={role === 'owner'} />
     </section>
   );
