@@ -11,7 +11,7 @@ const de: Catalogue<typeof en> = {
     program: 'Programm',
     snippet: 'Snippet',
     publicPage: 'Öffentliche Seite',
-    promotionCodes: 'Rabattcodes',
+    promotionCodes: 'Aktionscodes',
     twoTier: 'Zweistufige Empfehlungen',
     links: 'Links',
     review: 'Prüfung',
@@ -358,10 +358,10 @@ const de: Catalogue<typeof en> = {
         failed: 'die Auszahlung eines Auszahlungslaufs ist fehlgeschlagen oder zurückgekommen',
       },
       discount_code: {
-        created: 'ein Partner hat einen Rabattcode erhalten',
-        used: 'ein Rabattcode hat einem Partner einen Verkauf gutgeschrieben',
-        disabled: 'ein Rabattcode wurde deaktiviert',
-        enabled: 'ein Rabattcode wurde wieder aktiviert',
+        created: 'ein Partner hat einen Aktionscode erhalten',
+        used: 'ein Aktionscode hat einem Partner einen Verkauf gutgeschrieben',
+        disabled: 'ein Aktionscode wurde deaktiviert',
+        enabled: 'ein Aktionscode wurde wieder aktiviert',
       },
       review: {
         held: 'eine Empfehlung oder Provision wurde zur Prüfung zurückgehalten, mit den Gründen',
