@@ -1,7 +1,8 @@
 // The dashboard in German, in Chromium (docs/languages.md): an owner who chose Deutsch in
-// the header reads the shell, the pages (the groups' and their reward editor too), money and
-// dates in German, after a reload too, and "Your browser's language" gives the choice back
-// to an English browser; an owner with a German browser and no choice reads German from the
+// the header reads the shell, the pages (the groups' with their reward editor, the settings'
+// sections, the payouts' and the review queue too), money and dates in German, after a
+// reload too, and "Your browser's language" gives the choice back to an English browser; an
+// owner with a German browser and no choice reads German from the
 // start. axe-core clean.
 
 import type { Page } from 'playwright-core';
@@ -65,6 +66,25 @@ describe('the dashboard in German', () => {
     expect(await lang(page)).toBe('de');
     expect(await axeFindings(page)).toEqual([]);
 
+    // The settings bring their words too: each section, its tables' dates and the API's words in German.
+    await page.goto(`${url}/dashboard/settings/program`);
+    await waitForText(page, 'Provisionssatz, %');
+    await waitForText(page, 'Rechnungsangaben');
+    expect(await page.locator('nav.sections').innerText()).toContain('Integrationen');
+    await page.goto(`${url}/dashboard/settings/api-tokens`);
+    await waitForText(page, 'Neuer geheimer Token');
+    const tokens = await page.locator('table').innerText();
+    expect(tokens).toContain('geheim');
+    expect(tokens).toMatch(GERMAN_DATE);
+    await page.goto(`${url}/dashboard/settings/integrations`);
+    await waitForText(page, 'Nicht verbunden');
+    await waitForText(page, 'Signaturgeheimnis');
+    await page.goto(`${url}/dashboard/settings/webhooks`);
+    await waitForText(page, 'Noch keine Webhook-Endpunkte');
+    expect(await axeFindings(page)).toEqual([]);
+
+    await page.goto(`${url}/dashboard/commissions`);
+    await waitForText(page, 'Als ausgezahlt markieren');
     await choose(page, 'Sprache', '');
     await waitForText(page, 'Mark paid');
     expect(await lang(page)).toBe('en');

@@ -63,8 +63,14 @@ it('keeps the bundles within budget, and the snippet free of dashboard code', ()
   const chart = assets.find((n) => /^uPlot.*\.js$/.test(n))!;
   expect(gz(entry)).toBeLessThan(ENTRY_BUDGET);
   expect(gz(chart)).toBeLessThan(CHART_BUDGET);
-  // Payouts and settings are their own chunks, fetched when first opened, not part of the entry.
-  for (const lazyPage of ['payouts', 'settings']) expect(assets.some((n) => new RegExp(`^${lazyPage}-.*\\.js$`).test(n))).toBe(true);
+  // Payouts and settings are their own chunks, fetched when first opened, not part of the entry. The
+  // settings are an area (settings/page.tsx, a chunk named "page" like every area's): found by their words.
+  expect(assets.some((n) => /^payouts-.*\.js$/.test(n))).toBe(true);
+  const settings = assets.filter(
+    (n) => n.endsWith('.js') && readFileSync(new URL(`assets/${n}`, DIST), 'utf8').includes('Settings sections'),
+  );
+  expect(settings.length).toBeGreaterThan(0);
+  expect(settings).not.toContain(entry);
   const tracker = readFileSync(new URL('../../packages/tracker/dist/tracker.js', import.meta.url), 'utf8');
   for (const marker of ['preact', 'uPlot', '/v1/auth', 'dashboard']) expect(tracker).not.toContain(marker);
 });

@@ -31,7 +31,7 @@ const Clicks = lazyPage(() => import('./records/page.js').then((m) => withItsWor
 const Groups = lazyPage(() => import('./groups/page.js').then((m) => withItsWords(m.Groups)));
 const GroupPage = lazyPage(() => import('./groups/page.js').then((m) => withItsWords(m.GroupPage)));
 const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
-const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Settings));
+const Settings = lazyPage(() => import('./settings/page.js').then((m) => withItsWords(m.Settings)));
 const BillingEvents = lazyPage(() => import('./billing-events/page.js').then((m) => withItsWords(m.BillingEvents)));
 const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
 const WebhookDeliveries = lazyPage(() => import('./webhook-deliveries/page.js').then((m) => withItsWords(m.WebhookDeliveries)));

@@ -3,10 +3,11 @@
 // for an owner's approval.
 
 import { useState } from 'preact/hooks';
-import { api, type Answer } from '../common/api.js';
-import { Saving, text, useSubmit } from '../common/forms.js';
-import { useLoad } from '../common/use-api.js';
-import { Show } from '../common/ui.js';
+import { api, type Answer } from '../../common/api.js';
+import { Saving, text, useSubmit } from '../../common/forms.js';
+import { useLoad } from '../../common/use-api.js';
+import { Show } from '../../common/ui.js';
+import { t } from './words.js';
 
 type Rules = Answer<'/v1/link_settings'>['data']['attributes'];
 const UTM = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
@@ -34,9 +35,9 @@ function RulesForm({ rules, saved }: { rules: Rules; saved: () => void }) {
   });
   return (
     <form class="link-rules" onSubmit={onSubmit} aria-labelledby="link-rules-title">
-      <h3 id="link-rules-title">Partners' links</h3>
+      <h3 id="link-rules-title">{t('links.rules')}</h3>
       <fieldset>
-        <legend>UTM parameters of every new link ({'{key}'} is the link's key; a field left empty, the partner may fill)</legend>
+        <legend>{t('links.utm')}</legend>
         <div class="fields">
           {UTM.map((f) => (
             <label>
@@ -48,34 +49,34 @@ function RulesForm({ rules, saved }: { rules: Rules; saved: () => void }) {
       </fieldset>
       <label class="check">
         <input type="checkbox" name="custom_keys" defaultChecked={rules.custom_keys} />
-        <span>Partners choose their links' keys, within the rules below (otherwise each link gets a made-up key)</span>
+        <span>{t('links.customKeys')}</span>
       </label>
       <label class="check">
         <input type="checkbox" name="approval_required" defaultChecked={rules.approval_required} />
-        <span>A key a partner chose waits for an owner's approval on the partner's page</span>
+        <span>{t('links.approval')}</span>
       </label>
       <div class="fields">
         <label class="short">
-          Shortest key <span class="hint">(2 to 64)</span>
+          {t('links.shortest')} <span class="hint">{t('range', { min: 2, max: 64 })}</span>
           <input name="key_min_length" type="number" min={2} max={64} defaultValue={String(rules.key_min_length)} required />
         </label>
         <label class="short">
-          Longest key <span class="hint">(2 to 64)</span>
+          {t('links.longest')} <span class="hint">{t('range', { min: 2, max: 64 })}</span>
           <input name="key_max_length" type="number" min={2} max={64} defaultValue={String(rules.key_max_length)} required />
         </label>
         <label>
-          Characters
+          {t('links.characters')}
           <select name="key_characters" defaultValue={rules.key_characters}>
-            <option value="letters_digits_dash">Letters, digits, - and _</option>
-            <option value="letters_digits">Letters and digits only</option>
+            <option value="letters_digits_dash">{t('links.withDash')}</option>
+            <option value="letters_digits">{t('links.lettersDigits')}</option>
           </select>
         </label>
         <label>
-          Reserved keys <span class="hint">(separated by spaces or commas)</span>
+          {t('links.reserved')} <span class="hint">{t('links.reservedHint')}</span>
           <input name="reserved_keys" defaultValue={rules.reserved_keys.join(' ')} spellcheck={false} autocomplete="off" />
         </label>
       </div>
-      <Saving error={error} done={done} busy={busy} label="Save link rules" />
+      <Saving error={error} done={done} busy={busy} label={t('links.save')} />
     </form>
   );
 }
@@ -84,7 +85,7 @@ export function LinkSettings() {
   const loaded = useLoad((signal) => api.GET('/v1/link_settings', { signal }), 'link-settings');
   return (
     <section class="panel" aria-labelledby="links-title">
-      <h2 id="links-title">Links</h2>
+      <h2 id="links-title">{t('sections.links')}</h2>
       <Show loaded={loaded}>{(answer) => <RulesForm rules={answer.data.attributes} saved={loaded.reload} />}</Show>
     </section>
   );

@@ -1,10 +1,10 @@
 // The program's settings and commission rules, its snippet, its public page for partners, its
-// promotion codes (code-settings.tsx), its review signals, its billing platforms (integrations.tsx), its webhooks
-// (webhook-settings.tsx), its API tokens and its team: a section each, at its own address
+// promotion codes (codes.tsx), its review signals, its billing platforms (integrations.tsx), its webhooks
+// (webhooks.tsx), its API tokens and its team: a section each, at its own address
 // (Settings, at the end). Secrets (a new token, an invitation link) are shown once, when
 // made: the collector keeps only their hashes.
 
-import { SecuritySettings } from './security-settings.js';
+import { SecuritySettings } from '../pages/security-settings.js';
 import type { ComponentChildren } from 'preact';
 import { useLocation, useRoute } from 'preact-iso/router';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -18,11 +18,12 @@ import { SIGNAL_NAMES, SIGNAL_TEXT, signalTitle } from '../review.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { href, useSession } from '../session.js';
 import { TRACK_CALL } from '../track-call.js';
-import { PromotionCodeSettings } from './code-settings.js';
-import { TwoTierSettings } from './two-tier-settings.js';
-import { LinkSettings } from '../link-settings.js';
+import { PromotionCodeSettings } from './codes.js';
+import { TwoTierSettings } from './two-tier.js';
+import { LinkSettings } from './links.js';
 import { Integrations } from './integrations.js';
-import { WebhookSettings } from './webhook-settings.js';
+import { WebhookSettings } from './webhooks.js';
+import { t, tx } from './words.js';
 
 type Program = Answer<'/v1/program'>['data'];
 type Token = Answer<'/v1/tokens'>['data'][number];
@@ -51,26 +52,26 @@ function ProgramForm({ program, saved }: { program: Program; saved: () => void }
   });
   return (
     <form class="panel" onSubmit={onSubmit}>
-      <h2>Program</h2>
+      <h2>{t('sections.program')}</h2>
       <label>
-        Name
+        {t('name')}
         <input name="name" value={a.name} required maxLength={200} />
       </label>
       <label>
-        Site URL <span class="hint">(where referral links lead)</span>
+        {t('program.siteUrl')} <span class="hint">{t('program.siteUrlHint')}</span>
         <input name="site_url" type="url" value={a.site_url} required />
       </label>
       <label>
-        Allowed origins <span class="hint">(one per line: the sites whose pages may record conversions)</span>
+        {t('program.origins')} <span class="hint">{t('program.originsHint')}</span>
         <textarea name="allowed_origins" rows={3} value={a.allowed_origins.join('\n')} />
       </label>
       <div class="row">
         <label>
-          Commission rate, %
+          {t('program.rate')}
           <input name="rate" type="number" min={0} max={100} step={0.01} value={a.commission_rate_bps / 100} required />
         </label>
         <label>
-          Referral cookie, days
+          {t('program.cookieDays')}
           <input name="cookie_days" type="number" min={1} max={365} value={a.cookie_days} required />
         </label>
       </div>
@@ -78,11 +79,11 @@ function ProgramForm({ program, saved }: { program: Program; saved: () => void }
       {error !== undefined && <Failure error={error} />}
       {done && (
         <p role="status" class="ok">
-          Saved. New payments earn {percent(a.commission_rate_bps / 10000)} unless a partner has their own rate.
+          {t('program.saved', { rate: percent(a.commission_rate_bps / 10000) })}
         </p>
       )}
       <button type="submit" disabled={busy}>
-        Save
+        {t('save')}
       </button>
     </form>
   );
@@ -103,21 +104,21 @@ function BillingDetails({ program, saved }: { program: Program; saved: () => voi
   });
   return (
     <form class="panel" id="billing" onSubmit={onSubmit}>
-      <h2>Billing details</h2>
-      <p>Printed as the customer on the self-billing invoice each partner gets for a paid payout.</p>
+      <h2>{t('billing.title')}</h2>
+      <p>{t('billing.intro')}</p>
       <label>
-        Legal name <span class="hint">(else the program's name)</span>
+        {t('billing.legalName')} <span class="hint">{t('billing.legalNameHint')}</span>
         <input name="billing_name" value={a.billing_name ?? ''} maxLength={200} />
       </label>
       <label>
-        Address
+        {t('address')}
         <textarea name="billing_address" rows={3} maxLength={1000} value={a.billing_address ?? ''} />
       </label>
       <label>
-        VAT ID
+        {t('billing.vatId')}
         <input name="billing_vat_id" value={a.billing_vat_id ?? ''} maxLength={50} />
       </label>
-      <Saving error={error} done={done} busy={busy} label="Save billing details" />
+      <Saving error={error} done={done} busy={busy} label={t('billing.save')} />
     </form>
   );
 }
@@ -136,13 +137,10 @@ function ReviewSignals({ program, saved }: { program: Program; saved: () => void
   });
   return (
     <form class="panel" id="review" onSubmit={onSubmit}>
-      <h2>Review</h2>
-      <p>
-        A conversion a signal flags is held in the <a href={href('/review')}>review queue</a>: its commissions go into no payout until you
-        approve it. Conversions your own servers record (a secret token) are not judged on the visitor's address or browser.
-      </p>
+      <h2>{t('sections.review')}</h2>
+      <p>{tx('review.intro', { queue: <a href={href('/review')}>{t('review.queue')}</a> })}</p>
       <fieldset class="choices signals">
-        <legend>Hold a conversion when</legend>
+        <legend>{t('review.hold')}</legend>
         {names.map((n) => (
           <label class="check">
             <input name={n} type="checkbox" checked={chosen[n] ?? false} />
@@ -153,7 +151,7 @@ function ReviewSignals({ program, saved }: { program: Program; saved: () => void
           </label>
         ))}
       </fieldset>
-      <Saving error={error} done={done} busy={busy} label="Save signals" />
+      <Saving error={error} done={done} busy={busy} label={t('review.save')} />
     </form>
   );
 }
@@ -179,55 +177,45 @@ function PublicPage({ program, saved }: { program: Program; saved: () => void })
   });
   return (
     <form class="panel" id="public-page" onSubmit={onSubmit}>
-      <h2>Public page</h2>
+      <h2>{t('sections.publicPage')}</h2>
       <p>
-        Partners read your terms and apply there, then sign in to their portal for their link and earnings.
+        {t('publicPage.intro')}
         {pageUrl && a.page_enabled && (
           <>
             {' '}
-            It is up at <a href={pageUrl}>{pageUrl}</a> <CopyButton text={pageUrl} label="Copy address" />
+            {tx('publicPage.up', {
+              link: <a href={pageUrl}>{pageUrl}</a>,
+              copy: <CopyButton text={pageUrl} label={t('publicPage.copy')} />,
+            })}
           </>
         )}
       </p>
       <label>
-        Address <span class="hint">(/p/…/: lower-case letters, digits, - and _)</span>
+        {t('address')} <span class="hint">{t('publicPage.addressHint')}</span>
         <input name="slug" value={a.slug ?? ''} pattern="[a-z0-9][a-z0-9_\-]{1,63}" maxLength={64} />
       </label>
       <label>
-        Description <span class="hint">(what partners should know: your product, your audience)</span>
+        {t('description')} <span class="hint">{t('publicPage.descriptionHint')}</span>
         <textarea name="description" rows={3} maxLength={5000} value={a.description} />
       </label>
       <label class="check">
-        <input name="page_enabled" type="checkbox" checked={a.page_enabled} /> The page is up and takes applications
+        <input name="page_enabled" type="checkbox" checked={a.page_enabled} /> {t('publicPage.enabled')}
       </label>
       <label class="check">
-        <input name="auto_accept" type="checkbox" checked={a.auto_accept} /> Accept applications at once (otherwise you accept each on the
-        partner's page)
+        <input name="auto_accept" type="checkbox" checked={a.auto_accept} /> {t('publicPage.autoAccept')}
       </label>
       <label>
-        Partners' language{' '}
-        <span class="hint">(the portal's, this page's and their e-mails', unless they or their browser choose one of these)</span>
+        {t('publicPage.language')} <span class="hint">{t('publicPage.languageHint')}</span>
         <select name="locale" value={a.locale}>
           {LOCALES.map((l) => (
             <option value={l}>{LANGUAGE_NAMES[l]}</option>
           ))}
         </select>
       </label>
-      <Saving error={error} done={done} busy={busy} label="Save" />
+      <Saving error={error} done={done} busy={busy} label={t('save')} />
     </form>
   );
 }
-
-const TOKEN_QUESTION = {
-  publishable: {
-    title: 'Make a publishable token?',
-    text: 'It is shown once, for your pages: it can only record clicks and conversions. You can revoke it under API tokens.',
-  },
-  secret: {
-    title: 'Make a secret token?',
-    text: 'It is shown once, and may call every API route: keep it on your servers. You can revoke it in the list below.',
-  },
-} as const;
 
 /** A button that makes a token once asked, as every change asks; `made` gets the token, shown only then. */
 function MakeToken({
@@ -249,12 +237,12 @@ function MakeToken({
       </button>
       {asking && (
         <Confirm
-          title={TOKEN_QUESTION[kind].title}
-          confirm="Make token"
+          title={t(`tokens.ask.${kind}.title`)}
+          confirm={t('tokens.make')}
           onClose={() => setAsking(false)}
           onConfirm={async () => made((await api.POST('/v1/tokens', { body: { kind } })).data.attributes.token)}
         >
-          <p>{TOKEN_QUESTION[kind].text}</p>
+          <p>{t(`tokens.ask.${kind}.text`)}</p>
         </Confirm>
       )}
     </>
@@ -270,30 +258,24 @@ function Snippet({ program, made }: { program: Program; made: () => void }) {
   ].join('\n');
   return (
     <section class="panel" id="snippet">
-      <h2>Snippet</h2>
-      <p>
-        Paste this into every page of your site. It needs a publishable token, which is safe in pages: it can only record clicks and
-        conversions.
-      </p>
+      <h2>{t('sections.snippet')}</h2>
+      <p>{t('snippet.paste')}</p>
       <pre class="code">
         <code>{code}</code>
       </pre>
-      <p>
-        Then, when someone signs up, call this with their e-mail address in <code>email</code>; <code>?gr_debug=1</code> in a page's address
-        shows in the console what the snippet does.
-      </p>
+      <p>{tx('snippet.call', { email: <code>email</code>, debug: <code>?gr_debug=1</code> })}</p>
       <pre class="code">
         <code class="track-call">{TRACK_CALL}</code>
       </pre>
       <div class="buttons">
         {token ? (
-          <CopyButton text={code} label="Copy snippet" />
+          <CopyButton text={code} label={t('snippet.copy')} />
         ) : (
           <MakeToken
             kind="publishable"
-            label="Make a publishable token for it"
-            made={(t) => {
-              setToken(t);
+            label={t('snippet.make')}
+            made={(publishable) => {
+              setToken(publishable);
               made();
             }}
           />
@@ -308,18 +290,18 @@ function Tokens({ loaded }: { loaded: Loaded<Answer<'/v1/tokens'>> }) {
   const [secret, setSecret] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<Token | null>(null);
   const columns: Column<Token>[] = [
-    { label: 'Kind', cell: (t) => t.attributes.kind, text: (t) => t.attributes.kind },
-    { label: 'Starts with', cell: (t) => <code>{t.attributes.hint}…</code>, text: (t) => t.attributes.hint },
-    { label: 'Note', cell: (t) => (t.attributes.label === 'demo' ? 'the demo page’s, replaced at each start' : '—') },
-    { label: 'Created', cell: (t) => dateTime(t.attributes.created_at), text: (t) => String(t.attributes.created_at) },
+    { label: t('tokens.kind'), cell: (k) => t(`tokens.kinds.${k.attributes.kind}`), text: (k) => k.attributes.kind },
+    { label: t('tokens.startsWith'), cell: (k) => <code>{k.attributes.hint}…</code>, text: (k) => k.attributes.hint },
+    { label: t('tokens.note'), cell: (k) => (k.attributes.label === 'demo' ? t('tokens.demo') : '—') },
+    { label: t('tokens.created'), cell: (k) => dateTime(k.attributes.created_at), text: (k) => String(k.attributes.created_at) },
     {
-      label: 'State',
-      cell: (t) =>
-        t.attributes.revoked_at ? (
-          `revoked ${dateTime(t.attributes.revoked_at)}`
+      label: t('state'),
+      cell: (k) =>
+        k.attributes.revoked_at ? (
+          t('tokens.revoked', { date: dateTime(k.attributes.revoked_at) })
         ) : (
-          <button type="button" class="link" onClick={() => setRevoking(t)}>
-            Revoke
+          <button type="button" class="link" onClick={() => setRevoking(k)}>
+            {t('tokens.revoke')}
           </button>
         ),
     },
@@ -327,30 +309,30 @@ function Tokens({ loaded }: { loaded: Loaded<Answer<'/v1/tokens'>> }) {
   return (
     <section class="panel">
       <div class="panel-head">
-        <h2>API tokens</h2>
+        <h2>{t('sections.apiTokens')}</h2>
         <MakeToken
           kind="secret"
-          label="New secret token"
+          label={t('tokens.newSecret')}
           secondary
-          made={(t) => {
-            setSecret(t);
+          made={(token) => {
+            setSecret(token);
             loaded.reload();
           }}
         />
       </div>
       {secret && (
         <div class="notice" role="status">
-          <p>Your new secret token, shown only now. It may call every API route: keep it on your servers.</p>
+          <p>{t('tokens.shown')}</p>
           <p>
             <code class="secret">{secret}</code> <CopyButton text={secret} />
           </p>
         </div>
       )}
-      <Show loaded={loaded}>{(answer) => <Table caption="API tokens" columns={columns} rows={answer.data} />}</Show>
+      <Show loaded={loaded}>{(answer) => <Table caption={t('sections.apiTokens')} columns={columns} rows={answer.data} />}</Show>
       {revoking && (
         <Confirm
-          title={`Revoke ${revoking.attributes.hint}…?`}
-          confirm="Revoke"
+          title={t('tokens.revokeTitle', { hint: revoking.attributes.hint })}
+          confirm={t('tokens.revoke')}
           danger
           onClose={() => setRevoking(null)}
           onConfirm={async () => {
@@ -358,20 +340,22 @@ function Tokens({ loaded }: { loaded: Loaded<Answer<'/v1/tokens'>> }) {
             loaded.reload();
           }}
         >
-          <p>Every request with it is refused from now on, in every process.</p>
+          <p>{t('tokens.revokeText')}</p>
         </Confirm>
       )}
     </section>
   );
 }
 
+type Role = Member['attributes']['role'];
 // Least powers first: the invitation's first option, its default (and what a reset returns
 // to), is the viewer's; more is given on purpose.
-const ROLE_HELP: Record<Member['attributes']['role'], string> = {
-  viewer: 'looks, changes nothing',
-  admin: 'everything but the team and secret tokens',
-  owner: 'everything, the team and secret tokens too',
-};
+const ROLES = ['viewer', 'admin', 'owner'] as const satisfies readonly Role[];
+// Named by the API's role, so the compiler refuses a role the catalogue lacks.
+const roleName = (r: Role) => t(`team.roles.${r}`);
+/** "viewer: looks, changes nothing", as the invitation's options say it. */
+const roleOption = (r: Role) => t('team.option', { role: roleName(r), help: t(`team.help.${r}`) });
+const capitalized = (s: string) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
 
 /** The program's members and open invitations; only an owner manages them. */
 function Team() {
@@ -392,100 +376,99 @@ function Team() {
   const [changing, setChanging] = useState<{ member: Member; role: Member['attributes']['role'] } | null>(null);
   const owner = myRole === 'owner';
   const columns: Column<Member>[] = [
-    { label: 'E-mail', cell: (m) => m.attributes.email ?? '(first owner, not signed in yet)', text: (m) => m.attributes.email ?? '' },
+    { label: t('team.email'), cell: (m) => m.attributes.email ?? t('team.firstOwner'), text: (m) => m.attributes.email ?? '' },
     {
-      label: 'Role',
+      label: t('team.role'),
       cell: (m) =>
         owner && m.attributes.active && m.attributes.email !== session.attributes.email ? (
           <select
-            aria-label={`Role of ${m.attributes.email ?? 'this member'}`}
+            aria-label={t('team.roleOf', { who: m.attributes.email ?? t('team.thisMember') })}
             value={m.attributes.role}
             onChange={(e) => setChanging({ member: m, role: e.currentTarget.value as Member['attributes']['role'] })}
           >
-            {Object.keys(ROLE_HELP).map((r) => (
-              <option value={r}>{r}</option>
+            {ROLES.map((r) => (
+              <option value={r}>{roleName(r)}</option>
             ))}
           </select>
         ) : (
-          m.attributes.role
+          roleName(m.attributes.role)
         ),
       text: (m) => m.attributes.role,
     },
     {
-      label: 'State',
-      cell: (m) => (m.attributes.active ? 'active' : 'invited'),
+      label: t('state'),
+      cell: (m) => (m.attributes.active ? t('team.active') : t('team.invited')),
       text: (m) => (m.attributes.active ? 'active' : 'invited'),
     },
     {
-      label: 'Actions',
+      label: t('actions'),
       cell: (m) =>
         owner &&
         m.attributes.email !== session.attributes.email && (
           <button type="button" class="link" onClick={() => setRemoving(m)}>
-            {m.attributes.active ? 'Remove' : 'Withdraw invitation'}
+            {m.attributes.active ? t('remove') : t('team.withdrawInvitation')}
           </button>
         ),
     },
   ];
   return (
     <section class="panel">
-      <h2>Team</h2>
+      <h2>{t('sections.team')}</h2>
       {owner ? (
         <form class="inline" onSubmit={onSubmit}>
           <label>
-            Invite by e-mail
+            {t('team.invite')}
             <input name="email" type="email" required />
           </label>
           <label>
-            as
+            {t('team.as')}
             <select name="role">
-              {Object.entries(ROLE_HELP).map(([r, help]) => (
-                <option value={r}>
-                  {r}: {help}
-                </option>
+              {ROLES.map((r) => (
+                <option value={r}>{roleOption(r)}</option>
               ))}
             </select>
           </label>
           <button type="submit" disabled={busy}>
-            Invite
+            {t('team.send')}
           </button>
         </form>
       ) : (
-        <p class="hint">You are {myRole === 'admin' ? 'an admin' : 'a viewer'} here: an owner invites people and sets their roles.</p>
+        <p class="hint">{myRole === 'admin' ? t('team.youAreAdmin') : t('team.youAreViewer')}</p>
       )}
       {error !== undefined && <Failure error={error} />}
       {link && (
         <div class="notice" role="status">
           <p>
-            Send {link.email} this invitation link; it works once, for 24 hours. Someone who already has an account here accepts with its
-            password: <code class="secret">{link.link}</code> <CopyButton text={link.link} />
+            {tx('team.link', {
+              email: link.email,
+              link: <code class="secret">{link.link}</code>,
+              copy: <CopyButton text={link.link} />,
+            })}
           </p>
         </div>
       )}
-      <Show loaded={loaded}>{(answer) => <Table caption="Team" columns={columns} rows={answer.data} />}</Show>
+      <Show loaded={loaded}>{(answer) => <Table caption={t('sections.team')} columns={columns} rows={answer.data} />}</Show>
       {changing && (
         <Confirm
-          title={`Make ${changing.member.attributes.email ?? 'this member'} ${changing.role === 'viewer' ? 'a' : 'an'} ${changing.role}?`}
-          confirm="Change role"
+          title={t(`team.make.${changing.role}`, { who: changing.member.attributes.email ?? t('team.thisMember') })}
+          confirm={t('team.changeRole')}
           onClose={() => setChanging(null)}
           onConfirm={async () => {
             await api.PATCH('/v1/members/{id}', { params: { path: { id: changing.member.id } }, body: { role: changing.role } });
             loaded.reload();
           }}
         >
-          <p>
-            {changing.role[0]!.toUpperCase() + changing.role.slice(1)}: {ROLE_HELP[changing.role]}.
-          </p>
+          <p>{t('team.roleLine', { role: capitalized(roleName(changing.role)), help: t(`team.help.${changing.role}`) })}</p>
         </Confirm>
       )}
       {removing && (
         <Confirm
           title={
             removing.attributes.active
-              ? `Remove ${removing.attributes.email ?? 'this member'}?`
-              : `Withdraw the invitation of ${removing.attributes.email ?? ''}?`
+              ? t('team.removeTitle', { who: removing.attributes.email ?? t('team.thisMember') })
+              : t('team.withdrawTitle', { email: removing.attributes.email ?? '' })
           }
-          confirm={removing.attributes.active ? 'Remove' : 'Withdraw'}
+          confirm={removing.attributes.active ? t('remove') : t('team.withdraw')}
           danger
           onClose={() => setRemoving(null)}
           onConfirm={async () => {
@@ -493,9 +476,7 @@ function Team() {
             loaded.reload();
           }}
         >
-          <p>
-            {removing.attributes.active ? 'They lose this program at once; their sessions for it end.' : 'Its link stops working at once.'}
-          </p>
+          <p>{removing.attributes.active ? t('team.removeText') : t('team.withdrawText')}</p>
         </Confirm>
       )}
     </section>
@@ -507,10 +488,10 @@ function Team() {
  * Integrations"). Those that edit the program get it as Settings loaded it; the snippet and
  * the API tokens share the token list, since the snippet's panel makes a token too.
  */
-const SECTIONS: ReadonlyArray<{ id: string; title: string; show: (on: SectionData) => ComponentChildren }> = [
+const SECTIONS: ReadonlyArray<{ id: string; title: () => string; show: (on: SectionData) => ComponentChildren }> = [
   {
     id: 'program',
-    title: 'Program',
+    title: () => t('sections.program'),
     show: (on) =>
       withProgram(on, (p) => (
         <>
@@ -519,21 +500,37 @@ const SECTIONS: ReadonlyArray<{ id: string; title: string; show: (on: SectionDat
         </>
       )),
   },
-  { id: 'snippet', title: 'Snippet', show: (on) => withProgram(on, (p) => <Snippet program={p} made={on.tokens.reload} />) },
-  { id: 'public-page', title: 'Public page', show: (on) => withProgram(on, (p) => <PublicPage program={p} saved={on.program.reload} />) },
+  {
+    id: 'snippet',
+    title: () => t('sections.snippet'),
+    show: (on) => withProgram(on, (p) => <Snippet program={p} made={on.tokens.reload} />),
+  },
+  {
+    id: 'public-page',
+    title: () => t('sections.publicPage'),
+    show: (on) => withProgram(on, (p) => <PublicPage program={p} saved={on.program.reload} />),
+  },
   {
     id: 'promotion-codes',
-    title: 'Promotion codes',
+    title: () => t('sections.promotionCodes'),
     show: (on) => withProgram(on, (p) => <PromotionCodeSettings program={p} saved={on.program.reload} />),
   },
-  { id: 'two-tier', title: 'Two-tier referrals', show: () => <TwoTierSettings /> },
-  { id: 'links', title: 'Links', show: () => <LinkSettings /> },
-  { id: 'review', title: 'Review', show: (on) => withProgram(on, (p) => <ReviewSignals program={p} saved={on.program.reload} />) },
-  { id: 'integrations', title: 'Integrations', show: (on) => <Integrations program={on.program.data?.data} saved={on.program.reload} /> },
-  { id: 'webhooks', title: 'Webhooks', show: () => <WebhookSettings /> },
-  { id: 'api-tokens', title: 'API tokens', show: (on) => <Tokens loaded={on.tokens} /> },
-  { id: 'team', title: 'Team', show: () => <Team /> },
-  { id: 'security', title: 'Security', show: () => <SecuritySettings /> },
+  { id: 'two-tier', title: () => t('sections.twoTier'), show: () => <TwoTierSettings /> },
+  { id: 'links', title: () => t('sections.links'), show: () => <LinkSettings /> },
+  {
+    id: 'review',
+    title: () => t('sections.review'),
+    show: (on) => withProgram(on, (p) => <ReviewSignals program={p} saved={on.program.reload} />),
+  },
+  {
+    id: 'integrations',
+    title: () => t('sections.integrations'),
+    show: (on) => <Integrations program={on.program.data?.data} saved={on.program.reload} />,
+  },
+  { id: 'webhooks', title: () => t('sections.webhooks'), show: () => <WebhookSettings /> },
+  { id: 'api-tokens', title: () => t('sections.apiTokens'), show: (on) => <Tokens loaded={on.tokens} /> },
+  { id: 'team', title: () => t('sections.team'), show: () => <Team /> },
+  { id: 'security', title: () => t('sections.security'), show: () => <SecuritySettings /> },
 ];
 
 interface SectionData {
@@ -576,13 +573,13 @@ export function Settings() {
   if (section === undefined) return null;
   return (
     <section class="settings">
-      <h1>Settings</h1>
-      <nav class="sections" aria-label="Settings sections" ref={menu}>
+      <h1>{t('title')}</h1>
+      <nav class="sections" aria-label={t('sectionsLabel')} ref={menu}>
         <ul>
           {SECTIONS.map((s) => (
             <li>
               <a href={settingsHref(s.id)} aria-current={s === chosen ? 'page' : undefined}>
-                {s.title}
+                {s.title()}
               </a>
             </li>
           ))}
@@ -591,10 +588,7 @@ export function Settings() {
       {chosen ? (
         chosen.show({ program, tokens })
       ) : (
-        <p>
-          There is no section “{section}” in the settings: choose one above, or go to{' '}
-          <a href={settingsHref(SECTIONS[0]!.id)}>{SECTIONS[0]!.title}</a>.
-        </p>
+        <p>{tx('noSection', { section, first: <a href={settingsHref(SECTIONS[0]!.id)}>{SECTIONS[0]!.title()}</a> })}</p>
       )}
     </section>
   );

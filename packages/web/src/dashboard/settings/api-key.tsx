@@ -7,8 +7,9 @@
 
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, type Answer } from '../common/api.js';
-import { Confirm, Saving, text, useSubmit } from '../common/forms.js';
+import { api, type Answer } from '../../common/api.js';
+import { Confirm, Saving, text, useSubmit } from '../../common/forms.js';
+import { t, tx } from './words.js';
 
 type Program = Answer<'/v1/program'>['data'];
 export type KeyField = 'stripe_api_key' | 'lemonsqueezy_api_key';
@@ -52,15 +53,7 @@ export function ApiKey({ field, program, saved, title, level, children, label, w
     <section class={`api-key ${name}-key`} aria-labelledby={`${name}-key-title`}>
       <Heading id={`${name}-key-title`}>{title}</Heading>
       {children}
-      <p>
-        {hint ? (
-          <>
-            A key is set: <code>{hint}</code>
-          </>
-        ) : (
-          'No key is set.'
-        )}
-      </p>
+      <p>{hint ? tx('apiKey.set', { hint: <code>{hint}</code> }) : t('apiKey.none')}</p>
       <form onSubmit={onSubmit}>
         <label>
           {hint ? label.replace : label.set} <span class="hint">({where})</span>
@@ -74,19 +67,19 @@ export function ApiKey({ field, program, saved, title, level, children, label, w
         )}
         <div class="buttons">
           <button type="submit" disabled={busy}>
-            {hint ? 'Replace key' : 'Save key'}
+            {hint ? t('apiKey.replace') : t('apiKey.save')}
           </button>
           {hint && (
             <button type="button" class="secondary" onClick={() => setAsking(true)}>
-              Remove key
+              {t('apiKey.remove')}
             </button>
           )}
         </div>
       </form>
       {asking && (
         <Confirm
-          title={`Remove the ${title}?`}
-          confirm="Remove key"
+          title={t('apiKey.removeTitle', { title })}
+          confirm={t('apiKey.remove')}
           danger
           onClose={() => setAsking(false)}
           onConfirm={async () => {

@@ -9,12 +9,13 @@
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
 import { Confirm, text, useSubmit, Saving } from '../../common/forms.js';
-import { ApiKey } from '../api-key.js';
+import { ApiKey } from './api-key.js';
 import { dateTime, parseDecimal, parseMajor } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Show, Table, type Column } from '../../common/ui.js';
 import { allDiscounts, type Discount, discountWords } from '../discounts.js';
 import { allGroups, byId, type Group } from '../groups.js';
+import { t, tx } from './words.js';
 
 type Program = Answer<'/v1/program'>['data'];
 type Kind = Discount['attributes']['kind'];
@@ -24,13 +25,12 @@ type DurationKind = Discount['attributes']['duration']['kind'];
 function amountOff(kind: Kind, typed: string, currency: string): number {
   if (kind === 'percent') {
     const bps = parseDecimal(typed, 2);
-    if (bps === undefined || bps < 1 || bps > 10_000)
-      throw new Error(`Cannot read the percentage "${typed}": write 0.01 to 100, such as 20.`);
+    if (bps === undefined || bps < 1 || bps > 10_000) throw new Error(t('codes.badPercent', { typed }));
     return bps;
   }
-  if (!/^[A-Z]{3}$/.test(currency)) throw new Error('Give the currency of the amount off: a code such as USD.');
-  const minor = parseMajor(typed, currency, 'the amount off');
-  if (minor < 1) throw new Error('The amount off must be more than nothing.');
+  if (!/^[A-Z]{3}$/.test(currency)) throw new Error(t('codes.noCurrency'));
+  const minor = parseMajor(typed, currency, t('codes.theAmountOff'));
+  if (minor < 1) throw new Error(t('codes.nothingOff'));
   return minor;
 }
 
@@ -41,8 +41,8 @@ function NewDiscount({ groups, onClose, made }: { groups: readonly Group[]; onCl
   const code = currency.trim().toUpperCase();
   return (
     <Confirm
-      title="New discount"
-      confirm="Make discount"
+      title={t('codes.newDiscount')}
+      confirm={t('codes.makeDiscount')}
       onClose={onClose}
       onConfirm={async (form) => {
         const amount = amountOff(kind, text(form, 'amount').trim(), code);
@@ -62,25 +62,25 @@ function NewDiscount({ groups, onClose, made }: { groups: readonly Group[]; onCl
       }}
     >
       <label>
-        Name <span class="hint">(yours, such as Launch 20 %; partners do not see it)</span>
+        {t('name')} <span class="hint">{t('codes.nameHint')}</span>
         {/* biome-ignore lint/a11y/noAutofocus: the dialog is this one form: typing starts in its first field */}
         <input name="name" required maxLength={100} autoFocus />
       </label>
       <div class="fields">
         <label>
-          Takes off
+          {t('codes.takesOff')}
           <select name="kind" value={kind} onChange={(e) => setKind(e.currentTarget.value as Kind)}>
-            <option value="percent">A percentage</option>
-            <option value="amount">An amount</option>
+            <option value="percent">{t('codes.aPercentage')}</option>
+            <option value="amount">{t('codes.anAmount')}</option>
           </select>
         </label>
         <label class={kind === 'percent' ? 'short' : undefined}>
-          {kind === 'percent' ? 'Percent off' : `Amount off, in ${code || 'the currency'}`}
+          {kind === 'percent' ? t('codes.percentOff') : t('codes.amountOff', { currency: code || t('codes.theCurrency') })}
           <input name="amount" inputMode="decimal" required autocomplete="off" />
         </label>
         {kind === 'amount' && (
           <label class="short">
-            Currency
+            {t('codes.currency')}
             <input
               name="currency"
               required
@@ -96,30 +96,30 @@ function NewDiscount({ groups, onClose, made }: { groups: readonly Group[]; onCl
       </div>
       <div class="fields">
         <label>
-          Which payments
+          {t('codes.which')}
           <select name="duration" value={duration} onChange={(e) => setDuration(e.currentTarget.value as DurationKind)}>
-            <option value="forever">Every payment</option>
-            <option value="once">The first payment only</option>
-            <option value="months">The payments of some months</option>
+            <option value="forever">{t('codes.forever')}</option>
+            <option value="once">{t('codes.once')}</option>
+            <option value="months">{t('codes.months')}</option>
           </select>
         </label>
         {duration === 'months' && (
           <label class="short">
-            Months
+            {t('codes.monthsLabel')}
             <input name="months" type="number" min={1} max={120} required />
           </label>
         )}
       </div>
       <label>
-        For the codes of
+        {t('codes.forCodesOf')}
         <select name="group_id">
-          <option value="">Every partner (the program's)</option>
+          <option value="">{t('codes.everyPartnerProgram')}</option>
           {groups.map((g) => (
-            <option value={g.id}>The {g.attributes.name} group's partners</option>
+            <option value={g.id}>{t('codes.groupPartners', { name: g.attributes.name })}</option>
           ))}
         </select>
       </label>
-      <p class="hint">Your checkout (Stripe, Paddle, your own) applies the discount; Tally credits the partner whose code it is.</p>
+      <p class="hint">{t('codes.checkout')}</p>
     </Confirm>
   );
 }
@@ -133,34 +133,32 @@ function Discounts() {
   return (
     <>
       <div class="panel-head">
-        <h3>Discounts</h3>
+        <h3>{t('codes.discounts')}</h3>
         <button type="button" class="secondary" onClick={() => setAdding(true)}>
-          New discount
+          {t('codes.newDiscount')}
         </button>
       </div>
       <Show loaded={loaded}>
         {({ discounts, groups }) => {
           const groupsById = byId(groups);
           const columns: Column<Discount>[] = [
-            { label: 'Name', cell: (d) => d.attributes.name, text: (d) => d.attributes.name },
-            { label: 'Takes off', cell: (d) => discountWords(d.attributes), text: (d) => discountWords(d.attributes) },
+            { label: t('name'), cell: (d) => d.attributes.name, text: (d) => d.attributes.name },
+            { label: t('codes.takesOff'), cell: (d) => discountWords(d.attributes), text: (d) => discountWords(d.attributes) },
             {
-              label: 'For the codes of',
+              label: t('codes.forCodesOf'),
               cell: (d) =>
                 d.attributes.group_id
-                  ? `the ${groupsById[d.attributes.group_id]?.attributes.name ?? 'deleted'} group's partners`
-                  : 'every partner',
+                  ? t('codes.theGroupPartners', { name: groupsById[d.attributes.group_id]?.attributes.name ?? t('codes.deletedGroup') })
+                  : t('codes.everyPartner'),
             },
-            { label: 'Made', cell: (d) => dateTime(d.attributes.created_at) },
+            { label: t('codes.made'), cell: (d) => dateTime(d.attributes.created_at) },
           ];
           return (
             <>
               {discounts.length ? (
-                <Table caption="Discounts" columns={columns} rows={discounts} />
+                <Table caption={t('codes.discounts')} columns={columns} rows={discounts} />
               ) : (
-                <p class="hint">
-                  No discounts yet. A code needs none to credit its partner; a discount says what it takes off at checkout.
-                </p>
+                <p class="hint">{t('codes.none')}</p>
               )}
               {adding && <NewDiscount groups={groups} onClose={() => setAdding(false)} made={loaded.reload} />}
             </>
@@ -191,41 +189,34 @@ function CodeRules({ program, saved }: { program: Program; saved: () => void }) 
   });
   return (
     <form class="code-rules" onSubmit={onSubmit} aria-labelledby="code-rules-title">
-      <h3 id="code-rules-title">Rules for codes</h3>
+      <h3 id="code-rules-title">{t('codes.rules.title')}</h3>
       <fieldset class="choices">
-        <legend>When a customer a partner's link brought uses another partner's code</legend>
+        <legend>{t('codes.rules.legend')}</legend>
         <label class="check">
           <input type="radio" name="code_wins" value="referral" defaultChecked={!a.code_wins} />
           <span>
-            <strong>The referral stands.</strong> The partner whose link brought the customer is paid, as for any of their payments; the
-            code's partner gets nothing.
+            <strong>{t('codes.rules.referralStands')}</strong> {t('codes.rules.referralStandsText')}
           </span>
         </label>
         <label class="check">
           <input type="radio" name="code_wins" value="code" defaultChecked={a.code_wins} />
           <span>
-            <strong>The code wins.</strong> That payment pays the code's partner. The customer stays the first partner's: a later payment
-            without the code pays them again.
+            <strong>{t('codes.rules.codeWins')}</strong> {t('codes.rules.codeWinsText')}
           </span>
         </label>
-        <p class="hint">
-          Either way, a customer no link brought becomes the code's partner's, and a partner's own code used by them credits nothing.
-        </p>
+        <p class="hint">{t('codes.rules.eitherWay')}</p>
       </fieldset>
       <label class="check">
         <input type="checkbox" name="auto_codes" defaultChecked={a.auto_codes} />
-        <span>
-          Give each partnership a code when it is accepted: its key in capitals after the prefix (the partner whose key is maya gets{' '}
-          <code>{`${a.code_prefix}maya`.toUpperCase()}</code>), once
-        </span>
+        <span>{tx('codes.rules.autoCodes', { code: <code>{`${a.code_prefix}maya`.toUpperCase()}</code> })}</span>
       </label>
       <label class="check">
         <input type="checkbox" name="partner_codes" defaultChecked={a.partner_codes} />
-        <span>Partners make their own codes in the portal, five at most each, with the prefix and length below</span>
+        <span>{t('codes.rules.partnerCodes')}</span>
       </label>
       <div class="fields">
         <label>
-          Prefix <span class="hint">(what partners' codes begin with, any case: up to 16 letters, digits, - or _; empty: anything)</span>
+          {t('codes.rules.prefix')} <span class="hint">{t('codes.rules.prefixHint')}</span>
           <input
             name="code_prefix"
             defaultValue={a.code_prefix}
@@ -236,11 +227,11 @@ function CodeRules({ program, saved }: { program: Program; saved: () => void }) 
           />
         </label>
         <label class="short">
-          Longest code <span class="hint">(3 to 32)</span>
+          {t('codes.rules.longest')} <span class="hint">{t('range', { min: 3, max: 32 })}</span>
           <input name="code_max_length" type="number" min={3} max={32} defaultValue={String(a.code_max_length)} required />
         </label>
       </div>
-      <Saving error={error} done={done} busy={busy} label="Save code rules" />
+      <Saving error={error} done={done} busy={busy} label={t('codes.rules.save')} />
     </form>
   );
 }
@@ -252,28 +243,15 @@ function StripeKey({ program, saved }: { program: Program; saved: () => void }) 
       field="stripe_api_key"
       program={program}
       saved={saved}
-      title="Stripe API key"
+      title={t('codes.stripe.title')}
       level={3}
-      label={{ set: 'Restricted key', replace: 'Replace it with a restricted key' }}
-      where={
-        <>
-          rk_live_… or rk_test_…: in Stripe, Developers → API keys → Create restricted key, with write access to Coupons and Promotion codes
-        </>
-      }
+      label={{ set: t('codes.stripe.set'), replace: t('codes.stripe.replace') }}
+      where={t('codes.stripe.where')}
       maxLength={300}
-      removed="Removed. Tally makes no more codes in Stripe."
-      removing={
-        <>
-          Tally stops making coupons and promotion codes in Stripe, and stops turning them off and on there. Those it made stay in Stripe,
-          and codes stay linked to them.
-        </>
-      }
+      removed={t('codes.stripe.removed')}
+      removing={t('codes.stripe.removing')}
     >
-      <p>
-        With a restricted key of your Stripe account, Tally makes a code that has a discount in Stripe itself: the discount's coupon once,
-        and the code as its promotion code, which customers type at Stripe's checkout. Disabling or enabling the code here turns it off or
-        on in Stripe too. Without a key, make promotion codes in Stripe and link each code to its own on the partner's page.
-      </p>
+      <p>{t('codes.stripe.intro')}</p>
     </ApiKey>
   );
 }
@@ -281,11 +259,8 @@ function StripeKey({ program, saved }: { program: Program; saved: () => void }) 
 export function PromotionCodeSettings({ program, saved }: { program: Program; saved: () => void }) {
   return (
     <section class="panel" id="promotion-codes" aria-labelledby="promotion-codes-title">
-      <h2 id="promotion-codes-title">Promotion codes</h2>
-      <p>
-        A partner says "use code MAYA for 20 % off" in a video or a podcast: nobody clicks a link, and the sale still credits them. Each
-        partner's codes are on their page; a discount says what a code takes off.
-      </p>
+      <h2 id="promotion-codes-title">{t('sections.promotionCodes')}</h2>
+      <p>{t('codes.intro')}</p>
       <Discounts />
       <CodeRules program={program} saved={saved} />
       <StripeKey program={program} saved={saved} />

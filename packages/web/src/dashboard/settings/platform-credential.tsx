@@ -4,8 +4,9 @@
 // Replaced whole; removed behind a confirmation.
 
 import { useState } from 'preact/hooks';
-import { api, type PathOf } from '../common/api.js';
-import { Confirm, Saving, text, useSubmit } from '../common/forms.js';
+import { api, type PathOf } from '../../common/api.js';
+import { Confirm, Saving, text, useSubmit } from '../../common/forms.js';
+import { t, tx } from './words.js';
 
 type CredentialPath = Extract<PathOf<'post'>, `/v1/integrations/${string}/credential`>;
 
@@ -34,22 +35,19 @@ export function PlatformCredential({ platform, title, fields, hints, why, saved 
   });
   return (
     <section class="api-key platform-credential" aria-labelledby={`${platform}-credential-title`}>
-      <h4 id={`${platform}-credential-title`}>{title} API access</h4>
+      <h4 id={`${platform}-credential-title`}>{t('credential.title', { title })}</h4>
       <p>{why}</p>
       <p>
-        {hints ? (
-          <>
-            Set:{' '}
-            {fields.map((f, i) => (
-              <>
-                {i > 0 && ', '}
-                {f.label} <code>{hints[f.name]}</code>
-              </>
-            ))}
-          </>
-        ) : (
-          'Not set.'
-        )}
+        {hints
+          ? tx('credential.set', {
+              fields: fields.map((f, i) => (
+                <>
+                  {i > 0 && ', '}
+                  {f.label} <code>{hints[f.name]}</code>
+                </>
+              )),
+            })
+          : t('credential.none')}
       </p>
       <form onSubmit={onSubmit}>
         {fields.map((f) =>
@@ -76,24 +74,24 @@ export function PlatformCredential({ platform, title, fields, hints, why, saved 
         <Saving error={error} done={said === 'saved'} busy={busy} />
         {said === 'removed' && (
           <p role="status" class="ok">
-            Removed. Tally no longer calls {title}'s API.
+            {t('credential.removed', { title })}
           </p>
         )}
         <div class="buttons">
           <button type="submit" disabled={busy}>
-            {hints ? 'Replace' : 'Save'}
+            {hints ? t('replace') : t('save')}
           </button>
           {hints && (
             <button type="button" class="secondary" onClick={() => setAsking(true)}>
-              Remove
+              {t('remove')}
             </button>
           )}
         </div>
       </form>
       {asking && (
         <Confirm
-          title={`Remove the ${title} API access?`}
-          confirm="Remove"
+          title={t('credential.removeTitle', { title })}
+          confirm={t('remove')}
           danger
           onClose={() => setAsking(false)}
           onConfirm={async () => {
@@ -102,7 +100,7 @@ export function PlatformCredential({ platform, title, fields, hints, why, saved 
             saved();
           }}
         >
-          <p>Tally stops calling {title}'s API for this program.</p>
+          <p>{t('credential.removing', { title })}</p>
         </Confirm>
       )}
     </section>
