@@ -6,7 +6,7 @@
 
 import { t } from './language.js';
 
-export const SIGNAL_NAMES = [
+const NAMES = [
   'no_click',
   'address_burst',
   'browser_burst',
@@ -18,9 +18,10 @@ export const SIGNAL_NAMES = [
   'email_match',
   'quick_payment',
 ] as const;
-export type SignalName = (typeof SIGNAL_NAMES)[number];
+export type SignalName = (typeof NAMES)[number];
+export const SIGNAL_NAMES: SignalName[] = [...NAMES];
 
-const known = (signal: string): signal is SignalName => (SIGNAL_NAMES as readonly string[]).includes(signal);
+const known = (signal: string): signal is SignalName => (NAMES as readonly string[]).includes(signal);
 
 /** A signal's title; its own name for one the dashboard does not know. */
 export function signalTitle(signal: string): string {

@@ -146,7 +146,8 @@ const de: Catalogue<typeof en> = {
     },
     partner_address: {
       title: 'Die eigene Adresse eines Partners',
-      description: 'Die E-Mail-Adresse des Kunden ist die eigene oder die Auszahlungsadresse eines Partners, in diesem oder einem anderen Programm.',
+      description:
+        'Die E-Mail-Adresse des Kunden ist die eigene oder die Auszahlungsadresse eines Partners, in diesem oder einem anderen Programm.',
     },
     disposable_email: {
       title: 'Eine Wegwerf-E-Mail-Domain',
@@ -163,7 +164,8 @@ const de: Catalogue<typeof en> = {
     },
     email_match: {
       title: 'Nur per E-Mail zugeordnet',
-      description: 'Die Zahlung einer Abrechnungsplattform wurde der Empfehlung nur über die E-Mail-Adresse des Kunden zugeordnet, ohne Besuch davor.',
+      description:
+        'Die Zahlung einer Abrechnungsplattform wurde der Empfehlung nur über die E-Mail-Adresse des Kunden zugeordnet, ohne Besuch davor.',
     },
     quick_payment: {
       title: 'Sekunden nach dem Besuch bezahlt',

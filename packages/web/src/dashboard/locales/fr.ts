@@ -166,7 +166,8 @@ const fr: Catalogue<typeof en> = {
     },
     email_match: {
       title: "Rapproché par l'e-mail seul",
-      description: "Un paiement d'une plateforme de facturation a été rapproché du parrainage par le seul e-mail du client, sans visite avant.",
+      description:
+        "Un paiement d'une plateforme de facturation a été rapproché du parrainage par le seul e-mail du client, sans visite avant.",
     },
     quick_payment: {
       title: 'Payé quelques secondes après la visite',
