@@ -30,8 +30,9 @@ const Payments = lazyPage(() => import('./records/page.js').then((m) => withItsW
 const Clicks = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Clicks)));
 const Groups = lazyPage(() => import('./pages/groups.js').then((m) => m.Groups));
 const GroupPage = lazyPage(() => import('./pages/groups.js').then((m) => m.GroupPage));
-const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
-const Settings = lazyPage(() => import('./pages/settings.js').then((m) => m.Settings));
+const Payouts = lazyPage(() => import('./payouts/page.js').then((m) => withItsWords(m.Payouts)));
+// Settings → Integrations shows the payout settings, whose words are the payouts' part.
+const Settings = lazyPage(() => import('./pages/settings.js').then((m) => withItsWords(m.Settings)));
 const BillingEvents = lazyPage(() => import('./billing-events/page.js').then((m) => withItsWords(m.BillingEvents)));
 const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
 const WebhookDeliveries = lazyPage(() => import('./webhook-deliveries/page.js').then((m) => withItsWords(m.WebhookDeliveries)));
