@@ -34,7 +34,7 @@ const Payouts = lazyPage(() => import('./payouts/page.js').then((m) => withItsWo
 // Settings → Integrations shows the payout settings, whose words are the payouts' part.
 const Settings = lazyPage(() => import('./pages/settings.js').then((m) => withItsWords(m.Settings)));
 const BillingEvents = lazyPage(() => import('./billing-events/page.js').then((m) => withItsWords(m.BillingEvents)));
-const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
+const Review = lazyPage(() => import('./review/page.js').then((m) => withItsWords(m.Review)));
 const WebhookDeliveries = lazyPage(() => import('./webhook-deliveries/page.js').then((m) => withItsWords(m.WebhookDeliveries)));
 const Bounties = lazyPage(() => import('./bounties/page.js').then((m) => withItsWords(m.Bounties)));
 const BountyPage = lazyPage(() => import('./bounties/page.js').then((m) => withItsWords(m.BountyPage)));

@@ -27,7 +27,11 @@ const invoiceColumns = (): Column<Invoice>[] => [
     cell: (i) => <a href={href(`/partners/${i.attributes.partner_id}`)}>{i.attributes.supplier.name}</a>,
     text: (i) => i.attributes.supplier.name,
   },
-  { label: t('invoices.paid'), cell: (i) => dateTime(i.attributes.paid_at), text: (i) => new Date(i.attributes.paid_at * 1000).toISOString() },
+  {
+    label: t('invoices.paid'),
+    cell: (i) => dateTime(i.attributes.paid_at),
+    text: (i) => new Date(i.attributes.paid_at * 1000).toISOString(),
+  },
   {
     label: t('amount'),
     numeric: true,

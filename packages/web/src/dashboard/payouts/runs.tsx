@@ -95,7 +95,12 @@ const itemColumns = (documents: Document[]): Column<Item>[] => {
           .map((d) => d.label)
           .join(' '),
     },
-    { label: t('runs.since'), cell: (i) => dateTime(i.attributes.state_set_at), text: (i) => String(i.attributes.state_set_at), minor: true },
+    {
+      label: t('runs.since'),
+      cell: (i) => dateTime(i.attributes.state_set_at),
+      text: (i) => String(i.attributes.state_set_at),
+      minor: true,
+    },
   ];
 };
 
@@ -289,7 +294,12 @@ export function PayoutRuns({ changed }: { changed: () => void }) {
         }
       </Show>
       {asking && (
-        <Confirm title={question(asking).title} confirm={question(asking).confirm} onClose={() => setAsking(null)} onConfirm={() => act(asking)}>
+        <Confirm
+          title={question(asking).title}
+          confirm={question(asking).confirm}
+          onClose={() => setAsking(null)}
+          onConfirm={() => act(asking)}
+        >
           <p>{question(asking).text}</p>
         </Confirm>
       )}

@@ -34,7 +34,9 @@ function PaypalPayouts({ owner }: { owner: boolean }) {
       <div class="panel-head">
         <h3 id="paypal-title">PayPal Payouts</h3>
         {connected !== undefined && (
-          <span class={`state ${connected ? 'connected' : 'unconnected'}`}>{connected ? t('paypal.connected') : t('paypal.notConnected')}</span>
+          <span class={`state ${connected ? 'connected' : 'unconnected'}`}>
+            {connected ? t('paypal.connected') : t('paypal.notConnected')}
+          </span>
         )}
       </div>
       <Show loaded={loaded}>
@@ -124,7 +126,9 @@ function scheduleWords(s: { every: Every; day: number; time_zone: string }): str
 function ScheduleFields({ schedule, owner }: { schedule: { every: Every; day: number; time_zone: string }; owner: boolean }) {
   const [every, setEvery] = useState<Every>(schedule.every);
   const days =
-    every === 'weekly' ? WEEKDAYS.map((_, i) => [i + 1, weekday(i + 1)] as const) : [...Array(28)].map((_, i) => [i + 1, int(i + 1)] as const);
+    every === 'weekly'
+      ? WEEKDAYS.map((_, i) => [i + 1, weekday(i + 1)] as const)
+      : [...Array(28)].map((_, i) => [i + 1, int(i + 1)] as const);
   return (
     <fieldset class="choices" disabled={!owner}>
       <legend>{t('schedule.legend')}</legend>

@@ -18,7 +18,8 @@ const de: Catalogue<typeof en> = {
     pdf: 'PDF',
     download: 'Herunterladen',
     none: 'Noch keine Gutschriften',
-    noneText: 'Wird ein Stapel als ausgezahlt markiert, erhält jeder seiner Partner eine Gutschrift (Selbstfakturierung), fortlaufend nummeriert.',
+    noneText:
+      'Wird ein Stapel als ausgezahlt markiert, erhält jeder seiner Partner eine Gutschrift (Selbstfakturierung), fortlaufend nummeriert.',
   },
   owed: {
     title: 'Derzeit geschuldet',
@@ -58,7 +59,8 @@ const de: Catalogue<typeof en> = {
     text: 'Die auszahlbaren Provisionen jeder Währung kommen in einen Stapel, der sie hält, bis Sie ihn als ausgezahlt markieren oder stornieren. Ausgezahlt wird erst, wenn Sie die Datei bei PayPal hochladen.',
     nothing:
       'Nichts Neues auszuzahlen: Was geschuldet ist, liegt bereits in einem offenen Stapel, ist noch in der Haltefrist, liegt unter einem Mindestbetrag oder gehört Partnern ohne PayPal-Adresse.',
-    made_one: '{{n}} Stapel exportiert. Laden Sie die Datei herunter, laden Sie sie bei PayPal Payouts hoch und markieren Sie sie dann als ausgezahlt:',
+    made_one:
+      '{{n}} Stapel exportiert. Laden Sie die Datei herunter, laden Sie sie bei PayPal Payouts hoch und markieren Sie sie dann als ausgezahlt:',
     made_other:
       '{{n}} Stapel exportiert. Laden Sie jede Datei herunter, laden Sie sie bei PayPal Payouts hoch und markieren Sie sie dann als ausgezahlt:',
     file: 'Datei {{currency}}',

@@ -41,7 +41,8 @@ export default {
     none: 'No payouts yet',
     noneText: 'Export a PayPal file above: it becomes a batch that holds its commissions until you mark it paid.',
     markPaidTitle: 'Mark {{amount}} paid?',
-    markPaidText: 'Do this once PayPal has paid the file: its commissions become paid. Nothing moves if any of them changed since the export.',
+    markPaidText:
+      'Do this once PayPal has paid the file: its commissions become paid. Nothing moves if any of them changed since the export.',
     cancelTitle: 'Cancel this batch?',
     cancelConfirm: 'Cancel batch',
     cancelText: 'Its commissions are free for the next export. Only for a file that was never uploaded, or that PayPal refused.',
@@ -60,7 +61,8 @@ export default {
   runs: {
     title: 'Payout runs',
     make: 'Make a payout run',
-    intro: "A run pays partners through their payout methods, by the providers' APIs: an admin makes it, an owner approves it, then it is sent.",
+    intro:
+      "A run pays partners through their payout methods, by the providers' APIs: an admin makes it, an owner approves it, then it is sent.",
     states: { draft: 'draft', approved: 'approved', sent: 'sent' },
     // "3 pending · 1 failed": a run's payouts counted by their state.
     counts: {

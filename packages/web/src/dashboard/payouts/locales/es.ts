@@ -159,7 +159,8 @@ const es: Catalogue<typeof en> = {
     live: 'la API de producción de PayPal: usa las credenciales de una app REST de producción.',
     sandbox: 'el sandbox de PayPal: usa las credenciales de una app REST de sandbox; no se paga nada real.',
     other: 'un servidor propio, {{url}}',
-    intro: 'Las rondas de liquidación pagan a los socios que eligieron PayPal mediante la API Payouts de PayPal. Este servidor llama a {{where}}',
+    intro:
+      'Las rondas de liquidación pagan a los socios que eligieron PayPal mediante la API Payouts de PayPal. Este servidor llama a {{where}}',
     setting: '(PAYPAL_API_URL en los ajustes del servidor elige sandbox o producción.)',
     step1:
       'En el panel de desarrollador de PayPal, Apps & Credentials, crea una app REST con Payouts y copia su id de cliente y su secreto.',
@@ -189,7 +190,8 @@ const es: Catalogue<typeof en> = {
     legend: 'Calendario de liquidaciones',
     off: 'Ninguna ronda se crea sola: un administrador crea cada una.',
     weeklyText: 'Cada {{weekday}} a medianoche ({{zone}}) se crea una ronda en borrador, que espera la aprobación de un propietario.',
-    monthlyText: 'El día {{day}} de cada mes a medianoche ({{zone}}) se crea una ronda en borrador, que espera la aprobación de un propietario.',
+    monthlyText:
+      'El día {{day}} de cada mes a medianoche ({{zone}}) se crea una ronda en borrador, que espera la aprobación de un propietario.',
     make: 'Crear una ronda',
     every: { off: 'Desactivado', weekly: 'Cada semana', monthly: 'Cada mes' },
     on: 'El',

@@ -49,7 +49,7 @@ const fr: Catalogue<typeof en> = {
     cancelTitle: 'Annuler ce lot ?',
     cancelConfirm: 'Annuler le lot',
     cancelText:
-      "Ses commissions redeviennent disponibles pour le prochain export. Uniquement pour un fichier jamais importé, ou que PayPal a refusé.",
+      'Ses commissions redeviennent disponibles pour le prochain export. Uniquement pour un fichier jamais importé, ou que PayPal a refusé.',
   },
   export: {
     button: 'Exporter un fichier PayPal',
@@ -57,13 +57,10 @@ const fr: Catalogue<typeof en> = {
     confirm: 'Exporter',
     text: "Les commissions payables de chaque devise vont dans un lot, qui les retient jusqu'à ce que vous le marquiez comme versé ou l'annuliez. Rien n'est payé avant que vous importiez le fichier dans PayPal.",
     nothing:
-      "Rien de nouveau à verser : ce qui est dû est déjà dans un lot ouvert, encore dans sa période de rétention, sous un versement minimum, ou dû à des partenaires sans adresse PayPal.",
-    made_one:
-      '{{n}} lot exporté. Téléchargez le fichier, importez-le dans PayPal Payouts, puis marquez-le comme versé :',
-    made_many:
-      '{{n}} de lots exportés. Téléchargez chaque fichier, importez-le dans PayPal Payouts, puis marquez-le comme versé :',
-    made_other:
-      '{{n}} lots exportés. Téléchargez chaque fichier, importez-le dans PayPal Payouts, puis marquez-le comme versé :',
+      'Rien de nouveau à verser : ce qui est dû est déjà dans un lot ouvert, encore dans sa période de rétention, sous un versement minimum, ou dû à des partenaires sans adresse PayPal.',
+    made_one: '{{n}} lot exporté. Téléchargez le fichier, importez-le dans PayPal Payouts, puis marquez-le comme versé :',
+    made_many: '{{n}} de lots exportés. Téléchargez chaque fichier, importez-le dans PayPal Payouts, puis marquez-le comme versé :',
+    made_other: '{{n}} lots exportés. Téléchargez chaque fichier, importez-le dans PayPal Payouts, puis marquez-le comme versé :',
     file: 'Fichier {{currency}}',
   },
   runs: {
@@ -164,10 +161,11 @@ const fr: Catalogue<typeof en> = {
     live: "l'API de production de PayPal : utilisez les identifiants d'une app REST de production.",
     sandbox: "la sandbox de PayPal : utilisez les identifiants d'une app REST sandbox ; rien n'est réellement payé.",
     other: 'un serveur à part, {{url}}',
-    intro: "Les séries de versements paient les partenaires qui ont choisi PayPal via l'API Payouts de PayPal. Ce serveur appelle {{where}}",
+    intro:
+      "Les séries de versements paient les partenaires qui ont choisi PayPal via l'API Payouts de PayPal. Ce serveur appelle {{where}}",
     setting: '(PAYPAL_API_URL dans les réglages du serveur choisit la sandbox ou la production.)',
     step1:
-      "Dans le tableau de bord développeur de PayPal, Apps & Credentials, créez une app REST avec Payouts et copiez son identifiant client et son secret.",
+      'Dans le tableau de bord développeur de PayPal, Apps & Credentials, créez une app REST avec Payouts et copiez son identifiant client et son secret.',
     step2: "Ajoutez à l'app un webhook avec cette URL, pour les événements {{events}} : {{url}}",
     step3: "Collez ici l'identifiant client, le secret et l'identifiant du webhook.",
     copy: "Copier l'URL",
@@ -194,7 +192,8 @@ const fr: Catalogue<typeof en> = {
     legend: 'Calendrier des versements',
     off: "Aucune série n'est créée d'elle-même : un admin crée chacune.",
     weeklyText: "Une série en brouillon est créée chaque {{weekday}} à minuit ({{zone}}) et attend l'approbation d'un propriétaire.",
-    monthlyText: "Une série en brouillon est créée le {{day}} de chaque mois à minuit ({{zone}}) et attend l'approbation d'un propriétaire.",
+    monthlyText:
+      "Une série en brouillon est créée le {{day}} de chaque mois à minuit ({{zone}}) et attend l'approbation d'un propriétaire.",
     make: 'Créer une série',
     every: { off: 'Désactivé', weekly: 'Chaque semaine', monthly: 'Chaque mois' },
     on: 'Le',
