@@ -1,7 +1,8 @@
 // The dashboard in German, in Chromium (docs/languages.md): an owner who chose Deutsch in
-// the header reads the shell, the pages, money and dates in German, after a reload too,
-// and "Your browser's language" gives the choice back to an English browser; an owner
-// with a German browser and no choice reads German from the start. axe-core clean.
+// the header reads the shell, the pages (the payouts and the review queue among them), money
+// and dates in German, after a reload too, and "Your browser's language" gives the choice
+// back to an English browser; an owner with a German browser and no choice reads German
+// from the start. axe-core clean.
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +55,26 @@ describe('the dashboard in German', () => {
     expect(await lang(page)).toBe('de');
     expect(await axeFindings(page)).toEqual([]);
 
+    // The payouts and the review queue, each a chunk with its own words: their headings, empty states and money in German.
+    await page.goto(`${url}/dashboard/payouts`);
+    await waitForText(page, 'Auszahlungsläufe');
+    await waitForText(page, 'Noch keine Auszahlungsläufe');
+    const payouts = await bodyText(page);
+    for (const words of ['Auszahlungslauf erstellen', 'PayPal-Datei exportieren', 'Derzeit geschuldet', 'Noch keine Gutschriften'])
+      expect(payouts).toContain(words);
+    expect(payouts).toContain('15,00\u00a0$');
+    expect(payouts).not.toContain('Payout runs');
+    expect(await axeFindings(page)).toEqual([]);
+    await page.goto(`${url}/dashboard/review`);
+    await waitForText(page, 'Nichts wird zur Prüfung zurückgehalten');
+    const review = await bodyText(page);
+    for (const words of ['Zurückgehalten', 'Entschieden', 'Prüfsignale', 'Keine Provision wird zurückgehalten.'])
+      expect(review).toContain(words);
+    expect(review).not.toContain('Held commissions');
+    expect(await axeFindings(page)).toEqual([]);
+
+    await page.goto(`${url}/dashboard/commissions`);
+    await waitForText(page, 'Als ausgezahlt markieren');
     await choose(page, 'Sprache', '');
     await waitForText(page, 'Mark paid');
     expect(await lang(page)).toBe('en');
