@@ -106,9 +106,14 @@ const itemColumns = (documents: Document[]): Column<Item>[] => {
 
 /** What a skipped partner is owed, in the API's major units ("-7.00": clawbacks exceed earnings); as sent when the currency is unknown (then minor units). */
 function owedOf(s: Skipped): string {
-  if (s.reason === 'unknown currency') return `${s.amount} ${s.currency}`;
   const negative = s.amount.startsWith('-');
-  return money((negative ? -1 : 1) * parseMajor(s.amount.replace(/^-/, ''), s.currency), s.currency);
+  try {
+    if (s.reason !== 'unknown currency')
+      return money((negative ? -1 : 1) * parseMajor(s.amount.slice(negative ? 1 : 0), s.currency), s.currency);
+  } catch {
+    // Not an amount of the currency's digits: shown as sent rather than not at all.
+  }
+  return `${s.amount} ${s.currency}`;
 }
 
 /** The API's reason a partner was skipped, in words: its codes, and a provider's own detail as it said it. */
