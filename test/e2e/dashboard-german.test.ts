@@ -83,6 +83,24 @@ describe('the dashboard in German', () => {
     await waitForText(page, 'Noch keine Webhook-Endpunkte');
     expect(await axeFindings(page)).toEqual([]);
 
+    // The payouts and the review queue, each a chunk with its own words: their headings, empty states and money in German.
+    await page.goto(`${url}/dashboard/payouts`);
+    await waitForText(page, 'Auszahlungsläufe');
+    await waitForText(page, 'Noch keine Auszahlungsläufe');
+    const payouts = await bodyText(page);
+    for (const words of ['Auszahlungslauf erstellen', 'PayPal-Datei exportieren', 'Derzeit geschuldet', 'Noch keine Gutschriften'])
+      expect(payouts).toContain(words);
+    expect(payouts).toContain('15,00\u00a0$');
+    expect(payouts).not.toContain('Payout runs');
+    expect(await axeFindings(page)).toEqual([]);
+    await page.goto(`${url}/dashboard/review`);
+    await waitForText(page, 'Nichts wird zur Prüfung zurückgehalten');
+    const review = await bodyText(page);
+    for (const words of ['Zurückgehalten', 'Entschieden', 'Prüfsignale', 'Keine Provision wird zurückgehalten.'])
+      expect(review).toContain(words);
+    expect(review).not.toContain('Held commissions');
+    expect(await axeFindings(page)).toEqual([]);
+
     await page.goto(`${url}/dashboard/commissions`);
     await waitForText(page, 'Als ausgezahlt markieren');
     await choose(page, 'Sprache', '');

@@ -7,14 +7,26 @@
 // question and sends it; PayPal's signed webhook marks one payout paid and a refresh the
 // other; a payout PayPal failed shows its reason and is retried alone; each payout shows
 // PayPal's fee apart and its invoice, and one returned after it was paid its credit note,
-// there and in the partner's portal. Each page is clean under axe-core and readable at 360 px.
+// there and in the partner's portal; once the owner's proof is old, approving asks for it again
+// first (step-up). Each page is clean under axe-core and readable at 360 px.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiWith, axeFindings, bodyText, overflowsSideways, press, redeemLink, signInFirst, waitForText, type Api } from './dashboard.js';
+import {
+  apiWith,
+  axeFindings,
+  bodyText,
+  OWNER,
+  overflowsSideways,
+  press,
+  redeemLink,
+  signInFirst,
+  waitForText,
+  type Api,
+} from './dashboard.js';
 import { consoleProblems } from './driver.js';
 import { launchChromium, startDemoCollector } from './stack.js';
 import { CLIENT, FakePaypal, WEBHOOK_ID } from '../collector/paypal-api.js';
@@ -151,7 +163,8 @@ describe('a payout run from the dashboard', () => {
     await waitForText(page, 'Not in the run: one partner cannot be paid yet.');
     const skipped = await page.locator('.notice tbody tr').allInnerTexts();
     expect(skipped).toHaveLength(1);
-    expect(skipped[0]).toMatch(/^Cleo\s+7\.00 USD\s+\S/);
+    // What they are owed in the dashboard's locale, as every amount is.
+    expect(skipped[0]).toMatch(/^Cleo\s+\$7\.00\s+\S/);
     await waitForText(page, '2 pending');
     const rows = await payoutRows();
     // No provider fee is known before PayPal states it.
@@ -311,5 +324,27 @@ describe('a payout run from the dashboard', () => {
     expect(await overflowsSideways(portal)).toBe(false);
     await portal.context().close();
     expect(problems).toEqual([]);
+  });
+
+  it('asks the owner to prove it again before approving once their proof is old, then approves the run', async () => {
+    partners.eli = await owedPartner('Eli', 800, true);
+    await page.goto(at('/payouts'));
+    await press(page, 'Make a payout run');
+    await press(page, 'Make run', 'dialog');
+    await page.locator('.payout-run tbody tr', { hasText: 'eli@partners.test' }).waitFor();
+    // The session's proof as it would be ten minutes on: the clock is the machine's here.
+    await collector.server.db.transaction((tx) => tx.run('UPDATE sessions SET verified_at = 0'));
+    await press(page, 'Approve', '.payout-run');
+    await press(page, 'Approve', 'dialog');
+    await waitForText(page, 'Confirm it is you');
+    expect(await page.locator('.payout-run .panel-head .state').innerText()).toBe('draft');
+    await page.fill('dialog input[name=password]', OWNER.password);
+    await press(page, 'Continue', 'dialog');
+    await expect.poll(() => page.locator('.payout-run .panel-head .state').innerText()).toBe('approved');
+    expect(await page.locator('dialog[open]').count()).toBe(0);
+    expect((await api('GET', '/v1/payout_runs')).data[0].attributes).toMatchObject({
+      state: 'approved',
+      approved_by: expect.stringMatching(/^user /),
+    });
   });
 });

@@ -64,13 +64,13 @@ it('keeps the bundles within budget, and the snippet free of dashboard code', ()
   expect(gz(entry)).toBeLessThan(ENTRY_BUDGET);
   expect(gz(chart)).toBeLessThan(CHART_BUDGET);
   // Payouts and settings are their own chunks, fetched when first opened, not part of the entry. The
-  // settings are an area (settings/page.tsx, a chunk named "page" like every area's): found by their words.
-  expect(assets.some((n) => /^payouts-.*\.js$/.test(n))).toBe(true);
-  const settings = assets.filter(
-    (n) => n.endsWith('.js') && readFileSync(new URL(`assets/${n}`, DIST), 'utf8').includes('Settings sections'),
-  );
+  // areas (settings/page.tsx, payouts/page.tsx: chunks named "page" like every area's), found by their words.
+  const chunksSaying = (words: string) =>
+    assets.filter((n) => n.endsWith('.js') && readFileSync(new URL(`assets/${n}`, DIST), 'utf8').includes(words));
+  const settings = chunksSaying('Settings sections');
   expect(settings.length).toBeGreaterThan(0);
   expect(settings).not.toContain(entry);
+  expect(chunksSaying('/v1/payout_runs')).toEqual([expect.stringMatching(/^page-.*\.js$/)]);
   const tracker = readFileSync(new URL('../../packages/tracker/dist/tracker.js', import.meta.url), 'utf8');
   for (const marker of ['preact', 'uPlot', '/v1/auth', 'dashboard']) expect(tracker).not.toContain(marker);
 });

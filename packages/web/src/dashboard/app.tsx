@@ -30,10 +30,11 @@ const Payments = lazyPage(() => import('./records/page.js').then((m) => withItsW
 const Clicks = lazyPage(() => import('./records/page.js').then((m) => withItsWords(m.Clicks)));
 const Groups = lazyPage(() => import('./groups/page.js').then((m) => withItsWords(m.Groups)));
 const GroupPage = lazyPage(() => import('./groups/page.js').then((m) => withItsWords(m.GroupPage)));
-const Payouts = lazyPage(() => import('./pages/payouts.js').then((m) => m.Payouts));
+const Payouts = lazyPage(() => import('./payouts/page.js').then((m) => withItsWords(m.Payouts)));
+// Settings → Integrations shows the payout settings, whose words are the payouts' part.
 const Settings = lazyPage(() => import('./settings/page.js').then((m) => withItsWords(m.Settings)));
 const BillingEvents = lazyPage(() => import('./billing-events/page.js').then((m) => withItsWords(m.BillingEvents)));
-const Review = lazyPage(() => import('./pages/review.js').then((m) => m.Review));
+const Review = lazyPage(() => import('./review/page.js').then((m) => withItsWords(m.Review)));
 const WebhookDeliveries = lazyPage(() => import('./webhook-deliveries/page.js').then((m) => withItsWords(m.WebhookDeliveries)));
 const Bounties = lazyPage(() => import('./bounties/page.js').then((m) => withItsWords(m.Bounties)));
 const BountyPage = lazyPage(() => import('./bounties/page.js').then((m) => withItsWords(m.BountyPage)));

@@ -126,6 +126,53 @@ const de: Catalogue<typeof en> = {
     send: 'Senden',
     testText: 'Ein webhook.test-Ereignis wird jetzt zugestellt, signiert wie jedes andere, und bei seinen Zustellungen aufbewahrt.',
   },
+  signals: {
+    no_click: {
+      title: 'Kein Besuch vor der Conversion',
+      description: 'Die Klick-ID des Besuchers wurde vor der Conversion nie bei einem Besuch über den Link eines Partners gesehen.',
+    },
+    address_burst: {
+      title: 'Viele Personen von einer Adresse',
+      description: 'Mehr als 5 verschiedene Personen haben innerhalb einer Stunde von einer Client-Adresse aus konvertiert.',
+    },
+    browser_burst: {
+      title: 'Viele Personen aus einem Browser',
+      description: 'Mehr als 2 verschiedene Personen haben innerhalb eines Tages mit der Klick-ID eines Browsers konvertiert.',
+    },
+    click_rate: {
+      title: 'Klicks in einem Tempo, das kein Mensch schafft',
+      description:
+        'Die konvertierende Adresse hat innerhalb einer Stunde 100 neue Klicks auf die Links des Programms gemacht. Standardmäßig aus: Über die geteilte Adresse eines Mobilfunkanbieters laufen die Klicks vieler Menschen.',
+    },
+    partner_address: {
+      title: 'Die eigene Adresse eines Partners',
+      description:
+        'Die E-Mail-Adresse des Kunden ist die eigene oder die Auszahlungsadresse eines Partners, in diesem oder einem anderen Programm.',
+    },
+    disposable_email: {
+      title: 'Eine Wegwerf-E-Mail-Domain',
+      description: 'Die E-Mail-Adresse des Kunden liegt bei einer Wegwerf-Domain (mailinator.com und Ähnliche).',
+    },
+    paid_ads: {
+      title: 'Bezahlte Anzeigen auf die Marke',
+      description:
+        'Der Besuch trug die Klick-ID einer bezahlten Anzeige (gclid, fbclid, msclkid, ttclid…): Schalten Sie dies ein, wenn Partner nicht auf Ihre Marke werben dürfen. Standardmäßig aus.',
+    },
+    shared_payout: {
+      title: 'Eine Auszahlungsadresse mehrerer Partner',
+      description: 'Die Auszahlungsadresse des gutgeschriebenen Partners gehört auch einem anderen Partner.',
+    },
+    email_match: {
+      title: 'Nur per E-Mail zugeordnet',
+      description:
+        'Die Zahlung einer Abrechnungsplattform wurde der Empfehlung nur über die E-Mail-Adresse des Kunden zugeordnet, ohne Besuch davor.',
+    },
+    quick_payment: {
+      title: 'Sekunden nach dem Besuch bezahlt',
+      description:
+        'Die erste Zahlung einer Empfehlung kam innerhalb von 10 Sekunden nach ihrem Besuch, schneller, als sich ein Mensch anmeldet und bezahlt. Standardmäßig aus: Die Zahlungszeit einer Abrechnungsplattform folgt deren eigener Uhr.',
+    },
+  },
 };
 
 export default de;

@@ -128,6 +128,51 @@ const es: Catalogue<typeof en> = {
     send: 'Enviar',
     testText: 'Se le entrega ahora un evento webhook.test, firmado como todos, y se guarda entre sus envíos.',
   },
+  signals: {
+    no_click: {
+      title: 'Ninguna visita antes de la conversión',
+      description: 'El id de clic del visitante nunca se vio en una visita por el enlace de un socio antes de convertir.',
+    },
+    address_burst: {
+      title: 'Muchas personas desde una dirección',
+      description: 'Más de 5 personas distintas convirtieron desde una misma dirección de cliente en menos de una hora.',
+    },
+    browser_burst: {
+      title: 'Muchas personas desde un navegador',
+      description: 'Más de 2 personas distintas convirtieron con el id de clic de un mismo navegador en menos de un día.',
+    },
+    click_rate: {
+      title: 'Clics a un ritmo que ninguna persona alcanza',
+      description:
+        'La dirección que convierte hizo 100 clics nuevos en los enlaces del programa en menos de una hora. Desactivado por defecto: la dirección compartida de un operador móvil lleva los clics de muchas personas.',
+    },
+    partner_address: {
+      title: 'La propia dirección de un socio',
+      description: 'El correo del cliente es la dirección propia o de pago de un socio, en este programa o en cualquier otro.',
+    },
+    disposable_email: {
+      title: 'Un dominio de correo desechable',
+      description: 'El correo del cliente está en un dominio desechable (mailinator.com y similares).',
+    },
+    paid_ads: {
+      title: 'Anuncios de pago sobre la marca',
+      description:
+        'La visita llevaba el id de clic de un anuncio de pago (gclid, fbclid, msclkid, ttclid…): actívalo si los socios no pueden anunciarse con tu marca. Desactivado por defecto.',
+    },
+    shared_payout: {
+      title: 'Una dirección de pago compartida por varios socios',
+      description: 'La dirección de pago del socio acreditado es también la de otro socio.',
+    },
+    email_match: {
+      title: 'Asociado solo por el correo',
+      description: 'El pago de una plataforma de facturación se asoció al referido solo por el correo del cliente, sin visita antes.',
+    },
+    quick_payment: {
+      title: 'Pagado segundos después de la visita',
+      description:
+        'El primer pago de un referido llegó menos de 10 segundos después de su visita, más rápido de lo que una persona se registra y paga. Desactivado por defecto: la hora de pago de una plataforma de facturación sigue su propio reloj.',
+    },
+  },
 };
 
 export default es;

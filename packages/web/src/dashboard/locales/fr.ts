@@ -129,6 +129,52 @@ const fr: Catalogue<typeof en> = {
     send: 'Envoyer',
     testText: 'Un événement webhook.test lui est envoyé maintenant, signé comme tous les autres, et conservé parmi ses envois.',
   },
+  signals: {
+    no_click: {
+      title: 'Aucune visite avant la conversion',
+      description: "L'identifiant de clic du visiteur n'a jamais été vu lors d'une visite par le lien d'un partenaire avant sa conversion.",
+    },
+    address_burst: {
+      title: 'Beaucoup de personnes depuis une adresse',
+      description: "Plus de 5 personnes différentes ont converti depuis une même adresse client en moins d'une heure.",
+    },
+    browser_burst: {
+      title: 'Beaucoup de personnes depuis un navigateur',
+      description: "Plus de 2 personnes différentes ont converti avec l'identifiant de clic d'un même navigateur en moins d'un jour.",
+    },
+    click_rate: {
+      title: 'Des clics à un rythme humainement impossible',
+      description:
+        "L'adresse qui convertit a fait 100 nouveaux clics sur les liens du programme en moins d'une heure. Désactivé par défaut : l'adresse partagée d'un opérateur mobile porte les clics de nombreuses personnes.",
+    },
+    partner_address: {
+      title: "L'adresse d'un partenaire",
+      description: "L'e-mail du client est l'adresse personnelle ou de paiement d'un partenaire, dans ce programme ou un autre.",
+    },
+    disposable_email: {
+      title: 'Un domaine d’e-mail jetable',
+      description: "L'e-mail du client est sur un domaine jetable (mailinator.com et consorts).",
+    },
+    paid_ads: {
+      title: 'Publicités payantes sur la marque',
+      description:
+        "La visite portait l'identifiant de clic d'une publicité payante (gclid, fbclid, msclkid, ttclid…) : activez-le si les partenaires n'ont pas le droit de faire de la publicité sur votre marque. Désactivé par défaut.",
+    },
+    shared_payout: {
+      title: 'Une adresse de paiement partagée par plusieurs partenaires',
+      description: "L'adresse de paiement du partenaire crédité est aussi celle d'un autre partenaire.",
+    },
+    email_match: {
+      title: "Rapproché par l'e-mail seul",
+      description:
+        "Un paiement d'une plateforme de facturation a été rapproché du parrainage par le seul e-mail du client, sans visite avant.",
+    },
+    quick_payment: {
+      title: 'Payé quelques secondes après la visite',
+      description:
+        "Le premier paiement d'un parrainage est arrivé moins de 10 secondes après sa visite, plus vite qu'une personne ne s'inscrit et ne paie. Désactivé par défaut : l'heure de paiement d'une plateforme de facturation suit sa propre horloge.",
+    },
+  },
 };
 
 export default fr;

@@ -5,7 +5,7 @@
 // shown only by its last letters; a platform with one is connected. Lemon Squeezy's card
 // also takes the program's API key for it (api-key.tsx, as Stripe's in Promotion codes):
 // its order webhooks name no discount code, so with a key Tally asks its API for an order's.
-// After them, paying partners: PayPal for payout runs and the payout methods (../payout-settings.tsx).
+// After them, paying partners: PayPal for payout runs and the payout methods (../payouts/settings.tsx).
 
 import { useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
@@ -16,7 +16,7 @@ import { CopyButton, Show, Table, type Column } from '../../common/ui.js';
 import { ApiKey } from './api-key.js';
 import { PlatformCredential } from './platform-credential.js';
 import { PLATFORM_TITLES, PLATFORMS, type Platform } from '../billing.js';
-import { Payments } from '../payout-settings.js';
+import { Payments } from '../payouts/settings.js';
 import { href, useRole } from '../session.js';
 import { TRACK_CALL } from '../track-call.js';
 import { t, tx } from './words.js';

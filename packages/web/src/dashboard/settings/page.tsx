@@ -14,7 +14,7 @@ import { Confirm, text, useSubmit, Saving } from '../../common/forms.js';
 import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../common/languages.js';
 import { useLoad, type Loaded } from '../../common/use-api.js';
 import { CopyButton, Failure, Show, Table, type Column } from '../../common/ui.js';
-import { SIGNAL_NAMES, SIGNAL_TEXT, signalTitle } from '../review.js';
+import { SIGNAL_NAMES, signalDescription, signalTitle } from '../review.js';
 import { RuleFields, rulesFrom } from '../rules.js';
 import { href, useSession } from '../session.js';
 import { TRACK_CALL } from '../track-call.js';
@@ -146,7 +146,7 @@ function ReviewSignals({ program, saved }: { program: Program; saved: () => void
             <input name={n} type="checkbox" checked={chosen[n] ?? false} />
             <span>
               {signalTitle(n)}
-              {Object.hasOwn(SIGNAL_TEXT, n) && <span class="hint"> — {SIGNAL_TEXT[n as keyof typeof SIGNAL_TEXT].description}</span>}
+              {signalDescription(n) && <span class="hint"> — {signalDescription(n)}</span>}
             </span>
           </label>
         ))}

@@ -1,5 +1,5 @@
 // Paying partners: what is owed per partner and currency, payout runs through the providers'
-// APIs (payout-runs.tsx), the export that makes PayPal's file (a batch holds its commissions
+// APIs (runs.tsx), the export that makes PayPal's file (a batch holds its commissions
 // until it is marked paid or cancelled), and past batches.
 
 import { useLocation } from 'preact-iso/router';
@@ -10,90 +10,97 @@ import { useLoad } from '../../common/use-api.js';
 import { Confirm } from '../../common/forms.js';
 import { Empty, Show, Table, type Column } from '../../common/ui.js';
 import { href } from '../session.js';
-import { PayoutRuns } from '../payout-runs.js';
+import { PayoutRuns } from './runs.js';
+import { t } from './words.js';
 
 type Owed = Answer<'/v1/payouts/owed'>['data'][number];
 type Batch = Answer<'/v1/payout_batches'>['data'][number];
 type Invoice = Answer<'/v1/invoices'>['data'][number];
 
+// The columns are made when the page renders, so their headings are in the language spoken then.
+
 /** Each partner's self-billing invoice of a paid batch (docs/payouts.md#invoices), newest first. */
-const INVOICES: Column<Invoice>[] = [
-  { label: 'Number', cell: (i) => i.attributes.label, text: (i) => i.attributes.label },
+const invoiceColumns = (): Column<Invoice>[] => [
+  { label: t('invoices.number'), cell: (i) => i.attributes.label, text: (i) => i.attributes.label },
   {
-    label: 'Partner',
+    label: t('partner'),
     cell: (i) => <a href={href(`/partners/${i.attributes.partner_id}`)}>{i.attributes.supplier.name}</a>,
     text: (i) => i.attributes.supplier.name,
   },
-  { label: 'Paid', cell: (i) => dateTime(i.attributes.paid_at), text: (i) => new Date(i.attributes.paid_at * 1000).toISOString() },
   {
-    label: 'Amount',
+    label: t('invoices.paid'),
+    cell: (i) => dateTime(i.attributes.paid_at),
+    text: (i) => new Date(i.attributes.paid_at * 1000).toISOString(),
+  },
+  {
+    label: t('amount'),
     numeric: true,
     cell: (i) => money(i.attributes.amount, i.attributes.currency),
     text: (i) => `${i.attributes.amount} ${i.attributes.currency}`,
   },
   {
-    label: 'PDF',
+    label: t('invoices.pdf'),
     cell: (i) => (
       <a class="button-link" href={apiHref('/v1/invoices/{id}/pdf', { path: { id: i.id } })} download>
-        Download
+        {t('invoices.download')}
       </a>
     ),
   },
 ];
 
-const OWED: Column<Owed & { id: string }>[] = [
-  { label: 'Partner', cell: (r) => <a href={href(`/partners/${r.partner_id}`)}>{r.name}</a>, text: (r) => r.name },
+const owedColumns = (): Column<Owed & { id: string }>[] => [
+  { label: t('partner'), cell: (r) => <a href={href(`/partners/${r.partner_id}`)}>{r.name}</a>, text: (r) => r.name },
   {
     label: 'PayPal',
-    cell: (r) => r.paypal_email ?? <span class="warn">missing: add it to pay them</span>,
+    cell: (r) => r.paypal_email ?? <span class="warn">{t('owed.missing')}</span>,
     text: (r) => r.paypal_email ?? '',
   },
-  { label: 'Commissions', numeric: true, cell: (r) => int(r.commissions), text: (r) => String(r.commissions) },
-  { label: 'Owed', numeric: true, cell: (r) => money(r.amount, r.currency), text: (r) => `${r.amount} ${r.currency}` },
-  { label: 'Next export', cell: (r) => <span class={r.due ? '' : 'warn'}>{dueText(r)}</span>, text: dueText },
+  { label: t('owed.commissions'), numeric: true, cell: (r) => int(r.commissions), text: (r) => String(r.commissions) },
+  { label: t('owedColumn'), numeric: true, cell: (r) => money(r.amount, r.currency), text: (r) => `${r.amount} ${r.currency}` },
+  { label: t('owed.next'), cell: (r) => <span class={r.due ? '' : 'warn'}>{dueText(r)}</span>, text: dueText },
 ];
 
 /** Whether the next export pays the partner, and if not, why (the export skips them the same way). */
 function dueText(r: Owed): string {
-  if (r.due) return 'pays this';
-  if (r.paypal_email === null) return 'skipped: no PayPal address';
-  if (r.amount <= 0) return 'skipped: clawbacks exceed earnings, carried over';
-  return `waits: below the minimum of ${money(r.minimum, r.currency)}`;
+  if (r.due) return t('owed.paysThis');
+  if (r.paypal_email === null) return t('owed.noPaypal');
+  if (r.amount <= 0) return t('owed.clawbacks');
+  return t('owed.belowMinimum', { amount: money(r.minimum, r.currency) });
 }
 
 /** The batches' columns; `ask` opens the question before a batch is marked paid or cancelled. */
 function batchColumnsOf(ask: (batch: Batch, action: 'paid' | 'cancel') => void): Column<Batch>[] {
   return [
     {
-      label: 'Exported',
+      label: t('batches.exported'),
       cell: (b) => dateTime(b.attributes.created_at),
       text: (b) => new Date(b.attributes.created_at * 1000).toISOString(),
     },
     {
-      label: 'Amount',
+      label: t('amount'),
       numeric: true,
       cell: (b) => money(b.attributes.amount, b.attributes.currency),
       text: (b) => `${b.attributes.amount} ${b.attributes.currency}`,
     },
-    { label: 'Partners', numeric: true, cell: (b) => int(b.attributes.partners), text: (b) => String(b.attributes.partners) },
+    { label: t('batches.partners'), numeric: true, cell: (b) => int(b.attributes.partners), text: (b) => String(b.attributes.partners) },
     {
-      label: 'State',
-      cell: (b) => <span class={`state ${b.attributes.state}`}>{b.attributes.state}</span>,
+      label: t('state'),
+      cell: (b) => <span class={`state ${b.attributes.state}`}>{t(`batchStates.${b.attributes.state}`)}</span>,
       text: (b) => b.attributes.state,
     },
     {
-      label: 'Actions',
+      label: t('actions'),
       cell: (b) =>
         b.attributes.state === 'open' && (
           <>
             <a class="button-link" href={apiHref('/v1/payout_batches/{id}/file', { path: { id: b.id } })} download>
-              Download file
+              {t('batches.downloadFile')}
             </a>
             <button type="button" class="link" onClick={() => ask(b, 'paid')}>
-              Mark paid
+              {t('batches.markPaid')}
             </button>
             <button type="button" class="link" onClick={() => ask(b, 'cancel')}>
-              Cancel
+              {t('batches.cancel')}
             </button>
           </>
         ),
@@ -106,17 +113,13 @@ function ExportedNotice({ exported }: { exported: Batch[] }) {
   return (
     <div class="notice" role="status">
       {exported.length === 0 ? (
-        <p>
-          Nothing new to pay out: what is owed is in an open batch already, still in its holding period, below a minimum payout, or owed to
-          partners without a PayPal address.
-        </p>
+        <p>{t('export.nothing')}</p>
       ) : (
         <p>
-          Exported {exported.length} batch{exported.length > 1 ? 'es' : ''}. Download {exported.length > 1 ? 'each' : 'the'} file, upload it
-          to PayPal Payouts, then mark it paid:{' '}
+          {t('export.made', { count: exported.length, n: int(exported.length) })}{' '}
           {exported.map((b) => (
             <a class="button-link" href={apiHref('/v1/payout_batches/{id}/file', { path: { id: b.id } })} download>
-              {b.attributes.currency} file
+              {t('export.file', { currency: b.attributes.currency })}
             </a>
           ))}
         </p>
@@ -148,9 +151,9 @@ export function Payouts() {
   return (
     <section>
       <div class="page-head">
-        <h1>Payouts</h1>
+        <h1>{t('title')}</h1>
         <button type="button" onClick={() => setExporting(true)}>
-          Export PayPal file
+          {t('export.button')}
         </button>
       </div>
       {exported && <ExportedNotice exported={exported} />}
@@ -159,49 +162,46 @@ export function Payouts() {
       <Show loaded={loaded}>
         {({ owed, batches, invoices }) => (
           <>
-            <h2>Owed now</h2>
+            <h2>{t('owed.title')}</h2>
             {owed.length === 0 ? (
-              <Empty title="Nothing is owed">
-                <p>Pending commissions of accepted partners appear here until they are exported.</p>
+              <Empty title={t('owed.none')}>
+                <p>{t('owed.noneText')}</p>
               </Empty>
             ) : (
-              <Table caption="Owed now" columns={OWED} rows={owed} csv="owed" />
+              <Table caption={t('owed.title')} columns={owedColumns()} rows={owed} csv="owed" />
             )}
-            <h2>Batches</h2>
+            <h2>{t('batches.title')}</h2>
             {batches.length === 0 ? (
-              <Empty title="No payouts yet">
-                <p>Export a PayPal file above: it becomes a batch that holds its commissions until you mark it paid.</p>
+              <Empty title={t('batches.none')}>
+                <p>{t('batches.noneText')}</p>
               </Empty>
             ) : (
-              <Table caption="Payout batches" columns={batchColumns} rows={batches} csv="payout-batches" current={query.batch} />
+              <Table caption={t('batches.caption')} columns={batchColumns} rows={batches} csv="payout-batches" current={query.batch} />
             )}
-            <h2>Invoices</h2>
+            <h2>{t('invoices.title')}</h2>
             {invoices.length === 0 ? (
-              <Empty title="No invoices yet">
-                <p>Marking a batch paid issues each of its partners a self-billing invoice, numbered in order.</p>
+              <Empty title={t('invoices.none')}>
+                <p>{t('invoices.noneText')}</p>
               </Empty>
             ) : (
-              <Table caption="Invoices" columns={INVOICES} rows={invoices} csv="invoices" />
+              <Table caption={t('invoices.title')} columns={invoiceColumns()} rows={invoices} csv="invoices" />
             )}
           </>
         )}
       </Show>
       {exporting && (
-        <Confirm title="Export a PayPal file now?" confirm="Export" onClose={() => setExporting(false)} onConfirm={exportNow}>
-          <p>
-            Each currency's payable commissions go into a batch, which holds them until you mark it paid or cancel it. Nothing is paid until
-            you upload the file to PayPal.
-          </p>
+        <Confirm title={t('export.title')} confirm={t('export.confirm')} onClose={() => setExporting(false)} onConfirm={exportNow}>
+          <p>{t('export.text')}</p>
         </Confirm>
       )}
       {confirm && (
         <Confirm
           title={
             confirm.action === 'paid'
-              ? `Mark ${money(confirm.batch.attributes.amount, confirm.batch.attributes.currency)} paid?`
-              : 'Cancel this batch?'
+              ? t('batches.markPaidTitle', { amount: money(confirm.batch.attributes.amount, confirm.batch.attributes.currency) })
+              : t('batches.cancelTitle')
           }
-          confirm={confirm.action === 'paid' ? 'Mark paid' : 'Cancel batch'}
+          confirm={confirm.action === 'paid' ? t('batches.markPaid') : t('batches.cancelConfirm')}
           danger={confirm.action === 'cancel'}
           onClose={() => setConfirm(null)}
           onConfirm={async () => {
@@ -216,11 +216,7 @@ export function Payouts() {
             loaded.reload();
           }}
         >
-          <p>
-            {confirm.action === 'paid'
-              ? 'Do this once PayPal has paid the file: its commissions become paid. Nothing moves if any of them changed since the export.'
-              : 'Its commissions are free for the next export. Only for a file that was never uploaded, or that PayPal refused.'}
-          </p>
+          <p>{confirm.action === 'paid' ? t('batches.markPaidText') : t('batches.cancelText')}</p>
         </Confirm>
       )}
     </section>

@@ -4,28 +4,30 @@
 // yet, and retry what failed. Every step asks first; the API decides, the page only offers.
 
 import { useState } from 'preact/hooks';
-import { api, apiHref, type Answer } from '../common/api.js';
-import { dateTime, money } from '../common/format.js';
-import { Confirm } from '../common/forms.js';
-import { useLoad } from '../common/use-api.js';
-import { Empty, Show, Table, type Column } from '../common/ui.js';
-import { href, useRole } from './session.js';
+import { api, apiHref, type Answer } from '../../common/api.js';
+import { dateTime, int, money, parseMajor } from '../../common/format.js';
+import { Confirm } from '../../common/forms.js';
+import { useLoad } from '../../common/use-api.js';
+import { Empty, Show, Table, type Column } from '../../common/ui.js';
+import { href, useRole } from '../session.js';
+import { t } from './words.js';
 
 type Run = Answer<'/v1/payout_runs/{id}'>['data'];
 type Item = Answer<'/v1/payout_runs/{id}'>['included'][number];
 type Document = Answer<'/v1/payout_runs/{id}'>['meta']['documents'][number];
 type Skipped = Answer<'/v1/payout_runs', 'post'>['meta']['skipped'][number];
 type Verb = 'make' | 'approve' | 'send' | 'retry' | 'refresh';
+type ItemState = Item['attributes']['state'];
 
 const METHOD_TITLES: Record<string, string> = { paypal: 'PayPal', stripe_connect: 'Stripe Connect', wise: 'Wise' };
 const methodTitle = (m: string) => METHOD_TITLES[m] ?? m;
 
-/** "3 pending · 1 failed": how many of the run's payouts are in each state. */
+/** "3 pending · 1 failed": how many of the run's payouts are in each state (one the dashboard does not know by its name). */
 const counts = (r: Run) =>
   Object.entries(r.attributes.items)
     .filter(([, n]) => n > 0)
-    .map(([state, n]) => `${n} ${state}`)
-    .join(' · ') || 'no payouts';
+    .map(([state, n]) => t(`runs.counts.${state as ItemState}`, { count: n, n: int(n), defaultValue: `${int(n)} ${state}` }))
+    .join(' · ') || t('runs.noPayouts');
 
 /** A payout's invoice and credit notes, each its PDF. */
 function Documents({ of }: { of: Document[] }) {
@@ -38,7 +40,7 @@ function Documents({ of }: { of: Document[] }) {
           <a
             href={apiHref(d.type === 'invoice' ? '/v1/invoices/{id}/pdf' : '/v1/credit_notes/{id}/pdf', { path: { id: d.id } })}
             download
-            aria-label={`${d.type === 'invoice' ? 'Invoice' : 'Credit note'} ${d.label} (PDF)`}
+            aria-label={t(d.type === 'invoice' ? 'runs.invoice' : 'runs.creditNote', { label: d.label })}
           >
             {d.label}
           </a>
@@ -55,111 +57,123 @@ const itemColumns = (documents: Document[]): Column<Item>[] => {
   const of = (i: Item) => documents.filter((d) => d.payout_id === i.id);
   return [
     {
-      label: 'Partner',
+      label: t('partner'),
       cell: (i) => <a href={href(`/partners/${i.attributes.partner_id}`)}>{i.attributes.address}</a>,
       text: (i) => i.attributes.address,
     },
-    { label: 'Method', cell: (i) => methodTitle(i.attributes.method), text: (i) => i.attributes.method, minor: true },
+    { label: t('runs.method'), cell: (i) => methodTitle(i.attributes.method), text: (i) => i.attributes.method, minor: true },
     {
-      label: 'Amount',
+      label: t('amount'),
       numeric: true,
       cell: (i) => (
         <>
           {money(i.attributes.amount, i.attributes.currency)}
           {i.attributes.amount_reversed > 0 && i.attributes.state === 'paid' && (
-            <span class="reason"> ({money(i.attributes.amount_reversed, i.attributes.currency)} reversed)</span>
+            <span class="reason"> {t('runs.reversed', { amount: money(i.attributes.amount_reversed, i.attributes.currency) })}</span>
           )}
         </>
       ),
       text: (i) => `${i.attributes.amount} ${i.attributes.currency}`,
     },
     // What the provider charged the program, on top of the partner's amount.
-    { label: 'Provider fee', numeric: true, cell: feeOf, text: (i) => String(i.attributes.provider_fee ?? '') },
+    { label: t('runs.fee'), numeric: true, cell: feeOf, text: (i) => String(i.attributes.provider_fee ?? '') },
     {
-      label: 'State',
+      label: t('state'),
       cell: (i) => (
         <>
-          <span class={`state ${i.attributes.state}`}>{i.attributes.state}</span>
+          <span class={`state ${i.attributes.state}`}>{t(`runs.itemStates.${i.attributes.state}`)}</span>
           {i.attributes.reason && <span class="reason">: {i.attributes.reason}</span>}
         </>
       ),
       text: (i) => (i.attributes.reason ? `${i.attributes.state}: ${i.attributes.reason}` : i.attributes.state),
     },
     {
-      label: 'Invoice',
+      label: t('runs.invoiceColumn'),
       cell: (i) => <Documents of={of(i)} />,
       text: (i) =>
         of(i)
           .map((d) => d.label)
           .join(' '),
     },
-    { label: 'Since', cell: (i) => dateTime(i.attributes.state_set_at), text: (i) => String(i.attributes.state_set_at), minor: true },
+    {
+      label: t('runs.since'),
+      cell: (i) => dateTime(i.attributes.state_set_at),
+      text: (i) => String(i.attributes.state_set_at),
+      minor: true,
+    },
   ];
 };
 
-const SKIPPED: Column<Skipped & { id: string }>[] = [
-  { label: 'Partner', cell: (s) => <a href={href(`/partners/${s.partner_id}`)}>{s.name}</a>, text: (s) => s.name },
-  { label: 'Owed', numeric: true, cell: (s) => `${s.amount} ${s.currency}`, text: (s) => `${s.amount} ${s.currency}` },
-  { label: 'Why not paid', cell: (s) => s.reason, text: (s) => s.reason },
+/** What a skipped partner is owed, in the API's major units ("-7.00": clawbacks exceed earnings); as sent when the currency is unknown (then minor units). */
+function owedOf(s: Skipped): string {
+  const negative = s.amount.startsWith('-');
+  try {
+    if (s.reason !== 'unknown currency')
+      return money((negative ? -1 : 1) * parseMajor(s.amount.slice(negative ? 1 : 0), s.currency), s.currency);
+  } catch {
+    // Not an amount of the currency's digits: shown as sent rather than not at all.
+  }
+  return `${s.amount} ${s.currency}`;
+}
+
+/** The API's reason a partner was skipped, in words: its codes, and a provider's own detail as it said it. */
+const SKIP_REASONS: Record<string, () => string> = {
+  'no paypal_email': () => t('runs.skip.noPaypal'),
+  'no valid tax form': () => t('runs.skip.noTaxForm'),
+  'unknown currency': () => t('runs.skip.unknownCurrency'),
+  'below minimum payout': () => t('runs.skip.belowMinimum'),
+  'clawbacks exceed earnings': () => t('runs.skip.clawbacks'),
+};
+function whyNot(reason: string): string {
+  const known = SKIP_REASONS[reason];
+  if (known) return known();
+  const detail = /^(stripe_connect|wise) not ready: (.*)$/.exec(reason);
+  if (detail) return t(detail[1] === 'wise' ? 'runs.skip.wiseNotReady' : 'runs.skip.stripeNotReady', { why: detail[2] ?? '' });
+  const currencies = /^wise recipient takes (\S+), not (\S+)$/.exec(reason);
+  return currencies ? t('runs.skip.wiseCurrency', { takes: currencies[1] ?? '', currency: currencies[2] ?? '' }) : reason;
+}
+
+const skippedColumns = (): Column<Skipped & { id: string }>[] => [
+  { label: t('partner'), cell: (s) => <a href={href(`/partners/${s.partner_id}`)}>{s.name}</a>, text: (s) => s.name },
+  { label: t('owedColumn'), numeric: true, cell: owedOf, text: (s) => `${s.amount} ${s.currency}` },
+  { label: t('runs.whyNot'), cell: (s) => whyNot(s.reason), text: (s) => s.reason },
 ];
 
 /** What each step asks before it is taken. */
-const QUESTIONS: Record<Verb, { title: string; confirm: string; text: string }> = {
-  make: {
-    title: 'Make a payout run now?',
-    confirm: 'Make run',
-    text: 'What is payable now becomes a draft run: one payout per partner and currency, holding its commissions. Nothing is paid until it is approved and sent; partners who cannot be paid yet are listed with the reason.',
-  },
-  approve: {
-    title: 'Approve this payout run?',
-    confirm: 'Approve',
-    text: 'Once approved, the run can be sent: each payout goes to the partner through their payout method.',
-  },
-  send: {
-    title: 'Send this payout run?',
-    confirm: 'Send',
-    text: 'Each payout is sent to its provider now (PayPal, Stripe Connect). Sending again never pays twice.',
-  },
-  retry: {
-    title: 'Retry the failed payouts?',
-    confirm: 'Retry failed',
-    text: 'Only the payouts that failed are sent again, as a new batch; nothing else is sent.',
-  },
-  refresh: {
-    title: 'Ask PayPal for the latest states?',
-    confirm: 'Refresh',
-    text: "The run's PayPal batches are read again and what changed is applied, as a missed webhook would have.",
-  },
-};
+const question = (verb: Verb) => ({
+  title: t(`runs.ask.${verb}.title`),
+  confirm: t(`runs.ask.${verb}.confirm`),
+  text: t(`runs.ask.${verb}.text`),
+});
 
 /** The buttons a run offers now, for the signed-in member's role. */
 function RunActions({ run, items, role, ask }: { run: Run; items: Item[]; role: string | undefined; ask: (v: Verb) => void }) {
   const state = run.attributes.state;
   const has = (s: string) => items.some((i) => i.attributes.state === s);
-  if (role === 'viewer') return <p class="hint">You are a viewer here: admins make and send runs, owners approve them.</p>;
+  if (role === 'viewer') return <p class="hint">{t('runs.viewer')}</p>;
   return (
     <div class="buttons">
       {state === 'draft' &&
         (role === 'owner' ? (
           <button type="button" onClick={() => ask('approve')}>
-            Approve
+            {t('runs.ask.approve.confirm')}
           </button>
         ) : (
-          <p class="hint">Waiting for an owner's approval: only an owner approves a run.</p>
+          <p class="hint">{t('runs.waiting')}</p>
         ))}
       {state === 'approved' && (
         <button type="button" onClick={() => ask('send')}>
-          Send
+          {t('runs.ask.send.confirm')}
         </button>
       )}
       {state === 'sent' && has('failed') && (
         <button type="button" onClick={() => ask('retry')}>
-          Retry failed
+          {t('runs.ask.retry.confirm')}
         </button>
       )}
       {state === 'sent' && (has('processing') || has('pending')) && (
         <button type="button" class="secondary" onClick={() => ask('refresh')}>
-          Refresh states
+          {t('runs.refresh')}
         </button>
       )}
     </div>
@@ -184,18 +198,19 @@ function RunPanel({
   return (
     <section class="panel payout-run" aria-labelledby="run-title">
       <div class="panel-head">
-        <h3 id="run-title">Run of {dateTime(a.created_at)}</h3>
-        <span class={`state ${a.state}`}>{a.state}</span>
+        <h3 id="run-title">{t('runs.runOf', { date: dateTime(a.created_at) })}</h3>
+        <span class={`state ${a.state}`}>{t(`runs.states.${a.state}`)}</span>
       </div>
       <p>
-        {counts(run)}. Made by {a.created_by}
-        {a.approved_at !== null && `, approved ${dateTime(a.approved_at)} by ${a.approved_by}`}
-        {a.sent_at !== null && `, sent ${dateTime(a.sent_at)}${a.attempt > 1 ? ` (attempt ${a.attempt})` : ''}`}.
+        {t('runs.madeBy', { counts: counts(run), by: a.created_by })}
+        {a.approved_at !== null && t('runs.approvedBy', { date: dateTime(a.approved_at), by: a.approved_by ?? '' })}
+        {a.sent_at !== null && t('runs.sentAt', { date: dateTime(a.sent_at) })}
+        {a.sent_at !== null && a.attempt > 1 && t('runs.attempt', { n: int(a.attempt) })}.
       </p>
       {items.length > 0 ? (
-        <Table caption="Payouts of the run" columns={itemColumns(documents)} rows={items} csv="payout-run" />
+        <Table caption={t('runs.items')} columns={itemColumns(documents)} rows={items} csv="payout-run" />
       ) : (
-        <p>It holds no payouts.</p>
+        <p>{t('runs.empty')}</p>
       )}
       <RunActions run={run} items={items} role={role} ask={ask} />
     </section>
@@ -227,23 +242,23 @@ export function PayoutRuns({ changed }: { changed: () => void }) {
     changed();
   };
   const runColumns: Column<Run>[] = [
-    { label: 'Made', cell: (r) => dateTime(r.attributes.created_at), text: (r) => String(r.attributes.created_at) },
+    { label: t('runs.made'), cell: (r) => dateTime(r.attributes.created_at), text: (r) => String(r.attributes.created_at) },
     {
-      label: 'State',
-      cell: (r) => <span class={`state ${r.attributes.state}`}>{r.attributes.state}</span>,
+      label: t('state'),
+      cell: (r) => <span class={`state ${r.attributes.state}`}>{t(`runs.states.${r.attributes.state}`)}</span>,
       text: (r) => r.attributes.state,
     },
-    { label: 'Payouts', cell: counts, text: counts },
+    { label: t('runs.payouts'), cell: counts, text: counts },
     {
-      label: 'Actions',
+      label: t('actions'),
       cell: (r) => (
         <button
           type="button"
           class="link"
-          aria-label={`Open the run of ${dateTime(r.attributes.created_at)}`}
+          aria-label={t('runs.openRun', { date: dateTime(r.attributes.created_at) })}
           onClick={() => setPicked(r.id)}
         >
-          Open
+          {t('runs.open')}
         </button>
       ),
     },
@@ -251,22 +266,20 @@ export function PayoutRuns({ changed }: { changed: () => void }) {
   return (
     <section aria-labelledby="runs-title">
       <div class="panel-head">
-        <h2 id="runs-title">Payout runs</h2>
+        <h2 id="runs-title">{t('runs.title')}</h2>
         {role !== 'viewer' && (
           <button type="button" onClick={() => setAsking('make')}>
-            Make a payout run
+            {t('runs.make')}
           </button>
         )}
       </div>
-      <p class="hint">
-        A run pays partners through their payout methods, by the providers' APIs: an admin makes it, an owner approves it, then it is sent.
-      </p>
+      <p class="hint">{t('runs.intro')}</p>
       {skipped && skipped.length > 0 && (
         <div class="notice" role="status">
-          <p>Not in the run: {skipped.length === 1 ? 'one partner' : `${skipped.length} partners`} cannot be paid yet.</p>
+          <p>{t('runs.notIn', { count: skipped.length, n: int(skipped.length) })}</p>
           <Table
-            caption="Partners skipped by the run"
-            columns={SKIPPED}
+            caption={t('runs.skipped')}
+            columns={skippedColumns()}
             rows={skipped.map((s) => ({ ...s, id: `${s.partner_id}-${s.currency}` }))}
           />
         </div>
@@ -274,25 +287,25 @@ export function PayoutRuns({ changed }: { changed: () => void }) {
       <Show loaded={loaded}>
         {({ runs, shown }) =>
           runs.length === 0 || !shown ? (
-            <Empty title="No payout runs yet">
-              <p>Make one above: it holds what is payable now until it is sent, or until its payouts fail and go back to payable.</p>
+            <Empty title={t('runs.none')}>
+              <p>{t('runs.noneText')}</p>
             </Empty>
           ) : (
             <>
               <RunPanel run={shown.data} items={shown.included} documents={shown.meta.documents} role={role} ask={setAsking} />
-              {runs.length > 1 && <Table caption="Payout runs" columns={runColumns} rows={runs} current={shown.data.id} />}
+              {runs.length > 1 && <Table caption={t('runs.title')} columns={runColumns} rows={runs} current={shown.data.id} />}
             </>
           )
         }
       </Show>
       {asking && (
         <Confirm
-          title={QUESTIONS[asking].title}
-          confirm={QUESTIONS[asking].confirm}
+          title={question(asking).title}
+          confirm={question(asking).confirm}
           onClose={() => setAsking(null)}
           onConfirm={() => act(asking)}
         >
-          <p>{QUESTIONS[asking].text}</p>
+          <p>{question(asking).text}</p>
         </Confirm>
       )}
     </section>

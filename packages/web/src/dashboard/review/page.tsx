@@ -12,13 +12,14 @@ import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso/router';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type Answer } from '../../common/api.js';
-import { dateTime, money } from '../../common/format.js';
+import { dateTime, int, money } from '../../common/format.js';
 import { Confirm } from '../../common/forms.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Failure, Loading, Pager, Show, Table, type Column } from '../../common/ui.js';
 import { signalTitle } from '../review.js';
 import { href, useSession } from '../session.js';
 import { usePartnerNames } from '../records/page.js';
+import { t, tx } from './words.js';
 
 type Referral = Answer<'/v1/referrals'>['data'][number];
 type Commission = Answer<'/v1/commissions'>['data'][number];
@@ -26,10 +27,10 @@ type Decision = Answer<'/v1/review_decisions'>['data'][number];
 type Verdict = Decision['attributes']['decision'];
 type Reason = { signal: string; explain: string };
 
-const customerOf = (r: Referral) => r.attributes.email ?? r.attributes.uid ?? '(erased)';
+const customerOf = (r: Referral) => r.attributes.email ?? r.attributes.uid ?? t('erased');
 
 /** What a decision did, in words. */
-const DONE: Record<Verdict, string> = { approve: 'approved', reject: 'rejected', ban: 'partner banned' };
+const done = (verdict: Verdict) => t(`done.${verdict}`);
 
 /**
  * One GET per id (a page holds at most 50), answers by id; an id that cannot be read is
@@ -63,14 +64,15 @@ const partnerOfPartnership = (id: string, signal: AbortSignal) =>
 
 /** A duration in the largest unit that fits: "42 seconds", "3 minutes", "2 hours 5 minutes", "4 days". */
 function duration(seconds: number): string {
-  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  if (seconds < 60) return unit(Math.max(0, seconds), 'second');
-  if (seconds < 3600) return unit(Math.floor(seconds / 60), 'minute');
+  const unit = (count: number, word: 'seconds' | 'minutes' | 'hours' | 'days') => t(word, { count, n: int(count) });
+  if (seconds < 60) return unit(Math.max(0, seconds), 'seconds');
+  if (seconds < 3600) return unit(Math.floor(seconds / 60), 'minutes');
   if (seconds < 86_400) {
     const m = Math.floor((seconds % 3600) / 60);
-    return `${unit(Math.floor(seconds / 3600), 'hour')}${m ? ` ${unit(m, 'minute')}` : ''}`;
+    const hours = unit(Math.floor(seconds / 3600), 'hours');
+    return m ? t('hoursMinutes', { hours, minutes: unit(m, 'minutes') }) : hours;
   }
-  return unit(Math.floor(seconds / 86_400), 'day');
+  return unit(Math.floor(seconds / 86_400), 'days');
 }
 
 function Reasons({ reasons, explain }: { reasons: readonly Reason[] | null | undefined; explain?: boolean }) {
@@ -133,70 +135,67 @@ function EvidencePanel({ shown, decide, canDecide }: { shown: Shown; decide: (v:
     same(address, e.email) && (
       <>
         {' '}
-        <strong class="warn">the customer's address</strong>
+        <strong class="warn">{t('evidence.theCustomersAddress')}</strong>
       </>
     );
   return (
     <section class="panel evidence" aria-labelledby="evidence-title">
       <h2 id="evidence-title" tabIndex={-1} ref={heading}>
-        {c ? `Held commission: ${money(c.amount, c.currency)} for ${e.email}` : `Evidence: ${e.email}`}
+        {c
+          ? t('evidence.commissionTitle', { amount: money(c.amount, c.currency), email: e.email })
+          : t('evidence.title', { email: e.email })}
       </h2>
-      {review !== 'held' && (
-        <p class="notice">
-          This {c ? 'commission' : 'referral'} is {review ? review : 'not held'}: there is nothing left to decide.
-        </p>
-      )}
-      <h3>Why it is held</h3>
+      {review !== 'held' && <p class="notice">{t(`evidence.settled.${c ? 'commission' : 'referral'}.${review ?? 'none'}`)}</p>}
+      <h3>{t('evidence.why')}</h3>
       <Reasons reasons={review_reasons} explain />
       <div class="evidence-grid">
         <section aria-labelledby="evidence-click">
-          <h3 id="evidence-click">The click</h3>
+          <h3 id="evidence-click">{t('evidence.click')}</h3>
           {e.click ? (
             <dl class="facts">
-              <Fact term="Landed">{dateTime(e.click.at)}</Fact>
-              <Fact term="Landing page">{e.click.url ?? '—'}</Fact>
-              <Fact term="Came from">{e.click.referrer ?? 'no referrer'}</Fact>
-              <Fact term="To conversion">{e.seconds_from_click === null ? '—' : `${duration(e.seconds_from_click)} after the click`}</Fact>
+              <Fact term={t('evidence.landed')}>{dateTime(e.click.at)}</Fact>
+              <Fact term={t('evidence.landingPage')}>{e.click.url ?? '—'}</Fact>
+              <Fact term={t('evidence.cameFrom')}>{e.click.referrer ?? t('evidence.noReferrer')}</Fact>
+              <Fact term={t('evidence.toConversion')}>
+                {e.seconds_from_click === null ? '—' : t('evidence.afterClick', { duration: duration(e.seconds_from_click) })}
+              </Fact>
             </dl>
           ) : (
-            <p>
-              <strong>No landing before the conversion:</strong> this visitor's click id was never seen on a landing through a partner's
-              link.
-            </p>
+            <p>{tx('evidence.noLanding', { title: <strong>{t('evidence.noLandingTitle')}</strong> })}</p>
           )}
         </section>
         <section aria-labelledby="evidence-customer">
-          <h3 id="evidence-customer">The customer</h3>
+          <h3 id="evidence-customer">{t('evidence.customer')}</h3>
           <dl class="facts">
-            <Fact term="E-mail">{e.email}</Fact>
-            <Fact term="Converted">{dateTime(e.converted_at)}</Fact>
-            <Fact term="Address">
+            <Fact term={t('evidence.email')}>{e.email}</Fact>
+            <Fact term={t('evidence.converted')}>{dateTime(e.converted_at)}</Fact>
+            <Fact term={t('evidence.address')}>
               {e.address_tag ? (
                 <>
                   <code>{e.address_tag}</code>,{' '}
                   {e.same_address_referrals === 0
-                    ? 'no other referral from it'
-                    : `${e.same_address_referrals} other referral${e.same_address_referrals === 1 ? '' : 's'} from it`}
+                    ? t('evidence.noOther')
+                    : t('evidence.others', { count: e.same_address_referrals, n: int(e.same_address_referrals) })}
                 </>
               ) : (
-                'not seen: sent by a server'
+                t('evidence.notSeen')
               )}
             </Fact>
-            <Fact term="Browser">{e.user_agent ?? 'not seen: sent by a server'}</Fact>
+            <Fact term={t('evidence.browser')}>{e.user_agent ?? t('evidence.notSeen')}</Fact>
           </dl>
         </section>
         <section aria-labelledby="evidence-partner">
-          <h3 id="evidence-partner">The partner</h3>
+          <h3 id="evidence-partner">{t('evidence.thePartner')}</h3>
           <dl class="facts">
-            <Fact term="Partner">
+            <Fact term={t('partner')}>
               {shown.partner ? <a href={href(`/partners/${shown.partner.id}`)}>{shown.partner.attributes.name}</a> : '—'}
             </Fact>
-            <Fact term="Own e-mail">
+            <Fact term={t('evidence.ownEmail')}>
               {e.partner_email ?? '—'}
               {sameAs(e.partner_email)}
             </Fact>
-            <Fact term="Payout address">
-              {e.partner_paypal_email ?? 'none given'}
+            <Fact term={t('evidence.payoutAddress')}>
+              {e.partner_paypal_email ?? t('evidence.noneGiven')}
               {sameAs(e.partner_paypal_email)}
             </Fact>
           </dl>
@@ -206,17 +205,17 @@ function EvidencePanel({ shown, decide, canDecide }: { shown: Shown; decide: (v:
         (canDecide ? (
           <div class="buttons">
             <button type="button" onClick={() => decide('approve')}>
-              Approve
+              {t('evidence.approve')}
             </button>
             <button type="button" class="secondary danger" onClick={() => decide('reject')}>
-              Reject
+              {t('evidence.reject')}
             </button>
             <button type="button" class="danger" onClick={() => decide('ban')}>
-              Ban partner
+              {t('evidence.ban')}
             </button>
           </div>
         ) : (
-          <p class="hint">An owner or an admin decides about it.</p>
+          <p class="hint">{t('evidence.viewer')}</p>
         ))}
     </section>
   );
@@ -235,47 +234,34 @@ function DecisionDialog({
   onClose: () => void;
 }) {
   const customer = shown.evidence.email;
-  const partner = shown.partner?.attributes.name ?? 'this partner';
+  const partner = shown.partner?.attributes.name ?? t('decision.thisPartner');
   const c = shown.commission;
-  const what = c ? `the commission of ${money(c.attributes.amount, c.attributes.currency)} for ${customer}` : `the referral of ${customer}`;
+  const amount = c ? money(c.attributes.amount, c.attributes.currency) : '';
   const text: Record<Verdict, { title: string; confirm: string; body: ComponentChildren; hint: string }> = {
     approve: {
-      title: `Approve ${what}?`,
-      confirm: 'Approve',
-      body: c ? (
-        <p>It becomes payable as usual, from its payable date, and counts toward the partner's totals.</p>
-      ) : (
-        <p>Its held commissions become payable as usual, from their payable date.</p>
-      ),
-      hint: 'kept with the decision',
+      title: t(c ? 'decision.approveCommission' : 'decision.approveReferral', { amount, customer }),
+      confirm: t('evidence.approve'),
+      body: <p>{t(c ? 'decision.approveCommissionText' : 'decision.approveReferralText')}</p>,
+      hint: t('decision.approveHint'),
     },
     reject: {
-      title: `Reject ${what}?`,
-      confirm: 'Reject',
-      body: c ? (
-        <p>The commission is rejected with your reason, which {partner} sees on it. Its referral stays as it is.</p>
-      ) : (
-        <p>The referral and its held commissions are rejected with your reason, which {partner} sees on those commissions.</p>
-      ),
-      hint: 'kept with the decision and on the rejected commissions',
+      title: t(c ? 'decision.rejectCommission' : 'decision.rejectReferral', { amount, customer }),
+      confirm: t('evidence.reject'),
+      body: <p>{t(c ? 'decision.rejectCommissionText' : 'decision.rejectReferralText', { partner })}</p>,
+      hint: t('decision.rejectHint'),
     },
     ban: {
-      title: `Ban ${partner}?`,
-      confirm: 'Ban partner',
-      body: (
-        <p>
-          A ban rejects <strong>every pending commission of {partner}</strong>, not only this referral's, and declines their partnership:
-          their link and codes credit nothing more. The rejected commissions stay rejected.
-        </p>
-      ),
-      hint: 'kept with the decision and on every rejected commission',
+      title: t('decision.banTitle', { partner }),
+      confirm: t('evidence.ban'),
+      body: <p>{tx('decision.banText', { every: <strong>{t('decision.banEvery', { partner })}</strong> })}</p>,
+      hint: t('decision.banHint'),
     },
   };
-  const t = text[verdict];
+  const asked = text[verdict];
   return (
     <Confirm
-      title={t.title}
-      confirm={t.confirm}
+      title={asked.title}
+      confirm={asked.confirm}
       danger={verdict !== 'approve'}
       onClose={onClose}
       onConfirm={async (form) => {
@@ -289,19 +275,19 @@ function DecisionDialog({
         onDone(made.data);
       }}
     >
-      {t.body}
+      {asked.body}
       <label>
-        Reason <span class="hint">({t.hint})</span>
+        {t('reason')} <span class="hint">{asked.hint}</span>
         <input name="reason" required maxLength={500} autocomplete="off" />
       </label>
     </Confirm>
   );
 }
 
-/** The columns both held lists end with: when it was made, its reasons in words, the button that shows its evidence. */
+/** The columns both held lists end with: when it was made, its reasons in words, the button that shows its evidence (`showOf` names it for a screen reader). */
 function heldColumns<T extends Referral | Commission>(
   when: string,
-  name: (row: T) => string,
+  showOf: (row: T) => string,
   selected: string | undefined,
   select: (id: string) => void,
 ): Column<T>[] {
@@ -312,21 +298,15 @@ function heldColumns<T extends Referral | Commission>(
       text: (r) => new Date(r.attributes.created_at * 1000).toISOString(),
     },
     {
-      label: 'Reasons',
+      label: t('list.reasons'),
       cell: (r) => <Reasons reasons={r.attributes.review_reasons} />,
       text: (r) => (r.attributes.review_reasons ?? []).map((x) => signalTitle(x.signal)).join('; '),
     },
     {
-      label: 'Evidence',
+      label: t('list.evidence'),
       cell: (r) => (
-        <button
-          type="button"
-          class="link"
-          aria-label={`Show evidence of ${name(r)}`}
-          aria-pressed={r.id === selected}
-          onClick={() => select(r.id)}
-        >
-          Show evidence
+        <button type="button" class="link" aria-label={showOf(r)} aria-pressed={r.id === selected} onClick={() => select(r.id)}>
+          {t('list.show')}
         </button>
       ),
     },
@@ -342,35 +322,35 @@ function HeldCommissions({ selected, select, round }: { selected?: string | unde
   );
   const rows = loaded.data?.data ?? [];
   const names = usePartnerNames(rows.map((c) => c.attributes.partner_id));
-  const label = (c: Commission) =>
-    `${money(c.attributes.amount, c.attributes.currency)} of ${names[c.attributes.partner_id] ?? 'a partner'}`;
+  const showOf = (c: Commission) =>
+    t('list.showOfCommission', {
+      amount: money(c.attributes.amount, c.attributes.currency),
+      partner: names[c.attributes.partner_id] ?? t('aPartner'),
+    });
   const columns: Column<Commission>[] = [
     {
-      label: 'Amount',
+      label: t('amount'),
       cell: (c) => money(c.attributes.amount, c.attributes.currency),
       text: (c) => `${c.attributes.amount} ${c.attributes.currency}`,
     },
     {
-      label: 'Partner',
-      cell: (c) => <a href={href(`/partners/${c.attributes.partner_id}`)}>{names[c.attributes.partner_id] ?? 'Partner'}</a>,
+      label: t('partner'),
+      cell: (c) => <a href={href(`/partners/${c.attributes.partner_id}`)}>{names[c.attributes.partner_id] ?? t('partner')}</a>,
       text: (c) => c.attributes.partner_id,
     },
-    ...heldColumns<Commission>('Made', (c) => `the commission ${label(c)}`, selected, select),
+    ...heldColumns<Commission>(t('list.made'), showOf, selected, select),
   ];
   return (
     <section aria-labelledby="held-commissions">
-      <h2 id="held-commissions">Held commissions</h2>
+      <h2 id="held-commissions">{t('list.heldCommissions')}</h2>
       <Show loaded={loaded}>
         {(answer) =>
           answer.data.length === 0 ? (
-            <p class="hint">{page > 1 ? 'No more held commissions.' : 'No commission is held.'}</p>
+            <p class="hint">{page > 1 ? t('list.noMoreCommissions') : t('list.noCommissions')}</p>
           ) : (
             <>
-              <p class="hint">
-                A held referral's commissions are held with it; an e-mail match, a partner's refund rate or a quick payment holds a
-                commission on its own. Each is decided here too.
-              </p>
-              <Table caption="Held commissions" columns={columns} rows={answer.data} csv="held-commissions" />
+              <p class="hint">{t('list.commissionsText')}</p>
+              <Table caption={t('list.heldCommissions')} columns={columns} rows={answer.data} csv="held-commissions" />
               <Pager page={page} hasMore={answer.meta.pagination.has_more} go={go} />
             </>
           )
@@ -406,31 +386,27 @@ function Held({
   const partnerIdOf = (r: Referral) => partnerOf[r.relationships.partnership.data?.id ?? ''];
   const names = usePartnerNames(rows.map(partnerIdOf).filter((id): id is string => !!id));
   const columns: Column<Referral>[] = [
-    { label: 'Customer', cell: customerOf, text: customerOf },
+    { label: t('customer'), cell: customerOf, text: customerOf },
     {
-      label: 'Partner',
+      label: t('partner'),
       cell: (r) => {
         const id = partnerIdOf(r);
-        return id ? <a href={href(`/partners/${id}`)}>{names[id] ?? 'Partner'}</a> : '—';
+        return id ? <a href={href(`/partners/${id}`)}>{names[id] ?? t('partner')}</a> : '—';
       },
       text: (r) => partnerIdOf(r) ?? '',
     },
-    ...heldColumns<Referral>('Converted', customerOf, selected, select),
+    ...heldColumns<Referral>(t('list.converted'), (r) => t('list.showOf', { customer: customerOf(r) }), selected, select),
   ];
   return (
     <Show loaded={loaded}>
       {(answer) =>
         answer.data.length === 0 ? (
-          <Empty title={page > 1 ? 'No more held referrals' : 'Nothing is held for review'}>
-            <p>
-              A conversion that looks wrong (no landing before it, a disposable e-mail, many people from one address…) is held here, and its
-              commissions go into no payout until you decide. Choose which signals hold them in the{' '}
-              <a href={href('/settings#review')}>review settings</a>.
-            </p>
+          <Empty title={page > 1 ? t('list.noMoreReferrals') : t('list.noReferrals')}>
+            <p>{tx('list.referralsText', { link: <a href={href('/settings#review')}>{t('list.settingsLink')}</a> })}</p>
           </Empty>
         ) : (
           <>
-            <Table caption="Held referrals" columns={columns} rows={answer.data} csv="held-referrals" />
+            <Table caption={t('list.heldReferrals')} columns={columns} rows={answer.data} csv="held-referrals" />
             <Pager page={page} hasMore={answer.meta.pagination.has_more} go={go} />
           </>
         )
@@ -450,40 +426,40 @@ function Decided({ page, go }: { page: number; go: (p: number) => void }) {
   );
   const columns: Column<Decision>[] = [
     {
-      label: 'Decided',
+      label: t('list.decidedAt'),
       cell: (d) => dateTime(d.attributes.created_at),
       text: (d) => new Date(d.attributes.created_at * 1000).toISOString(),
     },
     {
-      label: 'Decision',
+      label: t('list.decision'),
       cell: (d) => (
-        <span class={`state ${d.attributes.decision === 'approve' ? 'accepted' : 'rejected'}`}>{DONE[d.attributes.decision]}</span>
+        <span class={`state ${d.attributes.decision === 'approve' ? 'accepted' : 'rejected'}`}>{done(d.attributes.decision)}</span>
       ),
       text: (d) => d.attributes.decision,
     },
     {
-      label: 'Customer',
+      label: t('customer'),
       cell: (d) => (d.attributes.referral_id ? (customers[d.attributes.referral_id] ?? '—') : '—'),
       text: (d) => d.attributes.referral_id ?? '',
     },
     {
-      label: 'Partner',
-      cell: (d) => <a href={href(`/partners/${d.attributes.partner_id}`)}>{names[d.attributes.partner_id] ?? 'Partner'}</a>,
+      label: t('partner'),
+      cell: (d) => <a href={href(`/partners/${d.attributes.partner_id}`)}>{names[d.attributes.partner_id] ?? t('partner')}</a>,
       text: (d) => d.attributes.partner_id,
     },
-    { label: 'Reason', cell: (d) => <span class="wrap">{d.attributes.reason}</span>, text: (d) => d.attributes.reason },
-    { label: 'By', cell: (d) => d.attributes.decided_by, text: (d) => d.attributes.decided_by },
+    { label: t('reason'), cell: (d) => <span class="wrap">{d.attributes.reason}</span>, text: (d) => d.attributes.reason },
+    { label: t('list.by'), cell: (d) => d.attributes.decided_by, text: (d) => d.attributes.decided_by },
   ];
   return (
     <Show loaded={loaded}>
       {(answer) =>
         answer.data.length === 0 ? (
-          <Empty title={page > 1 ? 'No more decisions' : 'No decisions yet'}>
-            <p>Each approval, rejection and ban appears here, with who made it and when.</p>
+          <Empty title={page > 1 ? t('list.noMoreDecisions') : t('list.noDecisions')}>
+            <p>{t('list.decisionsText')}</p>
           </Empty>
         ) : (
           <>
-            <Table caption="Review decisions" columns={columns} rows={answer.data} csv="review-decisions" />
+            <Table caption={t('list.decisions')} columns={columns} rows={answer.data} csv="review-decisions" />
             <Pager page={page} hasMore={answer.meta.pagination.has_more} go={go} />
           </>
         )
@@ -499,7 +475,7 @@ function Selected({ subject, done }: { subject: Subject; done: (d: Decision, sho
   const [asking, setAsking] = useState<Verdict | null>(null);
   if (loaded.error !== undefined) return <Failure error={loaded.error} retry={loaded.reload} />;
   const shown = loaded.data;
-  if (!shown) return <Loading what="Loading the evidence" />;
+  if (!shown) return <Loading what={t('evidence.loading')} />;
   return (
     <>
       <EvidencePanel shown={shown} decide={setAsking} canDecide={role !== 'viewer'} />
@@ -528,24 +504,26 @@ export function Review() {
       : undefined;
   return (
     <section>
-      <h1>Review</h1>
-      <p class="hint">
-        Conversions the <a href={href('/settings#review')}>review signals</a> hold wait here: their commissions go into no payout until you
-        approve them, reject them or ban their partner.
-      </p>
-      <nav class="tabs" aria-label="Review">
+      <h1>{t('title')}</h1>
+      <p class="hint">{tx('intro', { link: <a href={href('/settings#review')}>{t('introLink')}</a> })}</p>
+      <nav class="tabs" aria-label={t('title')}>
         <a href={path} aria-current={view === 'held' ? 'page' : undefined}>
-          Held
+          {t('held')}
         </a>
         <a href={`${path}?view=decided`} aria-current={view === 'decided' ? 'page' : undefined}>
-          Decided
+          {t('decided')}
         </a>
       </nav>
       {said && (
         <p role="status" class="ok">
-          {said.customer}: {DONE[said.decision.attributes.decision]}
-          {said.decision.attributes.decision === 'ban' ? ` (${said.partner})` : ''}, by {said.decision.attributes.decided_by},{' '}
-          {dateTime(said.decision.attributes.created_at)}. {view === 'held' && <a href={`${path}?view=decided`}>See the decisions</a>}
+          {t(said.decision.attributes.decision === 'ban' ? 'saidBan' : 'said', {
+            customer: said.customer,
+            done: done(said.decision.attributes.decision),
+            partner: said.partner,
+            by: said.decision.attributes.decided_by,
+            date: dateTime(said.decision.attributes.created_at),
+          })}{' '}
+          {view === 'held' && <a href={`${path}?view=decided`}>{t('seeDecisions')}</a>}
         </p>
       )}
       {view === 'decided' ? (
@@ -559,7 +537,7 @@ export function Review() {
               key={JSON.stringify(subject)}
               subject={subject}
               done={(decision, shown) => {
-                setSaid({ decision, customer: shown.evidence.email, partner: shown.partner?.attributes.name ?? 'the partner' });
+                setSaid({ decision, customer: shown.evidence.email, partner: shown.partner?.attributes.name ?? t('thePartner') });
                 setRound((n) => n + 1);
                 set({ referral: undefined, commission: undefined });
               }}

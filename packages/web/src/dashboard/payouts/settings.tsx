@@ -4,16 +4,12 @@
 // to, the payout schedule, and whether a valid tax form is required before a partner is paid.
 
 import { useState } from 'preact/hooks';
-import { api } from '../common/api.js';
-import { Saving, text, useSubmit } from '../common/forms.js';
-import { useLoad } from '../common/use-api.js';
-import { CopyButton, Show } from '../common/ui.js';
-
-const ENVIRONMENTS = {
-  live: "PayPal's live API: use a live REST app's credentials.",
-  sandbox: "PayPal's sandbox: use a sandbox REST app's credentials; nothing real is paid.",
-  other: 'a server of its own',
-} as const;
+import { api } from '../../common/api.js';
+import { int } from '../../common/format.js';
+import { Saving, text, useSubmit } from '../../common/forms.js';
+import { useLoad } from '../../common/use-api.js';
+import { CopyButton, Show } from '../../common/ui.js';
+import { t, tx } from './words.js';
 
 function PaypalPayouts({ owner }: { owner: boolean }) {
   const loaded = useLoad((signal) => api.GET('/v1/integrations/paypal', { signal }), 'paypal');
@@ -38,38 +34,36 @@ function PaypalPayouts({ owner }: { owner: boolean }) {
       <div class="panel-head">
         <h3 id="paypal-title">PayPal Payouts</h3>
         {connected !== undefined && (
-          <span class={`state ${connected ? 'connected' : 'unconnected'}`}>{connected ? 'Connected' : 'Not connected'}</span>
+          <span class={`state ${connected ? 'connected' : 'unconnected'}`}>
+            {connected ? t('paypal.connected') : t('paypal.notConnected')}
+          </span>
         )}
       </div>
       <Show loaded={loaded}>
         {({ data: p }) => (
           <>
             <p>
-              Payout runs pay partners who chose PayPal through PayPal's Payouts API. This server calls{' '}
-              {p.environment === 'other' ? (
-                <>
-                  {ENVIRONMENTS.other}, <code>{p.api_url}</code>
-                </>
-              ) : (
-                ENVIRONMENTS[p.environment]
-              )}{' '}
-              <span class="hint">(PAYPAL_API_URL in the server's settings chooses sandbox or live.)</span>
+              {tx('paypal.intro', {
+                where: p.environment === 'other' ? tx('paypal.other', { url: <code>{p.api_url}</code> }) : t(`paypal.${p.environment}`),
+              })}{' '}
+              <span class="hint">{t('paypal.setting')}</span>
             </p>
             <ol class="steps">
+              <li>{t('paypal.step1')}</li>
               <li>
-                In PayPal's developer dashboard, Apps &amp; Credentials, make a REST app with Payouts and copy its client id and secret.
+                {tx('paypal.step2', {
+                  events: <code>PAYMENT.PAYOUTS-ITEM.*</code>,
+                  url: <code class="secret">{p.webhook_url}</code>,
+                })}{' '}
+                <CopyButton text={p.webhook_url} label={t('paypal.copy')} />
               </li>
-              <li>
-                Add a webhook to the app with this URL, for the <code>PAYMENT.PAYOUTS-ITEM.*</code> events:{' '}
-                <code class="secret">{p.webhook_url}</code> <CopyButton text={p.webhook_url} label="Copy URL" />
-              </li>
-              <li>Paste the client id, the secret and the webhook's id here.</li>
+              <li>{t('paypal.step3')}</li>
             </ol>
             {owner ? (
-              <form onSubmit={onSubmit} aria-label="PayPal REST app">
+              <form onSubmit={onSubmit} aria-label={t('paypal.form')}>
                 <div class="fields">
                   <label>
-                    Client id
+                    {t('paypal.clientId')}
                     <input
                       name="client_id"
                       required
@@ -80,21 +74,19 @@ function PaypalPayouts({ owner }: { owner: boolean }) {
                     />
                   </label>
                   <label>
-                    Secret{' '}
-                    <span class="hint">
-                      {p.client_secret_hint ? `(set: ${p.client_secret_hint}; type it again to change the app)` : ''}
-                    </span>
+                    {t('paypal.secret')}{' '}
+                    <span class="hint">{p.client_secret_hint ? t('paypal.secretSet', { hint: p.client_secret_hint }) : ''}</span>
                     <input name="client_secret" type="password" required maxLength={200} autocomplete="new-password" />
                   </label>
                   <label>
-                    Webhook id <span class="hint">(optional until the webhook exists)</span>
+                    {t('paypal.webhookId')} <span class="hint">{t('paypal.webhookHint')}</span>
                     <input name="webhook_id" maxLength={100} autocomplete="off" spellcheck={false} defaultValue={p.webhook_id ?? ''} />
                   </label>
                 </div>
-                <Saving error={error} done={done} busy={busy} label="Save PayPal app" />
+                <Saving error={error} done={done} busy={busy} label={t('paypal.save')} />
               </form>
             ) : (
-              <p class="hint">Only an owner sets the PayPal app{p.client_id ? `: client id ${p.client_id}` : ''}.</p>
+              <p class="hint">{p.client_id ? t('paypal.ownerOnlyId', { id: p.client_id }) : t('paypal.ownerOnly')}</p>
             )}
           </>
         )}
@@ -117,39 +109,45 @@ const countriesIn = (value: string) =>
     .map((c) => c.trim().toUpperCase())
     .filter(Boolean);
 
-const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+/** ISO weekdays: day 1 is Monday. */
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+const weekday = (day: number) => t(`schedule.weekdays.${WEEKDAYS[day - 1] ?? 'mon'}`);
 type Every = 'off' | 'weekly' | 'monthly';
 
 /** The schedule in words, as the form shows it saved. */
-const scheduleWords = (s: { every: Every; day: number; time_zone: string }) =>
-  s.every === 'off'
-    ? 'No run is made by itself: an admin makes each one.'
-    : `A draft run is made ${s.every === 'weekly' ? `every ${WEEKDAYS[s.day - 1]}` : `on day ${s.day} of every month`} at midnight (${s.time_zone}), and waits for an owner to approve it.`;
+function scheduleWords(s: { every: Every; day: number; time_zone: string }): string {
+  if (s.every === 'off') return t('schedule.off');
+  return s.every === 'weekly'
+    ? t('schedule.weeklyText', { weekday: weekday(s.day), zone: s.time_zone })
+    : t('schedule.monthlyText', { day: int(s.day), zone: s.time_zone });
+}
 
 /** When Tally makes a draft payout run by itself: off, weekly on a weekday, monthly on a day, in a time zone. */
 function ScheduleFields({ schedule, owner }: { schedule: { every: Every; day: number; time_zone: string }; owner: boolean }) {
   const [every, setEvery] = useState<Every>(schedule.every);
   const days =
-    every === 'weekly' ? WEEKDAYS.map((name, i) => [i + 1, name] as const) : [...Array(28)].map((_, i) => [i + 1, String(i + 1)] as const);
+    every === 'weekly'
+      ? WEEKDAYS.map((_, i) => [i + 1, weekday(i + 1)] as const)
+      : [...Array(28)].map((_, i) => [i + 1, int(i + 1)] as const);
   return (
     <fieldset class="choices" disabled={!owner}>
-      <legend>Payout schedule</legend>
+      <legend>{t('schedule.legend')}</legend>
       <p class="hint" id="schedule-now">
         {scheduleWords(schedule)}
       </p>
       <div class="fields">
         <label>
-          Make a run
+          {t('schedule.make')}
           <select name="schedule_every" value={every} onChange={(e) => setEvery((e.target as HTMLSelectElement).value as Every)}>
-            <option value="off">Off</option>
-            <option value="weekly">Weekly</option>
-            <option value="monthly">Monthly</option>
+            <option value="off">{t('schedule.every.off')}</option>
+            <option value="weekly">{t('schedule.every.weekly')}</option>
+            <option value="monthly">{t('schedule.every.monthly')}</option>
           </select>
         </label>
         {every !== 'off' && (
           <>
             <label>
-              {every === 'weekly' ? 'On' : 'On day'}
+              {every === 'weekly' ? t('schedule.on') : t('schedule.onDay')}
               <select name="schedule_day" key={every} defaultValue={String(every === schedule.every ? schedule.day : 1)}>
                 {days.map(([value, name]) => (
                   <option key={value} value={String(value)}>
@@ -159,7 +157,7 @@ function ScheduleFields({ schedule, owner }: { schedule: { every: Every; day: nu
               </select>
             </label>
             <label>
-              Time zone <span class="hint">(an IANA name such as Europe/Paris)</span>
+              {t('schedule.zone')} <span class="hint">{t('schedule.zoneHint')}</span>
               <input
                 name="schedule_time_zone"
                 required
@@ -208,19 +206,19 @@ function PayoutRules({ owner }: { owner: boolean }) {
   });
   return (
     <section class="integration" id="payout-settings" aria-labelledby="payout-settings-title">
-      <h3 id="payout-settings-title">Payout methods</h3>
+      <h3 id="payout-settings-title">{t('methods.title')}</h3>
       <Show loaded={loaded}>
         {({ settings, taxRequired }) => (
-          <form onSubmit={onSubmit} aria-label="Payout methods">
+          <form onSubmit={onSubmit} aria-label={t('methods.title')}>
             <fieldset class="choices" disabled={!owner}>
-              <legend>Methods partners may choose, and where</legend>
+              <legend>{t('methods.legend')}</legend>
               {METHODS.map(([m, title]) => (
                 <div class="fields" key={m}>
                   <label class="check">
                     <input type="checkbox" name="offered" value={m} defaultChecked={settings.offered.includes(m)} /> {title}
                   </label>
                   <label>
-                    Only in these countries <span class="hint">(codes such as DE, FR; empty: every country)</span>
+                    {t('methods.countries')} <span class="hint">{t('methods.countriesHint')}</span>
                     <input
                       name={`countries_${m}`}
                       autocomplete="off"
@@ -233,13 +231,12 @@ function PayoutRules({ owner }: { owner: boolean }) {
             </fieldset>
             <ScheduleFields schedule={settings.schedule} owner={owner} />
             <label class="check">
-              <input type="checkbox" name="tax_form_required" defaultChecked={taxRequired} disabled={!owner} /> Require a valid tax form
-              (W-9 or W-8) before paying a partner
+              <input type="checkbox" name="tax_form_required" defaultChecked={taxRequired} disabled={!owner} /> {t('methods.taxForm')}
             </label>
             {owner ? (
-              <Saving error={error} done={done} busy={busy} label="Save payout methods" />
+              <Saving error={error} done={done} busy={busy} label={t('methods.save')} />
             ) : (
-              <p class="hint">Only an owner changes them.</p>
+              <p class="hint">{t('methods.ownerOnly')}</p>
             )}
           </form>
         )}
