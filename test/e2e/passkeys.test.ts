@@ -1,7 +1,8 @@
 // Passkeys in Chromium (docs/security.md), with its virtual authenticator (the DevTools
 // protocol's WebAuthn domain: a platform authenticator that verifies its user): an owner adds
 // a passkey under Settings → Security, signs in with it and no password, uses it as the second
-// step after the password, and proves it is them again before making a secret token.
+// step after the password, and proves it is them again before making a secret token; a
+// partner adds one in the portal and signs in with it alone.
 //
 // WebAuthn names sites by domain, never by IP address: this collector's public address is
 // http://localhost:<port>, which is also a secure context without TLS.
@@ -9,9 +10,36 @@
 import { createServer } from 'node:net';
 import type { CDPSession } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodyText, cleanAtBothWidths, dashboardStack, OWNER, press, signInFirst, waitForText } from './dashboard.js';
+import {
+  acceptedPartner,
+  cleanAtBothWidths,
+  dashboardStack,
+  OWNER,
+  press,
+  redeemLink,
+  signInFirst,
+  waitForText,
+  bodyText,
+} from './dashboard.js';
 
 let stack: Awaited<ReturnType<typeof dashboardStack>>;
+
+/** Chromium's virtual platform authenticator on `page`, which verifies its user: a phone's or a laptop's. */
+async function withAuthenticator(page: import('playwright-core').Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
+}
 let cdp: CDPSession;
 let authenticatorId = '';
 let base = '';
@@ -29,18 +57,7 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://localhost:${port}`;
   stack = await dashboardStack({ port, publicUrl: base });
-  cdp = await stack.page.context().newCDPSession(stack.page);
-  await cdp.send('WebAuthn.enable');
-  ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  }));
+  ({ cdp, authenticatorId } = await withAuthenticator(stack.page));
   await signInFirst(stack.page, stack.collector.server.firstSignInLink!);
 });
 afterAll(async () => {
@@ -100,5 +117,28 @@ describe('passkeys in Chromium', () => {
     expect(await bodyText(page)).toContain('tly_sec_');
     // Only the refusal that asked for the proof: no page error (a part suspending with nobody to catch it).
     expect(stack.problems.filter((p) => !/Failed to load resource: .* 40[13]/.test(p))).toEqual([]);
+  });
+
+  it('lets a partner add a passkey in the portal and sign in with it alone', async () => {
+    const kim = await acceptedPartner(stack.api, 'Kim');
+    const context = await stack.browser.newContext();
+    const portal = await context.newPage();
+    try {
+      await withAuthenticator(portal);
+      await redeemLink(portal, (await stack.api('POST', `/v1/partners/${kim.id}/invitation`)).meta.link);
+      await portal.goto(`${base}/portal/settings/security`);
+      await press(portal, 'Add a passkey');
+      await waitForText(portal, 'Your recovery codes');
+      await waitForText(portal, /Passkey\s+added/);
+      await cleanAtBothWidths(portal);
+      await press(portal, 'Sign out');
+      await portal.waitForURL('**/portal/sign-in**');
+      await press(portal, 'Sign in with a passkey');
+      await portal.waitForURL('**/portal/');
+      const account = await portal.evaluate(async () => (await (await fetch('/v1/portal/account')).json()).data.attributes.email);
+      expect(account).toBe('kim@partners.test');
+    } finally {
+      await context.close();
+    }
   });
 });

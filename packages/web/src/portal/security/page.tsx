@@ -1,12 +1,16 @@
 // Settings → Security (docs/security.md): the partner's two-step sign-in. Enrol an
-// authenticator app (its QR code, then its first code), keep the recovery codes shown once
-// (copied or downloaded), make new ones, or remove the app with the password and a code.
+// authenticator app (its QR code, then its first code) or add passkeys, keep the recovery
+// codes shown once (copied or downloaded), make new ones, or remove a factor with the
+// password and a code (or a passkey).
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Answer, api } from '../../common/api.js';
 import { Confirm, text, useSubmit } from '../../common/forms.js';
 import { dateTime } from '../../common/format.js';
 import { type Enrolment, EnrolmentCode, enrolmentOf, RecoveryCodeList } from '../../common/two-factor.js';
+import { withPasskey } from '../../common/passkey.js';
+import { PasskeyButton } from '../../common/passkey-button.js';
+import { passkeyWord } from '../../common/passkey-words.js';
 import { useLoad } from '../../common/use-api.js';
 import { Failure, Show } from '../../common/ui.js';
 import { href, usePortal } from '../session.js';
@@ -22,14 +26,37 @@ function useFocusHere<E extends HTMLElement>() {
   return ref;
 }
 
-function ProofField() {
+/** A code, or (left empty, when the partner has a passkey) the passkey proves it. */
+function ProofField({ passkeys }: { passkeys: boolean }) {
   return (
     <label>
       {t('proof')}
-      <input name="code" autocomplete="one-time-code" required />
+      {passkeys ? <span class="hint"> {t('proofPasskey')}</span> : null}
+      <input name="code" autocomplete="one-time-code" required={!passkeys} />
     </label>
   );
 }
+
+/** The proof a dialog sends: the code typed, else the partner's passkey. */
+async function proofOf(form: FormData): Promise<{ code: string } | { passkey: { token: string; response: never } }> {
+  const code = text(form, 'code');
+  if (code) return { code };
+  return {
+    passkey: await withPasskey(
+      () => api.POST('/v1/portal/auth/passkey/options'),
+      async (token, response) => ({ token, response: response as never }),
+    ),
+  };
+}
+
+/** Makes a passkey on this device and adds it; resolves to the recovery codes when it is the first factor. */
+const addPasskey = () =>
+  withPasskey(
+    () => api.POST('/v1/portal/auth/factors/passkey/options'),
+    async (token, response) =>
+      (await api.POST('/v1/portal/auth/factors/passkey', { body: { token, response: response as never } })).meta.recovery_codes,
+    true,
+  );
 
 /** Said once the app is removed, where the focus goes: the button that removed it is gone. */
 function Removed() {
@@ -128,7 +155,19 @@ function FactorRow({ factor, left, renew, remove }: { factor: Factor; left: numb
 }
 
 /** What the dialogs do: new codes for a code, or the app removed for the password and a code. */
-function Asking({ asked, id, close, saw }: { asked: 'renew' | 'remove'; id: string; close: () => void; saw: (codes?: string[]) => void }) {
+function Asking({
+  asked,
+  id,
+  passkeys,
+  close,
+  saw,
+}: {
+  asked: 'renew' | 'remove';
+  id: string;
+  passkeys: boolean;
+  close: () => void;
+  saw: (codes?: string[]) => void;
+}) {
   if (asked === 'renew') {
     return (
       <Confirm
@@ -136,11 +175,11 @@ function Asking({ asked, id, close, saw }: { asked: 'renew' | 'remove'; id: stri
         confirm={t('renew.make')}
         onClose={close}
         onConfirm={async (form) => {
-          saw((await api.POST('/v1/portal/auth/recovery_codes', { body: { code: text(form, 'code') } })).meta.recovery_codes);
+          saw((await api.POST('/v1/portal/auth/recovery_codes', { body: await proofOf(form) })).meta.recovery_codes);
         }}
       >
         <p>{t('renew.text')}</p>
-        <ProofField />
+        <ProofField passkeys={passkeys} />
       </Confirm>
     );
   }
@@ -153,7 +192,7 @@ function Asking({ asked, id, close, saw }: { asked: 'renew' | 'remove'; id: stri
       onConfirm={async (form) => {
         await api.POST('/v1/portal/auth/factors/{id}/disable', {
           params: { path: { id } },
-          body: { password: text(form, 'password'), code: text(form, 'code') },
+          body: { password: text(form, 'password'), ...(await proofOf(form)) },
         });
         saw();
       }}
@@ -164,7 +203,7 @@ function Asking({ asked, id, close, saw }: { asked: 'renew' | 'remove'; id: stri
         {/* biome-ignore lint/a11y/noAutofocus: the dialog asks for these two fields alone, the password first */}
         <input name="password" type="password" autocomplete="current-password" required autoFocus />
       </label>
-      <ProofField />
+      <ProofField passkeys={passkeys} />
     </Confirm>
   );
 }
@@ -191,31 +230,34 @@ export function Security() {
       {removed ? <Removed /> : null}
       {codes ? <Codes key={codes[0]} codes={codes} /> : null}
       <Show loaded={factors}>
-        {(answer) =>
-          answer.data.length === 0 ? (
-            <Enrol done={(made) => after(made)} />
-          ) : (
-            <ul class="factors">
-              {answer.data.map((f) => (
-                <FactorRow
-                  factor={f}
-                  left={answer.meta.recovery_codes_left}
-                  renew={() => setAsked({ what: 'renew', id: f.id })}
-                  remove={() => setAsked({ what: 'remove', id: f.id })}
-                />
-              ))}
-            </ul>
-          )
-        }
+        {(answer) => (
+          <>
+            {answer.data.length > 0 ? (
+              <ul class="factors">
+                {answer.data.map((f) => (
+                  <FactorRow
+                    factor={f}
+                    left={answer.meta.recovery_codes_left}
+                    renew={() => setAsked({ what: 'renew', id: f.id })}
+                    remove={() => setAsked({ what: 'remove', id: f.id })}
+                  />
+                ))}
+              </ul>
+            ) : null}
+            {answer.data.some((f) => f.attributes.kind === 'totp') ? null : <Enrol done={(made) => after(made)} />}
+            <PasskeyButton label={passkeyWord('add')} run={async () => after(await addPasskey())} />
+            {asked ? (
+              <Asking
+                asked={asked.what}
+                id={asked.id}
+                passkeys={answer.data.some((f) => f.attributes.kind === 'webauthn')}
+                close={() => setAsked(undefined)}
+                saw={(made) => (made ? after(made) : after(null, true))}
+              />
+            ) : null}
+          </>
+        )}
       </Show>
-      {asked ? (
-        <Asking
-          asked={asked.what}
-          id={asked.id}
-          close={() => setAsked(undefined)}
-          saw={(made) => (made ? after(made) : after(null, true))}
-        />
-      ) : null}
     </section>
   );
 }

@@ -6,7 +6,7 @@ import type en from './en.js';
 const de: Catalogue<typeof en> = {
   panel: {
     title: 'Sicherheit',
-    on: 'Die Anmeldung in zwei Schritten ist aktiv: Nach Ihrem Passwort fragt die Anmeldung nach einem Code aus Ihrer Authenticator-App.',
+    on: 'Die Anmeldung in zwei Schritten ist aktiv: Nach Ihrem Passwort fragt die Anmeldung nach einem Code aus Ihrer Authenticator-App oder Ihrem Passkey.',
     off: 'Die Anmeldung in zwei Schritten ist aus: Ihr Passwort allein meldet Sie an.',
     manage: 'Anmeldung in zwei Schritten',
   },
@@ -14,7 +14,7 @@ const de: Catalogue<typeof en> = {
     title: 'Anmeldung in zwei Schritten',
     back: 'Zurück zu den Einstellungen',
     intro:
-      'Nach Ihrem Passwort fragt die Anmeldung nach einem sechsstelligen Code aus einer Authenticator-App auf Ihrem Telefon, damit ein gestohlenes Passwort nicht genügt. Wenn Sie ändern, wie Sie bezahlt werden, wird nach zehn Minuten erneut nach einem Code gefragt.',
+      'Nach Ihrem Passwort fragt die Anmeldung nach einem sechsstelligen Code aus einer Authenticator-App auf Ihrem Telefon, damit ein gestohlenes Passwort nicht genügt. Wenn Sie ändern, wie Sie bezahlt werden, wird nach zehn Minuten erneut nach einem Code gefragt. Ein Passkey (Fingerabdruck, Gesicht oder PIN dieses Geräts oder ein Sicherheitsschlüssel) geht auch und meldet Sie ohne Passwort an.',
   },
   enrol: {
     add: 'Authenticator-App hinzufügen',
@@ -28,6 +28,7 @@ const de: Catalogue<typeof en> = {
   factor: {
     kinds: {
       totp: 'Authenticator-App',
+      webauthn: 'Passkey',
     },
     added: 'hinzugefügt am {{date}}',
     lastUsed: 'zuletzt verwendet am {{date}}',
@@ -54,6 +55,7 @@ const de: Catalogue<typeof en> = {
     done: 'Die Authenticator-App ist entfernt: Ihr Passwort allein meldet Sie jetzt an.',
   },
   proof: 'Ein Code aus der App oder ein Wiederherstellungscode',
+  proofPasskey: '(leer lassen, um Ihren Passkey zu verwenden)',
 };
 
 export default de;

@@ -4,7 +4,7 @@
 export default {
   panel: {
     title: 'Security',
-    on: 'Two-step sign-in is on: after your password, signing in asks for a code from your authenticator app.',
+    on: "Two-step sign-in is on: after your password, signing in asks for your authenticator app's code or your passkey.",
     off: 'Two-step sign-in is off: your password alone signs you in.',
     manage: 'Two-step sign-in',
   },
@@ -12,7 +12,7 @@ export default {
     title: 'Two-step sign-in',
     back: 'Back to Settings',
     intro:
-      'After your password, signing in asks for a six-digit code from an authenticator app on your phone, so that a stolen password is not enough. Changing how you are paid asks for a code again after ten minutes.',
+      "After your password, signing in asks for a six-digit code from an authenticator app on your phone, so that a stolen password is not enough. Changing how you are paid asks for a code again after ten minutes. A passkey (this device's fingerprint, face or PIN, or a security key) also works, and signs you in without a password.",
   },
   enrol: {
     add: 'Add an authenticator app',
@@ -26,6 +26,7 @@ export default {
   factor: {
     kinds: {
       totp: 'Authenticator app',
+      webauthn: 'Passkey',
     },
     added: 'added {{date}}',
     lastUsed: 'last used {{date}}',
@@ -52,4 +53,5 @@ export default {
     done: 'The authenticator app is removed: your password alone signs you in now.',
   },
   proof: 'A code from the app, or a recovery code',
+  proofPasskey: '(leave it empty to use your passkey)',
 };

@@ -6,7 +6,7 @@ import type en from './en.js';
 const es: Catalogue<typeof en> = {
   panel: {
     title: 'Seguridad',
-    on: 'El inicio de sesión en dos pasos está activado: después de tu contraseña, se te pide un código de tu aplicación de autenticación.',
+    on: 'El inicio de sesión en dos pasos está activado: después de tu contraseña, se te pide un código de tu aplicación de autenticación o tu llave de acceso.',
     off: 'El inicio de sesión en dos pasos está desactivado: basta tu contraseña para iniciar sesión.',
     manage: 'Inicio de sesión en dos pasos',
   },
@@ -14,7 +14,7 @@ const es: Catalogue<typeof en> = {
     title: 'Inicio de sesión en dos pasos',
     back: 'Volver a Ajustes',
     intro:
-      'Después de tu contraseña, se te pide un código de seis cifras de una aplicación de autenticación en tu teléfono, para que una contraseña robada no baste. Cambiar cómo te pagan vuelve a pedir un código pasados diez minutos.',
+      'Después de tu contraseña, se te pide un código de seis cifras de una aplicación de autenticación en tu teléfono, para que una contraseña robada no baste. Cambiar cómo te pagan vuelve a pedir un código pasados diez minutos. Una llave de acceso (la huella, la cara o el PIN de este dispositivo, o una llave de seguridad) también sirve, y te permite entrar sin contraseña.',
   },
   enrol: {
     add: 'Añadir una aplicación de autenticación',
@@ -28,6 +28,7 @@ const es: Catalogue<typeof en> = {
   factor: {
     kinds: {
       totp: 'Aplicación de autenticación',
+      webauthn: 'Llave de acceso',
     },
     added: 'añadida el {{date}}',
     lastUsed: 'usada por última vez el {{date}}',
@@ -55,6 +56,7 @@ const es: Catalogue<typeof en> = {
     done: 'La aplicación de autenticación se ha quitado: ahora basta tu contraseña para iniciar sesión.',
   },
   proof: 'Un código de la aplicación o un código de recuperación',
+  proofPasskey: '(déjalo vacío para usar tu llave de acceso)',
 };
 
 export default es;

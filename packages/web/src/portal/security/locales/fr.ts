@@ -6,7 +6,7 @@ import type en from './en.js';
 const fr: Catalogue<typeof en> = {
   panel: {
     title: 'Sécurité',
-    on: 'La connexion en deux étapes est activée : après votre mot de passe, la connexion demande un code de votre application d’authentification.',
+    on: 'La connexion en deux étapes est activée : après votre mot de passe, la connexion demande un code de votre application d’authentification ou votre clé d’accès.',
     off: 'La connexion en deux étapes est désactivée : votre mot de passe suffit pour vous connecter.',
     manage: 'Connexion en deux étapes',
   },
@@ -14,7 +14,7 @@ const fr: Catalogue<typeof en> = {
     title: 'Connexion en deux étapes',
     back: 'Retour aux paramètres',
     intro:
-      'Après votre mot de passe, la connexion demande un code à six chiffres d’une application d’authentification sur votre téléphone : un mot de passe volé ne suffit plus. Changer la façon dont vous êtes payé redemande un code au bout de dix minutes.',
+      'Après votre mot de passe, la connexion demande un code à six chiffres d’une application d’authentification sur votre téléphone : un mot de passe volé ne suffit plus. Changer la façon dont vous êtes payé redemande un code au bout de dix minutes. Une clé d’accès (l’empreinte, le visage ou le code PIN de cet appareil, ou une clé de sécurité) convient aussi, et vous connecte sans mot de passe.',
   },
   enrol: {
     add: 'Ajouter une application d’authentification',
@@ -28,6 +28,7 @@ const fr: Catalogue<typeof en> = {
   factor: {
     kinds: {
       totp: 'Application d’authentification',
+      webauthn: 'Clé d’accès',
     },
     added: 'ajoutée le {{date}}',
     lastUsed: 'utilisée pour la dernière fois le {{date}}',
@@ -55,6 +56,7 @@ const fr: Catalogue<typeof en> = {
     done: 'L’application d’authentification est supprimée : votre mot de passe suffit désormais pour vous connecter.',
   },
   proof: 'Un code de l’application, ou un code de récupération',
+  proofPasskey: '(laissez vide pour utiliser votre clé d’accès)',
 };
 
 export default fr;
