@@ -408,7 +408,7 @@ async function main() {
   const rows = await instructionRows();
   const report = { at: new Date().toISOString(), ...settings, rows, overBare: ratios(rows) };
   for (const [name, value] of Object.entries(report.overBare))
-    console.log(`${name.padEnd(52)} ${String(value ?? '-').padStart(10)} × bare`);
+    if (value !== undefined) console.log(`${name.padEnd(52)} ${String(value ?? '-').padStart(10)} × bare`);
   writeFileSync(join(RESULTS, 'instructions.json'), `${JSON.stringify(report, null, 2)}\n`);
   if (mode === '--record') {
     const instructions = Object.fromEntries(rows.map((r) => [r.name, r.instructions]));
