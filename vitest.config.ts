@@ -44,6 +44,8 @@ const PURE = [
   'test/collector/connections.test.ts',
   'test/collector/demo-switch.test.ts',
   'test/collector/rewards-evaluate.test.ts',
+  // The bench's instruction guard, judging figures in files.
+  'test/collector/instructions-check.test.ts',
   // The client package's types, its manifest and README: no collector at all.
   'test/client/types.test.ts',
   'test/client/package.test.ts',
@@ -68,6 +70,7 @@ const PROCESSES = [
   'test/collector/stripe-cli.test.ts',
   'test/collector/webhooks-cli.test.ts',
   'test/collector/cli-binary.test.ts',
+  'test/collector/instructions-check.test.ts',
   // The delivery loop's retries, timed by the real clock.
   'test/collector/webhooks.test.ts',
   // The client's examples, each run as a program of its own (tsx).
