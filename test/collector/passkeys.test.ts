@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, PUBLIC_URL, seedPartner, startCollector, type Collector, type Reply } from './harness.js';
 import { type SoftPasskey, softPasskey } from './authenticator.js';
 import { type Owner, ownerSession, sessionCookieOf } from './session.js';
-import { type Inbox, portalTokenFor, read, startSmtp } from './smtp.js';
+import { type Inbox, portalTokenFor, startSmtp, subjectsTo } from './smtp.js';
 
 let inbox: Inbox;
 let c: Collector;
@@ -52,13 +52,7 @@ async function passkeySignIn(
   return { options, token, response, reply: await anonymous('POST', `${base}/sign_in/passkey`, { token, response }) };
 }
 
-async function subjectsTo(to: string): Promise<string[]> {
-  await c.running.work.sendMail();
-  return inbox
-    .take()
-    .filter((m) => m.to === to)
-    .map((m) => read(m.raw).subject);
-}
+const subjectsOf = (to: string) => subjectsTo(c, inbox, to);
 
 describe('adding a passkey', () => {
   it('registers it as the first factor, with ten recovery codes once, its public key kept and the address told', async () => {
@@ -76,7 +70,7 @@ describe('adding a passkey', () => {
     );
     expect(row).toMatchObject({ credential_id: key.id, secret: null });
     expect(row?.public_key.length).toBeGreaterThan(60);
-    expect(await subjectsTo(owner.email)).toEqual(['Security notice: a passkey was added']);
+    expect(await subjectsOf(owner.email)).toEqual(['Security notice: a passkey was added']);
     // A second passkey keeps the set: no new codes.
     const again = await addPasskey(ownerCall(owner), softPasskey());
     expect(again.status).toBe(201);

@@ -135,3 +135,12 @@ export function read(raw: string): Read {
   };
   return { subject, text: part('text/plain'), html: part('text/html') };
 }
+
+/** The subjects of the mail a collector sent to `to` since the inbox was last taken (its outbox sent first). */
+export async function subjectsTo(c: { running: { work: { sendMail(): Promise<unknown> } } }, inbox: Inbox, to: string): Promise<string[]> {
+  await c.running.work.sendMail();
+  return inbox
+    .take()
+    .filter((m) => m.to === to)
+    .map((m) => read(m.raw).subject);
+}

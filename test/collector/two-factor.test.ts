@@ -9,7 +9,7 @@ import { STEP_UP } from '../../packages/collector/src/api/step-up.js';
 import { purgeExpiredAccess } from '../../packages/collector/src/flows/purge.js';
 import { expectError, seedPartner, startCollector, type Collector, type Reply } from './harness.js';
 import { asOwner, type Owner, ownerSession, sessionCookieOf } from './session.js';
-import { type Inbox, portalTokenFor, read, startSmtp } from './smtp.js';
+import { type Inbox, portalTokenFor, read, startSmtp, subjectsTo } from './smtp.js';
 
 let inbox: Inbox;
 let c: Collector;
@@ -22,14 +22,7 @@ afterAll(async () => {
   await inbox?.close();
 });
 
-/** The subjects of the mail sent to `to` since the last look. */
-async function subjectsTo(to: string): Promise<string[]> {
-  await c.running.work.sendMail();
-  return inbox
-    .take()
-    .filter((m) => m.to === to)
-    .map((m) => read(m.raw).subject);
-}
+const subjectsOf = (to: string) => subjectsTo(c, inbox, to);
 
 const codeFor = (secret: string, at = c.clock.now) => generateSync({ secret, epoch: at });
 /** The next time step: a code of the step before is never taken twice. */
@@ -83,7 +76,7 @@ describe('enrolling an authenticator app', () => {
     expect(list.body.meta.recovery_codes_left).toBe(10);
     // One authenticator at a time.
     expectError(await owner.call('POST', '/v1/auth/factors/totp'), 409, 'conflict');
-    expect(await subjectsTo(owner.email)).toEqual(['Security notice: an authenticator app was added as a second factor']);
+    expect(await subjectsOf(owner.email)).toEqual(['Security notice: an authenticator app was added as a second factor']);
   });
 
   it('keeps no secret or code in the clear: the recovery codes are hashes', async () => {
@@ -134,11 +127,11 @@ describe('signing in with a second factor', () => {
   it('a recovery code works once, and the address is told', async () => {
     const owner = await ownerSession(c);
     const { recovery } = await enrol(owner.call);
-    await subjectsTo(owner.email);
+    await subjectsOf(owner.email);
     const code = recovery[3] ?? '';
     const done = await secondStep(challengeOf(await signIn(owner.email, owner.password)), ` ${code.toUpperCase()} `);
     expect(done.status).toBe(200);
-    expect(await subjectsTo(owner.email)).toEqual(['Security notice: a recovery code was used to sign in or confirm an action']);
+    expect(await subjectsOf(owner.email)).toEqual(['Security notice: a recovery code was used to sign in or confirm an action']);
     expectError(await secondStep(challengeOf(await signIn(owner.email, owner.password)), code), 401, 'invalid_credentials');
     expect((await asOwner(c, sessionCookieOf(done) ?? '')('GET', '/v1/auth/factors')).body.meta.recovery_codes_left).toBe(9);
   });
@@ -179,7 +172,7 @@ describe('removing a factor', () => {
   it('needs the password and a current code; the last one takes the recovery codes, and the address is told', async () => {
     const owner = await ownerSession(c);
     const { secret, factorId, recovery } = await enrol(owner.call);
-    await subjectsTo(owner.email);
+    await subjectsOf(owner.email);
     const disable = (body: unknown) => owner.call('POST', `/v1/auth/factors/${factorId}/disable`, { body });
     expectError(await disable({ password: owner.password }), 422, 'missing_field');
     expectError(await disable({ password: 'not the password', code: codeFor(secret) }), 401, 'invalid_credentials');
@@ -191,7 +184,7 @@ describe('removing a factor', () => {
     );
     expect((await disable({ password: owner.password, code: recovery[0] })).status).toBe(204);
     expect((await owner.call('GET', '/v1/auth/factors')).body).toEqual({ data: [], meta: { recovery_codes_left: 0 } });
-    const subjects = await subjectsTo(owner.email);
+    const subjects = await subjectsOf(owner.email);
     expect(subjects).toContain('Security notice: a second factor was removed');
     expect((await signIn(owner.email, owner.password)).body.data.attributes.email).toBe(owner.email);
   });
@@ -267,7 +260,7 @@ describe('step-up before what moves money', () => {
 
   it('a session older than ten minutes proves the password again before a secret token; the address is told', async () => {
     const owner = await ownerSession(c);
-    await subjectsTo(owner.email);
+    await subjectsOf(owner.email);
     const secret = () => owner.call('POST', '/v1/tokens', { body: { kind: 'secret' } });
     expect((await secret()).status).toBe(201);
     c.clock.now += 600;
@@ -280,7 +273,7 @@ describe('step-up before what moves money', () => {
     const proved = await owner.call('POST', '/v1/auth/reauthenticate', { body: { password: owner.password } });
     expect(proved.body.meta).toEqual({ verified_at: c.clock.now, fresh_until: c.clock.now + 600, method: 'password' });
     expect((await secret()).status).toBe(201);
-    expect(await subjectsTo(owner.email)).toEqual([
+    expect(await subjectsOf(owner.email)).toEqual([
       'Security notice: a secret API token was created',
       'Security notice: a secret API token was created',
     ]);
@@ -345,6 +338,6 @@ describe('partners', () => {
     nextStep();
     expect((await portal.call('POST', '/v1/portal/auth/reauthenticate', { code: codeFor(secret) })).status).toBe(200);
     expect((await method()).status).toBeLessThan(300);
-    expect(await subjectsTo('twofa-partner@partners.test')).toContain('Security notice: how payouts are paid was changed');
+    expect(await subjectsOf('twofa-partner@partners.test')).toContain('Security notice: how payouts are paid was changed');
   });
 });
