@@ -77,7 +77,7 @@ describe('adding a passkey', () => {
     expect(again.body.meta.recovery_codes).toBeNull();
   });
 
-  it('refuses an answer for another origin, a used token, and the same passkey twice', async () => {
+  it('refuses an answer for another origin and a used token', async () => {
     const owner = await ownerSession(c);
     const call = ownerCall(owner);
     const key = softPasskey();
@@ -90,6 +90,26 @@ describe('adding a passkey', () => {
     const next = await call('POST', '/v1/auth/factors/passkey/options');
     expect(next.body.meta.options.excludeCredentials).toEqual([{ id: key.id, type: 'public-key', transports: ['internal'] }]);
     expect(next.body.meta.options.authenticatorSelection).toMatchObject({ residentKey: 'required' });
+  });
+
+  it('needs a fresh proof of the session, and gives none: a stolen session cannot add a way back in', async () => {
+    const owner = await ownerSession(c);
+    const call = ownerCall(owner);
+    const age = () => c.running.db.transaction((tx) => tx.run('UPDATE sessions SET verified_at = 0'));
+    await age();
+    const refused = await call('POST', '/v1/auth/factors/passkey/options');
+    expectError(refused, 403, 'step_up_required');
+    expect(refused.body.errors[0].meta).toMatchObject({ proof: 'password', passkey: false });
+    expectError(await call('POST', '/v1/auth/factors/totp'), 403, 'step_up_required');
+    expect((await call('POST', '/v1/auth/reauthenticate', { password: owner.password })).status).toBe(200);
+    const key = softPasskey();
+    expect((await addPasskey(call, key)).status).toBe(201);
+    // The same passkey again, though the browser was told to exclude it.
+    const again = await call('POST', '/v1/auth/factors/passkey/options');
+    const body = { token: again.body.meta.token, response: key.register(again.body.meta.options, PUBLIC_URL) };
+    expectError(await call('POST', '/v1/auth/factors/passkey', body), 409, 'conflict');
+    await age();
+    expectError(await call('POST', '/v1/tokens', { kind: 'secret' }), 403, 'step_up_required');
   });
 
   it('checks the shape of the browser answer before the library does', async () => {
@@ -209,6 +229,28 @@ describe('a passkey proves the session again', () => {
     });
     expect(removed.status).toBe(204);
     expect((await call('GET', '/v1/auth/factors')).body).toEqual({ data: [], meta: { recovery_codes_left: 0 } });
+  });
+});
+
+describe("a passkey's token", () => {
+  it('answers only its own purpose: a sign-in is no step-up, a step-up no sign-in', async () => {
+    const owner = await ownerSession(c);
+    const key = softPasskey();
+    const call = ownerCall(owner);
+    expect((await addPasskey(call, key)).status).toBe(201);
+    const signIn = (await anonymous('POST', '/v1/auth/sign_in/passkey/options', {})).body.meta;
+    const asStepUp = { token: signIn.token, response: key.assert(signIn.options, PUBLIC_URL) };
+    expectError(await call('POST', '/v1/auth/reauthenticate', { passkey: asStepUp }), 401, 'invalid_credentials');
+    const stepUp = (await call('POST', '/v1/auth/passkey/options')).body.meta;
+    const asSignIn = { token: stepUp.token, response: key.assert(stepUp.options, PUBLIC_URL) };
+    expectError(await anonymous('POST', '/v1/auth/sign_in/passkey', asSignIn), 401, 'invalid_credentials');
+    // Another owner's step-up token does not prove this one.
+    const other = await ownerSession(c);
+    const otherKey = softPasskey();
+    expect((await addPasskey(ownerCall(other), otherKey)).status).toBe(201);
+    const theirs = (await other.call('POST', '/v1/auth/passkey/options')).body.meta;
+    const borrowed = { token: theirs.token, response: key.assert(theirs.options, PUBLIC_URL) };
+    expectError(await call('POST', '/v1/auth/reauthenticate', { passkey: borrowed }), 401, 'invalid_credentials');
   });
 });
 

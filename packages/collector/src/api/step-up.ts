@@ -12,8 +12,8 @@ import type { SessionRow } from '../modules/owners/repo.js';
 import type { PartnerSessionRow } from '../modules/portal/repo.js';
 
 export interface StepUp {
-  /** What the account's address is told once the action succeeded. */
-  event: SecurityEvent;
+  /** What the account's address is told once the action succeeded; none when the action tells it itself. */
+  event?: SecurityEvent;
   /** Only for some bodies (a secret token, not a publishable one); read before the body's schema. */
   when?: (body: unknown) => boolean;
 }
@@ -27,6 +27,13 @@ export const STEP_UP: Readonly<Record<string, StepUp>> = {
   'patch /v1/members/:id': { event: 'team_changed' },
   'delete /v1/members/:id': { event: 'team_changed' },
   'patch /v1/team/settings': { event: 'team_changed' },
+  // A new factor is a way back into the account: a stolen session must not add one
+  // (each tells the address itself when it is added).
+  ...Object.fromEntries(
+    ['/v1/auth', '/v1/portal/auth'].flatMap((base) =>
+      ['totp', ':id/confirm', 'passkey/options', 'passkey'].map((p) => [`post ${base}/factors/${p}`, {}]),
+    ),
+  ),
 };
 
 /**
@@ -59,8 +66,9 @@ export function stepUp(db: Db, now: () => number, outbox: OutboxSender | undefin
       );
     }
     await next();
-    if (ctx.status >= 300) return;
-    await db.transaction((tx) => enqueueSecurityNotice(tx, realm, account, rule.event, now()));
+    const { event } = rule;
+    if (ctx.status >= 300 || !event) return;
+    await db.transaction((tx) => enqueueSecurityNotice(tx, realm, account, event, now()));
     outbox?.kick();
   };
 }

@@ -94,9 +94,18 @@ export function takeStep(db: Queryable, realm: Realm, id: string, step: number, 
   ]);
 }
 
-/** A passkey's counter moves only forwards (0 stays 0 for authenticators that keep none). */
+/**
+ * A passkey's use: its counter moves only forwards (0 stays 0 for authenticators that keep
+ * none), so of two uses at once only one is taken; 0 rows when this one lost.
+ */
 export function usePasskey(db: Queryable, realm: Realm, id: string, signCount: number, now: number): Promise<number> {
-  return db.run(`UPDATE ${realm.factors} SET sign_count = ?, last_used_at = ? WHERE id = ?`, [signCount, now, id]);
+  return db.run(`UPDATE ${realm.factors} SET sign_count = ?, last_used_at = ? WHERE id = ? AND (sign_count < ? OR ? = 0)`, [
+    signCount,
+    now,
+    id,
+    signCount,
+    signCount,
+  ]);
 }
 
 export function deleteFactor(db: Queryable, realm: Realm, account: string, id: string): Promise<number> {

@@ -7,7 +7,7 @@ import { enqueueSecurityNotice, requestReset } from '../mail/outbox.js';
 import { fail } from '../../platform/errors.js';
 import type { Db, Tx } from '../../platform/db/db.js';
 import { one, resource, unixTime } from '../../platform/http/schemas.js';
-import { type ChallengeRow, type FactorRow, markVerified as markSessionVerified } from './factors-repo.js';
+import type { ChallengeRow, FactorRow } from './factors-repo.js';
 import { credentialsById } from './repo.js';
 import type { Credentials, Realm } from './model.js';
 import { PASSWORD_MAX } from './passwords.js';
@@ -218,7 +218,6 @@ export function factorRoutes(at: FactorRealm) {
           input.now,
           enqueueSecurityNotice,
         );
-        await markVerified(input.db, at, input);
         kick(input.outbox);
         return { status: 200, body: { meta: { recovery_codes: codes ?? null } } };
       },
@@ -356,7 +355,6 @@ function passkeyRoutes(at: FactorRealm) {
           input.now,
           enqueueSecurityNotice,
         );
-        await markVerified(input.db, at, input);
         kick(input.outbox);
         return { status: 201, body: { data: renderFactor(made.factor), meta: { recovery_codes: made.recoveryCodes ?? null } } };
       },
@@ -377,10 +375,6 @@ function passkeyRoutes(at: FactorRealm) {
     }),
   ];
 }
-
-/** Enrolling proves a code: the session's proof is fresh too. */
-const markVerified = (db: Db, at: FactorRealm, input: RouteInput<unknown>) =>
-  db.transaction((tx) => markSessionVerified(tx, at.realm, at.signedIn(input).session, input.now));
 
 /**
  * A realm's sign-in by passkey: options (for a sign-in's second step with its token, or a

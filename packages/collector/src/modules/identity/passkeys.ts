@@ -9,7 +9,7 @@
 
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { uuidv7 } from '../../core/ids.js';
-import type { Db, Queryable } from '../../platform/db/db.js';
+import type { Db, Queryable, Tx } from '../../platform/db/db.js';
 import { fail } from '../../platform/errors.js';
 import { hashToken } from '../tokens/service.js';
 import * as factors from './factors-repo.js';
@@ -162,17 +162,19 @@ async function proofChallenge(db: Db, realm: Realm, token: string, purposes: rea
 
 /**
  * Checks a passkey's answer to its challenge: the account's own passkey (any of the realm's
- * for a sign-in without a password, verified by the device), the counter moving forwards.
- * Returns the challenge and the account it proved; the caller takes the challenge once.
+ * for a sign-in without a password, verified by the device). Then, in one transaction, the
+ * challenge is taken once and the counter moved forwards (a parallel use of either loses),
+ * and `then` runs with the challenge and the account it proved.
  */
-export async function provePasskey(
+async function provePasskey<S>(
   db: Db,
   realm: Realm,
   input: { token: string; response: AuthenticationResponseJSON },
   rp: RelyingParty,
   now: number,
   purposes: readonly ChallengePurpose[],
-): Promise<{ challenge: ChallengeRow; account: string }> {
+  then: (tx: Tx, challenge: ChallengeRow, account: string) => Promise<S>,
+): Promise<S> {
   const challenge = await proofChallenge(db, realm, input.token, purposes, now);
   const factor = await factors.factorByCredential(db, realm, input.response.id);
   if (!factor?.public_key || (challenge.account !== null && factor.account !== challenge.account)) throw refused();
@@ -191,8 +193,11 @@ export async function provePasskey(
     requireUserVerification: challenge.account === null,
   }).catch(() => undefined);
   if (!checked?.verified) throw refused();
-  await db.transaction((tx) => factors.usePasskey(tx, realm, factor.id, checked.authenticationInfo.newCounter, now));
-  return { challenge, account: factor.account };
+  return db.transaction(async (tx) => {
+    const taken = await factors.takeChallenge(tx, realm, challenge.hash, challenge.purpose, now);
+    if (!taken || (await factors.usePasskey(tx, realm, factor.id, checked.authenticationInfo.newCounter, now)) !== 1) throw refused();
+    return then(tx, taken, factor.account);
+  });
 }
 
 /** A step-up's or a removal's passkey proof for a signed-in account, its challenge used once. */
@@ -204,10 +209,9 @@ export async function provePasskeyOf(
   rp: RelyingParty,
   now: number,
 ): Promise<void> {
-  const proved = await provePasskey(db, realm, input, rp, now, ['passkey_step_up']);
-  if (proved.account !== account) throw refused();
-  const taken = await db.transaction((tx) => factors.takeChallenge(tx, realm, proved.challenge.hash, 'passkey_step_up', now));
-  if (!taken) throw refused();
+  await provePasskey(db, realm, input, rp, now, ['passkey_step_up'], async (_tx, _challenge, proved) => {
+    if (proved !== account) throw refused();
+  });
 }
 
 /**
@@ -222,10 +226,7 @@ export async function signInWithPasskey<S>(
   now: number,
   start: StartFrom<S>,
 ): Promise<S> {
-  const { challenge, account } = await provePasskey(db, realm, input, rp, now, ['second_factor', 'passkey_sign_in']);
-  return db.transaction(async (tx) => {
-    const taken = await factors.takeChallenge(tx, realm, challenge.hash, challenge.purpose, now);
-    if (!taken) throw refused();
+  return provePasskey(db, realm, input, rp, now, ['second_factor', 'passkey_sign_in'], async (tx, taken, account) => {
     await store.clearFailures(tx, realm, account);
     return start(tx, { ...taken, account });
   });
