@@ -43,7 +43,7 @@ const Messages = lazyPage(() => import('./messages/page.js').then((m) => withIts
 const MessageThread = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.MessageThread)));
 const Resources = lazyPage(() => import('./resources/page.js').then((m) => withItsWords(m.Resources)));
 const Leads = lazyPage(() => import('./leads/page.js').then((m) => withItsWords(m.Leads)));
-const AuditLog = lazyPage(() => import('./pages/audit.js').then((m) => m.AuditLog));
+const AuditLog = lazyPage(() => import('./audit/page.js').then((m) => withItsWords(m.AuditLog)));
 
 // Labels are said when the menu renders, in the language spoken then.
 const NAV = [
