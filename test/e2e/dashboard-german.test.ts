@@ -1,9 +1,9 @@
 // The dashboard in German, in Chromium (docs/languages.md): an owner who chose Deutsch in
 // the header reads the shell, the pages (the groups' with their reward editor, the settings'
-// sections, the payouts' and the review queue too), money and dates in German, after a
-// reload too, and "Your browser's language" gives the choice back to an English browser; an
-// owner with a German browser and no choice reads German from the
-// start. axe-core clean.
+// sections with Security, the payouts', the review queue and the audit log too), money and
+// dates in German, after a reload too, and "Your browser's language" gives the choice back to
+// an English browser; an owner with a German browser and no choice reads German from the
+// sign-in page on. axe-core clean.
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +82,26 @@ describe('the dashboard in German', () => {
     await page.goto(`${url}/dashboard/settings/webhooks`);
     await waitForText(page, 'Noch keine Webhook-Endpunkte');
     expect(await axeFindings(page)).toEqual([]);
+    // Security: the second factors and the team's rule, the passkey's button in the page's language too.
+    await page.goto(`${url}/dashboard/settings/security`);
+    await waitForText(page, 'Authenticator-App hinzufügen');
+    const security = await bodyText(page);
+    for (const words of ['Sicherheit', 'Ein zweiter Faktor', 'Passkey hinzufügen', 'Das Team', 'Regel des Teams speichern'])
+      expect(security).toContain(words);
+    expect(security).not.toContain('Add an authenticator app');
+    expect(await axeFindings(page)).toEqual([]);
+
+    // The audit log: its headings, who acted in words and its dates in German; the API's actions as recorded.
+    await page.goto(`${url}/dashboard/audit`);
+    await waitForText(page, 'Jede Änderung Ihres Teams');
+    const log = await page.getByRole('table', { name: 'Änderungsprotokoll' }).innerText();
+    for (const words of ['Wann', 'Wer', 'Aktion', 'Änderungen', 'API-Token', 'partner.create']) expect(log).toContain(words);
+    expect(log).toMatch(GERMAN_DATE);
+    expect(log).toMatch(/\d+ Felder?\b/);
+    const audit = await bodyText(page);
+    expect(audit).toContain('CSV herunterladen');
+    expect(audit).not.toContain('Every change made');
+    expect(await axeFindings(page)).toEqual([]);
 
     // The payouts and the review queue, each a chunk with its own words: their headings, empty states and money in German.
     await page.goto(`${url}/dashboard/payouts`);
@@ -116,6 +136,14 @@ describe('the dashboard in German', () => {
     const problems = consoleProblems(german);
     try {
       await german.goto(`${url}/dashboard/sign-in`);
+      // Signed out there is no owner's choice: the sign-in page speaks the browser's language.
+      await waitForText(german, 'Passwort vergessen?');
+      await waitForText(german, 'Mit einem Passkey anmelden');
+      const signIn = await bodyText(german);
+      for (const words of ['Anmelden', 'Noch kein Konto?', 'npx tally users invite']) expect(signIn).toContain(words);
+      expect(signIn).not.toContain('Forgot your password?');
+      expect(await lang(german)).toBe('de');
+      expect(await axeFindings(german)).toEqual([]);
       await german.fill('input[name=email]', OWNER.email);
       await german.fill('input[name=password]', OWNER.password);
       await german.click('button[type=submit]');

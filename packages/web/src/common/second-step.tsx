@@ -12,12 +12,6 @@ import { type Enrolment, EnrolmentCode, RecoveryCodeList } from './two-factor.js
 import { Failure } from './ui.js';
 import { say } from './words.js';
 
-// Only owners are made to enrol at sign-in, and the dashboard speaks English: these stay out of the shared catalogues (and every app's entry).
-const ENROL =
-  'A program you run requires a second factor. Scan this code with your authenticator app (or type the key below), then enter the code it shows.';
-const RECOVERY = 'Your recovery codes, shown only now. Each works once, if you lose your phone: keep them apart from it.';
-const QR = 'QR code of the key, for your authenticator app';
-
 export interface Challenge {
   token: string;
   purpose: 'second_factor' | 'enrol';
@@ -31,10 +25,25 @@ export interface PasskeyCeremony {
   finish(token: string, response: Record<string, unknown>): Promise<unknown>;
 }
 
+/**
+ * Enrolling at sign-in's words: only owners are made to enrol there, so the dashboard gives them
+ * from its own catalogue, and they stay out of the shared one (and every app's entry).
+ */
+export interface EnrolWords {
+  intro: string;
+  recovery: string;
+  qr: string;
+  key: string;
+}
+
 export interface SecondStepProps {
   challenge: Challenge;
   complete: (token: string, code: string) => Promise<unknown>;
-  enrol?: { start(token: string): Promise<Enrolment>; confirm(token: string, id: string, code: string): Promise<string[] | null> };
+  enrol?: {
+    start(token: string): Promise<Enrolment>;
+    confirm(token: string, id: string, code: string): Promise<string[] | null>;
+    words: EnrolWords;
+  };
   passkey?: PasskeyCeremony;
   done: () => void;
 }
@@ -67,7 +76,7 @@ export function SecondStep({ challenge, complete, enrol, passkey, done }: Second
   if (codes) {
     return (
       <Card title={say('twoFactor.title')}>
-        <p>{RECOVERY}</p>
+        <p>{enrol?.words.recovery}</p>
         <RecoveryCodeList codes={codes} />
         <button type="button" onClick={done}>
           {say('twoFactor.go')}
@@ -80,8 +89,8 @@ export function SecondStep({ challenge, complete, enrol, passkey, done }: Second
       <form onSubmit={onSubmit}>
         {challenge.purpose === 'enrol' ? (
           <>
-            <p>{ENROL}</p>
-            {enrolment ? <EnrolmentCode enrolment={enrolment} qr={QR} keyLabel="Key:" /> : null}
+            <p>{enrol?.words.intro}</p>
+            {enrolment && enrol ? <EnrolmentCode enrolment={enrolment} qr={enrol.words.qr} keyLabel={enrol.words.key} /> : null}
           </>
         ) : (
           <p>{say('twoFactor.hint')}</p>

@@ -2,6 +2,8 @@
 // program switcher and the pages. Signed out, or a 401 from any call, sends the person to
 // sign in, and back to where they were afterwards.
 
+import type { ComponentType } from 'preact';
+import { ErrorBoundary } from 'preact-iso/lazy';
 import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, isSignedOut, messageOf } from '../common/api.js';
@@ -11,13 +13,13 @@ import { lazyPage } from '../common/lazy-page.js';
 import { useLoad } from '../common/use-api.js';
 import { Failure, Loading } from '../common/ui.js';
 import { Overview } from './pages/overview.js';
-import { ResetPassword, SignIn, Welcome } from './pages/sign-in.js';
 import { BASE, href, SessionContext, type Session } from './session.js';
 import { t, useLanguage, withItsWords } from './language.js';
 import { LanguageChoice } from './language-choice.js';
 
-// Every page but the overview and the sign-in pages is fetched the first time it is opened
-// (preact-iso's router keeps the page on screen until then): the entry carries i18next and
+// Every page but the overview is fetched the first time it is opened, the sign-in pages too
+// (preact-iso's router keeps the page on screen until then; outside it, an ErrorBoundary waits
+// for the sign-in pages): the entry carries i18next and
 // stays within its budget (decision 0416). A page whose words are a part of their own waits
 // for them (withItsWords). A file that cannot be fetched (a tab older than a deploy, whose
 // build emptied dist) becomes a page saying so: preact-iso's lazy would otherwise wait on
@@ -43,7 +45,11 @@ const Messages = lazyPage(() => import('./messages/page.js').then((m) => withIts
 const MessageThread = lazyPage(() => import('./messages/page.js').then((m) => withItsWords(m.MessageThread)));
 const Resources = lazyPage(() => import('./resources/page.js').then((m) => withItsWords(m.Resources)));
 const Leads = lazyPage(() => import('./leads/page.js').then((m) => withItsWords(m.Leads)));
-const AuditLog = lazyPage(() => import('./pages/audit.js').then((m) => m.AuditLog));
+const AuditLog = lazyPage(() => import('./audit/page.js').then((m) => withItsWords(m.AuditLog)));
+// Signing in, a new password and a link's page: a signed-in owner never needs them.
+const SignIn = lazyPage(() => import('./sign-in/page.js').then((m) => withItsWords(m.SignIn)));
+const ResetPassword = lazyPage(() => import('./sign-in/page.js').then((m) => withItsWords(m.ResetPassword)));
+const Welcome = lazyPage(() => import('./sign-in/page.js').then((m) => withItsWords(m.Welcome)));
 
 // Labels are said when the menu renders, in the language spoken then.
 const NAV = [
@@ -270,11 +276,24 @@ function SignedIn() {
   return <Loading what={t('shell.opening')} />;
 }
 
+/** The pages opened signed out, by their address. */
+const SIGNED_OUT_PAGES: Record<string, ComponentType | undefined> = {
+  [href('/sign-in')]: SignIn,
+  [href('/welcome')]: Welcome,
+  [href('/reset')]: ResetPassword,
+};
+
 function Pages() {
   const { path } = useLocation();
-  if (path === href('/sign-in')) return <SignIn />;
-  if (path === href('/welcome')) return <Welcome />;
-  if (path === href('/reset')) return <ResetPassword />;
+  const Page = SIGNED_OUT_PAGES[path];
+  // Outside the Router, which otherwise waits for a lazy page's chunk: an ErrorBoundary does.
+  if (Page) {
+    return (
+      <ErrorBoundary>
+        <Page />
+      </ErrorBoundary>
+    );
+  }
   return <SignedIn />;
 }
 

@@ -1,10 +1,9 @@
 // The program's settings and commission rules, its snippet, its public page for partners, its
-// promotion codes (codes.tsx), its review signals, its billing platforms (integrations.tsx), its webhooks
-// (webhooks.tsx), its API tokens and its team: a section each, at its own address
-// (Settings, at the end). Secrets (a new token, an invitation link) are shown once, when
-// made: the collector keeps only their hashes.
+// promotion codes (codes.tsx), its review signals, its billing platforms (integrations.tsx), its
+// webhooks (webhooks.tsx), its API tokens, its team and the signed-in person's second factors
+// (security.tsx): a section each, at its own address (Settings, at the end). Secrets (a new
+// token, an invitation link) are shown once, when made: the collector keeps only their hashes.
 
-import { SecuritySettings } from '../pages/security-settings.js';
 import type { ComponentChildren } from 'preact';
 import { useLocation, useRoute } from 'preact-iso/router';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -23,6 +22,7 @@ import { TwoTierSettings } from './two-tier.js';
 import { LinkSettings } from './links.js';
 import { Integrations } from './integrations.js';
 import { WebhookSettings } from './webhooks.js';
+import { SecuritySettings } from './security.js';
 import { t, tx } from './words.js';
 
 type Program = Answer<'/v1/program'>['data'];

@@ -430,6 +430,35 @@ const de: Catalogue<typeof en> = {
     guide: 'Die Anleitung zu Webhooks',
     endpoints: 'Webhook-Endpunkte',
   },
+  security: {
+    intro:
+      'Ein zweiter Faktor: Nach Ihrem Passwort fragt die Anmeldung nach einem Code aus einer Authenticator-App auf Ihrem Telefon oder nach einem Passkey (Fingerabdruck, Gesicht oder PIN dieses Geräts oder ein Sicherheitsschlüssel), der Sie auch ohne Passwort anmeldet. Bevor Partner bezahlt, geheime Tokens erstellt oder das Team geändert wird, fragt Tally nach zehn Minuten erneut danach.',
+    codes:
+      'Ihre Wiederherstellungscodes, nur jetzt angezeigt. Jeder gilt einmal, falls Sie Ihr Telefon verlieren: Bewahren Sie sie getrennt davon auf.',
+    kinds: { totp: 'Authenticator-App', webauthn: 'Passkey' },
+    codesLeft_one: '(noch {{n}} Wiederherstellungscode)',
+    codesLeft_other: '(noch {{n}} Wiederherstellungscodes)',
+    enrol: {
+      add: 'Authenticator-App hinzufügen',
+      scan: 'Scannen Sie diesen Code mit Ihrer Authenticator-App oder geben Sie den Schlüssel ein, dann tragen Sie den sechsstelligen Code ein, den sie anzeigt.',
+      qr: 'QR-Code des Schlüssels für Ihre Authenticator-App',
+      key: 'Schlüssel:',
+      code: 'Code',
+      confirm: 'App bestätigen',
+    },
+    remove: {
+      title: 'Zweiten Faktor entfernen',
+      password: 'Passwort',
+      proof: 'Ein Code aus der App oder ein Wiederherstellungscode',
+      orPasskey: '(leer lassen, um Ihren Passkey zu verwenden)',
+    },
+    team: {
+      title: 'Das Team',
+      require:
+        'Einen zweiten Faktor von allen im Team verlangen (Mitglieder ohne einen werden abgemeldet und richten ihn bei der nächsten Anmeldung ein)',
+      save: 'Regel des Teams speichern',
+    },
+  },
 };
 
 export default de;

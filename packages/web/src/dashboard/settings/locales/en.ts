@@ -411,4 +411,31 @@ export default {
     guide: 'The webhooks guide',
     endpoints: 'Webhook endpoints',
   },
+  security: {
+    intro:
+      "A second factor: after your password, sign-in asks for a code from an authenticator app on your phone, or for a passkey (this device's fingerprint, face or PIN, or a security key), which also signs you in without a password. Paying partners, secret tokens and the team ask for one again after ten minutes.",
+    codes: 'Your recovery codes, shown only now. Each works once, if you lose your phone: keep them apart from it.',
+    kinds: { totp: 'Authenticator app', webauthn: 'Passkey' },
+    codesLeft_one: '({{n}} recovery code left)',
+    codesLeft_other: '({{n}} recovery codes left)',
+    enrol: {
+      add: 'Add an authenticator app',
+      scan: 'Scan this code with your authenticator app, or type the key, then enter the 6-digit code it shows.',
+      qr: 'QR code of the key, for your authenticator app',
+      key: 'Key:',
+      code: 'Code',
+      confirm: 'Confirm the app',
+    },
+    remove: {
+      title: 'Remove the second factor',
+      password: 'Password',
+      proof: 'A code from the app, or a recovery code',
+      orPasskey: '(leave it empty to use your passkey)',
+    },
+    team: {
+      title: 'The team',
+      require: 'Require a second factor of everyone in the team (members without one are signed out, and enrol at their next sign-in)',
+      save: 'Save the team’s rule',
+    },
+  },
 };

@@ -419,6 +419,35 @@ const es: Catalogue<typeof en> = {
     guide: 'La guía de webhooks',
     endpoints: 'Endpoints de webhook',
   },
+  security: {
+    intro:
+      'Un segundo factor: después de tu contraseña, el inicio de sesión pide un código de una app de autenticación en tu teléfono, o una llave de acceso (la huella, la cara o el PIN de este dispositivo, o una llave de seguridad), que también te permite iniciar sesión sin contraseña. Pagar a los socios, crear un token secreto o cambiar el equipo lo vuelve a pedir pasados diez minutos.',
+    codes: 'Tus códigos de recuperación, mostrados solo ahora. Cada uno sirve una vez, si pierdes el teléfono: guárdalos lejos de él.',
+    kinds: { totp: 'App de autenticación', webauthn: 'Llave de acceso' },
+    codesLeft_one: '(queda {{n}} código de recuperación)',
+    codesLeft_many: '(quedan {{n}} de códigos de recuperación)',
+    codesLeft_other: '(quedan {{n}} códigos de recuperación)',
+    enrol: {
+      add: 'Añadir una app de autenticación',
+      scan: 'Escanea este código con tu app de autenticación, o escribe la clave, y luego introduce el código de seis cifras que muestra.',
+      qr: 'Código QR de la clave, para tu app de autenticación',
+      key: 'Clave:',
+      code: 'Código',
+      confirm: 'Confirmar la app',
+    },
+    remove: {
+      title: 'Quitar el segundo factor',
+      password: 'Contraseña',
+      proof: 'Un código de la app, o un código de recuperación',
+      orPasskey: '(déjalo vacío para usar tu llave de acceso)',
+    },
+    team: {
+      title: 'El equipo',
+      require:
+        'Exigir un segundo factor a todo el equipo (los miembros sin uno cierran sesión, y lo añaden en su próximo inicio de sesión)',
+      save: 'Guardar la regla del equipo',
+    },
+  },
 };
 
 export default es;

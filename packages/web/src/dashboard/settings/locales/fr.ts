@@ -437,6 +437,36 @@ const fr: Catalogue<typeof en> = {
     guide: 'Le guide des webhooks',
     endpoints: 'Points de terminaison de webhook',
   },
+  security: {
+    intro:
+      'Un second facteur : après votre mot de passe, la connexion demande un code d’une application d’authentification sur votre téléphone, ou une clé d’accès (l’empreinte, le visage ou le code PIN de cet appareil, ou une clé de sécurité), qui vous connecte aussi sans mot de passe. Payer les partenaires, créer un jeton secret ou changer l’équipe le redemande après dix minutes.',
+    codes:
+      'Vos codes de récupération, affichés maintenant seulement. Chacun sert une fois, si vous perdez votre téléphone : gardez-les à part.',
+    kinds: { totp: 'Application d’authentification', webauthn: 'Clé d’accès' },
+    codesLeft_one: '({{n}} code de récupération restant)',
+    codesLeft_many: '({{n}} de codes de récupération restants)',
+    codesLeft_other: '({{n}} codes de récupération restants)',
+    enrol: {
+      add: 'Ajouter une application d’authentification',
+      scan: 'Scannez ce code avec votre application d’authentification, ou tapez la clé, puis saisissez le code à six chiffres qu’elle affiche.',
+      qr: 'QR code de la clé, pour votre application d’authentification',
+      key: 'Clé :',
+      code: 'Code',
+      confirm: 'Confirmer l’application',
+    },
+    remove: {
+      title: 'Retirer le second facteur',
+      password: 'Mot de passe',
+      proof: 'Un code de l’application, ou un code de récupération',
+      orPasskey: '(laissez-le vide pour utiliser votre clé d’accès)',
+    },
+    team: {
+      title: 'L’équipe',
+      require:
+        'Exiger un second facteur de toute l’équipe (les membres qui n’en ont pas sont déconnectés, et en ajoutent un à leur prochaine connexion)',
+      save: 'Enregistrer la règle de l’équipe',
+    },
+  },
 };
 
 export default fr;

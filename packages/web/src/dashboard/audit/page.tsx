@@ -1,19 +1,20 @@
 // The audit log (docs/audit.md): every change a member, a partner or a token made, newest
 // first, filtered by who, what and when (in the page's address), each with what changed
 // (before → after) folded under it, and the filtered log as CSV from the API. Times are
-// the viewer's, in their own zone.
+// the viewer's, in their own zone; the API's own values (actions, field names, ids) stay as sent.
 
 import { useLocation } from 'preact-iso/router';
 import { api, type Answer } from '../../common/api.js';
-import { dateTime, startOfDay } from '../../common/format.js';
+import { dateTime, int, startOfDay } from '../../common/format.js';
 import { text, useSubmit } from '../../common/forms.js';
 import { useListAddress } from '../../common/list-address.js';
 import { useLoad } from '../../common/use-api.js';
 import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
+import { t } from './words.js';
 
 type Entry = Answer<'/v1/audit_events'>['data'][number];
 
-const KINDS = { user: 'Team member', partner: 'Partner', token: 'API token', system: 'Tally' } as const;
+const KINDS = ['user', 'partner', 'token', 'system'] as const;
 const FILTERS = ['action_eq', 'actor_kind_eq', 'target_id_eq', 'from', 'to'] as const;
 
 /** A snapshot's fields as dotted paths to their values, the record's `attributes.` left off. */
@@ -34,22 +35,22 @@ export function changes(before: unknown, after: unknown): Array<[string, string,
 
 function Changes({ entry }: { entry: Entry }) {
   const { before, after, erased_at } = entry.attributes;
-  if (erased_at !== undefined && before === undefined && after === undefined) return <span class="hint">erased</span>;
+  if (erased_at !== undefined && before === undefined && after === undefined) return <span class="hint">{t('erased')}</span>;
   const diff = changes(before ?? null, after ?? null);
-  if (diff.length === 0) return <span class="hint">{before === undefined && after === undefined ? '—' : 'no field changed'}</span>;
+  if (diff.length === 0) return <span class="hint">{before === undefined && after === undefined ? '—' : t('noChange')}</span>;
   return (
     <details class="audit-diff">
       <summary>
-        {diff.length} field{diff.length === 1 ? '' : 's'}
+        {t('fields', { count: diff.length, n: int(diff.length) })}
         <span class="visually-hidden">: {entry.attributes.action}</span>
       </summary>
       <table>
-        <caption class="visually-hidden">Before and after</caption>
+        <caption class="visually-hidden">{t('diff.caption')}</caption>
         <thead>
           <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Before</th>
-            <th scope="col">After</th>
+            <th scope="col">{t('diff.field')}</th>
+            <th scope="col">{t('diff.before')}</th>
+            <th scope="col">{t('diff.after')}</th>
           </tr>
         </thead>
         <tbody>
@@ -72,30 +73,32 @@ function Changes({ entry }: { entry: Entry }) {
   );
 }
 
-const columns: Column<Entry>[] = [
+/** Made when the page renders, in the language spoken then. */
+const columns = (): Column<Entry>[] => [
   {
-    label: 'When',
+    label: t('columns.when'),
     cell: (e) => <time dateTime={new Date(e.attributes.created_at * 1000).toISOString()}>{dateTime(e.attributes.created_at)}</time>,
     text: (e) => new Date(e.attributes.created_at * 1000).toISOString(),
   },
   {
-    label: 'Who',
+    label: t('columns.who'),
     cell: (e) => (
       <span class="wrap">
-        {e.attributes.actor_label ?? <span class="hint">erased</span>} <span class="tag">{KINDS[e.attributes.actor_kind]}</span>
+        {e.attributes.actor_label ?? <span class="hint">{t('erased')}</span>}{' '}
+        <span class="tag">{t(`kinds.${e.attributes.actor_kind}`)}</span>
       </span>
     ),
     text: (e) => `${e.attributes.actor_kind}: ${e.attributes.actor_label ?? ''}`,
   },
-  { label: 'Action', cell: (e) => <code>{e.attributes.action}</code>, text: (e) => e.attributes.action },
+  { label: t('columns.action'), cell: (e) => <code>{e.attributes.action}</code>, text: (e) => e.attributes.action },
   {
-    label: 'Target',
+    label: t('columns.target'),
     cell: (e) => <code class="secret">{e.attributes.target_id ?? e.attributes.target_type}</code>,
     text: (e) => `${e.attributes.target_type} ${e.attributes.target_id ?? ''}`,
     minor: true,
   },
-  { label: 'From', cell: (e) => e.attributes.ip ?? '—', text: (e) => e.attributes.ip ?? '', minor: true },
-  { label: 'Changes', cell: (e) => <Changes entry={e} /> },
+  { label: t('columns.from'), cell: (e) => e.attributes.ip ?? '—', text: (e) => e.attributes.ip ?? '', minor: true },
+  { label: t('columns.changes'), cell: (e) => <Changes entry={e} /> },
 ];
 
 /** The address's filters as the API's: a day range in the viewer's zone, as instants. */
@@ -126,25 +129,22 @@ export function AuditLog() {
   const filtered = FILTERS.some((f) => query[f]);
   return (
     <section>
-      <h1>Audit log</h1>
-      <p class="hint">
-        Every change made by your team, your partners or an API token, with what it changed. Kept for 400 days unless your host set
-        otherwise.
-      </p>
+      <h1>{t('title')}</h1>
+      <p class="hint">{t('intro')}</p>
       <div class="filters">
         <label>
-          <span>Who</span>
+          <span>{t('filters.who')}</span>
           <select value={query.actor_kind_eq ?? ''} onChange={(e) => set({ actor_kind_eq: e.currentTarget.value })}>
-            <option value="">Anyone</option>
-            {Object.entries(KINDS).map(([kind, title]) => (
-              <option value={kind}>{title}</option>
+            <option value="">{t('filters.anyone')}</option>
+            {KINDS.map((kind) => (
+              <option value={kind}>{t(`kinds.${kind}`)}</option>
             ))}
           </select>
         </label>
         {/* biome-ignore lint/a11y/useSemanticElements: <search> is too new for the browsers we serve; role="search" says the same */}
         <form role="search" class="wrapping" onSubmit={search.onSubmit}>
           <label>
-            <span>Action</span>
+            <span>{t('filters.action')}</span>
             <input
               name="action_eq"
               type="search"
@@ -155,47 +155,44 @@ export function AuditLog() {
             />
           </label>
           <label>
-            <span>Record id</span>
+            <span>{t('filters.record')}</span>
             <input name="target_id_eq" type="search" value={query.target_id_eq ?? ''} spellcheck={false} autocomplete="off" />
           </label>
           <label>
-            <span>From</span>
+            <span>{t('filters.from')}</span>
             <input name="from" type="date" value={query.from ?? ''} />
           </label>
           <label>
-            <span>To</span>
+            <span>{t('filters.to')}</span>
             <input name="to" type="date" value={query.to ?? ''} />
           </label>
           <button type="submit" class="secondary">
-            Filter
+            {t('filters.go')}
           </button>
         </form>
       </div>
       <p>
         <a class="button-link" href={`/v1/audit_events.csv?${new URLSearchParams(filters)}`} download>
-          Download CSV
+          {t('download')}
         </a>
       </p>
       <Show loaded={loaded}>
         {(answer) =>
           answer.data.length === 0 ? (
             filtered ? (
-              <Empty title="No changes match these filters">
+              <Empty title={t('empty.filtered')}>
                 <p>
-                  <a href={path}>Show every change</a>.
+                  <a href={path}>{t('empty.all')}</a>.
                 </p>
               </Empty>
             ) : (
-              <Empty title="No changes recorded yet">
-                <p>
-                  When someone adds a partner, changes a setting or approves a payout run, here or through the API, the change appears here
-                  with who made it and what it changed.
-                </p>
+              <Empty title={t('empty.none')}>
+                <p>{t('empty.noneText')}</p>
               </Empty>
             )
           ) : (
             <>
-              <Table caption="Audit log" columns={columns} rows={answer.data} />
+              <Table caption={t('title')} columns={columns()} rows={answer.data} />
               <Pager page={page} hasMore={answer.meta.pagination.has_more} go={(p) => set({ page: String(p) })} />
             </>
           )

@@ -1,5 +1,6 @@
 // Signing in, asking for a new password, and the one-time link's page where a new owner sets their password (and,
-// for the first owner, the e-mail address they will sign in with).
+// for the first owner, the e-mail address they will sign in with). Signed out, nobody has chosen a language:
+// these speak the browser's (language.ts's start), as the portal's sign-in pages do.
 
 import { useLocation } from 'preact-iso/router';
 import { api } from '../../common/api.js';
@@ -8,11 +9,12 @@ import { SignInCard } from '../../common/sign-in-card.js';
 import { ResetPasswordCard } from '../../common/reset.js';
 import { Failure } from '../../common/ui.js';
 import { href } from '../session.js';
+import { t, tx } from './words.js';
 
 export function SignIn() {
   return (
     <SignInCard
-      title="Sign in"
+      title={t('signIn.title')}
       base="/dashboard"
       home={href('/')}
       signIn={(email, password) => api.POST('/v1/auth/sign_in', { body: { email, password } })}
@@ -28,10 +30,11 @@ export function SignIn() {
         },
         confirm: async (token, id, code) =>
           (await api.POST('/v1/auth/sign_in/enrol/confirm', { body: { token, factor_id: id, code } })).meta.recovery_codes,
+        words: { intro: t('enrol.intro'), recovery: t('enrol.recovery'), qr: t('enrol.qr'), key: t('enrol.key') },
       }}
     >
-      <a href={href('/reset')}>Forgot your password?</a> No account yet? The first start of the server printed a one-time sign-in link; an
-      owner can invite you from Settings, or run <code>npx tally users invite you@example.com</code>.
+      <a href={href('/reset')}>{t('signIn.forgot')}</a>{' '}
+      {tx('signIn.notYet', { command: <code>npx tally users invite you@example.com</code> })}
     </SignInCard>
   );
 }
@@ -40,8 +43,8 @@ export function ResetPassword() {
   return (
     <ResetPasswordCard
       ask={async (email) => (await api.POST('/v1/auth/reset', { body: { email } })).meta.emailed}
-      who="an account"
-      withoutMail="This Tally cannot send e-mail. Whoever runs it can print a link for you with npx tally users reset <your e-mail>."
+      who={t('reset.who')}
+      withoutMail={t('reset.withoutMail')}
       signInHref={href('/sign-in')}
     />
   );
@@ -59,29 +62,26 @@ export function Welcome() {
   });
   if (!token) {
     return (
-      <Card title="This link is incomplete">
-        <p>Open the whole sign-in link you were given, or ask an owner for a new one.</p>
+      <Card title={t('welcome.incomplete')}>
+        <p>{t('welcome.incompleteText')}</p>
       </Card>
     );
   }
   return (
-    <Card title="Welcome to Tally">
+    <Card title={t('welcome.title')}>
       <form onSubmit={onSubmit}>
-        <p>
-          Choose the password you will sign in with. Already have an account on this Tally? Give its password instead, and the invitation
-          joins it. The link works once, for 24 hours.
-        </p>
+        <p>{t('welcome.intro')}</p>
         <label>
-          E-mail <span class="hint">(the first owner chooses it here; invited people leave it empty)</span>
+          {t('welcome.email')} <span class="hint">{t('welcome.emailHint')}</span>
           <input name="email" type="email" autocomplete="username" />
         </label>
         <label>
-          Password <span class="hint">(at least 10 characters)</span>
+          {t('welcome.password')} <span class="hint">{t('welcome.passwordHint')}</span>
           <input name="password" type="password" autocomplete="new-password" minLength={10} required />
         </label>
         {error !== undefined ? <Failure error={error} /> : null}
         <button type="submit" disabled={busy}>
-          Set password and sign in
+          {t('welcome.set')}
         </button>
       </form>
     </Card>

@@ -4,14 +4,24 @@
 // and whether the program's team must use one.
 
 import { useState } from 'preact/hooks';
-import { api } from '../../common/api.js';
+import { api, type Answer } from '../../common/api.js';
 import { Confirm, Saving, text, useSubmit } from '../../common/forms.js';
+import { int } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Failure, Show } from '../../common/ui.js';
 import { type Enrolment, EnrolmentCode, enrolmentOf, RecoveryCodeList } from '../../common/two-factor.js';
 import { withPasskey } from '../../common/passkey.js';
 import { PasskeyButton } from '../../common/passkey-button.js';
 import { passkeyWord } from '../../common/passkey-words.js';
+import { t } from './words.js';
+
+type Factor = Answer<'/v1/auth/factors'>['data'][number];
+
+// The labels the API gives a factor nobody named (identity's second-factor.ts, passkeys.ts): said
+// as the kind in words; a name given through the API is shown as given.
+const UNNAMED = { totp: 'Authenticator app', webauthn: 'Passkey' } as const;
+const labelOf = (f: Factor): string =>
+  f.attributes.label === UNNAMED[f.attributes.kind] ? t(`security.kinds.${f.attributes.kind}`) : f.attributes.label;
 
 /** Makes a passkey on this device and adds it; resolves to the recovery codes when it is the first factor. */
 const addPasskey = () =>
@@ -32,7 +42,7 @@ const passkeyProof = () =>
 function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
     <div class="notice">
-      <p>Your recovery codes, shown only now. Each works once, if you lose your phone: keep them apart from it.</p>
+      <p>{t('security.codes')}</p>
       <RecoveryCodeList codes={codes} />
     </div>
   );
@@ -57,22 +67,22 @@ function Enrol({ done }: { done: (codes: string[] | null) => void }) {
       <form onSubmit={start.onSubmit}>
         {start.error !== undefined ? <Failure error={start.error} /> : null}
         <button type="submit" disabled={start.busy}>
-          Add an authenticator app
+          {t('security.enrol.add')}
         </button>
       </form>
     );
   }
   return (
     <form onSubmit={confirm.onSubmit}>
-      <p>Scan this code with your authenticator app, or type the key, then enter the 6-digit code it shows.</p>
-      <EnrolmentCode enrolment={pending} qr="QR code of the key, for your authenticator app" keyLabel="Key:" />
+      <p>{t('security.enrol.scan')}</p>
+      <EnrolmentCode enrolment={pending} qr={t('security.enrol.qr')} keyLabel={t('security.enrol.key')} />
       <label>
-        Code
+        {t('security.enrol.code')}
         <input name="code" autocomplete="one-time-code" inputMode="numeric" required />
       </label>
       {confirm.error !== undefined ? <Failure error={confirm.error} /> : null}
       <button type="submit" disabled={confirm.busy}>
-        Confirm the app
+        {t('security.enrol.confirm')}
       </button>
     </form>
   );
@@ -92,10 +102,9 @@ function TeamRule() {
       {(answer) => (
         <form onSubmit={onSubmit}>
           <label class="check">
-            <input name="require_two_factor" type="checkbox" defaultChecked={answer.data.require_two_factor} /> Require a second factor of
-            everyone in the team (members without one are signed out, and enrol at their next sign-in)
+            <input name="require_two_factor" type="checkbox" defaultChecked={answer.data.require_two_factor} /> {t('security.team.require')}
           </label>
-          <Saving error={error} done={saved} busy={busy} label="Save the team’s rule" />
+          <Saving error={error} done={saved} busy={busy} label={t('security.team.save')} />
         </form>
       )}
     </Show>
@@ -112,25 +121,22 @@ export function SecuritySettings() {
   };
   return (
     <section class="panel">
-      <h2>Security</h2>
-      <p>
-        A second factor: after your password, sign-in asks for a code from an authenticator app on your phone, or for a passkey (this
-        device's fingerprint, face or PIN, or a security key), which also signs you in without a password. Paying partners, secret tokens
-        and the team ask for one again after ten minutes.
-      </p>
+      <h2>{t('sections.security')}</h2>
+      <p>{t('security.intro')}</p>
       {codes ? <RecoveryCodes codes={codes} /> : null}
       <Show loaded={factors}>
         {(answer) => {
           const passkeys = answer.data.some((f) => f.attributes.kind === 'webauthn');
+          const left = answer.meta.recovery_codes_left;
           return (
             <>
               {answer.data.length > 0 ? (
                 <ul class="factors">
                   {answer.data.map((f) => (
                     <li>
-                      {f.attributes.label} <span class="hint">({answer.meta.recovery_codes_left} recovery codes left)</span>{' '}
+                      {labelOf(f)} <span class="hint">{t('security.codesLeft', { count: left, n: int(left) })}</span>{' '}
                       <button type="button" class="secondary" onClick={() => setRemoving({ id: f.id, passkeys })}>
-                        Remove <span class="visually-hidden">{f.attributes.label}</span>
+                        {t('remove')} <span class="visually-hidden">{labelOf(f)}</span>
                       </button>
                     </li>
                   ))}
@@ -144,8 +150,8 @@ export function SecuritySettings() {
       </Show>
       {removing ? (
         <Confirm
-          title="Remove the second factor"
-          confirm="Remove"
+          title={t('security.remove.title')}
+          confirm={t('remove')}
           danger
           onClose={() => setRemoving(undefined)}
           onConfirm={async (form) => {
@@ -159,17 +165,17 @@ export function SecuritySettings() {
           }}
         >
           <label>
-            Password
+            {t('security.remove.password')}
             <input name="password" type="password" autocomplete="current-password" required />
           </label>
           <label>
-            A code from the app, or a recovery code
-            {removing.passkeys ? <span class="hint"> (leave it empty to use your passkey)</span> : null}
+            {t('security.remove.proof')}
+            {removing.passkeys ? <span class="hint"> {t('security.remove.orPasskey')}</span> : null}
             <input name="code" autocomplete="one-time-code" required={!removing.passkeys} />
           </label>
         </Confirm>
       ) : null}
-      <h3>The team</h3>
+      <h3>{t('security.team.title')}</h3>
       <TeamRule />
     </section>
   );
