@@ -25,7 +25,7 @@ async function entries(query = ''): Promise<Entry[]> {
 }
 
 describe('deleting a partner is an erasure', () => {
-  it("keeps the entries about the partner, their partnership and their own acts, without what named them", async () => {
+  it('keeps the entries about the partner, their partnership and their own acts, without what named them', async () => {
     const owner = await ownerSession(c);
     const p = await seedPartner(c, { name: 'Maya Gone', email: 'maya-gone@partners.test' });
     expect((await owner.call('PATCH', `/v1/partners/${p.partnerId}`, { body: { name: 'Maya Gone Again' } })).status).toBe(200);
@@ -39,7 +39,9 @@ describe('deleting a partner is an erasure', () => {
     expect((await c.call('DELETE', `/v1/partners/${p.partnerId}`)).status).toBe(204);
     const kept = await entries();
     const actions = kept.map((e) => e.attributes.action);
-    expect(actions).toEqual(expect.arrayContaining(['partner.delete', 'partner.update', 'partner.create', 'partnership.create', 'message.create']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['partner.delete', 'partner.update', 'partner.create', 'partnership.create', 'message.create']),
+    );
     const listed = JSON.stringify(kept);
     expect(listed).not.toContain('maya-gone@partners.test');
     expect(listed).not.toContain('Maya Gone');

@@ -13,7 +13,7 @@ import { Empty, Pager, Show, Table, type Column } from '../../common/ui.js';
 
 type Entry = Answer<'/v1/audit_events'>['data'][number];
 
-const KINDS = { user: 'Team member', partner: 'Partner', token: 'API token', system: 'Tally' } as const;
+const KINDS = { user: 'Team member', partner: 'Partner', token: 'API token', cli: 'Command line', system: 'Tally' } as const;
 const FILTERS = ['action_eq', 'actor_kind_eq', 'target_id_eq', 'from', 'to'] as const;
 
 /** A snapshot's fields as dotted paths to their values, the record's `attributes.` left off. */
