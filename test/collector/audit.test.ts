@@ -3,6 +3,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseCsvRows } from '../../packages/collector/src/platform/csv.js';
+import { PNG } from './brand-files.js';
 import { ENGINE, tablesHolding } from './database.js';
 import { expectError, seedPartner, startCollector, T0, type Collector } from './harness.js';
 import { ownerSession, partnerPortal } from './session.js';
@@ -68,6 +69,29 @@ describe('what an entry records', () => {
     expect(created?.attributes).toMatchObject({ target_type: 'commission', target_id: made.body.data.id });
     expect(created?.attributes.before).toBeUndefined();
     expect(created?.attributes.after.attributes.amount).toBe(2500);
+  });
+
+  it('a child made under its parent holds the child as its own read route shows it, not the parent', async () => {
+    const group = (await c.call('POST', '/v1/groups', { body: { name: 'Gold' } })).body.data;
+    const reward = await c.call('POST', `/v1/groups/${group.id}/rewards`, {
+      body: { event: 'lead', kind: 'flat', amount: 700, currency: 'USD' },
+    });
+    expect(reward.status, JSON.stringify(reward.body)).toBe(201);
+    const [made] = await entries('?action_eq=reward.create');
+    expect(made?.attributes).toMatchObject({ target_type: 'reward', target_id: reward.body.data.id });
+    expect(made?.attributes.after).toEqual((await c.call('GET', `/v1/rewards/${reward.body.data.id}`)).body.data);
+    expect(made?.attributes.after.attributes.amount).toBe(700);
+
+    // A file beside the resources it joins: POST /v1/resources/files, read at /v1/resources/:id.
+    const file = await c.call('POST', '/v1/resources/files?title=Banner', {
+      raw: PNG as unknown as string,
+      headers: { 'content-type': 'image/png' },
+    });
+    expect(file.status, JSON.stringify(file.body)).toBe(201);
+    const [uploaded] = await entries('?action_eq=file.create');
+    expect(uploaded?.attributes.target_id).toBe(file.body.data.id);
+    expect(uploaded?.attributes.after).toEqual((await c.call('GET', `/v1/resources/${file.body.data.id}`)).body.data);
+    expect(uploaded?.attributes.after.attributes.title).toBe('Banner');
   });
 
   it('keeps no secret: tokens, signing secrets and credentials are redacted or never read', async () => {

@@ -13,8 +13,7 @@ import { ROUTES } from '../../packages/collector/src/app.js';
 import { authenticateSession } from '../../packages/collector/src/modules/owners/service.js';
 import { authenticatePartner, type PartnerContext } from '../../packages/collector/src/flows/portal.js';
 import { creditPayout } from '../../packages/collector/src/flows/credit-notes.js';
-import { deletePartner } from '../../packages/collector/src/modules/partners/service.js';
-import { eraseReferral, forgetEmail } from '../../packages/collector/src/flows/erasure.js';
+import { erasePartner, eraseReferral, forgetEmail } from '../../packages/collector/src/flows/erasure.js';
 import { ServiceError } from '../../packages/collector/src/platform/errors.js';
 import type { Access } from '../../packages/collector/src/api/auth.js';
 import { parseListQuery } from '../../packages/collector/src/platform/http/list-query.js';
@@ -479,7 +478,7 @@ describe(`deletes and erasures use an index for every statement and foreign-key 
 
   it('deleting a partner', async () => {
     const partner = await seedPartner(c);
-    const result = await paths((db) => deletePartner(db, c.programId, partner.partnerId));
+    const result = await paths((db) => erasePartner(db, c.programId, partner.partnerId, T0));
     expect(result.deleted).toEqual([
       'clicks',
       'clicks_purged',

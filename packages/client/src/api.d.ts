@@ -24846,7 +24846,7 @@ export interface paths {
                     target_type_eq?: string;
                     /** @description exact match */
                     target_id_eq?: string;
-                    /** @description one of user, partner, token, system */
+                    /** @description one of user, partner, token, cli, system */
                     actor_kind_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_gt?: string;
@@ -24879,7 +24879,7 @@ export interface paths {
                                 type: "audit_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    actor_kind: "user" | "partner" | "token" | "system";
+                                    actor_kind: "user" | "partner" | "token" | "cli" | "system";
                                     actor_id?: string;
                                     /** @description The user's or partner's e-mail, or the token's label; absent once erased */
                                     actor_label?: string;
@@ -24949,7 +24949,7 @@ export interface paths {
                     target_type_eq?: string;
                     /** @description exact match */
                     target_id_eq?: string;
-                    /** @description one of user, partner, token, system */
+                    /** @description one of user, partner, token, cli, system */
                     actor_kind_eq?: string;
                     /** @description date-time, strict comparison: "YYYY-MM-DD hh:mm:ss +hhmm", ISO 8601 (fractions compared exactly), or Unix seconds (9 or 10 digits) */
                     created_at_gt?: string;
@@ -25029,7 +25029,7 @@ export interface paths {
                                 type: "audit_event";
                                 attributes: {
                                     /** @enum {string} */
-                                    actor_kind: "user" | "partner" | "token" | "system";
+                                    actor_kind: "user" | "partner" | "token" | "cli" | "system";
                                     actor_id?: string;
                                     /** @description The user's or partner's e-mail, or the token's label; absent once erased */
                                     actor_label?: string;

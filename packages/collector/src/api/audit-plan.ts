@@ -49,9 +49,11 @@ const VERB_OF: Record<string, string> = { post: 'create', patch: 'update', delet
 const singular = (word: string): string =>
   word.endsWith('ies')
     ? `${word.slice(0, -3)}y`
-    : word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('settings')
-      ? word.slice(0, -1)
-      : word;
+    : /(ch|sh|x)es$/.test(word)
+      ? word.slice(0, -2)
+      : word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('settings')
+        ? word.slice(0, -1)
+        : word;
 
 /** Why a route is not audited, or undefined when it is. */
 export function exemption(r: Route): string | undefined {
@@ -84,7 +86,12 @@ export function auditPlan(r: Route, routes: readonly Route[]): AuditPlan {
   const reads = (path: string) =>
     routes.find((g) => g.method === 'get' && g.path === path && !g.list && !g.query && !g.produces && g.access === r.access);
   if (param === undefined && r.method === 'post' && !VERBS.has(last)) {
-    const created = reads(`${r.path}/:id`);
+    // The new record's own read: under the create's path (/v1/partners/:id), by its noun for a
+    // child made under its parent (/v1/rewards/:id for POST /v1/groups/:id/rewards), or beside
+    // it (/v1/resources/:id for POST /v1/resources/files). Never the parent's: it is not the record made.
+    const parent = segments.slice(0, -1).join('/');
+    const paths = [`${r.path}/:id`, `/v1/${noun}/:id`, ...(parent !== '' && !parent.includes(':') ? [`/v1/${parent}/:id`] : [])];
+    const created = paths.map(reads).find((g) => g !== undefined);
     if (created) return { ...plan, read: created, readsCreated: true };
   }
   // The nearest read above the path: /v1/payout_runs/:id for its approve, /v1/program for its settings.

@@ -54,14 +54,18 @@ async function actorOf(input: RouteInput<unknown>): Promise<{ actor: Actor; prog
   return { actor: { kind: 'token', id, label: id === null ? null : ((await tokenLabel(db, id)) ?? null) }, programId: input.program.id };
 }
 
-/** The id a change's result names: a created record's (the row, `{ row }`, or an answer's `{ data }`). */
+/** The id a change's result names: a created record's (the row, or its one record among the fields: `{ row }`, `{ data }`, `{ invitation, link }`). */
 function idOf(value: unknown): string | undefined {
-  const v = value as { id?: unknown; row?: { id?: unknown }; data?: { id?: unknown } } | null | undefined;
-  const id = v?.id ?? v?.row?.id ?? v?.data?.id;
-  return typeof id === 'string' ? id : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  const { id } = value as { id?: unknown };
+  if (typeof id === 'string') return id;
+  const ids = Object.values(value).flatMap((v) =>
+    v !== null && typeof v === 'object' && typeof v.id === 'string' ? [v.id as string] : [],
+  );
+  return ids.length === 1 ? ids[0] : undefined;
 }
 
-function recorder(plan: AuditPlan, input: RouteInput<unknown>, who: { actor: Actor; programId: string }) {
+export function recorder(plan: AuditPlan, input: RouteInput<unknown>, who: { actor: Actor; programId: string }) {
   let before: unknown;
   let targetId = plan.targetParam === undefined ? undefined : input.params[plan.targetParam];
   const read = async (tx: Tx): Promise<unknown> => {
@@ -98,11 +102,69 @@ function recorder(plan: AuditPlan, input: RouteInput<unknown>, who: { actor: Act
         after: await read(tx),
         ip: input.clientIp || null,
         userAgent: input.header('user-agent')?.slice(0, UA_MAX) ?? null,
-        requestId: input.requestId,
+        requestId: input.requestId || null,
         createdAt: input.now,
       });
     },
   };
+}
+
+/** What writes one entry: `start` at each transaction's start, `write` at the end of the first that changed a row. */
+export type Recorder = ReturnType<typeof recorder>;
+
+/**
+ * `base` for a change whose entries `plan` names at its first transaction's start (and again
+ * on a rerun): each is written at the end of the first transaction that changes a row, in it.
+ * `recorded()` says whether one has been.
+ */
+export function recordingDb(base: Db, plan: (tx: Tx) => Promise<readonly Recorder[]>): { db: Db; recorded(): boolean } {
+  let recorded = false;
+  let entries: readonly Recorder[] | undefined;
+  const db: Db = {
+    engine: base.engine,
+    settings: base.settings,
+    all: (sql, params) => base.all(sql, params),
+    get: (sql, params) => base.get(sql, params),
+    run: (sql, params) => base.run(sql, params),
+    readThenWrite: (fn) => base.readThenWrite(fn),
+    stats: () => base.stats(),
+    ping: () => base.ping(),
+    backup: (dest) => base.backup(dest),
+    close: () => base.close(),
+    async transaction(fn) {
+      if (recorded) return base.transaction(fn);
+      let changed = 0;
+      let attempts = 0;
+      const value = await base.transaction(async (tx) => {
+        // A rerun starts again from nothing changed.
+        changed = 0;
+        const rerun = attempts++ > 0;
+        if (entries === undefined || rerun) entries = await plan(tx);
+        for (const entry of entries) await entry.start(tx, rerun);
+        const counting: Tx = {
+          ...tx,
+          run: async (sql, params) => {
+            const n = await tx.run(sql, params);
+            changed += n;
+            return n;
+          },
+        };
+        const result = await fn(counting);
+        // At the end, after the reactions (Tx.atEnd), so that `after` is the whole change.
+        if (changed > 0) {
+          const write = async () => {
+            for (const entry of entries ?? []) await entry.write(tx, result);
+          };
+          if (tx.atEnd) tx.atEnd(write);
+          else await write();
+        }
+        return result;
+      });
+      if (changed > 0) recorded = true;
+      return value;
+    },
+  };
+  return { db, recorded: () => recorded };
 }
 
 /** `r` with its changes recorded in the audit log, or `r` itself when it is exempt (audit-plan.ts). */
@@ -113,49 +175,9 @@ export function audited<B, Q>(r: Route<B, Q>, routes: readonly Route[]): Route<B
     ...r,
     async handle(input: RouteInput<B, Q>): Promise<Reply> {
       const entry = recorder(plan, input as RouteInput<unknown>, await actorOf(input as RouteInput<unknown>));
-      let recorded = false;
-      const base = input.db;
-      const db: Db = {
-        engine: base.engine,
-        settings: base.settings,
-        all: (sql, params) => base.all(sql, params),
-        get: (sql, params) => base.get(sql, params),
-        run: (sql, params) => base.run(sql, params),
-        readThenWrite: (fn) => base.readThenWrite(fn),
-        stats: () => base.stats(),
-        ping: () => base.ping(),
-        backup: (dest) => base.backup(dest),
-        close: () => base.close(),
-        async transaction(fn) {
-          if (recorded) return input.db.transaction(fn);
-          let changed = 0;
-          let attempts = 0;
-          const value = await input.db.transaction(async (tx) => {
-            // A rerun starts again from nothing changed.
-            changed = 0;
-            await entry.start(tx, attempts++ > 0);
-            const counting: Tx = {
-              ...tx,
-              run: async (sql, params) => {
-                const n = await tx.run(sql, params);
-                changed += n;
-                return n;
-              },
-            };
-            const result = await fn(counting);
-            // At the end, after the reactions (Tx.atEnd), so that `after` is the whole change.
-            if (changed > 0) {
-              if (tx.atEnd) tx.atEnd(() => entry.write(tx, result));
-              else await entry.write(tx, result);
-            }
-            return result;
-          });
-          if (changed > 0) recorded = true;
-          return value;
-        },
-      };
-      const reply = await r.handle({ ...input, db });
-      if (!recorded && reply.status < 300) {
+      const recording = recordingDb(input.db, async () => [entry]);
+      const reply = await r.handle({ ...input, db: recording.db });
+      if (!recording.recorded() && reply.status < 300) {
         // No transaction changed a row: what was there before is not known, only what is now.
         await input.db.transaction((tx) => entry.write(tx, reply.body));
       }

@@ -5,7 +5,10 @@ import { existsSync } from 'node:fs';
 import { backupTo } from '../platform/db/backup.js';
 import { isPostgresUrl } from '../platform/db/open.js';
 import { forgetEmail } from '../flows/erasure.js';
+import { referralsOfEmail } from '../modules/referrals/service.js';
+import { withAudit } from './audit.js';
 import { isValidEmail } from '../core/email.js';
+import type { Tx } from '../platform/db/db.js';
 import { now, out, requireProgram, UsageError, withDb, type Command } from './common.js';
 
 export const dataCommands: Record<string, Command> = {
@@ -40,10 +43,16 @@ export const dataCommands: Record<string, Command> = {
     async run(values, positionals, config) {
       const email = positionals[0] ?? '';
       if (!isValidEmail(email)) throw new UsageError('EMAIL must be an e-mail address');
-      const erased = await withDb(config, async (db) => {
-        const programId = typeof values.program === 'string' ? (await requireProgram(db, values.program)).id : undefined;
-        return forgetEmail(db, email, now(), programId);
-      });
+      const programId =
+        typeof values.program === 'string' ? (await withDb(config, (db) => requireProgram(db, values.program as string))).id : undefined;
+      // One entry per referral erased, as DELETE /v1/referrals/:id records it: no snapshot.
+      const referrals = async (tx: Tx) =>
+        (await referralsOfEmail(tx, email, programId)).map((r) => ({
+          route: 'delete /v1/referrals/:id',
+          programId: r.program_id,
+          params: { id: r.id },
+        }));
+      const erased = (await withAudit(config, 'forget', referrals, (db) => forgetEmail(db, email, now(), programId))).length;
       // The address is not echoed: terminals and CI logs are logs too.
       out(erased ? `Erased ${erased} referral${erased === 1 ? '' : 's'} and their clicks.` : 'No referral for that e-mail.');
     },

@@ -256,6 +256,12 @@ export async function openBatch(db: Queryable, id: string, programId?: string): 
   return { id, programId: batch.program_id, currency: batch.currency, rows: rowsOf(batch, await payouts.batchItems(db, id)) };
 }
 
+/** The program of an exported batch (any state), for the CLI's audit entry; undefined for none. */
+export async function batchProgram(db: Queryable, id: string): Promise<string | undefined> {
+  const batch = await payouts.getBatch(db, id);
+  return batch?.run_id == null ? batch?.program_id : undefined;
+}
+
 /** The program's open batches: what holds commissions that a new export will not take. */
 export async function openBatches(db: Queryable, programId: string): Promise<Array<{ id: string; currency: string; createdAt: number }>> {
   return (await payouts.openBatches(db, programId)).map((b) => ({ id: b.id, currency: b.currency, createdAt: b.created_at }));

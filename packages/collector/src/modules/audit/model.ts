@@ -1,7 +1,7 @@
 // The audit log's records as plain types (docs/audit.md).
 
-/** Who made a change: a member of the team (owner, admin), a partner (portal, embed), an API token, or Tally itself. */
-export const ACTOR_KINDS = ['user', 'partner', 'token', 'system'] as const;
+/** Who made a change: a member of the team (owner, admin), a partner (portal, embed), an API token, a `tally` command (the OS user), or Tally itself. */
+export const ACTOR_KINDS = ['user', 'partner', 'token', 'cli', 'system'] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
 
 export interface Actor {

@@ -25,19 +25,20 @@ export const list = lister<AuditRow>('audit_events', {
 });
 
 /**
- * Drops what names a person from the program's entries about `subject` (its id as target,
+ * Drops what names a person from the program's entries about `subjects` (their ids as target,
  * or anywhere in a snapshot: a UUID holds no LIKE wildcard) or made by them: the snapshots,
  * and where they were the actor, their label, address and browser. Who else acted, what
  * happened, to what and when stay.
  */
-export function anonymise(db: Queryable, programId: string, subject: string, now: number): Promise<number> {
-  const like = `%"${subject}"%`;
-  const ifActor = (column: string) => `${column} = CASE WHEN actor_id = ? THEN NULL ELSE ${column} END`;
+export function anonymise(db: Queryable, programId: string, subjects: readonly string[], now: number): Promise<number> {
+  const marks = subjects.map(() => '?').join(', ');
+  const likes = subjects.map(() => 'before_data LIKE ? OR after_data LIKE ?').join(' OR ');
+  const ifActor = (column: string) => `${column} = CASE WHEN actor_id IN (${marks}) THEN NULL ELSE ${column} END`;
   return db.run(
     `UPDATE audit_events SET ${ifActor('actor_label')}, ${ifActor('ip')}, ${ifActor('user_agent')},
             before_data = NULL, after_data = NULL, erased_at = ?
-      WHERE program_id = ? AND (target_id = ? OR actor_id = ? OR before_data LIKE ? OR after_data LIKE ?)`,
-    [subject, subject, subject, now, programId, subject, subject, like, like],
+      WHERE program_id = ? AND (target_id IN (${marks}) OR actor_id IN (${marks}) OR ${likes})`,
+    [...subjects, ...subjects, ...subjects, now, programId, ...subjects, ...subjects, ...subjects.flatMap((s) => [`%"${s}"%`, `%"${s}"%`])],
   );
 }
 

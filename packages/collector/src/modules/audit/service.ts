@@ -59,9 +59,16 @@ export function listEntries(db: Queryable, programId: string, filters: readonly 
   return audit.list(db, programId, filters, page);
 }
 
-/** Erasure (flows/erasure.ts): the program's entries about or by `subject` keep what happened and lose who and what they showed. */
-export function anonymiseSubject(q: Queryable, programId: string, subject: string, now: number): Promise<number> {
-  return audit.anonymise(q, programId, subject, now);
+/** Subjects per statement: each is three LIKEs and four parameters more. */
+const SUBJECTS_PER_UPDATE = 50;
+
+/** Erasure (flows/erasure.ts): the program's entries about or by `subjects` keep what happened and lose who and what they showed. */
+export async function anonymiseSubjects(q: Queryable, programId: string, subjects: readonly string[], now: number): Promise<number> {
+  let n = 0;
+  for (let i = 0; i < subjects.length; i += SUBJECTS_PER_UPDATE) {
+    n += await audit.anonymise(q, programId, subjects.slice(i, i + SUBJECTS_PER_UPDATE), now);
+  }
+  return n;
 }
 
 /** Deletes the entries older than `retentionDays` (0: none), in short transactions; resolves to how many went. */

@@ -8,6 +8,7 @@ import type { Platform } from './facts.js';
 import { PLATFORMS } from '../../platforms.js';
 import type { SecretRow } from './repo.js';
 import { now, orStdin, out, programFor, required, withDb, type Command } from '../../cli/common.js';
+import { withAudit } from '../../cli/audit.js';
 
 /** `--secret -` reads it from stdin, keeping it out of the shell's history and the process list. */
 const secretFrom = (raw: string): string => orStdin(raw, 'secret', 'the signing secret');
@@ -37,8 +38,9 @@ function commands(platform: Platform): Record<string, Command> {
       async run(values, _positionals, config) {
         const secret = secretFrom(required(values, 'secret'));
         const label = typeof values.label === 'string' ? values.label : '';
-        await withDb(config, async (db) => {
-          const program = await programFor(db, values.program);
+        const program = await withDb(config, (db) => programFor(db, values.program));
+        const change = async () => [{ route: `post /v1/integrations/${name}/secrets`, programId: program.id }];
+        await withAudit(config, `${name} connect`, change, async (db) => {
           const { endpointId } = await addSecret(db, platform, program.id, secret, label, now());
           const { secrets } = await connection(db, platform, program.id);
           out(`Connected "${program.name}" to ${title} (secret ${platform.secret.hint(secret.trim())} added).`);

@@ -2,8 +2,10 @@
 // hand over; the link, like a token, is this command's output and goes nowhere else.
 
 import { publicUrlOf } from '../../platform/config.js';
-import { allMembers, invite, linkPath, ownerResetLink, removeUser } from './service.js';
+import { allMembers, invite, linkPath, ownerResetLink, programsOfUser, removeUser } from './service.js';
+import { withAudit } from '../../cli/audit.js';
 import { ROLES, type Role } from './repo.js';
+import type { Queryable } from '../../platform/db/db.js';
 import { iso, json, now, out, programFor, UsageError, withDb, type Command } from '../../cli/common.js';
 
 export const userCommands: Record<string, Command> = {
@@ -16,7 +18,13 @@ export const userCommands: Record<string, Command> = {
       const email = positionals[0] ?? '';
       const role = (values.role ?? 'owner') as Role;
       if (!ROLES.includes(role)) throw new UsageError(`--role is one of ${ROLES.join(', ')}`);
-      const { link } = await withDb(config, async (db) => invite(db, (await programFor(db, values.program)).id, email, now(), role));
+      const program = await withDb(config, (db) => programFor(db, values.program));
+      const { link } = await withAudit(
+        config,
+        'users invite',
+        async () => [{ route: 'post /v1/members', programId: program.id }],
+        (db) => invite(db, program.id, email, now(), role),
+      );
       out(`Invitation link (once, within 24 hours): ${publicUrlOf(config, config.port)}${linkPath(link)}`);
     },
   },
@@ -67,7 +75,11 @@ export const userCommands: Record<string, Command> = {
     positionals: ['EMAIL'],
     async run(_values, positionals, config) {
       const email = positionals[0] ?? '';
-      if (!(await withDb(config, (db) => removeUser(db, email))))
+      const memberships = async (q: Queryable) => {
+        const user = await programsOfUser(q, email);
+        return (user?.programIds ?? []).map((programId) => ({ route: 'delete /v1/members/:id', programId, params: { id: user!.userId } }));
+      };
+      if (!(await withAudit(config, 'users remove', memberships, (db) => removeUser(db, email))))
         throw new UsageError('no user with that e-mail address; see: tally users list');
       out('Removed; their sessions have ended.');
     },

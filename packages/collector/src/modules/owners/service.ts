@@ -403,6 +403,14 @@ export async function removeUser(db: Db, rawEmail: string): Promise<boolean> {
   });
 }
 
+/** The user of that e-mail address and the programs they run, for the CLI's audit entries of `users remove`. */
+export async function programsOfUser(db: Queryable, rawEmail: string): Promise<{ userId: string; programIds: string[] } | undefined> {
+  const user = await users.userByEmail(db, signInKey(rawEmail));
+  if (!user) return undefined;
+  const programIds = (await users.allMemberships(db)).filter((m) => m.user_id === user.id).map((m) => m.program_id);
+  return { userId: user.id, programIds };
+}
+
 export function allMembers(db: Queryable): Promise<Membership[]> {
   return users.allMemberships(db);
 }

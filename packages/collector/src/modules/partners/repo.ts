@@ -61,9 +61,10 @@ export async function hasHistory(db: Queryable, programId: string, id: string): 
   return row !== undefined;
 }
 
-/** Removes the partner with its partnership, slugs, clicks, messages and leads. */
-export async function remove(db: Queryable, programId: string, id: string): Promise<number> {
+/** Removes the partner with its partnership, slugs, clicks, messages and leads; resolves to the ids of the partnerships and leads that went. */
+export async function remove(db: Queryable, programId: string, id: string): Promise<string[]> {
   const partnerships = await db.all<{ id: string }>('SELECT id FROM partnerships WHERE program_id = ? AND partner_id = ?', [programId, id]);
+  const leads = await db.all<{ id: string }>('SELECT id FROM leads WHERE program_id = ? AND partner_id = ?', [programId, id]);
   // Their leads, none of them won (a won lead's referral is history, which keeps the partner).
   await db.run('DELETE FROM leads WHERE program_id = ? AND partner_id = ?', [programId, id]);
   for (const p of partnerships) {
@@ -76,7 +77,8 @@ export async function remove(db: Queryable, programId: string, id: string): Prom
     await db.run('DELETE FROM partnerships WHERE id = ?', [p.id]);
   }
   await uncountPurgedClicks(db, programId, id);
-  return db.run('DELETE FROM partners WHERE program_id = ? AND id = ?', [programId, id]);
+  await db.run('DELETE FROM partners WHERE program_id = ? AND id = ?', [programId, id]);
+  return [...partnerships, ...leads].map((r) => r.id);
 }
 
 export const list = lister<PartnerRow>('partners', COLUMNS);

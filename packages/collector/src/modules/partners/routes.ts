@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { createPartner, deletePartner, updatePartner } from './service.js';
+import { createPartner, updatePartner } from './service.js';
+import { erasePartner } from '../../flows/erasure.js';
 import { text } from '../../platform/http/list-query.js';
 import { present, type Resource } from '../../platform/resource.js';
 import { route } from '../../api/route.js';
@@ -90,8 +91,9 @@ export const partnerRoutes = [
     summary: 'Delete a partner with no referrals or commissions, and its partnership',
     access: 'secret',
     status: 204,
-    async handle({ db, program, params }) {
-      await deletePartner(db, program.id, params.id ?? '');
+    async handle({ db, program, params, now }) {
+      // An erasure: the audit log keeps its entries about the partner without their data.
+      await erasePartner(db, program.id, params.id ?? '', now);
       return { status: 204 };
     },
   }),

@@ -93,12 +93,15 @@ export async function updatePartner(
   });
 }
 
-export async function deletePartner(db: Db, programId: string, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    await getPartner(tx, programId, id);
-    if (await partners.hasHistory(tx, programId, id)) {
-      throw fail('conflict', 'a partner with referrals or commissions cannot be deleted');
-    }
-    await partners.remove(tx, programId, id);
-  });
+/**
+ * Deletes a partner with no referrals or commissions, in `tx` (flows/erasure.ts); resolves to
+ * the ids that named them: theirs, their portal account's, their partnerships' and leads'.
+ */
+export async function deletePartnerIn(tx: Queryable, programId: string, id: string): Promise<string[]> {
+  const row = await getPartner(tx, programId, id);
+  if (await partners.hasHistory(tx, programId, id)) {
+    throw fail('conflict', 'a partner with referrals or commissions cannot be deleted');
+  }
+  const gone = await partners.remove(tx, programId, id);
+  return [id, ...(row.account_id ? [row.account_id] : []), ...gone];
 }

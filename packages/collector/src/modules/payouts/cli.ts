@@ -7,7 +7,20 @@ import { dirname } from 'node:path';
 import type { Config } from '../../platform/config.js';
 import { parseCsv } from '../../platform/csv.js';
 import { CURRENCY_RULE, knownCurrency } from '../../core/money.js';
-import { cancelPayoutBatch, exportPayouts, markPaid, openBatch, openBatches, payoutCsv, type PayoutBatch } from '../../flows/payout-run.js';
+import {
+  batchesIn,
+  batchProgram,
+  cancelPayoutBatch,
+  exportPayouts,
+  markPaid,
+  openBatch,
+  openBatches,
+  payoutCsv,
+  type PayoutBatch,
+  type PayoutExport,
+} from '../../flows/payout-run.js';
+import type { Queryable } from '../../platform/db/db.js';
+import { withAudit, type CommandChange } from '../../cli/audit.js';
 import { io, iso, note, now, out, programFor, UsageError, withDb, type Command } from '../../cli/common.js';
 
 /** A batch's file: written whole under a temporary name in the same folder, then renamed. */
@@ -39,6 +52,16 @@ function whyNot(err: unknown): string {
           : code === 'ENOSPC' || code === 'EDQUOT'
             ? 'the disk is full'
             : `the system refused it (${code ?? (err as Error).message})`;
+}
+
+/** Each batch of `ids` that exists, as the API's `route` on it (`post /v1/payout_batches/:id/paid`) records it. */
+async function batchChanges(q: Queryable, route: string, ids: readonly string[]): Promise<CommandChange[]> {
+  const changes: CommandChange[] = [];
+  for (const id of ids) {
+    const programId = await batchProgram(q, id);
+    if (programId) changes.push({ route, programId, params: { id } });
+  }
+  return changes;
 }
 
 const cannotWrite = (path: string, err: unknown) => new Error(`cannot write ${path}: ${whyNot(err)}`);
@@ -101,9 +124,10 @@ const pathFor = (file: string, count: number, currency: string) => (count === 1 
  * promise is no batch without its whole file.
  */
 async function withdraw(config: Readonly<Config>, batches: readonly PayoutBatch[], cause: Error): Promise<never> {
-  await withDb(config, async (db) => {
-    for (const b of batches) await cancelPayoutBatch(db, b.id, now());
-  });
+  for (const b of batches) {
+    const change = (q: Queryable) => batchChanges(q, 'post /v1/payout_batches/:id/cancel', [b.id]);
+    await withAudit(config, 'payouts export', change, (db) => cancelPayoutBatch(db, b.id, now()));
+  }
   throw new Error(`${cause.message}; cancelled batch ${batches.map((b) => b.id).join(', ')}, so its commissions are free again`);
 }
 
@@ -155,8 +179,11 @@ export const payoutCommands: Record<string, Command> = {
         placed = batches.map((b) => place(b, pathFor(file, batches.length, b.currency)));
         placed.forEach(writeTemp);
       };
-      const { result, open } = await withDb(config, async (db) => {
-        const program = await programFor(db, values.program);
+      const program = await withDb(config, (db) => programFor(db, values.program));
+      // One entry per batch made, as POST /v1/payout_batches records one.
+      const made = (result: unknown) => ((result as PayoutExport | undefined)?.batches ?? []).map((b) => b.id);
+      const change = async () => [{ route: 'post /v1/payout_batches', programId: program.id, created: made }];
+      const { result, open } = await withAudit(config, 'payouts export', change, async (db) => {
         const result = await exportPayouts(db, program.id, currency, now(), deliver).catch((err: unknown) => {
           discard();
           throw err;
@@ -208,7 +235,8 @@ export const payoutCommands: Record<string, Command> = {
     positionals: ['BATCH'],
     async run(_values, positionals, config) {
       const id = positionals[0] ?? '';
-      const freed = await withDb(config, (db) => cancelPayoutBatch(db, id, now()));
+      const change = (q: Queryable) => batchChanges(q, 'post /v1/payout_batches/:id/cancel', [id]);
+      const freed = await withAudit(config, 'payouts cancel', change, (db) => cancelPayoutBatch(db, id, now()));
       out(`Cancelled batch ${id}; ${freed} commission(s) are free for the next export.`);
     },
   },
@@ -228,7 +256,9 @@ export const payoutCommands: Record<string, Command> = {
       } catch (err) {
         throw new UsageError(`cannot read ${positionals[0]}: ${whyNot(err)}; mark-paid takes a file tally payouts export --csv wrote`);
       }
-      const moved = await withDb(config, (db) => markPaid(db, parseCsv(text), now()));
+      const rows = parseCsv(text);
+      const change = (q: Queryable) => batchChanges(q, 'post /v1/payout_batches/:id/paid', batchesIn(rows));
+      const moved = await withAudit(config, 'payouts mark-paid', change, (db) => markPaid(db, rows, now()));
       out(`Marked ${moved} commission(s) paid.`);
     },
   },

@@ -3,6 +3,7 @@
 import { createProgram, updateProgram } from '../../flows/program.js';
 import { listPrograms, type ProgramWithOrigins } from './service.js';
 import { json, now, out, printTokens, required, requireProgram, UsageError, withDb, type Command, type Values } from '../../cli/common.js';
+import { withAudit } from '../../cli/audit.js';
 
 export const programCommands: Record<string, Command> = {
   'programs create': {
@@ -78,10 +79,13 @@ export const programCommands: Record<string, Command> = {
           'nothing to change; give at least one of --name, --site-url, --add-origin, --remove-origin, --commission-rate-bps',
         );
       }
-      const updated = await withDb(config, async (db) => {
-        const program = await requireProgram(db, positionals[0] ?? '');
-        return updateProgram(db, program.id, changes, now());
-      });
+      const program = await withDb(config, (db) => requireProgram(db, positionals[0] ?? ''));
+      const updated = await withAudit(
+        config,
+        'programs update',
+        async () => [{ route: 'patch /v1/program', programId: program.id }],
+        (db) => updateProgram(db, program.id, changes, now()),
+      );
       if (values.json) return out(JSON.stringify({ ...updated.program, allowed_origins: updated.origins }));
       out(`Updated: ${describe(updated)}`);
     },

@@ -1,6 +1,8 @@
 // tally tokens: issue, list and revoke API tokens. Tokens are shown once, never stored.
 
-import { issueToken, listTokens, revokeToken } from './service.js';
+import { issueToken, listTokens, revokeToken, tokenProgram } from './service.js';
+import { withAudit } from '../../cli/audit.js';
+import type { Queryable } from '../../platform/db/db.js';
 import { iso, json, now, out, printTokens, required, requireProgram, UsageError, withDb, type Command } from '../../cli/common.js';
 
 export const tokenCommands: Record<string, Command> = {
@@ -10,10 +12,13 @@ export const tokenCommands: Record<string, Command> = {
     async run(values, _positionals, config) {
       const kind = required(values, 'kind');
       if (kind !== 'secret' && kind !== 'publishable') throw new UsageError('--kind must be secret or publishable');
-      const issued = await withDb(config, async (db) => {
-        const program = await requireProgram(db, required(values, 'program'));
-        return issueToken(db, program.id, kind, now());
-      });
+      const program = await withDb(config, (db) => requireProgram(db, required(values, 'program')));
+      const issued = await withAudit(
+        config,
+        'tokens create',
+        async () => [{ route: 'post /v1/tokens', programId: program.id }],
+        (db) => issueToken(db, program.id, kind, now()),
+      );
       if (values.json) {
         return out(JSON.stringify({ id: issued.row.id, program_id: issued.row.program_id, kind, token: issued.token }));
       }
@@ -53,7 +58,11 @@ export const tokenCommands: Record<string, Command> = {
     positionals: ['TOKEN_ID'],
     async run(_values, positionals, config) {
       const id = positionals[0] ?? '';
-      const result = await withDb(config, (db) => revokeToken(db, id, now()));
+      const programOf = async (q: Queryable) => {
+        const programId = await tokenProgram(q, id);
+        return programId ? [{ route: 'delete /v1/tokens/:id', programId, params: { id } }] : [];
+      };
+      const result = await withAudit(config, 'tokens revoke', programOf, (db) => db.transaction((tx) => revokeToken(tx, id, now())));
       if (!result) throw new UsageError(`no token ${id}; see: tally tokens list --program ID`);
       out(`Token ${id} ${result === 'revoked' ? 'revoked' : 'was already revoked'}.`);
     },

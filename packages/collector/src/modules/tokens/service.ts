@@ -108,6 +108,11 @@ export async function revokeProgramToken(db: Db, programId: string, id: string, 
   await db.transaction((tx) => tokens.revoke(tx, id, now));
 }
 
+/** The program a token is of, for the CLI's audit entry; undefined for no such token. */
+export async function tokenProgram(db: Queryable, id: string): Promise<string | undefined> {
+  return isUuid(id) ? (await tokens.get(db, id))?.program_id : undefined;
+}
+
 /** What the audit log calls a token: its label, else its kind; undefined for no such token. */
 export async function tokenLabel(db: Queryable, id: string): Promise<string | undefined> {
   const token = isUuid(id) ? await tokens.get(db, id) : undefined;

@@ -2,12 +2,34 @@
 // settings manage them. A signing secret is printed once, when made or rotated.
 
 import type { Config } from '../../platform/config.js';
+import type { Db } from '../../platform/db/db.js';
+import type { ProgramRow } from '../programs/model.js';
 import { EVENT_TYPES, type EventType } from '../../events/types.js';
 import { createEndpoint, deleteEndpoint, rotateSecret, signingSecretHint, updateEndpoint } from './service.js';
 import { DEFAULT_OUTBOUND } from '../../platform/outbound.js';
 import * as webhooks from './repo.js';
 import type { EndpointRow } from './repo.js';
 import { iso, now, out, programFor, required, UsageError, withDb, type Command, type Values } from '../../cli/common.js';
+import { withAudit } from '../../cli/audit.js';
+
+/** The command's change of the program's endpoint, recorded as the API's `route` would record it. */
+async function audited<T>(
+  config: Readonly<Config>,
+  values: Values,
+  command: string,
+  route: string,
+  id: string | undefined,
+  fn: (db: Db, program: ProgramRow) => Promise<T>,
+): Promise<T> {
+  const program = await withDb(config, (db) => programFor(db, values.program));
+  const params = id === undefined ? undefined : { id };
+  return withAudit(
+    config,
+    command,
+    async () => [{ route, programId: program.id, params }],
+    (db) => fn(db, program),
+  );
+}
 
 const policyOf = (config: Readonly<Config>) => ({ ...DEFAULT_OUTBOUND, ...config.outbound });
 
@@ -41,11 +63,10 @@ function switchCommand(enabled: boolean): Command {
     options: { program: { type: 'string' } },
     positionals: ['ID'],
     async run(values, [id], config) {
-      await withDb(config, async (db) => {
-        const program = await programFor(db, values.program);
-        const row = await updateEndpoint(db, program.id, id ?? '', { enabled }, policyOf(config), now());
-        out(describe(row));
-      });
+      const row = await audited(config, values, `webhooks ${verb}`, 'patch /v1/webhook_endpoints/:id', id ?? '', (db, program) =>
+        updateEndpoint(db, program.id, id ?? '', { enabled }, policyOf(config), now()),
+      );
+      out(describe(row));
     },
   };
 }
@@ -58,12 +79,13 @@ export const webhookCommands: Record<string, Command> = {
     options: { program: { type: 'string' }, url: { type: 'string' }, events: { type: 'string' }, description: { type: 'string' } },
     async run(values, _positionals, config) {
       const url = required(values, 'url');
-      await withDb(config, async (db) => {
-        const program = await programFor(db, values.program);
-        const description = typeof values.description === 'string' ? values.description : undefined;
-        const row = await createEndpoint(db, program.id, { url, event_types: eventTypes(values), description }, policyOf(config), now());
+      const description = typeof values.description === 'string' ? values.description : undefined;
+      const types = eventTypes(values);
+      await audited(config, values, 'webhooks add', 'post /v1/webhook_endpoints', undefined, async (db, program) => {
+        const row = await createEndpoint(db, program.id, { url, event_types: types, description }, policyOf(config), now());
         out(`Added webhook endpoint ${row.id} to "${program.name}":`);
         printSecret(row);
+        return row;
       });
     },
   },
@@ -84,12 +106,16 @@ export const webhookCommands: Record<string, Command> = {
     options: { program: { type: 'string' } },
     positionals: ['ID'],
     async run(values, [id], config) {
-      await withDb(config, async (db) => {
-        const program = await programFor(db, values.program);
-        const row = await rotateSecret(db, program.id, id ?? '', now());
-        out(`Rotated the signing secret of ${row.id}; the previous one signs too until ${iso(Number(row.previous_secret_until))}.`);
-        printSecret(row);
-      });
+      const row = await audited(
+        config,
+        values,
+        'webhooks rotate',
+        'post /v1/webhook_endpoints/:id/rotate_secret',
+        id ?? '',
+        (db, program) => rotateSecret(db, program.id, id ?? '', now()),
+      );
+      out(`Rotated the signing secret of ${row.id}; the previous one signs too until ${iso(Number(row.previous_secret_until))}.`);
+      printSecret(row);
     },
   },
   'webhooks remove': {
@@ -97,11 +123,10 @@ export const webhookCommands: Record<string, Command> = {
     options: { program: { type: 'string' } },
     positionals: ['ID'],
     async run(values, [id], config) {
-      await withDb(config, async (db) => {
-        const program = await programFor(db, values.program);
-        await deleteEndpoint(db, program.id, id ?? '');
-        out(`Removed webhook endpoint ${id ?? ''}.`);
-      });
+      await audited(config, values, 'webhooks remove', 'delete /v1/webhook_endpoints/:id', id ?? '', (db, program) =>
+        deleteEndpoint(db, program.id, id ?? ''),
+      );
+      out(`Removed webhook endpoint ${id ?? ''}.`);
     },
   },
   'webhooks enable': switchCommand(true),

@@ -78,13 +78,14 @@ export async function createEndpoint(
     created_at: now,
     updated_at: now,
   };
-  await db.transaction(async (tx) => {
+  // The row is the transaction's result: the audit entry (api/audited.ts) takes its id.
+  return db.transaction(async (tx) => {
     await tx.lock(`webhook_endpoints:${programId}`);
     const { rows } = await webhooks.listEndpoints(tx, programId, [], { page: 1, perPage: MAX_ENDPOINTS });
     if (rows.length >= MAX_ENDPOINTS) throw fail('conflict', `a program has at most ${MAX_ENDPOINTS} webhook endpoints: remove one first`);
     await webhooks.insertEndpoint(tx, row);
+    return row;
   });
-  return row;
 }
 
 export async function updateEndpoint(

@@ -14,7 +14,7 @@ import { t } from './words.js';
 
 type Entry = Answer<'/v1/audit_events'>['data'][number];
 
-const KINDS = ['user', 'partner', 'token', 'system'] as const;
+const KINDS = ['user', 'partner', 'token', 'cli', 'system'] as const;
 const FILTERS = ['action_eq', 'actor_kind_eq', 'target_id_eq', 'from', 'to'] as const;
 
 /** A snapshot's fields as dotted paths to their values, the record's `attributes.` left off. */

@@ -7,7 +7,7 @@ const de: Catalogue<typeof en> = {
   title: 'Änderungsprotokoll',
   intro:
     'Jede Änderung Ihres Teams, Ihrer Partner oder eines API-Tokens, mit dem, was sie geändert hat, so lange dieser Server sie aufbewahrt.',
-  kinds: { user: 'Teammitglied', partner: 'Partner', token: 'API-Token', system: 'Tally' },
+  kinds: { user: 'Teammitglied', partner: 'Partner', token: 'API-Token', cli: 'Befehlszeile', system: 'Tally' },
   erased: 'gelöscht',
   noChange: 'kein Feld geändert',
   fields_one: '{{n}} Feld',

@@ -4,7 +4,7 @@ export default {
   title: 'Audit log',
   // The API does not say how long this server keeps entries (AUDIT_RETENTION_DAYS): no figure.
   intro: 'Every change made by your team, your partners or an API token, with what it changed, for the time this server keeps it.',
-  kinds: { user: 'Team member', partner: 'Partner', token: 'API token', system: 'Tally' },
+  kinds: { user: 'Team member', partner: 'Partner', token: 'API token', cli: 'Command line', system: 'Tally' },
   erased: 'erased',
   noChange: 'no field changed',
   fields_one: '{{n}} field',

@@ -7,7 +7,7 @@ const es: Catalogue<typeof en> = {
   title: 'Registro de auditoría',
   intro:
     'Cada cambio hecho por tu equipo, tus socios o un token de la API, con lo que cambió, durante el tiempo que este servidor lo conserva.',
-  kinds: { user: 'Miembro del equipo', partner: 'Socio', token: 'Token de la API', system: 'Tally' },
+  kinds: { user: 'Miembro del equipo', partner: 'Socio', token: 'Token de la API', cli: 'Línea de comandos', system: 'Tally' },
   erased: 'borrado',
   noChange: 'ningún campo cambió',
   fields_one: '{{n}} campo',

@@ -7,7 +7,7 @@ const fr: Catalogue<typeof en> = {
   title: 'Journal d’audit',
   intro:
     'Chaque modification faite par votre équipe, vos partenaires ou un jeton d’API, avec ce qu’elle a changé, pendant le temps que ce serveur la conserve.',
-  kinds: { user: 'Membre de l’équipe', partner: 'Partenaire', token: 'Jeton d’API', system: 'Tally' },
+  kinds: { user: 'Membre de l’équipe', partner: 'Partenaire', token: 'Jeton d’API', cli: 'Ligne de commande', system: 'Tally' },
   erased: 'effacé',
   noChange: 'aucun champ modifié',
   fields_one: '{{n}} champ',
