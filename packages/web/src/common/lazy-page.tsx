@@ -1,8 +1,8 @@
 // A page in a chunk of its own, loaded when first shown. A chunk that no longer exists (the
 // apps were updated while this tab was open) shows a sentence and a reload, not a blank page.
 
-import { useEffect, useState } from 'preact/hooks';
-import lazy from 'preact-iso/lazy';
+import type { ComponentType, FunctionComponent, JSX } from 'preact';
+import lazy, { ErrorBoundary } from 'preact-iso/lazy';
 import { Failure } from './ui.js';
 import { say } from './words.js';
 
@@ -13,17 +13,15 @@ function PageUnavailable() {
 export const lazyPage = <C,>(load: () => Promise<C>) => lazy(() => load().catch(() => PageUnavailable as unknown as C));
 
 /**
- * A component fetched beside what shows it, once `when` holds: for a part that is no route's
- * child (a dialog, a sign-in's second step), where `lazy` would suspend with nobody to catch it.
+ * A part in a chunk of its own that is no route's child (a dialog, a sign-in's second step):
+ * its own boundary waits for the chunk, where `lazy` alone would suspend with nobody to
+ * catch it (an uncaught promise, and the part's first showing lost).
  */
-export function useLater<C>(load: () => Promise<C>, when = true): C | undefined {
-  const [loaded, setLoaded] = useState<{ it: C }>();
-  useEffect(() => {
-    if (when && !loaded)
-      load().then(
-        (it) => setLoaded({ it }),
-        () => setLoaded({ it: PageUnavailable as unknown as C }),
-      );
-  }, [when]);
-  return loaded?.it;
+export function lazyPart<P>(load: () => Promise<ComponentType<P>>): FunctionComponent<P> {
+  const Part = lazyPage(load) as unknown as ComponentType<P>;
+  return (props) => (
+    <ErrorBoundary>
+      <Part {...(props as P & JSX.IntrinsicAttributes)} />
+    </ErrorBoundary>
+  );
 }

@@ -2,6 +2,8 @@
 // options into navigator.credentials calls and their answers into JSON. It is fetched with
 // the first passkey a person uses, so no app's entry carries it.
 
+import { api } from './api.js';
+
 type Options = Record<string, unknown>;
 
 const browser = () => import('@simplewebauthn/browser');
@@ -31,3 +33,26 @@ export async function withPasskey<T>(
   const response = await (create ? createPasskey(meta.options) : provePasskey(meta.options));
   return finish(meta.token, response);
 }
+
+/** Whose session: the dashboard's (an owner's) or the portal's (a partner's). */
+export type Realm = 'owner' | 'partner';
+
+/** A passkey's proof of the signed-in person, as a body's `passkey` (step-up, removing a factor, new recovery codes). */
+export const sessionProof = (realm: Realm) =>
+  withPasskey(
+    () => (realm === 'partner' ? api.POST('/v1/portal/auth/passkey/options') : api.POST('/v1/auth/passkey/options')),
+    async (token, response) => ({ token, response: response as never }),
+  );
+
+/** Makes a passkey on this device and adds it to the signed-in account; the recovery codes when it is the first factor. */
+export const addPasskey = (realm: Realm) =>
+  withPasskey(
+    () => (realm === 'partner' ? api.POST('/v1/portal/auth/factors/passkey/options') : api.POST('/v1/auth/factors/passkey/options')),
+    async (token, response) => {
+      const body = { token, response: response as never };
+      const added =
+        realm === 'partner' ? api.POST('/v1/portal/auth/factors/passkey', { body }) : api.POST('/v1/auth/factors/passkey', { body });
+      return (await added).meta.recovery_codes;
+    },
+    true,
+  );

@@ -3,27 +3,21 @@
 
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { ErrorBoundary } from 'preact-iso/lazy';
 import { useLocation } from 'preact-iso/router';
 import { Card, text, useSubmit } from './forms.js';
-import { lazyPage, useLater } from './lazy-page.js';
+import { lazyPart } from './lazy-page.js';
 import type { Challenge, SecondStepProps } from './second-step.js';
 import { afterSignIn } from './sign-in.js';
 import { Failure } from './ui.js';
 import { say } from './words.js';
 
-const LazySecondStep = /* @__PURE__ */ lazyPage(() => import('./second-step.js').then((m) => m.SecondStep));
-
 /**
  * The second step, also after a one-time link's page (the portal's). Sign-in is outside the
- * app's Router, which would wait for the chunk: without the boundary, its first showing threw
- * (an uncaught promise) and the page kept the step on screen after the session began.
+ * app's Router: without a boundary of its own, its first showing threw (an uncaught promise)
+ * and the page kept the step on screen after the session began.
  */
-export const SecondStep = (props: SecondStepProps) => (
-  <ErrorBoundary>
-    <LazySecondStep {...props} />
-  </ErrorBoundary>
-);
+export const SecondStep = /* @__PURE__ */ lazyPart(() => import('./second-step.js').then((m) => m.SecondStep));
+const PasskeySignIn = /* @__PURE__ */ lazyPart(() => import('./passkey-sign-in.js').then((m) => m.PasskeySignIn));
 
 /**
  * Signing in, for owners and partners alike: `signIn` calls the app's route; afterwards
@@ -48,10 +42,6 @@ export function SignInCard({
   const next = afterSignIn(base, query.next, home);
   const [challenge, setChallenge] = useState<Challenge>();
   const passkey = second.passkey;
-  const PasskeySignIn = useLater(
-    () => import('./passkey-sign-in.js').then((m) => m.PasskeySignIn),
-    passkey !== undefined && typeof PublicKeyCredential === 'function',
-  );
   const { error, busy, onSubmit } = useSubmit(async (form) => {
     const step = (await signIn(text(form, 'email'), text(form, 'password'))).meta?.second_factor;
     if (step) setChallenge(step);
@@ -75,7 +65,7 @@ export function SignInCard({
           {say('forms.signIn')}
         </button>
       </form>
-      {passkey && PasskeySignIn ? <PasskeySignIn passkey={passkey} done={() => route(next)} /> : null}
+      {passkey && typeof PublicKeyCredential === 'function' ? <PasskeySignIn passkey={passkey} done={() => route(next)} /> : null}
       <p class="hint">{children}</p>
     </Card>
   );

@@ -3,7 +3,7 @@
 
 import { api } from './api.js';
 import { Confirm, text } from './forms.js';
-import { withPasskey } from './passkey.js';
+import { sessionProof } from './passkey.js';
 import { PasskeyButton } from './passkey-button.js';
 import { passkeyWord } from './passkey-words.js';
 import { say } from './words.js';
@@ -19,11 +19,7 @@ export function StepUpDialog({ meta, done }: { meta: Record<string, unknown>; do
     done(true);
   };
   const prove = (form: FormData) => send(code ? { code: text(form, 'code') } : { password: text(form, 'password') });
-  const withKey = () =>
-    withPasskey(
-      () => (portal ? api.POST('/v1/portal/auth/passkey/options') : api.POST('/v1/auth/passkey/options')),
-      (token, response) => send({ passkey: { token, response: response as never } }),
-    );
+  const withKey = async () => send({ passkey: await sessionProof(portal ? 'partner' : 'owner') });
   return (
     <Confirm title={say('twoFactor.stepUp')} confirm={say('twoFactor.go')} onConfirm={prove} onClose={() => done(false)}>
       {code ? <p>{say('twoFactor.hint')}</p> : null}

@@ -4,7 +4,9 @@
 
 import { useEffect, useState } from 'preact/hooks';
 import { whenRefused } from './api.js';
-import { useLater } from './lazy-page.js';
+import { lazyPart } from './lazy-page.js';
+
+const Dialog = /* @__PURE__ */ lazyPart(() => import('./step-up-dialog.js').then((m) => m.StepUpDialog));
 
 interface Asked {
   meta: Record<string, unknown>;
@@ -14,14 +16,13 @@ interface Asked {
 /** Mounted once by each app's signed-in shell. */
 export function StepUpHost() {
   const [asked, setAsked] = useState<Asked>();
-  const Dialog = useLater(() => import('./step-up-dialog.js').then((m) => m.StepUpDialog), asked !== undefined);
   useEffect(() => {
     whenRefused(async (error) =>
       error.code === 'step_up_required' ? new Promise((answer) => setAsked({ meta: error.meta ?? {}, answer })) : false,
     );
     return () => whenRefused(undefined);
   }, []);
-  if (!asked || !Dialog) return null;
+  if (!asked) return null;
   const done = (proved: boolean) => {
     setAsked(undefined);
     asked.answer(proved);

@@ -62,6 +62,14 @@ export function factorsOf(db: Queryable, realm: Realm, account: string): Promise
   );
 }
 
+/** The account's confirmed factors (an enrolment waiting for its first code is none), oldest first. */
+export function confirmedFactorsOf(db: Queryable, realm: Realm, account: string): Promise<FactorRow[]> {
+  return db.all<FactorRow>(
+    `SELECT ${factorColumns(realm)} FROM ${realm.factors} WHERE ${realm.fk} = ? AND confirmed_at IS NOT NULL ORDER BY created_at, id`,
+    [account],
+  );
+}
+
 export async function countConfirmed(db: Queryable, realm: Realm, account: string): Promise<number> {
   const row = await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${realm.factors} WHERE ${realm.fk} = ? AND confirmed_at IS NOT NULL`, [
     account,

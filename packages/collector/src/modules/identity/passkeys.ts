@@ -41,7 +41,7 @@ export interface Ceremony {
 }
 
 const passkeysOf = async (db: Queryable, realm: Realm, account: string): Promise<FactorRow[]> =>
-  (await factors.factorsOf(db, realm, account)).filter((f) => f.kind === 'webauthn' && f.confirmed_at !== null);
+  (await factors.confirmedFactorsOf(db, realm, account)).filter((f) => f.kind === 'webauthn');
 
 const descriptor = (f: FactorRow) => ({
   id: f.credential_id ?? '',

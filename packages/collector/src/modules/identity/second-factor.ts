@@ -45,7 +45,7 @@ export const hasSecondFactor = async (db: Queryable, realm: Realm, account: stri
 
 /** The kinds of the account's confirmed factors: what a step-up or a second step may ask. */
 export const confirmedKinds = async (db: Queryable, realm: Realm, account: string): Promise<FactorKind[]> => [
-  ...new Set((await factors.factorsOf(db, realm, account)).filter((f) => f.confirmed_at !== null).map((f) => f.kind)),
+  ...new Set((await factors.confirmedFactorsOf(db, realm, account)).map((f) => f.kind)),
 ];
 
 export interface FactorList {
@@ -54,9 +54,8 @@ export interface FactorList {
 }
 
 export async function listFactors(db: Queryable, realm: Realm, account: string): Promise<FactorList> {
-  const all = await factors.factorsOf(db, realm, account);
   return {
-    factors: all.filter((f) => f.confirmed_at !== null),
+    factors: await factors.confirmedFactorsOf(db, realm, account),
     recoveryCodesLeft: await factors.unusedRecoveryCodes(db, realm, account),
   };
 }
@@ -109,7 +108,7 @@ export type ProvedBy = 'totp' | 'recovery';
  * account told): what a second step of sign-in, disabling a factor and step-up ask.
  */
 export async function proveCode(db: Db, realm: Realm, account: Credentials, code: string, now: number, notify: Notify): Promise<ProvedBy> {
-  const list = (await factors.factorsOf(db, realm, account.id)).filter((f) => f.confirmed_at !== null);
+  const list = await factors.confirmedFactorsOf(db, realm, account.id);
   if (list.length === 0) throw fail('conflict', 'this account has no second factor');
   return counted(db, realm, account, now, async () => {
     const typed = code.trim();
@@ -132,8 +131,7 @@ export interface TotpEnrolment {
 
 /** Starts an authenticator's enrolment: its secret, shown once, and confirmed by its first code. */
 export async function startTotp(db: Db, realm: Realm, account: Credentials, issuer: string, now: number): Promise<TotpEnrolment> {
-  const list = await factors.factorsOf(db, realm, account.id);
-  if (list.some((f) => f.kind === 'totp' && f.confirmed_at !== null)) {
+  if ((await confirmedKinds(db, realm, account.id)).includes('totp')) {
     throw fail('conflict', 'this account has an authenticator app already: remove it first to enrol another');
   }
   const secret = newTotpSecret();
@@ -345,16 +343,15 @@ export async function secondStep(
   now: number,
   opts: { programId?: string | null; required?: boolean } = {},
 ): Promise<Challenged | undefined> {
-  const list = (await factors.factorsOf(tx, realm, account)).filter((f) => f.confirmed_at !== null);
-  if (list.length === 0 && !opts.required) {
+  const kinds = await confirmedKinds(tx, realm, account);
+  if (kinds.length === 0 && !opts.required) {
     await store.clearFailures(tx, realm, account);
     return undefined;
   }
   await store.forgiveAttempt(tx, realm, account);
-  const purpose = list.length > 0 ? 'second_factor' : 'enrol';
+  const purpose = kinds.length > 0 ? 'second_factor' : 'enrol';
   const { token, expiresAt } = await issueChallenge(tx, realm, account, purpose, now, { programId: opts.programId ?? null });
-  const kinds = [...new Set(list.map((f) => f.kind))];
-  return { challenge: { token, expiresAt, purpose, methods: list.length > 0 ? [...kinds, 'recovery'] : [] } };
+  return { challenge: { token, expiresAt, purpose, methods: kinds.length > 0 ? [...kinds, 'recovery'] : [] } };
 }
 
 /** Starts the session a challenge was for, in the transaction that takes it. */

@@ -10,7 +10,7 @@ import { int } from '../../common/format.js';
 import { useLoad } from '../../common/use-api.js';
 import { Failure, Show } from '../../common/ui.js';
 import { type Enrolment, EnrolmentCode, enrolmentOf, RecoveryCodeList } from '../../common/two-factor.js';
-import { withPasskey } from '../../common/passkey.js';
+import { addPasskey, sessionProof } from '../../common/passkey.js';
 import { PasskeyButton } from '../../common/passkey-button.js';
 import { passkeyWord } from '../../common/passkey-words.js';
 import { t } from './words.js';
@@ -22,22 +22,6 @@ type Factor = Answer<'/v1/auth/factors'>['data'][number];
 const UNNAMED = { totp: 'Authenticator app', webauthn: 'Passkey' } as const;
 const labelOf = (f: Factor): string =>
   f.attributes.label === UNNAMED[f.attributes.kind] ? t(`security.kinds.${f.attributes.kind}`) : f.attributes.label;
-
-/** Makes a passkey on this device and adds it; resolves to the recovery codes when it is the first factor. */
-const addPasskey = () =>
-  withPasskey(
-    () => api.POST('/v1/auth/factors/passkey/options'),
-    async (token, response) =>
-      (await api.POST('/v1/auth/factors/passkey', { body: { token, response: response as never } })).meta.recovery_codes,
-    true,
-  );
-
-/** A passkey's proof of the signed-in person, for removing a factor. */
-const passkeyProof = () =>
-  withPasskey(
-    () => api.POST('/v1/auth/passkey/options'),
-    async (token, response) => ({ token, response: response as never }),
-  );
 
 function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
@@ -143,7 +127,7 @@ export function SecuritySettings() {
                 </ul>
               ) : null}
               {answer.data.some((f) => f.attributes.kind === 'totp') ? null : <Enrol done={added} />}
-              <PasskeyButton label={passkeyWord('add')} run={async () => added(await addPasskey())} />
+              <PasskeyButton label={passkeyWord('add')} run={async () => added(await addPasskey('owner'))} />
             </>
           );
         }}
@@ -156,7 +140,7 @@ export function SecuritySettings() {
           onClose={() => setRemoving(undefined)}
           onConfirm={async (form) => {
             const code = text(form, 'code');
-            const second = code ? { code } : { passkey: await passkeyProof() };
+            const second = code ? { code } : { passkey: await sessionProof('owner') };
             await api.POST('/v1/auth/factors/{id}/disable', {
               params: { path: { id: removing.id } },
               body: { password: text(form, 'password'), ...second },

@@ -8,7 +8,7 @@ import { type Answer, api } from '../../common/api.js';
 import { Confirm, text, useSubmit } from '../../common/forms.js';
 import { dateTime } from '../../common/format.js';
 import { type Enrolment, EnrolmentCode, enrolmentOf, RecoveryCodeList } from '../../common/two-factor.js';
-import { withPasskey } from '../../common/passkey.js';
+import { addPasskey, sessionProof } from '../../common/passkey.js';
 import { PasskeyButton } from '../../common/passkey-button.js';
 import { passkeyWord } from '../../common/passkey-words.js';
 import { useLoad } from '../../common/use-api.js';
@@ -41,22 +41,8 @@ function ProofField({ passkeys }: { passkeys: boolean }) {
 async function proofOf(form: FormData): Promise<{ code: string } | { passkey: { token: string; response: never } }> {
   const code = text(form, 'code');
   if (code) return { code };
-  return {
-    passkey: await withPasskey(
-      () => api.POST('/v1/portal/auth/passkey/options'),
-      async (token, response) => ({ token, response: response as never }),
-    ),
-  };
+  return { passkey: await sessionProof('partner') };
 }
-
-/** Makes a passkey on this device and adds it; resolves to the recovery codes when it is the first factor. */
-const addPasskey = () =>
-  withPasskey(
-    () => api.POST('/v1/portal/auth/factors/passkey/options'),
-    async (token, response) =>
-      (await api.POST('/v1/portal/auth/factors/passkey', { body: { token, response: response as never } })).meta.recovery_codes,
-    true,
-  );
 
 /** Said once the app is removed, where the focus goes: the button that removed it is gone. */
 function Removed() {
@@ -245,7 +231,7 @@ export function Security() {
               </ul>
             ) : null}
             {answer.data.some((f) => f.attributes.kind === 'totp') ? null : <Enrol done={(made) => after(made)} />}
-            <PasskeyButton label={passkeyWord('add')} run={async () => after(await addPasskey())} />
+            <PasskeyButton label={passkeyWord('add')} run={async () => after(await addPasskey('partner'))} />
             {asked ? (
               <Asking
                 asked={asked.what}
