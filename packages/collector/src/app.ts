@@ -1,23 +1,34 @@
 // createApp(deps): the middleware chain and the routes, with nothing started. The
 // server, the tests and the benchmarks all build the same app.
 
+import { IncomingMessage, type ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { describeCause, type ErrorCode, fail, ServiceError } from './platform/errors.js';
-import { tokenAuth, type Access } from './api/auth.js';
+import { bearerCheck, tokenAuth, type Access } from './api/auth.js';
+import { directPath, type DirectPath } from './api/direct.js';
 import { PARTNER_COOKIE, setSessionCookie } from './api/session.js';
 import { jsonBody, uploadBodyOf, webhookBodyOf } from './platform/http/body.js';
 import { isClientGone } from './platform/http/client-errors.js';
 import { allowedOrigin, preflight } from './api/cors.js';
 import { STEP_UP, stepUp } from './api/step-up.js';
 import { errorResponses } from './platform/http/errors.js';
-import { parseListQuery } from './platform/http/list-query.js';
-import { clientIp, clientKey, failureLimit, NO_LIMITS, rateLimit, type RateLimits } from './platform/http/rate-limit.js';
+import { NO_LIST, parseListQuery } from './platform/http/list-query.js';
+import {
+  clientIp,
+  clientKey,
+  failureLimit,
+  limitedBy,
+  limiter,
+  NO_LIMITS,
+  type RateLimits,
+  type Seen,
+} from './platform/http/rate-limit.js';
 import { openApiDocument } from './api/openapi.js';
 import { DEFAULT_OUTBOUND, type OutboundPolicy } from './platform/outbound.js';
 import { requestContext } from './platform/http/request-context.js';
-import type { Route } from './api/route.js';
+import { routeInput, type AppInput, type Route } from './api/route.js';
 import { audited } from './api/audited.js';
 import { securityHeaders } from './platform/http/security-headers.js';
 import { validateBody, validateQuery } from './platform/http/validate.js';
@@ -150,10 +161,25 @@ export const ROUTES: readonly Route[] = [
   ...auditRoutes,
 ];
 
-const EMPTY_LIST = { page: { page: 1, perPage: 0 }, filters: [] };
+/** The app's part of every route's input, worked out once. */
+function appInput(deps: AppDeps): AppInput {
+  return {
+    db: deps.db,
+    outbox: deps.outbox,
+    outbound: deps.outbound ?? DEFAULT_OUTBOUND,
+    stripeApiUrl: deps.stripeApiUrl,
+    lemonSqueezyApiUrl: deps.lemonSqueezyApiUrl,
+    wiseApiUrl: deps.wiseApiUrl,
+    platformApiUrls: deps.platformApiUrls ?? {},
+    wiseWebhookPublicKey: deps.wiseWebhookPublicKey,
+    taxFormKeys: deps.taxFormKeys,
+    paypalApiUrl: deps.paypalApiUrl ?? 'https://api-m.paypal.com',
+  };
+}
 
-function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Context) => string): Middleware {
+function handler(r: Route, deps: AppDeps, fixed: AppInput, now: () => number, client: (ctx: Seen) => string): Middleware {
   const replicated = deps.db?.stats().replicaReads !== undefined;
+  const trustProxy = (deps.limits ?? NO_LIMITS).trustProxy;
   return async (ctx) => {
     // No record has an id with U+0000, and PostgreSQL refuses it in text outright.
     if (Object.values(ctx.params as Record<string, string>).some((v) => v.includes('\0'))) {
@@ -164,38 +190,30 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
     // no list, nor without a replica: the scope costs every promise of the request a hook.
     const caller = replicated && ctx.state.caller !== 'publishable' ? (ctx.state.tokenId as string | undefined) : undefined;
     const reply = await asCaller(caller, r.method === 'get' && (r.list !== undefined || r.replicaReads === true), () =>
-      r.handle({
-        db: deps.db,
-        now: now(),
-        program: ctx.state.program as ProgramRow,
-        caller: ctx.state.caller as Access,
-        session: ctx.state.session as SessionRow | undefined,
-        role: ctx.state.role as Role | undefined,
-        account: ctx.state.account as AccountRow | undefined,
-        partnerSession: ctx.state.partnerSession as PartnerSessionRow | undefined,
-        embed: ctx.state.embed as EmbedSessionRow | undefined,
-        outbox: deps.outbox,
-        outbound: deps.outbound ?? DEFAULT_OUTBOUND,
-        client: client(ctx),
-        publicUrl: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
-        stripeApiUrl: deps.stripeApiUrl,
-        lemonSqueezyApiUrl: deps.lemonSqueezyApiUrl,
-        wiseApiUrl: deps.wiseApiUrl,
-        platformApiUrls: deps.platformApiUrls ?? {},
-        wiseWebhookPublicKey: deps.wiseWebhookPublicKey,
-        taxFormKeys: deps.taxFormKeys,
-        clientIp: clientIp(ctx, (deps.limits ?? NO_LIMITS).trustProxy),
-        requestId: ctx.state.requestId as string,
-        tokenId: ctx.state.tokenId as string | undefined,
-        paypalApiUrl: deps.paypalApiUrl ?? 'https://api-m.paypal.com',
-        params: ctx.params as Record<string, string>,
-        body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
-        list: r.list ? parseListQuery(ctx.querystring, r.list) : EMPTY_LIST,
-        query: r.query ? validateQuery(r.query, ctx.querystring) : undefined,
-        raw: r.webhookBodyLimit ? (ctx.request.rawBody ?? '') : '',
-        upload: ctx.state.upload as Buffer | undefined,
-        header: (name) => ctx.get(name) || undefined,
-      }),
+      r.handle(
+        routeInput(fixed, {
+          now: now(),
+          program: ctx.state.program as ProgramRow,
+          caller: ctx.state.caller as Access,
+          session: ctx.state.session as SessionRow | undefined,
+          role: ctx.state.role as Role | undefined,
+          account: ctx.state.account as AccountRow | undefined,
+          partnerSession: ctx.state.partnerSession as PartnerSessionRow | undefined,
+          embed: ctx.state.embed as EmbedSessionRow | undefined,
+          client: client(ctx),
+          publicUrl: deps.publicUrl ?? `${ctx.protocol}://${ctx.host}`,
+          clientIp: clientIp(ctx.req, trustProxy),
+          requestId: ctx.state.requestId as string,
+          tokenId: ctx.state.tokenId as string | undefined,
+          params: ctx.params as Record<string, string>,
+          body: r.body ? validateBody(r.body, ctx.request.body) : undefined,
+          list: r.list ? parseListQuery(ctx.querystring, r.list) : NO_LIST,
+          query: r.query ? validateQuery(r.query, ctx.querystring) : undefined,
+          raw: r.webhookBodyLimit ? (ctx.request.rawBody ?? '') : '',
+          upload: ctx.state.upload as Buffer | undefined,
+          header: (name) => ctx.get(name) || undefined,
+        }),
+      ),
     );
     ctx.status = reply.status;
     if (reply.headers) ctx.set(reply.headers);
@@ -212,35 +230,24 @@ function handler(r: Route, deps: AppDeps, now: () => number, client: (ctx: Conte
   };
 }
 
-export function createApp(deps: AppDeps): Koa {
-  registerSubscribers();
-  const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
-  const app = new Koa();
-  const router = new Router();
-  // The tracker's routes and their preflights, tried first: a click or a conversion is
-  // matched against these four patterns, not against every route's (issue 47).
-  const tracking = new Router();
-
-  const limits = deps.limits ?? NO_LIMITS;
-  // Stripe's and Lemon Squeezy's addresses came before the map and are still given on their own.
-  const platformApiUrls: Record<string, string> = { ...deps.platformApiUrls };
-  if (deps.stripeApiUrl) platformApiUrls.stripe ??= deps.stripeApiUrl;
-  if (deps.lemonSqueezyApiUrl) platformApiUrls.lemonsqueezy ??= deps.lemonSqueezyApiUrl;
-  const withUrls: AppDeps = { ...deps, platformApiUrls };
+/** The limits and credential checks of the app's routes, shared by Koa's chains and the direct path. */
+function appChecks(deps: AppDeps, limits: RateLimits, now: () => number) {
   // Worked out once per request (three limits ask for it), and kept on the request.
-  const client = (ctx: Context): string => (ctx.state.client ??= clientKey(ctx, limits.trustProxy));
+  const client = (ctx: Seen): string => {
+    ctx.state.client ??= clientKey(ctx.req, limits.trustProxy);
+    return ctx.state.client as string;
+  };
   // Before the token lookup, so a flood of bad tokens is limited too.
-  const perIp = rateLimit(limits.perIp, now, client, limits.maxKeys);
+  const perIpLimit = limiter(limits.perIp, now, limits.maxKeys);
+  const perIp = limitedBy(perIpLimit, client);
   // A publishable token is in every page of the program's site: counted per client, so
   // one client's flood cannot use up every visitor's allowance.
-  const perToken = rateLimit(
-    limits.perToken,
-    now,
-    (ctx) => (ctx.state.caller === 'secret' ? (ctx.state.tokenId as string) : `${ctx.state.tokenId as string} ${client(ctx)}`),
-    limits.maxKeys,
+  const perTokenLimit = limiter(limits.perToken, now, limits.maxKeys);
+  const perToken = limitedBy(perTokenLimit, (ctx) =>
+    ctx.state.caller === 'secret' ? (ctx.state.tokenId as string) : `${ctx.state.tokenId as string} ${client(ctx)}`,
   );
   // Spam on the public pages: applications per address per hour, counted once they are well-formed requests.
-  const applications = rateLimit(limits.applicationsPerHour ?? 0, now, client, limits.maxKeys, true);
+  const applications = limitedBy(limiter(limits.applicationsPerHour ?? 0, now, limits.maxKeys, true), client);
   const failures = failureLimit(limits.authFailures ?? 0, now, client, limits.maxKeys);
   // Signing in, or trading a one-time token, counts against the same allowance as a bad
   // token: a guess is a guess, whichever credential it guesses.
@@ -257,12 +264,48 @@ export function createApp(deps: AppDeps): Koa {
     };
   const passwordChecks = guesses('invalid_credentials', 'account_locked');
   const tokenTrades = guesses('unauthorized');
+  const bearer = bearerCheck(deps.db, { failures, log: deps.log });
   const auth = tokenAuth(deps.db, {
     failures,
     log: deps.log,
     now,
     publicUrl: deps.publicUrl,
+    bearer,
   });
+  return { client, perIpLimit, perIp, perTokenLimit, perToken, applications, failures, passwordChecks, tokenTrades, bearer, auth };
+}
+
+/** Koa, with the tracker's requests taken first by their direct path (api/direct.ts). */
+class App extends Koa {
+  constructor(private readonly direct: DirectPath) {
+    super();
+  }
+
+  override callback(): ReturnType<Koa['callback']> {
+    const koa = super.callback();
+    // The collector serves HTTP/1.1 (server.ts); anything else is Koa's alone.
+    return (req, res) => (req instanceof IncomingMessage && this.direct(req, res as ServerResponse) ? Promise.resolve() : koa(req, res));
+  }
+}
+
+export function createApp(deps: AppDeps): Koa {
+  registerSubscribers();
+  const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
+  const router = new Router();
+  // The tracker's routes and their preflights, tried first: a click or a conversion is
+  // matched against these four patterns, not against every route's (issue 47).
+  const tracking = new Router();
+
+  const limits = deps.limits ?? NO_LIMITS;
+  // Stripe's and Lemon Squeezy's addresses came before the map and are still given on their own.
+  const platformApiUrls: Record<string, string> = { ...deps.platformApiUrls };
+  if (deps.stripeApiUrl) platformApiUrls.stripe ??= deps.stripeApiUrl;
+  if (deps.lemonSqueezyApiUrl) platformApiUrls.lemonsqueezy ??= deps.lemonSqueezyApiUrl;
+  const withUrls: AppDeps = { ...deps, platformApiUrls };
+  const checks = appChecks(deps, limits, now);
+  const { client, perIp, perToken, applications, failures, passwordChecks, tokenTrades, auth } = checks;
+  const fixed = appInput(withUrls);
+  const direct: Route[] = [];
 
   for (const r of ROUTES) {
     const tracked = r.path.startsWith('/v1/tracking/');
@@ -283,7 +326,9 @@ export function createApp(deps: AppDeps): Koa {
     if (r.uploadLimit) chain.push(uploadBodyOf(r.uploadLimit));
     const asks = STEP_UP[`${r.method} ${r.path}`];
     if (asks) chain.push(stepUp(deps.db, now, deps.outbox, asks));
-    chain.push(handler(audited(r, ROUTES), withUrls, now, client));
+    const run = audited(r, ROUTES);
+    if (tracked) direct.push(run);
+    chain.push(handler(run, withUrls, fixed, now, client));
     into.register(r.path, [r.method.toUpperCase()], chain, { name: `${r.method} ${r.path}` });
   }
 
@@ -324,6 +369,21 @@ export function createApp(deps: AppDeps): Koa {
     ctx.body = { status: 'ok' };
   });
 
+  const app = new App(
+    directPath({
+      routes: direct,
+      fixed,
+      log: deps.log,
+      now,
+      publicUrl: deps.publicUrl,
+      trustProxy: limits.trustProxy,
+      client,
+      perIp: checks.perIpLimit,
+      perToken: checks.perTokenLimit,
+      failures,
+      bearer: checks.bearer,
+    }),
+  );
   app.use(requestContext(deps.log));
   app.use(securityHeaders);
   app.use(errorResponses(deps.log));

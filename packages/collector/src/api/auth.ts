@@ -12,7 +12,8 @@ import { authenticate, tokenKind } from '../modules/tokens/service.js';
 import { fail } from '../platform/errors.js';
 import type { Db } from '../platform/db/db.js';
 import type { Role } from '../modules/owners/repo.js';
-import { NO_FAILURE_LIMIT, type FailureLimit } from '../platform/http/rate-limit.js';
+import { NO_FAILURE_LIMIT, type FailureLimit, type Seen } from '../platform/http/rate-limit.js';
+import type { Credential } from '../modules/tokens/service.js';
 import { checkSameOrigin, PARTNER_COOKIE, sessionCookie, setSessionCookie } from './session.js';
 
 /** What a caller's credential may do. */
@@ -21,6 +22,9 @@ export type Access = 'secret' | 'publishable' | 'partner' | 'embed';
 export type RouteAccess = Access | 'session' | 'public';
 
 const BEARER = /^Bearer +(\S+) *$/i;
+
+/** The token an Authorization header carries, if it is a bearer one. */
+export const bearerToken = (authorization: string | undefined): string | undefined => BEARER.exec(authorization ?? '')?.[1];
 
 export interface AuthOptions {
   /** Failed authentications per client address; refused before the lookup once over. */
@@ -31,6 +35,8 @@ export interface AuthOptions {
   now?: () => number;
   /** The collector's public address: its origin is the dashboard's. */
   publicUrl?: string | undefined;
+  /** The bearer token's check, when the app shares one with its direct path. */
+  bearer?: BearerCheck | undefined;
 }
 
 const RANK: Record<Role, number> = { viewer: 0, admin: 1, owner: 2 };
@@ -64,6 +70,41 @@ const unauthorized = (sent = false) =>
     { headers: { 'WWW-Authenticate': 'Bearer' } },
   );
 
+/** A bearer token's credential, from its Authorization and Origin headers; throws 401 or 403 for one that may not call. */
+export type BearerCheck = (seen: Seen, authorization: string | undefined, origin: string | undefined) => Promise<Credential>;
+
+/** The check of a bearer token (the tracker's direct path, api/direct.ts, uses it too). */
+export function bearerCheck(db: Db, options: AuthOptions = {}): BearerCheck {
+  const failures = options.failures ?? NO_FAILURE_LIMIT;
+  // Bounded by the secret tokens that exist: only a known token gets this far.
+  const warned = new Set<string>();
+  return async (seen, authorization, origin) => {
+    const token = bearerToken(authorization);
+    const credential = token ? await authenticate(db, token) : undefined;
+    if (!credential) {
+      // Only a well-formed token costs a lookup. A missing or malformed one is refused for
+      // free, and counting it would lock out every client behind one address (a NAT).
+      if (token && tokenKind(token)) failures.failed(seen);
+      throw unauthorized(Boolean(token));
+    }
+    // Browsers send Origin with every cross-origin request and every POST; servers do
+    // not. A secret token in a page is readable by anyone who opens it, so it is refused
+    // on every route, even from an allowed origin, before it can do anything.
+    if (credential.kind === 'secret' && origin) {
+      if (!warned.has(credential.token_id)) {
+        warned.add(credential.token_id);
+        options.log?.warn({ token_id: credential.token_id }, 'a secret token was sent from a web page; replace it');
+      }
+      throw fail(
+        'secret_token_in_browser',
+        'secret tokens belong on servers: this request came from a web page (it has an Origin header). ' +
+          'Use a publishable token in pages, and replace this secret token, since the page exposed it.',
+      );
+    }
+    return credential;
+  };
+}
+
 /**
  * The authentication of every route: `auth(access, minimum, optional)` is the middleware
  * for one route. An optional session lets a signed-out browser through with none, so
@@ -72,8 +113,7 @@ const unauthorized = (sent = false) =>
 export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAccess, minimum?: Role, optional?: boolean) => Middleware {
   const failures = options.failures ?? NO_FAILURE_LIMIT;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  // Bounded by the secret tokens that exist: only a known token gets this far.
-  const warned = new Set<string>();
+  const bearer = options.bearer ?? bearerCheck(db, options);
   const publicOrigin = options.publicUrl === undefined ? undefined : new URL(options.publicUrl).origin;
 
   const bySession =
@@ -146,27 +186,7 @@ export function tokenAuth(db: Db, options: AuthOptions = {}): (access: RouteAcce
       if (access === 'session' || (access === 'secret' && token === undefined && sessionCookie(ctx))) {
         return bySession(access === 'secret' ? (minimum ?? 'admin') : undefined, optional)(ctx, next);
       }
-      const credential = token ? await authenticate(db, token) : undefined;
-      if (!credential) {
-        // Only a well-formed token costs a lookup. A missing or malformed one is refused for
-        // free, and counting it would lock out every client behind one address (a NAT).
-        if (token && tokenKind(token)) failures.failed(ctx);
-        throw unauthorized(Boolean(token));
-      }
-      // Browsers send Origin with every cross-origin request and every POST; servers do
-      // not. A secret token in a page is readable by anyone who opens it, so it is refused
-      // on every route, even from an allowed origin, before it can do anything.
-      if (credential.kind === 'secret' && ctx.get('origin')) {
-        if (!warned.has(credential.token_id)) {
-          warned.add(credential.token_id);
-          options.log?.warn({ token_id: credential.token_id }, 'a secret token was sent from a web page; replace it');
-        }
-        throw fail(
-          'secret_token_in_browser',
-          'secret tokens belong on servers: this request came from a web page (it has an Origin header). ' +
-            'Use a publishable token in pages, and replace this secret token, since the page exposed it.',
-        );
-      }
+      const credential = await bearer(ctx, ctx.get('authorization'), ctx.get('origin'));
       if (credential.kind === 'publishable' && access === 'secret') {
         throw fail('forbidden', 'a publishable token may only call /v1/tracking routes; use a secret token');
       }

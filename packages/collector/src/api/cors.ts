@@ -21,28 +21,31 @@ export const preflight: Middleware = async (ctx) => {
   ctx.status = 204;
 };
 
+/**
+ * The headers that open the answer to a browser origin inside the program's list (none
+ * without an Origin); throws for one outside it.
+ */
+export async function originHeaders(db: Db, programId: string, origin: string | undefined): Promise<Record<string, string> | undefined> {
+  if (!origin) return undefined;
+  if (!(await allowsOrigin(db, programId, origin))) {
+    // The page's developer reads this in the browser's console: it says where to allow the
+    // origin, without the program's id (the publishable token is public).
+    throw fail(
+      'origin_not_allowed',
+      `origin ${origin} is not allowed for this program: add it under Settings → Program → Allowed origins in the dashboard, ` +
+        `or with npx tally programs update <program id> --add-origin ${origin}`,
+    );
+  }
+  // The snippet's outbox reads Retry-After; Location names the record.
+  return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Location, Retry-After, X-Request-Id' };
+}
+
 /** Refuses a browser origin outside the program's list; opens the answer to one inside it. */
 export function allowedOrigin(db: Db): Middleware {
   return async (ctx, next) => {
-    const origin = ctx.get('origin');
     ctx.vary('Origin');
-    if (origin) {
-      const program = ctx.state.program as ProgramRow;
-      if (!(await allowsOrigin(db, program.id, origin))) {
-        // The page's developer reads this in the browser's console: it says where to allow the
-        // origin, without the program's id (the publishable token is public).
-        throw fail(
-          'origin_not_allowed',
-          `origin ${origin} is not allowed for this program: add it under Settings → Program → Allowed origins in the dashboard, ` +
-            `or with npx tally programs update <program id> --add-origin ${origin}`,
-        );
-      }
-      ctx.set({
-        'Access-Control-Allow-Origin': origin,
-        // The snippet's outbox reads Retry-After; Location names the record.
-        'Access-Control-Expose-Headers': 'Location, Retry-After, X-Request-Id',
-      });
-    }
+    const headers = await originHeaders(db, (ctx.state.program as ProgramRow).id, ctx.get('origin'));
+    if (headers) ctx.set(headers);
     await next();
   };
 }

@@ -14,6 +14,21 @@ import type { ListQuery, ListSpec } from '../platform/http/list-query.js';
 import type { OutboundPolicy } from '../platform/outbound.js';
 import type { Keyring } from '../platform/keyring.js';
 
+/** The part of a route's input that is the app's, the same for every request. */
+export type AppInput = Pick<
+  RouteInput<unknown>,
+  | 'db'
+  | 'outbox'
+  | 'outbound'
+  | 'stripeApiUrl'
+  | 'lemonSqueezyApiUrl'
+  | 'wiseApiUrl'
+  | 'platformApiUrls'
+  | 'wiseWebhookPublicKey'
+  | 'taxFormKeys'
+  | 'paypalApiUrl'
+>;
+
 export interface RouteInput<B, Q = unknown> {
   db: Db;
   /** Unix seconds, read once per request. */
@@ -80,6 +95,49 @@ export interface Reply {
   session?: { token: string } | 'end';
   /** The same for a partner's session, in its own cookie. */
   partnerSession?: { token: string } | 'end';
+}
+
+/** What a request gives a route's input, beside the app's part. */
+export type RequestInput<B, Q> = Omit<RouteInput<B, Q>, keyof AppInput>;
+
+/**
+ * A route's input, every field written out: an object spread and then added to past a
+ * dozen fields falls into V8's dictionary mode, and every read of it in the handler with
+ * it (measured: a tenth of a conversion's CPU, issue 47).
+ */
+export function routeInput<B, Q>(app: AppInput, r: RequestInput<B, Q>): RouteInput<B, Q> {
+  return {
+    db: app.db,
+    outbox: app.outbox,
+    outbound: app.outbound,
+    stripeApiUrl: app.stripeApiUrl,
+    lemonSqueezyApiUrl: app.lemonSqueezyApiUrl,
+    wiseApiUrl: app.wiseApiUrl,
+    platformApiUrls: app.platformApiUrls,
+    wiseWebhookPublicKey: app.wiseWebhookPublicKey,
+    taxFormKeys: app.taxFormKeys,
+    paypalApiUrl: app.paypalApiUrl,
+    now: r.now,
+    program: r.program,
+    caller: r.caller,
+    session: r.session,
+    role: r.role,
+    account: r.account,
+    partnerSession: r.partnerSession,
+    embed: r.embed,
+    client: r.client,
+    publicUrl: r.publicUrl,
+    clientIp: r.clientIp,
+    requestId: r.requestId,
+    tokenId: r.tokenId,
+    params: r.params,
+    body: r.body,
+    list: r.list,
+    query: r.query,
+    raw: r.raw,
+    upload: r.upload,
+    header: r.header,
+  };
 }
 
 export interface Route<B = unknown, Q = unknown> {

@@ -11,6 +11,8 @@ import { fail } from '../../platform/errors.js';
 import { isUuid, uuidv7 } from '../../core/ids.js';
 import { remembered } from '../../platform/db/remembered.js';
 
+export type { Credential };
+
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const PREFIX: Record<TokenKind, string> = { secret: 'tly_sec_', publishable: 'tly_pub_' };
 const SHAPE = /^tly_(sec|pub)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;

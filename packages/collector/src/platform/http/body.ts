@@ -5,6 +5,7 @@
 // (rawBody), for a signature over it.
 
 import bodyParser from 'koa-bodyparser';
+import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import { fail } from '../errors.js';
 import { parseJsonObject } from '../json.js';
@@ -42,22 +43,21 @@ function requireJson(ctx: Context): void {
  * conversion: --cpu-prof, docs/hot-path.md). Undefined for any other request (chunked,
  * compressed), which the parser reads.
  */
-function readPlain(ctx: Context, limit: number): Promise<string> | undefined {
-  return readBytes(ctx, limit)?.then((bytes) => {
+export function readPlain(req: IncomingMessage, limit: number): Promise<string> | undefined {
+  return readBytes(req, limit)?.then((bytes) => {
     const text = bytes.toString('utf8');
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   });
 }
 
 /** The body's bytes as sent (Content-Length, no Content-Encoding); undefined for any other request. */
-function readBytes(ctx: Context, limit: number): Promise<Buffer> | undefined {
-  const coding = ctx.get('content-encoding');
+function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> | undefined {
+  const coding = req.headers['content-encoding'] ?? '';
   if (coding !== '' && coding.trim().toLowerCase() !== 'identity') return undefined;
-  const declared = ctx.get('content-length');
+  const declared = req.headers['content-length'] ?? '';
   const length = declared === '' ? Number.NaN : Number(declared);
   if (!Number.isSafeInteger(length) || length < 0) return undefined;
   if (length > limit) throw fail('payload_too_large', `the body is over ${limit} bytes`);
-  const req = ctx.req;
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -83,7 +83,7 @@ export function jsonBodyOf(limit: number): Middleware {
   const read = reader(limit);
   return async (ctx, next) => {
     requireJson(ctx);
-    const plain = readPlain(ctx, limit);
+    const plain = readPlain(ctx.req, limit);
     if (plain) {
       ctx.request.rawBody = await plain;
       ctx.request.body = parseJsonObject(ctx.request.rawBody);
@@ -111,7 +111,7 @@ export function webhookBodyOf(limit: number): Middleware {
     if (coding !== '' && coding !== 'identity') {
       throw fail('unsupported_media_type', `a webhook's body must be sent uncompressed: Content-Encoding ${coding} is not taken here`);
     }
-    const plain = readPlain(ctx, limit);
+    const plain = readPlain(ctx.req, limit);
     if (!plain) return read(ctx, next);
     ctx.request.rawBody = await plain;
     ctx.request.body = ctx.request.rawBody;
@@ -130,7 +130,7 @@ export function uploadBodyOf(limit: number): Middleware {
     if (coding !== '' && coding !== 'identity') {
       throw fail('unsupported_media_type', `an upload must be sent uncompressed: Content-Encoding ${coding} is not taken here`);
     }
-    const bytes = readBytes(ctx, limit);
+    const bytes = readBytes(ctx.req, limit);
     if (!bytes) throw fail('bad_request', 'an upload needs a Content-Length: send the file as the whole body');
     ctx.state.upload = await bytes;
     return next();

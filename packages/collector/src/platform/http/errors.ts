@@ -92,24 +92,28 @@ export function errorAnswer(err: ServiceError, requestId: string): HttpAnswer {
   };
 }
 
+/** Any error a request ended with, as its answer: a service error as it is, anything else logged and answered without internals. */
+export function answerFor(err: unknown, requestId: string, log: Logger): HttpAnswer {
+  let known: ServiceError;
+  if (err instanceof ServiceError) {
+    known = err;
+  } else if (err instanceof ConstraintViolation) {
+    // A race the domain does not resolve itself (two processes creating the same
+    // partnership, say): the database kept its rules, and this request can be retried.
+    known = fail('conflict', 'another request made the same record at the same time; read it again');
+  } else {
+    log.error({ req_id: requestId, err }, 'unhandled error');
+    known = fail('internal_error', 'An unexpected error occurred.');
+  }
+  return errorAnswer(known, requestId);
+}
+
 export function errorResponses(log: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (err) {
-      const requestId = String(ctx.state.requestId ?? '');
-      let known: ServiceError;
-      if (err instanceof ServiceError) {
-        known = err;
-      } else if (err instanceof ConstraintViolation) {
-        // A race the domain does not resolve itself (two processes creating the same
-        // partnership, say): the database kept its rules, and this request can be retried.
-        known = fail('conflict', 'another request made the same record at the same time; read it again');
-      } else {
-        log.error({ req_id: requestId, err }, 'unhandled error');
-        known = fail('internal_error', 'An unexpected error occurred.');
-      }
-      const answer = errorAnswer(known, requestId);
+      const answer = answerFor(err, String(ctx.state.requestId ?? ''), log);
       ctx.status = answer.status;
       ctx.set(answer.headers);
       ctx.body = answer.body;

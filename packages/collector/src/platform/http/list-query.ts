@@ -24,6 +24,9 @@ export interface ListQuery {
   filters: FieldFilter[];
 }
 
+/** A route without a list's query. */
+export const NO_LIST: ListQuery = { page: { page: 1, perPage: 0 }, filters: [] };
+
 export const PER_PAGE_DEFAULT = 25;
 export const PER_PAGE_MAX = 50;
 /** Numbered pages reach this many rows deep; deeper pages are asked for by cursor. */

@@ -10,7 +10,8 @@
 // answer carries RateLimit-Limit, -Remaining and -Reset; a refusal is 429 rate_limited
 // with Retry-After.
 
-import type { Context, Middleware } from 'koa';
+import type { IncomingMessage } from 'node:http';
+import type { Middleware } from 'koa';
 import { type ServiceError, fail } from '../errors.js';
 import { addressKey } from './address.js';
 
@@ -104,29 +105,56 @@ function refusal(limit: number, u: Use, what: string, per = 'a minute'): Service
   });
 }
 
-/** A middleware that limits by `keyOf(ctx)`; with a limit of 0 it does nothing. `hour` counts per hour, not minute. */
-export function rateLimit(limit: number, now: () => number, keyOf: (ctx: Context) => string, maxKeys?: number, hour = false): Middleware {
-  if (limit <= 0) return (_ctx, next) => next();
+/** What a request's address is read from. */
+export type Peer = Pick<IncomingMessage, 'socket' | 'headers'>;
+
+/**
+ * What a request is counted by: its socket and headers, and what the request has worked
+ * out so far. Koa's context is one; the tracker's direct path (api/direct.ts) makes its own.
+ */
+export interface Seen {
+  req: Peer;
+  state: Record<string, unknown>;
+}
+
+/** Counts one use of a key and answers the limit's headers, or throws 429 once over. */
+export type Limiter = (key: string) => Record<string, string>;
+
+/** A limit of `limit` uses per key a minute (an hour with `hour`); undefined when 0 turns it off. */
+export function limiter(limit: number, now: () => number, maxKeys?: number, hour = false): Limiter | undefined {
+  if (limit <= 0) return undefined;
   const counter = windowCounter(limit, now, maxKeys, hour ? 3600 : WINDOW_SECONDS);
-  return async (ctx, next) => {
-    const u = counter.hit(keyOf(ctx));
+  return (key) => {
+    const u = counter.hit(key);
     if (u.used > limit) throw refusal(limit, u, 'requests', hour ? 'an hour' : 'a minute');
-    // With two limits on one request, the headers tell about the tighter one.
-    const shown = Number(ctx.response.get('RateLimit-Remaining') || Infinity);
-    if (u.remaining < shown) ctx.set(headersOf(limit, u));
+    return headersOf(limit, u);
+  };
+}
+
+/** With two limits on one request, the headers tell about the tighter one: whether `next` is tighter than the `shown` remaining. */
+export function tighter(next: Record<string, string>, shown: string | undefined): boolean {
+  return Number(next['RateLimit-Remaining']) < Number(shown || Infinity);
+}
+
+/** A middleware that limits by `keyOf(ctx)`; without a limit it does nothing. */
+export function limitedBy(limit: Limiter | undefined, keyOf: (ctx: Seen) => string): Middleware {
+  if (!limit) return (_ctx, next) => next();
+  return async (ctx, next) => {
+    const headers = limit(keyOf(ctx));
+    if (tighter(headers, ctx.response.get('RateLimit-Remaining'))) ctx.set(headers);
     await next();
   };
 }
 
 /** Failed authentications per key: `check` refuses once over (before any lookup), `failed` counts one. */
 export interface FailureLimit {
-  check(ctx: Context): void;
-  failed(ctx: Context): void;
+  check(ctx: Seen): void;
+  failed(ctx: Seen): void;
 }
 
 export const NO_FAILURE_LIMIT: FailureLimit = { check: () => undefined, failed: () => undefined };
 
-export function failureLimit(limit: number, now: () => number, keyOf: (ctx: Context) => string, maxKeys?: number): FailureLimit {
+export function failureLimit(limit: number, now: () => number, keyOf: (ctx: Seen) => string, maxKeys?: number): FailureLimit {
   if (limit <= 0) return NO_FAILURE_LIMIT;
   const counter = windowCounter(limit, now, maxKeys);
   return {
@@ -146,11 +174,12 @@ export function failureLimit(limit: number, now: () => number, keyOf: (ctx: Cont
  * outermost trusted proxy saw: the hops-th entry from the right of X-Forwarded-For,
  * which those proxies appended themselves.
  */
-export function clientIp(ctx: Context, hops: number): string {
-  const peer = ctx.req.socket.remoteAddress ?? '';
+export function clientIp(req: Peer, hops: number): string {
+  const peer = req.socket.remoteAddress ?? '';
   if (hops <= 0) return peer;
-  const chain = ctx
-    .get('x-forwarded-for')
+  // Node joins a repeated X-Forwarded-For with ", ", as one header would list them.
+  const forwarded = req.headers['x-forwarded-for'];
+  const chain = (typeof forwarded === 'string' ? forwarded : '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
@@ -158,6 +187,6 @@ export function clientIp(ctx: Context, hops: number): string {
 }
 
 /** The key the client is counted under (an IPv4 address or an IPv6 /64). */
-export function clientKey(ctx: Context, hops: number): string {
-  return addressKey(clientIp(ctx, hops));
+export function clientKey(req: Peer, hops: number): string {
+  return addressKey(clientIp(req, hops));
 }
