@@ -33,6 +33,13 @@ it('exits 1 on a difference, names it, and --repair makes the totals equal a rec
   expect(found.stderr).toContain(`partner ${programId} ghost 1740823200 : kept 1,0,0,0,0,0,0, counted nothing`);
   expect(found.stderr).toContain('tally: 1 difference(s) between the kept totals and a recount');
 
+  // The ghost is in March 2025: a check from April on does not look there.
+  const later = await tally(['stats', 'check', '--since', '2025-04'], env);
+  expect([later.code, later.stdout.trim()]).toEqual([0, 'The kept totals equal a recount of the records.']);
+  const sloppy = await tally(['stats', 'check', '--since', '2025-4'], env);
+  expect(sloppy.code).toBe(2);
+  expect(sloppy.stderr).toContain('--since takes a month as YYYY-MM, such as 2026-11, not 2025-4');
+
   const repaired = await tally(['stats', 'check', '--program', programId, '--repair'], env);
   expect(repaired.code).toBe(0);
   expect(repaired.stdout).toContain('Rebuilt the totals; 1 difference(s) were found.');

@@ -189,27 +189,44 @@ export async function rankPartners(
  * The totals counted afresh from the records, per program, partner, bucket and currency:
  * what the kept totals must equal (`tally stats check`), and how the migration filled
  * them at first. Revenue leaves out what was refunded of each payment; commissions leave out rejected ones.
+ * Each kind of record is read of one program only, and of those made since `since` only,
+ * when given (their values pushed to `params` in the text's order); what is owed has no
+ * date and is always counted whole.
  */
-const RECOUNT = `
+function recount(params: Param[], programId: string | null = null, since: number | null = null): string {
+  const where = (table: string, date: string | null, joiner = 'WHERE') => {
+    const terms: string[] = [];
+    if (programId !== null) {
+      terms.push(`${table}program_id = ?`);
+      params.push(programId);
+    }
+    if (since !== null && date !== null) {
+      terms.push(`${date} >= ?`);
+      params.push(since);
+    }
+    return terms.length === 0 ? '' : ` ${joiner} ${terms.join(' AND ')}`;
+  };
+  return `
   SELECT program_id, partner_id, bucket, currency, ${SUMS} FROM (
     SELECT c.program_id, ps.partner_id, ${BUCKET('c.created_at')} AS bucket, '' AS currency,
            1 AS clicks, 0 AS referrals, 0 AS customers, 0 AS payments, 0 AS revenue, 0 AS commissions, 0 AS owed
-      FROM clicks c JOIN partnerships ps ON ps.id = c.partnership_id
+      FROM clicks c JOIN partnerships ps ON ps.id = c.partnership_id${where('c.', 'c.created_at')}
     UNION ALL
-    SELECT program_id, partner_id, bucket, '', clicks, 0, 0, 0, 0, 0, 0 FROM clicks_purged
+    SELECT program_id, partner_id, bucket, '', clicks, 0, 0, 0, 0, 0, 0 FROM clicks_purged${where('', 'bucket')}
     UNION ALL
-    SELECT program_id, partner_id, ${BUCKET('created_at')}, '', 0, 1, 0, 0, 0, 0, 0 FROM referrals
+    SELECT program_id, partner_id, ${BUCKET('created_at')}, '', 0, 1, 0, 0, 0, 0, 0 FROM referrals${where('', 'created_at')}
     UNION ALL
     SELECT p.program_id, cm.partner_id, ${BUCKET('p.created_at')}, p.currency, 0, 0, p.first_of_referral, 1,
            p.amount - p.refunded, 0, 0
-      FROM payments p JOIN commissions cm ON cm.id = p.commission_id
+      FROM payments p JOIN commissions cm ON cm.id = p.commission_id${where('p.', 'p.created_at')}
     UNION ALL
     SELECT program_id, partner_id, ${BUCKET('created_at')}, currency, 0, 0, 0, 0, 0, amount, 0
-      FROM commissions WHERE state <> 'rejected'
+      FROM commissions WHERE state <> 'rejected'${where('', 'created_at', 'AND')}
     UNION ALL
     SELECT program_id, partner_id, ${NOW}, currency, 0, 0, 0, 0, 0, 0, amount
-      FROM commissions WHERE state = 'pending' AND payout_batch_id IS NULL
+      FROM commissions WHERE state = 'pending' AND payout_batch_id IS NULL${where('', null, 'AND')}
   ) t GROUP BY program_id, partner_id, bucket, currency`;
+}
 
 /** A key whose kept totals (`kept_*`) differ from their recount (`counted_*`): a partner's row, or a program's against its partners' sum. */
 export interface DifferenceRow {
@@ -229,28 +246,41 @@ export interface DifferenceRow {
  * (4 GB). Sides: a partner's buckets and pending deltas (kept) against the recount of the
  * records; a program's row (kept) against its partners' folded rows (counted). One
  * statement, so one snapshot on both engines: read apart, a write committed between the
- * kept totals and the recount would show as a difference while the server runs.
+ * kept totals and the recount would show as a difference while the server runs. With
+ * `since`, both sides of the buckets from then on and of what is owed: a daily check of a
+ * big program reads a month of records, not its whole history.
  */
-export function differences(db: Queryable, programId: string | null, limit: number): Promise<DifferenceRow[]> {
-  const only = programId === null ? '' : 'AND program_id = ?';
+export function differences(db: Queryable, programId: string | null, limit: number, since: number | null = null): Promise<DifferenceRow[]> {
+  const params: Param[] = [];
+  // A side's rows of the program asked (or every program), and of the buckets from `since` on and the owed one.
+  const scope = () => {
+    if (programId !== null) params.push(programId);
+    if (since !== null) params.push(since);
+    return `${programId === null ? '' : 'AND program_id = ?'} ${since === null ? '' : `AND (bucket >= ? OR bucket = ${NOW})`}`;
+  };
   const sideSums = (side: 'kept' | 'counted') =>
     MEASURES.map((m) => `SUM(CASE WHEN side = '${side}' THEN ${m} ELSE 0 END) AS ${side}_${m}`).join(', ');
   const differs = MEASURES.map((m) => `SUM(CASE WHEN side = 'kept' THEN ${m} ELSE -${m} END) <> 0`).join(' OR ');
+  const keptPartners = scope();
+  const pending = scope();
+  const counted = recount(params, programId, since);
+  const keptPrograms = scope();
+  const partnersOfPrograms = scope();
   return db.all<DifferenceRow>(
     `SELECT what, program_id, partner_id, bucket, currency, ${sideSums('kept')}, ${sideSums('counted')} FROM (
-       SELECT 'partner' AS what, 'kept' AS side, ${COLUMNS} FROM stat_buckets WHERE partner_id <> '' ${only}
+       SELECT 'partner' AS what, 'kept' AS side, ${COLUMNS} FROM stat_buckets WHERE partner_id <> '' ${keptPartners}
        UNION ALL
-       SELECT 'partner', 'kept', ${COLUMNS} FROM stat_deltas WHERE 1 = 1 ${only}
+       SELECT 'partner', 'kept', ${COLUMNS} FROM stat_deltas WHERE 1 = 1 ${pending}
        UNION ALL
-       SELECT 'partner', 'counted', r.* FROM (${RECOUNT}) r WHERE 1 = 1 ${only}
+       SELECT 'partner', 'counted', r.* FROM (${counted}) r
        UNION ALL
-       SELECT 'program', 'kept', ${COLUMNS} FROM stat_buckets WHERE partner_id = '' ${only}
+       SELECT 'program', 'kept', ${COLUMNS} FROM stat_buckets WHERE partner_id = '' ${keptPrograms}
        UNION ALL
        SELECT 'program', 'counted', program_id, '', bucket, currency, ${MEASURES.join(', ')} FROM stat_buckets
-        WHERE partner_id <> '' ${only}
+        WHERE partner_id <> '' ${partnersOfPrograms}
      ) t GROUP BY what, program_id, partner_id, bucket, currency HAVING ${differs}
      ORDER BY what DESC, program_id, partner_id, bucket, currency LIMIT ?`,
-    [...(programId === null ? [] : [programId, programId, programId, programId, programId]), limit],
+    [...params, limit],
   );
 }
 
@@ -297,7 +327,7 @@ export async function rebuild(db: Queryable): Promise<void> {
 
 /** Fills empty tables from the records: the partners' rows, then the programs' from those. */
 export const REBUILD = [
-  `INSERT INTO stat_buckets (${COLUMNS}) SELECT * FROM (${RECOUNT}) r`,
+  `INSERT INTO stat_buckets (${COLUMNS}) SELECT * FROM (${recount([])}) r`,
   `INSERT INTO stat_buckets (${COLUMNS})
    SELECT program_id, '', bucket, currency, ${SUMS} FROM stat_buckets GROUP BY program_id, bucket, currency`,
 ];

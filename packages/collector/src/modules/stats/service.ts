@@ -422,8 +422,9 @@ const sideOf = (r: DifferenceRow, side: 'kept' | 'counted') => {
  * sum of its partners'. The database compares, in one snapshot, so a check while the server
  * writes is exact too, and the process holds the differences only.
  */
-export async function checkStats(db: Queryable, programId: string | null = null): Promise<string[]> {
-  const rows = await stats.differences(db, programId, DIFFERENCES_LISTED);
+/** The differences between the kept totals and a recount; with `since` (Unix seconds, a bucket's start), of the buckets from then on and what is owed. */
+export async function checkStats(db: Queryable, programId: string | null = null, since: number | null = null): Promise<string[]> {
+  const rows = await stats.differences(db, programId, DIFFERENCES_LISTED, since);
   return rows.map(
     (r) =>
       `${r.what} ${r.program_id} ${r.partner_id} ${Number(r.bucket)} ${r.currency}: kept ${sideOf(r, 'kept')}, counted ${sideOf(r, 'counted')}`,
