@@ -420,9 +420,9 @@ const sideOf = (r: DifferenceRow, side: 'kept' | 'counted') => {
  * Where the kept totals differ from a recount of the records, as lines for a person (at
  * most DIFFERENCES_LISTED); none when they agree. Also checks that each program row is the
  * sum of its partners'. The database compares, in one snapshot, so a check while the server
- * writes is exact too, and the process holds the differences only.
+ * writes is exact too, and the process holds the differences only. With `since` (Unix
+ * seconds, a bucket's start), of the buckets from then on and what is owed.
  */
-/** The differences between the kept totals and a recount; with `since` (Unix seconds, a bucket's start), of the buckets from then on and what is owed. */
 export async function checkStats(db: Queryable, programId: string | null = null, since: number | null = null): Promise<string[]> {
   const rows = await stats.differences(db, programId, DIFFERENCES_LISTED, since);
   return rows.map(
