@@ -2,10 +2,9 @@
 // becomes a Stripe coupon and each code a promotion code for it, through Stripe's own
 // library. Stripe's refusals become the API's own errors, saying what Stripe said.
 
-import Stripe from 'stripe';
 import { fail } from '../../platform/errors.js';
 import type { DiscountRow } from './repo.js';
-import { stripeClient } from '../stripe/client.js';
+import { stripeClient, stripeErrors } from '../stripe/client.js';
 
 export interface StripeCodes {
   /** The coupon a discount is in Stripe. */
@@ -20,7 +19,9 @@ export interface StripeCodes {
 export const STRIPE_API_KEY = /^(rk|sk)_(test|live)_[A-Za-z0-9]{10,200}$/;
 
 export function stripeCodes(apiKey: string, apiUrl: string | undefined): StripeCodes {
-  const client = stripeClient(apiKey, apiUrl);
+  // Made once, at the first call: the library loads then.
+  let made: ReturnType<typeof stripeClient> | undefined;
+  const stripe = () => (made ??= stripeClient(apiKey, apiUrl));
   const calling = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
     try {
       return await call();
@@ -39,34 +40,33 @@ export function stripeCodes(apiKey: string, apiUrl: string | undefined): StripeC
           d.duration_kind === 'months'
             ? { duration: 'repeating' as const, duration_in_months: Number(d.duration_months) }
             : { duration: d.duration_kind };
-        return (await client.coupons.create({ name: d.name.slice(0, 40), ...off, ...duration, metadata: { tally_discount_id: d.id } })).id;
+        return (
+          await (await stripe()).coupons.create({ name: d.name.slice(0, 40), ...off, ...duration, metadata: { tally_discount_id: d.id } })
+        ).id;
       }),
     promotionCode: (couponId, code) =>
       calling(
         'the promotion code',
-        async () => (await client.promotionCodes.create({ promotion: { type: 'coupon', coupon: couponId }, code })).id,
+        async () => (await (await stripe()).promotionCodes.create({ promotion: { type: 'coupon', coupon: couponId }, code })).id,
       ),
     setActive: (id, active) =>
       calling('the promotion code', async () => {
-        await client.promotionCodes.update(id, { active });
+        await (await stripe()).promotionCodes.update(id, { active });
       }),
   };
 }
 
 /** Stripe's refusal as the API's error: the owner reads what Stripe said. */
 function refused(what: string, err: unknown): Error {
-  if (!(err instanceof Stripe.errors.StripeError)) return err instanceof Error ? err : new Error(String(err));
+  const errors = stripeErrors();
+  if (!errors || !(err instanceof errors.StripeError)) return err instanceof Error ? err : new Error(String(err));
   const said = `Stripe refused ${what}: ${err.message}`;
-  if (err instanceof Stripe.errors.StripeAuthenticationError || err instanceof Stripe.errors.StripePermissionError) {
+  if (err instanceof errors.StripeAuthenticationError || err instanceof errors.StripePermissionError) {
     return fail('invalid_field', `${said} (the program's Stripe API key needs write access to coupons and promotion codes)`, {
       field: 'stripe_api_key',
     });
   }
-  if (
-    err instanceof Stripe.errors.StripeConnectionError ||
-    err instanceof Stripe.errors.StripeAPIError ||
-    err instanceof Stripe.errors.StripeRateLimitError
-  ) {
+  if (err instanceof errors.StripeConnectionError || err instanceof errors.StripeAPIError || err instanceof errors.StripeRateLimitError) {
     return fail('unavailable', `Stripe did not answer for ${what}; nothing was made: try again`);
   }
   if (err.code === 'resource_already_exists' || /already exists/i.test(err.message)) return fail('conflict', said, { field: 'code' });

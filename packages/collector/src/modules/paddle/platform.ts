@@ -4,7 +4,7 @@
 // and each is linked when it comes, in whatever order. Paddle's ids carry their kind
 // (txn_, ctm_, adj_, dsc_), so the link keys are `paddle:` and the id.
 
-import { NodeRuntime, Webhooks } from '@paddle/paddle-node-sdk';
+import type { Webhooks } from '@paddle/paddle-node-sdk';
 import { fail } from '../../platform/errors.js';
 import { parseJsonObject } from '../../platform/json.js';
 import {
@@ -128,9 +128,15 @@ function signedAt(header: string): number | undefined {
   return ts ? Number(ts) : undefined;
 }
 
-// The SDK's crypto is set up by its Paddle client; Tally uses only its webhook check.
-NodeRuntime.initialize();
-const webhooks = new Webhooks();
+// Loaded by the first Paddle event, not at start: the SDK is about 30 MB of a started
+// collector's memory (issue 47). Its crypto is set up by its Paddle client; Tally uses only
+// its webhook check.
+let checker: Promise<Webhooks> | undefined;
+const paddleWebhooks = (): Promise<Webhooks> =>
+  (checker ??= import('@paddle/paddle-node-sdk').then((sdk) => {
+    sdk.NodeRuntime.initialize();
+    return new sdk.Webhooks();
+  }));
 
 async function verify(
   payload: string,
@@ -140,6 +146,7 @@ async function verify(
 ): Promise<Verified> {
   const signature = signatureOf(header, 'Paddle-Signature', secrets, 'Paddle secret key');
   // The SDK checks the HMAC and the age; it throws on a header it cannot read.
+  const webhooks = await paddleWebhooks();
   const results = await Promise.all(secrets.map((s) => webhooks.isSignatureValid(payload, s, signature).catch(() => false)));
   if (!results.includes(true)) {
     const ts = signedAt(signature);

@@ -4,7 +4,7 @@
 // Providers are called before any transaction opens, so no lock waits on their answers.
 
 import { createHash, randomBytes } from 'node:crypto';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { fail } from '../../platform/errors.js';
 import type { Db, Queryable, Tx } from '../../platform/db/db.js';
 import { normalizeEmail } from '../../core/email.js';
@@ -13,7 +13,7 @@ import type { ProgramRow } from '../programs/model.js';
 import { getPartner } from '../partners/service.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { LINK_SECONDS } from '../identity/service.js';
-import { stripeClient } from '../stripe/client.js';
+import { stripeClient, stripeErrors } from '../stripe/client.js';
 import { payoutAccount } from '../stripe/objects.js';
 import * as repo from './repo.js';
 import type { MethodName, NotReady, PayoutMethod, PayoutMethodRow, Schedule, Settings, SettingsRow } from './model.js';
@@ -285,7 +285,7 @@ export async function confirmPaypal(tx: Tx, token: string, now: number): Promise
   return { ...row, paypal_confirmed_at: now, confirm_hash: null, confirm_expires_at: null, updated_at: now };
 }
 
-function stripeOf(program: ProgramRow, apiUrl: string | undefined): Stripe {
+function stripeOf(program: ProgramRow, apiUrl: string | undefined): Promise<Stripe> {
   if (!program.stripe_api_key) {
     throw fail('invalid_field', 'this program has no Stripe API key yet: its owner sets one to pay through Stripe Connect', {
       field: 'method',
@@ -296,13 +296,14 @@ function stripeOf(program: ProgramRow, apiUrl: string | undefined): Stripe {
 
 /** Stripe's refusal as the API's error; the program's key is the owner's to fix. */
 function stripeRefused(err: unknown): Error {
-  if (!(err instanceof Stripe.errors.StripeError)) return err instanceof Error ? err : new Error(String(err));
-  if (err instanceof Stripe.errors.StripeAuthenticationError || err instanceof Stripe.errors.StripePermissionError) {
+  const errors = stripeErrors();
+  if (!errors || !(err instanceof errors.StripeError)) return err instanceof Error ? err : new Error(String(err));
+  if (err instanceof errors.StripeAuthenticationError || err instanceof errors.StripePermissionError) {
     return fail('invalid_field', `Stripe refused the program's API key: ${err.message} (it needs write access to Connect accounts)`, {
       field: 'stripe_api_key',
     });
   }
-  if (err instanceof Stripe.errors.StripeInvalidRequestError)
+  if (err instanceof errors.StripeInvalidRequestError)
     return fail('invalid_field', `Stripe refused: ${err.message}`, { field: err.param ?? 'country' });
   return fail('unavailable', 'Stripe did not answer; nothing was made: try again');
 }
@@ -332,7 +333,7 @@ export async function chooseStripe(
   const before = await repo.get(db, program.id, partnerId);
   let account = before?.stripe_account_id ?? null;
   if (!account) {
-    const stripe = stripeOf(program, apiUrl);
+    const stripe = await stripeOf(program, apiUrl);
     const made = await callingStripe(() =>
       stripe.accounts.create(
         {
@@ -375,7 +376,7 @@ export async function onboardingLink(
   apiUrl: string | undefined,
 ): Promise<{ url: string; expires_at: number }> {
   const account = await stripeAccountOf(db, program.id, partnerId);
-  const stripe = stripeOf(program, apiUrl);
+  const stripe = await stripeOf(program, apiUrl);
   const link = await callingStripe(() =>
     stripe.accountLinks.create({ account, type: 'account_onboarding', return_url: urls.returnUrl, refresh_url: urls.refreshUrl }),
   );
@@ -391,7 +392,7 @@ export async function refreshStripe(
   now: number,
 ): Promise<void> {
   const account = await stripeAccountOf(db, program.id, partnerId);
-  const stripe = stripeOf(program, apiUrl);
+  const stripe = await stripeOf(program, apiUrl);
   const read = payoutAccount((await callingStripe(() => stripe.accounts.retrieve(account))) as unknown as Record<string, unknown>);
   await db.transaction((tx) => repo.syncStripe(tx, program.id, account, { ...read, at: now }, now));
 }

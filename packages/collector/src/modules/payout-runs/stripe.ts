@@ -3,9 +3,8 @@
 // once. The Idempotency-Key is the item's and its attempt's, so a resend whose answer was
 // lost gets the first answer back instead of a second transfer.
 
-import Stripe from 'stripe';
 import { fail } from '../../platform/errors.js';
-import { stripeClient } from '../stripe/client.js';
+import { stripeClient, stripeErrors } from '../stripe/client.js';
 import { attemptOf, type ItemRow } from './model.js';
 
 export type TransferAnswer = { paid: true; transferId: string } | { paid: false; reason: string };
@@ -20,7 +19,7 @@ export const transferKey = (item: Pick<ItemRow, 'id' | 'sender_batch_id'>): stri
  */
 export async function transfer(apiKey: string, apiUrl: string | undefined, item: ItemRow): Promise<TransferAnswer> {
   try {
-    const made = await stripeClient(apiKey, apiUrl).transfers.create(
+    const made = await (await stripeClient(apiKey, apiUrl)).transfers.create(
       {
         amount: item.amount,
         currency: item.currency.toLowerCase(),
@@ -33,10 +32,11 @@ export async function transfer(apiKey: string, apiUrl: string | undefined, item:
     );
     return { paid: true, transferId: made.id };
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError) {
+    const errors = stripeErrors();
+    if (errors && (err instanceof errors.StripeInvalidRequestError || err instanceof errors.StripeCardError)) {
       return { paid: false, reason: err.code ? `${err.code}: ${err.message}` : err.message };
     }
-    if (err instanceof Stripe.errors.StripeAuthenticationError || err instanceof Stripe.errors.StripePermissionError)
+    if (errors && (err instanceof errors.StripeAuthenticationError || err instanceof errors.StripePermissionError))
       throw fail('conflict', `Stripe refused the program's API key: ${err.message}; the payout was not sent`);
     throw fail('unavailable', 'Stripe did not answer; the payout stays processing: send the run again to resume it');
   }

@@ -88,7 +88,7 @@ export const stripePlatform: Platform = {
   testEvent: 'in test mode, with the Stripe CLI: stripe trigger checkout.session.completed (or make a test payment)',
   localTest: (url, events) =>
     `Stripe cannot reach this address: forward its test events with the Stripe CLI, stripe listen --forward-to ${url} --events ${events.join(',')}, and add the signing secret it prints (whsec_…) here`,
-  verify: (payload, header, secrets, now) => Promise.resolve(verifyEvent(payload, header('stripe-signature'), secrets, now)),
+  verify: (payload, header, secrets, now) => verifyEvent(payload, header('stripe-signature'), secrets, now),
   fact(event) {
     const of = FACTS[event.type];
     return of ? of(objectOf(event), event) : NOT_ACTED_ON;

@@ -2,10 +2,10 @@
 // signature over the raw body, by any of the program's secrets, and its age. Only then is
 // the body parsed, with the depth limit every JSON body has.
 
-import Stripe from 'stripe';
 import { fail } from '../../platform/errors.js';
 import { parseJsonObject } from '../../platform/json.js';
 import { obj, type Verified } from '../billing/facts.js';
+import { stripeLibrary } from './client.js';
 
 /** Stripe's own default: an event signed more than five minutes ago is refused. */
 export const TOLERANCE_SECONDS = 300;
@@ -24,11 +24,11 @@ interface StripeEvent {
  * secret or was too old; a verified body that is not a JSON object (or is nested too
  * deep) is 400 `malformed_json`. `now` is unix seconds: the server's clock, which tests move.
  */
-export function verifyEvent(payload: string, header: string | undefined, secrets: readonly string[], now: number): Verified {
+export async function verifyEvent(payload: string, header: string | undefined, secrets: readonly string[], now: number): Promise<Verified> {
   if (!header) throw fail('invalid_signature', 'the request has no Stripe-Signature header');
   if (secrets.length === 0) throw fail('invalid_signature', 'no Stripe signing secret is set for this program yet');
   // constructEvent would parse with no depth limit: the HMAC alone here, the parse below.
-  const signature = Stripe.webhooks.signature;
+  const signature = (await stripeLibrary()).webhooks.signature;
   if (!signature) throw new Error('the stripe package has no webhook signature check in this runtime');
   let stale = false;
   const verified = secrets.some((secret) => {
