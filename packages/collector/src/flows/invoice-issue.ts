@@ -11,6 +11,7 @@ import { issueInvoice } from '../modules/invoices/service.js';
 import type { InvoiceLine, Party } from '../modules/invoices/model.js';
 import type { InvoiceRow } from '../modules/invoices/model.js';
 import type { CommissionRow } from '../modules/commissions/model.js';
+import { append } from '../core/lists.js';
 
 /** Who is named on an invoice: the billing name where one is given, else the record's name. */
 interface Billed {
@@ -37,7 +38,7 @@ export async function invoicesForBatch(tx: Queryable, programId: string, batchId
   const byPartner = new Map<string, CommissionRow[]>();
   for (const item of await payouts.batchItems(tx, batchId)) {
     const c = await commissions.get(tx, programId, item.commission_id);
-    if (c) byPartner.set(item.partner_id, [...(byPartner.get(item.partner_id) ?? []), c]);
+    if (c) append(byPartner, item.partner_id, c);
   }
   const issued: InvoiceRow[] = [];
   for (const partnerId of [...byPartner.keys()].sort()) {

@@ -20,6 +20,7 @@ import { majorUnits, minorUnit } from '../core/money.js';
 import { renderBatch } from '../modules/payouts/present.js';
 import { emit } from '../events/emit.js';
 import { taxFormValid } from '../modules/tax-forms/service.js';
+import { append } from '../core/lists.js';
 
 export interface PayoutRow {
   email: string;
@@ -139,7 +140,7 @@ export function group(rows: PayableRow[]): Map<string, Map<string, PayableRow[]>
   for (const row of rows) {
     const byPartner = byCurrency.get(row.currency) ?? new Map<string, PayableRow[]>();
     byCurrency.set(row.currency, byPartner);
-    byPartner.set(row.partner_id, [...(byPartner.get(row.partner_id) ?? []), row]);
+    append(byPartner, row.partner_id, row);
   }
   return byCurrency;
 }

@@ -21,6 +21,7 @@ import type { PayableRow } from '../modules/payouts/repo.js';
 import { group, notDue, type Skipped, signedMajor, total } from './payout-run.js';
 import { lockedItem, settle, stillSending } from './payout-settle.js';
 import { payWise, refreshWise, wiseAccountOf } from './payout-wise.js';
+import { append } from '../core/lists.js';
 
 export interface PayoutAddress {
   method: 'paypal' | 'stripe_connect' | 'wise';
@@ -312,7 +313,7 @@ async function deliver(db: Db, programId: string, runId: string, apis: PayoutApi
   await payWise(db, programId, toWise, wise, now);
   if (!paypal) return;
   const waiting = new Map<string, ItemRow[]>();
-  for (const item of toPaypal) waiting.set(item.sender_batch_id!, [...(waiting.get(item.sender_batch_id!) ?? []), item]);
+  for (const item of toPaypal) append(waiting, item.sender_batch_id!, item);
   const batches = new Set<string>();
   for (const [sender, items] of waiting) {
     const { payoutBatchId } = await paypal.createBatch(

@@ -18,6 +18,7 @@ import { arr, clientFor, obj, partnerFrom, str, type Json, type PlatformOptions 
 import type { PartnershipState } from '../partnerships/model.js';
 import type { ReferralState } from '../referrals/model.js';
 import type { CommissionState } from '../commissions/model.js';
+import { append } from '../../core/lists.js';
 
 async function* pages(client: ClientOptions, path: string): AsyncIterable<Json> {
   for (let cursor: string | null = null; ; ) {
@@ -53,7 +54,7 @@ export function tolt(o: PlatformOptions): Source {
       for await (const l of pages(client, '/links')) {
         const partner = str(l.partner_id);
         const value = str(l.value);
-        if (partner && value) links.set(partner, [...(links.get(partner) ?? []), value]);
+        if (partner && value) append(links, partner, value);
       }
       for await (const p of pages(client, '/partners')) {
         yield partnerFrom(p, 'created_at', {
