@@ -1,7 +1,9 @@
 // The bare stack the collector is measured against: node:http, JSON.parse and one
 // insert per request, nothing else.
-// - sqlite PATH full|off: better-sqlite3 in WAL, with synchronous=FULL (one fsync per
-//   request, the same durability as the collector) or OFF (no fsync: the stack's ceiling);
+// - sqlite PATH full|off|group: better-sqlite3 in WAL, with synchronous=FULL (one fsync per
+//   request, the same durability as the collector), OFF (no fsync: the stack's ceiling), or
+//   group: the collector's own way to durability, the inserts that arrive together in one
+//   transaction and one fsync of the WAL on the thread pool before any of them is answered;
 // - postgres URL: a pg pool of 10 and one autocommitted insert, durable as the collector's.
 // Prints "listening PORT".
 
@@ -13,6 +15,7 @@ const TABLE = `CREATE TABLE IF NOT EXISTS conversions (
 
 /** Resolves to insert(row) and close() for the engine named on the command line. */
 async function open([engine, target, sync]) {
+  if (engine === 'sqlite' && target && sync === 'group') return groupCommitted(target);
   if (engine === 'sqlite' && target && ['full', 'off'].includes(sync ?? '')) {
     const { default: Database } = await import('better-sqlite3');
     const db = new Database(target);
@@ -29,8 +32,36 @@ async function open([engine, target, sync]) {
     const text = 'INSERT INTO conversions (id, email, gr_id, pk, created_at) VALUES ($1, $2, $3, $4, $5)';
     return { insert: (row) => pool.query({ name: 'insert', text, values: row }), close: () => pool.end() };
   }
-  console.error('usage: baseline-server.mjs sqlite DB_PATH full|off | postgres URL');
+  console.error('usage: baseline-server.mjs sqlite DB_PATH full|off|group | postgres URL');
   process.exit(2);
+}
+
+/** One insert per request, committed with whatever else arrived in the same turn, answered after one fsync. */
+async function groupCommitted(target) {
+  const { default: Database } = await import('better-sqlite3');
+  const { open: openFile, fsync, close } = await import('node:fs');
+  const db = new Database(target);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(TABLE);
+  const insert = db.prepare('INSERT INTO conversions (id, email, gr_id, pk, created_at) VALUES (?, ?, ?, ?, ?)');
+  const wal = await new Promise((resolve, reject) => openFile(`${target}-wal`, 'r', (err, fd) => (err ? reject(err) : resolve(fd))));
+  let queue = [];
+  const commit = () => {
+    const batch = queue;
+    queue = [];
+    db.exec('BEGIN IMMEDIATE');
+    for (const item of batch) insert.run(...item.row);
+    db.exec('COMMIT');
+    fsync(wal, (err) => batch.forEach((item) => (err ? item.reject(err) : item.resolve())));
+  };
+  return {
+    insert: (row) =>
+      new Promise((resolve, reject) => {
+        if (queue.push({ row, resolve, reject }) === 1) setImmediate(commit);
+      }),
+    close: async () => (close(wal, () => {}), db.close()),
+  };
 }
 
 const db = await open(process.argv.slice(2));

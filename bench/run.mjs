@@ -493,6 +493,7 @@ async function main() {
   const rows = [
     ...(await baseline('baseline-fsync: node:http + 1 insert', ['sqlite', join(work, 'baseline-full.db'), 'full'])),
     ...(await baseline('baseline-nosync: node:http + 1 insert', ['sqlite', join(work, 'baseline-off.db'), 'off'])),
+    ...(await baseline('baseline-group: node:http + 1 insert, group-committed', ['sqlite', join(work, 'baseline-group.db'), 'group'])),
     ...(await collectorConversions()),
     ...(await postgresRows()),
   ];
@@ -512,6 +513,7 @@ async function main() {
   const find = (prefix) => rows.find((r) => r.name.startsWith(prefix));
   const fsync = find('baseline-fsync');
   const nosync = find('baseline-nosync');
+  const group = find('baseline-group');
   const conversion = find('collector: POST /v1/tracking/conversion');
   const pgBase = find('baseline-pg');
   const pgOne = find('collector-pg ×1: POST');
@@ -574,6 +576,12 @@ async function main() {
       pgClick: cpuOver(pgNames.click, pgBase),
       pgRepeatClick: cpuOver(pgNames.repeat, pgBase),
       pgStripeInvoicePaid: cpuOver('stripe: POST invoice.paid (PostgreSQL)', pgBase),
+    },
+    // ÷ the same insert made as durable as the collector's (group-committed, one fsync a batch): the service's own cost.
+    cpuOverGroupCommitted: {
+      conversion: cpuOver(sqliteNames.conversion, group),
+      click: cpuOver(sqliteNames.click, group),
+      repeatClick: cpuOver(sqliteNames.repeat, group),
     },
     // PgBouncer (transaction pooling) ÷ direct, one process and two: CPU per conversion of the
     // collectors, and conversions a second.
@@ -656,6 +664,11 @@ async function main() {
   console.log(
     `        collector-pg ×1/baseline-pg ${r.pgOneOverBaselinePg ?? '-'}, ×2/baseline-pg ${r.pgTwoOverBaselinePg ?? '-'}, ` +
       `×2/×1 ${r.pgTwoOverPgOne ?? '-'}, collector-pg ×1/collector (SQLite) ${r.pgOneOverSqlite ?? '-'}`,
+  );
+  const g = report.cpuOverGroupCommitted;
+  console.log(
+    `        CPU per request ÷ the group-committed insert: conversion ${g.conversion ?? '-'}, click ${g.click ?? '-'}, ` +
+      `repeated click ${g.repeatClick ?? '-'} (SQLite)`,
   );
   const c = report.cpuOverBare;
   console.log(
