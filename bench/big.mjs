@@ -100,7 +100,8 @@ const print = (row) =>
       (row.cpuUsPerReq === undefined ? '' : `  CPU ${row.cpuUsPerReq} µs/req  machine ${row.machineBusy}% busy`) +
       (row.peakRssMb === undefined ? '' : `  peak RSS ${row.peakRssMb} MB`) +
       (row.seconds === undefined ? '' : `  ${row.seconds} s`) +
-      (row.bytes === undefined ? '' : `  ${row.bytes} B`),
+      (row.bytes === undefined ? '' : `  ${row.bytes} B`) +
+      (row.error === undefined ? '' : `  ${row.error}`),
   );
 
 /** GET with the secret token; throws on anything but 200. */
@@ -169,7 +170,17 @@ async function oneAnswer(name, databaseUrl, work, path, request) {
   try {
     const before = peakRssMb(c.child.pid);
     const started = performance.now();
-    const res = await fetch(`${c.url}${path}`, request(c));
+    // fetch's own limit for the answer's headers is 300 s: one that long is a finding, not a crash of the bench.
+    const res = await fetch(`${c.url}${path}`, request(c)).catch((err) => {
+      const row = {
+        name,
+        error: `no answer after ${round((performance.now() - started) / 1000)} s (${err.cause?.code ?? err.message})`,
+        peakRssMb: peakRssMb(c.child.pid),
+      };
+      print(row);
+      return row;
+    });
+    if (!(res instanceof Response)) return res;
     let bytes = 0;
     for await (const chunk of res.body) bytes += chunk.length;
     if (res.status >= 300) throw new Error(`${name}: ${res.status}`);

@@ -135,6 +135,28 @@ describe('GET /v1/stats', () => {
     expect(s.end - s.start).toBe(25 * 3600);
   });
 
+  it('days after a change of the clocks keep their own clicks: the database numbers each day by the run it falls in', async () => {
+    // 11:00 EDT on 1 November; 23:30 EST on 3 November (04:30 UTC on the 4th: a 24-hour count from
+    // the range's first midnight would put it on the 4th); 10:00 EST on 4 November.
+    await click(alice.key, '2025-11-01T15:00:00Z', 'fall1');
+    await click(alice.key, '2025-11-04T04:30:00Z', 'fall2');
+    await click(alice.key, '2025-11-04T15:00:00Z', 'fall3');
+    const s = await stats('from=2025-10-31&to=2025-11-05&tz=America/New_York');
+    expect(s.series.map((p: { start: string; clicks: number }) => [p.start, p.clicks])).toEqual([
+      ['2025-10-31', 0],
+      ['2025-11-01', 1],
+      ['2025-11-02', 0],
+      ['2025-11-03', 1],
+      ['2025-11-04', 1],
+      ['2025-11-05', 0],
+    ]);
+    const weeks = await stats('from=2025-10-31&to=2025-11-05&tz=America/New_York&interval=week');
+    expect(weeks.series.map((p: { start: string; clicks: number }) => [p.start, p.clicks])).toEqual([
+      ['2025-10-31', 1],
+      ['2025-11-03', 2],
+    ]);
+  });
+
   it('a day whose midnight never happened begins at 01:00, west of UTC too: Santiago on 6 September 2026', async () => {
     // 00:00 -04 became 01:00 -03 at 04:00 UTC: 03:30 UTC is 23:30 on the 5th, 04:30 UTC 01:30 on the 6th.
     await click(alice.key, '2026-09-06T03:30:00Z', 'cl1');

@@ -59,17 +59,48 @@ export async function fold(db: Queryable, limit: number): Promise<number> {
  * Totals per bucket and currency in [from, to), for the program or one partner: folded
  * buckets plus the deltas not folded yet.
  */
-export function series(db: Queryable, programId: string, partnerId: string | null, from: number, to: number): Promise<BucketRow[]> {
+/** Days of one length in a row, from the range's day `first` on: a run of the range's local days between two changes of offset. */
+export interface DayRun {
+  /** Where its first day begins and its last one ends, in unix seconds. */
+  start: number;
+  end: number;
+  /** The index of its first day in the range. */
+  first: number;
+  /** Its days' length in seconds: 86,400, or 23 or 25 hours on a day the clocks change. */
+  length: number;
+}
+
+/** A row of totals per day of the range (its index) and currency. */
+export interface DayRow extends Record<Measure, number> {
+  day: number;
+  currency: string;
+}
+
+/**
+ * The program's totals (or one partner's) per local day of a range and currency, summed by
+ * the database: a day's index is worked out from its bucket by the run of days it falls
+ * in, so 90 days are 90 rows a currency, not the 8,640 buckets they hold (a fifth of a
+ * second's CPU in the collector on the big program, issue 47). The runs are numbers the
+ * collector computed, written into the statement as such.
+ */
+export function series(db: Queryable, programId: string, partnerId: string | null, runs: readonly DayRun[]): Promise<DayRow[]> {
+  const from = runs[0]?.start ?? 0;
+  const to = runs.at(-1)?.end ?? 0;
+  const int = (n: number) => {
+    if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
+    return String(n);
+  };
+  const day = `CASE ${runs.map((r) => `WHEN bucket < ${int(r.end)} THEN ${int(r.first)} + (bucket - ${int(r.start)}) / ${int(r.length)}`).join(' ')} END`;
   const deltaPartner = partnerId === null ? '' : 'AND partner_id = ?';
   const params: Param[] = [programId, partnerId ?? '', from, to, programId, ...(partnerId === null ? [] : [partnerId]), from, to];
-  return db.all<BucketRow>(
-    `SELECT bucket, currency, ${SUMS} FROM (
+  return db.all<DayRow>(
+    `SELECT ${day} AS day, currency, ${SUMS} FROM (
        SELECT bucket, currency, ${MEASURES.join(', ')} FROM stat_buckets
         WHERE program_id = ? AND partner_id = ? AND bucket >= ? AND bucket < ?
        UNION ALL
        SELECT bucket, currency, ${MEASURES.join(', ')} FROM stat_deltas
         WHERE program_id = ? ${deltaPartner} AND bucket >= ? AND bucket < ?
-     ) t GROUP BY bucket, currency ORDER BY bucket, currency`,
+     ) t GROUP BY 1, currency ORDER BY 1, currency`,
     params,
   );
 }

@@ -235,6 +235,34 @@ export interface Series {
   owed: Money;
 }
 
+/** Where each local day of [first, last] begins, and where the last one ends. */
+function dayBoundaries(zone: string, first: LocalDate, last: LocalDate): number[] {
+  const out: number[] = [];
+  for (let d = first; dayNumber(d) <= dayNumber(last) + 1; d = addDays(d, 1)) out.push(boundary(zone, d));
+  return out;
+}
+
+/**
+ * The days cut into runs of one length: one run between two changes of the zone's offset.
+ * A day the zone skipped (it begins where the next one does) holds no bucket and no run,
+ * and the days after it start a run of their own, so that each run counts its days from its first.
+ */
+function dayRuns(days: readonly number[]): stats.DayRun[] {
+  const runs: stats.DayRun[] = [];
+  let skipped = false;
+  for (let i = 0; i + 1 < days.length; i++) {
+    const length = days[i + 1]! - days[i]!;
+    const last = runs.at(-1);
+    if (length === 0) skipped = true;
+    else if (last && last.length === length && !skipped) last.end = days[i + 1]!;
+    else {
+      runs.push({ start: days[i]!, end: days[i + 1]!, first: i, length });
+      skipped = false;
+    }
+  }
+  return runs;
+}
+
 /** Totals per day, week or month of the range (the first and last periods cut to it), and overall. */
 export async function statsSeries(
   db: Queryable,
@@ -247,15 +275,16 @@ export async function statsSeries(
     const start = dayNumber(s) < dayNumber(range.first) ? range.first : s;
     periods.push({ start: iso(start), begins: boundary(range.zone, start), ...emptyTotals() });
   }
+  const days = dayBoundaries(range.zone, range.first, range.last);
   const [rows, owedRows] = await Promise.all([
-    stats.series(db, programId, query.partnerId ?? null, range.start, range.end),
+    stats.series(db, programId, query.partnerId ?? null, dayRuns(days)),
     query.partnerId ? stats.owedNow(db, programId, [query.partnerId]) : stats.owedTotal(db, programId),
   ]);
   const totals = emptyTotals();
   let i = 0;
   for (const row of rows) {
-    // Rows come in time order: walk the periods along with them.
-    while (i + 1 < periods.length && periods[i + 1]!.begins <= Number(row.bucket)) i++;
+    // Rows come in day order: walk the periods along with them.
+    while (i + 1 < periods.length && periods[i + 1]!.begins <= days[Number(row.day)]!) i++;
     add(periods[i]!, row);
     add(totals, row);
   }
