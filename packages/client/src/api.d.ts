@@ -6640,10 +6640,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One payout run with its payouts (included), and each paid payout's invoice and credit notes (meta.documents) */
+        /** One payout run with its payouts (included, 1000 a page), and each shown paid payout's invoice and credit notes (meta.documents) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Which 1000 of its payouts to include, from 1; data.attributes.items counts them all */
+                    page?: number;
+                };
                 header?: never;
                 path: {
                     id: string;

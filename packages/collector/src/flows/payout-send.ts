@@ -10,12 +10,12 @@ import type { Db, Queryable, Tx } from '../platform/db/db.js';
 import { uuidv7 } from '../core/ids.js';
 import { majorUnits, minorUnit } from '../core/money.js';
 import * as payouts from '../modules/payouts/repo.js';
-import { batchCommission } from '../modules/commissions/ledger.js';
+import { batchCommission, batchListed } from '../modules/commissions/ledger.js';
 import * as runs from '../modules/payout-runs/repo.js';
 import type { ItemRow, ItemState, RunRow } from '../modules/payout-runs/model.js';
 import { EVENT_STATUS, itemStatus, paypalClient, type PaypalItemStatus, verifyWebhook } from '../modules/payout-runs/paypal.js';
 import { transfer } from '../modules/payout-runs/stripe.js';
-import { methodView } from '../modules/payout-methods/service.js';
+import { type MethodView, methodViews } from '../modules/payout-methods/service.js';
 import { findProgram } from '../modules/programs/service.js';
 import type { PayableRow } from '../modules/payouts/repo.js';
 import { group, notDue, type Skipped, signedMajor, total } from './payout-run.js';
@@ -50,13 +50,8 @@ export function payoutMethodOf(partner: { paypal_email: string | null }): Payout
  * it is confirmed; otherwise PayPal at the partner record's address, which only the owner sets
  * (decision 0373).
  */
-async function payeeOf(
-  tx: Queryable,
-  programId: string,
-  partner: PayableRow,
-  currency: string,
-): Promise<PayoutAddress | Skipped['reason'] | undefined> {
-  const { row, method: chosen } = await methodView(tx, programId, partner.partner_id);
+function payeeOf(view: MethodView, partner: PayableRow, currency: string): PayoutAddress | Skipped['reason'] | undefined {
+  const { row, method: chosen } = view;
   if (chosen.method === 'wise') {
     if (!chosen.ready || !chosen.wiseRecipientId) return `wise not ready: ${chosen.reason ?? 'no recipient'}`;
     // A recipient's bank account takes one currency, and a run pays without converting.
@@ -74,7 +69,6 @@ async function payeeOf(
 
 export interface MadeRun {
   run: RunRow;
-  items: ItemRow[];
   skipped: Skipped[];
 }
 
@@ -86,14 +80,31 @@ interface Planned {
   owed: PayableRow[];
 }
 
-/** What is payable now, by partner and currency, and who is skipped and why: reads only. */
-async function planRun(tx: Queryable, programId: string, now: number): Promise<{ planned: Planned[]; skipped: Skipped[] }> {
+/**
+ * Partners a run reads, plans and writes at once (issue 47): a run over 100,000 partners
+ * holds one page in memory and writes it in a few statements, not several per commission.
+ */
+export const RUN_PAGE = 500;
+
+/** The payable commissions of the program's accepted partners, a page of partners at a time. */
+async function* payablePages(tx: Queryable, programId: string, now: number): AsyncGenerator<PayableRow[]> {
+  for (let after = ''; ; ) {
+    const page = await payouts.acceptedPartners(tx, programId, after, RUN_PAGE);
+    if (page.length === 0) return;
+    after = page.at(-1)!;
+    const rows = await payouts.payable(tx, programId, now, { partnerIds: page });
+    if (rows.length > 0) yield rows;
+  }
+}
+
+/** What of a page is payable, by partner and currency, and who is skipped and why: reads only. */
+async function planPage(tx: Queryable, programId: string, rows: PayableRow[], skipped: Skipped[]): Promise<Planned[]> {
   const planned: Planned[] = [];
-  const skipped: Skipped[] = [];
-  for (const [code, byPartner] of group(await payouts.payable(tx, programId, now))) {
+  const views = await methodViews(tx, programId, new Map(rows.map((r) => [r.partner_id, r.paypal_email])));
+  for (const [code, byPartner] of group(rows)) {
     for (const [partnerId, owed] of byPartner) {
       const first = owed[0]!;
-      const payee = await payeeOf(tx, programId, first, code);
+      const payee = payeeOf(views.get(partnerId)!, first, code);
       const to = typeof payee === 'object' ? payee : undefined;
       const known = minorUnit(code) !== undefined;
       const reason = !known ? 'unknown currency' : typeof payee === 'string' ? payee : !to ? 'no paypal_email' : notDue(owed, code);
@@ -105,19 +116,18 @@ async function planRun(tx: Queryable, programId: string, now: number): Promise<{
       planned.push({ partnerId, currency: code, to, owed });
     }
   }
-  return { planned, skipped };
+  return planned;
 }
 
-/** Writes one planned payout of `run`: its payout_batches row, its item, and its commissions held by it. */
-async function writeItem(tx: Tx, run: RunRow, p: Planned, now: number): Promise<ItemRow> {
-  const { partnerId, currency: code, to, owed } = p;
+/** Writes a page's planned payouts of `run`: their payout_batches rows, items and commissions, held by them, in a few statements. */
+async function writePage(tx: Tx, run: RunRow, planned: readonly Planned[], now: number): Promise<void> {
   const programId = run.program_id;
-  const item: ItemRow = {
+  const items: ItemRow[] = planned.map(({ partnerId, currency, to, owed }) => ({
     id: uuidv7(),
     run_id: run.id,
     program_id: programId,
     partner_id: partnerId,
-    currency: code,
+    currency,
     amount: total(owed),
     method: to.method,
     address: to.address,
@@ -131,39 +141,41 @@ async function writeItem(tx: Tx, run: RunRow, p: Planned, now: number): Promise<
     amount_reversed: 0,
     state_set_at: now,
     created_at: now,
-  };
-  await payouts.insertBatch(tx, {
-    id: item.id,
-    program_id: programId,
-    currency: code,
-    created_at: now,
-    paid_at: null,
-    cancelled_at: null,
-    run_id: run.id,
-  });
-  await runs.insertItem(tx, item);
-  for (const c of owed) {
-    const held = { id: c.commission_id, program_id: programId, partner_id: partnerId, currency: code, amount: c.amount };
-    if (!(await batchCommission(tx, held, item.id)))
-      throw fail('conflict', `commission ${c.commission_id} changed while the run was made; make it again`);
-  }
-  await payouts.insertItems(
+  }));
+  await payouts.insertBatches(
     tx,
-    owed.map((c) => ({
-      batch_id: item.id,
-      commission_id: c.commission_id,
-      partner_id: partnerId,
-      amount: c.amount,
-      paypal_email: to.method === 'paypal' ? to.address : null,
+    items.map((i) => ({
+      id: i.id,
+      program_id: programId,
+      currency: i.currency,
+      created_at: now,
+      paid_at: null,
+      cancelled_at: null,
+      run_id: run.id,
     })),
   );
-  return item;
+  await runs.insertItems(tx, items);
+  await payouts.insertItems(
+    tx,
+    planned.flatMap(({ partnerId, to, owed }, n) =>
+      owed.map((c) => ({
+        batch_id: items[n]!.id,
+        commission_id: c.commission_id,
+        partner_id: partnerId,
+        amount: c.amount,
+        paypal_email: to.method === 'paypal' ? to.address : null,
+      })),
+    ),
+  );
+  const held = items.map((i, n) => ({ ...i, commissions: planned[n]!.owed.length }));
+  if (!(await batchListed(tx, held))) throw fail('conflict', 'a commission changed while the run was made; make it again');
 }
 
 /**
  * The one path a run is made by, an owner's or the schedule's, in the caller's transaction:
  * a draft run of what is payable now, one item per partner and currency holding its
- * commissions; with nothing payable, no run (`run` undefined) and nothing written.
+ * commissions, read and written a page of partners at a time; with nothing payable, no run
+ * (`run` undefined) and nothing written.
  */
 export async function draftRun(
   tx: Tx,
@@ -173,8 +185,7 @@ export async function draftRun(
 ): Promise<MadeRun | { run: undefined; skipped: Skipped[] }> {
   // The export's lock: a run and an export never net the same commissions at once.
   await tx.lock(`payouts:${programId}`);
-  const { planned, skipped } = await planRun(tx, programId, now);
-  if (planned.length === 0) return { run: undefined, skipped };
+  const skipped: Skipped[] = [];
   const run: RunRow = {
     id: uuidv7(),
     program_id: programId,
@@ -187,10 +198,16 @@ export async function draftRun(
     approved_at: null,
     sent_at: null,
   };
-  await runs.insertRun(tx, run);
-  const items: ItemRow[] = [];
-  for (const p of planned) items.push(await writeItem(tx, run, p, now));
-  return { run, items, skipped };
+  let written = false;
+  for await (const rows of payablePages(tx, programId, now)) {
+    const planned = await planPage(tx, programId, rows, skipped);
+    if (planned.length === 0) continue;
+    // The run is written with its first payout: nothing payable writes nothing.
+    if (!written) await runs.insertRun(tx, run);
+    written = true;
+    await writePage(tx, run, planned, now);
+  }
+  return written ? { run, skipped } : { run: undefined, skipped };
 }
 
 /** Makes a draft run of what is payable now (an admin's call); nothing payable is a 409 saying who was skipped. */
@@ -209,9 +226,19 @@ async function findRun(db: Queryable, programId: string, id: string): Promise<Ru
   return run;
 }
 
-export async function runWithItems(db: Queryable, programId: string, id: string): Promise<{ run: RunRow; items: ItemRow[] }> {
+/** A run's items an answer shows at once: a run over 100,000 partners is read a page at a time. */
+export const ITEMS_SHOWN = 1000;
+
+/** A run with its counts of items by state and one page of its items (ITEMS_SHOWN a page, from 1). */
+export async function runWithItems(
+  db: Queryable,
+  programId: string,
+  id: string,
+  page = 1,
+): Promise<{ run: RunRow; counts: Record<string, number>; items: ItemRow[] }> {
   const run = await findRun(db, programId, id);
-  return { run, items: await runs.itemsOf(db, id) };
+  const [counts, items] = await Promise.all([runs.itemCounts(db, id), runs.itemsPage(db, id, ITEMS_SHOWN, (page - 1) * ITEMS_SHOWN)]);
+  return { run, counts, items };
 }
 
 /** An owner approves a draft run; it can then be sent. */

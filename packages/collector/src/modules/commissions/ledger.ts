@@ -7,7 +7,7 @@
 
 import { fail } from '../../platform/errors.js';
 import type { Queryable, Tx } from '../../platform/db/db.js';
-import { type Insert, insertOne } from '../../platform/db/rows.js';
+import { type Insert, insertOne, insertRows } from '../../platform/db/rows.js';
 import { uuidv7 } from '../../core/ids.js';
 import { assertMove } from '../../core/state-machines.js';
 import { addDelta, deltaInsert, NOW } from '../../events/deltas.js';
@@ -220,6 +220,43 @@ export async function batchCommission(
 ): Promise<boolean> {
   if (!(await commissions.claim(tx, c.id, batchId))) return false;
   await countOwed(tx, c, -1);
+  return true;
+}
+
+/** A batch of one partner's commissions in one currency, as a payout run's page holds them. */
+export interface HeldBatch {
+  id: string;
+  program_id: string;
+  partner_id: string;
+  currency: string;
+  /** The sum of its commissions, no longer owed once held. */
+  amount: number;
+  /** How many commissions its payout_items list. */
+  commissions: number;
+}
+
+/**
+ * Many batches' commissions held at once, as listed by their payout_items (a payout run's
+ * page): one claim and one owed delta a batch. False when any had left pending or been
+ * claimed meanwhile; the caller's transaction then rolls everything back.
+ */
+export async function batchListed(tx: Tx, batches: readonly HeldBatch[]): Promise<boolean> {
+  const listed = batches.reduce((n, b) => n + b.commissions, 0);
+  if (
+    (await commissions.claimListed(
+      tx,
+      batches.map((b) => b.id),
+    )) !== listed
+  )
+    return false;
+  const owed = batches.map((b) =>
+    deltaInsert({ program_id: b.program_id, partner_id: b.partner_id, at: NOW, currency: b.currency, owed: -b.amount }),
+  );
+  await insertRows(
+    tx,
+    'stat_deltas',
+    owed.map((d) => d.row),
+  );
   return true;
 }
 

@@ -85,6 +85,20 @@ export async function claim(db: Queryable, commissionId: string, batchId: string
   return changed === 1;
 }
 
+/**
+ * Claims, for each of `batchIds`, the commissions its payout_items list, where still pending
+ * and in no batch: one statement for a payout run's page. Resolves to how many it claimed.
+ */
+export function claimListed(db: Queryable, batchIds: readonly string[]): Promise<number> {
+  if (batchIds.length === 0) return Promise.resolve(0);
+  return db.run(
+    `UPDATE commissions SET payout_batch_id = pi.batch_id FROM payout_items pi
+      WHERE pi.batch_id IN (${batchIds.map(() => '?').join(', ')}) AND commissions.id = pi.commission_id
+        AND commissions.state = 'pending' AND commissions.payout_batch_id IS NULL`,
+    [...batchIds],
+  );
+}
+
 /** Frees a cancelled batch's commissions; returns what each counted. */
 export function unclaim(db: Queryable, batchId: string) {
   return db.all<{ program_id: string; partner_id: string; currency: string; amount: number; state: string }>(

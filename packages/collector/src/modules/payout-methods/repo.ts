@@ -9,6 +9,15 @@ export function get(db: Queryable, programId: string, partnerId: string): Promis
   return db.get<PayoutMethodRow>('SELECT * FROM payout_methods WHERE program_id = ? AND partner_id = ?', [programId, partnerId]);
 }
 
+/** The chosen methods of the given partners (those who chose one). */
+export function getMany(db: Queryable, programId: string, partnerIds: readonly string[]): Promise<PayoutMethodRow[]> {
+  if (partnerIds.length === 0) return Promise.resolve([]);
+  return db.all<PayoutMethodRow>(
+    `SELECT * FROM payout_methods WHERE program_id = ? AND partner_id IN (${partnerIds.map(() => '?').join(', ')})`,
+    [programId, ...partnerIds],
+  );
+}
+
 /** The partner's method, replacing whatever they had chosen before. */
 export function put(db: Queryable, row: PayoutMethodRow): Promise<number> {
   const { program_id: _p, partner_id: _a, created_at: _c, ...rest } = row;

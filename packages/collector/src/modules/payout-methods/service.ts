@@ -152,10 +152,26 @@ export interface MethodView {
  */
 export async function methodView(db: Queryable, programId: string, partnerId: string): Promise<MethodView> {
   const partner = await getPartner(db, programId, partnerId);
+  return viewOf(partner.paypal_email, await settingsOf(db, programId), await repo.get(db, programId, partnerId));
+}
+
+/**
+ * The views of many partners at once, each by the PayPal address on their record: a payout
+ * run reads its partners' methods a page at a time, in two statements, not three per partner.
+ */
+export async function methodViews(
+  db: Queryable,
+  programId: string,
+  partners: ReadonlyMap<string, string | null>,
+): Promise<Map<string, MethodView>> {
   const settings = await settingsOf(db, programId);
-  const row = await repo.get(db, programId, partnerId);
+  const rows = new Map((await repo.getMany(db, programId, [...partners.keys()])).map((r) => [r.partner_id, r]));
+  return new Map([...partners].map(([id, legacy]) => [id, viewOf(legacy, settings, rows.get(id))]));
+}
+
+/** The view from what it is made of: the address on the partner's record, the program's settings and their chosen method's row. */
+function viewOf(legacy: string | null, settings: Settings, row: PayoutMethodRow | undefined): MethodView {
   if (!row) {
-    const legacy = partner.paypal_email;
     const reason: NotReady | null = !legacy ? 'no_method' : !settings.offered.includes('paypal') ? 'not_offered' : null;
     return {
       row,

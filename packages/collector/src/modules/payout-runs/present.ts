@@ -26,9 +26,8 @@ export function renderItem(i: ItemRow): PayoutPayload & { attributes: Record<str
   };
 }
 
-export function renderRun(r: RunRow, items: readonly ItemRow[]) {
-  const byState: Record<string, number> = {};
-  for (const i of items) byState[i.state] = (byState[i.state] ?? 0) + 1;
+/** A run with how many of its items are in each state. */
+export function renderRun(r: RunRow, byState: Record<string, number>) {
   return {
     id: r.id,
     type: 'payout_run' as const,

@@ -1,13 +1,14 @@
 import type { Queryable } from '../../platform/db/db.js';
-import { insertRow } from '../../platform/db/rows.js';
+import { insertRow, insertRows } from '../../platform/db/rows.js';
 import type { ItemRow, ItemState, PaypalAccountRow, ReversalRow, RunRow } from './model.js';
 
 export async function insertRun(db: Queryable, run: RunRow): Promise<void> {
   await insertRow(db, 'payout_runs', run);
 }
 
-export async function insertItem(db: Queryable, item: ItemRow): Promise<void> {
-  await insertRow(db, 'payout_run_items', item);
+/** A page of a run's items in a few statements. */
+export function insertItems(db: Queryable, items: readonly ItemRow[]): Promise<void> {
+  return insertRows(db, 'payout_run_items', items);
 }
 
 export function getRun(db: Queryable, programId: string, id: string): Promise<RunRow | undefined> {
@@ -21,6 +22,24 @@ export function listRuns(db: Queryable, programId: string): Promise<RunRow[]> {
 
 export function itemsOf(db: Queryable, runId: string): Promise<ItemRow[]> {
   return db.all<ItemRow>('SELECT * FROM payout_run_items WHERE run_id = ? ORDER BY currency, partner_id, id', [runId]);
+}
+
+/** A page of the run's items, in itemsOf's order. */
+export function itemsPage(db: Queryable, runId: string, limit: number, offset: number): Promise<ItemRow[]> {
+  return db.all<ItemRow>('SELECT * FROM payout_run_items WHERE run_id = ? ORDER BY currency, partner_id, id LIMIT ? OFFSET ?', [
+    runId,
+    limit,
+    offset,
+  ]);
+}
+
+/** How many of the run's items are in each state. */
+export async function itemCounts(db: Queryable, runId: string): Promise<Record<string, number>> {
+  const rows = await db.all<{ state: string; n: number }>(
+    'SELECT state, COUNT(*) AS n FROM payout_run_items WHERE run_id = ? GROUP BY state',
+    [runId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
 }
 
 export function getItem(db: Queryable, programId: string, id: string): Promise<ItemRow | undefined> {

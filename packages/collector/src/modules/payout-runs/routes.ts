@@ -3,11 +3,11 @@
 // credentials; PayPal's webhooks. The rules are flows/payout-send.ts's.
 
 import { z } from 'zod';
-import { approveRun, makeRun, paypalWebhook, refreshRun, retryRun, runWithItems, sendRun } from '../../flows/payout-send.js';
+import { approveRun, ITEMS_SHOWN, makeRun, paypalWebhook, refreshRun, retryRun, runWithItems, sendRun } from '../../flows/payout-send.js';
 import { wiseWebhook } from '../../flows/payout-wise.js';
 import { route, type RouteInput } from '../../api/route.js';
 import { one, resource, unixTime } from '../../platform/http/schemas.js';
-import { listRuns, paypalAccount, savePaypalAccount } from './repo.js';
+import { itemCounts, listRuns, paypalAccount, savePaypalAccount } from './repo.js';
 import { renderItem, renderRun } from './present.js';
 import type { Db } from '../../platform/db/db.js';
 import { documentsOf } from '../invoices/service.js';
@@ -74,9 +74,9 @@ const environmentOf = (url: string) =>
 
 const whoIs = (input: Pick<RouteInput<unknown>, 'session'>) => (input.session ? `user ${input.session.user_id}` : 'a secret token');
 
-async function shown(db: Db, programId: string, id: string) {
-  const { run, items } = await runWithItems(db, programId, id);
-  return { status: 200, body: { data: renderRun(run, items), included: items.map(renderItem) } };
+async function shown(db: Db, programId: string, id: string, page = 1) {
+  const { run, counts, items } = await runWithItems(db, programId, id, page);
+  return { status: 200, body: { data: renderRun(run, counts), included: items.map(renderItem) } };
 }
 
 const apisOf = (i: RouteInput<unknown>) => ({ paypal: i.paypalApiUrl, stripe: i.stripeApiUrl, wise: i.wiseApiUrl });
@@ -134,7 +134,8 @@ export const payoutRunRoutes = [
         amount: s.amount,
         reason: s.reason,
       }));
-      return { status: 201, body: { data: renderRun(made.run, made.items), included: made.items.map(renderItem), meta: { skipped } } };
+      const { body } = await shown(input.db, input.program.id, made.run.id);
+      return { status: 201, body: { ...body, meta: { skipped } } };
     },
   }),
   route({
@@ -146,19 +147,28 @@ export const payoutRunRoutes = [
     response: z.object({ data: z.array(runSchema) }),
     async handle({ db, program }) {
       const list = await listRuns(db, program.id);
-      const data = await Promise.all(list.map(async (r) => renderRun(r, (await runWithItems(db, program.id, r.id)).items)));
+      const data = await Promise.all(list.map(async (r) => renderRun(r, await itemCounts(db, r.id))));
       return { status: 200, body: { data } };
     },
   }),
   route({
     method: 'get',
     path: '/v1/payout_runs/:id',
-    summary: "One payout run with its payouts (included), and each paid payout's invoice and credit notes (meta.documents)",
+    summary: `One payout run with its payouts (included, ${ITEMS_SHOWN} a page), and each shown paid payout's invoice and credit notes (meta.documents)`,
     access: 'secret',
+    query: z.strictObject({
+      page: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(1_000_000)
+        .default(1)
+        .meta({ description: `Which ${ITEMS_SHOWN} of its payouts to include, from 1; data.attributes.items counts them all` }),
+    }),
     status: 200,
     response: runWithItemsSchema.extend({ meta: z.object({ documents: z.array(documentSchema) }) }),
-    async handle({ db, program, params }) {
-      const answer = await shown(db, program.id, params.id ?? '');
+    async handle({ db, program, params, query }) {
+      const answer = await shown(db, program.id, params.id ?? '', query.page);
       const documents = await documentsOf(
         db,
         program.id,

@@ -1,5 +1,5 @@
 import type { Param, Queryable } from '../../platform/db/db.js';
-import { insertRow } from '../../platform/db/rows.js';
+import { insertRow, insertRows } from '../../platform/db/rows.js';
 
 /**
  * A pending commission that can be paid out: its partner's partnership is accepted, no
@@ -23,12 +23,25 @@ export interface PayableRow {
 export interface PayableOf {
   currency?: string;
   partnerId?: string;
+  /** A payout run's page of partners: their rows come by partner, then id. */
+  partnerIds?: readonly string[];
+}
+
+/** The program's next `limit` accepted partners after `after` (by id): the pages a payout run reads, in the unique key's order. */
+export async function acceptedPartners(db: Queryable, programId: string, after: string, limit: number): Promise<string[]> {
+  const rows = await db.all<{ partner_id: string }>(
+    "SELECT partner_id FROM partnerships WHERE program_id = ? AND partner_id > ? AND state = 'accepted' ORDER BY partner_id LIMIT ?",
+    [programId, after, limit],
+  );
+  return rows.map((r) => r.partner_id);
 }
 
 export function payable(db: Queryable, programId: string, now: number, of: PayableOf = {}): Promise<PayableRow[]> {
   const params: Param[] = [programId, now];
   if (of.currency !== undefined) params.push(of.currency);
   if (of.partnerId !== undefined) params.push(of.partnerId);
+  const page = of.partnerIds ?? [];
+  params.push(...page);
   // In id order. The export claims them grouped by currency and partner, so two exports
   // at once may still lock rows in different orders on PostgreSQL: the deadlock that can
   // follow is retried by the driver (platform/db/postgres.ts), and the loser finds them taken.
@@ -43,7 +56,8 @@ export function payable(db: Queryable, programId: string, now: number, of: Payab
       WHERE c.program_id = ? AND c.state = 'pending' AND c.payout_batch_id IS NULL AND ps.state = 'accepted'
             AND c.payable_at <= ? AND c.on_hold = 0 AND (c.review IS NULL OR c.review <> 'held') AND c.amount <> 0
             ${of.currency === undefined ? '' : 'AND c.currency = ?'} ${of.partnerId === undefined ? '' : 'AND c.partner_id = ?'}
-      ORDER BY c.id`,
+            ${page.length === 0 ? '' : `AND c.partner_id IN (${page.map(() => '?').join(', ')})`}
+      ORDER BY ${page.length === 0 ? '' : 'c.partner_id, '}c.id`,
     params,
   );
 }
@@ -72,8 +86,13 @@ export async function insertBatch(db: Queryable, batch: BatchRow): Promise<void>
   await insertRow(db, 'payout_batches', batch);
 }
 
+/** Many batches in a few statements (a payout run's page of items). */
+export function insertBatches(db: Queryable, batches: readonly BatchRow[]): Promise<void> {
+  return insertRows(db, 'payout_batches', batches);
+}
+
 export async function insertItems(db: Queryable, items: readonly ItemRow[]): Promise<void> {
-  for (const item of items) await insertRow(db, 'payout_items', item);
+  await insertRows(db, 'payout_items', items);
 }
 
 /** A batch that turned out to hold nothing (another export claimed it all first). */

@@ -10,6 +10,25 @@ export function insertRow(db: Queryable, table: string, row: object, suffix = ''
   return db.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${marks}) ${suffix}`, Object.values(row) as Param[]);
 }
 
+/** Rows at most per statement: within both engines' limits on parameters (SQLite 32,766, PostgreSQL 65,535). */
+const ROWS_PER_INSERT = 500;
+
+/**
+ * Writes rows of one shape (the first one's keys) in multi-row statements: a payout run's
+ * thousands of rows in a few statements, not one round trip each (issue 47).
+ */
+export async function insertRows(db: Queryable, table: string, rows: readonly object[]): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!);
+  const marks = `(${columns.map(() => '?').join(', ')})`;
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const part = rows.slice(i, i + ROWS_PER_INSERT);
+    const params: Param[] = [];
+    for (const row of part) for (const c of columns) params.push((row as Record<string, Param>)[c]!);
+    await db.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${part.map(() => marks).join(', ')}`, params);
+  }
+}
+
 /** Updates `fields` of the program's row `id` in `table`, only where the row still has `expect`. */
 export function updateRow(
   db: Queryable,
