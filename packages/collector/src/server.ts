@@ -11,7 +11,7 @@ import { describeCause } from './platform/errors.js';
 import { answerClientErrors } from './platform/http/client-errors.js';
 import { guardConnections, NO_CAPS, serverOptions } from './platform/http/connections.js';
 import { firstOwnerLink, linkPath } from './modules/owners/service.js';
-import { foldStats } from './modules/stats/service.js';
+import { foldStats, keepWindows } from './modules/stats/service.js';
 import { purgeClicks, startClickPurge } from './modules/clicks/purge.js';
 import { maintainClicks, type ClickMaintenance } from './modules/clicks/partitions.js';
 import { startDelivery } from './modules/webhooks/deliver.js';
@@ -279,7 +279,8 @@ function startLoops({ db, log, now, config, options, background, outbound, maile
       log.warn({ cause: describeCause(err) }, `${what} failed; the next ${next} retries`);
 
   // The statistics' deltas are folded beside the requests; reads add what is not folded yet.
-  const fold = () => foldStats(db).then(() => undefined);
+  // The leaderboard's kept windows are written and built beside it (docs/statistics.md).
+  const fold = () => foldStats(db).then(() => keepWindows(db, now()));
   const folding = repeat(background, options.foldEveryMs ?? FOLD_EVERY_MS, () => fold().catch(warn('folding the statistics', 'fold')));
 
   // Raw clicks past their retention are deleted beside the requests, in short batches.

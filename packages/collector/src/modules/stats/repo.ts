@@ -9,6 +9,7 @@
 import type { Param, Queryable } from '../../platform/db/db.js';
 
 import { BUCKET, COLUMNS, MEASURES, type Measure, NOW } from '../../events/deltas.js';
+import { addFolded, forgetAll } from './window-repo.js';
 
 const SUMS = MEASURES.map((m) => `SUM(${m}) AS ${m}`).join(', ');
 
@@ -45,12 +46,19 @@ export async function fold(db: Queryable, limit: number): Promise<number> {
     }
   }
   const add = MEASURES.map((m) => `${m} = stat_buckets.${m} + excluded.${m}`).join(', ');
+  // The kept windows of the programs that have any take the partners' sums too, in this transaction.
+  const windowed = new Set(
+    taken.length === 0
+      ? []
+      : (await db.all<{ program_id: string }>('SELECT DISTINCT program_id FROM stat_windows')).map((w) => w.program_id),
+  );
   for (const { key, values } of sums.values()) {
     await db.run(
       `INSERT INTO stat_buckets (${COLUMNS}) VALUES (?, ?, ?, ?, ${MEASURES.map(() => '?').join(', ')})
        ON CONFLICT (program_id, partner_id, bucket, currency) DO UPDATE SET ${add}`,
       [...key, ...values],
     );
+    if (key[1] !== '' && key[0] !== undefined && windowed.has(String(key[0]))) await addFolded(db, key, values);
   }
   return taken.length;
 }
@@ -353,6 +361,7 @@ export async function rebuild(db: Queryable): Promise<void> {
   if (db.engine === 'postgres') await db.run('LOCK TABLE stat_deltas IN EXCLUSIVE MODE');
   await db.run('DELETE FROM stat_deltas');
   await db.run('DELETE FROM stat_buckets');
+  await forgetAll(db);
   for (const statement of REBUILD) await db.run(statement);
 }
 

@@ -51,8 +51,8 @@ export const statsRoutes = [
         range: z.object(rangeOut),
       }),
     }),
-    async handle({ db, program, query }) {
-      const board = await leaderboard(db, program.id, { ...query, perPage: query.per_page });
+    async handle({ db, program, query, now }) {
+      const board = await leaderboard(db, program.id, { ...query, perPage: query.per_page }, now);
       return {
         status: 200,
         body: {

@@ -8,6 +8,8 @@ import { fail } from '../../platform/errors.js';
 import type { Db, Queryable } from '../../platform/db/db.js';
 import * as stats from './repo.js';
 import type { DifferenceRow } from './repo.js';
+import * as windows from './window-repo.js';
+import { noteAsked, rankFromWindow, takeAsked } from './windows.js';
 import { BUCKET_SECONDS, MEASURES, type Measure } from '../../events/deltas.js';
 
 export type Interval = 'day' | 'week' | 'month';
@@ -356,7 +358,7 @@ function withTotals(entries: Map<string, PartnerStats>, totals: readonly stats.P
  * follow, by name. So a page costs the range's activity, not the program's size; sorting
  * by what is owed, or searching by name, reads every partner (docs/performance.md).
  */
-export async function leaderboard(db: Queryable, programId: string, query: LeaderboardQuery): Promise<Leaderboard> {
+export async function leaderboard(db: Queryable, programId: string, query: LeaderboardQuery, now: number): Promise<Leaderboard> {
   const range = resolveRange(query.from, query.to, query.tz);
   const start = (query.page - 1) * query.perPage;
   const needle = query.q?.trim();
@@ -364,7 +366,7 @@ export async function leaderboard(db: Queryable, programId: string, query: Leade
   // The database ranks the partners active in the range and answers one page of ids (and
   // one more, to know whether more follow); ties by id, the order they joined.
   const rank = await rankOf(db, programId, range, query.sort);
-  const ids = rank ? await stats.rankPartners(db, programId, range.start, range.end, rank, query.perPage + 1, start) : [];
+  const ids = rank ? await ranked(db, programId, range, rank, query.perPage + 1, start, now) : [];
   let page = ids.slice(0, query.perPage);
   let hasMore = ids.length > query.perPage;
   // The active ones end with this page: partners with nothing in the range may follow.
@@ -388,6 +390,29 @@ export async function leaderboard(db: Queryable, programId: string, query: Leade
   withTotals(entries, totals);
   for (const o of owed) if (Number(o.owed) !== 0) entries.get(o.partner_id)!.owed[o.currency] = Number(o.owed);
   return { range, rows: page.map((id) => entries.get(id)!).filter(Boolean), hasMore };
+}
+
+/**
+ * A page of the partners active in the range, by `rank`: from the range's kept window when
+ * it is whole, else summed by the database. Either way the range is noted, so the fold keeps
+ * a window of it from then on.
+ */
+async function ranked(
+  db: Queryable,
+  programId: string,
+  range: ReturnType<typeof resolveRange>,
+  rank: stats.Rank,
+  limit: number,
+  offset: number,
+  now: number,
+): Promise<string[]> {
+  noteAsked({ programId, from: range.start, to: range.end, fromDay: range.from, toDay: range.to, zone: range.zone }, now);
+  if (rank.measure !== 'conversion_rate') {
+    const currency = 'currency' in rank ? rank.currency : '';
+    const kept = await rankFromWindow(db, programId, range, rank.measure, currency, limit, offset);
+    if (kept) return kept;
+  }
+  return stats.rankPartners(db, programId, range.start, range.end, rank, limit, offset);
 }
 
 /** How the database ranks a sort: money in the range's leading currency (none without any). */
@@ -454,10 +479,78 @@ const sideOf = (r: DifferenceRow, side: 'kept' | 'counted') => {
  */
 export async function checkStats(db: Queryable, programId: string | null = null, since: number | null = null): Promise<string[]> {
   const rows = await stats.differences(db, programId, DIFFERENCES_LISTED, since);
-  return rows.map(
+  const lines = rows.map(
     (r) =>
       `${r.what} ${r.program_id} ${r.partner_id} ${Number(r.bucket)} ${r.currency}: kept ${sideOf(r, 'kept')}, counted ${sideOf(r, 'counted')}`,
   );
+  // The leaderboard's kept windows against their buckets: a whole check reads them too.
+  if (since !== null || lines.length >= DIFFERENCES_LISTED) return lines;
+  const off = await windows.differences(db, programId, DIFFERENCES_LISTED - lines.length);
+  return [
+    ...lines,
+    ...off.map(
+      (r) =>
+        `window ${r.window_id} ${r.program_id} ${r.partner_id} ${r.currency}: kept minus its buckets ${MEASURES.map((m) => Number(r[m])).join(',')}`,
+    ),
+  ];
+}
+
+/** A window nobody asked for in this long is dropped. */
+const KEEP_SECONDS = 2 * DAY;
+/** Rows of the buckets a window's build reads in one transaction. */
+export const SLICE_ROWS = 20_000;
+
+/** The window of the same range a local day later: the one a range reaching today becomes at midnight. */
+function nextDay(w: windows.AskedWindow): windows.AskedWindow {
+  const after = (day: string) => iso(addDays(parseDate(day, 'from'), 1));
+  const r = resolveRange(after(w.fromDay), after(w.toDay), w.zone);
+  return { programId: w.programId, from: r.start, to: r.end, fromDay: r.from, toDay: r.to, zone: w.zone };
+}
+
+/**
+ * The kept windows' upkeep, beside the fold: writes the ranges asked for since, makes
+ * tomorrow's window of each range asked today that ends tomorrow (so it is whole when the
+ * day turns), drops those nobody asked for in two days, then builds for up to `budgetMs`,
+ * a slice a transaction so writers wait at most one slice.
+ */
+export async function keepWindows(db: Db, now: number, budgetMs = 200, sliceRows = SLICE_ROWS): Promise<void> {
+  const notes = takeAsked();
+  const known = await windows.all(db);
+  const asks = [
+    ...known.map((w) => ({
+      programId: w.program_id,
+      from: w.from_bucket,
+      to: w.to_bucket,
+      fromDay: w.from_day,
+      toDay: w.to_day,
+      zone: w.zone,
+      at: w.asked_at,
+    })),
+    ...notes,
+  ];
+  const has = new Set(asks.map((a) => `${a.programId} ${a.from} ${a.to}`));
+  const due = asks
+    .filter((a) => a.at >= now - DAY && a.to > now && a.to <= now + DAY)
+    .map(nextDay)
+    .filter((n) => !has.has(`${n.programId} ${n.from} ${n.to}`) && has.add(`${n.programId} ${n.from} ${n.to}`));
+  if (notes.length > 0 || due.length > 0 || known.some((w) => w.asked_at < now - KEEP_SECONDS)) {
+    await db.transaction(async (tx) => {
+      await tx.lock('stats-fold');
+      for (const n of notes) await windows.ask(tx, n, n.at);
+      for (const n of due) await windows.ask(tx, n, now);
+      await windows.forget(tx, now - KEEP_SECONDS);
+    });
+  }
+  if (!known.some((w) => w.building === 1) && notes.length === 0 && due.length === 0) return;
+  const deadline = performance.now() + budgetMs;
+  while (performance.now() < deadline) {
+    const whole = await db.transaction(async (tx) => {
+      await tx.lock('stats-fold');
+      const w = (await windows.all(tx)).find((x) => x.building === 1);
+      return w ? windows.buildSlice(tx, w, sliceRows).then(() => false) : true;
+    });
+    if (whole) return;
+  }
 }
 
 export function rebuildStats(db: Db): Promise<void> {

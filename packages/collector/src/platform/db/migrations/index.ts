@@ -54,6 +54,7 @@ import m0048 from './0048-audit-events.js';
 import m0049 from './0049-referrals-partial-indexes.js';
 import m0050 from './0050-owner-locale.js';
 import m0051 from './0051-second-factors.js';
+import m0052 from './0052-stat-windows.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -109,4 +110,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0049,
   m0050,
   m0051,
+  m0052,
 ];
