@@ -374,23 +374,22 @@ export interface Owed {
  */
 export async function owedNow(db: Queryable, programId: string, now: number, partnerId?: string): Promise<Owed[]> {
   const owed: Owed[] = [];
-  for (const [currency, byPartner] of group(await payouts.payable(db, programId, now, { partnerId }))) {
-    for (const [partnerId, rows] of byPartner) {
-      const first = rows[0]!;
-      const minimum = minimumIn(minimumsOf(first), currency);
-      const reason = await heldBack(db, programId, rows, currency, now);
-      owed.push({
-        partnerId,
-        name: first.partner_name,
-        paypalEmail: first.paypal_email,
-        currency,
-        amount: total(rows),
-        commissions: rows.length,
-        minimum,
-        due: reason === undefined,
-        reason,
-      });
-    }
+  // Summed by the database: a partner with 17,000 payable commissions is one row a currency.
+  for (const sum of await payouts.payableTotals(db, programId, now, { partnerId })) {
+    const amount = Number(sum.amount);
+    // The checks take the payable rows; their sum, as one row, is what they weigh.
+    const reason = await heldBack(db, programId, [{ ...sum, amount, commission_id: '' }], sum.currency, now);
+    owed.push({
+      partnerId: sum.partner_id,
+      name: sum.partner_name,
+      paypalEmail: sum.paypal_email,
+      currency: sum.currency,
+      amount,
+      commissions: Number(sum.commissions),
+      minimum: minimumIn(minimumsOf(sum), sum.currency),
+      due: reason === undefined,
+      reason,
+    });
   }
   return owed.sort((a, b) => a.currency.localeCompare(b.currency) || b.amount - a.amount || a.partnerId.localeCompare(b.partnerId));
 }
@@ -406,4 +405,8 @@ export async function getBatchSummary(db: Queryable, programId: string, id: stri
 }
 
 /** The three levels' stored minimums, as the query reads them (it decides nothing: core/payout-terms.ts does). */
-const minimumsOf = (r: PayableRow) => ({ program: r.program_minimum, group: r.group_minimum, partnership: r.partnership_minimum });
+const minimumsOf = (r: Pick<PayableRow, 'program_minimum' | 'group_minimum' | 'partnership_minimum'>) => ({
+  program: r.program_minimum,
+  group: r.group_minimum,
+  partnership: r.partnership_minimum,
+});

@@ -36,19 +36,14 @@ export async function acceptedPartners(db: Queryable, programId: string, after: 
   return rows.map((r) => r.partner_id);
 }
 
-export function payable(db: Queryable, programId: string, now: number, of: PayableOf = {}): Promise<PayableRow[]> {
-  const params: Param[] = [programId, now];
+/** The payable commissions' joins and conditions, narrowed by `of`, its values pushed to `params`. */
+function payableFrom(params: Param[], programId: string, now: number, of: PayableOf): string {
+  params.push(programId, now);
   if (of.currency !== undefined) params.push(of.currency);
   if (of.partnerId !== undefined) params.push(of.partnerId);
   const page = of.partnerIds ?? [];
   params.push(...page);
-  // In id order. The export claims them grouped by currency and partner, so two exports
-  // at once may still lock rows in different orders on PostgreSQL: the deadlock that can
-  // follow is retried by the driver (platform/db/postgres.ts), and the loser finds them taken.
-  return db.all<PayableRow>(
-    `SELECT c.id AS commission_id, c.partner_id, pa.name AS partner_name, pa.paypal_email, c.amount, c.currency,
-            pr.minimum_payout AS program_minimum, g.minimum_payout AS group_minimum, ps.minimum_payout AS partnership_minimum
-       FROM commissions c
+  return `FROM commissions c
        JOIN partners pa ON pa.id = c.partner_id
        JOIN partnerships ps ON ps.program_id = c.program_id AND ps.partner_id = c.partner_id
        JOIN programs pr ON pr.id = c.program_id
@@ -56,8 +51,36 @@ export function payable(db: Queryable, programId: string, now: number, of: Payab
       WHERE c.program_id = ? AND c.state = 'pending' AND c.payout_batch_id IS NULL AND ps.state = 'accepted'
             AND c.payable_at <= ? AND c.on_hold = 0 AND (c.review IS NULL OR c.review <> 'held') AND c.amount <> 0
             ${of.currency === undefined ? '' : 'AND c.currency = ?'} ${of.partnerId === undefined ? '' : 'AND c.partner_id = ?'}
-            ${page.length === 0 ? '' : `AND c.partner_id IN (${page.map(() => '?').join(', ')})`}
-      ORDER BY ${page.length === 0 ? '' : 'c.partner_id, '}c.id`,
+            ${page.length === 0 ? '' : `AND c.partner_id IN (${page.map(() => '?').join(', ')})`}`;
+}
+
+const PAYEE = `c.partner_id, pa.name AS partner_name, pa.paypal_email, c.currency,
+            pr.minimum_payout AS program_minimum, g.minimum_payout AS group_minimum, ps.minimum_payout AS partnership_minimum`;
+
+export function payable(db: Queryable, programId: string, now: number, of: PayableOf = {}): Promise<PayableRow[]> {
+  const params: Param[] = [];
+  const from = payableFrom(params, programId, now, of);
+  // In id order. The export claims them grouped by currency and partner, so two exports
+  // at once may still lock rows in different orders on PostgreSQL: the deadlock that can
+  // follow is retried by the driver (platform/db/postgres.ts), and the loser finds them taken.
+  return db.all<PayableRow>(
+    `SELECT c.id AS commission_id, c.amount, ${PAYEE} ${from} ORDER BY ${of.partnerIds?.length ? 'c.partner_id, ' : ''}c.id`,
+    params,
+  );
+}
+
+/** What is payable summed per partner and currency (`amount`, and `commissions` counted): what is owed, without reading each commission. */
+export function payableTotals(
+  db: Queryable,
+  programId: string,
+  now: number,
+  of: PayableOf = {},
+): Promise<Array<Omit<PayableRow, 'commission_id'> & { commissions: number }>> {
+  const params: Param[] = [];
+  const from = payableFrom(params, programId, now, of);
+  return db.all(
+    `SELECT SUM(c.amount) AS amount, COUNT(*) AS commissions, ${PAYEE} ${from}
+      GROUP BY c.partner_id, c.currency, pa.name, pa.paypal_email, pr.minimum_payout, g.minimum_payout, ps.minimum_payout`,
     params,
   );
 }

@@ -366,7 +366,9 @@ export async function leaderboard(db: Queryable, programId: string, query: Leade
   // The database ranks the partners active in the range and answers one page of ids (and
   // one more, to know whether more follow); ties by id, the order they joined.
   const rank = await rankOf(db, programId, range, query.sort);
-  const ids = rank ? await ranked(db, programId, range, rank, query.perPage + 1, start, now) : [];
+  const { windowId, ids } = rank
+    ? await ranked(db, programId, range, rank, query.perPage + 1, start, now)
+    : { windowId: undefined, ids: [] };
   let page = ids.slice(0, query.perPage);
   let hasMore = ids.length > query.perPage;
   // The active ones end with this page: partners with nothing in the range may follow.
@@ -383,7 +385,10 @@ export async function leaderboard(db: Queryable, programId: string, query: Leade
   }
   const [labels, totals, owed] = await Promise.all([
     stats.labelsOf(db, programId, page),
-    stats.byPartner(db, programId, range.start, range.end, page),
+    // Ranked from a window, the page's totals are its too: the busiest partners' buckets are thousands of rows each.
+    windowId
+      ? windows.totalsOf(db, windowId, programId, { from: range.start, to: range.end }, page)
+      : stats.byPartner(db, programId, range.start, range.end, page),
     stats.owedNow(db, programId, page),
   ]);
   const entries = new Map(labels.map((l) => [l.id, blank(l)]));
@@ -405,14 +410,14 @@ async function ranked(
   limit: number,
   offset: number,
   now: number,
-): Promise<string[]> {
+): Promise<{ windowId: string | undefined; ids: string[] }> {
   noteAsked({ programId, from: range.start, to: range.end, fromDay: range.from, toDay: range.to, zone: range.zone }, now);
   if (rank.measure !== 'conversion_rate') {
     const currency = 'currency' in rank ? rank.currency : '';
     const kept = await rankFromWindow(db, programId, range, rank.measure, currency, limit, offset);
     if (kept) return kept;
   }
-  return stats.rankPartners(db, programId, range.start, range.end, rank, limit, offset);
+  return { windowId: undefined, ids: await stats.rankPartners(db, programId, range.start, range.end, rank, limit, offset) };
 }
 
 /** How the database ranks a sort: money in the range's leading currency (none without any). */

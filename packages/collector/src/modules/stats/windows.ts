@@ -33,7 +33,8 @@ const byValue = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[
 
 /**
  * One page of partners ranked by `measure` over [start, end), from the range's window when it
- * is kept and whole: each partner's kept figure plus their deltas not folded yet. Undefined
+ * is kept and whole: each partner's kept figure plus their deltas not folded yet, and the
+ * window, whose totals then answer for the page's partners too. Undefined
  * when there is no such window, or the page reaches partners with nothing in the range (the
  * live ranking orders those).
  */
@@ -45,7 +46,7 @@ export async function rankFromWindow(
   currency: string,
   limit: number,
   offset: number,
-): Promise<string[] | undefined> {
+): Promise<{ windowId: string; ids: string[] } | undefined> {
   const id = await windows.ready(db, programId, range.start, range.end);
   if (!id) return undefined;
   const need = offset + limit;
@@ -58,5 +59,5 @@ export async function rankFromWindow(
     .map((p): [string, number] => [p, (kept.get(p) ?? 0) + (delta.get(p) ?? 0)])
     .filter(([, v]) => v > 0)
     .sort(byValue);
-  return ranked.length < need ? undefined : ranked.slice(offset, need).map(([p]) => p);
+  return ranked.length < need ? undefined : { windowId: id, ids: ranked.slice(offset, need).map(([p]) => p) };
 }

@@ -55,6 +55,7 @@ import m0049 from './0049-referrals-partial-indexes.js';
 import m0050 from './0050-owner-locale.js';
 import m0051 from './0051-second-factors.js';
 import m0052 from './0052-stat-windows.js';
+import m0053 from './0053-covering-indexes.js';
 
 export type { Migration, Script } from './migration.js';
 
@@ -111,4 +112,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0050,
   m0051,
   m0052,
+  m0053,
 ];
