@@ -12,7 +12,7 @@ import { formatCsv, parseCsv } from '../platform/csv.js';
 import { fail } from '../platform/errors.js';
 import type { Db, Queryable, Tx } from '../platform/db/db.js';
 import * as payouts from '../modules/payouts/repo.js';
-import type { BatchRow, ItemRow, PayableRow } from '../modules/payouts/repo.js';
+import type { BatchRow, ItemRow, PayableRow, PayableSum } from '../modules/payouts/repo.js';
 import { uuidv7 } from '../core/ids.js';
 import { batchCommission, payBatched, unbatchCommissions } from '../modules/commissions/ledger.js';
 import { minimumIn } from '../core/payout-terms.js';
@@ -373,25 +373,28 @@ export interface Owed {
  * would pay (`due`), and what it would leave (no address, below the minimum, negative).
  */
 export async function owedNow(db: Queryable, programId: string, now: number, partnerId?: string): Promise<Owed[]> {
-  const owed: Owed[] = [];
   // Summed by the database: a partner with 17,000 payable commissions is one row a currency.
-  for (const sum of await payouts.payableTotals(db, programId, now, { partnerId })) {
-    const amount = Number(sum.amount);
-    // The checks take the payable rows; their sum, as one row, is what they weigh.
-    const reason = await heldBack(db, programId, [{ ...sum, amount, commission_id: '' }], sum.currency, now);
-    owed.push({
-      partnerId: sum.partner_id,
-      name: sum.partner_name,
-      paypalEmail: sum.paypal_email,
-      currency: sum.currency,
-      amount,
-      commissions: Number(sum.commissions),
-      minimum: minimumIn(minimumsOf(sum), sum.currency),
-      due: reason === undefined,
-      reason,
-    });
-  }
+  const sums = await payouts.payableTotals(db, programId, now, { partnerId });
+  const owed = await Promise.all(sums.map((sum) => owedOf(db, programId, sum, now)));
   return owed.sort((a, b) => a.currency.localeCompare(b.currency) || b.amount - a.amount || a.partnerId.localeCompare(b.partnerId));
+}
+
+/** What a partner's payable commissions in one currency, summed, come to: whether the next export pays them, and if not why. */
+export async function owedOf(db: Queryable, programId: string, sum: PayableSum, now: number): Promise<Owed> {
+  const amount = Number(sum.amount);
+  // The checks take the payable rows; their sum, as one row, is what they weigh.
+  const reason = await heldBack(db, programId, [{ ...sum, amount, commission_id: '' }], sum.currency, now);
+  return {
+    partnerId: sum.partner_id,
+    name: sum.partner_name,
+    paypalEmail: sum.paypal_email,
+    currency: sum.currency,
+    amount,
+    commissions: Number(sum.commissions),
+    minimum: minimumIn(minimumsOf(sum), sum.currency),
+    due: reason === undefined,
+    reason,
+  };
 }
 
 export function listBatches(db: Queryable, programId: string): Promise<payouts.BatchSummary[]> {

@@ -37,7 +37,8 @@ import { createPartner } from '../modules/partners/service.js';
 import { insertPartnership } from './partnership.js';
 import { recruitThrough } from './two-tier.js';
 import { checkPasswordRules, hashPassword } from '../modules/identity/passwords.js';
-import { owedNow, type Owed } from './payout-run.js';
+import { type Owed, owedOf } from './payout-run.js';
+import type { PayableSum } from '../modules/payouts/repo.js';
 import { type GroupInWords, groupsTakingApplications, partnershipGroup } from '../modules/rewards/service.js';
 import { hashToken } from '../modules/tokens/service.js';
 import {
@@ -462,6 +463,19 @@ function heldBack(p: ReachedPartnership, owed: Owed | undefined, payableCount: n
   return payableCount > 0 && p.state !== 'accepted' ? 'not_accepted' : null;
 }
 
+/** A partnership's payable commissions in one currency, as owedNow's query would sum them. */
+const payableSum = (p: ReachedPartnership, r: EarningsRow & { currency: string }): PayableSum => ({
+  partner_id: p.partner_id,
+  partner_name: p.partner_name,
+  paypal_email: p.paypal_email,
+  currency: r.currency,
+  amount: Number(r.payable),
+  commissions: Number(r.payable_count),
+  program_minimum: p.program_minimum_payout,
+  group_minimum: p.group_minimum_payout,
+  partnership_minimum: p.minimum_payout,
+});
+
 /** A partnership of the account's with its earnings per currency. */
 export interface PartnershipWithEarnings {
   partnership: ReachedPartnership;
@@ -474,7 +488,7 @@ export interface PartnershipWithEarnings {
  * The partnerships' earnings per currency, and what the next payout export would pay them:
  * exactly what modules/payouts/service.ts would put in its file (net of clawbacks, at least the
  * minimum, to a PayPal address), or nothing and why. One read sums every partnership's
- * commissions; owedNow is asked only for a partner with payable ones, and reads only theirs.
+ * commissions, and what it sums as payable is weighed as owedNow weighs it (owedOf).
  */
 export async function withEarnings(db: Queryable, list: readonly ReachedPartnership[], now: number): Promise<PartnershipWithEarnings[]> {
   const rows = await commissions.earningsOf(
@@ -485,7 +499,10 @@ export async function withEarnings(db: Queryable, list: readonly ReachedPartners
   return Promise.all(
     list.map(async (p) => {
       const mine = rows.filter((r) => r.partner_id === p.partner_id);
-      const owed = mine.some((r) => Number(r.payable_count) > 0) ? await owedNow(db, p.program_id, now, p.partner_id) : [];
+      // What the export would pay, weighed by its own rule (owedOf) from the sums read above;
+      // it pays no partnership that is not accepted.
+      const payable = p.state === 'accepted' ? mine.filter((r) => Number(r.payable_count) > 0) : [];
+      const owed = await Promise.all(payable.map((r) => owedOf(db, p.program_id, payableSum(p, r), now)));
       const earnings = mine.map(({ partner_id: _, ...r }) => {
         const due = owed.find((o) => o.currency === r.currency);
         return {

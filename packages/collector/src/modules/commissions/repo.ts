@@ -154,7 +154,7 @@ export function earningsOf(
     `SELECT partner_id, currency,
             SUM(CASE WHEN state = 'pending' THEN amount ELSE 0 END) AS pending,
             SUM(CASE WHEN ${payable} THEN amount ELSE 0 END) AS payable,
-            SUM(CASE WHEN ${payable} THEN 1 ELSE 0 END) AS payable_count,
+            SUM(CASE WHEN ${payable} AND amount <> 0 THEN 1 ELSE 0 END) AS payable_count,
             SUM(CASE WHEN state = 'paid' THEN amount ELSE 0 END) AS paid,
             MIN(CASE WHEN state = 'pending' AND payable_at > ? THEN payable_at END) AS next_payable_at
        FROM commissions WHERE partner_id IN (${partnerIds.map(() => '?').join(', ')})

@@ -69,13 +69,11 @@ export function payable(db: Queryable, programId: string, now: number, of: Payab
   );
 }
 
+/** A partner's payable commissions in one currency, summed (`amount`) and counted. */
+export type PayableSum = Omit<PayableRow, 'commission_id'> & { commissions: number };
+
 /** What is payable summed per partner and currency (`amount`, and `commissions` counted): what is owed, without reading each commission. */
-export function payableTotals(
-  db: Queryable,
-  programId: string,
-  now: number,
-  of: PayableOf = {},
-): Promise<Array<Omit<PayableRow, 'commission_id'> & { commissions: number }>> {
+export function payableTotals(db: Queryable, programId: string, now: number, of: PayableOf = {}): Promise<PayableSum[]> {
   const params: Param[] = [];
   const from = payableFrom(params, programId, now, of);
   return db.all(
