@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { checkStats, foldStats, keepWindows, partnerTotals } from '../../packages/collector/src/modules/stats/service.js';
+import { checkStats, foldStats, keepWindows, partnerTotals, WINDOWS_KEPT } from '../../packages/collector/src/modules/stats/service.js';
 import { rankPartners, type Rank } from '../../packages/collector/src/modules/stats/repo.js';
 import { rankFromWindow } from '../../packages/collector/src/modules/stats/windows.js';
 import * as windows from '../../packages/collector/src/modules/stats/window-repo.js';
@@ -96,7 +96,6 @@ it('a ranking from a kept window is the live ranking, with deltas unfolded, and 
         const ranks: Rank[] = [
           { measure: 'clicks' },
           { measure: 'referrals' },
-          { measure: 'customers' },
           { measure: 'revenue', currency: 'USD' },
           { measure: 'commissions', currency: 'EUR' },
         ];
@@ -160,6 +159,21 @@ it('a range that ends tomorrow has tomorrow’s window made ahead, and a window 
     ['2025-02-04', '2025-03-05', 0],
     ['2025-02-05', '2025-03-06', 0],
   ]);
+  // A day later, nobody having asked again: tomorrow's window makes no window of its own.
+  await keepWindows(c.running.db, now + 86_400 + 60, 10_000);
+  expect(await ranges()).toHaveLength(2);
   await keepWindows(c.running.db, now + 2 * 86_400 + 1, 10_000);
   expect(await ranges()).toEqual([]);
+});
+
+it('a program keeps its latest asked-for windows only, however many ranges it asks for', async () => {
+  const now = Date.UTC(2025, 3, 1) / 1000;
+  for (let d = 1; d <= WINDOWS_KEPT + 3; d++) {
+    c.clock.now = now + d;
+    const day = String(d).padStart(2, '0');
+    expect((await c.call('GET', `/v1/stats/partners?from=2025-01-${day}&to=2025-01-20&tz=Asia/Tokyo&sort=clicks`)).status).toBe(200);
+  }
+  await keepWindows(c.running.db, now + 100, 10_000);
+  const tokyo = (await windows.all(c.running.db)).filter((w) => w.zone === 'Asia/Tokyo').map((w) => w.from_day);
+  expect(tokyo.sort()).toEqual(Array.from({ length: WINDOWS_KEPT }, (_, i) => `2025-01-${String(i + 4).padStart(2, '0')}`));
 });

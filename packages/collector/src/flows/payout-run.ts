@@ -374,8 +374,9 @@ export interface Owed {
  */
 export async function owedNow(db: Queryable, programId: string, now: number, partnerId?: string): Promise<Owed[]> {
   // Summed by the database: a partner with 17,000 payable commissions is one row a currency.
-  const sums = await payouts.payableTotals(db, programId, now, { partnerId });
-  const owed = await Promise.all(sums.map((sum) => owedOf(db, programId, sum, now)));
+  const owed: Owed[] = [];
+  // One after another: each weighs a tax form, and a program owes thousands of partners.
+  for (const sum of await payouts.payableTotals(db, programId, now, { partnerId })) owed.push(await owedOf(db, programId, sum, now));
   return owed.sort((a, b) => a.currency.localeCompare(b.currency) || b.amount - a.amount || a.partnerId.localeCompare(b.partnerId));
 }
 

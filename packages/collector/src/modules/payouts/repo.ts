@@ -23,7 +23,7 @@ export interface PayableRow {
 export interface PayableOf {
   currency?: string;
   partnerId?: string;
-  /** A payout run's page of partners: their rows come by partner, then id. */
+  /** A payout run's page of partners, all accepted (acceptedPartners): their rows come by partner, then id. */
   partnerIds?: readonly string[];
 }
 
@@ -36,22 +36,33 @@ export async function acceptedPartners(db: Queryable, programId: string, after: 
   return rows.map((r) => r.partner_id);
 }
 
-/** The payable commissions' joins and conditions, narrowed by `of`, its values pushed to `params`. */
+/** The payable commissions' joins and conditions, narrowed by `of`, its values pushed to `params` in the text's order. */
 function payableFrom(params: Param[], programId: string, now: number, of: PayableOf): string {
+  const terms = `c.state = 'pending' AND c.payout_batch_id IS NULL
+            AND c.payable_at <= ? AND c.on_hold = 0 AND (c.review IS NULL OR c.review <> 'held') AND c.amount <> 0`;
+  const page = of.partnerIds ?? [];
+  if (page.length > 0) {
+    // A run's page, from its partnerships (acceptedPartners read them accepted) to each one's
+    // commissions: SQLite, without statistics, otherwise walked every pending commission of
+    // the program for each page (3.7 s a page on the big program, 0.3 s this way).
+    params.push(programId, ...page, now);
+    return `FROM partnerships ps CROSS JOIN commissions c
+       JOIN partners pa ON pa.id = c.partner_id
+       JOIN programs pr ON pr.id = c.program_id
+       LEFT JOIN partner_groups g ON g.id = ps.group_id
+      WHERE ps.program_id = ? AND ps.partner_id IN (${page.map(() => '?').join(', ')})
+        AND c.partner_id = ps.partner_id AND c.program_id = ps.program_id AND ${terms}`;
+  }
   params.push(programId, now);
   if (of.currency !== undefined) params.push(of.currency);
   if (of.partnerId !== undefined) params.push(of.partnerId);
-  const page = of.partnerIds ?? [];
-  params.push(...page);
   return `FROM commissions c
        JOIN partners pa ON pa.id = c.partner_id
        JOIN partnerships ps ON ps.program_id = c.program_id AND ps.partner_id = c.partner_id
        JOIN programs pr ON pr.id = c.program_id
        LEFT JOIN partner_groups g ON g.id = ps.group_id
-      WHERE c.program_id = ? AND c.state = 'pending' AND c.payout_batch_id IS NULL AND ps.state = 'accepted'
-            AND c.payable_at <= ? AND c.on_hold = 0 AND (c.review IS NULL OR c.review <> 'held') AND c.amount <> 0
-            ${of.currency === undefined ? '' : 'AND c.currency = ?'} ${of.partnerId === undefined ? '' : 'AND c.partner_id = ?'}
-            ${page.length === 0 ? '' : `AND c.partner_id IN (${page.map(() => '?').join(', ')})`}`;
+      WHERE c.program_id = ? AND ps.state = 'accepted' AND ${terms}
+            ${of.currency === undefined ? '' : 'AND c.currency = ?'} ${of.partnerId === undefined ? '' : 'AND c.partner_id = ?'}`;
 }
 
 const PAYEE = `c.partner_id, pa.name AS partner_name, pa.paypal_email, c.currency,

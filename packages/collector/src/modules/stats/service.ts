@@ -10,6 +10,7 @@ import * as stats from './repo.js';
 import type { DifferenceRow } from './repo.js';
 import * as windows from './window-repo.js';
 import { noteAsked, rankFromWindow, takeAsked } from './windows.js';
+import { append } from '../../core/lists.js';
 import { BUCKET_SECONDS, MEASURES, type Measure } from '../../events/deltas.js';
 
 export type Interval = 'day' | 'week' | 'month';
@@ -385,10 +386,7 @@ export async function leaderboard(db: Queryable, programId: string, query: Leade
   }
   const [labels, totals, owed] = await Promise.all([
     stats.labelsOf(db, programId, page),
-    // Ranked from a window, the page's totals are its too: the busiest partners' buckets are thousands of rows each.
-    windowId
-      ? windows.totalsOf(db, windowId, programId, { from: range.start, to: range.end }, page)
-      : stats.byPartner(db, programId, range.start, range.end, page),
+    pageTotals(db, programId, range, page, windowId),
     stats.owedNow(db, programId, page),
   ]);
   const entries = new Map(labels.map((l) => [l.id, blank(l)]));
@@ -412,12 +410,25 @@ async function ranked(
   now: number,
 ): Promise<{ windowId: string | undefined; ids: string[] }> {
   noteAsked({ programId, from: range.start, to: range.end, fromDay: range.from, toDay: range.to, zone: range.zone }, now);
-  if (rank.measure !== 'conversion_rate') {
+  if (rank.measure !== 'conversion_rate' && rank.measure !== 'customers') {
     const currency = 'currency' in rank ? rank.currency : '';
     const kept = await rankFromWindow(db, programId, range, rank.measure, currency, limit, offset);
     if (kept) return kept;
   }
   return { windowId: undefined, ids: await stats.rankPartners(db, programId, range.start, range.end, rank, limit, offset) };
+}
+
+/**
+ * The page's totals: from the window that ranked it (the busiest partners' buckets are
+ * thousands of rows each), unless it was dropped meanwhile (nobody asked for it in two
+ * days, another process's ask not yet written): then from the buckets.
+ */
+async function pageTotals(db: Queryable, programId: string, range: Range, page: string[], windowId: string | undefined) {
+  if (windowId) {
+    const kept = await windows.totalsOf(db, windowId, programId, { from: range.start, to: range.end }, page);
+    if ((await windows.ready(db, programId, range.start, range.end)) === windowId) return kept;
+  }
+  return stats.byPartner(db, programId, range.start, range.end, page);
 }
 
 /** How the database ranks a sort: money in the range's leading currency (none without any). */
@@ -500,6 +511,28 @@ export async function checkStats(db: Queryable, programId: string | null = null,
   ];
 }
 
+/** A program keeps at most this many windows, the latest asked for: each is a copy of its partners' totals the fold keeps up. */
+export const WINDOWS_KEPT = 8;
+
+/** The windows each program keeps: its WINDOWS_KEPT latest asked for, among those known and those asked for since. */
+function keptKeys(asks: ReadonlyArray<windows.AskedWindow & { at: number }>): Set<string> {
+  const latest = new Map<string, number>();
+  for (const a of asks) {
+    const key = `${a.programId} ${a.from} ${a.to}`;
+    latest.set(key, Math.max(latest.get(key) ?? 0, a.at));
+  }
+  const byProgram = new Map<string, Array<[string, number]>>();
+  for (const [key, at] of latest) append(byProgram, key.split(' ')[0]!, [key, at] as [string, number]);
+  return new Set(
+    [...byProgram.values()].flatMap((list) =>
+      list
+        .sort((x, y) => y[1] - x[1])
+        .slice(0, WINDOWS_KEPT)
+        .map(([k]) => k),
+    ),
+  );
+}
+
 /** A window nobody asked for in this long is dropped. */
 const KEEP_SECONDS = 2 * DAY;
 /** Rows of the buckets a window's build reads in one transaction. */
@@ -534,19 +567,25 @@ export async function keepWindows(db: Db, now: number, budgetMs = 200, sliceRows
     ...notes,
   ];
   const has = new Set(asks.map((a) => `${a.programId} ${a.from} ${a.to}`));
+  // Tomorrow's window is asked for when its day's range was: it is kept as long as that ask,
+  // so one ask does not make a window a day for ever.
   const due = asks
     .filter((a) => a.at >= now - DAY && a.to > now && a.to <= now + DAY)
-    .map(nextDay)
+    .map((a) => ({ ...nextDay(a), at: a.at }))
     .filter((n) => !has.has(`${n.programId} ${n.from} ${n.to}`) && has.add(`${n.programId} ${n.from} ${n.to}`));
-  if (notes.length > 0 || due.length > 0 || known.some((w) => w.asked_at < now - KEEP_SECONDS)) {
+  const kept = keptKeys([...asks, ...due]);
+  const keyOf = (w: windows.AskedWindow) => `${w.programId} ${w.from} ${w.to}`;
+  const writes = [...notes, ...due].filter((n) => kept.has(keyOf(n)));
+  const extra = known.filter((w) => !kept.has(`${w.program_id} ${w.from_bucket} ${w.to_bucket}`)).map((w) => w.id);
+  if (writes.length > 0 || extra.length > 0 || known.some((w) => w.asked_at < now - KEEP_SECONDS)) {
     await db.transaction(async (tx) => {
       await tx.lock('stats-fold');
-      for (const n of notes) await windows.ask(tx, n, n.at);
-      for (const n of due) await windows.ask(tx, n, now);
+      for (const n of writes) await windows.ask(tx, n, n.at);
       await windows.forget(tx, now - KEEP_SECONDS);
+      await windows.drop(tx, extra);
     });
   }
-  if (!known.some((w) => w.building === 1) && notes.length === 0 && due.length === 0) return;
+  if (!known.some((w) => w.building === 1) && writes.length === 0) return;
   const deadline = performance.now() + budgetMs;
   while (performance.now() < deadline) {
     const whole = await db.transaction(async (tx) => {

@@ -7,8 +7,11 @@ import type { Param, Queryable } from '../../platform/db/db.js';
 import { uuidv7 } from '../../core/ids.js';
 import { MEASURES } from '../../events/deltas.js';
 
-/** The measures a window ranks by from an index (migration 0052); a conversion rate is ranked live. */
-export const RANKED = ['clicks', 'referrals', 'customers', 'revenue', 'commissions'] as const;
+/**
+ * The measures a window ranks by from an index (migration 0052). Customers are kept per
+ * payment's currency and ranked over all of them, and a conversion rate is a ratio: both live.
+ */
+export const RANKED = ['clicks', 'referrals', 'revenue', 'commissions'] as const;
 export type Ranked = (typeof RANKED)[number];
 
 export interface WindowRow {
@@ -52,6 +55,14 @@ export function all(db: Queryable): Promise<WindowRow[]> {
 export async function forget(db: Queryable, before: number): Promise<void> {
   await db.run('DELETE FROM stat_window_totals WHERE window_id IN (SELECT id FROM stat_windows WHERE asked_at < ?)', [before]);
   await db.run('DELETE FROM stat_windows WHERE asked_at < ?', [before]);
+}
+
+/** Drops the given windows, with their totals: a program's beyond those it keeps. */
+export async function drop(db: Queryable, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const list = ids.map(() => '?').join(', ');
+  await db.run(`DELETE FROM stat_window_totals WHERE window_id IN (${list})`, [...ids]);
+  await db.run(`DELETE FROM stat_windows WHERE id IN (${list})`, [...ids]);
 }
 
 /** Drops every window (a rebuild of the buckets): they are built again when asked. */

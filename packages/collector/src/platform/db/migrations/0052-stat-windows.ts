@@ -6,7 +6,7 @@
 
 import type { Migration } from './migration.js';
 
-const RANKED = ['clicks', 'referrals', 'customers', 'revenue', 'commissions'];
+const RANKED = ['clicks', 'referrals', 'revenue', 'commissions'];
 
 const migration: Migration = `
   CREATE TABLE stat_windows (

@@ -1340,7 +1340,6 @@ CREATE TABLE stat_window_totals (
 );
 CREATE INDEX stat_window_clicks ON stat_window_totals USING btree (window_id, currency, clicks DESC, partner_id);
 CREATE INDEX stat_window_commissions ON stat_window_totals USING btree (window_id, currency, commissions DESC, partner_id);
-CREATE INDEX stat_window_customers ON stat_window_totals USING btree (window_id, currency, customers DESC, partner_id);
 CREATE INDEX stat_window_referrals ON stat_window_totals USING btree (window_id, currency, referrals DESC, partner_id);
 CREATE INDEX stat_window_revenue ON stat_window_totals USING btree (window_id, currency, revenue DESC, partner_id);
 CREATE UNIQUE INDEX stat_window_totals_pkey ON stat_window_totals USING btree (window_id, partner_id, currency);
