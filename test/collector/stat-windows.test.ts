@@ -177,3 +177,19 @@ it('a program keeps its latest asked-for windows only, however many ranges it as
   const tokyo = (await windows.all(c.running.db)).filter((w) => w.zone === 'Asia/Tokyo').map((w) => w.from_day);
   expect(tokyo.sort()).toEqual(Array.from({ length: WINDOWS_KEPT }, (_, i) => `2025-01-${String(i + 4).padStart(2, '0')}`));
 });
+
+it('a range asked for on one database is kept on that database only, however many a process serves', async () => {
+  const other = await startCollector();
+  try {
+    const now = Date.UTC(2025, 4, 10) / 1000;
+    other.clock.now = now;
+    expect((await other.call('GET', '/v1/stats/partners?from=2025-05-01&to=2025-05-07&tz=UTC&sort=clicks')).status).toBe(200);
+    const may = async (db: typeof c.running.db) => (await windows.all(db)).filter((w) => w.from_day === '2025-05-01').length;
+    await keepWindows(c.running.db, now, 10_000);
+    expect(await may(c.running.db)).toBe(0);
+    await keepWindows(other.running.db, now, 10_000);
+    expect(await may(other.running.db)).toBe(1);
+  } finally {
+    await other.close();
+  }
+});

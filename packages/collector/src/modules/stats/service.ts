@@ -409,7 +409,7 @@ async function ranked(
   offset: number,
   now: number,
 ): Promise<{ windowId: string | undefined; ids: string[] }> {
-  noteAsked({ programId, from: range.start, to: range.end, fromDay: range.from, toDay: range.to, zone: range.zone }, now);
+  noteAsked(db, { programId, from: range.start, to: range.end, fromDay: range.from, toDay: range.to, zone: range.zone }, now);
   if (rank.measure !== 'conversion_rate' && rank.measure !== 'customers') {
     const currency = 'currency' in rank ? rank.currency : '';
     const kept = await rankFromWindow(db, programId, range, rank.measure, currency, limit, offset);
@@ -552,7 +552,7 @@ function nextDay(w: windows.AskedWindow): windows.AskedWindow {
  * a slice a transaction so writers wait at most one slice.
  */
 export async function keepWindows(db: Db, now: number, budgetMs = 200, sliceRows = SLICE_ROWS): Promise<void> {
-  const notes = takeAsked();
+  const notes = takeAsked(db);
   const known = await windows.all(db);
   const asks = [
     ...known.map((w) => ({

@@ -5,21 +5,26 @@
 import type { Queryable } from '../../platform/db/db.js';
 import * as windows from './window-repo.js';
 
-/** Windows asked for that this process has not written yet, by program and range. */
-const asked = new Map<string, windows.AskedWindow & { at: number }>();
+/**
+ * Windows asked for that this process has not written yet, by database (one process may
+ * serve several, as the tests do) and then by program and range.
+ */
+const asked = new WeakMap<object, Map<string, windows.AskedWindow & { at: number }>>();
 /** Past this many asks between two folds, the rest wait for a later ask. */
 const MAX_ASKED = 1000;
 
-export function noteAsked(w: windows.AskedWindow, at: number): void {
+export function noteAsked(db: Queryable, w: windows.AskedWindow, at: number): void {
+  const notes = asked.get(db) ?? new Map();
+  asked.set(db, notes);
   const key = `${w.programId} ${w.from} ${w.to}`;
-  if (asked.size < MAX_ASKED || asked.has(key)) asked.set(key, { ...w, at });
+  if (notes.size < MAX_ASKED || notes.has(key)) notes.set(key, { ...w, at });
 }
 
-/** The asks noted since the last call, for the fold to write. */
-export function takeAsked(): Array<windows.AskedWindow & { at: number }> {
-  const notes = [...asked.values()];
-  asked.clear();
-  return notes;
+/** The asks noted on `db` since the last call, for its fold to write. */
+export function takeAsked(db: Queryable): Array<windows.AskedWindow & { at: number }> {
+  const notes = asked.get(db);
+  asked.delete(db);
+  return notes ? [...notes.values()] : [];
 }
 
 /**
