@@ -3,6 +3,7 @@
 // (A change that rolls back leaves no event: webhooks.test.ts.)
 
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { openDatabase } from '../../packages/collector/src/platform/db/open.js';
 import { testDatabase, type TestDatabase } from './database.js';
 import { serve, tokensIn, type Served } from './processes.js';
 import { startReceiver, type Receiver } from './receiver.js';
@@ -20,7 +21,7 @@ beforeEach(async () => {
     RATE_LIMIT_TOKEN: '0',
     WEBHOOK_ALLOW_HTTP: '1',
     WEBHOOK_ALLOW_PRIVATE: '1',
-    // A claim lasts the timeout plus 10 s: the restarted process sends the killed one's claims then.
+    // A claim lasts twice the timeout plus 10 s; the test ends the killed process's claims itself.
     WEBHOOK_TIMEOUT_MS: '1000',
     WEBHOOK_CONCURRENCY: '4',
   };
@@ -62,6 +63,14 @@ it('after kill -9 and a restart, every event committed before the kill is delive
   await running.exited;
   const before = receiver.received.length;
   expect(before).toBeLessThan(30); // some were still pending or in flight
+  // The killed process's claims run out: what the restarted one would see 12 s later, without the wait.
+  const db = openDatabase(database.url);
+  const claimed = await db.run("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE state = 'pending' AND next_attempt_at > ?", [
+    Math.floor(Date.now() / 1000) - 1,
+    Math.floor(Date.now() / 1000),
+  ]);
+  await db.close();
+  expect(claimed).toBeGreaterThan(0);
 
   running = await serve(env);
   const events: string[] = [];

@@ -84,11 +84,15 @@ export const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('a
 /** axe-core's serious and critical findings on the page as it is now. */
 export async function axeFindings(p: import('playwright-core').Page): Promise<string[]> {
   // Evaluated as a string, which the page's CSP does not govern: the apps allow no inline script.
-  await p.evaluate(AXE_SOURCE);
+  // Once a document: the source is half a megabyte to send and compile, and the apps route in place.
+  if (!(await p.evaluate(() => 'axe' in window))) await p.evaluate(AXE_SOURCE);
   return p.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } })
-      .axe;
-    const result = await axe.run();
+    const axe = (
+      window as unknown as {
+        axe: { run(options: { resultTypes: string[] }): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> };
+      }
+    ).axe;
+    const result = await axe.run({ resultTypes: ['violations'] });
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
   });
 }

@@ -20,7 +20,34 @@ import { TEST_PASSWORD_COST } from '../collector/harness.js';
 export const CHROMIUM = '/usr/bin/chromium';
 const BUNDLE = readFileSync(fileURLToPath(new URL('../../packages/tracker/dist/tracker.js', import.meta.url)));
 
-export function launchChromium(): Promise<PlaywrightBrowser> {
+/** This worker's Chromium: the files of a worker share one registry, so they share it too (its start is half a second). */
+let shared: Promise<PlaywrightBrowser> | undefined;
+
+/**
+ * Chromium for one test file: the worker's one browser, behind a handle whose close() closes
+ * only the contexts this file opened (each context is a profile of its own: cookies,
+ * storage, cache). A browser that died meanwhile is started anew.
+ */
+export async function launchChromium(): Promise<PlaywrightBrowser> {
+  let browser = await (shared ??= startChromium());
+  if (!browser.isConnected()) browser = await (shared = startChromium());
+  const opened: BrowserContext[] = [];
+  return new Proxy(browser, {
+    get(target, key) {
+      if (key === 'newContext')
+        return async (...args: Parameters<PlaywrightBrowser['newContext']>) => {
+          const context = await target.newContext(...args);
+          opened.push(context as unknown as BrowserContext);
+          return context;
+        };
+      if (key === 'close') return () => Promise.all(opened.splice(0).map((c) => c.close().catch(() => undefined))).then(() => undefined);
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+function startChromium(): Promise<PlaywrightBrowser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`Chromium is missing at ${CHROMIUM}. Install it with: apt-get install -y chromium`);
   }
