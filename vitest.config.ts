@@ -88,6 +88,10 @@ export default defineConfig({
   test: {
     // Each file starts its own servers on port 0 with its own database.
     pool: 'forks',
+    // Transformed sources kept in node_modules/.experimental-vitest-cache: each project's
+    // workers load the same collector, and a second run transforms almost nothing (measured:
+    // the SQLite tier's transform 10.8 → 2.9 s, its run 100 → 95 s).
+    experimental: { fsModuleCache: true },
     // Two files at a time, whatever the cores (vitest would take one fewer than the 2 a CI
     // machine has): most of a file's time is spent waiting on PostgreSQL, a browser, a
     // child process or a timer, so the second file fills the first's waits. Serial, the
