@@ -126,7 +126,8 @@ export default defineConfig({
             // Browsers, the snippet in jsdom and the web client. One module registry per worker,
             // as the API tier: a fresh one per file loaded the collector's sources again for
             // each (about 3 s a file, 28 files). Nothing here changes module state another file
-            // reads: each e2e file starts its own collector and browser, the snippet's tests
+            // reads: each e2e file starts its own collector and opens its own browser contexts
+            // (Chromium itself is one per worker, stack.ts's launchChromium), the snippet's tests
             // make their own jsdom windows, and api-client.test.ts, the web client's one
             // importer, stubs fetch before importing it and unstubs it after.
             extends: true,

@@ -15,6 +15,8 @@ const NEWEST = MIGRATIONS.length;
 /** Its place in the list: the number in its name may change when migrations are merged. */
 const MOVE_RULE_CURRENCIES = MIGRATIONS.indexOf(moveRuleCurrencies) + 1;
 const T = 1_700_000_000;
+/** The versions from which seed() writes more rows: a new shape of what an upgrade meets. */
+const SHAPE = { partners: 1, payments: 3, owner: 8, group: 17 } as const;
 
 let freshDump: string;
 beforeAll(async () => {
@@ -37,7 +39,7 @@ beforeAll(async () => {
  * move rules name a currency in lower case, as the API stored it before issue 42.
  */
 async function seed(db: Db, k: number): Promise<void> {
-  if (k < 1) return;
+  if (k < SHAPE.partners) return;
   const rows: Array<[string, Param[]]> = [
     [
       'INSERT INTO programs (id, name, site_url, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
@@ -81,7 +83,7 @@ async function seed(db: Db, k: number): Promise<void> {
       ],
     );
   }
-  if (k >= 3) {
+  if (k >= SHAPE.payments) {
     for (const n of [1, 2]) {
       rows.push([
         'INSERT INTO payments (id, program_id, idempotency_key, request_hash, referral_id, commission_id, amount, currency, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -93,13 +95,13 @@ async function seed(db: Db, k: number): Promise<void> {
       ['INSERT INTO payout_items (batch_id, commission_id, partner_id, amount) VALUES (?, ?, ?, ?)', ['bat_1', 'com_1', 'ptn_1', 200]],
     );
   }
-  if (k >= 8) {
+  if (k >= SHAPE.owner) {
     rows.push(
       ['INSERT INTO users (id, email, email_norm, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', ['usr_1', 'O@x.test', 'o@x.test', T, T]],
       ['INSERT INTO memberships (user_id, program_id, created_at) VALUES (?, ?, ?)', ['usr_1', 'prg_1', T]],
     );
   }
-  if (k >= 17) {
+  if (k >= SHAPE.group) {
     const rules = [
       { to_group_id: 'grp_1', metric: 'revenue', currency: 'jpy', threshold: 5000, window_days: null },
       { to_group_id: 'grp_1', metric: 'customers', currency: null, threshold: 5, window_days: 30 },
@@ -116,20 +118,23 @@ async function seed(db: Db, k: number): Promise<void> {
 }
 
 /** A migration `from` skipped (it ran before the rows were there) has nothing to show. */
-const ranOnRows = (version: number, from: number) => from >= 3 && from < version;
+const ranOnRows = (version: number, from: number) => from >= SHAPE.payments && from < version;
 
 /**
  * SQLite starts from every version. PostgreSQL, where each start is most of a second of DDL,
  * from the first version of each shape of the seed's rows (so every migration meets every
- * shape that existed before it), from just before each migration that rewrites the rows
- * checked here, and from the one before the newest: its own script on a schema left in the
- * past, with every row in it. Between two of these, a start differs only in which columns
- * the rows got from a default rather than a backfill, which SQLite's runs show.
+ * shape that existed before it), from just before each migration with a script of its own
+ * per engine and each one that rewrites the rows checked here, and from the one before the
+ * newest. Between two of these, a start differs only in which columns the rows got from a
+ * default rather than a backfill, and the scripts that do either are the ones SQLite runs too.
  */
+const ENGINE_SCRIPTS = MIGRATIONS.flatMap((m, i) => (typeof m === 'object' && !Array.isArray(m) ? [i + 1] : []));
 const FROM =
   ENGINE === 'sqlite'
     ? Array.from({ length: NEWEST }, (_, k) => k)
-    : [...new Set([0, 1, 3, 8, 17, 6, 9, 10, MOVE_RULE_CURRENCIES - 1, NEWEST - 1])].sort((a, b) => a - b);
+    : [
+        ...new Set([0, ...Object.values(SHAPE), ...[...ENGINE_SCRIPTS, 7, 10, 11, MOVE_RULE_CURRENCIES].map((v) => v - 1), NEWEST - 1]),
+      ].sort((a, b) => a - b);
 
 describe('a database from each earlier version, migrated to the newest', () => {
   let database: TestDatabase;
@@ -153,12 +158,12 @@ describe('a database from each earlier version, migrated to the newest', () => {
         );
         expect(versions).toEqual(Array.from({ length: NEWEST }, (_, i) => ({ version: i + 1, applied_at: i < k ? 1 : 2 })));
 
-        if (k >= 1) {
+        if (k >= SHAPE.partners) {
           const count = async (table: string) => (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n;
           expect(await count('clicks')).toBe(1);
           expect(await count('commissions')).toBe(2);
         }
-        if (k >= 3) {
+        if (k >= SHAPE.payments) {
           const payments = await db.all<Record<string, unknown>>(
             'SELECT id, referral_id, first_of_referral, occurred_at, gross, refunded, refunded_gross, earned FROM payments ORDER BY id',
           );
@@ -180,7 +185,7 @@ describe('a database from each earlier version, migrated to the newest', () => {
             expect(await db.get('SELECT paypal_email FROM payout_items')).toEqual({ paypal_email: 'Pay@x.test' });
           }
         }
-        if (k >= 17) {
+        if (k >= SHAPE.group) {
           const stored = await db.get<{ move_rules: string }>('SELECT move_rules FROM partner_groups');
           const currencies = (JSON.parse(stored!.move_rules) as Array<{ currency: string | null }>).map((r) => r.currency);
           expect(currencies).toEqual(ranOnRows(MOVE_RULE_CURRENCIES, k) ? ['JPY', null, 'USD'] : ['jpy', null, 'Usd']);

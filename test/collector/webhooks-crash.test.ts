@@ -63,11 +63,18 @@ it('after kill -9 and a restart, every event committed before the kill is delive
   await running.exited;
   const before = receiver.received.length;
   expect(before).toBeLessThan(30); // some were still pending or in flight
-  // The killed process's claims run out: what the restarted one would see 12 s later, without the wait.
+  // The killed process's claims run out: what the restarted one would see 12 s later, without
+  // the wait. They last no longer than the lease (twice the 1 s timeout plus 10 s).
   const db = openDatabase(database.url);
+  const now = Math.floor(Date.now() / 1000);
+  const lease = await db.get<{ until: number | null }>(
+    "SELECT MAX(next_attempt_at) AS until FROM webhook_deliveries WHERE state = 'pending'",
+  );
+  expect(Number(lease?.until)).toBeGreaterThan(now);
+  expect(Number(lease?.until)).toBeLessThanOrEqual(now + 2 * 1 + 10 + 1);
   const claimed = await db.run("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE state = 'pending' AND next_attempt_at > ?", [
-    Math.floor(Date.now() / 1000) - 1,
-    Math.floor(Date.now() / 1000),
+    now - 1,
+    now,
   ]);
   await db.close();
   expect(claimed).toBeGreaterThan(0);

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser as PlaywrightBrowser } from 'playwright-core';
+import { chromium, type Browser as PlaywrightBrowser, type BrowserContext as PlaywrightContext } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from './driver.js';
 import { createProgram } from '../../packages/collector/src/flows/program.js';
 import { createLogger } from '../../packages/collector/src/platform/log.js';
@@ -26,21 +26,36 @@ let shared: Promise<PlaywrightBrowser> | undefined;
 /**
  * Chromium for one test file: the worker's one browser, behind a handle whose close() closes
  * only the contexts this file opened (each context is a profile of its own: cookies,
- * storage, cache). A browser that died meanwhile is started anew.
+ * storage, cache). A browser that died, or did not start, is started anew for the next file.
  */
 export async function launchChromium(): Promise<PlaywrightBrowser> {
-  let browser = await (shared ??= startChromium());
-  if (!browser.isConnected()) browser = await (shared = startChromium());
-  const opened: BrowserContext[] = [];
+  const start = () => {
+    shared = startChromium();
+    shared.catch(() => (shared = undefined));
+    return shared;
+  };
+  let browser = await (shared ?? start());
+  if (!browser.isConnected()) browser = await start();
+  const opened: PlaywrightContext[] = [];
+  const newContext = async (...args: Parameters<PlaywrightBrowser['newContext']>) => {
+    const context = await browser.newContext(...args);
+    opened.push(context);
+    return context;
+  };
+  const close = async () => {
+    await Promise.all(opened.splice(0).map((c) => c.close().catch(() => undefined)));
+  };
+  // What would reach past the handle (a context of its own, every file's contexts, the browser's own close) goes through it.
+  const own: Partial<Record<string | symbol, unknown>> = {
+    newContext,
+    newPage: async (...args: Parameters<PlaywrightBrowser['newPage']>) => (await newContext(...args)).newPage(),
+    contexts: () => [...opened],
+    close,
+    [Symbol.asyncDispose]: close,
+  };
   return new Proxy(browser, {
     get(target, key) {
-      if (key === 'newContext')
-        return async (...args: Parameters<PlaywrightBrowser['newContext']>) => {
-          const context = await target.newContext(...args);
-          opened.push(context as unknown as BrowserContext);
-          return context;
-        };
-      if (key === 'close') return () => Promise.all(opened.splice(0).map((c) => c.close().catch(() => undefined))).then(() => undefined);
+      if (key in own) return own[key];
       const value = Reflect.get(target, key, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
