@@ -175,9 +175,9 @@ describe('the partner portal in Chromium', () => {
     await waitForText(portal, /paid \w/);
     const table = (caption: string) =>
       portal.evaluate((c) => [...document.querySelectorAll('table')].find((t) => t.caption?.textContent === c)?.innerText ?? '', caption);
-    const payouts = await table('Your payouts');
-    expect(payouts).toContain('$9.80');
-    expect(payouts).toContain('paid');
+    // Each panel loads on its own: the commissions' "paid" may show before the payouts' table.
+    await expect.poll(() => table('Your payouts')).toContain('$9.80');
+    expect(await table('Your payouts')).toContain('paid');
     // Its self-billing invoice, whose link downloads the PDF with the partner's session.
     await waitForText(portal, 'Download PDF');
     expect(await table('Your invoices')).toMatch(/INV-\d{4}-000001[\s\S]*\$9\.80/);
