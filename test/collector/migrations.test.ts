@@ -17,6 +17,8 @@ const MOVE_RULE_CURRENCIES = MIGRATIONS.indexOf(moveRuleCurrencies) + 1;
 const T = 1_700_000_000;
 /** The versions from which seed() writes more rows: a new shape of what an upgrade meets. */
 const SHAPE = { partners: 1, payments: 3, owner: 8, group: 17 } as const;
+/** The migrations whose rewrites of the seed's rows are checked below. */
+const REWRITES = { batchItems: 7, firstPayments: 10, paymentFigures: 11, moveRuleCurrencies: MOVE_RULE_CURRENCIES } as const;
 
 let freshDump: string;
 beforeAll(async () => {
@@ -132,9 +134,9 @@ const ENGINE_SCRIPTS = MIGRATIONS.flatMap((m, i) => (typeof m === 'object' && !A
 const FROM =
   ENGINE === 'sqlite'
     ? Array.from({ length: NEWEST }, (_, k) => k)
-    : [
-        ...new Set([0, ...Object.values(SHAPE), ...[...ENGINE_SCRIPTS, 7, 10, 11, MOVE_RULE_CURRENCIES].map((v) => v - 1), NEWEST - 1]),
-      ].sort((a, b) => a - b);
+    : [...new Set([0, ...Object.values(SHAPE), ...[...ENGINE_SCRIPTS, ...Object.values(REWRITES)].map((v) => v - 1), NEWEST - 1])].sort(
+        (a, b) => a - b,
+      );
 
 describe('a database from each earlier version, migrated to the newest', () => {
   let database: TestDatabase;
@@ -171,13 +173,13 @@ describe('a database from each earlier version, migrated to the newest', () => {
           expect(payments).toHaveLength(2);
           expect(first).toMatchObject({ id: 'pay_1', referral_id: 'ref_1' });
           // 0010 marks each referral's first payment; 0011 fills what a payment now keeps.
-          if (ranOnRows(10, k)) expect([first!.first_of_referral, second!.first_of_referral]).toEqual([1, 1]);
-          if (ranOnRows(11, k)) {
+          if (ranOnRows(REWRITES.firstPayments, k)) expect([first!.first_of_referral, second!.first_of_referral]).toEqual([1, 1]);
+          if (ranOnRows(REWRITES.paymentFigures, k)) {
             expect(first).toMatchObject({ occurred_at: T + 1, gross: 1000, refunded: 0, refunded_gross: 0, earned: 200 });
             expect(second).toMatchObject({ occurred_at: T + 2, gross: 2000, refunded: 2000, refunded_gross: 2000, earned: 400 });
           }
           // 0007: the open batch holds its pending commission, and its item the payee address.
-          if (ranOnRows(7, k)) {
+          if (ranOnRows(REWRITES.batchItems, k)) {
             expect(await db.all('SELECT id, payout_batch_id FROM commissions ORDER BY id')).toEqual([
               { id: 'com_1', payout_batch_id: 'bat_1' },
               { id: 'com_2', payout_batch_id: null },
@@ -188,13 +190,13 @@ describe('a database from each earlier version, migrated to the newest', () => {
         if (k >= SHAPE.group) {
           const stored = await db.get<{ move_rules: string }>('SELECT move_rules FROM partner_groups');
           const currencies = (JSON.parse(stored!.move_rules) as Array<{ currency: string | null }>).map((r) => r.currency);
-          expect(currencies).toEqual(ranOnRows(MOVE_RULE_CURRENCIES, k) ? ['JPY', null, 'USD'] : ['jpy', null, 'Usd']);
+          expect(currencies).toEqual(ranOnRows(REWRITES.moveRuleCurrencies, k) ? ['JPY', null, 'USD'] : ['jpy', null, 'Usd']);
         }
         return schemaDump(db);
       });
       expect(dump).toBe(freshDump);
       // 0011 counts the statistics from the records; rows put in after it bypass them.
-      if (k < 11) expect(await integrityProblems(old.url)).toEqual([]);
+      if (k < REWRITES.paymentFigures) expect(await integrityProblems(old.url)).toEqual([]);
     } finally {
       await old.drop();
     }

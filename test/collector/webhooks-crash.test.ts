@@ -3,8 +3,7 @@
 // (A change that rolls back leaves no event: webhooks.test.ts.)
 
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openDatabase } from '../../packages/collector/src/platform/db/open.js';
-import { testDatabase, type TestDatabase } from './database.js';
+import { testDatabase, withDb, type TestDatabase } from './database.js';
 import { serve, tokensIn, type Served } from './processes.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
@@ -65,18 +64,15 @@ it('after kill -9 and a restart, every event committed before the kill is delive
   expect(before).toBeLessThan(30); // some were still pending or in flight
   // The killed process's claims run out: what the restarted one would see 12 s later, without
   // the wait. They last no longer than the lease (twice the 1 s timeout plus 10 s).
-  const db = openDatabase(database.url);
   const now = Math.floor(Date.now() / 1000);
-  const lease = await db.get<{ until: number | null }>(
-    "SELECT MAX(next_attempt_at) AS until FROM webhook_deliveries WHERE state = 'pending'",
-  );
-  expect(Number(lease?.until)).toBeGreaterThan(now);
-  expect(Number(lease?.until)).toBeLessThanOrEqual(now + 2 * 1 + 10 + 1);
-  const claimed = await db.run("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE state = 'pending' AND next_attempt_at > ?", [
-    now - 1,
-    now,
-  ]);
-  await db.close();
+  const claimed = await withDb(database.url, async (db) => {
+    const lease = await db.get<{ until: number | null }>(
+      "SELECT MAX(next_attempt_at) AS until FROM webhook_deliveries WHERE state = 'pending'",
+    );
+    expect(Number(lease?.until)).toBeGreaterThan(now);
+    expect(Number(lease?.until)).toBeLessThanOrEqual(now + 2 * 1 + 10 + 1);
+    return db.run("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE state = 'pending' AND next_attempt_at > ?", [now - 1, now]);
+  });
   expect(claimed).toBeGreaterThan(0);
 
   running = await serve(env);

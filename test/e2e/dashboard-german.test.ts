@@ -84,10 +84,16 @@ describe('the dashboard in German', () => {
     expect(await axeFindings(page)).toEqual([]);
     // Security: the second factors and the team's rule, the passkey's button in the page's language too.
     await page.goto(`${url}/dashboard/settings/security`);
-    await waitForText(page, 'Authenticator-App hinzufügen');
     // Each part of a page loads on its own: every phrase is waited for, not read at once.
-    for (const words of ['Sicherheit', 'Ein zweiter Faktor', 'Passkey hinzufügen', 'Das Team', 'Regel des Teams speichern'])
-      await waitForText(page, words);
+    await waitForText(
+      page,
+      'Authenticator-App hinzufügen',
+      'Sicherheit',
+      'Ein zweiter Faktor',
+      'Passkey hinzufügen',
+      'Das Team',
+      'Regel des Teams speichern',
+    );
     expect(await bodyText(page)).not.toContain('Add an authenticator app');
     expect(await axeFindings(page)).toEqual([]);
 
@@ -104,22 +110,27 @@ describe('the dashboard in German', () => {
 
     // The payouts and the review queue, each a chunk with its own words: their headings, empty states and money in German.
     await page.goto(`${url}/dashboard/payouts`);
-    await waitForText(page, 'Auszahlungsläufe');
-    await waitForText(page, 'Noch keine Auszahlungsläufe');
-    for (const words of [
+    await waitForText(
+      page,
+      'Auszahlungsläufe',
+      'Noch keine Auszahlungsläufe',
       'Auszahlungslauf erstellen',
       'PayPal-Datei exportieren',
       'Derzeit geschuldet',
       'Noch keine Gutschriften',
       '15,00\u00a0$',
-    ])
-      await waitForText(page, words);
+    );
     expect(await bodyText(page)).not.toContain('Payout runs');
     expect(await axeFindings(page)).toEqual([]);
     await page.goto(`${url}/dashboard/review`);
-    await waitForText(page, 'Nichts wird zur Prüfung zurückgehalten');
-    for (const words of ['Zurückgehalten', 'Entschieden', 'Prüfsignale', 'Keine Provision wird zurückgehalten.'])
-      await waitForText(page, words);
+    await waitForText(
+      page,
+      'Nichts wird zur Prüfung zurückgehalten',
+      'Zurückgehalten',
+      'Entschieden',
+      'Prüfsignale',
+      'Keine Provision wird zurückgehalten.',
+    );
     expect(await bodyText(page)).not.toContain('Held commissions');
     expect(await axeFindings(page)).toEqual([]);
 

@@ -26,13 +26,13 @@ export function apiWith(base: string, secret: string): Api {
 /** The page's visible text. */
 export const bodyText = (page: Page) => page.evaluate(() => document.body.innerText);
 
-/** Waits until the page shows `text` (or matches it). */
-export async function waitForText(page: Page, text: string | RegExp): Promise<void> {
+/** Waits until the page shows every one of `texts` (or matches it): parts of a page that load on their own show in any order. */
+export async function waitForText(page: Page, ...texts: Array<string | RegExp>): Promise<void> {
   await expect
     .poll(
       async () => {
         const body = await bodyText(page);
-        return typeof text === 'string' ? body.includes(text) : text.test(body);
+        return texts.every((text) => (typeof text === 'string' ? body.includes(text) : text.test(body)));
       },
       { timeout: 10_000 },
     )

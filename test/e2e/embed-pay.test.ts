@@ -138,9 +138,8 @@ describe('how a partner is paid, inside the embed', () => {
   it('gives a W-8BEN from the keyboard and sees it valid, the taxpayer id masked; clean under axe-core, also at 360 px', async () => {
     await waitForText(embed, 'Your tax form: missing');
     await typeW8ben(embed, page, 'Pia Example', TIN);
-    await waitForText(embed, 'Tax form received.');
-    // The form's status is read again after the answer: waited for, not read at once.
-    await waitForText(embed, 'Your tax form: valid');
+    // The form's status is read again after the answer: waited for with it, not read at once.
+    await waitForText(embed, 'Tax form received.', 'Your tax form: valid');
     const text = await bodyText(embed);
     expect(text).toContain('W-8BEN, taxpayer id •••••8901');
     expect(text).not.toContain('1234 567');

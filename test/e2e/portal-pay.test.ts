@@ -85,9 +85,8 @@ describe('how a partner is paid, and their tax form, in the portal', () => {
   it('gives a W-8BEN from the keyboard and sees it valid, the taxpayer id masked', async () => {
     await waitForText(portal, 'Your tax form: missing');
     await typeW8ben(portal, portal, 'Rosa Example', TIN);
-    await waitForText(portal, 'Tax form received.');
-    // The form's status is read again after the answer: waited for, not read at once.
-    await waitForText(portal, 'Your tax form: valid');
+    // The form's status is read again after the answer: waited for with it, not read at once.
+    await waitForText(portal, 'Tax form received.', 'Your tax form: valid');
     const text = await bodyText(portal);
     expect(text).toContain('W-8BEN, taxpayer id •••••8901');
     expect(text).toMatch(/Valid until Dec(ember)? 31, \d{4}\./);

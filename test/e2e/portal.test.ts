@@ -225,10 +225,8 @@ describe('the partner portal in Chromium', () => {
     expect((await api('GET', '/v1/partners')).data[0].attributes.locale).toBe('de');
     await portal.goto(`${url}/portal/earnings`);
     // The navigation names the page at once; its figures come with the page's chunk and data.
-    // Each panel loads on its own: each is waited for.
-    await waitForText(portal, /9,80\s\$/);
-    await waitForText(portal, /ausgezahlt am \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
-    await waitForText(portal, 'CSV herunterladen'); // a shared component's words (common/locales)
+    // Each panel loads on its own: all are waited for. 'CSV herunterladen' is a shared component's words (common/locales).
+    await waitForText(portal, /9,80\s\$/, /ausgezahlt am \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/, 'CSV herunterladen');
     expect(await axeFindings(portal)).toEqual([]);
     await portal.goto(`${url}/portal/settings`);
     await portal.selectOption('select[name=locale]', '');

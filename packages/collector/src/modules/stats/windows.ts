@@ -14,8 +14,11 @@ const asked = new WeakMap<object, Map<string, windows.AskedWindow & { at: number
 const MAX_ASKED = 1000;
 
 export function noteAsked(db: Queryable, w: windows.AskedWindow, at: number): void {
-  const notes = asked.get(db) ?? new Map();
-  asked.set(db, notes);
+  let notes = asked.get(db);
+  if (!notes) {
+    notes = new Map();
+    asked.set(db, notes);
+  }
   const key = `${w.programId} ${w.from} ${w.to}`;
   if (notes.size < MAX_ASKED || notes.has(key)) notes.set(key, { ...w, at });
 }
